@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# Shared helpers for run.sh and lib/*.sh: messages, exit codes, dry-run aware command runner.
+# Exit-code contract of every verb: 0 ok, 1 environment/runtime error, 2 usage error,
+# 130 interrupted.
+
+LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+DRY_RUN=${DRY_RUN:-0}
+
+info() { printf '%s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+
+# die_usage MESSAGE: a usage error (bad verb, flag or value). One line naming the fix, exit 2.
+die_usage() {
+  printf 'error: %s\n' "$1" >&2
+  printf "Run './run.sh help' for usage.\n" >&2
+  exit 2
+}
+
+# die_env MESSAGE: the environment is not right (Docker missing, daemon down, port taken). Exit 1.
+die_env() {
+  printf 'error: %s\n' "$1" >&2
+  exit 1
+}
+
+# quote_cmd ARGS...: the command line as a shell would need it typed (used by --dry-run).
+quote_cmd() {
+  local out="" a
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then out+="$a "; else out+="$(printf '%q' "$a") "; fi
+  done
+  printf '%s\n' "${out% }"
+}
+
+# run ARGS...: run a command that changes something, or print it under --dry-run.
+# Read-only probes (is the daemon up? is a port free?) call the command directly instead.
+run() {
+  if [[ $DRY_RUN == 1 ]]; then
+    printf '+ %s\n' "$(quote_cmd "$@")"
+    return 0
+  fi
+  "$@"
+}
+
+# require_value FLAG VALUE: a flag that needs a value got one.
+require_value() {
+  [[ -n ${2:-} && ${2:0:2} != -- ]] || die_usage "$1 needs a value"
+}
+
+# is_uint VALUE: a whole number >= 0.
+is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }

@@ -1,0 +1,75 @@
+# shellcheck shell=bash
+# One Compose project per engine: its name, its files and the environment its files interpolate.
+# Every docker compose call in lib/ goes through compose() (changes things, honours --dry-run) or
+# compose_probe() (read-only, always runs), so the command lines are built in one place.
+
+# Engines run one at a time: they publish the same host ports, because two clusters on one machine
+# would compete for CPU and disk and skew both measurements. `up` refuses while another engine's
+# stack is running (see cluster.sh).
+stack_project() { echo "lab-${1:-$ENGINE}"; }
+
+SECRETS_ROOT="$LAB_ROOT/.secrets"
+stack_secrets_dir() { echo "$SECRETS_ROOT/${1:-$ENGINE}"; }
+
+# stack_files: the -f arguments, relative to LAB_ROOT. Optional parts are separate files so that a
+# part can be left out (--no-monitoring) or is only started on demand (loader, fault sidecars use
+# Compose profiles and never start with `up`).
+stack_files() {
+  local f files=(compose/cluster.yml "compose/engines/$ENGINE.yml")
+  for f in compose/loader.yml compose/faults.yml; do
+    [[ -f $LAB_ROOT/$f ]] && files+=("$f")
+  done
+  if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then
+    files+=(compose/monitoring.yml)
+  fi
+  for f in "${files[@]}"; do printf -- '-f\n%s\n' "$f"; done
+}
+
+# stack_env: NAME=VALUE lines for everything the compose files interpolate. No secret values:
+# secrets are files under the engine's secrets folder, mounted into the containers that need them.
+stack_env() {
+  cat <<ENV
+LAB_ENGINE=$ENGINE
+LAB_ENGINE_IMAGE=$(engine_field "$ENGINE" image)
+LAB_MONGOD_UID=$(engine_field "$ENGINE" mongod_uid)
+LAB_PROFILE=$PROFILE
+LAB_DATA_MEM=$(profile_field "$PROFILE" data_mem)
+LAB_DATA_CPUS=$(profile_field "$PROFILE" data_cpus)
+LAB_DATA_CACHE_GB=$(profile_field "$PROFILE" data_cache_gb)
+LAB_CFG_MEM=$(profile_field "$PROFILE" cfg_mem)
+LAB_CFG_CPUS=$(profile_field "$PROFILE" cfg_cpus)
+LAB_CFG_CACHE_GB=$(profile_field "$PROFILE" cfg_cache_gb)
+LAB_SECRETS_DIR=$(stack_secrets_dir)
+LAB_UID=$(id -u)
+LAB_GID=$(id -g)
+ENV
+  local extra
+  for extra in "${STACK_EXTRA_ENV[@]}"; do echo "$extra"; done
+}
+# Verbs that need more interpolated values (a fault's small oplog, say) append NAME=VALUE here.
+STACK_EXTRA_ENV=()
+
+# compose_argv ARGS...: the full docker compose command line, one word per line (NUL-free).
+compose_argv() {
+  local line
+  echo env
+  while IFS= read -r line; do echo "$line"; done < <(stack_env)
+  printf '%s\n' docker compose --project-directory "$LAB_ROOT" -p "$(stack_project)"
+  stack_files
+  printf '%s\n' "$@"
+}
+
+# compose ARGS...: run docker compose for this engine's project (printed, not run, under --dry-run).
+compose() {
+  local argv
+  mapfile -t argv < <(compose_argv "$@")
+  run "${argv[@]}"
+}
+
+# compose_probe ARGS...: a read-only docker compose call (ps, config, exec of a read-only command);
+# runs even under --dry-run so that the dry run can say what state it found.
+compose_probe() {
+  local argv
+  mapfile -t argv < <(compose_argv "$@")
+  "${argv[@]}"
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The MongoDB engine lab: one entry point, a thin dispatcher over small functions in lib/.
+# Usage: ./run.sh help.  Exit codes: 0 ok, 1 environment/runtime error, 2 usage error, 130 Ctrl-C.
+set -euo pipefail
+
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export LAB_ROOT
+
+# shellcheck source=lib/common.sh
+source "$LAB_ROOT/lib/common.sh"
+# shellcheck source=lib/tables.sh
+source "$LAB_ROOT/lib/tables.sh"
+# shellcheck source=lib/stack.sh
+source "$LAB_ROOT/lib/stack.sh"
+# shellcheck source=lib/cluster.sh
+source "$LAB_ROOT/lib/cluster.sh"
+# shellcheck source=lib/experiment.sh
+source "$LAB_ROOT/lib/experiment.sh"
+# shellcheck source=lib/monitoring.sh
+source "$LAB_ROOT/lib/monitoring.sh"
+# shellcheck source=lib/fault.sh
+source "$LAB_ROOT/lib/fault.sh"
+# shellcheck source=lib/smoke.sh
+source "$LAB_ROOT/lib/smoke.sh"
+
+usage() {
+  cat <<USAGE
+The MongoDB engine lab: a sharded cluster per storage engine, experiments, faults, dashboards.
+
+Usage: ./run.sh VERB [flags]
+
+Cluster:
+  up                      start the cluster (and monitoring) for --engine; no-op if already up
+  down                    stop it, keeping its data
+  destroy                 stop it and remove the engine's volumes (asks unless --yes)
+  status                  replica sets, member states, primary, shards, engine as reported
+  logs [service]          follow logs of the stack or one service
+  shell [service]         mongosh into mongos (default) or a member
+Experiments (seeds/004; see experiments/*.yaml):
+  experiment1|experiment2|experiment3 [experiment flags]
+                          stands the stack up if needed, runs the loader, prints a summary;
+                          --uri URI drives an existing cluster from this host instead
+Faults:
+  fault replica-lag|stale-secondary|failover|heal [fault flags]
+  resync MEMBER           rebuild a stale member by initial sync
+Project:
+  test                    run the project's whole test suite (no Docker needed)
+  smoke [--faults]        end-to-end check on a Docker host: every engine up, checked, down
+  help                    this text
+
+Common flags:
+  --engine NAME           storage engine (default: wiredtiger)
+  --profile NAME          resource profile (default: laptop)
+  --mongos N              number of mongos routers, 1-3 (default: 1)
+  --no-monitoring         leave Prometheus, exporters and Grafana out
+  --dry-run               print the exact docker commands, run nothing
+  --yes                   do not ask before destroying data
+
+Engines:
+$(engines_usage)
+Profiles:
+$(profiles_usage)
+
+Experiment flags:
+$(experiment_flags_usage)
+Fault flags:
+$(fault_flags_usage)
+USAGE
+}
+
+# Defaults, overridable by flags only (no hidden environment switches).
+ENGINE=wiredtiger
+PROFILE=laptop
+MONGOS_COUNT=1
+MONITORING=1
+ASSUME_YES=0
+REST_ARGS=()
+
+# parse_common_flags ARGS...: consume the flags every verb shares; everything else (positional
+# arguments and verb-specific flags) lands in REST_ARGS for the verb to parse and reject.
+parse_common_flags() {
+  while (($#)); do
+    case $1 in
+      --engine) require_value "$1" "${2:-}"; ENGINE=$2; shift 2 ;;
+      --engine=*) ENGINE=${1#*=}; shift ;;
+      --profile) require_value "$1" "${2:-}"; PROFILE=$2; shift 2 ;;
+      --profile=*) PROFILE=${1#*=}; shift ;;
+      --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; shift 2 ;;
+      --mongos=*) MONGOS_COUNT=${1#*=}; shift ;;
+      --no-monitoring) MONITORING=0; shift ;;
+      --dry-run) DRY_RUN=1; shift ;;
+      --yes | -y) ASSUME_YES=1; shift ;;
+      -h | --help) usage; exit 0 ;;
+      *) REST_ARGS+=("$1"); shift ;;
+    esac
+  done
+  [[ -n $ENGINE ]] || die_usage "--engine needs a value"
+  [[ -n $PROFILE ]] || die_usage "--profile needs a value"
+  validate_engine "$ENGINE"
+  validate_profile "$PROFILE"
+  [[ $MONGOS_COUNT =~ ^[1-3]$ ]] || die_usage "--mongos must be 1, 2 or 3 (got '$MONGOS_COUNT')"
+  export DRY_RUN
+}
+
+# no_extra_args VERB: the verb takes no further arguments.
+no_extra_args() {
+  ((${#REST_ARGS[@]} == 0)) || die_usage "$1 does not take '${REST_ARGS[0]}'"
+}
+
+main() {
+  local verb=${1:-}
+  [[ -n $verb ]] || { usage >&2; exit 2; }
+  shift
+  case $verb in
+    help | -h | --help) usage; return 0 ;;
+    test) exec "$LAB_ROOT/test/run-all.sh" "$@" ;;
+  esac
+  cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root
+  parse_common_flags "$@"
+  case $verb in
+    up) no_extra_args up; verb_up ;;
+    down) no_extra_args down; verb_down ;;
+    destroy) no_extra_args destroy; verb_destroy ;;
+    status) no_extra_args status; verb_status ;;
+    logs) verb_logs "${REST_ARGS[@]}" ;;
+    shell) verb_shell "${REST_ARGS[@]}" ;;
+    experiment1 | experiment2 | experiment3) verb_experiment "$verb" "${REST_ARGS[@]}" ;;
+    fault) verb_fault "${REST_ARGS[@]}" ;;
+    resync) verb_resync "${REST_ARGS[@]}" ;;
+    smoke) verb_smoke "${REST_ARGS[@]}" ;;
+    *) die_usage "unknown verb '$verb'" ;;
+  esac
+}
+
+# Sourced by the bats tests to call functions one by one; executed by users.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  trap 'exit 130' INT
+  main "$@"
+fi
