@@ -1,0 +1,73 @@
+'use strict';
+// Verdicts of the fault scenarios: pure functions of what the run measured. Each returns
+// {pass, verdict} where verdict is the one line printed at the end and stored in summary.json.
+// "pass" means the scenario reproduced what it promises (or, where the engine makes that
+// impossible, saw and explained the engine's expected behaviour); it never means "nothing happened".
+
+const HEALED_LAG_SECONDS = 2;
+
+function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, healedLagSeconds, healError }) {
+  const reached = peakLagSeconds != null && peakLagSeconds >= thresholdSeconds;
+  const healed = healedLagSeconds != null && healedLagSeconds < HEALED_LAG_SECONDS;
+  const pass = reached && healed && !healError;
+  const parts = [
+    `${member} via ${method}: peak lag ${fmt(peakLagSeconds)} s (threshold ${thresholdSeconds} s) ${reached ? 'reached' : 'NOT reached'}`,
+    healError ? `heal failed: ${healError}` : `after heal ${fmt(healedLagSeconds)} s (${healed ? `< ${HEALED_LAG_SECONDS} s` : `NOT under ${HEALED_LAG_SECONDS} s`})`,
+  ];
+  return { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: replica-lag ${parts.join('; ')}` };
+}
+
+// staleSecondaryVerdict: engine-aware. On inMemory a restarted mongod has no data files, so it
+// comes back empty and initial-syncs by itself instead of reporting "too stale" (Percona docs:
+// inMemory keeps no data on disk). That is the expected behaviour there, reported as such.
+function staleSecondaryVerdict({ engine, member, finalState, evidence, rolledPast, inMemory }) {
+  const ev = evidence || {};
+  if (inMemory || engine === 'inmemory') {
+    if (ev.tooStale && finalState === 'RECOVERING') {
+      return { pass: true, verdict: `PASS: stale-secondary on ${engine}: ${member} went RECOVERING and logged too stale (unexpected for inMemory: it kept its data?)` };
+    }
+    const seen = ev.initialSync ? 'logged "Starting initial sync attempt"' : 'showed no initial-sync log line';
+    const pass = ['SECONDARY', 'STARTUP2'].includes(finalState);
+    return {
+      pass,
+      verdict: `${pass ? 'PASS (not applicable)' : 'FAIL'}: stale-secondary on ${engine}: ${member} restarted with no data (inMemory keeps nothing on disk), ${seen} and is ${finalState}; a too-stale RECOVERING state cannot happen on this engine`,
+    };
+  }
+  if (rolledPast !== true) {
+    return { pass: false, verdict: `FAIL: stale-secondary: the healthy members' oplogs never rolled past ${member}'s last optime; not stale (final state ${finalState})` };
+  }
+  if (finalState === 'RECOVERING' && ev.tooStale) {
+    return { pass: true, verdict: `PASS: stale-secondary: ${member} is RECOVERING and logged "Too stale to catch up" (${ev.legacy ? 'RS102' : 'id 21126'}); recover it with ./run.sh resync ${member}` };
+  }
+  return {
+    pass: false,
+    verdict: `FAIL: stale-secondary: ${member} is ${finalState}, too-stale log line ${ev.tooStale ? 'seen' : 'NOT seen'}`,
+  };
+}
+
+function failoverVerdict({ w, check, rollbackFiles, oldPrimary }) {
+  const c = check;
+  const counts = `${c.attemptCount} attempted, ${c.acknowledgedCount} acknowledged, ${c.okCount} ok, ${c.lostCount} lost, ${c.unexpectedCount} unexpected, ${c.recoveredCount} recovered`;
+  if (String(w) === 'majority') {
+    const pass = c.valid;
+    return {
+      pass,
+      verdict: `${pass ? 'PASS' : 'FAIL'}: failover w:majority: ${counts}${pass ? ' (nothing acknowledged was lost, as w:majority promises)' : `; LOST ${c.lost.slice(0, 20).join(',')}`}`,
+    };
+  }
+  const files = rollbackFiles && rollbackFiles.length ? `rollback files on ${oldPrimary}: ${rollbackFiles.join(' ')}` : `no rollback files found on ${oldPrimary}`;
+  const pass = c.unexpectedCount === 0;
+  let tail;
+  if (c.lostCount > 0) {
+    tail = `lost ids ${c.lost.slice(0, 20).join(',')}${c.lost.length > 20 ? ',...' : ''} (acknowledged with w:1 by the old primary, rolled back); ${files}`;
+  } else {
+    tail = `no acknowledged write was lost this time: w:1 CAN lose writes, it did not have to (a partition keeps the old primary accepting writes longer than a kill); ${files}`;
+  }
+  return { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: failover w:1: ${counts}; ${tail}` };
+}
+
+function fmt(x) {
+  return x == null ? '?' : Number(x).toFixed(1);
+}
+
+module.exports = { replicaLagVerdict, staleSecondaryVerdict, failoverVerdict, HEALED_LAG_SECONDS };
