@@ -1,0 +1,3 @@
+module lab/mongodb-exporter
+
+go 1.22
