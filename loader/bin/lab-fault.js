@@ -1,0 +1,539 @@
+#!/usr/bin/env node
+'use strict';
+// lab-fault: the Node side of ./run.sh fault|resync (issue 5). lib/fault.sh runs it in a container
+// on the stack's network (service fault-tool in compose/faults.yml), one subcommand per step:
+//   state      --member M [--expect SECONDARY]     member's live state; exit 2 if not as expected
+//   primary                                          print the shard's primary (short name)
+//   watch      --until COND [--member M] ...         one line + one timeline row per second until
+//                                                    COND holds (exit 0) or --timeout (exit 3)
+//   failpoint  --member M --name N --mode alwaysOn|off
+//   fsync      --member M --action lock|unlock       on the member itself, never through mongos
+//   optime     --member M --out F                    member's last applied optime (before a stop)
+//   optime-bound --out F                             primary's newest oplog entry (after the stop:
+//                                                    an upper bound of the stopped member's optime)
+//   oplog-size                                       each member's oplog maxSize in MB (JSON)
+//   load       [--w W] [--max-seconds S] [--stop-file F]   background insert load through mongos
+//   writers    --w 1|majority --history F [--writers N] [--seconds S] [--stop-file F]
+//   check-set  --history F --result F               majority read + Jepsen set checker
+//   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
+//   summarize  --run-dir D --scenario S [--param k=v ...]   summary.json + verdict (exit 1 on FAIL)
+//   heal                                             failpoints off, fsyncUnlock, on every member
+// Exit codes: 0 ok, 1 environment/runtime error, 2 usage, 3 condition not reached in time.
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const d = require('../src/faults/decisions');
+const verdicts = require('../src/faults/verdicts');
+const { Members, mongosClient } = require('../src/faults/cluster');
+const setcheck = require('../src/faults/setcheck');
+
+const OPTIONS = {
+  members: { type: 'string', default: 'shard01-a:27017,shard01-b:27017,shard01-c:27017' },
+  mongos: { type: 'string', default: 'mongos:27017' },
+  user: { type: 'string', default: 'root' },
+  'password-file': { type: 'string', default: '/run/lab-secrets/root-password' },
+  member: { type: 'string' },
+  expect: { type: 'string' },
+  until: { type: 'string' },
+  timeout: { type: 'string', default: '600' },
+  timeline: { type: 'string' },
+  phase: { type: 'string', default: '' },
+  result: { type: 'string' },
+  'optime-file': { type: 'string' },
+  name: { type: 'string' },
+  mode: { type: 'string' },
+  action: { type: 'string' },
+  out: { type: 'string' },
+  w: { type: 'string', default: '1' },
+  writers: { type: 'string', default: '4' },
+  seconds: { type: 'string', default: '60' },
+  'max-seconds': { type: 'string', default: '1800' },
+  'stop-file': { type: 'string' },
+  history: { type: 'string' },
+  log: { type: 'string' },
+  'run-dir': { type: 'string' },
+  scenario: { type: 'string' },
+  param: { type: 'string', multiple: true, default: [] },
+  'doc-bytes': { type: 'string', default: '1024' },
+  batch: { type: 'string', default: '100' },
+};
+
+class UsageError extends Error {}
+class NotReached extends Error {}
+
+const say = (s) => process.stdout.write(`${s}\n`);
+const hhmmss = () => new Date().toISOString().slice(11, 19);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function need(opts, key) {
+  if (opts[key] === undefined || opts[key] === '') throw new UsageError(`--${key} is required`);
+  return opts[key];
+}
+
+function writeJson(file, obj) {
+  if (!file) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(obj, null, 2)}\n`);
+}
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+// ---- state / primary ------------------------------------------------------------------------------
+async function cmdState(m, opts) {
+  const member = need(opts, 'member');
+  m.resolve(member); // unknown member: usage error
+  const st = await m.status();
+  if (!st) throw new Error('no shard member answers replSetGetStatus: is the stack up? (./run.sh status)');
+  const mem = d.findMember(st.status, member);
+  const state = mem ? mem.stateStr : 'not in the replica set config';
+  const primary = d.primaryOf(st.status);
+  say(`${member}: ${state} (primary ${primary ? d.shortName(primary.name) : 'none'}, seen from ${st.from})`);
+  if (opts.expect && state !== opts.expect) {
+    const secs = st.status.members.filter((x) => x.stateStr === 'SECONDARY').map((x) => d.shortName(x.name));
+    throw new UsageError(`${member} is ${state}, not ${opts.expect}; current secondaries: ${secs.join(', ') || 'none'}`);
+  }
+}
+
+async function cmdPrimary(m) {
+  const st = await m.status();
+  const p = st && d.primaryOf(st.status);
+  if (!p) throw new Error('the shard has no primary right now');
+  say(d.shortName(p.name));
+}
+
+// ---- watch ------------------------------------------------------------------------------------------
+// Conditions: lag>=N, lag<N, state=A|B, rolled-past, primary-not=X, healthy (every member PRIMARY or
+// SECONDARY), never (just record until --timeout, then exit 0).
+function parseUntil(s) {
+  let m;
+  if ((m = /^lag>=(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag>=', n: Number(m[1]), needsMember: true };
+  if ((m = /^lag<(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag<', n: Number(m[1]), needsMember: true };
+  if ((m = /^state=([A-Z0-9|]+)$/.exec(s))) return { kind: 'state', states: m[1].split('|'), needsMember: true };
+  if (s === 'rolled-past') return { kind: 'rolled-past', needsMember: true };
+  if ((m = /^primary-not=([\w-]+)$/.exec(s))) return { kind: 'primary-not', not: m[1] };
+  if (s === 'healthy') return { kind: 'healthy' };
+  if (s === 'never') return { kind: 'never' };
+  throw new UsageError(`unknown --until '${s}'`);
+}
+
+async function serverFlowControl(m, primaryName) {
+  try {
+    const ss = await m.admin(primaryName, { serverStatus: 1 });
+    return ss.flowControl || null;
+  } catch {
+    return null;
+  }
+}
+
+async function cmdWatch(m, opts) {
+  const cond = parseUntil(need(opts, 'until'));
+  const member = opts.member;
+  if (cond.needsMember) need(opts, 'member');
+  if (member) m.resolve(member);
+  const timeoutS = d.parseDuration(opts.timeout);
+  if (timeoutS == null) throw new UsageError(`--timeout '${opts.timeout}' is not a duration`);
+  let optime = null;
+  if (cond.kind === 'rolled-past') optime = d.toTs(readJson(need(opts, 'optime-file')).optime);
+  const started = Date.now();
+  const res = { condition: opts.until, member: member || null, phase: opts.phase, reached: false, peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0 };
+  const tl = opts.timeline ? fs.openSync(opts.timeline, 'a') : null;
+  try {
+    for (;;) {
+      const tick = Date.now();
+      const st = await m.status();
+      const status = st && st.status;
+      const primary = status && d.primaryOf(status);
+      const states = status ? d.memberStates(status) : {};
+      const lag = member && status ? d.memberLag(status, member) : null;
+      // oplog windows of every member that can answer (a stopped one would cost a timeout)
+      const live = m.hosts.filter((h) => ['PRIMARY', 'SECONDARY', 'RECOVERING'].includes((states[d.shortName(h)] || {}).state));
+      const windows = await m.windows(live);
+      const fcRaw = primary ? await serverFlowControl(m, primary.name) : null;
+      const fc = status ? d.interpretFlowControl({ flowControl: fcRaw, status }) : null;
+      if (fc && fc.isLagged) res.flowControlEverLagged = true;
+      if (lag && lag.known) {
+        res.lastLagSeconds = lag.lagSeconds;
+        res.peakLagSeconds = Math.max(res.peakLagSeconds ?? 0, lag.lagSeconds);
+      }
+      const row = {
+        t: new Date(tick).toISOString(),
+        phase: opts.phase,
+        seenFrom: st ? st.from : null,
+        primary: primary ? d.shortName(primary.name) : null,
+        ...(member ? { member, lagSeconds: lag ? lag.lagSeconds : null, lagNote: lag && !lag.known ? lag.reason : undefined } : {}),
+        members: states,
+        oplog: Object.fromEntries(windows.map((w) => [w.member, { first: w.first, last: w.last, windowSeconds: d.windowSeconds(w), maxSizeMB: w.maxSizeMB, ...(w.error ? { error: w.error } : {}) }])),
+        majorityLagSeconds: fc ? fc.majorityLagSeconds : null,
+        flowControl: fcRaw ? { enabled: fcRaw.enabled, isLagged: fcRaw.isLagged, targetRateLimit: fcRaw.targetRateLimit } : null,
+      };
+      // the condition
+      let met = false;
+      let why = '';
+      const mstate = member ? (states[d.shortName(m.resolve(member))] || {}).state : null;
+      switch (cond.kind) {
+        case 'lag>=': met = Boolean(lag && lag.known && lag.lagSeconds >= cond.n); break;
+        case 'lag<': met = Boolean(lag && lag.known && lag.lagSeconds < cond.n); break;
+        case 'state': met = cond.states.includes(mstate); break;
+        case 'primary-not': met = Boolean(primary && d.shortName(primary.name) !== cond.not); break;
+        case 'healthy': met = Object.keys(states).length > 0 && Object.values(states).every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0); break;
+        case 'rolled-past': {
+          const others = windows.filter((w) => w.member !== d.shortName(m.resolve(member)));
+          const expected = m.hosts.length - 1;
+          const past = others.length === expected ? d.rolledPast(others, optime) : null;
+          row.rolledPast = past;
+          met = past === true;
+          why = others.map((w) => `${w.member} oldest ${w.first ? d.tsString(w.first) : '?'} ${w.first && d.oplogCovers(w, optime) ? 'still holds it' : 'past it'}`).join(', ');
+          break;
+        }
+        default: met = false;
+      }
+      if (tl !== null) fs.writeSync(tl, `${JSON.stringify(row)}\n`);
+      res.ticks++;
+      res.finalState = mstate;
+      res.primary = row.primary;
+      res.windows = windows;
+      res.flowControl = fc;
+      const lagTxt = member ? ` ${member} ${lag && lag.known ? `lag ${lag.lagSeconds.toFixed(0)} s` : `lag ? (${lag ? lag.reason : 'no status'})`} ${mstate || '?'} |` : '';
+      const stTxt = Object.entries(states).map(([k, s]) => `${k.replace(/^shard01-/, '')} ${s.state}`).join(' ');
+      const opTxt = windows.map((w) => `${w.member.replace(/^shard01-/, '')} ${d.windowSeconds(w) ?? '?'}s`).join(' ');
+      const fcTxt = fc ? (fc.isLagged ? 'flow control ENGAGED' : 'flow control idle') : 'flow control ?';
+      say(`${hhmmss()} [${opts.phase || cond.kind}]${lagTxt} ${stTxt || 'no member answers'} | oplog window ${opTxt || '?'} | ${fcTxt}${why ? ` | ${why}` : ''}`);
+      if (met) {
+        res.reached = true;
+        break;
+      }
+      if ((Date.now() - started) / 1000 >= timeoutS) break;
+      await sleep(Math.max(0, 1000 - (Date.now() - tick)));
+    }
+  } finally {
+    if (tl !== null) fs.closeSync(tl);
+  }
+  res.elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  if (res.flowControl) say(`flow control: ${res.flowControl.explanation}`);
+  writeJson(opts.result, res);
+  if (!res.reached && cond.kind !== 'never') throw new NotReached(`condition '${opts.until}' not reached within ${timeoutS} s`);
+}
+
+// ---- faults on one member -----------------------------------------------------------------------
+async function cmdFailpoint(m, opts) {
+  const member = need(opts, 'member');
+  const name = need(opts, 'name');
+  const mode = need(opts, 'mode');
+  if (!['rsSyncApplyStop', 'stopReplProducer'].includes(name)) throw new UsageError(`unknown failpoint '${name}' (rsSyncApplyStop or stopReplProducer)`);
+  if (!['alwaysOn', 'off'].includes(mode)) throw new UsageError(`--mode must be alwaysOn or off`);
+  try {
+    await m.admin(member, { configureFailPoint: name, mode });
+  } catch (e) {
+    if (e.code === 59) throw new Error(`${member} has no configureFailPoint: it was started without --setParameter enableTestCommands=1`);
+    throw e;
+  }
+  say(`${member}: failpoint ${name} ${mode}`);
+}
+
+async function cmdFsync(m, opts) {
+  const member = need(opts, 'member');
+  const action = need(opts, 'action');
+  if (action === 'lock') {
+    const r = await m.admin(member, { fsync: 1, lock: true });
+    say(`${member}: fsyncLock (lockCount ${r.lockCount ?? '?'}): writes, including replication, wait until fsyncUnlock`);
+  } else if (action === 'unlock') {
+    // Each fsyncLock increments a count; unlock until it is 0 (a repeated run may have locked twice).
+    for (let i = 0; i < 20; i++) {
+      let r;
+      try {
+        r = await m.admin(member, { fsyncUnlock: 1 });
+      } catch (e) {
+        if (/not locked/i.test(e.message)) break;
+        throw e;
+      }
+      if (!r.lockCount) break;
+    }
+    say(`${member}: fsyncUnlock done`);
+  } else {
+    throw new UsageError('--action must be lock or unlock');
+  }
+}
+
+// ---- optimes and oplog ------------------------------------------------------------------------------
+async function cmdOptime(m, opts) {
+  const member = need(opts, 'member');
+  const s = await m.selfStatus(member);
+  const applied = s.optimes && s.optimes.appliedOpTime;
+  const w = await m.window(member);
+  const out = { member, source: 'own replSetGetStatus optimes.appliedOpTime', optime: d.toTs(applied), oplogLast: w.last, at: new Date().toISOString() };
+  writeJson(need(opts, 'out'), out);
+  say(`${member}: last applied ${d.tsString(out.optime)}, newest oplog entry ${d.tsString(w.last)}`);
+}
+
+async function cmdOptimeBound(m, opts) {
+  const st = await m.status();
+  const p = st && d.primaryOf(st.status);
+  if (!p) throw new Error('no primary: cannot bound the stopped member optime');
+  const w = await m.window(p.name);
+  const out = { member: opts.member || null, source: `newest oplog entry of the primary ${d.shortName(p.name)} after the stop (upper bound of the stopped member's last optime)`, optime: w.last, at: new Date().toISOString() };
+  writeJson(need(opts, 'out'), out);
+  say(`stopped member's last optime is at most ${d.tsString(w.last)} (primary ${d.shortName(p.name)}'s newest entry after the stop)`);
+}
+
+async function cmdOplogSize(m) {
+  const out = {};
+  for (const h of m.hosts) {
+    try {
+      out[d.shortName(h)] = (await m.window(h)).maxSizeMB;
+    } catch {
+      out[d.shortName(h)] = null;
+    }
+  }
+  say(JSON.stringify(out));
+}
+
+// ---- load --------------------------------------------------------------------------------------------
+// Background inserts through mongos, batches of --batch documents of --doc-bytes each: oplog churn
+// for lag and for rolling a small oplog. Bounded by --max-seconds and the stop file.
+async function cmdLoad(opts) {
+  const client = mongosClient(opts);
+  const coll = client.db('lab_fault').collection('load');
+  const pad = 'x'.repeat(Number(opts['doc-bytes']));
+  const batch = Number(opts.batch);
+  const w = opts.w === 'majority' ? 'majority' : Number(opts.w);
+  const deadline = Date.now() + Number(opts['max-seconds']) * 1000;
+  let n = 0;
+  let errors = 0;
+  let last = Date.now();
+  let lastN = 0;
+  try {
+    while (Date.now() < deadline && !(opts['stop-file'] && fs.existsSync(opts['stop-file']))) {
+      const docs = Array.from({ length: batch }, () => ({ at: new Date(), pad }));
+      try {
+        await coll.insertMany(docs, { ordered: false, writeConcern: { w } });
+        n += batch;
+      } catch (e) {
+        errors++;
+        if (errors % 10 === 1) say(`load: write error (${e.name}: ${String(e.message).split('\n')[0]}); continuing`);
+        await sleep(500);
+      }
+      if (Date.now() - last >= 5000) {
+        say(`load: ${Math.round(((n - lastN) * 1000) / (Date.now() - last))} docs/s (${n} total)`);
+        last = Date.now();
+        lastN = n;
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  say(`load: stopped after ${n} documents, ${errors} failed batches`);
+}
+
+// ---- failover: writers, checker ---------------------------------------------------------------------
+async function cmdWriters(opts) {
+  const w = opts.w;
+  if (!['1', 'majority'].includes(w)) throw new UsageError('--w must be 1 or majority');
+  const client = mongosClient(opts);
+  try {
+    const r = await setcheck.runWriters({
+      client,
+      w,
+      writers: Number(opts.writers),
+      seconds: Number(opts.seconds),
+      stopFile: opts['stop-file'],
+      historyFile: need(opts, 'history'),
+      log: say,
+    });
+    say(`writers: done: ${r.attempted} attempted, ok ${r.ok}, fail ${r.fail}, indeterminate ${r.info}`);
+  } finally {
+    await client.close();
+  }
+}
+
+async function cmdResetSet(opts) {
+  const client = mongosClient(opts);
+  try {
+    await setcheck.reset(client);
+    say(`${setcheck.DB}.${setcheck.COLL}: emptied for a new run`);
+  } finally {
+    await client.close();
+  }
+}
+
+async function cmdCheckSet(opts) {
+  const outcomes = setcheck.readHistory(need(opts, 'history'));
+  const client = mongosClient(opts);
+  try {
+    const ids = await setcheck.finalRead(client);
+    const uuid = await setcheck.collectionUuid(client).catch(() => null);
+    const r = d.checkSet(outcomes, ids);
+    r.collectionUuid = uuid;
+    r.rollbackGlob = uuid ? `<dbpath>/rollback/${uuid}/removed.*.bson` : null;
+    writeJson(need(opts, 'result'), r);
+    say(`set checker: ${r.attemptCount} attempted, ${r.acknowledgedCount} acknowledged, ok ${r.okCount}, lost ${r.lostCount}, unexpected ${r.unexpectedCount}, recovered ${r.recoveredCount}`);
+    if (r.lostCount) say(`lost ids: ${d.intervalSetString(r.lost)}`);
+    if (r.unexpectedCount) say(`unexpected ids: ${d.intervalSetString(r.unexpected)}`);
+    if (r.recoveredCount) say(`recovered (indeterminate but present): ${d.intervalSetString(r.recovered)}`);
+  } finally {
+    await client.close();
+  }
+}
+
+// ---- stale-secondary evidence ---------------------------------------------------------------------
+async function cmdEvidence(m, opts) {
+  const member = need(opts, 'member');
+  const lines = fs.existsSync(need(opts, 'log')) ? fs.readFileSync(opts.log, 'utf8').split('\n') : [];
+  const ev = d.tooStaleEvidence(lines);
+  let self = null;
+  try {
+    const s = await m.selfStatus(member);
+    const me = s.members.find((x) => x.self);
+    self = { myState: s.myState, stateStr: me && me.stateStr, infoMessage: me && me.infoMessage, optime: me && d.toTs(me.optime), optimeDate: me && me.optimeDate };
+  } catch (e) {
+    self = { error: e.message.split('\n')[0] };
+  }
+  const others = m.hosts.filter((h) => d.shortName(h) !== d.shortName(m.resolve(member)));
+  const windows = await m.windows(others);
+  const out = { member, self, windows, logLines: ev.lines, tooStale: ev.tooStale, candidateRejected: ev.candidateRejected, initialSync: ev.initialSync, legacy: ev.lines.some((l) => l.legacy) };
+  writeJson(need(opts, 'result'), out);
+  say(`evidence for ${member}:`);
+  say(`  state (its own view): ${self.stateStr ?? self.error}; infoMessage: "${self.infoMessage ?? ''}"`);
+  say(`  its last optime: ${self.optime ? d.tsString(self.optime) : '?'}`);
+  for (const w of windows) say(`  ${w.member} oplog window: ${d.tsString(w.first)} .. ${d.tsString(w.last)} (${d.windowSeconds(w) ?? '?'} s, max ${w.maxSizeMB ?? '?'} MB)`);
+  for (const l of ev.lines) say(`  log: ${l.line}`);
+  if (!ev.lines.length) say('  log: no too-stale or initial-sync line found');
+}
+
+// ---- summary ----------------------------------------------------------------------------------------
+function tryJson(file) {
+  try {
+    return readJson(file);
+  } catch {
+    return null;
+  }
+}
+
+function cmdSummarize(opts) {
+  const dir = need(opts, 'run-dir');
+  const scenario = need(opts, 'scenario');
+  const params = Object.fromEntries(opts.param.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+  const steps = {};
+  for (const f of fs.readdirSync(dir)) if (f.startsWith('step-') && f.endsWith('.json')) steps[f.slice(5, -5)] = tryJson(path.join(dir, f));
+  let v;
+  if (scenario === 'replica-lag') {
+    const fault = steps['lag-fault'] || {};
+    const heal = steps['lag-heal'] || {};
+    v = verdicts.replicaLagVerdict({
+      member: params.member,
+      method: params.method,
+      thresholdSeconds: Number(params.threshold),
+      peakLagSeconds: fault.peakLagSeconds,
+      healedLagSeconds: heal.reached ? heal.lastLagSeconds : null,
+      healError: params.heal_error,
+    });
+    v.flowControl = fault.flowControl ? fault.flowControl.explanation : null;
+    v.flowControlEverLagged = Boolean(fault.flowControlEverLagged);
+  } else if (scenario === 'stale-secondary') {
+    const ev = steps.evidence || {};
+    const state = steps['stale-state'] || {};
+    v = verdicts.staleSecondaryVerdict({
+      engine: params.engine,
+      member: params.member,
+      finalState: (ev.self && ev.self.stateStr) || state.finalState,
+      evidence: { tooStale: ev.tooStale, initialSync: ev.initialSync, legacy: ev.legacy },
+      rolledPast: (steps['stale-past'] || {}).reached === true,
+      inMemory: params.engine === 'inmemory',
+    });
+  } else if (scenario === 'failover') {
+    const check = steps.check;
+    if (!check) v = { pass: false, verdict: 'FAIL: failover: the set checker did not run' };
+    else v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean) });
+  } else {
+    throw new UsageError(`unknown scenario '${scenario}'`);
+  }
+  const summary = {
+    schema_version: 1,
+    scenario,
+    engine: params.engine,
+    complete: true,
+    params,
+    finished: new Date().toISOString(),
+    pass: v.pass,
+    verdict: v.verdict,
+    ...(v.flowControl !== undefined ? { flow_control: v.flowControl, flow_control_engaged: v.flowControlEverLagged } : {}),
+    steps,
+    heal: `./run.sh fault heal --engine ${params.engine}`,
+  };
+  writeJson(path.join(dir, 'summary.json'), summary);
+  say(`verdict: ${v.verdict}`);
+  if (!v.pass) process.exitCode = 1;
+}
+
+// ---- heal ---------------------------------------------------------------------------------------------
+async function cmdHeal(m) {
+  for (const h of m.hosts) {
+    const name = d.shortName(h);
+    for (const fp of ['rsSyncApplyStop', 'stopReplProducer']) {
+      try {
+        await m.admin(h, { configureFailPoint: fp, mode: 'off' });
+        say(`${name}: failpoint ${fp} off`);
+      } catch (e) {
+        if (e.code !== 59) say(`${name}: failpoint ${fp}: ${e.message.split('\n')[0]}`);
+      }
+    }
+    try {
+      let r;
+      let n = 0;
+      do {
+        r = await m.admin(h, { fsyncUnlock: 1 });
+        n++;
+      } while (r.lockCount > 0 && n < 20);
+      say(`${name}: fsyncUnlock (was locked)`);
+    } catch (e) {
+      if (!/not locked/i.test(e.message)) say(`${name}: fsyncUnlock: ${e.message.split('\n')[0]}`);
+    }
+  }
+}
+
+// ---- main -------------------------------------------------------------------------------------------------
+async function main(argv) {
+  const [cmd, ...rest] = argv;
+  let opts;
+  try {
+    opts = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false }).values;
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const m = new Members(opts.members.split(','), { user: opts.user, passwordFile: opts['password-file'] });
+  try {
+    switch (cmd) {
+      case 'state': return await cmdState(m, opts);
+      case 'primary': return await cmdPrimary(m);
+      case 'watch': return await cmdWatch(m, opts);
+      case 'failpoint': return await cmdFailpoint(m, opts);
+      case 'fsync': return await cmdFsync(m, opts);
+      case 'optime': return await cmdOptime(m, opts);
+      case 'optime-bound': return await cmdOptimeBound(m, opts);
+      case 'oplog-size': return await cmdOplogSize(m);
+      case 'load': return await cmdLoad(opts);
+      case 'writers': return await cmdWriters(opts);
+      case 'reset-set': return await cmdResetSet(opts);
+      case 'check-set': return await cmdCheckSet(opts);
+      case 'evidence': return await cmdEvidence(m, opts);
+      case 'summarize': return cmdSummarize(opts);
+      case 'heal': return await cmdHeal(m);
+      default: throw new UsageError(`unknown subcommand '${cmd ?? ''}' (see the header of bin/lab-fault.js)`);
+    }
+  } finally {
+    await m.close();
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    () => process.exit(process.exitCode || 0),
+    (e) => {
+      process.stderr.write(`lab-fault: ${e.message}\n`);
+      process.exit(e instanceof UsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
+    },
+  );
+}
+
+module.exports = { main, parseUntil, UsageError, NotReached };

@@ -1,0 +1,112 @@
+'use strict';
+// Talking to the cluster for the fault scenarios: one direct connection per shard member (never
+// through mongos for member-level commands: fsyncLock through mongos locks the whole cluster from
+// 7.0.2), plus mongos for the application-level writers and the final majority read.
+const fs = require('node:fs');
+const { MongoClient } = require('mongodb');
+const d = require('./decisions');
+
+// Short timeouts: a stopped or partitioned member must cost one tick (1 s), not the driver's
+// default 30 s server selection.
+const MEMBER_OPTS = { directConnection: true, serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500, socketTimeoutMS: 5000, maxPoolSize: 2 };
+
+function readPassword(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    throw new Error(`cannot read the root password from ${file}: ${e.message}`);
+  }
+}
+
+function auth(opts) {
+  if (!opts.user) return {};
+  return { auth: { username: opts.user, password: readPassword(opts.passwordFile) }, authSource: 'admin' };
+}
+
+class Members {
+  // hosts: ['shard01-a:27017', ...]
+  constructor(hosts, opts) {
+    this.hosts = hosts;
+    this.opts = opts;
+    this.clients = new Map();
+  }
+
+  client(host) {
+    const h = this.resolve(host);
+    if (!this.clients.has(h)) {
+      this.clients.set(h, new MongoClient(`mongodb://${h}/`, { ...MEMBER_OPTS, ...auth(this.opts), appName: 'lab-fault' }));
+    }
+    return this.clients.get(h);
+  }
+
+  resolve(name) {
+    const h = this.hosts.find((x) => x === name || x.split(':')[0] === name);
+    if (!h) {
+      const e = new Error(`unknown member '${name}' (members: ${this.hosts.map(d.shortName).join(', ')})`);
+      e.usage = true; // a bad name from the command line, not a cluster problem
+      throw e;
+    }
+    return h;
+  }
+
+  async admin(host, cmd) {
+    return this.client(host).db('admin').command(cmd);
+  }
+
+  // status(): replSetGetStatus from the first member that answers, preferring one that reports a
+  // primary (a stopped member's own view is unavailable; a RECOVERING one still answers).
+  async status() {
+    let fallback = null;
+    for (const h of this.hosts) {
+      try {
+        const s = await this.admin(h, { replSetGetStatus: 1 });
+        if (d.primaryOf(s)) return { from: d.shortName(h), status: s };
+        fallback = fallback || { from: d.shortName(h), status: s };
+      } catch {
+        /* unreachable: try the next member */
+      }
+    }
+    return fallback;
+  }
+
+  async selfStatus(host) {
+    return this.admin(host, { replSetGetStatus: 1 });
+  }
+
+  // window(host): the oldest and newest oplog entry of one member, read from its own oplog.
+  async window(host) {
+    const oplog = this.client(host).db('local').collection('oplog.rs');
+    const [first] = await oplog.find({}, { projection: { ts: 1 } }).sort({ $natural: 1 }).limit(1).toArray();
+    const [last] = await oplog.find({}, { projection: { ts: 1 } }).sort({ $natural: -1 }).limit(1).toArray();
+    const stats = await this.client(host).db('local').command({ collStats: 'oplog.rs' }).catch(() => ({}));
+    return {
+      member: d.shortName(host),
+      first: first ? d.toTs(first.ts) : null,
+      last: last ? d.toTs(last.ts) : null,
+      maxSizeMB: stats.maxSize ? Math.round(stats.maxSize / 1048576) : null,
+      sizeMB: stats.size != null ? +(stats.size / 1048576).toFixed(1) : null,
+    };
+  }
+
+  async windows(hosts) {
+    const out = [];
+    for (const h of hosts) {
+      try {
+        out.push(await this.window(h));
+      } catch (e) {
+        out.push({ member: d.shortName(h), first: null, last: null, error: e.message.split('\n')[0] });
+      }
+    }
+    return out;
+  }
+
+  async close() {
+    await Promise.all([...this.clients.values()].map((c) => c.close().catch(() => {})));
+  }
+}
+
+function mongosClient(opts, extra = {}) {
+  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), appName: 'lab-fault', ...extra });
+}
+
+module.exports = { Members, mongosClient, readPassword, MEMBER_OPTS };

@@ -1,0 +1,76 @@
+'use strict';
+// bin/lab-fault.js without a cluster: usage errors and exit codes, --until parsing, and summarize
+// turning step results (as the watch/check-set/evidence steps write them) into summary.json.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { parseUntil } = require('../../bin/lab-fault');
+
+const BIN = path.join(__dirname, '../../bin/lab-fault.js');
+const run = (...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20000 });
+
+test('usage errors exit 2 with a message', () => {
+  for (const args of [['bogus'], ['watch'], ['watch', '--until', 'lag>=3'], ['watch', '--until', 'soon', '--member', 'shard01-c'], ['state', '--member', 'shard09-z'], ['failpoint', '--member', 'shard01-c', '--name', 'nope', '--mode', 'off'], ['writers', '--w', '2', '--history', '/tmp/x'], ['fsync', '--member', 'shard01-c', '--action', 'wiggle'], ['state', '--frobnicate']]) {
+    const r = run(...args, '--password-file', '/dev/null');
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /^lab-fault: /);
+  }
+});
+
+test('--until conditions', () => {
+  assert.deepEqual(parseUntil('lag>=30'), { kind: 'lag>=', n: 30, needsMember: true });
+  assert.deepEqual(parseUntil('lag<2'), { kind: 'lag<', n: 2, needsMember: true });
+  assert.deepEqual(parseUntil('state=RECOVERING|SECONDARY').states, ['RECOVERING', 'SECONDARY']);
+  assert.equal(parseUntil('primary-not=shard01-a').not, 'shard01-a');
+  assert.equal(parseUntil('healthy').kind, 'healthy');
+  assert.throws(() => parseUntil('lag>thirty'), /unknown --until/);
+});
+
+function runDir(steps) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fault-'));
+  for (const [name, body] of Object.entries(steps)) fs.writeFileSync(path.join(dir, `step-${name}.json`), JSON.stringify(body));
+  return dir;
+}
+
+test('summarize replica-lag: PASS when the threshold is passed and the heal brings lag under 2 s', () => {
+  const dir = runDir({
+    'lag-fault': { reached: true, peakLagSeconds: 31, flowControl: { explanation: 'not engaged: 1 lagging secondary(ies)' }, flowControlEverLagged: false },
+    'lag-heal': { reached: true, lastLagSeconds: 0 },
+  });
+  const r = run('summarize', '--run-dir', dir, '--scenario', 'replica-lag', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c', '--param', 'method=fsync', '--param', 'threshold=30');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^verdict: PASS: replica-lag shard01-c via fsync: peak lag 31.0 s/m);
+  const s = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+  assert.equal(s.schema_version, 1);
+  assert.equal(s.pass, true);
+  assert.equal(s.flow_control_engaged, false);
+  assert.equal(s.heal, './run.sh fault heal --engine wiredtiger');
+  assert.ok(s.steps['lag-fault']);
+});
+
+test('summarize replica-lag: FAIL (exit 1) when the threshold was never reached', () => {
+  const dir = runDir({ 'lag-fault': { reached: false, peakLagSeconds: 9 }, 'lag-heal': { reached: true, lastLagSeconds: 0 } });
+  const r = run('summarize', '--run-dir', dir, '--scenario', 'replica-lag', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c', '--param', 'method=netem', '--param', 'threshold=30');
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /verdict: FAIL: .*NOT reached/);
+});
+
+test('summarize stale-secondary and failover', () => {
+  const stale = runDir({
+    'stale-past': { reached: true },
+    evidence: { self: { stateStr: 'RECOVERING', infoMessage: 'Could not find member to sync from' }, tooStale: true, initialSync: false, legacy: false },
+  });
+  const r1 = run('summarize', '--run-dir', stale, '--scenario', 'stale-secondary', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c');
+  assert.equal(r1.status, 0, r1.stdout + r1.stderr);
+  assert.match(r1.stdout, /PASS: stale-secondary: shard01-c is RECOVERING.*id 21126/);
+  const fo = runDir({ check: { valid: false, attemptCount: 10, acknowledgedCount: 9, okCount: 8, lostCount: 1, unexpectedCount: 0, recoveredCount: 0, lost: [7], unexpected: [], recovered: [] } });
+  const r2 = run('summarize', '--run-dir', fo, '--scenario', 'failover', '--param', 'engine=wiredtiger', '--param', 'w=1', '--param', 'old_primary=shard01-a', '--param', 'rollback_files=/data/db/rollback/u/removed.x.bson');
+  assert.equal(r2.status, 0, r2.stderr);
+  assert.match(r2.stdout, /failover w:1: .*lost ids 7 .*removed\.x\.bson/);
+  const r3 = run('summarize', '--run-dir', fo, '--scenario', 'failover', '--param', 'engine=wiredtiger', '--param', 'w=majority');
+  assert.equal(r3.status, 1);
+  assert.match(r3.stdout, /FAIL: failover w:majority/);
+});
