@@ -1,0 +1,118 @@
+// Helpers shared by the mongosh scripts in this folder (init.js, status.js, shell.js, smoke.js).
+// Loaded with load('/lab/init/lab.js') inside the lab's containers, where this folder is mounted
+// read-only at /lab/init and the secrets at /run/lab-secrets (see compose/cluster.yml).
+// Top-level declarations only: compose/test/init-scripts.test.js evaluates this file in a bare
+// node:vm context to test the pure functions without a server.
+
+// The topology, by host name (never IPs: see compose/cluster.yml).
+var LAB = {
+  port: 27017,
+  cfgrs: { name: 'cfgrs', hosts: ['cfg1', 'cfg2', 'cfg3'] },
+  shard: { name: 'shard01', hosts: ['shard01-a', 'shard01-b', 'shard01-c'] },
+  mongos: 'mongos',
+  keyfile: '/etc/lab-keyfile/keyfile',
+  secrets: '/run/lab-secrets',
+  users: {
+    root: { roles: [{ role: 'root', db: 'admin' }], secret: 'root-password' },
+    exporter: {
+      roles: [{ role: 'clusterMonitor', db: 'admin' }, { role: 'read', db: 'local' }],
+      secret: 'exporter-password',
+    },
+  },
+};
+
+function hostPort(host) { return host + ':' + LAB.port; }
+
+// replSetInitiate document. Shard members on an engine that does not journal (inMemory) need
+// writeConcernMajorityJournalDefault false: with true, w:majority waits for a journal that never
+// comes and majority writes hang (MongoDB docs, in-memory "Durability"; SERVER-31158).
+function rsConfig(name, hosts, opts) {
+  opts = opts || {};
+  var cfg = {
+    _id: name,
+    members: hosts.map(function (h, i) { return { _id: i, host: hostPort(h) }; }),
+  };
+  if (opts.configsvr) cfg.configsvr = true;
+  if (opts.persistent === false) cfg.writeConcernMajorityJournalDefault = false;
+  return cfg;
+}
+
+// The shard's connection string for addShard: "<set>/<host:port>,...".
+function shardConnString(rs) { return rs.name + '/' + rs.hosts.map(hostPort).join(','); }
+
+// Roles compared without regard to order.
+function sameRoles(a, b) {
+  function key(r) { return r.db + '.' + r.role; }
+  var x = (a || []).map(key).sort(), y = (b || []).map(key).sort();
+  return x.length === y.length && x.every(function (k, i) { return k === y[i]; });
+}
+
+// Keyfile contents as mongod reads them: whitespace is not part of the key.
+function keyFromFileText(text) { return String(text).replace(/\s+/g, ''); }
+
+function readSecret(name) {
+  return require('fs').readFileSync(LAB.secrets + '/' + name, 'utf8').trim();
+}
+
+// mongodb:// URI for one server (directConnection) or a replica set.
+function uri(hosts, opts) {
+  opts = opts || {};
+  var auth = opts.user
+    ? encodeURIComponent(opts.user) + ':' + encodeURIComponent(opts.password) + '@'
+    : '';
+  var params = ['serverSelectionTimeoutMS=' + (opts.timeoutMS || 3000), 'connectTimeoutMS=3000'];
+  if (opts.user) params.push('authSource=' + (opts.authSource || 'admin'));
+  if (opts.replicaSet) params.push('replicaSet=' + opts.replicaSet);
+  else params.push('directConnection=true');
+  return 'mongodb://' + auth + [].concat(hosts).map(hostPort).join(',') + '/?' + params.join('&');
+}
+
+// run(db, doc): a command's reply, never a throw for a server error (mongosh throws on ok:0,
+// the legacy shell returned the reply); network errors still throw.
+function run(db, doc) {
+  try {
+    return db.runCommand(doc);
+  } catch (e) {
+    if (e && (e.code !== undefined || e.codeName)) {
+      return { ok: 0, code: e.code, codeName: e.codeName, errmsg: e.message };
+    }
+    throw e;
+  }
+}
+
+// retry(label, fn, deadlineMs): call fn until it returns a value other than undefined/false,
+// once a second, up to the deadline. A bounded poll, not a sleep standing in for readiness.
+function retry(label, fn, deadlineMs) {
+  var end = Date.now() + (deadlineMs || 120000), last = '';
+  for (;;) {
+    try {
+      var v = fn();
+      if (v !== undefined && v !== false) return v;
+      last = 'not yet';
+    } catch (e) {
+      var msg = (e && e.message) || String(e);
+      if (msg !== last) print('  ' + label + ': waiting (' + msg + ')');
+      last = msg;
+    }
+    if (Date.now() > end) {
+      throw new Error(label + ': gave up after ' + Math.round((deadlineMs || 120000) / 1000) +
+        ' s; last error: ' + last);
+    }
+    sleep(1000);
+  }
+}
+
+// Connections. __system@local is the cluster's internal identity: its password is the keyfile,
+// so init can initiate and create the first users from its own container (the localhost
+// exception only covers connections made inside each member's container).
+function connectSystem(hosts, opts) {
+  opts = opts || {};
+  var key = keyFromFileText(require('fs').readFileSync(LAB.keyfile, 'utf8'));
+  return new Mongo(uri(hosts, { user: '__system', password: key, authSource: 'local',
+    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS }));
+}
+function connectRoot(hosts, opts) {
+  opts = opts || {};
+  return new Mongo(uri(hosts, { user: 'root', password: readSecret('root-password'),
+    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS }));
+}
