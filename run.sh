@@ -12,6 +12,10 @@ source "$LAB_ROOT/lib/common.sh"
 source "$LAB_ROOT/lib/tables.sh"
 # shellcheck source=lib/stack.sh
 source "$LAB_ROOT/lib/stack.sh"
+# shellcheck source=lib/preflight.sh
+source "$LAB_ROOT/lib/preflight.sh"
+# shellcheck source=lib/secrets.sh
+source "$LAB_ROOT/lib/secrets.sh"
 # shellcheck source=lib/cluster.sh
 source "$LAB_ROOT/lib/cluster.sh"
 # shellcheck source=lib/experiment.sh
