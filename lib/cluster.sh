@@ -1,8 +1,172 @@
 # shellcheck shell=bash
-# Cluster verbs: up, down, destroy, status, logs, shell. (issue 2 fills this in)
-verb_up() { die_env "up: not implemented yet"; }
-verb_down() { die_env "down: not implemented yet"; }
-verb_destroy() { die_env "destroy: not implemented yet"; }
-verb_status() { die_env "status: not implemented yet"; }
-verb_logs() { die_env "logs: not implemented yet"; }
-verb_shell() { die_env "shell: not implemented yet"; }
+# Cluster verbs: up, down, destroy, status, logs, shell. The topology is compose/cluster.yml; the
+# engine's storage flags are compose/engines/<engine>.yml; every docker call goes through
+# compose()/compose_probe() (lib/stack.sh). Checks live in lib/preflight.sh, secrets in
+# lib/secrets.sh. Exit codes: 0 ok, 1 environment/runtime error, 2 usage error.
+
+# Services with mongosh inside (shell targets); mongos2/mongos3 exist with --mongos 2|3.
+CLUSTER_MONGO_SERVICES=(cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos mongos2 mongos3)
+# Longest wait for the init service to finish after `docker compose up -d` returned. init's own
+# steps each give up after 180 s; 600 s covers a cold start on a slow disk with room to spare.
+UP_INIT_TIMEOUT=600
+# `ps` fields read by the state checks: service, state, health ("" without a healthcheck), exit code.
+PS_FORMAT='{{.Service}} {{.State}} {{.Health}} {{.ExitCode}}'
+
+# cluster_profile_args: Compose --profile flags for the chosen --mongos count (mongos2, mongos3).
+cluster_profile_args() {
+  local i
+  for ((i = 2; i <= MONGOS_COUNT; i++)); do printf -- '--profile\nmongos%d\n' "$i"; done
+}
+
+# cluster_services: the services `up` must leave running (or exited 0, for one-shots).
+cluster_services() {
+  local i
+  printf '%s\n' keyfile cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos init
+  for ((i = 2; i <= MONGOS_COUNT; i++)); do echo "mongos$i"; done
+}
+
+# cluster_ps [SERVICE...]: "service state health exitcode" per container of this engine's project.
+cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }
+
+# cluster_is_up PROFILE_ARGS...: every service of the stack (ours and those other parts add) is
+# running and healthy, or has exited 0 if it is a one-shot; `up` is then a no-op.
+cluster_is_up() {
+  local state svc want=()
+  state=$(cluster_ps)
+  [[ -n $state ]] || return 1
+  mapfile -t want < <({ cluster_services; compose_probe "$@" config --services 2>/dev/null; } | sort -u)
+  for svc in "${want[@]}"; do
+    [[ -n $svc ]] || continue
+    awk -v s="$svc" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy")) || ($2 == "exited" && $NF == "0")) { ok = 1 }
+      END { exit !ok }' <<<"$state" || return 1
+  done
+}
+
+# stack_has_running: at least one container of this engine's project is running.
+stack_has_running() { cluster_ps | awk '$2 == "running" { f = 1 } END { exit !f }'; }
+
+# cluster_wait_init: wait for the init container to exit; 0 if it exited 0.
+cluster_wait_init() {
+  local end=$((SECONDS + UP_INIT_TIMEOUT)) line
+  while ((SECONDS < end)); do
+    line=$(cluster_ps init | awk '$1 == "init"' | tail -1)
+    case $line in
+      *" exited "*) [[ ${line##* } == 0 ]]; return ;;
+    esac
+    sleep 2 # poll interval of a bounded wait (deadline above), not a readiness guess
+  done
+  info "init did not finish within ${UP_INIT_TIMEOUT}s"
+  return 1
+}
+
+# up_failed REASON: say what is running and how to clean up; exit 1.
+up_failed() {
+  printf 'error: %s\n' "$1" >&2
+  info "What is running now (project $(stack_project)):"
+  compose_probe --profile '*' ps -a --format 'table {{.Service}}\t{{.State}}\t{{.Status}}' >&2 || true
+  if cluster_ps init | grep -q '^init exited'; then
+    info "Last lines of the init service's log:"
+    compose_probe logs --no-color --tail 40 init >&2 || true
+  fi
+  info "Logs: ./run.sh logs SERVICE --engine $ENGINE.  Clean up: ./run.sh down --engine $ENGINE (keeps data) or ./run.sh destroy --engine $ENGINE (removes it)."
+  exit 1
+}
+
+# cluster_report: where to connect, and the cluster's own view of itself.
+cluster_report() {
+  local i
+  echo "The $ENGINE cluster is up (project $(stack_project), profile $PROFILE, $MONGOS_COUNT mongos)."
+  for ((i = 0; i < MONGOS_COUNT; i++)); do
+    echo "  mongodb://root@127.0.0.1:$((27017 + i))/?authSource=admin   password: .secrets/$ENGINE/root-password"
+  done
+  echo "  shell:  ./run.sh shell --engine $ENGINE      status: ./run.sh status --engine $ENGINE"
+  echo "  stop:   ./run.sh down --engine $ENGINE       remove data: ./run.sh destroy --engine $ENGINE"
+  compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js || true
+}
+
+verb_up() {
+  local profiles=()
+  mapfile -t profiles < <(cluster_profile_args)
+  if [[ $DRY_RUN == 1 ]]; then
+    info "dry run: would check docker, Compose v2, the daemon, other engines' stacks and ports $(cluster_ports | paste -sd, -)"
+    secrets_ensure
+    compose "${profiles[@]}" up -d
+    info "dry run: would then wait up to ${UP_INIT_TIMEOUT}s for the init service to exit 0"
+    if declare -F monitoring_after_up >/dev/null; then monitoring_after_up; fi
+    return 0
+  fi
+  preflight_docker
+  preflight_one_engine
+  if cluster_is_up "${profiles[@]}"; then
+    info "The $ENGINE stack is already up; nothing to do."
+  else
+    stack_has_running || preflight_ports
+    secrets_ensure
+    info "Starting the $ENGINE stack (project $(stack_project)); the first start pulls images and takes a few minutes."
+    compose "${profiles[@]}" up -d || up_failed "docker compose up failed (see above)"
+    cluster_wait_init || up_failed "the init service did not complete"
+  fi
+  cluster_report
+  if declare -F monitoring_after_up >/dev/null; then monitoring_after_up; fi
+}
+
+# down keeps the volumes, except for an engine that keeps no data (engines table, keeps_data):
+# its shard comes back empty, while the config servers would still route to the old one.
+verb_down() {
+  [[ $DRY_RUN == 1 ]] || preflight_docker
+  if [[ $(engine_field "$ENGINE" keeps_data) == no ]]; then
+    info "The $ENGINE engine keeps no data across a restart: stopping it discards the data, and its volumes are removed too so that the next up starts clean."
+    compose --profile '*' down --volumes --remove-orphans
+  else
+    compose --profile '*' down --remove-orphans
+    [[ $DRY_RUN == 1 ]] || info "Stopped; data kept in the $(stack_project)_* volumes. Start again: ./run.sh up --engine $ENGINE"
+  fi
+}
+
+verb_destroy() {
+  if [[ $DRY_RUN != 1 && $ASSUME_YES != 1 ]]; then
+    [[ -t 0 ]] || die_usage "destroy removes every volume of the $ENGINE engine and needs confirmation: re-run with --yes (no terminal to ask on)"
+    local answer
+    read -r -p "Remove the $ENGINE cluster and all its data (volumes $(stack_project)_*)? [y/N] " answer
+    [[ $answer == [yY] || $answer == [yY][eE][sS] ]] || { info "Nothing removed."; return 0; }
+  fi
+  [[ $DRY_RUN == 1 ]] || preflight_docker
+  compose --profile '*' down --volumes --remove-orphans
+  [[ $DRY_RUN == 1 ]] || info "Removed the $ENGINE stack and its volumes. Secrets stay in .secrets/$ENGINE/ for the next up."
+}
+
+verb_status() {
+  if [[ $DRY_RUN != 1 ]]; then
+    preflight_docker
+    stack_has_running || die_env "the $ENGINE stack ($(stack_project)) is not running: start it with './run.sh up --engine $ENGINE'"
+    compose_probe --profile '*' ps --format 'table {{.Service}}\t{{.State}}\t{{.Status}}\t{{.Ports}}'
+    echo
+  fi
+  compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js
+}
+
+# validate_service NAME: NAME is a service of this stack (any part, any profile).
+validate_service() {
+  local services
+  services=$(compose_probe --profile '*' config --services 2>/dev/null) ||
+    die_env "cannot read the stack's services ('docker compose config' failed): run ./run.sh up --engine $ENGINE --dry-run to see the command"
+  grep -qxF -- "$1" <<<"$services" ||
+    die_usage "unknown service '$1' (choose one of: $(paste -sd' ' - <<<"$services"))"
+}
+
+verb_logs() {
+  (($# <= 1)) || die_usage "logs takes at most one service (got: $*)"
+  [[ $DRY_RUN == 1 ]] || preflight_docker
+  [[ $# == 0 ]] || validate_service "$1"
+  compose --profile '*' logs --follow --tail 200 "$@"
+}
+
+verb_shell() {
+  (($# <= 1)) || die_usage "shell takes at most one service (got: $*)"
+  local svc=${1:-mongos} tty=()
+  printf '%s\n' "${CLUSTER_MONGO_SERVICES[@]}" | grep -qxF -- "$svc" ||
+    die_usage "shell opens mongosh in a mongod or mongos service, not '$svc' (choose one of: ${CLUSTER_MONGO_SERVICES[*]})"
+  [[ $DRY_RUN == 1 ]] || preflight_docker
+  [[ -t 0 && -t 1 ]] || tty=(-T)
+  compose exec "${tty[@]}" "$svc" mongosh --nodb --quiet --shell /lab/init/shell.js
+}
