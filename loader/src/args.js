@@ -1,0 +1,138 @@
+'use strict';
+// Command line: util.parseArgs in strict mode (an unknown flag is an error, never ignored), then
+// every value is checked before anything connects. Usage errors exit 2 (see bin/lab-loader.js).
+const { parseArgs } = require('node:util');
+
+class UsageError extends Error {}
+
+const EXPERIMENTS = ['experiment1', 'experiment2', 'experiment3'];
+
+const OPTIONS = {
+  uri: { type: 'string', default: 'mongodb://127.0.0.1:27017/' },
+  username: { type: 'string', default: 'root' },
+  'password-file': { type: 'string' },
+  engine: { type: 'string' },
+  docs: { type: 'string' },
+  'preload-docs': { type: 'string' },
+  clients: { type: 'string' },
+  duration: { type: 'string' },
+  rate: { type: 'string' },
+  seed: { type: 'string' },
+  workers: { type: 'string' },
+  'results-dir': { type: 'string' },
+  'metrics-port': { type: 'string', default: '9464' },
+  'grafana-url': { type: 'string' },
+  'grafana-password-file': { type: 'string' },
+  'server-selection-timeout': { type: 'string', default: '10s' },
+  'stall-timeout': { type: 'string', default: '20s' },
+  'progress-interval': { type: 'string', default: '5s' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const USAGE = `Usage: lab-loader <experiment1|experiment2|experiment3|FILE.yaml> [flags]
+
+Runs one experiment of seeds/004 against a MongoDB deployment and writes
+results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson, the experiment file).
+
+Connection:
+  --uri URI                       server or mongos (default mongodb://127.0.0.1:27017/)
+  --username NAME                 user for --password-file (default root)
+  --password-file FILE            read the password from FILE (never from the command line)
+  --server-selection-timeout DUR  give up on an unreachable server after DUR (default 10s)
+Workload (defaults come from the experiment file):
+  --docs N                        experiment1: documents to insert (file: 10000000)
+  --preload-docs N                experiment2/3: documents loaded before measuring (file: 1000000)
+  --clients LIST                  client steps, e.g. 1,2,4,6 (file: 1,2,3,4,5,6)
+  --duration DUR                  per client step, e.g. 30s, 2m (file: 2m)
+  --rate N                        pace all clients together at N ops/s and also report latency
+                                  from each op's intended start (coordinated omission corrected)
+  --seed N                        random generator seed (file: 4)
+  --workers N                     worker threads (default min(max clients, CPU cores))
+Output:
+  --engine LABEL                  results label (default: the storage engine the server reports)
+  --results-dir DIR               results root (default <repo>/results)
+  --metrics-port PORT             Prometheus endpoint port, 0 = any free port (default 9464)
+  --grafana-url URL               post phase annotations to Grafana at URL
+  --grafana-password-file FILE    Grafana admin password for the annotations
+  --stall-timeout DUR             stop the run when no operation completes for DUR (default 20s)
+  --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
+  -h, --help                      this text
+
+DUR is a number with a unit: 500ms, 30s, 2m, 1h. Exit codes: 0 complete, 1 runtime error or
+incomplete run, 2 usage error, 130 interrupted (partial results are written in every case).`;
+
+// parseDuration('2m') -> 120000 (ms). Units are required so that "30" is never ambiguous.
+function parseDuration(flag, s) {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(String(s).trim());
+  if (!m) throw new UsageError(`${flag}: '${s}' is not a duration (use e.g. 500ms, 30s, 2m, 1h)`);
+  const ms = Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2]];
+  if (!(ms > 0)) throw new UsageError(`${flag}: must be more than zero`);
+  return ms;
+}
+
+// parseCount: a whole number within [min, max]. Rejects 1e3, 0x10, "10k", " 5".
+function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
+  if (!/^\d+$/.test(String(s))) throw new UsageError(`${flag}: '${s}' is not a whole number`);
+  const n = Number(s);
+  if (n < min || n > max) throw new UsageError(`${flag}: ${n} is out of range ${min}..${max}`);
+  return n;
+}
+
+// parseClients('1,2,4,6') -> [1, 2, 4, 6]. 256 clients is far past the seed's 6 and keeps a typo
+// from opening thousands of connections.
+function parseClients(flag, s) {
+  const parts = String(s).split(',');
+  if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${s}' is not a list like 1,2,4,6`);
+  return parts.map((p) => parseCount(flag, p, 1, 256));
+}
+
+function parse(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
+  const v = parsed.values;
+  if (v.help) return { help: true };
+  if (parsed.positionals.length !== 1) {
+    throw new UsageError(parsed.positionals.length === 0
+      ? 'name an experiment: experiment1, experiment2, experiment3 or a .yaml file'
+      : `one experiment at a time (got: ${parsed.positionals.join(' ')})`);
+  }
+  const experiment = parsed.positionals[0];
+  if (!EXPERIMENTS.includes(experiment) && !/\.ya?ml$/.test(experiment)) {
+    throw new UsageError(`unknown experiment '${experiment}' (choose one of: ${EXPERIMENTS.join(' ')}, or a .yaml file)`);
+  }
+  if (!/^mongodb(\+srv)?:\/\//.test(v.uri)) throw new UsageError(`--uri: '${v.uri}' is not a mongodb:// URI`);
+  if (v.engine !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v.engine)) {
+    throw new UsageError(`--engine: '${v.engine}' is not a valid label (letters, digits, . _ -)`);
+  }
+  const opts = {
+    experiment,
+    uri: v.uri,
+    username: v.username,
+    passwordFile: v['password-file'],
+    engine: v.engine,
+    docs: v.docs !== undefined ? parseCount('--docs', v.docs) : undefined,
+    preloadDocs: v['preload-docs'] !== undefined ? parseCount('--preload-docs', v['preload-docs']) : undefined,
+    clients: v.clients !== undefined ? parseClients('--clients', v.clients) : undefined,
+    durationMs: v.duration !== undefined ? parseDuration('--duration', v.duration) : undefined,
+    rate: v.rate !== undefined ? parseCount('--rate', v.rate, 1, 10000000) : undefined,
+    seed: v.seed !== undefined ? parseCount('--seed', v.seed, 0, 0xffffffff) : undefined,
+    workers: v.workers !== undefined ? parseCount('--workers', v.workers, 1, 256) : undefined,
+    resultsDir: v['results-dir'],
+    metricsPort: parseCount('--metrics-port', v['metrics-port'], 0, 65535),
+    grafanaUrl: v['grafana-url'],
+    grafanaPasswordFile: v['grafana-password-file'],
+    serverSelectionTimeoutMs: parseDuration('--server-selection-timeout', v['server-selection-timeout']),
+    stallTimeoutMs: parseDuration('--stall-timeout', v['stall-timeout']),
+    progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
+  };
+  if (opts.grafanaUrl !== undefined && !/^https?:\/\//.test(opts.grafanaUrl)) {
+    throw new UsageError(`--grafana-url: '${opts.grafanaUrl}' is not an http(s) URL`);
+  }
+  return opts;
+}
+
+module.exports = { parse, parseDuration, parseCount, parseClients, UsageError, USAGE, EXPERIMENTS };

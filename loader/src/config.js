@@ -1,0 +1,95 @@
+'use strict';
+// Experiment files (experiments/*.yaml) -> one checked, effective configuration: the file's
+// values with the command line's overrides applied. The effective configuration is what
+// summary.json records as "parameters", so a run can be repeated from its results alone.
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+const { UsageError } = require('./args');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
+const WORKLOAD_TYPES = ['insert', 'read_update', 'read'];
+
+function experimentPath(nameOrFile) {
+  return /\.ya?ml$/.test(nameOrFile) ? path.resolve(nameOrFile) : path.join(EXPERIMENTS_DIR, `${nameOrFile}.yaml`);
+}
+
+function fail(file, msg) {
+  throw new UsageError(`${file}: ${msg}`);
+}
+
+// load(opts) -> { file, text, config }. Throws UsageError on a missing or malformed file.
+function load(opts) {
+  const file = experimentPath(opts.experiment);
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read experiment file ${file}: ${e.code || e.message}`);
+  }
+  let doc;
+  try {
+    doc = YAML.parse(text);
+  } catch (e) {
+    fail(file, `not valid YAML: ${e.message}`);
+  }
+  if (!doc || typeof doc !== 'object') fail(file, 'empty or not a mapping');
+  const w = doc.workload || {};
+  const pre = doc.preload || {};
+  const d = doc.document || {};
+  const need = (cond, msg) => { if (!cond) fail(file, msg); };
+  need(typeof doc.name === 'string' && /^[A-Za-z0-9_.-]+$/.test(doc.name), 'name: letters, digits, . _ - only');
+  need(typeof doc.database === 'string' && doc.database !== '', 'database: required');
+  need(typeof doc.collection === 'string' && doc.collection !== '', 'collection: required');
+  need(WORKLOAD_TYPES.includes(w.type), `workload.type: one of ${WORKLOAD_TYPES.join(', ')}`);
+  need(Number.isInteger(d.y_length) && d.y_length >= 0, 'document.y_length: whole number');
+  need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
+
+  const config = {
+    name: doc.name,
+    database: doc.database,
+    collection: doc.collection,
+    writeConcern: doc.write_concern || { w: 1 },
+    readPreference: doc.read_preference || 'primary',
+    readConcern: doc.read_concern || 'local',
+    seed: opts.seed ?? doc.seed ?? 0,
+    setup: { drop: doc.setup?.drop !== false, indexes: doc.setup?.indexes || [] },
+    document: { yLength: d.y_length, alphabet: d.alphabet },
+    preload: {
+      docs: opts.preloadDocs ?? pre.docs ?? 0,
+      batch: pre.batch ?? 1000,
+    },
+    workload: {
+      type: w.type,
+      docs: w.type === 'insert' ? (opts.docs ?? w.docs) : undefined,
+      clients: opts.clients ?? w.clients ?? [1],
+      durationMs: w.type === 'insert' ? undefined : (opts.durationMs ?? parseFileDuration(file, w.duration)),
+    },
+    rate: opts.rate ?? null,
+  };
+  if (config.workload.type === 'insert') {
+    need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
+    if (opts.durationMs !== undefined) throw new UsageError(`--duration does not apply to ${config.name} (it inserts --docs documents)`);
+    if (opts.preloadDocs !== undefined) throw new UsageError(`--preload-docs does not apply to ${config.name} (it starts from an empty collection)`);
+  } else {
+    if (opts.docs !== undefined) throw new UsageError(`--docs does not apply to ${config.name} (use --preload-docs)`);
+    need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
+  }
+  need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
+    config.workload.clients.every((c) => Number.isInteger(c) && c >= 1 && c <= 256), 'workload.clients: list of whole numbers 1..256');
+  return { file, text, config };
+}
+
+function parseFileDuration(file, v) {
+  const { parseDuration } = require('./args');
+  if (v === undefined) fail(file, 'workload.duration: required (e.g. 2m)');
+  try {
+    return parseDuration('workload.duration', v);
+  } catch (e) {
+    fail(file, e.message);
+  }
+  return undefined;
+}
+
+module.exports = { load, experimentPath, REPO_ROOT, EXPERIMENTS_DIR };

@@ -1,0 +1,125 @@
+'use strict';
+// The loader's Prometheus endpoint (prom-client 15), scraped every second as loader:9464.
+// Names and labels are a contract with the dashboards (DEVELOPERS.md, "Loader contract").
+// Workers never touch prom-client: they post interval deltas, the main thread applies them here.
+const http = require('node:http');
+const client = require('prom-client');
+const { PROM_BOUNDS_US } = require('./hist');
+
+class Metrics {
+  constructor(experiment) {
+    this.experiment = experiment;
+    const register = new client.Registry();
+    this.register = register;
+    client.collectDefaultMetrics({ register });
+    this.opsTotal = new client.Counter({
+      name: 'lab_loader_ops_total', help: 'Operations completed, by op type and outcome',
+      labelNames: ['experiment', 'op', 'outcome'], registers: [register],
+    });
+    this.latency = new client.Gauge({
+      name: 'lab_loader_latency_seconds', help: "Last second's HdrHistogram latency quantiles",
+      labelNames: ['experiment', 'op', 'quantile'], registers: [register],
+    });
+    this.activeClients = new client.Gauge({
+      name: 'lab_loader_active_clients', help: 'Clients running operations now',
+      labelNames: ['experiment'], registers: [register],
+    });
+    this.phaseInfo = new client.Gauge({
+      name: 'lab_loader_phase_info', help: 'Current phase (1) of the experiment',
+      labelNames: ['experiment', 'phase', 'step'], registers: [register],
+    });
+    // lab_loader_op_duration_seconds is a Prometheus histogram whose bucket counts are summed
+    // from the workers' per-op bucket deltas; prom-client's Histogram only takes one observation
+    // at a time, so it is a registry metric object with its own get() (prom-client's documented
+    // custom-metric interface: name, help, type, get()).
+    this.durations = {}; // op -> { buckets: Float64Array (non-cumulative), sum, count }
+    const self = this;
+    register.registerMetric({
+      name: 'lab_loader_op_duration_seconds',
+      help: 'Operation service time (start to reply)',
+      type: 'histogram',
+      aggregator: 'sum',
+      get() {
+        const values = [];
+        for (const [op, d] of Object.entries(self.durations)) {
+          const labels = { experiment: self.experiment, op };
+          let acc = 0;
+          PROM_BOUNDS_US.forEach((b, i) => {
+            acc += d.buckets[i];
+            values.push({ metricName: 'lab_loader_op_duration_seconds_bucket', labels: { ...labels, le: b / 1e6 }, value: acc });
+          });
+          acc += d.buckets[PROM_BOUNDS_US.length];
+          values.push({ metricName: 'lab_loader_op_duration_seconds_bucket', labels: { ...labels, le: '+Inf' }, value: acc });
+          values.push({ metricName: 'lab_loader_op_duration_seconds_sum', labels, value: d.sum });
+          values.push({ metricName: 'lab_loader_op_duration_seconds_count', labels, value: acc });
+        }
+        return { name: 'lab_loader_op_duration_seconds', help: this.help, type: 'histogram', values, aggregator: 'sum' };
+      },
+      reset() { self.durations = {}; },
+    });
+    this.activeClients.set({ experiment }, 0);
+    this.current = null;
+  }
+
+  // addInterval(op, delta): delta = { ok, err, sumUs, buckets } from one worker's flush.
+  addInterval(op, delta) {
+    const e = this.experiment;
+    if (delta.ok) this.opsTotal.inc({ experiment: e, op, outcome: 'ok' }, delta.ok);
+    if (delta.err) this.opsTotal.inc({ experiment: e, op, outcome: 'error' }, delta.err);
+    let d = this.durations[op];
+    if (!d) d = this.durations[op] = { buckets: new Float64Array(PROM_BOUNDS_US.length + 1), sum: 0 };
+    delta.buckets.forEach((c, i) => { d.buckets[i] += c; });
+    d.sum += delta.sumUs / 1e6;
+  }
+
+  // setLatency(op, pct): pct from hist.percentiles() in microseconds (null when no op completed).
+  setLatency(op, pct) {
+    const e = this.experiment;
+    if (pct.count === 0) {
+      for (const q of ['0.5', '0.99', '0.999']) this.latency.remove({ experiment: e, op, quantile: q });
+      return;
+    }
+    this.latency.set({ experiment: e, op, quantile: '0.5' }, pct.p50 / 1e6);
+    this.latency.set({ experiment: e, op, quantile: '0.99' }, pct.p99 / 1e6);
+    this.latency.set({ experiment: e, op, quantile: '0.999' }, pct.p999 / 1e6);
+  }
+
+  setActiveClients(n) {
+    this.activeClients.set({ experiment: this.experiment }, n);
+  }
+
+  setPhase(phase, step) {
+    if (this.current) this.phaseInfo.set(this.current, 0);
+    this.current = { experiment: this.experiment, phase, step: String(step ?? '') };
+    this.phaseInfo.set(this.current, 1);
+  }
+
+  // listen(port): resolves with the bound port (port 0 = any free port, used by the tests).
+  listen(port, host = '0.0.0.0') {
+    this.server = http.createServer(async (req, res) => {
+      if (req.url === '/metrics' || req.url.startsWith('/metrics?')) {
+        try {
+          const body = await this.register.metrics();
+          res.writeHead(200, { 'Content-Type': this.register.contentType });
+          res.end(body);
+        } catch (e) {
+          res.writeHead(500);
+          res.end(String(e));
+        }
+      } else {
+        res.writeHead(404);
+        res.end('see /metrics\n');
+      }
+    });
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => resolve(this.server.address().port));
+    });
+  }
+
+  close() {
+    return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+}
+
+module.exports = { Metrics };

@@ -1,0 +1,60 @@
+'use strict';
+// Progress on stderr (stdout is kept for the summary table). A terminal gets a cli-progress bar
+// with rate and ETA; a pipe or a log file gets one plain line every few seconds, because a bar
+// redrawn 10 times a second turns a CI log into megabytes of carriage returns.
+const cliProgress = require('cli-progress');
+
+class Progress {
+  constructor({ stream = process.stderr, intervalMs = 5000 } = {}) {
+    this.stream = stream;
+    this.tty = Boolean(stream.isTTY);
+    this.intervalMs = intervalMs;
+    this.bar = null;
+    this.lastLine = 0;
+  }
+
+  // start(label, total, unit): a new bar (one per phase or client step).
+  start(label, total, unit) {
+    this.stop();
+    this.label = label;
+    this.total = total;
+    this.unit = unit;
+    this.startedAt = Date.now();
+    this.lastLine = Date.now();
+    if (this.tty) {
+      this.bar = new cliProgress.SingleBar({
+        stream: this.stream,
+        format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {rate} ops/s | ETA {eta_formatted}`,
+        hideCursor: true,
+        etaBuffer: 30,
+      }, cliProgress.Presets.shades_classic);
+      this.bar.start(total, 0, { rate: 0 });
+    } else {
+      this.stream.write(`${label}: started (${total} ${unit})\n`);
+    }
+  }
+
+  update(value, rate) {
+    if (this.bar) {
+      this.bar.update(Math.min(value, this.total), { rate: Math.round(rate) });
+    } else if (Date.now() - this.lastLine >= this.intervalMs) {
+      this.lastLine = Date.now();
+      const pct = this.total ? ((100 * value) / this.total).toFixed(1) : '?';
+      const elapsed = (Date.now() - this.startedAt) / 1000;
+      const eta = value > 0 && this.total ? Math.max(0, Math.round((elapsed * (this.total - value)) / value)) : '?';
+      this.stream.write(`${this.label}: ${value}/${this.total} ${this.unit} (${pct}%), ${Math.round(rate)} ops/s, ETA ${eta}s\n`);
+    }
+  }
+
+  stop() {
+    if (this.bar) this.bar.stop();
+    this.bar = null;
+  }
+
+  log(msg) {
+    if (this.bar) { this.stream.write('\n'); }
+    this.stream.write(msg + '\n');
+  }
+}
+
+module.exports = { Progress };

@@ -1,0 +1,509 @@
+'use strict';
+// One experiment run, from connecting to the last byte of summary.json. The main thread does no
+// measured operation: it owns the phases, the 1-second ticks, the results files and the metrics
+// endpoint, and merges what the worker threads measured.
+const os = require('node:os');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
+const { load, REPO_ROOT } = require('./config');
+const { UsageError } = require('./args');
+const { readSecret, newClient, isFatal } = require('./clients');
+const { describe } = require('./describe');
+const { RunDir } = require('./results');
+const { Metrics } = require('./metrics');
+const { Annotator } = require('./grafana');
+const { Progress } = require('./progress');
+const { newHistogram, decode, percentiles } = require('./hist');
+const { OPS, makeDoc } = require('./workload');
+const { Rng } = require('./rng');
+
+const now = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// When the loader, not the server, is the limit (reported per step in summary.json):
+// a worker thread whose event loop is busy > 90 % of the time cannot issue the next op on time;
+// an event-loop delay p99 > 20 ms adds that much to the measured latency of ops it completes
+// (single-document ops take ~0.2-5 ms on a LAN); process CPU > 90 % of the cores it may use.
+const LIMITS = { workerElu: 0.9, eldP99Ms: 20, cpuShare: 0.9 };
+
+function pkgVersion(name) {
+  let dir = path.dirname(require.resolve(name));
+  for (;;) {
+    const f = path.join(dir, 'package.json');
+    if (fs.existsSync(f)) {
+      const p = JSON.parse(fs.readFileSync(f, 'utf8'));
+      if (p.name === name) return p.version;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+function redactUri(uri) {
+  try {
+    const u = new URL(uri);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return uri.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+const median = (xs) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)];
+};
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
+
+class Run {
+  constructor(opts, io = {}) {
+    this.opts = opts;
+    this.stdout = io.stdout || process.stdout;
+    this.stderr = io.stderr || process.stderr;
+    this.log = (m) => (this.progress ? this.progress.log(m) : this.stderr.write(m + '\n'));
+    this.stopReason = null;
+    this.exitCode = 0;
+    this.workers = [];
+    this.steps = [];
+    this.preload = null;
+    this.stepWaiters = [];
+  }
+
+  // stop(reason, code): end the run early; idempotent (the first reason wins).
+  stop(reason, code) {
+    if (this.stopReason) return;
+    this.stopReason = reason;
+    this.exitCode = code;
+    this.log(`stopping: ${reason}`);
+    for (const w of this.workers) w.worker.postMessage({ type: 'stop' });
+    for (const f of this.stepWaiters) f();
+  }
+
+  async main() {
+    const { opts } = this;
+    const { file, config } = load(opts); // UsageError -> exit 2 in bin/
+    this.file = file;
+    this.config = config;
+    let password;
+    if (opts.passwordFile) {
+      try {
+        password = readSecret(opts.passwordFile);
+      } catch (e) {
+        throw new UsageError(`--password-file: cannot read ${opts.passwordFile}: ${e.code || e.message}`);
+      }
+    }
+    let grafanaPassword;
+    if (opts.grafanaPasswordFile) {
+      try {
+        grafanaPassword = readSecret(opts.grafanaPasswordFile);
+      } catch (e) {
+        throw new UsageError(`--grafana-password-file: cannot read ${opts.grafanaPasswordFile}: ${e.code || e.message}`);
+      }
+    }
+    this.conn = { uri: opts.uri, username: opts.username, password, serverSelectionTimeoutMs: opts.serverSelectionTimeoutMs };
+    this.startedAt = new Date();
+    this.progress = new Progress({ stream: this.stderr, intervalMs: opts.progressIntervalMs });
+    this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
+
+    const onSigint = () => this.stop('interrupted (SIGINT)', 130);
+    const onSigterm = () => this.stop('terminated (SIGTERM)', 143);
+    process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigterm);
+    try {
+      await this.execute();
+    } catch (e) {
+      const reason = e instanceof UsageError ? e.message : `${e.name}: ${e.message}`;
+      if (e instanceof UsageError) throw e;
+      this.stop(reason, 1);
+    } finally {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigterm);
+    }
+    await this.finish();
+    return this.exitCode;
+  }
+
+  async execute() {
+    const { opts, config } = this;
+    this.metrics = new Metrics(config.name);
+    try {
+      this.metricsPort = await this.metrics.listen(opts.metricsPort);
+    } catch (e) {
+      throw new Error(`cannot serve metrics on port ${opts.metricsPort}: ${e.code || e.message} (use --metrics-port)`);
+    }
+    this.log(`metrics: http://0.0.0.0:${this.metricsPort}/metrics`);
+
+    // Connect once from the main thread: fail fast and clearly when the server is not there.
+    this.log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);
+    this.client = newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 });
+    let description;
+    try {
+      await this.client.connect();
+      description = await describe(this.client);
+    } catch (e) {
+      this.description = null;
+      this.openResults(opts.engine || 'unknown', 'unknown');
+      throw new Error(`cannot reach the server at ${redactUri(opts.uri)} within ${opts.serverSelectionTimeoutMs / 1000}s: ${e.message}`);
+    }
+    this.description = description;
+    const reported = description.server.storage_engine?.name;
+    this.openResults(opts.engine || reported || 'unknown', opts.engine ? 'flag' : reported ? 'server' : 'unknown');
+    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}; results: ${this.runDir.dir}`);
+
+    await this.setup();
+    if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
+    if (!this.stopReason) await this.runSteps();
+  }
+
+  openResults(engine, source) {
+    this.engine = engine;
+    this.engineSource = source;
+    const root = this.opts.resultsDir ? path.resolve(this.opts.resultsDir) : path.join(REPO_ROOT, 'results');
+    this.runDir = new RunDir(root, this.config.name, engine, this.startedAt);
+    this.runDir.create(this.file);
+    // Written now and replaced at the end: if the loader itself is killed (SIGKILL, OOM), the
+    // directory still says the run is incomplete.
+    this.runDir.summary(this.summaryObject(false, 'running, or the loader was killed before it could finish'));
+  }
+
+  phase(name, step, text) {
+    this.metrics.setPhase(name, step);
+    this.annotator.annotate(name, text);
+  }
+
+  async setup() {
+    const { config } = this;
+    this.phase('setup', '', `${config.name}: drop and index ${config.database}.${config.collection}`);
+    const col = this.client.db(config.database).collection(config.collection);
+    if (config.setup.drop) {
+      this.log(`setup: dropping ${config.database}.${config.collection} (experiments start from an empty collection)`);
+      try {
+        await col.drop();
+      } catch (e) {
+        // NamespaceNotFound (26); mongo-java-server answers without a code, only 'ns not found'.
+        if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
+      }
+    }
+    for (const spec of config.setup.indexes) await col.createIndex(spec);
+  }
+
+  // Bulk preload (experiment2/3): not measured, as in the seed. Batches are generated in order from
+  // random stream 0, so the data is identical for every engine; 4 batches in flight keep a
+  // replica set busy without reordering what is written.
+  async runPreload() {
+    const { config } = this;
+    const total = config.preload.docs;
+    const batch = config.preload.batch;
+    this.phase('preload', '', `${config.name}: preload ${total} documents`);
+    this.progress.start('preload', total, 'docs');
+    const col = this.client.db(config.database).collection(config.collection);
+    const rng = new Rng(config.seed, 0);
+    const t0 = now();
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < total && !this.stopReason) {
+        const from = next;
+        const to = Math.min(total, from + batch);
+        next = to;
+        const docs = [];
+        for (let i = from; i < to; i++) docs.push(makeDoc(config, rng, i));
+        await col.insertMany(docs, { ordered: false });
+        done += to - from;
+        this.progress.update(done, done / ((now() - t0) / 1000));
+      }
+    };
+    try {
+      await Promise.all([worker(), worker(), worker(), worker()]);
+    } finally {
+      this.progress.stop();
+      const seconds = (now() - t0) / 1000;
+      this.preload = { docs: done, requested: total, duration_s: round(seconds, 3), docs_per_s: round(done / seconds, 0) };
+    }
+    this.log(`preload: ${done} documents in ${this.preload.duration_s}s (not measured)`);
+  }
+
+  async startWorkers(maxClients) {
+    const cores = os.availableParallelism();
+    const n = Math.min(this.opts.workers ?? Math.min(maxClients, cores), maxClients);
+    const ids = Array.from({ length: n }, () => []);
+    for (let id = 0; id < maxClients; id++) ids[id % n].push(id);
+    const ready = [];
+    for (let w = 0; w < n; w++) {
+      const worker = new Worker(path.join(__dirname, 'worker.js'), {
+        workerData: { conn: this.conn, config: this.config, clientIds: ids[w], workerIndex: w },
+      });
+      const entry = { worker, index: w, clientIds: ids[w], closed: false };
+      this.workers.push(entry);
+      ready.push(new Promise((resolve, reject) => {
+        worker.on('message', (m) => {
+          if (m.type === 'ready') resolve();
+          else if (m.type === 'fatal') reject(new Error(`worker ${w}: ${m.reason}`));
+          else this.onWorkerMessage(entry, m);
+        });
+        worker.on('error', (e) => { reject(e); this.stop(`worker ${w} crashed: ${e.message}`, 1); });
+        worker.on('exit', () => { entry.closed = true; });
+      }));
+    }
+    this.log(`${maxClients} client(s) on ${n} worker thread(s), ${cores} CPU(s) available`);
+    await Promise.all(ready);
+  }
+
+  onWorkerMessage(entry, m) {
+    if (m.type === 'interval') {
+      if (this.flushing && m.seq === this.flushing.seq) {
+        this.flushing.replies.push(m);
+        if (this.flushing.replies.length === this.flushing.expect) this.flushing.resolve();
+      }
+    } else if (m.type === 'stepDone') {
+      entry.stepDone = m.index;
+      if (this.workers.every((w) => w.stepDone === m.index)) for (const f of this.stepWaiters) f();
+    } else if (m.type === 'abort') {
+      this.stop(`lost the server: ${m.reason}`, 1);
+    }
+  }
+
+  // flush: ask every worker for its interval deltas (resolves within 2 s even if one is stuck).
+  async flush() {
+    const live = this.workers.filter((w) => !w.closed);
+    this.seq = (this.seq || 0) + 1;
+    const f = { seq: this.seq, replies: [], expect: live.length };
+    f.promise = new Promise((r) => { f.resolve = r; });
+    this.flushing = f;
+    for (const w of live) w.worker.postMessage({ type: 'flush', seq: f.seq });
+    await Promise.race([f.promise, sleep(2000)]);
+    this.flushing = null;
+    return f.replies;
+  }
+
+  async tick(step, acc) {
+    const replies = await this.flush();
+    const t = now();
+    const intervalS = (t - acc.lastTick) / 1000;
+    acc.lastTick = t;
+    const cpu = process.cpuUsage(acc.lastCpu);
+    acc.lastCpu = process.cpuUsage();
+    const cpuCores = (cpu.user + cpu.system) / 1e6 / intervalS;
+    const sec = {};
+    let okTotal = 0;
+    for (const r of replies) {
+      if (r.lastError && !acc.errorsSeen.has(r.lastError)) {
+        acc.errorsSeen.add(r.lastError);
+        this.log(`operation error (counted as outcome=error): ${r.lastError}`);
+      }
+      for (const [op, d] of Object.entries(r.ops)) {
+        const s = (sec[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: null });
+        const a = (acc.ops[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: newHistogram() });
+        s.ok += d.ok; s.err += d.err; a.ok += d.ok; a.err += d.err; okTotal += d.ok;
+        if (d.hist) { const h = decode(d.hist); s.hist.add(h); a.hist.add(h); }
+        if (d.intended) {
+          const h = decode(d.intended);
+          s.intended ||= newHistogram();
+          s.intended.add(h); a.intended.add(h);
+        }
+        this.metrics.addInterval(op, d);
+      }
+    }
+    const line = {
+      t: new Date(t).toISOString(),
+      elapsed_s: round((t - this.runStart) / 1000, 3),
+      interval_s: round(intervalS, 3),
+      phase: step.phase,
+      step: step.index + 1,
+      clients: step.clients.length,
+      ops: {},
+      loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
+    };
+    for (const op of OPS) {
+      const s = sec[op];
+      if (!s) { this.metrics.setLatency(op, { count: 0 }); continue; }
+      const p = percentiles(s.hist);
+      line.ops[op] = { ok: s.ok, err: s.err, ops_per_s: round(s.ok / intervalS, 1), latency_us: p };
+      if (s.intended) line.ops[op].intended_latency_us = percentiles(s.intended);
+      this.metrics.setLatency(op, p);
+    }
+    acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS });
+    this.runDir.timeline(line);
+    acc.totalOk += okTotal;
+    // Stall: nothing completed although clients are running (a hung server, a partition).
+    acc.idleMs = okTotal === 0 ? acc.idleMs + intervalS * 1000 : 0;
+    if (acc.idleMs >= this.opts.stallTimeoutMs && !this.stopReason) {
+      this.stop(`no operation completed for ${Math.round(acc.idleMs / 1000)}s (--stall-timeout)`, 1);
+    }
+    const rate = okTotal / intervalS;
+    if (this.config.workload.type === 'insert') this.progress.update(acc.totalOk, rate);
+    else this.progress.update(Math.min(step.durationS, Math.round((t - acc.startAt) / 1000)), rate);
+  }
+
+  async runSteps() {
+    const { config, opts } = this;
+    const sweep = config.workload.clients;
+    await this.startWorkers(Math.max(...sweep));
+    this.runStart = now();
+    const opsPerIteration = config.workload.type === 'read_update' ? 2 : 1;
+    for (let i = 0; i < sweep.length && !this.stopReason; i++) {
+      const c = sweep[i];
+      const phase = `clients-${c}`;
+      const startAt = now() + 20; // a moment for the step message to reach every worker
+      const step = {
+        index: i,
+        phase,
+        clients: Array.from({ length: c }, (_, k) => k),
+        startAt,
+        endAt: config.workload.durationMs ? startAt + config.workload.durationMs : null,
+        durationS: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
+        ratePerClient: config.rate ? config.rate / c / opsPerIteration : null,
+      };
+      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${sweep.length}, ${c} client(s)`);
+      this.metrics.setActiveClients(c);
+      if (config.workload.type === 'insert') this.progress.start(`${phase}`, config.workload.docs, 'docs');
+      else this.progress.start(`step ${i + 1}/${sweep.length} (${c} clients)`, step.durationS, 's');
+      const acc = {
+        ops: {}, seconds: [], totalOk: 0, idleMs: 0, errorsSeen: new Set(),
+        startAt, lastTick: now(), lastCpu: process.cpuUsage(),
+      };
+      const done = new Promise((r) => this.stepWaiters.push(r));
+      for (const w of this.workers) w.worker.postMessage({ type: 'step', step });
+      let ticking = Promise.resolve();
+      const timer = setInterval(() => { ticking = ticking.then(() => this.tick(step, acc)); }, 1000);
+      await done;
+      clearInterval(timer);
+      await ticking;
+      // A stopped step may still have ops in flight; give them a moment to land (bounded).
+      if (this.stopReason) await Promise.race([new Promise((r) => { this.stepWaiters = [r]; if (this.workers.every((w) => w.stepDone === i)) r(); }), sleep(3000)]);
+      await this.tick(step, acc); // the last partial second
+      this.stepWaiters = [];
+      this.progress.stop();
+      this.steps.push(this.stepSummary(step, acc, now()));
+      this.metrics.setActiveClients(0);
+    }
+  }
+
+  stepSummary(step, acc, endAt) {
+    const durationS = (endAt - step.startAt) / 1000;
+    const out = {
+      index: step.index + 1,
+      phase: step.phase,
+      clients: step.clients.length,
+      started_at: new Date(step.startAt).toISOString(),
+      duration_s: round(durationS, 3),
+      complete: !this.stopReason,
+      target_rate: this.config.rate,
+      ops: {},
+    };
+    for (const op of OPS) {
+      const a = acc.ops[op];
+      if (!a) continue;
+      out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: round(a.ok / durationS, 1), latency_us: percentiles(a.hist) };
+      if (a.intended.totalCount) out.ops[op].intended_latency_us = percentiles(a.intended);
+    }
+    // The loader's own load during this step, and whether it was the limit.
+    const cores = os.availableParallelism();
+    const secs = acc.seconds.filter((s) => s.intervalS > 0.5); // the last partial second is noisy
+    const byWorker = new Map();
+    for (const s of secs) for (const w of s.selfs) {
+      if (!byWorker.has(w.worker)) byWorker.set(w.worker, { elu: [], eld: [] });
+      byWorker.get(w.worker).elu.push(w.elu);
+      if (w.eldP99Ms !== null) byWorker.get(w.worker).eld.push(w.eldP99Ms);
+    }
+    const workers = [...byWorker.entries()].map(([w, v]) => ({
+      worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: median(v.eld), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
+    }));
+    const cpuMean = mean(secs.map((s) => s.cpuCores));
+    const reasons = [];
+    for (const w of workers) {
+      if (w.elu_mean !== null && w.elu_mean > LIMITS.workerElu) reasons.push(`worker ${w.worker} event loop busy ${Math.round(w.elu_mean * 100)}% of the time (> ${LIMITS.workerElu * 100}%)`);
+      if (w.eld_p99_ms_median !== null && w.eld_p99_ms_median > LIMITS.eldP99Ms) reasons.push(`worker ${w.worker} event-loop delay p99 ${w.eld_p99_ms_median} ms (> ${LIMITS.eldP99Ms} ms)`);
+    }
+    if (cpuMean !== null && cpuMean > LIMITS.cpuShare * cores) reasons.push(`loader process used ${round(cpuMean, 2)} of ${cores} cores (> ${LIMITS.cpuShare * 100}%)`);
+    out.loader = { cpu_cores_mean: round(cpuMean, 3), cores, workers, limited: reasons.length > 0, reasons };
+    return out;
+  }
+
+  summaryObject(complete, reason) {
+    const { config, opts } = this;
+    return {
+      complete,
+      reason: complete ? null : reason,
+      exit_code: complete ? 0 : this.exitCode,
+      experiment: config.name,
+      engine: this.engine,
+      engine_source: this.engineSource, // flag | server | unknown
+      started_at: this.startedAt.toISOString(),
+      ended_at: complete || this.finished ? new Date().toISOString() : null,
+      parameters: {
+        ...config,
+        uri: redactUri(opts.uri),
+        workers: this.workers.length || null,
+        server_selection_timeout_ms: opts.serverSelectionTimeoutMs,
+        stall_timeout_ms: opts.stallTimeoutMs,
+      },
+      server: this.description ? this.description.server : null,
+      topology: this.description ? this.description.topology : null,
+      loader: {
+        version: require('../package.json').version,
+        node: process.version,
+        driver: `mongodb ${pkgVersion('mongodb')}`,
+        histogram: `hdr-histogram-js ${pkgVersion('hdr-histogram-js')} (pure JS), 3 significant digits, microseconds`,
+        host_cores: os.availableParallelism(),
+        metrics_port: this.metricsPort ?? null,
+        hostname: os.hostname(),
+      },
+      preload: this.preload,
+      steps: this.steps,
+      loader_limited: this.steps.some((s) => s.loader.limited),
+      files: { timeline: 'timeline.ndjson', experiment: path.basename(this.file) },
+    };
+  }
+
+  async finish() {
+    this.finished = true;
+    // Close workers (bounded: a client closing against a dead server can wait for its timeout).
+    await Promise.all(this.workers.map(async (w) => {
+      if (w.closed) return;
+      const closed = new Promise((r) => w.worker.on('message', (m) => m.type === 'closed' && r()));
+      w.worker.postMessage({ type: 'close' });
+      await Promise.race([closed, sleep(3000)]);
+      await w.worker.terminate();
+    }));
+    if (this.client) await Promise.race([this.client.close(true).catch(() => {}), sleep(3000)]);
+    this.phase && this.metrics && this.phase('end', '', `${this.config.name}: end${this.stopReason ? ` (${this.stopReason})` : ''}`);
+    if (this.annotator) await Promise.race([this.annotator.flush(), sleep(2500)]);
+    if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
+    const complete = !this.stopReason;
+    if (this.runDir) {
+      const file = this.runDir.summary(this.summaryObject(complete, this.stopReason));
+      this.runDir.close();
+      this.printTable(complete);
+      this.stdout.write(`results: ${this.runDir.dir}\n`);
+      if (!complete) this.stderr.write(`incomplete run (${this.stopReason}); partial results in ${file}\n`);
+    }
+    if (!complete) this.stderr.write(`error: ${this.stopReason}\n`);
+  }
+
+  printTable(complete) {
+    if (!this.steps.length) return;
+    const rows = [['step', 'clients', 'op', 'ops', 'ops/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors']];
+    const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
+    for (const s of this.steps) {
+      for (const [op, o] of Object.entries(s.ops)) {
+        rows.push([String(s.index), String(s.clients), op, String(o.count), String(o.ops_per_s), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
+        if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
+      }
+    }
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+    const lines = rows.map((r) => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+    this.stdout.write(`\n${this.config.name} on ${this.engine}${complete ? '' : ' (INCOMPLETE)'}\n${lines.join('\n')}\n`);
+    if (this.preload) this.stdout.write(`preload: ${this.preload.docs} docs in ${this.preload.duration_s}s (not measured)\n`);
+    for (const s of this.steps) {
+      if (s.loader.limited) this.stdout.write(`WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`);
+    }
+  }
+}
+
+module.exports = { Run, redactUri, LIMITS };

@@ -1,0 +1,179 @@
+'use strict';
+// A worker thread drives a share of the clients. Each client is its own MongoClient (one
+// connection) running one operation at a time, as one mongo shell did in the seed. Spreading
+// clients over threads keeps the loader off a single core: one Node thread saturates at roughly
+// 1 / (loader CPU per op) ops/s (see loader/bench).
+//
+// Measurement, per op type: an HdrHistogram of service time (op start -> reply), with --rate a
+// second one from the op's intended start (coordinated omission corrected, YCSB's
+// measurement.interval=intended), ok/error counts, and Prometheus bucket counts. The main thread
+// collects and resets them once a second ('flush'), so every number is an interval delta.
+const { parentPort, workerData } = require('node:worker_threads');
+const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
+const { Rng } = require('./rng');
+const { newHistogram, encode, PROM_BOUNDS_US } = require('./hist');
+const { newClient, isFatal } = require('./clients');
+const { OPS, opsFor, clientStream } = require('./workload');
+
+const { conn, config, clientIds, workerIndex } = workerData;
+const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
+
+// Per op type interval state.
+const stats = {};
+for (const op of OPS) {
+  stats[op] = {
+    ok: 0, err: 0, sumUs: 0,
+    hist: newHistogram(), intended: newHistogram(),
+    buckets: new Float64Array(PROM_BOUNDS_US.length + 1),
+  };
+}
+let lastError = null;
+
+function record(op, startMs, endMs, intendedMs, ok) {
+  const s = stats[op];
+  if (!ok) { s.err++; return; }
+  const us = Math.round((endMs - startMs) * 1000);
+  s.ok++;
+  s.sumUs += us;
+  s.hist.recordValue(us);
+  if (intendedMs) s.intended.recordValue(Math.round((endMs - intendedMs) * 1000));
+  let b = 0;
+  while (b < PROM_BOUNDS_US.length && us > PROM_BOUNDS_US[b]) b++;
+  s.buckets[b]++;
+}
+
+// monitorEventLoopDelay records the whole timer period, resolution included (an idle loop reads
+// ~10.1 ms at resolution 10): the reported delay is what exceeds the resolution.
+const ELD_RESOLUTION_MS = 10;
+const eld = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
+eld.enable();
+let eluPrev = performance.eventLoopUtilization();
+const threadCpu = typeof process.threadCpuUsage === 'function'; // Node >= 23.9 only
+let cpuPrev = threadCpu ? process.threadCpuUsage() : null;
+
+const excessMs = (ns) => Math.max(0, Math.round((ns / 1e6 - ELD_RESOLUTION_MS) * 100) / 100);
+
+function flush(seq) {
+  const ops = {};
+  for (const op of OPS) {
+    const s = stats[op];
+    if (s.ok === 0 && s.err === 0) continue;
+    ops[op] = {
+      ok: s.ok, err: s.err, sumUs: s.sumUs,
+      hist: s.ok ? encode(s.hist) : null,
+      intended: s.intended.totalCount ? encode(s.intended) : null,
+      buckets: Array.from(s.buckets),
+    };
+    s.ok = 0; s.err = 0; s.sumUs = 0;
+    s.hist.reset(); s.intended.reset(); s.buckets.fill(0);
+  }
+  const elu = performance.eventLoopUtilization(eluPrev);
+  eluPrev = performance.eventLoopUtilization();
+  const self = {
+    worker: workerIndex,
+    elu: Math.round(elu.utilization * 1000) / 1000,
+    eldP99Ms: eld.count ? excessMs(eld.percentile(99)) : null,
+    eldMaxMs: eld.count ? excessMs(eld.max) : null,
+  };
+  eld.reset();
+  if (threadCpu) {
+    const c = process.threadCpuUsage(cpuPrev);
+    cpuPrev = process.threadCpuUsage();
+    self.cpuUs = c.user + c.system;
+  }
+  parentPort.postMessage({ type: 'interval', seq, ops, self, lastError });
+  lastError = null;
+}
+
+const clients = new Map(); // client id -> { client, col }
+let stopping = false;
+let aborted = false;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function abort(reason) {
+  if (aborted) return;
+  aborted = true;
+  stopping = true;
+  parentPort.postMessage({ type: 'abort', reason });
+}
+
+// runClient: one client's loop for one step. Pacing: with a rate, op k of this client is due at
+// t0 + k / rate; when behind, it starts at once (no skipping, no bursts beyond catching up) and
+// the latency from the due time carries the backlog, which is the point of the correction.
+async function runClient(id, step) {
+  const { col } = clients.get(id);
+  const rng = new Rng(config.seed, clientStream(id, step.index));
+  const next = opsFor(config, col, rng, id, step);
+  const interval = step.ratePerClient ? 1000 / step.ratePerClient : 0;
+  let k = 0;
+  let consecutiveErrors = 0;
+  while (!stopping) {
+    let intended = 0;
+    if (interval) {
+      intended = step.startAt + k * interval;
+      k++;
+      if (step.endAt && intended >= step.endAt) break;
+      const wait = intended - now();
+      if (wait > 0.5) await sleep(wait);
+      if (stopping) break;
+    } else if (step.endAt && now() >= step.endAt) break;
+    let r;
+    try {
+      r = await next(record, intended, now);
+      consecutiveErrors = 0;
+    } catch (e) {
+      if (isFatal(e)) { abort(`client ${id}: ${e.name}: ${e.message}`); break; }
+      lastError = `${e.name}: ${e.message}`;
+      // 1000 failures in a row is not a measurement any more (e.g. not authorized).
+      if (++consecutiveErrors >= 1000) { abort(`client ${id}: 1000 consecutive errors, last: ${lastError}`); break; }
+    }
+    if (r === false) break; // workload finished (experiment1 inserted its share)
+  }
+}
+
+async function runStep(step) {
+  const mine = step.clients.filter((id) => clients.has(id));
+  await Promise.all(mine.map((id) => runClient(id, step)));
+  parentPort.postMessage({ type: 'stepDone', index: step.index });
+}
+
+async function main() {
+  try {
+    await Promise.all(clientIds.map(async (id) => {
+      const client = newClient(conn, config);
+      clients.set(id, { client, col: client.db(config.database).collection(config.collection) });
+      await client.connect();
+    }));
+  } catch (e) {
+    parentPort.postMessage({ type: 'fatal', reason: `${e.name}: ${e.message}` });
+    return;
+  }
+  parentPort.postMessage({ type: 'ready' });
+}
+
+parentPort.on('message', async (m) => {
+  switch (m.type) {
+    case 'step':
+      stopping = false;
+      runStep(m.step);
+      break;
+    case 'flush':
+      flush(m.seq);
+      break;
+    case 'stop':
+      stopping = true;
+      break;
+    case 'close':
+      stopping = true;
+      eld.disable();
+      // Closing can hang on a dead server for the connect timeout; the main thread terminates
+      // the worker if it takes more than a few seconds.
+      await Promise.allSettled([...clients.values()].map(({ client }) => client.close(true)));
+      parentPort.postMessage({ type: 'closed' });
+      break;
+    default:
+      break;
+  }
+});
+
+main();

@@ -1,0 +1,40 @@
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.MongoVersion;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * The loader tests' real wire-protocol server: mongo-java-server with the in-memory backend.
+ * Usage: java -cp JARS:DIR LabMongoServer [host] [port]   (port 0 = any free port)
+ * Prints "PORT <n>" on stdout when it accepts connections; exits when stdin closes, so it dies
+ * with the test process that started it (even on SIGKILL of the parent).
+ *
+ * Why a custom version: mongo-java-server 1.47.0's newest ServerVersion (MONGO_5_0) reports
+ * maxWireVersion 8, and the mongodb Node driver 7.x refuses anything below wire version 9
+ * (MIN_SUPPORTED_WIRE_VERSION in lib/cmap/wire_protocol/constants.js). MemoryBackend.version()
+ * takes any MongoVersion, so we report 7.0 / wire 21. The loader only uses commands the server
+ * implements (insert, find, update, createIndexes, count, hello, serverStatus, buildInfo).
+ */
+public class LabMongoServer {
+    static final MongoVersion MONGO_7_0 = new MongoVersion() {
+        public List<Integer> getVersionArray() { return List.of(7, 0, 0); }
+        public String toVersionString() { return "7.0.0"; }
+        public int getWireVersion() { return 21; }
+    };
+
+    public static void main(String[] args) throws Exception {
+        String host = args.length > 0 ? args[0] : "127.0.0.1";
+        int port = args.length > 1 ? Integer.parseInt(args[1]) : 0;
+        MongoServer server = new MongoServer(new MemoryBackend().version(MONGO_7_0));
+        server.bind(host, port);
+        InetSocketAddress addr = server.getLocalAddress();
+        System.out.println("PORT " + addr.getPort());
+        System.out.flush();
+        // Parent gone (pipe closed) -> exit. read() returns -1 on EOF.
+        while (System.in.read() != -1) { /* ignore input */ }
+        server.shutdownNow();
+        System.exit(0);
+    }
+}

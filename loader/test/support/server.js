@@ -1,0 +1,73 @@
+'use strict';
+// The tests' MongoDB: a real wire-protocol server (de.bwaldvogel:mongo-java-server, in-memory
+// backend) started as a child process, or MONGODB_URI when set (a real mongod / mongos).
+// The jars are fetched by test/install.d/40-loader.sh into <repo>/.tools/mongo-java-server/.
+// The Java launcher is compiled once into .tools/mongo-java-server/classes/.
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+const JARS = path.join(REPO, '.tools', 'mongo-java-server');
+const CLASSES = path.join(JARS, 'classes');
+const SOURCE = path.join(__dirname, 'LabMongoServer.java');
+const HINT = "run 'bash test/install-tools.sh' (fetches mongo-java-server from Maven Central into .tools/)";
+
+function classpath() {
+  return `${path.join(JARS, '*')}${path.delimiter}${CLASSES}`;
+}
+
+function compile() {
+  if (!fs.existsSync(JARS) || !fs.readdirSync(JARS).some((f) => f.startsWith('mongo-java-server-core'))) {
+    throw new Error(`mongo-java-server jars missing in ${JARS}: ${HINT}`);
+  }
+  const cls = path.join(CLASSES, 'LabMongoServer.class');
+  if (fs.existsSync(cls) && fs.statSync(cls).mtimeMs >= fs.statSync(SOURCE).mtimeMs) return;
+  fs.mkdirSync(CLASSES, { recursive: true });
+  // Compile into a private folder then rename: parallel test files may race here.
+  const tmp = fs.mkdtempSync(path.join(JARS, '.classes-'));
+  execFileSync('javac', ['-d', tmp, '-cp', path.join(JARS, '*'), SOURCE], { stdio: 'inherit' });
+  for (const f of fs.readdirSync(tmp)) fs.renameSync(path.join(tmp, f), path.join(CLASSES, f));
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+// startServer() -> { uri, port, proc, kill(), stop() }. Resolves when the server accepts
+// connections (it prints "PORT n" after bind).
+async function startServer({ port = 0 } = {}) {
+  compile();
+  const proc = spawn('java', ['-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const rl = readline.createInterface({ input: proc.stdout });
+  const bound = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('mongo-java-server did not start within 30 s')), 30000);
+    rl.on('line', (l) => {
+      const m = /^PORT (\d+)$/.exec(l);
+      if (m) { clearTimeout(t); resolve(Number(m[1])); }
+    });
+    proc.on('exit', (code) => { clearTimeout(t); reject(new Error(`mongo-java-server exited with ${code}`)); });
+  });
+  return {
+    uri: `mongodb://127.0.0.1:${bound}/`,
+    port: bound,
+    proc,
+    kill() { proc.kill('SIGKILL'); },
+    stop() {
+      return new Promise((r) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return r();
+        proc.once('exit', r);
+        proc.stdin.end();
+        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+      });
+    },
+  };
+}
+
+// testServer(): MONGODB_URI if set (then stop/kill are not available), else a fresh java server.
+async function testServer() {
+  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, external: true, stop: async () => {}, kill: null };
+  return startServer();
+}
+
+module.exports = { startServer, testServer, compile, REPO };
