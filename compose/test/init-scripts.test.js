@@ -1,0 +1,66 @@
+'use strict';
+// The mongosh scripts the containers run (compose/init/*.js): syntax, and the pure functions of
+// lab.js evaluated in a bare node:vm context. What needs a server (initiate, users, addShard)
+// is exercised by ./run.sh smoke on a Docker host.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const DIR = path.resolve(__dirname, '..', 'init');
+const lab = vm.createContext({});
+vm.runInContext(fs.readFileSync(path.join(DIR, 'lab.js'), 'utf8'), lab, { filename: 'lab.js' });
+
+test('every script in compose/init parses', () => {
+  const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.js'));
+  assert.deepEqual(files.sort(), ['init.js', 'lab.js', 'shell.js', 'smoke.js', 'status.js']);
+  for (const f of files) {
+    const r = spawnSync(process.execPath, ['--check', path.join(DIR, f)], { encoding: 'utf8' });
+    assert.equal(r.status, 0, `${f}: ${r.stderr}`);
+  }
+});
+
+test('scripts load their helpers from the read-only mount and never take a password argument', () => {
+  for (const f of ['init.js', 'status.js', 'shell.js', 'smoke.js']) {
+    const src = fs.readFileSync(path.join(DIR, f), 'utf8');
+    assert.match(src, /load\('\/lab\/init\/lab\.js'\)/, f);
+    assert.doesNotMatch(src, /process\.env|process\.argv/, `${f}: secrets come from files only`);
+  }
+});
+
+test('replica-set configs use host names and the topology of compose/cluster.yml', () => {
+  const cfg = JSON.parse(JSON.stringify(lab.rsConfig('cfgrs', lab.LAB.cfgrs.hosts, { configsvr: true })));
+  assert.deepEqual(cfg, {
+    _id: 'cfgrs',
+    members: [{ _id: 0, host: 'cfg1:27017' }, { _id: 1, host: 'cfg2:27017' }, { _id: 2, host: 'cfg3:27017' }],
+    configsvr: true,
+  });
+  const yml = fs.readFileSync(path.join(DIR, '..', 'cluster.yml'), 'utf8');
+  for (const h of [...lab.LAB.cfgrs.hosts, ...lab.LAB.shard.hosts, lab.LAB.mongos]) {
+    assert.match(yml, new RegExp(`^  ${h}:$`, 'm'), `service ${h} exists in compose/cluster.yml`);
+  }
+  assert.match(yml, /--replSet cfgrs /);
+  assert.match(yml, /--replSet shard01 /);
+});
+
+test('a non-persistent shard (inMemory) gets writeConcernMajorityJournalDefault false', () => {
+  const persistent = lab.rsConfig('shard01', lab.LAB.shard.hosts, { persistent: true });
+  assert.equal(persistent.writeConcernMajorityJournalDefault, undefined);
+  assert.equal(persistent.configsvr, undefined);
+  const inMemory = lab.rsConfig('shard01', lab.LAB.shard.hosts, { persistent: false });
+  assert.equal(inMemory.writeConcernMajorityJournalDefault, false);
+});
+
+test('addShard string, keyfile text, role comparison, URIs', () => {
+  assert.equal(lab.shardConnString(lab.LAB.shard), 'shard01/shard01-a:27017,shard01-b:27017,shard01-c:27017');
+  assert.equal(lab.keyFromFileText('abc+/\nDEF 12\r\n'), 'abc+/DEF12');
+  const roles = lab.LAB.users.exporter.roles;
+  assert.ok(lab.sameRoles(roles, [...roles].reverse()));
+  assert.ok(!lab.sameRoles(roles, [{ role: 'clusterMonitor', db: 'admin' }]));
+  assert.deepEqual(JSON.parse(JSON.stringify(roles)), [{ role: 'clusterMonitor', db: 'admin' }, { role: 'read', db: 'local' }]);
+  assert.equal(lab.uri('cfg1'), 'mongodb://cfg1:27017/?serverSelectionTimeoutMS=3000&connectTimeoutMS=3000&directConnection=true');
+  assert.equal(lab.uri(['cfg1', 'cfg2'], { user: '__system', password: 'a+b/c', authSource: 'local', replicaSet: 'cfgrs' }),
+    'mongodb://__system:a%2Bb%2Fc@cfg1:27017,cfg2:27017/?serverSelectionTimeoutMS=3000&connectTimeoutMS=3000&authSource=local&replicaSet=cfgrs');
+});
