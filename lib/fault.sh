@@ -1,5 +1,564 @@
 # shellcheck shell=bash
-# Fault scenarios and resync. (issue 5 fills this in)
-fault_flags_usage() { echo "  (none yet)"; }
-verb_fault() { die_env "fault: not implemented yet"; }
-verb_resync() { die_env "resync: not implemented yet"; }
+# Fault scenarios (issue 5): ./run.sh fault replica-lag|stale-secondary|failover|heal, ./run.sh resync.
+# Reproduces on purpose what seeds/004 hit by accident (lagging secondaries, "too stale to catch
+# up"), plus Jepsen's lost-write check across a failover. Docker actions (stop, start, kill,
+# sidecars) happen here; everything that talks to MongoDB is loader/bin/lab-fault.js, run one-shot
+# in the fault-tool service (compose/faults.yml) on the stack's network.
+# Each scenario writes results/fault-<scenario>/<engine>/<UTC>/ (timeline.ndjson, summary.json,
+# step-*.json, logs) and a `latest` link, and ends with one verdict line.
+# Exit codes: 0 verdict PASS, 1 environment error or verdict FAIL, 2 usage error.
+
+FAULT_MEMBERS=(shard01-a shard01-b shard01-c)
+FAULT_SCENARIOS="replica-lag stale-secondary failover heal"
+FAULT_METHODS="fsync failpoint netem"
+# fsyncLock is the default lag method: it works on the stock images with no restart and no extra
+# privilege, and it is deterministic (lag grows one second per second while the member's applier
+# waits on the lock, heartbeats stay healthy, so no election). The failpoint needs
+# enableTestCommands=1, i.e. a restart into a test-only configuration; netem needs a sidecar with
+# NET_ADMIN and shapes only the member's egress, so the lag it produces depends on the load.
+FAULT_DEFAULT_METHOD=fsync
+FAULT_HEALED_LAG=2        # seconds: "caught up" after heal (replSetGetStatus is heartbeat based, 2 s)
+FAULT_NETEM_DELAY=100ms
+FAULT_NETEM_RATE=64kbit   # ~120 ACKs/s from the member: caps replication into it near 350 KB/s
+
+fault_flags_usage() {
+  cat <<USAGE
+  fault replica-lag       slow one secondary, print its lag every second, assert --threshold, heal
+    --member NAME         shard01-a|shard01-b|shard01-c, must be a SECONDARY now (default shard01-c)
+    --method M            fsync (default: fsyncLock on the member itself; stock images, no restart),
+                          failpoint (rsSyncApplyStop; RESTARTS the shard members with
+                          --setParameter enableTestCommands=1), netem (delay $FAULT_NETEM_DELAY + rate $FAULT_NETEM_RATE
+                          from a sidecar in the member's network namespace)
+    --threshold DUR       lag to reach, e.g. 30s, 2m (default 30s)
+  fault stale-secondary   small oplog, stop a secondary, write until both healthy oplogs dropped its
+                          last optime, restart it, show RECOVERING + "too stale" evidence
+    --member NAME         as above (default shard01-c)
+    --oplog-size-mb N     oplog size (default 16). Honoured only when the oplog is created: unless
+                          the running cluster already has it, the engine's cluster is DESTROYED and
+                          recreated (needs --yes)
+  fault failover          writers with unique ids, primary killed or partitioned mid-load,
+                          majority read, Jepsen set checker (ok / lost / unexpected / recovered)
+    --w 1|majority        write concern of the writers (required)
+    --how partition|kill  partition: iptables in the primary's namespace cut it off from the other
+                          members but not from clients (default; keeps accepting w:1 writes ~10 s);
+                          kill: docker kill -s SIGKILL, then start
+  fault heal              undo whatever a scenario may have left: start stopped members, remove
+                          netem/partition, failpoints off, fsyncUnlock, stop fault load
+  resync MEMBER           stop MEMBER, delete its data volume, start it, wait for initial sync
+                          to finish (SECONDARY)
+  --dry-run prints the plan, the exact docker commands and the member each acts on.
+USAGE
+}
+
+# ---- flags -------------------------------------------------------------------------------------------
+FAULT_MEMBER=""
+FAULT_METHOD=""
+FAULT_THRESHOLD=30s
+FAULT_THRESHOLD_S=30
+FAULT_OPLOG_MB=16
+FAULT_W=""
+FAULT_HOW=partition
+
+# parse_fault_flags SCENARIO ARGS...: each flag is accepted only by the scenario it applies to.
+parse_fault_flags() {
+  local scenario=$1
+  shift
+  local allowed
+  case $scenario in
+    replica-lag) allowed=" --member --method --threshold " ;;
+    stale-secondary) allowed=" --member --oplog-size-mb " ;;
+    failover) allowed=" --w --how " ;;
+    *) allowed=" " ;;
+  esac
+  while (($#)); do
+    local flag=$1 value=""
+    case $flag in
+      --*=*) value=${flag#*=}; flag=${flag%%=*}; shift ;;
+      --*) require_value "$flag" "${2:-}"; value=$2; shift 2 ;;
+      *) die_usage "fault $scenario does not take '$flag'" ;;
+    esac
+    [[ $allowed == *" $flag "* ]] || die_usage "fault $scenario does not take $flag"
+    case $flag in
+      --member) FAULT_MEMBER=$value ;;
+      --method) FAULT_METHOD=$value ;;
+      --threshold) FAULT_THRESHOLD=$value ;;
+      --oplog-size-mb) FAULT_OPLOG_MB=$value ;;
+      --w) FAULT_W=$value ;;
+      --how) FAULT_HOW=$value ;;
+    esac
+  done
+  FAULT_MEMBER=${FAULT_MEMBER:-shard01-c}
+  FAULT_METHOD=${FAULT_METHOD:-$FAULT_DEFAULT_METHOD}
+  fault_validate_member "$FAULT_MEMBER"
+  [[ " $FAULT_METHODS " == *" $FAULT_METHOD "* ]] ||
+    die_usage "unknown --method '$FAULT_METHOD' (choose one of: $FAULT_METHODS)"
+  FAULT_THRESHOLD_S=$(fault_seconds "$FAULT_THRESHOLD") ||
+    die_usage "--threshold '$FAULT_THRESHOLD' is not a duration (e.g. 30s, 2m)"
+  ((FAULT_THRESHOLD_S >= 3)) || die_usage "--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)"
+  { is_uint "$FAULT_OPLOG_MB" && ((FAULT_OPLOG_MB >= 1)); } || die_usage "--oplog-size-mb must be a whole number >= 1 (got '$FAULT_OPLOG_MB')"
+  if [[ $scenario == failover ]]; then
+    [[ -n $FAULT_W ]] || die_usage "fault failover needs --w 1 or --w majority"
+    [[ $FAULT_W == 1 || $FAULT_W == majority ]] || die_usage "--w must be 1 or majority (got '$FAULT_W')"
+    [[ $FAULT_HOW == partition || $FAULT_HOW == kill ]] || die_usage "--how must be partition or kill (got '$FAULT_HOW')"
+  fi
+}
+
+fault_validate_member() {
+  [[ " ${FAULT_MEMBERS[*]} " == *" $1 "* ]] ||
+    die_usage "unknown member '$1' (choose one of: ${FAULT_MEMBERS[*]})"
+}
+
+# fault_seconds 30s|2m|1h|45 -> whole seconds on stdout; non-zero when not a duration.
+fault_seconds() {
+  [[ $1 =~ ^([0-9]+)(s|m|h)?$ ]] || return 1
+  local n=${BASH_REMATCH[1]} unit=${BASH_REMATCH[2]:-s}
+  case $unit in s) echo "$n" ;; m) echo $((n * 60)) ;; h) echo $((n * 3600)) ;; esac
+}
+
+# ---- helpers -----------------------------------------------------------------------------------------
+# fault_tool ARGS: one lab-fault.js step in the fault-tool container (printed under --dry-run).
+fault_tool() { compose run --rm --no-deps -T fault-tool "$@"; }
+# fault_tool_probe ARGS: a read-only step that runs even under --dry-run (state, primary, sizes).
+fault_tool_probe() { compose_probe run --rm --no-deps -T fault-tool "$@"; }
+
+fault_running_services() { compose_probe ps --services --status running 2>/dev/null || true; }
+
+# fault_stack_up: true when at least one shard member runs.
+fault_stack_up() {
+  local running m
+  running=$(fault_running_services)
+  for m in "${FAULT_MEMBERS[@]}"; do
+    grep -qxF "$m" <<<"$running" && return 0
+  done
+  return 1
+}
+
+fault_require_stack() {
+  fault_stack_up && return 0
+  [[ $DRY_RUN == 1 ]] && { info "note: the $ENGINE stack is not up now; a real run would stop here (exit 1)"; return 0; }
+  die_env "the $ENGINE stack is not up (no shard member running); start it with: ./run.sh up --engine $ENGINE"
+}
+
+# fault_deps: lab-fault.js needs loader/node_modules (the mongodb driver); install it once through
+# the fault-tool container so that the host needs no Node.
+fault_deps() {
+  [[ -f $LAB_ROOT/loader/node_modules/mongodb/package.json ]] && return 0
+  info "loader/node_modules is missing: installing the loader's dependencies in the fault-tool container"
+  compose run --rm --no-deps -T --entrypoint npm fault-tool ci --omit=dev --no-audit --no-fund ||
+    die_env "npm ci in the fault-tool container failed; run it by hand: (cd loader && npm ci)"
+}
+
+# fault_run_dir SCENARIO: FAULT_RUN (host, relative to LAB_ROOT) and FAULT_RUN_C (in containers).
+# A new folder per run, never an existing one (two runs in one second get -2, -3, ...).
+fault_run_dir() {
+  local base="results/fault-$1/$ENGINE" stamp n=1
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  FAULT_RUN_NAME=$stamp
+  while [[ -e $LAB_ROOT/$base/$FAULT_RUN_NAME ]]; do n=$((n + 1)); FAULT_RUN_NAME="$stamp-$n"; done
+  FAULT_RUN="$base/$FAULT_RUN_NAME"
+  FAULT_RUN_C="/lab/results/fault-$1/$ENGINE/$FAULT_RUN_NAME"
+  if [[ $DRY_RUN == 1 ]]; then
+    info "results: $FAULT_RUN/ (not created under --dry-run)"
+  else
+    mkdir -p "$LAB_ROOT/$FAULT_RUN"
+    ln -sfn "$FAULT_RUN_NAME" "$LAB_ROOT/$base/latest"
+    info "results: $FAULT_RUN/"
+  fi
+}
+
+# fault_plan LINES...: the plan, printed before anything runs (and all that --dry-run adds to the
+# commands themselves).
+fault_plan() {
+  local l
+  info "plan:"
+  for l in "$@"; do info "  $l"; done
+}
+
+fault_step() { info ""; info "== $*"; }
+
+# Background steps (load, failover writers): started detached from the terminal, output to a file
+# in the run folder, stopped through a stop file the step polls. Bounded by their own --max-seconds.
+FAULT_BG_PIDS=()
+fault_bg() {
+  local name=$1
+  shift
+  if [[ $DRY_RUN == 1 ]]; then
+    local argv
+    mapfile -t argv < <(compose_argv run --rm --no-deps -T --name "$(stack_project)-fault-$name" fault-tool "$@")
+    printf '+ %s > %s 2>&1 &\n' "$(quote_cmd "${argv[@]}")" "$FAULT_RUN/$name.out"
+    return 0
+  fi
+  compose run --rm --no-deps -T --name "$(stack_project)-fault-$name" fault-tool "$@" >"$LAB_ROOT/$FAULT_RUN/$name.out" 2>&1 &
+  FAULT_BG_PIDS+=("$!")
+  info "$name: running in the background, output in $FAULT_RUN/$name.out"
+}
+
+fault_bg_stop() {
+  [[ $DRY_RUN == 1 ]] && { info "+ touch $FAULT_RUN/stop   # background steps end within a second"; return 0; }
+  [[ -n ${FAULT_RUN:-} ]] && touch "$LAB_ROOT/$FAULT_RUN/stop"
+  local pid
+  for pid in "${FAULT_BG_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  FAULT_BG_PIDS=()
+}
+
+# The undo of the fault in force, run by the EXIT trap if the scenario stops half-way (error,
+# Ctrl-C) so that nothing is left broken silently.
+FAULT_UNDO=()
+fault_on_exit() {
+  local rc=$?
+  trap - EXIT
+  if ((${#FAULT_BG_PIDS[@]})); then fault_bg_stop; fi
+  if ((${#FAULT_UNDO[@]})) && [[ $DRY_RUN != 1 ]]; then
+    info "undoing the fault in force: ${FAULT_UNDO[*]}"
+    "${FAULT_UNDO[@]}" || true
+  fi
+  if ((rc != 0)) && [[ $DRY_RUN != 1 ]]; then
+    info "the scenario stopped early (exit $rc). If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine $ENGINE"
+  fi
+  exit "$rc"
+}
+
+fault_summarize() {
+  local scenario=$1
+  shift
+  local params=() p
+  for p in "engine=$ENGINE" "$@"; do params+=(--param "$p"); done
+  fault_step "verdict"
+  fault_tool summarize --run-dir "$FAULT_RUN_C" --scenario "$scenario" "${params[@]}"
+}
+
+fault_watch() { fault_tool watch --timeline "$FAULT_RUN_C/timeline.ndjson" "$@"; }
+
+# ---- verb --------------------------------------------------------------------------------------------
+verb_fault() {
+  local scenario=${1:-}
+  [[ -n $scenario ]] || die_usage "fault needs a scenario (choose one of: $FAULT_SCENARIOS)"
+  shift
+  [[ " $FAULT_SCENARIOS " == *" $scenario "* ]] ||
+    die_usage "unknown fault scenario '$scenario' (choose one of: $FAULT_SCENARIOS)"
+  parse_fault_flags "$scenario" "$@"
+  case $scenario in
+    replica-lag) fault_replica_lag ;;
+    stale-secondary) fault_stale_secondary ;;
+    failover) fault_failover ;;
+    heal) fault_heal ;;
+  esac
+}
+
+# ---- replica-lag ------------------------------------------------------------------------------------
+fault_apply_cmd() { # METHOD MEMBER -> sets FAULT_APPLY and FAULT_UNDO_CMD arrays
+  case $1 in
+    fsync)
+      FAULT_APPLY=(fault_tool fsync --member "$2" --action lock)
+      FAULT_UNDO_CMD=(fault_tool fsync --member "$2" --action unlock) ;;
+    failpoint)
+      FAULT_APPLY=(fault_tool failpoint --member "$2" --name rsSyncApplyStop --mode alwaysOn)
+      FAULT_UNDO_CMD=(fault_tool failpoint --member "$2" --name rsSyncApplyStop --mode off) ;;
+    netem)
+      FAULT_APPLY=(compose run --rm --no-deps "netem-$2" slow "$FAULT_NETEM_DELAY" "$FAULT_NETEM_RATE")
+      FAULT_UNDO_CMD=(compose run --rm --no-deps "netem-$2" heal) ;;
+  esac
+}
+
+fault_replica_lag() {
+  local m=$FAULT_MEMBER method=$FAULT_METHOD t=$FAULT_THRESHOLD_S
+  fault_plan \
+    "member: $m (must be SECONDARY now, checked live); method: $method; threshold: ${t} s" \
+    "1. stand the $ENGINE stack up$([[ $method == failpoint ]] && echo ' with LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: the shard members are RESTARTED into a test-only configuration (configureFailPoint needs it)')" \
+    "2. background write load through mongos (1 KB documents, batches of 100, w:1)" \
+    "3. slow $m by $method; print its lag every second (replSetGetStatus: primary optimeDate - $m optimeDate) until >= ${t} s" \
+    "4. heal ($method undone) and print the lag until it is < ${FAULT_HEALED_LAG} s" \
+    "flow control: it keeps the MAJORITY commit point within 10 s; one slow secondary of three leaves the primary + the other secondary as the majority, so it does not engage (the timeline records serverStatus.flowControl.isLagged every second to show it)"
+  if [[ $method == failpoint ]]; then
+    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1")
+  fi
+  fault_step "stack up"
+  verb_up
+  fault_deps
+  fault_step "is $m a secondary?"
+  fault_check_secondary "$m"
+  fault_run_dir replica-lag
+  trap fault_on_exit EXIT
+  fault_step "background load"
+  fault_bg load load --stop-file "$FAULT_RUN_C/stop" --max-seconds 1800
+  fault_watch --member "$m" --until never --timeout 5 --phase baseline || true
+  fault_apply_cmd "$method" "$m"
+  fault_step "slow $m by $method"
+  FAULT_UNDO=("${FAULT_UNDO_CMD[@]}")
+  "${FAULT_APPLY[@]}" || die_env "could not apply $method to $m"
+  local fault_rc=0
+  fault_watch --member "$m" --until "lag>=$t" --timeout $((t * 3 + 120)) --phase fault \
+    --result "$FAULT_RUN_C/step-lag-fault.json" || fault_rc=$?
+  ((fault_rc == 0 || fault_rc == 3)) || die_env "watching the lag failed (exit $fault_rc)"
+  fault_step "heal: undo $method on $m"
+  local heal_error=""
+  "${FAULT_UNDO_CMD[@]}" || heal_error="undo of $method failed"
+  FAULT_UNDO=()
+  fault_watch --member "$m" --until "lag<$FAULT_HEALED_LAG" --timeout 300 --phase heal \
+    --result "$FAULT_RUN_C/step-lag-heal.json" || true
+  fault_bg_stop
+  trap - EXIT
+  fault_summarize replica-lag "member=$m" "method=$method" "threshold=$t" ${heal_error:+"heal_error=$heal_error"}
+}
+
+# fault_check_secondary MEMBER: live check; not a secondary -> usage error (exit 2) naming the ones
+# that are. Under --dry-run it only says what a real run checks when the stack is not up.
+fault_check_secondary() {
+  if [[ $DRY_RUN == 1 ]]; then
+    if fault_stack_up; then fault_tool_probe state --member "$1" --expect SECONDARY || true
+    else info "(a real run checks live that $1 is SECONDARY; the stack is not up now)"; fi
+    return 0
+  fi
+  local rc=0
+  fault_tool state --member "$1" --expect SECONDARY || rc=$?
+  case $rc in
+    0) return 0 ;;
+    2) die_usage "$1 is not a SECONDARY now; pick one that is (see ./run.sh status --engine $ENGINE)" ;;
+    *) die_env "could not read the state of $1 (exit $rc); is the $ENGINE stack healthy? ./run.sh status --engine $ENGINE" ;;
+  esac
+}
+
+# ---- stale-secondary ------------------------------------------------------------------------------------
+fault_stale_secondary() {
+  local m=$FAULT_MEMBER n=$FAULT_OPLOG_MB fresh=1 sizes=""
+  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n")
+  if fault_stack_up; then
+    sizes=$(fault_tool_probe oplog-size 2>/dev/null | tail -1 || true)
+    # {"shard01-a":16,"shard01-b":16,"shard01-c":16}: every member already has the small oplog
+    if [[ -n $sizes ]] && ! grep -qvE "^$n$" < <(grep -oE '"shard01-[abc]":[0-9]+' <<<"$sizes" | cut -d: -f2) &&
+      [[ $(grep -oE '"shard01-[abc]":[0-9]+' <<<"$sizes" | wc -l) == 3 ]]; then
+      fresh=0
+    fi
+  fi
+  fault_plan \
+    "member: $m (must be SECONDARY, checked live); oplog: $n MB on every shard member" \
+    "1. $([[ $fresh == 1 ]] && echo "DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog" || echo "the running $ENGINE cluster already has $n MB oplogs ($sizes): reused")" \
+    "2. background write load through mongos (w:1; the primary + the other secondary keep the majority commit point moving)" \
+    "3. record $m's last optime, docker compose stop $m, bound its last optime by the primary's newest oplog entry" \
+    "4. keep writing until the oldest oplog entry of BOTH other members is newer than that optime (read from their oplogs every second; truncation waits for a checkpoint, ~60 s)" \
+    "5. docker compose start $m; wait until it is RECOVERING (or SECONDARY); collect its log since the start" \
+    "6. evidence: state, infoMessage, the too-stale log lines (ids 5579708, 21126), optimes, oplog windows" \
+    "$([[ $ENGINE == inmemory ]] && echo "inmemory: a restarted member has no data at all, so it initial-syncs by itself instead of going too stale; the verdict says what it saw")"
+  if [[ $fresh == 1 ]]; then
+    if [[ $ASSUME_YES != 1 && $DRY_RUN != 1 ]]; then
+      die_usage "stale-secondary needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"
+    fi
+    fault_step "recreate the $ENGINE cluster with a $n MB oplog"
+    verb_destroy
+  fi
+  fault_step "stack up"
+  verb_up
+  fault_deps
+  fault_step "is $m a secondary?"
+  fault_check_secondary "$m"
+  fault_run_dir stale-secondary
+  trap fault_on_exit EXIT
+  fault_step "background load"
+  fault_bg load load --stop-file "$FAULT_RUN_C/stop" --max-seconds 3600
+  fault_watch --member "$m" --until never --timeout 5 --phase baseline || true
+  fault_step "stop $m"
+  fault_tool optime --member "$m" --out "$FAULT_RUN_C/step-optime-before-stop.json"
+  FAULT_UNDO=(compose start "$m")
+  compose stop "$m"
+  fault_tool optime-bound --member "$m" --out "$FAULT_RUN_C/optime.json"
+  fault_step "write until both healthy members' oplogs dropped $m's last optime"
+  local rc=0
+  fault_watch --member "$m" --until rolled-past --optime-file "$FAULT_RUN_C/optime.json" --timeout 1800 \
+    --phase roll --result "$FAULT_RUN_C/step-stale-past.json" || rc=$?
+  ((rc == 0 || rc == 3)) || die_env "watching the oplogs failed (exit $rc)"
+  fault_step "restart $m"
+  local since
+  since=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  compose start "$m"
+  FAULT_UNDO=()
+  fault_watch --member "$m" --until 'state=RECOVERING|SECONDARY' --timeout 600 --phase restart || true
+  # too-stale is decided after the member tries every sync source; give it 30 s to say so.
+  fault_watch --member "$m" --until never --timeout 30 --phase settle --result "$FAULT_RUN_C/step-stale-state.json" || true
+  fault_bg_stop
+  trap - EXIT
+  fault_step "evidence"
+  if [[ $DRY_RUN == 1 ]]; then
+    compose logs --no-color --no-log-prefix --since "$since" "$m"
+    info "+ (the output above goes to $FAULT_RUN/$m.log)"
+  else
+    compose logs --no-color --no-log-prefix --since "$since" "$m" >"$LAB_ROOT/$FAULT_RUN/$m.log" 2>&1 || true
+  fi
+  fault_tool evidence --member "$m" --log "$FAULT_RUN_C/$m.log" --result "$FAULT_RUN_C/step-evidence.json"
+  local rc2=0
+  fault_summarize stale-secondary "member=$m" "oplog_size_mb=$n" || rc2=$?
+  info "recover $m by initial sync: ./run.sh resync $m --engine $ENGINE"
+  info "the $ENGINE cluster keeps its $n MB oplogs; ./run.sh destroy --engine $ENGINE --yes && ./run.sh up --engine $ENGINE restores the default size"
+  return "$rc2"
+}
+
+# ---- failover -------------------------------------------------------------------------------------------
+fault_failover() {
+  local w=$FAULT_W how=$FAULT_HOW primary others=() x
+  fault_step "stack up"
+  verb_up
+  fault_deps
+  if [[ $DRY_RUN == 1 ]]; then
+    primary=""
+    if fault_stack_up; then primary=$(fault_tool_probe primary 2>/dev/null | tail -1 || true); fi
+    [[ " ${FAULT_MEMBERS[*]} " == *" $primary "* ]] || primary=PRIMARY
+  else
+    primary=$(fault_tool primary | tail -1) || die_env "could not find the shard's primary; ./run.sh status --engine $ENGINE"
+    [[ " ${FAULT_MEMBERS[*]} " == *" $primary "* ]] || die_env "unexpected primary '$primary'"
+  fi
+  for x in "${FAULT_MEMBERS[@]}"; do [[ $x == "$primary" ]] || others+=("$x"); done
+  [[ $primary == PRIMARY ]] && others=("<the other two members>")
+  local fault_cmd heal_cmd
+  if [[ $how == kill ]]; then
+    fault_cmd="docker compose kill -s SIGKILL $primary"
+    heal_cmd="docker compose start $primary"
+  else
+    fault_cmd="netem-$primary: iptables DROP to/from ${others[*]} (clients and mongos still reach it)"
+    heal_cmd="netem-$primary: remove the DROP rules"
+  fi
+  fault_plan \
+    "primary now: $primary$([[ $primary == PRIMARY ]] && echo ' (decided at run time: the shard primary then)'); write concern w:$w; fault: $how" \
+    "1. 4 writers through mongos insert {_id: n} with unique increasing n, each write recorded ok / fail / indeterminate (history.ndjson)" \
+    "2. after 10 s of load: $fault_cmd" \
+    "3. wait for a new primary, 10 s more load, then heal: $heal_cmd" \
+    "4. wait until every member is PRIMARY or SECONDARY (the old primary rolls back what the others never had), stop the writers" \
+    "5. read every id with readConcern majority through mongos; Jepsen set checker: ok / lost / unexpected / recovered" \
+    "6. list rollback files on $primary: /data/db/rollback/<collection uuid>/removed.*.bson" \
+    "expected: w:majority loses nothing; w:1 may lose acknowledged writes (listed, with the rollback files that hold them)"
+  fault_run_dir failover
+  trap fault_on_exit EXIT
+  fault_tool reset-set
+  fault_step "writers (w:$w)"
+  fault_bg writers writers --w "$w" --writers 4 --seconds 600 --history "$FAULT_RUN_C/history.ndjson" --stop-file "$FAULT_RUN_C/stop"
+  fault_watch --until never --timeout 10 --phase load || true
+  fault_step "fault: $how $primary"
+  if [[ $how == kill ]]; then
+    FAULT_UNDO=(compose start "$primary")
+    compose kill -s SIGKILL "$primary"
+  else
+    FAULT_UNDO=(compose run --rm --no-deps "netem-$primary" heal)
+    compose run --rm --no-deps "netem-$primary" partition "${others[@]}"
+  fi
+  fault_watch --until "primary-not=$primary" --timeout 90 --phase failover --result "$FAULT_RUN_C/step-failover.json" || true
+  fault_watch --until never --timeout 10 --phase new-primary || true
+  fault_step "heal"
+  if [[ $how == kill ]]; then compose start "$primary"; else compose run --rm --no-deps "netem-$primary" heal; fi
+  FAULT_UNDO=()
+  fault_watch --until healthy --timeout 300 --phase recovery --result "$FAULT_RUN_C/step-recovery.json" || true
+  fault_bg_stop
+  trap - EXIT
+  fault_step "set checker"
+  fault_tool check-set --history "$FAULT_RUN_C/history.ndjson" --result "$FAULT_RUN_C/step-check.json"
+  local files=""
+  if [[ $DRY_RUN == 1 ]]; then
+    compose exec -T "$primary" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true'
+  else
+    files=$(compose exec -T "$primary" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true' | tr '\n' ' ')
+    [[ -n $files ]] && info "rollback files on $primary: $files"
+  fi
+  fault_summarize failover "w=$w" "how=$how" "old_primary=$primary" "rollback_files=${files% }"
+}
+
+# ---- heal -----------------------------------------------------------------------------------------------
+fault_heal() {
+  local running m stopped=() netem_image=0
+  running=$(fault_running_services)
+  if ! fault_stack_up; then
+    [[ $DRY_RUN == 1 ]] || die_env "the $ENGINE stack is not up (no shard member running): nothing to heal. Start it with: ./run.sh up --engine $ENGINE"
+    info "note: the $ENGINE stack is not up now; a real run would stop here (exit 1)"
+  fi
+  for m in "${FAULT_MEMBERS[@]}"; do grep -qxF "$m" <<<"$running" || stopped+=("$m"); done
+  docker image inspect lab-netem:local >/dev/null 2>&1 && netem_image=1
+  fault_plan \
+    "start stopped shard members: ${stopped[*]:-none}" \
+    "remove netem and partitions on ${FAULT_MEMBERS[*]}$([[ $netem_image == 0 ]] && echo ' (skipped: the netem image was never built here, so no netem ran)')" \
+    "failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member" \
+    "stop leftover fault load/writers containers; wait until every member is PRIMARY or SECONDARY"
+  fault_deps
+  if ((${#stopped[@]})); then
+    fault_step "start ${stopped[*]}"
+    compose up -d --no-deps "${stopped[@]}"
+  fi
+  if ((netem_image)); then
+    fault_step "netem and partitions off"
+    for m in "${FAULT_MEMBERS[@]}"; do compose run --rm --no-deps "netem-$m" heal || warn "netem heal on $m failed"; done
+  fi
+  fault_step "failpoints off, fsyncUnlock"
+  fault_tool heal || warn "lab-fault heal reported an error"
+  run docker rm -f "$(stack_project)-fault-load" "$(stack_project)-fault-writers" >/dev/null 2>&1 || true
+  fault_step "wait until healthy"
+  local rc=0
+  fault_tool watch --until healthy --timeout 300 --phase heal || rc=$?
+  ((rc == 0)) || die_env "the shard is not healthy after heal (exit $rc); a RECOVERING member that is too stale needs: ./run.sh resync MEMBER --engine $ENGINE"
+  info "healed"
+}
+
+# ---- resync -------------------------------------------------------------------------------------------
+verb_resync() {
+  (($# >= 1)) || die_usage "resync needs a member (choose one of: ${FAULT_MEMBERS[*]})"
+  (($# == 1)) || die_usage "resync does not take '$2'"
+  local m=$1 volume
+  fault_validate_member "$m"
+  volume="$(stack_project)_$m-data"
+  fault_plan \
+    "member: $m; its data volume: $volume (mounted at /data/db)" \
+    "1. docker compose stop $m; docker compose rm -f $m (a volume in use cannot be removed)" \
+    "2. docker volume rm $volume" \
+    "3. docker compose up -d --no-deps $m: it starts empty, finds itself in the replica set config by host name and runs initial sync" \
+    "4. wait until $m is SECONDARY (initial sync copies every collection, then applies the oplog it buffered)"
+  fault_require_stack
+  fault_deps
+  if [[ $DRY_RUN != 1 ]]; then
+    local rc=0 out
+    out=$(fault_tool state --member "$m" 2>&1) || rc=$?
+    ((rc == 0)) || die_env "could not read the replica set state (exit $rc): $out"
+    info "$out"
+    [[ $out == *"$m: PRIMARY"* ]] && die_usage "$m is the PRIMARY; resync a secondary (or step $m down first: rs.stepDown())"
+  fi
+  fault_run_dir resync
+  compose stop "$m"
+  compose rm -f "$m"
+  run docker volume rm "$volume"
+  compose up -d --no-deps "$m"
+  fault_watch --member "$m" --until state=SECONDARY --timeout 3600 --phase resync --result "$FAULT_RUN_C/step-resync.json" ||
+    die_env "$m did not reach SECONDARY within an hour; see ./run.sh logs $m --engine $ENGINE"
+  info "verdict: PASS: resync $m: SECONDARY again after initial sync"
+}
+
+# ---- smoke (Docker host) -------------------------------------------------------------------------------
+# smoke_faults: every scenario once on wiredtiger, stale-secondary on inmemory too; each must exit 0
+# and leave a summary.json with "pass": true. Takes ~20 minutes (two cluster recreations).
+smoke_faults() {
+  local failures=() cmd
+  local -a cmds=(
+    "fault replica-lag --engine wiredtiger --method fsync --threshold 20s"
+    "fault replica-lag --engine wiredtiger --method netem --threshold 10s"
+    "fault replica-lag --engine wiredtiger --method failpoint --threshold 20s"
+    "fault failover --engine wiredtiger --w majority"
+    "fault failover --engine wiredtiger --w 1"
+    "fault failover --engine wiredtiger --w majority --how kill"
+    "fault stale-secondary --engine wiredtiger --yes"
+    "resync shard01-c --engine wiredtiger"
+    "fault heal --engine wiredtiger"
+    "fault stale-secondary --engine inmemory --yes"
+    "resync shard01-c --engine inmemory"
+  )
+  for cmd in "${cmds[@]}"; do
+    info "smoke: ./run.sh $cmd"
+    # shellcheck disable=SC2086  # the command is a word list on purpose
+    if ! "$LAB_ROOT/run.sh" $cmd; then failures+=("$cmd"); continue; fi
+    if [[ $cmd == fault\ [rsf]* ]]; then
+      local scen=${cmd#fault }
+      scen=${scen%% *}
+      local eng=${cmd#*--engine }
+      eng=${eng%% *}
+      grep -q '"pass": true' "$LAB_ROOT/results/fault-$scen/$eng/latest/summary.json" 2>/dev/null ||
+        failures+=("$cmd (summary.json without pass: true)")
+    fi
+  done
+  if ((${#failures[@]})); then
+    info "smoke faults: ${#failures[@]} failed:"
+    printf '  %s\n' "${failures[@]}" >&2
+    return 1
+  fi
+  info "smoke faults: all passed"
+}

@@ -1,0 +1,358 @@
+#!/usr/bin/env bats
+# ./run.sh fault replica-lag|stale-secondary|failover|heal and ./run.sh resync (lib/fault.sh) with
+# the stub docker on PATH: usage errors, --dry-run plans, and the docker command lines of real runs
+# (the stub answers the live probes from rules). verb_up/verb_destroy belong to lib/cluster.sh and
+# are replaced by recorders here, so these tests pin only the fault part's own commands.
+
+setup() {
+  REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+  W=$BATS_TEST_TMPDIR/lab
+  mkdir -p "$W/loader/node_modules/mongodb"
+  cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$W/"
+  # lab-fault.js's dependency present: no `npm ci` step in the recorded commands
+  echo '{}' >"$W/loader/node_modules/mongodb/package.json"
+  cat >"$W/lab.sh" <<'EOF'
+#!/usr/bin/env bash
+# run.sh with the cluster verbs recorded instead of run (they are lib/cluster.sh's to test)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+verb_up() { echo "VERB_UP extra=[${STACK_EXTRA_ENV[*]}] dry=$DRY_RUN" >>"$STUB_DOCKER_LOG"; }
+verb_destroy() { echo "VERB_DESTROY yes=$ASSUME_YES dry=$DRY_RUN" >>"$STUB_DOCKER_LOG"; }
+main "$@"
+EOF
+  chmod +x "$W/lab.sh"
+  export PATH="$REPO/test/stub:$PATH"
+  export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/rules
+  : >"$STUB_DOCKER_LOG"
+  : >"$STUB_DOCKER_RULES"
+}
+
+rule() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$STUB_DOCKER_RULES"; }
+stack_up() { rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nshard01-c\nmongos\ncfg1\ncfg2\ncfg3'; }
+logged() { grep -qF -- "$1" "$STUB_DOCKER_LOG"; }
+not_logged() { if grep -qF -- "$1" "$STUB_DOCKER_LOG"; then echo "unexpected docker call: $1" >&2; return 1; fi; }
+line_of() { grep -nF -- "$1" "$STUB_DOCKER_LOG" | head -1 | cut -d: -f1; }
+# mutating: any recorded docker call other than the read-only probes (ps, image inspect)
+mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' "$STUB_DOCKER_LOG" || true; }
+
+# ---- usage errors (exit 2, nothing run) -------------------------------------------------------------
+@test "fault without a scenario or with an unknown one: exit 2 naming the scenarios" {
+  run "$W/lab.sh" fault
+  [ "$status" -eq 2 ]
+  [[ $output == *"fault needs a scenario (choose one of: replica-lag stale-secondary failover heal)"* ]]
+  run "$W/lab.sh" fault meltdown --engine wiredtiger
+  [ "$status" -eq 2 ]
+  [[ $output == *"unknown fault scenario 'meltdown'"* ]]
+  [ ! -s "$STUB_DOCKER_LOG" ]
+}
+
+@test "bad member, method, threshold and misplaced flags: exit 2 before any docker call" {
+  run "$W/lab.sh" fault replica-lag --member shard02-a
+  [ "$status" -eq 2 ]; [[ $output == *"unknown member 'shard02-a' (choose one of: shard01-a shard01-b shard01-c)"* ]]
+  run "$W/lab.sh" fault replica-lag --method pause
+  [ "$status" -eq 2 ]; [[ $output == *"unknown --method 'pause' (choose one of: fsync failpoint netem)"* ]]
+  run "$W/lab.sh" fault replica-lag --threshold soon
+  [ "$status" -eq 2 ]; [[ $output == *"--threshold 'soon' is not a duration"* ]]
+  run "$W/lab.sh" fault replica-lag --threshold 1s
+  [ "$status" -eq 2 ]
+  run "$W/lab.sh" fault replica-lag --w 1
+  [ "$status" -eq 2 ]; [[ $output == *"fault replica-lag does not take --w"* ]]
+  run "$W/lab.sh" fault stale-secondary --oplog-size-mb tiny
+  [ "$status" -eq 2 ]
+  run "$W/lab.sh" fault failover
+  [ "$status" -eq 2 ]; [[ $output == *"fault failover needs --w 1 or --w majority"* ]]
+  run "$W/lab.sh" fault failover --w 2
+  [ "$status" -eq 2 ]
+  run "$W/lab.sh" fault failover --w 1 --how unplug
+  [ "$status" -eq 2 ]
+  run "$W/lab.sh" fault heal --member shard01-a
+  [ "$status" -eq 2 ]
+  run "$W/lab.sh" resync
+  [ "$status" -eq 2 ]; [[ $output == *"resync needs a member"* ]]
+  run "$W/lab.sh" resync mongos
+  [ "$status" -eq 2 ]
+  run "$W/lab.sh" resync shard01-c extra
+  [ "$status" -eq 2 ]
+  [ ! -s "$STUB_DOCKER_LOG" ]
+}
+
+@test "help lists the fault flags" {
+  run "$W/lab.sh" help
+  [ "$status" -eq 0 ]
+  [[ $output == *"--method M"* && $output == *"--oplog-size-mb N"* && $output == *"--w 1|majority"* && $output == *"resync MEMBER"* ]]
+}
+
+# ---- --dry-run plans -----------------------------------------------------------------------------------
+@test "replica-lag --dry-run: plan, fsync lock/unlock on the member, nothing changed" {
+  run "$W/lab.sh" fault replica-lag --engine wiredtiger --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"plan:"* && $output == *"member: shard01-c"*"method: fsync"*"threshold: 30 s"* ]]
+  [[ $output == *"flow control"*"does not engage"* ]]
+  [[ $output == *"+ env LAB_ENGINE=wiredtiger "*"-p lab-wiredtiger "*"run --rm --no-deps -T --name lab-wiredtiger-fault-load fault-tool load"* ]]
+  [[ $output == *"fault-tool fsync --member shard01-c --action lock"* ]]
+  [[ $output == *"fault-tool watch --timeline /lab/results/fault-replica-lag/wiredtiger/"*"--until lag\\>=30"* ]]
+  [[ $output == *"fault-tool fsync --member shard01-c --action unlock"* ]]
+  [[ $output == *"--until lag\\<2"* ]]
+  [[ $output == *"summarize --run-dir"*"--scenario replica-lag"* ]]
+  logged "VERB_UP extra=[] dry=1"
+  [ -z "$(mutating)" ]
+  [ ! -e "$W/results" ]
+}
+
+@test "replica-lag --method failpoint --dry-run: says it restarts members with enableTestCommands" {
+  run "$W/lab.sh" fault replica-lag --method failpoint --member shard01-b --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"RESTARTED into a test-only configuration"* ]]
+  [[ $output == *"LAB_SHARD_EXTRA_ARGS=--setParameter\\ enableTestCommands=1"* || $output == *"'LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1'"* ]]
+  [[ $output == *"failpoint --member shard01-b --name rsSyncApplyStop --mode alwaysOn"* ]]
+  [[ $output == *"failpoint --member shard01-b --name rsSyncApplyStop --mode off"* ]]
+  logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1] dry=1"
+  [ -z "$(mutating)" ]
+}
+
+@test "replica-lag --method netem --dry-run: the sidecar in the member's namespace slows and heals it" {
+  run "$W/lab.sh" fault replica-lag --method netem --member shard01-a --threshold 1m --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"run --rm --no-deps netem-shard01-a slow 100ms 64kbit"* ]]
+  [[ $output == *"run --rm --no-deps netem-shard01-a heal"* ]]
+  [[ $output == *"--until lag\\>=60"* ]]
+}
+
+@test "stale-secondary --dry-run: destroy + small oplog, stop/start, logs since the restart, evidence" {
+  run "$W/lab.sh" fault stale-secondary --engine wiredtiger --oplog-size-mb 8 --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"DESTROY the wiredtiger cluster"*"--oplogSize 8"* ]]
+  [[ $output == *"BOTH other members"* ]]
+  [[ $output == *"fault-tool optime --member shard01-c"* ]]
+  [[ $output == *" stop shard01-c"* && $output == *" start shard01-c"* ]]
+  [[ $output == *"fault-tool optime-bound --member shard01-c"* ]]
+  [[ $output == *"--until rolled-past --optime-file /lab/results/fault-stale-secondary/wiredtiger/"* ]]
+  [[ $output == *"logs --no-color --no-log-prefix --since "*" shard01-c"* ]]
+  [[ $output == *"fault-tool evidence --member shard01-c --log /lab/results/"*"/shard01-c.log"* ]]
+  [[ $output == *"./run.sh resync shard01-c --engine wiredtiger"* ]]
+  logged "VERB_DESTROY yes=0 dry=1"
+  logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 8] dry=1"
+  [ "$(line_of VERB_DESTROY)" -lt "$(line_of VERB_UP)" ]
+  [ -z "$(mutating)" ]
+}
+
+@test "stale-secondary --dry-run on inmemory explains the initial sync" {
+  run "$W/lab.sh" fault stale-secondary --engine inmemory --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"inmemory: a restarted member has no data at all, so it initial-syncs by itself"* ]]
+}
+
+@test "failover --dry-run with the stack up: acts on the live primary and partitions it from the others" {
+  stack_up
+  rule '*fault-tool primary*' 0 'shard01-b'
+  run "$W/lab.sh" fault failover --w 1 --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"primary now: shard01-b; write concern w:1; fault: partition"* ]]
+  [[ $output == *"--name lab-wiredtiger-fault-writers fault-tool writers --w 1 --writers 4"* ]]
+  [[ $output == *"run --rm --no-deps netem-shard01-b partition shard01-a shard01-c"* ]]
+  [[ $output == *"--until primary-not=shard01-b"* ]]
+  [[ $output == *"run --rm --no-deps netem-shard01-b heal"* ]]
+  [[ $output == *"fault-tool check-set --history /lab/results/fault-failover/wiredtiger/"*"/history.ndjson"* ]]
+  [[ $output == *"exec -T shard01-b sh -c"*"/data/db/rollback/"* ]]
+  # only read-only probes ran: ps and the primary lookup
+  mutating | grep -v 'fault-tool primary' | { ! grep -q .; }
+}
+
+@test "failover --dry-run with the stack down: the primary is decided at run time" {
+  run "$W/lab.sh" fault failover --w majority --how kill --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"(decided at run time: the shard primary then)"* ]]
+  [[ $output == *"kill -s SIGKILL PRIMARY"* ]]
+  [ -z "$(mutating)" ]
+}
+
+@test "resync --dry-run: stop, rm, volume rm, up, wait for SECONDARY; nothing changed" {
+  run "$W/lab.sh" resync shard01-b --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"its data volume: lab-wiredtiger_shard01-b-data"* ]]
+  [[ $output == *" stop shard01-b"* && $output == *" rm -f shard01-b"* ]]
+  [[ $output == *"+ docker volume rm lab-wiredtiger_shard01-b-data"* ]]
+  [[ $output == *" up -d --no-deps shard01-b"* ]]
+  [[ $output == *"--until state=SECONDARY"* ]]
+  [ -z "$(mutating)" ]
+}
+
+# ---- real runs against the stub ------------------------------------------------------------------------------
+@test "replica-lag run: up, live check, load, fsync lock, watch, unlock, watch, verdict; results folder" {
+  stack_up
+  run "$W/lab.sh" fault replica-lag --engine wiredtiger --threshold 20s
+  [ "$status" -eq 0 ]
+  logged "VERB_UP extra=[] dry=0"
+  logged "fault-tool state --member shard01-c --expect SECONDARY"
+  logged "run --rm --no-deps -T --name lab-wiredtiger-fault-load fault-tool load --stop-file /lab/results/fault-replica-lag/wiredtiger/"
+  [ "$(line_of 'state --member shard01-c')" -lt "$(line_of 'fsync --member shard01-c --action lock')" ]
+  [ "$(line_of 'action lock')" -lt "$(line_of 'until lag>=20')" ]
+  [ "$(line_of 'until lag>=20')" -lt "$(line_of 'action unlock')" ]
+  [ "$(line_of 'action unlock')" -lt "$(line_of 'until lag<2')" ]
+  [ "$(line_of 'until lag<2')" -lt "$(line_of 'summarize')" ]
+  logged "--param engine=wiredtiger --param member=shard01-c --param method=fsync --param threshold=20"
+  [ -L "$W/results/fault-replica-lag/wiredtiger/latest" ]
+  [ -d "$W/results/fault-replica-lag/wiredtiger/$(readlink "$W/results/fault-replica-lag/wiredtiger/latest")" ]
+  [ -e "$W/results/fault-replica-lag/wiredtiger/latest/stop" ]   # the load was told to stop
+}
+
+@test "two runs in the same second never share a results folder" {
+  stack_up
+  run "$W/lab.sh" fault replica-lag
+  run "$W/lab.sh" fault replica-lag
+  [ "$(find "$W/results/fault-replica-lag/wiredtiger" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 2 ]
+}
+
+@test "replica-lag on a member that is not a secondary: exit 2, nothing slowed" {
+  stack_up
+  rule '*fault-tool state --member shard01-a --expect SECONDARY*' 2 'shard01-a: PRIMARY (primary shard01-a)'
+  run "$W/lab.sh" fault replica-lag --member shard01-a
+  [ "$status" -eq 2 ]
+  [[ $output == *"shard01-a is not a SECONDARY now"* ]]
+  not_logged "fsync"
+}
+
+@test "replica-lag whose lag never reaches the threshold: still heals, verdict FAIL exit 1" {
+  stack_up
+  rule '*--until lag>=30*' 3 ''
+  rule '*summarize*' 1 'verdict: FAIL: replica-lag shard01-c via fsync: peak lag 12.0 s (threshold 30 s) NOT reached'
+  run "$W/lab.sh" fault replica-lag
+  [ "$status" -eq 1 ]
+  logged "fsync --member shard01-c --action unlock"
+  [[ $output == *"verdict: FAIL"* ]]
+}
+
+@test "replica-lag whose fault cannot be applied: undone by the trap, heal hint printed, exit 1" {
+  stack_up
+  rule '*fsync --member shard01-c --action lock*' 1 ''
+  run "$W/lab.sh" fault replica-lag
+  [ "$status" -eq 1 ]
+  logged "fsync --member shard01-c --action unlock"
+  [[ $output == *"./run.sh fault heal --engine wiredtiger"* ]]
+  [ -e "$W/results/fault-replica-lag/wiredtiger/latest/stop" ]
+}
+
+@test "stale-secondary without --yes on a cluster of unknown oplog size: exit 2, nothing destroyed" {
+  run "$W/lab.sh" fault stale-secondary
+  [ "$status" -eq 2 ]
+  [[ $output == *"DESTROYS the wiredtiger cluster's data"*"rerun with --yes"* ]]
+  not_logged VERB_DESTROY
+  not_logged VERB_UP
+}
+
+@test "stale-secondary reuses a cluster whose oplogs already have the size" {
+  stack_up
+  rule '*fault-tool oplog-size*' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
+  run "$W/lab.sh" fault stale-secondary
+  [ "$status" -eq 0 ]
+  [[ $output == *"already has 16 MB oplogs"* ]]
+  not_logged VERB_DESTROY
+  logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 16] dry=0"
+}
+
+@test "stale-secondary --yes: destroy, up, stop, bound, roll past, start, logs, evidence, verdict" {
+  stack_up
+  rule '*fault-tool oplog-size*' 0 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
+  run "$W/lab.sh" fault stale-secondary --yes
+  [ "$status" -eq 0 ]
+  logged "VERB_DESTROY yes=1 dry=0"
+  [ "$(line_of VERB_DESTROY)" -lt "$(line_of VERB_UP)" ]
+  [ "$(line_of 'fault-tool optime --member shard01-c')" -lt "$(line_of ' stop shard01-c')" ]
+  [ "$(line_of ' stop shard01-c')" -lt "$(line_of 'optime-bound')" ]
+  [ "$(line_of 'optime-bound')" -lt "$(line_of 'until rolled-past')" ]
+  [ "$(line_of 'until rolled-past')" -lt "$(line_of ' start shard01-c')" ]
+  [ "$(line_of ' start shard01-c')" -lt "$(line_of 'logs --no-color --no-log-prefix --since')" ]
+  [ "$(line_of 'logs --no-color')" -lt "$(line_of 'fault-tool evidence')" ]
+  logged "--scenario stale-secondary --param engine=wiredtiger --param member=shard01-c --param oplog_size_mb=16"
+  [ -f "$W/results/fault-stale-secondary/wiredtiger/latest/shard01-c.log" ]
+}
+
+@test "failover --how kill: kill the live primary, start it, checker, rollback listing, verdict" {
+  stack_up
+  rule '*fault-tool primary*' 0 'shard01-a'
+  rule '*exec -T shard01-a sh -c*' 0 '/data/db/rollback/4b5c/removed.2026-11-21T08-00-00.0.bson'
+  run "$W/lab.sh" fault failover --w 1 --how kill
+  [ "$status" -eq 0 ]
+  logged "fault-tool reset-set"
+  logged "--name lab-wiredtiger-fault-writers fault-tool writers --w 1 --writers 4 --seconds 600 --history /lab/results/fault-failover/wiredtiger/"
+  [ "$(line_of 'kill -s SIGKILL shard01-a')" -lt "$(line_of 'until primary-not=shard01-a')" ]
+  [ "$(line_of 'until primary-not=shard01-a')" -lt "$(line_of ' start shard01-a')" ]
+  [ "$(line_of ' start shard01-a')" -lt "$(line_of 'until healthy')" ]
+  [ "$(line_of 'until healthy')" -lt "$(line_of 'check-set')" ]
+  logged "--param w=1 --param how=kill --param old_primary=shard01-a --param rollback_files=/data/db/rollback/4b5c/removed.2026-11-21T08-00-00.0.bson"
+  [[ $output == *"rollback files on shard01-a: /data/db/rollback/4b5c/removed."* ]]
+}
+
+@test "failover default: partition the primary from the two others, heal it" {
+  stack_up
+  rule '*fault-tool primary*' 0 'shard01-c'
+  run "$W/lab.sh" fault failover --w majority
+  [ "$status" -eq 0 ]
+  logged "run --rm --no-deps netem-shard01-c partition shard01-a shard01-b"
+  logged "run --rm --no-deps netem-shard01-c heal"
+  not_logged "kill"
+}
+
+@test "heal with the stack down: exit 1 with how to start it" {
+  run "$W/lab.sh" fault heal --engine inmemory
+  [ "$status" -eq 1 ]
+  [[ $output == *"the inmemory stack is not up"*"./run.sh up --engine inmemory"* ]]
+}
+
+@test "heal: starts stopped members, netem off where the image exists, failpoints/fsync off, waits healthy" {
+  rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
+  rule 'image inspect lab-netem:local*' 0 ''
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  logged "up -d --no-deps shard01-c"
+  logged "run --rm --no-deps netem-shard01-a heal"
+  logged "run --rm --no-deps netem-shard01-c heal"
+  logged "fault-tool heal"
+  logged "rm -f lab-wiredtiger-fault-load lab-wiredtiger-fault-writers"
+  logged "fault-tool watch --until healthy"
+  [[ $output == *"healed"* ]]
+}
+
+@test "heal without the netem image skips the sidecars (none can have run)" {
+  stack_up
+  rule 'image inspect lab-netem:local*' 1 ''
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  not_logged "netem-"
+  not_logged "up -d --no-deps"
+}
+
+@test "resync with the stack down: exit 1" {
+  run "$W/lab.sh" resync shard01-c
+  [ "$status" -eq 1 ]
+  [[ $output == *"the wiredtiger stack is not up"* ]]
+}
+
+@test "resync of the primary: exit 2, nothing removed" {
+  stack_up
+  rule '*fault-tool state --member shard01-a*' 0 'shard01-a: PRIMARY (primary shard01-a, seen from shard01-a)'
+  run "$W/lab.sh" resync shard01-a
+  [ "$status" -eq 2 ]
+  [[ $output == *"shard01-a is the PRIMARY"* ]]
+  not_logged "volume rm"
+}
+
+@test "resync of a secondary: stop, rm, volume rm, up, wait SECONDARY" {
+  stack_up
+  rule '*fault-tool state --member shard01-c*' 0 'shard01-c: RECOVERING (primary shard01-a, seen from shard01-a)'
+  run "$W/lab.sh" resync shard01-c
+  [ "$status" -eq 0 ]
+  [ "$(line_of ' stop shard01-c')" -lt "$(line_of ' rm -f shard01-c')" ]
+  [ "$(line_of ' rm -f shard01-c')" -lt "$(line_of 'volume rm lab-wiredtiger_shard01-c-data')" ]
+  [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(line_of 'up -d --no-deps shard01-c')" -lt "$(line_of 'until state=SECONDARY')" ]
+  [[ $output == *"verdict: PASS: resync shard01-c"* ]]
+}
+
+@test "missing loader dependencies are installed through the fault-tool container" {
+  rm -rf "$W/loader/node_modules"
+  stack_up
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  logged "run --rm --no-deps -T --entrypoint npm fault-tool ci --omit=dev"
+}
