@@ -1,0 +1,450 @@
+#!/usr/bin/env node
+// Generates the lab's four Grafana dashboards (dashboards/*.json) from the panel lists below, so
+// that every dashboard shares one set of variables, one scrape-health row, one annotation source
+// and one style, and a review reads queries rather than 3,000 lines of JSON.
+//   node dashboards/src/generate.js           write dashboards/*.json
+//   node dashboards/src/generate.js --check   exit 1 if a checked-in file differs (the tests run it)
+// Grafana provisions the JSON files (dashboards/provisioning/dashboards/lab.yaml); nothing is
+// hand-imported. The files hold no volatile fields (id, version, iteration): Grafana assigns them.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+const OUT = path.join(__dirname, '..');
+const DS = { type: 'prometheus', uid: 'lab-prometheus' }; // dashboards/provisioning/datasources
+
+// Label filters every MongoDB query carries. Members without a replica set (mongos) have no rs_nm
+// label; rs_nm=~".*" (the "All" value) still matches them.
+const MEMBER = 'engine="$engine", rs_nm=~"$rs", instance=~"$member"';
+const ENGINE = 'engine="$engine"';
+// cAdvisor names containers by Compose service; the member variable holds service names too.
+const CONTAINER = 'engine="$engine", container_label_com_docker_compose_service=~"$member"';
+
+// ---- panel builders ------------------------------------------------------------------------
+function target(expr, legend, refId, extra = {}) {
+  return { datasource: DS, expr, legendFormat: legend || '__auto', range: true, refId, ...extra };
+}
+function targets(list) {
+  return list.map(([expr, legend, extra], i) => target(expr, legend, String.fromCharCode(65 + i), extra));
+}
+
+function timeseries(title, description, list, unit, opts = {}) {
+  const p = {
+    type: 'timeseries',
+    title,
+    description,
+    datasource: DS,
+    targets: targets(list),
+    fieldConfig: {
+      defaults: {
+        unit: unit || 'short',
+        min: opts.min,
+        max: opts.max,
+        custom: {
+          drawStyle: 'line',
+          lineWidth: 1,
+          fillOpacity: opts.fill ?? 10,
+          showPoints: 'never',
+          spanNulls: false, // a missing sample is drawn as a gap, never bridged
+          stacking: { mode: opts.stack ? 'normal' : 'none', group: 'A' },
+          thresholdsStyle: { mode: opts.thresholds ? 'line' : 'off' },
+        },
+        thresholds: opts.thresholds || { mode: 'absolute', steps: [{ color: 'green', value: null }] },
+      },
+      overrides: opts.overrides || [],
+    },
+    options: {
+      legend: { displayMode: 'table', placement: 'right', calcs: ['lastNotNull', 'max'], showLegend: true },
+      tooltip: { mode: 'multi', sort: 'desc' },
+    },
+    w: opts.w || 12,
+    h: opts.h || 8,
+  };
+  return p;
+}
+
+function stateTimeline(title, description, list, mappings, opts = {}) {
+  return {
+    type: 'state-timeline',
+    title,
+    description,
+    datasource: DS,
+    targets: targets(list),
+    fieldConfig: {
+      defaults: {
+        mappings,
+        thresholds: opts.thresholds || { mode: 'absolute', steps: [{ color: 'green', value: null }] },
+        color: { mode: opts.colorMode || 'thresholds' },
+        custom: { fillOpacity: 80, lineWidth: 0 },
+      },
+      overrides: [],
+    },
+    options: { showValue: 'auto', mergeValues: true, rowHeight: 0.9, alignValue: 'left', legend: { showLegend: false } },
+    w: opts.w || 12,
+    h: opts.h || 8,
+  };
+}
+
+function row(title) {
+  return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
+}
+
+// ---- shared pieces ---------------------------------------------------------------------------
+// The scrape-health row: a target that cannot be scraped within 1 s must show as such. Three
+// failure modes, each with its own panel:
+//  - up == 0: timeout or connection refused (Prometheus's view)
+//  - up == 1 but no MongoDB series: the exporter answered without them (its deadline ran out or it
+//    cannot reach its mongod); mongodb_up tells the second case, sample counts the first
+//  - slow: scrape_duration_seconds near the 1 s timeout
+function scrapeHealthRow() {
+  return [
+    row('Scrape health (1 s target: 60 samples per minute per target)'),
+    stateTimeline(
+      'Targets up (Prometheus scrape succeeded)',
+      'up per target: red = the 1 s scrape failed (timeout, refused). Optional targets (loader, mongos2/3) appear only while they run.',
+      [[`up{${ENGINE}}`, '{{job}} {{instance}}']],
+      [{ type: 'value', options: { 0: { text: 'DOWN', color: 'red' }, 1: { text: 'up', color: 'green' } } }],
+      { w: 8 },
+    ),
+    timeseries(
+      'Samples in the last minute per target',
+      'Stored samples per target over 1 min. 60 = one every second. Below 60 = missed seconds; the MongoDB line counts series the exporter actually returned (mongodb_up), so an exporter that answers without MongoDB data shows here even while up = 1.',
+      [
+        [`count_over_time(up{${ENGINE}}[1m])`, 'scrapes {{job}} {{instance}}'],
+        [`count_over_time(mongodb_up{${ENGINE}}[1m])`, 'mongodb data {{instance}}'],
+      ],
+      'short',
+      { w: 8, min: 0, max: 62, thresholds: { mode: 'absolute', steps: [{ color: 'red', value: null }, { color: 'green', value: 59 }] } },
+    ),
+    timeseries(
+      'Scrape duration (timeout 1 s)',
+      "scrape_duration_seconds per target; the exporter's own cost of one scrape. At 1 s the scrape times out and up drops to 0.",
+      [[`scrape_duration_seconds{${ENGINE}}`, '{{job}} {{instance}}']],
+      's',
+      { w: 8, min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.5 }, { color: 'red', value: 1 }] } },
+    ),
+    stateTimeline(
+      'MongoDB reachable from its exporter',
+      'mongodb_up per member: 0 = the exporter cannot run commands on its mongod/mongos. Missing rows while "Targets up" is green = the exporter answered without MongoDB series.',
+      [[`mongodb_up{${MEMBER}}`, '{{instance}}']],
+      [{ type: 'value', options: { 0: { text: 'DOWN', color: 'red' }, 1: { text: 'up', color: 'green' } } }],
+      { w: 12, h: 6 },
+    ),
+    timeseries(
+      'Targets answering without MongoDB series',
+      'Exporter targets scraped successfully (up = 1) that returned no mongodb_up: the silent failure of an exporter whose deadline ran out. Should be empty.',
+      [[`up{${ENGINE}, job=~"mongod|mongos"} == 1 unless on (instance) mongodb_up{${ENGINE}}`, '{{instance}}']],
+      'short',
+      { w: 12, h: 6 },
+    ),
+  ];
+}
+
+function variables() {
+  const q = (name, label, query, opts = {}) => ({
+    type: 'query',
+    name,
+    label,
+    datasource: DS,
+    query: { query, refId: 'PrometheusVariableQueryEditor-VariableQuery' },
+    definition: query,
+    refresh: 2, // on time range change: members come and go with profiles
+    sort: 1,
+    includeAll: !!opts.all,
+    multi: !!opts.all,
+    allValue: opts.all ? '.*' : undefined,
+    current: opts.all ? { text: 'All', value: '$__all' } : {},
+    options: [],
+    hide: 0,
+  });
+  return {
+    list: [
+      q('engine', 'Engine', 'label_values(up, engine)'),
+      q('rs', 'Replica set', 'label_values(mongodb_up{engine="$engine"}, rs_nm)', { all: true }),
+      q('member', 'Member', 'label_values(mongodb_up{engine="$engine", rs_nm=~"$rs"}, instance)', { all: true }),
+    ],
+  };
+}
+
+// Experiment phases: the loader POSTs a Grafana annotation tagged "lab" at each phase
+// (DEVELOPERS.md, loader contract); they show on every panel of every dashboard.
+const ANNOTATIONS = {
+  list: [
+    {
+      builtIn: 1,
+      datasource: { type: 'grafana', uid: '-- Grafana --' },
+      enable: true,
+      hide: true,
+      iconColor: 'rgba(0, 211, 255, 1)',
+      name: 'Annotations & Alerts',
+      type: 'dashboard',
+    },
+    {
+      datasource: { type: 'grafana', uid: '-- Grafana --' },
+      enable: true,
+      iconColor: 'rgba(255, 152, 48, 1)',
+      name: 'Experiment phases',
+      target: { type: 'tags', tags: ['lab'], matchAny: false, limit: 500 },
+    },
+  ],
+};
+
+// Lays panels out left to right, wrapping at 24 columns; rows start a new line.
+function layout(panels) {
+  let x = 0;
+  let y = 0;
+  let rowH = 0;
+  return panels.map((p) => {
+    const { w, h, ...rest } = p;
+    if (p.type === 'row' || x + w > 24) {
+      y += rowH;
+      x = 0;
+      rowH = 0;
+    }
+    const out = { ...rest, gridPos: { x, y, w, h } };
+    x += w;
+    rowH = Math.max(rowH, h);
+    if (p.type === 'row') {
+      y += h;
+      x = 0;
+      rowH = 0;
+    }
+    return out;
+  });
+}
+
+function dashboard(uid, title, description, panels) {
+  return {
+    uid,
+    title,
+    description,
+    tags: ['lab', 'mongodb'],
+    timezone: 'utc',
+    editable: false,
+    graphTooltip: 1, // shared crosshair: a drop on one panel lines up with disk and cache
+    refresh: '1s',
+    time: { from: 'now-15m', to: 'now' },
+    timepicker: { refresh_intervals: ['1s', '5s', '10s', '30s', '1m'] },
+    fiscalYearStartMonth: 0,
+    liveNow: false,
+    schemaVersion: 39,
+    annotations: ANNOTATIONS,
+    templating: variables(),
+    links: [{ type: 'dashboards', tags: ['lab'], asDropdown: false, title: 'Lab dashboards', includeVars: true, keepTime: true }],
+    panels: layout(panels),
+  };
+}
+
+const MEMBER_STATES = [
+  {
+    type: 'value',
+    options: {
+      0: { text: 'STARTUP', color: 'blue' },
+      1: { text: 'PRIMARY', color: 'green' },
+      2: { text: 'SECONDARY', color: 'dark-green' },
+      3: { text: 'RECOVERING', color: 'orange' },
+      5: { text: 'STARTUP2', color: 'blue' },
+      6: { text: 'UNKNOWN', color: 'red' },
+      7: { text: 'ARBITER', color: 'purple' },
+      8: { text: 'DOWN', color: 'red' },
+      9: { text: 'ROLLBACK', color: 'red' },
+      10: { text: 'REMOVED', color: 'red' },
+    },
+  },
+];
+
+// ---- the four dashboards --------------------------------------------------------------------
+const overview = dashboard('lab-cluster-overview', 'Lab: cluster overview',
+  'Operations per member and through mongos, documents, connections, the loader\'s own view (ops/s, p99) and experiment phases. 1 s resolution.', [
+    row('Throughput'),
+    timeseries('Loader ops/s by op and outcome', "The loader's own count of completed operations (lab_loader_ops_total).",
+      [[`sum by (op, outcome) (rate(lab_loader_ops_total{${ENGINE}}[$__rate_interval]))`, '{{op}} {{outcome}}']], 'ops'),
+    timeseries('Loader latency p99 / p99.9 by op (last second)', 'HdrHistogram of the last second, exported by the loader (lab_loader_latency_seconds).',
+      [
+        [`max by (op) (lab_loader_latency_seconds{${ENGINE}, quantile="0.99"})`, 'p99 {{op}}'],
+        [`max by (op) (lab_loader_latency_seconds{${ENGINE}, quantile="0.999"})`, 'p99.9 {{op}}'],
+        [`histogram_quantile(0.99, sum by (op, le) (rate(lab_loader_op_duration_seconds_bucket{${ENGINE}}[$__rate_interval])))`, 'p99 {{op}} (buckets)'],
+      ], 's'),
+    timeseries('Opcounters through mongos', 'Operations the routers received (serverStatus.opcounters on mongos, commands excluded).',
+      [[`sum by (instance, legacy_op_type) (rate(mongodb_ss_opcounters{${ENGINE}, job="mongos", legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}} {{legacy_op_type}}']], 'ops'),
+    timeseries('Opcounters per member', 'Operations each mongod executed as primary (serverStatus.opcounters, commands excluded).',
+      [[`sum by (instance, legacy_op_type) (rate(mongodb_ss_opcounters{${MEMBER}, job="mongod", legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}} {{legacy_op_type}}']], 'ops'),
+    timeseries('Replicated ops applied per member', 'serverStatus.opcountersRepl: what each secondary applies from the oplog.',
+      [[`sum by (instance, legacy_op_type) (rate(mongodb_ss_opcountersRepl{${MEMBER}, legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}} {{legacy_op_type}}']], 'ops'),
+    timeseries('Documents per member', 'serverStatus.metrics.document: documents inserted, returned, updated, deleted.',
+      [[`sum by (instance, doc_op_type) (rate(mongodb_ss_metrics_document{${MEMBER}}[$__rate_interval]))`, '{{instance}} {{doc_op_type}}']], 'ops'),
+    row('Clients and queues'),
+    timeseries('Loader clients and phase', 'Concurrent loader clients; the phase is also an annotation on every panel.',
+      [
+        [`sum(lab_loader_active_clients{${ENGINE}})`, 'clients'],
+        [`max by (phase, step) (lab_loader_phase_info{${ENGINE}}) == 1`, 'phase {{phase}} {{step}}'],
+      ], 'short', { w: 8 }),
+    timeseries('Connections', 'serverStatus.connections.current per member.',
+      [[`sum by (instance) (mongodb_ss_connections{${MEMBER}, conn_type="current"})`, '{{instance}}']], 'short', { w: 8 }),
+    timeseries('Global lock queue', 'Operations queued for the global lock (serverStatus.globalLock.currentQueue).',
+      [[`sum by (instance, count_type) (mongodb_ss_globalLock_currentQueue{${MEMBER}, count_type=~"readers|writers"})`, '{{instance}} {{count_type}}']], 'short', { w: 8 }),
+    ...scrapeHealthRow(),
+  ]);
+
+const cache = dashboard('lab-engine-cache', 'Lab: engine cache',
+  'WiredTiger cache (bytes vs configured maximum, dirty bytes, pages in and out, evictions, tickets, checkpoints) and the Percona inMemory engine\'s own cache series. 1 s resolution.', [
+    row('WiredTiger cache'),
+    timeseries('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache: bytes currently in the cache; dashed = maximum bytes configured.',
+      [
+        [`mongodb_ss_wt_cache_bytes_currently_in_the_cache{${MEMBER}}`, '{{instance}} in cache'],
+        [`mongodb_ss_wt_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} max'],
+      ], 'bytes', { overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] }),
+    timeseries('WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum. WiredTiger starts evicting dirty pages at 5 % (eviction_dirty_target) and makes application threads help at 20 % (eviction_dirty_trigger): stalls show up here first.',
+      [[`mongodb_ss_wt_cache_tracked_dirty_bytes_in_the_cache{${MEMBER}} / mongodb_ss_wt_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}}']], 'percentunit',
+      { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.05 }, { color: 'red', value: 0.2 }] } }),
+    timeseries('WT pages read into / written from cache', 'Pages per second read from disk into the cache and written from the cache to disk.',
+      [
+        [`rate(mongodb_ss_wt_cache_pages_read_into_cache{${MEMBER}}[$__rate_interval])`, '{{instance}} read in'],
+        [`rate(mongodb_ss_wt_cache_pages_written_from_cache{${MEMBER}}[$__rate_interval])`, '{{instance}} written'],
+      ], 'ops'),
+    timeseries('WT evictions', 'Modified pages evicted (written first) and unmodified pages evicted, per second.',
+      [
+        [`rate(mongodb_ss_wt_cache_modified_pages_evicted{${MEMBER}}[$__rate_interval])`, '{{instance}} modified'],
+        [`rate(mongodb_ss_wt_cache_unmodified_pages_evicted{${MEMBER}}[$__rate_interval])`, '{{instance}} unmodified'],
+      ], 'ops'),
+    timeseries('Tickets in use / total (read, write)', 'Concurrent transactions: tickets out vs total (serverStatus.wiredTiger.concurrentTransactions, or queues.execution on 7.0+). All tickets out = operations queue inside the engine.',
+      [
+        [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_out{${MEMBER}})`, '{{instance}} {{txn_rw}} out'],
+        [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_totalTickets{${MEMBER}})`, '{{instance}} {{txn_rw}} total'],
+      ], 'short'),
+    timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one.',
+      [[`mongodb_ss_wt_txn_transaction_checkpoint_currently_running{${MEMBER}}`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 }),
+    row('inMemory engine (Percona Server for MongoDB)'),
+    timeseries('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.',
+      [
+        [`mongodb_ss_inMemory_cache_bytes_currently_in_the_cache{${MEMBER}}`, '{{instance}} in cache'],
+        [`mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} max'],
+      ], 'bytes', { overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] }),
+    timeseries('inMemory fill and dirty (% of maximum)', 'Bytes in cache and tracked dirty bytes as a share of the configured maximum.',
+      [
+        [`mongodb_ss_inMemory_cache_bytes_currently_in_the_cache{${MEMBER}} / mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} fill'],
+        [`mongodb_ss_inMemory_cache_tracked_dirty_bytes_in_the_cache{${MEMBER}} / mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} dirty'],
+      ], 'percentunit', { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'red', value: 0.95 }] } }),
+    ...scrapeHealthRow(),
+  ]);
+
+const disk = dashboard('lab-disk-host', 'Lab: disk and host',
+  'Per-container disk IO and CPU (cAdvisor), host disk utilisation and queue, CPU user vs iowait and dirty pages (node_exporter). seeds/004: a dirty-page flush shows as iowait up, user down, disk writes up. 1 s resolution.', [
+    row('Per container (cAdvisor)'),
+    timeseries('Container disk write bytes/s', 'container_fs_writes_bytes_total per Compose service. Under cgroup v2 with runc < 1.0.1 these read zero (cadvisor#2881): compare with the block IO panel.',
+      [[`sum by (container_label_com_docker_compose_service) (rate(container_fs_writes_bytes_total{${CONTAINER}}[$__rate_interval]))`, '{{container_label_com_docker_compose_service}}']], 'Bps'),
+    timeseries('Container disk read bytes/s', 'container_fs_reads_bytes_total per Compose service.',
+      [[`sum by (container_label_com_docker_compose_service) (rate(container_fs_reads_bytes_total{${CONTAINER}}[$__rate_interval]))`, '{{container_label_com_docker_compose_service}}']], 'Bps'),
+    timeseries('Container IOPS (reads, writes)', 'Completed read and write operations per second per Compose service.',
+      [
+        [`sum by (container_label_com_docker_compose_service) (rate(container_fs_reads_total{${CONTAINER}}[$__rate_interval]))`, '{{container_label_com_docker_compose_service}} read'],
+        [`sum by (container_label_com_docker_compose_service) (rate(container_fs_writes_total{${CONTAINER}}[$__rate_interval]))`, '{{container_label_com_docker_compose_service}} write'],
+      ], 'iops'),
+    timeseries('Container block IO bytes/s (cgroup io.stat)', 'container_blkio_device_usage_total by operation: the cgroup block IO counters, a cross-check for the fs counters.',
+      [[`sum by (container_label_com_docker_compose_service, operation) (rate(container_blkio_device_usage_total{${CONTAINER}, operation=~"Read|Write"}[$__rate_interval]))`, '{{container_label_com_docker_compose_service}} {{operation}}']], 'Bps'),
+    timeseries('Container CPU (cores)', 'CPU seconds per second per Compose service; mongods are limited by the resource profile.',
+      [[`sum by (container_label_com_docker_compose_service) (rate(container_cpu_usage_seconds_total{${CONTAINER}}[$__rate_interval]))`, '{{container_label_com_docker_compose_service}}']], 'short'),
+    timeseries('Container memory working set', 'container_memory_working_set_bytes per Compose service (what the memory limit is enforced against).',
+      [[`sum by (container_label_com_docker_compose_service) (container_memory_working_set_bytes{${CONTAINER}})`, '{{container_label_com_docker_compose_service}}']], 'bytes'),
+    row('Host (node_exporter)'),
+    timeseries('CPU user vs iowait', 'Share of all host CPUs. seeds/004: during a dirty-page flush iowait rises and user falls.',
+      [[`avg by (mode) (rate(node_cpu_seconds_total{${ENGINE}, mode=~"user|system|iowait"}[$__rate_interval]))`, '{{mode}}']], 'percentunit', { min: 0 }),
+    timeseries('Dirty and writeback page cache', 'Linux dirty pages waiting for writeback and pages being written: the flush that seeds/004 blamed for the drops.',
+      [
+        [`node_memory_Dirty_bytes{${ENGINE}}`, 'dirty'],
+        [`node_memory_Writeback_bytes{${ENGINE}}`, 'writeback'],
+      ], 'bytes'),
+    timeseries('Host disk utilisation', 'Share of time each device was busy (io_time). 100 % = saturated for a single-queue device.',
+      [[`rate(node_disk_io_time_seconds_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}}']], 'percentunit', { min: 0 }),
+    timeseries('Host disk queue (average in flight)', 'Weighted io time per second = average number of requests in flight.',
+      [[`rate(node_disk_io_time_weighted_seconds_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}}']], 'short', { min: 0 }),
+    timeseries('Host disk bytes/s', 'Read and written bytes per second per device.',
+      [
+        [`rate(node_disk_read_bytes_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} read'],
+        [`rate(node_disk_written_bytes_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} write'],
+      ], 'Bps'),
+    timeseries('Host disk IOPS', 'Completed reads and writes per second per device.',
+      [
+        [`rate(node_disk_reads_completed_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} read'],
+        [`rate(node_disk_writes_completed_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} write'],
+      ], 'iops'),
+    ...scrapeHealthRow(),
+  ]);
+
+// Lag = the primary's optime minus each secondary's, per replica set, from replSetGetStatus as
+// the members' exporters report it (ms -> s). Each exporter reports every member, so observers
+// are collapsed with max (the freshest view). Members that are not healthy are left out: an
+// unreachable member keeps its last optime (or none) and the exporter's "lag" for it grows
+// without bound (percona/mongodb_exporter#697); its state and health panels show it instead.
+const LAG = `clamp_min(
+  (
+    max by (rs_nm) (mongodb_rs_members_optimeDate{${ENGINE}, rs_nm=~"$rs", member_state="PRIMARY"})
+    - on (rs_nm) group_right ()
+    max by (rs_nm, member_idx) (mongodb_rs_members_optimeDate{${ENGINE}, rs_nm=~"$rs", member_state="SECONDARY"})
+  ) / 1000,
+  0
+)
+and on (rs_nm, member_idx) (max by (rs_nm, member_idx) (mongodb_rs_members_health{${ENGINE}, rs_nm=~"$rs"}) == 1)`;
+
+const replication = dashboard('lab-replication', 'Lab: replication',
+  'Lag per secondary, oplog window, member states and health, flow control. Unreachable members are shown by state and health, and left out of the lag (the exporter reports absurd lag for them). 1 s resolution.', [
+    row('Lag and oplog'),
+    timeseries('Replication lag per secondary', 'Primary optime minus secondary optime (s), healthy secondaries only.',
+      [[LAG, '{{rs_nm}} {{member_idx}}']], 's', { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 10 }, { color: 'red', value: 60 }] } }),
+    timeseries('Oplog window', 'Time between the newest and oldest oplog entry per member: how long a secondary can be away and still catch up (RS102 "too stale" beyond it).',
+      [[`mongodb_mongod_replset_oplog_head_timestamp{${MEMBER}} - mongodb_mongod_replset_oplog_tail_timestamp{${MEMBER}}`, '{{instance}}']], 's', { min: 0 }),
+    timeseries('Oplog size used vs maximum', 'local.oplog.rs stats: bytes used and configured maximum per member.',
+      [
+        [`mongodb_oplog_stats_size{${MEMBER}}`, '{{instance}} used'],
+        [`mongodb_oplog_stats_maxSize{${MEMBER}}`, '{{instance}} max'],
+      ], 'bytes'),
+    timeseries('Replicated ops applied', 'serverStatus.opcountersRepl per member: a secondary that stops applying shows a drop here before its lag grows.',
+      [[`sum by (instance) (rate(mongodb_ss_opcountersRepl{${MEMBER}, legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}}']], 'ops'),
+    row('Members'),
+    stateTimeline('Member states (as replica set members report them)', 'replSetGetStatus members[].state, highest value over observers.',
+      [[`max by (rs_nm, member_idx) (mongodb_rs_members_state{${ENGINE}, rs_nm=~"$rs"})`, '{{rs_nm}} {{member_idx}}']], MEMBER_STATES, { colorMode: 'fixed' }),
+    stateTimeline('Member health', 'replSetGetStatus members[].health: 0 = unreachable from at least one member.',
+      [[`min by (rs_nm, member_idx) (mongodb_rs_members_health{${ENGINE}, rs_nm=~"$rs"})`, '{{rs_nm}} {{member_idx}}']],
+      [{ type: 'value', options: { 0: { text: 'unreachable', color: 'red' }, 1: { text: 'healthy', color: 'green' } } }]),
+    row('Flow control'),
+    timeseries('Flow control: lagged and target rate', 'serverStatus.flowControl on the primary: isLagged (1 = throttling writes because majority commit lags) and the target rate (lock acquisitions/s).',
+      [
+        [`mongodb_ss_flowControl_isLagged{${MEMBER}}`, '{{instance}} lagged'],
+        [`mongodb_ss_flowControl_targetRateLimit{${MEMBER}}`, '{{instance}} target rate'],
+      ], 'short', { overrides: [{ matcher: { id: 'byRegexp', options: '.* target rate' }, properties: [{ id: 'custom.axisPlacement', value: 'right' }] }] }),
+    timeseries('Flow control: times lagged per second', 'rate of serverStatus.flowControl.isLaggedCount.',
+      [[`rate(mongodb_ss_flowControl_isLaggedCount{${MEMBER}}[$__rate_interval])`, '{{instance}}']], 'short'),
+    ...scrapeHealthRow(),
+  ]);
+
+const DASHBOARDS = {
+  'cluster-overview.json': overview,
+  'engine-cache.json': cache,
+  'disk-host.json': disk,
+  'replication.json': replication,
+};
+
+// JSON.stringify drops undefined values, so optional fields (min, max, allValue) vanish cleanly.
+const render = (d) => `${JSON.stringify(d, null, 2)}\n`;
+
+function main() {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const [file, d] of Object.entries(DASHBOARDS)) {
+    const p = path.join(OUT, file);
+    const text = render(d);
+    if (check) {
+      const cur = fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : '';
+      if (cur !== text) {
+        console.error(`stale: dashboards/${file} (run: node dashboards/src/generate.js)`);
+        stale++;
+      }
+    } else {
+      fs.writeFileSync(p, text);
+    }
+  }
+  process.exit(stale ? 1 : 0);
+}
+
+if (require.main === module) main();
+module.exports = { DASHBOARDS };
