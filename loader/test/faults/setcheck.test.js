@@ -1,0 +1,101 @@
+'use strict';
+// The failover writers and the set checker end to end, over real TCP with the real driver, against
+// the loader's test server (mongo-java-server, a single node: no replica set, no failover), or
+// MONGODB_URI when set. Single node, no fault: every acknowledged write must be read back (all ok).
+// Killing the in-memory server and starting an empty one on the same port is the checker's
+// counter-test: every acknowledged write is then LOST, and the checker must say so.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { MongoClient } = require('mongodb');
+const { testServer, startServer } = require('../support/server');
+const setcheck = require('../../src/faults/setcheck');
+const { checkSet } = require('../../src/faults/decisions');
+
+const BIN = path.join(__dirname, '../../bin/lab-fault.js');
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lab-setcheck-'));
+
+test('writers + majority read + checker, no fault: every id ok, nothing lost', async () => {
+  const server = await testServer();
+  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await setcheck.reset(client);
+    for (const w of ['1', 'majority']) {
+      const history = path.join(tmp(), 'history.ndjson');
+      const r = await setcheck.runWriters({ client, w, writers: 4, seconds: 1.5, maxWrites: 400, historyFile: history });
+      assert.ok(r.attempted > 0);
+      assert.equal(r.fail + r.info, 0, `no fault, no error (w:${w})`);
+      const outcomes = setcheck.readHistory(history);
+      assert.equal(outcomes.size, r.attempted);
+      const ids = await setcheck.finalRead(client);
+      const c = checkSet(outcomes, ids.filter((id) => outcomes.has(id)));
+      assert.equal(c.valid, true);
+      assert.equal(c.okCount, r.attempted);
+      assert.equal(c.lostCount, 0);
+      // ids are unique and increasing from 0: the interval string is one range
+      assert.match(c.ok, /^#\{0\.\.\d+\}$/);
+      await setcheck.reset(client);
+    }
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+});
+
+test('lab-fault writers + check-set CLI end to end (no auth on the test server)', async () => {
+  const server = await testServer();
+  const dir = tmp();
+  const hostPort = server.uri.replace(/^mongodb:\/\//, '').replace(/\/.*$/, '');
+  const common = ['--mongos', hostPort, '--user='];
+  try {
+    const reset = spawnSync(process.execPath, [BIN, 'reset-set', ...common], { encoding: 'utf8' });
+    assert.equal(reset.status, 0, reset.stderr);
+    const wr = spawnSync(process.execPath, [BIN, 'writers', '--w', 'majority', '--writers', '2', '--seconds', '1', '--history', path.join(dir, 'history.ndjson'), ...common], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(wr.status, 0, wr.stderr);
+    assert.match(wr.stdout, /writers: done: \d+ attempted, ok \d+, fail 0, indeterminate 0/);
+    const ck = spawnSync(process.execPath, [BIN, 'check-set', '--history', path.join(dir, 'history.ndjson'), '--result', path.join(dir, 'step-check.json'), ...common], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(ck.status, 0, ck.stderr);
+    const r = JSON.parse(fs.readFileSync(path.join(dir, 'step-check.json'), 'utf8'));
+    assert.equal(r.valid, true);
+    assert.equal(r.lostCount, 0);
+    assert.equal(r.okCount, r.attemptCount);
+    const sum = spawnSync(process.execPath, [BIN, 'summarize', '--run-dir', dir, '--scenario', 'failover', '--param', 'engine=test', '--param', 'w=majority'], { encoding: 'utf8' });
+    assert.equal(sum.status, 0, sum.stdout + sum.stderr);
+    assert.match(sum.stdout, /verdict: PASS: failover w:majority: .* 0 lost, 0 unexpected/);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('counter-test: the server dies and comes back empty; the checker reports every acknowledged write lost', { skip: process.env.MONGODB_URI ? 'needs a server the test can kill' : false }, async () => {
+  let server = await startServer();
+  const port = server.port;
+  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 2000 });
+  const history = path.join(tmp(), 'history.ndjson');
+  try {
+    const writing = setcheck.runWriters({ client, w: '1', writers: 2, seconds: 4, maxWrites: 100000, historyFile: history });
+    await new Promise((r) => setTimeout(r, 800));
+    server.kill(); // SIGKILL: the in-memory backend's data is gone, like a restarted inMemory mongod
+    await new Promise((r) => setTimeout(r, 500));
+    server = await startServer({ port });
+    await writing;
+    const outcomes = setcheck.readHistory(history);
+    const acked = [...outcomes.values()].filter((o) => o === 'ok').length;
+    const errors = [...outcomes.values()].filter((o) => o !== 'ok').length;
+    assert.ok(acked > 0, 'some writes were acknowledged before the kill');
+    assert.ok(errors > 0, 'the kill made some writes fail or end indeterminate');
+    const ids = await setcheck.finalRead(client);
+    const c = checkSet(outcomes, ids);
+    assert.equal(c.valid, false);
+    // everything acknowledged before the kill is lost; writes after the restart may be present
+    assert.ok(c.lostCount > 0);
+    assert.equal(c.unexpectedCount, 0);
+    assert.equal(c.lostCount + c.okCount - c.recoveredCount, c.acknowledgedCount);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+});
