@@ -1,4 +1,7 @@
 # shellcheck shell=bash
+# stack_project and stack_secrets_dir take an optional engine for callers naming another one
+# (preflight, other parts); within this file they are called without it.
+# shellcheck disable=SC2119,SC2120
 # One Compose project per engine: its name, its files and the environment its files interpolate.
 # Every docker compose call in lib/ goes through compose() (changes things, honours --dry-run) or
 # compose_probe() (read-only, always runs), so the command lines are built in one place.
