@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# Every bad input from issue 2: a one-line reason naming the fix, usage where it helps, exit 2
+# for usage errors and 1 for environment errors, and nothing started.
+
+load test_helper
+
+setup() { setup_lab; }
+
+# nothing_started: no docker call that changes anything was made.
+nothing_started() {
+  refute_called "* up *"
+  refute_called "* up -d"
+  refute_called "* down *"
+  refute_called "* exec *"
+  [[ ! -e $LAB/.secrets ]] || fail "secrets were generated"
+}
+
+@test "no verb: usage on stderr, exit 2" {
+  run "$LAB/run.sh" </dev/null
+  assert_failure 2
+  assert_output --partial "Usage: ./run.sh VERB [flags]"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "help lists verbs, engines and profiles from the tables, exit 0" {
+  lab help
+  assert_success
+  assert_output --partial "up                      start the cluster"
+  assert_output --regexp "wiredtiger +mongo:8.0"
+  assert_output --regexp "inmemory +percona/percona-server-mongodb:8.0"
+  assert_output --regexp "seed2013 +seeds/004 servers"
+}
+
+@test "unknown verb: exit 2, names the verb, nothing started" {
+  lab frobnicate --engine wiredtiger
+  assert_failure 2
+  assert_output --partial "error: unknown verb 'frobnicate'"
+  assert_output --partial "Run './run.sh help' for usage."
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "unknown engine: exit 2, lists the engines, nothing started" {
+  lab up --engine rocksdb
+  assert_failure 2
+  assert_output --partial "error: unknown engine 'rocksdb' (choose one of: wiredtiger inmemory)"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+  nothing_started
+}
+
+@test "unknown profile: exit 2, lists the profiles" {
+  lab up --profile huge
+  assert_failure 2
+  assert_output --partial "error: unknown profile 'huge' (choose one of: laptop seed2013)"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "unknown flag: exit 2 for every cluster verb" {
+  local verb
+  for verb in up down destroy status; do
+    lab "$verb" --bogus
+    assert_failure 2
+    assert_output --partial "error: $verb does not take '--bogus'"
+  done
+  lab smoke --bogus
+  assert_failure 2
+  assert_output --partial "smoke does not take '--bogus' (only --faults)"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "missing value: --engine, --profile, --mongos with nothing or another flag after them" {
+  lab up --engine
+  assert_failure 2
+  assert_output --partial "error: --engine needs a value"
+  lab up --profile --dry-run
+  assert_failure 2
+  assert_output --partial "error: --profile needs a value"
+  lab up --mongos
+  assert_failure 2
+  assert_output --partial "error: --mongos needs a value"
+  lab up --engine=
+  assert_failure 2
+  assert_output --partial "error: --engine needs a value"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "malformed value: --mongos outside 1-3" {
+  local v
+  for v in 0 4 two -1 1.5; do
+    lab up --mongos="$v"
+    assert_failure 2
+    assert_output --partial "error: --mongos must be 1, 2 or 3 (got '$v')"
+  done
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "extra arguments: logs and shell take at most one service; unknown services are refused" {
+  all_up_rules
+  lab logs cfg1 cfg2
+  assert_failure 2
+  assert_output --partial "logs takes at most one service"
+  lab logs nosuch
+  assert_failure 2
+  assert_output --partial "error: unknown service 'nosuch' (choose one of: keyfile cfg1 cfg2"
+  lab shell prometheus
+  assert_failure 2
+  assert_output --partial "shell opens mongosh in a mongod or mongos service, not 'prometheus'"
+  lab up extra
+  assert_failure 2
+  assert_output --partial "up does not take 'extra'"
+  nothing_started
+}
+
+@test "docker missing: exit 1 naming the install" {
+  PATH=$(path_without_docker) run "$LAB/run.sh" up </dev/null
+  assert_failure 1
+  assert_output --partial "error: docker not found on PATH: install Docker Engine with the Compose v2 plugin"
+  nothing_started
+}
+
+@test "Compose v2 missing: exit 1 naming the plugin" {
+  rule "compose version*" 1 "docker: 'compose' is not a docker command."
+  lab up
+  assert_failure 1
+  assert_output --partial "error: Docker Compose v2 is missing ('docker compose version' failed): install the docker-compose-plugin package"
+  nothing_started
+}
+
+@test "Compose v2 too old for the stack files: exit 1" {
+  rule "compose version --short" 0 "2.12.2"
+  lab status
+  assert_failure 1
+  assert_output --partial "error: Docker Compose 2.12.2 is too old: the lab needs 2.20 or newer"
+  nothing_started
+}
+
+@test "daemon down: exit 1 naming how to start it, for every verb that needs it" {
+  rule "info *" 1 "Cannot connect to the Docker daemon"
+  local verb
+  for verb in up down status logs shell; do
+    lab "$verb"
+    assert_failure 1
+    assert_output --partial "error: cannot reach the Docker daemon ('docker info' failed): start it"
+  done
+  lab destroy --yes
+  assert_failure 1
+  nothing_started
+}
+
+@test "port taken: exit 1 naming the port and how to find its owner, nothing started" {
+  local pid=""
+  if ! (exec 3<>/dev/tcp/127.0.0.1/27017) 2>/dev/null; then
+    node -e 'require("net").createServer().listen(27017, "127.0.0.1", () => console.log("listening"))' >"$BATS_TEST_TMPDIR/listener.out" &
+    pid=$!
+    local i
+    for ((i = 0; i < 50; i++)); do grep -q listening "$BATS_TEST_TMPDIR/listener.out" && break; sleep 0.1; done
+  fi
+  lab up
+  [[ -z $pid ]] || kill "$pid"
+  assert_failure 1
+  assert_output --partial "error: port 27017 on 127.0.0.1 is already in use, and the lab publishes it: stop what listens there (find it with: ss -ltnp 'sport = :27017')"
+  nothing_started
+}
+
+@test "another engine's stack up: exit 1 naming it and how to stop it" {
+  rule "ps --filter label=com.docker.compose.project *" 0 'lab-inmemory\nlab-inmemory\nsomething-else'
+  lab up --engine wiredtiger
+  assert_failure 1
+  assert_output --partial "error: the 'inmemory' engine's stack (lab-inmemory) is running and holds the lab's ports; one engine runs at a time: stop it with './run.sh down --engine inmemory'"
+  nothing_started
+}
+
+@test "the same engine's own running stack is not 'another engine'" {
+  rule "ps --filter label=com.docker.compose.project *" 0 'lab-wiredtiger'
+  all_up_rules
+  lab up --engine wiredtiger
+  assert_success
+  assert_output --partial "already up"
+}

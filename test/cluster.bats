@@ -1,0 +1,218 @@
+#!/usr/bin/env bats
+# run.sh cluster verbs with the stub docker: the exact `docker compose` command lines each verb
+# runs, and what it tells the user. (Bad input: test/bad-input.bats.)
+
+load test_helper
+
+setup() { setup_lab; }
+
+port_27017_free() {
+  if (exec 3<>/dev/tcp/127.0.0.1/27017) 2>/dev/null; then
+    fail "port 27017 is in use on this machine; the up tests need it free (they run the real port check)"
+  fi
+}
+
+@test "up: checks docker, compose v2, the daemon and other stacks, then starts the engine's project" {
+  port_27017_free
+  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  0"
+  lab up
+  assert_success
+  assert_called "compose version --short"
+  assert_called "info --format *"
+  assert_called "ps --filter label=com.docker.compose.project *"
+  assert_called "$(compose_prefix wiredtiger)* up -d"
+  assert_called "$(compose_prefix wiredtiger)* exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js"
+  assert_output --partial "The wiredtiger cluster is up (project lab-wiredtiger, profile laptop, 1 mongos)"
+  assert_output --partial "mongodb://root@127.0.0.1:27017/?authSource=admin"
+}
+
+@test "up: generates the engine's secrets once (folder 700, files 0644, keyfile of 1008 key characters)" {
+  port_27017_free
+  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  0"
+  lab up --engine inmemory
+  assert_success
+  local dir=$LAB/.secrets/inmemory f
+  [[ $(stat -c %a "$dir") == 700 ]]
+  for f in keyfile root-password exporter-password grafana-admin-password; do
+    [[ -s $dir/$f ]] || fail "$f missing"
+    [[ $(stat -c %a "$dir/$f") == 644 ]] || fail "$f mode $(stat -c %a "$dir/$f")"
+  done
+  [[ $(tr -d '[:space:]' <"$dir/keyfile" | wc -c) == 1008 ]]
+  if tr -d '[:space:]' <"$dir/keyfile" | grep -q '[^A-Za-z0-9+/]'; then fail "keyfile has characters outside base64"; fi
+  [[ $(wc -c <"$dir/keyfile") -le 1024 ]]
+  [[ $(tr -d '\n' <"$dir/root-password" | wc -c) == 32 ]]
+  local before
+  before=$(cat "$dir"/*)
+  lab up --engine inmemory
+  assert_success
+  [[ $(cat "$dir"/*) == "$before" ]] || fail "a second up changed the secrets"
+  # No secret value on any docker command line.
+  for f in "$dir"/*; do
+    if grep -qF "$(head -1 "$f")" "$STUB_DOCKER_LOG"; then fail "$f leaked into a docker call"; fi
+  done
+}
+
+@test "up: --mongos 3 enables the mongos2 and mongos3 profiles" {
+  port_27017_free
+  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  0"
+  lab up --mongos 3
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* --profile mongos2 --profile mongos3 up -d"
+}
+
+@test "up twice is a no-op: nothing is started when every service is up" {
+  all_up_rules
+  lab up
+  assert_success
+  assert_output --partial "already up; nothing to do"
+  refute_called "* up -d*"
+  assert_called "$(compose_prefix wiredtiger)* exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js"
+}
+
+@test "up: an init failure says what is running and how to clean up, exit 1" {
+  port_27017_free
+  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  1"
+  lab up
+  assert_failure 1
+  assert_output --partial "error: the init service did not complete"
+  assert_output --partial "What is running now (project lab-wiredtiger)"
+  assert_output --partial "./run.sh down --engine wiredtiger (keeps data)"
+  assert_called "$(compose_prefix wiredtiger)* logs --no-color --tail 40 init"
+}
+
+@test "up: a failed docker compose up says what is running and how to clean up, exit 1" {
+  port_27017_free
+  rule "compose * up -d" 1
+  lab up --engine inmemory
+  assert_failure 1
+  assert_output --partial "error: docker compose up failed"
+  assert_output --partial "Clean up: ./run.sh down --engine inmemory"
+}
+
+@test "up --dry-run prints the exact command with the profile's values and runs nothing" {
+  lab up --dry-run --profile seed2013 --mongos 2 --engine inmemory
+  assert_success
+  assert_output --partial "+ env LAB_ENGINE=inmemory LAB_ENGINE_IMAGE=percona/percona-server-mongodb:8.0 LAB_MONGOD_UID=1001 LAB_PROFILE=seed2013 LAB_DATA_MEM=2g LAB_DATA_CPUS=4 LAB_DATA_CACHE_GB=1 "
+  assert_output --partial " docker compose --project-directory $LAB -p lab-inmemory -f compose/cluster.yml -f compose/engines/inmemory.yml "
+  assert_output --partial " --profile mongos2 up -d"
+  assert_output --partial "would generate in .secrets/inmemory/"
+  [[ ! -s $STUB_DOCKER_LOG ]] || fail "dry run called docker: $(calls)"
+  [[ ! -e $LAB/.secrets ]] || fail "dry run wrote secrets"
+}
+
+@test "down keeps the volumes of an engine that keeps data" {
+  lab down
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* --profile \* down --remove-orphans"
+  refute_called "* --volumes*"
+  assert_output --partial "data kept in the lab-wiredtiger_* volumes"
+}
+
+@test "down of the inmemory engine removes its volumes too, and says why" {
+  lab down --engine inmemory
+  assert_success
+  assert_called "$(compose_prefix inmemory)* --profile \* down --volumes --remove-orphans"
+  assert_output --partial "keeps no data across a restart"
+}
+
+@test "down --dry-run runs nothing" {
+  lab down --dry-run
+  assert_success
+  assert_output --partial "+ env LAB_ENGINE=wiredtiger"
+  assert_output --partial " down --remove-orphans"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "destroy --yes removes only this engine's project and volumes" {
+  lab destroy --yes --engine inmemory
+  assert_success
+  assert_called "$(compose_prefix inmemory)* --profile \* down --volumes --remove-orphans"
+  refute_called "*lab-wiredtiger*"
+  assert_output --partial "Secrets stay in .secrets/inmemory/"
+}
+
+@test "destroy without --yes and without a terminal refuses (exit 2) and removes nothing" {
+  lab destroy
+  assert_failure 2
+  assert_output --partial "needs confirmation: re-run with --yes"
+  refute_called "* down *"
+}
+
+@test "destroy --dry-run prints the command without asking and runs nothing" {
+  lab destroy --dry-run
+  assert_success
+  assert_output --partial " down --volumes --remove-orphans"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "status runs the status script in mongos, with the password read inside the container" {
+  all_up_rules
+  rule "compose * exec -T mongos mongosh *status.js" 0 'shard01\n  shard01-a:27017   PRIMARY\nsummary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
+  lab status
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* --profile \* ps --format *"
+  assert_called "$(compose_prefix wiredtiger)* exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js"
+  assert_output --partial "summary engine=wiredTiger shards=shard01"
+}
+
+@test "status of a stack that is not running: exit 1 naming the fix" {
+  lab status --engine inmemory
+  assert_failure 1
+  assert_output --partial "the inmemory stack (lab-inmemory) is not running: start it with './run.sh up --engine inmemory'"
+  refute_called "* exec *"
+}
+
+@test "status --dry-run prints the exec and runs nothing" {
+  lab status --dry-run
+  assert_success
+  assert_output --partial " exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "logs follows the whole stack, or one validated service" {
+  all_up_rules
+  lab logs
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* --profile \* logs --follow --tail 200"
+  lab logs shard01-b
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* --profile \* logs --follow --tail 200 shard01-b"
+}
+
+@test "shell opens mongosh in mongos by default, or in a named member" {
+  lab shell
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* exec -T mongos mongosh --nodb --quiet --shell /lab/init/shell.js"
+  lab shell cfg2 --engine inmemory
+  assert_success
+  assert_called "$(compose_prefix inmemory)* exec -T cfg2 mongosh --nodb --quiet --shell /lab/init/shell.js"
+}
+
+@test "smoke --dry-run walks every engine: up, status, write/read, destroy" {
+  lab smoke --dry-run
+  assert_success
+  local e
+  for e in wiredtiger inmemory; do
+    assert_output --partial "# engine $e"
+    assert_output --partial "-p lab-$e -f compose/cluster.yml -f compose/engines/$e.yml"
+    assert_output --partial "ok 1 - wiredtiger: up"
+    assert_output --partial "- $e: destroy"
+  done
+  assert_output --partial "/lab/init/smoke.js"
+  assert_output --partial "smoke: all"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
+@test "smoke checks the engine the server reports against the engines table" {
+  all_up_rules
+  rule "compose * -p lab-wiredtiger * exec -T mongos mongosh *status.js" 0 'summary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
+  rule "compose * -p lab-inmemory * exec -T mongos mongosh *status.js" 0 'summary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
+  rule "compose * exec -T mongos mongosh *smoke.js" 0 'smoke write-read ok smoke-1'
+  lab smoke
+  assert_failure 1
+  assert_output --partial "ok 4 - wiredtiger: shard members report storage engine wiredTiger"
+  assert_output --regexp "not ok [0-9]+ - inmemory: shard members report storage engine inMemory"
+  assert_output --partial "inmemory: shard shard01 registered"
+  assert_called "$(compose_prefix wiredtiger)* --profile \* down --volumes --remove-orphans"
+  assert_called "$(compose_prefix inmemory)* --profile \* down --volumes --remove-orphans"
+}

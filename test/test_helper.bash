@@ -1,0 +1,74 @@
+# shellcheck shell=bash
+# Shared setup for the run.sh bats tests (test/*.bats).
+# Each test runs run.sh from a private copy of the repository's run.sh, lib/ and compose/ in
+# BATS_TEST_TMPDIR, so that the secrets `up` generates land there and never in the working tree;
+# test/stub/docker stands in for the docker CLI (no Docker engine runs on the test machines) and
+# records each call's arguments in $STUB_DOCKER_LOG, answering from $STUB_DOCKER_RULES.
+
+REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+setup_lab() {
+  LAB=$BATS_TEST_TMPDIR/lab
+  mkdir -p "$LAB"
+  cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$LAB/"
+  [[ -d $REPO/test ]] && mkdir -p "$LAB/test" && cp -R "$REPO/test/lib" "$REPO/test/run-all.sh" "$LAB/test/"
+  export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log
+  export STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/docker.rules
+  : >"$STUB_DOCKER_LOG"
+  : >"$STUB_DOCKER_RULES"
+  PATH="$REPO/test/stub:$PATH"
+  export PATH LAB
+}
+
+# rule GLOB EXIT [STDOUT]: the stub answers calls whose arguments match GLOB (first match wins).
+rule() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$STUB_DOCKER_RULES"; }
+
+# lab ARGS...: ./run.sh ARGS with no terminal on stdin; status/output/lines via bats' run.
+lab() { run "$LAB/run.sh" "$@" </dev/null; }
+
+# calls: the docker command lines recorded so far, one per line.
+calls() { cat "$STUB_DOCKER_LOG"; }
+
+# assert_called GLOB / refute_called GLOB: some / no recorded call matches GLOB.
+assert_called() {
+  local line
+  while IFS= read -r line; do
+    # shellcheck disable=SC2053  # GLOB is a pattern on purpose
+    [[ $line == $1 ]] && return 0
+  done <"$STUB_DOCKER_LOG"
+  fail "no docker call matches: $1"$'\n'"calls:"$'\n'"$(calls)"
+}
+refute_called() {
+  local line
+  while IFS= read -r line; do
+    # shellcheck disable=SC2053
+    [[ $line == $1 ]] && fail "unexpected docker call: $line"
+  done <"$STUB_DOCKER_LOG"
+  return 0
+}
+
+# compose_prefix ENGINE: how every recorded `docker compose` call of ENGINE's project starts.
+compose_prefix() {
+  local extra=""
+  [[ -f $LAB/compose/loader.yml ]] && extra+=" -f compose/loader.yml"
+  [[ -f $LAB/compose/faults.yml ]] && extra+=" -f compose/faults.yml"
+  echo "compose --project-directory $LAB -p lab-$1 -f compose/cluster.yml -f compose/engines/$1.yml$extra"
+}
+
+# all_up_rules: the stub reports every cluster service running and healthy, one-shots exited 0.
+all_up_rules() {
+  local ps='keyfile exited  0\ncfg1 running healthy 0\ncfg2 running healthy 0\ncfg3 running healthy 0'
+  ps+='\nshard01-a running healthy 0\nshard01-b running healthy 0\nshard01-c running healthy 0'
+  ps+='\nmongos running healthy 0\ninit exited  0'
+  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}}" 0 "$ps"
+  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
+}
+
+# path_without_docker: PATH minus every directory that holds a docker executable.
+path_without_docker() {
+  local d out=() IFS=:
+  for d in $PATH; do [[ -x $d/docker ]] || out+=("$d"); done
+  echo "${out[*]}"
+}
