@@ -41,7 +41,7 @@ tap_counts() {
 
 # run_suite NAME CMD...: run a TAP-producing command, keep its log, show failures.
 run_suite() {
-  local name=$1 log="$LOG_DIR/$1.log" rc counts
+  local name=$1 log="$LOG_DIR/$1.log" rc
   shift
   "$@" >"$log" 2>&1
   rc=$?

@@ -3,6 +3,7 @@
 # test/install-tools.sh installs all of them (it is what .ci/run calls).
 
 TOOLS_DIR="$LAB_ROOT/.tools"
+# shellcheck disable=SC2034  # read by test/install-tools.sh, which sources this file
 COMPOSE_VERSION=v2.40.3
 export PATH="$TOOLS_DIR/bin:$PATH"
 
