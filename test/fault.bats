@@ -356,3 +356,51 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$status" -eq 0 ]
   logged "run --rm --no-deps -T --entrypoint npm fault-tool ci --omit=dev"
 }
+
+@test "replica-lag --method failpoint run: members recreated one at a time with the flag, each back to healthy" {
+  stack_up
+  run "$W/lab.sh" fault replica-lag --method failpoint
+  [ "$status" -eq 0 ]
+  logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1] dry=0"
+  [ "$(line_of 'up -d --no-deps shard01-a')" -lt "$(line_of 'up -d --no-deps shard01-b')" ]
+  [ "$(line_of 'up -d --no-deps shard01-b')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(grep -c 'watch --until healthy --timeout 300 --phase restart' "$STUB_DOCKER_LOG")" -eq 3 ]
+  [ "$(line_of 'up -d --no-deps shard01-c')" -lt "$(line_of 'rsSyncApplyStop --mode alwaysOn')" ]
+  logged "failpoint --member shard01-c --name rsSyncApplyStop --mode off"
+}
+
+@test "stale-secondary stops looking at the log once it holds the too-stale line (id 21126)" {
+  stack_up
+  rule '*fault-tool oplog-size*' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
+  # shellcheck disable=SC2016  # a literal JSON log line
+  rule '*logs --no-color --no-log-prefix --since*' 0 '{"t":{"$date":"2026-11-21T08:00:00.000+00:00"},"s":"E","c":"REPL","id":21126,"ctx":"BackgroundSync","msg":"Too stale to catch up. Entering maintenance mode."}'
+  run "$W/lab.sh" fault stale-secondary
+  [ "$status" -eq 0 ]
+  [ "$(grep -c 'logs --no-color --no-log-prefix --since' "$STUB_DOCKER_LOG")" -eq 1 ]
+  grep -q '"id":21126' "$W/results/fault-stale-secondary/wiredtiger/latest/shard01-c.log"
+}
+
+@test "stale-secondary keeps looking (10 s steps, at most 18) while the log has no too-stale line" {
+  stack_up
+  rule '*fault-tool oplog-size*' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
+  run "$W/lab.sh" fault stale-secondary
+  [ "$(grep -c 'logs --no-color --no-log-prefix --since' "$STUB_DOCKER_LOG")" -eq 18 ]
+  [ "$(grep -c 'watch .*--until never --timeout 10 --phase settle' "$STUB_DOCKER_LOG")" -eq 18 ]
+}
+
+@test "smoke_faults runs every scenario through the CLI and checks each summary" {
+  # shellcheck source=/dev/null
+  source "$W/run.sh"
+  export DRY_RUN=1
+  smoke_lab() { echo "LAB $*" >>"$STUB_DOCKER_LOG"; }
+  smoke_faults wiredtiger
+  for s in "fault replica-lag --method fsync" "fault replica-lag --method failpoint" "fault replica-lag --method netem" \
+    "fault failover --w majority" "fault failover --w 1" "fault failover --w majority --how kill" \
+    "fault stale-secondary --yes" "resync shard01-c" "fault heal"; do
+    logged "LAB $s"
+  done
+  : >"$STUB_DOCKER_LOG"
+  smoke_faults inmemory
+  not_logged "--method fsync"
+  logged "LAB fault stale-secondary --yes"
+}
