@@ -15,7 +15,8 @@ const { RunDir } = require('./results');
 const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
-const { newHistogram, decode, percentiles } = require('./hist');
+const { percentiles } = require('./hist');
+const { mergeInterval } = require('./recorder');
 const { OPS, makeDoc } = require('./workload');
 const { Rng } = require('./rng');
 
@@ -289,7 +290,6 @@ class Run {
     const cpu = process.cpuUsage(acc.lastCpu);
     acc.lastCpu = process.cpuUsage();
     const cpuCores = (cpu.user + cpu.system) / 1e6 / intervalS;
-    const sec = {};
     let okTotal = 0;
     for (const r of replies) {
       if (r.lastError && !acc.errorsSeen.has(r.lastError)) {
@@ -297,18 +297,11 @@ class Run {
         this.log(`operation error (counted as outcome=error): ${r.lastError}`);
       }
       for (const [op, d] of Object.entries(r.ops)) {
-        const s = (sec[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: null });
-        const a = (acc.ops[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: newHistogram() });
-        s.ok += d.ok; s.err += d.err; a.ok += d.ok; a.err += d.err; okTotal += d.ok;
-        if (d.hist) { const h = decode(d.hist); s.hist.add(h); a.hist.add(h); }
-        if (d.intended) {
-          const h = decode(d.intended);
-          s.intended ||= newHistogram();
-          s.intended.add(h); a.intended.add(h);
-        }
+        okTotal += d.ok;
         this.metrics.addInterval(op, d);
       }
     }
+    const ops = mergeInterval(replies.map((r) => r.ops), intervalS, acc.ops);
     const line = {
       t: new Date(t).toISOString(),
       elapsed_s: round((t - this.runStart) / 1000, 3),
@@ -316,17 +309,10 @@ class Run {
       phase: step.phase,
       step: step.index + 1,
       clients: step.clients.length,
-      ops: {},
+      ops,
       loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
     };
-    for (const op of OPS) {
-      const s = sec[op];
-      if (!s) { this.metrics.setLatency(op, { count: 0 }); continue; }
-      const p = percentiles(s.hist);
-      line.ops[op] = { ok: s.ok, err: s.err, ops_per_s: round(s.ok / intervalS, 1), latency_us: p };
-      if (s.intended) line.ops[op].intended_latency_us = percentiles(s.intended);
-      this.metrics.setLatency(op, p);
-    }
+    for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
     acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS });
     this.runDir.timeline(line);
     acc.totalOk += okTotal;

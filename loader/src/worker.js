@@ -11,36 +11,16 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
 const { Rng } = require('./rng');
-const { newHistogram, encode, PROM_BOUNDS_US } = require('./hist');
+const { Recorder, Pacer } = require('./recorder');
 const { newClient, isFatal } = require('./clients');
-const { OPS, opsFor, clientStream } = require('./workload');
+const { opsFor, clientStream } = require('./workload');
 
 const { conn, config, clientIds, workerIndex } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
 
-// Per op type interval state.
-const stats = {};
-for (const op of OPS) {
-  stats[op] = {
-    ok: 0, err: 0, sumUs: 0,
-    hist: newHistogram(), intended: newHistogram(),
-    buckets: new Float64Array(PROM_BOUNDS_US.length + 1),
-  };
-}
+const recorder = new Recorder();
+const { record } = recorder;
 let lastError = null;
-
-function record(op, startMs, endMs, intendedMs, ok) {
-  const s = stats[op];
-  if (!ok) { s.err++; return; }
-  const us = Math.round((endMs - startMs) * 1000);
-  s.ok++;
-  s.sumUs += us;
-  s.hist.recordValue(us);
-  if (intendedMs) s.intended.recordValue(Math.round((endMs - intendedMs) * 1000));
-  let b = 0;
-  while (b < PROM_BOUNDS_US.length && us > PROM_BOUNDS_US[b]) b++;
-  s.buckets[b]++;
-}
 
 // monitorEventLoopDelay records the whole timer period, resolution included (an idle loop reads
 // ~10.1 ms at resolution 10): the reported delay is what exceeds the resolution.
@@ -54,19 +34,7 @@ let cpuPrev = threadCpu ? process.threadCpuUsage() : null;
 const excessMs = (ns) => Math.max(0, Math.round((ns / 1e6 - ELD_RESOLUTION_MS) * 100) / 100);
 
 function flush(seq) {
-  const ops = {};
-  for (const op of OPS) {
-    const s = stats[op];
-    if (s.ok === 0 && s.err === 0) continue;
-    ops[op] = {
-      ok: s.ok, err: s.err, sumUs: s.sumUs,
-      hist: s.ok ? encode(s.hist) : null,
-      intended: s.intended.totalCount ? encode(s.intended) : null,
-      buckets: Array.from(s.buckets),
-    };
-    s.ok = 0; s.err = 0; s.sumUs = 0;
-    s.hist.reset(); s.intended.reset(); s.buckets.fill(0);
-  }
+  const ops = recorder.flush();
   const elu = performance.eventLoopUtilization(eluPrev);
   eluPrev = performance.eventLoopUtilization();
   const self = {
@@ -97,21 +65,17 @@ function abort(reason) {
   parentPort.postMessage({ type: 'abort', reason });
 }
 
-// runClient: one client's loop for one step. Pacing: with a rate, op k of this client is due at
-// t0 + k / rate; when behind, it starts at once (no skipping, no bursts beyond catching up) and
-// the latency from the due time carries the backlog, which is the point of the correction.
+// runClient: one client's loop for one step (pacing with --rate: see Pacer in recorder.js).
 async function runClient(id, step) {
   const { col } = clients.get(id);
   const rng = new Rng(config.seed, clientStream(id, step.index));
   const next = opsFor(config, col, rng, id, step);
-  const interval = step.ratePerClient ? 1000 / step.ratePerClient : 0;
-  let k = 0;
+  const pacer = step.ratePerClient ? new Pacer(step.startAt, step.ratePerClient) : null;
   let consecutiveErrors = 0;
   while (!stopping) {
     let intended = 0;
-    if (interval) {
-      intended = step.startAt + k * interval;
-      k++;
+    if (pacer) {
+      intended = pacer.next();
       if (step.endAt && intended >= step.endAt) break;
       const wait = intended - now();
       if (wait > 0.5) await sleep(wait);

@@ -1,0 +1,102 @@
+'use strict';
+// Measurement state shared by the worker threads (Recorder: per op type, one interval) and the
+// main thread (mergeInterval: many workers' deltas -> one second of the timeline).
+const { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US } = require('./hist');
+const { OPS } = require('./workload');
+
+// Pacer: with a target rate, op k of a client is due at startAt + k / rate (ms, epoch clock).
+// The loop waits for a due time in the future and starts at once when it is late: no op is
+// skipped, so a stall of the server shows up as the late ops' latency from their due time.
+class Pacer {
+  constructor(startAt, ratePerSecond) {
+    this.startAt = startAt;
+    this.interval = 1000 / ratePerSecond;
+    this.k = 0;
+  }
+
+  next() {
+    return this.startAt + this.k++ * this.interval;
+  }
+}
+
+class Recorder {
+  constructor() {
+    this.stats = {};
+    for (const op of OPS) {
+      this.stats[op] = {
+        ok: 0, err: 0, sumUs: 0,
+        hist: newHistogram(), intended: newHistogram(),
+        buckets: new Float64Array(PROM_BOUNDS_US.length + 1),
+      };
+    }
+    this.record = this.record.bind(this);
+  }
+
+  // record(op, startMs, endMs, intendedMs, ok): service time = end - start; with a pacer,
+  // intendedMs (> 0) is the op's due time and end - min(due, start) is the corrected latency.
+  record(op, startMs, endMs, intendedMs, ok) {
+    const s = this.stats[op];
+    if (!ok) { s.err++; return; }
+    const us = Math.round((endMs - startMs) * 1000);
+    s.ok++;
+    s.sumUs += us;
+    s.hist.recordValue(us);
+    // An op may start up to 0.5 ms before its due time (sleeping less than that costs more than
+    // it is worth); it was not delayed then, and its corrected latency is its service time.
+    if (intendedMs) s.intended.recordValue(Math.round((endMs - Math.min(intendedMs, startMs)) * 1000));
+    let b = 0;
+    while (b < PROM_BOUNDS_US.length && us > PROM_BOUNDS_US[b]) b++;
+    s.buckets[b]++;
+  }
+
+  // flush(): this interval's deltas (only op types that saw an op), then reset.
+  flush() {
+    const ops = {};
+    for (const op of OPS) {
+      const s = this.stats[op];
+      if (s.ok === 0 && s.err === 0) continue;
+      ops[op] = {
+        ok: s.ok, err: s.err, sumUs: s.sumUs,
+        hist: s.ok ? encode(s.hist) : null,
+        intended: s.intended.totalCount ? encode(s.intended) : null,
+        buckets: Array.from(s.buckets),
+      };
+      s.ok = 0; s.err = 0; s.sumUs = 0;
+      s.hist.reset(); s.intended.reset(); s.buckets.fill(0);
+    }
+    return ops;
+  }
+}
+
+// mergeInterval(deltas, intervalS, acc): deltas = one flush() per worker for the same second.
+// Returns that second's per-op line ({ok, err, ops_per_s, latency_us, intended_latency_us?})
+// and adds the histograms into acc[op] (the step's totals) when acc is given.
+function mergeInterval(deltas, intervalS, acc) {
+  const sec = {};
+  for (const ops of deltas) {
+    for (const [op, d] of Object.entries(ops)) {
+      const s = (sec[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: null });
+      s.ok += d.ok;
+      s.err += d.err;
+      const a = acc ? (acc[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: newHistogram() }) : null;
+      if (a) { a.ok += d.ok; a.err += d.err; }
+      if (d.hist) { const h = decode(d.hist); s.hist.add(h); if (a) a.hist.add(h); }
+      if (d.intended) {
+        const h = decode(d.intended);
+        s.intended ||= newHistogram();
+        s.intended.add(h);
+        if (a) a.intended.add(h);
+      }
+    }
+  }
+  const line = {};
+  for (const op of OPS) {
+    const s = sec[op];
+    if (!s) continue;
+    line[op] = { ok: s.ok, err: s.err, ops_per_s: Math.round((s.ok / intervalS) * 10) / 10, latency_us: percentiles(s.hist) };
+    if (s.intended) line[op].intended_latency_us = percentiles(s.intended);
+  }
+  return line;
+}
+
+module.exports = { Pacer, Recorder, mergeInterval };

@@ -1,0 +1,82 @@
+'use strict';
+// Bad input never starts anything: message + usage on stderr, exit 2.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runLoader } = require('./support/loader');
+const { parse, parseDuration, UsageError } = require('../src/args');
+const { RunDir } = require('../src/results');
+
+const bad = [
+  [['nope'], /unknown experiment 'nope'/],
+  [[], /name an experiment/],
+  [['experiment1', 'experiment2'], /one experiment at a time/],
+  [['experiment1', '--bogus'], /Unknown option '--bogus'/],
+  [['experiment1', '--docs', '1e3'], /--docs: '1e3' is not a whole number/],
+  [['experiment1', '--docs', '0'], /--docs: 0 is out of range/],
+  [['experiment1', '--docs'], /--docs/],
+  [['experiment2', '--clients', '1,,2'], /--clients/],
+  [['experiment2', '--clients', '0'], /--clients: 0 is out of range/],
+  [['experiment2', '--duration', '30'], /--duration: '30' is not a duration/],
+  [['experiment2', '--rate', '-5'], /--rate/],
+  [['experiment2', '--docs', '5'], /--docs does not apply to experiment2/],
+  [['experiment1', '--duration', '5s'], /--duration does not apply to experiment1/],
+  [['experiment1', '--uri', 'http://x'], /--uri: 'http:\/\/x' is not a mongodb:\/\/ URI/],
+  [['experiment1', '--engine', '../etc'], /--engine/],
+  [['experiment1', '--password-file', '/nonexistent/pw', '--uri', 'mongodb://127.0.0.1:1/'], /--password-file: cannot read/],
+  [['/nonexistent/x.yaml'], /cannot read experiment file/],
+];
+
+for (const [args, re] of bad) {
+  test(`exit 2: ${args.join(' ') || '(no arguments)'}`, async () => {
+    const r = await runLoader([...args, '--metrics-port', '0']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, re);
+    assert.match(r.stderr, /Usage: lab-loader/);
+  });
+}
+
+test('--help: usage on stdout, exit 0', async () => {
+  const r = await runLoader(['--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /Usage: lab-loader <experiment1\|experiment2\|experiment3\|FILE.yaml>/);
+  for (const f of ['--uri', '--docs', '--preload-docs', '--clients', '--duration', '--rate', '--seed', '--engine', '--results-dir', '--metrics-port', '--grafana-url', '--server-selection-timeout']) {
+    assert.ok(r.stdout.includes(f), `usage mentions ${f}`);
+  }
+});
+
+test('durations and flag values', () => {
+  assert.equal(parseDuration('x', '30s'), 30000);
+  assert.equal(parseDuration('x', '2m'), 120000);
+  assert.equal(parseDuration('x', '500ms'), 500);
+  assert.equal(parseDuration('x', '1h'), 3600000);
+  assert.throws(() => parseDuration('x', '0s'), UsageError);
+  const o = parse(['experiment2', '--clients', '1,2,4,6', '--duration', '30s', '--rate', '5000', '--seed', '7']);
+  assert.deepEqual(o.clients, [1, 2, 4, 6]);
+  assert.equal(o.durationMs, 30000);
+  assert.equal(o.rate, 5000);
+  assert.equal(o.seed, 7);
+  assert.equal(o.metricsPort, 9464);
+  assert.equal(o.serverSelectionTimeoutMs, 10000);
+});
+
+test('a results directory is never reused; latest points at the newest run', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rundir-'));
+  const exp = path.join(root, 'e.yaml');
+  fs.writeFileSync(exp, 'name: e\n');
+  const t = new Date('2026-01-02T03:04:05.678Z');
+  const a = new RunDir(root, 'experiment1', 'wiredtiger', t);
+  a.create(exp);
+  a.summary({ complete: true });
+  a.close();
+  assert.equal(path.basename(a.dir), '20260102T030405Z');
+  assert.throws(() => new RunDir(root, 'experiment1', 'wiredtiger', t).create(exp), /already exists; refusing to overwrite/);
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(a.dir, 'summary.json'), 'utf8')), { schema_version: 1, complete: true });
+  const b = new RunDir(root, 'experiment1', 'wiredtiger', new Date(t.getTime() + 1000));
+  b.create(exp);
+  b.close();
+  assert.equal(fs.readlinkSync(path.join(root, 'experiment1', 'wiredtiger', 'latest')), '20260102T030406Z');
+  fs.rmSync(root, { recursive: true, force: true });
+});

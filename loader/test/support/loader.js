@@ -1,0 +1,61 @@
+'use strict';
+// Run the real loader CLI as a child process (what run.sh and users run) and collect its output.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const BIN = path.resolve(__dirname, '..', '..', 'bin', 'lab-loader.js');
+
+// startLoader(args) -> { proc, done: Promise<{code, signal, stdout, stderr, ms}>, waitFor(re) }
+function startLoader(args, { env } = {}) {
+  const t0 = Date.now();
+  const proc = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  const waiters = [];
+  const check = () => {
+    for (const w of [...waiters]) {
+      const m = w.re.exec(stderr);
+      if (m) { waiters.splice(waiters.indexOf(w), 1); w.resolve(m); }
+    }
+  };
+  proc.stdout.on('data', (d) => { stdout += d; });
+  proc.stderr.on('data', (d) => { stderr += d; check(); });
+  const done = new Promise((resolve) => {
+    proc.on('exit', (code, signal) => {
+      // let the pipes drain
+      setImmediate(() => resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 }));
+      for (const w of waiters) w.reject(new Error(`loader exited (${code}) before ${w.re}; stderr:\n${stderr}`));
+    });
+  });
+  return {
+    proc,
+    done,
+    waitFor(re, timeoutMs = 30000) {
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`timeout waiting for ${re}; stderr:\n${stderr}`)), timeoutMs);
+        waiters.push({ re, resolve: (m) => { clearTimeout(t); resolve(m); }, reject: (e) => { clearTimeout(t); reject(e); } });
+        check();
+      });
+    },
+  };
+}
+
+const runLoader = (args, o) => startLoader(args, o).done;
+
+function tmpResults() {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'lab-loader-test-'));
+}
+
+function latestRun(root, experiment, engine) {
+  const link = path.join(root, experiment, engine, 'latest');
+  const dir = path.join(path.dirname(link), fs.readlinkSync(link));
+  return { dir, summary: JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')) };
+}
+
+function readTimeline(dir) {
+  return fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+module.exports = { startLoader, runLoader, tmpResults, latestRun, readTimeline, BIN };

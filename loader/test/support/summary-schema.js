@@ -1,0 +1,84 @@
+'use strict';
+// summary.json, schema_version 1: explicit field checks (the contract the report and the smoke
+// test read). checkSummary throws an AssertionError naming the first field that is wrong.
+const assert = require('node:assert/strict');
+
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const num = (v, name) => assert.ok(typeof v === 'number' && Number.isFinite(v), `${name}: number expected, got ${JSON.stringify(v)}`);
+const numOrNull = (v, name) => v === null || num(v, name);
+const str = (v, name) => assert.equal(typeof v, 'string', `${name}: string expected`);
+
+function checkLatency(l, name) {
+  assert.ok(isObj(l), `${name}: object expected`);
+  for (const k of ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max']) {
+    assert.ok(k in l, `${name}.${k} missing`);
+    numOrNull(l[k], `${name}.${k}`);
+  }
+  if (l.count > 0) assert.ok(l.p50 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${name}: percentiles out of order`);
+}
+
+function checkSummary(s) {
+  assert.equal(s.schema_version, 1);
+  assert.equal(typeof s.complete, 'boolean');
+  if (s.complete) assert.equal(s.reason, null); else str(s.reason, 'reason');
+  num(s.exit_code, 'exit_code');
+  str(s.experiment, 'experiment');
+  str(s.engine, 'engine');
+  assert.ok(['flag', 'server', 'unknown'].includes(s.engine_source), 'engine_source');
+  assert.ok(!Number.isNaN(Date.parse(s.started_at)), 'started_at: ISO time');
+  assert.ok(isObj(s.parameters), 'parameters');
+  for (const k of ['database', 'collection', 'writeConcern', 'readPreference', 'readConcern', 'seed', 'workload', 'preload', 'uri']) {
+    assert.ok(k in s.parameters, `parameters.${k} missing`);
+  }
+  assert.ok(!/:[^/@]*[^*]@/.test(s.parameters.uri) || s.parameters.uri.includes('***'), 'parameters.uri: password redacted');
+  if (s.server !== null) {
+    assert.ok(isObj(s.server), 'server');
+    assert.ok('version' in s.server, 'server.version');
+    assert.ok('storage_engine' in s.server, 'server.storage_engine (null when not reported)');
+    if (s.server.storage_engine === null) str(s.server.storage_engine_note, 'server.storage_engine_note');
+    assert.ok(isObj(s.topology), 'topology');
+    str(s.topology.kind, 'topology.kind');
+  }
+  assert.ok(isObj(s.loader), 'loader');
+  for (const k of ['version', 'node', 'driver', 'histogram']) str(s.loader[k], `loader.${k}`);
+  assert.ok(Array.isArray(s.steps), 'steps');
+  for (const [i, st] of s.steps.entries()) {
+    const n = `steps[${i}]`;
+    num(st.index, `${n}.index`);
+    num(st.clients, `${n}.clients`);
+    str(st.phase, `${n}.phase`);
+    num(st.duration_s, `${n}.duration_s`);
+    assert.equal(typeof st.complete, 'boolean', `${n}.complete`);
+    assert.ok(isObj(st.ops), `${n}.ops`);
+    for (const [op, o] of Object.entries(st.ops)) {
+      assert.ok(['insert', 'find', 'update'].includes(op), `${n}.ops: unknown op ${op}`);
+      num(o.count, `${n}.ops.${op}.count`);
+      num(o.errors, `${n}.ops.${op}.errors`);
+      num(o.ops_per_s, `${n}.ops.${op}.ops_per_s`);
+      checkLatency(o.latency_us, `${n}.ops.${op}.latency_us`);
+      if (o.intended_latency_us) checkLatency(o.intended_latency_us, `${n}.ops.${op}.intended_latency_us`);
+    }
+    assert.ok(isObj(st.loader), `${n}.loader`);
+    assert.equal(typeof st.loader.limited, 'boolean', `${n}.loader.limited`);
+    assert.ok(Array.isArray(st.loader.reasons), `${n}.loader.reasons`);
+    assert.ok(Array.isArray(st.loader.workers), `${n}.loader.workers`);
+  }
+  assert.equal(typeof s.loader_limited, 'boolean', 'loader_limited');
+  assert.ok(isObj(s.files), 'files');
+}
+
+function checkTimelineLine(l) {
+  assert.ok(!Number.isNaN(Date.parse(l.t)), 'timeline t');
+  num(l.elapsed_s, 'timeline elapsed_s');
+  num(l.step, 'timeline step');
+  num(l.clients, 'timeline clients');
+  str(l.phase, 'timeline phase');
+  assert.ok(isObj(l.ops), 'timeline ops');
+  for (const [op, o] of Object.entries(l.ops)) {
+    num(o.ops_per_s, `timeline ops.${op}.ops_per_s`);
+    checkLatency(o.latency_us, `timeline ops.${op}.latency_us`);
+  }
+  assert.ok(isObj(l.loader) && Array.isArray(l.loader.workers), 'timeline loader');
+}
+
+module.exports = { checkSummary, checkTimelineLine };

@@ -1,0 +1,14 @@
+# shellcheck shell=bash
+# The loader's own tests (loader/test/**/*.test.js, including test/faults/): node:test over real TCP
+# against mongo-java-server (or MONGODB_URI). TAP out; node prints "# pass N" / "# fail N".
+loader_suite() {
+  need_tool node || return 1
+  [[ -d $LAB_ROOT/loader/node_modules/mongodb ]] || { echo "not ok 1 - loader/node_modules missing: $INSTALL_HINT"; return 1; }
+  compgen -G "$LAB_ROOT/.tools/mongo-java-server/mongo-java-server-core-*.jar" >/dev/null ||
+    [[ -n ${MONGODB_URI:-} ]] || { echo "not ok 1 - mongo-java-server jars missing: $INSTALL_HINT"; return 1; }
+  local files
+  mapfile -t files < <(find "$LAB_ROOT/loader/test" -name node_modules -prune -o -name '*.test.js' -print | sort)
+  ((${#files[@]})) || { echo "not ok 1 - no loader tests found"; return 1; }
+  (cd "$LAB_ROOT/loader" && node --test --test-reporter=tap "${files[@]}")
+}
+run_suite loader loader_suite
