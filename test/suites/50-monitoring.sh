@@ -1,0 +1,10 @@
+# shellcheck shell=bash
+# Monitoring: dashboards (JSON, uids, no volatile fields, PromQL through Prometheus's own parser,
+# metric names against the loader's real /metrics and dashboards/metrics-catalog), prometheus.yml
+# (promtool), compose/monitoring.yml (real Compose, ports on 127.0.0.1 only, no secret in the
+# config), lab-exporter's unit tests, and live: a real Prometheus scraping a running loader and the
+# real mongodb_exporter at 1 s. About 30 s. Script: dashboards/test/run-tests.sh.
+monitoring_suite() {
+  bash "$LAB_ROOT/dashboards/test/run-tests.sh"
+}
+run_suite monitoring monitoring_suite
