@@ -404,3 +404,31 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   not_logged "--method fsync"
   logged "LAB fault stale-secondary --yes"
 }
+
+@test "compose/faults.yml renders with the real Compose v2: one netem sidecar per member namespace, fault-tool mounts" {
+  local bin=$REPO/.tools/bin/docker-compose
+  [ -x "$bin" ] || { echo "missing $bin: run 'bash test/install-tools.sh'" >&2; return 1; }
+  # shellcheck source=/dev/null
+  source "$REPO/run.sh"
+  local envs=() json
+  mapfile -t envs < <(stack_env)
+  json=$(env "${envs[@]}" "$bin" --project-directory "$REPO" -p lab-wiredtiger -f compose/cluster.yml \
+    -f compose/engines/wiredtiger.yml -f compose/faults.yml --profile faults config --format json)
+  for m in shard01-a shard01-b shard01-c; do
+    [ "$(jq -r --arg s "netem-$m" '.services[$s].network_mode' <<<"$json")" = "service:$m" ]
+    [ "$(jq -r --arg s "netem-$m" '.services[$s].cap_add | join(",")' <<<"$json")" = "NET_ADMIN" ]
+    [ "$(jq -r --arg s "netem-$m" '.services[$s].profiles | join(",")' <<<"$json")" = "faults" ]
+  done
+  [ "$(jq -r '.services["fault-tool"].entrypoint | join(" ")' <<<"$json")" = "node bin/lab-fault.js" ]
+  jq -e '.services["fault-tool"].volumes[] | select(.target == "/lab/results")' <<<"$json" >/dev/null
+  jq -e '.services["fault-tool"].volumes[] | select(.target == "/run/lab-secrets/root-password" and .read_only == true)' <<<"$json" >/dev/null
+  # without the profile, `up` starts none of them
+  json=$(env "${envs[@]}" "$bin" --project-directory "$REPO" -p lab-wiredtiger -f compose/cluster.yml \
+    -f compose/engines/wiredtiger.yml -f compose/faults.yml config --format json)
+  [ "$(jq '[.services | keys[] | select(startswith("netem-") or . == "fault-tool")] | length' <<<"$json")" -eq 0 ]
+  # the stale-secondary flag reaches the shard members' command line, and only theirs
+  json=$(env "${envs[@]}" "LAB_SHARD_EXTRA_ARGS=--oplogSize 16" "$bin" --project-directory "$REPO" -p lab-wiredtiger \
+    -f compose/cluster.yml -f compose/engines/wiredtiger.yml -f compose/faults.yml config --format json)
+  [[ $(jq -r '.services["shard01-c"].command | join(" ")' <<<"$json") == *"--oplogSize 16"* ]]
+  [[ $(jq -r '.services["cfg1"].command | join(" ")' <<<"$json") != *"--oplogSize"* ]]
+}
