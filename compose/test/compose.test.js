@@ -207,6 +207,12 @@ for (const eng of ENGINES) {
           dataSources.push(data[0].source);
         }
         assert.equal(new Set(dataSources).size, MONGODS.length, 'no two members share a volume');
+        // The official image's VOLUME paths are covered, so no container leaves an anonymous
+        // volume behind after `down`.
+        for (const [name, svc] of Object.entries(s)) {
+          const covered = new Set([...(svc.tmpfs || []), ...(svc.volumes || []).map((v) => v.target)]);
+          for (const p of ['/data/db', '/data/configdb']) assert.ok(covered.has(p), `${name}: ${p} mounted`);
+        }
         for (const [key, vol] of Object.entries(model.volumes)) {
           assert.equal(vol.name, `lab-${eng.engine}_${key}`, `volume ${key} belongs to the engine's project`);
         }
@@ -282,8 +288,8 @@ test('rendering outside run.sh fails and says how to start the lab', () => {
   assert.ok(COMPOSE, INSTALL_HINT);
   const r = spawnSync(COMPOSE, ['--project-directory', ROOT, '-p', 'lab-x', '-f', 'compose/cluster.yml', 'config', '--quiet'],
     { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-  assert.notEqual(r.status, 0);
-  assert.match(r.stderr, /start the lab with \.\/run\.sh/);
+  assert.notEqual(r.status, 0, `status ${r.status} signal ${r.signal} error ${r.error}`);
+  assert.match(r.stderr, /start the lab with \.\/run\.sh/, `stderr: ${r.stderr}`);
 });
 
 // The whole stack as `up` renders it: every part's compose file that exists, all profiles.
