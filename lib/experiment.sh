@@ -1,4 +1,154 @@
 # shellcheck shell=bash
-# Experiment verbs: experiment1|2|3. (issue 3 fills this in)
-experiment_flags_usage() { echo "  (none yet)"; }
-verb_experiment() { die_env "experiments: not implemented yet"; }
+# Experiment verbs: ./run.sh experiment1|experiment2|experiment3 [flags] (seeds/004; the
+# experiments themselves are data in experiments/*.yaml, the loader is loader/bin/lab-loader.js).
+#   In a stack:  stands the engine's stack up if needed (verb_up), then
+#                docker compose ... --profile loader run --rm --build --use-aliases loader EXP ...
+#                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
+#   --uri URI:   no Docker at all; node loader/bin/lab-loader.js on this host against URI.
+# Every flag is checked here before anything starts (exit 2); the loader checks them again.
+# Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 130 interrupted).
+
+# Where the stack's loader connects: mongos by service name, with the root password file that
+# compose/loader.yml mounts from .secrets/<engine>/ (never on a command line).
+EXPERIMENT_STACK_URI=mongodb://mongos:27017/
+EXPERIMENT_SECRETS=/run/lab-secrets
+
+experiment_flags_usage() {
+  cat <<'USAGE'
+  --docs N                experiment1: documents to insert (default 10000000)
+  --preload-docs N        experiment2/3: documents loaded first, not measured (default 1000000)
+  --clients LIST          client steps, e.g. 1,2,4,6 (default 1,2,3,4,5,6; experiment1: 1)
+  --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m)
+  --rate N                pace at N ops/s in total; adds latency from the intended start
+  --seed N                random generator seed (default 4, from the experiment file)
+  --workers N             loader worker threads (default: min(clients, CPU cores))
+  --server-selection-timeout DUR   give up on an unreachable server (default 10s)
+  --stall-timeout DUR     stop when no operation completes for DUR (default 20s)
+  --uri URI               run the loader on this host against URI (any cluster); no Docker
+  --password-file FILE    with --uri: password of --username (default user root)
+  --username NAME         with --uri: user for --password-file
+  Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
+USAGE
+}
+
+# experiment_check FLAG VALUE KIND: exit 2 unless VALUE is a KIND (count|seed|list|duration|uri|path|text).
+experiment_check() {
+  local flag=$1 value=$2 kind=$3
+  case $kind in
+    count) [[ $value =~ ^[0-9]+$ && $value =~ [1-9] ]] || die_usage "$flag needs a whole number > 0 (got '$value')" ;;
+    seed) [[ $value =~ ^[0-9]+$ ]] || die_usage "$flag needs a whole number (got '$value')" ;;
+    list) [[ $value =~ ^[0-9]+(,[0-9]+)*$ && ! $value =~ (^|,)0+(,|$) ]] ||
+      die_usage "$flag needs a list of client counts like 1,2,4,6 (got '$value')" ;;
+    duration) [[ $value =~ ^[0-9]+(\.[0-9]+)?(ms|s|m|h)$ ]] || die_usage "$flag needs a duration like 30s or 2m (got '$value')" ;;
+    uri) [[ $value =~ ^mongodb(\+srv)?:// ]] || die_usage "$flag needs a mongodb:// URI (got '$value')" ;;
+    path) [[ -r $value ]] || die_usage "$flag: cannot read '$value'" ;;
+    text) [[ -n $value ]] || die_usage "$flag needs a value" ;;
+  esac
+}
+
+# experiment_results_path NAME: the run directory `latest` points at, relative to the repo.
+experiment_results_path() {
+  local link="results/$1/${ENGINE:?}/latest" target
+  target=$(readlink "$LAB_ROOT/$link" 2>/dev/null) || return 1
+  echo "results/$1/$ENGINE/$target"
+}
+
+verb_experiment() {
+  local name=$1 uri="" password_file="" flag value kind rc=0
+  shift
+  local loader_args=()
+  while (($#)); do
+    flag=$1
+    case $flag in
+      --*=*) value=${flag#*=}; flag=${flag%%=*}; shift ;;
+      --*) value=${2:-}; shift; (($#)) && shift ;;
+      *) die_usage "$name does not take '$flag'" ;;
+    esac
+    case $flag in
+      --docs | --preload-docs | --rate | --workers) kind=count ;;
+      --seed) kind=seed ;;
+      --clients) kind=list ;;
+      --duration | --server-selection-timeout | --stall-timeout) kind=duration ;;
+      --uri) kind=uri ;;
+      --password-file) kind=path ;;
+      --username) kind=text ;;
+      *) die_usage "$name does not take '$flag' (experiment flags: see ./run.sh help)" ;;
+    esac
+    [[ -n $value && $value != --* ]] || die_usage "$flag needs a value"
+    experiment_check "$flag" "$value" "$kind"
+    case $flag in
+      --uri) uri=$value ;;
+      --password-file) password_file=$value ;;
+      *) loader_args+=("$flag" "$value") ;;
+    esac
+  done
+  case $name in
+    experiment1) [[ " ${loader_args[*]} " != *" --duration "* && " ${loader_args[*]} " != *" --preload-docs "* ]] ||
+      die_usage "experiment1 inserts --docs documents; --duration and --preload-docs are for experiment2/3" ;;
+    *) [[ " ${loader_args[*]} " != *" --docs "* ]] || die_usage "$name takes --preload-docs, not --docs" ;;
+  esac
+  if [[ -z $uri && ( -n $password_file || " ${loader_args[*]} " == *" --username "* ) ]]; then
+    die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
+  fi
+
+  if [[ -n $uri ]]; then
+    experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
+  else
+    experiment_in_stack "$name" "${loader_args[@]}" || rc=$?
+  fi
+  if [[ $DRY_RUN != 1 ]]; then
+    local where
+    if where=$(experiment_results_path "$name"); then echo "results: $where"; fi
+  fi
+  return "$rc"
+}
+
+# experiment_on_host NAME URI PASSWORD_FILE LOADER_ARGS...: the loader as a host process.
+experiment_on_host() {
+  local name=$1 uri=$2 password_file=$3
+  shift 3
+  local args=("$name" --uri "$uri" --engine "$ENGINE" --results-dir "$LAB_ROOT/results" "$@")
+  [[ -n $password_file ]] && args+=(--password-file "$password_file")
+  if [[ $DRY_RUN != 1 ]]; then
+    command -v node >/dev/null 2>&1 ||
+      die_env "node is not installed: --uri runs the loader on this host and needs Node.js >= 20.19 (or drop --uri to run it in the stack)"
+    [[ -d $LAB_ROOT/loader/node_modules/mongodb ]] ||
+      die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
+  fi
+  run node "$LAB_ROOT/loader/bin/lab-loader.js" "${args[@]}"
+}
+
+# experiment_in_stack NAME LOADER_ARGS...: up (no-op when up), then the loader container.
+experiment_in_stack() {
+  local name=$1
+  shift
+  local args=("$name" --uri "$EXPERIMENT_STACK_URI" --password-file "$EXPERIMENT_SECRETS/root-password"
+    --engine "$ENGINE" "$@")
+  if [[ $MONITORING == 1 ]]; then
+    args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
+  fi
+  verb_up
+  # Docker would create a missing bind-mount source as root; the loader runs as the user.
+  run mkdir -p "$LAB_ROOT/results"
+  compose --profile loader run --rm --build --use-aliases loader "${args[@]}"
+}
+
+# smoke_experiments ENGINE (lib/smoke.sh hook): each experiment at a tiny scale through the stack,
+# then its summary.json says complete and names the engine the server reports.
+smoke_experiments() {
+  local engine=$1 exp summary
+  local -A flags=(
+    [experiment1]="--docs 5000"
+    [experiment2]="--preload-docs 20000 --clients 1,2 --duration 10s"
+    [experiment3]="--preload-docs 20000 --clients 1,2 --duration 10s"
+  )
+  for exp in experiment1 experiment2 experiment3; do
+    # shellcheck disable=SC2086  # the flags are words on purpose
+    smoke_check "$engine: $exp runs to completion in the stack" smoke_lab "$exp" ${flags[$exp]}
+    [[ $DRY_RUN == 1 ]] && continue
+    summary="$LAB_ROOT/results/$exp/$engine/latest/summary.json"
+    smoke_check "$engine: $exp summary.json is complete" grep -q '"complete": true' "$summary"
+    smoke_check "$engine: $exp summary.json records the server's storage engine" \
+      grep -q '"storage_engine": {' "$summary"
+  done
+}

@@ -155,6 +155,11 @@ class Run {
     const reported = description.server.storage_engine?.name;
     this.openResults(opts.engine || reported || 'unknown', opts.engine ? 'flag' : reported ? 'server' : 'unknown');
     this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}; results: ${this.runDir.dir}`);
+    // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
+    // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
+    if (opts.engine && reported && !opts.engine.toLowerCase().startsWith(reported.toLowerCase())) {
+      this.log(`warning: results are labelled '${opts.engine}' but the server reports storage engine '${reported}'`);
+    }
 
     await this.setup();
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
