@@ -346,7 +346,9 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of ' rm -f shard01-c')" -lt "$(line_of 'volume rm lab-wiredtiger_shard01-c-data')" ]
   [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
   [ "$(line_of 'up -d --no-deps shard01-c')" -lt "$(line_of 'until state=SECONDARY')" ]
-  [[ $output == *"verdict: PASS: resync shard01-c"* ]]
+  [ "$(line_of 'until state=SECONDARY')" -lt "$(line_of 'summarize')" ]
+  logged "--scenario resync --param engine=wiredtiger --param member=shard01-c"
+  [ -L "$W/results/fault-resync/wiredtiger/latest" ]
 }
 
 @test "missing loader dependencies are installed through the fault-tool container" {

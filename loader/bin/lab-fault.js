@@ -445,6 +445,10 @@ function cmdSummarize(opts) {
     const check = steps.check;
     if (!check) v = { pass: false, verdict: 'FAIL: failover: the set checker did not run' };
     else v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean) });
+  } else if (scenario === 'resync') {
+    const r = steps.resync || {};
+    const pass = r.reached === true;
+    v = { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: resync ${params.member}: ${pass ? `SECONDARY again after initial sync (${r.elapsedSeconds} s)` : `not SECONDARY (last state ${r.finalState ?? '?'})`}` };
   } else {
     throw new UsageError(`unknown scenario '${scenario}'`);
   }

@@ -53,20 +53,12 @@ class Members {
     return this.client(host).db('admin').command(cmd);
   }
 
-  // status(): replSetGetStatus from the first member that answers, preferring one that reports a
-  // primary (a stopped member's own view is unavailable; a RECOVERING one still answers).
+  // status(): replSetGetStatus from every member at once (a stopped one costs its timeout once, not
+  // once per member in turn). Preferred: a view that has a primary, the highest term first: during
+  // a partition the cut-off old primary still calls itself PRIMARY in an older term.
   async status() {
-    let fallback = null;
-    for (const h of this.hosts) {
-      try {
-        const s = await this.admin(h, { replSetGetStatus: 1 });
-        if (d.primaryOf(s)) return { from: d.shortName(h), status: s };
-        fallback = fallback || { from: d.shortName(h), status: s };
-      } catch {
-        /* unreachable: try the next member */
-      }
-    }
-    return fallback;
+    const views = await Promise.allSettled(this.hosts.map(async (h) => ({ from: d.shortName(h), status: await this.admin(h, { replSetGetStatus: 1 }) })));
+    return d.pickStatusView(views.filter((v) => v.status === 'fulfilled').map((v) => v.value));
   }
 
   async selfStatus(host) {
@@ -89,15 +81,9 @@ class Members {
   }
 
   async windows(hosts) {
-    const out = [];
-    for (const h of hosts) {
-      try {
-        out.push(await this.window(h));
-      } catch (e) {
-        out.push({ member: d.shortName(h), first: null, last: null, error: e.message.split('\n')[0] });
-      }
-    }
-    return out;
+    return Promise.all(
+      hosts.map((h) => this.window(h).catch((e) => ({ member: d.shortName(h), first: null, last: null, error: e.message.split('\n')[0] }))),
+    );
   }
 
   async close() {

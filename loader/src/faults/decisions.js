@@ -105,6 +105,17 @@ function majorityLagSeconds(status) {
   return Math.max(0, (dateMs(primary.optimeDate) - committed) / 1000);
 }
 
+// pickStatusView([{from, status}]): which member's replSetGetStatus to believe. One that sees a
+// primary, and of those the highest term: a primary cut off by a partition still reports itself
+// PRIMARY (until it steps down, ~electionTimeoutMillis = 10 s) in the OLD term, while the majority
+// side has elected a new one in a higher term.
+function pickStatusView(views) {
+  if (!views || views.length === 0) return null;
+  const term = (v) => Number(v.status.term ?? -1);
+  const withPrimary = views.filter((v) => primaryOf(v.status)).sort((a, b) => term(b) - term(a));
+  return withPrimary[0] || views[0];
+}
+
 // ---- flow control -----------------------------------------------------------------------------
 // Since 4.2 the primary throttles writes when the *majority commit point* lags more than
 // flowControlTargetLagSeconds (default 10). With 3 data-bearing voting members the majority is 2:
@@ -331,6 +342,7 @@ module.exports = {
   shortName,
   memberLag,
   memberStates,
+  pickStatusView,
   majorityLagSeconds,
   interpretFlowControl,
   windowSeconds,

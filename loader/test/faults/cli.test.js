@@ -74,3 +74,40 @@ test('summarize stale-secondary and failover', () => {
   assert.equal(r3.status, 1);
   assert.match(r3.stdout, /FAIL: failover w:majority/);
 });
+
+test('summarize resync', () => {
+  const ok = runDir({ resync: { reached: true, elapsedSeconds: 42, finalState: 'SECONDARY' } });
+  const r = run('summarize', '--run-dir', ok, '--scenario', 'resync', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /PASS: resync shard01-c: SECONDARY again after initial sync \(42 s\)/);
+  const bad = runDir({ resync: { reached: false, finalState: 'STARTUP2' } });
+  assert.equal(run('summarize', '--run-dir', bad, '--scenario', 'resync', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c').status, 1);
+});
+
+test('watch against a server that is no replica set: one row per second, honest "no member answers", exit 3 on timeout', async () => {
+  const { testServer } = require('../support/server');
+  const server = await testServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-watch-'));
+  const hostPort = server.uri.replace(/^mongodb:\/\//, '').replace(/\/.*$/, '');
+  try {
+    const { spawn } = require('node:child_process');
+    const child = spawn(process.execPath, [BIN, 'watch', '--members', hostPort, '--user=', '--until', 'healthy', '--timeout', '3', '--phase', 'test', '--timeline', path.join(dir, 'timeline.ndjson'), '--result', path.join(dir, 'step.json')]);
+    let out = '';
+    child.stdout.on('data', (b) => { out += b; });
+    const code = await new Promise((r) => child.on('exit', r));
+    assert.equal(code, 3, out);
+    const rows = fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(rows.length >= 3 && rows.length <= 5, `${rows.length} rows in ~3 s`);
+    for (const row of rows) {
+      assert.equal(row.phase, 'test');
+      assert.ok(!Number.isNaN(Date.parse(row.t)));
+      assert.deepEqual(row.members, {});
+      assert.equal(row.primary, null);
+    }
+    assert.match(out, /\[test\] no member answers/);
+    const res = JSON.parse(fs.readFileSync(path.join(dir, 'step.json'), 'utf8'));
+    assert.equal(res.reached, false);
+  } finally {
+    await server.stop();
+  }
+});

@@ -108,6 +108,22 @@ test('lag: works on the Extended JSON form of the document too (mongosh --json /
   assert.equal(d.memberLag(raw, 'shard01-c').lagSeconds, 31);
 });
 
+test('pickStatusView: during a partition believe the majority side (higher term), not the cut-off old primary', () => {
+  const old = statusDoc({ cLag: 0 }); // shard01-a sees itself PRIMARY in term 3
+  const majority = statusDoc({ primaryName: 'shard01-b:27017' });
+  majority.term = 4;
+  majority.members[0].stateStr = '(not reachable/healthy)';
+  majority.members[0].health = 0;
+  majority.members[0].state = 8;
+  const views = [{ from: 'shard01-a', status: old }, { from: 'shard01-b', status: majority }];
+  assert.equal(d.pickStatusView(views).from, 'shard01-b');
+  const noPrimary = statusDoc();
+  noPrimary.members[0].stateStr = 'SECONDARY';
+  noPrimary.members[0].state = 2;
+  assert.equal(d.pickStatusView([{ from: 'shard01-c', status: noPrimary }]).from, 'shard01-c');
+  assert.equal(d.pickStatusView([]), null);
+});
+
 test('memberStates: one entry per member with state and lag', () => {
   const st = d.memberStates(statusDoc({ cDown: true, bLag: 3 }));
   assert.deepEqual(Object.keys(st), ['shard01-a', 'shard01-b', 'shard01-c']);
