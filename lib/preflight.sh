@@ -4,8 +4,10 @@
 # probes, so they call docker directly rather than through run(); under --dry-run verbs skip them
 # because a dry run must work (and print its commands) where Docker is missing.
 
-# Oldest Compose v2 the stack files need: healthcheck start_interval (2.20.0).
+# Oldest Compose v2 and Docker Engine the stack files need: healthcheck start_interval, which
+# Compose supports from 2.20.0 and passes only to Engine API 1.44+ (Docker Engine 25).
 COMPOSE_MIN_MINOR=20
+DOCKER_MIN_MAJOR=25
 
 preflight_docker() {
   command -v docker >/dev/null 2>&1 ||
@@ -19,8 +21,14 @@ preflight_docker() {
     ((BASH_REMATCH[1] < 2 || (BASH_REMATCH[1] == 2 && BASH_REMATCH[2] < COMPOSE_MIN_MINOR))); then
     die_env "Docker Compose $v is too old: the lab needs 2.$COMPOSE_MIN_MINOR or newer (upgrade the docker-compose-plugin package)"
   fi
-  docker info --format '{{.ServerVersion}}' >/dev/null 2>&1 ||
+  local engine
+  engine=$(docker info --format '{{.ServerVersion}}' 2>/dev/null) ||
     die_env "cannot reach the Docker daemon ('docker info' failed): start it (e.g. 'sudo systemctl start docker'), or check DOCKER_HOST and your access to the Docker socket"
+  # Compose refuses healthcheck start_interval below Engine API 1.44 ("can't set
+  # healthcheck.start_interval as feature require Docker Engine v25 or later", pkg/compose/convert.go).
+  if [[ $engine =~ ^([0-9]+)\. ]] && ((BASH_REMATCH[1] < DOCKER_MIN_MAJOR)); then
+    die_env "Docker Engine $engine is too old: the lab needs $DOCKER_MIN_MAJOR or newer (upgrade docker-ce)"
+  fi
 }
 
 # running_lab_projects: the lab-* Compose projects with at least one running container.

@@ -133,6 +133,14 @@ nothing_started() {
   nothing_started
 }
 
+@test "Docker Engine older than 25 (no healthcheck start_interval): exit 1" {
+  rule "info --format *" 0 "24.0.7"
+  lab up
+  assert_failure 1
+  assert_output --partial "error: Docker Engine 24.0.7 is too old: the lab needs 25 or newer"
+  nothing_started
+}
+
 @test "daemon down: exit 1 naming how to start it, for every verb that needs it" {
   rule "info *" 1 "Cannot connect to the Docker daemon"
   local verb
