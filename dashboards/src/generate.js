@@ -13,9 +13,10 @@ const path = require('path');
 const OUT = path.join(__dirname, '..');
 const DS = { type: 'prometheus', uid: 'lab-prometheus' }; // dashboards/provisioning/datasources
 
-// Label filters every MongoDB query carries. Members without a replica set (mongos) have no rs_nm
-// label; rs_nm=~".*" (the "All" value) still matches them.
-const MEMBER = 'engine="$engine", rs_nm=~"$rs", instance=~"$member"';
+// Label filter of every per-member MongoDB query. The replica-set choice reaches these queries
+// through the member variable (its values are the members of the chosen sets), because not every
+// exporter series has rs_nm: mongodb_up carries only cluster_role (exporter/general_collector.go).
+const MEMBER = 'engine="$engine", instance=~"$member"';
 const ENGINE = 'engine="$engine"';
 // cAdvisor names containers by Compose service; the member variable holds service names too.
 const CONTAINER = 'engine="$engine", container_label_com_docker_compose_service=~"$member"';
@@ -152,7 +153,8 @@ function variables() {
     sort: 1,
     includeAll: !!opts.all,
     multi: !!opts.all,
-    allValue: opts.all ? '.*' : undefined,
+    // No custom "All" value: Grafana then sends the regex of all current values, so "All members"
+    // means all members of the chosen replica sets, not every instance.
     current: opts.all ? { text: 'All', value: '$__all' } : {},
     options: [],
     hide: 0,
@@ -160,8 +162,10 @@ function variables() {
   return {
     list: [
       q('engine', 'Engine', 'label_values(up, engine)'),
-      q('rs', 'Replica set', 'label_values(mongodb_up{engine="$engine"}, rs_nm)', { all: true }),
-      q('member', 'Member', 'label_values(mongodb_up{engine="$engine", rs_nm=~"$rs"}, instance)', { all: true }),
+      // Series that carry the exporter's topology labels (rs_nm); mongos has none, and the empty
+      // alternative in "$rs|" keeps the routers in the member list whatever sets are chosen.
+      q('rs', 'Replica set', 'label_values(mongodb_ss_opcounters{engine="$engine"}, rs_nm)', { all: true }),
+      q('member', 'Member', 'label_values(mongodb_ss_opcounters{engine="$engine", rs_nm=~"$rs|"}, instance)', { all: true }),
     ],
   };
 }
