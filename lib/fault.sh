@@ -52,6 +52,7 @@ USAGE
 
 # ---- flags -------------------------------------------------------------------------------------------
 FAULT_MEMBER=""
+FAULT_MEMBER_GIVEN=0
 FAULT_METHOD=""
 FAULT_THRESHOLD=30s
 FAULT_THRESHOLD_S=30
@@ -79,7 +80,7 @@ parse_fault_flags() {
     esac
     [[ $allowed == *" $flag "* ]] || die_usage "fault $scenario does not take $flag"
     case $flag in
-      --member) FAULT_MEMBER=$value ;;
+      --member) FAULT_MEMBER=$value; FAULT_MEMBER_GIVEN=1 ;;
       --method) FAULT_METHOD=$value ;;
       --threshold) FAULT_THRESHOLD=$value ;;
       --oplog-size-mb) FAULT_OPLOG_MB=$value ;;
@@ -263,7 +264,7 @@ fault_apply_cmd() { # METHOD MEMBER -> sets FAULT_APPLY and FAULT_UNDO_CMD array
 fault_replica_lag() {
   local m=$FAULT_MEMBER method=$FAULT_METHOD t=$FAULT_THRESHOLD_S
   fault_plan \
-    "member: $m (must be SECONDARY now, checked live); method: $method; threshold: ${t} s" \
+    "member: $m$( ((FAULT_MEMBER_GIVEN)) || echo ' by default, or another SECONDARY if it is not one now') (must be SECONDARY now, checked live); method: $method; threshold: ${t} s" \
     "1. stand the $ENGINE stack up$([[ $method == failpoint ]] && echo ' with LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: the shard members are RESTARTED into a test-only configuration (configureFailPoint needs it)')" \
     "2. background write load through mongos (1 KB documents, batches of 100, w:1)" \
     "3. slow $m by $method; print its lag every second (replSetGetStatus: primary optimeDate - $m optimeDate) until >= ${t} s" \
@@ -287,6 +288,8 @@ fault_replica_lag() {
         die_env "the shard did not become healthy after restarting $x; ./run.sh status --engine $ENGINE"
     done
   fi
+  fault_pick_member
+  m=$FAULT_MEMBER
   fault_step "is $m a secondary?"
   fault_check_secondary "$m"
   fault_run_dir replica-lag
@@ -312,6 +315,21 @@ fault_replica_lag() {
   fault_bg_stop
   trap - EXIT
   fault_summarize replica-lag "member=$m" "method=$method" "threshold=$t" ${heal_error:+"heal_error=$heal_error"}
+}
+
+# fault_pick_member: without --member, shard01-c if it is a SECONDARY now, else another secondary
+# (after a failover any member may be the primary). Sets FAULT_MEMBER.
+fault_pick_member() {
+  ((FAULT_MEMBER_GIVEN)) && return 0
+  local picked=""
+  if [[ $DRY_RUN == 1 ]]; then
+    fault_stack_up && picked=$(fault_tool_probe pick-secondary --prefer shard01-c 2>/dev/null | tail -1 || true)
+  else
+    picked=$(fault_tool pick-secondary --prefer shard01-c | tail -1) ||
+      die_env "could not find a SECONDARY in the shard; ./run.sh status --engine $ENGINE"
+  fi
+  if [[ " ${FAULT_MEMBERS[*]} " == *" $picked "* ]]; then FAULT_MEMBER=$picked; fi
+  info "member: $FAULT_MEMBER$([[ $DRY_RUN == 1 && -z $picked ]] && echo ' (a real run picks a live SECONDARY, shard01-c if it is one)')"
 }
 
 # fault_check_secondary MEMBER: live check; not a secondary -> usage error (exit 2) naming the ones
@@ -344,7 +362,7 @@ fault_stale_secondary() {
     fi
   fi
   fault_plan \
-    "member: $m (must be SECONDARY, checked live); oplog: $n MB on every shard member" \
+    "member: $m$( ((FAULT_MEMBER_GIVEN)) || echo ' by default, or another SECONDARY if it is not one now') (must be SECONDARY, checked live); oplog: $n MB on every shard member" \
     "1. $([[ $fresh == 1 ]] && echo "DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog" || echo "the running $ENGINE cluster already has $n MB oplogs ($sizes): reused")" \
     "2. background write load through mongos (w:1; the primary + the other secondary keep the majority commit point moving)" \
     "3. record $m's last optime, docker compose stop $m, bound its last optime by the primary's newest oplog entry" \
@@ -362,6 +380,8 @@ fault_stale_secondary() {
   fault_step "stack up"
   verb_up
   fault_deps
+  fault_pick_member
+  m=$FAULT_MEMBER
   fault_step "is $m a secondary?"
   fault_check_secondary "$m"
   fault_run_dir stale-secondary
@@ -475,7 +495,8 @@ fault_failover() {
     files=$(compose exec -T "$primary" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true' | tr '\n' ' ')
     [[ -n $files ]] && info "rollback files on $primary: $files"
   fi
-  fault_summarize failover "w=$w" "how=$how" "old_primary=$primary" "rollback_files=${files% }"
+  fault_summarize failover "w=$w" "how=$how" "old_primary=$primary" "writers=4" \
+    "retry_writes=true (driver default: one retry on a retryable error)" "rollback_files=${files% }"
 }
 
 # ---- heal -----------------------------------------------------------------------------------------------
@@ -565,11 +586,16 @@ smoke_faults() {
     "fault failover --w 1"
     "fault failover --w majority --how kill"
     "fault stale-secondary --yes"
-    "resync shard01-c"
+    "resync STALE_MEMBER"
     "fault heal"
   )
   local failed=0
   for args in "${runs[@]}"; do
+    if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
+      local stale
+      stale=$(grep -oE '"member": "shard01-[abc]"' "$LAB_ROOT/results/fault-stale-secondary/$eng/latest/summary.json" 2>/dev/null | head -1 | cut -d'"' -f4 || true)
+      args=${args/STALE_MEMBER/${stale:-shard01-c}}
+    fi
     # shellcheck disable=SC2086  # each entry is a word list on purpose
     smoke_check "$eng: $args" smoke_lab $args || true
     if [[ $args == fault\ replica-lag* || $args == fault\ stale-secondary* || $args == fault\ failover* ]] && [[ $DRY_RUN != 1 ]]; then

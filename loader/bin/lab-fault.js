@@ -4,6 +4,7 @@
 // on the stack's network (service fault-tool in compose/faults.yml), one subcommand per step:
 //   state      --member M [--expect SECONDARY]     member's live state; exit 2 if not as expected
 //   primary                                          print the shard's primary (short name)
+//   pick-secondary [--prefer M]                      M if SECONDARY now, else another secondary
 //   watch      --until COND [--member M] ...         one line + one timeline row per second until
 //                                                    COND holds (exit 0) or --timeout (exit 3)
 //   failpoint  --member M --name N --mode alwaysOn|off
@@ -12,7 +13,7 @@
 //   optime-bound --out F                             primary's newest oplog entry (after the stop:
 //                                                    an upper bound of the stopped member's optime)
 //   oplog-size                                       each member's oplog maxSize in MB (JSON)
-//   load       [--w W] [--max-seconds S] [--stop-file F]   background insert load through mongos
+//   load       [--rate N] [--w W] [--max-seconds S] [--stop-file F]   background upserts via mongos
 //   writers    --w 1|majority --history F [--writers N] [--seconds S] [--stop-file F]
 //   check-set  --history F --result F               majority read + Jepsen set checker
 //   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
@@ -56,6 +57,11 @@ const OPTIONS = {
   param: { type: 'string', multiple: true, default: [] },
   'doc-bytes': { type: 'string', default: '1024' },
   batch: { type: 'string', default: '100' },
+  keys: { type: 'string', default: '10000' },
+  // 2,000 x 1 KB = ~2 MB/s of oplog: a 16 MB oplog rolls every ~8 s, and it is well above what
+  // netem's 64 kbit/s of ACKs lets into a member (~350 KB/s), so that method builds lag too.
+  rate: { type: 'string', default: '2000' },
+  prefer: { type: 'string' },
 };
 
 class UsageError extends Error {}
@@ -94,6 +100,15 @@ async function cmdState(m, opts) {
     const secs = st.status.members.filter((x) => x.stateStr === 'SECONDARY').map((x) => d.shortName(x.name));
     throw new UsageError(`${member} is ${state}, not ${opts.expect}; current secondaries: ${secs.join(', ') || 'none'}`);
   }
+}
+
+// pick-secondary [--prefer M]: M if it is a SECONDARY now, else the first member that is.
+async function cmdPickSecondary(m, opts) {
+  const st = await m.status();
+  if (!st) throw new Error('no shard member answers replSetGetStatus: is the stack up? (./run.sh status)');
+  const secs = st.status.members.filter((x) => x.stateStr === 'SECONDARY').map((x) => d.shortName(x.name));
+  if (!secs.length) throw new Error('the shard has no SECONDARY right now');
+  say(opts.prefer && secs.includes(opts.prefer) ? opts.prefer : secs[0]);
 }
 
 async function cmdPrimary(m) {
@@ -289,33 +304,45 @@ async function cmdOplogSize(m) {
   say(JSON.stringify(out));
 }
 
-// ---- load --------------------------------------------------------------------------------------------
-// Background inserts through mongos, batches of --batch documents of --doc-bytes each: oplog churn
-// for lag and for rolling a small oplog. Bounded by --max-seconds and the stop file.
+// ---- load ---------------------------------------------------------------------------------------------
+// Background write load through mongos: upserts of --doc-bytes of fresh random data over a FIXED
+// key space (--keys documents), --rate documents per second. Every write logs ~doc-bytes in the
+// oplog (churn for lag and for rolling a small oplog) while the data set stays --keys x doc-bytes
+// (10,000 x 1 KB = 10 MB): inMemory's 0.5 GB limit (WT_CACHE_FULL) is never the thing measured.
+// Bounded by --max-seconds and the stop file.
 async function cmdLoad(opts) {
+  const crypto = require('node:crypto');
   const client = mongosClient(opts);
   const coll = client.db('lab_fault').collection('load');
-  const pad = 'x'.repeat(Number(opts['doc-bytes']));
+  const bytes = Number(opts['doc-bytes']);
   const batch = Number(opts.batch);
+  const keys = Number(opts.keys);
+  const rate = Number(opts.rate);
   const w = opts.w === 'majority' ? 'majority' : Number(opts.w);
   const deadline = Date.now() + Number(opts['max-seconds']) * 1000;
+  const started = Date.now();
   let n = 0;
   let errors = 0;
   let last = Date.now();
   let lastN = 0;
   try {
     while (Date.now() < deadline && !(opts['stop-file'] && fs.existsSync(opts['stop-file']))) {
-      const docs = Array.from({ length: batch }, () => ({ at: new Date(), pad }));
+      const ops = Array.from({ length: batch }, (_, k) => ({
+        updateOne: { filter: { _id: (n + k) % keys }, update: { $set: { at: new Date(), pad: crypto.randomBytes(bytes / 2).toString('hex') } }, upsert: true },
+      }));
       try {
-        await coll.insertMany(docs, { ordered: false, writeConcern: { w } });
+        await coll.bulkWrite(ops, { ordered: false, writeConcern: { w } });
         n += batch;
       } catch (e) {
         errors++;
         if (errors % 10 === 1) say(`load: write error (${e.name}: ${String(e.message).split('\n')[0]}); continuing`);
         await sleep(500);
       }
+      // pace to --rate: sleep until the schedule catches up with the documents written
+      const ahead = (n / rate) * 1000 - (Date.now() - started);
+      if (ahead > 0) await sleep(ahead);
       if (Date.now() - last >= 5000) {
-        say(`load: ${Math.round(((n - lastN) * 1000) / (Date.now() - last))} docs/s (${n} total)`);
+        say(`load: ${Math.round(((n - lastN) * 1000) / (Date.now() - last))} docs/s (${n} total, ${errors} failed batches)`);
         last = Date.now();
         lastN = n;
       }
@@ -510,6 +537,7 @@ async function main(argv) {
     switch (cmd) {
       case 'state': return await cmdState(m, opts);
       case 'primary': return await cmdPrimary(m);
+      case 'pick-secondary': return await cmdPickSecondary(m, opts);
       case 'watch': return await cmdWatch(m, opts);
       case 'failpoint': return await cmdFailpoint(m, opts);
       case 'fsync': return await cmdFsync(m, opts);

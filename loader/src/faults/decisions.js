@@ -308,10 +308,11 @@ function intervalSetString(ids) {
 
 // classifyWriteError(err): 'fail' only when the write certainly never ran; otherwise 'info'.
 // Server selection failed => nothing was sent. NotWritablePrimary (10107), NotPrimaryNoSecondaryOk
-// (13435), NotPrimaryOrSecondary (13436) are refused before execution. Everything else — network
+// (13435), NotPrimaryOrSecondary (13436) are refused before execution; mongos answers
+// FailedToSatisfyReadPreference (133) when it found no shard primary to send the write to. Everything else — network
 // errors, timeouts, write concern errors (the write is applied on the primary but not confirmed at
 // the asked level), InterruptedDueToReplStateChange (11602) — may or may not have been applied.
-const DEFINITE_FAILURE_CODES = new Set([10107, 13435, 13436]);
+const DEFINITE_FAILURE_CODES = new Set([10107, 13435, 13436, 133]);
 function classifyWriteError(err) {
   if (!err) return 'ok';
   const name = err.name || (err.constructor && err.constructor.name) || '';

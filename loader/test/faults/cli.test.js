@@ -111,3 +111,32 @@ test('watch against a server that is no replica set: one row per second, honest 
     await server.stop();
   }
 });
+
+test('load: paced upserts over a fixed key space (bounded data), stops by itself', async () => {
+  const { testServer } = require('../support/server');
+  const { MongoClient } = require('mongodb');
+  const server = await testServer();
+  const hostPort = server.uri.replace(/^mongodb:\/\//, '').replace(/\/.*$/, '');
+  try {
+    const { spawn } = require('node:child_process');
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [BIN, 'load', '--mongos', hostPort, '--user=', '--rate', '400', '--batch', '50', '--keys', '300', '--max-seconds', '2']);
+    let out = '';
+    child.stdout.on('data', (b) => { out += b; });
+    const code = await new Promise((r) => child.on('exit', r));
+    assert.equal(code, 0, out);
+    const m = /load: stopped after (\d+) documents, 0 failed batches/.exec(out);
+    assert.ok(m, out);
+    const n = Number(m[1]);
+    const secs = (Date.now() - t0) / 1000;
+    assert.ok(n >= 400 && n <= 400 * secs + 50, `${n} documents in ${secs.toFixed(1)} s at --rate 400`);
+    const client = new MongoClient(server.uri);
+    try {
+      assert.equal(await client.db('lab_fault').collection('load').countDocuments(), 300); // the key space, not n
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await server.stop();
+  }
+});

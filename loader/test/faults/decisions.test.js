@@ -291,6 +291,7 @@ test('write error classification: only "certainly not applied" is a failure', ()
   assert.equal(d.classifyWriteError(null), 'ok');
   assert.equal(d.classifyWriteError({ name: 'MongoServerSelectionError' }), 'fail');
   assert.equal(d.classifyWriteError({ name: 'MongoServerError', code: 10107 }), 'fail');
+  assert.equal(d.classifyWriteError({ name: 'MongoServerError', code: 133 }), 'fail'); // mongos: no primary to target
   assert.equal(d.classifyWriteError({ name: 'MongoNetworkError' }), 'info');
   assert.equal(d.classifyWriteError({ name: 'MongoNetworkTimeoutError' }), 'info');
   assert.equal(d.classifyWriteError({ name: 'MongoServerError', code: 11602 }), 'info');
