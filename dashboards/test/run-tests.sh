@@ -101,6 +101,23 @@ fi
 } >"$WORK/rules.yml"
 check "every panel expression parses with promtool check rules ($(promtool --version 2>&1 | head -1 | awk '{print $3}'))" promtool check rules "$WORK/rules.yml"
 
+# The logic of the trickier panels (lag with an unreachable member, the silent-exporter panel,
+# oplog window, loader rate) against Prometheus's own engine: promtool test rules with the
+# expressions taken from the checked-in dashboards (dashboards/test/semantics/).
+mkdir -p "$WORK/semantics"
+cp dashboards/test/semantics/tests.yml "$WORK/semantics/"
+{
+  echo "groups:"
+  echo "  - name: semantics"
+  echo "    rules:"
+  grep -v '^#' dashboards/test/semantics/rules.tsv | while IFS=$'\t' read -r rule file title ref; do
+    e=$(jq -r --arg t "$title" --arg r "$ref" '.. | objects | select(.title? == $t) | .targets[] | select(.refId == $r) | .expr' "dashboards/$file" | subst_vars)
+    printf '      - record: %s\n        expr: %s\n' "$rule" "$(jq -Rn --arg s "$e" '$s')"
+  done
+} >"$WORK/semantics/rules.yml"
+check "panel logic holds on Prometheus's engine (promtool test rules: lag skips an unreachable member, silent exporter, oplog window, loader rate)" \
+  bash -c "cd '$WORK/semantics' && promtool test rules tests.yml"
+
 # ---- metric names: from the loader's real /metrics or the catalogue -----------------------------
 cut -f4 "$WORK/exprs.tsv" | tr ',' '\n' | sed '/^$/d' | sort -u >"$WORK/names.txt"
 grep -v '^#' "$CATALOG" | tail -n +2 | cut -f1 | sort -u >"$WORK/catalog.txt"
