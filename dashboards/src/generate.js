@@ -29,13 +29,14 @@ function targets(list) {
   return list.map(([expr, legend, extra], i) => target(expr, legend, String.fromCharCode(65 + i), extra));
 }
 
+// The fields every panel has; w and h are grid units, consumed by layout().
+function panel(type, title, description, list, opts) {
+  return { type, title, description, datasource: DS, targets: targets(list), w: opts.w || 12, h: opts.h || 8 };
+}
+
 function timeseries(title, description, list, unit, opts = {}) {
-  const p = {
-    type: 'timeseries',
-    title,
-    description,
-    datasource: DS,
-    targets: targets(list),
+  return {
+    ...panel('timeseries', title, description, list, opts),
     fieldConfig: {
       defaults: {
         unit: unit || 'short',
@@ -58,19 +59,12 @@ function timeseries(title, description, list, unit, opts = {}) {
       legend: { displayMode: 'table', placement: 'right', calcs: ['lastNotNull', 'max'], showLegend: true },
       tooltip: { mode: 'multi', sort: 'desc' },
     },
-    w: opts.w || 12,
-    h: opts.h || 8,
   };
-  return p;
 }
 
 function stateTimeline(title, description, list, mappings, opts = {}) {
   return {
-    type: 'state-timeline',
-    title,
-    description,
-    datasource: DS,
-    targets: targets(list),
+    ...panel('state-timeline', title, description, list, opts),
     fieldConfig: {
       defaults: {
         mappings,
@@ -81,8 +75,6 @@ function stateTimeline(title, description, list, mappings, opts = {}) {
       overrides: [],
     },
     options: { showValue: 'auto', mergeValues: true, rowHeight: 0.9, alignValue: 'left', legend: { showLegend: false } },
-    w: opts.w || 12,
-    h: opts.h || 8,
   };
 }
 
@@ -257,6 +249,16 @@ const MEMBER_STATES = [
   },
 ];
 
+// Bytes in cache with the configured maximum as a dashed line; PREFIX is the engine's cache
+// series prefix (mongodb_ss_wt_cache for WiredTiger, mongodb_ss_inMemory_cache for inMemory).
+function cacheVsMax(title, description, prefix) {
+  return timeseries(title, description,
+    [
+      [`${prefix}_bytes_currently_in_the_cache{${MEMBER}}`, '{{instance}} in cache'],
+      [`${prefix}_maximum_bytes_configured{${MEMBER}}`, '{{instance}} max'],
+    ], 'bytes', { overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] });
+}
+
 // ---- the four dashboards --------------------------------------------------------------------
 const overview = dashboard('lab-cluster-overview', 'Lab: cluster overview',
   'Operations per member and through mongos, documents, connections, the loader\'s own view (ops/s, p99) and experiment phases. 1 s resolution.', [
@@ -293,11 +295,7 @@ const overview = dashboard('lab-cluster-overview', 'Lab: cluster overview',
 const cache = dashboard('lab-engine-cache', 'Lab: engine cache',
   'WiredTiger cache (bytes vs configured maximum, dirty bytes, pages in and out, evictions, tickets, checkpoints) and the Percona inMemory engine\'s own cache series. 1 s resolution.', [
     row('WiredTiger cache'),
-    timeseries('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache: bytes currently in the cache; dashed = maximum bytes configured.',
-      [
-        [`mongodb_ss_wt_cache_bytes_currently_in_the_cache{${MEMBER}}`, '{{instance}} in cache'],
-        [`mongodb_ss_wt_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} max'],
-      ], 'bytes', { overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] }),
+    cacheVsMax('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache: bytes currently in the cache; dashed = maximum bytes configured.', 'mongodb_ss_wt_cache'),
     timeseries('WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum. WiredTiger starts evicting dirty pages at 5 % (eviction_dirty_target) and makes application threads help at 20 % (eviction_dirty_trigger): stalls show up here first.',
       [[`mongodb_ss_wt_cache_tracked_dirty_bytes_in_the_cache{${MEMBER}} / mongodb_ss_wt_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}}']], 'percentunit',
       { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.05 }, { color: 'red', value: 0.2 }] } }),
@@ -319,11 +317,7 @@ const cache = dashboard('lab-engine-cache', 'Lab: engine cache',
     timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one.',
       [[`mongodb_ss_wt_txn_transaction_checkpoint_currently_running{${MEMBER}}`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 }),
     row('inMemory engine (Percona Server for MongoDB)'),
-    timeseries('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.',
-      [
-        [`mongodb_ss_inMemory_cache_bytes_currently_in_the_cache{${MEMBER}}`, '{{instance}} in cache'],
-        [`mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} max'],
-      ], 'bytes', { overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] }),
+    cacheVsMax('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.', 'mongodb_ss_inMemory_cache'),
     timeseries('inMemory fill and dirty (% of maximum)', 'Bytes in cache and tracked dirty bytes as a share of the configured maximum.',
       [
         [`mongodb_ss_inMemory_cache_bytes_currently_in_the_cache{${MEMBER}} / mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} fill'],
