@@ -138,6 +138,18 @@ port_27017_free() {
   refute_called "* down *"
 }
 
+@test "destroy on a terminal asks y/N: no keeps everything, yes removes the volumes" {
+  command -v script >/dev/null || fail "util-linux 'script' is needed to give run.sh a terminal"
+  run script -qec "$LAB/run.sh destroy" /dev/null <<<"n"
+  assert_success
+  assert_output --partial "Remove the wiredtiger cluster and all its data (volumes lab-wiredtiger_*)? [y/N]"
+  assert_output --partial "Nothing removed."
+  refute_called "* down *"
+  run script -qec "$LAB/run.sh destroy" /dev/null <<<"y"
+  assert_success
+  assert_called "$(compose_prefix wiredtiger)* --profile \* down --volumes --remove-orphans"
+}
+
 @test "destroy --dry-run prints the command without asking and runs nothing" {
   lab destroy --dry-run
   assert_success
