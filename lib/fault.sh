@@ -189,6 +189,8 @@ fault_bg() {
     printf '+ %s > %s 2>&1 &\n' "$(quote_cmd "${argv[@]}")" "$FAULT_RUN/$name.out"
     return 0
   fi
+  # a leftover of an interrupted run would add its own load to this one's measurements
+  docker rm -f "$(stack_project)-fault-$name" >/dev/null 2>&1 || true
   compose run --rm --no-deps -T --name "$(stack_project)-fault-$name" fault-tool "$@" >"$LAB_ROOT/$FAULT_RUN/$name.out" 2>&1 &
   FAULT_BG_PIDS+=("$!")
   info "$name: running in the background, output in $FAULT_RUN/$name.out"
@@ -423,7 +425,8 @@ fault_stale_secondary() {
   fault_bg_stop
   trap - EXIT
   fault_step "evidence"
-  fault_tool evidence --member "$m" --log "$FAULT_RUN_C/$m.log" --result "$FAULT_RUN_C/step-evidence.json"
+  fault_tool evidence --member "$m" --log "$FAULT_RUN_C/$m.log" --result "$FAULT_RUN_C/step-evidence.json" \
+    --optime-file "$FAULT_RUN_C/optime.json"
   local rc2=0
   fault_summarize stale-secondary "member=$m" "oplog_size_mb=$n" || rc2=$?
   info "recover $m by initial sync: ./run.sh resync $m --engine $ENGINE"

@@ -194,7 +194,7 @@ async function cmdWatch(m, opts) {
         case 'primary-not': met = Boolean(primary && d.shortName(primary.name) !== cond.not); break;
         case 'healthy': met = Object.keys(states).length > 0 && Object.values(states).every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0); break;
         case 'rolled-past': {
-          const others = windows.filter((w) => w.member !== d.shortName(m.resolve(member)));
+          const others = windows.filter((w) => w.host !== m.resolve(member));
           const expected = m.hosts.length - 1;
           const past = others.length === expected ? d.rolledPast(others, optime) : null;
           row.rolledPast = past;
@@ -416,13 +416,20 @@ async function cmdEvidence(m, opts) {
   } catch (e) {
     self = { error: e.message.split('\n')[0] };
   }
-  const others = m.hosts.filter((h) => d.shortName(h) !== d.shortName(m.resolve(member)));
+  const others = m.hosts.filter((h) => h !== m.resolve(member));
   const windows = await m.windows(others);
   const out = { member, self, windows, logLines: ev.lines, tooStale: ev.tooStale, candidateRejected: ev.candidateRejected, initialSync: ev.initialSync, legacy: ev.lines.some((l) => l.legacy) };
   writeJson(need(opts, 'result'), out);
   say(`evidence for ${member}:`);
   say(`  state (its own view): ${self.stateStr ?? self.error}; infoMessage: "${self.infoMessage ?? ''}"`);
   say(`  its last optime: ${self.optime ? d.tsString(self.optime) : '?'}`);
+  const before = tryJson(path.join(path.dirname(opts.result), 'step-optime-before-stop.json'));
+  const bound = opts['optime-file'] ? tryJson(opts['optime-file']) : null;
+  if (before) say(`  recorded just before the stop: last applied ${d.tsString(before.optime)}`);
+  if (bound) say(`  upper bound after the stop (primary's newest entry): ${d.tsString(bound.optime)}`);
+  out.optimeBeforeStop = before ? before.optime : null;
+  out.optimeBound = bound ? bound.optime : null;
+  writeJson(opts.result, out);
   for (const w of windows) say(`  ${w.member} oplog window: ${d.tsString(w.first)} .. ${d.tsString(w.last)} (${d.windowSeconds(w) ?? '?'} s, max ${w.maxSizeMB ?? '?'} MB)`);
   for (const l of ev.lines) say(`  log: ${l.line}`);
   if (!ev.lines.length) say('  log: no too-stale or initial-sync line found');
@@ -454,6 +461,7 @@ function cmdSummarize(opts) {
       peakLagSeconds: fault.peakLagSeconds,
       healedLagSeconds: heal.reached ? heal.lastLagSeconds : null,
       healError: params.heal_error,
+      flowControlEngaged: Boolean(fault.flowControlEverLagged),
     });
     v.flowControl = fault.flowControl ? fault.flowControl.explanation : null;
     v.flowControlEverLagged = Boolean(fault.flowControlEverLagged);

@@ -73,6 +73,7 @@ class Members {
     const stats = await this.client(host).db('local').command({ collStats: 'oplog.rs' }).catch(() => ({}));
     return {
       member: d.shortName(host),
+      host: this.resolve(host),
       first: first ? d.toTs(first.ts) : null,
       last: last ? d.toTs(last.ts) : null,
       maxSizeMB: stats.maxSize ? Math.round(stats.maxSize / 1048576) : null,
@@ -82,7 +83,7 @@ class Members {
 
   async windows(hosts) {
     return Promise.all(
-      hosts.map((h) => this.window(h).catch((e) => ({ member: d.shortName(h), first: null, last: null, error: e.message.split('\n')[0] }))),
+      hosts.map((h) => this.window(h).catch((e) => ({ member: d.shortName(h), host: h, first: null, last: null, error: e.message.split('\n')[0] }))),
     );
   }
 

@@ -6,7 +6,7 @@
 
 const HEALED_LAG_SECONDS = 2;
 
-function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, healedLagSeconds, healError }) {
+function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, healedLagSeconds, healError, flowControlEngaged }) {
   const reached = peakLagSeconds != null && peakLagSeconds >= thresholdSeconds;
   const healed = healedLagSeconds != null && healedLagSeconds < HEALED_LAG_SECONDS;
   const pass = reached && healed && !healError;
@@ -14,6 +14,8 @@ function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, h
     `${member} via ${method}: peak lag ${fmt(peakLagSeconds)} s (threshold ${thresholdSeconds} s) ${reached ? 'reached' : 'NOT reached'}`,
     healError ? `heal failed: ${healError}` : `after heal ${fmt(healedLagSeconds)} s (${healed ? `< ${HEALED_LAG_SECONDS} s` : `NOT under ${HEALED_LAG_SECONDS} s`})`,
   ];
+  // Flow control engaging means the majority lagged too: not what one slow secondary should do.
+  if (flowControlEngaged) parts.push('flow control ENGAGED (the majority commit point lagged: the primary was throttled)');
   return { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: replica-lag ${parts.join('; ')}` };
 }
 

@@ -140,3 +140,23 @@ test('load: paced upserts over a fixed key space (bounded data), stops by itself
     await server.stop();
   }
 });
+
+test('evidence: finds the too-stale lines in a saved log even when no member answers', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-evidence-'));
+  const log = path.join(dir, 'shard01-c.log');
+  // mongodb/mongo bgsync.cpp LOGV2_ERROR(21126, ...) as an 8.0 mongod prints it (see decisions.test.js)
+  fs.writeFileSync(log, [
+    '{"t":{"$date":"2026-11-21T08:00:01.000+00:00"},"s":"I","c":"REPL","id":21358,"ctx":"ReplCoord-0","msg":"Replica set state transition","attr":{"newState":"RECOVERING","oldState":"STARTUP2"}}',
+    '{"t":{"$date":"2026-11-21T08:00:02.000+00:00"},"s":"E","c":"REPL","id":21126,"ctx":"BackgroundSync","msg":"Too stale to catch up. Entering maintenance mode. See http://dochub.mongodb.org/core/resyncingaverystalereplicasetmember","attr":{"lastOpTimeFetched":{"ts":{"$timestamp":{"t":1795000000,"i":7}},"t":1},"earliestOpTimeSeen":{"ts":{"$timestamp":{"t":1795000030,"i":1}},"t":1}}}',
+  ].join('\n'));
+  fs.writeFileSync(path.join(dir, 'optime.json'), JSON.stringify({ optime: { t: 1795000000, i: 9 } }));
+  const r = run('evidence', '--members', '127.0.0.1:1,127.0.0.1:2,127.0.0.1:3', '--user=', '--member', '127.0.0.1:3', '--log', log, '--result', path.join(dir, 'step-evidence.json'), '--optime-file', path.join(dir, 'optime.json'));
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /log: \{"t".*"id":21126/);
+  assert.match(r.stdout, /upper bound after the stop \(primary's newest entry\): Timestamp\(1795000000, 9\)/);
+  const ev = JSON.parse(fs.readFileSync(path.join(dir, 'step-evidence.json'), 'utf8'));
+  assert.equal(ev.tooStale, true);
+  assert.deepEqual(ev.logLines[0].earliestOpTimeSeen, { t: 1795000030, i: 1 });
+  assert.ok(ev.self.error, 'the member did not answer: said so, not guessed');
+  assert.equal(ev.windows.length, 2);
+});

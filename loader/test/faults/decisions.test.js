@@ -312,6 +312,7 @@ test('verdicts: replica-lag', () => {
   assert.equal(ok.pass, true);
   assert.match(ok.verdict, /^PASS: replica-lag shard01-c via failpoint: peak lag 33.0 s/);
   assert.equal(v.replicaLagVerdict({ member: 'm', method: 'netem', thresholdSeconds: 30, peakLagSeconds: 12, healedLagSeconds: 0 }).pass, false);
+  assert.match(v.replicaLagVerdict({ member: 'm', method: 'fsync', thresholdSeconds: 30, peakLagSeconds: 31, healedLagSeconds: 0, flowControlEngaged: true }).verdict, /flow control ENGAGED/);
   assert.equal(v.replicaLagVerdict({ member: 'm', method: 'netem', thresholdSeconds: 30, peakLagSeconds: 40, healedLagSeconds: 5 }).pass, false);
 });
 
