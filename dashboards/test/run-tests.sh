@@ -125,6 +125,34 @@ check "metrics catalogue rows have four columns and a source" awk -F'\t' '!/^#/ 
 unused=$(comm -13 "$WORK/names.txt" "$WORK/catalog.txt")
 if [[ -z $unused ]]; then ok "every catalogue entry is used by a panel"; else not_ok "every catalogue entry is used by a panel" "unused: $unused"; fi
 
+# Exporter names: "naming-rule" rows must come out of mongodb_exporter's own naming code run over
+# its own real getDiagnosticData testdata, with the labels the panels use; "code" rows must be
+# literals in the named source file of the exporter version the image uses.
+if bash dashboards/test/exporter-names.sh "$WORK/exporter-names.tsv" >"$WORK/exporter-names.log" 2>&1; then
+  bad=$(grep -v '^#' "$CATALOG" | tail -n +2 | awk -F'\t' '$3 ~ /^naming-rule/' | while IFS=$'\t' read -r name _ _ labels; do
+    grep -q "^$name"$'\t' "$WORK/exporter-names.tsv" || { echo "$name: not produced"; continue; }
+    got=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$WORK/exporter-names.tsv" | tr ',' '\n' | sort -u)
+    for l in $labels; do
+      # rs_nm comes from the topology labels, instance/job/engine from Prometheus.
+      [[ $l == - || $l == rs_nm || $l == instance ]] && continue
+      grep -qx "$l" <<<"$got" || echo "$name: no label $l (has: $(paste -sd, <<<"$got"))"
+    done
+  done)
+  if [[ -z $bad ]]; then
+    ok "catalogue naming-rule names and labels come out of mongodb_exporter's naming code ($(wc -l <"$WORK/exporter-names.tsv") names from its testdata)"
+  else
+    not_ok "catalogue naming-rule names and labels come out of mongodb_exporter's naming code" "$bad"
+  fi
+  src=$(GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "github.com/percona/mongodb_exporter@$(sed -n 's/^EXPORTER_VERSION=\([^ ]*\).*/\1/p' test/install.d/50-monitoring.sh)" | jq -r .Dir)
+  bad=$(grep -v '^#' "$CATALOG" | tail -n +2 | awk -F'\t' '$3 ~ /^code /' | while IFS=$'\t' read -r name _ evidence _; do
+    file=$(awk '{print $2}' <<<"$evidence")
+    grep -q "\"$name\"" "$src/$file" 2>/dev/null || echo "$name: not a literal in $file"
+  done)
+  if [[ -z $bad ]]; then ok "catalogue code names are literals in the named mongodb_exporter source files"; else not_ok "catalogue code names are literals in the named mongodb_exporter source files" "$bad"; fi
+else
+  not_ok "mongodb_exporter naming code runs over its testdata (dashboards/test/exporter-names.sh)" "$(tail -20 "$WORK/exporter-names.log")" "$INSTALL_HINT"
+fi
+
 # A real node_exporter's /metrics must carry the node_* names (Debian prometheus-node-exporter).
 if command -v prometheus-node-exporter >/dev/null 2>&1; then
   np=$(free_port)

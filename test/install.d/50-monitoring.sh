@@ -32,6 +32,8 @@ stamp=$TOOLS_DIR/bin/.mongodb_exporter.version
 if [[ ! -x $TOOLS_DIR/bin/mongodb_exporter || $(cat "$stamp" 2>/dev/null) != "$EXPORTER_VERSION" ]]; then
   echo "install-tools: building mongodb_exporter $EXPORTER_VERSION from the Go module proxy"
   dir=$(go mod download -json "github.com/percona/mongodb_exporter@$EXPORTER_VERSION" | jq -r .Dir)
+  # go mod download: also the test-only modules dashboards/test/exporter-names.sh needs.
+  (cd "$dir" && go mod download)
   (cd "$dir" && go build -trimpath -ldflags "-s -w -X main.version=${EXPORTER_VERSION#v}" -o "$TOOLS_DIR/bin/mongodb_exporter" .)
   echo "$EXPORTER_VERSION" >"$stamp"
 fi
