@@ -248,6 +248,20 @@ verb_fault() {
   esac
 }
 
+# fault_begin SCENARIO LOAD_SECONDS: the common start of replica-lag and stale-secondary once the
+# stack is up: pick and check the member, open the results folder, arm the EXIT trap, start the
+# background load (bounded to LOAD_SECONDS), record 5 s of baseline.
+fault_begin() {
+  fault_pick_member
+  fault_step "is $FAULT_MEMBER a secondary?"
+  fault_check_secondary "$FAULT_MEMBER"
+  fault_run_dir "$1"
+  trap fault_on_exit EXIT
+  fault_step "background load"
+  fault_bg load load --stop-file "$FAULT_RUN_C/stop" --max-seconds "$2"
+  fault_watch --member "$FAULT_MEMBER" --until never --timeout 5 --phase baseline || true
+}
+
 # ---- replica-lag ------------------------------------------------------------------------------------
 fault_apply_cmd() { # METHOD MEMBER -> sets FAULT_APPLY and FAULT_UNDO_CMD arrays
   case $1 in
@@ -290,15 +304,8 @@ fault_replica_lag() {
         die_env "the shard did not become healthy after restarting $x; ./run.sh status --engine $ENGINE"
     done
   fi
-  fault_pick_member
+  fault_begin replica-lag 1800
   m=$FAULT_MEMBER
-  fault_step "is $m a secondary?"
-  fault_check_secondary "$m"
-  fault_run_dir replica-lag
-  trap fault_on_exit EXIT
-  fault_step "background load"
-  fault_bg load load --stop-file "$FAULT_RUN_C/stop" --max-seconds 1800
-  fault_watch --member "$m" --until never --timeout 5 --phase baseline || true
   fault_apply_cmd "$method" "$m"
   fault_step "slow $m by $method"
   FAULT_UNDO=("${FAULT_UNDO_CMD[@]}")
@@ -382,15 +389,8 @@ fault_stale_secondary() {
   fault_step "stack up"
   verb_up
   fault_deps
-  fault_pick_member
+  fault_begin stale-secondary 3600
   m=$FAULT_MEMBER
-  fault_step "is $m a secondary?"
-  fault_check_secondary "$m"
-  fault_run_dir stale-secondary
-  trap fault_on_exit EXIT
-  fault_step "background load"
-  fault_bg load load --stop-file "$FAULT_RUN_C/stop" --max-seconds 3600
-  fault_watch --member "$m" --until never --timeout 5 --phase baseline || true
   fault_step "stop $m"
   fault_tool optime --member "$m" --out "$FAULT_RUN_C/step-optime-before-stop.json"
   FAULT_UNDO=(compose start "$m")
