@@ -212,6 +212,17 @@ else
       jq -e '[.services | to_entries[] | select(.key | test("^(cfg|shard|mongos).*-exporter$")) | .value.volumes | map(select(.target | startswith("/run/lab-secrets"))) | (length == 1 and .[0].target == "/run/lab-secrets/exporter-password" and .[0].read_only == true)] | all' "$c"
     check "$engine: Grafana reads its admin password from the file, anonymous Viewer, min refresh 1s" \
       jq -e '.services.grafana.environment | (.GF_SECURITY_ADMIN_PASSWORD__FILE == "/run/lab-secrets/grafana-admin-password") and (.GF_AUTH_ANONYMOUS_ENABLED == "true") and (.GF_AUTH_ANONYMOUS_ORG_ROLE == "Viewer") and (.GF_DASHBOARDS_MIN_REFRESH_INTERVAL == "1s")' "$c"
+    # The Prometheus container's start script, as Compose renders it ($$ is Compose's escape for
+    # a literal $), run here with the container paths mapped into the work folder: it must stamp
+    # this engine on every job and leave a config promtool accepts.
+    jq -r '.services.prometheus.command[0]' "$c" | sed -e 's/\$\$/$/g' -e "s|/etc/prometheus/lab/|$LAB_ROOT/compose/monitoring/|" \
+      -e "s|> /prometheus/prometheus.yml|> $WORK/prom-$engine.yml|" -e 's|exec /bin/prometheus|exec true|' >"$WORK/prom-start-$engine.sh"
+    if LAB_ENGINE=$engine sh -e "$WORK/prom-start-$engine.sh" && promtool check config "$WORK/prom-$engine.yml" >/dev/null 2>&1 &&
+      ! grep -q '@LAB_ENGINE@' "$WORK/prom-$engine.yml" && grep -q "regex: 'lab-$engine'" "$WORK/prom-$engine.yml"; then
+      ok "$engine: Prometheus's start script stamps engine=$engine and yields a valid config"
+    else
+      not_ok "$engine: Prometheus's start script stamps engine=$engine and yields a valid config" "$(cat "$WORK/prom-start-$engine.sh")"
+    fi
     if grep -q "SECRET-" "$c" || env "${env_args[@]}" "$COMPOSE" --project-directory "$LAB_ROOT" -p "lab-$engine" "${files[@]}" config 2>/dev/null | grep -q "SECRET-"; then
       not_ok "$engine: no secret value in the rendered config"
     else
