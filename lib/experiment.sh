@@ -23,7 +23,7 @@ experiment_flags_usage() {
   --seed N                random generator seed (default 4, from the experiment file)
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
-  --stall-timeout DUR     stop when no operation completes for DUR (default 20s)
+  --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
   --uri URI               run the loader on this host against URI (any cluster); no Docker
   --password-file FILE    with --uri: password of --username (default user root)
   --username NAME         with --uri: user for --password-file

@@ -24,7 +24,7 @@ const OPTIONS = {
   'grafana-url': { type: 'string' },
   'grafana-password-file': { type: 'string' },
   'server-selection-timeout': { type: 'string', default: '10s' },
-  'stall-timeout': { type: 'string', default: '20s' },
+  'stall-timeout': { type: 'string', default: '15s' },
   'progress-interval': { type: 'string', default: '5s' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -54,7 +54,7 @@ Output:
   --metrics-port PORT             Prometheus endpoint port, 0 = any free port (default 9464)
   --grafana-url URL               post phase annotations to Grafana at URL
   --grafana-password-file FILE    Grafana admin password for the annotations
-  --stall-timeout DUR             stop the run when no operation completes for DUR (default 20s)
+  --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
   -h, --help                      this text
 

@@ -118,7 +118,11 @@ class Metrics {
   }
 
   close() {
-    return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
+    if (!this.server) return Promise.resolve();
+    // Prometheus keeps its scrape connection alive; close() alone would wait for it.
+    const p = new Promise((r) => this.server.close(() => r()));
+    this.server.closeAllConnections();
+    return p;
   }
 }
 

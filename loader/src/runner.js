@@ -454,15 +454,19 @@ class Run {
 
   async finish() {
     this.finished = true;
-    // Close workers (bounded: a client closing against a dead server can wait for its timeout).
-    await Promise.all(this.workers.map(async (w) => {
-      if (w.closed) return;
-      const closed = new Promise((r) => w.worker.on('message', (m) => m.type === 'closed' && r()));
-      w.worker.postMessage({ type: 'close' });
-      await Promise.race([closed, sleep(3000)]);
-      await w.worker.terminate();
-    }));
-    if (this.client) await Promise.race([this.client.close(true).catch(() => {}), sleep(3000)]);
+    // Close workers and the main client together, each bounded at 3 s: closing against a dead or
+    // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
+    // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.
+    await Promise.all([
+      ...this.workers.map(async (w) => {
+        if (w.closed) return;
+        const closed = new Promise((r) => w.worker.on('message', (m) => m.type === 'closed' && r()));
+        w.worker.postMessage({ type: 'close' });
+        await Promise.race([closed, sleep(3000)]);
+        await w.worker.terminate();
+      }),
+      this.client ? Promise.race([this.client.close(true).catch(() => {}), sleep(3000)]) : null,
+    ]);
     this.phase && this.metrics && this.phase('end', '', `${this.config.name}: end${this.stopReason ? ` (${this.stopReason})` : ''}`);
     if (this.annotator) await Promise.race([this.annotator.flush(), sleep(2500)]);
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);

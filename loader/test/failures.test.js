@@ -83,3 +83,26 @@ test('SIGINT: stops, writes partial results, exits 130', async () => {
     await server.stop();
   }
 });
+
+test('server hung (SIGSTOP): no op completes for --stall-timeout, loader stops well within 30 s, exit 1', async () => {
+  const server = await startServer();
+  try {
+    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--duration', '120s',
+      '--stall-timeout', '3s', '--results-dir', results, '--metrics-port', '0', '--engine', 'hung', '--progress-interval', '1s']);
+    await l.waitFor(/step 1\/1 \(2 clients\): \d+\/120 s/);
+    const t0 = Date.now();
+    server.proc.kill('SIGSTOP');
+    const r = await l.done;
+    const stopMs = Date.now() - t0;
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(stopMs < 30000, `stopped ${stopMs} ms after the server hung`);
+    const { summary } = latestRun(results, 'experiment3', 'hung');
+    checkSummary(summary);
+    assert.equal(summary.complete, false);
+    assert.match(summary.reason, /no operation completed for \d+s/);
+    assert.ok(summary.steps[0].ops.find.count > 0);
+  } finally {
+    server.proc.kill('SIGCONT');
+    await server.stop();
+  }
+});

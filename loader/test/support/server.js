@@ -34,9 +34,11 @@ function compile() {
 
 // startServer() -> { uri, port, proc, kill(), stop() }. Resolves when the server accepts
 // connections (it prints "PORT n" after bind).
-async function startServer({ port = 0 } = {}) {
+// cpus: optional CPU list for taskset (the bench keeps the server off the loader's core).
+async function startServer({ port = 0, cpus = null } = {}) {
   compile();
-  const proc = spawn('java', ['-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
+  const pin = cpus ? ['taskset', '-c', cpus] : [];
+  const proc = spawn(pin[0] || 'java', [...pin.slice(1), ...(pin.length ? ['java'] : []), '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const rl = readline.createInterface({ input: proc.stdout });
