@@ -479,7 +479,7 @@ function cmdSummarize(opts) {
   } else if (scenario === 'failover') {
     const check = steps.check;
     if (!check) v = { pass: false, verdict: 'FAIL: failover: the set checker did not run' };
-    else v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean) });
+    else v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, engine: params.engine, how: params.how, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean) });
   } else if (scenario === 'resync') {
     const r = steps.resync || {};
     const pass = r.reached === true;

@@ -334,4 +334,6 @@ test('verdicts: failover', () => {
   const w1 = v.failoverVerdict({ w: 1, check: lossy, oldPrimary: 'shard01-a', rollbackFiles: ['/data/db/rollback/uuid/removed.2026-11-21T08-00-00.0.bson'] });
   assert.equal(w1.pass, true);
   assert.match(w1.verdict, /lost ids 1 .*rollback files on shard01-a: \/data\/db\/rollback\/uuid\/removed/);
+  const im = v.failoverVerdict({ w: 1, check: lossy, oldPrimary: 'shard01-a', rollbackFiles: [], engine: 'inmemory', how: 'kill' });
+  assert.match(im.verdict, /restarted empty and initial-synced/);
 });
