@@ -140,6 +140,10 @@ fault_require_stack() {
   die_env "the $ENGINE stack is not up (no shard member running); start it with: ./run.sh up --engine $ENGINE"
 }
 
+# fault_results_root: results/ must exist before fault-tool mounts it: a missing bind source is
+# created by the Docker daemon, owned by root, and later runs could not write into it.
+fault_results_root() { [[ $DRY_RUN == 1 ]] || mkdir -p "$LAB_ROOT/results"; }
+
 # fault_deps: lab-fault.js needs loader/node_modules (the mongodb driver); install it once through
 # the fault-tool container so that the host needs no Node.
 fault_deps() {
@@ -240,6 +244,7 @@ verb_fault() {
   [[ " $FAULT_SCENARIOS " == *" $scenario "* ]] ||
     die_usage "unknown fault scenario '$scenario' (choose one of: $FAULT_SCENARIOS)"
   parse_fault_flags "$scenario" "$@"
+  fault_results_root
   case $scenario in
     replica-lag) fault_replica_lag ;;
     stale-secondary) fault_stale_secondary ;;
@@ -543,6 +548,7 @@ verb_resync() {
   local m=$1 volume
   fault_validate_member "$m"
   volume="$(stack_project)_$m-data"
+  fault_results_root
   fault_plan \
     "member: $m; its data volume: $volume (mounted at /data/db)" \
     "1. docker compose stop $m; docker compose rm -f $m (a volume in use cannot be removed)" \

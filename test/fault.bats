@@ -308,6 +308,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 @test "heal with the stack down: exit 1 with how to start it" {
   run "$W/lab.sh" fault heal --engine inmemory
   [ "$status" -eq 1 ]
+  [ -d "$W/results" ]   # created by us, not by the Docker daemon as root
   [[ $output == *"the inmemory stack is not up"*"./run.sh up --engine inmemory"* ]]
 }
 
