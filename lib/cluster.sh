@@ -42,6 +42,11 @@ cluster_is_up() {
   done
 }
 
+# running_profile: the --profile the running stack was started with ("" if none is running).
+running_profile() {
+  compose_probe ps --format '{{.Label "lab.profile"}}' 2>/dev/null | grep -m1 . || true
+}
+
 # stack_has_running: at least one container of this engine's project is running.
 stack_has_running() { cluster_ps | awk '$2 == "running" { f = 1 } END { exit !f }'; }
 
@@ -97,6 +102,13 @@ verb_up() {
   fi
   preflight_docker
   preflight_one_engine
+  local running
+  running=$(running_profile)
+  # Switching profiles means new memory/CPU limits and cache sizes for every member: a restart of
+  # the whole cluster, which the inMemory engine does not survive. Say so rather than do it.
+  if [[ -n $running && $running != "$PROFILE" ]]; then
+    die_env "the $ENGINE stack is running with profile '$running', not '$PROFILE': stop it first ('./run.sh down --engine $ENGINE'), then up with the new profile"
+  fi
   if cluster_is_up "${profiles[@]}"; then
     info "The $ENGINE stack is already up; nothing to do."
   else

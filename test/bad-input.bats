@@ -184,3 +184,15 @@ nothing_started() {
   assert_success
   assert_output --partial "already up"
 }
+
+@test "up with another profile than the running stack's: exit 1, says how to switch" {
+  all_up_rules
+  rule "compose * ps --format {{.Label \"lab.profile\"}}" 0 'laptop\nlaptop'
+  lab up --profile seed2013
+  assert_failure 1
+  assert_output --partial "error: the wiredtiger stack is running with profile 'laptop', not 'seed2013': stop it first ('./run.sh down --engine wiredtiger')"
+  nothing_started
+  lab up --profile laptop
+  assert_success
+  assert_output --partial "already up"
+}

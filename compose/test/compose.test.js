@@ -159,6 +159,7 @@ for (const eng of ENGINES) {
           assert.match(cmd, / --port 27017 /);
           assert.equal(s[m].image, eng.image, `${m}: image from the engines table`);
           assert.equal(String(s[m].user), eng.mongod_uid, `${m}: runs as the image's mongod uid`);
+          assert.equal(s[m].labels['lab.profile'], prof.profile, `${m}: labelled with the profile`);
           // Healthcheck on every mongod and mongos.
           const hc = s[m].healthcheck;
           assert.ok(hc && !hc.disable, `${m}: has a healthcheck`);
