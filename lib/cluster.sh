@@ -64,8 +64,9 @@ cluster_wait_init() {
   return 1
 }
 
-# up_failed REASON: say what is running and how to clean up; exit 1.
+# up_failed REASON [EXIT]: say what is running and how to clean up; exit 1 (130 for Ctrl-C).
 up_failed() {
+  trap - INT
   printf 'error: %s\n' "$1" >&2
   info "What is running now (project $(stack_project)):"
   compose_probe --profile '*' ps -a --format 'table {{.Service}}\t{{.State}}\t{{.Status}}' >&2 || true
@@ -74,7 +75,7 @@ up_failed() {
     compose_probe logs --no-color --tail 40 init >&2 || true
   fi
   info "Logs: ./run.sh logs SERVICE --engine $ENGINE.  Clean up: ./run.sh down --engine $ENGINE (keeps data) or ./run.sh destroy --engine $ENGINE (removes it)."
-  exit 1
+  exit "${2:-1}"
 }
 
 # cluster_report: where to connect, and the cluster's own view of itself.
@@ -115,8 +116,10 @@ verb_up() {
     stack_has_running || preflight_ports
     secrets_ensure
     info "Starting the $ENGINE stack (project $(stack_project)); the first start pulls images and takes a few minutes."
+    trap 'up_failed "interrupted" 130' INT
     compose "${profiles[@]}" up -d || up_failed "docker compose up failed (see above)"
     cluster_wait_init || up_failed "the init service did not complete"
+    trap - INT
   fi
   cluster_report
   if declare -F monitoring_after_up >/dev/null; then monitoring_after_up; fi

@@ -80,6 +80,23 @@ port_27017_free() {
   assert_called "$(compose_prefix wiredtiger)* logs --no-color --tail 40 init"
 }
 
+@test "up interrupted with Ctrl-C while waiting for init: says what is running, exit 130" {
+  port_27017_free
+  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init running  0"
+  set -m # job control, so that the background run.sh does not start with SIGINT ignored
+  "$LAB/run.sh" up </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  local pid=$! i rc=0
+  for ((i = 0; i < 100; i++)); do grep -q ' up -d$' "$STUB_DOCKER_LOG" && break; sleep 0.1; done
+  kill -INT "$pid"
+  wait "$pid" || rc=$?
+  set +m
+  run cat "$BATS_TEST_TMPDIR/out"
+  [[ $rc == 130 ]] || fail "exit $rc, want 130"
+  assert_output --partial "error: interrupted"
+  assert_output --partial "What is running now (project lab-wiredtiger)"
+  assert_output --partial "Clean up: ./run.sh down --engine wiredtiger"
+}
+
 @test "up: a failed docker compose up says what is running and how to clean up, exit 1" {
   port_27017_free
   rule "compose * up -d" 1
