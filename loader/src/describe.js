@@ -11,7 +11,8 @@ async function tryCommand(admin, cmd) {
   }
 }
 
-async function describe(client) {
+// connectTo(uri): a MongoClient with the run's credentials (optional; used to reach shards).
+async function describe(client, connectTo) {
   const admin = client.db('admin');
   const out = { server: {}, topology: {} };
   const build = await tryCommand(admin, { buildInfo: 1 });
@@ -42,10 +43,46 @@ async function describe(client) {
   }
   if (out.topology.kind === 'mongos') {
     const shards = await tryCommand(admin, { listShards: 1 });
-    if (shards.ok) out.topology.shards = shards.value.shards.map((s) => ({ id: s._id, host: s.host, state: s.state }));
-    else out.topology.shards_error = shards.error;
+    if (shards.ok) {
+      out.topology.shards = shards.value.shards.map((s) => ({ id: s._id, host: s.host, state: s.state }));
+      // mongos stores nothing, so its serverStatus has no storageEngine: ask each shard's members
+      // (the data-bearing mongods) with the same credentials, as ./run.sh status does.
+      if (connectTo) {
+        for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
+        const first = out.topology.shards.find((sh) => sh.storage_engine);
+        if (!out.server.storage_engine && first) {
+          out.server.storage_engine = first.storage_engine;
+          out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
+        }
+      }
+    } else {
+      out.topology.shards_error = shards.error;
+    }
   }
   return out;
 }
 
-module.exports = { describe };
+// shardUri('shard01/shard01-a:27017,shard01-b:27017') -> mongodb://shard01-a:27017,shard01-b:27017/?replicaSet=shard01
+function shardUri(host) {
+  const m = /^([^/]+)\/(.+)$/.exec(host);
+  return m ? `mongodb://${m[2]}/?replicaSet=${encodeURIComponent(m[1])}` : `mongodb://${host}/`;
+}
+
+async function describeShard(host, connectTo) {
+  let c;
+  try {
+    c = connectTo(shardUri(host));
+    await c.connect();
+    const admin = c.db('admin');
+    const status = await tryCommand(admin, { serverStatus: 1 });
+    const out = { version: status.ok ? status.value.version ?? null : null, storage_engine: status.ok ? status.value.storageEngine ?? null : null };
+    if (!status.ok) out.error = status.error;
+    return out;
+  } catch (e) {
+    return { storage_engine: null, error: `${e.name}: ${e.message}` };
+  } finally {
+    if (c) await c.close(true).catch(() => {});
+  }
+}
+
+module.exports = { describe, shardUri };

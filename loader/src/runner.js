@@ -145,7 +145,7 @@ class Run {
     let description;
     try {
       await this.client.connect();
-      description = await describe(this.client);
+      description = await describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 }));
     } catch (e) {
       this.description = null;
       this.openResults(opts.engine || 'unknown', 'unknown');
@@ -428,7 +428,23 @@ class Run {
       started_at: this.startedAt.toISOString(),
       ended_at: complete || this.finished ? new Date().toISOString() : null,
       parameters: {
-        ...config,
+        name: config.name,
+        database: config.database,
+        collection: config.collection,
+        write_concern: config.writeConcern,
+        read_preference: config.readPreference,
+        read_concern: config.readConcern,
+        seed: config.seed,
+        setup: config.setup,
+        document: { y_length: config.document.yLength, alphabet: config.document.alphabet },
+        preload: config.preload,
+        workload: {
+          type: config.workload.type,
+          docs: config.workload.docs ?? null,
+          clients: config.workload.clients,
+          duration_s: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
+        },
+        rate: config.rate,
         uri: redactUri(opts.uri),
         workers: this.workers.length || null,
         server_selection_timeout_ms: opts.serverSelectionTimeoutMs,

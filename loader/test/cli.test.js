@@ -80,3 +80,10 @@ test('a results directory is never reused; latest points at the newest run', () 
   assert.equal(fs.readlinkSync(path.join(root, 'experiment1', 'wiredtiger', 'latest')), '20260102T030406Z');
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+test('shard host strings from listShards become replica-set URIs', () => {
+  const { shardUri } = require('../src/describe');
+  assert.equal(shardUri('shard01/shard01-a:27017,shard01-b:27017,shard01-c:27017'),
+    'mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01');
+  assert.equal(shardUri('host:27018'), 'mongodb://host:27018/');
+});

@@ -64,7 +64,7 @@ test('experiment1: N single inserts by one client into an indexed, emptied colle
   assert.equal(summary.steps[0].ops.insert.count, 1500);
   assert.equal(summary.steps[0].ops.insert.errors, 0);
   assert.equal(summary.parameters.workload.docs, 1500);
-  assert.deepEqual(summary.parameters.writeConcern, { w: 1 });
+  assert.deepEqual(summary.parameters.write_concern, { w: 1 });
   assert.match(r.stdout, /insert\s+1500/);
   assert.match(r.stdout, /results: .*experiment1.testengine.\d{8}T\d{6}Z/);
 });

@@ -27,7 +27,7 @@ function checkSummary(s) {
   assert.ok(['flag', 'server', 'unknown'].includes(s.engine_source), 'engine_source');
   assert.ok(!Number.isNaN(Date.parse(s.started_at)), 'started_at: ISO time');
   assert.ok(isObj(s.parameters), 'parameters');
-  for (const k of ['database', 'collection', 'writeConcern', 'readPreference', 'readConcern', 'seed', 'workload', 'preload', 'uri']) {
+  for (const k of ['database', 'collection', 'write_concern', 'read_preference', 'read_concern', 'seed', 'workload', 'preload', 'uri']) {
     assert.ok(k in s.parameters, `parameters.${k} missing`);
   }
   assert.ok(!/:[^/@]*[^*]@/.test(s.parameters.uri) || s.parameters.uri.includes('***'), 'parameters.uri: password redacted');
