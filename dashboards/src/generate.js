@@ -121,14 +121,30 @@ function scrapeHealthRow() {
       'mongodb_up per member: 0 = the exporter cannot run commands on its mongod/mongos. Missing rows while "Targets up" is green = the exporter answered without MongoDB series.',
       [[`mongodb_up{${MEMBER}}`, '{{instance}}']],
       [{ type: 'value', options: { 0: { text: 'DOWN', color: 'red' }, 1: { text: 'up', color: 'green' } } }],
-      { w: 12, h: 6 },
+      { w: 8, h: 6 },
     ),
     timeseries(
       'Targets answering without MongoDB series',
       'Exporter targets scraped successfully (up = 1) that returned no mongodb_up: the silent failure of an exporter whose deadline ran out. Should be empty.',
       [[`up{${ENGINE}, job=~"mongod|mongos"} == 1 unless on (instance) mongodb_up{${ENGINE}}`, '{{instance}}']],
       'short',
-      { w: 12, h: 6 },
+      { w: 8, h: 6 },
+    ),
+    // Sample spacing inside Prometheus. At each 1 s step t of the last minute, timestamp(x) is the
+    // newest sample at or before t and timestamp(x offset 1s) the newest at or before t - 1 s;
+    // when a sample arrived in (t - 1 s, t] their difference is the time since the previous
+    // sample. The maximum over the minute is the largest gap: 1 s when every scrape is stored,
+    // 2 s after one missed scrape (dashboards/test/semantics checks both).
+    timeseries(
+      'Largest gap between samples (last minute)',
+      'Per target: the longest time without a new sample over the last minute. 1 s = every scrape stored; 2 s or more = missed seconds. The mongodb line measures the exporter\'s MongoDB series, not just the scrape.',
+      [
+        [`max_over_time((timestamp(up{${ENGINE}}) - timestamp(up{${ENGINE}} offset 1s))[1m:1s])`, 'scrape {{job}} {{instance}}'],
+        [`max_over_time((timestamp(mongodb_up{${ENGINE}}) - timestamp(mongodb_up{${ENGINE}} offset 1s))[1m:1s])`, 'mongodb data {{instance}}'],
+      ],
+      's',
+      // Orange: a late scrape (still one sample per second); red: a missed one (~2 s).
+      { w: 8, h: 6, min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 1.2 }, { color: 'red', value: 1.9 }] } },
     ),
   ];
 }

@@ -71,8 +71,10 @@ for f in "${DASH[@]}"; do
   check "$f shows Grafana annotations tagged lab" jq -e '[.annotations.list[] | select(.target.type == "tags" and (.target.tags | index("lab")))] | length == 1' "$f"
   check "$f: every query uses the provisioned datasource lab-prometheus" \
     jq -e '[.. | objects | select(has("datasource") and (.datasource | type) == "object" and .datasource.type == "prometheus") | .datasource.uid] | all(. == "lab-prometheus")' "$f"
+  # Range windows: $__rate_interval for rates; 1m (and the 1m:1s subquery) only in the
+  # scrape-health panels, which count samples per minute by definition.
   check "$f: rate windows use \$__rate_interval" \
-    jq -e '[.. | objects | .expr? // empty | select(test("\\[(?!\\$__rate_interval\\]|1m\\])[^\\]]*\\]"))] | length == 0' "$f"
+    jq -e '[.. | objects | .expr? // empty | select(test("\\[(?!\\$__rate_interval\\]|1m\\]|1m:1s\\])[^\\]]*\\]"))] | length == 0' "$f"
   check "$f has a scrape-health panel on up, scrape_duration_seconds and sample counts" \
     jq -e '[.. | objects | .expr? // empty] | (any(test("^up\\{"))) and (any(test("scrape_duration_seconds"))) and (any(test("count_over_time\\(mongodb_up")))' "$f"
 done

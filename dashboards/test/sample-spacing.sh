@@ -5,7 +5,7 @@
 # consecutive samples, and the expected count (window / interval). Also prints each target's
 # scrape duration (mean and max) so the exporter's own cost is visible next to the spacing.
 #
-# Usage: sample-spacing.sh [--prom URL] [--window 60s] [--interval 1] [--max-gap 1.5]
+# Usage: sample-spacing.sh [--prom URL] [--window 60s] [--interval 1] [--max-gap 1.9]
 #                          [--min-ratio 0.95] SELECTOR...
 #   SELECTOR  e.g. 'mongodb_up' or '{job="mongodb"}'; one line per series it matches.
 #   --targets JOB_REGEX  also fail for every target of these jobs (from `up`) that has no
@@ -13,10 +13,13 @@
 #             go_*/process_* metrics when its deadline is 0 s, so up alone hides the gap.
 # Exit: 0 every series passes (gap <= max-gap s and samples >= min-ratio x expected),
 #       1 a series fails or a selector matches nothing (nothing to measure is a failure), 2 usage.
-# Why max-gap 1.5: a 1 s scrape jitters by a few ms; one missed scrape makes a 2 s gap.
+# Why max-gap 1.9: a missed scrape leaves a 2 s gap; a scrape that starts late (CPU contention on
+# the Prometheus host) leaves one 1.x s gap followed by a shorter one and still one sample per
+# second, which is what the lab promises. Measured: 1.53 s once on a 2-core box running the
+# loader, Java and Prometheus at once, with every 1 s slot filled.
 set -euo pipefail
 
-prom=http://127.0.0.1:9090 window=60s interval=1 max_gap=1.5 min_ratio=0.95 targets=
+prom=http://127.0.0.1:9090 window=60s interval=1 max_gap=1.9 min_ratio=0.95 targets=
 selectors=()
 while (($#)); do
   case $1 in
