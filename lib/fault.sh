@@ -287,7 +287,7 @@ fault_replica_lag() {
   fault_plan \
     "member: $m$( ((FAULT_MEMBER_GIVEN)) || echo ' by default, or another SECONDARY if it is not one now') (must be SECONDARY now, checked live); method: $method; threshold: ${t} s" \
     "1. stand the $ENGINE stack up$([[ $method == failpoint ]] && echo ' with LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: the shard members are RESTARTED into a test-only configuration (configureFailPoint needs it)')" \
-    "2. background write load through mongos (1 KB documents, batches of 100, w:1)" \
+    "2. background write load through mongos: upserts of 1 KB of fresh data over 10,000 keys, 2,000/s, w:1 (~2 MB/s of oplog, data stays 10 MB)" \
     "3. slow $m by $method; print its lag every second (replSetGetStatus: primary optimeDate - $m optimeDate) until >= ${t} s" \
     "4. heal ($method undone) and print the lag until it is < ${FAULT_HEALED_LAG} s" \
     "flow control: it keeps the MAJORITY commit point within 10 s; one slow secondary of three leaves the primary + the other secondary as the majority, so it does not engage (the timeline records serverStatus.flowControl.isLagged every second to show it)"
@@ -304,7 +304,7 @@ fault_replica_lag() {
     fault_step "restart the shard members with enableTestCommands=1 (test-only; they keep it until the next down/up)"
     local x
     for x in "${FAULT_MEMBERS[@]}"; do
-      compose up -d --no-deps "$x"
+      compose up -d --no-deps --wait "$x"
       fault_tool watch --until healthy --timeout 300 --phase restart ||
         die_env "the shard did not become healthy after restarting $x; ./run.sh status --engine $ENGINE"
     done
@@ -492,6 +492,11 @@ fault_failover() {
   if [[ $how == kill ]]; then compose start "$primary"; else compose run --rm --no-deps "netem-$primary" heal; fi
   FAULT_UNDO=()
   fault_watch --until healthy --timeout 300 --phase recovery --result "$FAULT_RUN_C/step-recovery.json" || true
+  # The old primary can look SECONDARY before it has found its divergence; it can only come within
+  # 2 s of the new primary (writers still running) after it rolled back, i.e. after the rollback
+  # files exist.
+  fault_watch --member "$primary" --until "lag<$FAULT_HEALED_LAG" --timeout 300 --phase caught-up \
+    --result "$FAULT_RUN_C/step-caught-up.json" || true
   fault_bg_stop
   trap - EXIT
   fault_step "set checker"

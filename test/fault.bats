@@ -289,7 +289,8 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of 'kill -s SIGKILL shard01-a')" -lt "$(line_of 'until primary-not=shard01-a')" ]
   [ "$(line_of 'until primary-not=shard01-a')" -lt "$(line_of ' start shard01-a')" ]
   [ "$(line_of ' start shard01-a')" -lt "$(line_of 'until healthy')" ]
-  [ "$(line_of 'until healthy')" -lt "$(line_of 'check-set')" ]
+  [ "$(line_of 'until healthy')" -lt "$(line_of '--member shard01-a --until lag<2')" ]
+  [ "$(line_of '--member shard01-a --until lag<2')" -lt "$(line_of 'check-set')" ]
   logged "--param w=1 --param how=kill --param old_primary=shard01-a --param writers=4"
   logged "--param rollback_files=/data/db/rollback/4b5c/removed.2026-11-21T08-00-00.0.bson"
   [[ $output == *"rollback files on shard01-a: /data/db/rollback/4b5c/removed."* ]]
@@ -377,10 +378,10 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" fault replica-lag --method failpoint
   [ "$status" -eq 0 ]
   logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1] dry=0"
-  [ "$(line_of 'up -d --no-deps shard01-a')" -lt "$(line_of 'up -d --no-deps shard01-b')" ]
-  [ "$(line_of 'up -d --no-deps shard01-b')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(line_of 'up -d --no-deps --wait shard01-a')" -lt "$(line_of 'up -d --no-deps --wait shard01-b')" ]
+  [ "$(line_of 'up -d --no-deps --wait shard01-b')" -lt "$(line_of 'up -d --no-deps --wait shard01-c')" ]
   [ "$(grep -c 'watch --until healthy --timeout 300 --phase restart' "$STUB_DOCKER_LOG")" -eq 3 ]
-  [ "$(line_of 'up -d --no-deps shard01-c')" -lt "$(line_of 'rsSyncApplyStop --mode alwaysOn')" ]
+  [ "$(line_of 'up -d --no-deps --wait shard01-c')" -lt "$(line_of 'rsSyncApplyStop --mode alwaysOn')" ]
   logged "failpoint --member shard01-c --name rsSyncApplyStop --mode off"
 }
 

@@ -120,7 +120,7 @@ async function cmdPrimary(m) {
 
 // ---- watch ------------------------------------------------------------------------------------------
 // Conditions: lag>=N, lag<N, state=A|B, rolled-past, primary-not=X, healthy (every member PRIMARY or
-// SECONDARY), never (just record until --timeout, then exit 0).
+// SECONDARY for 3 ticks in a row), never (just record until --timeout, then exit 0).
 function parseUntil(s) {
   let m;
   if ((m = /^lag>=(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag>=', n: Number(m[1]), needsMember: true };
@@ -154,6 +154,7 @@ async function cmdWatch(m, opts) {
   const started = Date.now();
   const res = { condition: opts.until, member: member || null, phase: opts.phase, reached: false, peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0 };
   const tl = opts.timeline ? fs.openSync(opts.timeline, 'a') : null;
+  let healthyTicks = 0;
   try {
     for (;;) {
       const tick = Date.now();
@@ -192,7 +193,14 @@ async function cmdWatch(m, opts) {
         case 'lag<': met = Boolean(lag && lag.known && lag.lagSeconds < cond.n); break;
         case 'state': met = cond.states.includes(mstate); break;
         case 'primary-not': met = Boolean(primary && d.shortName(primary.name) !== cond.not); break;
-        case 'healthy': met = Object.keys(states).length > 0 && Object.values(states).every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0); break;
+        case 'healthy': {
+          // 3 ticks in a row: other members' view of a member is heartbeat based (every 2 s), so
+          // one healthy tick right after a restart may still be the view from before it.
+          const ok = Object.keys(states).length > 0 && Object.values(states).every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0);
+          healthyTicks = ok ? healthyTicks + 1 : 0;
+          met = healthyTicks >= 3;
+          break;
+        }
         case 'rolled-past': {
           const others = windows.filter((w) => w.host !== m.resolve(member));
           const expected = m.hosts.length - 1;
