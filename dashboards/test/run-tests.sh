@@ -117,7 +117,7 @@ cp dashboards/test/semantics/tests.yml "$WORK/semantics/"
     printf '      - record: %s\n        expr: %s\n' "$rule" "$(jq -Rn --arg s "$e" '$s')"
   done
 } >"$WORK/semantics/rules.yml"
-check "panel logic holds on Prometheus's engine (promtool test rules: lag skips an unreachable member, silent exporter, oplog window, loader rate)" \
+check "panel logic holds on Prometheus's engine (promtool test rules: lag skips an unreachable member, silent exporter, oplog window, loader rate, largest gap)" \
   bash -c "cd '$WORK/semantics' && promtool test rules tests.yml"
 
 # ---- metric names: from the loader's real /metrics or the catalogue -----------------------------
