@@ -468,7 +468,7 @@ fault_failover() {
     "1. 4 writers through mongos insert {_id: n} with unique increasing n, each write recorded ok / fail / indeterminate (history.ndjson)" \
     "2. after 10 s of load: $fault_cmd" \
     "3. wait for a new primary, 10 s more load, then heal: $heal_cmd" \
-    "4. wait until every member is PRIMARY or SECONDARY (the old primary rolls back what the others never had), stop the writers" \
+    "4. wait until every member is PRIMARY or SECONDARY and $primary is within ${FAULT_HEALED_LAG} s of the new primary (it rolled back what the others never had), stop the writers" \
     "5. read every id with readConcern majority through mongos; Jepsen set checker: ok / lost / unexpected / recovered" \
     "6. list rollback files on $primary: /data/db/rollback/<collection uuid>/removed.*.bson" \
     "expected: w:majority loses nothing; w:1 may lose acknowledged writes (listed, with the rollback files that hold them)"
