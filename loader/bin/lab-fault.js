@@ -240,6 +240,11 @@ async function cmdWatch(m, opts) {
 }
 
 // ---- faults on one member -----------------------------------------------------------------------
+// Failpoints (mongodb/mongo): rsSyncApplyStop, "Failpoint which stops the applier"
+// (MONGO_FAIL_POINT_DEFINE in the repl code; the oplog is still fetched, not applied, so the
+// member's applied optime stops); stopReplProducer, checked in bgsync.cpp BackgroundSync::_produce
+// (log id 21079, "bgsync - stopReplProducer fail point enabled"): nothing is fetched. Both need
+// configureFailPoint, i.e. --setParameter enableTestCommands=1.
 async function cmdFailpoint(m, opts) {
   const member = need(opts, 'member');
   const name = need(opts, 'name');
