@@ -111,16 +111,22 @@ class Run {
     this.progress = new Progress({ stream: this.stderr, intervalMs: opts.progressIntervalMs });
     this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
 
-    const onSigint = () => this.stop('interrupted (SIGINT)', 130);
-    const onSigterm = () => this.stop('terminated (SIGTERM)', 143);
+    // First signal: stop cleanly (in-flight ops land, partial results are written). A second one
+    // while stopping: write the summary as it stands and exit at once.
+    const onSignal = (name, code) => () => {
+      if (this.stopReason) return this.forceExit(code);
+      return this.stop(`interrupted (${name})`, code);
+    };
+    const onSigint = onSignal('SIGINT', 130);
+    const onSigterm = onSignal('SIGTERM', 143);
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
     try {
       await this.execute();
     } catch (e) {
-      const reason = e instanceof UsageError ? e.message : `${e.name}: ${e.message}`;
       if (e instanceof UsageError) throw e;
-      this.stop(reason, 1);
+      // Our own errors are plain Errors with a full sentence; driver errors keep their class name.
+      this.stop(e.name === 'Error' ? e.message : `${e.name}: ${e.message}`, 1);
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
@@ -466,6 +472,15 @@ class Run {
       loader_limited: this.steps.some((s) => s.loader.limited),
       files: { timeline: 'timeline.ndjson', experiment: path.basename(this.file) },
     };
+  }
+
+  forceExit(code) {
+    try {
+      if (this.runDir) this.runDir.summary(this.summaryObject(false, `${this.stopReason}; then forced to exit by a second signal`));
+    } finally {
+      this.stderr.write(`error: ${this.stopReason}; forced exit\n`);
+      process.exit(code);
+    }
   }
 
   async finish() {
