@@ -78,6 +78,9 @@ for f in "${DASH[@]}"; do
   check "$f has a scrape-health panel on up, scrape_duration_seconds and sample counts" \
     jq -e '[.. | objects | .expr? // empty] | (any(test("^up\\{"))) and (any(test("scrape_duration_seconds"))) and (any(test("count_over_time\\(mongodb_up")))' "$f"
 done
+# Grafana's file provider reads every .json below the mounted dashboards/ folder, tests included.
+check "the only JSON files below dashboards/ are the four dashboards (Grafana provisions every .json there)" \
+  bash -c "[[ \$(find dashboards -name node_modules -prune -o -name '*.json' -print | sort) == \$(printf '%s\n' ${DASH[*]} | sort) ]]"
 check "dashboard uids are unique" bash -c "jq -r .uid ${DASH[*]} | sort | uniq -d | grep -q . && exit 1 || exit 0"
 check "provisioned datasource: Prometheus uid lab-prometheus, timeInterval 1s" \
   bash -c "grep -q 'uid: lab-prometheus' dashboards/provisioning/datasources/prometheus.yaml && grep -q 'timeInterval: 1s' dashboards/provisioning/datasources/prometheus.yaml"
