@@ -352,6 +352,25 @@ if out=$(dashboards/test/sample-spacing.sh --prom "http://127.0.0.1:$PROMPORT" -
 else
   not_ok "mongodb_exporter behind lab-exporter at 1 s: mongodb_up every second over 8 s" "$out" "$(tail -3 "$WORK/proxied.log")"
 fi
+# smoke_monitoring's panel check (lib/monitoring.sh), pointed at this Prometheus: the loader's
+# panels have data, the exporter panels (no mongod here) are reported as missing, the inMemory
+# panels are skipped for wiredtiger. The real run is ./run.sh smoke on a Docker host.
+smoke_out=$(
+  # shellcheck source=lib/tables.sh
+  source lib/tables.sh
+  # shellcheck source=lib/monitoring.sh
+  source lib/monitoring.sh
+  MONITORING_PROMETHEUS_PORT=$PROMPORT
+  monitoring_panels_have_data wiredtiger 2>&1
+  echo "rc=$?"
+)
+if grep -q '^rc=1$' <<<"$smoke_out" && grep -q 'no data: engine-cache.json: WT bytes in cache' <<<"$smoke_out" &&
+  grep -q 'skip (wiredtiger shards are not inMemory)' <<<"$smoke_out" && ! grep -q 'no data: cluster-overview.json: Loader' <<<"$smoke_out" &&
+  grep -q 'panel queries checked against Prometheus' <<<"$smoke_out"; then
+  ok "smoke_monitoring's panel check: loader panels pass, exporter panels without a mongod are reported, inMemory skipped on wiredtiger"
+else
+  not_ok "smoke_monitoring's panel check behaves" "$smoke_out"
+fi
 wait "$LOADER_PID" 2>/dev/null
 echo "1..$N"
 ((FAILS == 0))
