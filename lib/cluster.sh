@@ -9,8 +9,9 @@ CLUSTER_MONGO_SERVICES=(cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos mong
 # Longest wait for the init service to finish after `docker compose up -d` returned. init's own
 # steps each give up after 180 s; 600 s covers a cold start on a slow disk with room to spare.
 UP_INIT_TIMEOUT=600
-# `ps` fields read by the state checks: service, state, health ("" without a healthcheck), exit code.
-PS_FORMAT='{{.Service}} {{.State}} {{.Health}} {{.ExitCode}}'
+# `ps` fields read by the state checks: service|state|health|exit code. "|" rather than spaces,
+# because health is empty for a service without a healthcheck.
+PS_FORMAT='{{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}'
 
 # cluster_profile_args: Compose --profile flags for the chosen --mongos count (mongos2, mongos3).
 cluster_profile_args() {
@@ -25,7 +26,7 @@ cluster_services() {
   for ((i = 2; i <= MONGOS_COUNT; i++)); do echo "mongos$i"; done
 }
 
-# cluster_ps [SERVICE...]: "service state health exitcode" per container of this engine's project.
+# cluster_ps [SERVICE...]: "service|state|health|exitcode" per container of this engine's project.
 cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }
 
 # cluster_is_up PROFILE_ARGS...: every service of the stack (ours and those other parts add) is
@@ -37,7 +38,7 @@ cluster_is_up() {
   mapfile -t want < <({ cluster_services; compose_probe "$@" config --services 2>/dev/null; } | sort -u)
   for svc in "${want[@]}"; do
     [[ -n $svc ]] || continue
-    awk -v s="$svc" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy")) || ($2 == "exited" && $NF == "0")) { ok = 1 }
+    awk -F'|' -v s="$svc" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
       END { exit !ok }' <<<"$state" || return 1
   done
 }
@@ -48,15 +49,15 @@ running_profile() {
 }
 
 # stack_has_running: at least one container of this engine's project is running.
-stack_has_running() { cluster_ps | awk '$2 == "running" { f = 1 } END { exit !f }'; }
+stack_has_running() { cluster_ps | awk -F'|' '$2 == "running" { f = 1 } END { exit !f }'; }
 
 # cluster_wait_init: wait for the init container to exit; 0 if it exited 0.
 cluster_wait_init() {
   local end=$((SECONDS + UP_INIT_TIMEOUT)) line
   while ((SECONDS < end)); do
-    line=$(cluster_ps init | awk '$1 == "init"' | tail -1)
+    line=$(cluster_ps init | awk -F'|' '$1 == "init"' | tail -1)
     case $line in
-      *" exited "*) [[ ${line##* } == 0 ]]; return ;;
+      "init|exited|"*) [[ ${line##*|} == 0 ]]; return ;;
     esac
     sleep 2 # poll interval of a bounded wait (deadline above), not a readiness guess
   done
@@ -70,7 +71,7 @@ up_failed() {
   printf 'error: %s\n' "$1" >&2
   info "What is running now (project $(stack_project)):"
   compose_probe --profile '*' ps -a --format 'table {{.Service}}\t{{.State}}\t{{.Status}}' >&2 || true
-  if cluster_ps init | grep -q '^init exited'; then
+  if cluster_ps init | grep -q '^init|exited|'; then
     info "Last lines of the init service's log:"
     compose_probe logs --no-color --tail 40 init >&2 || true
   fi

@@ -14,7 +14,7 @@ port_27017_free() {
 
 @test "up: checks docker, compose v2, the daemon and other stacks, then starts the engine's project" {
   port_27017_free
-  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   lab up
   assert_success
   assert_called "compose version --short"
@@ -28,7 +28,7 @@ port_27017_free() {
 
 @test "up: generates the engine's secrets once (folder 700, files 0644, keyfile of 1008 key characters)" {
   port_27017_free
-  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   lab up --engine inmemory
   assert_success
   local dir=$LAB/.secrets/inmemory f
@@ -54,7 +54,7 @@ port_27017_free() {
 
 @test "up: --mongos 3 enables the mongos2 and mongos3 profiles" {
   port_27017_free
-  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   lab up --mongos 3
   assert_success
   assert_called "$(compose_prefix wiredtiger)* --profile mongos2 --profile mongos3 up -d"
@@ -69,9 +69,20 @@ port_27017_free() {
   assert_called "$(compose_prefix wiredtiger)* exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js"
 }
 
+@test "up on a partly running stack (one member stopped) starts it again and re-runs init" {
+  local ps='keyfile|exited||0\ncfg1|running|healthy|0\ncfg2|running|healthy|0\ncfg3|running|healthy|0'
+  ps+='\nshard01-a|running|healthy|0\nshard01-b|exited||137\nshard01-c|running|healthy|0\nmongos|running|healthy|0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
+  lab up
+  assert_success
+  refute_output --partial "already up"
+  assert_called "$(compose_prefix wiredtiger)* up -d"
+}
+
 @test "up: an init failure says what is running and how to clean up, exit 1" {
   port_27017_free
-  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init exited  1"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||1"
   lab up
   assert_failure 1
   assert_output --partial "error: the init service did not complete"
@@ -82,7 +93,7 @@ port_27017_free() {
 
 @test "up interrupted with Ctrl-C while waiting for init: says what is running, exit 130" {
   port_27017_free
-  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}} init" 0 "init running  0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|running||0"
   set -m # job control, so that the background run.sh does not start with SIGINT ignored
   "$LAB/run.sh" up </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 &
   local pid=$! i rc=0

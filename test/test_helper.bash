@@ -59,11 +59,11 @@ compose_prefix() {
 
 # all_up_rules: the stub reports every cluster service running and healthy, one-shots exited 0.
 all_up_rules() {
-  local ps='keyfile exited  0\ncfg1 running healthy 0\ncfg2 running healthy 0\ncfg3 running healthy 0'
-  ps+='\nshard01-a running healthy 0\nshard01-b running healthy 0\nshard01-c running healthy 0'
-  ps+='\nmongos running healthy 0\ninit exited  0'
-  rule "compose * ps -a --format {{.Service}} {{.State}} {{.Health}} {{.ExitCode}}" 0 "$ps"
-  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
+  local ps='keyfile|exited||0\ncfg1|running|healthy|0\ncfg2|running|healthy|0\ncfg3|running|healthy|0'
+  ps+='\nshard01-a|running|healthy|0\nshard01-b|running|healthy|0\nshard01-c|running|healthy|0'
+  ps+='\nmongos|running|healthy|0\ninit|exited||0\nprometheus|running||0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
+  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit\nprometheus'
 }
 
 # path_without_docker: PATH minus every directory that holds a docker executable.
