@@ -67,8 +67,9 @@ function uri(hosts, opts) {
   return 'mongodb://' + auth + [].concat(hosts).map(hostPort).join(',') + '/?' + params.join('&');
 }
 
-// run(db, doc): a command's reply, never a throw for a server error (mongosh throws on ok:0,
-// the legacy shell returned the reply); network errors still throw.
+// run(db, doc): a command's reply, never a throw for a server error. Depending on the mongosh
+// and driver version a failed command comes back with ok:0 or is thrown as a MongoServerError
+// (with code and codeName); callers see the reply either way. Network errors still throw.
 function run(db, doc) {
   try {
     return db.runCommand(doc);
