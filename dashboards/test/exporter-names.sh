@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # exporter-names.sh OUT: every metric name mongodb_exporter's own naming code gives the exporter's
-# own getDiagnosticData testdata (a real mongod reply), written to OUT as "name<TAB>labels".
+# own getDiagnosticData testdata (a real mongod reply) plus dashboards/test/exporter-names/
+# server-sections.extjson (7.0+ tickets, Percona inMemory cache), written to OUT as "name<TAB>labels".
 # The metrics catalogue's "naming-rule" rows are checked against it (dashboards/test/run-tests.sh).
 # How: a scratch copy of the exporter module from the Go module cache (test/install.d/50-monitoring.sh
 # downloads it), plus dashboards/test/exporter-names/zz_lab_names_test.go, run with go test.
@@ -21,4 +22,5 @@ cp "$LAB_ROOT/dashboards/test/exporter-names/zz_lab_names_test.go" "$scratch/exp
 sed -i -E 's/"(optimeDate|optimeDurableDate|lastHeartbeat|lastHeartbeatRecv)": "([^"]+)"/"\1": {"$date": "\2"}/' \
   "$scratch/exporter/testdata/get_diagnostic_data.json"
 out_abs=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-(cd "$scratch/exporter" && LAB_NAMES_OUT=$out_abs go test -count=1 -run '^TestLabMetricNames$' . >/dev/null)
+(cd "$scratch/exporter" && LAB_NAMES_OUT=$out_abs LAB_EXTRA_DOC="$LAB_ROOT/dashboards/test/exporter-names/server-sections.extjson" \
+  go test -count=1 -run '^TestLabMetricNames$' . >/dev/null)
