@@ -44,8 +44,9 @@ Workload (defaults come from the experiment file):
   --preload-docs N                experiment2/3: documents loaded before measuring (file: 1000000)
   --clients LIST                  client steps, e.g. 1,2,4,6 (file: 1,2,3,4,5,6)
   --duration DUR                  per client step, e.g. 30s, 2m (file: 2m)
-  --rate N                        pace all clients together at N ops/s and also report latency
-                                  from each op's intended start (coordinated omission corrected)
+  --rate N                        pace all clients together at N ops/s (experiment2: a find+update
+                                  pair counts as 2) and also report latency from each op's
+                                  intended start (coordinated omission corrected)
   --seed N                        random generator seed (file: 4)
   --workers N                     worker threads (default min(max clients, CPU cores))
 Output:
