@@ -195,6 +195,46 @@ async function main() {
   results.bare_driver.findOne = await measure(() => col.findOne({ x: rng.int(KEYS) }), N);
   results.bare_driver.updateOne = await measure(() => col.updateOne({ x: rng.int(KEYS) }, { $set: { y } }), Math.ceil(N / 2));
 
+  // Saturated: 16 clients (16 MongoClients, one connection each) in this one thread, the way a
+  // worker runs several clients. When the event loop is busy ~100 % of the time, ops/s is what
+  // one loader thread sustains and CPU per op is the warm cost (no idle wake-ups in it).
+  results.saturated_one_thread = {};
+  {
+    const K = 16;
+    const clients = [];
+    for (let i = 0; i < K; i++) {
+      const c = new MongoClient(uri, { maxPoolSize: 1, writeConcern: { w: 1 } });
+      await c.connect();
+      clients.push(c);
+    }
+    const runFor = async (ms, kind) => {
+      const end = performance.now() + ms;
+      let n = 0;
+      await Promise.all(clients.map(async (c, i) => {
+        const r = new Recorder();
+        const next = opsFor(kind === 'find' ? { ...cfg, workload: { type: 'read' } } : { ...cfg, workload: { type: 'insert', docs: 1e12 } },
+          c.db('lab_bench').collection(kind === 'find' ? 'rw' : 'inserts'), new Rng(2, 10 + i), kind === 'find' ? 0 : i + 100, { clients: [i + 100], index: 0 });
+        while (performance.now() < end) { await next(r.record, 0, now); n++; }
+      }));
+      return n;
+    };
+    for (const kind of ['find', 'insert']) {
+      await runFor(1500, kind);
+      const c0 = process.cpuUsage();
+      const e0 = performance.eventLoopUtilization();
+      const t0 = performance.now();
+      const n = await runFor(5000, kind);
+      const d = process.cpuUsage(c0);
+      const e = performance.eventLoopUtilization(e0);
+      results.saturated_one_thread[kind === 'find' ? 'findOne' : 'insertOne'] = {
+        clients: K, ops_per_s: Math.round(n / ((performance.now() - t0) / 1000)),
+        cpu_us_per_op: r1((d.user + d.system) / n), user_us_per_op: r1(d.user / n),
+        event_loop_utilization: Math.round(e.utilization * 100) / 100,
+      };
+    }
+    for (const c of clients) await c.close();
+  }
+
   const lp = results.loader_path;
   const worst = Math.max(lp.insertOne.cpu_us_per_op, lp.findOne.cpu_us_per_op, lp.updateOne.cpu_us_per_op);
   const worstUser = Math.max(lp.insertOne.user_us_per_op, lp.findOne.user_us_per_op, lp.updateOne.user_us_per_op);
@@ -230,7 +270,7 @@ async function main() {
       worker_event_loop_utilization: st.loader.workers.map((w) => w.elu_mean),
       loader_limited: st.loader.limited,
       reasons: st.loader.reasons,
-      note: 'whole loader process (main thread ticks, metrics endpoint, 2 worker threads); ops/s is the test server\'s',
+      note: `whole loader process (main thread ticks, metrics endpoint, ${st.loader.workers.length} worker thread(s)); ops/s is the test server's`,
     };
   } catch (e) {
     results.end_to_end_experiment3_2_clients = { error: `${e.message}; loader exit ${e2e.status}: ${String(e2e.stderr).slice(-500)}` };
