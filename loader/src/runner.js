@@ -317,6 +317,9 @@ class Run {
       t: new Date(t).toISOString(),
       elapsed_s: round((t - this.runStart) / 1000, 3),
       interval_s: round(intervalS, 3),
+      // The last line of a step covers the rest of a second; its ops_per_s is a rate over a short
+      // interval, so graphs can leave it out.
+      partial: intervalS < 0.9,
       phase: step.phase,
       step: step.index + 1,
       clients: step.clients.length,

@@ -70,6 +70,8 @@ function checkSummary(s) {
 function checkTimelineLine(l) {
   assert.ok(!Number.isNaN(Date.parse(l.t)), 'timeline t');
   num(l.elapsed_s, 'timeline elapsed_s');
+  num(l.interval_s, 'timeline interval_s');
+  assert.equal(typeof l.partial, 'boolean', 'timeline partial');
   num(l.step, 'timeline step');
   num(l.clients, 'timeline clients');
   str(l.phase, 'timeline phase');
