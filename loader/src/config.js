@@ -67,6 +67,7 @@ function load(opts) {
       durationMs: w.type === 'insert' ? undefined : (opts.durationMs ?? parseFileDuration(file, w.duration)),
     },
     rate: opts.rate ?? null,
+    published: doc.published ?? null, // the seed's numbers, carried into summary.json for reports
   };
   if (config.workload.type === 'insert') {
     need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');

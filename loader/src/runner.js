@@ -470,6 +470,7 @@ class Run {
         metrics_port: this.metricsPort ?? null,
         hostname: os.hostname(),
       },
+      published: config.published,
       preload: this.preload,
       steps: this.steps,
       loader_limited: this.steps.some((s) => s.loader.limited),

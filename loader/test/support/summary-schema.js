@@ -64,6 +64,7 @@ function checkSummary(s) {
     assert.ok(Array.isArray(st.loader.workers), `${n}.loader.workers`);
   }
   assert.equal(typeof s.loader_limited, 'boolean', 'loader_limited');
+  assert.ok('published' in s, 'published (the seed\'s numbers, or null)');
   assert.ok(isObj(s.files), 'files');
 }
 
