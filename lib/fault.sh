@@ -144,13 +144,10 @@ fault_require_stack() {
 # created by the Docker daemon, owned by root, and later runs could not write into it.
 fault_results_root() { [[ $DRY_RUN == 1 ]] || mkdir -p "$LAB_ROOT/results"; }
 
-# fault_deps: lab-fault.js needs loader/node_modules (the mongodb driver); install it once through
-# the fault-tool container so that the host needs no Node.
-fault_deps() {
-  [[ -f $LAB_ROOT/loader/node_modules/mongodb/package.json ]] && return 0
-  info "loader/node_modules is missing: installing the loader's dependencies in the fault-tool container"
-  compose run --rm --no-deps -T --entrypoint npm fault-tool ci --omit=dev --no-audit --no-fund ||
-    die_env "npm ci in the fault-tool container failed; run it by hand: (cd loader && npm ci)"
+# fault_image: build the image fault-tool runs (the loader's; cached after the first build), so a
+# scenario never runs lab-fault.js older than the checkout.
+fault_image() {
+  compose build fault-tool || die_env "building the fault tool's image (images/loader/Dockerfile) failed; see the output above"
 }
 
 # fault_run_dir SCENARIO: FAULT_RUN (host, relative to LAB_ROOT) and FAULT_RUN_C (in containers).
@@ -296,7 +293,7 @@ fault_replica_lag() {
   fi
   fault_step "stack up"
   verb_up
-  fault_deps
+  fault_image
   if [[ $method == failpoint ]]; then
     # `up` leaves a running stack alone, so the flag reaches running members only by recreating
     # them: one at a time, each back to healthy before the next (Compose leaves a member that
@@ -393,7 +390,7 @@ fault_stale_secondary() {
   fi
   fault_step "stack up"
   verb_up
-  fault_deps
+  fault_image
   fault_begin stale-secondary 3600
   m=$FAULT_MEMBER
   fault_step "stop $m"
@@ -444,7 +441,7 @@ fault_failover() {
   local w=$FAULT_W how=$FAULT_HOW primary others=() x
   fault_step "stack up"
   verb_up
-  fault_deps
+  fault_image
   if [[ $DRY_RUN == 1 ]]; then
     primary=""
     if fault_stack_up; then primary=$(fault_tool_probe primary 2>/dev/null | tail -1 || true); fi
@@ -527,7 +524,7 @@ fault_heal() {
     "remove netem and partitions on ${FAULT_MEMBERS[*]}$([[ $netem_image == 0 ]] && echo ' (skipped: the netem image was never built here, so no netem ran)')" \
     "failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member" \
     "stop leftover fault load/writers containers; wait until every member is PRIMARY or SECONDARY"
-  fault_deps
+  fault_image
   if ((${#stopped[@]})); then
     fault_step "start ${stopped[*]}"
     compose up -d --no-deps "${stopped[@]}"
@@ -561,7 +558,7 @@ verb_resync() {
     "3. docker compose up -d --no-deps $m: it starts empty, finds itself in the replica set config by host name and runs initial sync" \
     "4. wait until $m is SECONDARY (initial sync copies every collection, then applies the oplog it buffered)"
   fault_require_stack
-  fault_deps
+  fault_image
   if [[ $DRY_RUN != 1 ]]; then
     local rc=0 out
     out=$(fault_tool state --member "$m" 2>&1) || rc=$?

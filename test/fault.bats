@@ -7,10 +7,8 @@
 setup() {
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
-  mkdir -p "$W/loader/node_modules/mongodb"
+  mkdir -p "$W"
   cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$W/"
-  # lab-fault.js's dependency present: no `npm ci` step in the recorded commands
-  echo '{}' >"$W/loader/node_modules/mongodb/package.json"
   cat >"$W/lab.sh" <<'EOF'
 #!/usr/bin/env bash
 # run.sh with the cluster verbs recorded instead of run (they are lib/cluster.sh's to test)
@@ -365,12 +363,12 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ -L "$W/results/fault-resync/wiredtiger/latest" ]
 }
 
-@test "missing loader dependencies are installed through the fault-tool container" {
-  rm -rf "$W/loader/node_modules"
+@test "every scenario first builds the fault tool's image (the loader's), before any fault-tool step" {
   stack_up
   run "$W/lab.sh" fault heal
   [ "$status" -eq 0 ]
-  logged "run --rm --no-deps -T --entrypoint npm fault-tool ci --omit=dev"
+  logged "-p lab-wiredtiger -f compose/cluster.yml"
+  [ "$(line_of ' build fault-tool')" -lt "$(line_of 'fault-tool heal')" ]
 }
 
 @test "replica-lag --method failpoint run: members recreated one at a time with the flag, each back to healthy" {
@@ -435,7 +433,9 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
     [ "$(jq -r --arg s "netem-$m" '.services[$s].cap_add | join(",")' <<<"$json")" = "NET_ADMIN" ]
     [ "$(jq -r --arg s "netem-$m" '.services[$s].profiles | join(",")' <<<"$json")" = "faults" ]
   done
-  [ "$(jq -r '.services["fault-tool"].entrypoint | join(" ")' <<<"$json")" = "node bin/lab-fault.js" ]
+  # the loader's image, so experiments and faults run one build of the same code
+  [ "$(jq -r '.services["fault-tool"].entrypoint | join(" ")' <<<"$json")" = "node /lab/loader/bin/lab-fault.js" ]
+  [ "$(jq -r '.services["fault-tool"].build.dockerfile' <<<"$json")" = "images/loader/Dockerfile" ]
   jq -e '.services["fault-tool"].volumes[] | select(.target == "/lab/results")' <<<"$json" >/dev/null
   jq -e '.services["fault-tool"].volumes[] | select(.target == "/run/lab-secrets/root-password" and .read_only == true)' <<<"$json" >/dev/null
   # without the profile, `up` starts none of them
