@@ -118,6 +118,15 @@ experiment_on_host() {
   run node "$LAB_ROOT/loader/bin/lab-loader.js" "${args[@]}"
 }
 
+# experiment_image_ref IMAGE: IMAGE with the digest Docker pulled it by (mongo:8.0@sha256:...), or
+# IMAGE alone when Docker has none for it (a local build) or under --dry-run.
+experiment_image_ref() {
+  local digest=""
+  [[ $DRY_RUN == 1 ]] ||
+    digest=$(docker image inspect --format '{{if .RepoDigests}}{{index .RepoDigests 0}}{{end}}' "$1" 2>/dev/null || true)
+  if [[ $digest == *@sha256:* ]]; then echo "$1@${digest#*@}"; else echo "$1"; fi
+}
+
 # experiment_in_stack NAME LOADER_ARGS...: up (no-op when up), then the loader container.
 experiment_in_stack() {
   local name=$1
@@ -128,6 +137,8 @@ experiment_in_stack() {
     args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
   fi
   verb_up
+  # After up, so the image is pulled; the digest pins what "mongo:8.0" meant on the day of the run.
+  args+=(--image "mongodb=$(experiment_image_ref "$(engine_field "$ENGINE" image)")")
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
   compose --profile loader run --rm --build --use-aliases loader "${args[@]}"

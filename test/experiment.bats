@@ -66,7 +66,7 @@ nothing_started() {
   lab experiment2 --engine inmemory --clients 1,2 --duration=30s --rate 5000 --dry-run
   assert_success
   assert_output --partial "up -d"
-  assert_output --regexp "\+ .*docker compose --project-directory [^ ]+ -p lab-inmemory .*-f compose/loader.yml .* --profile loader run --rm --build --use-aliases loader experiment2 --uri mongodb://mongos:27017/ --password-file /run/lab-secrets/root-password --engine inmemory --clients 1,2 --duration 30s --rate 5000 --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password"
+  assert_output --regexp "\+ .*docker compose --project-directory [^ ]+ -p lab-inmemory .*-f compose/loader.yml .* --profile loader run --rm --build --use-aliases loader experiment2 --uri mongodb://mongos:27017/ --password-file /run/lab-secrets/root-password --engine inmemory --clients 1,2 --duration 30s --rate 5000 --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password --image mongodb=percona/percona-server-mongodb:8.0"
   refute_output --regexp "password-file [^/]"
   refute_called "* run *"
   refute_called "* up *"
@@ -88,6 +88,19 @@ nothing_started() {
   refute_called "* up -d"
   assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile loader run --rm --build --use-aliases loader experiment1 --uri mongodb://mongos:27017/ --password-file /run/lab-secrets/root-password --engine wiredtiger --docs 1000 *"
   assert_output --partial "results: results/experiment1/wiredtiger/20260101T000000Z"
+}
+
+@test "the engine image's digest goes into the run's summary (--image), the tag alone when Docker has none" {
+  all_up_rules
+  rule "image inspect * mongo:8.0" 0 "mongo@sha256:5eb1"
+  lab experiment3 --clients 1
+  assert_success
+  assert_called "* loader experiment3 * --image mongodb=mongo:8.0@sha256:5eb1"
+  : >"$STUB_DOCKER_RULES"
+  all_up_rules
+  lab experiment3 --clients 1
+  assert_success
+  assert_called "* loader experiment3 * --image mongodb=mongo:8.0"
 }
 
 @test "stack down: up -d first, then the loader" {

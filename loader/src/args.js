@@ -26,6 +26,7 @@ const OPTIONS = {
   'server-selection-timeout': { type: 'string', default: '10s' },
   'stall-timeout': { type: 'string', default: '15s' },
   'progress-interval': { type: 'string', default: '5s' },
+  image: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -57,6 +58,8 @@ Output:
   --grafana-password-file FILE    Grafana admin password for the annotations
   --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
+  --image NAME=REF                record which image ran NAME (repeatable; ./run.sh passes the
+                                  engine image's digest), copied into summary.json "images"
   -h, --help                      this text
 
 DUR is a number with a unit: 500ms, 30s, 2m, 1h. Exit codes: 0 complete, 1 runtime error or
@@ -85,6 +88,19 @@ function parseClients(flag, s) {
   const parts = String(s).split(',');
   if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${s}' is not a list like 1,2,4,6`);
   return parts.map((p) => parseCount(flag, p, 1, 256));
+}
+
+// parseImages(['mongod=mongo:8.0@sha256:...']) -> { mongod: 'mongo:8.0@sha256:...' }. The same
+// tag can point at another build tomorrow; the digest says which one was measured.
+function parseImages(list) {
+  const images = {};
+  for (const item of list) {
+    const m = /^([A-Za-z0-9][A-Za-z0-9_.-]*)=(\S+)$/.exec(item);
+    if (!m) throw new UsageError(`--image: '${item}' is not NAME=REF (e.g. mongod=mongo:8.0@sha256:...)`);
+    if (m[1] in images) throw new UsageError(`--image: ${m[1]} given twice`);
+    images[m[1]] = m[2];
+  }
+  return images;
 }
 
 function parse(argv) {
@@ -129,6 +145,7 @@ function parse(argv) {
     serverSelectionTimeoutMs: parseDuration('--server-selection-timeout', v['server-selection-timeout']),
     stallTimeoutMs: parseDuration('--stall-timeout', v['stall-timeout']),
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
+    images: parseImages(v.image ?? []),
   };
   if (opts.grafanaUrl !== undefined && !/^https?:\/\//.test(opts.grafanaUrl)) {
     throw new UsageError(`--grafana-url: '${opts.grafanaUrl}' is not an http(s) URL`);
@@ -136,4 +153,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseDuration, parseCount, parseClients, UsageError, USAGE, EXPERIMENTS };
+module.exports = { parse, parseDuration, parseCount, parseClients, parseImages, UsageError, USAGE, EXPERIMENTS };

@@ -461,6 +461,9 @@ class Run {
       },
       server: this.description ? this.description.server : null,
       topology: this.description ? this.description.topology : null,
+      // Image references as the caller resolved them (digests where Docker knows them); empty
+      // when the loader ran against a cluster it did not start (--uri).
+      images: opts.images ?? {},
       loader: {
         version: require('../package.json').version,
         node: process.version,

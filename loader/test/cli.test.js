@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runLoader } = require('./support/loader');
-const { parse, parseDuration, UsageError } = require('../src/args');
+const { parse, parseDuration, parseImages, UsageError } = require('../src/args');
 const { RunDir } = require('../src/results');
 
 const bad = [
@@ -86,4 +86,13 @@ test('shard host strings from listShards become replica-set URIs', () => {
   assert.equal(shardUri('shard01/shard01-a:27017,shard01-b:27017,shard01-c:27017'),
     'mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01');
   assert.equal(shardUri('host:27018'), 'mongodb://host:27018/');
+});
+
+test('--image NAME=REF: recorded as given; malformed or repeated names are usage errors', () => {
+  assert.deepEqual(parseImages(['mongod=mongo:8.0@sha256:ab', 'loader=lab-loader:local']),
+    { mongod: 'mongo:8.0@sha256:ab', loader: 'lab-loader:local' });
+  assert.throws(() => parseImages(['mongo:8.0']), UsageError);
+  assert.throws(() => parseImages(['=x']), UsageError);
+  assert.throws(() => parseImages(['a=x', 'a=y']), /given twice/);
+  assert.deepEqual(parse(['experiment1']).images, {});
 });

@@ -45,7 +45,7 @@ function checkRunFiles(experiment) {
 
 test('experiment1: N single inserts by one client into an indexed, emptied collection', async () => {
   await col().insertOne({ x: -1, leftover: true }); // must be dropped by setup
-  const r = await runLoader(['experiment1', '--docs', '1500', ...common()]);
+  const r = await runLoader(['experiment1', '--docs', '1500', ...common(), '--image', 'mongod=mongo:8.0@sha256:0123abcd']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(await col().countDocuments(), 1500);
   assert.equal(await col().countDocuments({ leftover: true }), 0);
@@ -58,6 +58,7 @@ test('experiment1: N single inserts by one client into an indexed, emptied colle
   const { summary } = checkRunFiles('experiment1');
   assert.equal(summary.complete, true);
   assert.equal(summary.engine, 'testengine');
+  assert.deepEqual(summary.images, { mongod: 'mongo:8.0@sha256:0123abcd' }, 'the image that ran, as given');
   assert.equal(summary.engine_source, 'flag');
   assert.equal(summary.steps.length, 1);
   assert.equal(summary.steps[0].clients, 1);

@@ -39,6 +39,8 @@ function checkSummary(s) {
     assert.ok(isObj(s.topology), 'topology');
     str(s.topology.kind, 'topology.kind');
   }
+  assert.ok(isObj(s.images), 'images (empty when the loader did not start the cluster)');
+  for (const [k, v] of Object.entries(s.images)) str(v, `images.${k}`);
   assert.ok(isObj(s.loader), 'loader');
   for (const k of ['version', 'node', 'driver', 'histogram']) str(s.loader[k], `loader.${k}`);
   assert.ok(Array.isArray(s.steps), 'steps');
