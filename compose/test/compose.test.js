@@ -96,6 +96,26 @@ function secrets(engine) {
   return fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim());
 }
 
+// checkSecretMounts(services, engine): every mount under /run/lab-secrets is a read-only bind of
+// the engine's secrets (a file, or the folder itself) that Docker may not create when missing:
+// a missing source would otherwise become an empty root-owned directory and the service would
+// start without its secret.
+function checkSecretMounts(services, engine) {
+  let n = 0;
+  for (const [name, svc] of Object.entries(services)) {
+    for (const v of svc.volumes || []) {
+      if (!v.target.startsWith('/run/lab-secrets')) continue;
+      n++;
+      assert.equal(v.type, 'bind', `${name}: ${v.target} is a bind mount`);
+      assert.ok(v.read_only, `${name}: ${v.target} read-only`);
+      assert.notEqual(v.bind && v.bind.create_host_path, true, `${name}: ${v.target} must not be created by Docker`);
+      const rel = path.relative(path.join(secretsRoot, engine), v.source);
+      assert.equal(rel, v.target === '/run/lab-secrets' ? '' : path.basename(v.target), `${name}: ${v.target} comes from .secrets/${engine}`);
+    }
+  }
+  assert.ok(n > 0, 'no secret mounts found');
+}
+
 function dependsOn(svc) {
   return Object.fromEntries(Object.entries(svc.depends_on || {}).map(([k, v]) => [k, v.condition]));
 }
@@ -245,15 +265,7 @@ for (const eng of ENGINES) {
 
         // Secrets: files mounted read-only under /run/lab-secrets, never missing-made-directory,
         // and no secret value anywhere in the rendered configuration.
-        for (const [name, svc] of Object.entries(s)) {
-          for (const v of svc.volumes || []) {
-            if (!v.target.startsWith('/run/lab-secrets/')) continue;
-            assert.equal(v.type, 'bind');
-            assert.ok(v.read_only, `${name}: ${v.target} read-only`);
-            assert.notEqual(v.bind && v.bind.create_host_path, true, `${name}: ${v.target} must not be created by Docker`);
-            assert.equal(v.source, path.join(secretsRoot, eng.engine, path.basename(v.target)));
-          }
-        }
+        checkSecretMounts(s, eng.engine);
         for (const secret of secrets(eng.engine)) {
           assert.ok(!text.includes(secret), 'a secret value appears in docker compose config output');
         }
@@ -313,6 +325,11 @@ for (const eng of ENGINES) {
       }
       for (const key of Object.keys(model.volumes || {})) {
         assert.ok(model.volumes[key].name.startsWith(`lab-${eng.engine}_`), `volume ${key} belongs to lab-${eng.engine}`);
+      }
+      // Every part (loader, faults, monitoring) mounts secrets the way the cluster does.
+      checkSecretMounts(model.services, eng.engine);
+      for (const svc of ['grafana', 'shard01-a-exporter', 'loader', 'fault-tool']) {
+        assert.ok((model.services[svc].volumes || []).some((v) => v.target.startsWith('/run/lab-secrets')), `${svc} mounts its secret`);
       }
       for (const secret of secrets(eng.engine)) {
         assert.ok(!r.stdout.includes(secret), 'a secret value appears in docker compose config output');
