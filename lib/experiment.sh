@@ -8,9 +8,17 @@
 # Every flag is checked here before anything starts (exit 2); the loader checks them again.
 # Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 130 interrupted).
 
-# Where the stack's loader connects: mongos by service name, with the root password file that
+# Where the stack's loader connects (--via), by service name, with the root password file that
 # compose/loader.yml mounts from .secrets/<engine>/ (never on a command line).
-EXPERIMENT_STACK_URI=mongodb://mongos:27017/
+#   primary (default): the shard's replica set, so the driver talks to its primary. seeds/004 did
+#            this on purpose ("we did not want to exercise the mongos or the config servers"),
+#            and the collection is not sharded, so mongos would only add a hop to every op.
+#   mongos:  through the router, as an application of a sharded cluster would.
+# The users exist on the shard too (compose/init/init.js), so both log in the same way.
+declare -gA EXPERIMENT_STACK_URIS=(
+  [primary]="mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01"
+  [mongos]="mongodb://mongos:27017/"
+)
 EXPERIMENT_SECRETS=/run/lab-secrets
 
 experiment_flags_usage() {
@@ -24,6 +32,8 @@ experiment_flags_usage() {
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
   --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
+  --via primary|mongos    in the stack: straight to the shard's primary, as seeds/004 did
+                          (default), or through mongos
   --uri URI               run the loader on this host against URI (any cluster); no Docker
   --password-file FILE    with --uri: password of --username (default user root)
   --username NAME         with --uri: user for --password-file
@@ -43,6 +53,7 @@ experiment_check() {
     uri) [[ $value =~ ^mongodb(\+srv)?:// ]] || die_usage "$flag needs a mongodb:// URI (got '$value')" ;;
     path) [[ -r $value ]] || die_usage "$flag: cannot read '$value'" ;;
     text) [[ -n $value ]] || die_usage "$flag needs a value" ;;
+    via) [[ -n ${EXPERIMENT_STACK_URIS[$value]:-} ]] || die_usage "$flag needs primary or mongos (got '$value')" ;;
   esac
 }
 
@@ -54,7 +65,7 @@ experiment_results_path() {
 }
 
 verb_experiment() {
-  local name=$1 uri="" password_file="" flag value kind rc=0
+  local name=$1 uri="" via="" password_file="" flag value kind rc=0
   shift
   local loader_args=()
   while (($#)); do
@@ -70,6 +81,7 @@ verb_experiment() {
       --clients) kind=list ;;
       --duration | --server-selection-timeout | --stall-timeout) kind=duration ;;
       --uri) kind=uri ;;
+      --via) kind=via ;;
       --password-file) kind=path ;;
       --username) kind=text ;;
       *) die_usage "$name does not take '$flag' (experiment flags: see ./run.sh help)" ;;
@@ -78,6 +90,7 @@ verb_experiment() {
     experiment_check "$flag" "$value" "$kind"
     case $flag in
       --uri) uri=$value ;;
+      --via) via=$value ;;
       --password-file) password_file=$value ;;
       *) loader_args+=("$flag" "$value") ;;
     esac
@@ -91,10 +104,11 @@ verb_experiment() {
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
   fi
 
+  [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
   if [[ -n $uri ]]; then
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
-    experiment_in_stack "$name" "${loader_args[@]}" || rc=$?
+    experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   if [[ $DRY_RUN != 1 ]]; then
     local where
@@ -127,11 +141,11 @@ experiment_image_ref() {
   if [[ $digest == *@sha256:* ]]; then echo "$1@${digest#*@}"; else echo "$1"; fi
 }
 
-# experiment_in_stack NAME LOADER_ARGS...: up (no-op when up), then the loader container.
+# experiment_in_stack NAME VIA LOADER_ARGS...: up (no-op when up), then the loader container.
 experiment_in_stack() {
-  local name=$1
-  shift
-  local args=("$name" --uri "$EXPERIMENT_STACK_URI" --password-file "$EXPERIMENT_SECRETS/root-password"
+  local name=$1 via=$2
+  shift 2
+  local args=("$name" --uri "${EXPERIMENT_STACK_URIS[$via]}" --password-file "$EXPERIMENT_SECRETS/root-password"
     --engine "$ENGINE" "$@")
   if [[ $MONITORING == 1 ]]; then
     args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
@@ -151,7 +165,7 @@ smoke_experiments() {
   local engine=$1 exp summary want before=$SMOKE_FAILED
   want=$(engine_field "$engine" server_engine 2>/dev/null || true)
   local -A flags=(
-    [experiment1]="--docs 5000"
+    [experiment1]="--docs 5000 --via mongos" # both connection paths: mongos here, the primary below
     [experiment2]="--preload-docs 20000 --clients 1,2 --duration 10s"
     [experiment3]="--preload-docs 20000 --clients 1,2 --duration 10s"
   )
