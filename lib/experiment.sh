@@ -145,8 +145,9 @@ experiment_image_ref() {
 experiment_in_stack() {
   local name=$1 via=$2
   shift 2
+  # --metrics-host 0.0.0.0: Prometheus scrapes loader:9464 over the stack network; no host port.
   local args=("$name" --uri "${EXPERIMENT_STACK_URIS[$via]}" --password-file "$EXPERIMENT_SECRETS/root-password"
-    --engine "$ENGINE" "$@")
+    --metrics-host 0.0.0.0 --engine "$ENGINE" "$@")
   if [[ $MONITORING == 1 ]]; then
     args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
   fi

@@ -66,7 +66,7 @@ nothing_started() {
   lab experiment2 --engine inmemory --clients 1,2 --duration=30s --rate 5000 --dry-run
   assert_success
   assert_output --partial "up -d"
-  assert_output --regexp "\+ .*docker compose --project-directory [^ ]+ -p lab-inmemory .*-f compose/loader.yml .* --profile loader run --rm --build --use-aliases loader experiment2 --uri mongodb://shard01-a:27017\\\\,shard01-b:27017\\\\,shard01-c:27017/\\\\\\?replicaSet=shard01 --password-file /run/lab-secrets/root-password --engine inmemory --clients 1,2 --duration 30s --rate 5000 --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password --image mongodb=percona/percona-server-mongodb:8.0"
+  assert_output --regexp "\+ .*docker compose --project-directory [^ ]+ -p lab-inmemory .*-f compose/loader.yml .* --profile loader run --rm --build --use-aliases loader experiment2 --uri mongodb://shard01-a:27017\\\\,shard01-b:27017\\\\,shard01-c:27017/\\\\\\?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine inmemory --clients 1,2 --duration 30s --rate 5000 --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password --image mongodb=percona/percona-server-mongodb:8.0"
   refute_output --regexp "password-file [^/]"
   refute_called "* run *"
   refute_called "* up *"
@@ -86,7 +86,7 @@ nothing_started() {
   lab experiment1 --docs 1000
   assert_success
   refute_called "* up -d"
-  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile loader run --rm --build --use-aliases loader experiment1 --uri mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01 --password-file /run/lab-secrets/root-password --engine wiredtiger --docs 1000 *"
+  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile loader run --rm --build --use-aliases loader experiment1 --uri mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine wiredtiger --docs 1000 *"
   assert_output --partial "results: results/experiment1/wiredtiger/20260101T000000Z"
 }
 

@@ -21,6 +21,7 @@ const OPTIONS = {
   workers: { type: 'string' },
   'results-dir': { type: 'string' },
   'metrics-port': { type: 'string', default: '9464' },
+  'metrics-host': { type: 'string', default: '127.0.0.1' },
   'grafana-url': { type: 'string' },
   'grafana-password-file': { type: 'string' },
   'server-selection-timeout': { type: 'string', default: '10s' },
@@ -54,6 +55,8 @@ Output:
   --engine LABEL                  results label (default: the storage engine the server reports)
   --results-dir DIR               results root (default <repo>/results)
   --metrics-port PORT             Prometheus endpoint port, 0 = any free port (default 9464)
+  --metrics-host ADDR             address it listens on (default 127.0.0.1; ./run.sh passes 0.0.0.0
+                                  inside the stack, whose network only Prometheus shares)
   --grafana-url URL               post phase annotations to Grafana at URL
   --grafana-password-file FILE    Grafana admin password for the annotations
   --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s)
@@ -140,6 +143,7 @@ function parse(argv) {
     workers: v.workers !== undefined ? parseCount('--workers', v.workers, 1, 256) : undefined,
     resultsDir: v['results-dir'],
     metricsPort: parseCount('--metrics-port', v['metrics-port'], 0, 65535),
+    metricsHost: v['metrics-host'],
     grafanaUrl: v['grafana-url'],
     grafanaPasswordFile: v['grafana-password-file'],
     serverSelectionTimeoutMs: parseDuration('--server-selection-timeout', v['server-selection-timeout']),
@@ -147,6 +151,9 @@ function parse(argv) {
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),
   };
+  if (!/^[0-9A-Za-z.:-]+$/.test(opts.metricsHost)) {
+    throw new UsageError(`--metrics-host: '${opts.metricsHost}' is not an address`);
+  }
   if (opts.grafanaUrl !== undefined && !/^https?:\/\//.test(opts.grafanaUrl)) {
     throw new UsageError(`--grafana-url: '${opts.grafanaUrl}' is not an http(s) URL`);
   }

@@ -95,7 +95,8 @@ class Metrics {
   }
 
   // listen(port): resolves with the bound port (port 0 = any free port, used by the tests).
-  listen(port, host = '0.0.0.0') {
+  // host: 127.0.0.1 unless told otherwise, so a loader run on a laptop never serves the network.
+  listen(port, host = '127.0.0.1') {
     this.server = http.createServer(async (req, res) => {
       if (req.url === '/metrics' || req.url.startsWith('/metrics?')) {
         try {

@@ -139,11 +139,11 @@ class Run {
     const { opts, config } = this;
     this.metrics = new Metrics(config.name);
     try {
-      this.metricsPort = await this.metrics.listen(opts.metricsPort);
+      this.metricsPort = await this.metrics.listen(opts.metricsPort, opts.metricsHost);
     } catch (e) {
       throw new Error(`cannot serve metrics on port ${opts.metricsPort}: ${e.code || e.message} (use --metrics-port)`);
     }
-    this.log(`metrics: http://0.0.0.0:${this.metricsPort}/metrics`);
+    this.log(`metrics: http://${opts.metricsHost}:${this.metricsPort}/metrics`);
 
     // Connect once from the main thread: fail fast and clearly when the server is not there.
     this.log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);

@@ -96,3 +96,9 @@ test('--image NAME=REF: recorded as given; malformed or repeated names are usage
   assert.throws(() => parseImages(['a=x', 'a=y']), /given twice/);
   assert.deepEqual(parse(['experiment1']).images, {});
 });
+
+test('--metrics-host: loopback unless told otherwise; not an address is a usage error', () => {
+  assert.equal(parse(['experiment1']).metricsHost, '127.0.0.1');
+  assert.equal(parse(['experiment1', '--metrics-host', '0.0.0.0']).metricsHost, '0.0.0.0');
+  assert.throws(() => parse(['experiment1', '--metrics-host', 'a b']), UsageError);
+});

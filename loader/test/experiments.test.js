@@ -146,7 +146,7 @@ test('without --engine the label is what the server reports (or "unknown" when i
 
 test('metrics endpoint serves the contract names while a run is going', async () => {
   const l = startLoader(['experiment3', '--preload-docs', '300', '--clients', '2', '--duration', '4s', ...common()]);
-  const [, port] = await l.waitFor(/metrics: http:\/\/0\.0\.0\.0:(\d+)\/metrics/);
+  const [, port] = await l.waitFor(/metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/); // loopback by default
   await l.waitFor(/step 1\/1 \(2 clients\): started/);
   await new Promise((r) => setTimeout(r, 2200));
   const body = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
