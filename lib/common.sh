@@ -46,5 +46,19 @@ require_value() {
   [[ -n ${2:-} && ${2:0:2} != -- ]] || die_usage "$1 needs a value"
 }
 
+# split_flag ARGS...: the flag word at $1 as FLAG and VALUE (--name=value or --name value), and
+# SHIFT_BY, how many words it used. VALUE is empty when the value is missing (nothing follows, or
+# another flag does), so callers reject an unknown flag first and a missing value second.
+# Returns 1 when $1 is not a --flag at all.
+# shellcheck disable=SC2034  # FLAG, VALUE and SHIFT_BY are this function's results
+split_flag() {
+  FLAG=$1 VALUE="" SHIFT_BY=1
+  case $FLAG in
+    --*=*) VALUE=${FLAG#*=}; FLAG=${FLAG%%=*} ;;
+    --*) if [[ -n ${2:-} && ${2:0:2} != -- ]]; then VALUE=$2; SHIFT_BY=2; fi ;;
+    *) return 1 ;;
+  esac
+}
+
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }

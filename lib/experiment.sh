@@ -68,13 +68,11 @@ verb_experiment() {
   local name=$1 uri="" via="" password_file="" flag value kind rc=0
   shift
   local loader_args=()
+  local FLAG VALUE SHIFT_BY
   while (($#)); do
-    flag=$1
-    case $flag in
-      --*=*) value=${flag#*=}; flag=${flag%%=*}; shift ;;
-      --*) value=${2:-}; shift; (($#)) && shift ;;
-      *) die_usage "$name does not take '$flag'" ;;
-    esac
+    split_flag "$@" || die_usage "$name does not take '$1'"
+    flag=$FLAG value=$VALUE
+    shift "$SHIFT_BY"
     case $flag in
       --docs | --preload-docs | --rate | --workers) kind=count ;;
       --seed) kind=seed ;;
@@ -86,7 +84,7 @@ verb_experiment() {
       --username) kind=text ;;
       *) die_usage "$name does not take '$flag' (experiment flags: see ./run.sh help)" ;;
     esac
-    [[ -n $value && $value != --* ]] || die_usage "$flag needs a value"
+    [[ -n $value ]] || die_usage "$flag needs a value"
     experiment_check "$flag" "$value" "$kind"
     case $flag in
       --uri) uri=$value ;;

@@ -71,14 +71,13 @@ parse_fault_flags() {
     failover) allowed=" --w --how " ;;
     *) allowed=" " ;;
   esac
+  local FLAG VALUE SHIFT_BY flag value
   while (($#)); do
-    local flag=$1 value=""
-    case $flag in
-      --*=*) value=${flag#*=}; flag=${flag%%=*}; shift ;;
-      --*) require_value "$flag" "${2:-}"; value=$2; shift 2 ;;
-      *) die_usage "fault $scenario does not take '$flag'" ;;
-    esac
+    split_flag "$@" || die_usage "fault $scenario does not take '$1'"
+    flag=$FLAG value=$VALUE
+    shift "$SHIFT_BY"
     [[ $allowed == *" $flag "* ]] || die_usage "fault $scenario does not take $flag"
+    [[ -n $value ]] || die_usage "$flag needs a value"
     case $flag in
       --member) FAULT_MEMBER=$value; FAULT_MEMBER_GIVEN=1 ;;
       --method) FAULT_METHOD=$value ;;

@@ -74,6 +74,22 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ ! -s "$STUB_DOCKER_LOG" ]
 }
 
+@test "an unknown flag is called unknown even without a value; a known one without a value says so" {
+  for args in "replica-lag --bogus" "failover --bogus --w 1"; do
+    # shellcheck disable=SC2086  # the words on purpose
+    run "$W/lab.sh" fault $args
+    [ "$status" -eq 2 ]
+    [[ $output == *"does not take --bogus"* ]]
+  done
+  for args in "replica-lag --member" "replica-lag --member --method fsync" "failover --w="; do
+    # shellcheck disable=SC2086
+    run "$W/lab.sh" fault $args
+    [ "$status" -eq 2 ]
+    [[ $output == *"needs a value"* ]]
+  done
+  [ ! -s "$STUB_DOCKER_LOG" ]
+}
+
 @test "help lists the fault flags" {
   run "$W/lab.sh" help
   [ "$status" -eq 0 ]
