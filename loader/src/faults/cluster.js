@@ -2,17 +2,19 @@
 // Talking to the cluster for the fault scenarios: one direct connection per shard member (never
 // through mongos for member-level commands: fsyncLock through mongos locks the whole cluster from
 // 7.0.2), plus mongos for the application-level writers and the final majority read.
-const fs = require('node:fs');
 const { MongoClient } = require('mongodb');
+const { readSecret } = require('../clients');
 const d = require('./decisions');
 
 // Short timeouts: a stopped or partitioned member must cost one tick (1 s), not the driver's
 // default 30 s server selection.
 const MEMBER_OPTS = { directConnection: true, serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500, socketTimeoutMS: 5000, maxPoolSize: 2 };
 
+// The same secret file the loader reads, read the same way (clients.js), with a message that
+// names what it was for.
 function readPassword(file) {
   try {
-    return fs.readFileSync(file, 'utf8').trim();
+    return readSecret(file);
   } catch (e) {
     throw new Error(`cannot read the root password from ${file}: ${e.message}`);
   }
