@@ -62,3 +62,33 @@ split_flag() {
 
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+# parse_duration FLAG TEXT: the lab's one duration grammar (as loader/src/duration.js, same
+# messages; both are run over test/vectors/durations.tsv). <whole>[.<fraction>]<unit>, unit
+# ms|s|m|h, at most 10 whole and 9 fraction digits, a whole number of ms > 0 and <= 596h.
+# Sets DURATION_MS and returns 0, or sets DURATION_ERROR (one line) and returns 1.
+# shellcheck disable=SC2034  # DURATION_MS and DURATION_ERROR are this function's results
+parse_duration() {
+  local flag=$1 text=$2 whole frac unit scale=1 whole_ms frac_scaled
+  DURATION_MS="" DURATION_ERROR=""
+  if [[ ! $text =~ ^([0-9]{1,10})(\.([0-9]{1,9}))?(ms|s|m|h)$ ]]; then
+    DURATION_ERROR="$flag '$text' is not a duration (use a number and a unit: 500ms, 30s, 2m, 1h; decimals allowed)"
+    return 1
+  fi
+  whole=${BASH_REMATCH[1]} frac=${BASH_REMATCH[3]} unit=${BASH_REMATCH[4]}
+  case $unit in ms) unit=1 ;; s) unit=1000 ;; m) unit=60000 ;; h) unit=3600000 ;; esac
+  while ((${#scale} <= ${#frac})); do scale+=0; done
+  # whole and fraction apart: (whole * scale + fraction) * unit could pass 2^63
+  whole_ms=$((10#$whole * unit)) frac_scaled=$((10#${frac:-0} * unit))
+  if ((whole_ms == 0 && frac_scaled == 0)); then
+    DURATION_ERROR="$flag must be more than zero (got '$text')"
+  elif ((frac_scaled % scale)); then
+    DURATION_ERROR="$flag '$text' is finer than 1 ms"
+  elif ((whole_ms + frac_scaled / scale > 596 * 3600000)); then
+    DURATION_ERROR="$flag '$text' is longer than 596h"
+  else
+    DURATION_MS=$((whole_ms + frac_scaled / scale))
+    return 0
+  fi
+  return 1
+}
