@@ -193,6 +193,13 @@ for (const eng of ENGINES) {
         }
         for (const r of routers) {
           for (const c of CFG) assert.equal(dependsOn(s[r])[c], 'service_healthy');
+          // Diagnostic data capture on every router: without --logpath or this parameter mongos
+          // skips FTDC (mongodb/mongo src/mongo/db/ftdc/ftdc_mongos.cpp, log id 23911) and the
+          // exporter gets no mongodb_ss_* series for it. The directory must be on a mount the
+          // container can write (a tmpfs), not on the image's read-only layers.
+          const ftdc = / --setParameter diagnosticDataCollectionDirectoryPath=(\S+)/.exec(s[r].command.join(' '));
+          assert.ok(ftdc, `${r}: mongos runs with --setParameter diagnosticDataCollectionDirectoryPath=...`);
+          assert.ok((s[r].tmpfs || []).some((t) => ftdc[1].startsWith(`${t.split(':')[0]}/`)), `${r}: ${ftdc[1]} is below one of its tmpfs mounts ${s[r].tmpfs}`);
         }
 
         // init: waits for every member healthy, mongos started, keyfile done; runs once.
