@@ -215,6 +215,11 @@ else
       jq -e '[.services | to_entries[] | select(.key | test("^(cfg|shard|mongos).*-exporter$")) | .value | (.depends_on.init.condition == "service_completed_successfully") and (.command | index("--mongodb.global-conn-pool")) and (.command | index("--mongodb.direct-connect"))] | all' "$c"
     check "$engine: exporters mount only the exporter password, read-only at /run/lab-secrets" \
       jq -e '[.services | to_entries[] | select(.key | test("^(cfg|shard|mongos).*-exporter$")) | .value.volumes | map(select(.target | startswith("/run/lab-secrets"))) | (length == 1 and .[0].target == "/run/lab-secrets/exporter-password" and .[0].read_only == true)] | all' "$c"
+    # cAdvisor before 0.56.2 sees no container under the containerd image store (0.53), fails
+    # without the containerd socket (0.54-0.55) or panics on a nil GraphDriver (0.56.0-0.56.1):
+    # see the comment in compose/monitoring.yml.
+    check "$engine: cAdvisor is ghcr.io/google/cadvisor 0.56.2 or newer (containerd image store, google/cadvisor#3643)" \
+      jq -e '.services.cadvisor.image | capture("^ghcr\\.io/google/cadvisor:(?<v>[0-9]+\\.[0-9]+\\.[0-9]+)$").v | split(".") | map(tonumber) | . >= [0, 56, 2]' "$c"
     check "$engine: Grafana reads its admin password from the file, anonymous Viewer, min refresh 1s" \
       jq -e '.services.grafana.environment | (.GF_SECURITY_ADMIN_PASSWORD__FILE == "/run/lab-secrets/grafana-admin-password") and (.GF_AUTH_ANONYMOUS_ENABLED == "true") and (.GF_AUTH_ANONYMOUS_ORG_ROLE == "Viewer") and (.GF_DASHBOARDS_MIN_REFRESH_INTERVAL == "1s")' "$c"
     # The Prometheus container's start script, as Compose renders it ($$ is Compose's escape for
