@@ -1,0 +1,57 @@
+'use strict';
+// index.html: one self-contained file that works opened from disk, offline. The chart library
+// (Observable Plot, with d3 which it is built on) is read from node_modules and inlined at report
+// time; the numbers are report.json, inlined as JSON; src/page.js draws the page from them.
+const fs = require('node:fs');
+const path = require('node:path');
+
+function libFile(pkg, rel) {
+  // Plot's package.json "exports" hides its dist/ folder; resolve the package entry and step up.
+  let dir = path.dirname(require.resolve(pkg));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return fs.readFileSync(path.join(dir, rel), 'utf8');
+}
+
+// Inline script text must not contain "</script" (it would end the element early).
+const safeScript = (js) => js.replace(/<\/script/gi, '<\\/script');
+const safeJson = (obj) => JSON.stringify(obj).replace(/</g, '\\u003c');
+
+const STYLE = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1400px; }
+h2 { border-bottom: 2px solid #ccc; margin-top: 2em; }
+figure.chart { margin: 1em 0; }
+figcaption { font-size: 13px; color: #444; margin-bottom: .3em; }
+table { border-collapse: collapse; font-size: 12px; margin: .5em 0; }
+td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
+tr.incomplete td { background: #fde8e8; }
+tr.limited td { background: #fff3cd; }
+li.verdict { font-weight: 600; }
+li.no-verdict, li.excluded { color: #8a4b00; }
+.note, .meta { color: #555; }
+.differs { background: #eef; padding: .4em; }
+`;
+
+function renderHtml(report) {
+  const plotJs = libFile('@observablehq/plot', 'dist/plot.umd.min.js');
+  const d3Js = libFile('d3', 'dist/d3.min.js');
+  const page = fs.readFileSync(path.join(__dirname, 'page.js'), 'utf8');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Engine comparison report ${report.generated_at}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>MongoDB engine lab: comparison report</h1>
+<div id="report"></div>
+<script type="application/json" id="report-data">${safeJson(report)}</script>
+<script>${safeScript(d3Js)}</script>
+<script>${safeScript(plotJs)}</script>
+<script>${safeScript(page)}</script>
+</body>
+</html>
+`;
+}
+
+module.exports = { renderHtml };

@@ -1,0 +1,139 @@
+'use strict';
+// The one adapter from a results folder's summary.json to the report's result shape. Everything
+// after this file reads only this shape, so a new experiment kind (client steps, write-concern
+// cases, phases) needs no code here or elsewhere: each kind is a list of measured points.
+//
+// Normalised run:
+//   { dir, experiment, engine, group, repetition, host, complete, reason, started_at,
+//     parameters (what makes two runs comparable), description (shown beside the numbers),
+//     published (the seed's numbers), points: [{ name, list, order, clients, complete,
+//       loader_limited, loader_reasons, parameters, ops: { <op>: { count, errors, ops_per_s,
+//       latency_us {p50, p99, p999, ...}, histogram } }, ops_per_s }], timeline: [...] }
+
+// Lists of measured points a summary may hold, in the order they are shown. `steps` (client
+// sweep) exists today; `cases` (e.g. a write-concern matrix) and `phases` follow the same shape.
+const POINT_LISTS = ['steps', 'cases', 'phases'];
+
+// Parameters that describe where or how the loader ran, not the load it applied: runs that differ
+// only here are the same experiment (e.g. two client hosts with different --uri).
+const NOT_COMPARED = new Set(['name', 'uri', 'workers', 'server_selection_timeout_ms', 'stall_timeout_ms', 'database', 'collection']);
+
+function comparableParameters(p) {
+  const out = {};
+  for (const [k, v] of Object.entries(p || {})) if (!NOT_COMPARED.has(k)) out[k] = v;
+  return out;
+}
+
+function pointName(entry, i) {
+  return String(entry.name ?? entry.phase ?? `#${entry.index ?? i + 1}`);
+}
+
+function normOps(ops) {
+  const out = {};
+  for (const [op, o] of Object.entries(ops || {})) {
+    out[op] = {
+      count: o.count ?? 0,
+      errors: o.errors ?? 0,
+      ops_per_s: o.ops_per_s ?? null,
+      latency_us: o.latency_us ?? null,
+      // HdrHistogram, compressed base64 (report/README.md: the contract); null in older runs.
+      histogram: typeof o.histogram === 'string' ? o.histogram : null,
+    };
+  }
+  return out;
+}
+
+function sumRates(ops) {
+  const xs = Object.values(ops).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
+  return xs.length ? xs.reduce((a, b) => a + b, 0) : null;
+}
+
+function points(summary) {
+  const out = [];
+  for (const list of POINT_LISTS) {
+    const entries = Array.isArray(summary[list]) ? summary[list] : [];
+    entries.forEach((e, i) => {
+      const ops = normOps(e.ops);
+      out.push({
+        name: pointName(e, i),
+        list,
+        order: out.length,
+        clients: e.clients ?? null,
+        duration_s: e.duration_s ?? null,
+        complete: e.complete !== false,
+        loader_limited: Boolean(e.loader && e.loader.limited),
+        loader_reasons: (e.loader && e.loader.reasons) || [],
+        parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
+        ops,
+        ops_per_s: sumRates(ops),
+      });
+    });
+  }
+  return out;
+}
+
+function storageEngine(server) {
+  if (!server) return 'not recorded';
+  const se = server.storage_engine;
+  if (se && se.name) return se.name;
+  return `not reported${server.storage_engine_note ? ` (${server.storage_engine_note})` : ''}`;
+}
+
+function topology(t) {
+  if (!t) return 'not recorded';
+  const parts = [t.kind];
+  if (t.set_name) parts.push(`set ${t.set_name}`);
+  if (Array.isArray(t.shards)) parts.push(`${t.shards.length} shard(s)`);
+  return parts.join(', ');
+}
+
+// What the run says about itself, shown beside its numbers; absent fields say "not recorded"
+// instead of being guessed.
+function description(s) {
+  const l = s.loader || {};
+  const images = Object.entries(s.images || {}).map(([k, v]) => `${k}=${v}`);
+  return {
+    server_version: s.server?.version ?? 'not recorded',
+    storage_engine: storageEngine(s.server),
+    images: images.length ? images.join(', ') : 'none recorded (--uri run)',
+    profile: s.profile ?? s.parameters?.profile ?? 'not recorded',
+    topology: topology(s.topology),
+    loader: l.version ? `lab-loader ${l.version}, ${l.node ?? '?'}, ${l.driver ?? '?'}` : 'not recorded',
+    host: l.hostname ?? 'not recorded',
+    host_cpus: l.host_cores ?? l.cpus ?? 'not recorded',
+    cpu_model: l.cpu_model ?? 'not recorded',
+  };
+}
+
+// timeline.ndjson lines -> [{elapsed_s, phase, partial, ops: {op: {ops_per_s, p99_us}}}]
+function timeline(lines) {
+  return lines.map((l) => {
+    const ops = {};
+    for (const [op, o] of Object.entries(l.ops || {})) ops[op] = { ops_per_s: o.ops_per_s ?? null, p99_us: o.latency_us?.p99 ?? null };
+    return { elapsed_s: l.elapsed_s, phase: l.phase ?? null, partial: Boolean(l.partial), ops };
+  });
+}
+
+// normalise(summary, timelineLines, dir): schema_version 1 summary -> normalised run.
+function normalise(s, timelineLines, dir) {
+  const d = description(s);
+  return {
+    dir,
+    experiment: s.experiment,
+    engine: s.engine,
+    // Runs without a group (written before --repeat existed) are each their own group of one.
+    group: s.group ?? null,
+    repetition: Number.isInteger(s.repetition) ? s.repetition : 1,
+    host: d.host,
+    complete: s.complete === true,
+    reason: s.reason ?? null,
+    started_at: s.started_at ?? null,
+    parameters: comparableParameters(s.parameters),
+    description: d,
+    published: s.published ?? null,
+    points: points(s),
+    timeline: timeline(timelineLines),
+  };
+}
+
+module.exports = { normalise, comparableParameters, POINT_LISTS, NOT_COMPARED };

@@ -1,0 +1,33 @@
+'use strict';
+// results/report/<UTC>/{index.html, report.json}; results/report/latest -> it. The folder is made
+// with a non-recursive mkdir, so an earlier report is never overwritten (a second report in the
+// same second gets a -2 suffix); latest is swapped atomically (rename over the old link).
+const fs = require('node:fs');
+const path = require('node:path');
+
+const stamp = (d) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+
+function writeReport(reportRoot, now, report, html) {
+  fs.mkdirSync(reportRoot, { recursive: true });
+  const base = stamp(now);
+  let name = base;
+  for (let n = 2; ; n++) {
+    try {
+      fs.mkdirSync(path.join(reportRoot, name));
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      name = `${base}-${n}`;
+    }
+  }
+  const dir = path.join(reportRoot, name);
+  fs.writeFileSync(path.join(dir, 'report.json'), JSON.stringify(report, null, 1) + '\n');
+  fs.writeFileSync(path.join(dir, 'index.html'), html);
+  const tmp = path.join(reportRoot, `.latest.${process.pid}`);
+  fs.rmSync(tmp, { force: true });
+  fs.symlinkSync(name, tmp);
+  fs.renameSync(tmp, path.join(reportRoot, 'latest'));
+  return dir;
+}
+
+module.exports = { writeReport, stamp };

@@ -1,0 +1,174 @@
+/* global Plot */
+// Runs in the browser, inlined into index.html after d3 and Observable Plot: draws every chart
+// and table from the embedded report.json. No chart is drawn by hand: each one is a Plot spec.
+// Every chart is a <figure class="chart" data-kind=...> so tests (and readers) can find it.
+(function () {
+  'use strict';
+  const report = JSON.parse(document.getElementById('report-data').textContent);
+  const root = document.getElementById('report');
+  const PCTS = [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']];
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+    return e;
+  }
+  const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
+  const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
+
+  function table(head, rows, cls) {
+    return el('table', { class: cls }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
+      el('tbody', {}, rows.map((r) => el('tr', { class: r.cls }, (r.cells || r).map((c) => el('td', {}, c))))));
+  }
+
+  function chart(parent, kind, caption, engines, options) {
+    const fig = el('figure', { class: 'chart', 'data-kind': kind, 'data-engines': engines.join(',') });
+    fig.append(el('figcaption', {}, caption));
+    fig.append(Plot.plot({ width: 760, height: 320, marginLeft: 70, marginRight: 20, marginTop: 30, style: { fontSize: '12px' }, ...options }));
+    parent.append(fig);
+  }
+
+  // Throughput per point per engine for one op type, the seed's numbers as dashed reference lines
+  // and loader-limited points ringed in red.
+  function throughputChart(parent, set, op, color) {
+    const data = set.aggregates.filter((a) => a.ops[op]).map((a) => ({
+      point: a.point, engine: a.engine, rate: a.ops[op].ops_per_s_median,
+      min: Math.min(...a.ops[op].ops_per_s_samples), max: Math.max(...a.ops[op].ops_per_s_samples),
+      limited: a.loader_limited_runs > 0,
+    }));
+    if (!data.length) return;
+    const pub = (set.published?.series || []).filter((p) => p.op === op);
+    const limited = data.filter((d) => d.limited);
+    const caption = `${op} ops/s per step, median of repetitions (bar: min-max)` +
+      (pub.length ? `; dashed: published ${set.published.source}` : '') +
+      (limited.length ? '; red ring: the loader was the limit (excluded from verdicts)' : '');
+    chart(parent, 'throughput', caption, set.engines, {
+      x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
+      y: { label: `${op} ops/s`, grid: true, zero: true },
+      color,
+      marks: [
+        Plot.ruleY(pub, { y: 'value', stroke: '#777', strokeDasharray: '5,4' }),
+        Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${num(d.value)}/s`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
+        Plot.ruleX(data, { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5 }),
+        Plot.line(data, { x: 'point', y: 'rate', stroke: 'engine' }),
+        Plot.dot(data, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
+        Plot.dot(limited, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
+        Plot.text(limited, { x: 'point', y: 'rate', text: () => 'loader-limited', dy: -16, fill: 'red' }),
+      ],
+    });
+  }
+
+  function latencyChart(parent, set, op, color) {
+    const data = [];
+    for (const a of set.aggregates) {
+      const l = a.ops[op]?.latency_us;
+      if (!l) continue;
+      for (const [k, name] of PCTS) if (typeof l[k] === 'number' && l[k] > 0) data.push({ point: a.point, engine: a.engine, pct: name, ms: l[k] / 1000, series: `${a.engine} ${name}` });
+    }
+    if (!data.length) return;
+    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per step (ms, log scale; all repetitions)`, set.engines, {
+      x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
+      y: { type: 'log', label: `${op} latency (ms)`, grid: true },
+      color,
+      symbol: { legend: true, domain: PCTS.map((p) => p[1]) },
+      marks: [
+        Plot.line(data, { x: 'point', y: 'ms', stroke: 'engine', z: 'series', strokeOpacity: 0.6 }),
+        Plot.dot(data, { x: 'point', y: 'ms', stroke: 'engine', symbol: 'pct', r: 4, tip: true }),
+      ],
+    });
+  }
+
+  // One run's seconds: ops/s and p99 per op, each step's start marked and named.
+  function timelineCharts(parent, tl, set) {
+    const rows = [];
+    for (const s of tl.seconds) {
+      if (s.partial) continue; // the last fraction of a step is a rate over a short interval
+      for (const [op, o] of Object.entries(s.ops)) rows.push({ t: s.elapsed_s, op, rate: o.ops_per_s, p99: typeof o.p99_us === 'number' ? o.p99_us / 1000 : null, phase: s.phase });
+    }
+    const phases = [];
+    for (const s of tl.seconds) if (!phases.length || phases[phases.length - 1].phase !== s.phase) phases.push({ phase: s.phase, t: s.elapsed_s });
+    const name = `${tl.engine}${tl.group ? ` group ${tl.group} rep ${tl.repetition}` : ''} on ${tl.host}${tl.complete ? '' : ' (INCOMPLETE)'}`;
+    if (!rows.length) {
+      parent.append(el('p', { class: 'note' }, `timeline of ${name}: no complete second recorded`));
+      return;
+    }
+    const marks = (y) => [
+      Plot.ruleX(phases, { x: 't', stroke: '#bbb', strokeDasharray: '2,3' }),
+      Plot.text(phases, { x: 't', text: 'phase', frameAnchor: 'top', textAnchor: 'start', dx: 3, dy: 4, fill: '#666' }),
+      Plot.line(rows.filter((r) => r[y] !== null), { x: 't', y, stroke: 'op' }),
+    ];
+    const common = { height: 220, x: { label: 'seconds since the first step' }, color: { legend: true, scheme: 'dark2' } };
+    chart(parent, 'timeline-rate', `ops/s per second: ${name} (${tl.id})`, [tl.engine], { ...common, y: { label: 'ops/s', grid: true, zero: true }, marks: marks('rate') });
+    chart(parent, 'timeline-p99', `p99 latency per second (ms): ${name}`, [tl.engine], { ...common, y: { label: 'p99 (ms)', grid: true, zero: true }, marks: marks('p99') });
+  }
+
+  function runsTable(set) {
+    const head = ['engine', 'group / rep', 'hosts', 'state', 'server', 'storage engine (reported)', 'images', 'profile', 'topology', 'loader', 'host CPUs', 'CPU model', 'started', 'folder'];
+    const rows = [...set.runs, ...set.incomplete].map((r) => ({
+      cls: r.complete ? '' : 'incomplete',
+      cells: [r.engine, r.group ? `${r.group} / ${r.repetition}` : '-', r.hosts, r.complete ? 'complete' : `INCOMPLETE: ${r.reason}`,
+        r.description.server_version, r.description.storage_engine, r.description.images, r.description.profile, r.description.topology,
+        r.description.loader, `${r.description.host_cpus} (${r.description.host})`, r.description.cpu_model, r.started_at, r.id],
+    }));
+    return table(head, rows, 'runs');
+  }
+
+  function numbersTable(set) {
+    const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
+    const head = ['step', 'engine', 'runs', 'ops/s'];
+    for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
+    head.push('note');
+    const rows = [];
+    for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
+      const cells = [p, a.engine, a.runs, num(a.ops_per_s.median, 1)];
+      for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
+      cells.push(a.loader_limited_runs ? `loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}` : '');
+      rows.push({ cls: a.loader_limited_runs ? 'limited' : '', cells });
+    }
+    return table(head, rows, 'numbers');
+  }
+
+  function renderSet(ex, set, section) {
+    const box = el('section', { class: 'set', 'data-experiment': ex.name, 'data-set': set.id });
+    if (ex.sets.length > 1) box.append(el('h3', {}, `set ${set.id}: ${set.engines.join(', ') || 'incomplete runs only'}`));
+    const color = { legend: true, domain: set.engines, scheme: 'tableau10' };
+    if (set.aggregates.length) {
+      const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
+      for (const op of ops) throughputChart(box, set, op, color);
+      for (const op of ops) latencyChart(box, set, op, color);
+      box.append(el('h4', {}, 'Verdicts'), el('ul', { class: 'verdicts' }, set.verdicts.map((v) => el('li', { class: v.status }, v.sentence))));
+      if (!set.verdicts.length) box.append(el('p', { class: 'note' }, `one engine only (${set.engines.join(', ')}): nothing to compare`));
+      box.append(el('h4', {}, 'Numbers'), numbersTable(set));
+    } else {
+      box.append(el('p', { class: 'note' }, 'no complete run with these parameters'));
+    }
+    for (const n of set.published?.notes || []) box.append(el('p', { class: 'note' }, `published: ${n}`));
+    box.append(el('h4', {}, 'Runs (each run\'s description beside its numbers)'), runsTable(set));
+    box.append(el('h4', {}, 'Timelines (every run)'));
+    for (const tl of set.timelines) timelineCharts(box, tl, set);
+    section.append(box);
+  }
+
+  root.append(el('p', { class: 'meta' }, `generated ${report.generated_at} from ${report.inputs.join(', ')}. ${report.method.verdict}.`));
+  for (const ex of report.experiments) {
+    const section = el('section', { class: 'experiment', id: `experiment-${ex.name}` }, el('h2', {}, ex.name));
+    for (const d of ex.differences) section.append(el('p', { class: 'differs' }, `Not compared: ${d.sentence}`));
+    for (const set of ex.sets) renderSet(ex, set, section);
+    root.append(section);
+  }
+  if (report.safety.length) {
+    const s = el('section', { class: 'safety' }, el('h2', {}, 'Speed beside safety (fault failover)'));
+    s.append(table(['engine', 'w', 'writes/s', 'write p99 ms', 'measured in', 'acknowledged', 'lost', 'recovered', 'verdict'], report.safety.map((r) => {
+      const sp = r.speed[0];
+      return [r.engine, r.w, sp ? num(sp.write_ops_per_s, 1) : '-', sp ? ms(sp.write_p99_us) : '-', sp ? `${sp.experiment} ${sp.point}` : `no experiment run at w:${r.w}`, num(r.acknowledged), num(r.lost), num(r.recovered), r.verdict];
+    }), 'safety'));
+    for (const r of report.safety) if (r.sentence) s.append(el('p', {}, r.sentence));
+    root.append(s);
+  }
+  if (report.notes.length || report.skipped.length) {
+    root.append(el('section', { class: 'skipped' }, el('h2', {}, 'Not read'), el('ul', {},
+      report.notes.map((n) => el('li', {}, n)), report.skipped.map((s) => el('li', {}, `${s.dir}: ${s.why}`)))));
+  }
+  document.body.setAttribute('data-rendered', 'true');
+})();

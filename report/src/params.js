@@ -1,0 +1,33 @@
+'use strict';
+// Which parameters differ between runs: flattened paths (workload.duration_s) with each value,
+// so the report can say why two runs are not compared.
+function flatten(obj, prefix = '', out = {}) {
+  if (obj !== null && typeof obj === 'object' && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (obj !== null && obj !== undefined) {
+    // null and absent mean the same (not set), so they never count as a difference
+    out[prefix] = JSON.stringify(obj);
+  }
+  return out;
+}
+
+// fingerprint(params): equal for runs of the same load (key order does not matter).
+function fingerprint(params) {
+  const f = flatten(params);
+  return JSON.stringify(Object.keys(f).sort().map((k) => [k, f[k]]));
+}
+
+// diffParameters(a, [b, ...]) -> [{ key, values: [a's, b's, ...], text }]
+function diffParameters(a, others) {
+  const fa = flatten(a);
+  const fs = others.map((o) => flatten(o));
+  const keys = [...new Set([fa, ...fs].flatMap((f) => Object.keys(f)))].sort();
+  const out = [];
+  for (const key of keys) {
+    const values = [fa, ...fs].map((f) => (key in f ? f[key] : 'absent'));
+    if (new Set(values).size > 1) out.push({ key, values, text: `${key}: ${[...new Set(values)].join(' vs ')}` });
+  }
+  return out;
+}
+
+module.exports = { flatten, fingerprint, diffParameters };

@@ -1,0 +1,28 @@
+'use strict';
+// The seed's published numbers (experiment file `published:`, copied into summary.json) as
+// labelled reference series. Shape: { source: "...", <label>: { <what>_per_s_<stat>: N, ... } }.
+// The op a number belongs to comes from its field name (updates_per_s_max -> update), so no
+// experiment is named here.
+const OP_WORDS = { inserts: 'insert', updates: 'update', reads: 'find', finds: 'find' };
+
+function publishedSeries(published) {
+  if (!published || typeof published !== 'object') return null;
+  const source = typeof published.source === 'string' ? published.source : 'source not given';
+  const year = (/\b(19|20)\d\d\b/.exec(source) || [null])[0];
+  const series = [];
+  const notes = [];
+  for (const [label, v] of Object.entries(published)) {
+    if (label === 'source' || !v || typeof v !== 'object') continue;
+    for (const [field, value] of Object.entries(v)) {
+      const m = /^([a-z]+)_per_s(?:_([a-z]+))?$/.exec(field);
+      if (m && typeof value === 'number') {
+        series.push({ label, field, value, op: OP_WORDS[m[1]] ?? null, stat: m[2] ?? null, name: `${label} ${year ?? ''} (${m[2] ?? 'value'})`.replace('  ', ' ') });
+      } else if (field === 'result' && typeof value === 'string') {
+        notes.push(`${label}: ${value}`);
+      }
+    }
+  }
+  return { source, year, series, notes };
+}
+
+module.exports = { publishedSeries };

@@ -1,0 +1,60 @@
+'use strict';
+// The comparison as plain text for the terminal: per experiment and set, one row per point and
+// engine, then the verdicts, incomplete runs, skipped folders and the speed/safety table.
+const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
+const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
+
+function grid(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => (i < 2 || i === r.length - 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+function setTable(set) {
+  const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
+  const head = ['point', 'engine', 'runs', 'ops/s (median)'];
+  for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
+  head.push('note');
+  const rows = [head];
+  for (const p of set.points) {
+    for (const a of set.aggregates.filter((x) => x.point === p)) {
+      const r = [p, a.engine, a.runs, num(a.ops_per_s.median, 1)];
+      for (const op of ops) {
+        const o = a.ops[op];
+        r.push(num(o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
+      }
+      r.push(a.loader_limited_runs ? `LOADER-LIMITED in ${a.loader_limited_runs}/${a.runs}: excluded from verdicts` : '');
+      rows.push(r);
+    }
+  }
+  return grid(rows);
+}
+
+function renderText(report, outDir) {
+  const out = [];
+  for (const ex of report.experiments) {
+    for (const set of ex.sets) {
+      out.push('', `== ${ex.name}${ex.sets.length > 1 ? ` (set ${set.id})` : ''}: ${set.engines.join(' vs ') || 'no complete run'}`);
+      if (set.aggregates.length) out.push(setTable(set));
+      for (const p of set.published?.series || []) out.push(`published: ${p.label} ${p.field} = ${num(p.value)} (${set.published.source})`);
+      for (const v of set.verdicts) out.push(`verdict: ${v.sentence}`);
+      for (const r of set.incomplete) out.push(`INCOMPLETE (not compared): ${r.engine} ${r.id}: ${r.reason}`);
+    }
+    for (const d of ex.differences) out.push(`not compared: ${ex.name} ${d.sentence}`);
+  }
+  if (report.safety.length) {
+    out.push('', '== speed beside safety (fault failover)');
+    const rows = [['engine', 'w', 'writes/s', 'write p99 ms', 'acknowledged', 'lost', 'recovered', 'from']];
+    for (const s of report.safety) {
+      const sp = s.speed[0];
+      rows.push([s.engine, s.w, sp ? num(sp.write_ops_per_s, 1) : '-', sp ? ms(sp.write_p99_us) : '-', num(s.acknowledged), num(s.lost), num(s.recovered), sp ? `${sp.experiment} ${sp.point}` : `no experiment run at w:${s.w}`]);
+    }
+    out.push(grid(rows));
+    for (const s of report.safety) if (s.sentence) out.push(s.sentence);
+  }
+  for (const n of report.notes) out.push(`note: ${n}`);
+  for (const s of report.skipped) out.push(`skipped: ${s.dir}: ${s.why}`);
+  if (outDir) out.push('', `report: ${outDir}/index.html (numbers: report.json)`);
+  return out.join('\n').replace(/^\n/, '') + '\n';
+}
+
+module.exports = { renderText };
