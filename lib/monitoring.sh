@@ -44,6 +44,7 @@ monitoring_query_range() {
 # $__rate_interval = 4 s at the 1 s scrape interval). Two kinds of query are held to another rule:
 # the inMemory panels need an engine whose shard members report inMemory, and the panel of
 # exporters answering without MongoDB series must be empty (that is the failure it exists to show).
+# A run that checked no query at all (no dashboards found, none parsed) fails: it proved nothing.
 monitoring_panels_have_data() {
   local engine=$1 server_engine f title expr q n rc=0 checked=0
   server_engine=$(engine_field "$engine" server_engine 2>/dev/null || echo "")
@@ -69,17 +70,23 @@ monitoring_panels_have_data() {
     done < <(jq -r '.. | objects | select(.targets?) | .title as $t | .targets[] | [$t + " [" + .refId + "]", (.expr | gsub("\n"; " "))] | @tsv' "$f")
   done
   echo "    $checked panel queries checked against Prometheus"
+  if ((checked == 0)); then
+    echo "    no panel query was checked (dashboards in $LAB_ROOT/dashboards/*.json): nothing proved"
+    return 1
+  fi
   return "$rc"
 }
 
 # monitoring_spacing ENGINE: every target scraped every second over the last minute (the loader
-# excepted: it left when its experiment ended), and every
-# exporter returned MongoDB series in every one of those scrapes (dashboards/test/sample-spacing.sh).
+# excepted: it left when its experiment ended), and every exporter returned MongoDB data in every
+# one of those scrapes (dashboards/test/sample-spacing.sh). The data witness is mongodb_ss_uptime
+# (serverStatus.uptime via getDiagnosticData), not mongodb_up, which the exporter emits after
+# every ping whether or not it collected anything (exporter/general_collector.go, v0.43.1).
 monitoring_spacing() {
   "$LAB_ROOT/dashboards/test/sample-spacing.sh" --prom "http://127.0.0.1:$MONITORING_PROMETHEUS_PORT" --window 60s \
     --targets 'mongod|mongos' \
     "up{engine=\"$1\", job!=\"loader\"}" \
-    "mongodb_up{engine=\"$1\"}" \
+    "mongodb_ss_uptime{engine=\"$1\"}" \
     "container_cpu_usage_seconds_total{engine=\"$1\", container_label_com_docker_compose_service=~\"shard01-.*|mongos\"}" \
     "node_cpu_seconds_total{engine=\"$1\", cpu=\"0\", mode=\"user\"}" | sed 's/^/    /'
   return "${PIPESTATUS[0]}"

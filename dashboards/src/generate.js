@@ -86,9 +86,19 @@ function row(title) {
 // The scrape-health row: a target that cannot be scraped within 1 s must show as such. Three
 // failure modes, each with its own panel:
 //  - up == 0: timeout or connection refused (Prometheus's view)
-//  - up == 1 but no MongoDB series: the exporter answered without them (its deadline ran out or it
-//    cannot reach its mongod); mongodb_up tells the second case, sample counts the first
+//  - up == 1 but no MongoDB series: the exporter answered without them (its deadline ran out, it
+//    cannot reach its mongod, or getDiagnosticData returned nothing, as on a mongos without
+//    diagnostic data capture). mongodb_up cannot tell: the exporter emits it on every scrape that
+//    has a client, 0 or 1 after a ping (exporter/general_collector.go, v0.43.1), whatever the
+//    other collectors returned. The lab's "MongoDB series" is therefore MONGO_DATA below.
 //  - slow: scrape_duration_seconds near the 1 s timeout
+// MONGO_DATA: serverStatus.uptime as the exporter names it (mongodb_ss_uptime). It exists only
+// when getDiagnosticData returned a document that the exporter could decode and name
+// (diagnosticDataCollector.collect -> makeMetrics, exporter/diagnostic_data_collector.go v0.43.1),
+// on mongod and mongos alike (dashboards/metrics-catalog; dashboards/test/semantics checks the
+// panel below against an exporter that answers with mongodb_up alone).
+const MONGO_DATA = 'mongodb_ss_uptime';
+
 function scrapeHealthRow() {
   return [
     row('Scrape health (1 s target: 60 samples per minute per target)'),
@@ -101,10 +111,10 @@ function scrapeHealthRow() {
     ),
     timeseries(
       'Samples in the last minute per target',
-      'Stored samples per target over 1 min. 60 = one every second. Below 60 = missed seconds; the MongoDB line counts series the exporter actually returned (mongodb_up), so an exporter that answers without MongoDB data shows here even while up = 1.',
+      `Stored samples per target over 1 min. 60 = one every second. Below 60 = missed seconds; the MongoDB line counts scrapes that carried the server's own data (${MONGO_DATA}, from getDiagnosticData), so an exporter that answers without MongoDB data shows here even while up = 1.`,
       [
         [`count_over_time(up{${ENGINE}}[1m])`, 'scrapes {{job}} {{instance}}'],
-        [`count_over_time(mongodb_up{${ENGINE}}[1m])`, 'mongodb data {{instance}}'],
+        [`count_over_time(${MONGO_DATA}{${ENGINE}}[1m])`, 'mongodb data {{instance}}'],
       ],
       'short',
       { w: 8, min: 0, max: 62, thresholds: { mode: 'absolute', steps: [{ color: 'red', value: null }, { color: 'green', value: 59 }] } },
@@ -118,15 +128,15 @@ function scrapeHealthRow() {
     ),
     stateTimeline(
       'MongoDB reachable from its exporter',
-      'mongodb_up per member: 0 = the exporter cannot run commands on its mongod/mongos. Missing rows while "Targets up" is green = the exporter answered without MongoDB series.',
+      'mongodb_up per member: 0 = the exporter\'s ping to its mongod/mongos failed. 1 says only that the ping worked, not that any MongoDB data came back: see "Targets answering without MongoDB series".',
       [[`mongodb_up{${MEMBER}}`, '{{instance}}']],
       [{ type: 'value', options: { 0: { text: 'DOWN', color: 'red' }, 1: { text: 'up', color: 'green' } } }],
       { w: 8, h: 6 },
     ),
     timeseries(
       'Targets answering without MongoDB series',
-      'Exporter targets scraped successfully (up = 1) that returned no mongodb_up: the silent failure of an exporter whose deadline ran out. Should be empty.',
-      [[`up{${ENGINE}, job=~"mongod|mongos"} == 1 unless on (instance) mongodb_up{${ENGINE}}`, '{{instance}}']],
+      `Exporter targets scraped successfully (up = 1) whose scrape carried no ${MONGO_DATA}: the exporter answered without the server's data (deadline ran out, mongod unreachable, getDiagnosticData empty as on a mongos without diagnostic data capture). mongodb_up is no evidence: it is emitted on every scrape. Should be empty.`,
+      [[`up{${ENGINE}, job=~"mongod|mongos"} == 1 unless on (instance) ${MONGO_DATA}{${ENGINE}}`, '{{instance}}']],
       'short',
       { w: 8, h: 6 },
     ),
@@ -140,7 +150,7 @@ function scrapeHealthRow() {
       'Per target: the longest time without a new sample over the last minute. 1 s = every scrape stored; 2 s or more = missed seconds. The mongodb line measures the exporter\'s MongoDB series, not just the scrape.',
       [
         [`max_over_time((timestamp(up{${ENGINE}}) - timestamp(up{${ENGINE}} offset 1s))[1m:1s])`, 'scrape {{job}} {{instance}}'],
-        [`max_over_time((timestamp(mongodb_up{${ENGINE}}) - timestamp(mongodb_up{${ENGINE}} offset 1s))[1m:1s])`, 'mongodb data {{instance}}'],
+        [`max_over_time((timestamp(${MONGO_DATA}{${ENGINE}}) - timestamp(${MONGO_DATA}{${ENGINE}} offset 1s))[1m:1s])`, 'mongodb data {{instance}}'],
       ],
       's',
       // Orange: a late scrape (still one sample per second); red: a missed one (~2 s).
@@ -330,8 +340,12 @@ const cache = dashboard('lab-engine-cache', 'Lab: engine cache',
         [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_out{${MEMBER}})`, '{{instance}} {{txn_rw}} out'],
         [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_totalTickets{${MEMBER}})`, '{{instance}} {{txn_rw}} total'],
       ], 'short'),
-    timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one.',
-      [[`mongodb_ss_wt_txn_transaction_checkpoint_currently_running{${MEMBER}}`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 }),
+    // WiredTiger 8.0 has no "transaction checkpoint currently running" (removed by WT-11171, in
+    // WiredTiger's mongodb-8.0 branch); its checkpoint section's "progress state" is the phase of
+    // the running checkpoint, 0 when none runs (wiredtiger src/include/checkpoint.h
+    // WT_CHECKPOINT_STATE_*, src/txn/txn_ckpt.c, tag mongodb-8.0.10). clamp_max folds the phases to 1.
+    timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one. 1 = a checkpoint is in progress (serverStatus.wiredTiger.checkpoint "progress state" > 0).',
+      [[`clamp_max(mongodb_ss_wt_checkpoint_progress_state{${MEMBER}}, 1)`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 }),
     row('inMemory engine (Percona Server for MongoDB)'),
     cacheVsMax('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.', 'mongodb_ss_inMemory_cache'),
     timeseries('inMemory fill and dirty (% of maximum)', 'Bytes in cache and tracked dirty bytes as a share of the configured maximum.',
@@ -407,10 +421,13 @@ const replication = dashboard('lab-replication', 'Lab: replication',
       [[LAG, '{{rs_nm}} {{member_idx}}']], 's', { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 10 }, { color: 'red', value: 60 }] } }),
     timeseries('Oplog window', 'Time between the newest and oldest oplog entry per member: how long a secondary can be away and still catch up (RS102 "too stale" beyond it).',
       [[`mongodb_mongod_replset_oplog_head_timestamp{${MEMBER}} - mongodb_mongod_replset_oplog_tail_timestamp{${MEMBER}}`, '{{instance}}']], 's', { min: 0 }),
-    timeseries('Oplog size used vs maximum', 'local.oplog.rs stats: bytes used and configured maximum per member.',
+    // From 7.0 FTDC collects the oplog's stats with $collStats, under storageStats, and the
+    // exporter (v0.43.1 exporter/metrics.go: the prefix local.oplog.rs.stats wins) names them
+    // mongodb_oplog_stats_storageStats_*; mongodb_oplog_stats_size was the 4.x-6.x name.
+    timeseries('Oplog size used vs maximum', 'local.oplog.rs stats (storageStats): bytes used and configured maximum per member.',
       [
-        [`mongodb_oplog_stats_size{${MEMBER}}`, '{{instance}} used'],
-        [`mongodb_oplog_stats_maxSize{${MEMBER}}`, '{{instance}} max'],
+        [`mongodb_oplog_stats_storageStats_size{${MEMBER}}`, '{{instance}} used'],
+        [`mongodb_oplog_stats_storageStats_maxSize{${MEMBER}}`, '{{instance}} max'],
       ], 'bytes'),
     timeseries('Replicated ops applied', 'serverStatus.opcountersRepl per member: a secondary that stops applying shows a drop here before its lag grows.',
       [[`sum by (instance) (rate(mongodb_ss_opcountersRepl{${MEMBER}, legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}}']], 'ops'),

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# exporter-names.sh OUT: every metric name mongodb_exporter's own naming code gives the exporter's
-# own getDiagnosticData testdata (a real mongod reply) plus dashboards/test/exporter-names/
-# server-sections.extjson (7.0+ tickets, Percona inMemory cache), written to OUT as "name<TAB>labels".
-# The metrics catalogue's "naming-rule" rows are checked against it (dashboards/test/run-tests.sh).
+# exporter-names.sh OUT: every metric name mongodb_exporter's own naming code gives the
+# getDiagnosticData replies in dashboards/test/exporter-names/*.extjson (documents shaped like
+# MongoDB 8.0's, one per server line: a WiredTiger shard member, a Percona inMemory shard member,
+# a mongos; make-fixtures.py says which 8.0 server and WiredTiger sources they follow), written to
+# OUT as "server<TAB>name<TAB>labels". The metrics catalogue's "naming-rule" rows are checked
+# against it per server line (dashboards/test/run-tests.sh).
 # How: a scratch copy of the exporter module from the Go module cache (test/install.d/50-monitoring.sh
 # downloads it), plus dashboards/test/exporter-names/zz_lab_names_test.go, run with go test.
-# The testdata stores optimeDate as plain strings; they are turned into {"$date": ...} first, as
-# the driver would decode them, so that the DateTime metrics (ms) appear.
+# The exporter's own testdata (a 4.x mongod) is not used: names that 8.0 no longer produces
+# (WiredTiger's "transaction checkpoint currently running", the oplog's top-level size) came out
+# of it and let panels without data pass.
 set -euo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:?usage: exporter-names.sh OUT}
@@ -18,9 +21,6 @@ trap 'chmod -R u+w "$scratch"; rm -rf "$scratch"' EXIT
 cp -R "$src/." "$scratch/"
 chmod -R u+w "$scratch"
 cp "$LAB_ROOT/dashboards/test/exporter-names/zz_lab_names_test.go" "$scratch/exporter/"
-# shellcheck disable=SC2016  # "$date" is extended JSON, not a shell variable
-sed -i -E 's/"(optimeDate|optimeDurableDate|lastHeartbeat|lastHeartbeatRecv)": "([^"]+)"/"\1": {"$date": "\2"}/' \
-  "$scratch/exporter/testdata/get_diagnostic_data.json"
 out_abs=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-(cd "$scratch/exporter" && LAB_NAMES_OUT=$out_abs LAB_EXTRA_DOC="$LAB_ROOT/dashboards/test/exporter-names/server-sections.extjson" \
-  go test -count=1 -run '^TestLabMetricNames$' . >/dev/null)
+(cd "$scratch/exporter" && LAB_NAMES_OUT=$out_abs LAB_FIXTURES="$LAB_ROOT/dashboards/test/exporter-names" \
+  go test -count=1 -run '^TestLabMetricNames$' .)

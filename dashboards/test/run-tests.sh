@@ -76,7 +76,7 @@ for f in "${DASH[@]}"; do
   check "$f: rate windows use \$__rate_interval" \
     jq -e '[.. | objects | .expr? // empty | select(test("\\[(?!\\$__rate_interval\\]|1m\\]|1m:1s\\])[^\\]]*\\]"))] | length == 0' "$f"
   check "$f has a scrape-health panel on up, scrape_duration_seconds and sample counts" \
-    jq -e '[.. | objects | .expr? // empty] | (any(test("^up\\{"))) and (any(test("scrape_duration_seconds"))) and (any(test("count_over_time\\(mongodb_up")))' "$f"
+    jq -e '[.. | objects | .expr? // empty] | (any(test("^up\\{"))) and (any(test("scrape_duration_seconds"))) and (any(test("count_over_time\\(mongodb_ss_uptime")))' "$f"
 done
 # Grafana's file provider reads every .json below the mounted dashboards/ folder, tests included.
 check "the only JSON files below dashboards/ are the four dashboards (Grafana provisions every .json there)" \
@@ -122,40 +122,90 @@ cp dashboards/test/semantics/tests.yml "$WORK/semantics/"
 } >"$WORK/semantics/rules.yml"
 check "panel logic holds on Prometheus's engine (promtool test rules: lag skips an unreachable member, silent exporter, oplog window, loader rate, largest gap)" \
   bash -c "cd '$WORK/semantics' && promtool test rules tests.yml"
+# The silent-exporter test must reject the panel's old expression, which keyed on mongodb_up: the
+# exporter emits mongodb_up after every ping, so that expression never listed an exporter that
+# answered without MongoDB data.
+mkdir -p "$WORK/semantics-old"
+cp dashboards/test/semantics/tests.yml "$WORK/semantics-old/"
+old_silent='up{engine="wiredtiger", job=~"mongod|mongos"} == 1 unless on (instance) mongodb_up{engine="wiredtiger"}'
+# (ENVIRON, not awk -v, which would unescape the JSON string's backslashes.)
+E=$(jq -Rn --arg s "$old_silent" '$s') awk '/record: lab:silent_exporter/ { print; getline; print "        expr: " ENVIRON["E"]; next } { print }' \
+  "$WORK/semantics/rules.yml" >"$WORK/semantics-old/rules.yml"
+if (cd "$WORK/semantics-old" && promtool test rules tests.yml 2>&1) | grep -q 'expr: "lab:silent_exporter"'; then
+  ok "the silent-exporter test fails on the old expression (up == 1 unless on (instance) mongodb_up)"
+else
+  not_ok "the silent-exporter test fails on the old expression (up == 1 unless on (instance) mongodb_up)" "$(cat "$WORK/semantics-old/rules.yml")"
+fi
 
 # ---- metric names: from the loader's real /metrics or the catalogue -----------------------------
 cut -f4 "$WORK/exprs.tsv" | tr ',' '\n' | sed '/^$/d' | sort -u >"$WORK/names.txt"
 grep -v '^#' "$CATALOG" | tail -n +2 | cut -f1 | sort -u >"$WORK/catalog.txt"
-check "metrics catalogue rows have four columns and a source" awk -F'\t' '!/^#/ && NF != 4 { print "bad row: " $0; bad = 1 } END { exit bad }' "$CATALOG"
+check "metrics catalogue rows have five columns; naming-rule rows name their server lines" \
+  awk -F'\t' '!/^#/ && NF != 5 { print "bad row: " $0; bad = 1 } !/^#/ && $3 ~ /^naming-rule/ && $5 == "-" { print "no server line: " $1; bad = 1 } END { exit bad }' "$CATALOG"
 unused=$(comm -13 "$WORK/names.txt" "$WORK/catalog.txt")
 if [[ -z $unused ]]; then ok "every catalogue entry is used by a panel"; else not_ok "every catalogue entry is used by a panel" "unused: $unused"; fi
 
 # Exporter names: "naming-rule" rows must come out of mongodb_exporter's own naming code run over
-# its own real getDiagnosticData testdata, with the labels the panels use; "code" rows must be
-# literals in the named source file of the exporter version the image uses.
-if bash dashboards/test/exporter-names.sh "$WORK/exporter-names.tsv" >"$WORK/exporter-names.log" 2>&1; then
-  bad=$(grep -v '^#' "$CATALOG" | tail -n +2 | awk -F'\t' '$3 ~ /^naming-rule/' | while IFS=$'\t' read -r name _ _ labels; do
-    grep -q "^$name"$'\t' "$WORK/exporter-names.tsv" || { echo "$name: not produced"; continue; }
-    got=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$WORK/exporter-names.tsv" | tr ',' '\n' | sort -u)
-    for l in $labels; do
-      # rs_nm comes from the topology labels, instance/job/engine from Prometheus.
-      [[ $l == - || $l == rs_nm || $l == instance ]] && continue
-      grep -qx "$l" <<<"$got" || echo "$name: no label $l (has: $(paste -sd, <<<"$got"))"
+# getDiagnosticData replies shaped like MongoDB 8.0's, for every server line the row claims
+# (dashboards/test/exporter-names/<server>.extjson), with the labels the panels use; "code" rows
+# must be literals in the named source file of the exporter version the image uses.
+# catalog_naming_check NAMES: the naming-rule rows not produced as claimed (empty = all are).
+catalog_naming_check() {
+  grep -v '^#' "$CATALOG" | tail -n +2 | awk -F'\t' '$3 ~ /^naming-rule/' | while IFS=$'\t' read -r name _ _ labels servers; do
+    for server in ${servers//,/ }; do
+      [[ -f dashboards/test/exporter-names/$server.extjson ]] || { echo "$name: no fixture for server line $server"; continue; }
+      grep -q "^$server"$'\t'"$name"$'\t' "$1" || { echo "$name: not produced for $server"; continue; }
+      got=$(awk -F'\t' -v s="$server" -v n="$name" '$1 == s && $2 == n { print $3 }' "$1" | tr ',' '\n' | sort -u)
+      for l in $labels; do
+        # rs_nm comes from the topology labels, instance/job/engine from Prometheus.
+        [[ $l == - || $l == rs_nm || $l == instance ]] && continue
+        grep -qx "$l" <<<"$got" || echo "$name: no label $l for $server (has: $(paste -sd, <<<"$got"))"
+      done
     done
-  done)
+  done
+}
+# catalog_job_check: a panel query that reads exporter names with job="mongos" needs them claimed
+# (and so produced) for mongos-8.0, with job="mongod" for a mongod line. Other exporter names
+# (per-member queries) need at least one line: the check above.
+catalog_job_check() {
+  local file where metrics expr job m servers
+  while IFS=$'\t' read -r _ file where metrics; do
+    expr=$(jq -r --arg w "$where" '.. | objects | select(.targets?) | .title as $t | .targets[] | select(($t + " [" + .refId + "]") == $w) | .expr' "$file")
+    for job in mongos mongod; do
+      grep -q "job=\"$job\"" <<<"$expr" || continue
+      for m in ${metrics//,/ }; do
+        servers=$(awk -F'\t' -v n="$m" '!/^#/ && $1 == n && $3 ~ /^naming-rule/ { print $5 }' "$CATALOG")
+        [[ -z $servers ]] && continue
+        grep -qE "(^|,)$job-" <<<"$servers" || echo "$file: $where reads $m with job=\"$job\", but the catalogue claims it only for $servers"
+      done
+    done
+  done <"$WORK/exprs.tsv"
+}
+if bash dashboards/test/exporter-names.sh "$WORK/exporter-names.tsv" >"$WORK/exporter-names.log" 2>&1; then
+  bad=$(catalog_naming_check "$WORK/exporter-names.tsv")
   if [[ -z $bad ]]; then
-    ok "catalogue naming-rule names and labels come out of mongodb_exporter's naming code ($(wc -l <"$WORK/exporter-names.tsv") names from its testdata)"
+    ok "catalogue naming-rule names and labels come out of mongodb_exporter's naming code for every server line they claim ($(cut -f1 "$WORK/exporter-names.tsv" | sort -u | paste -sd' '))"
   else
-    not_ok "catalogue naming-rule names and labels come out of mongodb_exporter's naming code" "$bad"
+    not_ok "catalogue naming-rule names and labels come out of mongodb_exporter's naming code for every server line they claim" "$bad"
+  fi
+  bad=$(catalog_job_check)
+  if [[ -z $bad ]]; then ok "panels filtered by job=\"mongos\"/\"mongod\" read names claimed for that server line"; else not_ok "panels filtered by job read names claimed for that server line" "$bad"; fi
+  # The check must be able to fail: a name 8.0 no longer produces (WiredTiger removed
+  # "transaction checkpoint currently running", WT-11171) is reported when a row claims it.
+  { cat "$CATALOG"; printf 'mongodb_ss_wt_txn_transaction_checkpoint_currently_running\tx\tnaming-rule\t-\tmongod-wiredtiger-8.0\n'; } >"$WORK/catalog-bad"
+  if CATALOG=$WORK/catalog-bad catalog_naming_check "$WORK/exporter-names.tsv" | grep -q 'checkpoint_currently_running: not produced for mongod-wiredtiger-8.0'; then
+    ok "the naming check reports a name 8.0 does not produce (transaction checkpoint currently running)"
+  else
+    not_ok "the naming check reports a name 8.0 does not produce (transaction checkpoint currently running)"
   fi
   src=$(GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "github.com/percona/mongodb_exporter@$(sed -n 's/^EXPORTER_VERSION=\([^ ]*\).*/\1/p' test/install.d/50-monitoring.sh)" | jq -r .Dir)
-  bad=$(grep -v '^#' "$CATALOG" | tail -n +2 | awk -F'\t' '$3 ~ /^code /' | while IFS=$'\t' read -r name _ evidence _; do
+  bad=$(grep -v '^#' "$CATALOG" | tail -n +2 | awk -F'\t' '$3 ~ /^code /' | while IFS=$'\t' read -r name _ evidence _ _; do
     file=$(awk '{print $2}' <<<"$evidence")
     grep -q "\"$name\"" "$src/$file" 2>/dev/null || echo "$name: not a literal in $file"
   done)
   if [[ -z $bad ]]; then ok "catalogue code names are literals in the named mongodb_exporter source files"; else not_ok "catalogue code names are literals in the named mongodb_exporter source files" "$bad"; fi
 else
-  not_ok "mongodb_exporter naming code runs over its testdata (dashboards/test/exporter-names.sh)" "$(tail -20 "$WORK/exporter-names.log")" "$INSTALL_HINT"
+  not_ok "mongodb_exporter naming code runs over the 8.0-shaped fixtures (dashboards/test/exporter-names.sh)" "$(tail -20 "$WORK/exporter-names.log")" "$INSTALL_HINT"
 fi
 
 # A real node_exporter's /metrics must carry the node_* names (Debian prometheus-node-exporter).
@@ -168,6 +218,15 @@ if command -v prometheus-node-exporter >/dev/null 2>&1; then
   if [[ -z $miss ]]; then ok "catalogue node_* names are on a real node_exporter's /metrics"; else not_ok "catalogue node_* names are on a real node_exporter's /metrics" "missing: $miss"; fi
 else
   not_ok "catalogue node_* names are on a real node_exporter's /metrics" "prometheus-node-exporter not installed: $INSTALL_HINT"
+fi
+
+# sample-spacing.sh refuses to take mongodb_up as evidence that exporters returned MongoDB data.
+if out=$(dashboards/test/sample-spacing.sh --prom http://127.0.0.1:9 --targets 'mongod|mongos' 'mongodb_up{engine="x"}' 2>&1); then
+  not_ok "sample-spacing.sh --targets refuses mongodb_up (emitted on every scrape)" "exit 0: $out"
+elif [[ $? == 2 && $out == *mongodb_ss_uptime* ]]; then
+  ok "sample-spacing.sh --targets refuses mongodb_up (emitted on every scrape) and names mongodb_ss_uptime"
+else
+  not_ok "sample-spacing.sh --targets refuses mongodb_up (emitted on every scrape)" "$out"
 fi
 
 # ---- promtool check config on the real prometheus.yml --------------------------------------------
@@ -347,6 +406,11 @@ fi
 
 # The exporter at 1 s: straight, the deadline is 1 s - 1 s = 0 s and no MongoDB series come back
 # although the scrape "succeeds"; through lab-exporter, every scrape carries mongodb_up.
+# mongodb_up is the right witness for the deadline alone: with the deadline already passed,
+# baseCollector.Describe returns before collecting anything, mongodb_up included
+# (exporter/base_collector.go, v0.43.1). It is no witness of MongoDB data (it is emitted after any
+# ping, 0 or 1); that is mongodb_ss_uptime on a Docker host, which mongo-java-server here cannot
+# give (it has no getDiagnosticData).
 direct_up=$(query 'sum(count_over_time(up{job="exporter-direct"}[8s]))' | jq -r '.data.result[0].value[1] // "0"')
 direct_mdb=$(query 'sum(count_over_time(mongodb_up{job="exporter-direct"}[8s]))' | jq -r '.data.result[0].value[1] // "0"')
 if ((direct_up >= 7 && direct_mdb == 0)); then
@@ -354,7 +418,7 @@ if ((direct_up >= 7 && direct_mdb == 0)); then
 else
   not_ok "straight mongodb_exporter at 1 s reproduces the silent gap" "up samples $direct_up, mongodb_up samples $direct_mdb" "$(tail -3 "$WORK/direct.log")"
 fi
-if out=$(dashboards/test/sample-spacing.sh --prom "http://127.0.0.1:$PROMPORT" --window 8s --min-ratio 0.85 --targets 'exporter-lab' 'mongodb_up{job="exporter-lab"}' 2>&1); then
+if out=$(dashboards/test/sample-spacing.sh --prom "http://127.0.0.1:$PROMPORT" --window 8s --min-ratio 0.85 'mongodb_up{job="exporter-lab"}' 2>&1); then
   ok "mongodb_exporter behind lab-exporter at 1 s: mongodb_up every second over 8 s"
 else
   not_ok "mongodb_exporter behind lab-exporter at 1 s: mongodb_up every second over 8 s" "$out" "$(tail -3 "$WORK/proxied.log")"
@@ -377,6 +441,23 @@ if grep -q '^rc=1$' <<<"$smoke_out" && grep -q 'no data: engine-cache.json: WT b
   ok "smoke_monitoring's panel check: loader panels pass, exporter panels without a mongod are reported, inMemory skipped on wiredtiger"
 else
   not_ok "smoke_monitoring's panel check behaves" "$smoke_out"
+fi
+# A panel check that examined nothing is a failure, not "0 panel queries checked" and a pass:
+# the same function with no dashboards to read (an empty LAB_ROOT).
+mkdir -p "$WORK/empty-root/dashboards"
+empty_out=$(
+  # shellcheck source=lib/tables.sh
+  source lib/tables.sh
+  # shellcheck source=lib/monitoring.sh
+  source lib/monitoring.sh
+  MONITORING_PROMETHEUS_PORT=$PROMPORT LAB_ROOT=$WORK/empty-root
+  monitoring_panels_have_data wiredtiger 2>&1
+  echo "rc=$?"
+)
+if grep -q '^rc=1$' <<<"$empty_out" && grep -q ' 0 panel queries checked' <<<"$empty_out"; then
+  ok "smoke_monitoring's panel check fails when it checked 0 panel queries"
+else
+  not_ok "smoke_monitoring's panel check fails when it checked 0 panel queries" "$empty_out"
 fi
 wait "$LOADER_PID" 2>/dev/null
 echo "1..$N"

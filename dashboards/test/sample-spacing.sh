@@ -7,10 +7,14 @@
 #
 # Usage: sample-spacing.sh [--prom URL] [--window 60s] [--interval 1] [--max-gap 1.9]
 #                          [--min-ratio 0.95] SELECTOR...
-#   SELECTOR  e.g. 'mongodb_up' or '{job="mongodb"}'; one line per series it matches.
+#   SELECTOR  e.g. 'mongodb_ss_uptime' or '{job="loader"}'; one line per series it matches.
 #   --targets JOB_REGEX  also fail for every target of these jobs (from `up`) that has no
-#             series of SELECTOR at all: a 1 s exporter scrape "succeeds" (up=1) with only
-#             go_*/process_* metrics when its deadline is 0 s, so up alone hides the gap.
+#             series of SELECTOR at all: an exporter scrape "succeeds" (up=1) without MongoDB
+#             data when its deadline is 0 s, its mongod is unreachable or getDiagnosticData is
+#             empty, so up alone hides the gap. For exporters give a series only a successful
+#             collection produces, mongodb_ss_uptime: mongodb_up is emitted after every ping,
+#             with or without data (exporter/general_collector.go, v0.43.1), and such a selector
+#             is refused with --targets (exit 2).
 # Exit: 0 every series passes (gap <= max-gap s and samples >= min-ratio x expected),
 #       1 a series fails or a selector matches nothing (nothing to measure is a failure), 2 usage.
 # Why max-gap 1.9: a missed scrape leaves a 2 s gap; a scrape that starts late (CPU contention on
@@ -29,7 +33,7 @@ while (($#)); do
     --max-gap) max_gap=$2; shift 2 ;;
     --min-ratio) min_ratio=$2; shift 2 ;;
     --targets) targets=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "sample-spacing: unknown flag $1" >&2; exit 2 ;;
     *) selectors+=("$1"); shift ;;
   esac
@@ -37,6 +41,14 @@ done
 ((${#selectors[@]})) || { echo "sample-spacing: give at least one selector" >&2; exit 2; }
 [[ $window =~ ^([0-9]+)s$ ]] || { echo "sample-spacing: --window must be seconds, e.g. 60s" >&2; exit 2; }
 window_s=${BASH_REMATCH[1]}
+if [[ -n $targets ]]; then
+  for sel in "${selectors[@]}"; do
+    if [[ $sel =~ (^|[^a-zA-Z0-9_:])mongodb_up($|[^a-zA-Z0-9_:]) ]]; then
+      echo "sample-spacing: --targets with $sel proves nothing: the exporter emits mongodb_up on every scrape; use mongodb_ss_uptime" >&2
+      exit 2
+    fi
+  done
+fi
 
 # query EXPR: the JSON result of an instant query.
 query() { curl -fsS --max-time 10 "$prom/api/v1/query" --data-urlencode "query=$1"; }
