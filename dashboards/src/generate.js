@@ -78,6 +78,23 @@ function stateTimeline(title, description, list, mappings, opts = {}) {
   };
 }
 
+// A stat panel that shows the name of the series it finds (legendFormat), not a number: used for
+// facts such as what node_exporter can see. noValue says what an empty result means.
+function statName(title, description, list, noValue, opts = {}) {
+  return {
+    ...panel('stat', title, description, list, opts),
+    fieldConfig: { defaults: { noValue, color: { mode: 'fixed', fixedColor: 'text' } }, overrides: [] },
+    options: {
+      reduceOptions: { calcs: ['lastNotNull'], fields: '', values: false },
+      textMode: 'name',
+      colorMode: 'none',
+      graphMode: 'none',
+      justifyMode: 'auto',
+      orientation: 'auto',
+    },
+  };
+}
+
 function row(title) {
   return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
 }
@@ -375,23 +392,29 @@ const disk = dashboard('lab-disk-host', 'Lab: disk and host',
     timeseries('Container memory working set', 'container_memory_working_set_bytes per Compose service (what the memory limit is enforced against).',
       [[`sum by (container_label_com_docker_compose_service) (container_memory_working_set_bytes{${CONTAINER}})`, '{{container_label_com_docker_compose_service}}']], 'bytes'),
     row('Host (node_exporter)'),
-    timeseries('CPU user vs iowait', 'Share of all host CPUs. seeds/004: during a dirty-page flush iowait rises and user falls.',
+    // Which node_exporter runs decides what the panels below show (lib/monitoring.sh
+    // monitoring_host_view): on Docker Desktop the host's disks are out of reach and the same
+    // series describe the Desktop VM. lab_node_view comes from node_exporter's textfile collector
+    // (compose/monitoring/node-view/<view>/lab.prom), so the statement travels with the data.
+    statName('What the host panels show', 'Set per platform when the stack starts: a Linux host shows its own disks, CPUs and page cache; Docker Desktop refuses node_exporter\'s host mount (node_exporter#2742), so there the panels below show the Desktop VM, where the containers do their IO.',
+      [[`max by (view, shows) (lab_node_view{${ENGINE}})`, '{{shows}}']], 'node_exporter not answering: what the host panels show is unknown', { w: 24, h: 3 }),
+    timeseries('CPU user vs iowait', 'Share of all host CPUs. seeds/004: during a dirty-page flush iowait rises and user falls. On Docker Desktop: the Desktop VM\'s, not the host\'s (see "What the host panels show").',
       [[`avg by (mode) (rate(node_cpu_seconds_total{${ENGINE}, mode=~"user|system|iowait"}[$__rate_interval]))`, '{{mode}}']], 'percentunit', { min: 0 }),
-    timeseries('Dirty and writeback page cache', 'Linux dirty pages waiting for writeback and pages being written: the flush that seeds/004 blamed for the drops.',
+    timeseries('Dirty and writeback page cache', 'Linux dirty pages waiting for writeback and pages being written: the flush that seeds/004 blamed for the drops. On Docker Desktop: the Desktop VM\'s, not the host\'s (see "What the host panels show").',
       [
         [`node_memory_Dirty_bytes{${ENGINE}}`, 'dirty'],
         [`node_memory_Writeback_bytes{${ENGINE}}`, 'writeback'],
       ], 'bytes'),
-    timeseries('Host disk utilisation', 'Share of time each device was busy (io_time). 100 % = saturated for a single-queue device.',
+    timeseries('Host disk utilisation', 'Share of time each device was busy (io_time). 100 % = saturated for a single-queue device. On Docker Desktop: the Desktop VM\'s, not the host\'s (see "What the host panels show").',
       [[`rate(node_disk_io_time_seconds_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}}']], 'percentunit', { min: 0 }),
-    timeseries('Host disk queue (average in flight)', 'Weighted io time per second = average number of requests in flight.',
+    timeseries('Host disk queue (average in flight)', 'Weighted io time per second = average number of requests in flight. On Docker Desktop: the Desktop VM\'s, not the host\'s (see "What the host panels show").',
       [[`rate(node_disk_io_time_weighted_seconds_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}}']], 'short', { min: 0 }),
-    timeseries('Host disk bytes/s', 'Read and written bytes per second per device.',
+    timeseries('Host disk bytes/s', 'Read and written bytes per second per device. On Docker Desktop: the Desktop VM\'s, not the host\'s (see "What the host panels show").',
       [
         [`rate(node_disk_read_bytes_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} read'],
         [`rate(node_disk_written_bytes_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} write'],
       ], 'Bps'),
-    timeseries('Host disk IOPS', 'Completed reads and writes per second per device.',
+    timeseries('Host disk IOPS', 'Completed reads and writes per second per device. On Docker Desktop: the Desktop VM\'s, not the host\'s (see "What the host panels show").',
       [
         [`rate(node_disk_reads_completed_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} read'],
         [`rate(node_disk_writes_completed_total{${ENGINE}, device!~"loop.*|ram.*"}[$__rate_interval])`, '{{device}} write'],

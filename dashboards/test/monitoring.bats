@@ -56,3 +56,55 @@ setup() {
   assert_success
   assert_output --partial "would query every dashboard panel"
 }
+
+# ---- node_exporter per platform (monitoring_host_view; lib/stack.sh adds the file it names) ------
+# The stub docker (test/stub/docker) answers `docker info` as a Linux engine or Docker Desktop would.
+host_view_with() { # host_view_with OPERATING_SYSTEM: monitoring_host_view against a stub daemon
+  export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/rules
+  : >"$STUB_DOCKER_LOG"
+  printf 'info --format {{.OperatingSystem}}\t0\t%s\n' "$1" >"$STUB_DOCKER_RULES"
+  PATH="$REPO/test/stub:$PATH" monitoring_host_view
+}
+
+@test "monitoring_host_view: Docker Desktop (docker info) -> desktop-vm, a Linux engine -> host" {
+  unset LAB_HOST_VIEW
+  run host_view_with "Docker Desktop"
+  assert_success
+  assert_output desktop-vm
+  run host_view_with "Ubuntu 24.04.1 LTS"
+  assert_output host
+  grep -qx 'info --format {{.OperatingSystem}}' "$BATS_TEST_TMPDIR/docker.log"
+}
+
+@test "monitoring_host_view: LAB_HOST_VIEW chooses without asking the daemon; a dry run never asks" {
+  LAB_HOST_VIEW=desktop-vm run host_view_with "Ubuntu 24.04.1 LTS"
+  assert_output desktop-vm
+  LAB_HOST_VIEW=host run host_view_with "Docker Desktop"
+  assert_output host
+  [[ ! -s $BATS_TEST_TMPDIR/docker.log ]] || fail "docker was called: $(cat "$BATS_TEST_TMPDIR/docker.log")"
+  unset LAB_HOST_VIEW
+  DRY_RUN=1 run host_view_with "Docker Desktop"
+  assert_output host
+  [[ ! -s $BATS_TEST_TMPDIR/docker.log ]] || fail "a dry run called docker: $(cat "$BATS_TEST_TMPDIR/docker.log")"
+}
+
+@test "monitoring_host_view: a wrong LAB_HOST_VIEW is named, then detection decides" {
+  LAB_HOST_VIEW=mac run host_view_with "Docker Desktop"
+  assert_output --partial "LAB_HOST_VIEW must be host, desktop-vm or auto (got 'mac')"
+  assert_line desktop-vm
+}
+
+@test "stack_files adds the node_exporter file for the platform, and none without monitoring" {
+  # shellcheck source=lib/stack.sh
+  source "$REPO/lib/stack.sh"
+  ENGINE=wiredtiger
+  LAB_HOST_VIEW=desktop-vm run stack_files
+  assert_line compose/monitoring/node-exporter-desktop-vm.yml
+  refute_line compose/monitoring/node-exporter-host.yml
+  LAB_HOST_VIEW=host run stack_files
+  assert_line compose/monitoring/node-exporter-host.yml
+  MONITORING=0 LAB_HOST_VIEW=host run stack_files
+  refute_output --partial node-exporter
+  local v
+  for v in host desktop-vm; do [[ -f $REPO/compose/monitoring/node-exporter-$v.yml ]] || fail "missing node-exporter-$v.yml"; done
+}

@@ -208,13 +208,27 @@ else
   not_ok "mongodb_exporter naming code runs over the 8.0-shaped fixtures (dashboards/test/exporter-names.sh)" "$(tail -20 "$WORK/exporter-names.log")" "$INSTALL_HINT"
 fi
 
-# A real node_exporter's /metrics must carry the node_* names (Debian prometheus-node-exporter).
+# A real node_exporter's /metrics must carry the node_* names (Debian prometheus-node-exporter),
+# and, with the textfile directory each platform's compose file mounts, lab_node_view saying what
+# the host panels show (compose/monitoring/node-exporter-{host,desktop-vm}.yml).
 if command -v prometheus-node-exporter >/dev/null 2>&1; then
-  np=$(free_port)
-  prometheus-node-exporter --web.listen-address="127.0.0.1:$np" >"$WORK/node.log" 2>&1 &
-  PIDS+=($!)
-  for _ in $(seq 50); do curl -fsS "127.0.0.1:$np/metrics" >"$WORK/node.metrics" 2>/dev/null && break; sleep 0.1; done
-  miss=$(grep -P '^node_\S+\t.*\trun-here\t' "$CATALOG" | cut -f1 | while read -r n; do grep -q "^${n}[{ ]" "$WORK/node.metrics" || echo "$n"; done)
+  for view in host desktop-vm; do
+    np=$(free_port)
+    prometheus-node-exporter --web.listen-address="127.0.0.1:$np" --collector.textfile.directory="compose/monitoring/node-view/$view" >"$WORK/node-$view.log" 2>&1 &
+    PIDS+=($!)
+    for _ in $(seq 50); do curl -fsS "127.0.0.1:$np/metrics" >"$WORK/node-$view.metrics" 2>/dev/null && break; sleep 0.1; done
+    got=$(grep '^lab_node_view{' "$WORK/node-$view.metrics")
+    case $view in
+      host) want='view="host"' ;;
+      desktop-vm) want='host disks not visible on Docker Desktop: showing the Desktop VM' ;;
+    esac
+    if [[ $(wc -l <<<"$got") == 1 && $got == *"$want"* && $got == *' 1' ]]; then
+      ok "$view: a real node_exporter with node-view/$view publishes lab_node_view ($want)"
+    else
+      not_ok "$view: a real node_exporter with node-view/$view publishes lab_node_view ($want)" "got: ${got:-nothing}" "$(tail -3 "$WORK/node-$view.log")"
+    fi
+  done
+  miss=$(grep -P '^node_\S+\t.*\trun-here\t' "$CATALOG" | cut -f1 | while read -r n; do grep -q "^${n}[{ ]" "$WORK/node-host.metrics" || echo "$n"; done)
   if [[ -z $miss ]]; then ok "catalogue node_* names are on a real node_exporter's /metrics"; else not_ok "catalogue node_* names are on a real node_exporter's /metrics" "missing: $miss"; fi
 else
   not_ok "catalogue node_* names are on a real node_exporter's /metrics" "prometheus-node-exporter not installed: $INSTALL_HINT"
