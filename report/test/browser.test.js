@@ -1,0 +1,90 @@
+'use strict';
+// The HTML in real headless Chromium (Debian's /usr/bin/chromium via playwright-core): no console
+// error, no network request (works offline from disk), every chart drawn with its marks, axis
+// labels and a legend naming every engine; a screenshot in the test's temporary folder.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { tmpDir, makeRun, makeFailover } = require('./support/fixtures');
+const { openPage } = require('./support/browser');
+const { chartsOf } = require('./support/pagecheck');
+const { main } = require('../src/cli');
+
+const quiet = { stdout: { write() {} }, stderr: { write(s) { process.stderr.write(s); } } };
+const published = { source: 'seeds/004 (Severalnines, 2013), 2 GB RAM / 4 cores each', mongodb_2_4_mmapv1: { updates_per_s_max: 3910 }, tokumx: { updates_per_s_max: 4233 } };
+
+function fixture() {
+  const root = tmpDir();
+  const rates = { wiredtiger: [1000, 1050, 980], inmemory: [1800, 1850, 1790] };
+  for (const [e, rs] of Object.entries(rates)) {
+    rs.forEach((r, i) => makeRun(root, {
+      engine: e, stamp: `${e}${i}`, group: `g-${e}`, repetition: i + 1, published,
+      steps: [
+        { name: 'clients-1', ops: { find: { rate: r, lat: [[500, 90], [2000, 10]] }, update: { rate: r, lat: [[800, 95], [5000, 5]] } } },
+        { name: 'clients-2', limited: e === 'inmemory', ops: { find: { rate: r * 1.5, lat: [[600, 99], [3000, 1]] }, update: { rate: r * 1.5, lat: [[900, 99], [4000, 1]] } } },
+      ],
+    }));
+  }
+  makeRun(root, { engine: 'wiredtiger', stamp: 'x-incomplete', complete: false, steps: [{ name: 'clients-1', ops: { find: { rate: 5 }, update: { rate: 5 } } }] });
+  makeFailover(root, { engine: 'wiredtiger', w: 1, stamp: 'f', acknowledged: 20000, lost: 37, recovered: 2 });
+  assert.equal(main(['--results-dir', root], quiet), 0);
+  return root;
+}
+
+test('the report in headless Chromium: every chart drawn, no error, offline, screenshot', async () => {
+  const root = fixture();
+  const file = path.join(root, 'report', 'latest', 'index.html');
+  const { page, errors, close } = await openPage(fs.realpathSync(file), root);
+  try {
+    assert.equal(await page.getAttribute('body', 'data-rendered'), 'true', 'page script ran to the end');
+    const charts = await chartsOf(page);
+    const kinds = (k) => charts.filter((c) => c.kind === k);
+    assert.equal(kinds('throughput').length, 2, 'one throughput chart per op type (find, update)');
+    assert.equal(kinds('latency').length, 2, 'one latency chart per op type');
+    assert.equal(kinds('timeline-rate').length, 7, 'a timeline for every run, the incomplete one too');
+    assert.equal(kinds('timeline-p99').length, 7);
+    for (const c of charts) {
+      assert.ok(c.svgs >= 1 && c.box[0] > 300 && c.box[1] > 100, `${c.kind}: an svg of real size ${c.box}`);
+      assert.ok(c.axisLabels.length >= 2 && c.axisLabels.every((t) => t.trim()), `${c.kind}: axis labels ${c.axisLabels}`);
+      for (const e of c.engines) assert.ok(c.kind.startsWith('timeline') ? c.caption.includes(e) : c.legend.includes(e), `${c.kind}: series named ${e} (legend ${c.legend})`);
+    }
+    for (const c of kinds('throughput')) {
+      assert.equal(c.lines, 2, 'a line per engine');
+      assert.ok(c.dots >= 4 + 1, 'a dot per engine and step, plus the loader-limited ring');
+      assert.ok(c.axisLabels.some((t) => /ops\/s/.test(t)) && c.axisLabels.some((t) => /step/.test(t)), c.axisLabels);
+      assert.ok(c.texts.includes('loader-limited'), 'the loader-limited step is marked');
+    }
+    const upd = kinds('throughput').find((c) => c.axisLabels.some((t) => t.includes('update')));
+    assert.ok(upd.texts.some((t) => t.includes('mongodb_2_4_mmapv1 2013') && t.includes('3,910')), `published reference labelled: ${upd.texts}`);
+    assert.ok(upd.texts.some((t) => t.includes('tokumx 2013') && t.includes('4,233')));
+    assert.match(upd.caption, /Severalnines, 2013\), 2 GB RAM \/ 4 cores/);
+    for (const c of kinds('latency')) {
+      assert.equal(c.lines, 6, 'p50, p99, p99.9 for each of 2 engines');
+      assert.ok(['p50', 'p99', 'p99.9'].every((p) => c.legend.includes(p)), `percentile legend ${c.legend}`);
+    }
+    for (const c of kinds('timeline-rate')) {
+      assert.ok(c.lines >= 1, 'a line per op');
+      assert.ok(c.texts.includes('clients-1'), 'phases marked');
+    }
+    const verdicts = await page.$$eval('ul.verdicts li', (ls) => ls.map((l) => l.textContent));
+    assert.equal(verdicts.length, 2);
+    assert.match(verdicts[0], /inmemory is 1\.80x wiredtiger \(95% CI/);
+    assert.match(verdicts[1], /no verdict possible .*the loader was the limit in 3 of 3/);
+    assert.equal(await page.$$eval('table.runs tr.incomplete', (r) => r.length), 1, 'the incomplete run is shown as incomplete');
+    assert.match(await page.$eval('table.safety', (t) => t.textContent), /20,000.*37/);
+    const shot = path.join(root, 'report.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    assert.ok(fs.statSync(shot).size > 20000, 'screenshot written');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a missing Chromium fails with the install hint, never a silent skip', () => {
+  const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path.join(__dirname, 'support', 'browser.js'))}).openPage('/x').catch((e) => { console.error(e.message); process.exit(1); })`], { env: { ...process.env, CHROMIUM: '/nonexistent/chromium' }, encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /chromium not found at \/nonexistent\/chromium: run 'bash test\/install-tools.sh'/);
+});

@@ -1,0 +1,76 @@
+'use strict';
+// The CLI as ./run.sh report calls it: output folder, latest link, never overwriting, exit codes
+// and one-line messages for bad input.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { tmpDir, makeRun } = require('./support/fixtures');
+const { main } = require('../src/cli');
+
+const BIN = path.join(__dirname, '..', 'bin', 'lab-report.js');
+const run = (args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+
+function fixture() {
+  const root = tmpDir();
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'a', stamp: `a${i}`, steps: [{ name: 'clients-1', ops: { find: { rate: r } } }] }));
+  [200, 220].forEach((r, i) => makeRun(root, { engine: 'b', stamp: `b${i}`, steps: [{ name: 'clients-1', ops: { find: { rate: r } } }] }));
+  return root;
+}
+
+test('writes results/report/<UTC>/index.html + report.json, points latest at it, prints the table', () => {
+  const root = fixture();
+  const r = run(['--results-dir', root]);
+  assert.equal(r.status, 0, r.stderr);
+  const latest = path.join(root, 'report', 'latest');
+  const name = fs.readlinkSync(latest);
+  assert.match(name, /^\d{8}T\d{6}Z$/);
+  assert.ok(fs.statSync(path.join(latest, 'index.html')).size > 100000, 'the chart library is inlined');
+  const rep = JSON.parse(fs.readFileSync(path.join(latest, 'report.json'), 'utf8'));
+  assert.deepEqual(rep.experiments[0].sets[0].engines, ['a', 'b']);
+  assert.match(r.stdout, /== expX: a vs b/);
+  assert.match(r.stdout, /clients-1: b is 2\.00x a \(95% CI [\d.]+-[\d.]+, 2 runs each\)/);
+  assert.ok(r.stdout.includes(`report: ${path.join(root, 'report', name)}/index.html`));
+  // the report folder is not read back as results
+  assert.equal(run(['--results-dir', root]).status, 0);
+});
+
+test('never overwrites an earlier report made in the same second', () => {
+  const root = fixture();
+  const now = new Date('2026-11-22T10:00:00Z');
+  const io = { stdout: { write() {} }, stderr: { write() {} } };
+  assert.equal(main(['--results-dir', root], io, now), 0);
+  const first = fs.readFileSync(path.join(root, 'report', '20261122T100000Z', 'report.json'), 'utf8');
+  assert.equal(main(['--results-dir', root], io, now), 0);
+  assert.equal(fs.readFileSync(path.join(root, 'report', '20261122T100000Z', 'report.json'), 'utf8'), first);
+  assert.equal(fs.readlinkSync(path.join(root, 'report', 'latest')), '20261122T100000Z-2');
+});
+
+test('RESULT_DIR arguments: a run folder or a folder above runs', () => {
+  const root = fixture();
+  const out = tmpDir();
+  const r = run(['--results-dir', out, path.join(root, 'expX', 'a'), path.join(root, 'expX', 'b', 'b0')]);
+  assert.equal(r.status, 0, r.stderr);
+  const rep = JSON.parse(fs.readFileSync(path.join(out, 'report', 'latest', 'report.json'), 'utf8'));
+  assert.deepEqual(rep.experiments[0].sets[0].runs.map((x) => path.basename(x.id)).sort(), ['a0', 'a1', 'b0']);
+});
+
+test('bad input: one line on stderr, exit 2', () => {
+  const root = fixture();
+  const cases = [
+    [['--bogus'], /^lab-report: Unknown option '--bogus'/],
+    [['--since', 'yesterday', '--results-dir', root], /^lab-report: --since 'yesterday' is not a date/],
+    [['--results-dir', root, '/nonexistent/folder'], /^lab-report: results folder not found: \/nonexistent\/folder$/],
+    [['--results-dir', root, '--engine', 'nosuch'], /^lab-report: no results found in .* matching the filters$/],
+    [['--results-dir', tmpDir()], /^lab-report: no results found in /],
+  ];
+  for (const [args, re] of cases) {
+    const r = run(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.match(r.stderr.trimEnd(), re);
+    assert.equal(r.stdout, '');
+  }
+  assert.ok(!fs.existsSync(path.join(root, 'report')), 'bad input writes no report');
+});

@@ -1,0 +1,95 @@
+'use strict';
+// A report built from real loader runs: the loader CLI (loader/bin/lab-loader.js) runs
+// experiment2 over TCP against mongo-java-server (loader/test/support/server.js) under two engine
+// labels, RUNS times each; the report is built from those folders and opened in Chromium.
+// LAB_REPORT_RUNS (default 2), LAB_REPORT_DURATION (per step, default 2s) and
+// LAB_REPORT_SCREENSHOT (also save the full-page screenshot there) make the README's screenshot.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir } = require('./support/fixtures');
+const { openPage } = require('./support/browser');
+const { chartsOf } = require('./support/pagecheck');
+const { main } = require('../src/cli');
+
+const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
+const HINT = "run 'bash test/install-tools.sh' (loader/node_modules and mongo-java-server come from test/install.d/40-loader.sh)";
+const RUNS = Number(process.env.LAB_REPORT_RUNS || 2);
+const DURATION = process.env.LAB_REPORT_DURATION || '2s';
+const ENGINES = ['mjs-label-a', 'mjs-label-b']; // both are mongo-java-server: only the label differs
+
+let server;
+let results;
+test.before(async () => {
+  if (!fs.existsSync(path.join(LOADER_TEST, '..', '..', 'node_modules', 'mongodb'))) throw new Error(`loader/node_modules missing: ${HINT}`);
+  server = await require(path.join(LOADER_TEST, 'server.js')).testServer();
+  results = tmpDir();
+});
+test.after(async () => { await server?.stop(); });
+
+test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels x ${RUNS} runs`, { timeout: 600000 }, async (t) => {
+  const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+  const t0 = Date.now();
+  for (let i = 0; i < RUNS; i++) {
+    for (const engine of ENGINES) {
+      const r = await runLoader(['experiment2', '--uri', server.uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0',
+        '--preload-docs', '500', '--clients', '1,2', '--duration', DURATION, '--progress-interval', '1s']);
+      assert.equal(r.code, 0, r.stderr);
+      await new Promise((res) => setTimeout(res, 1000)); // run folders are named by the second
+    }
+  }
+  const loaderMs = Date.now() - t0;
+  let out = '';
+  const t1 = Date.now();
+  assert.equal(main(['--results-dir', results], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  const reportMs = Date.now() - t1;
+  t.diagnostic(`${ENGINES.length * RUNS} loader runs in ${(loaderMs / 1000).toFixed(1)} s; report in ${(reportMs / 1000).toFixed(2)} s`);
+  for (const l of out.trimEnd().split('\n')) t.diagnostic(l);
+
+  const dir = fs.realpathSync(path.join(results, 'report', 'latest'));
+  const rep = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
+  assert.equal(rep.experiments.length, 1);
+  const ex = rep.experiments[0];
+  assert.equal(ex.name, 'experiment2');
+  assert.equal(ex.sets.length, 1, `one comparable set: ${JSON.stringify(ex.differences)}`);
+  const [set] = ex.sets;
+  assert.deepEqual(set.engines, ENGINES);
+  assert.deepEqual(set.points, ['clients-1', 'clients-2']);
+  assert.equal(set.runs.length, ENGINES.length * RUNS);
+  for (const a of set.aggregates) {
+    assert.deepEqual(Object.keys(a.ops).sort(), ['find', 'update']);
+    assert.ok(a.ops.find.ops_per_s_median > 0 && a.ops.find.latency_us.p99 > 0, JSON.stringify(a.ops.find));
+  }
+  assert.equal(set.verdicts.length, 2, 'one verdict per step for the one pair');
+  for (const v of set.verdicts) assert.match(v.sentence, /mjs-label-[ab]/);
+  assert.ok(set.published.series.some((p) => p.op === 'update' && p.value === 3910), 'the seed\'s numbers from experiments/experiment2.yaml');
+  assert.equal(set.runs[0].description.server_version, '7.0.0');
+  assert.match(out, /== experiment2: mjs-label-a vs mjs-label-b/);
+
+  const { page, errors, close } = await openPage(path.join(dir, 'index.html'), results);
+  try {
+    const charts = await chartsOf(page);
+    assert.equal(charts.filter((c) => c.kind === 'throughput').length, 2);
+    assert.equal(charts.filter((c) => c.kind === 'latency').length, 2);
+    assert.equal(charts.filter((c) => c.kind === 'timeline-rate').length, ENGINES.length * RUNS);
+    for (const c of charts.filter((x) => x.kind === 'throughput' || x.kind === 'latency')) {
+      for (const e of ENGINES) assert.ok(c.legend.includes(e), `${c.kind} legend names ${e}`);
+      assert.ok(c.lines >= ENGINES.length);
+    }
+    // caption under the screenshot: it says where the numbers come from
+    await page.evaluate((runs) => {
+      const p = document.createElement('p');
+      p.id = 'screenshot-caption';
+      p.textContent = `Real report: ${runs} runs of experiment2 by lab-loader against mongo-java-server (in-memory, one JVM) under two engine labels; the numbers measure the test server, not a MongoDB engine.`;
+      document.querySelector('h1').after(p);
+    }, ENGINES.length * RUNS);
+    const shot = path.join(results, 'real-report.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    assert.ok(fs.statSync(shot).size > 20000);
+    if (process.env.LAB_REPORT_SCREENSHOT) fs.copyFileSync(shot, process.env.LAB_REPORT_SCREENSHOT);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,38 @@
+'use strict';
+// Real headless Chromium (Debian's package) driven by playwright-core over CDP. The flags keep it
+// from reaching out to the network: without the background-networking ones it hangs here.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const HINT = "run 'bash test/install-tools.sh' (installs Debian's chromium and report/node_modules)";
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// openPage(file, shotDir) -> { page, errors, close() }; errors collects console errors and
+// uncaught page errors.
+async function openPage(file, shotDir) {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM}: ${HINT}`);
+  let pw;
+  try {
+    pw = require('playwright-core');
+  } catch {
+    throw new Error(`playwright-core missing in report/node_modules: ${HINT}`);
+  }
+  const profile = fs.mkdtempSync(path.join(shotDir || os.tmpdir(), 'chromium-profile-'));
+  const context = await pw.chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1300, height: 900 }, timeout: 60000,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  // Offline proof: any request leaving file:// is an error (no CDN, no server).
+  await page.route((url) => !url.href.startsWith('file:'), (route) => { errors.push(`network request: ${route.request().url()}`); return route.abort(); });
+  await page.goto(`file://${file}`, { waitUntil: 'load' });
+  await page.waitForSelector('body[data-rendered="true"]', { timeout: 30000 }).catch(() => {});
+  return { page, errors, close: () => context.close() };
+}
+
+module.exports = { openPage, CHROMIUM, HINT, FLAGS };
