@@ -24,10 +24,10 @@ stack_files() {
   done
   if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then
     files+=(compose/monitoring.yml)
-    # node_exporter differs per platform: Docker Desktop refuses its Linux host mount
+    # Docker Desktop refuses node_exporter's Linux host mount: an override replaces it there
     # (lib/monitoring.sh monitoring_host_view).
-    if declare -F monitoring_host_view >/dev/null; then
-      files+=("compose/monitoring/node-exporter-$(monitoring_host_view).yml")
+    if declare -F monitoring_host_view >/dev/null && [[ $(monitoring_host_view) == desktop-vm ]]; then
+      files+=(compose/monitoring/node-exporter-desktop-vm.yml)
     fi
   fi
   for f in "${files[@]}"; do printf -- '-f\n%s\n' "$f"; done
