@@ -8,14 +8,15 @@ MONITORING_PROMETHEUS_PORT=9090
 MONITORING_DASHBOARDS=$'lab-cluster-overview\tcluster overview\nlab-engine-cache\tengine cache\nlab-disk-host\tdisk and host\nlab-replication\treplication'
 
 # monitoring_host_view: which node_exporter the stack runs, and so what the host panels show:
-#   host        Linux: node_exporter with the host's root mounted (compose/monitoring/
-#               node-exporter-host.yml); the panels show this host's disks, CPUs, page cache
+#   host        Linux: compose/monitoring.yml's node_exporter with the host's root mounted; the
+#               panels show this host's disks, CPUs and page cache
 #   desktop-vm  Docker Desktop (macOS, Windows), which refuses that mount ("not a shared or slave
-#               mount", prometheus/node_exporter#2742, #2518): node-exporter-desktop-vm.yml, no
-#               host mount; the panels show the Desktop VM, and the dashboard says so
+#               mount", prometheus/node_exporter#2742, #2518): lib/stack.sh adds
+#               compose/monitoring/node-exporter-desktop-vm.yml, no host root; the panels show
+#               the Desktop VM, and the dashboard says so
 # LAB_HOST_VIEW=host|desktop-vm chooses; unset (or auto) asks the daemon: `docker info` reports
 # OperatingSystem "Docker Desktop" there. A dry run asks nothing (it must work without Docker)
-# and assumes host unless LAB_HOST_VIEW says otherwise. lib/stack.sh adds the file it names.
+# and assumes host unless LAB_HOST_VIEW says otherwise.
 monitoring_host_view() {
   case ${LAB_HOST_VIEW:-auto} in
     host | desktop-vm) echo "$LAB_HOST_VIEW"; return 0 ;;

@@ -347,16 +347,17 @@ for (const eng of ENGINES) {
   }
 }
 
-// node_exporter per platform (lib/monitoring.sh monitoring_host_view, compose/monitoring/
-// node-exporter-*.yml), each rendered by the real Compose as `up` renders it. Linux: the host's root
-// read-only with rslave propagation (node_exporter's README). Docker Desktop refuses that mount
-// ("not a shared or slave mount", prometheus/node_exporter#2742, #2518): no host path at all, and
-// the textfile that tells the dashboard the panels show the Desktop VM.
+// node_exporter per platform (lib/monitoring.sh monitoring_host_view), each rendered by the real
+// Compose as `up` renders it. Linux: compose/monitoring.yml alone, the host's root read-only with
+// rslave propagation (node_exporter's README). Docker Desktop refuses that mount ("not a shared or
+// slave mount", prometheus/node_exporter#2742, #2518): compose/monitoring/
+// node-exporter-desktop-vm.yml replaces it, and the textfile tells the dashboard that the panels
+// show the Desktop VM.
 for (const view of ['host', 'desktop-vm']) {
   test(`node_exporter for LAB_HOST_VIEW=${view}: rendered by the real Compose`, () => {
     const a = argv({ stack: true, hostView: view });
-    assert.ok(a.includes(`compose/monitoring/node-exporter-${view}.yml`), `stack_files adds node-exporter-${view}.yml: ${a.join(' ')}`);
-    assert.ok(!a.includes(`compose/monitoring/node-exporter-${view === 'host' ? 'desktop-vm' : 'host'}.yml`), 'only one node_exporter variant');
+    assert.equal(a.includes('compose/monitoring/node-exporter-desktop-vm.yml'), view === 'desktop-vm',
+      `node-exporter-desktop-vm.yml only on Docker Desktop: ${a.join(' ')}`);
     const quiet = runCompose({ stack: true, hostView: view }, 'config', '--quiet');
     assert.equal(quiet.status, 0, quiet.stderr);
     const r = runCompose({ stack: true, hostView: view }, 'config', '--format', 'json');
@@ -365,22 +366,25 @@ for (const view of ['host', 'desktop-vm']) {
     assert.ok(ne, 'node-exporter service rendered');
     assert.equal(ne.pid, 'host');
     assert.ok(!(ne.ports || []).length, 'node-exporter publishes no port');
-    const textfile = (ne.volumes || []).find((v) => v.target === '/etc/lab-node-view');
-    assert.ok(textfile && textfile.type === 'bind' && textfile.read_only, 'textfile directory mounted read-only');
-    assert.equal(path.relative(ROOT, textfile.source), `compose/monitoring/node-view/${view}`);
-    assert.match(fs.readFileSync(path.join(textfile.source, 'lab.prom'), 'utf8'), new RegExp(`^lab_node_view\\{view="${view}",`, 'm'));
+    const textfile = (ne.volumes || []).filter((v) => v.target === '/etc/lab-node-view');
+    assert.equal(textfile.length, 1, 'one textfile directory');
+    assert.ok(textfile[0].type === 'bind' && textfile[0].read_only, 'textfile directory mounted read-only');
+    assert.equal(path.relative(ROOT, textfile[0].source), `compose/monitoring/node-view/${view}`);
+    assert.match(fs.readFileSync(path.join(textfile[0].source, 'lab.prom'), 'utf8'), new RegExp(`^lab_node_view\\{view="${view}",`, 'm'));
     assert.ok(ne.command.includes('--collector.textfile.directory=/etc/lab-node-view'));
-    const root = (ne.volumes || []).find((v) => v.source === '/');
+    const host = (ne.volumes || []).filter((v) => v.target === '/host');
+    assert.equal(host.length, 1, 'one mount at /host');
+    assert.ok(host[0].read_only, '/host read-only');
     if (view === 'host') {
-      assert.ok(root, 'the host root is mounted');
-      assert.equal(root.target, '/host');
-      assert.ok(root.read_only, 'host root read-only');
-      assert.equal(root.bind && root.bind.propagation, 'rslave');
+      assert.equal(host[0].source, '/', 'Linux: the host root at /host');
+      assert.equal(host[0].bind && host[0].bind.propagation, 'rslave');
       assert.ok(ne.command.includes('--path.rootfs=/host'));
     } else {
-      assert.equal(root, undefined, 'Docker Desktop: no host root mount');
-      assert.ok(!(ne.volumes || []).some((v) => v.bind && v.bind.propagation), 'Docker Desktop: no mount propagation');
-      assert.ok(!ne.command.some((c) => c.startsWith('--path.rootfs')), 'no --path.rootfs without the mount');
+      assert.ok(!(ne.volumes || []).some((v) => v.source === '/'), 'Docker Desktop: no host root mount');
+      assert.ok(!(ne.volumes || []).some((v) => v.bind && /slave|shared/.test(v.bind.propagation || '')),
+        'Docker Desktop: no shared or slave propagation');
+      assert.ok(path.relative(ROOT, host[0].source).startsWith('compose/monitoring/'), `/host is a folder of the repository: ${host[0].source}`);
+      assert.ok(!ne.command.some((c) => c.startsWith('--path.rootfs')), 'no --path.rootfs without the host root');
     }
   });
 }

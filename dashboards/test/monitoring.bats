@@ -94,17 +94,19 @@ host_view_with() { # host_view_with OPERATING_SYSTEM: monitoring_host_view again
   assert_line desktop-vm
 }
 
-@test "stack_files adds the node_exporter file for the platform, and none without monitoring" {
+@test "stack_files adds the Docker Desktop node_exporter override only for desktop-vm, and nothing without monitoring" {
   # shellcheck source=lib/stack.sh
   source "$REPO/lib/stack.sh"
   ENGINE=wiredtiger
   LAB_HOST_VIEW=desktop-vm run stack_files
+  assert_line compose/monitoring.yml
   assert_line compose/monitoring/node-exporter-desktop-vm.yml
-  refute_line compose/monitoring/node-exporter-host.yml
+  # The override comes after the file it overrides.
+  [[ $(grep -n . <<<"$output" | grep -F compose/monitoring/node-exporter-desktop-vm.yml | cut -d: -f1) -gt \
+    $(grep -n . <<<"$output" | grep -Fx compose/monitoring.yml | cut -d: -f1) ]] || fail "override before monitoring.yml: $output"
   LAB_HOST_VIEW=host run stack_files
-  assert_line compose/monitoring/node-exporter-host.yml
-  MONITORING=0 LAB_HOST_VIEW=host run stack_files
+  assert_line compose/monitoring.yml
   refute_output --partial node-exporter
-  local v
-  for v in host desktop-vm; do [[ -f $REPO/compose/monitoring/node-exporter-$v.yml ]] || fail "missing node-exporter-$v.yml"; done
+  MONITORING=0 LAB_HOST_VIEW=desktop-vm run stack_files
+  refute_output --partial monitoring
 }
