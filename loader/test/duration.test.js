@@ -1,0 +1,37 @@
+'use strict';
+// One duration grammar: src/duration.js over the shared vectors (test/vectors/durations.tsv), the
+// same file test/experiment.bats runs through lib/common.sh's parse_duration. Every flag that
+// takes a duration goes through it, with the same message.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { durationMs } = require('../src/duration');
+const { parse } = require('../src/args');
+
+const VECTORS = path.resolve(__dirname, '..', '..', 'test', 'vectors', 'durations.tsv');
+
+function vectors() {
+  return fs.readFileSync(VECTORS, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => {
+    const i = l.indexOf('\t');
+    return [l.slice(0, i), l.slice(i + 1)];
+  });
+}
+
+test('durations.tsv: every vector gives exactly the expected ms or message', () => {
+  const v = vectors();
+  assert.ok(v.length >= 30, `only ${v.length} vectors`);
+  for (const [input, want] of v) {
+    const r = durationMs('FLAG', input);
+    assert.equal(r.error ? `error: ${r.error}` : String(r.ms), want, `input '${input}'`);
+  }
+});
+
+test('every duration flag of the loader uses the one grammar and message', () => {
+  for (const flag of ['--duration', '--server-selection-timeout', '--stall-timeout', '--progress-interval']) {
+    const argv = ['experiment2', flag, '90'];
+    assert.throws(() => parse(argv), { message: durationMs(flag, '90').error });
+    const ok = parse(['experiment2', flag, '1.5s']);
+    assert.ok(Object.values(ok).includes(1500), `${flag} 1.5s -> 1500 ms`);
+  }
+});
