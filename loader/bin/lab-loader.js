@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 'use strict';
 // lab-loader: runs experiments/experiment1..3.yaml against MongoDB. See --help.
-// Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error, 130 SIGINT.
+// Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
+// 130 SIGINT, 143 SIGTERM.
 const { parse, UsageError, USAGE } = require('../src/args');
+
+// A usage error is one line naming the flag and the fix; --help has the full listing.
+const usageError = (e) => process.stderr.write(`error: ${e.message}\n`);
 
 async function main(argv) {
   let opts;
@@ -10,7 +14,7 @@ async function main(argv) {
     opts = parse(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
+    usageError(e);
     return 2;
   }
   if (opts.help) {
@@ -22,7 +26,7 @@ async function main(argv) {
     return await new Run(opts).main();
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
+      usageError(e);
       return 2;
     }
     process.stderr.write(`error: ${e.stack || e}\n`);

@@ -2,10 +2,12 @@
 // Command line: util.parseArgs in strict mode (an unknown flag is an error, never ignored), then
 // every value is checked before anything connects. Usage errors exit 2 (see bin/lab-loader.js).
 const { parseArgs } = require('node:util');
+const { durationMs } = require('./duration');
 
 class UsageError extends Error {}
 
 const EXPERIMENTS = ['experiment1', 'experiment2', 'experiment3'];
+const DEFAULT_METRICS_PORT = 9464;
 
 const OPTIONS = {
   uri: { type: 'string', default: 'mongodb://127.0.0.1:27017/' },
@@ -20,7 +22,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   workers: { type: 'string' },
   'results-dir': { type: 'string' },
-  'metrics-port': { type: 'string', default: '9464' },
+  'metrics-port': { type: 'string' },
   'metrics-host': { type: 'string', default: '127.0.0.1' },
   'grafana-url': { type: 'string' },
   'grafana-password-file': { type: 'string' },
@@ -54,7 +56,8 @@ Workload (defaults come from the experiment file):
 Output:
   --engine LABEL                  results label (default: the storage engine the server reports)
   --results-dir DIR               results root (default <repo>/results)
-  --metrics-port PORT             Prometheus endpoint port, 0 = any free port (default 9464)
+  --metrics-port PORT             Prometheus endpoint port, 0 = any free port (default 9464, or
+                                  any free port when 9464 is taken; the port is printed)
   --metrics-host ADDR             address it listens on (default 127.0.0.1; ./run.sh passes 0.0.0.0
                                   inside the stack, whose network only Prometheus shares)
   --grafana-url URL               post phase annotations to Grafana at URL
@@ -65,16 +68,32 @@ Output:
                                   engine image's digest), copied into summary.json "images"
   -h, --help                      this text
 
-DUR is a number with a unit: 500ms, 30s, 2m, 1h. Exit codes: 0 complete, 1 runtime error or
-incomplete run, 2 usage error, 130 interrupted (partial results are written in every case).`;
+DUR is a number with a unit: 500ms, 30s, 2m, 1h (decimals allowed: 1.5s). Exit codes: 0 complete,
+1 runtime error or incomplete run, 2 usage error, 130 interrupted by Ctrl-C (SIGINT), 143 stopped
+by SIGTERM; a second signal exits at once, keeping the steps measured so far. Partial results
+are written whenever a results folder was created (only after the server answered).`;
 
-// parseDuration('2m') -> 120000 (ms). Units are required so that "30" is never ambiguous.
+// parseDuration('--duration', '2m') -> 120000 (ms): the lab's one grammar (src/duration.js).
 function parseDuration(flag, s) {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(String(s).trim());
-  if (!m) throw new UsageError(`${flag}: '${s}' is not a duration (use e.g. 500ms, 30s, 2m, 1h)`);
-  const ms = Number(m[1]) * { ms: 1, s: 1000, m: 60000, h: 3600000 }[m[2]];
-  if (!(ms > 0)) throw new UsageError(`${flag}: must be more than zero`);
-  return ms;
+  const r = durationMs(flag, s);
+  if (r.error) throw new UsageError(r.error);
+  return r.ms;
+}
+
+// parseUri: a mongodb:// URI with at least one host ("mongodb://" alone is a usage error, not a
+// server that cannot be reached), parsed by the driver's own parser.
+function parseUri(flag, uri) {
+  if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError(`${flag} '${uri}' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)`);
+  // The driver parses the URI when a client is constructed (nothing connects until connect()).
+  const { MongoClient } = require('mongodb');
+  let hosts;
+  try {
+    hosts = new MongoClient(uri).options.hosts;
+  } catch (e) {
+    throw new UsageError(`${flag} '${uri}' names no server or is malformed (${e.message}); e.g. mongodb://127.0.0.1:27017/`);
+  }
+  if (!hosts || !hosts.length) throw new UsageError(`${flag} '${uri}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
+  return uri;
 }
 
 // parseCount: a whole number within [min, max]. Rejects 1e3, 0x10, "10k", " 5".
@@ -111,7 +130,11 @@ function parse(argv) {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(e.message);
+    // util.parseArgs' own messages run to several lines; one line naming the flag instead.
+    const flag = /'(-[^' ]*)/.exec(e.message)?.[1];
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (lab-loader --help lists the flags)`);
+    if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${flag} needs a value`);
+    throw new UsageError(e.message.split('\n')[0]);
   }
   const v = parsed.values;
   if (v.help) return { help: true };
@@ -124,7 +147,7 @@ function parse(argv) {
   if (!EXPERIMENTS.includes(experiment) && !/\.ya?ml$/.test(experiment)) {
     throw new UsageError(`unknown experiment '${experiment}' (choose one of: ${EXPERIMENTS.join(' ')}, or a .yaml file)`);
   }
-  if (!/^mongodb(\+srv)?:\/\//.test(v.uri)) throw new UsageError(`--uri: '${v.uri}' is not a mongodb:// URI`);
+  parseUri('--uri', v.uri);
   if (v.engine !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v.engine)) {
     throw new UsageError(`--engine: '${v.engine}' is not a valid label (letters, digits, . _ -)`);
   }
@@ -142,7 +165,9 @@ function parse(argv) {
     seed: v.seed !== undefined ? parseCount('--seed', v.seed, 0, 0xffffffff) : undefined,
     workers: v.workers !== undefined ? parseCount('--workers', v.workers, 1, 256) : undefined,
     resultsDir: v['results-dir'],
-    metricsPort: parseCount('--metrics-port', v['metrics-port'], 0, 65535),
+    // Not given: 9464, or any free port when 9464 is taken (printed); given: that port or an error.
+    metricsPort: v['metrics-port'] !== undefined ? parseCount('--metrics-port', v['metrics-port'], 0, 65535) : DEFAULT_METRICS_PORT,
+    metricsPortGiven: v['metrics-port'] !== undefined,
     metricsHost: v['metrics-host'],
     grafanaUrl: v['grafana-url'],
     grafanaPasswordFile: v['grafana-password-file'],
@@ -160,4 +185,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseDuration, parseCount, parseClients, parseImages, UsageError, USAGE, EXPERIMENTS };
+module.exports = { parse, parseDuration, parseUri, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE, EXPERIMENTS };

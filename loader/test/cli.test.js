@@ -1,5 +1,5 @@
 'use strict';
-// Bad input never starts anything: message + usage on stderr, exit 2.
+// Bad input never starts anything: one line on stderr naming the flag and the fix, exit 2.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -13,17 +13,21 @@ const bad = [
   [['nope'], /unknown experiment 'nope'/],
   [[], /name an experiment/],
   [['experiment1', 'experiment2'], /one experiment at a time/],
-  [['experiment1', '--bogus'], /Unknown option '--bogus'/],
+  [['experiment1', '--bogus'], /unknown flag '--bogus'/],
   [['experiment1', '--docs', '1e3'], /--docs: '1e3' is not a whole number/],
   [['experiment1', '--docs', '0'], /--docs: 0 is out of range/],
-  [['experiment1', '--docs'], /--docs/],
+  [['experiment1', '--docs'], /--docs needs a value/],
   [['experiment2', '--clients', '1,,2'], /--clients/],
   [['experiment2', '--clients', '0'], /--clients: 0 is out of range/],
-  [['experiment2', '--duration', '30'], /--duration: '30' is not a duration/],
+  [['experiment2', '--duration', '30'], /--duration '30' is not a duration/],
+  [['experiment2', '--duration', '0s'], /--duration must be more than zero \(got '0s'\)/],
+  [['experiment2', '--stall-timeout', '1.5'], /--stall-timeout '1.5' is not a duration/],
   [['experiment2', '--rate', '-5'], /--rate/],
   [['experiment2', '--docs', '5'], /--docs does not apply to experiment2/],
   [['experiment1', '--duration', '5s'], /--duration does not apply to experiment1/],
-  [['experiment1', '--uri', 'http://x'], /--uri: 'http:\/\/x' is not a mongodb:\/\/ URI/],
+  [['experiment1', '--uri', 'http://x'], /--uri 'http:\/\/x' is not a mongodb:\/\/ URI/],
+  [['experiment1', '--uri', 'mongodb://'], /--uri 'mongodb:\/\/' names no server/],
+  [['experiment1', '--uri', 'mongodb:///db'], /--uri 'mongodb:\/\/\/db' names no server/],
   [['experiment1', '--engine', '../etc'], /--engine/],
   [['experiment1', '--password-file', '/nonexistent/pw', '--uri', 'mongodb://127.0.0.1:1/'], /--password-file: cannot read/],
   [['/nonexistent/x.yaml'], /cannot read experiment file/],
@@ -34,7 +38,11 @@ for (const [args, re] of bad) {
     const r = await runLoader([...args, '--metrics-port', '0']);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, re);
-    assert.match(r.stderr, /Usage: lab-loader/);
+    // one line, not the 40-line listing (which names flags ./run.sh does not take)
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^error: /);
+    assert.doesNotMatch(r.stderr, /Usage: lab-loader/);
+    assert.doesNotMatch(r.stdout, /results:/, 'no results line: no folder was written');
   });
 }
 
@@ -49,6 +57,7 @@ test('--help: usage on stdout, exit 0', async () => {
 
 test('durations and flag values', () => {
   assert.equal(parseDuration('x', '30s'), 30000);
+  assert.equal(parseDuration('x', '1.5s'), 1500);
   assert.equal(parseDuration('x', '2m'), 120000);
   assert.equal(parseDuration('x', '500ms'), 500);
   assert.equal(parseDuration('x', '1h'), 3600000);
@@ -59,24 +68,30 @@ test('durations and flag values', () => {
   assert.equal(o.rate, 5000);
   assert.equal(o.seed, 7);
   assert.equal(o.metricsPort, 9464);
+  assert.equal(o.metricsPortGiven, false);
+  assert.equal(parse(['experiment1', '--metrics-port', '9464']).metricsPortGiven, true);
   assert.equal(o.serverSelectionTimeoutMs, 10000);
 });
 
-test('a results directory is never reused; latest points at the newest run', () => {
+test('a results folder is never reused: a taken second gets -2, -3; latest points at the newest run', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rundir-'));
   const exp = path.join(root, 'e.yaml');
   fs.writeFileSync(exp, 'name: e\n');
   const t = new Date('2026-01-02T03:04:05.678Z');
   const a = new RunDir(root, 'experiment1', 'wiredtiger', t);
-  a.create(exp);
-  a.summary({ complete: true });
+  a.create(exp, { complete: false });
+  a.summary({ complete: true }, { final: true });
   a.close();
   assert.equal(path.basename(a.dir), '20260102T030405Z');
-  assert.throws(() => new RunDir(root, 'experiment1', 'wiredtiger', t).create(exp), /already exists; refusing to overwrite/);
-  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(a.dir, 'summary.json'), 'utf8')), { schema_version: 1, complete: true });
-  const b = new RunDir(root, 'experiment1', 'wiredtiger', new Date(t.getTime() + 1000));
-  b.create(exp);
+  const b = new RunDir(root, 'experiment1', 'wiredtiger', t);
+  b.create(exp, { complete: false });
   b.close();
+  assert.equal(path.basename(b.dir), '20260102T030405Z-2');
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(a.dir, 'summary.json'), 'utf8')), { schema_version: 1, complete: true }, 'the first run\'s folder is untouched');
+  assert.ok(!fs.existsSync(path.join(a.dir, '.reserve')), 'the final summary gave back the reserve');
+  const c = new RunDir(root, 'experiment1', 'wiredtiger', new Date(t.getTime() + 1000));
+  c.create(exp, { complete: false });
+  c.close();
   assert.equal(fs.readlinkSync(path.join(root, 'experiment1', 'wiredtiger', 'latest')), '20260102T030406Z');
   fs.rmSync(root, { recursive: true, force: true });
 });
