@@ -1,6 +1,9 @@
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.MongoServerError;
+import io.netty.channel.Channel;
 
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -16,6 +19,12 @@ import java.util.List;
  * (MIN_SUPPORTED_WIRE_VERSION in lib/cmap/wire_protocol/constants.js). MemoryBackend.version()
  * takes any MongoVersion, so we report 7.0 / wire 21. The loader only uses commands the server
  * implements (insert, find, update, createIndexes, count, hello, serverStatus, buildInfo).
+ *
+ * Two switches, by environment, for what a real mongod does and mongo-java-server does not:
+ *   LAB_STORAGE_ENGINE=NAME  serverStatus reports storageEngine { name: NAME } (mongod always does)
+ *   LAB_REJECT_AUTH=1        saslStart answers as mongod does for a wrong password:
+ *                            { ok: 0, code: 18, codeName: "AuthenticationFailed", errmsg: "Authentication failed." }
+ *                            (without it, saslStart is "no such command").
  */
 public class LabMongoServer {
     static final MongoVersion MONGO_7_0 = new MongoVersion() {
@@ -27,7 +36,27 @@ public class LabMongoServer {
     public static void main(String[] args) throws Exception {
         String host = args.length > 0 ? args[0] : "127.0.0.1";
         int port = args.length > 1 ? Integer.parseInt(args[1]) : 0;
-        MongoServer server = new MongoServer(new MemoryBackend().version(MONGO_7_0));
+        final String storageEngine = System.getenv("LAB_STORAGE_ENGINE");
+        final boolean rejectAuth = "1".equals(System.getenv("LAB_REJECT_AUTH"));
+        MemoryBackend backend = new MemoryBackend() {
+            @Override
+            public Document handleCommand(Channel channel, String database, String command, Document query) {
+                if (rejectAuth && (command.equals("saslStart") || command.equals("authenticate"))) {
+                    throw new MongoServerError(18, "AuthenticationFailed", "Authentication failed.");
+                }
+                return super.handleCommand(channel, database, command, query);
+            }
+
+            @Override
+            public Document getServerStatus() {
+                Document status = super.getServerStatus();
+                if (storageEngine != null && !storageEngine.isEmpty()) {
+                    status.put("storageEngine", new Document("name", storageEngine).append("persistent", true));
+                }
+                return status;
+            }
+        };
+        MongoServer server = new MongoServer(backend.version(MONGO_7_0));
         server.bind(host, port);
         InetSocketAddress addr = server.getLocalAddress();
         System.out.println("PORT " + addr.getPort());

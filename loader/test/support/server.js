@@ -35,11 +35,14 @@ function compile() {
 // startServer() -> { uri, port, proc, kill(), stop() }. Resolves when the server accepts
 // connections (it prints "PORT n" after bind).
 // cpus: optional CPU list for taskset (the bench keeps the server off the loader's core).
-async function startServer({ port = 0, cpus = null } = {}) {
+// storageEngine: serverStatus reports it (as mongod does); rejectAuth: saslStart fails as a wrong
+// password does on mongod (code 18). See LabMongoServer.java.
+async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false } = {}) {
   compile();
   const pin = cpus ? ['taskset', '-c', cpus] : [];
   const proc = spawn(pin[0] || 'java', [...pin.slice(1), ...(pin.length ? ['java'] : []), '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, LAB_STORAGE_ENGINE: storageEngine || '', LAB_REJECT_AUTH: rejectAuth ? '1' : '' },
   });
   const rl = readline.createInterface({ input: proc.stdout });
   const bound = await new Promise((resolve, reject) => {

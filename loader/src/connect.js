@@ -1,0 +1,130 @@
+'use strict';
+// First contact with the server: connect, and when that fails say why in one line naming what to
+// check. The driver retries a refused or unresolvable seed until serverSelectionTimeoutMS; the
+// first heartbeat already says what is wrong, so every seed failing for a reason that a retry will
+// not change (refused, no such host, no route, wrong replica set) ends the wait at once.
+
+class ConnectError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.name = 'Error';
+    this.kind = kind; // refused | dns | unreachable | timeout | auth | replica-set | other
+  }
+}
+
+const ERRNO = {
+  ECONNREFUSED: 'refused',
+  ENOTFOUND: 'dns', EAI_AGAIN: 'dns', EAI_NONAME: 'dns', EAI_FAIL: 'dns',
+  EHOSTUNREACH: 'unreachable', ENETUNREACH: 'unreachable', EHOSTDOWN: 'unreachable', ENETDOWN: 'unreachable',
+  ETIMEDOUT: 'timeout',
+};
+const DECISIVE = new Set(['refused', 'dns', 'unreachable', 'replica-set']);
+
+// errno of a driver error: on the error itself, or on its cause chain.
+function errnoOf(e) {
+  for (let x = e, i = 0; x && i < 5; x = x.cause, i++) {
+    if (typeof x.code === 'string' && ERRNO[x.code]) return x.code;
+    const m = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN|ETIMEDOUT)\b/.exec(x.message || '');
+    if (m) return m[1];
+  }
+  return null;
+}
+
+function isAuthError(e) {
+  for (let x = e, i = 0; x && i < 5; x = x.cause, i++) {
+    if (x.code === 18 || x.codeName === 'AuthenticationFailed' || x.name === 'MongoAuthError' || x.name === 'MongoMissingCredentialsError') return true;
+  }
+  return false;
+}
+
+// hostKind(error) -> { kind, detail } for one host's failed heartbeat or connection.
+function hostKind(e) {
+  const errno = errnoOf(e);
+  if (errno) return { kind: ERRNO[errno], errno };
+  if (e && (e.name === 'MongoNetworkTimeoutError' || /timed out/i.test(e.message || ''))) return { kind: 'timeout' };
+  if (isAuthError(e)) return { kind: 'auth' };
+  return { kind: 'other' };
+}
+
+// message(kind, ...) -> the one line the user sees.
+function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeoutS, detail }) {
+  const where = host || hosts.join(',');
+  switch (kind) {
+    case 'refused':
+      return `connection refused by ${where}: nothing listens there (is the server running, is the port in --uri right?)`;
+    case 'dns':
+      return `cannot resolve ${where.replace(/:\d+$/, '')} (DNS lookup failed): check the host name in --uri`;
+    case 'unreachable':
+      return `host ${where} is unreachable (no route to it): check the address in --uri and the network`;
+    case 'timeout':
+      return `no answer from ${where} within ${timeoutS}s (host down, or a firewall drops the packets): check the address and --server-selection-timeout`;
+    case 'replica-set':
+      return `${where} is not a member of replica set '${replicaSet}' (it reports ${reported ? `replica set '${reported}'` : 'no replica set'}): check replicaSet= in --uri`;
+    case 'auth':
+      return `authentication failed for user '${auth.username}' (auth source '${auth.source}', mechanism ${auth.mechanism}): check --username, --password-file and where the user was created${detail ? ` (server: ${detail})` : ''}`;
+    default:
+      return `cannot reach the server at ${where} within ${timeoutS}s: ${detail}`;
+  }
+}
+
+// connect(client, { timeoutMs, username }) -> resolves when connected; rejects with a ConnectError.
+async function connect(client, { timeoutMs, username }) {
+  const seeds = (client.options.hosts || []).map((h) => h.toString());
+  const replicaSet = client.options.replicaSet || null;
+  const perHost = new Map(); // seed -> { kind, detail, reported }
+  const cred = client.options.credentials;
+  const auth = {
+    username: cred?.username || username || '(none)',
+    source: cred?.source || 'admin',
+    mechanism: cred && cred.mechanism && cred.mechanism !== 'DEFAULT' ? cred.mechanism : 'negotiated, SCRAM-SHA-256 or SCRAM-SHA-1',
+  };
+  const base = { hosts: seeds, replicaSet, auth, timeoutS: timeoutMs / 1000 };
+  let decide;
+  const decided = new Promise((_, reject) => { decide = reject; });
+  decided.catch(() => {});
+  const settle = () => {
+    if (!seeds.length || !seeds.every((s) => perHost.has(s) && DECISIVE.has(perHost.get(s).kind))) return;
+    const kinds = new Set(seeds.map((s) => perHost.get(s).kind));
+    const first = perHost.get(seeds[0]);
+    if (kinds.size === 1) {
+      decide(new ConnectError(first.kind, describeFailure({ ...base, ...first, host: seeds.length === 1 ? seeds[0] : null })));
+    } else {
+      decide(new ConnectError('other', `no server in --uri can be used: ${seeds.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ')}`));
+    }
+  };
+  const onChange = (ev) => {
+    const d = ev.newDescription;
+    if (!seeds.includes(ev.address) || !d.error) return;
+    perHost.set(ev.address, { ...hostKind(d.error), detail: d.error.message });
+    settle();
+  };
+  const onBeat = (ev) => {
+    if (!replicaSet || !seeds.includes(ev.connectionId)) return;
+    const r = ev.reply || {};
+    if (r.setName !== replicaSet && !r.isdbgrid && r.msg !== 'isdbgrid') {
+      perHost.set(ev.connectionId, { kind: 'replica-set', reported: r.setName || null });
+      settle();
+    }
+  };
+  client.on('serverDescriptionChanged', onChange);
+  client.on('serverHeartbeatSucceeded', onBeat);
+  try {
+    await Promise.race([client.connect(), decided]);
+  } catch (e) {
+    if (e instanceof ConnectError) throw e;
+    if (isAuthError(e)) throw new ConnectError('auth', describeFailure({ ...base, kind: 'auth', detail: e.message }));
+    // Server selection timed out: the hosts' last errors say why.
+    const seen = [...perHost.values()];
+    const kinds = new Set(seen.map((h) => h.kind));
+    if (seen.length && kinds.size === 1 && !kinds.has('other')) {
+      throw new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
+    }
+    const k = hostKind(e);
+    throw new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
+  } finally {
+    client.off('serverDescriptionChanged', onChange);
+    client.off('serverHeartbeatSucceeded', onBeat);
+  }
+}
+
+module.exports = { connect, ConnectError, hostKind, describeFailure };

@@ -1,0 +1,126 @@
+'use strict';
+// A run that never reached the server: one line naming what to check, quickly where the failure
+// is immediate, no results folder, `latest` left where it was. Real failures each time: a closed
+// port, a name that does not resolve, a network namespace with no route, a silent listener,
+// mongo-java-server refusing the password (as mongod does, code 18), a replica-set name that the
+// server does not have.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { startServer } = require('./support/server');
+const { runLoader, tmpResults, BIN } = require('./support/loader');
+
+// A port with nothing listening on it: bind to 0, note the port, close.
+async function deadPort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+// An earlier, complete run that latest points at: a failed start must leave both alone.
+function earlierRun(root) {
+  const parent = path.join(root, 'experiment1', 'unknown');
+  fs.mkdirSync(path.join(parent, '20200101T000000Z'), { recursive: true });
+  fs.writeFileSync(path.join(parent, '20200101T000000Z', 'summary.json'), '{"complete": true}\n');
+  fs.symlinkSync('20200101T000000Z', path.join(parent, 'latest'));
+  return parent;
+}
+
+function assertNothingWritten(root, parent) {
+  assert.deepEqual(fs.readdirSync(root), ['experiment1'], 'no other experiment or engine folder');
+  assert.deepEqual(fs.readdirSync(path.join(root, 'experiment1')), ['unknown']);
+  assert.deepEqual(fs.readdirSync(parent).sort(), ['20200101T000000Z', 'latest'], 'no new run folder');
+  assert.equal(fs.readlinkSync(path.join(parent, 'latest')), '20200101T000000Z', 'latest did not move');
+}
+
+// failing(args) -> the loader's result, checked for what every such failure shares.
+async function failing(uri, extra = [], { maxMs }) {
+  const root = tmpResults();
+  const parent = earlierRun(root);
+  try {
+    const r = await runLoader(['experiment1', '--uri', uri, '--docs', '100', '--results-dir', root, '--metrics-port', '0', ...extra]);
+    assert.equal(r.code, 1, r.stderr);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    assert.equal(errors.length, 1, `one error line:\n${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /stopping:|incomplete run|partial results/);
+    assert.doesNotMatch(r.stdout, /results:/, 'no results line: this run wrote no folder');
+    // Node's start-up and a loaded 2-core machine included; today's code waited the full 10 s.
+    if (maxMs) assert.ok(r.ms < maxMs, `took ${r.ms} ms (limit ${maxMs})`);
+    assertNothingWritten(root, parent);
+    return { ...r, error: errors[0] };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+test('connection refused: named as such within 2 s (plus start-up), not after the 10 s timeout', async () => {
+  const port = await deadPort();
+  const r = await failing(`mongodb://127.0.0.1:${port}/?directConnection=true`, [], { maxMs: 4500 });
+  assert.match(r.error, new RegExp(`^error: connection refused by 127\\.0\\.0\\.1:${port}: nothing listens there \\(is the server running, is the port in --uri right\\?\\)$`));
+});
+
+test('DNS failure: names the host that does not resolve', async () => {
+  const r = await failing('mongodb://no-such-host.invalid:27017/', [], { maxMs: 9000 });
+  assert.match(r.error, /^error: cannot resolve no-such-host\.invalid \(DNS lookup failed\): check the host name in --uri$/);
+});
+
+test('host unreachable (no route, in a network namespace of its own): said so at once', async (t) => {
+  const probe = spawnSync('unshare', ['-n', 'true']);
+  if (probe.status !== 0) { t.skip('unshare -n needs root'); return; }
+  const root = tmpResults();
+  const parent = earlierRun(root);
+  try {
+    const t0 = Date.now();
+    const r = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$0" "$@"', process.execPath, BIN,
+      'experiment1', '--uri', 'mongodb://10.213.0.1:27017/', '--docs', '100', '--results-dir', root, '--metrics-port', '0'], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /^error: host 10\.213\.0\.1:27017 is unreachable \(no route to it\): check the address in --uri and the network$/m);
+    assert.ok(Date.now() - t0 < 4500, `took ${Date.now() - t0} ms`);
+    assertNothingWritten(root, parent);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a host that accepts and never answers: "no answer within" the selection timeout', async () => {
+  const sockets = [];
+  const silent = net.createServer((s) => sockets.push(s));
+  await new Promise((r) => silent.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = silent.address();
+    const r = await failing(`mongodb://127.0.0.1:${port}/`, ['--server-selection-timeout', '1.5s'], { maxMs: 9000 });
+    assert.match(r.error, new RegExp(`^error: no answer from 127\\.0\\.0\\.1:${port} within 1\\.5s`));
+  } finally {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  }
+});
+
+test('authentication failed: says so with user, auth source and mechanism, not "cannot reach"', async () => {
+  const server = await startServer({ rejectAuth: true });
+  const pw = path.join(tmpResults(), 'pw');
+  fs.writeFileSync(pw, 'wrong\n');
+  try {
+    const r = await failing(server.uri, ['--username', 'alice', '--password-file', pw], { maxMs: 4500 });
+    assert.match(r.error, /^error: authentication failed for user 'alice' \(auth source 'admin', mechanism [^)]*\): check --username, --password-file/);
+    assert.doesNotMatch(r.error, /cannot reach/);
+  } finally {
+    fs.rmSync(path.dirname(pw), { recursive: true, force: true });
+    await server.stop();
+  }
+});
+
+test('replica-set name that the server does not have: named, at once', async () => {
+  const server = await startServer();
+  try {
+    const r = await failing(`${server.uri}?replicaSet=rs-typo`, [], { maxMs: 4500 });
+    assert.match(r.error, new RegExp(`^error: 127\\.0\\.0\\.1:${server.port} is not a member of replica set 'rs-typo' \\(it reports no replica set\\): check replicaSet= in --uri$`));
+  } finally {
+    await server.stop();
+  }
+});
