@@ -69,7 +69,7 @@
     if (!data.length) return;
     chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per step (ms, log scale; all repetitions)`, set.engines, {
       x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
-      y: { type: 'log', label: `${op} latency (ms)`, grid: true },
+      y: { type: 'log', label: `${op} latency (ms)`, grid: true, tickFormat: '~g' }, // 0.5, not d3's SI "500m"
       color,
       symbol: { legend: true, domain: PCTS.map((p) => p[1]) },
       marks: [
