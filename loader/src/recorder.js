@@ -29,6 +29,7 @@ class Recorder {
         buckets: new Float64Array(PROM_BOUNDS_US.length + 1),
       };
     }
+    this.lastOkAt = 0; // end time (epoch ms) of the latest successful op: where a cut-short step's measuring ended
     this.record = this.record.bind(this);
   }
 
@@ -38,6 +39,7 @@ class Recorder {
     const s = this.stats[op];
     if (!ok) { s.err++; return; }
     const us = Math.round((endMs - startMs) * 1000);
+    if (endMs > this.lastOkAt) this.lastOkAt = endMs;
     s.ok++;
     s.sumUs += us;
     s.hist.recordValue(us);

@@ -9,8 +9,12 @@ const { Worker } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./args');
-const { readSecret, newClient, isFatal } = require('./clients');
+const { readSecret, newClient } = require('./clients');
 const { describe } = require('./describe');
+const { connect } = require('./connect');
+const { engineLabel } = require('./engine-label');
+const { HostCpu } = require('./hostcpu');
+const { register, targetKey } = require('./run-registry');
 const { RunDir } = require('./results');
 const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
@@ -27,7 +31,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // a worker thread whose event loop is busy > 90 % of the time cannot issue the next op on time;
 // an event-loop delay p99 > 20 ms adds that much to the measured latency of ops it completes
 // (single-document ops take ~0.2-5 ms on a LAN); process CPU > 90 % of the cores it may use.
-const LIMITS = { workerElu: 0.9, eldP99Ms: 20, cpuShare: 0.9 };
+// A long event-loop delay alone is not the loader's doing when the loader itself is mostly idle:
+// other processes on the host (or steal from other VMs) delay its threads. It counts against the
+// loader only when its own use explains it (its loop busy > ownElu, or its process using more
+// than ownCpuShare of its cores); otherwise the step records host contention beside it.
+const LIMITS = { workerElu: 0.9, eldP99Ms: 20, cpuShare: 0.9, ownElu: 0.5, ownCpuShare: 0.5 };
 
 function pkgVersion(name) {
   let dir = path.dirname(require.resolve(name));
@@ -80,7 +88,8 @@ class Run {
     if (this.stopReason) return;
     this.stopReason = reason;
     this.exitCode = code;
-    this.log(`stopping: ${reason}`);
+    // Before a results folder exists there is nothing to stop: the error line says it all.
+    if (this.runDir) this.log(`stopping: ${reason}`);
     for (const w of this.workers) w.worker.postMessage({ type: 'stop' });
     for (const f of this.stepWaiters) f();
   }
@@ -117,70 +126,97 @@ class Run {
       if (this.stopReason) return this.forceExit(code);
       return this.stop(`interrupted (${name})`, code);
     };
+    // The handlers stay until the summary is written: a second signal while finishing must still
+    // leave the steps measured so far (without a handler it would kill the process outright).
     const onSigint = onSignal('SIGINT', 130);
     const onSigterm = onSignal('SIGTERM', 143);
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
     try {
-      await this.execute();
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      // Our own errors are plain Errors with a full sentence; driver errors keep their class name.
-      this.stop(e.name === 'Error' ? e.message : `${e.name}: ${e.message}`, 1);
+      try {
+        await this.execute();
+      } catch (e) {
+        if (e instanceof UsageError) throw e;
+        // Our own errors are plain Errors with a full sentence; driver errors keep their class name.
+        this.stop(e.name === 'Error' ? e.message : `${e.name}: ${e.message}`, 1);
+      }
+      await this.finish();
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
+      if (this.registration) this.registration.release();
     }
-    await this.finish();
     return this.exitCode;
   }
 
   async execute() {
     const { opts, config } = this;
     this.metrics = new Metrics(config.name);
-    try {
-      this.metricsPort = await this.metrics.listen(opts.metricsPort, opts.metricsHost);
-    } catch (e) {
-      throw new Error(`cannot serve metrics on port ${opts.metricsPort}: ${e.code || e.message} (use --metrics-port)`);
-    }
-    this.log(`metrics: http://${opts.metricsHost}:${this.metricsPort}/metrics`);
+    await this.listenMetrics();
 
-    // Connect once from the main thread: fail fast and clearly when the server is not there.
+    // Connect once from the main thread: fail fast and clearly when the server is not there. No
+    // results folder exists before the server has answered: a run that never reached it leaves
+    // nothing behind and does not move `latest`.
     this.log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);
     this.client = newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 });
-    let description;
-    try {
-      await this.client.connect();
-      description = await describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 }));
-    } catch (e) {
-      this.description = null;
-      this.openResults(opts.engine || 'unknown', 'unknown');
-      throw new Error(`cannot reach the server at ${redactUri(opts.uri)} within ${opts.serverSelectionTimeoutMs / 1000}s: ${e.message}`);
-    }
+    await connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
+    if (this.stopReason) return;
+    const description = await describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 }));
     this.description = description;
+    if (this.stopReason) return;
     const reported = description.server.storage_engine?.name;
-    this.openResults(opts.engine || reported || 'unknown', opts.engine ? 'flag' : reported ? 'server' : 'unknown');
+    const label = engineLabel({ flag: opts.engine, reported, repoRoot: REPO_ROOT });
+    this.engineReported = label.reported;
+    this.openResults(label.engine, label.source);
     this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}; results: ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
     if (opts.engine && reported && !opts.engine.toLowerCase().startsWith(reported.toLowerCase())) {
-      this.log(`warning: results are labelled '${opts.engine}' but the server reports storage engine '${reported}'`);
+      this.log(`note: results are labelled '${opts.engine}' (--engine) and the server reports storage engine '${reported}' (recorded beside it as engine_reported)`);
     }
+    this.warnOtherRuns();
 
     await this.setup();
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
     if (!this.stopReason) await this.runSteps();
   }
 
+  // listenMetrics: the given --metrics-port, or the default 9464 and any free port when another
+  // loader (or anything else) has it, so that several --uri runs can run at once.
+  async listenMetrics() {
+    const { opts } = this;
+    try {
+      this.metricsPort = await this.metrics.listen(opts.metricsPort, opts.metricsHost);
+    } catch (e) {
+      if (opts.metricsPortGiven || e.code !== 'EADDRINUSE') {
+        throw new Error(`cannot serve metrics on ${opts.metricsHost}:${opts.metricsPort}: ${e.code || e.message} (choose another with --metrics-port, 0 = any free port)`);
+      }
+      this.metricsPort = await this.metrics.listen(0, opts.metricsHost);
+      this.log(`metrics: port ${opts.metricsPort} is taken (another loader?); serving on ${this.metricsPort} instead (--metrics-port to choose)`);
+    }
+    this.log(`metrics: http://${opts.metricsHost}:${this.metricsPort}/metrics`);
+  }
+
+  // warnOtherRuns: another loader on this host against the same server and collection.
+  warnOtherRuns() {
+    const { config } = this;
+    const hosts = (this.client.options.hosts || []).map((h) => h.toString());
+    const key = targetKey(hosts, this.client.options.replicaSet, config.database, config.collection);
+    this.registration = register(key, { results: this.runDir.dir });
+    for (const o of this.registration.others) {
+      this.log(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) runs against the same server and ${config.database}.${config.collection}: the two runs will interfere (this one drops the collection at setup; both share the server), so neither measures the engine alone`);
+    }
+  }
+
   openResults(engine, source) {
     this.engine = engine;
     this.engineSource = source;
     const root = this.opts.resultsDir ? path.resolve(this.opts.resultsDir) : path.join(REPO_ROOT, 'results');
-    this.runDir = new RunDir(root, this.config.name, engine, this.startedAt);
-    this.runDir.create(this.file);
-    // Written now and replaced at the end: if the loader itself is killed (SIGKILL, OOM), the
-    // directory still says the run is incomplete.
-    this.runDir.summary(this.summaryObject(false, 'running, or the loader was killed before it could finish'));
+    const runDir = new RunDir(root, this.config.name, engine, this.startedAt);
+    // The placeholder is replaced at the end: if the loader itself is killed (SIGKILL, OOM), the
+    // folder still says the run is incomplete (exit_code null: it never ended on its own).
+    runDir.create(this.file, this.summaryObject(false, 'running, or the loader was killed before it could finish', { running: true }));
+    this.runDir = runDir;
   }
 
   phase(name, step, text) {
@@ -301,8 +337,10 @@ class Run {
     const cpu = process.cpuUsage(acc.lastCpu);
     acc.lastCpu = process.cpuUsage();
     const cpuCores = (cpu.user + cpu.system) / 1e6 / intervalS;
+    const host = this.hostCpu ? this.hostCpu.sample(cpuCores) : null;
     let okTotal = 0;
     for (const r of replies) {
+      if (r.lastOkAt > acc.lastOkAt) acc.lastOkAt = r.lastOkAt;
       if (r.lastError && !acc.errorsSeen.has(r.lastError)) {
         acc.errorsSeen.add(r.lastError);
         this.log(`operation error (counted as outcome=error): ${r.lastError}`);
@@ -325,10 +363,16 @@ class Run {
       clients: step.clients.length,
       ops,
       loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
+      host, // the CPUs this process may use: busy, steal, and what other processes took
     };
     for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
-    acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS });
-    this.runDir.timeline(line);
+    acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
+    try {
+      this.runDir.timeline(line);
+    } catch (e) {
+      // A full or read-only disk: stop cleanly; what was measured stays in memory for the summary.
+      this.stop(e.message, 1);
+    }
     acc.totalOk += okTotal;
     // Stall: nothing completed although clients are running (a hung server, a partition).
     acc.idleMs = okTotal === 0 ? acc.idleMs + intervalS * 1000 : 0;
@@ -344,6 +388,7 @@ class Run {
     const { config, opts } = this;
     const sweep = config.workload.clients;
     await this.startWorkers(Math.max(...sweep));
+    this.hostCpu = new HostCpu();
     this.runStart = now();
     const opsPerIteration = config.workload.type === 'read_update' ? 2 : 1;
     for (let i = 0; i < sweep.length && !this.stopReason; i++) {
@@ -365,8 +410,9 @@ class Run {
       else this.progress.start(`step ${i + 1}/${sweep.length} (${c} clients)`, step.durationS, 's');
       const acc = {
         ops: {}, seconds: [], totalOk: 0, idleMs: 0, errorsSeen: new Set(),
-        startAt, lastTick: now(), lastCpu: process.cpuUsage(),
+        startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
       };
+      this.current = { step, acc };
       const done = new Promise((r) => this.stepWaiters.push(r));
       for (const w of this.workers) w.worker.postMessage({ type: 'step', step });
       let ticking = Promise.resolve();
@@ -380,26 +426,36 @@ class Run {
       this.stepWaiters = [];
       this.progress.stop();
       this.steps.push(this.stepSummary(step, acc, now()));
+      this.current = null;
       this.metrics.setActiveClients(0);
     }
   }
 
   stepSummary(step, acc, endAt) {
     const durationS = (endAt - step.startAt) / 1000;
+    // A step that ended early measured until its last completed operation (the stop, a stall, a
+    // lost server came after it): its throughput is over that time, not over the wall time that
+    // includes a hung server's silence or the wind-down.
+    const early = Boolean(this.stopReason);
+    const measuredS = early ? Math.max(0, Math.min(endAt, acc.lastOkAt || step.startAt) - step.startAt) / 1000 : durationS;
     const out = {
       index: step.index + 1,
       phase: step.phase,
       clients: step.clients.length,
       started_at: new Date(step.startAt).toISOString(),
       duration_s: round(durationS, 3),
-      complete: !this.stopReason,
+      measured_s: round(measuredS, 3),
+      complete: !early,
+      rate_basis: early
+        ? `ended early (${this.stopReason}): ops_per_s is over measured_s, from the step's start to its last completed operation`
+        : 'ops_per_s is over the whole step',
       target_rate: this.config.rate,
       ops: {},
     };
     for (const op of OPS) {
       const a = acc.ops[op];
       if (!a) continue;
-      out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: round(a.ok / durationS, 1), latency_us: percentiles(a.hist) };
+      out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null, latency_us: percentiles(a.hist) };
       if (a.intended.totalCount) out.ops[op].intended_latency_us = percentiles(a.intended);
     }
     // The loader's own load during this step, and whether it was the limit.
@@ -415,25 +471,41 @@ class Run {
       worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: median(v.eld), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
     }));
     const cpuMean = mean(secs.map((s) => s.cpuCores));
+    const hostSecs = secs.map((s) => s.host).filter(Boolean);
+    const host = hostSecs.length ? {
+      cores: hostSecs[0].cores,
+      busy_cores_mean: round(mean(hostSecs.map((h) => h.busy_cores)), 3),
+      steal_cores_mean: round(mean(hostSecs.map((h) => h.steal_cores)), 3),
+      other_cores_mean: round(mean(hostSecs.map((h) => h.other_cores)), 3),
+    } : null;
     const reasons = [];
+    const contention = [];
+    const ownCpu = cpuMean !== null && cpuMean > LIMITS.ownCpuShare * cores;
     for (const w of workers) {
       if (w.elu_mean !== null && w.elu_mean > LIMITS.workerElu) reasons.push(`worker ${w.worker} event loop busy ${Math.round(w.elu_mean * 100)}% of the time (> ${LIMITS.workerElu * 100}%)`);
-      if (w.eld_p99_ms_median !== null && w.eld_p99_ms_median > LIMITS.eldP99Ms) reasons.push(`worker ${w.worker} event-loop delay p99 ${w.eld_p99_ms_median} ms (> ${LIMITS.eldP99Ms} ms)`);
+      if (w.eld_p99_ms_median !== null && w.eld_p99_ms_median > LIMITS.eldP99Ms) {
+        const d = `worker ${w.worker} event-loop delay p99 ${w.eld_p99_ms_median} ms (> ${LIMITS.eldP99Ms} ms)`;
+        if (ownCpu || (w.elu_mean !== null && w.elu_mean > LIMITS.ownElu)) reasons.push(d);
+        else contention.push(`${d} while its loop was busy only ${Math.round((w.elu_mean ?? 0) * 100)}% and the loader used ${round(cpuMean ?? 0, 2)} of ${cores} cores${host ? `; other processes used ${host.other_cores_mean} cores, steal ${host.steal_cores_mean}` : ''}: the host, not the loader`);
+      }
     }
     if (cpuMean !== null && cpuMean > LIMITS.cpuShare * cores) reasons.push(`loader process used ${round(cpuMean, 2)} of ${cores} cores (> ${LIMITS.cpuShare * 100}%)`);
-    out.loader = { cpu_cores_mean: round(cpuMean, 3), cores, workers, limited: reasons.length > 0, reasons };
+    // No full second measured: nothing to judge by, so the verdict is unknown (null), not "no".
+    const limited = secs.length ? reasons.length > 0 : null;
+    out.loader = { cpu_cores_mean: round(cpuMean, 3), cores, workers, samples: secs.length, limited, reasons, host, contention };
     return out;
   }
 
-  summaryObject(complete, reason) {
+  summaryObject(complete, reason, { running = false, steps = this.steps } = {}) {
     const { config, opts } = this;
     return {
       complete,
       reason: complete ? null : reason,
-      exit_code: complete ? 0 : this.exitCode,
+      exit_code: running ? null : complete ? 0 : this.exitCode,
       experiment: config.name,
       engine: this.engine,
-      engine_source: this.engineSource, // flag | server | unknown
+      engine_source: this.engineSource, // flag (--engine) | server (what it reports) | none
+      engine_reported: this.engineReported ?? null, // the server's storage engine name, as reported
       started_at: this.startedAt.toISOString(),
       ended_at: complete || this.finished ? new Date().toISOString() : null,
       parameters: {
@@ -475,17 +547,33 @@ class Run {
       },
       published: config.published,
       preload: this.preload,
-      steps: this.steps,
-      loader_limited: this.steps.some((s) => s.loader.limited),
+      steps,
+      // true: a step was loader-limited; false: every step was judged and none was; null: unknown
+      loader_limited: steps.some((s) => s.loader.limited === true) ? true
+        : steps.length && steps.every((s) => s.loader.limited === false) ? false : null,
       files: { timeline: 'timeline.ndjson', experiment: path.basename(this.file) },
     };
   }
 
+  // forceExit: a second signal. The summary gets every finished step and the one in progress as
+  // far as it was merged (no waiting for workers or the server), then the process exits.
   forceExit(code) {
+    const reason = `${this.stopReason}; then forced to exit by a second signal`;
+    let note = '';
     try {
-      if (this.runDir) this.runDir.summary(this.summaryObject(false, `${this.stopReason}; then forced to exit by a second signal`));
+      if (this.runDir && this.runDir.dir) {
+        const steps = [...this.steps];
+        if (this.current && !steps.some((s) => s.index === this.current.step.index + 1)) {
+          steps.push(this.stepSummary(this.current.step, this.current.acc, now()));
+        }
+        this.runDir.close();
+        const file = this.runDir.summary(this.summaryObject(false, reason, { steps }), { final: true });
+        note = ` (${steps.length} step(s) measured so far in ${file})`;
+      }
+    } catch (e) {
+      note = ` (summary not written: ${e.message})`;
     } finally {
-      this.stderr.write(`error: ${this.stopReason}; forced exit\n`);
+      fs.writeSync(2, `error: ${this.stopReason}; forced exit${note}\n`);
       process.exit(code);
     }
   }
@@ -508,13 +596,26 @@ class Run {
     this.phase && this.metrics && this.phase('end', '', `${this.config.name}: end${this.stopReason ? ` (${this.stopReason})` : ''}`);
     if (this.annotator) await Promise.race([this.annotator.flush(), sleep(2500)]);
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
-    const complete = !this.stopReason;
+    if (this.registration) this.registration.release();
+    let complete = !this.stopReason;
     if (this.runDir) {
-      const file = this.runDir.summary(this.summaryObject(complete, this.stopReason));
       this.runDir.close();
+      let file = null;
+      try {
+        file = this.runDir.summary(this.summaryObject(complete, this.stopReason), { final: true });
+      } catch (e) {
+        // Not even the reserve was enough: keep what can be kept, and say so.
+        this.stop(e.message, 1);
+        complete = false;
+        try {
+          file = this.runDir.summary({ ...this.summaryObject(false, e.message), steps: [], steps_note: 'the steps did not fit on the disk; they were printed as the table on stdout' }, { final: true });
+        } catch { /* the placeholder stays */ }
+      }
       this.printTable(complete);
       this.stdout.write(`results: ${this.runDir.dir}\n`);
-      if (!complete) this.stderr.write(`incomplete run (${this.stopReason}); partial results in ${file}\n`);
+      if (!complete) this.stderr.write(`incomplete run (${this.stopReason}); ${file ? `partial results in ${file}` : `summary.json in ${this.runDir.dir} could not be written; the table above is what was measured`}\n`);
+    } else if (this.steps.length) {
+      this.printTable(false);
     }
     if (!complete) this.stderr.write(`error: ${this.stopReason}\n`);
   }

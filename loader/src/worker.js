@@ -49,7 +49,7 @@ function flush(seq) {
     cpuPrev = process.threadCpuUsage();
     self.cpuUs = c.user + c.system;
   }
-  parentPort.postMessage({ type: 'interval', seq, ops, self, lastError });
+  parentPort.postMessage({ type: 'interval', seq, ops, self, lastError, lastOkAt: recorder.lastOkAt });
   lastError = null;
 }
 

@@ -133,17 +133,6 @@ test('--rate paces the clients and reports latency from the intended start', asy
   assert.match(r.stdout, /find \(intended\)/);
 });
 
-test('without --engine the label is what the server reports (or "unknown" when it reports none)', async () => {
-  const r = await runLoader(['experiment1', '--docs', '10', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0']);
-  assert.equal(r.code, 0, r.stderr);
-  const admin = client.db('admin');
-  const st = await admin.command({ serverStatus: 1 });
-  const expected = st.storageEngine?.name ?? 'unknown';
-  const { summary } = latestRun(results, 'experiment1', expected);
-  assert.equal(summary.engine, expected);
-  assert.equal(summary.engine_source, st.storageEngine ? 'server' : 'unknown');
-});
-
 test('metrics endpoint serves the contract names while a run is going', async () => {
   const l = startLoader(['experiment3', '--preload-docs', '300', '--clients', '2', '--duration', '4s', ...common()]);
   const [, port] = await l.waitFor(/metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/); // loopback by default

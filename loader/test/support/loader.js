@@ -8,9 +8,13 @@ const path = require('node:path');
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'lab-loader.js');
 
 // startLoader(args) -> { proc, done: Promise<{code, signal, stdout, stderr, ms}>, waitFor(re) }
-function startLoader(args, { env } = {}) {
+// prefix: a command the loader runs under (e.g. ['unshare', '-m', ...], ['taskset', '-c', '0']);
+// it must exec the node command it is given, so proc.pid is the loader's. spawnOptions: uid, gid,
+// detached (own process group, for signals to the group as a terminal sends them).
+function startLoader(args, { env, prefix = [], spawnOptions = {} } = {}) {
   const t0 = Date.now();
-  const proc = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const cmd = [...prefix, process.execPath, BIN, ...args];
+  const proc = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, ...spawnOptions });
   let stdout = '';
   let stderr = '';
   const waiters = [];

@@ -21,10 +21,13 @@ function checkSummary(s) {
   assert.equal(s.schema_version, 1);
   assert.equal(typeof s.complete, 'boolean');
   if (s.complete) assert.equal(s.reason, null); else str(s.reason, 'reason');
-  num(s.exit_code, 'exit_code');
+  // exit_code: null only in the placeholder written at the start (the run never ended on its own)
+  if (s.complete) assert.equal(s.exit_code, 0, 'exit_code of a complete run'); else numOrNull(s.exit_code, 'exit_code');
   str(s.experiment, 'experiment');
   str(s.engine, 'engine');
-  assert.ok(['flag', 'server', 'unknown'].includes(s.engine_source), 'engine_source');
+  assert.ok(['flag', 'server', 'none'].includes(s.engine_source), 'engine_source: flag | server | none');
+  assert.ok('engine_reported' in s, 'engine_reported (the server\'s storage engine, or null)');
+  if (s.engine_source === 'none') assert.equal(s.engine, 'unknown', 'engine of a server that reports none');
   assert.ok(!Number.isNaN(Date.parse(s.started_at)), 'started_at: ISO time');
   assert.ok(isObj(s.parameters), 'parameters');
   for (const k of ['database', 'collection', 'write_concern', 'read_preference', 'read_concern', 'seed', 'workload', 'preload', 'uri']) {
@@ -50,22 +53,27 @@ function checkSummary(s) {
     num(st.clients, `${n}.clients`);
     str(st.phase, `${n}.phase`);
     num(st.duration_s, `${n}.duration_s`);
+    num(st.measured_s, `${n}.measured_s`);
+    assert.ok(st.measured_s <= st.duration_s, `${n}.measured_s within duration_s`);
+    str(st.rate_basis, `${n}.rate_basis`);
     assert.equal(typeof st.complete, 'boolean', `${n}.complete`);
     assert.ok(isObj(st.ops), `${n}.ops`);
     for (const [op, o] of Object.entries(st.ops)) {
       assert.ok(['insert', 'find', 'update'].includes(op), `${n}.ops: unknown op ${op}`);
       num(o.count, `${n}.ops.${op}.count`);
       num(o.errors, `${n}.ops.${op}.errors`);
-      num(o.ops_per_s, `${n}.ops.${op}.ops_per_s`);
+      numOrNull(o.ops_per_s, `${n}.ops.${op}.ops_per_s`); // null: the step measured no time at all
       checkLatency(o.latency_us, `${n}.ops.${op}.latency_us`);
       if (o.intended_latency_us) checkLatency(o.intended_latency_us, `${n}.ops.${op}.intended_latency_us`);
     }
     assert.ok(isObj(st.loader), `${n}.loader`);
-    assert.equal(typeof st.loader.limited, 'boolean', `${n}.loader.limited`);
+    assert.ok(typeof st.loader.limited === 'boolean' || st.loader.limited === null, `${n}.loader.limited: boolean, or null (unknown: no full second measured)`);
+    if (st.loader.limited === null) assert.equal(st.loader.samples, 0, `${n}.loader: null verdict only without samples`);
+    assert.ok(Array.isArray(st.loader.contention), `${n}.loader.contention`);
     assert.ok(Array.isArray(st.loader.reasons), `${n}.loader.reasons`);
     assert.ok(Array.isArray(st.loader.workers), `${n}.loader.workers`);
   }
-  assert.equal(typeof s.loader_limited, 'boolean', 'loader_limited');
+  assert.ok(typeof s.loader_limited === 'boolean' || s.loader_limited === null, 'loader_limited');
   assert.ok('published' in s, 'published (the seed\'s numbers, or null)');
   assert.ok(isObj(s.files), 'files');
 }

@@ -1,0 +1,42 @@
+'use strict';
+// Which engine a run is filed under (results/<experiment>/<engine>/):
+//   --engine LABEL given: LABEL as given (any label, e.g. for a foreign cluster), source "flag";
+//   otherwise the storage engine the server reports: the engines table's name (compose/engines.tsv,
+//   lower case) when its server_engine column knows the reported name, else the reported name
+//   itself (made safe for a folder name), source "server"; "unknown" with source "none" when the
+//   server reports no storage engine (mongo-java-server, for one).
+const fs = require('node:fs');
+const path = require('node:path');
+
+// tableEngines(repoRoot) -> Map(server_engine -> engine), empty when the table is not there (the
+// stack's loader image has no compose/; ./run.sh always passes --engine there).
+function tableEngines(repoRoot) {
+  const map = new Map();
+  let text;
+  try {
+    text = fs.readFileSync(path.join(repoRoot, 'compose', 'engines.tsv'), 'utf8');
+  } catch {
+    return map;
+  }
+  let header = null;
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const cols = line.split('\t');
+    if (!header) { header = cols; continue; }
+    const row = Object.fromEntries(header.map((h, i) => [h, cols[i]]));
+    if (row.engine && row.server_engine) map.set(row.server_engine, row.engine.toLowerCase());
+  }
+  return map;
+}
+
+// engineLabel({ flag, reported, repoRoot }) -> { engine, source, reported }
+function engineLabel({ flag, reported, repoRoot }) {
+  const rep = typeof reported === 'string' && reported !== '' ? reported : null;
+  if (flag) return { engine: flag, source: 'flag', reported: rep };
+  if (!rep) return { engine: 'unknown', source: 'none', reported: null };
+  const known = tableEngines(repoRoot).get(rep);
+  const safe = rep.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._-]+/, '') || 'unknown';
+  return { engine: known || safe, source: 'server', reported: rep };
+}
+
+module.exports = { engineLabel, tableEngines };

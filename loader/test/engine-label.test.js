@@ -1,0 +1,64 @@
+'use strict';
+// --uri runs are filed under the engine the server reports, never under a default: the engines
+// table's name for a known engine (wiredTiger -> wiredtiger), the reported name otherwise,
+// "unknown" (engine_source "none") when the server reports none; --engine LABEL is recorded as
+// given with the server's word beside it. mongo-java-server reports what LAB_STORAGE_ENGINE says
+// (test/support/LabMongoServer.java), as mongod reports its own.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const { startServer } = require('./support/server');
+const { runLoader, tmpResults, latestRun } = require('./support/loader');
+const { checkSummary } = require('./support/summary-schema');
+
+async function labelled(storageEngine, extra = []) {
+  const server = await startServer({ storageEngine });
+  const root = tmpResults();
+  try {
+    const r = await runLoader(['experiment1', '--uri', server.uri, '--docs', '20', '--results-dir', root, '--metrics-port', '0', ...extra]);
+    assert.equal(r.code, 0, r.stderr);
+    const engines = fs.readdirSync(`${root}/experiment1`);
+    assert.equal(engines.length, 1, `one engine folder: ${engines}`);
+    const { summary } = latestRun(root, 'experiment1', engines[0]);
+    checkSummary(summary);
+    assert.equal(summary.engine, engines[0], 'the folder and the summary agree');
+    return { r, summary };
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+    await server.stop();
+  }
+}
+
+test('server reports wiredTiger, no --engine: filed under the table name wiredtiger, source server', async () => {
+  const { summary } = await labelled('wiredTiger');
+  assert.equal(summary.engine, 'wiredtiger');
+  assert.equal(summary.engine_source, 'server');
+  assert.equal(summary.engine_reported, 'wiredTiger');
+});
+
+test('server reports inMemory: inmemory (the engines table maps it)', async () => {
+  const { summary } = await labelled('inMemory');
+  assert.equal(summary.engine, 'inmemory');
+  assert.equal(summary.engine_source, 'server');
+});
+
+test('server reports an engine the table does not know: its own name', async () => {
+  const { summary } = await labelled('rocksdb');
+  assert.equal(summary.engine, 'rocksdb');
+  assert.equal(summary.engine_source, 'server');
+});
+
+test('server reports no storage engine: unknown, source none (never a made-up wiredtiger)', async () => {
+  const { summary } = await labelled(null);
+  assert.equal(summary.engine, 'unknown');
+  assert.equal(summary.engine_source, 'none');
+  assert.equal(summary.engine_reported, null);
+});
+
+test('--engine any label: recorded as given, the server\'s word beside it', async () => {
+  const { r, summary } = await labelled('wiredTiger', ['--engine', 'atlas-m10']);
+  assert.equal(summary.engine, 'atlas-m10');
+  assert.equal(summary.engine_source, 'flag');
+  assert.equal(summary.engine_reported, 'wiredTiger');
+  assert.match(r.stderr, /labelled 'atlas-m10' \(--engine\) and the server reports storage engine 'wiredTiger'/);
+});
