@@ -1,6 +1,43 @@
 #!/usr/bin/env bash
 # The MongoDB engine lab: one entry point, a thin dispatcher over small functions in lib/.
 # Usage: ./run.sh help.  Exit codes: 0 ok, 1 environment/runtime error, 2 usage error, 130 Ctrl-C.
+
+# ---- bash 4.4 or newer, found before anything else is read ------------------------------------
+# lib/ needs bash 4.4: associative arrays (`declare -gA`, `local -A`) and `mapfile` are 4.x, and
+# "${a[@]}" of an empty array under `set -u` stops being an "unbound variable" error only in 4.4
+# (bash CHANGES, bash-4.4-rc2, item a). macOS still ships bash 3.2 as /bin/bash, so this block
+# finds a newer bash and re-executes this script with it, or stops with one line naming the fix.
+# It must run under bash 3.2 and under a POSIX sh (macOS's /bin/sh is bash 3.2 in POSIX mode;
+# Debian's is dash): plain `[ ]`, `case` and parameter expansion only, no arrays, no [[ ]], and
+# nothing from lib/ is read before it. LAB_BASH_CANDIDATES (space-separated) replaces the list of
+# bash programs to try, for unusual installs and for the tests.
+lab_bash_ok() { # VERSION ("5.2.21(1)-release"): is it 4.4 or newer?
+  lab_major=${1%%.*}
+  lab_minor=${1#*.}
+  lab_minor=${lab_minor%%[!0-9]*}
+  case $lab_major$lab_minor in '' | *[!0-9]*) return 1 ;; esac
+  [ "$lab_major" -gt 4 ] || { [ "$lab_major" -eq 4 ] && [ "$lab_minor" -ge 4 ]; }
+}
+if ! lab_bash_ok "${BASH_VERSION:-}"; then
+  if [ -n "${LAB_BASH_REEXEC:-}" ]; then
+    echo "error: $LAB_BASH_REEXEC reported bash 4.4+ but runs this script as bash ${BASH_VERSION:-?}: run ./run.sh with a bash 4.4 or newer" >&2
+    exit 1
+  fi
+  for lab_bash in ${LAB_BASH_CANDIDATES:-/opt/homebrew/bin/bash /usr/local/bin/bash /opt/local/bin/bash bash}; do
+    lab_path=$(command -v "$lab_bash" 2>/dev/null) || continue
+    # shellcheck disable=SC2016  # expanded by the candidate, not here
+    lab_v=$("$lab_path" -c 'printf %s "$BASH_VERSION"' 2>/dev/null) || continue
+    if lab_bash_ok "$lab_v"; then
+      LAB_BASH_REEXEC=$lab_path
+      export LAB_BASH_REEXEC
+      exec "$lab_path" "$0" "$@"
+    fi
+  done
+  echo "error: ./run.sh needs bash 4.4 or newer and found only ${BASH_VERSION:+bash }${BASH_VERSION:-a shell that is not bash} (macOS ships bash 3.2): install one with 'brew install bash' (looked in: ${LAB_BASH_CANDIDATES:-/opt/homebrew/bin/bash /usr/local/bin/bash /opt/local/bin/bash and bash on PATH})" >&2
+  exit 1
+fi
+unset LAB_BASH_REEXEC lab_major lab_minor lab_bash lab_path lab_v
+
 set -euo pipefail
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

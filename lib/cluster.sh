@@ -95,15 +95,14 @@ verb_up() {
   local profiles=()
   mapfile -t profiles < <(cluster_profile_args)
   if [[ $DRY_RUN == 1 ]]; then
-    info "dry run: would check docker, Compose v2, the daemon, other engines' stacks and ports $(cluster_ports | paste -sd, -)"
+    info "dry run: would check docker, Compose v2, the daemon, other engines' stacks, the profile's CPUs against the daemon's and ports $(cluster_ports | paste -sd, -)"
     secrets_ensure
     compose "${profiles[@]}" up -d
     info "dry run: would then wait up to ${UP_INIT_TIMEOUT}s for the init service to exit 0"
     if declare -F monitoring_after_up >/dev/null; then monitoring_after_up; fi
     return 0
   fi
-  preflight_docker
-  preflight_one_engine
+  preflight_up
   local running
   running=$(running_profile)
   # Switching profiles means new memory/CPU limits and cache sizes for every member: a restart of

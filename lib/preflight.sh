@@ -4,9 +4,16 @@
 # probes, so they call docker directly rather than through run(); under --dry-run verbs skip them
 # because a dry run must work (and print its commands) where Docker is missing.
 
-# Oldest Compose v2 and Docker Engine the stack files need: healthcheck start_interval, which
-# Compose supports from 2.20.0 and passes only to Engine API 1.44+ (Docker Engine 25).
-COMPOSE_MIN_MINOR=20
+# Oldest Compose v2 that can run the lab: 2.21.0. lib/cluster.sh reads `docker compose ps --format`
+# with a Go template ('{{.Service}}|{{.State}}|...'). Compose took templates from 2.21.0 on
+# (docker/compose commit 1054792b4 "align docker compose ps with docker CLI to support --format",
+# first in tag v2.21.0, cmd/compose/ps.go: formatter.NewContainerFormat). Up to v2.20.3
+# cmd/formatter/formatter.go Print() accepts only table|json and fails with "format value ...
+# could not be parsed", so `up` saw no state and waited its whole 600 s for init.
+# Oldest Docker Engine: 25 (API 1.44), the first to which Compose passes healthcheck
+# start_interval. Docker Desktop 4.27.0 is the first Desktop with both (Engine 25.0.0, Compose
+# 2.24.3; Desktop release notes).
+COMPOSE_MIN_MINOR=21
 DOCKER_MIN_MAJOR=25
 
 preflight_docker() {
@@ -49,9 +56,23 @@ preflight_one_engine() {
 }
 
 # port_in_use PORT: something accepts connections on 127.0.0.1:PORT (a listener on 0.0.0.0
-# counts too). bash's /dev/tcp needs no extra tool; timeout guards against a filtered port.
+# counts too). bash's /dev/tcp needs no extra tool. The connect runs in a background subshell
+# that is given 2 s (a filtered port never answers) and then killed: `timeout` is GNU coreutils
+# and absent on macOS, so it is not used. No answer within 2 s counts as free, as before.
 port_in_use() {
-  timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+  local pid i
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null &
+  pid=$!
+  for ((i = 0; i < 100; i++)); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      wait "$pid"
+      return
+    fi
+    sleep 0.02
+  done
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  return 1
 }
 
 # cluster_ports: host ports the cluster publishes for the chosen --mongos count.
@@ -73,4 +94,53 @@ preflight_ports() {
       die_env "port $port on 127.0.0.1 is already in use, and the lab publishes it: stop what listens there (find it with: ss -ltnp 'sport = :$port') and retry"
     fi
   done
+}
+
+# preflight_resources: the profile's CPU limits fit the Docker daemon. Docker refuses to create a
+# container whose CPU limit exceeds the daemon's CPU count ("Range of CPUs is from 0.01 to N.00, as
+# there are only N CPUs available": moby daemon/daemon_unix.go, verifyPlatformContainerResources,
+# which compares NanoCPUs with sysinfo.NumCPU(), the same number `docker info` reports as NCPU,
+# daemon/info.go). On Docker Desktop that is the VM's CPUs (Settings > Resources), not the Mac's.
+# Compose would create the members it can and fail on the rest: a half-started stack. Memory
+# limits above the daemon's memory are accepted by Docker, so memory only gets a warning.
+preflight_resources() {
+  local ncpu mem_total data_cpus cfg_cpus need data_mem cfg_mem want_bytes
+  read -r ncpu mem_total < <(docker info --format '{{.NCPU}} {{.MemTotal}}' 2>/dev/null) || true
+  data_cpus=$(profile_field "$PROFILE" data_cpus)
+  cfg_cpus=$(profile_field "$PROFILE" cfg_cpus)
+  if is_uint "${ncpu:-}" && ((ncpu > 0)); then
+    need=$(awk -v a="$data_cpus" -v b="$cfg_cpus" 'BEGIN { print (a + 0 > b + 0) ? a : b }')
+    if awk -v n="$ncpu" -v w="$need" 'BEGIN { exit !(w + 0 > n + 0) }'; then
+      die_env "profile '$PROFILE' gives a container $need CPUs but the Docker daemon has $ncpu (Docker would refuse: 'range of CPUs is from 0.01 to $ncpu.00'): use --profile laptop, or give Docker more CPUs (Docker Desktop: Settings > Resources)"
+    fi
+  fi
+  if is_uint "${mem_total:-}" && ((mem_total > 0)); then
+    data_mem=$(profile_field "$PROFILE" data_mem)
+    cfg_mem=$(profile_field "$PROFILE" cfg_mem)
+    want_bytes=$((3 * $(mem_bytes "$data_mem") + 3 * $(mem_bytes "$cfg_mem")))
+    if ((want_bytes > mem_total)); then
+      warn "profile '$PROFILE' lets the shard and config members use $((want_bytes >> 20)) MiB but the Docker daemon has $((mem_total >> 20)) MiB: expect swapping or OOM kills (use --profile laptop, or give Docker more memory)"
+    fi
+  fi
+  return 0
+}
+
+# mem_bytes SIZE: a Compose memory size (512m, 2g, 1536m, 1024k or bytes) in bytes.
+mem_bytes() {
+  local n=${1%[bBkKmMgG]} unit=${1: -1}
+  is_uint "$n" || { echo 0; return; }
+  case $unit in
+    k | K) echo $((n << 10)) ;;
+    m | M) echo $((n << 20)) ;;
+    g | G) echo $((n << 30)) ;;
+    *) echo "${1%[bB]}" ;;
+  esac
+}
+
+# preflight_up: what `up` (and `smoke`, before its first up) checks before it starts anything:
+# docker and Compose versions, the daemon, no other engine's stack, the profile fits the daemon.
+preflight_up() {
+  preflight_docker
+  preflight_one_engine
+  preflight_resources
 }

@@ -129,8 +129,31 @@ nothing_started() {
   rule "compose version --short" 0 "2.12.2"
   lab status
   assert_failure 1
-  assert_output --partial "error: Docker Compose 2.12.2 is too old: the lab needs 2.20 or newer"
+  assert_output --partial "error: Docker Compose 2.12.2 is too old: the lab needs 2.21 or newer"
   nothing_started
+}
+
+# Compose 2.20.x rejects `ps --format` Go templates ("format value ... could not be parsed",
+# v2.20.3 cmd/formatter/formatter.go); 2.21.0 is the first to take them (cmd/compose/ps.go).
+@test "Compose 2.20.3 (no ps --format templates) is refused before anything starts; 2.21.0 is accepted" {
+  if (exec 3<>/dev/tcp/127.0.0.1/27017) 2>/dev/null; then fail "port 27017 in use here"; fi
+  rule "compose version --short" 0 "v2.20.3"
+  lab up
+  assert_failure 1
+  [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
+  assert_output "error: Docker Compose 2.20.3 is too old: the lab needs 2.21 or newer (upgrade the docker-compose-plugin package)"
+  nothing_started
+  : >"$STUB_DOCKER_RULES"
+  rule "compose version --short" 0 "2.21.0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  lab up
+  assert_success
+  refute_output --partial "too old"
+  assert_called "compose * up -d"
+  : >"$STUB_DOCKER_RULES"
+  rule "compose version --short" 0 "2.21.0-desktop.1"
+  lab status
+  refute_output --partial "too old"
 }
 
 @test "Docker Engine older than 25 (no healthcheck start_interval): exit 1" {
@@ -195,4 +218,95 @@ nothing_started() {
   lab up --profile laptop
   assert_success
   assert_output --partial "already up"
+}
+
+# The daemon refuses a container whose CPU limit is above its CPU count ("Range of CPUs is from
+# 0.01 to N.00": moby daemon/daemon_unix.go); preflight says so before Compose half-starts a stack.
+@test "seed2013 (4 CPUs per shard member) on a 2-CPU daemon: one line, exit 1, nothing started" {
+  rule "info --format {{.NCPU}} {{.MemTotal}}" 0 "2 8254734336"
+  lab up --profile seed2013
+  assert_failure 1
+  [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
+  assert_output --partial "error: profile 'seed2013' gives a container 4 CPUs but the Docker daemon has 2 (Docker would refuse: 'range of CPUs is from 0.01 to 2.00'): use --profile laptop"
+  nothing_started
+  # the experiments stand the stack up through the same up
+  lab experiment1 --profile seed2013
+  assert_failure 1
+  assert_output --partial "gives a container 4 CPUs but the Docker daemon has 2"
+  nothing_started
+}
+
+@test "seed2013 on a 4-CPU daemon passes the CPU check; too little memory is only a warning" {
+  if (exec 3<>/dev/tcp/127.0.0.1/27017) 2>/dev/null; then fail "port 27017 in use here"; fi
+  rule "info --format {{.NCPU}} {{.MemTotal}}" 0 "4 4127367168"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  lab up --profile seed2013
+  assert_success
+  refute_output --partial "gives a container"
+  assert_output --partial "warning: profile 'seed2013' lets the shard and config members use 9216 MiB but the Docker daemon has 3936 MiB"
+  assert_called "compose * up -d"
+  # laptop (2 CPUs per shard member) fits a 2-CPU daemon exactly
+  : >"$STUB_DOCKER_RULES"
+  rule "info --format {{.NCPU}} {{.MemTotal}}" 0 "2 8254734336"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  lab up --profile laptop
+  assert_success
+  refute_output --partial "warning"
+}
+
+# ---- bash 3.2 (macOS /bin/bash) ------------------------------------------------------------------
+# No bash 3.2 here, so the tests start run.sh with POSIX sh, which the version check treats like
+# an old bash (not 4.4+, must find another), and offer stub "bash" programs that report a version.
+
+# fake_bash NAME VERSION: a program that answers the version probe as a bash VERSION would, and
+# otherwise fails loudly (it must never be used to run the lab).
+fake_bash() {
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  # shellcheck disable=SC2016  # $1 and $* belong to the fake's own sh
+  printf '#!/bin/sh\n[ "$1" = -c ] && { printf %%s "%s"; exit 0; }\necho "fake bash %s was asked to run: $*" >&2\nexit 99\n' \
+    "$2" "$2" >"$BATS_TEST_TMPDIR/bin/$1"
+  chmod +x "$BATS_TEST_TMPDIR/bin/$1"
+}
+
+@test "run.sh under a shell older than bash 4.4 with only old bashes around: one line naming 'brew install bash', exit 1" {
+  fake_bash bash "3.2.57(1)-release"
+  fake_bash bash-4.3 "4.3.48(1)-release"
+  # the candidates: a missing one, a 4.3 by path, and an old bash found by name on PATH
+  PATH="$BATS_TEST_TMPDIR/bin:$PATH" LAB_BASH_CANDIDATES="/nonexistent/bash $BATS_TEST_TMPDIR/bin/bash-4.3 bash" \
+    run sh "$LAB/run.sh" help </dev/null
+  assert_failure 1
+  [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
+  assert_output --partial "error: ./run.sh needs bash 4.4 or newer"
+  assert_output --partial "install one with 'brew install bash'"
+  refute_output --partial "fake bash"
+}
+
+@test "run.sh under an old shell re-executes itself with the first bash 4.4+ it finds" {
+  fake_bash bash "3.2.57(1)-release"
+  local real
+  real=$(command -v bash)
+  LAB_BASH_CANDIDATES="$BATS_TEST_TMPDIR/bin/bash $real" run sh "$LAB/run.sh" help </dev/null
+  assert_success
+  assert_output --partial "Usage: ./run.sh VERB [flags]"
+  assert_output --regexp "inmemory +percona/percona-server-mongodb:8.0"
+  # the arguments survive the re-exec: a usage error is still that usage error
+  LAB_BASH_CANDIDATES="$real" run sh "$LAB/run.sh" up --engine rocksdb </dev/null
+  assert_failure 2
+  assert_output --partial "error: unknown engine 'rocksdb'"
+}
+
+@test "port check works without 'timeout' (absent on macOS): a listener is seen, a free port is not" {
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/sh\necho "timeout: command not found" >&2\nexit 127\n' >"$BATS_TEST_TMPDIR/bin/timeout"
+  chmod +x "$BATS_TEST_TMPDIR/bin/timeout"
+  node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => console.log(s.address().port))' \
+    >"$BATS_TEST_TMPDIR/port" &
+  local pid=$! i port
+  for ((i = 0; i < 50; i++)); do [[ -s $BATS_TEST_TMPDIR/port ]] && break; sleep 0.1; done
+  port=$(cat "$BATS_TEST_TMPDIR/port")
+  # shellcheck disable=SC2016  # expanded by the inner bash
+  PATH="$BATS_TEST_TMPDIR/bin:$PATH" run bash -c 'source "$1/run.sh"; port_in_use "$2" && echo "in use"; port_in_use "$3" || echo "free"' _ "$LAB" "$port" 1
+  kill "$pid"
+  assert_success
+  assert_output $'in use\nfree'
 }
