@@ -125,13 +125,52 @@ verb_up() {
   if declare -F monitoring_after_up >/dev/null; then monitoring_after_up; fi
 }
 
+# cluster_volume_keys: the named volumes the cluster's own compose files declare (cluster.yml,
+# the engine's file, loader and faults), as keys; monitoring's (Prometheus, Grafana) are left out
+# by rendering the project without compose/monitoring.yml. A read-only probe.
+cluster_volume_keys() {
+  (
+    # shellcheck disable=SC2034  # read by stack_files, inside compose_probe
+    MONITORING=0
+    compose_probe --profile '*' config --volumes 2>/dev/null
+  )
+}
+
+# cluster_volume_names KEY...: the Docker volumes of this engine's project holding those keys.
+# Compose labels each volume it creates with com.docker.compose.project and
+# com.docker.compose.volume=<key> (docker/compose pkg/compose/create.go, api.VolumeLabel), which
+# also covers a volume given its own `name:`.
+cluster_volume_names() {
+  docker volume ls --filter "label=com.docker.compose.project=$(stack_project)" \
+    --format '{{.Label "com.docker.compose.volume"}}|{{.Name}}' 2>/dev/null |
+    awk -F'|' 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $2 }' <(printf '%s\n' "$@") -
+}
+
+# cluster_remove_volumes: remove the cluster's data volumes (after `down`), keeping monitoring's
+# history. Under --dry-run it prints the removal with Compose's default names.
+cluster_remove_volumes() {
+  local keys=() names=() k
+  mapfile -t keys < <(cluster_volume_keys | grep .)
+  ((${#keys[@]})) ||
+    die_env "cannot list the cluster's volumes ('docker compose config --volumes' failed): remove the $(stack_project)_* data volumes with 'docker volume rm', or run ./run.sh destroy --engine $ENGINE"
+  if [[ $DRY_RUN == 1 ]]; then
+    for k in "${keys[@]}"; do names+=("$(stack_project)_$k"); done
+  else
+    mapfile -t names < <(cluster_volume_names "${keys[@]}")
+  fi
+  ((${#names[@]})) || return 0 # none created yet
+  run docker volume rm "${names[@]}"
+}
+
 # down keeps the volumes, except for an engine that keeps no data (engines table, keeps_data):
-# its shard comes back empty, while the config servers would still route to the old one.
+# its shard comes back empty, while the config servers would still route to the old one. Then
+# the cluster's volumes go, and only those: Prometheus's and Grafana's history stays.
 verb_down() {
   [[ $DRY_RUN == 1 ]] || preflight_docker
   if [[ $(engine_field "$ENGINE" keeps_data) == no ]]; then
-    info "The $ENGINE engine keeps no data across a restart: stopping it discards the data, and its volumes are removed too so that the next up starts clean."
-    compose --profile '*' down --volumes --remove-orphans
+    info "The $ENGINE engine keeps no data across a restart: stopping it discards the data, and the cluster's volumes are removed too so that the next up starts clean (Prometheus and Grafana keep their history)."
+    compose --profile '*' down --remove-orphans
+    cluster_remove_volumes
   else
     compose --profile '*' down --remove-orphans
     [[ $DRY_RUN == 1 ]] || info "Stopped; data kept in the $(stack_project)_* volumes. Start again: ./run.sh up --engine $ENGINE"

@@ -136,11 +136,53 @@ port_27017_free() {
   assert_output --partial "data kept in the lab-wiredtiger_* volumes"
 }
 
-@test "down of the inmemory engine removes its volumes too, and says why" {
+# The cluster's volume keys as the real Compose renders them without compose/monitoring.yml, and
+# the project's volumes as `docker volume ls` lists them with their com.docker.compose.volume label.
+inmemory_volume_rules() {
+  rule "compose * config --volumes" 0 'shard01-b-data\nkeyfile\ncfg3-data\nshard01-c-data\ncfg1-data\ncfg2-data\nshard01-a-data'
+  rule "volume ls --filter label=com.docker.compose.project=lab-inmemory *" 0 \
+    'prometheus-data|lab-inmemory_prometheus-data\ngrafana-data|lab-inmemory_grafana-data\nkeyfile|lab-inmemory_keyfile\ncfg1-data|lab-inmemory_cfg1-data\ncfg2-data|lab-inmemory_cfg2-data\ncfg3-data|lab-inmemory_cfg3-data\nshard01-a-data|lab-inmemory_shard01-a-data\nshard01-b-data|lab-inmemory_shard01-b-data\nshard01-c-data|lab-inmemory_shard01-c-data'
+}
+
+@test "down of the inmemory engine removes the cluster's volumes, not Prometheus's or Grafana's, and says why" {
+  inmemory_volume_rules
   lab down --engine inmemory
   assert_success
-  assert_called "$(compose_prefix inmemory)* --profile \* down --volumes --remove-orphans"
+  assert_called "$(compose_prefix inmemory)* --profile \* down --remove-orphans"
+  refute_called "* --volumes --remove-orphans"
+  # the keys come from the project rendered without compose/monitoring.yml
+  assert_called "$(compose_prefix inmemory) --profile \* config --volumes"
+  refute_called "*compose/monitoring.yml* config --volumes"
+  assert_called "volume rm lab-inmemory_keyfile lab-inmemory_cfg1-data lab-inmemory_cfg2-data lab-inmemory_cfg3-data lab-inmemory_shard01-a-data lab-inmemory_shard01-b-data lab-inmemory_shard01-c-data"
+  refute_called "volume rm *prometheus*"
+  refute_called "volume rm *grafana*"
+  [[ $(grep -n ' down --remove-orphans' "$STUB_DOCKER_LOG" | cut -d: -f1) -lt $(grep -n '^volume rm' "$STUB_DOCKER_LOG" | cut -d: -f1) ]] ||
+    fail "volumes removed before the containers were"
   assert_output --partial "keeps no data across a restart"
+  assert_output --partial "Prometheus and Grafana keep their history"
+}
+
+@test "down of the inmemory engine: no volumes yet is fine; unreadable config is exit 1 naming the fix" {
+  rule "compose * config --volumes" 0 'keyfile\ncfg1-data'
+  lab down --engine inmemory
+  assert_success
+  refute_called "volume rm*"
+  : >"$STUB_DOCKER_RULES"
+  rule "compose * config --volumes" 1 ''
+  lab down --engine inmemory
+  assert_failure 1
+  assert_output --partial "error: cannot list the cluster's volumes"
+}
+
+@test "down --dry-run of the inmemory engine prints the volume removal and removes nothing" {
+  inmemory_volume_rules
+  lab down --dry-run --engine inmemory
+  assert_success
+  assert_output --partial " down --remove-orphans"
+  assert_output --partial "+ docker volume rm lab-inmemory_shard01-b-data lab-inmemory_keyfile "
+  refute_output --partial "prometheus-data"
+  refute_called "volume rm*"
+  refute_called "* down *"
 }
 
 @test "down --dry-run runs nothing" {
