@@ -52,14 +52,16 @@ monitoring_after_up() {
 
 # ---- smoke (Docker host) ----------------------------------------------------------------------
 
-# monitoring_query_range EXPR: number of series EXPR returns over the last 15 minutes (step 15 s):
+# monitoring_query_range EXPR: number of series EXPR returns over the last 15 minutes (step 5 s):
 # the smoke runs after the experiments, so the loader's series are in the past, not at "now".
+# The step must be shorter than the shortest-lived target: when a target goes away Prometheus marks
+# its series stale, and a gauge that lived 12 s can fall between two 15 s steps and read as empty.
 monitoring_query_range() {
   local now
   now=$(date +%s)
   curl -fsS --max-time 20 "http://127.0.0.1:$MONITORING_PROMETHEUS_PORT/api/v1/query_range" \
     --data-urlencode "query=$1" --data-urlencode "start=$((now - 900))" --data-urlencode "end=$now" \
-    --data-urlencode "step=15" | jq '.data.result | length'
+    --data-urlencode "step=5" | jq '.data.result | length'
 }
 
 # monitoring_panels_have_data ENGINE: every panel query of every dashboard returns data, with

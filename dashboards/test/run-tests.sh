@@ -194,7 +194,8 @@ if bash dashboards/test/exporter-names.sh "$WORK/exporter-names.tsv" >"$WORK/exp
   # The check must be able to fail: a name 8.0 no longer produces (WiredTiger removed
   # "transaction checkpoint currently running", WT-11171) is reported when a row claims it.
   { cat "$CATALOG"; printf 'mongodb_ss_wt_txn_transaction_checkpoint_currently_running\tx\tnaming-rule\t-\tmongod-wiredtiger-8.0\n'; } >"$WORK/catalog-bad"
-  if CATALOG=$WORK/catalog-bad catalog_naming_check "$WORK/exporter-names.tsv" | grep -q 'checkpoint_currently_running: not produced for mongod-wiredtiger-8.0'; then
+  bad=$(CATALOG=$WORK/catalog-bad catalog_naming_check "$WORK/exporter-names.tsv")
+  if [[ $bad == *'checkpoint_currently_running: not produced for mongod-wiredtiger-8.0'* ]]; then
     ok "the naming check reports a name 8.0 does not produce (transaction checkpoint currently running)"
   else
     not_ok "the naming check reports a name 8.0 does not produce (transaction checkpoint currently running)"
@@ -307,7 +308,10 @@ else
     else
       not_ok "$engine: Prometheus's start script stamps engine=$engine and yields a valid config" "$(cat "$WORK/prom-start-$engine.sh")"
     fi
-    if grep -q "SECRET-" "$c" || env "${env_args[@]}" "$COMPOSE" --project-directory "$LAB_ROOT" -p "lab-$engine" "${files[@]}" config 2>/dev/null | grep -q "SECRET-"; then
+    # (The YAML rendering captured first: under pipefail, grep -q closing the pipe early would make
+    # the pipeline fail exactly when it found a secret.)
+    yaml=$(env "${env_args[@]}" "$COMPOSE" --project-directory "$LAB_ROOT" -p "lab-$engine" "${files[@]}" config 2>/dev/null)
+    if grep -q "SECRET-" "$c" || [[ $yaml == *SECRET-* ]]; then
       not_ok "$engine: no secret value in the rendered config"
     else
       ok "$engine: no secret value in the rendered config"
