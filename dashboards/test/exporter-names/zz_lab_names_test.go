@@ -4,7 +4,9 @@
 // getDiagnosticData replies shaped like MongoDB 8.0's (dashboards/test/exporter-names/*.extjson,
 // written by make-fixtures.py from the 8.0 server and WiredTiger sources it names), and writes
 // every metric name with its variable labels, per server line, to $LAB_NAMES_OUT:
-//   server<TAB>name<TAB>labels
+//
+//	server<TAB>name<TAB>labels
+//
 // The server line is the fixture's file name without .extjson (mongod-wiredtiger-8.0, ...).
 package exporter
 
