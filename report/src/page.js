@@ -16,6 +16,9 @@
   }
   const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
   const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
+  // run folders relative to the first input, so tables stay readable (report.json keeps full paths)
+  const base = report.inputs.length ? `${report.inputs[0].replace(/\/$/, '')}/` : '';
+  const rel = (id) => String(id).split(' + ').map((p) => (base && p.startsWith(base) ? p.slice(base.length) : p)).join(' + ');
 
   function table(head, rows, cls) {
     return el('table', { class: cls }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
@@ -35,14 +38,14 @@
     const data = set.aggregates.filter((a) => a.ops[op]).map((a) => ({
       point: a.point, engine: a.engine, rate: a.ops[op].ops_per_s_median,
       min: Math.min(...a.ops[op].ops_per_s_samples), max: Math.max(...a.ops[op].ops_per_s_samples),
-      limited: a.loader_limited_runs > 0,
+      limited: a.loader_limited_runs > 0, limitedRuns: a.loader_limited_runs, runs: a.runs,
     }));
     if (!data.length) return;
     const pub = (set.published?.series || []).filter((p) => p.op === op);
     const limited = data.filter((d) => d.limited);
     const caption = `${op} ops/s per step, median of repetitions (bar: min-max)` +
       (pub.length ? `; dashed: published ${set.published.source}` : '') +
-      (limited.length ? '; red ring: the loader was the limit (excluded from verdicts)' : '');
+      (limited.length ? '; red ring: the loader was the limit in n of the step\'s runs (those runs are excluded from verdicts)' : '');
     chart(parent, 'throughput', caption, set.engines, {
       x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
       y: { label: `${op} ops/s`, grid: true, zero: true },
@@ -50,11 +53,13 @@
       marks: [
         Plot.ruleY(pub, { y: 'value', stroke: '#777', strokeDasharray: '5,4' }),
         Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${num(d.value)}/s`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
-        Plot.ruleX(data, { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5 }),
+        // min-max of the repetitions, one bar per engine set side by side so they never hide each other
+        ...set.engines.map((e, i) => Plot.ruleX(data.filter((d) => d.engine === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.engines.length - 1) / 2) * 6 })),
         Plot.line(data, { x: 'point', y: 'rate', stroke: 'engine' }),
         Plot.dot(data, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
         Plot.dot(limited, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
-        Plot.text(limited, { x: 'point', y: 'rate', text: () => 'loader-limited', dy: -16, fill: 'red' }),
+        // one label per engine, stacked, so two limited engines at one step stay readable
+        ...set.engines.map((e, i) => Plot.text(limited.filter((d) => d.engine === e), { x: 'point', y: 'rate', text: (d) => `loader-limited ${d.limitedRuns}/${d.runs}`, dy: -16 - 13 * i, fill: 'red' })),
       ],
     });
   }
@@ -99,7 +104,7 @@
       Plot.line(rows.filter((r) => r[y] !== null), { x: 't', y, stroke: 'op' }),
     ];
     const common = { height: 220, x: { label: 'seconds since the first step' }, color: { legend: true, scheme: 'dark2' } };
-    chart(parent, 'timeline-rate', `ops/s per second: ${name} (${tl.id})`, [tl.engine], { ...common, y: { label: 'ops/s', grid: true, zero: true }, marks: marks('rate') });
+    chart(parent, 'timeline-rate', `ops/s per second: ${name} (${rel(tl.id)})`, [tl.engine], { ...common, y: { label: 'ops/s', grid: true, zero: true }, marks: marks('rate') });
     chart(parent, 'timeline-p99', `p99 latency per second (ms): ${name}`, [tl.engine], { ...common, y: { label: 'p99 (ms)', grid: true, zero: true }, marks: marks('p99') });
   }
 
@@ -109,7 +114,7 @@
       cls: r.complete ? '' : 'incomplete',
       cells: [r.engine, r.group ? `${r.group} / ${r.repetition}` : '-', r.hosts, r.complete ? 'complete' : `INCOMPLETE: ${r.reason}`,
         r.description.server_version, r.description.storage_engine, r.description.images, r.description.profile, r.description.topology,
-        r.description.loader, `${r.description.host_cpus} (${r.description.host})`, r.description.cpu_model, r.started_at, r.id],
+        r.description.loader, `${r.description.host_cpus} (${r.description.host})`, r.description.cpu_model, r.started_at, rel(r.id)],
     }));
     return table(head, rows, 'runs');
   }
@@ -168,7 +173,7 @@
   }
   if (report.notes.length || report.skipped.length) {
     root.append(el('section', { class: 'skipped' }, el('h2', {}, 'Not read'), el('ul', {},
-      report.notes.map((n) => el('li', {}, n)), report.skipped.map((s) => el('li', {}, `${s.dir}: ${s.why}`)))));
+      report.notes.map((n) => el('li', {}, n)), report.skipped.map((s) => el('li', {}, `${rel(s.dir)}: ${s.why}`)))));
   }
   document.body.setAttribute('data-rendered', 'true');
 })();

@@ -54,7 +54,7 @@ test('the report in headless Chromium: every chart drawn, no error, offline, scr
       assert.equal(c.lines, 2, 'a line per engine');
       assert.ok(c.dots >= 4 + 1, 'a dot per engine and step, plus the loader-limited ring');
       assert.ok(c.axisLabels.some((t) => /ops\/s/.test(t)) && c.axisLabels.some((t) => /step/.test(t)), c.axisLabels);
-      assert.ok(c.texts.includes('loader-limited'), 'the loader-limited step is marked');
+      assert.ok(c.texts.includes('loader-limited 3/3'), `the loader-limited step is marked: ${c.texts}`);
     }
     const upd = kinds('throughput').find((c) => c.axisLabels.some((t) => t.includes('update')));
     assert.ok(upd.texts.some((t) => t.includes('mongodb_2_4_mmapv1 2013') && t.includes('3,910')), `published reference labelled: ${upd.texts}`);
