@@ -29,12 +29,25 @@ function setTable(set) {
   return grid(rows);
 }
 
+// Each run's description beside its numbers: one line per distinct description and engine.
+function describeRuns(set) {
+  const seen = new Map();
+  for (const r of set.runs) {
+    const d = r.description;
+    const text = `server ${d.server_version}, storage engine ${d.storage_engine}, images ${d.images}, profile ${d.profile}, topology ${d.topology}, ${d.loader}, host ${d.host} (${d.host_cpus} CPUs, ${d.cpu_model === 'not recorded' ? 'CPU model not recorded' : d.cpu_model})`;
+    const key = `${r.engine}: ${text}`;
+    seen.set(key, (seen.get(key) || 0) + 1);
+  }
+  return [...seen.entries()].map(([k, n]) => `runs: ${k.replace(': ', ` (${n} run${n > 1 ? 's' : ''}): `)}`);
+}
+
 function renderText(report, outDir) {
   const out = [];
   for (const ex of report.experiments) {
     for (const set of ex.sets) {
       out.push('', `== ${ex.name}${ex.sets.length > 1 ? ` (set ${set.id})` : ''}: ${set.engines.join(' vs ') || 'no complete run'}`);
       if (set.aggregates.length) out.push(setTable(set));
+      out.push(...describeRuns(set));
       for (const p of set.published?.series || []) out.push(`published: ${p.label} ${p.field} = ${num(p.value)} (${set.published.source})`);
       for (const v of set.verdicts) out.push(`verdict: ${v.sentence}`);
       for (const r of set.incomplete) out.push(`INCOMPLETE (not compared): ${r.engine} ${r.id}: ${r.reason}`);

@@ -31,6 +31,7 @@ test('writes results/report/<UTC>/index.html + report.json, points latest at it,
   assert.deepEqual(rep.experiments[0].sets[0].engines, ['a', 'b']);
   assert.match(r.stdout, /== expX: a vs b/);
   assert.match(r.stdout, /clients-1: b is 2\.00x a \(95% CI [\d.]+-[\d.]+, 2 runs each\)/);
+  assert.match(r.stdout, /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
   assert.ok(r.stdout.includes(`report: ${path.join(root, 'report', name)}/index.html`));
   // the report folder is not read back as results
   assert.equal(run(['--results-dir', root]).status, 0);
