@@ -88,3 +88,28 @@ test('a missing Chromium fails with the install hint, never a silent skip', () =
   assert.equal(r.status, 1);
   assert.match(r.stderr, /chromium not found at \/nonexistent\/chromium: run 'bash test\/install-tools.sh'/);
 });
+
+test('edge shapes render without error: one engine, merged hosts, only incomplete runs, a skipped folder', async () => {
+  const root = tmpDir();
+  makeRun(root, { experiment: 'solo', engine: 'wt', stamp: 'h1', host: 'hostA', group: 'g', repetition: 1, steps: [{ name: 'clients-1', ops: { insert: { rate: 10, lat: [[100, 10]] } } }] });
+  makeRun(root, { experiment: 'solo', engine: 'wt', stamp: 'h2', host: 'hostB', group: 'g', repetition: 1, steps: [{ name: 'clients-1', ops: { insert: { rate: 20, lat: [[300, 10]] } } }] });
+  makeRun(root, { experiment: 'broken', engine: 'wt', stamp: 'x', complete: false, steps: [] });
+  makeRun(root, { experiment: 'future', engine: 'wt', stamp: 'v9', schema_version: 9, steps: [] });
+  assert.equal(main(['--results-dir', root], quiet), 0);
+  const { page, errors, close } = await openPage(fs.realpathSync(path.join(root, 'report', 'latest', 'index.html')), root);
+  try {
+    assert.equal(await page.getAttribute('body', 'data-rendered'), 'true');
+    const charts = await chartsOf(page);
+    assert.equal(charts.filter((c) => c.kind === 'throughput').length, 1);
+    assert.equal(charts.filter((c) => c.kind === 'timeline-rate').length, 2, 'each host\'s timeline on its own');
+    const text = await page.textContent('body');
+    assert.match(text, /one engine only \(wt\): nothing to compare/);
+    assert.match(text, /no complete run with these parameters/);
+    assert.match(text, /timeline of wt on hostA \(INCOMPLETE\): no complete second recorded/);
+    assert.match(text, /schema_version 9 is not one this report reads/);
+    assert.match(await page.$$eval('table.runs', (ts) => ts.map((t) => t.textContent).join(' ')), /hostA \+ hostB/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
