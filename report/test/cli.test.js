@@ -75,3 +75,12 @@ test('bad input: one line on stderr, exit 2', () => {
   }
   assert.ok(!fs.existsSync(path.join(root, 'report')), 'bad input writes no report');
 });
+
+test('without report/node_modules: one line saying to run npm ci, exit 1', () => {
+  const copy = tmpDir();
+  fs.cpSync(path.join(__dirname, '..', 'bin'), path.join(copy, 'bin'), { recursive: true });
+  fs.cpSync(path.join(__dirname, '..', 'src'), path.join(copy, 'src'), { recursive: true });
+  const r = spawnSync(process.execPath, [path.join(copy, 'bin', 'lab-report.js')], { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^lab-report: report\/node_modules is missing \(Cannot find module '[^']+'\): run 'cd report && npm ci' once\n$/);
+});
