@@ -31,11 +31,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // a worker thread whose event loop is busy > 90 % of the time cannot issue the next op on time;
 // an event-loop delay p99 > 20 ms adds that much to the measured latency of ops it completes
 // (single-document ops take ~0.2-5 ms on a LAN); process CPU > 90 % of the cores it may use.
-// A long event-loop delay alone is not the loader's doing when the loader itself is mostly idle:
-// other processes on the host (or steal from other VMs) delay its threads. It counts against the
-// loader only when its own use explains it (its loop busy > ownElu, or its process using more
-// than ownCpuShare of its cores); otherwise the step records host contention beside it.
-const LIMITS = { workerElu: 0.9, eldP99Ms: 20, cpuShare: 0.9, ownElu: 0.5, ownCpuShare: 0.5 };
+// A busy or delayed event loop is not the loader's doing when the loader itself uses little CPU:
+// other processes on the host (or steal from other VMs) keep its threads waiting for a core, and
+// a loop waiting for a core in the middle of its work also reads as busy. Those two signs count
+// against the loader only when its own CPU explains them (the process used >= ownCpuCores cores
+// in the step); otherwise the step records them as host contention, with the host's busy, steal
+// and other-process cores beside them.
+const LIMITS = { workerElu: 0.9, eldP99Ms: 20, cpuShare: 0.9, ownCpuCores: 0.5 };
 
 function pkgVersion(name) {
   let dir = path.dirname(require.resolve(name));
@@ -480,14 +482,13 @@ class Run {
     } : null;
     const reasons = [];
     const contention = [];
-    const ownCpu = cpuMean !== null && cpuMean > LIMITS.ownCpuShare * cores;
+    const ownCpu = cpuMean !== null && cpuMean >= Math.min(LIMITS.ownCpuCores, cores);
+    const hostNote = `the loader used ${round(cpuMean ?? 0, 2)} of ${cores} cores${host ? `, other processes ${host.other_cores_mean}, steal ${host.steal_cores_mean}` : ''}: the host, not the loader`;
     for (const w of workers) {
-      if (w.elu_mean !== null && w.elu_mean > LIMITS.workerElu) reasons.push(`worker ${w.worker} event loop busy ${Math.round(w.elu_mean * 100)}% of the time (> ${LIMITS.workerElu * 100}%)`);
-      if (w.eld_p99_ms_median !== null && w.eld_p99_ms_median > LIMITS.eldP99Ms) {
-        const d = `worker ${w.worker} event-loop delay p99 ${w.eld_p99_ms_median} ms (> ${LIMITS.eldP99Ms} ms)`;
-        if (ownCpu || (w.elu_mean !== null && w.elu_mean > LIMITS.ownElu)) reasons.push(d);
-        else contention.push(`${d} while its loop was busy only ${Math.round((w.elu_mean ?? 0) * 100)}% and the loader used ${round(cpuMean ?? 0, 2)} of ${cores} cores${host ? `; other processes used ${host.other_cores_mean} cores, steal ${host.steal_cores_mean}` : ''}: the host, not the loader`);
-      }
+      const signs = [];
+      if (w.elu_mean !== null && w.elu_mean > LIMITS.workerElu) signs.push(`worker ${w.worker} event loop busy ${Math.round(w.elu_mean * 100)}% of the time (> ${LIMITS.workerElu * 100}%)`);
+      if (w.eld_p99_ms_median !== null && w.eld_p99_ms_median > LIMITS.eldP99Ms) signs.push(`worker ${w.worker} event-loop delay p99 ${w.eld_p99_ms_median} ms (> ${LIMITS.eldP99Ms} ms)`);
+      for (const d of signs) (ownCpu ? reasons : contention).push(ownCpu ? d : `${d} while ${hostNote}`);
     }
     if (cpuMean !== null && cpuMean > LIMITS.cpuShare * cores) reasons.push(`loader process used ${round(cpuMean, 2)} of ${cores} cores (> ${LIMITS.cpuShare * 100}%)`);
     // No full second measured: nothing to judge by, so the verdict is unknown (null), not "no".

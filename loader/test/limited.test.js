@@ -1,0 +1,70 @@
+'use strict';
+// Is the loader the limit? Both ways, with real CPU pressure:
+//  - the loader pinned to one core (taskset) driving many clients against a server on the other
+//    core: its own work fills the core, so the step is flagged;
+//  - a paced run far below capacity while other processes load the same core (busy loops, the
+//    loader at nice 19 behind them): its event loop is delayed by the host, not by its own work,
+//    so the step is not flagged and the contention is recorded beside it.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const { spawn, spawnSync } = require('node:child_process');
+const { startServer } = require('./support/server');
+const { runLoader, startLoader, tmpResults, latestRun } = require('./support/loader');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { checkSummary } = require('./support/summary-schema');
+
+const twoCores = os.availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const opts = { skip: twoCores ? false : 'needs taskset and two cores', timeout: 120000 };
+let results;
+test.before(() => { results = tmpResults(); });
+test.after(() => fs.rmSync(results, { recursive: true, force: true }));
+
+test('one core, 48 clients: flagged as loader-limited, with the reason', opts, async () => {
+  const server = await startServer({ cpus: '1' });
+  try {
+    const r = await runLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '48', '--duration', '4s',
+      '--results-dir', results, '--metrics-port', '0', '--engine', 'onecore'], { prefix: ['taskset', '-c', '0'] });
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(results, 'experiment3', 'onecore');
+    checkSummary(summary);
+    const st = summary.steps[0];
+    assert.equal(st.loader.cores, 1, 'the loader knows it has one core');
+    assert.equal(st.loader.limited, true, JSON.stringify(st.loader));
+    assert.ok(st.loader.reasons.length > 0, 'with the reason');
+    assert.ok(st.loader.cpu_cores_mean >= 0.5, `its own CPU explains it: ${st.loader.cpu_cores_mean} cores`);
+    assert.equal(summary.loader_limited, true);
+    assert.match(r.stdout, /WARNING: step 1 was limited by the loader/);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('paced run far below capacity, other processes loading its core: not flagged, contention recorded', opts, async () => {
+  const server = await startServer({ cpus: '1' });
+  let hogs = [];
+  try {
+    // The loader at nice 19 on core 0; once its step runs, two busy loops at normal priority
+    // take that core, for the step's length only (start-up and shutdown run unhindered).
+    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--rate', '20', '--duration', '5s',
+      '--results-dir', results, '--metrics-port', '0', '--engine', 'paced', '--progress-interval', '1s'], { prefix: ['taskset', '-c', '0', 'nice', '-n', '19'] });
+    await l.waitFor(/step 1\/1 \(2 clients\): started/);
+    hogs = [0, 1].map(() => spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    await sleep(5500);
+    for (const h of hogs) h.kill('SIGKILL');
+    const r = await l.done;
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(results, 'experiment3', 'paced');
+    checkSummary(summary);
+    const st = summary.steps[0];
+    assert.ok(st.ops.find.count >= 20, `paced at 20/s for 5 s: ${st.ops.find.count} finds`);
+    assert.equal(st.loader.limited, false, JSON.stringify(st.loader));
+    assert.ok(st.loader.host.other_cores_mean > 0.5, `other processes' load recorded: ${JSON.stringify(st.loader.host)}`);
+    assert.ok(st.loader.cpu_cores_mean < 0.5, `the loader's own share is small: ${st.loader.cpu_cores_mean}`);
+  } finally {
+    for (const h of hogs) h.kill('SIGKILL');
+    await server.stop();
+  }
+});
