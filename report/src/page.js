@@ -72,7 +72,9 @@
       for (const [k, name] of PCTS) if (typeof l[k] === 'number' && l[k] > 0) data.push({ point: a.point, engine: a.engine, pct: name, ms: l[k] / 1000, series: `${a.engine} ${name}` });
     }
     if (!data.length) return;
-    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per step (ms, log scale; all repetitions)`, set.engines, {
+    const merged = set.aggregates.every((a) => !a.ops[op] || /merged/.test(a.ops[op].latency_source));
+    const how = merged ? 'exact percentiles of the repetitions\' merged histograms' : 'median of each run\'s own percentiles (the runs stored no histogram)';
+    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per step (ms, log scale; ${how})`, set.engines, {
       x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
       y: { type: 'log', label: `${op} latency (ms)`, grid: true, tickFormat: '~g' }, // 0.5, not d3's SI "500m"
       color,

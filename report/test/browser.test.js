@@ -61,6 +61,7 @@ test('the report in headless Chromium: every chart drawn, no error, offline, scr
     assert.ok(upd.texts.some((t) => t.includes('tokumx 2013') && t.includes('4,233')));
     assert.match(upd.caption, /Severalnines, 2013\), 2 GB RAM \/ 4 cores/);
     for (const c of kinds('latency')) {
+      assert.match(c.caption, /exact percentiles of the repetitions' merged histograms/);
       assert.equal(c.lines, 6, 'p50, p99, p99.9 for each of 2 engines');
       assert.ok(['p50', 'p99', 'p99.9'].every((p) => c.legend.includes(p)), `percentile legend ${c.legend}`);
     }
