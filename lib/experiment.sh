@@ -6,7 +6,10 @@
 #                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
 #   --uri URI:   no Docker at all; node loader/bin/lab-loader.js on this host against URI.
 # Every flag is checked here before anything starts (exit 2); the loader checks them again.
-# Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 130 interrupted).
+# Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 2 usage error,
+# 130 interrupted by Ctrl-C, 143 stopped by SIGTERM).
+# The closing "results: DIR" line names the folder this run created, read from the loader's own
+# closing line (EXPERIMENT_RESULTS), never `latest`: a run that wrote nothing prints none.
 
 # Where the stack's loader connects (--via), by service name, with the root password file that
 # compose/loader.yml mounts from .secrets/<engine>/ (never on a command line).
@@ -37,6 +40,10 @@ experiment_flags_usage() {
   --uri URI               run the loader on this host against URI (any cluster); no Docker
   --password-file FILE    with --uri: password of --username (default user root)
   --username NAME         with --uri: user for --password-file
+  --metrics-port PORT     with --uri: the loader's Prometheus port (default 9464, or any free
+                          port when 9464 is taken; printed)
+  With --uri the results are filed under the engine the server reports unless --engine says
+  otherwise. Durations: a number and a unit, 500ms, 30s, 2m, 1h (decimals allowed).
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
 USAGE
 }
@@ -49,19 +56,55 @@ experiment_check() {
     seed) [[ $value =~ ^[0-9]+$ ]] || die_usage "$flag needs a whole number (got '$value')" ;;
     list) [[ $value =~ ^[0-9]+(,[0-9]+)*$ && ! $value =~ (^|,)0+(,|$) ]] ||
       die_usage "$flag needs a list of client counts like 1,2,4,6 (got '$value')" ;;
-    duration) [[ $value =~ ^[0-9]+(\.[0-9]+)?(ms|s|m|h)$ ]] || die_usage "$flag needs a duration like 30s or 2m (got '$value')" ;;
-    uri) [[ $value =~ ^mongodb(\+srv)?:// ]] || die_usage "$flag needs a mongodb:// URI (got '$value')" ;;
+    duration) parse_duration "$flag" "$value" || die_usage "$DURATION_ERROR" ;;
+    uri) [[ $value =~ ^mongodb(\+srv)?:// ]] || die_usage "$flag needs a mongodb:// URI (got '$value')"
+      experiment_uri_has_host "$value" || die_usage "$flag '$value' names no server (e.g. mongodb://127.0.0.1:27017/)" ;;
+    port) { [[ $value =~ ^[0-9]{1,5}$ ]] && ((10#$value <= 65535)); } || die_usage "$flag needs a port 0..65535 (got '$value')" ;;
     path) [[ -r $value ]] || die_usage "$flag: cannot read '$value'" ;;
     text) [[ -n $value ]] || die_usage "$flag needs a value" ;;
     via) [[ -n ${EXPERIMENT_STACK_URIS[$value]:-} ]] || die_usage "$flag needs primary or mongos (got '$value')" ;;
   esac
 }
 
-# experiment_results_path NAME: the run directory `latest` points at, relative to the repo.
-experiment_results_path() {
-  local link="results/$1/${ENGINE:?}/latest" target
-  target=$(readlink "$LAB_ROOT/$link" 2>/dev/null) || return 1
-  echo "results/$1/$ENGINE/$target"
+# experiment_uri_has_host URI: the URI names at least one host ("mongodb://" alone does not).
+experiment_uri_has_host() {
+  local rest=${1#*://}
+  rest=${rest%%[/?#]*}
+  rest=${rest##*@}
+  [[ -n $rest && ${rest:0:1} != : && ${rest:0:1} != , ]]
+}
+
+# experiment_results_from FILE: the folder named by the loader's closing "results: DIR" line in
+# FILE, relative to the repository (the stack's loader sees the repository's results/ as
+# /lab/results/); nothing when the loader wrote no folder.
+experiment_results_from() {
+  local dir
+  dir=$(tr -d '\r' <"$1" | sed -n 's/^results: \(.*\)$/\1/p' | tail -1)
+  [[ -n $dir ]] || return 0
+  case $dir in
+    /lab/results/*) dir=results/${dir#/lab/results/} ;;
+    "$LAB_ROOT"/*) dir=${dir#"$LAB_ROOT"/} ;;
+  esac
+  echo "$dir"
+}
+
+# experiment_run_loader CMD...: run the loader (node or compose run) with its stdout shown as it
+# comes and also kept, to learn which folder this run created (EXPERIMENT_RESULTS). tee -i: a
+# Ctrl-C reaches the loader, which prints its table and closing lines; tee must still copy them.
+EXPERIMENT_RESULTS=""
+experiment_run_loader() {
+  EXPERIMENT_RESULTS=""
+  if [[ $DRY_RUN == 1 ]]; then
+    run "$@"
+    return
+  fi
+  local out rc=1
+  out=$(mktemp "${TMPDIR:-/tmp}/lab-loader-out.XXXXXX")
+  { local r=0; "$@" || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" || true
+  rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+  EXPERIMENT_RESULTS=$(experiment_results_from "$out")
+  rm -f "$out" "$out.rc"
+  return "$rc"
 }
 
 verb_experiment() {
@@ -78,6 +121,7 @@ verb_experiment() {
       --seed) kind=seed ;;
       --clients) kind=list ;;
       --duration | --server-selection-timeout | --stall-timeout) kind=duration ;;
+      --metrics-port) kind=port ;;
       --uri) kind=uri ;;
       --via) kind=via ;;
       --password-file) kind=path ;;
@@ -103,23 +147,39 @@ verb_experiment() {
   fi
 
   [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
+  if [[ -z $uri && " ${loader_args[*]} " == *" --metrics-port "* ]]; then
+    die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
+  fi
   if [[ -n $uri ]]; then
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
-  if [[ $DRY_RUN != 1 ]]; then
-    local where
-    if where=$(experiment_results_path "$name"); then echo "results: $where"; fi
-  fi
+  # The folder this run created (none: no results line; never an older run's).
+  if [[ -n $EXPERIMENT_RESULTS ]]; then echo "results: $EXPERIMENT_RESULTS"; fi
   return "$rc"
+}
+
+# experiment_engine_label: the --engine word for a --uri run, or nothing to let the loader file the
+# run under the engine the server reports. run.sh sets ENGINE to wiredtiger when --engine is not
+# given; ENGINE_GIVEN (1 when --engine was on the command line), when run.sh provides it, tells
+# the two apart; without it a wiredtiger ENGINE is taken as the default.
+experiment_engine_label() {
+  # shellcheck disable=SC2153  # ENGINE is run.sh's
+  if [[ -n ${ENGINE_GIVEN:-} ]]; then
+    [[ $ENGINE_GIVEN == 1 ]] && echo "$ENGINE"
+    return 0
+  fi
+  [[ $ENGINE == wiredtiger ]] || echo "$ENGINE"
 }
 
 # experiment_on_host NAME URI PASSWORD_FILE LOADER_ARGS...: the loader as a host process.
 experiment_on_host() {
   local name=$1 uri=$2 password_file=$3
   shift 3
-  local args=("$name" --uri "$uri" --engine "$ENGINE" --results-dir "$LAB_ROOT/results" "$@")
+  local label args
+  label=$(experiment_engine_label)
+  args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "$LAB_ROOT/results" "$@")
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   if [[ $DRY_RUN != 1 ]]; then
     command -v node >/dev/null 2>&1 ||
@@ -127,7 +187,7 @@ experiment_on_host() {
     [[ -d $LAB_ROOT/loader/node_modules/mongodb ]] ||
       die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
   fi
-  run node "$LAB_ROOT/loader/bin/lab-loader.js" "${args[@]}"
+  experiment_run_loader node "$LAB_ROOT/loader/bin/lab-loader.js" "${args[@]}"
 }
 
 # experiment_image_ref IMAGE: IMAGE with the digest Docker pulled it by (mongo:8.0@sha256:...), or
@@ -139,7 +199,23 @@ experiment_image_ref() {
   if [[ $digest == *@sha256:* ]]; then echo "$1@${digest#*@}"; else echo "$1"; fi
 }
 
-# experiment_in_stack NAME VIA LOADER_ARGS...: up (no-op when up), then the loader container.
+# experiment_stack_not_up: the services of a partly running stack that are not up (one a line).
+experiment_stack_not_up() {
+  local state svc
+  state=$(cluster_ps)
+  while IFS= read -r svc; do
+    [[ -n $svc ]] || continue
+    awk -F'|' -v s="$svc" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
+      END { exit !ok }' <<<"$state" || echo "$svc"
+  done < <(cluster_services)
+}
+
+# experiment_in_stack NAME VIA LOADER_ARGS...: the loader container on the stack as it is.
+# A stopped stack is started (verb_up); a running one is never touched: `run --no-deps` keeps
+# Compose from recreating the shard members whose configuration differs from the file's (after
+# `fault stale-secondary` or `replica-lag --method failpoint` set LAB_SHARD_EXTRA_ARGS), which
+# would cost a cold cache on wiredtiger and an empty shard on inmemory. A partly running stack
+# is named, with the command that brings it back, and nothing starts.
 experiment_in_stack() {
   local name=$1 via=$2
   shift 2
@@ -149,12 +225,18 @@ experiment_in_stack() {
   if [[ $MONITORING == 1 ]]; then
     args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
   fi
-  verb_up
+  if [[ $DRY_RUN != 1 ]] && stack_has_running; then
+    local missing
+    missing=$(experiment_stack_not_up | paste -sd' ' -)
+    [[ -z $missing ]] ||
+      die_env "the $ENGINE stack is only partly up (not up: $missing); an experiment runs on the stack as it is and does not restart members: bring it back with './run.sh up --engine $ENGINE' (after a fault: './run.sh fault heal --engine $ENGINE'), then run the experiment again"
+  fi
+  verb_up # starts a stopped stack; says "already up" otherwise
   # After up, so the image is pulled; the digest pins what "mongo:8.0" meant on the day of the run.
   args+=(--image "mongodb=$(experiment_image_ref "$(engine_field "$ENGINE" image)")")
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
-  compose --profile loader run --rm --build --use-aliases loader "${args[@]}"
+  experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}"
 }
 
 # smoke_experiments ENGINE (lib/smoke.sh hook): each experiment at a tiny scale through the stack,

@@ -66,7 +66,7 @@ nothing_started() {
   lab experiment2 --engine inmemory --clients 1,2 --duration=30s --rate 5000 --dry-run
   assert_success
   assert_output --partial "up -d"
-  assert_output --regexp "\+ .*docker compose --project-directory [^ ]+ -p lab-inmemory .*-f compose/loader.yml .* --profile loader run --rm --build --use-aliases loader experiment2 --uri mongodb://shard01-a:27017\\\\,shard01-b:27017\\\\,shard01-c:27017/\\\\\\?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine inmemory --clients 1,2 --duration 30s --rate 5000 --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password --image mongodb=percona/percona-server-mongodb:8.0"
+  assert_output --regexp "\+ .*docker compose --project-directory [^ ]+ -p lab-inmemory .*-f compose/loader.yml .* --profile loader run --rm --no-deps --build --use-aliases loader experiment2 --uri mongodb://shard01-a:27017\\\\,shard01-b:27017\\\\,shard01-c:27017/\\\\\\?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine inmemory --clients 1,2 --duration 30s --rate 5000 --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password --image mongodb=percona/percona-server-mongodb:8.0"
   refute_output --regexp "password-file [^/]"
   refute_called "* run *"
   refute_called "* up *"
@@ -79,15 +79,53 @@ nothing_started() {
   refute_output --partial "--grafana-url"
 }
 
-@test "stack already up: no up -d, the loader runs, the results path is printed" {
+@test "stack already up: no up -d, the loader runs (--no-deps), the folder it names is printed" {
   all_up_rules
+  # the loader's closing line, as the container sees the repository's results/
+  rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"
   mkdir -p "$LAB/results/experiment1/wiredtiger/20260101T000000Z"
   ln -s 20260101T000000Z "$LAB/results/experiment1/wiredtiger/latest"
   lab experiment1 --docs 1000
   assert_success
   refute_called "* up -d"
-  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile loader run --rm --build --use-aliases loader experiment1 --uri mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine wiredtiger --docs 1000 *"
-  assert_output --partial "results: results/experiment1/wiredtiger/20260101T000000Z"
+  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile loader run --rm --no-deps --build --use-aliases loader experiment1 --uri mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine wiredtiger --docs 1000 *"
+  assert_line "results: results/experiment1/wiredtiger/20260101T000002Z"
+  refute_output --partial "20260101T000000Z"
+}
+
+@test "the loader wrote no folder (it failed before): no results line, not latest's older run" {
+  all_up_rules
+  rule "compose * run --rm *" 1 "error: something the loader refused"
+  mkdir -p "$LAB/results/experiment1/wiredtiger/20260101T000000Z"
+  ln -s 20260101T000000Z "$LAB/results/experiment1/wiredtiger/latest"
+  lab experiment1 --docs 1000
+  assert_failure 1
+  refute_output --partial "results:"
+}
+
+@test "after a fault changed the shard members (LAB_SHARD_EXTRA_ARGS): the loader runs with --no-deps, nothing recreated" {
+  # issue 9 item 6: the stack is up as the fault left it; compose run without --no-deps would
+  # recreate every service whose configuration differs from the file's (the shard members).
+  all_up_rules
+  lab experiment3 --clients 1 --duration 5s --no-monitoring
+  assert_success
+  assert_called "* --profile loader run --rm --no-deps --build --use-aliases loader experiment3 *"
+  refute_called "* run --rm --build *"
+  refute_called "* up *"
+  refute_called "* create *"
+  refute_called "* restart *"
+}
+
+@test "stack partly up: names what is not up and the command that brings it back; nothing started" {
+  local ps='keyfile|exited||0\ncfg1|running|healthy|0\ncfg2|running|healthy|0\ncfg3|running|healthy|0'
+  ps+='\nshard01-a|running|healthy|0\nshard01-b|exited||137\nshard01-c|running|healthy|0\nmongos|running|healthy|0\ninit|exited||0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}*" 0 "$ps"
+  lab experiment2 --engine inmemory --no-monitoring
+  assert_failure 1
+  assert_output --partial "error: the inmemory stack is only partly up (not up: shard01-b)"
+  assert_output --partial "'./run.sh up --engine inmemory' (after a fault: './run.sh fault heal --engine inmemory')"
+  refute_called "* up *"
+  refute_called "* run --rm *"
 }
 
 @test "the engine image's digest goes into the run's summary (--image), the tag alone when Docker has none" {
@@ -127,7 +165,7 @@ nothing_started() {
   assert_success
   run grep -n -e " up -d" -e " run --rm" "$STUB_DOCKER_LOG"
   [[ ${lines[0]} == *" up -d"* ]] || fail "up -d must come first: $output"
-  [[ ${lines[1]} == *" run --rm --build --use-aliases loader experiment3 "* ]] || fail "then the loader: $output"
+  [[ ${lines[1]} == *" run --rm --no-deps --build --use-aliases loader experiment3 "* ]] || fail "then the loader: $output"
 }
 
 @test "the loader's exit code is passed through (1 incomplete run, 130 Ctrl-C)" {
@@ -149,14 +187,124 @@ nothing_started() {
   nothing_started
 }
 
-@test "--uri runs the real loader: an unreachable server is exit 1 with the loader's message" {
-  ln -s "$REPO/loader" "$LAB/loader"
-  lab experiment3 --uri mongodb://127.0.0.1:1/ --server-selection-timeout 1s --engine wiredtiger
-  assert_failure 1
-  assert_output --partial "cannot reach the server at mongodb://127.0.0.1:1/ within 1s"
-  assert_output --partial "results: results/experiment3/wiredtiger/"
-  [[ -f $LAB/results/experiment3/wiredtiger/latest/summary.json ]]
+@test "--uri without --engine: no label passed, the loader files the run under what the server reports" {
+  lab experiment3 --uri mongodb://db.example:27017/ --clients 2 --metrics-port 9500 --dry-run
+  assert_success
+  assert_output --regexp "\+ node [^ ]+/loader/bin/lab-loader.js experiment3 --uri mongodb://db.example:27017/ --results-dir [^ ]+/results --clients 2 --metrics-port 9500"
+  refute_output --partial "--engine"
+  lab experiment3 --metrics-port 9500
+  assert_failure 2
+  assert_output --partial "--metrics-port goes with --uri"
+  lab experiment3 --uri mongodb://db.example:27017/ --metrics-port 70000
+  assert_failure 2
+  assert_output --partial "--metrics-port needs a port 0..65535 (got '70000')"
   nothing_started
+}
+
+@test "mongodb:// with no host: a usage error (exit 2), nothing started" {
+  local u
+  for u in "mongodb://" "mongodb:///db" "mongodb://user:pw@/" "mongodb://:27017/" "mongodb+srv://"; do
+    lab experiment1 --uri "$u"
+    assert_failure 2
+    assert_output --partial "error: --uri '$u' names no server"
+  done
+  nothing_started
+}
+
+@test "one duration grammar: parse_duration gives exactly test/vectors/durations.tsv (as the loader's duration.js does)" {
+  # shellcheck source=lib/common.sh
+  source "$REPO/lib/common.sh"
+  local line input want got n=0
+  while IFS= read -r line; do
+    [[ -z $line || $line == '#'* ]] && continue
+    input=${line%%$'\t'*} want=${line#*$'\t'}
+    if parse_duration FLAG "$input"; then got=$DURATION_MS; else got="error: $DURATION_ERROR"; fi
+    [[ $got == "$want" ]] || fail "parse_duration '$input': got '$got', want '$want'"
+    n=$((n + 1))
+  done <"$REPO/test/vectors/durations.tsv"
+  ((n >= 30)) || fail "only $n vectors"
+}
+
+@test "durations: run.sh and the loader give the same one-line message (--duration 0s, --stall-timeout 90)" {
+  lab experiment2 --uri mongodb://db.example:27017/ --duration 0s
+  assert_failure 2
+  assert_line "error: --duration must be more than zero (got '0s')"
+  refute_output --partial "results:"
+  lab experiment2 --stall-timeout 90
+  assert_failure 2
+  assert_line "error: --stall-timeout '90' is not a duration (use a number and a unit: 500ms, 30s, 2m, 1h; decimals allowed)"
+  lab experiment2 --duration 1.5m --dry-run
+  assert_success
+  assert_output --partial "--duration 1.5m"
+  nothing_started
+}
+
+@test "--uri, connection refused: one line within seconds, no results folder, latest not moved (issue 10 item 1)" {
+  ln -s "$REPO/loader" "$LAB/loader"
+  mkdir -p "$LAB/results/experiment1/unknown/20200101T000000Z" "$LAB/results/experiment1/wiredtiger/20200101T000000Z"
+  ln -s 20200101T000000Z "$LAB/results/experiment1/unknown/latest"
+  ln -s 20200101T000000Z "$LAB/results/experiment1/wiredtiger/latest"
+  local t0=$SECONDS
+  lab experiment1 --uri 'mongodb://127.0.0.1:1/?directConnection=true' --docs 100
+  assert_failure 1
+  assert_line "error: connection refused by 127.0.0.1:1: nothing listens there (is the server running, is the port in --uri right?)"
+  refute_output --partial "results:"
+  ((SECONDS - t0 <= 6)) || fail "took $((SECONDS - t0)) s; the refusal is immediate (the selection timeout is 10 s)"
+  [[ $(find "$LAB/results" -mindepth 3 -maxdepth 3 | sort | tr '\n' ' ') == "$LAB/results/experiment1/unknown/20200101T000000Z $LAB/results/experiment1/unknown/latest $LAB/results/experiment1/wiredtiger/20200101T000000Z $LAB/results/experiment1/wiredtiger/latest " ]] ||
+    fail "something was written: $(find "$LAB/results")"
+  [[ $(readlink "$LAB/results/experiment1/wiredtiger/latest") == 20200101T000000Z ]]
+  [[ $(readlink "$LAB/results/experiment1/unknown/latest") == 20200101T000000Z ]]
+  nothing_started
+}
+
+# start_test_server: mongo-java-server (loader/test/support/server.js) for the rest of the test;
+# SERVER_URI, and SERVER_PID to stop it (the server exits when its node parent goes).
+start_test_server() {
+  local out=$BATS_TEST_TMPDIR/server.out
+  node -e "require('$REPO/loader/test/support/server.js').startServer().then((s) => console.log(s.uri))" >"$out" 2>&1 &
+  SERVER_PID=$!
+  local i
+  for ((i = 0; i < 300; i++)); do
+    SERVER_URI=$(grep -m1 '^mongodb://' "$out" || true)
+    [[ -n $SERVER_URI ]] && return 0
+    sleep 0.1
+  done
+  fail "mongo-java-server did not start: $(cat "$out")"
+}
+
+teardown() {
+  [[ -z ${SERVER_PID:-} ]] || kill "$SERVER_PID" 2>/dev/null || true
+}
+
+@test "two runs in one second never share a folder (the second is forced: every stamp of the next 20 s is taken)" {
+  ln -s "$REPO/loader" "$LAB/loader"
+  start_test_server
+  # Another run holds each second's folder from now on, so both runs below land on a taken
+  # second for certain; each must make a folder of its own (<stamp>-2, -3) and leave the taken
+  # ones alone. Both start at the same moment, as real concurrent processes.
+  local parent=$LAB/results/experiment1/inmemory i stamp
+  mkdir -p "$parent"
+  for ((i = 0; i < 20; i++)); do
+    stamp=$(date -u -d "@$(($(date +%s) + i))" +%Y%m%dT%H%M%SZ)
+    mkdir -p "$parent/$stamp" && echo taken >"$parent/$stamp/owner"
+  done
+  "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine inmemory --docs 200 --metrics-port 0 >"$BATS_TEST_TMPDIR/a.out" 2>&1 </dev/null &
+  local a=$!
+  "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine inmemory --docs 200 --metrics-port 0 >"$BATS_TEST_TMPDIR/b.out" 2>&1 </dev/null &
+  local b=$!
+  wait "$a" || fail "run a failed: $(cat "$BATS_TEST_TMPDIR/a.out")"
+  wait "$b" || fail "run b failed: $(cat "$BATS_TEST_TMPDIR/b.out")"
+  local ra rb
+  ra=$(sed -n 's/^results: \(results\/.*\)$/\1/p' "$BATS_TEST_TMPDIR/a.out")
+  rb=$(sed -n 's/^results: \(results\/.*\)$/\1/p' "$BATS_TEST_TMPDIR/b.out")
+  [[ -n $ra && -n $rb && $ra != "$rb" ]] || fail "two different folders expected: '$ra' '$rb'"
+  [[ $ra =~ /[0-9]{8}T[0-9]{6}Z-[0-9]+$ && $rb =~ /[0-9]{8}T[0-9]{6}Z-[0-9]+$ ]] || fail "taken seconds get a suffix: $ra $rb"
+  grep -q '"complete": true' "$LAB/$ra/summary.json"
+  grep -q '"complete": true' "$LAB/$rb/summary.json"
+  # the taken folders hold only what their owner put there
+  for stamp in "$parent"/2*Z; do
+    [[ $(ls -A "$stamp") == owner ]] || fail "a run wrote into a folder it did not create: $stamp: $(ls -A "$stamp")"
+  done
 }
 
 @test "--uri without node on PATH: exit 1 naming the fix" {
