@@ -56,6 +56,7 @@ FAULT_MEMBER_GIVEN=0
 FAULT_METHOD=""
 FAULT_THRESHOLD=30s
 FAULT_THRESHOLD_S=30
+FAULT_THRESHOLD_MS=30000
 FAULT_OPLOG_MB=16
 FAULT_W=""
 FAULT_HOW=partition
@@ -92,9 +93,11 @@ parse_fault_flags() {
   fault_validate_member "$FAULT_MEMBER"
   [[ " $FAULT_METHODS " == *" $FAULT_METHOD "* ]] ||
     die_usage "unknown --method '$FAULT_METHOD' (choose one of: $FAULT_METHODS)"
-  FAULT_THRESHOLD_S=$(fault_seconds "$FAULT_THRESHOLD") ||
-    die_usage "--threshold '$FAULT_THRESHOLD' is not a duration (e.g. 30s, 2m)"
-  ((FAULT_THRESHOLD_S >= 3)) || die_usage "--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)"
+  # The lab's one duration grammar (lib/common.sh parse_duration; the loader's is the same).
+  parse_duration --threshold "$FAULT_THRESHOLD" || die_usage "$DURATION_ERROR"
+  FAULT_THRESHOLD_MS=$DURATION_MS
+  FAULT_THRESHOLD_S=$(fault_seconds_of_ms "$FAULT_THRESHOLD_MS")
+  ((FAULT_THRESHOLD_MS >= 3000)) || die_usage "--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)"
   { is_uint "$FAULT_OPLOG_MB" && ((FAULT_OPLOG_MB >= 1)); } || die_usage "--oplog-size-mb must be a whole number >= 1 (got '$FAULT_OPLOG_MB')"
   if [[ $scenario == failover ]]; then
     [[ -n $FAULT_W ]] || die_usage "fault failover needs --w 1 or --w majority"
@@ -108,11 +111,15 @@ fault_validate_member() {
     die_usage "unknown member '$1' (choose one of: ${FAULT_MEMBERS[*]})"
 }
 
-# fault_seconds 30s|2m|1h|45 -> whole seconds on stdout; non-zero when not a duration.
-fault_seconds() {
-  [[ $1 =~ ^([0-9]+)(s|m|h)?$ ]] || return 1
-  local n=${BASH_REMATCH[1]} unit=${BASH_REMATCH[2]:-s}
-  case $unit in s) echo "$n" ;; m) echo $((n * 60)) ;; h) echo $((n * 3600)) ;; esac
+# fault_seconds_of_ms MS -> seconds as the fault tool's --until lag>=N takes them: 30000 -> 30,
+# 2500 -> 2.5 (no trailing zeros).
+fault_seconds_of_ms() {
+  local ms=$1 frac
+  if ((ms % 1000 == 0)); then echo $((ms / 1000)); return; fi
+  printf -v frac '%03d' $((ms % 1000))
+  frac=${frac%%0}
+  frac=${frac%%0}
+  echo "$((ms / 1000)).$frac"
 }
 
 # ---- helpers -----------------------------------------------------------------------------------------
@@ -313,7 +320,7 @@ fault_replica_lag() {
   "${FAULT_APPLY[@]}" ||
     die_env "could not apply $method to $m (see above)$([[ $method == fsync ]] && echo "; if this engine refuses fsyncLock, try --method failpoint")"
   local fault_rc=0
-  fault_watch --member "$m" --until "lag>=$t" --timeout $((t * 3 + 120)) --phase fault \
+  fault_watch --member "$m" --until "lag>=$t" --timeout $(((FAULT_THRESHOLD_MS * 3 + 999) / 1000 + 120)) --phase fault \
     --result "$FAULT_RUN_C/step-lag-fault.json" || fault_rc=$?
   ((fault_rc == 0 || fault_rc == 3)) || die_env "watching the lag failed (exit $fault_rc)"
   fault_step "heal: undo $method on $m"

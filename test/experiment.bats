@@ -236,7 +236,21 @@ nothing_started() {
   lab experiment2 --duration 1.5m --dry-run
   assert_success
   assert_output --partial "--duration 1.5m"
-  nothing_started
+  # fault --threshold: the same grammar and message
+  lab fault replica-lag --threshold 90
+  assert_failure 2
+  assert_line "error: --threshold '90' is not a duration (use a number and a unit: 500ms, 30s, 2m, 1h; decimals allowed)"
+  lab fault replica-lag --threshold 0s
+  assert_failure 2
+  assert_line "error: --threshold must be more than zero (got '0s')"
+  : >"$STUB_DOCKER_LOG"
+  lab fault replica-lag --threshold 0.5m --dry-run
+  assert_success
+  assert_output --partial "threshold: 30 s"
+  lab fault replica-lag --threshold 3.5s --dry-run
+  assert_success
+  assert_output --partial "--until lag\\>=3.5 --timeout 131 "
+  assert_output --partial "--param threshold=3.5"
 }
 
 @test "--uri, connection refused: one line within seconds, no results folder, latest not moved (issue 10 item 1)" {
