@@ -30,13 +30,23 @@ test('writers + majority read + checker, no fault: every id ok, nothing lost', a
       assert.equal(r.fail + r.info, 0, `no fault, no error (w:${w})`);
       const outcomes = setcheck.readHistory(history);
       assert.equal(outcomes.size, r.attempted);
+      // The final read as it is, unfiltered: an id nobody attempted must be able to show up.
       const ids = await setcheck.finalRead(client);
-      const c = checkSet(outcomes, ids.filter((id) => outcomes.has(id)));
+      const c = checkSet(outcomes, ids);
       assert.equal(c.valid, true);
       assert.equal(c.okCount, r.attempted);
       assert.equal(c.lostCount, 0);
+      assert.equal(c.unexpectedCount, 0);
       // ids are unique and increasing from 0: the interval string is one range
       assert.match(c.ok, /^#\{0\.\.\d+\}$/);
+      // A document no writer attempted (here put there by hand, in the field a rollback gone
+      // wrong or a second writer) is read back by the same final read and must fail the check.
+      await client.db('lab_fault').collection('set').insertOne({ _id: r.attempted + 1000, at: new Date() });
+      const u = checkSet(outcomes, await setcheck.finalRead(client));
+      assert.equal(u.valid, false, 'an unexpected id fails the check');
+      assert.equal(u.unexpectedCount, 1);
+      assert.deepEqual(u.unexpected, [r.attempted + 1000]);
+      assert.equal(u.lostCount, 0);
       await setcheck.reset(client);
     }
   } finally {
