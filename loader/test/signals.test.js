@@ -5,6 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const net = require('node:net');
 const path = require('node:path');
 const { startServer } = require('./support/server');
 const { startLoader, tmpResults, latestRun } = require('./support/loader');
@@ -49,6 +50,44 @@ test('two Ctrl-C 50 ms apart: summary with the steps so far, a "forced exit" lin
     assert.ok(!fs.existsSync(path.join(dir, 'summary.json.tmp')));
   } finally {
     hung.proc.kill('SIGCONT');
+    await hung.stop();
+  }
+});
+
+test('a second Ctrl-C while the run is finishing: still the summary and "forced exit", not a kill', async () => {
+  // Finishing made slow the way a real one is: the server hangs (the first Ctrl-C's stop waits
+  // 3 s for in-flight operations) and Grafana accepts the end annotation but never answers (the
+  // loader waits up to 2 s for it). 4 s after the first Ctrl-C the loader is in that wait; had it
+  // dropped its signal handlers before finishing, this second Ctrl-C would kill it outright.
+  const hung = await startServer();
+  const sockets = [];
+  const grafana = net.createServer((sock) => sockets.push(sock));
+  await new Promise((r) => grafana.listen(0, '127.0.0.1', r));
+  const pw = path.join(results, 'grafana-pw');
+  fs.writeFileSync(pw, 'x\n');
+  try {
+    const l = startLoader(['experiment2', '--uri', hung.uri, '--preload-docs', '500', '--clients', '1,2', '--duration', '2s',
+      '--results-dir', results, '--metrics-port', '0', '--engine', 'closing', '--progress-interval', '1s',
+      '--grafana-url', `http://127.0.0.1:${grafana.address().port}`, '--grafana-password-file', pw], { spawnOptions: { detached: true } });
+    await l.waitFor(/step 2\/2 \(2 clients\): started/);
+    await sleep(300);
+    hung.proc.kill('SIGSTOP');
+    await sleep(200);
+    process.kill(-l.proc.pid, 'SIGINT');
+    await sleep(4000);
+    process.kill(-l.proc.pid, 'SIGINT');
+    const r = await l.done;
+    assert.equal(r.signal, null, `killed by ${r.signal}:\n${r.stderr}`);
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /forced exit \(2 step\(s\) measured so far/);
+    const { summary } = latestRun(results, 'experiment2', 'closing');
+    checkSummary(summary);
+    assert.equal(summary.steps.length, 2);
+    assert.match(summary.reason, /forced to exit by a second signal/);
+  } finally {
+    hung.proc.kill('SIGCONT');
+    for (const sock of sockets) sock.destroy();
+    grafana.close();
     await hung.stop();
   }
 });
