@@ -137,6 +137,18 @@ test('ENOSPC at the start: no folder, latest not moved, one line naming the fold
   }
 });
 
+test('ENOSPC right after the folder was made (its reserve does not fit): the half-made folder is removed', opts, async () => {
+  // 64 KiB left: the folder, the experiment copy and the timeline fit, the 128 KiB reserve not.
+  const { l, out, cleanup } = loaderOnTmpfs(args(), { setup: `${EARLIER} && { cat /dev/zero > "${MNT}/filler" 2>/dev/null; truncate -s -64K "${MNT}/filler"; }` });
+  try {
+    const r = await l.done;
+    assertStartRefused(r, out, 'ENOSPC', 'the disk is full');
+    assert.match(r.stderr, /\.reserve: ENOSPC/, 'it failed after the folder was made');
+  } finally {
+    cleanup();
+  }
+});
+
 test('read-only results disk (EROFS) at the start: the same, no secondary ENOENT', opts, async () => {
   const { l, out, cleanup } = loaderOnTmpfs(args(), { setup: `${EARLIER} && mount -o remount,ro "${MNT}"` });
   try {
