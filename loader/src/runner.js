@@ -636,7 +636,9 @@ class Run {
     this.stdout.write(`\n${this.config.name} on ${this.engine}${complete ? '' : ' (INCOMPLETE)'}\n${lines.join('\n')}\n`);
     if (this.preload) this.stdout.write(`preload: ${this.preload.docs} docs in ${this.preload.duration_s}s (not measured)\n`);
     for (const s of this.steps) {
+      if (!s.complete) this.stdout.write(`note: step ${s.index} ended early; its ops/s are over the ${s.measured_s} s it was measuring (to its last completed operation)\n`);
       if (s.loader.limited) this.stdout.write(`WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`);
+      if (s.loader.contention.length) this.stdout.write(`note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`);
     }
   }
 }

@@ -85,6 +85,7 @@ test('server hung (SIGSTOP): no op completes for --stall-timeout, loader stops w
     const perS = st.ops.find.count / st.measured_s;
     assert.ok(Math.abs(st.ops.find.ops_per_s - perS) <= Math.max(1, perS * 0.01), `ops_per_s ${st.ops.find.ops_per_s} = count / measured_s ${perS}`);
     assert.match(st.rate_basis, /ended early \(no operation completed.*\): ops_per_s is over measured_s/);
+    assert.match(r.stdout, new RegExp(`note: step 1 ended early; its ops/s are over the ${st.measured_s} s it was measuring`));
   } finally {
     server.proc.kill('SIGCONT');
     await server.stop();

@@ -63,6 +63,7 @@ test('paced run far below capacity, other processes loading its core: not flagge
     assert.equal(st.loader.limited, false, JSON.stringify(st.loader));
     assert.ok(st.loader.host.other_cores_mean > 0.5, `other processes' load recorded: ${JSON.stringify(st.loader.host)}`);
     assert.ok(st.loader.cpu_cores_mean < 0.5, `the loader's own share is small: ${st.loader.cpu_cores_mean}`);
+    assert.doesNotMatch(r.stdout, /WARNING: step 1 was limited by the loader/);
   } finally {
     for (const h of hogs) h.kill('SIGKILL');
     await server.stop();
