@@ -1,37 +1,122 @@
 # shellcheck shell=bash
-# ./run.sh smoke [--faults]: the end-to-end proof, on a Docker host. For every engine in the
-# engines table: up, status, the cluster checks below, each other part's checks, destroy.
-# Prints one TAP-like line per check ("ok - ..." / "not ok - ...") and exits 1 if any failed.
+# ./run.sh smoke [--faults]: the end-to-end proof, on a Docker host. First the same preflight as
+# `up` (docker, Compose, daemon, the profile against the daemon's CPUs, ports), and no lab stack
+# may be running (smoke ends by destroying every engine's stack). Then for every engine in the
+# engines table: up, the cluster checks below, each other part's checks, destroy.
+# Output is TAP: one "ok N - ..." / "not ok N - ..." line per check, numbered in the order printed,
+# other lines start with "#", and the plan "1..N" comes last. Exit 1 if any check failed.
+# On a failure the engine's `compose ps`, `compose logs` and Prometheus's data are copied to
+# results/smoke/<engine>/<UTC of the smoke start>/ before its destroy (CI uploads results/).
 #
 # Hook contract for the other parts (each defined in its own lib file, called when defined):
 #   smoke_experiments ENGINE | smoke_monitoring ENGINE | smoke_faults ENGINE (only with --faults)
-# Called with the engine's stack up (ENGINE, PROFILE, MONGOS_COUNT set as for any verb); print
-# their own "ok -"/"not ok -" lines through smoke_check or directly; return non-zero on failure.
+# Called with the engine's stack up (ENGINE, PROFILE, MONGOS_COUNT set as for any verb).
+#  - Every check goes through smoke_check (or smoke_skip), never a hand-written "ok" line: the
+#    numbering, the plan and the failure count are kept here. smoke_check returns the check's
+#    status; a hook returns non-zero if any of its checks failed.
+#  - A hook that runs without printing a single check of its own is a failure ("examined
+#    nothing"); a check function that looked at nothing (0 panels, no results folder) must
+#    return non-zero itself.
+#  - Results: run the CLI through smoke_lab, then read what that very run wrote with
+#    smoke_new_result KIND ENGINE (or the ready-made check smoke_result_grep), never
+#    results/.../latest, which may be an older run's (a --uri run, yesterday's smoke).
+#  - Other output lines start with "#" (TAP diagnostics).
 # Under --dry-run every step prints its docker commands instead of running them.
 
-SMOKE_FAILED=0
-SMOKE_N=0
+SMOKE_FAILED=0 # 1 once a check failed (hooks may save and restore it)
+SMOKE_N=0      # TAP lines printed so far
+SMOKE_NOT_OK=0 # "not ok" lines printed so far (only ever grows)
+# SMOKE_SINCE: when this smoke run started, UTC, in the results folders' own format
+# (yyyymmddThhmmssZ). SMOKE_MARK_FILE: the results folders that existed before the last
+# smoke_lab call (see smoke_mark).
+SMOKE_SINCE=""
+SMOKE_MARK_FILE=""
 
-# smoke_check NAME CMD...: run one check, print its result line, remember a failure.
+# smoke_check NAME CMD...: run one check, print its result line, return CMD's status (and
+# remember a failure in SMOKE_FAILED). The number is taken when the line is printed, after CMD
+# ran, so that checks CMD prints itself (a hook's) come first and the numbers stay in order.
 smoke_check() {
-  local name=$1
+  local name=$1 rc=0
   shift
+  "$@" || rc=$?
   SMOKE_N=$((SMOKE_N + 1))
-  if "$@"; then
+  if ((rc == 0)); then
     echo "ok $SMOKE_N - $name"
   else
     echo "not ok $SMOKE_N - $name"
     SMOKE_FAILED=1
+    SMOKE_NOT_OK=$((SMOKE_NOT_OK + 1))
   fi
+  return "$rc"
+}
+
+# smoke_skip NAME REASON: a check that does not apply here, as TAP's SKIP (counts, never fails).
+smoke_skip() {
+  SMOKE_N=$((SMOKE_N + 1))
+  echo "ok $SMOKE_N - $1 # SKIP $2"
+}
+
+# smoke_results_dirs: every results/KIND/ENGINE/<UTC>/ folder there is now, one per line.
+smoke_results_dirs() {
+  [[ -d $LAB_ROOT/results ]] || return 0
+  find "$LAB_ROOT/results" -mindepth 3 -maxdepth 3 -type d 2>/dev/null | sort
+}
+
+# smoke_mark: remember which results folders exist; smoke_new_result then only names folders
+# made after this. smoke_lab calls it before every run of the CLI.
+smoke_mark() {
+  [[ -n $SMOKE_MARK_FILE ]] || SMOKE_MARK_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-smoke-mark.XXXXXX")
+  smoke_results_dirs >"$SMOKE_MARK_FILE"
+}
+
+# smoke_new_result KIND ENGINE: the path of the newest results/KIND/ENGINE/<UTC>/ folder made
+# since the last smoke_mark (that is, by the last smoke_lab step). Nothing found: a "#" line on
+# stderr, no output, status 1.
+smoke_new_result() {
+  local base=$LAB_ROOT/results/$1/$2 d newest=""
+  while IFS= read -r d; do
+    [[ $d == "$base"/* ]] || continue
+    if [[ -z $SMOKE_MARK_FILE ]] || ! grep -qxF -- "$d" "$SMOKE_MARK_FILE"; then newest=$d; fi
+  done < <(smoke_results_dirs)
+  if [[ -z $newest ]]; then
+    echo "# no results/$1/$2/ folder written by this smoke run's last step" >&2
+    return 1
+  fi
+  printf '%s\n' "$newest"
+}
+
+# smoke_result_grep KIND ENGINE FILE PATTERN: a check that the folder the last smoke_lab step
+# wrote (smoke_new_result) has FILE, and FILE matches the extended regexp PATTERN.
+smoke_result_grep() {
+  local dir
+  dir=$(smoke_new_result "$1" "$2") || return 1
+  [[ -f $dir/$3 ]] || { echo "# ${dir#"$LAB_ROOT"/}/$3 is missing" >&2; return 1; }
+  grep -qE -- "$4" "$dir/$3" || { echo "# ${dir#"$LAB_ROOT"/}/$3 does not match: $4" >&2; return 1; }
 }
 
 # smoke_lab VERB [ARGS...]: this very CLI in a child process, so that a check that dies (exit 1
-# from die_env) fails the check instead of ending the smoke run.
+# from die_env) fails the check instead of ending the smoke run; its output (stdout and stderr)
+# as TAP diagnostics ("#   " before each line); its exit status. It marks the results folders
+# first (smoke_mark) and gives the child no stdin.
 smoke_lab() {
+  smoke_mark # here, not in the pipeline's subshell, so that SMOKE_MARK_FILE is kept
+  smoke_lab_raw "$@" 2>&1 | sed 's/^/#   /'
+  return "${PIPESTATUS[0]}"
+}
+
+# smoke_lab_raw VERB [ARGS...]: the child with its output as it is, for a caller that reads it;
+# no smoke_mark (use it for verbs that write no results).
+smoke_lab_raw() {
   local flags=(--engine "$ENGINE" --profile "$PROFILE" --mongos "$MONGOS_COUNT")
   [[ $DRY_RUN == 1 ]] && flags+=(--dry-run)
   [[ $MONITORING == 1 ]] || flags+=(--no-monitoring)
-  "$LAB_ROOT/run.sh" "$@" "${flags[@]}"
+  "$LAB_ROOT/run.sh" "$@" "${flags[@]}" </dev/null
+}
+
+# smoke_diag CMD...: run CMD with no stdin, its output as TAP diagnostics; CMD's status.
+smoke_diag() {
+  "$@" </dev/null 2>&1 | sed 's/^/#   /'
+  return "${PIPESTATUS[0]}"
 }
 
 # smoke_cluster ENGINE: the cluster's own checks, from status.js's summary line and smoke.js.
@@ -39,48 +124,113 @@ smoke_cluster() {
   local engine=$1 want status rc=0
   want=$(engine_field "$engine" server_engine)
   if [[ $DRY_RUN == 1 ]]; then
-    smoke_check "$engine: status (dry run)" smoke_lab status
+    smoke_check "$engine: status (dry run)" smoke_lab status || rc=1
     smoke_check "$engine: write and read a document through mongos (dry run)" \
-      compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/smoke.js
-    return 0
+      smoke_diag compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
+    return "$rc"
   fi
-  status=$(smoke_lab status 2>&1) || rc=$?
-  smoke_check "$engine: status reports healthy members, primaries and the shard" test "$rc" -eq 0
-  printf '%s\n' "$status" | sed 's/^/    /'
+  local st=0
+  status=$(smoke_lab_raw status 2>&1) || st=$?
+  printf '%s\n' "$status" | sed 's/^/#   /'
+  smoke_check "$engine: status reports healthy members, primaries and the shard" test "$st" -eq 0 || rc=1
   smoke_check "$engine: shard shard01 registered with the config servers" \
-    grep -qE '^summary .* shards=([^ ]*,)?shard01(,| |$)' <<<"$status"
+    grep -qE '^summary .* shards=([^ ]*,)?shard01(,| |$)' <<<"$status" || rc=1
   smoke_check "$engine: shard members report storage engine $want" \
-    grep -qE "^summary engine=$want( |$)" <<<"$status"
+    grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
   smoke_check "$engine: write and read a document through mongos (w:majority)" \
-    compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/smoke.js
+    smoke_diag compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
+  return "$rc"
+}
+
+# smoke_hook HOOK ENGINE: run another part's hook; it fails if it returns non-zero, if one of
+# its own checks failed, or if it ran without a single check of its own (it examined nothing).
+smoke_hook() {
+  local hook=$1 engine=$2 before=$SMOKE_N not_ok_before=$SMOKE_NOT_OK rc=0
+  "$hook" "$engine" || rc=$?
+  if ((rc == 0 && SMOKE_NOT_OK > not_ok_before)); then
+    echo "# $hook returned 0, but $((SMOKE_NOT_OK - not_ok_before)) of its checks failed"
+    rc=1
+  fi
+  if ((rc == 0 && SMOKE_N == before)) && [[ $DRY_RUN != 1 ]]; then
+    echo "# $hook ran no check: it examined nothing"
+    rc=1
+  fi
+  return "$rc"
+}
+
+# smoke_refuse_running: smoke ends by destroying each engine's stack and volumes, so it does not
+# start while a lab stack is running (someone's cluster, or another smoke).
+smoke_refuse_running() {
+  local p
+  p=$(running_lab_projects | head -1)
+  [[ -z $p ]] ||
+    die_env "the ${p#lab-} stack ($p) is running, and smoke ends by destroying every engine's stack and volumes: stop it first ('./run.sh down --engine ${p#lab-}'), on a host whose lab data you do not need"
+}
+
+# smoke_collect ENGINE: after a failure, keep what explains it before destroy removes it.
+smoke_collect() {
+  local engine=$1 dir
+  dir=$LAB_ROOT/results/smoke/$engine/$SMOKE_SINCE
+  mkdir -p "$dir" || return 1
+  compose_probe --profile '*' ps -a >"$dir/ps.txt" 2>&1 || true
+  compose_probe --profile '*' logs --no-color --timestamps >"$dir/compose.log" 2>&1 || true
+  if [[ $MONITORING == 1 ]]; then
+    # A copy of the live TSDB (/prometheus, monitoring.yml's --storage.tsdb.path): open it with
+    # prometheus --storage.tsdb.path=<copy> to query what the dashboards showed.
+    compose_probe cp prometheus:/prometheus "$dir/prometheus" >/dev/null 2>&1 ||
+      echo "# could not copy Prometheus's data out of the prometheus container"
+  fi
+  echo "# $engine: diagnostics kept in ${dir#"$LAB_ROOT"/}/ (ps.txt, compose.log, prometheus/)"
+  echo "# $engine: last lines of the init log:"
+  compose_probe logs --no-color --tail 30 init 2>&1 | sed 's/^/#   /' || true
 }
 
 verb_smoke() {
-  local faults=0 arg engine hook
+  local faults=0 arg engine hook engines=() failed_before
   for arg in "$@"; do
     case $arg in
       --faults) faults=1 ;;
       *) die_usage "smoke does not take '$arg' (only --faults)" ;;
     esac
   done
-  while IFS= read -r engine; do
+  mapfile -t engines < <(engine_names)
+  if [[ $DRY_RUN == 1 ]]; then
+    info "dry run: would check docker, Compose v2, the daemon, that no lab stack runs, the profile's CPUs and ports $(cluster_ports | paste -sd, -)"
+  else
+    preflight_docker
+    smoke_refuse_running
+    preflight_resources
+    preflight_ports
+  fi
+  SMOKE_SINCE=$(date -u +%Y%m%dT%H%M%SZ)
+  smoke_mark
+  for engine in "${engines[@]}"; do
     ENGINE=$engine
+    failed_before=$SMOKE_FAILED
+    SMOKE_FAILED=0
     echo "# engine $engine (profile $PROFILE, $MONGOS_COUNT mongos)"
-    smoke_check "$engine: up" smoke_lab up
-    smoke_cluster "$engine"
-    for hook in smoke_experiments smoke_monitoring; do
-      declare -F "$hook" >/dev/null && smoke_check "$engine: $hook" "$hook" "$engine"
-    done
-    if ((faults)) && declare -F smoke_faults >/dev/null; then
-      smoke_check "$engine: smoke_faults" smoke_faults "$engine"
+    if smoke_check "$engine: up" smoke_lab up; then
+      smoke_cluster "$engine" || true
+      for hook in smoke_experiments smoke_monitoring; do
+        declare -F "$hook" >/dev/null || continue
+        if [[ $hook == smoke_monitoring && $MONITORING != 1 ]]; then
+          smoke_skip "$engine: $hook" "--no-monitoring"
+          continue
+        fi
+        smoke_check "$engine: $hook" smoke_hook "$hook" "$engine" || true
+      done
+      if ((faults)) && declare -F smoke_faults >/dev/null; then
+        smoke_check "$engine: smoke_faults" smoke_hook smoke_faults "$engine" || true
+      fi
+    else
+      echo "# $engine: up failed; the engine's other checks are not run"
     fi
-    if ((SMOKE_FAILED)) && [[ $DRY_RUN != 1 ]]; then
-      echo "# $engine: last lines of the init log before destroying:"
-      compose_probe logs --no-color --tail 30 init 2>&1 | sed 's/^/#   /' || true
-    fi
-    smoke_check "$engine: destroy" smoke_lab destroy --yes
-  done < <(engine_names)
+    if ((SMOKE_FAILED)) && [[ $DRY_RUN != 1 ]]; then smoke_collect "$engine" || true; fi
+    smoke_check "$engine: destroy" smoke_lab destroy --yes || true
+    ((failed_before == 0)) || SMOKE_FAILED=1
+  done
+  [[ -z $SMOKE_MARK_FILE ]] || rm -f "$SMOKE_MARK_FILE"
   echo "1..$SMOKE_N"
   ((SMOKE_FAILED == 0)) || die_env "smoke: some checks failed (see 'not ok' lines above)"
-  echo "smoke: all $SMOKE_N checks passed"
+  echo "# smoke: all $SMOKE_N checks passed"
 }

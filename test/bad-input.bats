@@ -138,6 +138,8 @@ nothing_started() {
 @test "Compose 2.20.3 (no ps --format templates) is refused before anything starts; 2.21.0 is accepted" {
   if (exec 3<>/dev/tcp/127.0.0.1/27017) 2>/dev/null; then fail "port 27017 in use here"; fi
   rule "compose version --short" 0 "v2.20.3"
+  # were the version let through, up would find init done at once (no 600 s wait in the test)
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   lab up
   assert_failure 1
   [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
@@ -224,6 +226,8 @@ nothing_started() {
 # 0.01 to N.00": moby daemon/daemon_unix.go); preflight says so before Compose half-starts a stack.
 @test "seed2013 (4 CPUs per shard member) on a 2-CPU daemon: one line, exit 1, nothing started" {
   rule "info --format {{.NCPU}} {{.MemTotal}}" 0 "2 8254734336"
+  # were the profile let through, up would find init done at once (no 600 s wait in the test)
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   lab up --profile seed2013
   assert_failure 1
   [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
@@ -252,6 +256,32 @@ nothing_started() {
   lab up --profile laptop
   assert_success
   refute_output --partial "warning"
+}
+
+@test "smoke starts with up's preflight: no docker is one line and exit 1 at once, no check run" {
+  SECONDS=0
+  PATH=$(path_without_docker) run "$LAB/run.sh" smoke </dev/null
+  assert_failure 1
+  [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
+  assert_output --partial "error: docker not found on PATH"
+  refute_output --partial "ok "
+  ((SECONDS < 10)) || fail "took ${SECONDS}s"
+}
+
+@test "smoke refuses while a lab stack runs (it destroys every engine's stack), and checks the daemon's CPUs" {
+  rule "ps --filter label=com.docker.compose.project *" 0 'lab-wiredtiger'
+  lab smoke
+  assert_failure 1
+  assert_output --partial "error: the wiredtiger stack (lab-wiredtiger) is running, and smoke ends by destroying every engine's stack and volumes"
+  nothing_started
+  : >"$STUB_DOCKER_RULES"
+  rule "info --format {{.NCPU}} {{.MemTotal}}" 0 "2 8254734336"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  lab smoke --profile seed2013
+  assert_failure 1
+  assert_output --partial "gives a container 4 CPUs but the Docker daemon has 2"
+  refute_output --partial "ok "
+  nothing_started
 }
 
 # ---- bash 3.2 (macOS /bin/bash) ------------------------------------------------------------------

@@ -2,6 +2,9 @@
 # run.sh cluster verbs with the stub docker: the exact `docker compose` command lines each verb
 # runs, and what it tells the user. (Bad input: test/bad-input.bats.)
 
+# Each bats test runs in a subshell; the helpers below read the $output of the test that calls them.
+# shellcheck disable=SC2030,SC2031
+
 load test_helper
 
 setup() { setup_lab; }
@@ -277,24 +280,201 @@ inmemory_volume_rules() {
   for e in wiredtiger inmemory; do
     assert_output --partial "# engine $e"
     assert_output --partial "-p lab-$e -f compose/cluster.yml -f compose/engines/$e.yml"
-    assert_output --partial "ok 1 - wiredtiger: up"
-    assert_output --partial "- $e: destroy"
+    assert_line --regexp "^ok [0-9]+ - $e: up$"
+    assert_line --regexp "^ok [0-9]+ - $e: status \(dry run\)$"
+    assert_line --regexp "^ok [0-9]+ - $e: destroy$"
   done
   assert_output --partial "/lab/init/smoke.js"
   assert_output --partial "smoke: all"
+  assert_tap_numbering
   [[ ! -s $STUB_DOCKER_LOG ]]
 }
 
-@test "smoke checks the engine the server reports against the engines table" {
+# ---- the smoke framework (lib/smoke.sh) with the other parts' hooks replaced ----------------------
+# smoke_wrapper HOOKS: $LAB/smoke.sh is run.sh with the functions in HOOKS (bash source text)
+# defined after lib/, so these tests pin lib/smoke.sh alone; the stub answers the cluster's probes.
+smoke_wrapper() {
+  printf '%s\n' "$1" >"$LAB/hooks.bash"
+  cat >"$LAB/smoke.sh" <<'WRAP'
+#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/hooks.bash"
+main "$@"
+WRAP
+  chmod +x "$LAB/smoke.sh"
   all_up_rules
   rule "compose * -p lab-wiredtiger * exec -T mongos mongosh *status.js" 0 'summary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
-  rule "compose * -p lab-inmemory * exec -T mongos mongosh *status.js" 0 'summary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
+  rule "compose * -p lab-inmemory * exec -T mongos mongosh *status.js" 0 'summary engine=inMemory shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
   rule "compose * exec -T mongos mongosh *smoke.js" 0 'smoke write-read ok smoke-1'
-  lab smoke
+}
+
+# assert_tap_numbering: the TAP lines of $output are numbered 1, 2, 3... in the order printed, and
+# the plan "1..N" (printed last) matches their count.
+assert_tap_numbering() {
+  local line n=0 plan=""
+  while IFS= read -r line; do
+    if [[ $line =~ ^(not )?ok\ ([0-9]+)\  ]]; then
+      n=$((n + 1))
+      [[ ${BASH_REMATCH[2]} == "$n" ]] || fail "TAP line $n is numbered ${BASH_REMATCH[2]}: $line"$'\n'"$output"
+    elif [[ $line =~ ^1\.\.([0-9]+)$ ]]; then
+      plan=${BASH_REMATCH[1]}
+    fi
+  done <<<"$output"
+  ((n > 0)) || fail "no TAP lines"
+  [[ $plan == "$n" ]] || fail "plan 1..$plan, but $n TAP lines"$'\n'"$output"
+}
+
+@test "smoke: hooks' own checks and the hook's line are numbered in order, the plan matches, a failed sub-check fails the hook" {
+  # shellcheck disable=SC2016  # bash source for the wrapper, expanded there
+  smoke_wrapper '
+smoke_experiments() {
+  cat >/dev/null # reads stdin, as docker compose exec -T does: the engine loop must not lose its input
+  smoke_check "$1: exp one" true
+  smoke_check "$1: exp two" false
+  smoke_check "$1: exp three" true
+}
+smoke_monitoring() { smoke_check "$1: panels" true; }'
+  run "$LAB/smoke.sh" smoke </dev/null
   assert_failure 1
-  assert_output --partial "ok 4 - wiredtiger: shard members report storage engine wiredTiger"
+  assert_tap_numbering
+  local e
+  for e in wiredtiger inmemory; do
+    assert_output --regexp "ok [0-9]+ - $e: up"
+    assert_output --regexp "not ok [0-9]+ - $e: exp two"
+    assert_output --regexp "not ok [0-9]+ - $e: smoke_experiments"
+    assert_line --regexp "^ok [0-9]+ - $e: smoke_monitoring"
+    assert_output --regexp "ok [0-9]+ - $e: destroy"
+  done
+  # the hook's own line comes after its checks
+  [[ $output == *"ok 6 - wiredtiger: exp one"*"not ok 7 - wiredtiger: exp two"*"ok 8 - wiredtiger: exp three"*"not ok 9 - wiredtiger: smoke_experiments"* ]] ||
+    fail "unexpected order or numbers:"$'\n'"$output"
+  assert_output --partial "error: smoke: some checks failed"
+  refute_output --partial "smoke: all"
+  # every line that is not TAP is a diagnostic
+  local line
+  while IFS= read -r line; do
+    [[ $line =~ ^((not )?ok\ [0-9]+\ -\ |1\.\.[0-9]+$|#|error:\ ) ]] || fail "not TAP: $line"
+  done <<<"$output"
+}
+
+@test "smoke: all checks passing ends with the plan and exit 0" {
+  # shellcheck disable=SC2016  # bash source for the wrapper, expanded there
+  smoke_wrapper '
+smoke_experiments() { smoke_check "$1: exp" true; }
+smoke_monitoring() { smoke_check "$1: panels" true; }'
+  run "$LAB/smoke.sh" smoke </dev/null
+  assert_success
+  assert_tap_numbering
+  refute_output --partial "not ok"
+  assert_output --regexp "ok [0-9]+ - wiredtiger: shard members report storage engine wiredTiger"
+  assert_output --regexp "ok [0-9]+ - inmemory: shard members report storage engine inMemory"
+  assert_output --partial "# smoke: all"
+}
+
+@test "smoke: a hook that runs no check of its own (examined nothing) fails; --no-monitoring is a SKIP, not a pass" {
+  # shellcheck disable=SC2016  # bash source for the wrapper, expanded there
+  smoke_wrapper '
+smoke_experiments() { smoke_check "$1: exp" true; }
+smoke_monitoring() { echo "# nothing to look at"; return 0; }'
+  run "$LAB/smoke.sh" smoke </dev/null
+  assert_failure 1
+  assert_output --regexp "not ok [0-9]+ - wiredtiger: smoke_monitoring"
+  assert_output --partial "# smoke_monitoring ran no check: it examined nothing"
+  assert_tap_numbering
+  run "$LAB/smoke.sh" smoke --no-monitoring </dev/null
+  assert_success
+  assert_output --regexp "ok [0-9]+ - wiredtiger: smoke_monitoring # SKIP --no-monitoring"
+  assert_tap_numbering
+}
+
+@test "smoke checks the engine the server reports against the engines table" {
+  # the inmemory stack answers as if it ran WiredTiger (a rule before smoke_wrapper's wins)
+  rule "compose * -p lab-inmemory * exec -T mongos mongosh *status.js" 0 'summary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
+  # shellcheck disable=SC2016  # bash source for the wrapper, expanded there
+  smoke_wrapper '
+smoke_experiments() { smoke_check "$1: exp" true; }
+smoke_monitoring() { smoke_check "$1: panels" true; }'
+  run "$LAB/smoke.sh" smoke </dev/null
+  assert_failure 1
+  assert_line --regexp "^ok [0-9]+ - wiredtiger: shard members report storage engine wiredTiger"
   assert_output --regexp "not ok [0-9]+ - inmemory: shard members report storage engine inMemory"
-  assert_output --partial "inmemory: shard shard01 registered"
+  assert_line --regexp "^ok [0-9]+ - inmemory: shard shard01 registered"
   assert_called "$(compose_prefix wiredtiger)* --profile \* down --volumes --remove-orphans"
   assert_called "$(compose_prefix inmemory)* --profile \* down --volumes --remove-orphans"
+}
+
+@test "smoke: an engine whose up fails runs none of its other checks, keeps its diagnostics, is destroyed" {
+  # the inmemory init fails (rules before smoke_wrapper's win)
+  rule "compose * -p lab-inmemory * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||1"
+  rule "compose * -p lab-inmemory * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "init|exited||1"
+  # shellcheck disable=SC2016  # bash source for the wrapper, expanded there
+  smoke_wrapper '
+smoke_experiments() { echo "EXPERIMENTS RAN"; smoke_check "$1: exp" true; }
+smoke_monitoring() { smoke_check "$1: panels" true; }'
+  run "$LAB/smoke.sh" smoke </dev/null
+  assert_failure 1
+  assert_tap_numbering
+  assert_output --regexp "not ok [0-9]+ - inmemory: up"
+  assert_output --partial "# inmemory: up failed; the engine's other checks are not run"
+  [[ $(grep -c "EXPERIMENTS RAN" <<<"$output") == 1 ]] || fail "experiments ran for the failed engine"
+  assert_output --regexp "ok [0-9]+ - inmemory: destroy"
+  # diagnostics before destroy: ps, logs, Prometheus's data, into results/smoke/inmemory/<UTC>/
+  local dir
+  dir=$(find "$LAB/results/smoke/inmemory" -mindepth 1 -maxdepth 1 -type d)
+  [[ $dir =~ /[0-9]{8}T[0-9]{6}Z$ ]] || fail "no results/smoke/inmemory/<UTC>/ folder: $dir"
+  [[ -f $dir/ps.txt && -f $dir/compose.log ]] || fail "ps.txt or compose.log missing in $dir"
+  assert_called "$(compose_prefix inmemory)* --profile \* logs --no-color --timestamps"
+  assert_called "$(compose_prefix inmemory)* cp prometheus:/prometheus $dir/prometheus"
+  [[ $(grep -n 'cp prometheus:/prometheus' "$STUB_DOCKER_LOG" | cut -d: -f1) -lt $(grep -n -- '-p lab-inmemory .* down --volumes' "$STUB_DOCKER_LOG" | cut -d: -f1) ]] ||
+    fail "Prometheus's data copied after destroy"
+  # the engine that passed kept nothing
+  [[ ! -e $LAB/results/smoke/wiredtiger ]]
+}
+
+# (These source run.sh, whose run() shadows bats' run: they call the functions directly.)
+@test "smoke_check returns the status of the check it ran" {
+  # shellcheck source=/dev/null
+  source "$LAB/run.sh"
+  local rc=0 out
+  out=$(smoke_check "passes" true) || fail "a passing check returned non-zero"
+  [[ $out == "ok 1 - passes" ]] || fail "got: $out"
+  smoke_check "fails with 3" bash -c 'exit 3' >"$BATS_TEST_TMPDIR/out" || rc=$?
+  [[ $rc == 3 ]] || fail "smoke_check returned $rc, want 3"
+  [[ $(cat "$BATS_TEST_TMPDIR/out") == "not ok 1 - fails with 3" ]] || fail "got: $(cat "$BATS_TEST_TMPDIR/out")"
+  [[ $SMOKE_FAILED == 1 ]]
+}
+
+@test "smoke_new_result names only the folder the last smoke_lab step wrote, never an older run's" {
+  # shellcheck source=/dev/null
+  source "$LAB/run.sh"
+  # shellcheck disable=SC2034  # read by smoke_lab
+  ENGINE=wiredtiger
+  local old=$LAB/results/experiment1/wiredtiger/20260101T000000Z out rc
+  mkdir -p "$old"
+  echo '{"complete": true}' >"$old/summary.json"
+  ln -s 20260101T000000Z "$LAB/results/experiment1/wiredtiger/latest"
+  # the CLI as a fake that writes what FAKE_WRITES names (nothing by default)
+  cat >"$LAB/run.sh" <<'FAKE'
+#!/usr/bin/env bash
+[[ -z ${FAKE_WRITES:-} ]] || { mkdir -p "$FAKE_WRITES" && echo '{"complete": false}' >"$FAKE_WRITES/summary.json"; }
+FAKE
+  FAKE_WRITES="" smoke_lab experiment1
+  rc=0 && out=$(smoke_new_result experiment1 wiredtiger 2>&1) || rc=$?
+  [[ $rc != 0 ]] || fail "an older run's folder was named: $out"
+  [[ $out == *"no results/experiment1/wiredtiger/ folder written by this smoke run's last step"* ]] || fail "got: $out"
+  if smoke_result_grep experiment1 wiredtiger summary.json '"complete": true' 2>/dev/null; then
+    fail "the stale summary passed the check"
+  fi
+  # now a run that writes a folder: it is the one named, and its content is what is checked
+  local new=$LAB/results/experiment1/wiredtiger/20260101T000005Z
+  FAKE_WRITES=$new smoke_lab experiment1
+  out=$(smoke_new_result experiment1 wiredtiger) || fail "the new folder was not found"
+  [[ $out == "$new" ]] || fail "got: $out"
+  if smoke_result_grep experiment1 wiredtiger summary.json '"complete": true' 2>/dev/null; then
+    fail "matched the old summary, not the new one"
+  fi
+  smoke_result_grep experiment1 wiredtiger summary.json '"complete": false' || fail "the new summary was not read"
+  # another engine's folder is not this engine's
+  if smoke_new_result experiment1 inmemory 2>/dev/null; then fail "found an inmemory folder"; fi
 }
