@@ -240,29 +240,27 @@ experiment_in_stack() {
 }
 
 # smoke_experiments ENGINE (lib/smoke.sh hook): each experiment at a tiny scale through the stack,
-# then its summary.json says complete and names the storage engine the engines table expects, as
-# the shard reports it. Returns 1 if any check failed.
+# then the summary.json that very run wrote (smoke_result_grep: a folder made since smoke_lab
+# began, never `latest`, which may be an older run's) says complete and records the storage
+# engine the engines table expects, as the shard reports it. Returns 1 if any check failed.
 smoke_experiments() {
-  local engine=$1 exp summary want before=$SMOKE_FAILED
+  local engine=$1 exp want rc=0
   want=$(engine_field "$engine" server_engine 2>/dev/null || true)
   local -A flags=(
     [experiment1]="--docs 5000 --via mongos" # both connection paths: mongos here, the primary below
     [experiment2]="--preload-docs 20000 --clients 1,2 --duration 10s"
     [experiment3]="--preload-docs 20000 --clients 1,2 --duration 10s"
   )
-  SMOKE_FAILED=0
   for exp in experiment1 experiment2 experiment3; do
     # shellcheck disable=SC2086  # the flags are words on purpose
-    smoke_check "$engine: $exp runs to completion in the stack" smoke_lab "$exp" ${flags[$exp]}
+    smoke_check "$engine: $exp runs to completion in the stack" smoke_lab "$exp" ${flags[$exp]} || rc=1
     [[ $DRY_RUN == 1 ]] && continue
-    summary="$LAB_ROOT/results/$exp/$engine/latest/summary.json"
-    smoke_check "$engine: $exp summary.json is complete" grep -q '"complete": true' "$summary"
+    smoke_check "$engine: $exp summary.json of this run is complete" \
+      smoke_result_grep "$exp" "$engine" summary.json '"complete": true' || rc=1
     if [[ -n $want ]]; then
-      smoke_check "$engine: $exp summary.json records storage engine $want as the server reports it" \
-        grep -q "\"name\": \"$want\"" "$summary"
+      smoke_check "$engine: $exp summary.json of this run records storage engine $want as the server reports it" \
+        smoke_result_grep "$exp" "$engine" summary.json "\"engine_reported\": \"$want\"" || rc=1
     fi
   done
-  local failed=$SMOKE_FAILED
-  ((before == 0)) || SMOKE_FAILED=1
-  ((failed == 0))
+  return "$rc"
 }

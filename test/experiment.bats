@@ -333,3 +333,42 @@ teardown() {
   assert_output --partial "node is not installed"
   nothing_started
 }
+
+# smoke_hook MODE: lib/experiment.sh's smoke_experiments with the CLI run (smoke_lab_raw) replaced
+# by a stand-in that writes a new results folder per experiment (MODE=writes) or nothing at all
+# (MODE=nothing, as a run that failed before writing); an older complete run is `latest` for each.
+smoke_hook() {
+  local exp old
+  for exp in experiment1 experiment2 experiment3; do
+    old=$LAB/results/$exp/wiredtiger/20200101T000000Z
+    mkdir -p "$old"
+    printf '{\n  "complete": true,\n  "engine_reported": "wiredTiger"\n}\n' >"$old/summary.json"
+    ln -sfn 20200101T000000Z "$LAB/results/$exp/wiredtiger/latest"
+  done
+  # shellcheck disable=SC2016  # expanded by the inner bash
+  run bash -c '
+    source "$1/run.sh"
+    ENGINE=wiredtiger MODE=$2
+    smoke_lab_raw() {
+      [[ $MODE == writes ]] || return 0
+      local d=$LAB_ROOT/results/$1/wiredtiger/20300101T000000Z
+      mkdir -p "$d"
+      printf "{\n  \"complete\": true,\n  \"engine_reported\": \"wiredTiger\"\n}\n" >"$d/summary.json"
+    }
+    smoke_experiments wiredtiger' _ "$LAB" "$1" </dev/null
+}
+
+@test "smoke_experiments reads the summary its own run wrote, never latest's older one (issue 9 item 10)" {
+  smoke_hook writes
+  assert_success
+  assert_line "ok 2 - wiredtiger: experiment1 summary.json of this run is complete"
+  assert_line "ok 3 - wiredtiger: experiment1 summary.json of this run records storage engine wiredTiger as the server reports it"
+  assert_line "ok 9 - wiredtiger: experiment3 summary.json of this run records storage engine wiredTiger as the server reports it"
+  rm -rf "$LAB/results"
+  smoke_hook nothing
+  assert_failure 1
+  assert_line "ok 1 - wiredtiger: experiment1 runs to completion in the stack"
+  assert_line "not ok 2 - wiredtiger: experiment1 summary.json of this run is complete"
+  assert_output --partial "# no results/experiment1/wiredtiger/ folder written by this smoke run's last step"
+  refute_line --regexp "^ok [0-9]+ - .*summary\\.json"
+}
