@@ -94,6 +94,9 @@ Common flags:
   --profile NAME          resource profile (default: laptop)
   --mongos N              number of mongos routers, 1-3 (default: 1)
   --no-monitoring         leave Prometheus, exporters and Grafana out
+  --host-view VIEW        what the host panels show: host (Linux: this machine's disks), desktop-vm
+                          (Docker Desktop: its VM; the host root cannot be mounted there) or auto
+                          (default: asks docker info)
   --dry-run               print the exact docker commands, run nothing
   --yes                   do not ask before destroying data
 
@@ -114,6 +117,7 @@ ENGINE=wiredtiger
 PROFILE=laptop
 MONGOS_COUNT=1
 MONITORING=1
+HOST_VIEW=auto
 ASSUME_YES=0
 REST_ARGS=()
 
@@ -129,6 +133,8 @@ parse_common_flags() {
       --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; shift 2 ;;
       --mongos=*) MONGOS_COUNT=${1#*=}; shift ;;
       --no-monitoring) MONITORING=0; shift ;;
+      --host-view) require_value "$1" "${2:-}"; HOST_VIEW=$2; shift 2 ;;
+      --host-view=*) HOST_VIEW=${1#*=}; shift ;;
       --dry-run) DRY_RUN=1; shift ;;
       --yes | -y) ASSUME_YES=1; shift ;;
       -h | --help) usage; exit 0 ;;
@@ -140,6 +146,7 @@ parse_common_flags() {
   validate_engine "$ENGINE"
   validate_profile "$PROFILE"
   [[ $MONGOS_COUNT =~ ^[1-3]$ ]] || die_usage "--mongos must be 1, 2 or 3 (got '$MONGOS_COUNT')"
+  [[ $HOST_VIEW =~ ^(auto|host|desktop-vm)$ ]] || die_usage "--host-view must be auto, host or desktop-vm (got '$HOST_VIEW')"
   export DRY_RUN
 }
 

@@ -14,20 +14,26 @@ MONITORING_DASHBOARDS=$'lab-cluster-overview\tcluster overview\nlab-engine-cache
 #               mount", prometheus/node_exporter#2742, #2518): lib/stack.sh adds
 #               compose/monitoring/node-exporter-desktop-vm.yml, no host root; the panels show
 #               the Desktop VM, and the dashboard says so
-# LAB_HOST_VIEW=host|desktop-vm chooses; unset (or auto) asks the daemon: `docker info` reports
-# OperatingSystem "Docker Desktop" there. A dry run asks nothing (it must work without Docker)
-# and assumes host unless LAB_HOST_VIEW says otherwise.
-monitoring_host_view() {
-  case ${LAB_HOST_VIEW:-auto} in
-    host | desktop-vm) echo "$LAB_HOST_VIEW"; return 0 ;;
-    auto) ;;
-    *) echo "LAB_HOST_VIEW must be host, desktop-vm or auto (got '$LAB_HOST_VIEW'); detecting instead" >&2 ;;
-  esac
+# --host-view host|desktop-vm (run.sh sets HOST_VIEW) chooses; auto, the default, asks the daemon
+# once per run: `docker info` reports OperatingSystem "Docker Desktop" there. A dry run asks
+# nothing (it must work without Docker) and assumes host unless --host-view says otherwise.
+HOST_VIEW=${HOST_VIEW:-auto}
+
+# monitoring_resolve_host_view: turn HOST_VIEW=auto into host or desktop-vm, asking the daemon at
+# most once. Called in the main shell before a compose command line is built (lib/stack.sh), so the
+# answer outlives the subshells that build the line.
+monitoring_resolve_host_view() {
+  [[ $HOST_VIEW == auto ]] || return 0
   local os=""
-  if [[ ${DRY_RUN:-0} != 1 ]] && command -v docker >/dev/null 2>&1; then
+  if [[ ${DRY_RUN:-0} != 1 && ${MONITORING:-1} == 1 ]] && command -v docker >/dev/null 2>&1; then
     os=$(docker info --format '{{.OperatingSystem}}' 2>/dev/null) || os=""
   fi
-  if [[ $os == *"Docker Desktop"* ]]; then echo desktop-vm; else echo host; fi
+  if [[ $os == *"Docker Desktop"* ]]; then HOST_VIEW=desktop-vm; else HOST_VIEW=host; fi
+}
+
+monitoring_host_view() {
+  monitoring_resolve_host_view
+  echo "$HOST_VIEW"
 }
 
 # monitoring_ports: host ports `up` publishes for monitoring (preflight checks they are free).

@@ -70,6 +70,7 @@ compose_argv() {
 # compose ARGS...: run docker compose for this engine's project (printed, not run, under --dry-run).
 compose() {
   local argv
+  if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
   mapfile -t argv < <(compose_argv "$@")
   run "${argv[@]}"
 }
@@ -78,6 +79,7 @@ compose() {
 # runs even under --dry-run so that the dry run can say what state it found.
 compose_probe() {
   local argv
+  if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
   mapfile -t argv < <(compose_argv "$@")
   "${argv[@]}"
 }

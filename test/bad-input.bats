@@ -93,6 +93,19 @@ nothing_started() {
   [[ ! -s $STUB_DOCKER_LOG ]]
 }
 
+@test "malformed value: --host-view other than auto, host or desktop-vm" {
+  local v
+  for v in mac Host desktop; do
+    lab up --host-view "$v"
+    assert_failure 2
+    assert_output --partial "error: --host-view must be auto, host or desktop-vm (got '$v')"
+  done
+  lab up --host-view
+  assert_failure 2
+  assert_output --partial "error: --host-view needs a value"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+}
+
 @test "extra arguments: logs and shell take at most one service; unknown services are refused" {
   all_up_rules
   lab logs cfg1 cfg2

@@ -57,7 +57,7 @@ function argv(opts, ...args) {
     source lib/secrets.sh; source lib/cluster.sh; source lib/monitoring.sh
     ENGINE=${o.engine} PROFILE=${o.profile} MONGOS_COUNT=${o.mongos} MONITORING=1
     # node_exporter's platform variant (lib/monitoring.sh monitoring_host_view), never detected here.
-    export LAB_HOST_VIEW=${o.hostView}
+    HOST_VIEW=${o.hostView}
     SECRETS_ROOT=${JSON.stringify(secretsRoot)}
     STACK_EXTRA_ENV=(${o.extraEnv.map((e) => JSON.stringify(e)).join(' ')})
     ${o.stack ? '' : `stack_files() { local f; for f in ${files}; do printf -- '-f\\n%s\\n' "$f"; done; }`}
@@ -354,7 +354,7 @@ for (const eng of ENGINES) {
 // node-exporter-desktop-vm.yml replaces it, and the textfile tells the dashboard that the panels
 // show the Desktop VM.
 for (const view of ['host', 'desktop-vm']) {
-  test(`node_exporter for LAB_HOST_VIEW=${view}: rendered by the real Compose`, () => {
+  test(`node_exporter for --host-view ${view}: rendered by the real Compose`, () => {
     const a = argv({ stack: true, hostView: view });
     assert.equal(a.includes('compose/monitoring/node-exporter-desktop-vm.yml'), view === 'desktop-vm',
       `node-exporter-desktop-vm.yml only on Docker Desktop: ${a.join(' ')}`);

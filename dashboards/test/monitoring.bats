@@ -67,31 +67,38 @@ host_view_with() { # host_view_with OPERATING_SYSTEM: monitoring_host_view again
 }
 
 @test "monitoring_host_view: Docker Desktop (docker info) -> desktop-vm, a Linux engine -> host" {
-  unset LAB_HOST_VIEW
-  run host_view_with "Docker Desktop"
+  HOST_VIEW=auto run host_view_with "Docker Desktop"
   assert_success
   assert_output desktop-vm
-  run host_view_with "Ubuntu 24.04.1 LTS"
+  HOST_VIEW=auto run host_view_with "Ubuntu 24.04.1 LTS"
   assert_output host
   grep -qx 'info --format {{.OperatingSystem}}' "$BATS_TEST_TMPDIR/docker.log"
 }
 
-@test "monitoring_host_view: LAB_HOST_VIEW chooses without asking the daemon; a dry run never asks" {
-  LAB_HOST_VIEW=desktop-vm run host_view_with "Ubuntu 24.04.1 LTS"
+@test "monitoring_host_view: --host-view chooses without asking the daemon; a dry run never asks" {
+  HOST_VIEW=desktop-vm run host_view_with "Ubuntu 24.04.1 LTS"
   assert_output desktop-vm
-  LAB_HOST_VIEW=host run host_view_with "Docker Desktop"
+  HOST_VIEW=host run host_view_with "Docker Desktop"
   assert_output host
   [[ ! -s $BATS_TEST_TMPDIR/docker.log ]] || fail "docker was called: $(cat "$BATS_TEST_TMPDIR/docker.log")"
-  unset LAB_HOST_VIEW
-  DRY_RUN=1 run host_view_with "Docker Desktop"
+  DRY_RUN=1 HOST_VIEW=auto run host_view_with "Docker Desktop"
   assert_output host
   [[ ! -s $BATS_TEST_TMPDIR/docker.log ]] || fail "a dry run called docker: $(cat "$BATS_TEST_TMPDIR/docker.log")"
 }
 
-@test "monitoring_host_view: a wrong LAB_HOST_VIEW is named, then detection decides" {
-  LAB_HOST_VIEW=mac run host_view_with "Docker Desktop"
-  assert_output --partial "LAB_HOST_VIEW must be host, desktop-vm or auto (got 'mac')"
-  assert_line desktop-vm
+@test "the daemon is asked once per run, however many compose command lines are built" {
+  export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/rules
+  : >"$STUB_DOCKER_LOG"
+  printf 'info --format {{.OperatingSystem}}\t0\tDocker Desktop\n' >"$STUB_DOCKER_RULES"
+  # Three command lines in one shell, as a verb builds them (each line is built in a subshell).
+  # shellcheck disable=SC2016  # $1 is the inner shell's argument
+  run env PATH="$REPO/test/stub:$PATH" bash -c 'source "$1/run.sh"; ENGINE=wiredtiger PROFILE=laptop
+    HOST_VIEW=auto; compose_probe ps; compose_probe config --services; compose ps' _ "$REPO"
+  assert_success
+  [[ $(grep -c '^info --format {{.OperatingSystem}}' "$STUB_DOCKER_LOG") == 1 ]] ||
+    fail "docker info asked $(grep -c '^info --format {{.OperatingSystem}}' "$STUB_DOCKER_LOG") times: $(cat "$STUB_DOCKER_LOG")"
+  [[ $(grep -c 'node-exporter-desktop-vm.yml' "$STUB_DOCKER_LOG") == 3 ]] ||
+    fail "the Desktop override was not on all three command lines: $(cat "$STUB_DOCKER_LOG")"
 }
 
 @test "stack_files adds the Docker Desktop node_exporter override only for desktop-vm, and nothing without monitoring" {
@@ -100,16 +107,16 @@ host_view_with() { # host_view_with OPERATING_SYSTEM: monitoring_host_view again
   # shellcheck source=/dev/null
   source "$REPO/lib/stack.sh"
   ENGINE=wiredtiger
-  LAB_HOST_VIEW=desktop-vm run stack_files
+  HOST_VIEW=desktop-vm run stack_files
   assert_line compose/monitoring.yml
   assert_line compose/monitoring/node-exporter-desktop-vm.yml
   # The override comes after the file it overrides.
   [[ $(grep -n . <<<"$output" | grep -F compose/monitoring/node-exporter-desktop-vm.yml | cut -d: -f1) -gt \
     $(grep -n . <<<"$output" | grep -Fx compose/monitoring.yml | cut -d: -f1) ]] || fail "override before monitoring.yml: $output"
-  LAB_HOST_VIEW=host run stack_files
+  HOST_VIEW=host run stack_files
   assert_line compose/monitoring.yml
   refute_output --partial node-exporter
   MONITORING=0
-  LAB_HOST_VIEW=desktop-vm run stack_files
+  HOST_VIEW=desktop-vm run stack_files
   refute_output --partial monitoring
 }
