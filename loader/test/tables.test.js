@@ -1,0 +1,57 @@
+'use strict';
+// loader/src/tables.js reads the real tables of this repository (compose/*.tsv), and agrees with
+// lib/tables.sh, the bash reader of the same files.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const tables = require('../src/tables');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+function bashField(table, key, col) {
+  const r = spawnSync('bash', ['-c', `source lib/tables.sh; table_field compose/${table}.tsv "$1" "$2"`, '_', key, col],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_ROOT: ROOT } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test('parseTable skips comments, keys rows by the header, keeps "-"', () => {
+  const rows = tables.parseTable('# c\na\tb\n# x\n1\t-\n2\t3\n');
+  assert.deepEqual(rows, [{ a: '1', b: '-' }, { a: '2', b: '3' }]);
+});
+
+test('every engine row and column reads the same in Node and in bash', () => {
+  const engines = tables.readTable('engines');
+  assert.ok(engines.length >= 2, `only ${engines.length} engines read`);
+  let cells = 0;
+  for (const row of engines) {
+    for (const [col, value] of Object.entries(row)) {
+      assert.equal(bashField('engines', row.engine, col), value, `${row.engine}.${col}`);
+      cells++;
+    }
+  }
+  assert.ok(cells >= 20, `only ${cells} cells compared`);
+});
+
+test('engines: capabilities typed (journal, keeps_data booleans; fault_methods a list)', () => {
+  for (const e of tables.engines()) {
+    assert.equal(typeof e.journal, 'boolean', e.engine);
+    assert.equal(typeof e.keeps_data, 'boolean', e.engine);
+    assert.ok(Array.isArray(e.fault_methods) && e.fault_methods.length > 0, e.engine);
+  }
+  assert.equal(tables.engine('no-such-engine'), null);
+});
+
+test('topology: config and shard sets of three, routers with published ports; same as bash', () => {
+  const topo = tables.topology();
+  const sets = {};
+  for (const m of topo.filter((x) => x.role !== 'router')) (sets[m.replica_set] ||= []).push(m.service);
+  assert.deepEqual(Object.values(sets).map((s) => s.length), [3, 3]);
+  const routers = tables.members({ role: 'router' });
+  assert.ok(routers.length >= 1 && routers.every((r) => Number.isInteger(r.host_port)));
+  for (const m of topo) assert.equal(bashField('topology', m.service, 'role'), m.role, m.service);
+  const shard = tables.shardSet();
+  assert.equal(shard.hosts.length, 3);
+  assert.ok(shard.hosts.every((h) => /:\d+$/.test(h)));
+});
