@@ -4,8 +4,8 @@
 # compose()/compose_probe() (lib/stack.sh). Checks live in lib/preflight.sh, secrets in
 # lib/secrets.sh. Exit codes: 0 ok, 1 environment/runtime error, 2 usage error.
 
-# Services with mongosh inside (shell targets); mongos2/mongos3 exist with --mongos 2|3.
-CLUSTER_MONGO_SERVICES=(cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos mongos2 mongos3)
+# Services with mongosh inside (shell targets) are every member and router of compose/topology.tsv
+# (topology_services); the routers beyond the first exist with --mongos N.
 # Longest wait for the init service to finish after `docker compose up -d` returned. init's own
 # steps each give up after 180 s; 600 s covers a cold start on a slow disk with room to spare.
 UP_INIT_TIMEOUT=600
@@ -13,18 +13,30 @@ UP_INIT_TIMEOUT=600
 # because health is empty for a service without a healthcheck.
 PS_FORMAT='{{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}'
 
-# cluster_profile_args: Compose --profile flags for the chosen --mongos count (mongos2, mongos3).
+# cluster_profile_args: Compose --profile flags of the routers the --mongos count enables (their
+# compose_profile in compose/topology.tsv).
 cluster_profile_args() {
-  local i
-  for ((i = 2; i <= MONGOS_COUNT; i++)); do printf -- '--profile\nmongos%d\n' "$i"; done
+  local svc port compose_profile
+  while IFS=$'\t' read -r svc port compose_profile; do
+    [[ $compose_profile == - ]] || printf -- '--profile\n%s\n' "$compose_profile"
+  done < <(topology_routers "$MONGOS_COUNT")
 }
 
-# cluster_services: the services `up` must leave running (or exited 0, for one-shots).
+# cluster_services: the services `up` must leave running (or exited 0, for one-shots): the
+# one-shot keyfile, every member, the first router, the one-shot init, the other routers of the
+# --mongos count (this order is the order messages list them in).
 cluster_services() {
-  local i
-  printf '%s\n' keyfile cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos init
-  for ((i = 2; i <= MONGOS_COUNT; i++)); do echo "mongos$i"; done
+  local routers
+  routers=$(topology_routers "$MONGOS_COUNT" | cut -f1)
+  echo keyfile
+  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' '$3 != "router" { print $1 }'
+  head -n1 <<<"$routers"
+  echo init
+  tail -n +2 <<<"$routers"
 }
+
+# cluster_router: the router every exec goes through (the table's first).
+cluster_router() { topology_services router | head -n1; }
 
 # cluster_ps [SERVICE...]: "service|state|health|exitcode" per container of this engine's project.
 cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }
@@ -81,14 +93,14 @@ up_failed() {
 
 # cluster_report: where to connect, and the cluster's own view of itself.
 cluster_report() {
-  local i
+  local port
   echo "The $ENGINE cluster is up (project $(stack_project), profile $PROFILE, $MONGOS_COUNT mongos)."
-  for ((i = 0; i < MONGOS_COUNT; i++)); do
-    echo "  mongodb://root@127.0.0.1:$((27017 + i))/?authSource=admin   password: .secrets/$ENGINE/root-password"
+  for port in $(cluster_ports); do
+    echo "  mongodb://root@127.0.0.1:$port/?authSource=admin   password: .secrets/$ENGINE/root-password"
   done
   echo "  shell:  ./run.sh shell --engine $ENGINE      status: ./run.sh status --engine $ENGINE"
   echo "  stop:   ./run.sh down --engine $ENGINE       remove data: ./run.sh destroy --engine $ENGINE"
-  compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js || true
+  compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/status.js || true
 }
 
 verb_up() {
@@ -196,7 +208,7 @@ verb_status() {
     compose_probe --profile '*' ps --format 'table {{.Service}}\t{{.State}}\t{{.Status}}\t{{.Ports}}'
     echo
   fi
-  compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/status.js
+  compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/status.js
 }
 
 # validate_service NAME: NAME is a service of this stack (any part, any profile).
@@ -217,9 +229,9 @@ verb_logs() {
 
 verb_shell() {
   (($# <= 1)) || die_usage "shell takes at most one service (got: $*)"
-  local svc=${1:-mongos} tty=()
-  printf '%s\n' "${CLUSTER_MONGO_SERVICES[@]}" | grep -qxF -- "$svc" ||
-    die_usage "shell opens mongosh in a mongod or mongos service, not '$svc' (choose one of: ${CLUSTER_MONGO_SERVICES[*]})"
+  local svc=${1:-$(cluster_router)} tty=()
+  topology_services | grep -qxF -- "$svc" ||
+    die_usage "shell opens mongosh in a mongod or mongos service, not '$svc' (choose one of: $(topology_services | paste -sd' ' -))"
   [[ $DRY_RUN == 1 ]] || preflight_docker
   [[ -t 0 && -t 1 ]] || tty=(-T)
   compose exec "${tty[@]}" "$svc" mongosh --nodb --quiet --shell /lab/init/shell.js

@@ -118,7 +118,7 @@ monitoring_spacing() {
     --targets 'mongod|mongos' \
     "up{engine=\"$1\", job!=\"loader\"}" \
     "mongodb_ss_uptime{engine=\"$1\"}" \
-    "container_cpu_usage_seconds_total{engine=\"$1\", container_label_com_docker_compose_service=~\"shard01-.*|mongos\"}" \
+    "container_cpu_usage_seconds_total{engine=\"$1\", container_label_com_docker_compose_service=~\"$({ topology_services shard; cluster_router; } | paste -sd'|' -)\"}" \
     "node_cpu_seconds_total{engine=\"$1\", cpu=\"0\", mode=\"user\"}" | sed 's/^/    /'
   return "${PIPESTATUS[0]}"
 }

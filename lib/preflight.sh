@@ -75,11 +75,9 @@ port_in_use() {
   return 1
 }
 
-# cluster_ports: host ports the cluster publishes for the chosen --mongos count.
-cluster_ports() {
-  local i
-  for ((i = 0; i < MONGOS_COUNT; i++)); do echo $((27017 + i)); done
-}
+# cluster_ports: host ports the cluster publishes for the chosen --mongos count (the routers'
+# host_port in compose/topology.tsv).
+cluster_ports() { topology_routers "$MONGOS_COUNT" | cut -f2; }
 
 # preflight_ports: every port `up` will publish is free. Skipped for our own running stack, which
 # legitimately holds them. Other parts add their ports by defining monitoring_ports.

@@ -126,19 +126,22 @@ smoke_cluster() {
   if [[ $DRY_RUN == 1 ]]; then
     smoke_check "$engine: status (dry run)" smoke_lab status || rc=1
     smoke_check "$engine: write and read a document through mongos (dry run)" \
-      smoke_diag compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
+      smoke_diag compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
     return "$rc"
   fi
   local st=0
   status=$(smoke_lab_raw status 2>&1) || st=$?
   printf '%s\n' "$status" | sed 's/^/#   /'
   smoke_check "$engine: status reports healthy members, primaries and the shard" test "$st" -eq 0 || rc=1
-  smoke_check "$engine: shard shard01 registered with the config servers" \
-    grep -qE '^summary .* shards=([^ ]*,)?shard01(,| |$)' <<<"$status" || rc=1
+  local set
+  for set in $(topology_sets shard); do
+    smoke_check "$engine: shard $set registered with the config servers" \
+      grep -qE "^summary .* shards=([^ ]*,)?$set(,| |\$)" <<<"$status" || rc=1
+  done
   smoke_check "$engine: shard members report storage engine $want" \
     grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
   smoke_check "$engine: write and read a document through mongos (w:majority)" \
-    smoke_diag compose exec -T mongos mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
+    smoke_diag compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
   return "$rc"
 }
 

@@ -1,6 +1,8 @@
 # shellcheck shell=bash
-# Reads compose/engines.tsv and compose/profiles.tsv: the single place engines and profiles are
-# declared. Validation, usage text and tests all go through these functions.
+# Reads compose/engines.tsv, compose/profiles.tsv and compose/topology.tsv: the single place
+# engines, profiles and the cluster's members are declared. Validation, usage text, the cluster
+# verbs and tests all go through these functions, so no engine or member name is written in logic.
+# loader/src/tables.js is the Node reader of the same files (checked against this one).
 
 # table_rows FILE: data rows of a TSV table (comments and the header skipped).
 table_rows() { grep -v '^#' "$1" | tail -n +2; }
@@ -20,6 +22,37 @@ table_field() {
 
 engine_field() { table_field "$LAB_ROOT/compose/engines.tsv" "$1" "$2"; }
 profile_field() { table_field "$LAB_ROOT/compose/profiles.tsv" "$1" "$2"; }
+
+# engine_is ENGINE COLUMN: the engine's yes/no capability column says yes (keeps_data, journal).
+engine_is() { [[ $(engine_field "$1" "$2") == yes ]]; }
+
+# engine_has_fault_method ENGINE METHOD: METHOD is in the engine's fault_methods list.
+engine_has_fault_method() { engine_field "$1" fault_methods | tr ',' '\n' | grep -qxF -- "$2"; }
+
+# The topology (compose/topology.tsv): one row per mongod/mongos service.
+TOPOLOGY_TSV=compose/topology.tsv
+topology_field() { table_field "$LAB_ROOT/$TOPOLOGY_TSV" "$1" "$2"; }
+
+# topology_services [ROLE]: service names in table order, of one role (config|shard|router) or all.
+topology_services() {
+  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v role="${1:-}" 'role == "" || $3 == role { print $1 }'
+}
+
+# topology_sets ROLE: the replica sets of a role, each once, in table order.
+topology_sets() {
+  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v role="$1" '$3 == role && !seen[$2]++ { print $2 }'
+}
+
+# topology_set_members SET: the members of one replica set.
+topology_set_members() {
+  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v set="$1" '$2 == set { print $1 }'
+}
+
+# topology_routers N: the first N routers (./run.sh --mongos N), "service<TAB>host_port<TAB>profile"
+# ("-" for a router that needs no Compose profile).
+topology_routers() {
+  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v n="$1" '$3 == "router" && k++ < n { print $1 "\t" $5 "\t" $6 }'
+}
 
 # validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
 validate_engine() {

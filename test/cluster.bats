@@ -478,3 +478,55 @@ FAKE
   # another engine's folder is not this engine's
   if smoke_new_result experiment1 inmemory 2>/dev/null; then fail "found an inmemory folder"; fi
 }
+
+# --- compose/topology.tsv and the engines' capability columns, read through lib/tables.sh -------
+
+# tables SCRIPT: run SCRIPT in bash with lib/tables.sh of the private copy sourced.
+tables() { run env LAB_ROOT="$LAB" bash -c "source \"\$LAB_ROOT/lib/common.sh\"; source \"\$LAB_ROOT/lib/tables.sh\"; $1"; }
+
+@test "tables: topology readers (services by role, sets, set members, routers for --mongos N)" {
+  tables 'topology_services config | paste -sd" " -; topology_services shard | paste -sd" " -
+          topology_sets shard; topology_set_members cfgrs | paste -sd" " -
+          topology_routers 2; topology_field shard01-b replica_set'
+  assert_success
+  assert_output "cfg1 cfg2 cfg3
+shard01-a shard01-b shard01-c
+shard01
+cfg1 cfg2 cfg3
+mongos	27017	-
+mongos2	27018	mongos2
+shard01"
+}
+
+@test "tables: engine capabilities (engine_is, engine_has_fault_method) come from the row" {
+  printf 'fake\tmongo:8.0\t999\ta fake\twiredTiger\tyes\tno\tnetem\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
+  tables 'engine_is wiredtiger journal && echo wt-journal; engine_is inmemory journal || echo im-no-journal
+          engine_is fake keeps_data && echo fake-keeps; engine_is fake journal || echo fake-no-journal
+          engine_has_fault_method fake netem && echo fake-netem
+          engine_has_fault_method fake fsync || echo fake-no-fsync
+          engine_has_fault_method fake net || echo fake-no-net-prefix'
+  assert_success
+  assert_output "wt-journal
+im-no-journal
+fake-keeps
+fake-no-journal
+fake-netem
+fake-no-fsync
+fake-no-net-prefix"
+}
+
+@test "the cluster verbs take members, routers, ports and profiles from compose/topology.tsv" {
+  # A member added and a router's host port and profile changed in the table only: no code edit.
+  sed -i 's/^mongos2\t-\trouter\t27017\t27018\tmongos2$/mongos2\t-\trouter\t27017\t28018\trouter-two/' "$LAB/compose/topology.tsv"
+  printf 'shard01-d\tshard01\tshard\t27017\t-\t-\n' >>"$LAB/compose/topology.tsv"
+  lab up --dry-run --mongos 2
+  assert_success
+  assert_line --regexp " ports 27017,28018$"
+  assert_output --partial " --profile router-two up -d"
+  lab shell --dry-run shard01-d
+  assert_success
+  assert_output --partial " exec -T shard01-d mongosh "
+  lab shell --dry-run nope
+  assert_failure 2
+  assert_output --partial "(choose one of: cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos mongos2 mongos3 shard01-d)"
+}
