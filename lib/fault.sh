@@ -8,6 +8,9 @@
 # step-*.json, logs) and a `latest` link, and ends with one verdict line.
 # Exit codes: 0 verdict PASS, 1 environment error or verdict FAIL, 2 usage error.
 
+# shellcheck source=lib/fault-bridge.sh
+source "$LAB_ROOT/lib/fault-bridge.sh"
+
 FAULT_MEMBERS=(shard01-a shard01-b shard01-c)
 FAULT_SCENARIOS="replica-lag stale-secondary failover heal"
 FAULT_METHODS="fsync failpoint netem"

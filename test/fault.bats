@@ -528,3 +528,88 @@ FAKE
   [[ $(jq -r '.services["shard01-c"].command | join(" ")' <<<"$json") == *"--oplogSize 16"* ]]
   [[ $(jq -r '.services["cfg1"].command | join(" ")' <<<"$json") != *"--oplogSize"* ]]
 }
+
+# ---- the fault process's docker interface (lib/fault-bridge.sh) -----------------------------------
+# A fake fault process (bash, standing in for loader/src/faults/protocol.js) sends request lines
+# and records the decoded replies; the bridge performs them with compose() against the stub docker.
+bridge() { # bridge [--dry-run] REQUEST... -> $W/replies (one "rc output" line per request)
+  local dry=0
+  [[ $1 == --dry-run ]] && { dry=1; shift; }
+  printf '%s\n' "$@" >"$BATS_TEST_TMPDIR/requests"
+  cat >"$BATS_TEST_TMPDIR/fake-process" <<'FAKE'
+#!/usr/bin/env bash
+echo "an ordinary line"
+while IFS= read -r -u 3 req; do
+  printf '@lab-docker\t%s\n' "$req"
+  IFS=$'\t' read -r id rc b64
+  printf '%s %s %s\n' "$id" "$rc" "$(printf '%s' "$b64" | base64 -d)" >>"$REPLIES"
+done 3<"$REQUESTS"
+exit 7
+FAKE
+  chmod +x "$BATS_TEST_TMPDIR/fake-process"
+  cat >"$W/bridge.sh" <<'SH'
+#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+ENGINE=wiredtiger DRY_RUN=$1
+shift
+rc=0
+fault_bridge "$@" || rc=$?
+echo "process exit $rc"
+SH
+  chmod +x "$W/bridge.sh"
+  : >"$BATS_TEST_TMPDIR/replies"
+  REPLIES=$BATS_TEST_TMPDIR/replies REQUESTS=$BATS_TEST_TMPDIR/requests run "$W/bridge.sh" "$dry" "$BATS_TEST_TMPDIR/fake-process"
+}
+replies() { cat "$BATS_TEST_TMPDIR/replies"; }
+
+@test "bridge: each allowed request is one exact docker compose command line; the process's own lines and exit code pass through" {
+  rule '*exec -T shard01-a sh -c*' 0 '/data/db/rollback/u1/removed.1.bson'
+  bridge $'1\tstop\tshard01-c' $'2\tstart\tshard01-c' $'3\tkill\tshard01-a' $'4\tup\tshard01-b' $'5\trm\tshard01-b' \
+    $'6\tvolume-rm\tshard01-b' $'7\tnetem-slow\tshard01-c\t100ms\t64kbit' $'8\tnetem-partition\tshard01-a\tshard01-b,shard01-c' \
+    $'9\tnetem-heal\tshard01-a' $'10\tlogs\tshard01-c\t2026-01-01T00:00:00Z' $'11\tls-rollback\tshard01-a'
+  [ "$status" -eq 0 ]
+  [[ $output == *"an ordinary line"* ]]
+  [[ $output == *"process exit 7"* ]]
+  local c=" -p lab-wiredtiger "
+  grep -qE -- "$c.* stop shard01-c$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* start shard01-c$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* kill -s SIGKILL shard01-a$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* up -d --no-deps shard01-b$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* rm -f shard01-b$" "$STUB_DOCKER_LOG"
+  grep -qxF -- "volume rm lab-wiredtiger_shard01-b-data" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* run --rm --no-deps netem-shard01-c slow 100ms 64kbit$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* run --rm --no-deps netem-shard01-a partition shard01-b shard01-c$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* run --rm --no-deps netem-shard01-a heal$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* logs --no-color --no-log-prefix --since 2026-01-01T00:00:00Z shard01-c$" "$STUB_DOCKER_LOG"
+  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 11 ]
+  [ "$(replies | grep -c ' 0 ')" -eq 11 ]
+  replies | grep -qxF "11 0 /data/db/rollback/u1/removed.1.bson"
+}
+
+@test "bridge: a failing docker action is answered with its exit code" {
+  rule '*stop shard01-c' 1 ''
+  bridge $'1\tstop\tshard01-c'
+  [ "$status" -eq 0 ]
+  replies | grep -qxF "1 1 "
+}
+
+@test "bridge: unknown actions, non-members and bad arguments are refused (126) and run nothing" {
+  bridge $'1\tdown\tshard01-c' $'2\tstop\tcfg1' $'3\tstop\tshard01-c;rm' $'4\tnetem-slow\tshard01-c\t1h\t64kbit' \
+    $'5\tnetem-partition\tshard01-a\tshard01-b,mongos' $'6\tlogs\tshard01-c\tyesterday' $'7\tstop' $'8\tstop\tshard01-c\textra'
+  [ "$status" -eq 0 ]
+  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 0 ]
+  [ "$(replies | grep -c ' 126 ')" -eq 8 ]
+  replies | grep -qF "1 126 unknown docker action 'down'"
+  replies | grep -qF "2 126 'cfg1' is not a shard member"
+  [[ $output == *"refused: unknown docker action 'down'"* ]]
+}
+
+@test "bridge --dry-run: prints each docker command, runs none, answers 0" {
+  bridge --dry-run $'1\tkill\tshard01-a' $'2\tvolume-rm\tshard01-b'
+  [ "$status" -eq 0 ]
+  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 0 ]
+  [[ $output == *"+ env "*"docker compose "*" -p lab-wiredtiger "*" kill -s SIGKILL shard01-a"* ]]
+  [[ $output == *"+ docker volume rm lab-wiredtiger_shard01-b-data"* ]]
+  [ "$(replies | grep -c ' 0 ')" -eq 2 ]
+}

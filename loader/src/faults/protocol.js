@@ -1,0 +1,91 @@
+'use strict';
+// The one interface between a fault process (loader image, no Docker socket) and bash, which owns
+// every Docker action (lib/fault-bridge.sh). Why bash and not the Docker API: the socket stays out
+// of containers, --dry-run keeps printing the exact docker commands, and the stub docker tests them.
+//
+// Request: one stdout line  "@lab-docker<TAB>id<TAB>op<TAB>arg..."  (tab-separated, so bash reads
+//          it with `read -a` and needs no JSON parser on the host). Every other stdout line is
+//          ordinary output that bash prints as it comes.
+// Reply:   one stdin line    "id<TAB>rc<TAB>base64(output)"   (rc 0 = done; 126 = refused).
+// The allow-list below is checked here (fail fast) and again in bash (the authority).
+const readline = require('node:readline');
+
+const PREFIX = '@lab-docker';
+// op -> argument names, in order. Members are checked against the topology by bash.
+const OPS = {
+  stop: ['member'],
+  start: ['member'],
+  kill: ['member'], // SIGKILL
+  up: ['member'], // up -d --no-deps: a stopped or removed member back
+  rm: ['member'],
+  'volume-rm': ['member'], // the member's data volume
+  'netem-slow': ['member', 'delay', 'rate'],
+  'netem-partition': ['member', 'others'], // others: comma-separated members
+  'netem-heal': ['member'],
+  logs: ['member', 'since'], // output = the member's log since an ISO time
+  'ls-rollback': ['member'], // output = rollback files on the member
+};
+
+class RefusedError extends Error {}
+
+function encodeRequest(id, op, args) {
+  const names = OPS[op];
+  if (!names) throw new RefusedError(`docker action '${op}' is not in the allow-list (${Object.keys(OPS).join(', ')})`);
+  const vals = names.map((n) => {
+    const v = args[n];
+    if (v === undefined || v === null || v === '') throw new RefusedError(`docker action '${op}' needs ${n}`);
+    const s = String(v);
+    if (/[\t\n\r]/.test(s)) throw new RefusedError(`docker action '${op}': ${n} must not hold a tab or newline`);
+    return s;
+  });
+  return [PREFIX, id, op, ...vals].join('\t');
+}
+
+function decodeReply(line) {
+  const [id, rc, b64 = ''] = line.split('\t');
+  return { id: Number(id), rc: Number(rc), output: Buffer.from(b64, 'base64').toString('utf8') };
+}
+
+// DockerPeer: ask(op, args) -> Promise<{rc, output}>; rejects when bash refuses (126), the action
+// fails (rc != 0, unless allowFail) or bash's side closes (the run is being torn down).
+class DockerPeer {
+  constructor({ input = process.stdin, output = process.stdout } = {}) {
+    this.output = output;
+    this.next = 1;
+    this.pending = new Map();
+    this.closed = false;
+    this.rl = readline.createInterface({ input });
+    this.rl.on('line', (l) => {
+      if (!l.trim()) return;
+      const r = decodeReply(l);
+      const p = this.pending.get(r.id);
+      if (!p) return; // a reply to nothing: ignored rather than crashing the run
+      this.pending.delete(r.id);
+      p.resolve(r);
+    });
+    this.rl.on('close', () => {
+      this.closed = true;
+      for (const p of this.pending.values()) p.reject(new Error('the docker side (bash) closed before replying'));
+      this.pending.clear();
+    });
+  }
+
+  async ask(op, args = {}, { allowFail = false } = {}) {
+    const id = this.next++;
+    const line = encodeRequest(id, op, args);
+    if (this.closed) throw new Error('the docker side (bash) is closed');
+    const reply = await new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.output.write(`${line}\n`);
+    });
+    if (reply.rc === 126) throw new RefusedError(`bash refused docker action '${op}': ${reply.output.trim()}`);
+    if (reply.rc !== 0 && !allowFail) throw new Error(`docker action '${op} ${Object.values(args).join(' ')}' failed (exit ${reply.rc}): ${reply.output.trim().split('\n').pop() || ''}`);
+    return reply;
+  }
+
+  close() {
+    this.rl.close();
+  }
+}
+
+module.exports = { DockerPeer, encodeRequest, decodeReply, RefusedError, OPS, PREFIX };
