@@ -20,24 +20,52 @@ function bash(script, opts = {}) {
   return r;
 }
 
-// The engines and profiles tables, as lib/tables.sh reads them (comments skipped, header row).
-function table(file) {
-  const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
-  const head = lines[0].split('\t');
-  return lines.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])));
-}
-const ENGINES = table('compose/engines.tsv');
-const PROFILES = table('compose/profiles.tsv');
+// The engines, profiles and topology tables through the lab's Node reader (loader/src/tables.js,
+// checked cell by cell against lib/tables.sh): the engine list, the members and the routers are
+// never written here, so a new row is tested like the others.
+const tables = require('../../loader/src/tables');
+const ENGINES = tables.readTable('engines');
+const PROFILES = tables.readTable('profiles');
+const TOPOLOGY = tables.topology();
 
 const COMPOSE = (() => {
   const r = bash('source test/lib/tools.sh && compose_bin');
   return r.status === 0 ? r.stdout.trim() : '';
 })();
 
-const CFG = ['cfg1', 'cfg2', 'cfg3'];
-const SHARD = ['shard01-a', 'shard01-b', 'shard01-c'];
+const names = (role) => TOPOLOGY.filter((m) => m.role === role).map((m) => m.service);
+const CFG = names('config');
+const SHARD = names('shard');
 const MONGODS = [...CFG, ...SHARD];
-const mongosList = (n) => ['mongos', 'mongos2', 'mongos3'].slice(0, n);
+const ROUTERS = TOPOLOGY.filter((m) => m.role === 'router');
+const mongosList = (n) => ROUTERS.slice(0, n).map((r) => r.service);
+const CFG_SET = tables.members({ role: 'config' })[0].replica_set;
+const SHARD_SET = tables.shardSet().name;
+
+// renderedTopology(services): the topology table as the rendered Compose model realises it, read
+// back from each mongod/mongos command (--replSet, --configsvr/--shardsvr/mongos, --port), its
+// published ports and its Compose profile; sorted by service like expectedTopology.
+function renderedTopology(services) {
+  const rows = [];
+  for (const [name, svc] of Object.entries(services)) {
+    const cmd = (svc.command || []).join(' ');
+    if (!/^exec mongo[ds] /.test(cmd)) continue;
+    const role = /^exec mongos /.test(cmd) ? 'router' : / --configsvr /.test(cmd) ? 'config' : / --shardsvr /.test(cmd) ? 'shard' : `? ${cmd}`;
+    const port = Number((/ --port (\d+)/.exec(cmd) || [])[1]);
+    const published = (svc.ports || []).map((p) => {
+      assert.equal(p.host_ip, '127.0.0.1', `${name} publishes ${p.published} beyond 127.0.0.1`);
+      assert.equal(Number(p.target), port, `${name}: the published port reaches the port it listens on`);
+      return Number(p.published);
+    });
+    assert.ok(published.length <= 1, `${name}: at most one published port`);
+    rows.push({ service: name, replica_set: (/ --replSet (\S+)/.exec(cmd) || [])[1] || null, role, port,
+      host_port: published.length ? published[0] : null, compose_profile: (svc.profiles || [])[0] || null });
+  }
+  return rows.sort((a, b) => a.service.localeCompare(b.service));
+}
+// expectedTopology(n): the table's rows the --mongos n render enables.
+const expectedTopology = (n) => TOPOLOGY.filter((m) => m.role !== 'router' || mongosList(n).includes(m.service))
+  .sort((a, b) => a.service.localeCompare(b.service));
 
 let secretsRoot;
 before(() => {
@@ -129,8 +157,9 @@ test('the Compose v2 binary is installed', () => {
   assert.match(r.stdout, /Docker Compose version v2\./);
 });
 
-test('tables: two engines, two profiles, caches that fit their memory limits', () => {
-  assert.deepEqual(ENGINES.map((e) => e.engine), ['wiredtiger', 'inmemory']);
+test('tables: engines each with an overlay, two profiles, caches that fit their memory limits', () => {
+  assert.ok(ENGINES.length >= 1, 'compose/engines.tsv has no engine');
+  assert.equal(new Set(ENGINES.map((e) => e.engine)).size, ENGINES.length, 'engine names are unique');
   assert.deepEqual(PROFILES.map((p) => p.profile), ['laptop', 'seed2013']);
   const seed = PROFILES.find((p) => p.profile === 'seed2013');
   assert.equal(bytes(seed.data_mem), 2 * GiB, 'seed2013: 2 GB per data-bearing node, as in seeds/004');
@@ -146,6 +175,10 @@ test('tables: two engines, two profiles, caches that fit their memory limits', (
     assert.ok(fs.existsSync(path.join(ROOT, 'compose/engines', `${e.engine}.yml`)), `compose/engines/${e.engine}.yml`);
     assert.match(e.mongod_uid, /^\d+$/);
     assert.match(e.keeps_data, /^(yes|no)$/);
+    assert.match(e.journal, /^(yes|no)$/);
+    assert.match(e.fault_methods, /^(fsync|failpoint|netem)(,(fsync|failpoint|netem))*$/, `${e.engine}: fault_methods`);
+    assert.match(e.server_line, /^\d+\.\d+$/);
+    assert.match(e.server_engine, /^\S+$/);
   }
 });
 
@@ -165,12 +198,14 @@ for (const eng of ENGINES) {
         assert.deepEqual(Object.keys(s).sort(), [...MONGODS, ...routers, 'init', 'keyfile'].sort());
         assert.equal(model.name, `lab-${eng.engine}`);
 
+        // The rendered members, sets, roles, ports, host ports and profiles are compose/topology.tsv.
+        assert.deepEqual(renderedTopology(s), expectedTopology(n), 'rendered model differs from compose/topology.tsv');
+
         // Replica sets, host names, no IPs.
-        for (const m of CFG) assert.match(s[m].command.join(' '), / --configsvr --replSet cfgrs /);
-        for (const m of SHARD) assert.match(s[m].command.join(' '), / --shardsvr --replSet shard01 /);
-        for (const r of routers) {
-          assert.match(s[r].command.join(' '), /mongos --configdb cfgrs\/cfg1:27017,cfg2:27017,cfg3:27017 /);
-        }
+        for (const m of CFG) assert.match(s[m].command.join(' '), new RegExp(` --configsvr --replSet ${CFG_SET} `));
+        for (const m of SHARD) assert.match(s[m].command.join(' '), new RegExp(` --shardsvr --replSet ${SHARD_SET} `));
+        const configdb = `${CFG_SET}/${TOPOLOGY.filter((m) => m.role === 'config').map((m) => `${m.service}:${m.port}`).join(',')}`;
+        for (const r of routers) assert.ok(s[r].command.join(' ').startsWith(`exec mongos --configdb ${configdb} `), `${r}: --configdb ${configdb}`);
         for (const m of [...MONGODS, ...routers]) {
           const cmd = s[m].command.join(' ');
           assert.equal(s[m].hostname, m, 'host name = service name');
@@ -178,7 +213,7 @@ for (const eng of ENGINES) {
           assert.match(cmd, /^exec mongo[ds] /, `${m}: exec keeps mongod as PID 1`);
           assert.match(cmd, / --keyFile \/etc\/lab-keyfile\/keyfile/);
           assert.match(cmd, / --bind_ip_all/);
-          assert.match(cmd, / --port 27017 /);
+          assert.match(cmd, new RegExp(` --port ${TOPOLOGY.find((t) => t.service === m).port} `));
           assert.equal(s[m].image, eng.image, `${m}: image from the engines table`);
           assert.equal(String(s[m].user), eng.mongod_uid, `${m}: runs as the image's mongod uid`);
           assert.equal(s[m].labels['lab.profile'], prof.profile, `${m}: labelled with the profile`);
@@ -225,7 +260,7 @@ for (const eng of ENGINES) {
             published.push(`${name}:${p.published}->${p.target}`);
           }
         }
-        assert.deepEqual(published.sort(), routers.map((r, i) => `${r}:${27017 + i}->27017`).sort());
+        assert.deepEqual(published.sort(), ROUTERS.slice(0, n).map((r) => `${r.service}:${r.host_port}->${r.port}`).sort());
 
         // Volumes: one per member, named after the project.
         const dataSources = [];
@@ -301,7 +336,7 @@ test('LAB_SHARD_EXTRA_ARGS reaches the shard members only, split into words by t
   for (const m of SHARD) {
     assert.match(model.services[m].command[0], / --oplogSize 16 --setParameter enableTestCommands=1$/);
   }
-  for (const m of [...CFG, 'mongos']) assert.doesNotMatch(model.services[m].command[0], /oplogSize/);
+  for (const m of [...CFG, ...mongosList(1)]) assert.doesNotMatch(model.services[m].command[0], /oplogSize/);
   const plain = render({}).model;
   for (const m of SHARD) assert.doesNotMatch(plain.services[m].command[0], /oplogSize/);
 });
@@ -337,7 +372,7 @@ for (const eng of ENGINES) {
       }
       // Every part (loader, faults, monitoring) mounts secrets the way the cluster does.
       checkSecretMounts(model.services, eng.engine);
-      for (const svc of ['grafana', 'shard01-a-exporter', 'loader', 'fault-tool']) {
+      for (const svc of ['grafana', `${SHARD[0]}-exporter`, 'loader', 'fault-tool']) {
         assert.ok((model.services[svc].volumes || []).some((v) => v.target.startsWith('/run/lab-secrets')), `${svc} mounts its secret`);
       }
       for (const secret of secrets(eng.engine)) {
@@ -346,6 +381,33 @@ for (const eng of ENGINES) {
     });
   }
 }
+
+// Monitoring covers the topology table: one exporter per member and router, under the member's
+// Compose profile, and Prometheus scrapes exactly those. The checked-in prometheus.yml is compared
+// with the table rather than generated from it: it stays one promtool-checked file, and a row
+// added to the table without its exporter and target fails here.
+test('monitoring: an exporter per topology row and a Prometheus target per exporter', () => {
+  const r = runCompose({ mongos: 3, stack: true }, '--profile', '*', 'config', '--format', 'json');
+  assert.equal(r.status, 0, r.stderr);
+  const model = JSON.parse(r.stdout);
+  const exporters = Object.keys(model.services).filter((n) => n.endsWith('-exporter') && n !== 'node-exporter').sort();
+  assert.deepEqual(exporters, TOPOLOGY.map((m) => `${m.service}-exporter`).sort(), 'exporters in compose/monitoring.yml');
+  for (const m of TOPOLOGY) {
+    const e = model.services[`${m.service}-exporter`];
+    assert.equal(e.environment.MONGODB_URI, `mongodb://${m.service}:${m.port}/admin`, `${m.service}-exporter watches ${m.service}`);
+    assert.deepEqual(e.profiles || [], m.compose_profile ? [m.compose_profile] : [], `${m.service}-exporter has ${m.service}'s profile`);
+  }
+  const YAML = require(path.join(ROOT, 'loader', 'node_modules', 'yaml'));
+  const prom = YAML.parse(fs.readFileSync(path.join(ROOT, 'compose/monitoring/prometheus.yml'), 'utf8'));
+  const job = (name) => prom.scrape_configs.find((j) => j.job_name === name) || {};
+  const statics = (name) => (job(name).static_configs || []).flatMap((c) => c.targets).sort();
+  const dns = (name) => (job(name).dns_sd_configs || []).flatMap((c) => c.names.map((h) => `${h}:${c.port}`)).sort();
+  const target = (m) => `${m.service}-exporter:9216`;
+  assert.deepEqual(statics('mongod'), TOPOLOGY.filter((m) => m.role !== 'router').map(target).sort(), 'mongod job: every member');
+  assert.deepEqual(statics('mongos'), ROUTERS.filter((m) => !m.compose_profile).map(target).sort(), 'mongos job: the routers always up');
+  assert.deepEqual(dns('mongos-optional'), ROUTERS.filter((m) => m.compose_profile).map(target).sort(),
+    'mongos-optional job: routers behind a Compose profile, found by DNS');
+});
 
 // node_exporter per platform (lib/monitoring.sh monitoring_host_view), each rendered by the real
 // Compose as `up` renders it. Linux: compose/monitoring.yml alone, the host's root read-only with

@@ -45,6 +45,23 @@ test('replica-set configs use host names and the topology of compose/cluster.yml
   assert.match(yml, /--replSet shard01 /);
 });
 
+// The mongosh scripts cannot read compose/topology.tsv (only compose/init is mounted), so lab.js
+// holds the topology as constants and this test proves they are the table's.
+test('lab.js topology is compose/topology.tsv: sets, members, first router, port', () => {
+  const tables = require('../../loader/src/tables');
+  const topo = tables.topology();
+  const set = (role) => {
+    const rows = topo.filter((m) => m.role === role);
+    return { name: rows[0].replica_set, hosts: rows.map((m) => m.service) };
+  };
+  const LAB = JSON.parse(JSON.stringify(lab.LAB));
+  assert.deepEqual(LAB.cfgrs, set('config'));
+  assert.deepEqual(LAB.shard, set('shard'));
+  assert.equal(LAB.mongos, topo.find((m) => m.role === 'router').service);
+  for (const m of topo) assert.equal(m.port, LAB.port, `${m.service} listens on LAB.port`);
+  assert.equal(lab.shardConnString(lab.LAB.shard), `${tables.shardSet().name}/${tables.shardSet().hosts.join(',')}`);
+});
+
 test('a non-persistent shard (inMemory) gets writeConcernMajorityJournalDefault false', () => {
   const persistent = lab.rsConfig('shard01', lab.LAB.shard.hosts, { persistent: true });
   assert.equal(persistent.writeConcernMajorityJournalDefault, undefined);
