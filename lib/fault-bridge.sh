@@ -89,3 +89,17 @@ fault_bridge() {
   ((interrupted)) && return 130
   return "$rc"
 }
+
+# fault_process SCENARIO ARGS...: the scenario's one long-lived fault process (lab-fault.js run,
+# in the fault-tool service), its docker requests answered by fault_bridge. Under --dry-run the
+# command is printed and the process runs with --dry-run: it prints its plan and asks for each
+# docker action, which the bridge prints and does not run.
+fault_process() {
+  local -a argv
+  mapfile -t argv < <(compose_argv run --rm --no-deps -T fault-tool run "$@" --engine "$ENGINE")
+  if [[ $DRY_RUN == 1 ]]; then
+    printf '+ %s\n' "$(quote_cmd "${argv[@]}")"
+    argv+=(--dry-run)
+  fi
+  fault_bridge "${argv[@]}"
+}

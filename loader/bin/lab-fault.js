@@ -19,6 +19,8 @@
 //   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
 //   summarize  --run-dir D --scenario S [--param k=v ...]   summary.json + verdict (exit 1 on FAIL)
 //   heal                                             failpoints off, fsyncUnlock, on every member
+//   run SCENARIO [flags]                             the whole scenario in this one process
+//                                                    (src/faults/process.js, scenarios/<name>.js)
 // Exit codes: 0 ok, 1 environment/runtime error, 2 usage, 3 condition not reached in time.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -27,6 +29,7 @@ const d = require('../src/faults/decisions');
 const verdicts = require('../src/faults/verdicts');
 const { Members, mongosClient } = require('../src/faults/cluster');
 const setcheck = require('../src/faults/setcheck');
+const { runCommand, UsageError: RunUsageError } = require('../src/faults/process');
 
 const OPTIONS = {
   members: { type: 'string', default: 'shard01-a:27017,shard01-b:27017,shard01-c:27017' },
@@ -547,6 +550,11 @@ async function cmdHeal(m) {
 // ---- main -------------------------------------------------------------------------------------------------
 async function main(argv) {
   const [cmd, ...rest] = argv;
+  if (cmd === 'run') {
+    const r = await runCommand(rest);
+    process.exitCode = r.code;
+    return;
+  }
   let opts;
   try {
     opts = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false }).values;
@@ -584,7 +592,7 @@ if (require.main === module) {
     () => process.exit(process.exitCode || 0),
     (e) => {
       process.stderr.write(`lab-fault: ${e.message}\n`);
-      process.exit(e instanceof UsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
+      process.exit(e instanceof UsageError || e instanceof RunUsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
     },
   );
 }
