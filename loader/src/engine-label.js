@@ -5,28 +5,18 @@
 //   lower case) when its server_engine column knows the reported name, else the reported name
 //   itself (made safe for a folder name), source "server"; "unknown" with source "none" when the
 //   server reports no storage engine (mongo-java-server, for one).
-const fs = require('node:fs');
-const path = require('node:path');
+const { engines } = require('./tables');
 
 // tableEngines(repoRoot) -> Map(server_engine -> engine), empty when the table is not there (the
 // stack's loader image has no compose/; ./run.sh always passes --engine there).
 function tableEngines(repoRoot) {
-  const map = new Map();
-  let text;
+  let rows;
   try {
-    text = fs.readFileSync(path.join(repoRoot, 'compose', 'engines.tsv'), 'utf8');
+    rows = engines(repoRoot);
   } catch {
-    return map;
+    return new Map();
   }
-  let header = null;
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const cols = line.split('\t');
-    if (!header) { header = cols; continue; }
-    const row = Object.fromEntries(header.map((h, i) => [h, cols[i]]));
-    if (row.engine && row.server_engine) map.set(row.server_engine, row.engine.toLowerCase());
-  }
-  return map;
+  return new Map(rows.filter((r) => r.engine && r.server_engine).map((r) => [r.server_engine, r.engine.toLowerCase()]));
 }
 
 // engineLabel({ flag, reported, repoRoot }) -> { engine, source, reported }
