@@ -55,3 +55,39 @@ test('topology: config and shard sets of three, routers with published ports; sa
   assert.equal(shard.hosts.length, 3);
   assert.ok(shard.hosts.every((h) => /:\d+$/.test(h)));
 });
+
+function bash(script) {
+  const r = spawnSync('bash', ['-c', `source lib/common.sh; source lib/tables.sh; ${script}`],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_ROOT: ROOT } });
+  return r;
+}
+const lines = (r) => r.stdout.split('\n').filter(Boolean);
+
+test('bash topology readers (services by role, sets, members, routers) agree with Node', () => {
+  for (const role of ['config', 'shard', 'router']) {
+    assert.deepEqual(lines(bash(`topology_services ${role}`)), tables.members({ role }).map((m) => m.service), role);
+  }
+  const shard = tables.shardSet();
+  assert.deepEqual(lines(bash('topology_sets shard')), [shard.name]);
+  assert.deepEqual(lines(bash(`topology_set_members ${shard.name}`)).map((s) => `${s}:${bashField('topology', s, 'port')}`), shard.hosts);
+  const routers = tables.members({ role: 'router' });
+  for (let n = 1; n <= routers.length; n++) {
+    assert.deepEqual(lines(bash(`topology_routers ${n}`)),
+      routers.slice(0, n).map((r) => [r.service, r.host_port, r.compose_profile || '-'].join('\t')), `--mongos ${n}`);
+  }
+});
+
+test('bash engine capability readers (engine_is, engine_has_fault_method) agree with Node', () => {
+  let checked = 0;
+  for (const e of tables.engines()) {
+    for (const col of ['journal', 'keeps_data']) {
+      assert.equal(bash(`engine_is ${e.engine} ${col}`).status === 0, e[col], `${e.engine}.${col}`);
+      checked++;
+    }
+    for (const m of ['fsync', 'failpoint', 'netem', 'net', 'sync']) {
+      assert.equal(bash(`engine_has_fault_method ${e.engine} ${m}`).status === 0, e.fault_methods.includes(m), `${e.engine} ${m}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 14, `only ${checked} checked`);
+});
