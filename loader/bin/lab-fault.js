@@ -29,6 +29,7 @@ const d = require('../src/faults/decisions');
 const verdicts = require('../src/faults/verdicts');
 const { Members, mongosClient } = require('../src/faults/cluster');
 const setcheck = require('../src/faults/setcheck');
+const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
 const { runCommand, UsageError: RunUsageError } = require('../src/faults/process');
 
 const OPTIONS = {
@@ -71,7 +72,6 @@ class UsageError extends Error {}
 class NotReached extends Error {}
 
 const say = (s) => process.stdout.write(`${s}\n`);
-const hhmmss = () => new Date().toISOString().slice(11, 19);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function need(opts, key) {
@@ -121,30 +121,7 @@ async function cmdPrimary(m) {
   say(d.shortName(p.name));
 }
 
-// ---- watch ------------------------------------------------------------------------------------------
-// Conditions: lag>=N, lag<N, state=A|B, rolled-past, primary-not=X, healthy (every member PRIMARY or
-// SECONDARY for 3 ticks in a row), never (just record until --timeout, then exit 0).
-function parseUntil(s) {
-  let m;
-  if ((m = /^lag>=(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag>=', n: Number(m[1]), needsMember: true };
-  if ((m = /^lag<(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag<', n: Number(m[1]), needsMember: true };
-  if ((m = /^state=([A-Z0-9|]+)$/.exec(s))) return { kind: 'state', states: m[1].split('|'), needsMember: true };
-  if (s === 'rolled-past') return { kind: 'rolled-past', needsMember: true };
-  if ((m = /^primary-not=([\w-]+)$/.exec(s))) return { kind: 'primary-not', not: m[1] };
-  if (s === 'healthy') return { kind: 'healthy' };
-  if (s === 'never') return { kind: 'never' };
-  throw new UsageError(`unknown --until '${s}'`);
-}
-
-async function serverFlowControl(m, primaryName) {
-  try {
-    const ss = await m.admin(primaryName, { serverStatus: 1 });
-    return ss.flowControl || null;
-  } catch {
-    return null;
-  }
-}
-
+// ---- watch (src/faults/watch.js) -----------------------------------------------------------------
 async function cmdWatch(m, opts) {
   const cond = parseUntil(need(opts, 'until'));
   const member = opts.member;
@@ -152,92 +129,14 @@ async function cmdWatch(m, opts) {
   if (member) m.resolve(member);
   const timeoutS = d.parseDuration(opts.timeout);
   if (timeoutS == null) throw new UsageError(`--timeout '${opts.timeout}' is not a duration`);
-  let optime = null;
-  if (cond.kind === 'rolled-past') optime = d.toTs(readJson(need(opts, 'optime-file')).optime);
-  const started = Date.now();
-  const res = { condition: opts.until, member: member || null, phase: opts.phase, reached: false, peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0 };
+  const optime = cond.kind === 'rolled-past' ? d.toTs(readJson(need(opts, 'optime-file')).optime) : null;
   const tl = opts.timeline ? fs.openSync(opts.timeline, 'a') : null;
-  let healthyTicks = 0;
+  let res;
   try {
-    for (;;) {
-      const tick = Date.now();
-      const st = await m.status();
-      const status = st && st.status;
-      const primary = status && d.primaryOf(status);
-      const states = status ? d.memberStates(status) : {};
-      const lag = member && status ? d.memberLag(status, member) : null;
-      // oplog windows of every member that can answer (a stopped one would cost a timeout)
-      const live = m.hosts.filter((h) => ['PRIMARY', 'SECONDARY', 'RECOVERING'].includes((states[d.shortName(h)] || {}).state));
-      const windows = await m.windows(live);
-      const fcRaw = primary ? await serverFlowControl(m, primary.name) : null;
-      const fc = status ? d.interpretFlowControl({ flowControl: fcRaw, status }) : null;
-      if (fc && fc.isLagged) res.flowControlEverLagged = true;
-      if (lag && lag.known) {
-        res.lastLagSeconds = lag.lagSeconds;
-        res.peakLagSeconds = Math.max(res.peakLagSeconds ?? 0, lag.lagSeconds);
-      }
-      const row = {
-        t: new Date(tick).toISOString(),
-        phase: opts.phase,
-        seenFrom: st ? st.from : null,
-        primary: primary ? d.shortName(primary.name) : null,
-        ...(member ? { member, lagSeconds: lag ? lag.lagSeconds : null, lagNote: lag && !lag.known ? lag.reason : undefined } : {}),
-        members: states,
-        oplog: Object.fromEntries(windows.map((w) => [w.member, { first: w.first, last: w.last, windowSeconds: d.windowSeconds(w), maxSizeMB: w.maxSizeMB, ...(w.error ? { error: w.error } : {}) }])),
-        majorityLagSeconds: fc ? fc.majorityLagSeconds : null,
-        flowControl: fcRaw ? { enabled: fcRaw.enabled, isLagged: fcRaw.isLagged, targetRateLimit: fcRaw.targetRateLimit } : null,
-      };
-      // the condition
-      let met = false;
-      let why = '';
-      const mstate = member ? (states[d.shortName(m.resolve(member))] || {}).state : null;
-      switch (cond.kind) {
-        case 'lag>=': met = Boolean(lag && lag.known && lag.lagSeconds >= cond.n); break;
-        case 'lag<': met = Boolean(lag && lag.known && lag.lagSeconds < cond.n); break;
-        case 'state': met = cond.states.includes(mstate); break;
-        case 'primary-not': met = Boolean(primary && d.shortName(primary.name) !== cond.not); break;
-        case 'healthy': {
-          // 3 ticks in a row: other members' view of a member is heartbeat based (every 2 s), so
-          // one healthy tick right after a restart may still be the view from before it.
-          const ok = Object.keys(states).length > 0 && Object.values(states).every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0);
-          healthyTicks = ok ? healthyTicks + 1 : 0;
-          met = healthyTicks >= 3;
-          break;
-        }
-        case 'rolled-past': {
-          const others = windows.filter((w) => w.host !== m.resolve(member));
-          const expected = m.hosts.length - 1;
-          const past = others.length === expected ? d.rolledPast(others, optime) : null;
-          row.rolledPast = past;
-          met = past === true;
-          why = others.map((w) => `${w.member} oldest ${w.first ? d.tsString(w.first) : '?'} ${w.first && d.oplogCovers(w, optime) ? 'still holds it' : 'past it'}`).join(', ');
-          break;
-        }
-        default: met = false;
-      }
-      if (tl !== null) fs.writeSync(tl, `${JSON.stringify(row)}\n`);
-      res.ticks++;
-      res.finalState = mstate;
-      res.primary = row.primary;
-      res.windows = windows;
-      res.flowControl = fc;
-      const lagTxt = member ? ` ${member} ${lag && lag.known ? `lag ${lag.lagSeconds.toFixed(0)} s` : `lag ? (${lag ? lag.reason : 'no status'})`} ${mstate || '?'} |` : '';
-      const stTxt = Object.entries(states).map(([k, s]) => `${k.replace(/^shard01-/, '')} ${s.state}`).join(' ');
-      const opTxt = windows.map((w) => `${w.member.replace(/^shard01-/, '')} ${d.windowSeconds(w) ?? '?'}s`).join(' ');
-      const fcTxt = fc ? (fc.isLagged ? 'flow control ENGAGED' : 'flow control idle') : 'flow control ?';
-      say(`${hhmmss()} [${opts.phase || cond.kind}]${lagTxt} ${stTxt || 'no member answers'} | oplog window ${opTxt || '?'} | ${fcTxt}${why ? ` | ${why}` : ''}`);
-      if (met) {
-        res.reached = true;
-        break;
-      }
-      if ((Date.now() - started) / 1000 >= timeoutS) break;
-      await sleep(Math.max(0, 1000 - (Date.now() - tick)));
-    }
+    res = await watchUntil(m, { until: opts.until, member: member || null, timeoutS, phase: opts.phase, optime, say, timeline: (row) => tl !== null && fs.writeSync(tl, `${JSON.stringify(row)}\n`) });
   } finally {
     if (tl !== null) fs.closeSync(tl);
   }
-  res.elapsedSeconds = Math.round((Date.now() - started) / 1000);
-  if (res.flowControl) say(`flow control: ${res.flowControl.explanation}`);
   writeJson(opts.result, res);
   if (!res.reached && cond.kind !== 'never') throw new NotReached(`condition '${opts.until}' not reached within ${timeoutS} s`);
 }
@@ -595,6 +494,15 @@ if (require.main === module) {
       process.exit(e instanceof UsageError || e instanceof RunUsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
     },
   );
+}
+
+// parseUntil: the watch grammar, its errors as this CLI's usage errors
+function parseUntil(s) {
+  try {
+    return parseUntilRaw(s);
+  } catch (e) {
+    throw new UsageError(e.message);
+  }
 }
 
 module.exports = { main, parseUntil, UsageError, NotReached };
