@@ -278,18 +278,21 @@ else
       continue
     fi
     c=$WORK/cfg-$engine.json
+    # The exporters the topology table asks for: one per row, under the row's Compose profile.
+    t=$(jq -R -s 'split("\n") | map(select(length > 0 and (startswith("#") | not)) | split("\t")) | .[1:]
+      | map({s: (.[0] + "-exporter"), p: (if .[5] == "-" then [] else [.[5]] end)})' compose/topology.tsv)
     check "$engine: every published port is bound to 127.0.0.1" \
       jq -e '[.services[] | .ports[]? | .host_ip] | all(. == "127.0.0.1")' "$c"
     check "$engine: monitoring publishes only Grafana 3000 and Prometheus 9090" \
       jq -e '[.services | to_entries[] | select(.key | test("exporter|prometheus|grafana|cadvisor|node-exporter")) | .value.ports[]? | .published] | sort == ["3000","9090"]' "$c"
-    check "$engine: one exporter per mongod and per mongos (9 with both optional routers)" \
-      jq -e '[.services | keys[] | select(endswith("-exporter") and . != "node-exporter")] | sort == ["cfg1-exporter","cfg2-exporter","cfg3-exporter","mongos-exporter","mongos2-exporter","mongos3-exporter","shard01-a-exporter","shard01-b-exporter","shard01-c-exporter"]' "$c"
-    check "$engine: mongos2/mongos3 exporters carry the routers' profiles" \
-      jq -e '(.services["mongos2-exporter"].profiles == ["mongos2"]) and (.services["mongos3-exporter"].profiles == ["mongos3"])' "$c"
+    check "$engine: one exporter per mongod and per mongos of compose/topology.tsv (optional routers' too)" \
+      jq -e --argjson t "$t" '[.services | keys[] | select(endswith("-exporter") and . != "node-exporter")] | sort == ($t | map(.s) | sort)' "$c"
+    check "$engine: exporters carry their member's Compose profile (the optional routers')" \
+      jq -e --argjson t "$t" '.services as $s | [$t[] | ($s[.s].profiles // []) == .p] | all' "$c"
     check "$engine: exporters wait for init (service_completed_successfully), use the global pool and direct connect" \
-      jq -e '[.services | to_entries[] | select(.key | test("^(cfg|shard|mongos).*-exporter$")) | .value | (.depends_on.init.condition == "service_completed_successfully") and (.command | index("--mongodb.global-conn-pool")) and (.command | index("--mongodb.direct-connect"))] | all' "$c"
+      jq -e --argjson t "$t" '[.services[($t[].s)] | (.depends_on.init.condition == "service_completed_successfully") and (.command | index("--mongodb.global-conn-pool")) and (.command | index("--mongodb.direct-connect"))] | all' "$c"
     check "$engine: exporters mount only the exporter password, read-only at /run/lab-secrets" \
-      jq -e '[.services | to_entries[] | select(.key | test("^(cfg|shard|mongos).*-exporter$")) | .value.volumes | map(select(.target | startswith("/run/lab-secrets"))) | (length == 1 and .[0].target == "/run/lab-secrets/exporter-password" and .[0].read_only == true)] | all' "$c"
+      jq -e --argjson t "$t" '[.services[($t[].s)] | .volumes | map(select(.target | startswith("/run/lab-secrets"))) | (length == 1 and .[0].target == "/run/lab-secrets/exporter-password" and .[0].read_only == true)] | all' "$c"
     # cAdvisor before 0.56.2 sees no container under the containerd image store (0.53), fails
     # without the containerd socket (0.54-0.55) or panics on a nil GraphDriver (0.56.0-0.56.1):
     # see the comment in compose/monitoring.yml.
