@@ -22,13 +22,27 @@ let results;
 test.before(() => { results = tmpResults(); });
 test.after(() => fs.rmSync(results, { recursive: true, force: true }));
 
+// The premise of this test is that the loader has its core to itself; on a shared machine another
+// process may take part of it, and then "the host, not the loader" is the right answer. So the
+// step is measured again (up to 3 times) while other processes held more than a quarter of the
+// core, and the test fails, saying so, if the premise never held.
+const PREMISE_OTHER_CORES = 0.25;
 test('one core, 48 clients: flagged as loader-limited, with the reason', opts, async () => {
   const server = await startServer({ cpus: '1' });
   try {
-    const r = await runLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '48', '--duration', '4s',
-      '--results-dir', results, '--metrics-port', '0', '--engine', 'onecore'], { prefix: ['taskset', '-c', '0'] });
-    assert.equal(r.code, 0, r.stderr);
-    const { summary } = latestRun(results, 'experiment3', 'onecore');
+    let summary; let r; const seen = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const label = `onecore${attempt}`;
+      r = await runLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '48', '--duration', '4s',
+        '--results-dir', results, '--metrics-port', '0', '--engine', label], { prefix: ['taskset', '-c', '0'] });
+      assert.equal(r.code, 0, r.stderr);
+      ({ summary } = latestRun(results, 'experiment3', label));
+      const other = summary.steps[0].loader.host.other_cores_mean;
+      seen.push(other);
+      if (other <= PREMISE_OTHER_CORES) break;
+    }
+    assert.ok(seen.at(-1) <= PREMISE_OTHER_CORES,
+      `premise not met: other processes held ${seen.join(', ')} of the loader's core in 3 tries (a busy machine; rerun on a quiet one)`);
     checkSummary(summary);
     const st = summary.steps[0];
     assert.equal(st.loader.cores, 1, 'the loader knows it has one core');
