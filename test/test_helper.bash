@@ -13,6 +13,7 @@ setup_lab() {
   LAB=$BATS_TEST_TMPDIR/lab
   mkdir -p "$LAB"
   cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$LAB/"
+  [[ -d $REPO/experiments ]] && cp -R "$REPO/experiments" "$LAB/"
   [[ -d $REPO/test ]] && mkdir -p "$LAB/test" && cp -R "$REPO/test/lib" "$REPO/test/run-all.sh" "$LAB/test/"
   export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log
   export STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/docker.rules

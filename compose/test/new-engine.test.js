@@ -22,7 +22,7 @@ const DATA_FLAGS = '--storageEngine wiredTiger --wiredTigerCacheSizeGB ${LAB_DAT
 let copy;
 before(() => {
   copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-new-engine-'));
-  for (const p of ['run.sh', 'lib', 'compose', 'test/lib']) fs.cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true });
+  for (const p of ['run.sh', 'lib', 'compose', 'experiments', 'test/lib'].filter((f) => fs.existsSync(path.join(ROOT, f)))) fs.cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true });
   // The recipe: one row ...
   const row = [ENGINE, IMAGE, UID, 'a made-up engine (recipe test)', 'wiredTiger', 'yes', 'yes', 'fsync,failpoint,netem', '8.0', 'mongosh'];
   fs.appendFileSync(path.join(copy, 'compose/engines.tsv'), `${row.join('\t')}\n`);
