@@ -66,5 +66,5 @@ print('  ' + LAB.shard.name.padEnd(18) + engine);
 print('  ' + LAB.cfgrs.name.padEnd(18) + engineOf(cfgPrimary !== '-' ? cfgPrimary.split(':')[0] : LAB.cfgrs.hosts[0]));
 if (problems.length) print('problems: ' + problems.join('; '));
 print('summary engine=' + engine.split(' ')[0] + ' shards=' + (shardIds.join(',') || '-') +
-  ' cfgrs=' + cfgPrimary + ' shard01=' + shardPrimary);
+  ' ' + LAB.cfgrs.name + '=' + cfgPrimary + ' ' + LAB.shard.name + '=' + shardPrimary);
 quit(problems.length ? 1 : 0);
