@@ -552,38 +552,16 @@ fault_heal() {
   info "healed"
 }
 
-# ---- resync -------------------------------------------------------------------------------------------
+# ---- resync (new path: one fault process, loader/src/faults/scenarios/resync.js) -------------------------
 verb_resync() {
   (($# >= 1)) || die_usage "resync needs a member (choose one of: ${FAULT_MEMBERS[*]})"
   (($# == 1)) || die_usage "resync does not take '$2'"
-  local m=$1 volume
-  fault_validate_member "$m"
-  volume="$(stack_project)_$m-data"
+  fault_validate_member "$1"
   fault_results_root
-  fault_plan \
-    "member: $m; its data volume: $volume (mounted at /data/db)" \
-    "1. docker compose stop $m; docker compose rm -f $m (a volume in use cannot be removed)" \
-    "2. docker volume rm $volume" \
-    "3. docker compose up -d --no-deps $m: it starts empty, finds itself in the replica set config by host name and runs initial sync" \
-    "4. wait until $m is SECONDARY (initial sync copies every collection, then applies the oplog it buffered)"
   fault_require_stack
   fault_image
-  if [[ $DRY_RUN != 1 ]]; then
-    local rc=0 out
-    out=$(fault_tool state --member "$m" 2>&1) || rc=$?
-    ((rc == 0)) || die_env "could not read the replica set state (exit $rc): $out"
-    info "$out"
-    [[ $out == *"$m: PRIMARY"* ]] && die_usage "$m is the PRIMARY; resync a secondary (or step $m down first: rs.stepDown())"
-  fi
-  fault_run_dir resync
-  compose stop "$m"
-  compose rm -f "$m"
-  run docker volume rm "$volume"
-  compose up -d --no-deps "$m"
-  local rc=0
-  fault_watch --member "$m" --until state=SECONDARY --timeout 3600 --phase resync --result "$FAULT_RUN_C/step-resync.json" || rc=$?
-  ((rc == 0 || rc == 3)) || die_env "watching $m failed (exit $rc); see ./run.sh logs $m --engine $ENGINE"
-  fault_summarize resync "member=$m"
+  # the plan, the PRIMARY refusal (exit 2), stop/rm/volume rm/up and the watch are the process's
+  fault_process resync --member "$1"
 }
 
 # ---- smoke (Docker host) -------------------------------------------------------------------------------

@@ -25,6 +25,26 @@ EOF
   : >"$STUB_DOCKER_RULES"
 }
 
+# real_fault_process: `docker compose ... run ... fault-tool run ARGS` runs the real fault process
+# (node loader/bin/lab-fault.js run ARGS) here instead of in a container; every other docker call
+# goes to the stub.
+real_fault_process() {
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  cat >"$BATS_TEST_TMPDIR/bin/docker" <<EOF
+#!/usr/bin/env bash
+args=("\$@")
+for ((i = 0; i < \${#args[@]} - 1; i++)); do
+  if [[ \${args[i]} == fault-tool && \${args[i+1]} == run ]]; then
+    printf '%s\n' "\$*" >>"\$STUB_DOCKER_LOG"
+    exec node "$REPO/loader/bin/lab-fault.js" "\${args[@]:i+1}" --results-dir "$W/results" --password-file /dev/null
+  fi
+done
+exec "$REPO/test/stub/docker" "\$@"
+EOF
+  chmod +x "$BATS_TEST_TMPDIR/bin/docker"
+  export PATH="$BATS_TEST_TMPDIR/bin:$PATH"
+}
+
 rule() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$STUB_DOCKER_RULES"; }
 stack_up() { rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nshard01-c\nmongos\ncfg1\ncfg2\ncfg3'; }
 logged() { grep -qF -- "$1" "$STUB_DOCKER_LOG"; }
@@ -180,15 +200,18 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ -z "$(mutating)" ]
 }
 
-@test "resync --dry-run: stop, rm, volume rm, up, wait for SECONDARY; nothing changed" {
+@test "resync --dry-run: the real fault process prints its plan, the bridge prints stop, rm, volume rm, up; nothing changed" {
+  real_fault_process
   run "$W/lab.sh" resync shard01-b --dry-run
   [ "$status" -eq 0 ]
-  [[ $output == *"its data volume: lab-wiredtiger_shard01-b-data"* ]]
+  [[ $output == *" run --rm --no-deps -T fault-tool run resync --member shard01-b --engine wiredtiger"* ]]
+  [[ $output == *"member: shard01-b; its data volume (mounted at /data/db) is removed"* ]]
   [[ $output == *" stop shard01-b"* && $output == *" rm -f shard01-b"* ]]
   [[ $output == *"+ docker volume rm lab-wiredtiger_shard01-b-data"* ]]
   [[ $output == *" up -d --no-deps shard01-b"* ]]
-  [[ $output == *"--until state=SECONDARY"* ]]
-  [ -z "$(mutating)" ]
+  [[ $output == *"wait until shard01-b is SECONDARY"* ]]
+  [ "$(mutating | grep -vc ' fault-tool run resync ')" -eq 0 ]
+  [ ! -e "$W/results/fault-resync" ]
 }
 
 # ---- real runs against the stub ------------------------------------------------------------------------------
@@ -356,27 +379,26 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"the wiredtiger stack is not up"* ]]
 }
 
-@test "resync of the primary: exit 2, nothing removed" {
+@test "resync of the primary: the process's refusal (exit 2) is run.sh's exit code, nothing removed" {
   stack_up
-  rule '*fault-tool state --member shard01-a*' 0 'shard01-a: PRIMARY (primary shard01-a, seen from shard01-a)'
+  rule '*fault-tool run resync --member shard01-a*' 2 'error: shard01-a is the PRIMARY; resync a secondary'
   run "$W/lab.sh" resync shard01-a
   [ "$status" -eq 2 ]
   [[ $output == *"shard01-a is the PRIMARY"* ]]
   not_logged "volume rm"
 }
 
-@test "resync of a secondary: stop, rm, volume rm, up, wait SECONDARY" {
+@test "resync of a secondary: one fault process; its requests become stop, rm, volume rm, up in its order" {
   stack_up
-  rule '*fault-tool state --member shard01-c*' 0 'shard01-c: RECOVERING (primary shard01-a, seen from shard01-a)'
+  rule '*fault-tool run resync --member shard01-c --engine wiredtiger' 0 '@lab-docker\t1\tstop\tshard01-c\n@lab-docker\t2\trm\tshard01-c\n@lab-docker\t3\tvolume-rm\tshard01-c\n@lab-docker\t4\tup\tshard01-c\nverdict: PASS: resync shard01-c'
   run "$W/lab.sh" resync shard01-c
   [ "$status" -eq 0 ]
+  [ "$(grep -c 'fault-tool run ' "$STUB_DOCKER_LOG")" -eq 1 ]
+  [ "$(line_of 'fault-tool run resync')" -lt "$(line_of ' stop shard01-c')" ]
   [ "$(line_of ' stop shard01-c')" -lt "$(line_of ' rm -f shard01-c')" ]
   [ "$(line_of ' rm -f shard01-c')" -lt "$(line_of 'volume rm lab-wiredtiger_shard01-c-data')" ]
   [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
-  [ "$(line_of 'up -d --no-deps shard01-c')" -lt "$(line_of 'until state=SECONDARY')" ]
-  [ "$(line_of 'until state=SECONDARY')" -lt "$(line_of 'summarize')" ]
-  logged "--scenario resync --param engine=wiredtiger --param member=shard01-c"
-  [ -L "$W/results/fault-resync/wiredtiger/latest" ]
+  [[ $output == *"verdict: PASS: resync shard01-c"* ]]
 }
 
 @test "every scenario first builds the fault tool's image (the loader's), before any fault-tool step" {

@@ -3,8 +3,9 @@
 // stop) -> results folder -> apply -> watch -> heal (always, even after an error or Ctrl-C) ->
 // verdict -> summary.json through the experiments' results writer. A scenario is a module with
 //   name, options (node:util parseArgs), check(params, env), plan(params, env) -> {lines, actions},
-//   apply(ctx), watch(ctx), heal(ctx), verdict(ctx) -> {result: true|false|'unknown', line, evidence}
+//   [ready(ctx)], apply(ctx), watch(ctx), heal(ctx), verdict(ctx) -> {result: true|false|'unknown', line, evidence}
 // (DEVELOPERS.md "Adding a fault"). Exit codes: 0 verdict true, 1 false/unknown/error, 130 signal.
+const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
 
 class Aborted extends Error {}
@@ -38,9 +39,29 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
     for (const a of plan.actions || []) await docker.ask(a.op, a.args);
     return { code: 0 };
   }
-  const run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
-  say(`results: ${run.dir}`);
   const controller = new AbortController();
+  let run = null;
+  const ctx = {
+    params, env, docker, say, signal: controller.signal, state: {},
+    timeline: (row) => run.timeline(row),
+    step: (name, obj) => writeStep(run, name, obj),
+    ...(await makeContext({ params, env, signal: controller.signal, say })),
+  };
+  // ready: live checks (is the member a secondary now?) before any folder exists; an error here
+  // is a refusal (exit 2 when it is the user's choice that is wrong, else 1), nothing was done
+  if (scenario.ready) {
+    try {
+      await scenario.ready(ctx);
+    } catch (e) {
+      if (ctx.close) await ctx.close();
+      say(`error: ${e.message}`);
+      return { code: e.usage ? 2 : 1 };
+    }
+  }
+  run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
+  ctx.run = run;
+  // as the user sees it: results/... (the container mounts the repository's results/ there)
+  say(`results: ${path.join(path.basename(resultsRoot), path.relative(resultsRoot, run.dir))}/`);
   let signalled = null;
   const onSignal = (sig) => {
     if (signalled) return; // the heal is running: let it finish (it is bounded)
@@ -50,12 +71,6 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   };
   signals.on('SIGINT', onSignal);
   signals.on('SIGTERM', onSignal);
-  const ctx = {
-    params, env, docker, say, run, signal: controller.signal, state: {},
-    timeline: (row) => run.timeline(row),
-    step: (name, obj) => writeStep(run, name, obj),
-    ...(await makeContext({ params, env, signal: controller.signal, say })),
-  };
   let why = null;
   let healError = null;
   const started = new Date();
