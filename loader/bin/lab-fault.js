@@ -29,11 +29,12 @@ const d = require('../src/faults/decisions');
 const verdicts = require('../src/faults/verdicts');
 const { Members, mongosClient } = require('../src/faults/cluster');
 const setcheck = require('../src/faults/setcheck');
+const tables = require('../src/tables');
 const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
 const { runCommand, UsageError: RunUsageError } = require('../src/faults/process');
 
 const OPTIONS = {
-  members: { type: 'string', default: 'shard01-a:27017,shard01-b:27017,shard01-c:27017' },
+  members: { type: 'string', default: tables.shardSet().hosts.join(',') }, // compose/topology.tsv
   mongos: { type: 'string', default: 'mongos:27017' },
   user: { type: 'string', default: 'root' },
   'password-file': { type: 'string', default: '/run/lab-secrets/root-password' },
@@ -389,12 +390,18 @@ function cmdSummarize(opts) {
       finalState: (ev.self && ev.self.stateStr) || state.finalState,
       evidence: { tooStale: ev.tooStale, initialSync: ev.initialSync, legacy: ev.legacy },
       rolledPast: (steps['stale-past'] || {}).reached === true,
-      inMemory: params.engine === 'inmemory',
+      keepsData: (tables.engine(params.engine) || { keeps_data: true }).keeps_data,
     });
   } else if (scenario === 'failover') {
     const check = steps.check;
     if (!check) v = { pass: false, verdict: 'FAIL: failover: the set checker did not run' };
-    else v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, engine: params.engine, how: params.how, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean) });
+    else {
+      // the failover must have been seen: the watch for a new primary reached it
+      const fo = steps.failover || {};
+      const observed = fo.reached === true && Boolean(fo.primary) && fo.primary !== params.old_primary;
+      const keepsData = (tables.engine(params.engine) || { keeps_data: true }).keeps_data;
+      v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, keepsData, how: params.how, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean), failover: { observed, newPrimary: observed ? fo.primary : null, primariesSeen: fo.primariesSeen } });
+    }
   } else if (scenario === 'resync') {
     const r = steps.resync || {};
     const pass = r.reached === true;
@@ -409,6 +416,7 @@ function cmdSummarize(opts) {
     complete: true,
     params,
     finished: new Date().toISOString(),
+    result: v.result ?? v.pass,
     pass: v.pass,
     verdict: v.verdict,
     ...(v.flowControl !== undefined ? { flow_control: v.flowControl, flow_control_engaged: v.flowControlEverLagged } : {}),

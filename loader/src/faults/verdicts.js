@@ -19,20 +19,21 @@ function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, h
   return { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: replica-lag ${parts.join('; ')}` };
 }
 
-// staleSecondaryVerdict: engine-aware. On inMemory a restarted mongod has no data files, so it
-// comes back empty and initial-syncs by itself instead of reporting "too stale" (Percona docs:
-// inMemory keeps no data on disk). That is the expected behaviour there, reported as such.
-function staleSecondaryVerdict({ engine, member, finalState, evidence, rolledPast, inMemory }) {
+// staleSecondaryVerdict: engine-aware through the engines table's keeps_data. On an engine that
+// keeps no data (Percona's inMemory: nothing on disk) a restarted mongod comes back empty and
+// initial-syncs by itself instead of reporting "too stale". That is the expected behaviour there,
+// reported as such.
+function staleSecondaryVerdict({ engine, member, finalState, evidence, rolledPast, keepsData = true }) {
   const ev = evidence || {};
-  if (inMemory || engine === 'inmemory') {
+  if (!keepsData) {
     if (ev.tooStale && finalState === 'RECOVERING') {
-      return { pass: true, verdict: `PASS: stale-secondary on ${engine}: ${member} went RECOVERING and logged too stale (unexpected for inMemory: it kept its data?)` };
+      return { pass: true, verdict: `PASS: stale-secondary on ${engine}: ${member} went RECOVERING and logged too stale (unexpected for an engine that keeps no data: it kept its data?)` };
     }
     const seen = ev.initialSync ? 'logged "Starting initial sync attempt"' : 'showed no initial-sync log line';
     const pass = ['SECONDARY', 'STARTUP2'].includes(finalState);
     return {
       pass,
-      verdict: `${pass ? 'PASS (not applicable)' : 'FAIL'}: stale-secondary on ${engine}: ${member} restarted with no data (inMemory keeps nothing on disk), ${seen} and is ${finalState}; a too-stale RECOVERING state cannot happen on this engine`,
+      verdict: `${pass ? 'PASS (not applicable)' : 'FAIL'}: stale-secondary on ${engine}: ${member} restarted with no data (${engine} keeps nothing on disk), ${seen} and is ${finalState}; a too-stale RECOVERING state cannot happen on this engine`,
     };
   }
   if (rolledPast !== true) {
@@ -47,30 +48,32 @@ function staleSecondaryVerdict({ engine, member, finalState, evidence, rolledPas
   };
 }
 
-function failoverVerdict({ w, check, rollbackFiles, oldPrimary, engine, how }) {
+// failoverVerdict -> {result: true|false|'unknown', pass, verdict}. A failover verdict needs a
+// failover: without an observed new primary nothing was tested, so the best it can say is
+// unknown (a loss, or an id nobody wrote, is still false). keepsData: the engines table's
+// keeps_data (a killed primary of an engine that keeps nothing restarts empty: no rollback file).
+function failoverVerdict({ w, check, rollbackFiles, oldPrimary, keepsData = true, how, failover = { observed: true } }) {
   const c = check;
   const counts = `${c.attemptCount} attempted, ${c.acknowledgedCount} acknowledged, ${c.okCount} ok, ${c.lostCount} lost, ${c.unexpectedCount} unexpected, ${c.recoveredCount} recovered`;
+  const observed = failover && failover.observed === true;
+  const seen = observed ? (failover.newPrimary ? `; new primary ${failover.newPrimary}` : '') : `; NO failover observed (primaries seen: ${(failover && failover.primariesSeen || []).join(', ') || 'none'}), so nothing was tested`;
+  const out = (result, text) => ({ result, pass: result === true, verdict: `${{ true: 'PASS', false: 'FAIL', unknown: 'UNKNOWN' }[result]}: ${text}` });
   if (String(w) === 'majority') {
-    const pass = c.valid;
-    return {
-      pass,
-      verdict: `${pass ? 'PASS' : 'FAIL'}: failover w:majority: ${counts}${pass ? ' (nothing acknowledged was lost, as w:majority promises)' : `; LOST ${c.lost.slice(0, 20).join(',')}`}`,
-    };
+    if (!c.valid) return out(false, `failover w:majority: ${counts}; LOST ${c.lost.slice(0, 20).join(',')}${seen}`);
+    return out(observed ? true : 'unknown', `failover w:majority: ${counts}${observed ? ' (nothing acknowledged was lost, as w:majority promises)' : ''}${seen}`);
   }
   let files = rollbackFiles && rollbackFiles.length ? `rollback files on ${oldPrimary}: ${rollbackFiles.join(' ')}` : `no rollback files found on ${oldPrimary}`;
-  // A killed inMemory primary restarts empty and initial-syncs: nothing to roll back, so writes it
-  // alone had are gone without a rollback file.
-  if (engine === 'inmemory' && how === 'kill' && !(rollbackFiles && rollbackFiles.length)) {
-    files += ' (inMemory: the killed primary restarted empty and initial-synced, so there was nothing to roll back and no file to keep its writes)';
+  if (!keepsData && how === 'kill' && !(rollbackFiles && rollbackFiles.length)) {
+    files += ' (this engine keeps no data: the killed primary restarted empty and initial-synced, so there was nothing to roll back and no file to keep its writes)';
   }
-  const pass = c.unexpectedCount === 0;
   let tail;
   if (c.lostCount > 0) {
     tail = `lost ids ${c.lost.slice(0, 20).join(',')}${c.lost.length > 20 ? ',...' : ''} (acknowledged with w:1 by the old primary, rolled back); ${files}`;
   } else {
     tail = `no acknowledged write was lost this time: w:1 CAN lose writes, it did not have to (a partition keeps the old primary accepting writes longer than a kill); ${files}`;
   }
-  return { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: failover w:1: ${counts}; ${tail}` };
+  const result = c.unexpectedCount > 0 ? false : observed ? true : 'unknown';
+  return out(result, `failover w:1: ${counts}; ${tail}${seen}`);
 }
 
 function fmt(x) {

@@ -66,7 +66,7 @@ test('summarize stale-secondary and failover', () => {
   const r1 = run('summarize', '--run-dir', stale, '--scenario', 'stale-secondary', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c');
   assert.equal(r1.status, 0, r1.stdout + r1.stderr);
   assert.match(r1.stdout, /PASS: stale-secondary: shard01-c is RECOVERING.*id 21126/);
-  const fo = runDir({ check: { valid: false, attemptCount: 10, acknowledgedCount: 9, okCount: 8, lostCount: 1, unexpectedCount: 0, recoveredCount: 0, lost: [7], unexpected: [], recovered: [] } });
+  const fo = runDir({ failover: { reached: true, primary: 'shard01-b' }, check: { valid: false, attemptCount: 10, acknowledgedCount: 9, okCount: 8, lostCount: 1, unexpectedCount: 0, recoveredCount: 0, lost: [7], unexpected: [], recovered: [] } });
   const r2 = run('summarize', '--run-dir', fo, '--scenario', 'failover', '--param', 'engine=wiredtiger', '--param', 'w=1', '--param', 'old_primary=shard01-a', '--param', 'rollback_files=/data/db/rollback/u/removed.x.bson');
   assert.equal(r2.status, 0, r2.stderr);
   assert.match(r2.stdout, /failover w:1: .*lost ids 7 .*removed\.x\.bson/);

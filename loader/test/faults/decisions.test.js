@@ -321,7 +321,7 @@ test('verdicts: stale-secondary on wiredtiger and inmemory', () => {
   assert.equal(v.staleSecondaryVerdict({ engine: 'wiredtiger', member: 'shard01-c', finalState: 'RECOVERING', evidence: ev, rolledPast: true }).pass, true);
   assert.equal(v.staleSecondaryVerdict({ engine: 'wiredtiger', member: 'shard01-c', finalState: 'SECONDARY', evidence: { tooStale: false }, rolledPast: true }).pass, false);
   assert.equal(v.staleSecondaryVerdict({ engine: 'wiredtiger', member: 'shard01-c', finalState: 'RECOVERING', evidence: ev, rolledPast: false }).pass, false);
-  const im = v.staleSecondaryVerdict({ engine: 'inmemory', member: 'shard01-c', finalState: 'SECONDARY', evidence: { initialSync: true } });
+  const im = v.staleSecondaryVerdict({ engine: 'inmemory', member: 'shard01-c', finalState: 'SECONDARY', evidence: { initialSync: true }, keepsData: false });
   assert.equal(im.pass, true);
   assert.match(im.verdict, /not applicable.*no data.*Starting initial sync attempt/);
 });
@@ -334,6 +334,21 @@ test('verdicts: failover', () => {
   const w1 = v.failoverVerdict({ w: 1, check: lossy, oldPrimary: 'shard01-a', rollbackFiles: ['/data/db/rollback/uuid/removed.2026-11-21T08-00-00.0.bson'] });
   assert.equal(w1.pass, true);
   assert.match(w1.verdict, /lost ids 1 .*rollback files on shard01-a: \/data\/db\/rollback\/uuid\/removed/);
-  const im = v.failoverVerdict({ w: 1, check: lossy, oldPrimary: 'shard01-a', rollbackFiles: [], engine: 'inmemory', how: 'kill' });
+  const im = v.failoverVerdict({ w: 1, check: lossy, oldPrimary: 'shard01-a', rollbackFiles: [], keepsData: false, how: 'kill' });
   assert.match(im.verdict, /restarted empty and initial-synced/);
+});
+
+test('verdicts: failover needs an observed new primary; without one clean is unknown, a loss still false', () => {
+  const clean = d.checkSet({ 0: 'ok', 1: 'info' }, [0]);
+  const lossy = d.checkSet({ 0: 'ok', 1: 'ok' }, [0]);
+  const none = { observed: false, primariesSeen: ['shard01-a'] };
+  const m = v.failoverVerdict({ w: 'majority', check: clean, failover: none });
+  assert.equal(m.result, 'unknown');
+  assert.equal(m.pass, false);
+  assert.match(m.verdict, /^UNKNOWN: .*NO failover observed \(primaries seen: shard01-a\)/);
+  assert.equal(v.failoverVerdict({ w: 'majority', check: lossy, failover: none }).result, false);
+  assert.equal(v.failoverVerdict({ w: 1, check: lossy, failover: none }).result, 'unknown');
+  const yes = v.failoverVerdict({ w: 'majority', check: clean, failover: { observed: true, newPrimary: 'shard01-b' } });
+  assert.equal(yes.result, true);
+  assert.match(yes.verdict, /new primary shard01-b/);
 });

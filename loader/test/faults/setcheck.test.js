@@ -72,9 +72,16 @@ test('lab-fault writers + check-set CLI end to end (no auth on the test server)'
     assert.equal(r.valid, true);
     assert.equal(r.lostCount, 0);
     assert.equal(r.okCount, r.attemptCount);
-    const sum = spawnSync(process.execPath, [BIN, 'summarize', '--run-dir', dir, '--scenario', 'failover', '--param', 'engine=test', '--param', 'w=majority'], { encoding: 'utf8' });
+    // one node never fails over: the verdict cannot be PASS on its own ...
+    const args = [BIN, 'summarize', '--run-dir', dir, '--scenario', 'failover', '--param', 'engine=test', '--param', 'w=majority', '--param', 'old_primary=shard01-a'];
+    const none = spawnSync(process.execPath, args, { encoding: 'utf8' });
+    assert.equal(none.status, 1, none.stdout + none.stderr);
+    assert.match(none.stdout, /verdict: UNKNOWN: failover w:majority: .* 0 lost, 0 unexpected.*NO failover observed/);
+    // ... only with a watch that saw another primary (as the failover step writes it)
+    fs.writeFileSync(path.join(dir, 'step-failover.json'), JSON.stringify({ reached: true, primary: 'shard01-b', primariesSeen: ['shard01-a', 'shard01-b'] }));
+    const sum = spawnSync(process.execPath, args, { encoding: 'utf8' });
     assert.equal(sum.status, 0, sum.stdout + sum.stderr);
-    assert.match(sum.stdout, /verdict: PASS: failover w:majority: .* 0 lost, 0 unexpected/);
+    assert.match(sum.stdout, /verdict: PASS: failover w:majority: .* 0 lost, 0 unexpected.*new primary shard01-b/);
   } finally {
     await server.stop();
   }
