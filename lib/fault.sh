@@ -445,77 +445,14 @@ fault_stale_secondary() {
   return "$rc2"
 }
 
-# ---- failover -------------------------------------------------------------------------------------------
+# ---- failover (new path: one fault process, loader/src/faults/scenarios/failover.js) ---------------------
 fault_failover() {
-  local w=$FAULT_W how=$FAULT_HOW primary others=() x
   fault_step "stack up"
   verb_up
   fault_image
-  if [[ $DRY_RUN == 1 ]]; then
-    primary=""
-    if fault_stack_up; then primary=$(fault_tool_probe primary 2>/dev/null | tail -1 || true); fi
-    [[ " ${FAULT_MEMBERS[*]} " == *" $primary "* ]] || primary=PRIMARY
-  else
-    primary=$(fault_tool primary | tail -1) || die_env "could not find the shard's primary; ./run.sh status --engine $ENGINE"
-    [[ " ${FAULT_MEMBERS[*]} " == *" $primary "* ]] || die_env "unexpected primary '$primary'"
-  fi
-  for x in "${FAULT_MEMBERS[@]}"; do [[ $x == "$primary" ]] || others+=("$x"); done
-  [[ $primary == PRIMARY ]] && others=("<the other two members>")
-  local fault_cmd heal_cmd
-  if [[ $how == kill ]]; then
-    fault_cmd="docker compose kill -s SIGKILL $primary"
-    heal_cmd="docker compose start $primary"
-  else
-    fault_cmd="netem-$primary: iptables DROP to/from ${others[*]} (clients and mongos still reach it)"
-    heal_cmd="netem-$primary: remove the DROP rules"
-  fi
-  fault_plan \
-    "primary now: $primary$([[ $primary == PRIMARY ]] && echo ' (decided at run time: the shard primary then)'); write concern w:$w; fault: $how" \
-    "1. 4 writers through mongos insert {_id: n} with unique increasing n, each write recorded ok / fail / indeterminate (history.ndjson)" \
-    "2. after 10 s of load: $fault_cmd" \
-    "3. wait for a new primary, 10 s more load, then heal: $heal_cmd" \
-    "4. wait until every member is PRIMARY or SECONDARY and $primary is within ${FAULT_HEALED_LAG} s of the new primary (it rolled back what the others never had), stop the writers" \
-    "5. read every id with readConcern majority through mongos; Jepsen set checker: ok / lost / unexpected / recovered" \
-    "6. list rollback files on $primary: /data/db/rollback/<collection uuid>/removed.*.bson" \
-    "expected: w:majority loses nothing; w:1 may lose acknowledged writes (listed, with the rollback files that hold them)"
-  fault_run_dir failover
-  trap fault_on_exit EXIT
-  fault_tool reset-set
-  fault_step "writers (w:$w)"
-  fault_bg writers writers --w "$w" --writers 4 --seconds 600 --history "$FAULT_RUN_C/history.ndjson" --stop-file "$FAULT_RUN_C/stop"
-  fault_watch --until never --timeout 10 --phase load || true
-  fault_step "fault: $how $primary"
-  if [[ $how == kill ]]; then
-    FAULT_UNDO=(compose start "$primary")
-    compose kill -s SIGKILL "$primary"
-  else
-    FAULT_UNDO=(compose run --rm --no-deps "netem-$primary" heal)
-    compose run --rm --no-deps "netem-$primary" partition "${others[@]}"
-  fi
-  fault_watch --until "primary-not=$primary" --timeout 90 --phase failover --result "$FAULT_RUN_C/step-failover.json" || true
-  fault_watch --until never --timeout 10 --phase new-primary || true
-  fault_step "heal"
-  if [[ $how == kill ]]; then compose start "$primary"; else compose run --rm --no-deps "netem-$primary" heal; fi
-  FAULT_UNDO=()
-  fault_watch --until healthy --timeout 300 --phase recovery --result "$FAULT_RUN_C/step-recovery.json" || true
-  # The old primary can look SECONDARY before it has found its divergence; it can only come within
-  # 2 s of the new primary (writers still running) after it rolled back, i.e. after the rollback
-  # files exist.
-  fault_watch --member "$primary" --until "lag<$FAULT_HEALED_LAG" --timeout 300 --phase caught-up \
-    --result "$FAULT_RUN_C/step-caught-up.json" || true
-  fault_bg_stop
-  trap - EXIT
-  fault_step "set checker"
-  fault_tool check-set --history "$FAULT_RUN_C/history.ndjson" --result "$FAULT_RUN_C/step-check.json"
-  local files=""
-  if [[ $DRY_RUN == 1 ]]; then
-    compose exec -T "$primary" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true'
-  else
-    files=$(compose exec -T "$primary" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true' | tr '\n' ' ')
-    [[ -n $files ]] && info "rollback files on $primary: $files"
-  fi
-  fault_summarize failover "w=$w" "how=$how" "old_primary=$primary" "writers=4" \
-    "retry_writes=true (driver default: one retry on a retryable error)" "rollback_files=${files% }"
+  # the live primary, the plan, the writers, kill/partition and heal (asked of fault_bridge), the
+  # watches, the set checker, the rollback listing and the verdict are all the process's
+  fault_process failover --w "$FAULT_W" --how "$FAULT_HOW"
 }
 
 # ---- heal -----------------------------------------------------------------------------------------------

@@ -176,28 +176,27 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"inmemory: a restarted member has no data at all, so it initial-syncs by itself"* ]]
 }
 
-@test "failover --dry-run with the stack up: acts on the live primary and partitions it from the others" {
-  stack_up
-  rule '*fault-tool primary*' 0 'shard01-b'
+@test "failover --dry-run: one fault process (printed, run with --dry-run), its plan; nothing changed" {
+  real_fault_process
+  run "$W/lab.sh" fault failover --w majority --how kill --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *" run --rm --no-deps -T fault-tool run failover --w majority --how kill --engine wiredtiger"* ]]
+  [[ $output == *"(decided at run time: the shard primary then)"* ]]
+  [[ $output == *"docker compose kill -s SIGKILL PRIMARY"* ]]
+  [[ $output == *"no new primary seen = no verdict (UNKNOWN)"* ]]
+  [ "$(mutating | grep -vc ' fault-tool run failover ')" -eq 0 ]
+  [ ! -e "$W/results/fault-failover" ]
+}
+
+@test "failover --dry-run with the live primary known: the bridge prints its partition, heal and rollback listing" {
+  rule '*fault-tool run failover --w 1 --how partition --engine wiredtiger --dry-run' 0 '  primary now: shard01-b; write concern w:1; fault: partition\n@lab-docker\t1\tnetem-partition\tshard01-b\tshard01-a,shard01-c\n@lab-docker\t2\tnetem-heal\tshard01-b\n@lab-docker\t3\tls-rollback\tshard01-b'
   run "$W/lab.sh" fault failover --w 1 --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"primary now: shard01-b; write concern w:1; fault: partition"* ]]
-  [[ $output == *"--name lab-wiredtiger-fault-writers fault-tool writers --w 1 --writers 4"* ]]
   [[ $output == *"run --rm --no-deps netem-shard01-b partition shard01-a shard01-c"* ]]
-  [[ $output == *"--until primary-not=shard01-b"* ]]
   [[ $output == *"run --rm --no-deps netem-shard01-b heal"* ]]
-  [[ $output == *"fault-tool check-set --history /lab/results/fault-failover/wiredtiger/"*"/history.ndjson"* ]]
   [[ $output == *"exec -T shard01-b sh -c"*"/data/db/rollback/"* ]]
-  # only read-only probes ran: ps and the primary lookup
-  mutating | grep -v 'fault-tool primary' | { ! grep -q .; }
-}
-
-@test "failover --dry-run with the stack down: the primary is decided at run time" {
-  run "$W/lab.sh" fault failover --w majority --how kill --dry-run
-  [ "$status" -eq 0 ]
-  [[ $output == *"(decided at run time: the shard primary then)"* ]]
-  [[ $output == *"kill -s SIGKILL PRIMARY"* ]]
-  [ -z "$(mutating)" ]
+  [ "$(mutating | grep -vc ' fault-tool run failover ')" -eq 0 ]
 }
 
 @test "resync --dry-run: the real fault process prints its plan, the bridge prints stop, rm, volume rm, up; nothing changed" {
@@ -315,32 +314,27 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ -f "$W/results/fault-stale-secondary/wiredtiger/latest/shard01-c.log" ]
 }
 
-@test "failover --how kill: kill the live primary, start it, checker, rollback listing, verdict" {
+@test "failover --how kill: up, image, one fault process; its kill/start/rollback listing requests run in order; its verdict and exit code" {
   stack_up
-  rule '*fault-tool primary*' 0 'shard01-a'
   rule '*exec -T shard01-a sh -c*' 0 '/data/db/rollback/4b5c/removed.2026-11-21T08-00-00.0.bson'
+  rule '*fault-tool run failover --w 1 --how kill --engine wiredtiger' 0 '@lab-docker\t1\tkill\tshard01-a\n@lab-docker\t2\tstart\tshard01-a\n@lab-docker\t3\tls-rollback\tshard01-a\nverdict: PASS: failover w:1: 10 attempted'
   run "$W/lab.sh" fault failover --w 1 --how kill
   [ "$status" -eq 0 ]
-  logged "fault-tool reset-set"
-  logged "--name lab-wiredtiger-fault-writers fault-tool writers --w 1 --writers 4 --seconds 600 --history /lab/results/fault-failover/wiredtiger/"
-  [ "$(line_of 'kill -s SIGKILL shard01-a')" -lt "$(line_of 'until primary-not=shard01-a')" ]
-  [ "$(line_of 'until primary-not=shard01-a')" -lt "$(line_of ' start shard01-a')" ]
-  [ "$(line_of ' start shard01-a')" -lt "$(line_of 'until healthy')" ]
-  [ "$(line_of 'until healthy')" -lt "$(line_of '--member shard01-a --until lag<2')" ]
-  [ "$(line_of '--member shard01-a --until lag<2')" -lt "$(line_of 'check-set')" ]
-  logged "--param w=1 --param how=kill --param old_primary=shard01-a --param writers=4"
-  logged "--param rollback_files=/data/db/rollback/4b5c/removed.2026-11-21T08-00-00.0.bson"
-  [[ $output == *"rollback files on shard01-a: /data/db/rollback/4b5c/removed."* ]]
+  [ "$(line_of VERB_UP)" -lt "$(line_of 'build fault-tool')" ]
+  [ "$(line_of 'build fault-tool')" -lt "$(line_of 'fault-tool run failover')" ]
+  [ "$(line_of 'fault-tool run failover')" -lt "$(line_of 'kill -s SIGKILL shard01-a')" ]
+  [ "$(line_of 'kill -s SIGKILL shard01-a')" -lt "$(line_of ' start shard01-a')" ]
+  [ "$(line_of ' start shard01-a')" -lt "$(line_of 'exec -T shard01-a sh -c')" ]
+  [[ $output == *"verdict: PASS: failover w:1"* ]]
+  not_logged "fault-tool writers"
 }
 
-@test "failover default: partition the primary from the two others, heal it" {
+@test "failover whose verdict is not PASS: the process's exit code is run.sh's" {
   stack_up
-  rule '*fault-tool primary*' 0 'shard01-c'
+  rule '*fault-tool run failover*' 1 'verdict: UNKNOWN: failover w:majority: ... NO failover observed'
   run "$W/lab.sh" fault failover --w majority
-  [ "$status" -eq 0 ]
-  logged "run --rm --no-deps netem-shard01-c partition shard01-a shard01-b"
-  logged "run --rm --no-deps netem-shard01-c heal"
-  not_logged "kill"
+  [ "$status" -eq 1 ]
+  [[ $output == *"NO failover observed"* ]]
 }
 
 @test "heal with the stack down: exit 1 with how to start it" {

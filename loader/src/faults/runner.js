@@ -31,14 +31,6 @@ const WORD = { true: 'PASS', false: 'FAIL', unknown: 'UNKNOWN' };
 //   handles (Members, mongos) a scenario uses; signals: the process to listen on (tests pass an
 //   EventEmitter).
 async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process }) {
-  const plan = scenario.plan(params, env);
-  say('plan:');
-  for (const l of plan.lines) say(`  ${l}`);
-  if (dryRun) {
-    // bash prints each as the exact docker command (and runs none); MongoDB is not touched
-    for (const a of plan.actions || []) await docker.ask(a.op, a.args);
-    return { code: 0 };
-  }
   const controller = new AbortController();
   let run = null;
   const ctx = {
@@ -47,16 +39,30 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
     step: (name, obj) => writeStep(run, name, obj),
     ...(await makeContext({ params, env, signal: controller.signal, say })),
   };
-  // ready: live checks (is the member a secondary now?) before any folder exists; an error here
-  // is a refusal (exit 2 when it is the user's choice that is wrong, else 1), nothing was done
+  // ready: live, read-only checks (who is primary? is the member a secondary?) before the plan,
+  // so the plan names real members. A real run stops on an error here (exit 2 when the user's
+  // choice is wrong, else 1) with nothing done and no folder; a dry run plans without them.
   if (scenario.ready) {
     try {
       await scenario.ready(ctx);
     } catch (e) {
-      if (ctx.close) await ctx.close();
-      say(`error: ${e.message}`);
-      return { code: e.usage ? 2 : 1 };
+      if (!dryRun) {
+        if (ctx.close) await ctx.close();
+        say(`error: ${e.message}`);
+        return { code: e.usage ? 2 : 1 };
+      }
+      say(`note: the live state is not readable now (${e.message.split('\n')[0]}); what depends on it is decided at run time`);
+      ctx.state = {};
     }
+  }
+  const plan = scenario.plan(params, env, ctx.state);
+  say('plan:');
+  for (const l of plan.lines) say(`  ${l}`);
+  if (dryRun) {
+    // bash prints each as the exact docker command (and runs none); nothing else is touched
+    for (const a of plan.actions || []) await docker.ask(a.op, a.args);
+    if (ctx.close) await ctx.close();
+    return { code: 0 };
   }
   run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
   ctx.run = run;

@@ -27,7 +27,7 @@ function scriptedMembers(statuses, hosts = tables.shardSet().hosts) {
 }
 
 // runWith(scenario, params, {statuses, fail: {op: rc}, engine, extra}) -> {code, asked, lines, summary, dir}
-async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'wiredtiger', extra = {}, dryRun = false, onAsk = () => {} } = {}) {
+async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'wiredtiger', extra = {}, dryRun = false, onAsk = () => {}, signalAfterMs = null } = {}) {
   const asked = [];
   const lines = [];
   const signals = new EventEmitter();
@@ -43,6 +43,7 @@ async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'w
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-scenario-'));
   const env = { engine: tables.engine(engine), shard: tables.shardSet(), mongos: 'mongos:27017' };
   const members = scriptedMembers(statuses);
+  if (signalAfterMs !== null) setTimeout(() => signals.emit('SIGTERM', 'SIGTERM'), signalAfterMs);
   const r = await runScenario(scenario, {
     params, env, docker, say: (l) => lines.push(l), dryRun, resultsRoot: root, signals,
     makeContext: async () => ({ members, ...(extra.context || {}) }),
