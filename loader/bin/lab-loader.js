@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// lab-loader: runs experiments/experiment1..3.yaml against MongoDB. See --help.
+// lab-loader: runs experiments/NAME.yaml against MongoDB (check: validate only; list). See --help.
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
 // 130 SIGINT, 143 SIGTERM.
 const { parse, UsageError, USAGE } = require('../src/args');
@@ -21,9 +21,15 @@ async function main(argv) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const { Run } = require('../src/runner');
   try {
-    return await new Run(opts).main();
+    if (opts.command === 'list') return require('../src/catalog').print(opts.experimentsDir, process.stdout);
+    // check: the same parser and experiment-file validation as a run, and nothing else, so that
+    // ./run.sh refuses bad flags with the loader's own words before it starts anything.
+    if (opts.command === 'check') {
+      require('../src/config').load(opts);
+      return 0;
+    }
+    return await require('../src/repeat').runRepeated(opts);
   } catch (e) {
     if (e instanceof UsageError) {
       usageError(e);

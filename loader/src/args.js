@@ -6,6 +6,8 @@ const { durationMs } = require('./duration');
 
 class UsageError extends Error {}
 
+// The experiments that ship with the lab (any experiments/NAME.yaml is one; this list is only
+// for messages and older callers).
 const EXPERIMENTS = ['experiment1', 'experiment2', 'experiment3'];
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -30,10 +32,19 @@ const OPTIONS = {
   'stall-timeout': { type: 'string', default: '15s' },
   'progress-interval': { type: 'string', default: '5s' },
   image: { type: 'string', multiple: true },
+  'experiments-dir': { type: 'string' },
+  repeat: { type: 'string', default: '1' },
+  group: { type: 'string' },
+  profile: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
-const USAGE = `Usage: lab-loader <experiment1|experiment2|experiment3|FILE.yaml> [flags]
+const USAGE = `Usage: lab-loader [check] <NAME|FILE.yaml> [flags]
+       lab-loader list [--experiments-dir DIR]
+
+NAME is any experiments/NAME.yaml (experiment1, experiment2, experiment3, ...). "check" parses
+and validates NAME and the flags exactly as a run would, connects to nothing, and exits 0 or 2.
+"list" prints each experiment's name and description (its first comment line).
 
 Runs one experiment of seeds/004 against a MongoDB deployment and writes
 results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson, the experiment file).
@@ -52,6 +63,10 @@ Workload (defaults come from the experiment file):
                                   pair counts as 2) and also report latency from each op's
                                   intended start (coordinated omission corrected)
   --seed N                        random generator seed (file: 4)
+  --repeat N                      run the same parameters N times back to back, each against a
+                                  freshly set-up collection, each its own results folder (default 1)
+  --group ID                      the run group's id in summary.json (default: made per
+                                  invocation); give the same ID on several hosts of one run
   --workers N                     worker threads (default min(max clients, CPU cores))
 Output:
   --engine LABEL                  results label (default: the storage engine the server reports)
@@ -64,6 +79,8 @@ Output:
   --grafana-password-file FILE    Grafana admin password for the annotations
   --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
+  --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
+  --experiments-dir DIR           where NAME.yaml is looked up (default <repo>/experiments)
   --image NAME=REF                record which image ran NAME (repeatable; ./run.sh passes the
                                   engine image's digest), copied into summary.json "images"
   -h, --help                      this text
@@ -138,21 +155,37 @@ function parse(argv) {
   }
   const v = parsed.values;
   if (v.help) return { help: true };
-  if (parsed.positionals.length !== 1) {
-    throw new UsageError(parsed.positionals.length === 0
-      ? 'name an experiment: experiment1, experiment2, experiment3 or a .yaml file'
-      : `one experiment at a time (got: ${parsed.positionals.join(' ')})`);
+  const positionals = [...parsed.positionals];
+  // Subcommands: check (validate only) and list; anything else names the experiment to run.
+  const command = ['check', 'list'].includes(positionals[0]) ? positionals.shift() : 'run';
+  if (command === 'list') {
+    if (positionals.length) throw new UsageError(`list takes no experiment (got: ${positionals.join(' ')})`);
+    return { command, experimentsDir: v['experiments-dir'] };
   }
-  const experiment = parsed.positionals[0];
-  if (!EXPERIMENTS.includes(experiment) && !/\.ya?ml$/.test(experiment)) {
-    throw new UsageError(`unknown experiment '${experiment}' (choose one of: ${EXPERIMENTS.join(' ')}, or a .yaml file)`);
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0
+      ? 'name an experiment (experiments/NAME.yaml, e.g. experiment2) or a .yaml file'
+      : `one experiment at a time (got: ${positionals.join(' ')})`);
+  }
+  const experiment = positionals[0];
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(experiment) && !/\.ya?ml$/.test(experiment)) {
+    throw new UsageError(`'${experiment}' is not an experiment name (letters, digits, . _ -) or a .yaml file`);
   }
   parseUri('--uri', v.uri);
   if (v.engine !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v.engine)) {
     throw new UsageError(`--engine: '${v.engine}' is not a valid label (letters, digits, . _ -)`);
   }
+  const label = (flag, x) => {
+    if (x !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (letters, digits, . _ -)`);
+    return x;
+  };
   const opts = {
+    command,
     experiment,
+    experimentsDir: v['experiments-dir'],
+    repeat: parseCount('--repeat', v.repeat, 1, 1000),
+    group: label('--group', v.group),
+    profile: label('--profile', v.profile),
     uri: v.uri,
     username: v.username,
     passwordFile: v['password-file'],

@@ -6,13 +6,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { UsageError } = require('./args');
+const { KINDS, BOUND_FLAGS, kind: kindOf } = require('./kinds');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
-const WORKLOAD_TYPES = ['insert', 'read_update', 'read'];
 
-function experimentPath(nameOrFile) {
-  return /\.ya?ml$/.test(nameOrFile) ? path.resolve(nameOrFile) : path.join(EXPERIMENTS_DIR, `${nameOrFile}.yaml`);
+// experimentPath('experiment2', dir) -> dir/experiment2.yaml; a .yaml path is taken as it is.
+// Any file in the experiments folder is an experiment: there is no list of names in code.
+function experimentPath(nameOrFile, dir = EXPERIMENTS_DIR) {
+  return /\.ya?ml$/.test(nameOrFile) ? path.resolve(nameOrFile) : path.join(path.resolve(dir), `${nameOrFile}.yaml`);
 }
 
 function fail(file, msg) {
@@ -21,11 +23,14 @@ function fail(file, msg) {
 
 // load(opts) -> { file, text, config }. Throws UsageError on a missing or malformed file.
 function load(opts) {
-  const file = experimentPath(opts.experiment);
+  const file = experimentPath(opts.experiment, opts.experimentsDir);
   let text;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
+    if (e.code === 'ENOENT' && !/\.ya?ml$/.test(opts.experiment)) {
+      throw new UsageError(`unknown experiment '${opts.experiment}': no ${file} (experiments: ${list(path.dirname(file)).join(' ') || 'none'}, or a .yaml file)`);
+    }
     throw new UsageError(`cannot read experiment file ${file}: ${e.code || e.message}`);
   }
   let doc;
@@ -42,7 +47,8 @@ function load(opts) {
   need(typeof doc.name === 'string' && /^[A-Za-z0-9_.-]+$/.test(doc.name), 'name: letters, digits, . _ - only');
   need(typeof doc.database === 'string' && doc.database !== '', 'database: required');
   need(typeof doc.collection === 'string' && doc.collection !== '', 'collection: required');
-  need(WORKLOAD_TYPES.includes(w.type), `workload.type: one of ${WORKLOAD_TYPES.join(', ')}`);
+  need(Object.hasOwn(KINDS, w.type), `workload.type: one of ${Object.keys(KINDS).join(', ')}`);
+  const kind = kindOf(w.type);
   need(Number.isInteger(d.y_length) && d.y_length >= 0, 'document.y_length: whole number');
   need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
 
@@ -62,24 +68,35 @@ function load(opts) {
     },
     workload: {
       type: w.type,
-      docs: w.type === 'insert' ? (opts.docs ?? w.docs) : undefined,
+      docs: kind.bound === 'documents' ? (opts.docs ?? w.docs) : undefined,
       clients: opts.clients ?? w.clients ?? [1],
-      durationMs: w.type === 'insert' ? undefined : (opts.durationMs ?? parseFileDuration(file, w.duration)),
+      durationMs: kind.bound === 'duration' ? (opts.durationMs ?? parseFileDuration(file, w.duration)) : undefined,
     },
     rate: opts.rate ?? null,
     published: doc.published ?? null, // the seed's numbers, carried into summary.json for reports
   };
-  if (config.workload.type === 'insert') {
-    need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
-    if (opts.durationMs !== undefined) throw new UsageError(`--duration does not apply to ${config.name} (it inserts --docs documents)`);
-    if (opts.preloadDocs !== undefined) throw new UsageError(`--preload-docs does not apply to ${config.name} (it starts from an empty collection)`);
-  } else {
-    if (opts.docs !== undefined) throw new UsageError(`--docs does not apply to ${config.name} (use --preload-docs)`);
-    need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
+  // A workload flag of another bound does not apply to this kind: say what bounds it instead.
+  const takes = Object.values(BOUND_FLAGS[kind.bound]).join(' and ');
+  for (const [bound, flags] of Object.entries(BOUND_FLAGS)) {
+    if (bound === kind.bound) continue;
+    for (const [key, flag] of Object.entries(flags)) {
+      if (opts[key] !== undefined) throw new UsageError(`${flag} does not apply to ${config.name} (its ${kind.name} workload takes ${takes})`);
+    }
   }
+  if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
+  if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
     config.workload.clients.every((c) => Number.isInteger(c) && c >= 1 && c <= 256), 'workload.clients: list of whole numbers 1..256');
   return { file, text, config };
+}
+
+// list(dir): the experiment names in dir (its *.yaml files), for messages and `lab-loader list`.
+function list(dir = EXPERIMENTS_DIR) {
+  try {
+    return fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
+  } catch {
+    return [];
+  }
 }
 
 function parseFileDuration(file, v) {
@@ -93,4 +110,4 @@ function parseFileDuration(file, v) {
   return undefined;
 }
 
-module.exports = { load, experimentPath, REPO_ROOT, EXPERIMENTS_DIR };
+module.exports = { load, list, experimentPath, REPO_ROOT, EXPERIMENTS_DIR };

@@ -19,25 +19,17 @@ const { RunDir } = require('./results');
 const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
-const { percentiles } = require('./hist');
 const { mergeInterval } = require('./recorder');
 const { OPS, makeDoc } = require('./workload');
+const { kind } = require('./kinds');
+const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
+const { LIMITS } = require('./selfmon');
+const { formatTable } = require('./table');
+const { round } = require('./stats');
 const { Rng } = require('./rng');
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// When the loader, not the server, is the limit (reported per step in summary.json):
-// a worker thread whose event loop is busy > 90 % of the time cannot issue the next op on time;
-// an event-loop delay p99 > 20 ms adds that much to the measured latency of ops it completes
-// (single-document ops take ~0.2-5 ms on a LAN); process CPU > 90 % of the cores it may use.
-// A busy or delayed event loop is not the loader's doing when the loader itself uses little CPU:
-// other processes on the host (or steal from other VMs) keep its threads waiting for a core, and
-// a loop waiting for a core in the middle of its work also reads as busy. Those two signs count
-// against the loader only when its own CPU explains them (the process used >= ownCpuCores cores
-// in the step); otherwise the step records them as host contention, with the host's busy, steal
-// and other-process cores beside them.
-const LIMITS = { workerElu: 0.9, eldP99Ms: 20, cpuShare: 0.9, ownCpuCores: 0.5 };
 
 function pkgVersion(name) {
   let dir = path.dirname(require.resolve(name));
@@ -52,24 +44,6 @@ function pkgVersion(name) {
     dir = up;
   }
 }
-
-function redactUri(uri) {
-  try {
-    const u = new URL(uri);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return uri.replace(/\/\/[^@/]*@/, '//***@');
-  }
-}
-
-const median = (xs) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)];
-};
-const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
 
 class Run {
   constructor(opts, io = {}) {
@@ -382,7 +356,8 @@ class Run {
       this.stop(`no operation completed for ${Math.round(acc.idleMs / 1000)}s (--stall-timeout)`, 1);
     }
     const rate = okTotal / intervalS;
-    if (this.config.workload.type === 'insert') this.progress.update(acc.totalOk, rate);
+    // Progress in what bounds the step: documents done, or seconds elapsed.
+    if (step.durationS === null) this.progress.update(acc.totalOk, rate);
     else this.progress.update(Math.min(step.durationS, Math.round((t - acc.startAt) / 1000)), rate);
   }
 
@@ -392,7 +367,7 @@ class Run {
     await this.startWorkers(Math.max(...sweep));
     this.hostCpu = new HostCpu();
     this.runStart = now();
-    const opsPerIteration = config.workload.type === 'read_update' ? 2 : 1;
+    const { opsPerIteration } = kind(config.workload.type);
     for (let i = 0; i < sweep.length && !this.stopReason; i++) {
       const c = sweep[i];
       const phase = `clients-${c}`;
@@ -408,7 +383,7 @@ class Run {
       };
       this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${sweep.length}, ${c} client(s)`);
       this.metrics.setActiveClients(c);
-      if (config.workload.type === 'insert') this.progress.start(`${phase}`, config.workload.docs, 'docs');
+      if (step.durationS === null) this.progress.start(`${phase}`, config.workload.docs, 'docs');
       else this.progress.start(`step ${i + 1}/${sweep.length} (${c} clients)`, step.durationS, 's');
       const acc = {
         ops: {}, seconds: [], totalOk: 0, idleMs: 0, errorsSeen: new Set(),
@@ -434,139 +409,45 @@ class Run {
   }
 
   stepSummary(step, acc, endAt) {
-    const durationS = (endAt - step.startAt) / 1000;
-    // A step that ended early measured until its last completed operation (the stop, a stall, a
-    // lost server came after it): its throughput is over that time, not over the wall time that
-    // includes a hung server's silence or the wind-down.
-    const early = Boolean(this.stopReason);
-    const measuredS = early ? Math.max(0, Math.min(endAt, acc.lastOkAt || step.startAt) - step.startAt) / 1000 : durationS;
-    const out = {
-      index: step.index + 1,
-      phase: step.phase,
-      clients: step.clients.length,
-      started_at: new Date(step.startAt).toISOString(),
-      duration_s: round(durationS, 3),
-      measured_s: round(measuredS, 3),
-      complete: !early,
-      rate_basis: early
-        ? `ended early (${this.stopReason}): ops_per_s is over measured_s, from the step's start to its last completed operation`
-        : 'ops_per_s is over the whole step',
-      target_rate: this.config.rate,
-      ops: {},
-    };
-    for (const op of OPS) {
-      const a = acc.ops[op];
-      if (!a) continue;
-      out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null, latency_us: percentiles(a.hist) };
-      if (a.intended.totalCount) out.ops[op].intended_latency_us = percentiles(a.intended);
-    }
-    // The loader's own load during this step, and whether it was the limit.
-    const cores = os.availableParallelism();
-    const secs = acc.seconds.filter((s) => s.intervalS > 0.5); // the last partial second is noisy
-    const byWorker = new Map();
-    for (const s of secs) for (const w of s.selfs) {
-      if (!byWorker.has(w.worker)) byWorker.set(w.worker, { elu: [], eld: [] });
-      byWorker.get(w.worker).elu.push(w.elu);
-      if (w.eldP99Ms !== null) byWorker.get(w.worker).eld.push(w.eldP99Ms);
-    }
-    const workers = [...byWorker.entries()].map(([w, v]) => ({
-      worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: median(v.eld), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
-    }));
-    const cpuMean = mean(secs.map((s) => s.cpuCores));
-    const hostSecs = secs.map((s) => s.host).filter(Boolean);
-    const host = hostSecs.length ? {
-      cores: hostSecs[0].cores,
-      busy_cores_mean: round(mean(hostSecs.map((h) => h.busy_cores)), 3),
-      steal_cores_mean: round(mean(hostSecs.map((h) => h.steal_cores)), 3),
-      other_cores_mean: round(mean(hostSecs.map((h) => h.other_cores)), 3),
-    } : null;
-    const reasons = [];
-    const contention = [];
-    const ownCpu = cpuMean !== null && cpuMean >= Math.min(LIMITS.ownCpuCores, cores);
-    const hostNote = `the loader used ${round(cpuMean ?? 0, 2)} of ${cores} cores${host ? `, other processes ${host.other_cores_mean}, steal ${host.steal_cores_mean}` : ''}: the host, not the loader`;
-    for (const w of workers) {
-      const signs = [];
-      if (w.elu_mean !== null && w.elu_mean > LIMITS.workerElu) signs.push(`worker ${w.worker} event loop busy ${Math.round(w.elu_mean * 100)}% of the time (> ${LIMITS.workerElu * 100}%)`);
-      if (w.eld_p99_ms_median !== null && w.eld_p99_ms_median > LIMITS.eldP99Ms) signs.push(`worker ${w.worker} event-loop delay p99 ${w.eld_p99_ms_median} ms (> ${LIMITS.eldP99Ms} ms)`);
-      for (const d of signs) (ownCpu ? reasons : contention).push(ownCpu ? d : `${d} while ${hostNote}`);
-    }
-    if (cpuMean !== null && cpuMean > LIMITS.cpuShare * cores) reasons.push(`loader process used ${round(cpuMean, 2)} of ${cores} cores (> ${LIMITS.cpuShare * 100}%)`);
-    // No full second measured: nothing to judge by, so the verdict is unknown (null), not "no".
-    const limited = secs.length ? reasons.length > 0 : null;
-    out.loader = { cpu_cores_mean: round(cpuMean, 3), cores, workers, samples: secs.length, limited, reasons, host, contention };
-    return out;
+    return stepSummary({ step, acc, endAt, stopReason: this.stopReason, rate: this.config.rate, cores: os.availableParallelism() });
   }
 
   summaryObject(complete, reason, { running = false, steps = this.steps } = {}) {
-    const { config, opts } = this;
-    return {
-      complete,
-      reason: complete ? null : reason,
-      exit_code: running ? null : complete ? 0 : this.exitCode,
-      experiment: config.name,
+    return buildSummary({
+      complete, reason, running, steps,
+      exitCode: this.exitCode,
+      endedAt: complete || this.finished ? new Date().toISOString() : null,
+      config: this.config,
+      opts: this.opts,
       engine: this.engine,
-      engine_source: this.engineSource, // flag (--engine) | server (what it reports) | none
-      engine_reported: this.engineReported ?? null, // the server's storage engine name, as reported
-      started_at: this.startedAt.toISOString(),
-      ended_at: complete || this.finished ? new Date().toISOString() : null,
-      parameters: {
-        name: config.name,
-        database: config.database,
-        collection: config.collection,
-        write_concern: config.writeConcern,
-        read_preference: config.readPreference,
-        read_concern: config.readConcern,
-        seed: config.seed,
-        setup: config.setup,
-        document: { y_length: config.document.yLength, alphabet: config.document.alphabet },
-        preload: config.preload,
-        workload: {
-          type: config.workload.type,
-          docs: config.workload.docs ?? null,
-          clients: config.workload.clients,
-          duration_s: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
-        },
-        rate: config.rate,
-        uri: redactUri(opts.uri),
-        workers: this.workers.length || null,
-        server_selection_timeout_ms: opts.serverSelectionTimeoutMs,
-        stall_timeout_ms: opts.stallTimeoutMs,
-      },
-      server: this.description ? this.description.server : null,
-      topology: this.description ? this.description.topology : null,
-      // Image references as the caller resolved them (digests where Docker knows them); empty
-      // when the loader ran against a cluster it did not start (--uri).
-      images: opts.images ?? {},
+      engineSource: this.engineSource,
+      engineReported: this.engineReported,
+      startedAt: this.startedAt,
+      description: this.description,
+      workers: this.workers.length,
+      preload: this.preload,
+      experimentFile: path.basename(this.file),
       loader: {
         version: require('../package.json').version,
         node: process.version,
         driver: `mongodb ${pkgVersion('mongodb')}`,
         histogram: `hdr-histogram-js ${pkgVersion('hdr-histogram-js')} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),
+        cpu_model: os.cpus()[0]?.model ?? null,
         metrics_port: this.metricsPort ?? null,
         hostname: os.hostname(),
       },
-      published: config.published,
-      preload: this.preload,
-      steps,
-      // true: a step was loader-limited; false: every step was judged and none was; null: unknown
-      loader_limited: steps.some((s) => s.loader.limited === true) ? true
-        : steps.length && steps.every((s) => s.loader.limited === false) ? false : null,
-      files: { timeline: 'timeline.ndjson', experiment: path.basename(this.file) },
-    };
+    });
   }
 
   // forceExit: a second signal. The summary gets every finished step and the one in progress as
   // far as it was merged (no waiting for workers or the server), then the process exits.
   forceExit(code) {
-    const reason = `${this.stopReason}; then forced to exit by a second signal`;
+    const reason = forcedReason(this.stopReason);
     let note = '';
     try {
       if (this.runDir && this.runDir.dir) {
-        const steps = [...this.steps];
-        if (this.current && !steps.some((s) => s.index === this.current.step.index + 1)) {
-          steps.push(this.stepSummary(this.current.step, this.current.acc, now()));
-        }
+        const steps = forcedSteps(this.steps, this.current, (c) => this.stepSummary(c.step, c.acc, now()));
         this.runDir.close();
         const file = this.runDir.summary(this.summaryObject(false, reason, { steps }), { final: true });
         note = ` (${steps.length} step(s) measured so far in ${file})`;
@@ -622,24 +503,7 @@ class Run {
   }
 
   printTable(complete) {
-    if (!this.steps.length) return;
-    const rows = [['step', 'clients', 'op', 'ops', 'ops/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors']];
-    const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
-    for (const s of this.steps) {
-      for (const [op, o] of Object.entries(s.ops)) {
-        rows.push([String(s.index), String(s.clients), op, String(o.count), String(o.ops_per_s), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
-        if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
-      }
-    }
-    const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-    const lines = rows.map((r) => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
-    this.stdout.write(`\n${this.config.name} on ${this.engine}${complete ? '' : ' (INCOMPLETE)'}\n${lines.join('\n')}\n`);
-    if (this.preload) this.stdout.write(`preload: ${this.preload.docs} docs in ${this.preload.duration_s}s (not measured)\n`);
-    for (const s of this.steps) {
-      if (!s.complete) this.stdout.write(`note: step ${s.index} ended early; its ops/s are over the ${s.measured_s} s it was measuring (to its last completed operation)\n`);
-      if (s.loader.limited) this.stdout.write(`WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`);
-      if (s.loader.contention.length) this.stdout.write(`note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`);
-    }
+    this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload }));
   }
 }
 

@@ -49,8 +49,9 @@ for (const [args, re] of bad) {
 test('--help: usage on stdout, exit 0', async () => {
   const r = await runLoader(['--help']);
   assert.equal(r.code, 0);
-  assert.match(r.stdout, /Usage: lab-loader <experiment1\|experiment2\|experiment3\|FILE.yaml>/);
-  for (const f of ['--uri', '--docs', '--preload-docs', '--clients', '--duration', '--rate', '--seed', '--engine', '--results-dir', '--metrics-port', '--grafana-url', '--server-selection-timeout']) {
+  // Any experiments/NAME.yaml is an experiment: the usage names no fixed list.
+  assert.match(r.stdout, /Usage: lab-loader \[check\] <NAME\|FILE.yaml>/);
+  for (const f of ['--repeat', '--group', '--profile', '--experiments-dir', '--uri', '--docs', '--preload-docs', '--clients', '--duration', '--rate', '--seed', '--engine', '--results-dir', '--metrics-port', '--grafana-url', '--server-selection-timeout']) {
     assert.ok(r.stdout.includes(f), `usage mentions ${f}`);
   }
 });

@@ -1,0 +1,130 @@
+'use strict';
+// The summary builder: summary.json from what a run measured, as pure functions (no clock, no
+// process, no files: the caller passes times and facts in), so every path, the second Ctrl-C
+// included, is tested on synthetic input (test/summary.test.js).
+const { percentiles, encode } = require('./hist');
+const { judge } = require('./selfmon');
+const { round } = require('./stats');
+const { OPS } = require('./kinds');
+
+function redactUri(uri) {
+  try {
+    const u = new URL(uri);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return uri.replace(/\/\/[^@/]*@/, '//***@');
+  }
+}
+
+// stepSummary({step, acc, endAt, stopReason, rate, cores}) -> one entry of steps[].
+// acc.ops[op] = {ok, err, hist, intended} (whole-step histograms); acc.seconds = self samples.
+function stepSummary({ step, acc, endAt, stopReason, rate, cores }) {
+  const durationS = (endAt - step.startAt) / 1000;
+  // A step that ended early measured until its last completed operation (the stop, a stall, a
+  // lost server came after it): its throughput is over that time, not over the wall time that
+  // includes a hung server's silence or the wind-down.
+  const early = Boolean(stopReason);
+  const measuredS = early ? Math.max(0, Math.min(endAt, acc.lastOkAt || step.startAt) - step.startAt) / 1000 : durationS;
+  const out = {
+    index: step.index + 1,
+    phase: step.phase,
+    clients: step.clients.length,
+    started_at: new Date(step.startAt).toISOString(),
+    duration_s: round(durationS, 3),
+    measured_s: round(measuredS, 3),
+    complete: !early,
+    rate_basis: early
+      ? `ended early (${stopReason}): ops_per_s is over measured_s, from the step's start to its last completed operation`
+      : 'ops_per_s is over the whole step',
+    target_rate: rate,
+    ops: {},
+  };
+  for (const op of OPS.filter((o) => acc.ops[o])) {
+    const a = acc.ops[op];
+    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null, latency_us: percentiles(a.hist) };
+    // The whole-step histogram latency_us is computed from, in HdrHistogram's compressed base64
+    // form (report/README.md): the report merges hosts' and repetitions' histograms exactly.
+    out.ops[op].histogram = encode(a.hist);
+    if (a.intended && a.intended.totalCount) {
+      out.ops[op].intended_latency_us = percentiles(a.intended);
+      out.ops[op].intended_histogram = encode(a.intended);
+    }
+  }
+  out.loader = judge(acc.seconds, cores);
+  return out;
+}
+
+// loaderLimited(steps): true if a step was, false if every step was judged and none was, else null.
+function loaderLimited(steps) {
+  if (steps.some((s) => s.loader.limited === true)) return true;
+  return steps.length && steps.every((s) => s.loader.limited === false) ? false : null;
+}
+
+// buildSummary(facts) -> summary.json's object. facts: complete, reason, running, exitCode,
+// endedAt (ISO or null), config, opts, engine, engineSource, engineReported, startedAt (Date),
+// description, workers, loader (versions, host), preload, steps, experimentFile.
+function buildSummary(f) {
+  const { config, opts, steps } = f;
+  return {
+    complete: f.complete,
+    reason: f.complete ? null : f.reason,
+    exit_code: f.running ? null : f.complete ? 0 : f.exitCode,
+    experiment: config.name,
+    engine: f.engine,
+    engine_source: f.engineSource, // flag (--engine) | server (what it reports) | none
+    engine_reported: f.engineReported ?? null, // the server's storage engine name, as reported
+    // One id for every repetition of one --repeat invocation (and every host of one --group).
+    group: opts.group ?? null,
+    repetition: opts.repetition ?? 1,
+    profile: opts.profile ?? null, // ./run.sh --profile for in-stack runs; null for --uri
+    started_at: f.startedAt.toISOString(),
+    ended_at: f.endedAt ?? null,
+    parameters: {
+      name: config.name,
+      database: config.database,
+      collection: config.collection,
+      write_concern: config.writeConcern,
+      read_preference: config.readPreference,
+      read_concern: config.readConcern,
+      seed: config.seed,
+      setup: config.setup,
+      document: { y_length: config.document.yLength, alphabet: config.document.alphabet },
+      preload: config.preload,
+      workload: {
+        type: config.workload.type,
+        docs: config.workload.docs ?? null,
+        clients: config.workload.clients,
+        duration_s: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
+      },
+      rate: config.rate,
+      uri: redactUri(opts.uri),
+      workers: f.workers || null,
+      server_selection_timeout_ms: opts.serverSelectionTimeoutMs,
+      stall_timeout_ms: opts.stallTimeoutMs,
+    },
+    server: f.description ? f.description.server : null,
+    topology: f.description ? f.description.topology : null,
+    // Image references as the caller resolved them (digests where Docker knows them); empty
+    // when the loader ran against a cluster it did not start (--uri).
+    images: opts.images ?? {},
+    loader: f.loader,
+    published: config.published,
+    preload: f.preload,
+    steps,
+    loader_limited: loaderLimited(steps),
+    files: { timeline: 'timeline.ndjson', experiment: f.experimentFile },
+  };
+}
+
+// forcedSteps(steps, current, stepOf): a second signal. Every finished step and the one in
+// progress as far as it was merged (stepOf(current) summarises it), never twice.
+function forcedSteps(steps, current, stepOf) {
+  const out = [...steps];
+  if (current && !out.some((s) => s.index === current.step.index + 1)) out.push(stepOf(current));
+  return out;
+}
+
+const forcedReason = (stopReason) => `${stopReason}; then forced to exit by a second signal`;
+
+module.exports = { buildSummary, stepSummary, forcedSteps, forcedReason, loaderLimited, redactUri };
