@@ -77,10 +77,14 @@ Cluster:
   status                  replica sets, member states, primary, shards, engine as reported
   logs [service]          follow logs of the stack or one service
   shell [service]         mongosh into mongos (default) or a member
-Experiments (seeds/004; see experiments/*.yaml):
-  experiment1|experiment2|experiment3 [experiment flags]
+Experiments (each experiments/NAME.yaml is one: ./run.sh NAME [experiment flags]):
+$(experiments_usage)
                           stands the stack up if needed, runs the loader, prints a summary;
                           --uri URI drives an existing cluster from this host instead
+Report:
+  report [--experiment NAME ...] [--engine E ...] [--since DATE] [RESULT_DIR ...]
+                          compare engines across results folders: results/report/<UTC>/index.html
+                          and report.json, a table here (node report/bin/lab-report.js; no Docker)
 Faults:
   fault replica-lag|stale-secondary|failover|heal [fault flags]
   resync MEMBER           rebuild a stale member by initial sync
@@ -119,6 +123,8 @@ MONGOS_COUNT=1
 MONITORING=1
 HOST_VIEW=auto
 ASSUME_YES=0
+ENGINE_GIVEN=0 # 1 when --engine was on the command line (a --uri run is then labelled with it)
+VERB=""        # set by main: an experiment with --uri takes any --engine label
 REST_ARGS=()
 
 # parse_common_flags ARGS...: consume the flags every verb shares; everything else (positional
@@ -126,8 +132,8 @@ REST_ARGS=()
 parse_common_flags() {
   while (($#)); do
     case $1 in
-      --engine) require_value "$1" "${2:-}"; ENGINE=$2; shift 2 ;;
-      --engine=*) ENGINE=${1#*=}; shift ;;
+      --engine) require_value "$1" "${2:-}"; ENGINE=$2; ENGINE_GIVEN=1; shift 2 ;;
+      --engine=*) ENGINE=${1#*=}; ENGINE_GIVEN=1; shift ;;
       --profile) require_value "$1" "${2:-}"; PROFILE=$2; shift 2 ;;
       --profile=*) PROFILE=${1#*=}; shift ;;
       --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; shift 2 ;;
@@ -143,11 +149,24 @@ parse_common_flags() {
   done
   [[ -n $ENGINE ]] || die_usage "--engine needs a value"
   [[ -n $PROFILE ]] || die_usage "--profile needs a value"
-  validate_engine "$ENGINE"
+  # An experiment run with --uri drives a cluster the lab did not start: --engine there is only
+  # the results label (any word; the loader checks its form and records the server's own word
+  # beside it), not one of the lab's stacks.
+  if ! { experiment_exists "$VERB" && [[ " ${REST_ARGS[*]} " == *" --uri "* || " ${REST_ARGS[*]} " == *" --uri="* ]]; }; then
+    validate_engine "$ENGINE"
+  fi
   validate_profile "$PROFILE"
   [[ $MONGOS_COUNT =~ ^[1-3]$ ]] || die_usage "--mongos must be 1, 2 or 3 (got '$MONGOS_COUNT')"
   [[ $HOST_VIEW =~ ^(auto|host|desktop-vm)$ ]] || die_usage "--host-view must be auto, host or desktop-vm (got '$HOST_VIEW')"
   export DRY_RUN
+}
+
+# verb_report ARGS...: the comparison report, exactly `node report/bin/lab-report.js ARGS`. It
+# reads results folders only: no Docker, no engine or profile flags of ours.
+verb_report() {
+  command -v node >/dev/null 2>&1 || die_env "node is not installed: the report needs Node.js >= 20.19"
+  [[ -d $LAB_ROOT/report/node_modules ]] || die_env "the report's dependencies are missing: run 'cd report && npm ci' first"
+  exec node "$LAB_ROOT/report/bin/lab-report.js" "$@"
 }
 
 # no_extra_args VERB: the verb takes no further arguments.
@@ -162,7 +181,9 @@ main() {
   case $verb in
     help | -h | --help) usage; return 0 ;;
     test) exec "$LAB_ROOT/test/run-all.sh" "$@" ;;
+    report) verb_report "$@" ;;
   esac
+  VERB=$verb
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root
   parse_common_flags "$@"
   case $verb in
@@ -172,11 +193,14 @@ main() {
     status) no_extra_args status; verb_status ;;
     logs) verb_logs "${REST_ARGS[@]}" ;;
     shell) verb_shell "${REST_ARGS[@]}" ;;
-    experiment1 | experiment2 | experiment3) verb_experiment "$verb" "${REST_ARGS[@]}" ;;
     fault) verb_fault "${REST_ARGS[@]}" ;;
     resync) verb_resync "${REST_ARGS[@]}" ;;
     smoke) verb_smoke "${REST_ARGS[@]}" ;;
-    *) die_usage "unknown verb '$verb'" ;;
+    *)
+      # Any experiments/NAME.yaml is a verb: an experiment is its file, no list to edit here.
+      experiment_exists "$verb" || die_usage "unknown verb '$verb'"
+      verb_experiment "$verb" "${REST_ARGS[@]}"
+      ;;
   esac
 }
 

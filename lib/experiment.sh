@@ -1,11 +1,15 @@
 # shellcheck shell=bash
-# Experiment verbs: ./run.sh experiment1|experiment2|experiment3 [flags] (seeds/004; the
-# experiments themselves are data in experiments/*.yaml, the loader is loader/bin/lab-loader.js).
+# Experiment verbs: ./run.sh NAME [flags] for every experiments/NAME.yaml (seeds/004 gave the
+# first three; an experiment is its file, the loader is loader/bin/lab-loader.js).
 #   In a stack:  stands the engine's stack up if needed (verb_up), then
 #                docker compose ... --profile loader run --rm --build --use-aliases loader EXP ...
 #                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
 #   --uri URI:   no Docker at all; node loader/bin/lab-loader.js on this host against URI.
-# Every flag is checked here before anything starts (exit 2); the loader checks them again.
+# Every experiment flag is checked before anything starts (exit 2) by the loader's own parser
+# (`lab-loader check`, experiment_loader_check), so there is one set of rules and messages. Bash
+# checks only what is bash's: the engine and profile (run.sh), where the loader runs (--uri or
+# the stack, --via) and which flags go with which route. Without node or loader/node_modules on
+# this host, in-stack runs say so in one line and the loader checks the flags when it starts.
 # Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 2 usage error,
 # 130 interrupted by Ctrl-C, 143 stopped by SIGTERM).
 # The closing "results: DIR" line names the folder this run created, read from the loader's own
@@ -24,6 +28,22 @@ declare -gA EXPERIMENT_STACK_URIS=(
 )
 EXPERIMENT_SECRETS=/run/lab-secrets
 
+# experiments_usage: one line per experiments/NAME.yaml: its name and first comment line.
+experiments_usage() {
+  local f name desc
+  for f in "$LAB_ROOT"/experiments/*.yaml; do
+    [[ -f $f ]] || continue
+    name=$(basename "$f" .yaml)
+    desc=$(sed -n '1s/^# *//p' "$f")
+    printf '  %-24s%s\n' "$name" "${desc#"$name": }"
+  done
+}
+
+# experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
+experiment_exists() {
+  [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ && -f $LAB_ROOT/experiments/$1.yaml ]]
+}
+
 experiment_flags_usage() {
   cat <<'USAGE'
   --docs N                experiment1: documents to insert (default 10000000)
@@ -31,6 +51,9 @@ experiment_flags_usage() {
   --clients LIST          client steps, e.g. 1,2,4,6 (default 1,2,3,4,5,6; experiment1: 1)
   --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m)
   --rate N                pace at N ops/s in total; adds latency from the intended start
+  --repeat N              run N times back to back, each on a fresh collection, one results
+                          folder each, one group id (default 1)
+  --group ID              name the run group (the same ID on several hosts of one run)
   --seed N                random generator seed (default 4, from the experiment file)
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
@@ -48,30 +71,21 @@ experiment_flags_usage() {
 USAGE
 }
 
-# experiment_check FLAG VALUE KIND: exit 2 unless VALUE is a KIND (count|seed|list|duration|uri|path|text).
-experiment_check() {
-  local flag=$1 value=$2 kind=$3
-  case $kind in
-    count) [[ $value =~ ^[0-9]+$ && $value =~ [1-9] ]] || die_usage "$flag needs a whole number > 0 (got '$value')" ;;
-    seed) [[ $value =~ ^[0-9]+$ ]] || die_usage "$flag needs a whole number (got '$value')" ;;
-    list) [[ $value =~ ^[0-9]+(,[0-9]+)*$ && ! $value =~ (^|,)0+(,|$) ]] ||
-      die_usage "$flag needs a list of client counts like 1,2,4,6 (got '$value')" ;;
-    duration) parse_duration "$flag" "$value" || die_usage "$DURATION_ERROR" ;;
-    uri) [[ $value =~ ^mongodb(\+srv)?:// ]] || die_usage "$flag needs a mongodb:// URI (got '$value')"
-      experiment_uri_has_host "$value" || die_usage "$flag '$value' names no server (e.g. mongodb://127.0.0.1:27017/)" ;;
-    port) { [[ $value =~ ^[0-9]{1,5}$ ]] && ((10#$value <= 65535)); } || die_usage "$flag needs a port 0..65535 (got '$value')" ;;
-    path) [[ -r $value ]] || die_usage "$flag: cannot read '$value'" ;;
-    text) [[ -n $value ]] || die_usage "$flag needs a value" ;;
-    via) [[ -n ${EXPERIMENT_STACK_URIS[$value]:-} ]] || die_usage "$flag needs primary or mongos (got '$value')" ;;
-  esac
-}
-
-# experiment_uri_has_host URI: the URI names at least one host ("mongodb://" alone does not).
-experiment_uri_has_host() {
-  local rest=${1#*://}
-  rest=${rest%%[/?#]*}
-  rest=${rest##*@}
-  [[ -n $rest && ${rest:0:1} != : && ${rest:0:1} != , ]]
+# experiment_loader_check NAME URI LOADER_ARGS...: the loader's own parser and experiment-file
+# checks (`lab-loader check`, which connects to nothing), run before anything starts, also under
+# --dry-run (it changes nothing). Its one-line message is ours; exit 2.
+experiment_loader_check() {
+  local name=$1 uri=$2 out rc=0
+  shift 2
+  if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+    info "note: node or loader/node_modules not found on this host: the experiment flags are checked by the loader when it starts"
+    return 0
+  fi
+  out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
+  ((rc == 0)) && return 0
+  out=$(printf '%s\n' "$out" | head -1)
+  ((rc == 2)) && die_usage "${out#error: }"
+  die_env "the loader could not check the flags (exit $rc): ${out#error: }"
 }
 
 # experiment_results_from FILE: the folder named by the loader's closing "results: DIR" line in
@@ -108,7 +122,7 @@ experiment_run_loader() {
 }
 
 verb_experiment() {
-  local name=$1 uri="" via="" password_file="" flag value kind rc=0
+  local name=$1 uri="" via="" password_file="" flag value rc=0
   shift
   local loader_args=()
   local FLAG VALUE SHIFT_BY
@@ -116,20 +130,9 @@ verb_experiment() {
     split_flag "$@" || die_usage "$name does not take '$1'"
     flag=$FLAG value=$VALUE
     shift "$SHIFT_BY"
-    case $flag in
-      --docs | --preload-docs | --rate | --workers) kind=count ;;
-      --seed) kind=seed ;;
-      --clients) kind=list ;;
-      --duration | --server-selection-timeout | --stall-timeout) kind=duration ;;
-      --metrics-port) kind=port ;;
-      --uri) kind=uri ;;
-      --via) kind=via ;;
-      --password-file) kind=path ;;
-      --username) kind=text ;;
-      *) die_usage "$name does not take '$flag' (experiment flags: see ./run.sh help)" ;;
-    esac
     [[ -n $value ]] || die_usage "$flag needs a value"
-    experiment_check "$flag" "$value" "$kind"
+    # Routing is bash's; every other flag goes to the loader, which checks it (and refuses
+    # unknown ones) in experiment_loader_check below.
     case $flag in
       --uri) uri=$value ;;
       --via) via=$value ;;
@@ -137,22 +140,22 @@ verb_experiment() {
       *) loader_args+=("$flag" "$value") ;;
     esac
   done
-  case $name in
-    experiment1) [[ " ${loader_args[*]} " != *" --duration "* && " ${loader_args[*]} " != *" --preload-docs "* ]] ||
-      die_usage "experiment1 inserts --docs documents; --duration and --preload-docs are for experiment2/3" ;;
-    *) [[ " ${loader_args[*]} " != *" --docs "* ]] || die_usage "$name takes --preload-docs, not --docs" ;;
-  esac
+  [[ -z $via || -n ${EXPERIMENT_STACK_URIS[$via]:-} ]] || die_usage "--via needs primary or mongos (got '$via')"
+  [[ -z $password_file || -r $password_file ]] || die_usage "--password-file: cannot read '$password_file'"
   if [[ -z $uri && ( -n $password_file || " ${loader_args[*]} " == *" --username "* ) ]]; then
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
   fi
-
   [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
   if [[ -z $uri && " ${loader_args[*]} " == *" --metrics-port "* ]]; then
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
+  local label
+  label=$(experiment_engine_label)
   if [[ -n $uri ]]; then
+    experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
+    experiment_loader_check "$name" "${EXPERIMENT_STACK_URIS[${via:-primary}]}" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   # The folder this run created (none: no results line; never an older run's).
@@ -181,6 +184,8 @@ experiment_on_host() {
   label=$(experiment_engine_label)
   args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "$LAB_ROOT/results" "$@")
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
+  # The experiment file is read from this checkout (not the loader's own folder's).
+  args+=(--experiments-dir "$LAB_ROOT/experiments")
   if [[ $DRY_RUN != 1 ]]; then
     command -v node >/dev/null 2>&1 ||
       die_env "node is not installed: --uri runs the loader on this host and needs Node.js >= 20.19 (or drop --uri to run it in the stack)"
@@ -234,6 +239,8 @@ experiment_in_stack() {
   verb_up # starts a stopped stack; says "already up" otherwise
   # After up, so the image is pulled; the digest pins what "mongo:8.0" meant on the day of the run.
   args+=(--image "mongodb=$(experiment_image_ref "$(engine_field "$ENGINE" image)")")
+  # The resource profile the stack runs with, for summary.json (a --uri run has none).
+  args+=(--profile "$PROFILE")
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}"

@@ -8,6 +8,8 @@ load test_helper
 setup() {
   setup_lab
   cp -R "$REPO/experiments" "$LAB/"
+  # The loader checks the experiment flags before anything starts (lab-loader check).
+  ln -s "$REPO/loader" "$LAB/loader"
 }
 
 nothing_started() {
@@ -18,7 +20,12 @@ nothing_started() {
 @test "help lists the experiment flags" {
   lab help
   assert_success
-  assert_output --partial "experiment1|experiment2|experiment3"
+  # every experiments/*.yaml by name with its first comment line
+  assert_output --regexp "experiment1 +single-client insert stream"
+  assert_output --regexp "experiment2 +random read \+ update with 1..6 concurrent clients"
+  assert_output --regexp "experiment3 +exact-match reads"
+  assert_output --regexp "report \[--experiment NAME"
+  assert_output --regexp "--repeat N"
   assert_output --regexp "--docs N +experiment1: documents to insert"
   assert_output --regexp "--clients LIST +client steps"
   assert_output --regexp "--duration DUR"
@@ -29,7 +36,7 @@ nothing_started() {
 @test "unknown flag or stray argument: exit 2, nothing started" {
   lab experiment2 --bogus 1
   assert_failure 2
-  assert_output --partial "error: experiment2 does not take '--bogus'"
+  assert_output --partial "error: unknown flag '--bogus'"
   nothing_started
   lab experiment1 extra
   assert_failure 2
@@ -49,10 +56,10 @@ nothing_started() {
   done
   lab experiment2 --docs 100
   assert_failure 2
-  assert_output --partial "experiment2 takes --preload-docs, not --docs"
+  assert_output --partial "error: --docs does not apply to experiment2 (its read_update workload takes --duration and --preload-docs)"
   lab experiment1 --duration 30s
   assert_failure 2
-  assert_output --partial "experiment1 inserts --docs documents"
+  assert_output --partial "error: --duration does not apply to experiment1 (its insert workload takes --docs)"
   lab experiment3 --password-file /etc/hostname
   assert_failure 2
   assert_output --partial "--password-file and --username go with --uri"
@@ -133,12 +140,12 @@ nothing_started() {
   rule "image inspect * mongo:8.0" 0 "mongo@sha256:5eb1"
   lab experiment3 --clients 1
   assert_success
-  assert_called "* loader experiment3 * --image mongodb=mongo:8.0@sha256:5eb1"
+  assert_called "* loader experiment3 * --image mongodb=mongo:8.0@sha256:5eb1 --profile laptop"
   : >"$STUB_DOCKER_RULES"
   all_up_rules
   lab experiment3 --clients 1
   assert_success
-  assert_called "* loader experiment3 * --image mongodb=mongo:8.0"
+  assert_called "* loader experiment3 * --image mongodb=mongo:8.0 --profile laptop"
 }
 
 @test "--via: the shard's primary by default (as seeds/004), mongos on request; bad or misplaced values are exit 2" {
@@ -197,7 +204,7 @@ nothing_started() {
   assert_output --partial "--metrics-port goes with --uri"
   lab experiment3 --uri mongodb://db.example:27017/ --metrics-port 70000
   assert_failure 2
-  assert_output --partial "--metrics-port needs a port 0..65535 (got '70000')"
+  assert_output --partial "error: --metrics-port: 70000 is out of range 0..65535"
   nothing_started
 }
 
@@ -254,7 +261,6 @@ nothing_started() {
 }
 
 @test "--uri, connection refused: one line within seconds, no results folder, latest not moved (issue 10 item 1)" {
-  ln -s "$REPO/loader" "$LAB/loader"
   mkdir -p "$LAB/results/experiment1/unknown/20200101T000000Z" "$LAB/results/experiment1/wiredtiger/20200101T000000Z"
   ln -s 20200101T000000Z "$LAB/results/experiment1/unknown/latest"
   ln -s 20200101T000000Z "$LAB/results/experiment1/wiredtiger/latest"
@@ -291,7 +297,6 @@ teardown() {
 }
 
 @test "two runs in one second never share a folder (the second is forced: every stamp of the next 20 s is taken)" {
-  ln -s "$REPO/loader" "$LAB/loader"
   start_test_server
   # Another run holds each second's folder from now on, so both runs below land on a taken
   # second for certain; each must make a folder of its own (<stamp>-2, -3) and leave the taken
@@ -371,4 +376,117 @@ smoke_hook() {
   assert_line "not ok 2 - wiredtiger: experiment1 summary.json of this run is complete"
   assert_output --partial "# no results/experiment1/wiredtiger/ folder written by this smoke run's last step"
   refute_line --regexp "^ok [0-9]+ - .*summary\\.json"
+}
+
+# The recipe of DEVELOPERS.md "Adding an experiment", followed in this test's copy of the lab:
+# one new file of an existing kind, no code edit.
+add_recipe_experiment() {
+  cat >"$LAB/experiments/read-small.yaml" <<'YAML'
+# read-small: exact-match reads on a small data set (the recipe's example).
+name: read-small
+database: lab
+collection: recipe
+seed: 7
+setup: { drop: true, indexes: [{ x: 1 }] }
+document: { y_length: 50, alphabet: abc }
+preload: { docs: 300, batch: 100 }
+workload: { type: read, clients: [1, 2], duration: 1s }
+YAML
+}
+
+@test "an experiment is a file: a new experiments/NAME.yaml is listed by help and runs with --uri, no code edit" {
+  add_recipe_experiment
+  lab help
+  assert_success
+  assert_output --regexp "read-small +exact-match reads on a small data set \\(the recipe's example\\)\\."
+  start_test_server
+  lab read-small --uri "$SERVER_URI" --engine recipe-label --metrics-port 0
+  assert_success
+  assert_output --regexp "results: results/read-small/recipe-label/[0-9]{8}T[0-9]{6}Z"
+  local dir
+  dir=$(sed -n 's/^results: \(results\/.*\)$/\1/p' <<<"$output")
+  grep -q '"complete": true' "$LAB/$dir/summary.json" || fail "not complete: $(cat "$LAB/$dir/summary.json")"
+  grep -q '"experiment": "read-small"' "$LAB/$dir/summary.json" || fail "not read-small"
+  grep -q '"phase": "clients-2"' "$LAB/$dir/summary.json" || fail "no clients-2 step"
+  cmp -s "$LAB/experiments/read-small.yaml" "$LAB/$dir/read-small.yaml" || fail "the file that ran is not this copy's"
+  # Not an experiment file: still an unknown verb (exit 2), nothing started.
+  lab read-large
+  assert_failure 2
+  assert_output --partial "error: unknown verb 'read-large'"
+  lab ../experiments/read-small
+  assert_failure 2
+  assert_output --partial "unknown verb"
+  nothing_started
+}
+
+@test "one validation: the loader's own parser refuses out-of-range flags before anything starts, in stack and --uri" {
+  lab experiment2 --clients 300 --workers 999 --dry-run
+  assert_failure 2
+  assert_line "error: --clients: 300 is out of range 1..256"
+  refute_output --partial "+ "
+  lab experiment2 --workers 999 --uri mongodb://db.example:27017/ --dry-run
+  assert_failure 2
+  assert_line "error: --workers: 999 is out of range 1..256"
+  lab experiment2 --repeat 0
+  assert_failure 2
+  assert_line "error: --repeat: 0 is out of range 1..1000"
+  nothing_started
+}
+
+@test "one validation: without node or loader/node_modules, one line says the loader checks the flags, and the run goes on" {
+  rm "$LAB/loader"
+  lab experiment2 --clients 1,2 --dry-run
+  assert_success
+  assert_line "note: node or loader/node_modules not found on this host: the experiment flags are checked by the loader when it starts"
+  assert_output --partial "loader experiment2 --uri "
+}
+
+@test "--repeat, --group and the profile reach the loader; --uri runs carry no profile" {
+  lab experiment2 --clients 1 --repeat 3 --group hosts-a --profile seed2013 --dry-run
+  assert_success
+  assert_output --regexp "loader experiment2 .* --clients 1 --repeat 3 --group hosts-a .* --profile seed2013$"
+  lab experiment2 --uri mongodb://db.example:27017/ --repeat 2 --dry-run
+  assert_success
+  assert_output --partial "--repeat 2"
+  refute_output --partial "--profile"
+}
+
+@test "--uri --engine: any label (not one of the lab's stacks), passed as given; in the stack the engine must exist" {
+  lab experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 --dry-run
+  assert_success
+  assert_output --regexp "lab-loader.js experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 "
+  # --engine wiredtiger given: a label too (ENGINE_GIVEN), not taken for the default
+  lab experiment3 --uri mongodb://db.example:27017/ --engine wiredtiger --dry-run
+  assert_success
+  assert_output --partial "--engine wiredtiger "
+  lab experiment3 --uri=mongodb://db.example:27017/ --engine 'bad label' --dry-run
+  assert_failure 2
+  assert_line "error: --engine: 'bad label' is not a valid label (letters, digits, . _ -)"
+  lab experiment3 --engine rocksdb --dry-run
+  assert_failure 2
+  assert_output --partial "unknown engine 'rocksdb'"
+  lab up --engine rocksdb --dry-run
+  assert_failure 2
+  assert_output --partial "unknown engine 'rocksdb'"
+  nothing_started
+}
+
+@test "report: node report/bin/lab-report.js with the same arguments, no Docker; one line with the fix without its node_modules" {
+  lab help
+  assert_output --partial "report [--experiment NAME ...]"
+  mkdir -p "$LAB/report"
+  lab report --results-dir "$BATS_TEST_TMPDIR/empty"
+  assert_failure 1
+  assert_line "error: the report's dependencies are missing: run 'cd report && npm ci' first"
+  rmdir "$LAB/report"
+  ln -s "$REPO/report" "$LAB/report"
+  mkdir -p "$BATS_TEST_TMPDIR/empty"
+  # --engine is the report's filter, not one of the lab's engines (no validate_engine here)
+  lab report --engine not-a-lab-engine --results-dir "$BATS_TEST_TMPDIR/empty"
+  assert_failure 2
+  assert_output --partial "lab-report: no results found in $BATS_TEST_TMPDIR/empty matching the filters"
+  lab report --bogus
+  assert_failure 2
+  assert_output --partial "--bogus"
+  nothing_started
 }
