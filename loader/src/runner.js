@@ -5,7 +5,6 @@
 const os = require('node:os');
 const fs = require('node:fs');
 const path = require('node:path');
-const { Worker } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./args');
@@ -25,6 +24,7 @@ const { kind } = require('./kinds');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
+const { WorkerPool } = require('./pool');
 const { round } = require('./stats');
 const { Rng } = require('./rng');
 
@@ -253,60 +253,21 @@ class Run {
   }
 
   async startWorkers(maxClients) {
-    const cores = os.availableParallelism();
-    const n = Math.min(this.opts.workers ?? Math.min(maxClients, cores), maxClients);
-    const ids = Array.from({ length: n }, () => []);
-    for (let id = 0; id < maxClients; id++) ids[id % n].push(id);
-    const ready = [];
-    for (let w = 0; w < n; w++) {
-      const worker = new Worker(path.join(__dirname, 'worker.js'), {
-        workerData: { conn: this.conn, config: this.config, clientIds: ids[w], workerIndex: w },
-      });
-      const entry = { worker, index: w, clientIds: ids[w], closed: false };
-      this.workers.push(entry);
-      ready.push(new Promise((resolve, reject) => {
-        worker.on('message', (m) => {
-          if (m.type === 'ready') resolve();
-          else if (m.type === 'fatal') reject(new Error(`worker ${w}: ${m.reason}`));
-          else this.onWorkerMessage(entry, m);
-        });
-        worker.on('error', (e) => { reject(e); this.stop(`worker ${w} crashed: ${e.message}`, 1); });
-        worker.on('exit', () => { entry.closed = true; });
-      }));
-    }
-    this.log(`${maxClients} client(s) on ${n} worker thread(s), ${cores} CPU(s) available`);
-    await Promise.all(ready);
-  }
-
-  onWorkerMessage(entry, m) {
-    if (m.type === 'interval') {
-      if (this.flushing && m.seq === this.flushing.seq) {
-        this.flushing.replies.push(m);
-        if (this.flushing.replies.length === this.flushing.expect) this.flushing.resolve();
-      }
-    } else if (m.type === 'stepDone') {
-      entry.stepDone = m.index;
-      if (this.workers.every((w) => w.stepDone === m.index)) for (const f of this.stepWaiters) f();
-    } else if (m.type === 'abort') {
-      this.stop(`lost the server: ${m.reason}`, 1);
-    }
-  }
-
-  // flush: ask every worker for its interval deltas (resolves within 2 s even if one is stuck).
-  async flush() {
-    const live = this.workers.filter((w) => !w.closed);
-    this.seq = (this.seq || 0) + 1;
-    const f = { seq: this.seq, replies: [], expect: live.length };
-    f.promise = new Promise((r) => { f.resolve = r; });
-    this.flushing = f;
-    for (const w of live) w.worker.postMessage({ type: 'flush', seq: f.seq });
-    await Promise.race([f.promise, sleep(2000)]);
-    this.flushing = null;
-    return f.replies;
+    this.pool = new WorkerPool({
+      conn: this.conn,
+      config: this.config,
+      on: {
+        stepDone: () => { for (const f of this.stepWaiters) f(); },
+        abort: (reason) => this.stop(`lost the server: ${reason}`, 1),
+        crash: (reason) => this.stop(reason, 1),
+      },
+    });
+    this.workers = this.pool.workers;
+    await this.pool.start(maxClients, this.opts.workers, this.log);
   }
 
   async tick(step, acc) {
-    const replies = await this.flush();
+    const replies = await this.pool.flush();
     const t = now();
     const intervalS = (t - acc.lastTick) / 1000;
     acc.lastTick = t;
@@ -391,14 +352,14 @@ class Run {
       };
       this.current = { step, acc };
       const done = new Promise((r) => this.stepWaiters.push(r));
-      for (const w of this.workers) w.worker.postMessage({ type: 'step', step });
+      this.pool.post({ type: 'step', step });
       let ticking = Promise.resolve();
       const timer = setInterval(() => { ticking = ticking.then(() => this.tick(step, acc)); }, 1000);
       await done;
       clearInterval(timer);
       await ticking;
       // A stopped step may still have ops in flight; give them a moment to land (bounded).
-      if (this.stopReason) await Promise.race([new Promise((r) => { this.stepWaiters = [r]; if (this.workers.every((w) => w.stepDone === i)) r(); }), sleep(3000)]);
+      if (this.stopReason) await Promise.race([new Promise((r) => { this.stepWaiters = [r]; if (this.pool.allDone(i)) r(); }), sleep(3000)]);
       await this.tick(step, acc); // the last partial second
       this.stepWaiters = [];
       this.progress.stop();
@@ -466,13 +427,7 @@ class Run {
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
     // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.
     await Promise.all([
-      ...this.workers.map(async (w) => {
-        if (w.closed) return;
-        const closed = new Promise((r) => w.worker.on('message', (m) => m.type === 'closed' && r()));
-        w.worker.postMessage({ type: 'close' });
-        await Promise.race([closed, sleep(3000)]);
-        await w.worker.terminate();
-      }),
+      this.pool ? this.pool.close() : null,
       this.client ? Promise.race([this.client.close(true).catch(() => {}), sleep(3000)]) : null,
     ]);
     this.phase && this.metrics && this.phase('end', '', `${this.config.name}: end${this.stopReason ? ` (${this.stopReason})` : ''}`);

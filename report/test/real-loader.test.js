@@ -1,7 +1,8 @@
 'use strict';
 // A report built from real loader runs: the loader CLI (loader/bin/lab-loader.js) runs
 // experiment2 over TCP against mongo-java-server (loader/test/support/server.js) under two engine
-// labels, RUNS times each; the report is built from those folders and opened in Chromium.
+// labels, `--repeat RUNS` each (one group per label, repetitions 1..RUNS, each step's histograms
+// stored); the report is built from those folders and opened in Chromium.
 // LAB_REPORT_RUNS (default 2), LAB_REPORT_DURATION (per step, default 2s) and
 // LAB_REPORT_SCREENSHOT (also save the full-page screenshot there) make the README's screenshot.
 const test = require('node:test');
@@ -31,13 +32,11 @@ test.after(async () => { await server?.stop(); });
 test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels x ${RUNS} runs`, { timeout: 600000 }, async (t) => {
   const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
   const t0 = Date.now();
-  for (let i = 0; i < RUNS; i++) {
-    for (const engine of ENGINES) {
-      const r = await runLoader(['experiment2', '--uri', server.uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0',
-        '--preload-docs', '500', '--clients', '1,2', '--duration', DURATION, '--progress-interval', '1s']);
-      assert.equal(r.code, 0, r.stderr);
-      await new Promise((res) => setTimeout(res, 1000)); // run folders are named by the second
-    }
+  for (const engine of ENGINES) {
+    const r = await runLoader(['experiment2', '--uri', server.uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0',
+      '--preload-docs', '500', '--clients', '1,2', '--duration', DURATION, '--progress-interval', '1s', '--repeat', String(RUNS)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((r.stdout.match(/^results: /gm) || []).length, RUNS, 'one results folder per repetition');
   }
   const loaderMs = Date.now() - t0;
   let out = '';
@@ -57,9 +56,19 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
   assert.deepEqual(set.engines, ENGINES);
   assert.deepEqual(set.points, ['clients-1', 'clients-2']);
   assert.equal(set.runs.length, ENGINES.length * RUNS);
+  // --repeat: one group per label, repetitions 1..RUNS (issue 11 item 1)
+  for (const e of ENGINES) {
+    const runs = set.runs.filter((r) => r.engine === e);
+    assert.equal(new Set(runs.map((r) => r.group)).size, 1, `${e}: one group`);
+    assert.ok(runs[0].group, `${e}: group recorded`);
+    assert.deepEqual(runs.map((r) => r.repetition).sort(), Array.from({ length: RUNS }, (_, i) => i + 1));
+  }
+  assert.notEqual(set.runs.find((r) => r.engine === ENGINES[0]).group, set.runs.find((r) => r.engine === ENGINES[1]).group);
   for (const a of set.aggregates) {
     assert.deepEqual(Object.keys(a.ops).sort(), ['find', 'update']);
     assert.ok(a.ops.find.ops_per_s_median > 0 && a.ops.find.latency_us.p99 > 0, JSON.stringify(a.ops.find));
+    // the loader's stored histograms are read and merged (not the runs' own percentiles)
+    for (const op of ['find', 'update']) assert.match(a.ops[op].latency_source, /histograms of \d+ run\(s\) merged/);
   }
   assert.equal(set.verdicts.length, 2, 'one verdict per step for the one pair');
   for (const v of set.verdicts) assert.match(v.sentence, /mjs-label-[ab]/);

@@ -1,0 +1,99 @@
+'use strict';
+// The worker pool: worker threads that each drive a share of the clients (src/worker.js), and
+// the message protocol with them: ready/fatal at start, step (run one client step), flush
+// (interval deltas, once a second), stepDone, abort (lost the server), stop, close/closed.
+// The run lifecycle (runner.js) decides when; the pool only talks to the threads.
+const os = require('node:os');
+const path = require('node:path');
+const { Worker } = require('node:worker_threads');
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+class WorkerPool {
+  // on: { stepDone(index) when every worker finished step index, abort(reason), crash(reason) }
+  constructor({ conn, config, on }) {
+    this.conn = conn;
+    this.config = config;
+    this.on = on;
+    this.workers = [];
+    this.flushing = null;
+    this.seq = 0;
+  }
+
+  // start(maxClients, wanted): min(wanted ?? min(clients, cores), clients) threads, clients
+  // spread round-robin; resolves when every thread's clients are connected.
+  async start(maxClients, wanted, log) {
+    const cores = os.availableParallelism();
+    const n = Math.min(wanted ?? Math.min(maxClients, cores), maxClients);
+    const ids = Array.from({ length: n }, () => []);
+    for (let id = 0; id < maxClients; id++) ids[id % n].push(id);
+    const ready = [];
+    for (let w = 0; w < n; w++) {
+      const worker = new Worker(path.join(__dirname, 'worker.js'), {
+        workerData: { conn: this.conn, config: this.config, clientIds: ids[w], workerIndex: w },
+      });
+      const entry = { worker, index: w, clientIds: ids[w], closed: false };
+      this.workers.push(entry);
+      ready.push(new Promise((resolve, reject) => {
+        worker.on('message', (m) => {
+          if (m.type === 'ready') resolve();
+          else if (m.type === 'fatal') reject(new Error(`worker ${w}: ${m.reason}`));
+          else this.onMessage(entry, m);
+        });
+        worker.on('error', (e) => { reject(e); this.on.crash(`worker ${w} crashed: ${e.message}`); });
+        worker.on('exit', () => { entry.closed = true; });
+      }));
+    }
+    log(`${maxClients} client(s) on ${n} worker thread(s), ${cores} CPU(s) available`);
+    await Promise.all(ready);
+  }
+
+  onMessage(entry, m) {
+    if (m.type === 'interval') {
+      if (this.flushing && m.seq === this.flushing.seq) {
+        this.flushing.replies.push(m);
+        if (this.flushing.replies.length === this.flushing.expect) this.flushing.resolve();
+      }
+    } else if (m.type === 'stepDone') {
+      entry.stepDone = m.index;
+      if (this.allDone(m.index)) this.on.stepDone(m.index);
+    } else if (m.type === 'abort') {
+      this.on.abort(m.reason);
+    }
+  }
+
+  allDone(index) {
+    return this.workers.every((w) => w.stepDone === index);
+  }
+
+  post(message) {
+    for (const w of this.workers) w.worker.postMessage(message);
+  }
+
+  // flush: ask every worker for its interval deltas (resolves within 2 s even if one is stuck).
+  async flush() {
+    const live = this.workers.filter((w) => !w.closed);
+    this.seq += 1;
+    const f = { seq: this.seq, replies: [], expect: live.length };
+    f.promise = new Promise((r) => { f.resolve = r; });
+    this.flushing = f;
+    for (const w of live) w.worker.postMessage({ type: 'flush', seq: f.seq });
+    await Promise.race([f.promise, sleep(2000)]);
+    this.flushing = null;
+    return f.replies;
+  }
+
+  // close: each thread closes its clients, bounded at 3 s (a dead server can hang a close), then
+  // is terminated.
+  async close() {
+    await Promise.all(this.workers.map(async (w) => {
+      if (w.closed) return;
+      const closed = new Promise((r) => w.worker.on('message', (m) => m.type === 'closed' && r()));
+      w.worker.postMessage({ type: 'close' });
+      await Promise.race([closed, sleep(3000)]);
+      await w.worker.terminate();
+    }));
+  }
+}
+
+module.exports = { WorkerPool };
