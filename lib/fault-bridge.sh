@@ -62,21 +62,30 @@ fault_answer() {
   printf '%s\t%s\t%s\n' "$id" "$rc" "$(printf '%s' "$out" | base64 | tr -d '\n')"
 }
 
-# fault_bridge CMD...: run CMD (the fault process) as a coprocess, answer its requests until it
-# ends; return its exit code. Ctrl-C reaches the process too (same process group): it writes its
-# aborted summary and ends, and the bridge keeps answering until then, then returns 130.
+# fault_bridge CMD...: run CMD (the fault process) with its stdin and stdout on two FIFOs, answer
+# its requests until it ends; return its exit code. FIFOs, not coproc: a process that ends at once
+# takes coproc's file descriptors with it before bash can copy them. Ctrl-C/TERM are passed on to
+# the process (a background job's SIGINT is ignored otherwise): it heals, writes its aborted
+# summary and ends; the bridge answers until then and returns 130.
 fault_bridge() {
-  local line rfd wfd pid rc=0 interrupted=0
-  exec {FAULT_STDOUT}>&1
-  coproc FAULT_PROC { "$@"; }
-  # copies: bash unsets FAULT_PROC (and its PID) once the coprocess exits, but its last lines are
-  # still unread then
-  pid=$FAULT_PROC_PID
-  exec {rfd}<&"${FAULT_PROC[0]}" {wfd}>&"${FAULT_PROC[1]}"
+  local line rfd wfd pid fifo rc=0 interrupted=0
+  fifo=$(mktemp -d "${TMPDIR:-/tmp}/lab-fault-bridge.XXXXXX")
+  mkfifo "$fifo/in" "$fifo/out"
+  "$@" <"$fifo/in" >"$fifo/out" &
+  pid=$!
+  # the same order as the child's redirections (in, then out), so neither open waits forever
+  exec {wfd}>"$fifo/in" {rfd}<"$fifo/out" {FAULT_STDOUT}>&1
+  rm -rf "$fifo"
+  trap 'interrupted=1; kill -INT "$pid" 2>/dev/null || true' INT
+  trap 'interrupted=1; kill -TERM "$pid" 2>/dev/null || true' TERM
   # a process that died mid-request must not take bash down with SIGPIPE on the reply
-  trap 'interrupted=1' INT TERM
   trap '' PIPE
-  while IFS= read -r line <&"$rfd"; do
+  local st
+  while :; do
+    IFS= read -r line <&"$rfd" && st=0 || st=$?
+    # a trapped signal interrupts read (status > 128): keep answering, the process is healing
+    if ((st > 128)); then continue; fi
+    ((st == 0)) || break
     if [[ $line == "@lab-docker"$'\t'* ]]; then
       fault_answer "$line" >&"$wfd" || true
     else
@@ -84,7 +93,10 @@ fault_bridge() {
     fi
   done
   exec {wfd}>&- {rfd}<&- {FAULT_STDOUT}>&-
-  wait "$pid" || rc=$?
+  while :; do
+    wait "$pid" && rc=0 || rc=$?
+    kill -0 "$pid" 2>/dev/null || break # ended (not just a signal interrupting wait)
+  done
   trap - INT TERM PIPE
   ((interrupted)) && return 130
   return "$rc"

@@ -629,3 +629,32 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   [[ $output == *"+ docker volume rm lab-wiredtiger_shard01-b-data"* ]]
   [ "$(replies | grep -c ' 0 ')" -eq 2 ]
 }
+
+@test "bridge: SIGTERM is passed on to the fault process, which still gets its heal request answered; exit 130" {
+  cat >"$BATS_TEST_TMPDIR/healer" <<'FAKE'
+#!/usr/bin/env bash
+trap 'printf "@lab-docker\t1\tstart\tshard01-c\n"; IFS=$'"'"'\t'"'"' read -r id rc _; echo "healed rc=$rc"; exit 143' TERM
+echo ready
+while :; do sleep 0.1; done
+FAKE
+  chmod +x "$BATS_TEST_TMPDIR/healer"
+  cat >"$W/bridge-term.sh" <<'SH'
+#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+ENGINE=wiredtiger DRY_RUN=0
+rc=0
+fault_bridge "$@" || rc=$?
+echo "bridge exit $rc"
+SH
+  chmod +x "$W/bridge-term.sh"
+  "$W/bridge-term.sh" "$BATS_TEST_TMPDIR/healer" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  local pid=$!
+  for _ in $(seq 50); do grep -q ready "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+  kill -TERM "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then pkill -KILL -P "$pid" || true; kill -KILL "$pid"; echo "the bridge did not end" >&2; return 1; fi
+  grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
+  grep -q "bridge exit 130" "$BATS_TEST_TMPDIR/out"
+  grep -qE " start shard01-c$" "$STUB_DOCKER_LOG"
+}
