@@ -11,13 +11,15 @@
 //   shape            the result shape it writes: 'steps' (one entry per client step)
 //   next(config, col, rng, id, step) -> async (record, intended, now) => bool: one iteration;
 //                    false when the client is done (a 'documents' bound).
-// Adding a kind is adding one file here and its name to KIND_FILES.
-const KIND_FILES = ['insert', 'read', 'read_update'];
+// Adding a kind is adding one file here: every module in this folder that exports a `name` and
+// a `next` is a kind (index.js and helpers such as ops.js are not).
+const fs = require('node:fs');
 
-const KINDS = Object.fromEntries(KIND_FILES.map((f) => {
+const KINDS = {};
+for (const f of fs.readdirSync(__dirname).filter((x) => x.endsWith('.js') && x !== 'index.js').sort()) {
   const k = require(`./${f}`);
-  return [k.name, k];
-}));
+  if (typeof k.name === 'string' && typeof k.next === 'function') KINDS[k.name] = k;
+}
 
 // Every op any kind records, in a stable order (the recorder keeps one histogram per op).
 const OPS = [...new Set(Object.values(KINDS).flatMap((k) => k.ops))];
