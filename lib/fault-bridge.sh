@@ -10,7 +10,7 @@
 FAULT_REFUSED=126
 
 # fault_shard_members: the shard members, from the topology table (never written here).
-fault_shard_members() { table_rows "$LAB_ROOT/compose/topology.tsv" | awk -F'\t' '$3 == "shard" { print $1 }'; }
+fault_shard_members() { topology_services shard; }
 
 fault_is_member() { grep -qxF -- "$1" < <(fault_shard_members); }
 

@@ -11,7 +11,8 @@
 # shellcheck source=lib/fault-bridge.sh
 source "$LAB_ROOT/lib/fault-bridge.sh"
 
-FAULT_MEMBERS=(shard01-a shard01-b shard01-c)
+# the shard's members, from compose/topology.tsv (lib/tables.sh)
+mapfile -t FAULT_MEMBERS < <(topology_services shard)
 FAULT_SCENARIOS="replica-lag stale-secondary failover heal"
 FAULT_METHODS="fsync failpoint netem"
 # fsyncLock is the default lag method: it works on the stock images with no restart and no extra
@@ -96,6 +97,9 @@ parse_fault_flags() {
   fault_validate_member "$FAULT_MEMBER"
   [[ " $FAULT_METHODS " == *" $FAULT_METHOD "* ]] ||
     die_usage "unknown --method '$FAULT_METHOD' (choose one of: $FAULT_METHODS)"
+  # what an engine cannot do is in its row of compose/engines.tsv, never in a name test here
+  [[ $scenario != replica-lag ]] || engine_has_fault_method "$ENGINE" "$FAULT_METHOD" ||
+    die_usage "--method $FAULT_METHOD does not apply to engine $ENGINE (its fault_methods: $(engine_field "$ENGINE" fault_methods))"
   # The lab's one duration grammar (lib/common.sh parse_duration; the loader's is the same).
   parse_duration --threshold "$FAULT_THRESHOLD" || die_usage "$DURATION_ERROR"
   FAULT_THRESHOLD_MS=$DURATION_MS

@@ -658,3 +658,15 @@ SH
   grep -q "bridge exit 130" "$BATS_TEST_TMPDIR/out"
   grep -qE " start shard01-c$" "$STUB_DOCKER_LOG"
 }
+
+@test "a replica-lag method the engine's fault_methods lacks is refused in one line, before any docker call" {
+  # the engines table as data: drop fsync from wiredtiger's row in this copy only
+  sed -i 's/^\(wiredtiger\t.*\t\)fsync,failpoint,netem\t/\1failpoint,netem\t/' "$W/compose/engines.tsv"
+  grep -qP '^wiredtiger\t.*\tfailpoint,netem\t' "$W/compose/engines.tsv"
+  run "$W/lab.sh" fault replica-lag --method fsync --engine wiredtiger
+  [ "$status" -eq 2 ]
+  [[ $output == *"error: --method fsync does not apply to engine wiredtiger (its fault_methods: failpoint,netem)"* ]]
+  [ ! -s "$STUB_DOCKER_LOG" ]
+  run "$W/lab.sh" fault replica-lag --method netem --engine wiredtiger --dry-run
+  [ "$status" -eq 0 ]
+}
