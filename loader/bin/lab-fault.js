@@ -3,7 +3,6 @@
 // lab-fault: the Node side of ./run.sh fault|resync (issue 5). lib/fault.sh runs it in a container
 // on the stack's network (service fault-tool in compose/faults.yml), one subcommand per step:
 //   state      --member M [--expect SECONDARY]     member's live state; exit 2 if not as expected
-//   primary                                          print the shard's primary (short name)
 //   pick-secondary [--prefer M]                      M if SECONDARY now, else another secondary
 //   watch      --until COND [--member M] ...         one line + one timeline row per second until
 //                                                    COND holds (exit 0) or --timeout (exit 3)
@@ -14,13 +13,13 @@
 //                                                    an upper bound of the stopped member's optime)
 //   oplog-size                                       each member's oplog maxSize in MB (JSON)
 //   load       [--rate N] [--w W] [--max-seconds S] [--stop-file F]   background upserts via mongos
-//   writers    --w 1|majority --history F [--writers N] [--seconds S] [--stop-file F]
-//   check-set  --history F --result F               majority read + Jepsen set checker
 //   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
-//   summarize  --run-dir D --scenario S [--param k=v ...]   summary.json + verdict (exit 1 on FAIL)
+//   summarize  --run-dir D --scenario replica-lag|stale-secondary [--param k=v ...]   summary.json
+//                                                    + verdict (exit 1 on FAIL)
 //   heal                                             failpoints off, fsyncUnlock, on every member
 //   run SCENARIO [flags]                             the whole scenario in this one process
-//                                                    (src/faults/process.js, scenarios/<name>.js)
+//                                                    (src/faults/process.js, scenarios/<name>.js:
+//                                                    failover, resync)
 // Exit codes: 0 ok, 1 environment/runtime error, 2 usage, 3 condition not reached in time.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,7 +27,6 @@ const { parseArgs } = require('node:util');
 const d = require('../src/faults/decisions');
 const verdicts = require('../src/faults/verdicts');
 const { Members, mongosClient } = require('../src/faults/cluster');
-const setcheck = require('../src/faults/setcheck');
 const tables = require('../src/tables');
 const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
 const { runCommand, UsageError: RunUsageError } = require('../src/faults/process');
@@ -51,11 +49,8 @@ const OPTIONS = {
   action: { type: 'string' },
   out: { type: 'string' },
   w: { type: 'string', default: '1' },
-  writers: { type: 'string', default: '4' },
-  seconds: { type: 'string', default: '60' },
   'max-seconds': { type: 'string', default: '1800' },
   'stop-file': { type: 'string' },
-  history: { type: 'string' },
   log: { type: 'string' },
   'run-dir': { type: 'string' },
   scenario: { type: 'string' },
@@ -113,13 +108,6 @@ async function cmdPickSecondary(m, opts) {
   const secs = st.status.members.filter((x) => x.stateStr === 'SECONDARY').map((x) => d.shortName(x.name));
   if (!secs.length) throw new Error('the shard has no SECONDARY right now');
   say(opts.prefer && secs.includes(opts.prefer) ? opts.prefer : secs[0]);
-}
-
-async function cmdPrimary(m) {
-  const st = await m.status();
-  const p = st && d.primaryOf(st.status);
-  if (!p) throw new Error('the shard has no primary right now');
-  say(d.shortName(p.name));
 }
 
 // ---- watch (src/faults/watch.js) -----------------------------------------------------------------
@@ -228,7 +216,9 @@ async function cmdOplogSize(m) {
 // Bounded by --max-seconds and the stop file.
 async function cmdLoad(opts) {
   const crypto = require('node:crypto');
-  const client = mongosClient(opts);
+  // cluster.js reads passwordFile (the parsed flag is 'password-file': without this the load never
+  // authenticated on a real stack)
+  const client = mongosClient({ ...opts, passwordFile: opts['password-file'] });
   const coll = client.db('lab_fault').collection('load');
   const bytes = Number(opts['doc-bytes']);
   const batch = Number(opts.batch);
@@ -267,56 +257,6 @@ async function cmdLoad(opts) {
     await client.close();
   }
   say(`load: stopped after ${n} documents, ${errors} failed batches`);
-}
-
-// ---- failover: writers, checker ---------------------------------------------------------------------
-async function cmdWriters(opts) {
-  const w = opts.w;
-  if (!['1', 'majority'].includes(w)) throw new UsageError('--w must be 1 or majority');
-  const client = mongosClient(opts);
-  try {
-    const r = await setcheck.runWriters({
-      client,
-      w,
-      writers: Number(opts.writers),
-      seconds: Number(opts.seconds),
-      stopFile: opts['stop-file'],
-      historyFile: need(opts, 'history'),
-      log: say,
-    });
-    say(`writers: done: ${r.attempted} attempted, ok ${r.ok}, fail ${r.fail}, indeterminate ${r.info}`);
-  } finally {
-    await client.close();
-  }
-}
-
-async function cmdResetSet(opts) {
-  const client = mongosClient(opts);
-  try {
-    await setcheck.reset(client);
-    say(`${setcheck.DB}.${setcheck.COLL}: emptied for a new run`);
-  } finally {
-    await client.close();
-  }
-}
-
-async function cmdCheckSet(opts) {
-  const outcomes = setcheck.readHistory(need(opts, 'history'));
-  const client = mongosClient(opts);
-  try {
-    const ids = await setcheck.finalRead(client);
-    const uuid = await setcheck.collectionUuid(client).catch(() => null);
-    const r = d.checkSet(outcomes, ids);
-    r.collectionUuid = uuid;
-    r.rollbackGlob = uuid ? `<dbpath>/rollback/${uuid}/removed.*.bson` : null;
-    writeJson(need(opts, 'result'), r);
-    say(`set checker: ${r.attemptCount} attempted, ${r.acknowledgedCount} acknowledged, ok ${r.okCount}, lost ${r.lostCount}, unexpected ${r.unexpectedCount}, recovered ${r.recoveredCount}`);
-    if (r.lostCount) say(`lost ids: ${d.intervalSetString(r.lost)}`);
-    if (r.unexpectedCount) say(`unexpected ids: ${d.intervalSetString(r.unexpected)}`);
-    if (r.recoveredCount) say(`recovered (indeterminate but present): ${d.intervalSetString(r.recovered)}`);
-  } finally {
-    await client.close();
-  }
 }
 
 // ---- stale-secondary evidence ---------------------------------------------------------------------
@@ -392,20 +332,6 @@ function cmdSummarize(opts) {
       rolledPast: (steps['stale-past'] || {}).reached === true,
       keepsData: (tables.engine(params.engine) || { keeps_data: true }).keeps_data,
     });
-  } else if (scenario === 'failover') {
-    const check = steps.check;
-    if (!check) v = { pass: false, verdict: 'FAIL: failover: the set checker did not run' };
-    else {
-      // the failover must have been seen: the watch for a new primary reached it
-      const fo = steps.failover || {};
-      const observed = fo.reached === true && Boolean(fo.primary) && fo.primary !== params.old_primary;
-      const keepsData = (tables.engine(params.engine) || { keeps_data: true }).keeps_data;
-      v = verdicts.failoverVerdict({ w: params.w, check, oldPrimary: params.old_primary, keepsData, how: params.how, rollbackFiles: (params.rollback_files || '').split(' ').filter(Boolean), failover: { observed, newPrimary: observed ? fo.primary : null, primariesSeen: fo.primariesSeen } });
-    }
-  } else if (scenario === 'resync') {
-    const r = steps.resync || {};
-    const pass = r.reached === true;
-    v = { pass, verdict: `${pass ? 'PASS' : 'FAIL'}: resync ${params.member}: ${pass ? `SECONDARY again after initial sync (${r.elapsedSeconds} s)` : `not SECONDARY (last state ${r.finalState ?? '?'})`}` };
   } else {
     throw new UsageError(`unknown scenario '${scenario}'`);
   }
@@ -472,7 +398,6 @@ async function main(argv) {
   try {
     switch (cmd) {
       case 'state': return await cmdState(m, opts);
-      case 'primary': return await cmdPrimary(m);
       case 'pick-secondary': return await cmdPickSecondary(m, opts);
       case 'watch': return await cmdWatch(m, opts);
       case 'failpoint': return await cmdFailpoint(m, opts);
@@ -481,9 +406,6 @@ async function main(argv) {
       case 'optime-bound': return await cmdOptimeBound(m, opts);
       case 'oplog-size': return await cmdOplogSize(m);
       case 'load': return await cmdLoad(opts);
-      case 'writers': return await cmdWriters(opts);
-      case 'reset-set': return await cmdResetSet(opts);
-      case 'check-set': return await cmdCheckSet(opts);
       case 'evidence': return await cmdEvidence(m, opts);
       case 'summarize': return cmdSummarize(opts);
       case 'heal': return await cmdHeal(m);

@@ -34,6 +34,10 @@ test('kill, w:majority: kill, new primary seen, start, checker over real writes,
   assert.equal(r.summary.evidence.failover.newPrimary, 'shard01-b');
   assert.equal(r.summary.evidence.counts.lost, 0);
   assert.ok(r.summary.evidence.counts.attempted > 0);
+  // a healthy test server fails nothing: every attempted write is acknowledged and read back
+  assert.equal(r.summary.evidence.counts.ok, r.summary.evidence.counts.attempted);
+  assert.equal(r.summary.evidence.counts.acknowledged, r.summary.evidence.counts.attempted);
+  assert.equal(r.summary.evidence.counts.unexpected, 0);
   assert.match(r.summary.verdict, /^PASS: failover w:majority: .*new primary shard01-b/);
   assert.ok(fs.statSync(path.join(r.dir, 'history.ndjson')).size > 0);
   for (const f of ['step-failover.json', 'step-recovery.json', 'step-caught-up.json', 'step-check.json']) assert.ok(fs.existsSync(path.join(r.dir, f)), f);
