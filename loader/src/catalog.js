@@ -1,16 +1,13 @@
 'use strict';
-// The experiments on offer: every NAME.yaml in the experiments folder, with its description
-// (a `description:` field, else the first comment line without "NAME: "). ./run.sh help reads
-// the same first line in bash, so that help works without Node.
+// The experiments on offer: every NAME.yaml in the experiments folder, with its description:
+// its first comment line without "NAME: ". ./run.sh help reads the same line in bash (so that
+// help works without Node).
 const fs = require('node:fs');
 const path = require('node:path');
 const { list, EXPERIMENTS_DIR } = require('./config');
 
 function describeFile(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  const field = /^description:\s*(.+)$/m.exec(text);
-  if (field) return field[1].replace(/^["']|["']$/g, '');
-  const first = /^#\s*(.*)$/m.exec(text);
+  const first = /^#[ \t]*(.*)/.exec(fs.readFileSync(file, 'utf8'));
   return first ? first[1].replace(/^[A-Za-z0-9_.-]+:\s*/, '') : '';
 }
 
