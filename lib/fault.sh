@@ -459,38 +459,23 @@ fault_failover() {
   fault_process failover --w "$FAULT_W" --how "$FAULT_HOW"
 }
 
-# ---- heal -----------------------------------------------------------------------------------------------
+# ---- heal (new path: one fault process, loader/src/faults/scenarios/heal.js) ------------------------------
+# bash reads the Docker facts (which members are stopped, whether netem ever ran here) and removes
+# leftover one-shot load containers of the old-path scenarios; the process does the rest.
 fault_heal() {
-  local running m stopped=() netem_image=0
+  local running m stopped=() netem=no
   running=$(fault_running_services)
   if ! fault_stack_up; then
     [[ $DRY_RUN == 1 ]] || die_env "the $ENGINE stack is not up (no shard member running): nothing to heal. Start it with: ./run.sh up --engine $ENGINE"
     info "note: the $ENGINE stack is not up now; a real run would stop here (exit 1)"
   fi
   for m in "${FAULT_MEMBERS[@]}"; do grep -qxF "$m" <<<"$running" || stopped+=("$m"); done
-  docker image inspect lab-netem:local >/dev/null 2>&1 && netem_image=1
-  fault_plan \
-    "start stopped shard members: ${stopped[*]:-none}" \
-    "remove netem and partitions on ${FAULT_MEMBERS[*]}$([[ $netem_image == 0 ]] && echo ' (skipped: the netem image was never built here, so no netem ran)')" \
-    "failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member" \
-    "stop leftover fault load/writers containers; wait until every member is PRIMARY or SECONDARY"
+  docker image inspect lab-netem:local >/dev/null 2>&1 && netem=yes
   fault_image
-  if ((${#stopped[@]})); then
-    fault_step "start ${stopped[*]}"
-    compose up -d --no-deps "${stopped[@]}"
-  fi
-  if ((netem_image)); then
-    fault_step "netem and partitions off"
-    for m in "${FAULT_MEMBERS[@]}"; do compose run --rm --no-deps "netem-$m" heal || warn "netem heal on $m failed"; done
-  fi
-  fault_step "failpoints off, fsyncUnlock"
-  fault_tool heal || warn "lab-fault heal reported an error"
-  run docker rm -f "$(stack_project)-fault-load" "$(stack_project)-fault-writers" >/dev/null 2>&1 || true
-  fault_step "wait until healthy"
-  local rc=0
-  fault_tool watch --until healthy --timeout 300 --phase heal || rc=$?
-  ((rc == 0)) || die_env "the shard is not healthy after heal (exit $rc); a RECOVERING member that is too stale needs: ./run.sh resync MEMBER --engine $ENGINE"
-  info "healed"
+  run docker rm -f "$(stack_project)-fault-load" >/dev/null 2>&1 || true
+  local list
+  printf -v list '%s,' "${stopped[@]}"
+  fault_process heal --stopped "${list%,}" --netem "$netem"
 }
 
 # ---- resync (new path: one fault process, loader/src/faults/scenarios/resync.js) -------------------------

@@ -344,25 +344,36 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"the inmemory stack is not up"*"./run.sh up --engine inmemory"* ]]
 }
 
-@test "heal: starts stopped members, netem off where the image exists, failpoints/fsync off, waits healthy" {
+@test "heal: bash passes the stopped members and netem fact to one fault process; its up/netem requests run" {
   rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
   rule 'image inspect lab-netem:local*' 0 ''
+  rule '*fault-tool run heal --stopped shard01-c --netem yes --engine wiredtiger' 0 '@lab-docker\t1\tup\tshard01-c\n@lab-docker\t2\tnetem-heal\tshard01-a\nverdict: PASS: healed'
   run "$W/lab.sh" fault heal
   [ "$status" -eq 0 ]
-  logged "up -d --no-deps shard01-c"
+  logged "rm -f lab-wiredtiger-fault-load"
+  [ "$(line_of 'fault-tool run heal')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
   logged "run --rm --no-deps netem-shard01-a heal"
-  logged "run --rm --no-deps netem-shard01-c heal"
-  logged "fault-tool heal"
-  logged "rm -f lab-wiredtiger-fault-load lab-wiredtiger-fault-writers"
-  logged "fault-tool watch --until healthy"
   [[ $output == *"healed"* ]]
 }
 
-@test "heal without the netem image skips the sidecars (none can have run)" {
+@test "heal --dry-run: the real process plans up for the stopped member and netem off on every member" {
+  real_fault_process
+  rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
+  rule 'image inspect lab-netem:local*' 0 ''
+  run "$W/lab.sh" fault heal --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *"start stopped shard members: shard01-c"* ]]
+  [[ $output == *" up -d --no-deps shard01-c"* ]]
+  for m in shard01-a shard01-b shard01-c; do [[ $output == *"run --rm --no-deps netem-$m heal"* ]]; done
+  [ "$(mutating | grep -vc ' fault-tool run heal ')" -eq 0 ]
+}
+
+@test "heal without the netem image: --netem no (the process then leaves the sidecars alone)" {
   stack_up
   rule 'image inspect lab-netem:local*' 1 ''
   run "$W/lab.sh" fault heal
   [ "$status" -eq 0 ]
+  logged "fault-tool run heal --stopped  --netem no --engine wiredtiger"
   not_logged "netem-"
   not_logged "up -d --no-deps"
 }
@@ -400,7 +411,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" fault heal
   [ "$status" -eq 0 ]
   logged "-p lab-wiredtiger -f compose/cluster.yml"
-  [ "$(line_of ' build fault-tool')" -lt "$(line_of 'fault-tool heal')" ]
+  [ "$(line_of ' build fault-tool')" -lt "$(line_of 'fault-tool run heal')" ]
 }
 
 @test "replica-lag --method failpoint run: members recreated one at a time with the flag, each back to healthy" {

@@ -1,0 +1,84 @@
+'use strict';
+// heal: undo whatever a scenario may have left: start stopped shard members, remove netem and
+// partitions, failpoints off and fsyncUnlock on every member, then wait until every member is
+// PRIMARY or SECONDARY. Which members are stopped and whether netem ever ran here are Docker
+// facts bash reads (compose ps, image inspect) and passes in (--stopped, --netem).
+const d = require('../decisions');
+const { watchUntil } = require('../watch');
+const { sleep } = require('../runner');
+
+const FAILPOINTS = ['rsSyncApplyStop', 'stopReplProducer'];
+const names = (env) => env.shard.hosts.map(d.shortName);
+const stoppedOf = (p) => (p.stopped ? p.stopped.split(',').filter(Boolean) : []);
+
+module.exports = {
+  name: 'heal',
+  options: { stopped: { type: 'string', default: '' }, netem: { type: 'string', default: 'yes' }, timeout: { type: 'string', default: '300' } },
+
+  check(p, env) {
+    for (const m of stoppedOf(p)) if (!names(env).includes(m)) throw new Error(`unknown member '${m}' in --stopped`);
+    if (!['yes', 'no'].includes(p.netem)) throw new Error(`--netem must be yes or no (got '${p.netem}')`);
+    if (d.parseDuration(p.timeout) == null) throw new Error(`--timeout '${p.timeout}' is not a duration`);
+  },
+
+  plan(p, env) {
+    const stopped = stoppedOf(p);
+    return {
+      lines: [
+        `start stopped shard members: ${stopped.join(' ') || 'none'}`,
+        `remove netem and partitions on ${names(env).join(' ')}${p.netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
+        'failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member',
+        'wait until every member is PRIMARY or SECONDARY',
+      ],
+      actions: [
+        ...stopped.map((m) => ({ op: 'up', args: { member: m } })),
+        ...(p.netem === 'yes' ? names(env).map((m) => ({ op: 'netem-heal', args: { member: m } })) : []),
+      ],
+    };
+  },
+
+  async apply(ctx) {
+    // a step that fails is reported and the rest still runs: heal does what it can
+    ctx.state.problems = [];
+    for (const a of this.plan(ctx.params, ctx.env).actions) {
+      const r = await ctx.docker.ask(a.op, a.args, { allowFail: true });
+      if (r.rc !== 0) ctx.state.problems.push(`${a.op} ${a.args.member} (exit ${r.rc})`);
+    }
+    for (const h of ctx.env.shard.hosts) await this.unlock(ctx, h);
+  },
+
+  async watch(ctx) {
+    ctx.state.watch = await watchUntil(ctx.members, { until: 'healthy', timeoutS: d.parseDuration(ctx.params.timeout), phase: 'heal', say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
+  },
+
+  async heal() {}, // heal is its own undo
+
+  verdict(ctx) {
+    const w = ctx.state.watch;
+    const problems = ctx.state.problems || [];
+    const evidence = { problems, members: w ? w.finalState : null };
+    if (!w) return { result: 'unknown', line: 'heal: not watched', evidence };
+    if (!w.reached) return { result: false, line: `heal: the shard is not healthy after ${w.elapsedSeconds} s; a RECOVERING member that is too stale needs: ./run.sh resync MEMBER --engine ${ctx.env.engine.engine}`, evidence };
+    return { result: true, line: `healed${problems.length ? ` (these steps failed: ${problems.join(', ')})` : ''}`, evidence };
+  },
+
+  async unlock(ctx, h) {
+    const name = d.shortName(h);
+    for (const fp of FAILPOINTS) {
+      try {
+        await ctx.members.admin(h, { configureFailPoint: fp, mode: 'off' });
+        ctx.say(`${name}: failpoint ${fp} off`);
+      } catch (e) {
+        if (e.code !== 59) ctx.say(`${name}: failpoint ${fp}: ${e.message.split('\n')[0]}`); // 59: no test commands, so none set
+      }
+    }
+    try {
+      let r;
+      let n = 0;
+      do { r = await ctx.members.admin(h, { fsyncUnlock: 1 }); n++; } while (r.lockCount > 0 && n < 20);
+      ctx.say(`${name}: fsyncUnlock (was locked)`);
+    } catch (e) {
+      if (!/not locked/i.test(e.message)) ctx.say(`${name}: fsyncUnlock: ${e.message.split('\n')[0]}`);
+    }
+  },
+};
