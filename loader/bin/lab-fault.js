@@ -16,10 +16,9 @@
 //   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
 //   summarize  --run-dir D --scenario replica-lag|stale-secondary [--param k=v ...]   summary.json
 //                                                    + verdict (exit 1 on FAIL)
-//   heal                                             failpoints off, fsyncUnlock, on every member
 //   run SCENARIO [flags]                             the whole scenario in this one process
 //                                                    (src/faults/process.js, scenarios/<name>.js:
-//                                                    failover, resync)
+//                                                    failover, resync, heal)
 // Exit codes: 0 ok, 1 environment/runtime error, 2 usage, 3 condition not reached in time.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -354,32 +353,6 @@ function cmdSummarize(opts) {
   if (!v.pass) process.exitCode = 1;
 }
 
-// ---- heal ---------------------------------------------------------------------------------------------
-async function cmdHeal(m) {
-  for (const h of m.hosts) {
-    const name = d.shortName(h);
-    for (const fp of ['rsSyncApplyStop', 'stopReplProducer']) {
-      try {
-        await m.admin(h, { configureFailPoint: fp, mode: 'off' });
-        say(`${name}: failpoint ${fp} off`);
-      } catch (e) {
-        if (e.code !== 59) say(`${name}: failpoint ${fp}: ${e.message.split('\n')[0]}`);
-      }
-    }
-    try {
-      let r;
-      let n = 0;
-      do {
-        r = await m.admin(h, { fsyncUnlock: 1 });
-        n++;
-      } while (r.lockCount > 0 && n < 20);
-      say(`${name}: fsyncUnlock (was locked)`);
-    } catch (e) {
-      if (!/not locked/i.test(e.message)) say(`${name}: fsyncUnlock: ${e.message.split('\n')[0]}`);
-    }
-  }
-}
-
 // ---- main -------------------------------------------------------------------------------------------------
 async function main(argv) {
   const [cmd, ...rest] = argv;
@@ -408,7 +381,6 @@ async function main(argv) {
       case 'load': return await cmdLoad(opts);
       case 'evidence': return await cmdEvidence(m, opts);
       case 'summarize': return cmdSummarize(opts);
-      case 'heal': return await cmdHeal(m);
       default: throw new UsageError(`unknown subcommand '${cmd ?? ''}' (see the header of bin/lab-fault.js)`);
     }
   } finally {
