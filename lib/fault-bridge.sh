@@ -76,6 +76,8 @@ fault_bridge() {
   # the same order as the child's redirections (in, then out), so neither open waits forever
   exec {wfd}>"$fifo/in" {rfd}<"$fifo/out" {FAULT_STDOUT}>&1
   rm -rf "$fifo"
+  local saved_traps
+  saved_traps=$(trap -p INT TERM PIPE) # run.sh's own (exit 130 on INT) come back afterwards
   trap 'interrupted=1; kill -INT "$pid" 2>/dev/null || true' INT
   trap 'interrupted=1; kill -TERM "$pid" 2>/dev/null || true' TERM
   # a process that died mid-request must not take bash down with SIGPIPE on the reply
@@ -98,6 +100,7 @@ fault_bridge() {
     kill -0 "$pid" 2>/dev/null || break # ended (not just a signal interrupting wait)
   done
   trap - INT TERM PIPE
+  eval "$saved_traps"
   ((interrupted)) && return 130
   return "$rc"
 }

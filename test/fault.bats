@@ -681,3 +681,22 @@ SH
   run "$W/lab.sh" fault replica-lag --method netem --engine wiredtiger --dry-run
   [ "$status" -eq 0 ]
 }
+
+@test "bridge: the caller's own INT trap is back after the process ends" {
+  printf '#!/usr/bin/env bash\necho done\n' >"$BATS_TEST_TMPDIR/quick"
+  chmod +x "$BATS_TEST_TMPDIR/quick"
+  cat >"$W/bridge-trap.sh" <<'SH'
+#!/usr/bin/env bash
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
+ENGINE=wiredtiger DRY_RUN=0
+trap 'exit 130' INT
+fault_bridge "$@"
+trap -p INT
+SH
+  chmod +x "$W/bridge-trap.sh"
+  run "$W/bridge-trap.sh" "$BATS_TEST_TMPDIR/quick"
+  [ "$status" -eq 0 ]
+  [[ $output == *"done"* ]]
+  [[ $output == *"trap -- 'exit 130' SIGINT"* ]]
+}
