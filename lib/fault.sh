@@ -11,8 +11,9 @@
 # shellcheck source=lib/fault-bridge.sh
 source "$LAB_ROOT/lib/fault-bridge.sh"
 
-# the shard's members, from compose/topology.tsv (lib/tables.sh)
+# the shard's members, from compose/topology.tsv (lib/tables.sh); the default member is the last
 mapfile -t FAULT_MEMBERS < <(topology_services shard)
+FAULT_DEFAULT_MEMBER=${FAULT_MEMBERS[${#FAULT_MEMBERS[@]} - 1]}
 FAULT_SCENARIOS="replica-lag stale-secondary failover heal"
 FAULT_METHODS="fsync failpoint netem"
 # fsyncLock is the default lag method: it works on the stock images with no restart and no extra
@@ -28,7 +29,7 @@ FAULT_NETEM_RATE=64kbit   # ~120 ACKs/s from the member: caps replication into i
 fault_flags_usage() {
   cat <<USAGE
   fault replica-lag       slow one secondary, print its lag every second, assert --threshold, heal
-    --member NAME         shard01-a|shard01-b|shard01-c, must be a SECONDARY now (default shard01-c)
+    --member NAME         $(IFS='|'; echo "${FAULT_MEMBERS[*]}"), must be a SECONDARY now (default $FAULT_DEFAULT_MEMBER)
     --method M            fsync (default: fsyncLock on the member itself; stock images, no restart),
                           failpoint (rsSyncApplyStop; RESTARTS the shard members with
                           --setParameter enableTestCommands=1), netem (delay $FAULT_NETEM_DELAY + rate $FAULT_NETEM_RATE
@@ -36,7 +37,7 @@ fault_flags_usage() {
     --threshold DUR       lag to reach, e.g. 30s, 2m (default 30s)
   fault stale-secondary   small oplog, stop a secondary, write until both healthy oplogs dropped its
                           last optime, restart it, show RECOVERING + "too stale" evidence
-    --member NAME         as above (default shard01-c)
+    --member NAME         as above (default $FAULT_DEFAULT_MEMBER)
     --oplog-size-mb N     oplog size (default 16). Honoured only when the oplog is created: unless
                           the running cluster already has it, the engine's cluster is DESTROYED and
                           recreated (needs --yes)
@@ -92,7 +93,7 @@ parse_fault_flags() {
       --how) FAULT_HOW=$value ;;
     esac
   done
-  FAULT_MEMBER=${FAULT_MEMBER:-shard01-c}
+  FAULT_MEMBER=${FAULT_MEMBER:-$FAULT_DEFAULT_MEMBER}
   FAULT_METHOD=${FAULT_METHOD:-$FAULT_DEFAULT_METHOD}
   fault_validate_member "$FAULT_MEMBER"
   [[ " $FAULT_METHODS " == *" $FAULT_METHOD "* ]] ||
@@ -347,13 +348,13 @@ fault_pick_member() {
   ((FAULT_MEMBER_GIVEN)) && return 0
   local picked=""
   if [[ $DRY_RUN == 1 ]]; then
-    fault_stack_up && picked=$(fault_tool_probe pick-secondary --prefer shard01-c 2>/dev/null | tail -1 || true)
+    fault_stack_up && picked=$(fault_tool_probe pick-secondary --prefer "$FAULT_DEFAULT_MEMBER" 2>/dev/null | tail -1 || true)
   else
-    picked=$(fault_tool pick-secondary --prefer shard01-c | tail -1) ||
+    picked=$(fault_tool pick-secondary --prefer "$FAULT_DEFAULT_MEMBER" | tail -1) ||
       die_env "could not find a SECONDARY in the shard; ./run.sh status --engine $ENGINE"
   fi
   if [[ " ${FAULT_MEMBERS[*]} " == *" $picked "* ]]; then FAULT_MEMBER=$picked; fi
-  info "member: $FAULT_MEMBER$([[ $DRY_RUN == 1 && -z $picked ]] && echo ' (a real run picks a live SECONDARY, shard01-c if it is one)')"
+  info "member: $FAULT_MEMBER$([[ $DRY_RUN == 1 && -z $picked ]] && echo " (a real run picks a live SECONDARY, $FAULT_DEFAULT_MEMBER if it is one)")"
 }
 
 # fault_check_secondary MEMBER: live check; not a secondary -> usage error (exit 2) naming the ones
@@ -375,25 +376,19 @@ fault_check_secondary() {
 
 # ---- stale-secondary ------------------------------------------------------------------------------------
 fault_stale_secondary() {
-  local m=$FAULT_MEMBER n=$FAULT_OPLOG_MB fresh=1 sizes=""
+  local m=$FAULT_MEMBER n=$FAULT_OPLOG_MB fresh=1
   STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n")
-  if fault_stack_up; then
-    sizes=$(fault_tool_probe oplog-size 2>/dev/null | tail -1 || true)
-    # {"shard01-a":16,"shard01-b":16,"shard01-c":16}: every member already has the small oplog
-    if [[ -n $sizes ]] && ! grep -qvE "^$n$" < <(grep -oE '"shard01-[abc]":[0-9]+' <<<"$sizes" | cut -d: -f2) &&
-      [[ $(grep -oE '"shard01-[abc]":[0-9]+' <<<"$sizes" | wc -l) == 3 ]]; then
-      fresh=0
-    fi
-  fi
+  # the answer is the probe's exit code (0: every member already has the small oplog), not its output
+  if fault_stack_up && fault_tool_probe oplog-size --expect "$n" >/dev/null 2>&1; then fresh=0; fi
   fault_plan \
     "member: $m$( ((FAULT_MEMBER_GIVEN)) || echo ' by default, or another SECONDARY if it is not one now') (must be SECONDARY, checked live); oplog: $n MB on every shard member" \
-    "1. $([[ $fresh == 1 ]] && echo "DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog" || echo "the running $ENGINE cluster already has $n MB oplogs ($sizes): reused")" \
+    "1. $([[ $fresh == 1 ]] && echo "DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog" || echo "the running $ENGINE cluster already has $n MB oplogs on every shard member: reused")" \
     "2. background write load through mongos (w:1; the primary + the other secondary keep the majority commit point moving)" \
     "3. record $m's last optime, docker compose stop $m, bound its last optime by the primary's newest oplog entry" \
     "4. keep writing until the oldest oplog entry of BOTH other members is newer than that optime (read from their oplogs every second; truncation waits for a checkpoint, ~60 s)" \
     "5. docker compose start $m; wait until it is RECOVERING (or SECONDARY); collect its log since the start" \
     "6. evidence: state, infoMessage, the too-stale log lines (ids 5579708, 21126), optimes, oplog windows" \
-    "$([[ $ENGINE == inmemory ]] && echo "inmemory: a restarted member has no data at all, so it initial-syncs by itself instead of going too stale; the verdict says what it saw")"
+    "$(engine_is "$ENGINE" keeps_data || echo "$ENGINE: a restarted member has no data at all, so it initial-syncs by itself instead of going too stale; the verdict says what it saw")"
   if [[ $fresh == 1 ]]; then
     if [[ $ASSUME_YES != 1 && $DRY_RUN != 1 ]]; then
       die_usage "stale-secondary needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"

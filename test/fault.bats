@@ -289,7 +289,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 
 @test "stale-secondary reuses a cluster whose oplogs already have the size" {
   stack_up
-  rule '*fault-tool oplog-size*' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
+  rule '*fault-tool oplog-size --expect 16' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
   run "$W/lab.sh" fault stale-secondary
   [ "$status" -eq 0 ]
   [[ $output == *"already has 16 MB oplogs"* ]]
@@ -299,7 +299,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 
 @test "stale-secondary --yes: destroy, up, stop, bound, roll past, start, logs, evidence, verdict" {
   stack_up
-  rule '*fault-tool oplog-size*' 0 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
+  rule '*fault-tool oplog-size --expect 16' 4 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
   run "$W/lab.sh" fault stale-secondary --yes
   [ "$status" -eq 0 ]
   logged "VERB_DESTROY yes=1 dry=0"
@@ -428,7 +428,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 
 @test "stale-secondary stops looking at the log once it holds the too-stale line (id 21126)" {
   stack_up
-  rule '*fault-tool oplog-size*' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
+  rule '*fault-tool oplog-size --expect 16' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
   # shellcheck disable=SC2016  # a literal JSON log line
   rule '*logs --no-color --no-log-prefix --since*' 0 '{"t":{"$date":"2026-11-21T08:00:00.000+00:00"},"s":"E","c":"REPL","id":21126,"ctx":"BackgroundSync","msg":"Too stale to catch up. Entering maintenance mode."}'
   run "$W/lab.sh" fault stale-secondary
@@ -439,7 +439,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 
 @test "stale-secondary keeps looking (10 s steps, at most 18) while the log has no too-stale line" {
   stack_up
-  rule '*fault-tool oplog-size*' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
+  rule '*fault-tool oplog-size --expect 16' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
   run "$W/lab.sh" fault stale-secondary
   [ "$(grep -c 'logs --no-color --no-log-prefix --since' "$STUB_DOCKER_LOG")" -eq 18 ]
   [ "$(grep -c 'watch .*--until never --timeout 10 --phase settle' "$STUB_DOCKER_LOG")" -eq 18 ]

@@ -11,7 +11,8 @@
 //   optime     --member M --out F                    member's last applied optime (before a stop)
 //   optime-bound --out F                             primary's newest oplog entry (after the stop:
 //                                                    an upper bound of the stopped member's optime)
-//   oplog-size                                       each member's oplog maxSize in MB (JSON)
+//   oplog-size [--expect N]                          each member's oplog maxSize in MB (JSON);
+//                                                    exit 4 when not every member has N MB
 //   load       [--rate N] [--w W] [--max-seconds S] [--stop-file F]   background upserts via mongos
 //   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
 //   summarize  --run-dir D --scenario replica-lag|stale-secondary [--param k=v ...]   summary.json
@@ -195,7 +196,9 @@ async function cmdOptimeBound(m, opts) {
   say(`stopped member's last optime is at most ${d.tsString(w.last)} (primary ${d.shortName(p.name)}'s newest entry after the stop)`);
 }
 
-async function cmdOplogSize(m) {
+// oplog-size [--expect N]: each member's oplog maxSize in MB (one JSON line, for people); with
+// --expect the answer is the exit code (0: every member has N MB, 4: not), so bash reads no output.
+async function cmdOplogSize(m, opts) {
   const out = {};
   for (const h of m.hosts) {
     try {
@@ -205,6 +208,7 @@ async function cmdOplogSize(m) {
     }
   }
   say(JSON.stringify(out));
+  if (opts.expect !== undefined && !Object.values(out).every((mb) => mb === Number(opts.expect))) process.exitCode = 4;
 }
 
 // ---- load ---------------------------------------------------------------------------------------------
@@ -377,7 +381,7 @@ async function main(argv) {
       case 'fsync': return await cmdFsync(m, opts);
       case 'optime': return await cmdOptime(m, opts);
       case 'optime-bound': return await cmdOptimeBound(m, opts);
-      case 'oplog-size': return await cmdOplogSize(m);
+      case 'oplog-size': return await cmdOplogSize(m, opts);
       case 'load': return await cmdLoad(opts);
       case 'evidence': return await cmdEvidence(m, opts);
       case 'summarize': return cmdSummarize(opts);

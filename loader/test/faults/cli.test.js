@@ -144,3 +144,21 @@ test('evidence: finds the too-stale lines in a saved log even when no member ans
   assert.ok(ev.self.error, 'the member did not answer: said so, not guessed');
   assert.equal(ev.windows.length, 2);
 });
+
+test('oplog-size --expect: the answer is the exit code (4 when a member has another size or none)', async () => {
+  const { testServer } = require('../support/server');
+  const server = await testServer();
+  const hostPort = server.uri.replace(/^mongodb:\/\//, '').replace(/\/.*$/, '');
+  try {
+    // the test server has no oplog: its size is unknown (null), never "as expected"
+    const { spawn } = require('node:child_process');
+    const child = spawn(process.execPath, [BIN, 'oplog-size', '--expect', '16', '--members', hostPort, '--user=']);
+    let out = '';
+    child.stdout.on('data', (b) => { out += b; });
+    const code = await new Promise((r) => child.on('exit', r));
+    assert.equal(code, 4, out);
+    assert.match(out, /^\{"127\.0\.0\.1":null\}$/m);
+  } finally {
+    await server.stop();
+  }
+});
