@@ -88,18 +88,19 @@ experiment_loader_check() {
   die_env "the loader could not check the flags (exit $rc): ${out#error: }"
 }
 
-# experiment_results_from FILE: the folder named by the loader's closing "results: DIR" line in
-# FILE, relative to the repository (the stack's loader sees the repository's results/ as
-# /lab/results/); nothing when the loader wrote no folder.
+# experiment_results_from FILE: the folders named by the loader's closing "results: DIR" lines in
+# FILE (one per repetition with --repeat), one per line, in order, relative to the repository (the
+# stack's loader sees the repository's results/ as /lab/results/); nothing when the loader wrote
+# no folder.
 experiment_results_from() {
   local dir
-  dir=$(tr -d '\r' <"$1" | sed -n 's/^results: \(.*\)$/\1/p' | tail -1)
-  [[ -n $dir ]] || return 0
-  case $dir in
-    /lab/results/*) dir=results/${dir#/lab/results/} ;;
-    "$LAB_ROOT"/*) dir=${dir#"$LAB_ROOT"/} ;;
-  esac
-  echo "$dir"
+  tr -d '\r' <"$1" | sed -n 's/^results: \(.*\)$/\1/p' | awk '!seen[$0]++' | while IFS= read -r dir; do
+    case $dir in
+      /lab/results/*) dir=results/${dir#/lab/results/} ;;
+      "$LAB_ROOT"/*) dir=${dir#"$LAB_ROOT"/} ;;
+    esac
+    echo "$dir"
+  done
 }
 
 # experiment_run_loader CMD...: run the loader (node or compose run) with its stdout shown as it
@@ -158,8 +159,11 @@ verb_experiment() {
     experiment_loader_check "$name" "${EXPERIMENT_STACK_URIS[${via:-primary}]}" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
-  # The folder this run created (none: no results line; never an older run's).
-  if [[ -n $EXPERIMENT_RESULTS ]]; then echo "results: $EXPERIMENT_RESULTS"; fi
+  # The folders this run created, one per repetition (none: no results line; never an older run's).
+  local dir
+  while IFS= read -r dir; do
+    [[ -z $dir ]] || echo "results: $dir"
+  done <<<"$EXPERIMENT_RESULTS"
   return "$rc"
 }
 

@@ -394,6 +394,16 @@ workload: { type: read, clients: [1, 2], duration: 1s }
 YAML
 }
 
+@test "--repeat: the closing lines name every folder the run created, one per repetition, once each" {
+  all_up_rules
+  rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z\nrepetition 2/2\nresults: /lab/results/experiment1/wiredtiger/20260101T000003Z"
+  lab experiment1 --docs 1000 --repeat 2
+  assert_success
+  assert_line "results: results/experiment1/wiredtiger/20260101T000002Z"
+  assert_line "results: results/experiment1/wiredtiger/20260101T000003Z"
+  [[ $(grep -c '^results: results/' <<<"$output") == 2 ]] || fail "expected 2 closing lines: $output"
+}
+
 @test "an experiment is a file: a new experiments/NAME.yaml is listed by help and runs with --uri, no code edit" {
   add_recipe_experiment
   lab help
