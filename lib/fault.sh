@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Fault scenarios (issue 5): ./run.sh fault replica-lag|stale-secondary|failover|heal, ./run.sh resync.
 # Reproduces on purpose what seeds/004 hit by accident (lagging secondaries, "too stale to catch
-# up"), plus Jepsen's lost-write check across a failover. Docker actions (stop, start, kill,
-# sidecars) happen here; everything that talks to MongoDB is loader/bin/lab-fault.js, run one-shot
-# in the fault-tool service (compose/faults.yml) on the stack's network.
+# up"), plus Jepsen's lost-write check across a failover. failover, replica-lag, heal and resync
+# are one long-lived fault process each (loader/src/faults/scenarios/<name>.js, in the fault-tool
+# service, compose/faults.yml), whose Docker actions lib/fault-bridge.sh performs; stale-secondary
+# still runs one-shot loader/bin/lab-fault.js steps from here.
 # Each scenario writes results/fault-<scenario>/<engine>/<UTC>/ (timeline.ndjson, summary.json,
 # step-*.json, logs) and a `latest` link, and ends with one verdict line.
 # Exit codes: 0 verdict PASS, 1 environment error or verdict FAIL, 2 usage error.
@@ -22,9 +23,6 @@ FAULT_METHODS="fsync failpoint netem"
 # enableTestCommands=1, i.e. a restart into a test-only configuration; netem needs a sidecar with
 # NET_ADMIN and shapes only the member's egress, so the lag it produces depends on the load.
 FAULT_DEFAULT_METHOD=fsync
-FAULT_HEALED_LAG=2        # seconds: "caught up" after heal (replSetGetStatus is heartbeat based, 2 s)
-FAULT_NETEM_DELAY=100ms
-FAULT_NETEM_RATE=64kbit   # ~120 ACKs/s from the member: caps replication into it near 350 KB/s
 
 fault_flags_usage() {
   cat <<USAGE
@@ -32,7 +30,7 @@ fault_flags_usage() {
     --member NAME         $(IFS='|'; echo "${FAULT_MEMBERS[*]}"), must be a SECONDARY now (default $FAULT_DEFAULT_MEMBER)
     --method M            fsync (default: fsyncLock on the member itself; stock images, no restart),
                           failpoint (rsSyncApplyStop; RESTARTS the shard members with
-                          --setParameter enableTestCommands=1), netem (delay $FAULT_NETEM_DELAY + rate $FAULT_NETEM_RATE
+                          --setParameter enableTestCommands=1), netem (delay 100ms + rate 64kbit
                           from a sidecar in the member's network namespace)
     --threshold DUR       lag to reach, e.g. 30s, 2m (default 30s)
   fault stale-secondary   small oplog, stop a secondary, write until both healthy oplogs dropped its
@@ -60,7 +58,6 @@ FAULT_MEMBER=""
 FAULT_MEMBER_GIVEN=0
 FAULT_METHOD=""
 FAULT_THRESHOLD=30s
-FAULT_THRESHOLD_S=30
 FAULT_THRESHOLD_MS=30000
 FAULT_OPLOG_MB=16
 FAULT_W=""
@@ -104,7 +101,6 @@ parse_fault_flags() {
   # The lab's one duration grammar (lib/common.sh parse_duration; the loader's is the same).
   parse_duration --threshold "$FAULT_THRESHOLD" || die_usage "$DURATION_ERROR"
   FAULT_THRESHOLD_MS=$DURATION_MS
-  FAULT_THRESHOLD_S=$(fault_seconds_of_ms "$FAULT_THRESHOLD_MS")
   ((FAULT_THRESHOLD_MS >= 3000)) || die_usage "--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)"
   { is_uint "$FAULT_OPLOG_MB" && ((FAULT_OPLOG_MB >= 1)); } || die_usage "--oplog-size-mb must be a whole number >= 1 (got '$FAULT_OPLOG_MB')"
   if [[ $scenario == failover ]]; then
@@ -117,17 +113,6 @@ parse_fault_flags() {
 fault_validate_member() {
   [[ " ${FAULT_MEMBERS[*]} " == *" $1 "* ]] ||
     die_usage "unknown member '$1' (choose one of: ${FAULT_MEMBERS[*]})"
-}
-
-# fault_seconds_of_ms MS -> seconds as the fault tool's --until lag>=N takes them: 30000 -> 30,
-# 2500 -> 2.5 (no trailing zeros).
-fault_seconds_of_ms() {
-  local ms=$1 frac
-  if ((ms % 1000 == 0)); then echo $((ms / 1000)); return; fi
-  printf -v frac '%03d' $((ms % 1000))
-  frac=${frac%%0}
-  frac=${frac%%0}
-  echo "$((ms / 1000)).$frac"
 }
 
 # ---- helpers -----------------------------------------------------------------------------------------
@@ -278,37 +263,19 @@ fault_begin() {
   fault_watch --member "$FAULT_MEMBER" --until never --timeout 5 --phase baseline || true
 }
 
-# ---- replica-lag ------------------------------------------------------------------------------------
-fault_apply_cmd() { # METHOD MEMBER -> sets FAULT_APPLY and FAULT_UNDO_CMD arrays
-  case $1 in
-    fsync)
-      FAULT_APPLY=(fault_tool fsync --member "$2" --action lock)
-      FAULT_UNDO_CMD=(fault_tool fsync --member "$2" --action unlock) ;;
-    failpoint)
-      FAULT_APPLY=(fault_tool failpoint --member "$2" --name rsSyncApplyStop --mode alwaysOn)
-      FAULT_UNDO_CMD=(fault_tool failpoint --member "$2" --name rsSyncApplyStop --mode off) ;;
-    netem)
-      FAULT_APPLY=(compose run --rm --no-deps "netem-$2" slow "$FAULT_NETEM_DELAY" "$FAULT_NETEM_RATE")
-      FAULT_UNDO_CMD=(compose run --rm --no-deps "netem-$2" heal) ;;
-  esac
-}
-
+# ---- replica-lag (new path: one fault process, loader/src/faults/scenarios/replica-lag.js) --------------
+# The failpoint method needs --setParameter enableTestCommands=1: bash restarts the members into it
+# before the process starts; the live member pick and check, the load, the fault and its undo, the
+# watches and the verdict are the process's.
 fault_replica_lag() {
-  local m=$FAULT_MEMBER method=$FAULT_METHOD t=$FAULT_THRESHOLD_S
-  fault_plan \
-    "member: $m$( ((FAULT_MEMBER_GIVEN)) || echo ' by default, or another SECONDARY if it is not one now') (must be SECONDARY now, checked live); method: $method; threshold: ${t} s" \
-    "1. stand the $ENGINE stack up$([[ $method == failpoint ]] && echo ' with LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: the shard members are RESTARTED into a test-only configuration (configureFailPoint needs it)')" \
-    "2. background write load through mongos: upserts of 1 KB of fresh data over 10,000 keys, 2,000/s, w:1 (~2 MB/s of oplog, data stays 10 MB)" \
-    "3. slow $m by $method; print its lag every second (replSetGetStatus: primary optimeDate - $m optimeDate) until >= ${t} s" \
-    "4. heal ($method undone) and print the lag until it is < ${FAULT_HEALED_LAG} s" \
-    "flow control: it keeps the MAJORITY commit point within 10 s; one slow secondary of three leaves the primary + the other secondary as the majority, so it does not engage (the timeline records serverStatus.flowControl.isLagged every second to show it)"
-  if [[ $method == failpoint ]]; then
+  if [[ $FAULT_METHOD == failpoint ]]; then
+    info "failpoint: the shard members are RESTARTED into a test-only configuration (LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: configureFailPoint needs it)"
     STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1")
   fi
   fault_step "stack up"
   verb_up
   fault_image
-  if [[ $method == failpoint ]]; then
+  if [[ $FAULT_METHOD == failpoint ]]; then
     # `up` leaves a running stack alone, so the flag reaches running members only by recreating
     # them: one at a time, each back to healthy before the next (Compose leaves a member that
     # already runs with the flag untouched).
@@ -320,26 +287,9 @@ fault_replica_lag() {
         die_env "the shard did not become healthy after restarting $x; ./run.sh status --engine $ENGINE"
     done
   fi
-  fault_begin replica-lag 1800
-  m=$FAULT_MEMBER
-  fault_apply_cmd "$method" "$m"
-  fault_step "slow $m by $method"
-  FAULT_UNDO=("${FAULT_UNDO_CMD[@]}")
-  "${FAULT_APPLY[@]}" ||
-    die_env "could not apply $method to $m (see above)$([[ $method == fsync ]] && echo "; if this engine refuses fsyncLock, try --method failpoint")"
-  local fault_rc=0
-  fault_watch --member "$m" --until "lag>=$t" --timeout $(((FAULT_THRESHOLD_MS * 3 + 999) / 1000 + 120)) --phase fault \
-    --result "$FAULT_RUN_C/step-lag-fault.json" || fault_rc=$?
-  ((fault_rc == 0 || fault_rc == 3)) || die_env "watching the lag failed (exit $fault_rc)"
-  fault_step "heal: undo $method on $m"
-  local heal_error=""
-  "${FAULT_UNDO_CMD[@]}" || heal_error="undo of $method failed"
-  FAULT_UNDO=()
-  fault_watch --member "$m" --until "lag<$FAULT_HEALED_LAG" --timeout 300 --phase heal \
-    --result "$FAULT_RUN_C/step-lag-heal.json" || true
-  fault_bg_stop
-  trap - EXIT
-  fault_summarize replica-lag "member=$m" "method=$method" "threshold=$t" ${heal_error:+"heal_error=$heal_error"}
+  local args=(--method "$FAULT_METHOD" --threshold "$FAULT_THRESHOLD")
+  ((FAULT_MEMBER_GIVEN)) && args+=(--member "$FAULT_MEMBER")
+  fault_process replica-lag "${args[@]}"
 }
 
 # fault_pick_member: without --member, shard01-c if it is a SECONDARY now, else another secondary

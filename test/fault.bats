@@ -117,39 +117,41 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 }
 
 # ---- --dry-run plans -----------------------------------------------------------------------------------
-@test "replica-lag --dry-run: plan, fsync lock/unlock on the member, nothing changed" {
+@test "replica-lag --dry-run: the real fault process prints its plan (fsyncLock on the member, thresholds, flow control); nothing changed" {
+  real_fault_process
   run "$W/lab.sh" fault replica-lag --engine wiredtiger --dry-run
   [ "$status" -eq 0 ]
-  [[ $output == *"plan:"* && $output == *"member: shard01-c"*"method: fsync"*"threshold: 30 s"* ]]
+  [[ $output == *" run --rm --no-deps -T fault-tool run replica-lag --method fsync --threshold 30s --engine wiredtiger"* ]]
+  [[ $output == *"plan:"* && $output == *"member: shard01-c by default"*"method: fsync"*"threshold: 30 s"* ]]
   [[ $output == *"flow control"*"does not engage"* ]]
-  [[ $output == *"+ env LAB_ENGINE=wiredtiger "*"-p lab-wiredtiger "*"run --rm --no-deps -T --name lab-wiredtiger-fault-load fault-tool load"* ]]
-  [[ $output == *"fault-tool fsync --member shard01-c --action lock"* ]]
-  [[ $output == *"fault-tool watch --timeline /lab/results/fault-replica-lag/wiredtiger/"*"--until lag\\>=30"* ]]
-  [[ $output == *"fault-tool fsync --member shard01-c --action unlock"* ]]
-  [[ $output == *"--until lag\\<2"* ]]
-  [[ $output == *"summarize --run-dir"*"--scenario replica-lag"* ]]
+  [[ $output == *"background write load through mongos"* ]]
+  [[ $output == *"fsyncLock on shard01-c itself"*"fsyncUnlock"* ]]
+  [[ $output == *"until >= 30 s"* && $output == *"until it is < 2 s"* ]]
   logged "VERB_UP extra=[] dry=1"
-  [ -z "$(mutating)" ]
-  [ ! -e "$W/results" ]
+  [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
+  [ ! -e "$W/results/fault-replica-lag" ]
 }
 
-@test "replica-lag --method failpoint --dry-run: says it restarts members with enableTestCommands" {
+@test "replica-lag --method failpoint --dry-run: says it restarts members with enableTestCommands; the process plans the failpoint" {
+  real_fault_process
   run "$W/lab.sh" fault replica-lag --method failpoint --member shard01-b --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"RESTARTED into a test-only configuration"* ]]
   [[ $output == *"LAB_SHARD_EXTRA_ARGS=--setParameter\\ enableTestCommands=1"* || $output == *"'LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1'"* ]]
-  [[ $output == *"failpoint --member shard01-b --name rsSyncApplyStop --mode alwaysOn"* ]]
-  [[ $output == *"failpoint --member shard01-b --name rsSyncApplyStop --mode off"* ]]
+  [[ $output == *"fault-tool run replica-lag --method failpoint --threshold 30s --member shard01-b --engine wiredtiger"* ]]
+  [[ $output == *"configureFailPoint rsSyncApplyStop alwaysOn on shard01-b"*"heal: mode off"* ]]
   logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1] dry=1"
-  [ -z "$(mutating)" ]
+  [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
 }
 
-@test "replica-lag --method netem --dry-run: the sidecar in the member's namespace slows and heals it" {
+@test "replica-lag --method netem --dry-run: the process asks the sidecar in the member's namespace to slow and heal it; the bridge prints both" {
+  real_fault_process
   run "$W/lab.sh" fault replica-lag --method netem --member shard01-a --threshold 1m --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"run --rm --no-deps netem-shard01-a slow 100ms 64kbit"* ]]
   [[ $output == *"run --rm --no-deps netem-shard01-a heal"* ]]
-  [[ $output == *"--until lag\\>=60"* ]]
+  [[ $output == *"threshold: 60 s"* ]]
+  [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
 }
 
 @test "stale-secondary --dry-run: destroy + small oplog, stop/start, logs since the restart, evidence" {
@@ -214,69 +216,48 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 }
 
 # ---- real runs against the stub ------------------------------------------------------------------------------
-@test "replica-lag run: up, live check, load, fsync lock, watch, unlock, watch, verdict; results folder" {
+@test "replica-lag run: up, image, one fault process (no one-shot steps); its netem requests run in order; its verdict and exit code" {
   stack_up
-  run "$W/lab.sh" fault replica-lag --engine wiredtiger --threshold 20s
+  rule '*fault-tool run replica-lag --method netem --threshold 20s --engine wiredtiger' 0 'member: shard01-c (SECONDARY, seen from shard01-a)\n@lab-docker\t1\tnetem-slow\tshard01-c\t100ms\t64kbit\n@lab-docker\t2\tnetem-heal\tshard01-c\nverdict: PASS: replica-lag shard01-c via netem: peak lag 21.0 s'
+  run "$W/lab.sh" fault replica-lag --engine wiredtiger --method netem --threshold 20s
   [ "$status" -eq 0 ]
   logged "VERB_UP extra=[] dry=0"
-  logged "fault-tool state --member shard01-c --expect SECONDARY"
-  logged "run --rm --no-deps -T --name lab-wiredtiger-fault-load fault-tool load --stop-file /lab/results/fault-replica-lag/wiredtiger/"
-  [ "$(line_of 'state --member shard01-c')" -lt "$(line_of 'fsync --member shard01-c --action lock')" ]
-  [ "$(line_of 'action lock')" -lt "$(line_of 'until lag>=20')" ]
-  [ "$(line_of 'until lag>=20')" -lt "$(line_of 'action unlock')" ]
-  [ "$(line_of 'action unlock')" -lt "$(line_of 'until lag<2')" ]
-  [ "$(line_of 'until lag<2')" -lt "$(line_of 'summarize')" ]
-  logged "--param engine=wiredtiger --param member=shard01-c --param method=fsync --param threshold=20"
-  [ -L "$W/results/fault-replica-lag/wiredtiger/latest" ]
-  [ -d "$W/results/fault-replica-lag/wiredtiger/$(readlink "$W/results/fault-replica-lag/wiredtiger/latest")" ]
-  [ -e "$W/results/fault-replica-lag/wiredtiger/latest/stop" ]   # the load was told to stop
+  [ "$(line_of VERB_UP)" -lt "$(line_of 'build fault-tool')" ]
+  [ "$(line_of 'build fault-tool')" -lt "$(line_of 'fault-tool run replica-lag')" ]
+  [ "$(line_of 'fault-tool run replica-lag')" -lt "$(line_of 'netem-shard01-c slow 100ms 64kbit')" ]
+  [ "$(line_of 'netem-shard01-c slow')" -lt "$(line_of 'netem-shard01-c heal')" ]
+  [ "$(grep -cE 'fault-tool( |$)' "$STUB_DOCKER_LOG")" -eq 2 ] # build + the one process
+  not_logged "fault-tool state"
+  not_logged "fault-tool pick-secondary"
+  not_logged "fault-load"
+  [[ $output == *"verdict: PASS: replica-lag shard01-c via netem"* ]]
 }
 
-@test "two runs in the same second never share a results folder" {
+@test "without --member the process picks the live SECONDARY (no --member passed); with --member it is passed on" {
   stack_up
-  run "$W/lab.sh" fault replica-lag
-  run "$W/lab.sh" fault replica-lag
-  [ "$(find "$W/results/fault-replica-lag/wiredtiger" -mindepth 1 -maxdepth 1 -type d | wc -l)" -eq 2 ]
-}
-
-@test "without --member a live SECONDARY is picked (shard01-c if it is one)" {
-  stack_up
-  rule '*fault-tool pick-secondary --prefer shard01-c*' 0 'shard01-a'
   run "$W/lab.sh" fault replica-lag
   [ "$status" -eq 0 ]
-  logged "fault-tool state --member shard01-a --expect SECONDARY"
-  logged "fsync --member shard01-a --action lock"
+  logged "fault-tool run replica-lag --method fsync --threshold 30s --engine wiredtiger"
+  not_logged "--member"
   run "$W/lab.sh" fault replica-lag --member shard01-b
-  logged "fsync --member shard01-b --action lock"
+  logged "fault-tool run replica-lag --method fsync --threshold 30s --member shard01-b --engine wiredtiger"
 }
 
-@test "replica-lag on a member that is not a secondary: exit 2, nothing slowed" {
+@test "replica-lag on a member that is not a secondary: the process's refusal (exit 2) is run.sh's exit code" {
   stack_up
-  rule '*fault-tool state --member shard01-a --expect SECONDARY*' 2 'shard01-a: PRIMARY (primary shard01-a)'
+  rule '*fault-tool run replica-lag*--member shard01-a*' 2 'error: shard01-a is not a SECONDARY now; pick one that is'
   run "$W/lab.sh" fault replica-lag --member shard01-a
   [ "$status" -eq 2 ]
   [[ $output == *"shard01-a is not a SECONDARY now"* ]]
-  not_logged "fsync"
+  not_logged "netem-"
 }
 
-@test "replica-lag whose lag never reaches the threshold: still heals, verdict FAIL exit 1" {
+@test "replica-lag whose verdict is FAIL: the process's exit code 1 is run.sh's" {
   stack_up
-  rule '*--until lag>=30*' 3 ''
-  rule '*summarize*' 1 'verdict: FAIL: replica-lag shard01-c via fsync: peak lag 12.0 s (threshold 30 s) NOT reached'
+  rule '*fault-tool run replica-lag*' 1 'verdict: FAIL: replica-lag shard01-c via fsync: peak lag 12.0 s (threshold 30 s) NOT reached'
   run "$W/lab.sh" fault replica-lag
   [ "$status" -eq 1 ]
-  logged "fsync --member shard01-c --action unlock"
   [[ $output == *"verdict: FAIL"* ]]
-}
-
-@test "replica-lag whose fault cannot be applied: undone by the trap, heal hint printed, exit 1" {
-  stack_up
-  rule '*fsync --member shard01-c --action lock*' 1 ''
-  run "$W/lab.sh" fault replica-lag
-  [ "$status" -eq 1 ]
-  logged "fsync --member shard01-c --action unlock"
-  [[ $output == *"./run.sh fault heal --engine wiredtiger"* ]]
-  [ -e "$W/results/fault-replica-lag/wiredtiger/latest/stop" ]
 }
 
 @test "stale-secondary without --yes on a cluster of unknown oplog size: exit 2, nothing destroyed" {
@@ -414,7 +395,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of ' build fault-tool')" -lt "$(line_of 'fault-tool run heal')" ]
 }
 
-@test "replica-lag --method failpoint run: members recreated one at a time with the flag, each back to healthy" {
+@test "replica-lag --method failpoint run: members recreated one at a time with the flag, each back to healthy, before the fault process" {
   stack_up
   run "$W/lab.sh" fault replica-lag --method failpoint
   [ "$status" -eq 0 ]
@@ -422,8 +403,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of 'up -d --no-deps --wait shard01-a')" -lt "$(line_of 'up -d --no-deps --wait shard01-b')" ]
   [ "$(line_of 'up -d --no-deps --wait shard01-b')" -lt "$(line_of 'up -d --no-deps --wait shard01-c')" ]
   [ "$(grep -c 'watch --until healthy --timeout 300 --phase restart' "$STUB_DOCKER_LOG")" -eq 3 ]
-  [ "$(line_of 'up -d --no-deps --wait shard01-c')" -lt "$(line_of 'rsSyncApplyStop --mode alwaysOn')" ]
-  logged "failpoint --member shard01-c --name rsSyncApplyStop --mode off"
+  [ "$(line_of 'up -d --no-deps --wait shard01-c')" -lt "$(line_of 'fault-tool run replica-lag --method failpoint')" ]
 }
 
 @test "stale-secondary stops looking at the log once it holds the too-stale line (id 21126)" {

@@ -6,20 +6,19 @@
 //   pick-secondary [--prefer M]                      M if SECONDARY now, else another secondary
 //   watch      --until COND [--member M] ...         one line + one timeline row per second until
 //                                                    COND holds (exit 0) or --timeout (exit 3)
-//   failpoint  --member M --name N --mode alwaysOn|off
-//   fsync      --member M --action lock|unlock       on the member itself, never through mongos
 //   optime     --member M --out F                    member's last applied optime (before a stop)
 //   optime-bound --out F                             primary's newest oplog entry (after the stop:
 //                                                    an upper bound of the stopped member's optime)
 //   oplog-size [--expect N]                          each member's oplog maxSize in MB (JSON);
 //                                                    exit 4 when not every member has N MB
 //   load       [--rate N] [--w W] [--max-seconds S] [--stop-file F]   background upserts via mongos
+//                                                    (src/faults/load.js)
 //   evidence   --member M --log F --result F        too-stale lines, member's own status, windows
-//   summarize  --run-dir D --scenario replica-lag|stale-secondary [--param k=v ...]   summary.json
+//   summarize  --run-dir D --scenario stale-secondary [--param k=v ...]   summary.json
 //                                                    + verdict (exit 1 on FAIL)
 //   run SCENARIO [flags]                             the whole scenario in this one process
 //                                                    (src/faults/process.js, scenarios/<name>.js:
-//                                                    failover, resync, heal)
+//                                                    failover, resync, heal, replica-lag)
 // Exit codes: 0 ok, 1 environment/runtime error, 2 usage, 3 condition not reached in time.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -30,6 +29,7 @@ const { Members, mongosClient } = require('../src/faults/cluster');
 const tables = require('../src/tables');
 const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
 const { runCommand, UsageError: RunUsageError } = require('../src/faults/process');
+const { runLoad } = require('../src/faults/load');
 
 const OPTIONS = {
   members: { type: 'string', default: tables.shardSet().hosts.join(',') }, // compose/topology.tsv
@@ -44,9 +44,6 @@ const OPTIONS = {
   phase: { type: 'string', default: '' },
   result: { type: 'string' },
   'optime-file': { type: 'string' },
-  name: { type: 'string' },
-  mode: { type: 'string' },
-  action: { type: 'string' },
   out: { type: 'string' },
   w: { type: 'string', default: '1' },
   'max-seconds': { type: 'string', default: '1800' },
@@ -58,8 +55,6 @@ const OPTIONS = {
   'doc-bytes': { type: 'string', default: '1024' },
   batch: { type: 'string', default: '100' },
   keys: { type: 'string', default: '10000' },
-  // 2,000 x 1 KB = ~2 MB/s of oplog: a 16 MB oplog rolls every ~8 s, and it is well above what
-  // netem's 64 kbit/s of ACKs lets into a member (~350 KB/s), so that method builds lag too.
   rate: { type: 'string', default: '2000' },
   prefer: { type: 'string' },
 };
@@ -68,7 +63,6 @@ class UsageError extends Error {}
 class NotReached extends Error {}
 
 const say = (s) => process.stdout.write(`${s}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function need(opts, key) {
   if (opts[key] === undefined || opts[key] === '') throw new UsageError(`--${key} is required`);
@@ -130,51 +124,6 @@ async function cmdWatch(m, opts) {
   if (!res.reached && cond.kind !== 'never') throw new NotReached(`condition '${opts.until}' not reached within ${timeoutS} s`);
 }
 
-// ---- faults on one member -----------------------------------------------------------------------
-// Failpoints (mongodb/mongo): rsSyncApplyStop, "Failpoint which stops the applier"
-// (MONGO_FAIL_POINT_DEFINE in the repl code; the oplog is still fetched, not applied, so the
-// member's applied optime stops); stopReplProducer, checked in bgsync.cpp BackgroundSync::_produce
-// (log id 21079, "bgsync - stopReplProducer fail point enabled"): nothing is fetched. Both need
-// configureFailPoint, i.e. --setParameter enableTestCommands=1.
-async function cmdFailpoint(m, opts) {
-  const member = need(opts, 'member');
-  const name = need(opts, 'name');
-  const mode = need(opts, 'mode');
-  if (!['rsSyncApplyStop', 'stopReplProducer'].includes(name)) throw new UsageError(`unknown failpoint '${name}' (rsSyncApplyStop or stopReplProducer)`);
-  if (!['alwaysOn', 'off'].includes(mode)) throw new UsageError(`--mode must be alwaysOn or off`);
-  try {
-    await m.admin(member, { configureFailPoint: name, mode });
-  } catch (e) {
-    if (e.code === 59) throw new Error(`${member} has no configureFailPoint: it was started without --setParameter enableTestCommands=1`);
-    throw e;
-  }
-  say(`${member}: failpoint ${name} ${mode}`);
-}
-
-async function cmdFsync(m, opts) {
-  const member = need(opts, 'member');
-  const action = need(opts, 'action');
-  if (action === 'lock') {
-    const r = await m.admin(member, { fsync: 1, lock: true });
-    say(`${member}: fsyncLock (lockCount ${r.lockCount ?? '?'}): writes, including replication, wait until fsyncUnlock`);
-  } else if (action === 'unlock') {
-    // Each fsyncLock increments a count; unlock until it is 0 (a repeated run may have locked twice).
-    for (let i = 0; i < 20; i++) {
-      let r;
-      try {
-        r = await m.admin(member, { fsyncUnlock: 1 });
-      } catch (e) {
-        if (/not locked/i.test(e.message)) break;
-        throw e;
-      }
-      if (!r.lockCount) break;
-    }
-    say(`${member}: fsyncUnlock done`);
-  } else {
-    throw new UsageError('--action must be lock or unlock');
-  }
-}
-
 // ---- optimes and oplog ------------------------------------------------------------------------------
 async function cmdOptime(m, opts) {
   const member = need(opts, 'member');
@@ -211,55 +160,18 @@ async function cmdOplogSize(m, opts) {
   if (opts.expect !== undefined && !Object.values(out).every((mb) => mb === Number(opts.expect))) process.exitCode = 4;
 }
 
-// ---- load ---------------------------------------------------------------------------------------------
-// Background write load through mongos: upserts of --doc-bytes of fresh random data over a FIXED
-// key space (--keys documents), --rate documents per second. Every write logs ~doc-bytes in the
-// oplog (churn for lag and for rolling a small oplog) while the data set stays --keys x doc-bytes
-// (10,000 x 1 KB = 10 MB): inMemory's 0.5 GB limit (WT_CACHE_FULL) is never the thing measured.
-// Bounded by --max-seconds and the stop file.
+// ---- load (src/faults/load.js), bounded by --max-seconds and the stop file ----------------------------
 async function cmdLoad(opts) {
-  const crypto = require('node:crypto');
-  // cluster.js reads passwordFile (the parsed flag is 'password-file': without this the load never
-  // authenticated on a real stack)
+  // cluster.js reads passwordFile (the parsed flag is 'password-file')
   const client = mongosClient({ ...opts, passwordFile: opts['password-file'] });
-  const coll = client.db('lab_fault').collection('load');
-  const bytes = Number(opts['doc-bytes']);
-  const batch = Number(opts.batch);
-  const keys = Number(opts.keys);
-  const rate = Number(opts.rate);
-  const w = opts.w === 'majority' ? 'majority' : Number(opts.w);
-  const deadline = Date.now() + Number(opts['max-seconds']) * 1000;
-  const started = Date.now();
-  let n = 0;
-  let errors = 0;
-  let last = Date.now();
-  let lastN = 0;
   try {
-    while (Date.now() < deadline && !(opts['stop-file'] && fs.existsSync(opts['stop-file']))) {
-      const ops = Array.from({ length: batch }, (_, k) => ({
-        updateOne: { filter: { _id: (n + k) % keys }, update: { $set: { at: new Date(), pad: crypto.randomBytes(bytes / 2).toString('hex') } }, upsert: true },
-      }));
-      try {
-        await coll.bulkWrite(ops, { ordered: false, writeConcern: { w } });
-        n += batch;
-      } catch (e) {
-        errors++;
-        if (errors % 10 === 1) say(`load: write error (${e.name}: ${String(e.message).split('\n')[0]}); continuing`);
-        await sleep(500);
-      }
-      // pace to --rate: sleep until the schedule catches up with the documents written
-      const ahead = (n / rate) * 1000 - (Date.now() - started);
-      if (ahead > 0) await sleep(ahead);
-      if (Date.now() - last >= 5000) {
-        say(`load: ${Math.round(((n - lastN) * 1000) / (Date.now() - last))} docs/s (${n} total, ${errors} failed batches)`);
-        last = Date.now();
-        lastN = n;
-      }
-    }
+    await runLoad({
+      client, rate: Number(opts.rate), batch: Number(opts.batch), keys: Number(opts.keys), docBytes: Number(opts['doc-bytes']), w: opts.w,
+      maxSeconds: Number(opts['max-seconds']), shouldStop: () => Boolean(opts['stop-file'] && fs.existsSync(opts['stop-file'])), say,
+    });
   } finally {
     await client.close();
   }
-  say(`load: stopped after ${n} documents, ${errors} failed batches`);
 }
 
 // ---- stale-secondary evidence ---------------------------------------------------------------------
@@ -310,21 +222,7 @@ function cmdSummarize(opts) {
   const steps = {};
   for (const f of fs.readdirSync(dir)) if (f.startsWith('step-') && f.endsWith('.json')) steps[f.slice(5, -5)] = tryJson(path.join(dir, f));
   let v;
-  if (scenario === 'replica-lag') {
-    const fault = steps['lag-fault'] || {};
-    const heal = steps['lag-heal'] || {};
-    v = verdicts.replicaLagVerdict({
-      member: params.member,
-      method: params.method,
-      thresholdSeconds: Number(params.threshold),
-      peakLagSeconds: fault.peakLagSeconds,
-      healedLagSeconds: heal.reached ? heal.lastLagSeconds : null,
-      healError: params.heal_error,
-      flowControlEngaged: Boolean(fault.flowControlEverLagged),
-    });
-    v.flowControl = fault.flowControl ? fault.flowControl.explanation : null;
-    v.flowControlEverLagged = Boolean(fault.flowControlEverLagged);
-  } else if (scenario === 'stale-secondary') {
+  if (scenario === 'stale-secondary') {
     const ev = steps.evidence || {};
     const state = steps['stale-state'] || {};
     v = verdicts.staleSecondaryVerdict({
@@ -348,7 +246,6 @@ function cmdSummarize(opts) {
     result: v.result ?? v.pass,
     pass: v.pass,
     verdict: v.verdict,
-    ...(v.flowControl !== undefined ? { flow_control: v.flowControl, flow_control_engaged: v.flowControlEverLagged } : {}),
     steps,
     heal: `./run.sh fault heal --engine ${params.engine}`,
   };
@@ -377,8 +274,6 @@ async function main(argv) {
       case 'state': return await cmdState(m, opts);
       case 'pick-secondary': return await cmdPickSecondary(m, opts);
       case 'watch': return await cmdWatch(m, opts);
-      case 'failpoint': return await cmdFailpoint(m, opts);
-      case 'fsync': return await cmdFsync(m, opts);
       case 'optime': return await cmdOptime(m, opts);
       case 'optime-bound': return await cmdOptimeBound(m, opts);
       case 'oplog-size': return await cmdOplogSize(m, opts);

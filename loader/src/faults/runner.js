@@ -117,6 +117,7 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   signals.off('SIGINT', onSignal);
   signals.off('SIGTERM', onSignal);
   if (ctx.close) await ctx.close();
+  if (!complete) say(`the scenario stopped early. If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine ${env.engine.engine}`);
   say(`verdict: ${WORD[v.result]}: ${v.line}`);
   return { code: signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };
 }

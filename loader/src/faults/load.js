@@ -1,0 +1,48 @@
+'use strict';
+// Background write load of the fault scenarios, through mongos: upserts of docBytes of fresh random
+// data over a FIXED key space (keys documents), rate documents per second. Every write logs
+// ~docBytes in the oplog (churn for lag and for rolling a small oplog) while the data set stays
+// keys x docBytes (10,000 x 1 KB = 10 MB): inMemory's 0.5 GB limit (WT_CACHE_FULL) is never the
+// thing measured. 2,000 x 1 KB = ~2 MB/s of oplog: a 16 MB oplog rolls every ~8 s, well above
+// what netem's 64 kbit/s of ACKs lets into a member (~350 KB/s), so that method builds lag too.
+// Bounded by maxSeconds and shouldStop().
+const crypto = require('node:crypto');
+
+const defaultSleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
+  const coll = client.db('lab_fault').collection('load');
+  const wc = w === 'majority' ? 'majority' : Number(w);
+  const started = Date.now();
+  const deadline = started + maxSeconds * 1000;
+  let n = 0;
+  let errors = 0;
+  let last = started;
+  let lastN = 0;
+  while (Date.now() < deadline && !shouldStop()) {
+    const ops = Array.from({ length: batch }, (_, k) => ({
+      updateOne: { filter: { _id: (n + k) % keys }, update: { $set: { at: new Date(), pad: crypto.randomBytes(docBytes / 2).toString('hex') } }, upsert: true },
+    }));
+    try {
+      await coll.bulkWrite(ops, { ordered: false, writeConcern: { w: wc } });
+      n += batch;
+    } catch (e) {
+      errors++;
+      if (errors % 10 === 1) say(`load: write error (${e.name}: ${String(e.message).split('\n')[0]}); continuing`);
+      await sleep(500);
+    }
+    // pace to rate: sleep until the schedule catches up with the documents written
+    // (in short steps, so that a stop is seen within 200 ms)
+    let ahead;
+    while ((ahead = (n / rate) * 1000 - (Date.now() - started)) > 0 && !shouldStop()) await sleep(Math.min(ahead, 200));
+    if (Date.now() - last >= 5000) {
+      say(`load: ${Math.round(((n - lastN) * 1000) / (Date.now() - last))} docs/s (${n} total, ${errors} failed batches)`);
+      last = Date.now();
+      lastN = n;
+    }
+  }
+  say(`load: stopped after ${n} documents, ${errors} failed batches`);
+  return { documents: n, failedBatches: errors };
+}
+
+module.exports = { runLoad };
