@@ -1,12 +1,12 @@
 # shellcheck shell=bash
 # Fault scenarios (issue 5): ./run.sh fault replica-lag|stale-secondary|failover|heal, ./run.sh resync.
 # Reproduces on purpose what seeds/004 hit by accident (lagging secondaries, "too stale to catch
-# up"), plus Jepsen's lost-write check across a failover. failover, replica-lag, heal and resync
-# are one long-lived fault process each (loader/src/faults/scenarios/<name>.js, in the fault-tool
-# service, compose/faults.yml), whose Docker actions lib/fault-bridge.sh performs; stale-secondary
-# still runs one-shot loader/bin/lab-fault.js steps from here.
-# Each scenario writes results/fault-<scenario>/<engine>/<UTC>/ (timeline.ndjson, summary.json,
-# step-*.json, logs) and a `latest` link, and ends with one verdict line.
+# up"), plus Jepsen's lost-write check across a failover. Every scenario is one long-lived fault
+# process (loader/src/faults/scenarios/<name>.js, in the fault-tool service, compose/faults.yml)
+# whose Docker actions lib/fault-bridge.sh performs. bash keeps flag parsing, the stack (up,
+# destroy, the failpoint restart with LAB_SHARD_EXTRA_ARGS) and the Docker facts it passes in.
+# Each process writes results/fault-<scenario>/<engine>/<UTC>/ (timeline.ndjson, summary.json,
+# step-*.json, logs; src/results.js) and a `latest` link, and ends with one verdict line.
 # Exit codes: 0 verdict PASS, 1 environment error or verdict FAIL, 2 usage error.
 
 # shellcheck source=lib/fault-bridge.sh
@@ -149,88 +149,7 @@ fault_image() {
   compose build fault-tool || die_env "building the fault tool's image (images/loader/Dockerfile) failed; see the output above"
 }
 
-# fault_run_dir SCENARIO: FAULT_RUN (host, relative to LAB_ROOT) and FAULT_RUN_C (in containers).
-# A new folder per run, never an existing one (two runs in one second get -2, -3, ...).
-fault_run_dir() {
-  local base="results/fault-$1/$ENGINE" stamp n=1
-  stamp=$(date -u +%Y%m%dT%H%M%SZ)
-  FAULT_RUN_NAME=$stamp
-  while [[ -e $LAB_ROOT/$base/$FAULT_RUN_NAME ]]; do n=$((n + 1)); FAULT_RUN_NAME="$stamp-$n"; done
-  FAULT_RUN="$base/$FAULT_RUN_NAME"
-  FAULT_RUN_C="/lab/results/fault-$1/$ENGINE/$FAULT_RUN_NAME"
-  if [[ $DRY_RUN == 1 ]]; then
-    info "results: $FAULT_RUN/ (not created under --dry-run)"
-  else
-    mkdir -p "$LAB_ROOT/$FAULT_RUN"
-    ln -sfn "$FAULT_RUN_NAME" "$LAB_ROOT/$base/latest"
-    info "results: $FAULT_RUN/"
-  fi
-}
-
-# fault_plan LINES...: the plan, printed before anything runs (and all that --dry-run adds to the
-# commands themselves).
-fault_plan() {
-  local l
-  info "plan:"
-  for l in "$@"; do info "  $l"; done
-}
-
 fault_step() { info ""; info "== $*"; }
-
-# Background steps (load, failover writers): started detached from the terminal, output to a file
-# in the run folder, stopped through a stop file the step polls. Bounded by their own --max-seconds.
-FAULT_BG_PIDS=()
-fault_bg() {
-  local name=$1
-  shift
-  if [[ $DRY_RUN == 1 ]]; then
-    local argv
-    mapfile -t argv < <(compose_argv run --rm --no-deps -T --name "$(stack_project)-fault-$name" fault-tool "$@")
-    printf '+ %s > %s 2>&1 &\n' "$(quote_cmd "${argv[@]}")" "$FAULT_RUN/$name.out"
-    return 0
-  fi
-  # a leftover of an interrupted run would add its own load to this one's measurements
-  docker rm -f "$(stack_project)-fault-$name" >/dev/null 2>&1 || true
-  compose run --rm --no-deps -T --name "$(stack_project)-fault-$name" fault-tool "$@" >"$LAB_ROOT/$FAULT_RUN/$name.out" 2>&1 &
-  FAULT_BG_PIDS+=("$!")
-  info "$name: running in the background, output in $FAULT_RUN/$name.out"
-}
-
-fault_bg_stop() {
-  [[ $DRY_RUN == 1 ]] && { info "+ touch $FAULT_RUN/stop   # background steps end within a second"; return 0; }
-  [[ -n ${FAULT_RUN:-} ]] && touch "$LAB_ROOT/$FAULT_RUN/stop"
-  local pid
-  for pid in "${FAULT_BG_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-  FAULT_BG_PIDS=()
-}
-
-# The undo of the fault in force, run by the EXIT trap if the scenario stops half-way (error,
-# Ctrl-C) so that nothing is left broken silently.
-FAULT_UNDO=()
-fault_on_exit() {
-  local rc=$?
-  trap - EXIT
-  if ((${#FAULT_BG_PIDS[@]})); then fault_bg_stop; fi
-  if ((${#FAULT_UNDO[@]})) && [[ $DRY_RUN != 1 ]]; then
-    info "undoing the fault in force: ${FAULT_UNDO[*]}"
-    "${FAULT_UNDO[@]}" || true
-  fi
-  if ((rc != 0)) && [[ $DRY_RUN != 1 ]]; then
-    info "the scenario stopped early (exit $rc). If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine $ENGINE"
-  fi
-  exit "$rc"
-}
-
-fault_summarize() {
-  local scenario=$1
-  shift
-  local params=() p
-  for p in "engine=$ENGINE" "$@"; do params+=(--param "$p"); done
-  fault_step "verdict"
-  fault_tool summarize --run-dir "$FAULT_RUN_C" --scenario "$scenario" "${params[@]}"
-}
-
-fault_watch() { fault_tool watch --timeline "$FAULT_RUN_C/timeline.ndjson" "$@"; }
 
 # ---- verb --------------------------------------------------------------------------------------------
 verb_fault() {
@@ -247,20 +166,6 @@ verb_fault() {
     failover) fault_failover ;;
     heal) fault_heal ;;
   esac
-}
-
-# fault_begin SCENARIO LOAD_SECONDS: the common start of replica-lag and stale-secondary once the
-# stack is up: pick and check the member, open the results folder, arm the EXIT trap, start the
-# background load (bounded to LOAD_SECONDS), record 5 s of baseline.
-fault_begin() {
-  fault_pick_member
-  fault_step "is $FAULT_MEMBER a secondary?"
-  fault_check_secondary "$FAULT_MEMBER"
-  fault_run_dir "$1"
-  trap fault_on_exit EXIT
-  fault_step "background load"
-  fault_bg load load --stop-file "$FAULT_RUN_C/stop" --max-seconds "$2"
-  fault_watch --member "$FAULT_MEMBER" --until never --timeout 5 --phase baseline || true
 }
 
 # ---- replica-lag (new path: one fault process, loader/src/faults/scenarios/replica-lag.js) --------------
@@ -292,106 +197,32 @@ fault_replica_lag() {
   fault_process replica-lag "${args[@]}"
 }
 
-# fault_pick_member: without --member, shard01-c if it is a SECONDARY now, else another secondary
-# (after a failover any member may be the primary). Sets FAULT_MEMBER.
-fault_pick_member() {
-  ((FAULT_MEMBER_GIVEN)) && return 0
-  local picked=""
-  if [[ $DRY_RUN == 1 ]]; then
-    fault_stack_up && picked=$(fault_tool_probe pick-secondary --prefer "$FAULT_DEFAULT_MEMBER" 2>/dev/null | tail -1 || true)
-  else
-    picked=$(fault_tool pick-secondary --prefer "$FAULT_DEFAULT_MEMBER" | tail -1) ||
-      die_env "could not find a SECONDARY in the shard; ./run.sh status --engine $ENGINE"
-  fi
-  if [[ " ${FAULT_MEMBERS[*]} " == *" $picked "* ]]; then FAULT_MEMBER=$picked; fi
-  info "member: $FAULT_MEMBER$([[ $DRY_RUN == 1 && -z $picked ]] && echo " (a real run picks a live SECONDARY, $FAULT_DEFAULT_MEMBER if it is one)")"
-}
-
-# fault_check_secondary MEMBER: live check; not a secondary -> usage error (exit 2) naming the ones
-# that are. Under --dry-run it only says what a real run checks when the stack is not up.
-fault_check_secondary() {
-  if [[ $DRY_RUN == 1 ]]; then
-    if fault_stack_up; then fault_tool_probe state --member "$1" --expect SECONDARY || true
-    else info "(a real run checks live that $1 is SECONDARY; the stack is not up now)"; fi
-    return 0
-  fi
-  local rc=0
-  fault_tool state --member "$1" --expect SECONDARY || rc=$?
-  case $rc in
-    0) return 0 ;;
-    2) die_usage "$1 is not a SECONDARY now; pick one that is (see ./run.sh status --engine $ENGINE)" ;;
-    *) die_env "could not read the state of $1 (exit $rc); is the $ENGINE stack healthy? ./run.sh status --engine $ENGINE" ;;
-  esac
-}
-
-# ---- stale-secondary ------------------------------------------------------------------------------------
+# ---- stale-secondary (new path: one fault process, loader/src/faults/scenarios/stale-secondary.js) -------
+# bash keeps what is bash's: whether the running cluster already has the oplog size (the probe's
+# exit code), and destroying/recreating it with LAB_SHARD_EXTRA_ARGS=--oplogSize N (mongod honours
+# it only when it creates the oplog). The member pick and check, load, stop/start, the oplog watch,
+# the log, the evidence and the verdict are the process's.
 fault_stale_secondary() {
-  local m=$FAULT_MEMBER n=$FAULT_OPLOG_MB fresh=1
+  local n=$FAULT_OPLOG_MB fresh=1
   STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n")
   # the answer is the probe's exit code (0: every member already has the small oplog), not its output
   if fault_stack_up && fault_tool_probe oplog-size --expect "$n" >/dev/null 2>&1; then fresh=0; fi
-  fault_plan \
-    "member: $m$( ((FAULT_MEMBER_GIVEN)) || echo ' by default, or another SECONDARY if it is not one now') (must be SECONDARY, checked live); oplog: $n MB on every shard member" \
-    "1. $([[ $fresh == 1 ]] && echo "DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog" || echo "the running $ENGINE cluster already has $n MB oplogs on every shard member: reused")" \
-    "2. background write load through mongos (w:1; the primary + the other secondary keep the majority commit point moving)" \
-    "3. record $m's last optime, docker compose stop $m, bound its last optime by the primary's newest oplog entry" \
-    "4. keep writing until the oldest oplog entry of BOTH other members is newer than that optime (read from their oplogs every second; truncation waits for a checkpoint, ~60 s)" \
-    "5. docker compose start $m; wait until it is RECOVERING (or SECONDARY); collect its log since the start" \
-    "6. evidence: state, infoMessage, the too-stale log lines (ids 5579708, 21126), optimes, oplog windows" \
-    "$(engine_is "$ENGINE" keeps_data || echo "$ENGINE: a restarted member has no data at all, so it initial-syncs by itself instead of going too stale; the verdict says what it saw")"
   if [[ $fresh == 1 ]]; then
+    info "oplog: DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog"
     if [[ $ASSUME_YES != 1 && $DRY_RUN != 1 ]]; then
       die_usage "stale-secondary needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"
     fi
     fault_step "recreate the $ENGINE cluster with a $n MB oplog"
     verb_destroy
+  else
+    info "oplog: the running $ENGINE cluster already has $n MB oplogs on every shard member: reused"
   fi
   fault_step "stack up"
   verb_up
   fault_image
-  fault_begin stale-secondary 3600
-  m=$FAULT_MEMBER
-  fault_step "stop $m"
-  fault_tool optime --member "$m" --out "$FAULT_RUN_C/step-optime-before-stop.json"
-  FAULT_UNDO=(compose start "$m")
-  compose stop "$m"
-  fault_tool optime-bound --member "$m" --out "$FAULT_RUN_C/optime.json"
-  fault_step "write until both healthy members' oplogs dropped $m's last optime"
-  local rc=0
-  fault_watch --member "$m" --until rolled-past --optime-file "$FAULT_RUN_C/optime.json" --timeout 1800 \
-    --phase roll --result "$FAULT_RUN_C/step-stale-past.json" || rc=$?
-  ((rc == 0 || rc == 3)) || die_env "watching the oplogs failed (exit $rc)"
-  fault_step "restart $m"
-  local since
-  since=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-  compose start "$m"
-  FAULT_UNDO=()
-  fault_watch --member "$m" --until 'state=RECOVERING|SECONDARY' --timeout 600 --phase restart || true
-  # A restarting member passes through RECOVERING anyway; "too stale" is decided only after it has
-  # tried every sync source (ids 5579708 per candidate, then 21126). So: look at its log every
-  # 10 s until the 21126 (or RS102) line is there or it is SECONDARY, for at most 3 minutes.
-  local i log="$LAB_ROOT/$FAULT_RUN/$m.log"
-  for ((i = 0; i < 18; i++)); do
-    fault_watch --member "$m" --until never --timeout 10 --phase settle --result "$FAULT_RUN_C/step-stale-state.json" || true
-    if [[ $DRY_RUN == 1 ]]; then
-      compose logs --no-color --no-log-prefix --since "$since" "$m"
-      info "+ (the output above goes to $FAULT_RUN/$m.log; repeated every 10 s for up to 3 minutes until it holds id 21126 or $m is SECONDARY)"
-      break
-    fi
-    compose logs --no-color --no-log-prefix --since "$since" "$m" >"$log" 2>&1 || true
-    grep -qE '"id":21126|RS102' "$log" && break
-    grep -qE '"finalState": "SECONDARY"' "$LAB_ROOT/$FAULT_RUN/step-stale-state.json" 2>/dev/null && break
-  done
-  fault_bg_stop
-  trap - EXIT
-  fault_step "evidence"
-  fault_tool evidence --member "$m" --log "$FAULT_RUN_C/$m.log" --result "$FAULT_RUN_C/step-evidence.json" \
-    --optime-file "$FAULT_RUN_C/optime.json"
-  local rc2=0
-  fault_summarize stale-secondary "member=$m" "oplog_size_mb=$n" || rc2=$?
-  info "recover $m by initial sync: ./run.sh resync $m --engine $ENGINE"
-  info "the $ENGINE cluster keeps its $n MB oplogs; ./run.sh destroy --engine $ENGINE --yes && ./run.sh up --engine $ENGINE restores the default size"
-  return "$rc2"
+  local args=(--oplog-size-mb "$n")
+  ((FAULT_MEMBER_GIVEN)) && args+=(--member "$FAULT_MEMBER")
+  fault_process stale-secondary "${args[@]}"
 }
 
 # ---- failover (new path: one fault process, loader/src/faults/scenarios/failover.js) ---------------------
@@ -406,7 +237,7 @@ fault_failover() {
 
 # ---- heal (new path: one fault process, loader/src/faults/scenarios/heal.js) ------------------------------
 # bash reads the Docker facts (which members are stopped, whether netem ever ran here) and removes
-# leftover one-shot load containers of the old-path scenarios; the process does the rest.
+# a leftover load container of an older checkout (its load ran in its own container); the process does the rest.
 fault_heal() {
   local running m stopped=() netem=no
   running=$(fault_running_services)
@@ -439,18 +270,22 @@ verb_resync() {
 # smoke_faults ENGINE: lib/smoke.sh calls it with the engine's stack up (./run.sh smoke --faults).
 # Every scenario once; each must exit 0 (verdict PASS) and leave summary.json with "pass": true.
 # ~20 minutes per engine: stale-secondary recreates the cluster with a 16 MB oplog, which smoke's
-# destroy removes afterwards. fsyncLock is smoked on wiredtiger; inmemory's replica-lag uses the
-# failpoint (fsyncLock on Percona's inMemory engine is not verified here).
+# destroy removes afterwards. Facts from the tables: replica-lag runs each method of the engine's
+# fault_methods (compose/engines.tsv), except fsyncLock on an engine that keeps no data (keeps_data
+# no: not verified there); resync takes the member stale-secondary named in its summary, one of
+# the shard members of compose/topology.tsv.
 smoke_faults() {
-  local eng=${1:-$ENGINE} args scen
+  local eng=${1:-$ENGINE} args scen method
   local -a runs=()
-  if [[ $eng == inmemory ]]; then
-    runs+=("fault replica-lag --method failpoint --threshold 20s")
-  else
-    runs+=("fault replica-lag --method fsync --threshold 20s" "fault replica-lag --method failpoint --threshold 20s")
-  fi
+  for method in $FAULT_METHODS; do
+    engine_has_fault_method "$eng" "$method" || continue
+    [[ $method == fsync ]] && ! engine_is "$eng" keeps_data && continue
+    case $method in
+      netem) runs+=("fault replica-lag --method netem --threshold 10s") ;;
+      *) runs+=("fault replica-lag --method $method --threshold 20s") ;;
+    esac
+  done
   runs+=(
-    "fault replica-lag --method netem --threshold 10s"
     "fault failover --w majority"
     "fault failover --w 1"
     "fault failover --w majority --how kill"
@@ -462,8 +297,8 @@ smoke_faults() {
   for args in "${runs[@]}"; do
     if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
       local stale
-      stale=$(grep -oE '"member": "shard01-[abc]"' "$LAB_ROOT/results/fault-stale-secondary/$eng/latest/summary.json" 2>/dev/null | head -1 | cut -d'"' -f4 || true)
-      args=${args/STALE_MEMBER/${stale:-shard01-c}}
+      stale=$(fault_summary_member "$LAB_ROOT/results/fault-stale-secondary/$eng/latest/summary.json")
+      args=${args/STALE_MEMBER/${stale:-$FAULT_DEFAULT_MEMBER}}
     fi
     # shellcheck disable=SC2086  # each entry is a word list on purpose
     smoke_check "$eng: $args" smoke_lab $args || true
@@ -476,4 +311,13 @@ smoke_faults() {
   done
   ((SMOKE_FAILED == 0)) || failed=1
   return "$failed"
+}
+
+# fault_summary_member FILE: the first "member" a summary names (its params, else its evidence),
+# printed only when it is a shard member of the topology table.
+fault_summary_member() {
+  local m
+  m=$(grep -oE '"member": "[^"]+"' "$1" 2>/dev/null | head -1 | cut -d'"' -f4 || true)
+  [[ -n $m && " ${FAULT_MEMBERS[*]} " == *" $m "* ]] && echo "$m"
+  return 0
 }

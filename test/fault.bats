@@ -154,25 +154,25 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
 }
 
-@test "stale-secondary --dry-run: destroy + small oplog, stop/start, logs since the restart, evidence" {
+@test "stale-secondary --dry-run: destroy + small oplog (bash), then the real fault process's plan; the bridge prints stop, start, logs" {
+  real_fault_process
   run "$W/lab.sh" fault stale-secondary --engine wiredtiger --oplog-size-mb 8 --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"DESTROY the wiredtiger cluster"*"--oplogSize 8"* ]]
-  [[ $output == *"BOTH other members"* ]]
-  [[ $output == *"fault-tool optime --member shard01-c"* ]]
+  [[ $output == *" run --rm --no-deps -T fault-tool run stale-secondary --oplog-size-mb 8 --engine wiredtiger"* ]]
+  [[ $output == *"oplog: 8 MB on every shard member"* && $output == *"BOTH other members"* ]]
   [[ $output == *" stop shard01-c"* && $output == *" start shard01-c"* ]]
-  [[ $output == *"fault-tool optime-bound --member shard01-c"* ]]
-  [[ $output == *"--until rolled-past --optime-file /lab/results/fault-stale-secondary/wiredtiger/"* ]]
   [[ $output == *"logs --no-color --no-log-prefix --since "*" shard01-c"* ]]
-  [[ $output == *"fault-tool evidence --member shard01-c --log /lab/results/"*"/shard01-c.log"* ]]
   [[ $output == *"./run.sh resync shard01-c --engine wiredtiger"* ]]
   logged "VERB_DESTROY yes=0 dry=1"
   logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 8] dry=1"
   [ "$(line_of VERB_DESTROY)" -lt "$(line_of VERB_UP)" ]
-  [ -z "$(mutating)" ]
+  [ "$(mutating | grep -vc ' fault-tool run stale-secondary ')" -eq 0 ]
+  [ ! -e "$W/results/fault-stale-secondary" ]
 }
 
-@test "stale-secondary --dry-run on inmemory explains the initial sync" {
+@test "stale-secondary --dry-run on inmemory explains the initial sync (the engine's keeps_data)" {
+  real_fault_process
   run "$W/lab.sh" fault stale-secondary --engine inmemory --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"inmemory: a restarted member has no data at all, so it initial-syncs by itself"* ]]
@@ -276,23 +276,36 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"already has 16 MB oplogs"* ]]
   not_logged VERB_DESTROY
   logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 16] dry=0"
+  logged "fault-tool run stale-secondary --oplog-size-mb 16 --engine wiredtiger"
 }
 
-@test "stale-secondary --yes: destroy, up, stop, bound, roll past, start, logs, evidence, verdict" {
+@test "stale-secondary --yes: destroy, up, image, one fault process (no one-shot steps); its stop/start/logs requests run in order" {
   stack_up
   rule '*fault-tool oplog-size --expect 16' 4 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
-  run "$W/lab.sh" fault stale-secondary --yes
+  rule '*logs --no-color --no-log-prefix --since 2026-11-21T08:00:00.000Z shard01-c' 0 'Too stale to catch up'
+  rule '*fault-tool run stale-secondary --oplog-size-mb 16 --member shard01-c --engine wiredtiger' 0 '@lab-docker\t1\tstop\tshard01-c\n@lab-docker\t2\tstart\tshard01-c\n@lab-docker\t3\tlogs\tshard01-c\t2026-11-21T08:00:00.000Z\nverdict: PASS: stale-secondary: shard01-c is RECOVERING'
+  run "$W/lab.sh" fault stale-secondary --yes --member shard01-c
   [ "$status" -eq 0 ]
   logged "VERB_DESTROY yes=1 dry=0"
   [ "$(line_of VERB_DESTROY)" -lt "$(line_of VERB_UP)" ]
-  [ "$(line_of 'fault-tool optime --member shard01-c')" -lt "$(line_of ' stop shard01-c')" ]
-  [ "$(line_of ' stop shard01-c')" -lt "$(line_of 'optime-bound')" ]
-  [ "$(line_of 'optime-bound')" -lt "$(line_of 'until rolled-past')" ]
-  [ "$(line_of 'until rolled-past')" -lt "$(line_of ' start shard01-c')" ]
-  [ "$(line_of ' start shard01-c')" -lt "$(line_of 'logs --no-color --no-log-prefix --since')" ]
-  [ "$(line_of 'logs --no-color')" -lt "$(line_of 'fault-tool evidence')" ]
-  logged "--scenario stale-secondary --param engine=wiredtiger --param member=shard01-c --param oplog_size_mb=16"
-  [ -f "$W/results/fault-stale-secondary/wiredtiger/latest/shard01-c.log" ]
+  [ "$(line_of VERB_UP)" -lt "$(line_of 'build fault-tool')" ]
+  [ "$(line_of 'build fault-tool')" -lt "$(line_of 'fault-tool run stale-secondary')" ]
+  [ "$(line_of 'fault-tool run stale-secondary')" -lt "$(line_of ' stop shard01-c')" ]
+  [ "$(line_of ' stop shard01-c')" -lt "$(line_of ' start shard01-c')" ]
+  [ "$(line_of ' start shard01-c')" -lt "$(line_of 'logs --no-color --no-log-prefix --since 2026-11-21T08:00:00.000Z shard01-c')" ]
+  # oplog-size probe + build + the one process; no optime/evidence/summarize steps, no load container
+  [ "$(grep -cE 'fault-tool( |$)' "$STUB_DOCKER_LOG")" -eq 3 ]
+  not_logged "fault-load"
+  [[ $output == *"verdict: PASS: stale-secondary"* ]]
+}
+
+@test "stale-secondary whose verdict is not PASS: the process's exit code is run.sh's" {
+  stack_up
+  rule '*fault-tool oplog-size --expect 16' 0 ''
+  rule '*fault-tool run stale-secondary*' 1 'verdict: FAIL: stale-secondary: shard01-c is RECOVERING, too-stale log line NOT seen'
+  run "$W/lab.sh" fault stale-secondary
+  [ "$status" -eq 1 ]
+  [[ $output == *"too-stale log line NOT seen"* ]]
 }
 
 @test "failover --how kill: up, image, one fault process; its kill/start/rollback listing requests run in order; its verdict and exit code" {
@@ -406,25 +419,6 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of 'up -d --no-deps --wait shard01-c')" -lt "$(line_of 'fault-tool run replica-lag --method failpoint')" ]
 }
 
-@test "stale-secondary stops looking at the log once it holds the too-stale line (id 21126)" {
-  stack_up
-  rule '*fault-tool oplog-size --expect 16' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
-  # shellcheck disable=SC2016  # a literal JSON log line
-  rule '*logs --no-color --no-log-prefix --since*' 0 '{"t":{"$date":"2026-11-21T08:00:00.000+00:00"},"s":"E","c":"REPL","id":21126,"ctx":"BackgroundSync","msg":"Too stale to catch up. Entering maintenance mode."}'
-  run "$W/lab.sh" fault stale-secondary
-  [ "$status" -eq 0 ]
-  [ "$(grep -c 'logs --no-color --no-log-prefix --since' "$STUB_DOCKER_LOG")" -eq 1 ]
-  grep -q '"id":21126' "$W/results/fault-stale-secondary/wiredtiger/latest/shard01-c.log"
-}
-
-@test "stale-secondary keeps looking (10 s steps, at most 18) while the log has no too-stale line" {
-  stack_up
-  rule '*fault-tool oplog-size --expect 16' 0 '{"shard01-a":16,"shard01-b":16,"shard01-c":16}'
-  run "$W/lab.sh" fault stale-secondary
-  [ "$(grep -c 'logs --no-color --no-log-prefix --since' "$STUB_DOCKER_LOG")" -eq 18 ]
-  [ "$(grep -c 'watch .*--until never --timeout 10 --phase settle' "$STUB_DOCKER_LOG")" -eq 18 ]
-}
-
 # smoke_faults_setup: run.sh sourced (not dry: the summary checks only run for real), then the CLI
 # that smoke_lab starts ($W/run.sh) replaced by a fake that records its arguments and writes a
 # fault scenario's results/fault-<scenario>/<engine>/<UTC>/summary.json as the real one does:
@@ -490,6 +484,18 @@ FAKE
   smoke_faults inmemory >"$BATS_TEST_TMPDIR/out"
   not_logged "--method fsync"
   logged "LAB fault stale-secondary --yes"
+}
+
+@test "smoke_faults reads the tables: replica-lag methods from the engine's fault_methods, the resync member only if the topology has it" {
+  sed -i 's/^\(wiredtiger\t.*\t\)fsync,failpoint,netem\t/\1failpoint,netem\t/' "$W/compose/engines.tsv"
+  smoke_faults_setup
+  sed -i 's/"member": "shard01-b"/"member": "mongos"/' "$W/run.sh" # a summary naming no shard member
+  smoke_faults wiredtiger >"$BATS_TEST_TMPDIR/out" || true
+  not_logged "--method fsync"
+  logged "LAB fault replica-lag --method failpoint"
+  logged "LAB fault replica-lag --method netem"
+  logged "LAB resync shard01-c" # the topology's default member, not the summary's "mongos"
+  not_logged "resync mongos"
 }
 
 @test "smoke_faults: a scenario that wrote no summary is not judged by an earlier run's (latest)" {

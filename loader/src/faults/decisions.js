@@ -323,6 +323,16 @@ function classifyWriteError(err) {
 }
 
 // ---- small parsers -----------------------------------------------------------------------------------
+// pickSecondary(status, {member, preferred}) -> {member, secondaries}: the given member, else the
+// preferred one if it is a SECONDARY now, else the first SECONDARY (after a failover any member may
+// be the primary). member is null when none fits; the caller refuses (a given non-secondary is the
+// user's choice: a usage error).
+function pickSecondary(status, { member = null, preferred = null } = {}) {
+  const secondaries = ((status && status.members) || []).filter((x) => x.stateStr === 'SECONDARY').map((x) => shortName(x.name));
+  const pick = member || (secondaries.includes(preferred) ? preferred : secondaries[0] || null);
+  return { member: pick && secondaries.includes(pick) ? pick : null, wanted: pick, secondaries };
+}
+
 // parseDuration('30s' | '2m' | '90' | '1h') -> seconds; null when not a duration.
 function parseDuration(s) {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(s).trim());
@@ -355,4 +365,5 @@ module.exports = {
   intervalSetString,
   classifyWriteError,
   parseDuration,
+  pickSecondary,
 };

@@ -1,6 +1,6 @@
 'use strict';
-// bin/lab-fault.js without a cluster: usage errors and exit codes, --until parsing, and summarize
-// turning step results (as the watch/check-set/evidence steps write them) into summary.json.
+// bin/lab-fault.js without a cluster: usage errors and exit codes (the one-shot steps the scenario
+// modules replaced are unknown subcommands now), --until parsing, watch and oplog-size.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -13,7 +13,7 @@ const BIN = path.join(__dirname, '../../bin/lab-fault.js');
 const run = (...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20000 });
 
 test('usage errors exit 2 with a message', () => {
-  for (const args of [['bogus'], ['watch'], ['watch', '--until', 'lag>=3'], ['watch', '--until', 'soon', '--member', 'shard01-c'], ['state', '--member', 'shard09-z'], ['failpoint', '--member', 'shard01-c'], ['fsync', '--member', 'shard01-c'], ['state', '--frobnicate']]) {
+  for (const args of [['bogus'], ['state', '--member', 'shard01-c'], ['summarize', '--scenario', 'stale-secondary'], ['load'], ['evidence'], ['watch'], ['watch', '--until', 'lag>=3'], ['watch', '--until', 'soon', '--member', 'shard01-c'], ['watch', '--until', 'healthy', '--member', 'shard09-z'], ['failpoint', '--member', 'shard01-c'], ['fsync', '--member', 'shard01-c'], ['watch', '--frobnicate']]) {
     const r = run(...args, '--password-file', '/dev/null');
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /^lab-fault: /);
@@ -27,22 +27,6 @@ test('--until conditions', () => {
   assert.equal(parseUntil('primary-not=shard01-a').not, 'shard01-a');
   assert.equal(parseUntil('healthy').kind, 'healthy');
   assert.throws(() => parseUntil('lag>thirty'), /unknown --until/);
-});
-
-function runDir(steps) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fault-'));
-  for (const [name, body] of Object.entries(steps)) fs.writeFileSync(path.join(dir, `step-${name}.json`), JSON.stringify(body));
-  return dir;
-}
-
-test('summarize stale-secondary', () => {
-  const stale = runDir({
-    'stale-past': { reached: true },
-    evidence: { self: { stateStr: 'RECOVERING', infoMessage: 'Could not find member to sync from' }, tooStale: true, initialSync: false, legacy: false },
-  });
-  const r1 = run('summarize', '--run-dir', stale, '--scenario', 'stale-secondary', '--param', 'engine=wiredtiger', '--param', 'member=shard01-c');
-  assert.equal(r1.status, 0, r1.stdout + r1.stderr);
-  assert.match(r1.stdout, /PASS: stale-secondary: shard01-c is RECOVERING.*id 21126/);
 });
 
 test('watch against a server that is no replica set: one row per second, honest "no member answers", exit 3 on timeout', async () => {
@@ -71,55 +55,6 @@ test('watch against a server that is no replica set: one row per second, honest 
   } finally {
     await server.stop();
   }
-});
-
-test('load: paced upserts over a fixed key space (bounded data), stops by itself', async () => {
-  const { testServer } = require('../support/server');
-  const { MongoClient } = require('mongodb');
-  const server = await testServer();
-  const hostPort = server.uri.replace(/^mongodb:\/\//, '').replace(/\/.*$/, '');
-  try {
-    const { spawn } = require('node:child_process');
-    const t0 = Date.now();
-    const child = spawn(process.execPath, [BIN, 'load', '--mongos', hostPort, '--user=', '--rate', '400', '--batch', '50', '--keys', '300', '--max-seconds', '2']);
-    let out = '';
-    child.stdout.on('data', (b) => { out += b; });
-    const code = await new Promise((r) => child.on('exit', r));
-    assert.equal(code, 0, out);
-    const m = /load: stopped after (\d+) documents, 0 failed batches/.exec(out);
-    assert.ok(m, out);
-    const n = Number(m[1]);
-    const secs = (Date.now() - t0) / 1000;
-    assert.ok(n >= 400 && n <= 400 * secs + 50, `${n} documents in ${secs.toFixed(1)} s at --rate 400`);
-    const client = new MongoClient(server.uri);
-    try {
-      assert.equal(await client.db('lab_fault').collection('load').countDocuments(), 300); // the key space, not n
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await server.stop();
-  }
-});
-
-test('evidence: finds the too-stale lines in a saved log even when no member answers', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-evidence-'));
-  const log = path.join(dir, 'shard01-c.log');
-  // mongodb/mongo bgsync.cpp LOGV2_ERROR(21126, ...) as an 8.0 mongod prints it (see decisions.test.js)
-  fs.writeFileSync(log, [
-    '{"t":{"$date":"2026-11-21T08:00:01.000+00:00"},"s":"I","c":"REPL","id":21358,"ctx":"ReplCoord-0","msg":"Replica set state transition","attr":{"newState":"RECOVERING","oldState":"STARTUP2"}}',
-    '{"t":{"$date":"2026-11-21T08:00:02.000+00:00"},"s":"E","c":"REPL","id":21126,"ctx":"BackgroundSync","msg":"Too stale to catch up. Entering maintenance mode. See http://dochub.mongodb.org/core/resyncingaverystalereplicasetmember","attr":{"lastOpTimeFetched":{"ts":{"$timestamp":{"t":1795000000,"i":7}},"t":1},"earliestOpTimeSeen":{"ts":{"$timestamp":{"t":1795000030,"i":1}},"t":1}}}',
-  ].join('\n'));
-  fs.writeFileSync(path.join(dir, 'optime.json'), JSON.stringify({ optime: { t: 1795000000, i: 9 } }));
-  const r = run('evidence', '--members', '127.0.0.1:1,127.0.0.1:2,127.0.0.1:3', '--user=', '--member', '127.0.0.1:3', '--log', log, '--result', path.join(dir, 'step-evidence.json'), '--optime-file', path.join(dir, 'optime.json'));
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /log: \{"t".*"id":21126/);
-  assert.match(r.stdout, /upper bound after the stop \(primary's newest entry\): Timestamp\(1795000000, 9\)/);
-  const ev = JSON.parse(fs.readFileSync(path.join(dir, 'step-evidence.json'), 'utf8'));
-  assert.equal(ev.tooStale, true);
-  assert.deepEqual(ev.logLines[0].earliestOpTimeSeen, { t: 1795000030, i: 1 });
-  assert.ok(ev.self.error, 'the member did not answer: said so, not guessed');
-  assert.equal(ev.windows.length, 2);
 });
 
 test('oplog-size --expect: the answer is the exit code (4 when a member has another size or none)', async () => {

@@ -120,7 +120,9 @@ test('check: member, method, the engine\'s fault_methods, threshold', () => {
   assert.throws(() => ok({ member: 'shard02-a' }), /unknown member 'shard02-a' \(choose one of: shard01-a shard01-b shard01-c\)/);
   assert.throws(() => ok({ method: 'pause' }), /unknown --method 'pause' \(choose one of: fsync failpoint netem\)/);
   assert.throws(() => ok({ threshold: 'soon' }), /--threshold 'soon' is not a duration/);
+  assert.throws(() => ok({ threshold: '90' }), /--threshold '90' is not a duration \(use a number and a unit/);
   assert.throws(() => ok({ threshold: '2s' }), /--threshold must be at least 3s/);
+  ok({ threshold: '3.5s' });
   const noFsync = { ...env, engine: { ...env.engine, fault_methods: 'failpoint,netem' } };
   assert.throws(() => replicaLag.check(params(), noFsync), /--method fsync does not apply to engine wiredtiger \(its fault_methods: failpoint,netem\)/);
 });

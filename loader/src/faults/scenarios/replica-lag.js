@@ -13,6 +13,7 @@ const verdicts = require('../verdicts');
 const { watchUntil } = require('../watch');
 const { runLoad } = require('../load');
 const { sleep } = require('../runner');
+const { durationMs } = require('../../duration');
 
 const METHODS = ['fsync', 'failpoint', 'netem'];
 const NETEM = { delay: '100ms', rate: '64kbit' }; // ~120 ACKs/s from the member: ~350 KB/s into it
@@ -20,7 +21,8 @@ const HEALED_LAG = verdicts.HEALED_LAG_SECONDS; // "caught up" (replSetGetStatus
 const names = (env) => env.shard.hosts.map(d.shortName);
 const defaultMember = (env) => names(env)[names(env).length - 1];
 const methodsOf = (env) => String(env.engine.fault_methods || '').split(',').filter(Boolean);
-const thresholdS = (p) => d.parseDuration(p.threshold);
+// the lab's one duration grammar (src/duration.js = lib/common.sh parse_duration)
+const thresholdS = (p) => durationMs('--threshold', p.threshold).ms / 1000;
 
 module.exports = {
   name: 'replica-lag',
@@ -39,9 +41,9 @@ module.exports = {
     if (!METHODS.includes(p.method)) throw new Error(`unknown --method '${p.method}' (choose one of: ${METHODS.join(' ')})`);
     // what an engine cannot do is in its row of compose/engines.tsv, never in a name test
     if (!methodsOf(env).includes(p.method)) throw new Error(`--method ${p.method} does not apply to engine ${env.engine.engine} (its fault_methods: ${env.engine.fault_methods})`);
-    const t = thresholdS(p);
-    if (t == null) throw new Error(`--threshold '${p.threshold}' is not a duration`);
-    if (t < 3) throw new Error('--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)');
+    const t = durationMs('--threshold', p.threshold);
+    if (t.error) throw new Error(t.error);
+    if (t.ms < 3000) throw new Error('--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)');
     if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
     for (const k of ['baseline-seconds', 'heal-seconds', 'fault-seconds']) if (p[k] !== undefined && !/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
   },
@@ -52,12 +54,12 @@ module.exports = {
     const p = ctx.params;
     const st = await ctx.members.status();
     if (!st) throw new Error(`no shard member answers replSetGetStatus; is the ${ctx.env.engine.engine} stack healthy? ./run.sh status --engine ${ctx.env.engine.engine}`);
-    const secs = st.status.members.filter((x) => x.stateStr === 'SECONDARY').map((x) => d.shortName(x.name));
-    const member = p.member || (secs.includes(defaultMember(ctx.env)) ? defaultMember(ctx.env) : secs[0]);
-    if (!member) throw new Error(`could not find a SECONDARY in the shard; ./run.sh status --engine ${ctx.env.engine.engine}`);
-    if (!secs.includes(member)) {
-      throw Object.assign(new Error(`${member} is not a SECONDARY now; pick one that is (current secondaries: ${secs.join(', ') || 'none'}; see ./run.sh status --engine ${ctx.env.engine.engine})`), { usage: true });
+    const pick = d.pickSecondary(st.status, { member: p.member, preferred: defaultMember(ctx.env) });
+    if (!pick.wanted) throw new Error(`could not find a SECONDARY in the shard; ./run.sh status --engine ${ctx.env.engine.engine}`);
+    if (!pick.member) {
+      throw Object.assign(new Error(`${pick.wanted} is not a SECONDARY now; pick one that is (current secondaries: ${pick.secondaries.join(', ') || 'none'}; see ./run.sh status --engine ${ctx.env.engine.engine})`), { usage: true });
     }
+    const member = pick.member;
     ctx.state.member = member;
     ctx.say(`member: ${member} (SECONDARY, seen from ${st.from})`);
   },
