@@ -1,6 +1,7 @@
 'use strict';
 // Speed beside safety: failover fault runs (results/fault-failover/<engine>/<UTC>/summary.json,
-// written by loader/bin/lab-fault.js summarize: params.w, steps.check = the set checker's counts)
+// written by the fault runner, loader/src/faults/runner.js: params.w, result, and the set checker's
+// counts in evidence.counts; folders written before the runner existed hold them in steps.check)
 // next to the same engine's write throughput and p99 at that write concern from experiment runs.
 const WRITE_OPS = ['insert', 'update'];
 
@@ -29,12 +30,22 @@ function speedAt(experiments, engine, w) {
   return out;
 }
 
+// setCheckCounts(summary) -> {attempted, acknowledged, lost, recovered} or null: the runner's
+// evidence.counts, or the older one-shot summarize's steps.check.
+function setCheckCounts(f) {
+  const n = f.evidence?.counts;
+  if (n) return { attempted: n.attempted, acknowledged: n.acknowledged, lost: n.lost, recovered: n.recovered };
+  const c = f.steps?.check;
+  if (c) return { attempted: c.attemptCount, acknowledged: c.acknowledgedCount, lost: c.lostCount, recovered: c.recoveredCount };
+  return null;
+}
+
 function safetyRows(faults, experiments) {
   const rows = [];
   for (const f of faults) {
     if (f.scenario !== 'failover') continue;
     const w = f.params?.w != null ? String(f.params.w) : null;
-    const c = f.steps?.check || null;
+    const c = setCheckCounts(f);
     rows.push({
       engine: f.engine,
       w,
@@ -43,10 +54,10 @@ function safetyRows(faults, experiments) {
       finished: f.finished ?? null,
       pass: f.pass ?? null,
       verdict: f.verdict ?? null,
-      attempted: c ? c.attemptCount : null,
-      acknowledged: c ? c.acknowledgedCount : null,
-      lost: c ? c.lostCount : null,
-      recovered: c ? c.recoveredCount : null,
+      attempted: c ? c.attempted : null,
+      acknowledged: c ? c.acknowledged : null,
+      lost: c ? c.lost : null,
+      recovered: c ? c.recovered : null,
       speed: speedAt(experiments, f.engine, w),
     });
   }

@@ -211,6 +211,13 @@ test('speed beside safety: w:1 next to w:majority, with the sentence', () => {
   assert.equal(rep.safety.find((r) => r.w === 'majority').speed[0].write_ops_per_s, 1000);
 });
 
+test('speed beside safety: failover folders from before the fault runner (steps.check) still read', () => {
+  const root = tmpDir();
+  makeFailover(root, { engine: 'wt', w: 1, stamp: 'old', acknowledged: 9000, lost: 5, recovered: 1, legacy: true });
+  const [s] = build(root).safety;
+  assert.deepEqual([s.attempted, s.acknowledged, s.lost, s.recovered], [9100, 9000, 5, 1]);
+});
+
 test('filters: --engine, --experiment, --since', () => {
   const root = tmpDir();
   makeRun(root, { engine: 'a', stamp: 'a', steps: [{ name: 's', ops: { find: { rate: 1 } } }] });

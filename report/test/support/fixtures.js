@@ -91,17 +91,24 @@ function makeRun(root, spec) {
   return dir;
 }
 
-// A failover fault run as loader/bin/lab-fault.js summarize writes it.
-function makeFailover(root, { engine, w, stamp, acknowledged, lost, recovered }) {
+// A failover fault run as the fault runner writes it (loader/src/faults/runner.js: result, pass,
+// verdict, evidence.counts from scenarios/failover.js); legacy: true writes the older one-shot
+// summarize's shape (steps.check), which results folders from before the runner still hold.
+function makeFailover(root, { engine, w, stamp, acknowledged, lost, recovered, legacy = false }) {
   const dir = path.join(root, 'fault-failover', engine, stamp);
   fs.mkdirSync(dir, { recursive: true });
+  const attempted = acknowledged + 100;
   const summary = {
     schema_version: 1, scenario: 'failover', engine, complete: true,
-    params: { engine, w: String(w), how: 'partition', old_primary: 'shard01-a', writers: '4' },
-    finished: '2026-11-01T01:00:00.000Z', pass: true,
-    verdict: `PASS: failover w:${w}: ${acknowledged + 100} attempted, ${acknowledged} acknowledged, ... ${lost} lost`,
-    steps: { check: { attemptCount: acknowledged + 100, acknowledgedCount: acknowledged, okCount: acknowledged - lost, lostCount: lost, unexpectedCount: 0, recoveredCount: recovered } },
+    params: { w: String(w), how: 'partition', writers: 4 },
+    started: '2026-11-01T00:59:00.000Z', finished: '2026-11-01T01:00:00.000Z', result: true, pass: true,
+    verdict: `PASS: failover w:${w}: ${attempted} attempted, ${acknowledged} acknowledged, ... ${lost} lost`,
   };
+  if (legacy) {
+    summary.steps = { check: { attemptCount: attempted, acknowledgedCount: acknowledged, okCount: acknowledged - lost, lostCount: lost, unexpectedCount: 0, recoveredCount: recovered } };
+  } else {
+    summary.evidence = { old_primary: 'shard01-a', failover: { observed: true }, lost: [], unexpected: [], counts: { attempted, acknowledged, ok: acknowledged - lost, lost, unexpected: 0, recovered }, rollback_files: [] };
+  }
   fs.writeFileSync(path.join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
   return dir;
 }
