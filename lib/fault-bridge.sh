@@ -108,12 +108,22 @@ fault_bridge() {
 # fault_process SCENARIO ARGS...: the scenario's one long-lived fault process (lab-fault.js run,
 # in the fault-tool service), its docker requests answered by fault_bridge. Under --dry-run the
 # command is printed and the process runs with --dry-run: it prints its plan and asks for each
-# docker action, which the bridge prints and does not run.
+# docker action, which the bridge prints and does not run. The dry run's process runs in the
+# fault-tool container only while the stack is up (then the plan names the live primary); with the
+# stack down, or no Docker at all, it runs on this host with Node.js (the plan needs no cluster),
+# and without Node.js one line says what the plan needs. A dry run never starts a container.
 fault_process() {
   local -a argv
   mapfile -t argv < <(compose_argv run --rm --no-deps -T fault-tool run "$@" --engine "$ENGINE")
   if [[ $DRY_RUN == 1 ]]; then
     printf '+ %s\n' "$(quote_cmd "${argv[@]}")"
+    if ! fault_stack_up; then
+      if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+        info "dry run: the $1 plan comes from the fault process, which needs the $ENGINE stack up or Node.js with 'cd loader && npm ci' on this host"
+        return 0
+      fi
+      argv=(node "$LAB_ROOT/loader/bin/lab-fault.js" run "$@" --engine "$ENGINE")
+    fi
     argv+=(--dry-run)
   fi
   fault_bridge "${argv[@]}"

@@ -28,7 +28,10 @@ EOF
 # real_fault_process: `docker compose ... run ... fault-tool run ARGS` runs the real fault process
 # (node loader/bin/lab-fault.js run ARGS) here instead of in a container; every other docker call
 # goes to the stub.
+# A dry run with the stack down runs the process on the host (node $LAB_ROOT/loader/bin/lab-fault.js),
+# so the copy gets the repository's loader too.
 real_fault_process() {
+  ln -s "$REPO/loader" "$W/loader"
   mkdir -p "$BATS_TEST_TMPDIR/bin"
   cat >"$BATS_TEST_TMPDIR/bin/docker" <<EOF
 #!/usr/bin/env bash
@@ -178,6 +181,14 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"inmemory: a restarted member has no data at all, so it initial-syncs by itself"* ]]
 }
 
+@test "failover --dry-run, stack down, no loader on this host: the command and one line saying what the plan needs; no container started" {
+  run "$W/lab.sh" fault failover --w 1 --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *" run --rm --no-deps -T fault-tool run failover --w 1 "* ]]
+  [[ $output == *"dry run: the failover plan comes from the fault process, which needs the wiredtiger stack up or Node.js with 'cd loader && npm ci' on this host"* ]]
+  ! grep -q ' fault-tool run ' "$STUB_DOCKER_LOG" || { echo "a dry run started the fault container: $(cat "$STUB_DOCKER_LOG")"; false; }
+}
+
 @test "failover --dry-run: one fault process (printed, run with --dry-run), its plan; nothing changed" {
   real_fault_process
   run "$W/lab.sh" fault failover --w majority --how kill --dry-run
@@ -191,6 +202,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 }
 
 @test "failover --dry-run with the live primary known: the bridge prints its partition, heal and rollback listing" {
+  stack_up # the dry run's process runs in the fault-tool container only while the stack is up
   rule '*fault-tool run failover --w 1 --how partition --engine wiredtiger --dry-run' 0 '  primary now: shard01-b; write concern w:1; fault: partition\n@lab-docker\t1\tnetem-partition\tshard01-b\tshard01-a,shard01-c\n@lab-docker\t2\tnetem-heal\tshard01-b\n@lab-docker\t3\tls-rollback\tshard01-b'
   run "$W/lab.sh" fault failover --w 1 --dry-run
   [ "$status" -eq 0 ]
