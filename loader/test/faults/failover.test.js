@@ -6,25 +6,16 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { MongoClient } = require('mongodb');
 const failover = require('../../src/faults/scenarios/failover');
-const { startServer } = require('../support/server');
-const { runWith, mem } = require('./harness');
+const { runWith, mem, down, mongosClient } = require('./harness');
 
-let server;
-let client;
-test.before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
-});
-test.after(async () => { await client.close(); await server.stop(); });
+const mongos = mongosClient();
 
-const down = (name) => mem(name, '(not reachable/healthy)', 0, { health: 0 });
 const aPrimary = { term: 1, members: [mem('shard01-a', 'PRIMARY'), mem('shard01-b', 'SECONDARY'), mem('shard01-c', 'SECONDARY')] };
 const bPrimaryACut = { term: 2, members: [down('shard01-a'), mem('shard01-b', 'PRIMARY', 12), mem('shard01-c', 'SECONDARY', 12)] };
 const bPrimaryAll = { term: 2, members: [mem('shard01-a', 'SECONDARY', 13), mem('shard01-b', 'PRIMARY', 13), mem('shard01-c', 'SECONDARY', 13)] };
 const params = (extra) => ({ w: 'majority', how: 'kill', writers: '2', 'load-seconds': '0', 'failover-seconds': '5', ...extra });
-const context = { mongos: () => client };
+const context = { mongos };
 
 test('kill, w:majority: kill, new primary seen, start, checker over real writes, rollback listing; PASS', async () => {
   const r = await runWith(failover, params(), { statuses: [aPrimary, aPrimary, aPrimary, bPrimaryACut, bPrimaryAll], extra: { context, outputs: { 'ls-rollback': '' } } });

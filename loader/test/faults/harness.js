@@ -6,11 +6,29 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { EventEmitter } = require('node:events');
+const test = require('node:test');
+const { MongoClient } = require('mongodb');
+const { startServer } = require('../support/server');
 const { runScenario } = require('../../src/faults/runner');
 const tables = require('../../src/tables');
 
 const at = (s) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 const mem = (name, stateStr, sec = 10, extra = {}) => ({ name: `${name}:27017`, stateStr, state: { PRIMARY: 1, SECONDARY: 2, RECOVERING: 3 }[stateStr] ?? 0, health: 1, optimeDate: at(sec), ...extra });
+// down(name): a member as replSetGetStatus lists one it cannot reach.
+const down = (name) => mem(name, '(not reachable/healthy)', 0, { health: 0 });
+
+// mongosClient(): a mongo-java-server standing in for mongos, and one client on it, for a whole test
+// file (started in test.before, closed in test.after); returns the getter scenarios take as mongos.
+function mongosClient() {
+  let server;
+  let client;
+  test.before(async () => {
+    server = await startServer();
+    client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
+  });
+  test.after(async () => { await client.close(); await server.stop(); });
+  return () => client;
+}
 
 // scriptedMembers(statuses, {hosts}) -> Members stand-in; status() walks the list (the last repeats)
 function scriptedMembers(statuses, hosts = tables.shardSet().hosts) {
@@ -53,4 +71,4 @@ async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'w
   return { ...r, asked, lines, summary, root };
 }
 
-module.exports = { runWith, scriptedMembers, mem, at };
+module.exports = { runWith, scriptedMembers, mem, down, at, mongosClient };

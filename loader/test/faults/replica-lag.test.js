@@ -6,19 +6,11 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { MongoClient } = require('mongodb');
 const replicaLag = require('../../src/faults/scenarios/replica-lag');
 const tables = require('../../src/tables');
-const { startServer } = require('../support/server');
-const { runWith, scriptedMembers, mem } = require('./harness');
+const { runWith, scriptedMembers, mem, mongosClient } = require('./harness');
 
-let server;
-let client;
-test.before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
-});
-test.after(async () => { await client.close(); await server.stop(); });
+const mongos = mongosClient();
 
 // lag of shard01-c = primary's optimeDate - its own (seconds)
 const set = (cLag, { cState = 'SECONDARY', primary = 'shard01-a' } = {}) => ({
@@ -42,11 +34,11 @@ function recording(statuses, { fail = {} } = {}) {
 }
 const run = (p, statuses, { fail, ...opts } = {}) => {
   const members = recording(statuses, { fail });
-  return runWith(replicaLag, p, { statuses, ...opts, extra: { context: { members, mongos: () => client } } }).then((r) => ({ ...r, members }));
+  return runWith(replicaLag, p, { statuses, ...opts, extra: { context: { members, mongos } } }).then((r) => ({ ...r, members }));
 };
 
 test('fsync: load, lock on the member itself, lag reaches the threshold, unlock, back under 2 s: PASS', async () => {
-  const before = await client.db('lab_fault').collection('load').countDocuments().catch(() => 0);
+  const before = await mongos().db('lab_fault').collection('load').countDocuments().catch(() => 0);
   const r = await run(params(), [set(0), set(0), set(5), set(1)]);
   assert.equal(r.code, 0, r.lines.join('\n'));
   assert.deepEqual(r.members.commands, ['shard01-c fsync', 'shard01-c fsyncUnlock']);
@@ -59,7 +51,7 @@ test('fsync: load, lock on the member itself, lag reaches the threshold, unlock,
   for (const f of ['step-lag-fault.json', 'step-lag-heal.json', 'timeline.ndjson']) assert.ok(fs.existsSync(path.join(r.dir, f)), f);
   // the load really wrote through the driver (upserts over the fixed key space)
   assert.ok(r.lines.some((l) => /^load: stopped after [1-9]\d* documents, 0 failed batches$/.test(l)), r.lines.join('\n'));
-  assert.ok((await client.db('lab_fault').collection('load').countDocuments()) > before);
+  assert.ok((await mongos().db('lab_fault').collection('load').countDocuments()) > before);
 });
 
 test('without --member: the default member if SECONDARY, else another secondary', async () => {

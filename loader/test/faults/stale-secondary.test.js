@@ -6,21 +6,12 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { MongoClient } = require('mongodb');
 const stale = require('../../src/faults/scenarios/stale-secondary');
 const tables = require('../../src/tables');
-const { startServer } = require('../support/server');
-const { runWith, scriptedMembers, mem } = require('./harness');
+const { runWith, scriptedMembers, mem, down, mongosClient } = require('./harness');
 
-let server;
-let client;
-test.before(async () => {
-  server = await startServer();
-  client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 3000 });
-});
-test.after(async () => { await client.close(); await server.stop(); });
+const mongos = mongosClient();
 
-const down = (name) => mem(name, '(not reachable/healthy)', 0, { health: 0 });
 const set = (c) => ({ term: 1, members: [mem('shard01-a', 'PRIMARY'), mem('shard01-b', 'SECONDARY'), c === 'down' ? down('shard01-c') : mem('shard01-c', c)] });
 // mongodb/mongo bgsync.cpp LOGV2_ERROR(21126, ...) as an 8.0 mongod prints it (see decisions.test.js)
 const LINE_21126 = '{"t":{"$date":"2026-11-21T08:00:02.000+00:00"},"s":"E","c":"REPL","id":21126,"ctx":"BackgroundSync","msg":"Too stale to catch up. Entering maintenance mode.","attr":{"lastOpTimeFetched":{"ts":{"$timestamp":{"t":1000,"i":7}},"t":1},"earliestOpTimeSeen":{"ts":{"$timestamp":{"t":2000,"i":1}},"t":1}}}';
@@ -36,7 +27,7 @@ function cluster(statuses, { first = 2000, selfState = 'RECOVERING', infoMessage
   m.selfStatus = async () => ({ myState: 3, optimes: { appliedOpTime: { ts: { t: 1000, i: 7 }, t: 1 } }, members: [{ self: true, stateStr: selfState, infoMessage, optime: { ts: { t: 1000, i: 7 }, t: 1 } }] });
   return m;
 }
-const run = (p, statuses, { members = cluster(statuses), outputs = {}, ...opts } = {}) => runWith(stale, p, { statuses, ...opts, extra: { outputs, context: { members, mongos: () => client } } });
+const run = (p, statuses, { members = cluster(statuses), outputs = {}, ...opts } = {}) => runWith(stale, p, { statuses, ...opts, extra: { outputs, context: { members, mongos } } });
 
 test('stop, roll past, start, log with 21126, RECOVERING: PASS with the evidence', async () => {
   const r = await run(params(), [set('SECONDARY'), set('SECONDARY'), set('down'), set('down'), set('RECOVERING')], { outputs: { logs: `some line\n${LINE_21126}\n` } });
