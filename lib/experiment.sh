@@ -21,11 +21,24 @@
 #            this on purpose ("we did not want to exercise the mongos or the config servers"),
 #            and the collection is not sharded, so mongos would only add a hop to every op.
 #   mongos:  through the router, as an application of a sharded cluster would.
-# The users exist on the shard too (compose/init/init.js), so both log in the same way.
-declare -gA EXPERIMENT_STACK_URIS=(
-  [primary]="mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01"
-  [mongos]="mongodb://mongos:27017/"
-)
+# The users exist on the shard too (compose/init/init.js), so both log in the same way. Hosts and
+# set come from compose/topology.tsv: the first shard set's members, or the first router.
+experiment_stack_uri() {
+  local set m hosts=()
+  case $1 in
+    primary)
+      set=$(topology_sets shard | head -1)
+      for m in $(topology_set_members "$set"); do hosts+=("$m:$(topology_field "$m" port)"); done
+      local IFS=,
+      echo "mongodb://${hosts[*]}/?replicaSet=$set"
+      ;;
+    mongos)
+      m=$(topology_services router | head -1)
+      echo "mongodb://$m:$(topology_field "$m" port)/"
+      ;;
+    *) return 1 ;;
+  esac
+}
 EXPERIMENT_SECRETS=/run/lab-secrets
 
 # experiments_usage: one line per experiments/NAME.yaml: its name and first comment line.
@@ -141,7 +154,7 @@ verb_experiment() {
       *) loader_args+=("$flag" "$value") ;;
     esac
   done
-  [[ -z $via || -n ${EXPERIMENT_STACK_URIS[$via]:-} ]] || die_usage "--via needs primary or mongos (got '$via')"
+  [[ -z $via || $via == primary || $via == mongos ]] || die_usage "--via needs primary or mongos (got '$via')"
   [[ -z $password_file || -r $password_file ]] || die_usage "--password-file: cannot read '$password_file'"
   if [[ -z $uri && ( -n $password_file || " ${loader_args[*]} " == *" --username "* ) ]]; then
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
@@ -156,7 +169,7 @@ verb_experiment() {
     experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
-    experiment_loader_check "$name" "${EXPERIMENT_STACK_URIS[${via:-primary}]}" "${loader_args[@]}"
+    experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   # The folders this run created, one per repetition (none: no results line; never an older run's).
@@ -229,7 +242,7 @@ experiment_in_stack() {
   local name=$1 via=$2
   shift 2
   # --metrics-host 0.0.0.0: Prometheus scrapes loader:9464 over the stack network; no host port.
-  local args=("$name" --uri "${EXPERIMENT_STACK_URIS[$via]}" --password-file "$EXPERIMENT_SECRETS/root-password"
+  local args=("$name" --uri "$(experiment_stack_uri "$via")" --password-file "$EXPERIMENT_SECRETS/root-password"
     --metrics-host 0.0.0.0 --engine "$ENGINE" "$@")
   if [[ $MONITORING == 1 ]]; then
     args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
