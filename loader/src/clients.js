@@ -2,14 +2,16 @@
 // How the loader opens connections: one function, so the worker clients, the preload client and
 // the bench all use the same driver settings (the same for every engine).
 const fs = require('node:fs');
-const { MongoClient } = require('mongodb');
+const { driver } = require('./driver-line');
 
 function readSecret(file) {
   // Trailing newline stripped: `openssl rand ... > file` and editors both add one.
   return fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
 }
 
-// clientOptions(conn, config, extra): conn = { uri, username, password, serverSelectionTimeoutMs }.
+// clientOptions(conn, config, extra): conn = { uri, username, password, serverSelectionTimeoutMs,
+// driverLine }; driverLine (set by connect.js after the server's first hello, src/driver-line.js)
+// names the `mongodb` release the client is built from, the current one when absent.
 // maxPoolSize 1: a client is one connection, like one mongo shell in the seed; a second pooled
 // connection would let one "client" run operations in parallel.
 function clientOptions(conn, config, extra = {}) {
@@ -37,8 +39,14 @@ function clientOptions(conn, config, extra = {}) {
   return o;
 }
 
+// newClient(conn, config, extra) -> a MongoClient of conn.driverLine. It remembers how it was made
+// (REOPEN), so that connect.js can rebuild it on an older line with the same settings.
+const REOPEN = Symbol('lab.reopen');
 function newClient(conn, config, extra) {
-  return new MongoClient(conn.uri, clientOptions(conn, config, extra));
+  const { MongoClient } = driver(conn.driverLine);
+  const client = new MongoClient(conn.uri, clientOptions(conn, config, extra));
+  Object.defineProperty(client, REOPEN, { value: { conn, remake: () => newClient(conn, config, extra) } });
+  return client;
 }
 
 // Errors after which a client cannot go on: the server is gone (killed, network cut) or was never
@@ -49,4 +57,4 @@ function isFatal(e) {
   return Boolean(e && FATAL.has(e.name));
 }
 
-module.exports = { readSecret, clientOptions, newClient, isFatal };
+module.exports = { readSecret, clientOptions, newClient, isFatal, REOPEN };

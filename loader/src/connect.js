@@ -4,11 +4,14 @@
 // first heartbeat already says what is wrong, so every seed failing for a reason that a retry will
 // not change (refused, no such host, no route, wrong replica set) ends the wait at once.
 
+const { REOPEN } = require('./clients');
+const { lineForWire, tooOldMessage } = require('./driver-line');
+
 class ConnectError extends Error {
   constructor(kind, message) {
     super(message);
     this.name = 'Error';
-    this.kind = kind; // refused | dns | unreachable | timeout | auth | replica-set | other
+    this.kind = kind; // refused | dns | unreachable | timeout | auth | replica-set | server-too-old | other
   }
 }
 
@@ -67,8 +70,31 @@ function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeou
   }
 }
 
-// connect(client, { timeoutMs, username }) -> resolves when connected; rejects with a ConnectError.
-async function connect(client, { timeoutMs, username }) {
+// The server answered its first hello with a wire version the client's driver line refuses.
+class WireMismatch extends Error {
+  constructor(address, wire) {
+    super(`${address} reports wire version ${wire}`);
+    this.address = address;
+    this.wire = wire;
+  }
+}
+
+// refusedWire(error) -> the server's maxWireVersion when the error is the driver refusing a server
+// too old for its line, else null. Every line carried (6.9, 6.16, 7.x) refuses in its handshake
+// (lib/cmap/connect.js checkSupportedServer) with a MongoCompatibilityError saying "Server at
+// <host> reports maximum wire version <n>, but this version of the Node.js Driver requires at
+// least <m>"; the monitor's hello fails with it, and server selection would wait out the whole
+// timeout before reporting it, so the first such heartbeat decides.
+function refusedWire(e) {
+  if (!e || e.name !== 'MongoCompatibilityError') return null;
+  const m = /reports maximum wire version (\d+)/.exec(e.message || '');
+  return m ? Number(m[1]) : null;
+}
+
+// connectOnce(client, opts) -> the server's maxWireVersion once connected (undefined if no
+// heartbeat said it); rejects with a ConnectError, or a WireMismatch when the client's driver
+// line refuses the server as too old.
+async function connectOnce(client, { timeoutMs, username }) {
   const seeds = (client.options.hosts || []).map((h) => h.toString());
   const replicaSet = client.options.replicaSet || null;
   const perHost = new Map(); // seed -> { kind, detail, reported }
@@ -94,13 +120,18 @@ async function connect(client, { timeoutMs, username }) {
   };
   const onChange = (ev) => {
     const d = ev.newDescription;
-    if (!seeds.includes(ev.address) || !d.error) return;
+    if (!d.error) return;
+    const refused = refusedWire(d.error);
+    if (refused !== null) { decide(new WireMismatch(ev.address, refused)); return; }
+    if (!seeds.includes(ev.address)) return;
     perHost.set(ev.address, { ...hostKind(d.error), detail: d.error.message });
     settle();
   };
+  let wire;
   const onBeat = (ev) => {
-    if (!replicaSet || !seeds.includes(ev.connectionId)) return;
     const r = ev.reply || {};
+    if (typeof r.maxWireVersion === 'number') wire = r.maxWireVersion;
+    if (!replicaSet || !seeds.includes(ev.connectionId)) return;
     if (r.setName !== replicaSet && !r.isdbgrid && r.msg !== 'isdbgrid') {
       perHost.set(ev.connectionId, { kind: 'replica-set', reported: r.setName || null });
       settle();
@@ -109,9 +140,12 @@ async function connect(client, { timeoutMs, username }) {
   client.on('serverDescriptionChanged', onChange);
   client.on('serverHeartbeatSucceeded', onBeat);
   try {
-    await Promise.race([client.connect(), decided]);
+    const connecting = client.connect();
+    connecting.catch(() => {}); // the race below reports it; a client closed after a decision rejects here too
+    await Promise.race([connecting, decided]);
+    return wire;
   } catch (e) {
-    if (e instanceof ConnectError) throw e;
+    if (e instanceof ConnectError || e instanceof WireMismatch) throw e;
     if (isAuthError(e)) throw new ConnectError('auth', describeFailure({ ...base, kind: 'auth', detail: e.message }));
     // Server selection timed out: the hosts' last errors say why.
     const seen = [...perHost.values()];
@@ -124,6 +158,36 @@ async function connect(client, { timeoutMs, username }) {
   } finally {
     client.off('serverDescriptionChanged', onChange);
     client.off('serverHeartbeatSucceeded', onBeat);
+  }
+}
+
+// connect(client, { timeoutMs, username }) -> the connected client to use from now on: the same
+// one, or, when the server's first hello shows a wire version the client's driver line refuses,
+// a client with the same settings on the newest driver line that accepts it (src/driver-line.js).
+// The choice is written into the client's conn (conn.driverLine, conn.serverWireVersion), which
+// the worker threads and summary.json read. Rejects with a ConnectError: unreachable, refused
+// credentials, ..., or a server older than every driver line the loader carries.
+async function connect(client, opts) {
+  const made = client[REOPEN];
+  try {
+    const wire = await connectOnce(client, opts);
+    if (made && wire !== undefined) made.conn.serverWireVersion = wire;
+    return client;
+  } catch (e) {
+    if (!(e instanceof WireMismatch) || !made) throw e instanceof WireMismatch ? new ConnectError('server-too-old', tooOldMessage(e.address, e.wire)) : e;
+    await client.close().catch(() => {});
+    const chosen = lineForWire(e.wire);
+    if (!chosen) throw new ConnectError('server-too-old', tooOldMessage(e.address, e.wire));
+    made.conn.driverLine = chosen.name;
+    made.conn.serverWireVersion = e.wire;
+    const next = made.remake();
+    try {
+      await connectOnce(next, opts);
+    } catch (e2) {
+      if (e2 instanceof WireMismatch) throw new ConnectError('other', `driver line ${chosen.name} refused ${e2.address} too (wire version ${e2.wire})`);
+      throw e2;
+    }
+    return next;
   }
 }
 

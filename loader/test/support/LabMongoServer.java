@@ -20,6 +20,10 @@ import java.util.List;
  * takes any MongoVersion, so we report 7.0 / wire 21. The loader only uses commands the server
  * implements (insert, find, update, createIndexes, count, hello, serverStatus, buildInfo).
  *
+ * The announced version can be changed, to test how the loader meets older server lines:
+ *   LAB_SERVER_VERSION=3.6.0 LAB_WIRE_VERSION=6   buildInfo/hello report that version and wire
+ *                            version (both or neither; default 7.0.0 / 21)
+ *
  * Two switches, by environment, for what a real mongod does and mongo-java-server does not:
  *   LAB_STORAGE_ENGINE=NAME  serverStatus reports storageEngine { name: NAME } (mongod always does)
  *   LAB_REJECT_AUTH=1        saslStart answers as mongod does for a wrong password:
@@ -32,6 +36,22 @@ public class LabMongoServer {
         public String toVersionString() { return "7.0.0"; }
         public int getWireVersion() { return 21; }
     };
+
+    /** The version from LAB_SERVER_VERSION / LAB_WIRE_VERSION, or 7.0 / wire 21 when unset. */
+    static MongoVersion announcedVersion() {
+        String version = System.getenv("LAB_SERVER_VERSION");
+        String wire = System.getenv("LAB_WIRE_VERSION");
+        if (version == null || version.isEmpty()) return MONGO_7_0;
+        final int wireVersion = Integer.parseInt(wire);
+        final List<Integer> parts = new java.util.ArrayList<>();
+        for (String p : version.split("\\.")) parts.add(Integer.parseInt(p));
+        final String text = version;
+        return new MongoVersion() {
+            public List<Integer> getVersionArray() { return parts; }
+            public String toVersionString() { return text; }
+            public int getWireVersion() { return wireVersion; }
+        };
+    }
 
     public static void main(String[] args) throws Exception {
         String host = args.length > 0 ? args[0] : "127.0.0.1";
@@ -56,7 +76,7 @@ public class LabMongoServer {
                 return status;
             }
         };
-        MongoServer server = new MongoServer(backend.version(MONGO_7_0));
+        MongoServer server = new MongoServer(backend.version(announcedVersion()));
         server.bind(host, port);
         InetSocketAddress addr = server.getLocalAddress();
         System.out.println("PORT " + addr.getPort());

@@ -36,13 +36,20 @@ function compile() {
 // connections (it prints "PORT n" after bind).
 // cpus: optional CPU list for taskset (the bench keeps the server off the loader's core).
 // storageEngine: serverStatus reports it (as mongod does); rejectAuth: saslStart fails as a wrong
-// password does on mongod (code 18). See LabMongoServer.java.
-async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false } = {}) {
+// password does on mongod (code 18). version: { server: '3.6.0', wire: 6 } announces another server
+// line in buildInfo and hello (default 7.0.0, wire 21). See LabMongoServer.java.
+async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, version = null } = {}) {
   compile();
   const pin = cpus ? ['taskset', '-c', cpus] : [];
   const proc = spawn(pin[0] || 'java', [...pin.slice(1), ...(pin.length ? ['java'] : []), '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, LAB_STORAGE_ENGINE: storageEngine || '', LAB_REJECT_AUTH: rejectAuth ? '1' : '' },
+    env: {
+      ...process.env,
+      LAB_STORAGE_ENGINE: storageEngine || '',
+      LAB_REJECT_AUTH: rejectAuth ? '1' : '',
+      LAB_SERVER_VERSION: version ? version.server : '',
+      LAB_WIRE_VERSION: version ? String(version.wire) : '',
+    },
   });
   const rl = readline.createInterface({ input: proc.stdout });
   const bound = await new Promise((resolve, reject) => {

@@ -1,0 +1,111 @@
+'use strict';
+// The driver line follows the server: mongo-java-server announcing an old server line (wire 6 =
+// MongoDB 3.6, Percona's MongoRocks; wire 7 = MongoDB 4.0, MMAPv1) gets the older official driver
+// from its first hello, every experiment runs on it end to end (main thread and worker threads),
+// and summary.json says which line ran; a server older than every line is refused in one line.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+const { startServer, REPO } = require('./support/server');
+const { runLoader, tmpResults, latestRun } = require('./support/loader');
+const { lines, lineForWire, driverDescription } = require('../src/driver-line');
+
+test('each line\'s wire bounds are its own driver\'s constants', () => {
+  const byName = Object.fromEntries(lines().map((l) => [l.name, l]));
+  for (const l of lines()) {
+    const c = require(`${l.name}/lib/cmap/wire_protocol/constants.js`);
+    assert.equal(l.minWire, c.MIN_SUPPORTED_WIRE_VERSION, l.name);
+    assert.equal(l.version, require(`${l.name}/package.json`).version, l.name);
+  }
+  // The floors the engines need (compose/engines.tsv server_line: 3.6 = wire 6, 4.0 = wire 7).
+  assert.equal(byName['mongodb-6.9'].minWire, 6);
+  assert.equal(byName['mongodb-6.16'].minWire, 7);
+  assert.ok(byName.mongodb.minWire > 7, 'the current line refuses 4.0, which is why the others exist');
+});
+
+test('lineForWire: the newest line that accepts the server, none below the oldest floor', () => {
+  assert.equal(lineForWire(25).name, 'mongodb'); // 8.0
+  assert.equal(lineForWire(9).name, 'mongodb'); // 4.4
+  assert.equal(lineForWire(8).name, 'mongodb-6.16'); // 4.2
+  assert.equal(lineForWire(7).name, 'mongodb-6.16'); // 4.0
+  assert.equal(lineForWire(6).name, 'mongodb-6.9'); // 3.6
+  assert.equal(lineForWire(5), null); // 3.4
+  assert.equal(lineForWire(4), null); // 3.2 (PerconaFT's last line)
+  assert.match(driverDescription({}), /^mongodb 7\.\d+\.\d+$/);
+  assert.match(driverDescription({ driverLine: 'mongodb-6.9', serverWireVersion: 6 }), /^mongodb 6\.9\.0 \(npm alias mongodb-6\.9\), chosen for server wire version 6$/);
+});
+
+// Small flags per experiment: an insert experiment is bounded by documents, the others by time.
+function smallFlags(file) {
+  const doc = YAML.parse(fs.readFileSync(file, 'utf8'));
+  return doc.workload && doc.workload.docs !== undefined
+    ? ['--docs', '60']
+    : ['--preload-docs', '200', '--clients', '1,2', '--duration', '1s'];
+}
+const EXPERIMENTS = fs.readdirSync(path.join(REPO, 'experiments')).filter((f) => f.endsWith('.yaml')).sort();
+
+for (const [server, wire, line, engine] of [['3.6.0', 6, 'mongodb-6.9', 'rocksdb'], ['4.0.0', 7, 'mongodb-6.16', 'mmapv1']]) {
+  test(`MongoDB ${server} (wire ${wire}): ${line} runs every experiment`, async () => {
+    const srv = await startServer({ version: { server, wire }, storageEngine: engine });
+    const root = tmpResults();
+    try {
+      assert.ok(EXPERIMENTS.length >= 3, EXPERIMENTS.join());
+      for (const f of EXPERIMENTS) {
+        const name = f.replace(/\.yaml$/, '');
+        const r = await runLoader([name, '--uri', srv.uri, '--results-dir', root, '--metrics-port', '0',
+          ...smallFlags(path.join(REPO, 'experiments', f))]);
+        assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+        const { summary } = latestRun(root, name, engine);
+        assert.equal(summary.complete, true, `${name}: ${summary.reason}`);
+        assert.equal(summary.server.version, server);
+        assert.equal(summary.topology.max_wire_version, wire);
+        const v = require(`${line}/package.json`).version;
+        assert.equal(summary.loader.driver, `mongodb ${v} (npm alias ${line}), chosen for server wire version ${wire}`);
+        // Every op of every step ran in the worker threads on the old line, without an error.
+        assert.ok(summary.steps.length > 0, name);
+        for (const st of summary.steps) {
+          for (const [op, o] of Object.entries(st.ops)) {
+            assert.ok(o.count > 0 && o.errors === 0, `${name} ${st.phase} ${op}: ${JSON.stringify(o).slice(0, 200)}`);
+          }
+        }
+      }
+    } finally {
+      await srv.stop();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+}
+
+test('a current server keeps the current line', async () => {
+  const srv = await startServer({ storageEngine: 'wiredTiger' });
+  const root = tmpResults();
+  try {
+    const r = await runLoader(['experiment1', '--uri', srv.uri, '--docs', '30', '--results-dir', root, '--metrics-port', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(root, 'experiment1', 'wiredtiger');
+    assert.equal(summary.loader.driver, `mongodb ${require('mongodb/package.json').version}, chosen for server wire version 21`);
+  } finally {
+    await srv.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a server older than every driver line: one clear line, exit 1, no results, at once', async () => {
+  const srv = await startServer({ version: { server: '3.4.0', wire: 5 } });
+  const root = tmpResults();
+  try {
+    const r = await runLoader(['experiment1', '--uri', srv.uri, '--docs', '30', '--results-dir', root, '--metrics-port', '0',
+      '--server-selection-timeout', '20s']);
+    assert.equal(r.code, 1, r.stderr);
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    assert.equal(errors.length, 1, r.stderr);
+    assert.match(errors[0], /reports wire version 5, older than every driver line the loader carries \(the oldest, mongodb 6\.9\.0, needs wire 6 = MongoDB 3\.6\+\)/);
+    assert.ok(r.ms < 15000, `decided from the first hello, not the 20 s timeout (took ${r.ms} ms)`);
+    assert.deepEqual(fs.readdirSync(root), [], 'no results folder');
+  } finally {
+    await srv.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
