@@ -135,7 +135,7 @@ class Run {
     // nothing behind and does not move `latest`.
     this.log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);
     this.client = newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 });
-    await connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
+    this.client = await connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username }); // may switch driver line (src/driver-line.js)
     if (this.stopReason) return;
     const description = await describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 }));
     this.description = description;
@@ -391,7 +391,7 @@ class Run {
       loader: {
         version: require('../package.json').version,
         node: process.version,
-        driver: `mongodb ${pkgVersion('mongodb')}`,
+        driver: require('./driver-line').driverDescription(this.conn),
         histogram: `hdr-histogram-js ${pkgVersion('hdr-histogram-js')} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),
         cpu_model: os.cpus()[0]?.model ?? null,
