@@ -56,7 +56,7 @@ nothing_started() {
   done
   lab experiment2 --docs 100
   assert_failure 2
-  assert_output --partial "error: --docs does not apply to experiment2 (its read_update workload takes --duration and --preload-docs)"
+  assert_output --partial "error: --docs does not apply to experiment2 (its read_update workload takes --duration, --preload-docs)"
   lab experiment1 --duration 30s
   assert_failure 2
   assert_output --partial "error: --duration does not apply to experiment1 (its insert workload takes --docs)"

@@ -18,7 +18,8 @@ async function main(argv) {
     return 2;
   }
   if (opts.help) {
-    process.stdout.write(USAGE + '\n');
+    const own = opts.experiment ? require('../src/catalog').flagsHelp(opts.experiment, opts.experimentsDir) : '';
+    process.stdout.write(USAGE + '\n' + own);
     return 0;
   }
   try {

@@ -2,16 +2,17 @@
 // Command line: util.parseArgs in strict mode (an unknown flag is an error, never ignored), then
 // every value is checked before anything connects. Usage errors exit 2 (see bin/lab-loader.js).
 const { parseArgs } = require('node:util');
-const { durationMs } = require('./duration');
 
-class UsageError extends Error {}
+const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
 
 // The experiments that ship with the lab (any experiments/NAME.yaml is one; this list is only
 // for messages and older callers).
 const EXPERIMENTS = ['experiment1', 'experiment2', 'experiment3'];
 const DEFAULT_METRICS_PORT = 9464;
 
-const OPTIONS = {
+const { kindFlags } = require('./kinds');
+
+const COMMON_OPTIONS = {
   uri: { type: 'string', default: 'mongodb://127.0.0.1:27017/' },
   username: { type: 'string', default: 'root' },
   'password-file': { type: 'string' },
@@ -33,11 +34,16 @@ const OPTIONS = {
   'progress-interval': { type: 'string', default: '5s' },
   image: { type: 'string', multiple: true },
   'experiments-dir': { type: 'string' },
-  repeat: { type: 'string', default: '1' },
+  repeat: { type: 'string' },
   group: { type: 'string' },
   profile: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
+// A workload kind's own flags (kinds/<kind>.js `options`), e.g. --ops: taken here as text and
+// parsed by config.js once the experiment file says which kind runs, so that a flag of another
+// kind is named as not applying to this experiment rather than as unknown.
+const KIND_FLAGS = kindFlags().filter((f) => !Object.hasOwn(COMMON_OPTIONS, f.slice(2)));
+const OPTIONS = { ...COMMON_OPTIONS, ...Object.fromEntries(KIND_FLAGS.map((f) => [f.slice(2), { type: 'string' }])) };
 
 const USAGE = `Usage: lab-loader [check] <NAME|FILE.yaml> [flags]
        lab-loader list [--experiments-dir DIR]
@@ -64,7 +70,8 @@ Workload (defaults come from the experiment file):
                                   intended start (coordinated omission corrected)
   --seed N                        random generator seed (file: 4)
   --repeat N                      run the same parameters N times back to back, each against a
-                                  freshly set-up collection, each its own results folder (default 1)
+                                  freshly set-up collection, each its own results folder (default:
+                                  the experiment file's repeat:, else 1)
   --group ID                      the run group's id in summary.json (default: made per
                                   invocation); give the same ID on several hosts of one run
   --workers N                     worker threads (default min(max clients, CPU cores))
@@ -83,19 +90,13 @@ Output:
   --experiments-dir DIR           where NAME.yaml is looked up (default <repo>/experiments)
   --image NAME=REF                record which image ran NAME (repeatable; ./run.sh passes the
                                   engine image's digest), copied into summary.json "images"
-  -h, --help                      this text
+  -h, --help                      this text; NAME --help adds that experiment's own flags
 
 DUR is a number with a unit: 500ms, 30s, 2m, 1h (decimals allowed: 1.5s). Exit codes: 0 complete,
 1 runtime error or incomplete run, 2 usage error, 130 interrupted by Ctrl-C (SIGINT), 143 stopped
 by SIGTERM; a second signal exits at once, keeping the steps measured so far. Partial results
 are written whenever a results folder was created (only after the server answered).`;
 
-// parseDuration('--duration', '2m') -> 120000 (ms): the lab's one grammar (src/duration.js).
-function parseDuration(flag, s) {
-  const r = durationMs(flag, s);
-  if (r.error) throw new UsageError(r.error);
-  return r.ms;
-}
 
 // parseUri: a mongodb:// URI with at least one host ("mongodb://" alone is a usage error, not a
 // server that cannot be reached), parsed by the driver's own parser.
@@ -113,21 +114,7 @@ function parseUri(flag, uri) {
   return uri;
 }
 
-// parseCount: a whole number within [min, max]. Rejects 1e3, 0x10, "10k", " 5".
-function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
-  if (!/^\d+$/.test(String(s))) throw new UsageError(`${flag}: '${s}' is not a whole number`);
-  const n = Number(s);
-  if (n < min || n > max) throw new UsageError(`${flag}: ${n} is out of range ${min}..${max}`);
-  return n;
-}
 
-// parseClients('1,2,4,6') -> [1, 2, 4, 6]. 256 clients is far past the seed's 6 and keeps a typo
-// from opening thousands of connections.
-function parseClients(flag, s) {
-  const parts = String(s).split(',');
-  if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${s}' is not a list like 1,2,4,6`);
-  return parts.map((p) => parseCount(flag, p, 1, 256));
-}
 
 // parseImages(['mongod=mongo:8.0@sha256:...']) -> { mongod: 'mongo:8.0@sha256:...' }. The same
 // tag can point at another build tomorrow; the digest says which one was measured.
@@ -154,8 +141,9 @@ function parse(argv) {
     throw new UsageError(e.message.split('\n')[0]);
   }
   const v = parsed.values;
-  if (v.help) return { help: true };
   const positionals = [...parsed.positionals];
+  // NAME --help: the common flags and that experiment's own (its workload kind's).
+  if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list'].includes(p)), experimentsDir: v['experiments-dir'] };
   // Subcommands: check (validate only) and list; anything else names the experiment to run.
   const command = ['check', 'list'].includes(positionals[0]) ? positionals.shift() : 'run';
   if (command === 'list') {
@@ -183,7 +171,8 @@ function parse(argv) {
     command,
     experiment,
     experimentsDir: v['experiments-dir'],
-    repeat: parseCount('--repeat', v.repeat, 1, 1000),
+    // Not given: the experiment file's `repeat:` (e.g. writeconcern repeats each case 3 times), else 1.
+    repeat: v.repeat !== undefined ? parseCount('--repeat', v.repeat, 1, 1000) : undefined,
     group: label('--group', v.group),
     profile: label('--profile', v.profile),
     uri: v.uri,
@@ -208,6 +197,8 @@ function parse(argv) {
     stallTimeoutMs: parseDuration('--stall-timeout', v['stall-timeout']),
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),
+    // The kind flags given, as text (config.js parses them with the kind's own parser).
+    kindArgs: Object.fromEntries(KIND_FLAGS.filter((f) => v[f.slice(2)] !== undefined).map((f) => [f, v[f.slice(2)]])),
   };
   if (!/^[0-9A-Za-z.:-]+$/.test(opts.metricsHost)) {
     throw new UsageError(`--metrics-host: '${opts.metricsHost}' is not an address`);

@@ -16,4 +16,20 @@ function print(dir = EXPERIMENTS_DIR, out) {
   return 0;
 }
 
-module.exports = { print, describeFile };
+// flagsHelp(name, dir): the flags of experiment NAME's workload kind (NAME --help), or '' when
+// NAME is not an experiment or its kind has no flags of its own.
+function flagsHelp(name, dir = EXPERIMENTS_DIR) {
+  const { load } = require('./config');
+  const { kind, flagsOf } = require('./kinds');
+  let config;
+  try {
+    ({ config } = load({ experiment: name, experimentsDir: dir, kindArgs: {} }));
+  } catch {
+    return '';
+  }
+  const k = kind(config.workload.type);
+  const lines = Object.values(k.options || {}).map((o) => `  ${o.flag.padEnd(32)}${o.help || ''}`);
+  return `\n${config.name} (workload ${k.name}) takes ${flagsOf(k).join(', ') || 'no workload flags'}${lines.length ? ':\n' + lines.join('\n') : ''}\n`;
+}
+
+module.exports = { print, describeFile, flagsHelp };

@@ -5,8 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { UsageError } = require('./args');
-const { KINDS, BOUND_FLAGS, kind: kindOf } = require('./kinds');
+const { UsageError } = require('./usage');
+const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('./kinds');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
@@ -49,8 +49,12 @@ function load(opts) {
   need(typeof doc.collection === 'string' && doc.collection !== '', 'collection: required');
   need(Object.hasOwn(KINDS, w.type), `workload.type: one of ${Object.keys(KINDS).join(', ')}`);
   const kind = kindOf(w.type);
-  need(Number.isInteger(d.y_length) && d.y_length >= 0, 'document.y_length: whole number');
-  need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
+  // The seed's {x, y} document, unless the kind reads its own document section (configure).
+  if (!kind.configure) {
+    need(Number.isInteger(d.y_length) && d.y_length >= 0, 'document.y_length: whole number');
+    need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
+  }
+  need(doc.repeat === undefined || (Number.isInteger(doc.repeat) && doc.repeat >= 1 && doc.repeat <= 1000), 'repeat: whole number 1..1000 (the default of --repeat)');
 
   const config = {
     name: doc.name,
@@ -61,7 +65,7 @@ function load(opts) {
     readConcern: doc.read_concern || 'local',
     seed: opts.seed ?? doc.seed ?? 0,
     setup: { drop: doc.setup?.drop !== false, indexes: doc.setup?.indexes || [] },
-    document: { yLength: d.y_length, alphabet: d.alphabet },
+    document: kind.configure ? null : { yLength: d.y_length, alphabet: d.alphabet },
     preload: {
       docs: opts.preloadDocs ?? pre.docs ?? 0,
       batch: pre.batch ?? 1000,
@@ -74,15 +78,26 @@ function load(opts) {
     },
     rate: opts.rate ?? null,
     published: doc.published ?? null, // the seed's numbers, carried into summary.json for reports
+    repeat: doc.repeat ?? 1, // the default of --repeat
+    params: null, // the kind's own parameters (configure)
   };
-  // A workload flag of another bound does not apply to this kind: say what bounds it instead.
-  const takes = Object.values(BOUND_FLAGS[kind.bound]).join(' and ');
+  // A workload flag of another bound or another kind does not apply to this kind: say which
+  // flags it takes instead.
+  const takes = flagsOf(kind).join(', ') || 'no workload flags';
+  const notHere = (flag) => new UsageError(`${flag} does not apply to ${config.name} (its ${kind.name} workload takes ${takes})`);
   for (const [bound, flags] of Object.entries(BOUND_FLAGS)) {
     if (bound === kind.bound) continue;
     for (const [key, flag] of Object.entries(flags)) {
-      if (opts[key] !== undefined) throw new UsageError(`${flag} does not apply to ${config.name} (its ${kind.name} workload takes ${takes})`);
+      if (opts[key] !== undefined && !Object.values(BOUND_FLAGS[kind.bound]).includes(flag)) throw notHere(flag);
     }
   }
+  const options = {};
+  for (const [flag, text] of Object.entries(opts.kindArgs || {})) {
+    const entry = Object.entries(kind.options || {}).find(([, o]) => o.flag === flag);
+    if (!entry) throw notHere(flag);
+    options[entry[0]] = entry[1].parse(flag, text);
+  }
+  if (kind.configure) config.params = kind.configure({ doc, options, config, need }) ?? null;
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
@@ -100,7 +115,7 @@ function list(dir = EXPERIMENTS_DIR) {
 }
 
 function parseFileDuration(file, v) {
-  const { parseDuration } = require('./args');
+  const { parseDuration } = require('./usage');
   if (v === undefined) fail(file, 'workload.duration: required (e.g. 2m)');
   try {
     return parseDuration('workload.duration', v);

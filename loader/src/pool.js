@@ -10,7 +10,8 @@ const { Worker } = require('node:worker_threads');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 class WorkerPool {
-  // on: { stepDone(index) when every worker finished step index, abort(reason), crash(reason) }
+  // on: { stepDone(index) when every worker finished step index, abort(reason), crash(reason),
+  //       note(index, data): a workload kind's note from a client of step index }
   constructor({ conn, config, on }) {
     this.conn = conn;
     this.config = config;
@@ -57,6 +58,8 @@ class WorkerPool {
     } else if (m.type === 'stepDone') {
       entry.stepDone = m.index;
       if (this.allDone(m.index)) this.on.stepDone(m.index);
+    } else if (m.type === 'note') {
+      if (this.on.note) this.on.note(m.index, m.data);
     } else if (m.type === 'abort') {
       this.on.abort(m.reason);
     }

@@ -24,7 +24,7 @@ class Recorder {
     this.stats = {};
     for (const op of OPS) {
       this.stats[op] = {
-        ok: 0, err: 0, sumUs: 0,
+        ok: 0, err: 0, sumUs: 0, docs: 0, bytes: 0,
         hist: newHistogram(), intended: newHistogram(),
         buckets: new Float64Array(PROM_BOUNDS_US.length + 1),
       };
@@ -33,11 +33,14 @@ class Recorder {
     this.record = this.record.bind(this);
   }
 
-  // record(op, startMs, endMs, intendedMs, ok): service time = end - start; with a pacer,
-  // intendedMs (> 0) is the op's due time and end - min(due, start) is the corrected latency.
-  record(op, startMs, endMs, intendedMs, ok) {
+  // record(op, startMs, endMs, intendedMs, ok, docs, bytes): service time = end - start; with a
+  // pacer, intendedMs (> 0) is the op's due time and end - min(due, start) is the corrected
+  // latency. docs and bytes (optional) are what a successful op moved (a batch, a file chunk).
+  record(op, startMs, endMs, intendedMs, ok, docs, bytes) {
     const s = this.stats[op];
     if (!ok) { s.err++; return; }
+    if (docs) s.docs += docs;
+    if (bytes) s.bytes += bytes;
     const us = Math.round((endMs - startMs) * 1000);
     if (endMs > this.lastOkAt) this.lastOkAt = endMs;
     s.ok++;
@@ -58,12 +61,12 @@ class Recorder {
       const s = this.stats[op];
       if (s.ok === 0 && s.err === 0) continue;
       ops[op] = {
-        ok: s.ok, err: s.err, sumUs: s.sumUs,
+        ok: s.ok, err: s.err, sumUs: s.sumUs, docs: s.docs, bytes: s.bytes,
         hist: s.ok ? encode(s.hist) : null,
         intended: s.intended.totalCount ? encode(s.intended) : null,
         buckets: Array.from(s.buckets),
       };
-      s.ok = 0; s.err = 0; s.sumUs = 0;
+      s.ok = 0; s.err = 0; s.sumUs = 0; s.docs = 0; s.bytes = 0;
       s.hist.reset(); s.intended.reset(); s.buckets.fill(0);
     }
     return ops;
@@ -77,11 +80,13 @@ function mergeInterval(deltas, intervalS, acc) {
   const sec = {};
   for (const ops of deltas) {
     for (const [op, d] of Object.entries(ops)) {
-      const s = (sec[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: null });
+      const s = (sec[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: null });
       s.ok += d.ok;
       s.err += d.err;
-      const a = acc ? (acc[op] ||= { ok: 0, err: 0, hist: newHistogram(), intended: newHistogram() }) : null;
-      if (a) { a.ok += d.ok; a.err += d.err; }
+      s.docs += d.docs || 0;
+      s.bytes += d.bytes || 0;
+      const a = acc ? (acc[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: newHistogram() }) : null;
+      if (a) { a.ok += d.ok; a.err += d.err; a.docs += d.docs || 0; a.bytes += d.bytes || 0; }
       if (d.hist) { const h = decode(d.hist); s.hist.add(h); if (a) a.hist.add(h); }
       if (d.intended) {
         const h = decode(d.intended);
@@ -96,6 +101,9 @@ function mergeInterval(deltas, intervalS, acc) {
     const s = sec[op];
     if (!s) continue;
     line[op] = { ok: s.ok, err: s.err, ops_per_s: Math.round((s.ok / intervalS) * 10) / 10, latency_us: percentiles(s.hist) };
+    // What the ops moved, where the kind says (batches: documents; GridFS: bytes, MB = 10^6).
+    if (s.docs) line[op].docs_per_s = Math.round((s.docs / intervalS) * 10) / 10;
+    if (s.bytes) line[op].mb_per_s = Math.round((s.bytes / 1e6 / intervalS) * 1000) / 1000;
     if (s.intended) line[op].intended_latency_us = percentiles(s.intended);
   }
   return line;

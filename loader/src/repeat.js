@@ -15,12 +15,23 @@ function newGroupId(experiment, date = new Date()) {
 // else 0.
 async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(o)) {
   const group = opts.group ?? newGroupId(opts.experiment);
-  for (let r = 1; r <= opts.repeat; r++) {
-    if (opts.repeat > 1) process.stderr.write(`repetition ${r}/${opts.repeat} (group ${group})\n`);
+  const n = opts.repeat ?? fileRepeat(opts);
+  for (let r = 1; r <= n; r++) {
+    if (n > 1) process.stderr.write(`repetition ${r}/${n} (group ${group})\n`);
     const code = await makeRun({ ...opts, group, repetition: r }).main();
     if (code !== 0) return code;
   }
   return 0;
+}
+
+// fileRepeat(opts): the experiment file's `repeat:` when --repeat is not given (a file that does
+// not load is reported by the run itself, with its own message).
+function fileRepeat(opts) {
+  try {
+    return require('./config').load(opts).config.repeat;
+  } catch {
+    return 1;
+  }
 }
 
 module.exports = { runRepeated, newGroupId };

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
-const { UsageError } = require('./args');
+const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
 const { describe } = require('./describe');
 const { connect } = require('./connect');
@@ -20,7 +20,7 @@ const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
 const { OPS, makeDoc } = require('./workload');
-const { kind } = require('./kinds');
+const { kind, planOf } = require('./kinds');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
@@ -227,6 +227,7 @@ class Run {
     this.progress.start('preload', total, 'docs');
     const col = this.client.db(config.database).collection(config.collection);
     const rng = new Rng(config.seed, 0);
+    const docOf = kind(config.workload.type).makeDoc || makeDoc; // the kind's document, or the seed's
     const t0 = now();
     let next = 0;
     let done = 0;
@@ -236,7 +237,7 @@ class Run {
         const to = Math.min(total, from + batch);
         next = to;
         const docs = [];
-        for (let i = from; i < to; i++) docs.push(makeDoc(config, rng, i));
+        for (let i = from; i < to; i++) docs.push(docOf(config, rng, i));
         await col.insertMany(docs, { ordered: false });
         done += to - from;
         this.progress.update(done, done / ((now() - t0) / 1000));
@@ -258,6 +259,8 @@ class Run {
       config: this.config,
       on: {
         stepDone: () => { for (const f of this.stepWaiters) f(); },
+        // A kind's note from a worker (kinds/index.js env.note): kept for its afterStep.
+        note: (index, data) => { if (this.current && this.current.step.index === index) this.current.acc.notes.push(data); },
         abort: (reason) => this.stop(`lost the server: ${reason}`, 1),
         crash: (reason) => this.stop(reason, 1),
       },
@@ -322,33 +325,48 @@ class Run {
     else this.progress.update(Math.min(step.durationS, Math.round((t - acc.startAt) / 1000)), rate);
   }
 
+  // hookContext: what a kind's beforeStep/afterStep get on the main thread.
+  hookContext() {
+    const { config } = this;
+    const db = this.client.db(config.database);
+    return { client: this.client, db, col: db.collection(config.collection), config, log: this.log, description: this.description };
+  }
+
+  // runSteps: the kind's plan (a client sweep by default; a matrix of cases for shape 'cases'),
+  // one step at a time, each its own phase (metrics label and Grafana annotation).
   async runSteps() {
-    const { config, opts } = this;
-    const sweep = config.workload.clients;
-    await this.startWorkers(Math.max(...sweep));
+    const { config } = this;
+    const k = kind(config.workload.type);
+    const plan = planOf(config);
+    await this.startWorkers(Math.max(...plan.map((p) => p.clients)));
     this.hostCpu = new HostCpu();
     this.runStart = now();
-    const { opsPerIteration } = kind(config.workload.type);
-    for (let i = 0; i < sweep.length && !this.stopReason; i++) {
-      const c = sweep[i];
-      const phase = `clients-${c}`;
-      const startAt = now() + 20; // a moment for the step message to reach every worker
+    const { opsPerIteration } = k;
+    for (let i = 0; i < plan.length && !this.stopReason; i++) {
+      const { name: phase, clients: c, params } = plan[i];
       const step = {
         index: i,
         phase,
-        clients: Array.from({ length: c }, (_, k) => k),
-        startAt,
-        endAt: config.workload.durationMs ? startAt + config.workload.durationMs : null,
+        clients: Array.from({ length: c }, (_, j) => j),
+        params: params ?? null,
         durationS: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
         ratePerClient: config.rate ? config.rate / c / opsPerIteration : null,
       };
-      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${sweep.length}, ${c} client(s)`);
+      let extra = {};
+      if (k.beforeStep) extra = { ...(await k.beforeStep(this.hookContext(), step)) };
+      if (this.stopReason) break;
+      step.startAt = now() + 20; // a moment for the step message to reach every worker
+      step.endAt = config.workload.durationMs ? step.startAt + config.workload.durationMs : null;
+      const what = params ? `case ${phase}` : `${c} client(s)`;
+      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.length}, ${what}`);
       this.metrics.setActiveClients(c);
-      if (step.durationS === null) this.progress.start(`${phase}`, config.workload.docs, 'docs');
-      else this.progress.start(`step ${i + 1}/${sweep.length} (${c} clients)`, step.durationS, 's');
+      const own = k.stepTotal ? k.stepTotal(config, step) : null;
+      if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.length} (${params ? phase : `${c} clients`})`, step.durationS, 's');
+      else if (own) this.progress.start(phase, own.total, own.unit);
+      else this.progress.start(phase, config.workload.docs, 'docs');
       const acc = {
-        ops: {}, seconds: [], totalOk: 0, idleMs: 0, errorsSeen: new Set(),
-        startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
+        ops: {}, seconds: [], totalOk: 0, idleMs: 0, errorsSeen: new Set(), notes: [],
+        startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
       };
       this.current = { step, acc };
       const done = new Promise((r) => this.stepWaiters.push(r));
@@ -363,19 +381,32 @@ class Run {
       await this.tick(step, acc); // the last partial second
       this.stepWaiters = [];
       this.progress.stop();
-      this.steps.push(this.stepSummary(step, acc, now()));
+      const entry = this.stepSummary(step, acc, now());
+      // After the step, on the main thread: facts the kind gathers (counts, checksums), also for
+      // a step cut short (the kind says what it left behind); a failure here is the step's note.
+      if (k.afterStep) {
+        try {
+          Object.assign(extra, await k.afterStep(this.hookContext(), step, acc.notes));
+        } catch (e) {
+          extra.after_step_error = `${e.name}: ${e.message}`;
+          this.log(`${phase}: could not complete the step's checks: ${extra.after_step_error}`);
+        }
+      }
+      Object.assign(entry, extra);
+      this.steps.push(entry);
       this.current = null;
       this.metrics.setActiveClients(0);
     }
   }
 
   stepSummary(step, acc, endAt) {
-    return stepSummary({ step, acc, endAt, stopReason: this.stopReason, rate: this.config.rate, cores: os.availableParallelism() });
+    return stepSummary({ step, acc, endAt, stopReason: this.stopReason, rate: this.config.rate, cores: os.availableParallelism(), shape: kind(this.config.workload.type).shape });
   }
 
   summaryObject(complete, reason, { running = false, steps = this.steps } = {}) {
     return buildSummary({
       complete, reason, running, steps,
+      shape: this.config ? kind(this.config.workload.type).shape : 'steps',
       exitCode: this.exitCode,
       endedAt: complete || this.finished ? new Date().toISOString() : null,
       config: this.config,
@@ -397,6 +428,9 @@ class Run {
         cpu_model: os.cpus()[0]?.model ?? null,
         metrics_port: this.metricsPort ?? null,
         hostname: os.hostname(),
+        // Peak resident memory of the loader process so far (all threads), bytes: a loader whose
+        // memory grows with the data it moves (a large GridFS file) shows it here.
+        peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
       },
     });
   }
@@ -408,7 +442,12 @@ class Run {
     let note = '';
     try {
       if (this.runDir && this.runDir.dir) {
-        const steps = forcedSteps(this.steps, this.current, (c) => this.stepSummary(c.step, c.acc, now()));
+        const steps = forcedSteps(this.steps, this.current, (c) => {
+          const entry = this.stepSummary(c.step, c.acc, now());
+          // No afterStep on a forced exit: the kind's raw notes say what the step left behind.
+          if (c.acc.notes.length) entry.notes = c.acc.notes;
+          return entry;
+        });
         this.runDir.close();
         const file = this.runDir.summary(this.summaryObject(false, reason, { steps }), { final: true });
         note = ` (${steps.length} step(s) measured so far in ${file})`;
@@ -445,7 +484,8 @@ class Run {
         this.stop(e.message, 1);
         complete = false;
         try {
-          file = this.runDir.summary({ ...this.summaryObject(false, e.message), steps: [], steps_note: 'the steps did not fit on the disk; they were printed as the table on stdout' }, { final: true });
+          const slim = this.summaryObject(false, e.message, { steps: [] });
+          file = this.runDir.summary({ ...slim, steps_note: 'the steps did not fit on the disk; they were printed as the table on stdout' }, { final: true });
         } catch { /* the placeholder stays */ }
       }
       this.printTable(complete);

@@ -17,9 +17,10 @@ function redactUri(uri) {
   }
 }
 
-// stepSummary({step, acc, endAt, stopReason, rate, cores}) -> one entry of steps[].
+// stepSummary({step, acc, endAt, stopReason, rate, cores, shape}) -> one entry of steps[] (or of
+// cases[] for a kind of shape 'cases', which adds the case's name and parameters).
 // acc.ops[op] = {ok, err, hist, intended} (whole-step histograms); acc.seconds = self samples.
-function stepSummary({ step, acc, endAt, stopReason, rate, cores }) {
+function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps' }) {
   const durationS = (endAt - step.startAt) / 1000;
   // A step that ended early measured until its last completed operation (the stop, a stall, a
   // lost server came after it): its throughput is over that time, not over the wall time that
@@ -29,6 +30,7 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores }) {
   const out = {
     index: step.index + 1,
     phase: step.phase,
+    ...(shape === 'cases' ? { name: step.phase, parameters: step.params ?? {} } : {}),
     clients: step.clients.length,
     started_at: new Date(step.startAt).toISOString(),
     duration_s: round(durationS, 3),
@@ -43,6 +45,9 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores }) {
   for (const op of OPS.filter((o) => acc.ops[o])) {
     const a = acc.ops[op];
     out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null, latency_us: percentiles(a.hist) };
+    // What the ops moved, where the kind records it (documents per batch, bytes per chunk).
+    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: measuredS > 0 ? round(a.docs / measuredS, 1) : null });
+    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes, mb_per_s: measuredS > 0 ? round(a.bytes / 1e6 / measuredS, 3) : null });
     // The whole-step histogram latency_us is computed from, in HdrHistogram's compressed base64
     // form (report/README.md): the report merges hosts' and repetitions' histograms exactly.
     out.ops[op].histogram = encode(a.hist);
@@ -89,7 +94,7 @@ function buildSummary(f) {
       read_concern: config.readConcern,
       seed: config.seed,
       setup: config.setup,
-      document: { y_length: config.document.yLength, alphabet: config.document.alphabet },
+      document: config.document ? { y_length: config.document.yLength, alphabet: config.document.alphabet } : null,
       preload: config.preload,
       workload: {
         type: config.workload.type,
@@ -98,6 +103,7 @@ function buildSummary(f) {
         duration_s: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
       },
       rate: config.rate,
+      params: config.params ?? null, // the workload kind's own parameters (kinds/<kind>.js configure)
       uri: redactUri(opts.uri),
       workers: f.workers || null,
       server_selection_timeout_ms: opts.serverSelectionTimeoutMs,
@@ -111,7 +117,8 @@ function buildSummary(f) {
     loader: f.loader,
     published: config.published,
     preload: f.preload,
-    steps,
+    // A sweep writes steps; a matrix of cases (shape 'cases') writes cases, same entry shape.
+    [f.shape === 'cases' ? 'cases' : 'steps']: steps,
     loader_limited: loaderLimited(steps),
     files: { timeline: 'timeline.ndjson', experiment: f.experimentFile },
   };

@@ -7,7 +7,8 @@ function formatTable({ name, engine, complete, steps, preload }) {
   const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
   for (const s of steps) {
     for (const [op, o] of Object.entries(s.ops)) {
-      rows.push([String(s.index), String(s.clients), op, String(o.count), String(o.ops_per_s), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
+      // A case is named (w:majority, j:true, ...): its name beside its number.
+      rows.push([s.name ? `${s.index} ${s.name}` : String(s.index), String(s.clients), op, String(o.count), String(o.ops_per_s), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
       if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
     }
   }

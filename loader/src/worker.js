@@ -67,9 +67,11 @@ function abort(reason) {
 
 // runClient: one client's loop for one step (pacing with --rate: see Pacer in recorder.js).
 async function runClient(id, step) {
-  const { col } = clients.get(id);
+  const { col, db, client } = clients.get(id);
   const rng = new Rng(config.seed, clientStream(id, step.index));
-  const next = opsFor(config, col, rng, id, step);
+  // env: what a kind may need beyond its collection (kinds/index.js).
+  const note = (data) => parentPort.postMessage({ type: 'note', index: step.index, id, data });
+  const next = opsFor(config, col, rng, id, step, { db, client, note });
   const pacer = step.ratePerClient ? new Pacer(step.startAt, step.ratePerClient) : null;
   let consecutiveErrors = 0;
   while (!stopping) {
@@ -105,7 +107,8 @@ async function main() {
   try {
     await Promise.all(clientIds.map(async (id) => {
       const client = newClient(conn, config);
-      clients.set(id, { client, col: client.db(config.database).collection(config.collection) });
+      const db = client.db(config.database);
+      clients.set(id, { client, db, col: db.collection(config.collection) });
       await client.connect();
     }));
   } catch (e) {

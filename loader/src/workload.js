@@ -11,8 +11,8 @@ function clientStream(id, stepIndex) {
   return 1 + id * 1009 + stepIndex; // 1009 (prime) > any step count; stream 0 is the preload
 }
 
-function opsFor(config, col, rng, id, step) {
-  return kind(config.workload.type).next(config, col, rng, id, step);
+function opsFor(config, col, rng, id, step, env) {
+  return kind(config.workload.type).next(config, col, rng, id, step, env);
 }
 
 module.exports = { OPS, opsFor, clientStream, makeDoc };

@@ -84,7 +84,7 @@ test('check: the run\'s own validation, nothing connects; ranges refused in one 
   for (const [args, re] of [
     [['experiment2', '--clients', '300', '--workers', '999'], /^error: --clients: 300 is out of range 1\.\.256$/],
     [['experiment2', '--workers', '999'], /^error: --workers: 999 is out of range 1\.\.256$/],
-    [['read-small', '--experiments-dir', expDir, '--docs', '5'], /^error: --docs does not apply to read-small \(its read workload takes --duration and --preload-docs\)$/],
+    [['read-small', '--experiments-dir', expDir, '--docs', '5'], /^error: --docs does not apply to read-small \(its read workload takes --duration, --preload-docs\)$/],
     [['nope', '--experiments-dir', expDir], /^error: unknown experiment 'nope': no .*nope\.yaml \(experiments: experiment1 experiment2 experiment3 read-small, or a \.yaml file\)$/],
     [['experiment2', '--repeat', '0'], /^error: --repeat: 0 is out of range 1\.\.1000$/],
     [['experiment2', '--group', 'a b'], /^error: --group: 'a b' is not a valid label/],

@@ -1,16 +1,42 @@
 'use strict';
 // Workload kinds: one module per kind in this folder (experiments/*.yaml name one as
 // workload.type). A kind declares everything the rest of the loader needs to know about it, so
-// config, runner, summary, table and report read every kind the same way:
+// config, runner, summary, table and report read every kind the same way.
+//
+// Required:
 //   name             the workload.type value
-//   ops              op names it records (metric label values; summary steps[].ops keys)
+//   ops              op names it records (metric label values; summary ops keys)
 //   opsPerIteration  ops in one loop iteration (--rate paces iterations: rate / this)
-//   bound            what ends a client step: 'documents' (workload.docs) or 'duration'
-//                    (the bound decides the workload flags it takes: BOUND_FLAGS)
+//   bound            what ends a client step: 'documents' (workload.docs), 'duration'
+//                    (workload.duration) or 'own' (the kind's next() returns false when its
+//                    share is done, e.g. a number of operations or a file's last byte). The bound
+//                    decides which of the common workload flags it takes (BOUND_FLAGS).
 //   needsPreload     reads need data: preload.docs must be > 0
-//   shape            the result shape it writes: 'steps' (one entry per client step)
-//   next(config, col, rng, id, step) -> async (record, intended, now) => bool: one iteration;
-//                    false when the client is done (a 'documents' bound).
+//   shape            the result list it writes: 'steps' (one entry per client step of a sweep) or
+//                    'cases' (one entry per case of a matrix, each with `name` and `parameters`);
+//                    both have the same entry shape, and the report reads both alike
+//   next(config, col, rng, id, step, env) -> async (record, intended, now) => bool: one
+//                    iteration; false when the client is done. step.params is the plan entry's
+//                    parameters; env = { db, client, note(obj) } (note: facts for the main
+//                    thread's afterStep, e.g. a GridFS file id, posted at once so that an
+//                    interrupted step still has them).
+//                    record(op, startMs, endMs, intendedMs, ok, docs, bytes): docs and bytes (0 when
+//                    not given) add up per op into docs_per_s and mb_per_s (MB = 10^6 bytes).
+// Optional:
+//   options          the kind's own flags: { key: { flag: '--ops', parse(flag, text), help } }.
+//                    A flag of another kind is refused as not applying to the experiment.
+//   configure({ doc, options, config, need }) -> params: reads the file (doc) and the parsed
+//                    options, may adjust config (e.g. workload.clients), returns the kind's own
+//                    parameters (config.params, recorded in summary.json parameters.params).
+//                    need(cond, msg) fails with the file's name. A kind with configure checks its
+//                    own document section; others use the seed's {x, y} document.
+//   plan(config) -> [{ name, clients, params }]: the measured steps in order (default: one per
+//                    entry of workload.clients, named clients-N, no params).
+//   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).
+//   beforeStep(ctx, step), afterStep(ctx, step, notes) -> extra fields for the step's entry:
+//                    run on the main thread around a step (ctx = { client, db, col, config,
+//                    log, description }), e.g. set a server parameter, count what arrived.
+//   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 // Adding a kind is adding one file here: every module in this folder that exports a `name` and
 // a `next` is a kind (index.js and helpers such as ops.js are not).
 const fs = require('node:fs');
@@ -24,12 +50,31 @@ for (const f of fs.readdirSync(__dirname).filter((x) => x.endsWith('.js') && x !
 // Every op any kind records, in a stable order (the recorder keeps one histogram per op).
 const OPS = [...new Set(Object.values(KINDS).flatMap((k) => k.ops))];
 
-// The workload flags, by what bounds the kind: a flag of another bound is named as not applying.
+// The common workload flags, by what bounds the kind: a flag of another bound is named as not
+// applying.
 const BOUND_FLAGS = {
   documents: { docs: '--docs' },
   duration: { durationMs: '--duration', preloadDocs: '--preload-docs' },
+  own: {},
 };
 
 const kind = (name) => KINDS[name];
 
-module.exports = { KINDS, OPS, BOUND_FLAGS, kind };
+// kindFlags(): every kind's own flag names (--ops, ...), each once.
+function kindFlags() {
+  return [...new Set(Object.values(KINDS).flatMap((k) => Object.values(k.options || {}).map((o) => o.flag)))].sort();
+}
+
+// flagsOf(kind): the flags a kind takes, for messages: its bound's and its own.
+function flagsOf(k) {
+  return [...Object.values(BOUND_FLAGS[k.bound]), ...Object.values(k.options || {}).map((o) => o.flag)];
+}
+
+// defaultPlan(config): the client sweep, one step per entry of workload.clients.
+function defaultPlan(config) {
+  return config.workload.clients.map((c) => ({ name: `clients-${c}`, clients: c, params: null }));
+}
+
+const planOf = (config) => (kind(config.workload.type).plan || defaultPlan)(config);
+
+module.exports = { KINDS, OPS, BOUND_FLAGS, kind, kindFlags, flagsOf, planOf };

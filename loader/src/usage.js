@@ -1,0 +1,32 @@
+'use strict';
+// Usage errors and the value parsers every flag uses (args.js for the common flags, workload kinds
+// for their own): one grammar and one message style, whoever declares the flag. A UsageError is
+// exit 2 with its one-line message (bin/lab-loader.js).
+const { durationMs } = require('./duration');
+
+class UsageError extends Error {}
+
+// parseDuration('--duration', '2m') -> 120000 (ms): the lab's one grammar (src/duration.js).
+function parseDuration(flag, s) {
+  const r = durationMs(flag, s);
+  if (r.error) throw new UsageError(r.error);
+  return r.ms;
+}
+
+// parseCount: a whole number within [min, max]. Rejects 1e3, 0x10, "10k", " 5".
+function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
+  if (!/^\d+$/.test(String(s))) throw new UsageError(`${flag}: '${s}' is not a whole number`);
+  const n = Number(s);
+  if (n < min || n > max) throw new UsageError(`${flag}: ${n} is out of range ${min}..${max}`);
+  return n;
+}
+
+// parseClients('1,2,4,6') -> [1, 2, 4, 6]. 256 clients is far past the seed's 6 and keeps a typo
+// from opening thousands of connections.
+function parseClients(flag, s) {
+  const parts = String(s).split(',');
+  if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${s}' is not a list like 1,2,4,6`);
+  return parts.map((p) => parseCount(flag, p, 1, 256));
+}
+
+module.exports = { UsageError, parseDuration, parseCount, parseClients };
