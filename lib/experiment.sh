@@ -263,21 +263,24 @@ experiment_in_stack() {
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}"
 }
 
-# smoke_experiments ENGINE (lib/smoke.sh hook): each experiment at a tiny scale through the stack,
-# then the summary.json that very run wrote (smoke_result_grep: a folder made since smoke_lab
-# began, never `latest`, which may be an older run's) says complete and records the storage
-# engine the engines table expects, as the shard reports it. Returns 1 if any check failed.
+# smoke_experiments ENGINE (lib/smoke.sh hook): every experiments/NAME.yaml at a tiny scale through
+# the stack, with the flags of its `smoke:` line (each experiment file says how to run it small;
+# a file without one fails the smoke rather than running at the seed's size), then the
+# summary.json that very run wrote (smoke_result_grep: a folder made since smoke_lab began, never
+# `latest`, which may be an older run's) says complete and records the storage engine the engines
+# table expects, as the shard reports it. Returns 1 if any check failed.
 smoke_experiments() {
-  local engine=$1 exp want rc=0
+  local engine=$1 exp file flags want rc=0
   want=$(engine_field "$engine" server_engine 2>/dev/null || true)
-  local -A flags=(
-    [experiment1]="--docs 5000 --via mongos" # both connection paths: mongos here, the primary below
-    [experiment2]="--preload-docs 20000 --clients 1,2 --duration 10s"
-    [experiment3]="--preload-docs 20000 --clients 1,2 --duration 10s"
-  )
-  for exp in experiment1 experiment2 experiment3; do
+  for file in "$LAB_ROOT"/experiments/*.yaml; do
+    exp=$(basename "$file" .yaml)
+    flags=$(experiment_smoke_flags "$file")
+    if [[ -z $flags ]]; then
+      smoke_check "$engine: $exp has a smoke: line (its tiny-scale flags)" false || rc=1
+      continue
+    fi
     # shellcheck disable=SC2086  # the flags are words on purpose
-    smoke_check "$engine: $exp runs to completion in the stack" smoke_lab "$exp" ${flags[$exp]} || rc=1
+    smoke_check "$engine: $exp runs to completion in the stack ($flags)" smoke_lab "$exp" $flags || rc=1
     [[ $DRY_RUN == 1 ]] && continue
     smoke_check "$engine: $exp summary.json of this run is complete" \
       smoke_result_grep "$exp" "$engine" summary.json '"complete": true' || rc=1
@@ -287,4 +290,10 @@ smoke_experiments() {
     fi
   done
   return "$rc"
+}
+
+# experiment_smoke_flags FILE: the flags of FILE's top-level `smoke:` line (quotes dropped), e.g.
+#   smoke: "--preload-docs 20000 --clients 1,2 --duration 10s"
+experiment_smoke_flags() {
+  sed -n 's/^smoke:[[:space:]]*//p' "$1" | head -1 | sed 's/[[:space:]]*#.*$//; s/^"\(.*\)"$/\1/; s/^'"'"'\(.*\)'"'"'$/\1/'
 }

@@ -374,10 +374,22 @@ smoke_hook() {
   rm -rf "$LAB/results"
   smoke_hook nothing
   assert_failure 1
-  assert_line "ok 1 - wiredtiger: experiment1 runs to completion in the stack"
+  assert_line --regexp "^ok 1 - wiredtiger: experiment1 runs to completion in the stack \(--docs 5000 --via mongos\)$"
   assert_line "not ok 2 - wiredtiger: experiment1 summary.json of this run is complete"
   assert_output --partial "# no results/experiment1/wiredtiger/ folder written by this smoke run's last step"
   refute_line --regexp "^ok [0-9]+ - .*summary\\.json"
+}
+
+@test "smoke_experiments runs every experiment file at its smoke: line's size; a file without one fails the smoke" {
+  add_recipe_experiment
+  smoke_hook writes
+  assert_failure 1
+  assert_line --regexp "^not ok [0-9]+ - wiredtiger: read-small has a smoke: line \(its tiny-scale flags\)$"
+  echo 'smoke: "--preload-docs 100 --clients 1 --duration 1s"  # tiny' >>"$LAB/experiments/read-small.yaml"
+  rm -rf "$LAB/results" # the stand-in writes the same folder names again
+  smoke_hook writes
+  assert_success
+  assert_line --regexp "^ok [0-9]+ - wiredtiger: read-small runs to completion in the stack \(--preload-docs 100 --clients 1 --duration 1s\)$"
 }
 
 # The recipe of DEVELOPERS.md "Adding an experiment", followed in this test's copy of the lab:
