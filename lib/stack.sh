@@ -35,6 +35,9 @@ stack_files() {
 
 # stack_env: NAME=VALUE lines for everything the compose files interpolate. No secret values:
 # secrets are files under the engine's secrets folder, mounted into the containers that need them.
+# LAB_SHELL is the image's shell (engines table: mongosh, or the legacy mongo on 3.6/4.0 images);
+# LAB_DATA_CACHE_GB_WHOLE is data_cache_gb rounded up to a whole GB, at least 1, for a cache flag
+# that takes whole gigabytes (MongoRocks' --rocksdbCacheSizeGB, compose/engines/rocksdb.yml).
 stack_env() {
   cat <<ENV
 LAB_ENGINE=$ENGINE
@@ -50,6 +53,8 @@ LAB_CFG_CACHE_GB=$(profile_field "$PROFILE" cfg_cache_gb)
 LAB_SECRETS_DIR=$(stack_secrets_dir)
 LAB_UID=$(id -u)
 LAB_GID=$(id -g)
+LAB_SHELL=$(engine_field "$ENGINE" shell)
+LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
 ENV
   local extra
   for extra in "${STACK_EXTRA_ENV[@]}"; do echo "$extra"; done

@@ -179,6 +179,13 @@ test('tables: engines each with an overlay, two profiles, caches that fit their 
     assert.match(e.fault_methods, /^(fsync|failpoint|netem)(,(fsync|failpoint|netem))*$/, `${e.engine}: fault_methods`);
     assert.match(e.server_line, /^\d+\.\d+$/);
     assert.match(e.server_engine, /^\S+$/);
+    assert.match(e.shell, /^(mongosh|mongo)$/, `${e.engine}: shell`);
+    assert.match(e.wire_version, /^\d+$/, `${e.engine}: wire_version`);
+    assert.match(e.cache_flag, /^(-|--\w+)$/, `${e.engine}: cache_flag`);
+    assert.match(e.majority_reads, /^(yes|no)$/);
+    assert.match(e.exporter_collectors, /^\w+(,\w+)*$/);
+    // mongosh ships from the 6.0 images on; the old lines have only the legacy shell.
+    assert.equal(e.shell, Number(e.server_line) >= 6 ? 'mongosh' : 'mongo', `${e.engine}: the shell of a ${e.server_line} image`);
   }
 });
 
@@ -221,7 +228,7 @@ for (const eng of ENGINES) {
           const hc = s[m].healthcheck;
           assert.ok(hc && !hc.disable, `${m}: has a healthcheck`);
           assert.equal(hc.test[0], 'CMD');
-          assert.equal(hc.test[1], 'mongosh');
+          assert.equal(hc.test[1], eng.shell, `${m}: the image's shell (engines table) runs the healthcheck`);
           assert.match(hc.test.join(' '), /ping: 1/);
           // Keyfile from the volume, read-only.
           const kf = s[m].volumes.find((v) => v.target === '/etc/lab-keyfile');
@@ -247,6 +254,7 @@ for (const eng of ENGINES) {
         assert.equal(s.init.restart, 'no');
         assert.equal(s.init.image, eng.image);
         assert.deepEqual(s.init.entrypoint.slice(-1), ['/lab/init/init.js']);
+        assert.equal(s.init.entrypoint[0], eng.shell, 'init runs in the image\'s shell (engines table)');
         assert.equal(s.keyfile.image, eng.image);
         assert.equal(s.keyfile.user, '0:0');
         assert.match(s.keyfile.command.join(' '), new RegExp(`install -m 400 -o ${eng.mongod_uid} `));
@@ -297,10 +305,20 @@ for (const eng of ENGINES) {
         // servers, and every cache size explicit and equal to the profile's.
         for (const m of SHARD) {
           const a = s[m].environment.LAB_STORAGE_ARGS;
-          assert.match(a, new RegExp(`--storageEngine ${eng.server_engine}( |$)`));
-          const cache = /--(?:wiredTigerCacheSizeGB|inMemorySizeGB) (\S+)/.exec(a);
-          assert.ok(cache, `${m}: explicit cache size in "${a}"`);
-          assert.equal(cache[1], prof.data_cache_gb);
+          assert.match(a, new RegExp(`^--storageEngine ${eng.server_engine}( |$)`));
+          assert.equal(a.match(/--storageEngine /g).length, 1, `${m}: one engine`);
+          // The cache flag the engines table names, and no other engine's: an explicit size from
+          // the profile, or none at all for an engine without one (MMAPv1: the memory limit above
+          // bounds its page cache). --rocksdbCacheSizeGB takes whole GB from 1: rounded up.
+          const caches = [...a.matchAll(/(--\w+(?:CacheSizeGB|SizeGB)) (\S+)/g)].map((c) => [c[1], c[2]]);
+          if (eng.cache_flag === '-') {
+            assert.deepEqual(caches, [], `${m}: ${eng.engine} has no cache size flag: "${a}"`);
+          } else {
+            const want = eng.cache_flag === '--rocksdbCacheSizeGB'
+              ? String(Math.max(1, Math.ceil(Number(prof.data_cache_gb))))
+              : prof.data_cache_gb;
+            assert.deepEqual(caches, [[eng.cache_flag, want]], `${m}: explicit cache size in "${a}"`);
+          }
           assert.match(s[m].command.join(' '), /\$\$\{LAB_STORAGE_ARGS:\?/, `${m}: command expands the overlay's flags`);
         }
         for (const m of CFG) {
@@ -407,6 +425,14 @@ test('monitoring: an exporter per topology row and a Prometheus target per expor
   assert.deepEqual(statics('mongos'), ROUTERS.filter((m) => !m.compose_profile).map(target).sort(), 'mongos job: the routers always up');
   assert.deepEqual(dns('mongos-optional'), ROUTERS.filter((m) => m.compose_profile).map(target).sort(),
     'mongos-optional job: routers behind a Compose profile, found by DNS');
+  // The collectors every exporter runs are the ones each engine's row says work on its line.
+  for (const m of TOPOLOGY) {
+    const e = model.services[`${m.service}-exporter`];
+    const collectors = [...(e.command || []), ...(e.entrypoint || [])].filter((a) => a.startsWith('--collector.')).map((a) => a.slice('--collector.'.length).split('=')[0]).sort();
+    for (const eng of ENGINES) {
+      assert.deepEqual(collectors, eng.exporter_collectors.split(',').sort(), `${m.service}-exporter collectors vs engines.tsv ${eng.engine}.exporter_collectors`);
+    }
+  }
 });
 
 // node_exporter per platform (lib/monitoring.sh monitoring_host_view), each rendered by the real

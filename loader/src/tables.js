@@ -30,12 +30,13 @@ function readTable(name, root = DEFAULT_ROOT) {
 }
 
 // engines(root) -> rows of the engines table, with fault_methods as an array and the yes/no
-// columns as booleans (journal, keeps_data).
+// columns as booleans (journal, keeps_data, majority_reads).
 function engines(root) {
   return readTable('engines', root).map((r) => ({
     ...r,
     keeps_data: r.keeps_data === 'yes',
     journal: r.journal === 'yes',
+    majority_reads: r.majority_reads === 'yes',
     fault_methods: r.fault_methods ? r.fault_methods.split(',').filter(Boolean) : [],
   }));
 }

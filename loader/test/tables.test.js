@@ -34,10 +34,11 @@ test('every engine row and column reads the same in Node and in bash', () => {
   assert.ok(cells >= 20, `only ${cells} cells compared`);
 });
 
-test('engines: capabilities typed (journal, keeps_data booleans; fault_methods a list)', () => {
+test('engines: capabilities typed (journal, keeps_data, majority_reads booleans; fault_methods a list)', () => {
   for (const e of tables.engines()) {
     assert.equal(typeof e.journal, 'boolean', e.engine);
     assert.equal(typeof e.keeps_data, 'boolean', e.engine);
+    assert.equal(typeof e.majority_reads, 'boolean', e.engine);
     assert.ok(Array.isArray(e.fault_methods) && e.fault_methods.length > 0, e.engine);
   }
   assert.equal(tables.engine('no-such-engine'), null);
@@ -80,7 +81,7 @@ test('bash topology readers (services by role, sets, members, routers) agree wit
 test('bash engine capability readers (engine_is, engine_has_fault_method) agree with Node', () => {
   let checked = 0;
   for (const e of tables.engines()) {
-    for (const col of ['journal', 'keeps_data']) {
+    for (const col of ['journal', 'keeps_data', 'majority_reads']) {
       assert.equal(bash(`engine_is ${e.engine} ${col}`).status === 0, e[col], `${e.engine}.${col}`);
       checked++;
     }
@@ -90,4 +91,20 @@ test('bash engine capability readers (engine_is, engine_has_fault_method) agree 
     }
   }
   assert.ok(checked >= 14, `only ${checked} checked`);
+});
+
+// The driver line a row names is the one the loader picks from that server line's hello
+// (src/driver-line.js lineForWire), and that line accepts the row's wire version and server line.
+test('engines: driver_line is the line the loader picks for the row\'s wire version', () => {
+  const { lineForWire, line } = require('../src/driver-line');
+  const engines = tables.engines();
+  assert.ok(engines.some((e) => e.driver_line !== 'mongodb'), 'an engine on an older driver line');
+  for (const e of engines) {
+    const wire = Number(e.wire_version);
+    const picked = lineForWire(wire);
+    assert.ok(picked, `${e.engine}: no driver line accepts wire ${wire}`);
+    assert.equal(e.driver_line, picked.name, `${e.engine}: engines.tsv driver_line vs the loader's choice for wire ${wire}`);
+    const l = line(e.driver_line);
+    assert.ok(Number(l.minServer) <= Number(e.server_line), `${e.engine}: ${l.name} needs MongoDB ${l.minServer}+, the row is ${e.server_line}`);
+  }
 });
