@@ -1,0 +1,302 @@
+# shellcheck shell=bash
+# The lab's topology on Kubernetes as manifests, from the same tables as Compose
+# (compose/engines.tsv, profiles.tsv, topology.tsv): one PerconaServerMongoDB (config replica set
+# of 3, one shard replica set of 3, N mongos) per engine in its own namespace, the lab's exporter
+# beside every mongod and mongos, the lab's Prometheus (1 s) and Grafana with the lab's
+# dashboards, and the loaders' Indexed Job. Pure functions: they print YAML and run nothing, so
+# --dry-run, the tests (kubeconform, kube-apiserver, the operator's own checks) and `up` all see
+# the same text. Field names and defaults: k8s/README.md (sources: operator v1.23.0).
+# Needs lib/common.sh and lib/tables.sh; sourced by lib/k8s.sh.
+
+# shellcheck source=k8s/versions.env
+source "$LAB_ROOT/k8s/versions.env"
+
+K8S_CLUSTER=lab              # the PerconaServerMongoDB's name: Services lab-rs0, lab-cfg, lab-mongos
+K8S_SHARD_RS=rs0             # the operator names the config set "cfg"; the shard set is ours to name
+K8S_USERS_SECRET=lab-secrets # system users, made by ./run.sh from .secrets/ (never the operator's random ones)
+K8S_MONGOD_PORT=27017
+K8S_EXPORTER_PORT=9216
+K8S_LOADER_METRICS_PORT=9464
+K8S_BARRIER_PORT=7070
+
+# k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why.
+# The operator runs Percona Server for MongoDB only (its images, its flags such as
+# --relaxPermChecks), majors 6.0/7.0/8.0, engines wiredTiger and inMemory (mmapv1 is in its enum
+# but rejected: pkg/apis/psmdb/v1/psmdb_defaults.go).
+k8s_engine_refusal() {
+  local engine=$1 image line server_engine
+  image=$(engine_field "$engine" image)
+  line=$(engine_field "$engine" server_line)
+  server_engine=$(engine_field "$engine" server_engine)
+  if [[ $image != percona/percona-server-mongodb:* ]]; then
+    echo "engine '$engine' runs $image; the Percona Operator runs only Percona Server for MongoDB images (percona/percona-server-mongodb)"
+  elif [[ ! $line =~ ^(6\.0|7\.0|8\.0)$ ]]; then
+    echo "engine '$engine' is MongoDB $line; the Percona Operator $PSMDB_OPERATOR_VERSION runs only 6.0, 7.0 and 8.0"
+  elif [[ ! $server_engine =~ ^(wiredTiger|inMemory)$ ]]; then
+    echo "engine '$engine' uses the $server_engine storage engine; the Percona Operator runs only wiredTiger and inMemory"
+  fi
+}
+
+# k8s_memory COMPOSE_MEM: a Compose memory size (1536m, 2g) as a Kubernetes quantity (MiB/GiB:
+# Docker's m and g are binary units).
+k8s_memory() {
+  case $1 in
+    *[mM]) echo "${1%?}Mi" ;;
+    *[gG]) echo "${1%?}Gi" ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# k8s_mib COMPOSE_MEM: the size in MiB.
+k8s_mib() {
+  case $1 in
+    *[mM]) echo "${1%?}" ;;
+    *[gG]) echo $((${1%?} * 1024)) ;;
+    *) echo $(($1 / 1048576)) ;;
+  esac
+}
+
+# k8s_cache_ratio ENGINE_WORD CACHE_GB MEM: the ratio that makes the operator pass exactly
+# CACHE_GB. The operator computes wiredTiger's cache as ratio * (limit - 1 GiB) and inMemory's as
+# ratio * limit, floored at 0.25 GB (pkg/psmdb/container.go getWiredTigerCacheSizeGB), so a lab
+# cache is a ratio here; psmdb-check reads the resulting --wiredTigerCacheSizeGB back.
+k8s_cache_ratio() {
+  local word=$1 cache=$2 mib
+  mib=$(k8s_mib "$3")
+  awk -v w="$word" -v c="$cache" -v m="$mib" 'BEGIN {
+    base = (w == "wiredTiger") ? (m - 1024) / 1024 : m / 1024
+    if (base <= 0) { print "0.5"; exit }   # below 1 GiB the operator uses its 0.25 GB floor
+    r = c / base; if (r > 1) r = 1
+    # rounded up in the 6th decimal so the operator floor()s to the profile value, not under it
+    printf "%.6f\n", int(r * 1000000 + 0.999999) / 1000000 }'
+}
+
+# k8s_exporter_sidecar INDENT: the lab's exporter (images/mongodb-exporter: the 1 s deadline fix)
+# in the pod of every mongod and mongos, talking to its own member only, with the flags of
+# compose/monitoring.yml. Its password is a file from the users Secret, as on Compose.
+k8s_exporter_sidecar() {
+  local pad=$1 image=$2
+  sed "s/^/$pad/" <<YAML
+- name: lab-exporter
+  image: $image
+  args:
+    - --password-file=/run/lab-secrets/exporter-password
+    - --
+    - --mongodb.uri=mongodb://127.0.0.1:$K8S_MONGOD_PORT/admin
+    - --mongodb.user=clusterMonitor
+    - --mongodb.global-conn-pool
+    - --mongodb.direct-connect
+    - --collector.diagnosticdata
+    - --collector.replicasetstatus
+    - --compatible-mode
+    - --log.level=warn
+  ports:
+    - name: lab-metrics
+      containerPort: $K8S_EXPORTER_PORT
+  resources:
+    requests: {cpu: 100m, memory: 128Mi}
+    limits: {cpu: 100m, memory: 128Mi}
+  volumeMounts:
+    - name: lab-exporter-password
+      mountPath: /run/lab-secrets
+      readOnly: true
+YAML
+}
+
+# k8s_exporter_volume INDENT: the exporter's password file, one key of the users Secret.
+k8s_exporter_volume() {
+  sed "s/^/$1/" <<YAML
+- name: lab-exporter-password
+  secret:
+    secretName: $K8S_USERS_SECRET
+    defaultMode: 0440
+    items:
+      - key: MONGODB_CLUSTER_MONITOR_PASSWORD
+        path: exporter-password
+YAML
+}
+
+# k8s_placement INDENT ROLE PLACEMENT: one member per node (PLACEMENT=dedicated: nodes labelled
+# lab.role=ROLE, and the operator's required anti-affinity on kubernetes.io/hostname), or shared
+# nodes (anti-affinity off) when the cluster has too few nodes.
+k8s_placement() {
+  local pad=$1 role=$2 placement=$3
+  if [[ $placement == dedicated ]]; then
+    sed "s/^/$pad/" <<YAML
+nodeSelector:
+  lab.role: $role
+affinity:
+  antiAffinityTopologyKey: kubernetes.io/hostname
+YAML
+  else
+    sed "s/^/$pad/" <<YAML
+affinity:
+  antiAffinityTopologyKey: none
+YAML
+  fi
+}
+
+# k8s_resources INDENT CPUS MEM: requests = limits, so the pod is Guaranteed (QoS) and the cache
+# size, computed from the limit, is what the profile says.
+k8s_resources() {
+  local mem
+  mem=$(k8s_memory "$3")
+  sed "s/^/$1/" <<YAML
+resources:
+  requests: {cpu: "$2", memory: $mem}
+  limits: {cpu: "$2", memory: $mem}
+YAML
+}
+
+# k8s_storage INDENT ENGINE_WORD CACHE_GB MEM: storage engine and cache, in spec (the operator
+# passes --storageEngine and the cache flag itself; the same keys in `configuration` would lose).
+k8s_storage() {
+  local pad=$1 word=$2 ratio
+  ratio=$(k8s_cache_ratio "$word" "$3" "$4")
+  if [[ $word == inMemory ]]; then
+    sed "s/^/$pad/" <<YAML
+storage:
+  engine: inMemory
+  inMemory:
+    engineConfig:
+      inMemorySizeRatio: $ratio
+YAML
+  else
+    sed "s/^/$pad/" <<YAML
+storage:
+  engine: wiredTiger
+  wiredTiger:
+    engineConfig:
+      cacheSizeRatio: $ratio
+YAML
+  fi
+}
+
+# k8s_volume INDENT KEEPS_DATA SIZE STORAGE_CLASS: a PVC per member, or emptyDir for an engine
+# that keeps no data on disk (inMemory: the operator still wants a volumeSpec).
+k8s_volume() {
+  local pad=$1 keeps=$2 size=$3 class=$4
+  if [[ $keeps != yes ]]; then
+    sed "s/^/$pad/" <<YAML
+volumeSpec:
+  emptyDir: {}
+YAML
+    return
+  fi
+  sed "s/^/$pad/" <<YAML
+volumeSpec:
+  persistentVolumeClaim:
+${class:+    storageClassName: $class
+}    accessModes: [ReadWriteOnce]
+    resources:
+      requests:
+        storage: $size
+YAML
+}
+
+# The mongod configuration both replica sets share. Encryption at rest off: the operator turns
+# it on for wiredTiger unless told (container.go: --enableEncryption), which the Compose lab's
+# engines do not do, so WT numbers would not compare. inMemory rejects enableEncryption: true but
+# takes false.
+k8s_mongod_configuration() {
+  sed "s/^/$1/" <<'YAML'
+configuration: |
+  security:
+    enableEncryption: false
+YAML
+}
+
+# k8s_cluster_manifest ENGINE PROFILE MONGOS NAMESPACE PLACEMENT EXPORTER_IMAGE STORAGE_SIZE STORAGE_CLASS
+k8s_cluster_manifest() {
+  local engine=$1 profile=$2 mongos=$3 ns=$4 placement=$5 exporter_image=$6 size=$7 class=$8
+  local image word keeps data_mem data_cpus data_cache cfg_mem cfg_cpus cfg_cache shard_size cfg_size
+  image=$(engine_field "$engine" image)
+  word=$(engine_field "$engine" server_engine)
+  keeps=$(engine_field "$engine" keeps_data)
+  data_mem=$(profile_field "$profile" data_mem) data_cpus=$(profile_field "$profile" data_cpus)
+  data_cache=$(profile_field "$profile" data_cache_gb)
+  cfg_mem=$(profile_field "$profile" cfg_mem) cfg_cpus=$(profile_field "$profile" cfg_cpus)
+  cfg_cache=$(profile_field "$profile" cfg_cache_gb)
+  shard_size=$(topology_services shard | wc -l | tr -d ' ')
+  cfg_size=$(topology_services config | wc -l | tr -d ' ')
+  cat <<YAML
+---
+apiVersion: psmdb.percona.com/v1
+kind: PerconaServerMongoDB
+metadata:
+  name: $K8S_CLUSTER
+  namespace: $ns
+  labels:
+    lab.engine: $engine
+    lab.profile: $profile
+spec:
+  crVersion: $PSMDB_CR_VERSION
+  image: $image
+  imagePullPolicy: IfNotPresent
+  # A lab, not production: no TLS (the Compose lab has none; TLS off needs the unsafe flag),
+  # no version-service upgrades mid-comparison, no backup agent, no log-collector sidecar,
+  # no PMM (the lab's own exporter and Prometheus instead).
+  unsafeFlags:
+    tls: true
+  tls:
+    mode: disabled
+  upgradeOptions:
+    apply: disabled
+  secrets:
+    users: $K8S_USERS_SECRET
+  pmm:
+    enabled: false
+  logcollector:
+    enabled: false
+  backup:
+    enabled: false
+  replsets:
+    - name: $K8S_SHARD_RS
+      size: $shard_size
+$(k8s_mongod_configuration '      ')
+$(k8s_storage '      ' "$word" "$data_cache" "$data_mem")
+$(k8s_resources '      ' "$data_cpus" "$data_mem")
+$(k8s_placement '      ' shard "$placement")
+$(k8s_volume '      ' "$keeps" "$size" "$class")
+      sidecars:
+$(k8s_exporter_sidecar '        ' "$exporter_image")
+      sidecarVolumes:
+$(k8s_exporter_volume '        ')
+  sharding:
+    enabled: true
+    balancer:
+      enabled: true
+    configsvrReplSet:
+      size: $cfg_size
+$(k8s_mongod_configuration '      ')
+$(k8s_storage '      ' wiredTiger "$cfg_cache" "$cfg_mem")
+$(k8s_resources '      ' "$cfg_cpus" "$cfg_mem")
+$(k8s_placement '      ' cfg "$placement")
+$(k8s_volume '      ' yes "$size" "$class")
+      sidecars:
+$(k8s_exporter_sidecar '        ' "$exporter_image")
+      sidecarVolumes:
+$(k8s_exporter_volume '        ')
+    mongos:
+      size: $mongos
+$(k8s_resources '      ' "$cfg_cpus" "$cfg_mem")
+$(k8s_placement '      ' mongos "$placement")
+      sidecars:
+$(k8s_exporter_sidecar '        ' "$exporter_image")
+      sidecarVolumes:
+$(k8s_exporter_volume '        ')
+YAML
+}
+
+# k8s_namespace_manifest NAMESPACE ENGINE
+k8s_namespace_manifest() {
+  cat <<YAML
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: $1
+  labels:
+    lab.engine: $2
+YAML
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+'use strict';
+// One loader pod of ./run.sh NAME --on k8s --loaders N (an Indexed Job; k8s/loaders.sh).
+//  1. Its own copy of the experiment file, with its own collection (<collection>_p<index>): every
+//     pod's loader drops, indexes and preloads its collection at setup, so N pods on one
+//     collection would drop each other's data. The report merges runs whose comparable
+//     parameters are equal and does not compare database/collection (report/src/normalise.js
+//     NOT_COMPARED), so the pods stay one run.
+//  2. Proves it reaches the cluster (ping with the run's credentials), then waits at the barrier
+//     (barrier.js) until all N pods have.
+//  3. Runs the loader (lab-loader.js) with the arguments after "--", results into a scratch folder.
+//  4. Prints every file of its results as "LAB-RESULT <json>" lines on stdout, which
+//     ./run.sh collects with kubectl logs (collect.js): completed pods cannot be exec'd into, and
+//     logs need no shared volume across nodes.
+// Environment: LAB_INDEX (the Job's JOB_COMPLETION_INDEX), LAB_LOADERS (N), LAB_BARRIER_HOST,
+// LAB_BARRIER_PORT, LAB_BARRIER_TIMEOUT_S (600), LAB_EXPERIMENT_FILE, LAB_URI, LAB_USERNAME,
+// LAB_PASSWORD_FILE, LAB_LOADER_DIR (/lab/loader), LAB_SCRATCH (/tmp/lab).
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { createRequire } = require('node:module');
+const barrier = require('./barrier');
+
+const env = process.env;
+const say = (m) => process.stderr.write(`loader-pod ${env.LAB_INDEX}: ${m}\n`);
+
+function need(name) {
+  const v = env[name];
+  if (v === undefined || v === '') { say(`${name} is not set`); process.exit(2); }
+  return v;
+}
+
+// podExperiment(text, index): the experiment file with its collection suffixed by _p<index>.
+function podExperiment(text, index) {
+  const re = /^collection:[ \t]*([A-Za-z0-9_.-]+)/m;
+  if (!re.test(text)) throw new Error('the experiment file has no top-level "collection:" line');
+  return text.replace(re, (_, c) => `collection: ${c}_p${index}`);
+}
+
+function* walk(dir, rel = '') {
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const r = path.join(rel, e.name);
+    if (e.isDirectory()) yield* walk(dir, r);
+    else if (e.isFile()) yield r; // `latest` is a symlink: skipped, ./run.sh makes its own folder
+  }
+}
+
+async function ping(loaderDir, uri, username, passwordFile) {
+  const { MongoClient } = createRequire(path.join(loaderDir, 'package.json'))('mongodb');
+  const auth = passwordFile ? { username, password: fs.readFileSync(passwordFile, 'utf8').trim() } : undefined;
+  const client = new MongoClient(uri, { auth, serverSelectionTimeoutMS: 30000, directConnection: false });
+  try {
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+  } finally {
+    await client.close();
+  }
+}
+
+async function main() {
+  const index = Number(need('LAB_INDEX'));
+  const n = Number(need('LAB_LOADERS'));
+  const expFile = need('LAB_EXPERIMENT_FILE');
+  const uri = need('LAB_URI');
+  const loaderDir = env.LAB_LOADER_DIR || '/lab/loader';
+  const scratch = env.LAB_SCRATCH || '/tmp/lab';
+  const port = Number(env.LAB_BARRIER_PORT || 7070);
+  const timeoutMs = Number(env.LAB_BARRIER_TIMEOUT_S || 600) * 1000;
+  const loaderArgs = process.argv.slice(process.argv.indexOf('--') + 1);
+  if (!process.argv.includes('--')) { say('usage: loader-pod.js -- LOADER_ARGS'); process.exit(2); }
+
+  const expDir = path.join(scratch, 'experiments');
+  const resultsDir = path.join(scratch, 'results');
+  fs.mkdirSync(expDir, { recursive: true });
+  fs.mkdirSync(resultsDir, { recursive: true });
+  fs.writeFileSync(path.join(expDir, path.basename(expFile)), podExperiment(fs.readFileSync(expFile, 'utf8'), index));
+
+  if (index === 0) await barrier.serve({ port, n, timeoutMs, log: say });
+  await ping(loaderDir, uri, env.LAB_USERNAME || 'root', env.LAB_PASSWORD_FILE);
+  say(`connected to the cluster; waiting for all ${n} loaders`);
+  await barrier.wait({ host: env.LAB_BARRIER_HOST || '127.0.0.1', port, index, timeoutMs });
+  say(`all ${n} loaders ready: starting at ${new Date().toISOString()}`);
+
+  const args = [path.join(loaderDir, 'bin', 'lab-loader.js'), ...loaderArgs,
+    '--uri', uri, '--experiments-dir', expDir, '--results-dir', resultsDir];
+  if (env.LAB_PASSWORD_FILE) args.push('--username', env.LAB_USERNAME || 'root', '--password-file', env.LAB_PASSWORD_FILE);
+  const code = await new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
+    child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0)));
+  });
+  let files = 0;
+  for (const rel of walk(resultsDir)) {
+    const b64 = fs.readFileSync(path.join(resultsDir, rel)).toString('base64');
+    process.stdout.write(`LAB-RESULT ${JSON.stringify({ index, path: rel, b64 })}\n`);
+    files++;
+  }
+  process.stdout.write(`LAB-RESULT-END ${JSON.stringify({ index, files, exit: code })}\n`);
+  process.exit(code);
+}
+
+if (require.main === module) {
+  main().catch((e) => { say(e.message); process.exit(1); });
+}
+module.exports = { podExperiment };
