@@ -63,9 +63,9 @@ nothing_started() {
   lab experiment3 --password-file /etc/hostname
   assert_failure 2
   assert_output --partial "--password-file and --username go with --uri"
-  lab experiment3 --engine rocksdb
+  lab experiment3 --engine perconaft
   assert_failure 2
-  assert_output --partial "unknown engine 'rocksdb'"
+  assert_output --partial "unknown engine 'perconaft'"
   nothing_started
 }
 
@@ -486,12 +486,12 @@ YAML
   lab experiment3 --uri=mongodb://db.example:27017/ --engine 'bad label' --dry-run
   assert_failure 2
   assert_line "error: --engine: 'bad label' is not a valid label (letters, digits, . _ -)"
-  lab experiment3 --engine rocksdb --dry-run
+  lab experiment3 --engine perconaft --dry-run
   assert_failure 2
-  assert_output --partial "unknown engine 'rocksdb'"
-  lab up --engine rocksdb --dry-run
+  assert_output --partial "unknown engine 'perconaft'"
+  lab up --engine perconaft --dry-run
   assert_failure 2
-  assert_output --partial "unknown engine 'rocksdb'"
+  assert_output --partial "unknown engine 'perconaft'"
   nothing_started
 }
 
