@@ -329,7 +329,8 @@ class Run {
   hookContext() {
     const { config } = this;
     const db = this.client.db(config.database);
-    return { client: this.client, db, col: db.collection(config.collection), config, log: this.log, description: this.description };
+    // engine: the run's label (--engine or what the server reports), e.g. to read its engines.tsv row.
+    return { client: this.client, db, col: db.collection(config.collection), config, log: this.log, description: this.description, engine: this.engine };
   }
 
   // runSteps: the kind's plan (a client sweep by default; a matrix of cases for shape 'cases'),
@@ -386,7 +387,8 @@ class Run {
       // a step cut short (the kind says what it left behind); a failure here is the step's note.
       if (k.afterStep) {
         try {
-          Object.assign(extra, await k.afterStep(this.hookContext(), step, acc.notes));
+          // entry: the case as measured (ops/s, docs/s), e.g. to compare it with an earlier case.
+          Object.assign(extra, await k.afterStep(this.hookContext(), step, acc.notes, entry));
         } catch (e) {
           extra.after_step_error = `${e.name}: ${e.message}`;
           this.log(`${phase}: could not complete the step's checks: ${extra.after_step_error}`);

@@ -33,9 +33,10 @@
 //   plan(config) -> [{ name, clients, params }]: the measured steps in order (default: one per
 //                    entry of workload.clients, named clients-N, no params).
 //   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).
-//   beforeStep(ctx, step), afterStep(ctx, step, notes) -> extra fields for the step's entry:
-//                    run on the main thread around a step (ctx = { client, db, col, config,
-//                    log, description }), e.g. set a server parameter, count what arrived.
+//   beforeStep(ctx, step), afterStep(ctx, step, notes, entry) -> extra fields for the step's
+//                    entry: run on the main thread around a step (ctx = { client, db, col,
+//                    config, log, description, engine }), e.g. set a server parameter, count
+//                    what arrived; entry is the step as measured (ops, docs_per_s, ...).
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 // Adding a kind is adding one file here: every module in this folder that exports a `name` and
 // a `next` is a kind (index.js and helpers such as ops.js are not).
