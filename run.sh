@@ -63,6 +63,8 @@ source "$LAB_ROOT/lib/monitoring.sh"
 source "$LAB_ROOT/lib/fault.sh"
 # shellcheck source=lib/smoke.sh
 source "$LAB_ROOT/lib/smoke.sh"
+# shellcheck source=lib/k8s.sh
+source "$LAB_ROOT/lib/k8s.sh"
 
 usage() {
   cat <<USAGE
@@ -88,6 +90,12 @@ Report:
 Faults:
   fault replica-lag|stale-secondary|failover|heal [fault flags]
   resync MEMBER           rebuild a stale member by initial sync
+Kubernetes (bigger than one machine; README "Bigger than one machine"):
+  k8s up|status|down|destroy|manifests [k8s flags]
+                          the same topology through the Percona Operator on an existing cluster
+  NAME --on k8s [--loaders N] [k8s flags] [experiment flags]
+                          the experiment as an Indexed Job of N loader pods, results into results/
+$(k8s_flags_usage)
 Project:
   test                    run the project's whole test suite (no Docker needed)
   smoke [--faults]        end-to-end check on a Docker host: every engine up, checked, down
@@ -196,9 +204,15 @@ main() {
     fault) verb_fault "${REST_ARGS[@]}" ;;
     resync) verb_resync "${REST_ARGS[@]}" ;;
     smoke) verb_smoke "${REST_ARGS[@]}" ;;
+    k8s) verb_k8s "${REST_ARGS[@]}" ;;
     *)
       # Any experiments/NAME.yaml is a verb: an experiment is its file, no list to edit here.
       experiment_exists "$verb" || die_usage "unknown verb '$verb'"
+      # --on k8s: the loader runs as pods on a Kubernetes cluster (lib/k8s.sh)
+      if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
+        k8s_experiment "$verb" "${REST_ARGS[@]}"
+        return
+      fi
       verb_experiment "$verb" "${REST_ARGS[@]}"
       ;;
   esac

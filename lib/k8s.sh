@@ -1,0 +1,277 @@
+# shellcheck shell=bash
+# ./run.sh k8s up|status|down|destroy and ./run.sh NAME --on k8s: the lab's topology on an
+# existing Kubernetes cluster through the Percona Operator for MongoDB (pinned in
+# k8s/versions.env), with the lab's exporter, Prometheus at 1 s and Grafana in the engine's
+# namespace, and experiments as an Indexed Job of loader pods. Manifests: k8s/manifests.sh,
+# k8s/monitoring.sh, k8s/loaders.sh; every change goes through `run` (printed under --dry-run).
+
+# k8s_load: the manifest generators, read only when a Kubernetes verb runs (run.sh sources this
+# file for every verb; the Compose verbs need nothing from k8s/).
+k8s_load() {
+  # shellcheck source=k8s/manifests.sh
+  source "$LAB_ROOT/k8s/manifests.sh"
+  # shellcheck source=k8s/monitoring.sh
+  source "$LAB_ROOT/k8s/monitoring.sh"
+  # shellcheck source=k8s/loaders.sh
+  source "$LAB_ROOT/k8s/loaders.sh"
+}
+
+K8S_CONTEXT=""
+K8S_NAMESPACE=""
+K8S_REGISTRY=""
+K8S_PLACEMENT=auto
+K8S_STORAGE_SIZE=20Gi
+K8S_STORAGE_CLASS=""
+K8S_OPERATOR_URL_BASE=https://raw.githubusercontent.com/percona/percona-server-mongodb-operator
+K8S_EXPORTER_TAG=0.43.1 # the exporter release images/mongodb-exporter/Dockerfile builds on
+K8S_REST=()
+
+k8s_flags_usage() {
+  cat <<'USAGE'
+  --context CTX           kubectl context (default: kubectl's current context)
+  --namespace NS          namespace of the engine's cluster (default: lab-<engine>)
+  --registry REG          registry the cluster pulls the lab's images from; up/experiment build
+                          and push images/mongodb-exporter and images/loader there with docker
+  --placement MODE        dedicated (one member per node, nodes labelled lab.role=cfg|shard|
+                          mongos|client|monitor), shared (any node) or auto (default: dedicated
+                          when enough labelled nodes exist)
+  --storage-size SIZE     PVC size per member (default: 20Gi); --storage-class NAME (default: the
+                          cluster's default class)
+USAGE
+}
+
+# k8s_parse_flags ARGS...: the k8s flags; the rest lands in K8S_REST.
+k8s_parse_flags() {
+  K8S_REST=()
+  while (($#)); do
+    case $1 in
+      --context | --context=* | --namespace | --namespace=* | --registry | --registry=* | --placement | --placement=* | \
+        --storage-size | --storage-size=* | --storage-class | --storage-class=*)
+        split_flag "$@"
+        [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+        case $FLAG in
+          --context) K8S_CONTEXT=$VALUE ;;
+          --namespace) K8S_NAMESPACE=$VALUE ;;
+          --registry) K8S_REGISTRY=$VALUE ;;
+          --placement) K8S_PLACEMENT=$VALUE ;;
+          --storage-size) K8S_STORAGE_SIZE=$VALUE ;;
+          --storage-class) K8S_STORAGE_CLASS=$VALUE ;;
+        esac
+        shift "$SHIFT_BY"
+        ;;
+      *) K8S_REST+=("$1"); shift ;;
+    esac
+  done
+  [[ $K8S_PLACEMENT =~ ^(auto|dedicated|shared)$ ]] || die_usage "--placement must be auto, dedicated or shared (got '$K8S_PLACEMENT')"
+  # RFC 1123 label: what Kubernetes accepts as a namespace name
+  K8S_NAMESPACE=${K8S_NAMESPACE:-lab-$ENGINE}
+  [[ $K8S_NAMESPACE =~ ^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$ ]] || die_usage "--namespace '$K8S_NAMESPACE' is not a Kubernetes namespace name (lower-case letters, digits, '-')"
+  [[ $K8S_STORAGE_SIZE =~ ^[0-9]+(Mi|Gi|Ti)$ ]] || die_usage "--storage-size must be like 20Gi (got '$K8S_STORAGE_SIZE')"
+  [[ -z $K8S_REGISTRY || $K8S_REGISTRY =~ ^[A-Za-z0-9._:/-]+$ ]] || die_usage "--registry '$K8S_REGISTRY' is not a registry path"
+  return 0
+}
+
+# kube ARGS: kubectl on the chosen context; changes go through `run` (printed under --dry-run).
+kube() { run kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
+# kube_probe ARGS: read-only kubectl, always run.
+kube_probe() { kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
+
+# kube_apply_stdin: apply the manifests on stdin (server-side: the dashboards ConfigMap is larger
+# than client-side apply's 256 KiB last-applied annotation allows). Under --dry-run the manifests
+# are printed after the command.
+kube_apply_stdin() {
+  if [[ $DRY_RUN == 1 ]]; then
+    printf '+ %s <<EOF\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -)"
+    cat
+    printf 'EOF\n'
+    return 0
+  fi
+  kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+}
+
+k8s_require_kubectl() {
+  [[ $DRY_RUN == 1 ]] && return 0
+  command -v kubectl >/dev/null 2>&1 || die_env "kubectl is not installed: install it and point it at the cluster (--context CTX)"
+  # shellcheck disable=SC2016  # the quotes are part of the message, not shell
+  kube_probe version --request-timeout=10s >/dev/null 2>&1 ||
+    die_env "kubectl cannot reach the cluster${K8S_CONTEXT:+ of context '$K8S_CONTEXT'}: check 'kubectl ${K8S_CONTEXT:+--context $K8S_CONTEXT }cluster-info'"
+}
+
+# k8s_check_engine: refuse an engine the operator cannot run, in one line, before anything.
+k8s_check_engine() {
+  local why
+  why=$(k8s_engine_refusal "$ENGINE")
+  [[ -z $why ]] || die_usage "$why"
+}
+
+# k8s_resolve_placement: auto -> dedicated when each role has as many labelled nodes as members.
+k8s_resolve_placement() {
+  [[ $K8S_PLACEMENT == auto ]] || return 0
+  if [[ $DRY_RUN == 1 ]]; then K8S_PLACEMENT=dedicated; return 0; fi
+  local role need have short=""
+  for role in cfg:config shard:shard mongos:router; do
+    need=$(topology_services "${role#*:}" | wc -l | tr -d ' ')
+    [[ ${role%%:*} == mongos ]] && need=$MONGOS_COUNT
+    have=$(kube_probe get nodes -l "lab.role=${role%%:*}" -o name 2>/dev/null | wc -l | tr -d ' ')
+    ((have >= need)) || short+=" ${role%%:*}: $have of $need"
+  done
+  if [[ -z $short ]]; then
+    K8S_PLACEMENT=dedicated
+  else
+    K8S_PLACEMENT=shared
+    warn "too few nodes labelled lab.role (${short# }): members share nodes, so the numbers carry the contention the lab exists to avoid (label nodes: kubectl label node NODE lab.role=cfg|shard|mongos|client|monitor)"
+  fi
+}
+
+k8s_exporter_image() { echo "${K8S_REGISTRY:+$K8S_REGISTRY/}lab-mongodb-exporter:$K8S_EXPORTER_TAG"; }
+
+# k8s_push_image CONTEXT_DIR DOCKERFILE REF: build a lab image and push it where the cluster pulls.
+k8s_push_image() {
+  run docker build -t "$3" -f "$2" "$1"
+  run docker push "$3"
+}
+
+# k8s_ensure_operator: the pinned operator in the namespace: installed from its release bundle when
+# absent; a different version found is refused (its CRD and defaults are what the tests checked).
+k8s_ensure_operator() {
+  local found=""
+  if [[ $DRY_RUN == 1 ]]; then
+    info "(dry run: the cluster is not asked whether the operator is there; if it is absent, up runs:)"
+  else
+    found=$(kube_probe -n "$K8S_NAMESPACE" get deployment percona-server-mongodb-operator \
+      -o 'jsonpath={.spec.template.spec.containers[0].image}' 2>/dev/null || true)
+  fi
+  if [[ -z $found ]]; then
+    info "installing the Percona Operator $PSMDB_OPERATOR_VERSION in namespace $K8S_NAMESPACE"
+    kube apply --server-side --force-conflicts -n "$K8S_NAMESPACE" -f "$K8S_OPERATOR_URL_BASE/$PSMDB_OPERATOR_VERSION/deploy/bundle.yaml"
+    kube -n "$K8S_NAMESPACE" rollout status deployment/percona-server-mongodb-operator --timeout=5m
+  elif [[ $found != *":${PSMDB_OPERATOR_VERSION#v}" ]]; then
+    die_env "namespace $K8S_NAMESPACE runs operator image $found; the lab pins ${PSMDB_OPERATOR_VERSION#v} (use another --namespace, or ./run.sh k8s destroy)"
+  fi
+}
+
+# k8s_secrets_dir: .secrets/k8s-<engine>/ (git-ignored, 0700): the system users' passwords and
+# Grafana's, generated once, given to the cluster as Secrets from files (never on a command line).
+k8s_secrets_dir() { echo "$LAB_ROOT/.secrets/k8s-$ENGINE"; }
+
+k8s_ensure_secret_files() {
+  local dir role user
+  dir=$(k8s_secrets_dir)
+  [[ $DRY_RUN == 1 ]] && return 0
+  (umask 077 && mkdir -p "$dir")
+  if [[ ! -s $dir/users.env ]]; then
+    # The operator's system users (deploy/secrets.yaml keys); names as in its example.
+    (
+      umask 077
+      for role in BACKUP:backup DATABASE_ADMIN:databaseAdmin CLUSTER_ADMIN:clusterAdmin CLUSTER_MONITOR:clusterMonitor USER_ADMIN:userAdmin; do
+        user=${role#*:}
+        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
+      done >"$dir/users.env"
+    )
+  fi
+  [[ -s $dir/grafana-admin-password ]] ||
+    (umask 077 && head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32 >"$dir/grafana-admin-password")
+}
+
+# k8s_apply_secret NAME ARGS...: create-or-update a Secret from files (kubectl create --dry-run=client
+# renders it, apply stores it: the values never reach a command line).
+k8s_apply_secret() {
+  local name=$1
+  shift
+  if [[ $DRY_RUN == 1 ]]; then
+    printf '+ %s | %s\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" create secret generic "$name" "$@" --dry-run=client -o yaml)" \
+      "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -)"
+    return 0
+  fi
+  kube_probe -n "$K8S_NAMESPACE" create secret generic "$name" "$@" --dry-run=client -o yaml |
+    kube_probe apply --server-side --field-manager=lab -f - >/dev/null
+}
+
+# k8s_render: every manifest of the engine's cluster and monitoring, as up applies them.
+k8s_render() {
+  k8s_namespace_manifest "$K8S_NAMESPACE" "$ENGINE"
+  k8s_cluster_manifest "$ENGINE" "$PROFILE" "$MONGOS_COUNT" "$K8S_NAMESPACE" "$K8S_PLACEMENT" \
+    "$(k8s_exporter_image)" "$K8S_STORAGE_SIZE" "$K8S_STORAGE_CLASS"
+  ((MONITORING)) && k8s_monitoring_manifest "$ENGINE" "$K8S_NAMESPACE" "$K8S_PLACEMENT"
+  return 0
+}
+
+k8s_up() {
+  k8s_check_engine
+  [[ -n $K8S_REGISTRY ]] || die_usage "k8s up needs --registry REG: the cluster pulls the lab's exporter image (images/mongodb-exporter, the 1 s deadline fix) from there"
+  k8s_require_kubectl
+  k8s_resolve_placement
+  k8s_push_image "$LAB_ROOT/images/mongodb-exporter" "$LAB_ROOT/images/mongodb-exporter/Dockerfile" "$(k8s_exporter_image)"
+  k8s_namespace_manifest "$K8S_NAMESPACE" "$ENGINE" | kube_apply_stdin
+  k8s_ensure_operator
+  k8s_ensure_secret_files
+  local dir
+  dir=$(k8s_secrets_dir)
+  k8s_apply_secret "$K8S_USERS_SECRET" --from-env-file="$dir/users.env"
+  ((MONITORING)) && k8s_apply_secret lab-grafana --from-file=grafana-admin-password="$dir/grafana-admin-password"
+  k8s_render | kube_apply_stdin
+  info "waiting for the cluster (PerconaServerMongoDB $K8S_CLUSTER) to be ready"
+  kube -n "$K8S_NAMESPACE" wait "psmdb/$K8S_CLUSTER" --for=jsonpath='{.status.state}'=ready --timeout=20m
+  info "up: engine $ENGINE in namespace $K8S_NAMESPACE (placement $K8S_PLACEMENT)"
+  info "  mongos:     $K8S_CLUSTER-mongos.$K8S_NAMESPACE.svc.cluster.local:$K8S_MONGOD_PORT (user databaseAdmin, password in $dir/users.env)"
+  if ((MONITORING)); then
+    info "  Grafana:    kubectl${K8S_CONTEXT:+ --context $K8S_CONTEXT} -n $K8S_NAMESPACE port-forward svc/grafana 3000:3000, then http://127.0.0.1:3000 (admin, password in $dir/grafana-admin-password)"
+    info "  Prometheus: kubectl${K8S_CONTEXT:+ --context $K8S_CONTEXT} -n $K8S_NAMESPACE port-forward svc/prometheus 9090:9090"
+  fi
+}
+
+k8s_status() {
+  k8s_require_kubectl
+  kube_probe -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
+}
+
+# down: the operator's pause stops every mongod and mongos and keeps the volumes (spec.pause);
+# monitoring scales to 0. An engine that keeps no data (inMemory) is removed instead, as on
+# Compose: config servers would otherwise route to a shard whose data is gone.
+k8s_down() {
+  k8s_require_kubectl
+  if engine_is "$ENGINE" keeps_data; then
+    kube -n "$K8S_NAMESPACE" patch "psmdb/$K8S_CLUSTER" --type=merge -p '{"spec":{"pause":true}}'
+  else
+    kube -n "$K8S_NAMESPACE" delete "psmdb/$K8S_CLUSTER" --ignore-not-found --wait=true
+    kube -n "$K8S_NAMESPACE" delete pvc -l "app.kubernetes.io/instance=$K8S_CLUSTER" --ignore-not-found
+  fi
+  kube -n "$K8S_NAMESPACE" scale deployment/prometheus deployment/grafana --replicas=0
+}
+
+k8s_destroy() {
+  if [[ $ASSUME_YES != 1 && $DRY_RUN != 1 ]]; then
+    [[ -t 0 ]] || die_usage "k8s destroy deletes namespace $K8S_NAMESPACE and its volumes: add --yes to confirm"
+    local answer
+    read -r -p "Delete namespace $K8S_NAMESPACE (the cluster, its volumes, monitoring)? [y/N] " answer
+    [[ $answer == [yY]* ]] || { info "nothing deleted"; return 0; }
+  fi
+  k8s_require_kubectl
+  # The CR first, so the operator (in the same namespace) removes what it made while it runs.
+  kube -n "$K8S_NAMESPACE" delete "psmdb/$K8S_CLUSTER" --ignore-not-found --wait=true
+  kube delete namespace "$K8S_NAMESPACE" --ignore-not-found --wait=true
+}
+
+# k8s_experiment NAME ARGS...: ./run.sh NAME --on k8s ... (k8s/loaders.sh).
+k8s_experiment() {
+  k8s_load
+  k8s_run_experiment "$@"
+}
+
+# verb_k8s ACTION [flags]: ./run.sh k8s up|status|down|destroy|manifests.
+verb_k8s() {
+  local action=${1:-}
+  k8s_load
+  [[ -n $action ]] || die_usage "k8s needs an action: up, status, down, destroy or manifests"
+  shift
+  k8s_parse_flags "$@"
+  ((${#K8S_REST[@]} == 0)) || die_usage "k8s $action does not take '${K8S_REST[0]}'"
+  case $action in
+    up) k8s_up ;;
+    status) k8s_status ;;
+    down) k8s_down ;;
+    destroy) k8s_destroy ;;
+    manifests) k8s_check_engine; [[ $K8S_PLACEMENT != auto ]] || K8S_PLACEMENT=dedicated; k8s_render ;;
+    *) die_usage "unknown k8s action '$action' (use up, status, down, destroy or manifests)" ;;
+  esac
+}
