@@ -97,7 +97,7 @@ function load(opts) {
     if (!entry) throw notHere(flag);
     options[entry[0]] = entry[1].parse(flag, text);
   }
-  if (kind.configure) config.params = kind.configure({ doc, options, config, need }) ?? null;
+  if (kind.configure) config.params = kind.configure({ doc, options, config, need, opts }) ?? null;
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&

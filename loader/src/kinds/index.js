@@ -25,11 +25,13 @@
 // Optional:
 //   options          the kind's own flags: { key: { flag: '--ops', parse(flag, text), help } }.
 //                    A flag of another kind is refused as not applying to the experiment.
-//   configure({ doc, options, config, need }) -> params: reads the file (doc) and the parsed
+//   configure({ doc, options, config, need, opts }) -> params: reads the file (doc) and the parsed
 //                    options, may adjust config (e.g. workload.clients), returns the kind's own
 //                    parameters (config.params, recorded in summary.json parameters.params).
-//                    need(cond, msg) fails with the file's name. A kind with configure checks its
-//                    own document section; others use the seed's {x, y} document.
+//                    need(cond, msg) fails with the file's name; opts: the parsed common flags
+//                    (to tell a common flag given on the command line from the file's value). A
+//                    kind with configure checks its own document section; others use the seed's
+//                    {x, y} document.
 //   plan(config) -> [{ name, clients, params }]: the measured steps in order (default: one per
 //                    entry of workload.clients, named clients-N, no params).
 //   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).
