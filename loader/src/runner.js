@@ -330,7 +330,9 @@ class Run {
     const { config } = this;
     const db = this.client.db(config.database);
     // engine: the run's label (--engine or what the server reports), e.g. to read its engines.tsv row.
-    return { client: this.client, db, col: db.collection(config.collection), config, log: this.log, description: this.description, engine: this.engine };
+    // fail(reason): the kind's check failed (e.g. a GridFS checksum mismatch): the run stops and
+    // is incomplete, exit 1, with reason as its error (a thrown afterStep only notes the step).
+    return { client: this.client, db, col: db.collection(config.collection), config, log: this.log, description: this.description, engine: this.engine, fail: (reason) => this.stop(reason, 1) };
   }
 
   // runSteps: the kind's plan (a client sweep by default; a matrix of cases for shape 'cases'),

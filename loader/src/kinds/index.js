@@ -37,8 +37,10 @@
 //   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).
 //   beforeStep(ctx, step), afterStep(ctx, step, notes, entry) -> extra fields for the step's
 //                    entry: run on the main thread around a step (ctx = { client, db, col,
-//                    config, log, description, engine }), e.g. set a server parameter, count
-//                    what arrived; entry is the step as measured (ops, docs_per_s, ...).
+//                    config, log, description, engine, fail(reason) }), e.g. set a server
+//                    parameter, count what arrived; entry is the step as measured (ops,
+//                    docs_per_s, ...). ctx.fail(reason) stops the run as failed (exit 1,
+//                    incomplete, reason as its error), e.g. a checksum that does not match.
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 // Adding a kind is adding one file here: every module in this folder that exports a `name` and
 // a `next` is a kind (index.js and helpers such as ops.js are not).
