@@ -1,0 +1,202 @@
+'use strict';
+// bulk_import (seeds/001): an import like mongoimport's, insertMany of --batch documents
+// {_id: i, val: <val_length random characters>} until --docs are in, once per durability case:
+//   j:false                       acknowledged by the primary, no wait for the journal
+//   j:true                        each batch waits for the journal to be on disk
+//   j:false interval=<N>ms        j:false with the server's journalCommitInterval set to N ms for
+//                                 the case (how often the background journal flush runs), then
+//                                 put back
+// Each case starts from an empty collection (the seed loaded "into a fresh database"), so every
+// case writes the same data into the same state. Each case records docs/s, MB/s (BSON bytes of
+// the documents, 10^6 bytes per MB) and, against the j:false case, its relative cost.
+// A case the server cannot do is a line, not a crash: j:true on an engine without a journal fails
+// its first batch (BadValue); setParameter without the privilege names the role that grants it;
+// on an engine without a journal the interval cases are not run (nothing to flush).
+const { BSON } = require('mongodb');
+const { parseCount, UsageError } = require('../usage');
+const { driverWriteConcern, isNetworkError, describeError, dataMembers } = require('../durability');
+const { journalOf } = require('../journal-facts');
+const { getOn, setOn } = require('../member-params');
+
+const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
+const MAX_WRITE_BATCH = 100000; // the server's maxWriteBatchSize (hello): the driver splits above it
+const MAX_ERRORS_IN_A_ROW = 100;
+const PARAM = 'journalCommitInterval'; // ms, 1..500 (mongod setParameter, settable at run time)
+
+const BASELINE = 'j:false';
+const perRun = new WeakMap(); // config -> { baselines by client count, original interval values }
+const runState = (config) => {
+  if (!perRun.has(config)) perRun.set(config, { baselines: new Map(), original: null });
+  return perRun.get(config);
+};
+
+function parseIntervals(flag, text) {
+  if (text === 'none') return [];
+  const parts = String(text).split(',');
+  if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${text}' is not a list like 1,100,500 (or none)`);
+  return parts.map((p) => parseCount(flag, p, 1, 500));
+}
+
+// docBytes(config-ish): the BSON size of the largest document (the last _id is the widest number).
+const docBytes = (docs, valLength) => BSON.calculateObjectSize({ _id: docs - 1, val: 'x'.repeat(valLength) });
+
+module.exports = {
+  name: 'bulk_import',
+  ops: ['insert'],
+  opsPerIteration: 1,
+  bound: 'documents',
+  needsPreload: false,
+  shape: 'cases',
+  options: {
+    batch: { flag: '--batch', parse: (f, s) => parseCount(f, s, 1, MAX_WRITE_BATCH), help: `documents per insertMany (file: workload.batch; at most ${MAX_WRITE_BATCH}, the server's maxWriteBatchSize, and ${MAX_MESSAGE_BYTES} bytes)` },
+    valLength: { flag: '--val-length', parse: (f, s) => parseCount(f, s, 0, 16000000), help: 'characters of each document\'s val (file: document.val_length; seeds/001: 5)' },
+    commitIntervals: { flag: '--commit-intervals', parse: parseIntervals, help: 'journalCommitInterval values (ms, 1..500) swept as j:false cases, e.g. 1,100,500, or none' },
+  },
+  configure({ doc, options, config, need }) {
+    const w = doc.workload || {};
+    const d = doc.document || {};
+    const valLength = options.valLength ?? d.val_length;
+    need(Number.isInteger(valLength) && valLength >= 0, 'document.val_length: whole number (or --val-length)');
+    need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
+    const batch = options.batch ?? w.batch;
+    need(Number.isInteger(batch) && batch >= 1 && batch <= MAX_WRITE_BATCH, `workload.batch: whole number 1..${MAX_WRITE_BATCH} (or --batch)`);
+    let intervals = options.commitIntervals;
+    if (intervals === undefined) {
+      need(w.commit_intervals_ms === undefined || Array.isArray(w.commit_intervals_ms), 'workload.commit_intervals_ms: list of ms (1..500)');
+      try {
+        intervals = parseIntervals('workload.commit_intervals_ms', (w.commit_intervals_ms || []).join(',') || 'none');
+      } catch (e) {
+        need(false, e.message);
+      }
+    }
+    const docs = config.workload.docs ?? 1;
+    const bytes = docBytes(docs, valLength);
+    if (batch * bytes > MAX_MESSAGE_BYTES) {
+      const what = `${batch} documents of up to ${bytes} bytes are ${batch * bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte message limit (maxMessageSizeBytes)`;
+      throw new UsageError(options.batch !== undefined ? `--batch ${batch}: ${what}` : `${config.name}: workload.batch: ${what}`);
+    }
+    return { batch, val_length: valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: intervals };
+  },
+  plan(config) {
+    const p = config.params;
+    const cases = [
+      { name: BASELINE, wc: { w: 1, j: false }, iv: null },
+      { name: 'j:true', wc: { w: 1, j: true }, iv: null },
+      ...p.commit_intervals_ms.map((iv) => ({ name: `j:false interval=${iv}ms`, wc: { w: 1, j: false }, iv })),
+    ];
+    const many = config.workload.clients.length > 1;
+    return cases.flatMap((c) => config.workload.clients.map((n) => ({
+      name: many ? `${c.name} clients=${n}` : c.name,
+      clients: n,
+      params: { write_concern: c.wc, journal_commit_interval_ms: c.iv, batch: p.batch, docs: config.workload.docs },
+    })));
+  },
+  stepTotal: (config) => ({ total: Math.ceil(config.workload.docs / config.params.batch), unit: 'batches' }),
+
+  async beforeStep(ctx, step) {
+    // A fresh collection per case: the same data into the same (empty) state for every case.
+    await ctx.col.drop().catch((e) => {
+      if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
+    });
+    const facts = await journalOf(ctx);
+    const iv = step.params.journal_commit_interval_ms;
+    if (iv === null) return facts;
+    // step.skip reaches the clients with the step: they insert nothing and the case says why.
+    const skip = (why) => {
+      step.skip = why;
+      ctx.log(`${step.phase}: not run: ${why}`);
+      return { ...facts, unsupported: why };
+    };
+    if (facts.journal === false) return skip(`the engine has no journal (${facts.journal_source}): ${PARAM} has nothing to flush`);
+    const state = runState(ctx.config);
+    const members = dataMembers(ctx.description, (ctx.client.options.hosts || []).map(String));
+    if (!state.original) {
+      const got = await getOn(ctx.client, members, PARAM);
+      if (got.error) return skip(got.error);
+      state.original = got.values;
+    }
+    const err = await setOn(ctx.client, members, PARAM, iv);
+    if (err) {
+      await setOn(ctx.client, members, PARAM, state.original); // members set before the failure
+      return skip(err);
+    }
+    ctx.log(`${step.phase}: ${PARAM} set to ${iv} ms on ${members.join(', ')} (was ${[...new Set(Object.values(state.original))].join('/')} ms)`);
+    return { ...facts, members, journal_commit_interval_ms_before: state.original };
+  },
+
+  next(config, col, rng, id, step, env) {
+    const { batch, val_length: valLength, alphabet } = config.params;
+    const docs = config.workload.docs;
+    const options = { ordered: false, writeConcern: driverWriteConcern(step.params.write_concern, null) };
+    const n = step.clients.length;
+    let b = step.clients.indexOf(id); // client j of n writes batches j, j + n, ...
+    let sent = 0;
+    let inRow = 0;
+    let over = Boolean(step.skip);
+    const finish = (extra = {}) => {
+      over = true;
+      env.note({ client: id, sent, ...extra });
+      return false;
+    };
+    return async (record, intended, now) => {
+      if (over) return false;
+      const from = b * batch;
+      if (from >= docs) return finish();
+      const to = Math.min(docs, from + batch);
+      b += n;
+      const list = [];
+      let bytes = 0;
+      for (let i = from; i < to; i++) {
+        const d = { _id: i, val: rng.string(valLength, alphabet) };
+        bytes += BSON.calculateObjectSize(d);
+        list.push(d);
+      }
+      const t = now();
+      try {
+        await col.insertMany(list, options);
+        record('insert', t, now(), intended, true, list.length, bytes);
+        sent += list.length;
+        inRow = 0;
+      } catch (e) {
+        record('insert', t, now(), intended, false);
+        if (isNetworkError(e)) throw e; // a lost server stops the run (clients.js)
+        const d = describeError(e);
+        if (sent === 0) return finish({ unsupported: d.text });
+        if (++inRow >= MAX_ERRORS_IN_A_ROW) return finish({ stopped: `${MAX_ERRORS_IN_A_ROW} failed batches in a row, last: ${d.text}` });
+      }
+      return b * batch < docs ? true : finish();
+    };
+  },
+
+  async afterStep(ctx, step, notes, entry) {
+    const out = {};
+    const state = runState(ctx.config);
+    if (step.params.journal_commit_interval_ms !== null && state.original && !step.skip) {
+      const members = Object.keys(state.original);
+      const err = await setOn(ctx.client, members, PARAM, state.original);
+      out.journal_commit_interval_restored = err ? `NOT restored: ${err}` : true;
+      if (err) ctx.log(`${step.phase}: ${PARAM} could not be put back: ${err}`);
+    }
+    if (step.skip) return out;
+    const sent = notes.reduce((a, x) => a + (x.sent || 0), 0);
+    // The collection holds this case only (dropped before it): its count is the case's.
+    out.documents = { sent, arrived: await ctx.col.countDocuments({}) };
+    const unsupported = notes.find((x) => x.unsupported);
+    if (unsupported) {
+      out.unsupported = unsupported.unsupported;
+      ctx.log(`${step.phase}: unsupported here: ${out.unsupported}`);
+    }
+    const stopped = notes.find((x) => x.stopped);
+    if (stopped) out.stopped = stopped.stopped;
+    const rate = entry?.ops?.insert?.docs_per_s ?? null;
+    const clients = step.clients.length;
+    if (step.params.write_concern.j === false && step.params.journal_commit_interval_ms === null) {
+      state.baselines.set(clients, { name: step.phase, rate });
+    } else if (state.baselines.get(clients)?.rate && rate !== null && !unsupported) {
+      // The seed's "-34%": this case's docs/s against j:false's (same client count, same run).
+      const base = state.baselines.get(clients);
+      out.relative_to_baseline = { baseline: base.name, docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000, change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
+    }
+    return out;
+  },
+};

@@ -1,0 +1,132 @@
+'use strict';
+// writeconcern (seeds/000): insertOne of one static document, --ops times per case, one case per
+// write concern (w:0, w:1, w:1+j, w:2, w:2+j, majority, majority+j, w:3). Case k's documents
+// have _id k * KEY_SPAN + i, so a count per case is exact (afterStep counts what arrived: for
+// w:0 the only evidence that the writes happened).
+//
+// A case the server cannot do (w:2 on a standalone, w:3 with a member down, j:true on an engine
+// without a journal) fails its first insert: with a bounded wtimeout the server answers with a
+// write concern error instead of waiting forever. The client records the op as an error, posts a
+// note and ends the case; afterStep turns the note into the case's `unsupported` line. The run
+// goes on with the next case.
+const { timed } = require('./ops');
+const { parseCount, parseDuration, UsageError } = require('../usage');
+const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError } = require('../durability');
+const { journalOf } = require('../journal-facts');
+const { countArrived } = require('../arrived');
+
+const KEY_SPAN = 1e9; // ids of one case: [k * 1e9, (k + 1) * 1e9); --ops <= 1e8 stays inside
+const MAX_ERRORS_IN_A_ROW = 100; // after the first op succeeded: a case, not a measurement, any more
+
+// w:0's latency, as summary.json states it beside the case.
+const W0_LATENCY = 'w:0 is unacknowledged: the driver writes the insert to the socket and does not wait for a reply, so its "latency" is the time to serialise the message and hand it to the socket, not a server acknowledgement; documents.arrived (counted after the case) is the only evidence that the writes happened';
+
+module.exports = {
+  name: 'writeconcern',
+  ops: ['insert'],
+  opsPerIteration: 1,
+  bound: 'own',
+  needsPreload: false,
+  shape: 'cases',
+  options: {
+    ops: { flag: '--ops', parse: (f, s) => parseCount(f, s, 1, 1e8), help: 'inserts per case (file: workload.ops; seeds/000: 1000)' },
+    writeConcerns: { flag: '--write-concerns', parse: parseWriteConcerns, help: 'cases, e.g. w:0,w:1,w:1+j,majority+j (w:N or majority, +j = j:true)' },
+    wtimeout: { flag: '--wtimeout', parse: parseDuration, help: 'bound on waiting for an acknowledged write concern (file: workload.wtimeout); a case past it is recorded as unsupported' },
+  },
+  configure({ doc, options, need }) {
+    const w = doc.workload || {};
+    const d = doc.document || {};
+    need(d.static && typeof d.static === 'object' && !Array.isArray(d.static) && !('_id' in d.static), 'document.static: the mapping every insert writes (no _id: each case numbers its own)');
+    let cases = options.writeConcerns;
+    if (!cases) {
+      need(Array.isArray(w.write_concerns) && w.write_concerns.length > 0, 'workload.write_concerns: list of write concerns (w:1, majority+j, ...)');
+      try {
+        cases = parseWriteConcerns('workload.write_concerns', w.write_concerns.join(','));
+      } catch (e) {
+        throw new UsageError(e.message);
+      }
+    }
+    const ops = options.ops ?? w.ops;
+    need(Number.isInteger(ops) && ops >= 1 && ops <= 1e8, 'workload.ops: whole number 1..100000000 (or --ops)');
+    let wtimeoutMs = options.wtimeout;
+    if (wtimeoutMs === undefined) {
+      try {
+        wtimeoutMs = parseDuration('workload.wtimeout', w.wtimeout ?? '5s');
+      } catch (e) {
+        need(false, e.message);
+      }
+    }
+    return { cases, ops, wtimeout_ms: wtimeoutMs, static: d.static };
+  },
+  // One case per write concern (per client count, when --clients lists several).
+  plan(config) {
+    const many = config.workload.clients.length > 1;
+    return config.params.cases.flatMap((c) => config.workload.clients.map((n) => ({
+      name: many ? `${c.name} clients=${n}` : c.name,
+      clients: n,
+      params: { write_concern: c.write_concern, ops: config.params.ops, wtimeout_ms: c.write_concern.w === 0 ? null : config.params.wtimeout_ms },
+    })));
+  },
+  stepTotal: (config) => ({ total: config.params.ops, unit: 'ops' }),
+  next(config, col, rng, id, step, env) {
+    const { ops, static: fields } = config.params;
+    const wc = step.params.write_concern;
+    const options = { writeConcern: driverWriteConcern(wc, step.params.wtimeout_ms) };
+    const n = step.clients.length;
+    let i = step.clients.indexOf(id); // client j of n inserts j, j + n, ...
+    const base = step.index * KEY_SPAN;
+    let sent = 0; // inserts the driver completed without error (for w:0: handed to the socket)
+    let errors = 0;
+    let inRow = 0;
+    let over = false;
+    const finish = (extra = {}) => {
+      over = true;
+      env.note({ client: id, sent, errors, ...extra });
+      return false;
+    };
+    return async (record, intended, now) => {
+      if (over) return false;
+      if (i >= ops) return finish();
+      const doc = { _id: base + i, ...fields };
+      i += n;
+      try {
+        await timed(record, 'insert', intended, now, () => col.insertOne(doc, options));
+        sent++;
+        inRow = 0;
+      } catch (e) {
+        errors++;
+        const d = describeError(e);
+        // An unacknowledged write cannot report its own failure; a server that drops the
+        // connection after one (mongo-java-server refuses OP_MSG's moreToCome flag) shows it on
+        // the next write. That is this case's answer, not a lost server.
+        if (wc.w === 0 && isNetworkError(e)) return finish({ unsupported: `the server closed the connection after an unacknowledged write (${d.text})` });
+        if (isNetworkError(e)) throw e; // the framework stops the run: a lost server is no case property
+        if (sent === 0) return finish({ unsupported: d.timedOut ? `not satisfied within the ${step.params.wtimeout_ms} ms wtimeout (${d.text})` : d.text, timed_out: d.timedOut });
+        if (++inRow >= MAX_ERRORS_IN_A_ROW) return finish({ stopped: `${MAX_ERRORS_IN_A_ROW} errors in a row, last: ${d.text}` });
+      }
+      return i < ops ? true : finish();
+    };
+  },
+  async afterStep(ctx, step, notes) {
+    const wc = step.params.write_concern;
+    const sent = notes.reduce((a, x) => a + (x.sent || 0), 0);
+    const lo = step.index * KEY_SPAN;
+    const counted = await countArrived(ctx.col, { _id: { $gte: lo, $lt: lo + KEY_SPAN } }, sent);
+    const out = { documents: { sent, arrived: counted.arrived, count_waited_ms: counted.waited_ms } };
+    Object.assign(out, await journalOf(ctx));
+    if (wc.w === 0) out.latency_meaning = W0_LATENCY;
+    const unsupported = notes.find((x) => x.unsupported);
+    if (unsupported) {
+      out.unsupported = unsupported.unsupported;
+      if (unsupported.timed_out) out.timed_out = true;
+      ctx.log(`${step.phase}: unsupported here: ${out.unsupported}`);
+    }
+    const stopped = notes.find((x) => x.stopped);
+    if (stopped) out.stopped = stopped.stopped;
+    if (counted.arrived < sent) {
+      out.documents.lost = sent - counted.arrived;
+      ctx.log(`${step.phase}: ${sent} insert(s) sent, ${counted.arrived} arrived (counted after the case, ${counted.waited_ms} ms)`);
+    }
+    return out;
+  },
+};
