@@ -57,11 +57,13 @@ test('workload generators replay the same keys and documents for a seed', async 
       updateOne: async (q, u) => { log.push(['update', q, u]); },
       insertOne: async (d) => { log.push(['insert', { ...d }]); },
     };
-    return { log, col };
+    // The reads go through db.command (kinds/ops.js findOneCommand): logged as the findOne they replace.
+    const db = { command: async (c) => { log.push(['find', c.filter, c.projection && { projection: c.projection }]); return { cursor: { firstBatch: [{ y: 'abc' }] } }; } };
+    return { log, col, db };
   };
   const run = async (type) => {
-    const { log, col } = calls();
-    const next = opsFor({ ...config, workload: { ...config.workload, type } }, col, new Rng(4, clientStream(0, 0)), 0, { clients: [0] });
+    const { log, col, db } = calls();
+    const next = opsFor({ ...config, workload: { ...config.workload, type } }, col, new Rng(4, clientStream(0, 0)), 0, { clients: [0] }, { db });
     for (let i = 0; i < 5; i++) await next(() => {}, 0, () => 0);
     return log;
   };

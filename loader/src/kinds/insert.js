@@ -3,6 +3,8 @@
 // Client j of n inserts x = j, j + n, j + 2n, ...: with the seed's one client that is 0, 1, 2, ...
 const { timed, makeDoc } = require('./ops');
 
+const insert = (col, doc) => col.insertOne(doc);
+
 module.exports = {
   name: 'insert',
   ops: ['insert'],
@@ -18,7 +20,7 @@ module.exports = {
       if (x >= end) return false;
       const doc = makeDoc(config, rng, x);
       x += n;
-      await timed(record, 'insert', intended, now, () => col.insertOne(doc));
+      await timed(record, 'insert', intended, now, insert, col, doc);
       return x < end;
     };
   },

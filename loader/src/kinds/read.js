@@ -1,6 +1,7 @@
 'use strict';
-// read (experiment3): findOne({x: rand}) over the preloaded keys, whole document.
-const { timed } = require('./ops');
+// read (experiment3): findOne({x: rand}) over the preloaded keys, whole document, sent as the
+// same find command through db.command (kinds/ops.js findOneCommand).
+const { timed, findOneCommand } = require('./ops');
 
 module.exports = {
   name: 'read',
@@ -9,11 +10,11 @@ module.exports = {
   bound: 'duration',
   needsPreload: true,
   shape: 'steps',
-  next(config, col, rng) {
+  next(config, col, rng, id, step, env) {
     const keys = config.preload.docs;
+    const findOne = findOneCommand(env.db, col);
     return async (record, intended, now) => {
-      const x = rng.int(keys);
-      await timed(record, 'find', intended, now, () => col.findOne({ x }));
+      await timed(record, 'find', intended, now, findOne, { x: rng.int(keys) });
       return true;
     };
   },
