@@ -2,6 +2,7 @@
 // summary.json, schema_version 1: explicit field checks (the contract the report and the smoke
 // test read). checkSummary throws an AssertionError naming the first field that is wrong.
 const assert = require('node:assert/strict');
+const { OPS } = require('../../src/kinds'); // every kind's op names
 
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const num = (v, name) => assert.ok(typeof v === 'number' && Number.isFinite(v), `${name}: number expected, got ${JSON.stringify(v)}`);
@@ -59,7 +60,7 @@ function checkSummary(s) {
     assert.equal(typeof st.complete, 'boolean', `${n}.complete`);
     assert.ok(isObj(st.ops), `${n}.ops`);
     for (const [op, o] of Object.entries(st.ops)) {
-      assert.ok(['insert', 'find', 'update'].includes(op), `${n}.ops: unknown op ${op}`);
+      assert.ok(OPS.includes(op), `${n}.ops: unknown op ${op} (not an op of any kind)`);
       num(o.count, `${n}.ops.${op}.count`);
       num(o.errors, `${n}.ops.${op}.errors`);
       numOrNull(o.ops_per_s, `${n}.ops.${op}.ops_per_s`); // null: the step measured no time at all
