@@ -1,0 +1,132 @@
+'use strict';
+// ycsb (experiments/ycsb-a.yaml): YCSB's CoreWorkload run phase (YCSB 0.17.0), as the YCSB
+// MongoDB binding sends it, on the records YCSB's load phase would have written:
+//   records  _id "user" + fnvhash64(record number) (buildKeyName, insertorder=hashed), fields
+//            field0..field{F-1}, each F = --fields values of --field-length random printable
+//            bytes stored as BSON binary (loader/src/ycsb/document.js)
+//   read     findOne({_id: key}): all fields (readallfields=true; MongoDbClient.read sends
+//            find({_id: key}) without a projection and takes the first document)
+//   update   updateOne({_id: key}, {$set: {fieldN: <new value>}}): one field chosen uniformly
+//            (writeallfields=false; MongoDbClient.update)
+//   keys     the scrambled zipfian (constant 0.99) over the records (loader/src/ycsb/scrambled.js)
+//   mix      READ when a uniform draw is below readproportion / (read + update), else UPDATE
+//            (DiscreteGenerator over the proportions in CoreWorkload's order)
+// The load phase is the lab's bulk preload (insertMany, not measured) in record-number order:
+// the question is the read/update mix (seeds/002), and a bulk load of 5M records takes minutes
+// where YCSB's one-insert-per-op load takes much longer; `--tool ycsb` measures YCSB's own load.
+// A read that finds nothing or an update that matches nothing is an error outcome, as YCSB's
+// NOT_FOUND is not OK.
+const { parseCount, parseClients, UsageError } = require('../usage');
+const { keyChooser } = require('../ycsb/scrambled');
+const { KeyCache, buildKeyName } = require('../ycsb/keys');
+const { fieldNames, value, record: ycsbRecord } = require('../ycsb/document');
+const { uniform53 } = require('../ycsb/zipfian');
+
+// BSON's 16 MB document limit, less room for _id and field names.
+const MAX_RECORD_BYTES = 15 * 1024 * 1024;
+
+// One per worker thread: keys depend only on the record number.
+let keyCache = null;
+const keyOf = (keynum) => (keyCache ??= new KeyCache()).key(keynum);
+
+// share(total, clients, id): YCSB's split of operationcount over threads (Client.java:
+// opcount / threadcount, one more for each thread id below opcount % threadcount).
+function share(total, clients, id) {
+  return Math.floor(total / clients) + (id < total % clients ? 1 : 0);
+}
+
+module.exports = {
+  name: 'ycsb',
+  ops: ['read', 'update'],
+  opsPerIteration: 1,
+  bound: 'duration',
+  needsPreload: true,
+  shape: 'steps',
+  options: {
+    records: { flag: '--records', parse: (f, s) => parseCount(f, s, 1, 2147483646), help: 'records loaded before the run (YCSB recordcount; file: 5000000)' },
+    fields: { flag: '--fields', parse: (f, s) => parseCount(f, s, 1, 1000), help: 'fields per record (YCSB fieldcount; file: 10)' },
+    fieldLength: { flag: '--field-length', parse: (f, s) => parseCount(f, s, 1, MAX_RECORD_BYTES), help: 'bytes per field (YCSB fieldlength; file: 100)' },
+    threads: { flag: '--threads', parse: parseClients, help: 'thread steps, e.g. 1,2,4,8,16,32 (YCSB -threads per step; --clients is the same)' },
+    operations: { flag: '--operations', parse: (f, s) => parseCount(f, s, 1), help: 'operations per step, over all threads (YCSB operationcount), instead of --duration' },
+  },
+  configure({ doc, options, config, need, opts }) {
+    const d = doc.document || {};
+    const w = doc.workload || {};
+    need(Number.isInteger(d.records) && d.records >= 1, 'document.records: whole number >= 1');
+    need(Number.isInteger(d.fields) && d.fields >= 1, 'document.fields: whole number >= 1');
+    need(Number.isInteger(d.field_length) && d.field_length >= 1, 'document.field_length: whole number >= 1');
+    need(typeof w.readproportion === 'number' && typeof w.updateproportion === 'number' &&
+      w.readproportion >= 0 && w.updateproportion >= 0 && w.readproportion + w.updateproportion > 0,
+    'workload.readproportion, workload.updateproportion: numbers >= 0, not both 0');
+    need(w.requestdistribution === 'zipfian', 'workload.requestdistribution: zipfian (the one this kind implements)');
+    if (opts.preloadDocs !== undefined) throw new UsageError(`--preload-docs does not apply to ${config.name} (its records are --records)`);
+    if (opts.clients !== undefined && options.threads !== undefined) throw new UsageError('--threads and --clients are the same list: give one');
+    if (opts.durationMs !== undefined && options.operations !== undefined) throw new UsageError('--duration and --operations both bound a step: give one');
+    const records = options.records ?? d.records;
+    const fields = options.fields ?? d.fields;
+    const fieldLength = options.fieldLength ?? d.field_length;
+    const threads = options.threads ?? opts.clients ?? w.threads;
+    need(Array.isArray(threads) && threads.length > 0 && threads.every((c) => Number.isInteger(c) && c >= 1 && c <= 256), 'workload.threads: list of whole numbers 1..256');
+    const most = Math.max(...threads);
+    if (records < most) throw new UsageError(`--records ${records} is below the largest --threads step (${most}): every thread needs records to work on`);
+    if (fields * fieldLength > MAX_RECORD_BYTES) throw new UsageError(`--fields ${fields} x --field-length ${fieldLength} makes records over ${MAX_RECORD_BYTES} bytes (BSON's limit is 16 MB)`);
+    const operations = options.operations ?? null;
+    if (operations !== null) {
+      if (operations < most) throw new UsageError(`--operations ${operations} is below the largest --threads step (${most}): every thread needs an operation`);
+      config.workload.durationMs = null; // bounded by operations, not time
+    }
+    config.workload.clients = threads;
+    config.preload.docs = records;
+    return {
+      records, fields, field_length: fieldLength, operations_per_step: operations,
+      readproportion: w.readproportion, updateproportion: w.updateproportion,
+      requestdistribution: 'zipfian', zipfian_constant: 0.99, readallfields: true, writeallfields: false,
+      insertorder: 'hashed', zeropadding: 1,
+    };
+  },
+  stepTotal(config, step) {
+    return config.params.operations_per_step ? { total: config.params.operations_per_step, unit: 'ops' } : null;
+  },
+  makeDoc(config, rng, i) {
+    const p = config.params;
+    return ycsbRecord(buildKeyName(i), fieldNames(p.fields), rng, p.field_length);
+  },
+  next(config, col, rng, id, step) {
+    const p = config.params;
+    const chooser = keyChooser(p.records);
+    const names = fieldNames(p.fields);
+    const readShare = p.readproportion / (p.readproportion + p.updateproportion);
+    let left = p.operations_per_step ? share(p.operations_per_step, step.clients.length, id) : Infinity;
+    return async (record, intended, now) => {
+      if (left <= 0) return false;
+      left--;
+      const isRead = uniform53(rng) < readShare;
+      const key = keyOf(chooser.nextKeynum(rng));
+      if (isRead) {
+        const t = now();
+        let doc;
+        try {
+          doc = await col.findOne({ _id: key });
+        } catch (e) {
+          record('read', t, now(), intended, false);
+          throw e;
+        }
+        record('read', t, now(), intended, doc !== null);
+      } else {
+        const field = names[Math.floor(uniform53(rng) * names.length)];
+        const set = { [field]: value(rng, p.field_length) };
+        const t = now();
+        let r;
+        try {
+          r = await col.updateOne({ _id: key }, { $set: set });
+        } catch (e) {
+          record('update', t, now(), intended, false);
+          throw e;
+        }
+        record('update', t, now(), intended, r.matchedCount > 0);
+      }
+      return true;
+    };
+  },
+  share,
+};
