@@ -95,6 +95,8 @@ Kubernetes (bigger than one machine; README "Bigger than one machine"):
                           the same topology through the Percona Operator on an existing cluster
   NAME --on k8s [--loaders N] [k8s flags] [experiment flags]
                           the experiment as an Indexed Job of N loader pods, results into results/
+  fault failover|replica-lag|heal --on k8s [--member I] [--duration D]
+                          primary pod deleted / fsyncLock on a secondary, through kubectl
 $(k8s_flags_usage)
 Project:
   test                    run the project's whole test suite (no Docker needed)
@@ -201,7 +203,14 @@ main() {
     status) no_extra_args status; verb_status ;;
     logs) verb_logs "${REST_ARGS[@]}" ;;
     shell) verb_shell "${REST_ARGS[@]}" ;;
-    fault) verb_fault "${REST_ARGS[@]}" ;;
+    fault)
+      # --on k8s: the fault acts through the Kubernetes API (lib/k8s.sh)
+      if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
+        k8s_fault "${REST_ARGS[@]}"
+        return
+      fi
+      verb_fault "${REST_ARGS[@]}"
+      ;;
     resync) verb_resync "${REST_ARGS[@]}" ;;
     smoke) verb_smoke "${REST_ARGS[@]}" ;;
     k8s) verb_k8s "${REST_ARGS[@]}" ;;

@@ -14,6 +14,8 @@ k8s_load() {
   source "$LAB_ROOT/k8s/monitoring.sh"
   # shellcheck source=k8s/loaders.sh
   source "$LAB_ROOT/k8s/loaders.sh"
+  # shellcheck source=k8s/faults.sh
+  source "$LAB_ROOT/k8s/faults.sh"
 }
 
 K8S_CONTEXT=""
@@ -256,6 +258,12 @@ k8s_destroy() {
 k8s_experiment() {
   k8s_load
   k8s_run_experiment "$@"
+}
+
+# k8s_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s ... (k8s/faults.sh).
+k8s_fault() {
+  k8s_load
+  k8s_run_fault "$@"
 }
 
 # verb_k8s ACTION [flags]: ./run.sh k8s up|status|down|destroy|manifests.

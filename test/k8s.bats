@@ -184,3 +184,39 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   assert_line --index 0 --partial "error: engine 'k8s-upstream' runs mongo:8.0"
   [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
 }
+
+@test "fault --on k8s: failover and replica-lag plans under --dry-run; other scenarios refused in one line" {
+  lab fault failover --on k8s --engine k8s-wt --dry-run
+  assert_success
+  assert_output --partial "+ kubectl -n lab-k8s-wt exec -i lab-rs0-0 -c mongod -- mongosh --quiet --norc <<< "
+  assert_output --partial "+ kubectl -n lab-k8s-wt delete pod PRIMARY --wait=false"
+  lab fault replica-lag --on k8s --engine k8s-wt --member 2 --duration 5s --dry-run
+  assert_success
+  assert_output --partial "exec -i lab-rs0-2 -c mongod -- mongosh --quiet --norc <<< "
+  assert_output --partial "fsyncLock()"
+  assert_output --partial "fsyncUnlock()"
+  [[ ! -s $STUB_KUBECTL_LOG ]] || fail "kubectl ran under --dry-run: $(kcalls)"
+  local args
+  for args in "stale-secondary" "failover --how partition" "replica-lag --method netem" "replica-lag --member 3" "replica-lag --duration 0s" "explode"; do
+    # shellcheck disable=SC2086
+    lab fault $args --on k8s --engine k8s-wt
+    assert_failure 2
+    [[ ${lines[0]} == error:* && ${#lines[@]} -le 2 ]] || fail "'$args': $output"
+  done
+  [[ ! -s $STUB_KUBECTL_LOG ]] || fail "kubectl ran: $(kcalls)"
+}
+
+@test "fault replica-lag --on k8s: fsyncLock then fsyncUnlock on the secondary, password on stdin only" {
+  mkdir -p "$LAB/.secrets/k8s-k8s-wt"
+  printf 'MONGODB_CLUSTER_ADMIN_USER=clusterAdmin\nMONGODB_CLUSTER_ADMIN_PASSWORD=s3cretPW\n' >"$LAB/.secrets/k8s-k8s-wt/users.env"
+  krule "-n lab-k8s-wt exec -i lab-rs0-* -c mongod -- mongosh --quiet --norc" 0 "lab-rs0-0.lab-rs0.lab-k8s-wt.svc.cluster.local:27017"
+  lab fault replica-lag --on k8s --engine k8s-wt --member 1 --duration 1s
+  assert_success
+  assert_output --partial "fsyncLock on lab-rs0-1 for 1 s"
+  assert_output --partial "fsyncUnlock on lab-rs0-1: healed"
+  assert_kcalled "-n lab-k8s-wt exec -i lab-rs0-1 -c mongod -- mongosh --quiet --norc"
+  ! grep -q s3cretPW "$STUB_KUBECTL_LOG" || fail "password on a command line"
+  lab fault replica-lag --on k8s --engine k8s-wt --member 0 --duration 1s
+  assert_failure 2
+  assert_output --partial "lab-rs0-0 is the primary now"
+}
