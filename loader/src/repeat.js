@@ -3,6 +3,7 @@
 // (setup drops and re-creates the collection, its own results folder), all under one group id
 // so the report can put repetitions, and the hosts of a multi-host run (--group ID), together.
 const crypto = require('node:crypto');
+const { groupTable } = require('./table');
 
 // A group id nobody else will take: the start time and a few random bytes.
 function newGroupId(experiment, date = new Date()) {
@@ -13,13 +14,21 @@ function newGroupId(experiment, date = new Date()) {
 // runRepeated(opts, makeRun): exit code of the first repetition that did not complete (an
 // interrupted or failed repetition stops the sequence: the next would measure a broken state),
 // else 0.
-async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(o)) {
+// After the last of several repetitions, the group table (table.js groupTable): per step or case
+// and op, the fastest, median and slowest repetition.
+async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(o), stdout = process.stdout) {
   const group = opts.group ?? newGroupId(opts.experiment);
   const n = opts.repeat ?? fileRepeat(opts);
+  const done = [];
   for (let r = 1; r <= n; r++) {
     if (n > 1) process.stderr.write(`repetition ${r}/${n} (group ${group})\n`);
-    const code = await makeRun({ ...opts, group, repetition: r }).main();
+    const run = makeRun({ ...opts, group, repetition: r });
+    const code = await run.main();
     if (code !== 0) return code;
+    done.push(run);
+  }
+  if (n > 1 && done.every((run) => Array.isArray(run.steps) && run.config)) {
+    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps) }));
   }
   return 0;
 }

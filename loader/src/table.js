@@ -1,21 +1,56 @@
 'use strict';
-// The console table printed at the end of a run, from the summary's steps (every kind alike:
-// one row per step and op, whatever ops the kind records).
+// The console tables: formatTable at the end of a run, from the summary's steps or cases (every
+// kind alike: one row per step and op, whatever ops the kind records); groupTable at the end of
+// a --repeat group, the fastest, median and slowest repetition per step and op.
+
+function grid(rows, leftCols) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i < leftCols ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
+const val = (x) => (x === null || x === undefined ? '-' : String(x));
+// Documents and bytes per second are shown where a kind records them (bulk imports, files).
+const moves = (steps) => steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
+
+// caseLines(s): what a case says beyond its numbers, one line each (durability kinds: a case the
+// server could not do, what w:0 delivered, the change against the baseline case).
+function caseLines(s) {
+  const out = [];
+  const label = s.name ? `${s.index} ${s.name}` : `step ${s.index}`;
+  if (s.unsupported) out.push(`unsupported: ${label}: ${s.unsupported}`);
+  if (s.stopped) out.push(`stopped: ${label}: ${s.stopped}`);
+  if (s.documents && s.documents.arrived !== undefined && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
+    out.push(`documents: ${label}: ${s.documents.sent} sent, ${s.documents.arrived} arrived (counted after the case)`);
+  }
+  if (s.relative_to_baseline) out.push(`cost: ${label}: ${s.relative_to_baseline.change_percent > 0 ? '+' : ''}${s.relative_to_baseline.change_percent}% docs/s against ${s.relative_to_baseline.baseline}`);
+  if (typeof s.journal_commit_interval_restored === 'string') out.push(`WARNING: ${label}: journalCommitInterval ${s.journal_commit_interval_restored}`);
+  return out;
+}
+
 function formatTable({ name, engine, complete, steps, preload }) {
   if (!steps.length) return '';
-  const rows = [['step', 'clients', 'op', 'ops', 'ops/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors']];
-  const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
+  const withMoves = moves(steps);
+  const head = ['step', 'clients', 'op', 'ops', 'ops/s', ...(withMoves ? ['docs/s', 'MB/s'] : []), 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors'];
+  const rows = [head];
   for (const s of steps) {
-    for (const [op, o] of Object.entries(s.ops)) {
-      // A case is named (w:majority, j:true, ...): its name beside its number.
-      rows.push([s.name ? `${s.index} ${s.name}` : String(s.index), String(s.clients), op, String(o.count), String(o.ops_per_s), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
-      if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
+    // A case is named (w:majority, j:true, ...): its name beside its number.
+    const label = s.name ? `${s.index} ${s.name}` : String(s.index);
+    const ops = Object.entries(s.ops);
+    // A case that did not run (the server cannot do it) still has its row.
+    if (!ops.length) rows.push([label, String(s.clients), '-', '0', '-', ...(withMoves ? ['-', '-'] : []), '-', '-', '-', '-']);
+    for (const [op, o] of ops) {
+      rows.push([label, String(s.clients), op, String(o.count), String(o.ops_per_s), ...(withMoves ? [val(o.docs_per_s), val(o.mb_per_s)] : []), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
+      if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ...(withMoves ? ['', ''] : []), ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
     }
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map((r) => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
-  let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${lines.join('\n')}\n`;
+  let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${grid(rows, 3)}\n`;
   if (preload) out += `preload: ${preload.docs} docs in ${preload.duration_s}s (not measured)\n`;
+  const journal = steps.find((s) => s.journal !== undefined);
+  if (journal) out += `journal: ${journal.journal === null ? 'not known' : journal.journal ? 'yes' : 'NO (j:true cannot mean a journal write)'} (${journal.journal_source})\n`;
+  for (const s of steps) for (const l of caseLines(s)) out += `${l}\n`;
+  const w0 = steps.find((s) => s.latency_meaning);
+  if (w0) out += `note: ${w0.latency_meaning}\n`;
   for (const s of steps) {
     if (!s.complete) out += `note: step ${s.index} ended early; its ops/s are over the ${s.measured_s} s it was measuring (to its last completed operation)\n`;
     if (s.loader.limited) out += `WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`;
@@ -24,4 +59,53 @@ function formatTable({ name, engine, complete, steps, preload }) {
   return out;
 }
 
-module.exports = { formatTable };
+// The middle value (the mean of the two middle ones for an even count).
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const WHY_BOTH = 'fastest: the seed\'s figure (seeds/000 kept the best of 3 with timeit), the best this server can do; median: what a user should expect, robust to one disturbed repetition; slowest: the spread';
+
+// groupTable({name, engine, group, runs: [steps or cases of each repetition]}): per step and op,
+// the fastest, median and slowest repetition's ops/s (and docs/s, MB/s where recorded). A step
+// that did not measure an op in a repetition (not run, unsupported) is left out of that op's
+// numbers, and the row says in how many repetitions it was measured.
+function groupTable({ name, engine, group, runs }) {
+  const order = [];
+  const by = new Map();
+  for (const steps of runs) {
+    for (const s of steps) {
+      const key = s.name ?? `step ${s.index}`;
+      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set() }); order.push(key); }
+      const e = by.get(key);
+      if (s.unsupported) e.unsupported.add(s.unsupported);
+      for (const [op, o] of Object.entries(s.ops || {})) {
+        if (!o.count || typeof o.ops_per_s !== 'number') continue;
+        if (!e.ops.has(op)) e.ops.set(op, []);
+        e.ops.get(op).push(o);
+      }
+    }
+  }
+  const all = [...by.values()].flatMap((e) => [...e.ops.values()].flat());
+  const withMoves = all.some((o) => typeof o.docs_per_s === 'number' || typeof o.mb_per_s === 'number');
+  const head = ['step', 'op', 'runs', 'fastest ops/s', 'median ops/s', 'slowest ops/s'];
+  if (withMoves) head.push('fastest docs/s', 'median docs/s', 'slowest docs/s', 'fastest MB/s', 'median MB/s', 'slowest MB/s');
+  const rows = [head];
+  const three = (xs, d = 1) => (xs.length ? [Math.max(...xs), median(xs), Math.min(...xs)].map((x) => String(Math.round(x * 10 ** d) / 10 ** d)) : ['-', '-', '-']);
+  const lines = [];
+  for (const key of order) {
+    const e = by.get(key);
+    if (!e.ops.size) rows.push([key, '-', `0/${runs.length}`, '-', '-', '-', ...(withMoves ? ['-', '-', '-', '-', '-', '-'] : [])]);
+    for (const [op, list] of e.ops) {
+      const r = [key, op, `${list.length}/${runs.length}`, ...three(list.map((o) => o.ops_per_s))];
+      if (withMoves) r.push(...three(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...three(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
+      rows.push(r);
+    }
+    for (const u of e.unsupported) lines.push(`unsupported: ${key}: ${u}`);
+  }
+  return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${WHY_BOTH}\n`;
+}
+
+module.exports = { formatTable, groupTable, WHY_BOTH };
