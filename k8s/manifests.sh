@@ -16,8 +16,6 @@ K8S_SHARD_RS=rs0             # the operator names the config set "cfg"; the shar
 K8S_USERS_SECRET=lab-secrets # system users, made by ./run.sh from .secrets/ (never the operator's random ones)
 K8S_MONGOD_PORT=27017
 K8S_EXPORTER_PORT=9216
-K8S_LOADER_METRICS_PORT=9464
-K8S_BARRIER_PORT=7070
 
 # k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why.
 # The operator runs Percona Server for MongoDB only (its images, its flags such as
