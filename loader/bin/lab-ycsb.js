@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+'use strict';
+// lab-ycsb: the Node half of `./run.sh ycsb-a --tool ycsb` (lib/ycsb.sh runs YCSB between them).
+//   lab-ycsb prepare NAME [lab-loader flags]  checks the flags as a run does, makes the results
+//                                             folder, writes ycsb/workload.properties and the plan;
+//                                             prints "dir: DIR" and "threads: 1 2 4"
+//   lab-ycsb summarize DIR                    YCSB's outputs in DIR/ycsb/ -> DIR/summary.json;
+//                                             prints "results: DIR"
+// Exit codes: 0, 1 (error), 2 (usage: one line on stderr).
+const { parse, UsageError } = require('../src/args');
+const { prepare, summarize } = require('../src/ycsb-tool');
+
+function main(argv) {
+  const [command, ...rest] = argv;
+  try {
+    if (command === 'prepare') {
+      const opts = parse(rest);
+      if (!opts.resultsDir) opts.resultsDir = require('node:path').join(require('../src/config').REPO_ROOT, 'results');
+      const { dir, threads } = prepare(opts);
+      process.stdout.write(`dir: ${dir}\nthreads: ${threads.join(' ')}\n`);
+      return 0;
+    }
+    if (command === 'summarize' && rest.length === 1) {
+      const s = summarize(rest[0]);
+      process.stdout.write(`results: ${rest[0]}\n`);
+      if (!s.complete) process.stderr.write(`incomplete: ${s.reason}\n`);
+      return s.complete ? 0 : 1;
+    }
+    throw new UsageError('usage: lab-ycsb prepare NAME [flags] | lab-ycsb summarize DIR');
+  } catch (e) {
+    process.stderr.write(`error: ${e instanceof UsageError ? e.message : e.stack || e}\n`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+}
+
+process.exit(main(process.argv.slice(2)));

@@ -1,0 +1,167 @@
+'use strict';
+// `./run.sh ycsb-a --tool ycsb`: YCSB 0.17.0 itself, with the parameters the lab's loader would
+// use, so the report can put both side by side on one engine. Node does what needs the
+// experiment file: prepare() checks the flags exactly as a loader run does (config.load), makes
+// the results folder and writes YCSB's properties and the plan; summarize() turns YCSB's output
+// files into summary.json. The runs themselves are YCSB's (lib/ycsb.sh, images/ycsb/).
+// Credentials never reach these files: the YCSB container adds mongodb.url from the mounted secret.
+const fs = require('node:fs');
+const path = require('node:path');
+const { load } = require('./config');
+const { RunDir } = require('./results');
+const { kind } = require('./kinds');
+const { parse, toStep } = require('./ycsb-output');
+
+const TOOL = { name: 'ycsb', version: '0.17.0' };
+// Client.java caps the threads at operationcount (`if (threadcount > opcount)`), so a
+// duration-bound step gives YCSB the largest count it takes and maxexecutiontime stops it.
+const UNBOUNDED_OPERATIONS = 2147483647;
+
+// properties(config) -> YCSB's properties for the run phase (the load phase uses the same file).
+function properties(config) {
+  const p = config.params;
+  const lines = {
+    workload: 'site.ycsb.workloads.CoreWorkload',
+    table: config.collection,
+    recordcount: p.records,
+    fieldcount: p.fields,
+    fieldlength: p.field_length,
+    readproportion: p.readproportion,
+    updateproportion: p.updateproportion,
+    insertproportion: 0,
+    scanproportion: 0,
+    readmodifywriteproportion: 0,
+    requestdistribution: 'zipfian',
+    readallfields: true,
+    writeallfields: false,
+    insertorder: 'hashed',
+    zeropadding: 1,
+    operationcount: p.operations_per_step ?? UNBOUNDED_OPERATIONS,
+    measurementtype: 'hdrhistogram',
+    'hdrhistogram.percentiles': '50,90,95,99,99.9',
+    // With a target rate, latency also from each op's intended start (as the lab's --rate).
+    'measurement.interval': config.rate ? 'both' : 'op',
+    'status.interval': 1,
+  };
+  if (!p.operations_per_step) lines.maxexecutiontime = Math.ceil(config.workload.durationMs / 1000);
+  if (config.rate) lines.target = config.rate;
+  return Object.entries(lines).map(([k, v]) => `${k}=${v}`).join('\n') + '\n';
+}
+
+// prepare(opts) -> { dir, threads }: the same checks as a run, the results folder, the files.
+function prepare(opts, startedAt = new Date()) {
+  const { file, config } = load(opts);
+  if (kind(config.workload.type).name !== 'ycsb') {
+    throw new (require('./usage').UsageError)(`--tool ycsb runs YCSB's workloads only; ${config.name} is a ${config.workload.type} workload`);
+  }
+  const engine = opts.engine ?? 'unknown';
+  const run = new RunDir(opts.resultsDir, config.name, engine, startedAt);
+  const plan = {
+    tool: TOOL,
+    experiment: config.name,
+    engine,
+    started_at: startedAt.toISOString(),
+    database: config.database,
+    write_concern: config.writeConcern,
+    threads: config.workload.clients,
+    config,
+    profile: opts.profile ?? null,
+    images: opts.images ?? {},
+    uri: opts.uri,
+  };
+  run.create(file, placeholder(plan));
+  run.close();
+  fs.rmSync(path.join(run.dir, 'timeline.ndjson'), { force: true }); // YCSB keeps no lab timeline
+  fs.mkdirSync(path.join(run.dir, 'ycsb'));
+  fs.writeFileSync(path.join(run.dir, 'ycsb', 'workload.properties'), properties(config));
+  fs.writeFileSync(path.join(run.dir, 'ycsb', 'plan.json'), JSON.stringify(plan, null, 2) + '\n');
+  return { dir: run.dir, threads: config.workload.clients };
+}
+
+function placeholder(plan) {
+  return summaryOf(plan, { complete: false, reason: 'running (YCSB)', steps: [], preload: null });
+}
+
+function redact(uri) {
+  return String(uri).replace(/\/\/[^@/]*@/, '//***@');
+}
+
+// summaryOf(plan, {...}) -> summary.json (schema_version 1, as the loader's).
+function summaryOf(plan, { complete, reason, steps, preload, endedAt = null }) {
+  const c = plan.config;
+  return {
+    schema_version: 1,
+    complete,
+    reason,
+    exit_code: complete ? 0 : null,
+    experiment: plan.experiment,
+    engine: plan.engine,
+    engine_source: 'flag',
+    engine_reported: null,
+    tool: plan.tool,
+    started_at: plan.started_at,
+    ended_at: endedAt,
+    profile: plan.profile,
+    parameters: {
+      database: c.database, collection: c.collection, write_concern: c.writeConcern,
+      read_preference: c.readPreference, read_concern: c.readConcern, seed: null,
+      workload: c.workload, preload: c.preload, rate: c.rate, params: c.params, uri: redact(plan.uri),
+      ycsb_properties: 'ycsb/workload.properties',
+    },
+    server: null,
+    images: plan.images,
+    loader: {
+      version: `ycsb ${plan.tool.version}`,
+      node: process.version,
+      driver: 'mongo-java-driver 3.8.0 (YCSB 0.17.0 mongodb-binding)',
+      histogram: 'YCSB hdrhistogram (percentiles as YCSB printed them)',
+      peak_rss_bytes: null,
+    },
+    preload,
+    steps,
+    loader_limited: null,
+    published: c.published ?? null,
+    files: { ycsb: 'ycsb/' },
+  };
+}
+
+// startedOf(text): the "# started: ISO" line the YCSB container writes before YCSB's output.
+const startedOf = (text) => (/^# started: (\S+)$/m.exec(text) || [])[1] ?? null;
+
+// summarize(dir) -> summary: YCSB's load output as the preload (measured, as YCSB's -load), one
+// step per thread count from run-threads-N.txt, in the plan's order. A missing or unreadable
+// step output ends the list and marks the run incomplete.
+function summarize(dir) {
+  const plan = JSON.parse(fs.readFileSync(path.join(dir, 'ycsb', 'plan.json'), 'utf8'));
+  const steps = [];
+  let reason = null;
+  let preload = null;
+  const read = (name) => fs.readFileSync(path.join(dir, 'ycsb', name), 'utf8');
+  try {
+    const text = read('load.txt');
+    const load = parse(text);
+    const ins = load.series.INSERT;
+    const docs = ins ? (ins.returns.OK ?? ins.operations) : 0;
+    preload = { docs, requested: plan.config.params.records, duration_s: load.overall.runtime_ms / 1000,
+      docs_per_s: Math.round(load.overall.throughput ?? 0), measured_by: 'ycsb -load', insert: toStep(load, { index: 0, phase: 'load', clients: null }).ops.insert ?? null };
+  } catch (e) {
+    reason = `YCSB's load phase has no complete output: ${e.message}`;
+  }
+  for (const [i, threads] of plan.threads.entries()) {
+    if (reason) break;
+    try {
+      const text = read(`run-threads-${threads}.txt`);
+      steps.push(toStep(parse(text), { index: i + 1, phase: `clients-${threads}`, clients: threads, startedAt: startedOf(text), targetRate: plan.config.rate }));
+    } catch (e) {
+      reason = `YCSB's run with ${threads} threads has no complete output: ${e.message}`;
+    }
+  }
+  const summary = summaryOf(plan, { complete: reason === null, reason, steps, preload, endedAt: new Date().toISOString() });
+  if (!summary.complete) summary.exit_code = 1;
+  fs.writeFileSync(path.join(dir, 'summary.json.tmp'), JSON.stringify(summary, null, 2) + '\n');
+  fs.renameSync(path.join(dir, 'summary.json.tmp'), path.join(dir, 'summary.json'));
+  fs.rmSync(path.join(dir, '.reserve'), { force: true });
+  return summary;
+}
+
+module.exports = { prepare, summarize, properties, TOOL, UNBOUNDED_OPERATIONS };
