@@ -94,13 +94,16 @@ module.exports = {
   stepTotal: (config) => ({ total: Math.ceil(config.workload.docs / config.params.batch), unit: 'batches' }),
 
   async beforeStep(ctx, step) {
-    // A fresh collection per case: the same data into the same (empty) state for every case.
-    await ctx.col.drop().catch((e) => {
+    // A fresh collection per case that runs: the same data into the same (empty) state.
+    const fresh = () => ctx.col.drop().catch((e) => {
       if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
     });
     const facts = await journalOf(ctx);
     const iv = step.params.journal_commit_interval_ms;
-    if (iv === null) return facts;
+    if (iv === null) {
+      await fresh();
+      return facts;
+    }
     // step.skip reaches the clients with the step: they insert nothing and the case says why.
     const skip = (why) => {
       step.skip = why;
@@ -119,6 +122,12 @@ module.exports = {
     if (err) {
       await setOn(ctx.client, members, PARAM, state.original); // members set before the failure
       return skip(err);
+    }
+    try {
+      await fresh();
+    } catch (e) {
+      await setOn(ctx.client, members, PARAM, state.original); // never leave the server changed
+      throw e;
     }
     ctx.log(`${step.phase}: ${PARAM} set to ${iv} ms on ${members.join(', ')} (was ${[...new Set(Object.values(state.original))].join('/')} ms)`);
     return { ...facts, members, journal_commit_interval_ms_before: state.original };

@@ -1,0 +1,128 @@
+'use strict';
+// experiments/journal.yaml (seeds/001) through the real loader CLI and the real driver against
+// mongo-java-server over TCP: the bulk import runs once per durability case into a fresh
+// collection, docs/s and MB/s add up to the documents' BSON bytes, j:true is compared with
+// j:false, and what this server cannot do is a line: mongo-java-server has no getParameter /
+// setParameter (CommandNotFound, 59), so the journalCommitInterval cases are recorded as
+// unsupported with its answer; an engine without a journal (the table's inmemory) does not run
+// them at all and says why.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { MongoClient, MongoServerError, BSON } = require('mongodb');
+const { testServer } = require('./support/server');
+const { runLoader, tmpResults } = require('./support/loader');
+const { checkSummary } = require('./support/summary-schema');
+const { refusal } = require('../src/member-params');
+
+const CASES = ['j:false', 'j:true', 'j:false interval=1ms', 'j:false interval=500ms'];
+const DOC_BYTES = BSON.calculateObjectSize({ _id: 2999, val: 'abcde' }); // 29
+
+let server;
+let results;
+test.before(async () => {
+  server = await testServer();
+  results = tmpResults();
+});
+test.after(async () => {
+  await server?.stop();
+  if (results) fs.rmSync(results, { recursive: true, force: true });
+});
+
+const runsOf = (engine) => {
+  const dir = path.join(results, 'journal', engine);
+  return fs.readdirSync(dir).filter((f) => f !== 'latest').sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f, 'summary.json'), 'utf8')));
+};
+const run = (engine, extra = []) => runLoader(['journal', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+  '--engine', engine, '--docs', '3000', '--batch', '500', '--commit-intervals', '1,500', '--progress-interval', '1s', ...extra]);
+
+test('each durability case imports the same documents into a fresh collection; docs/s, MB/s, cost against j:false; interval cases refused by this server are lines', async () => {
+  const r = await run('jr', ['--repeat', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  const runs = runsOf('jr');
+  assert.equal(runs.length, 2);
+  for (const s of runs) {
+    assert.equal(s.complete, true);
+    checkSummary({ ...s, steps: s.cases });
+    assert.deepEqual(s.cases.map((c) => c.name), CASES);
+    assert.deepEqual(s.cases.map((c) => [c.parameters.write_concern, c.parameters.journal_commit_interval_ms]),
+      [[{ w: 1, j: false }, null], [{ w: 1, j: true }, null], [{ w: 1, j: false }, 1], [{ w: 1, j: false }, 500]]);
+    assert.equal(s.parameters.params.doc_bytes, DOC_BYTES);
+    for (const c of s.cases.slice(0, 2)) {
+      const o = c.ops.insert;
+      assert.equal(o.count, 6, `${c.name}: 3000 documents in batches of 500`);
+      assert.equal(o.docs, 3000);
+      assert.equal(o.bytes, 3000 * DOC_BYTES, 'MB/s counts the documents\' BSON bytes');
+      assert.ok(o.docs_per_s > 0 && o.mb_per_s > 0);
+      // measured_s is rounded to the ms: within 2 %
+      assert.ok(Math.abs(o.docs_per_s / (3000 / c.measured_s) - 1) < 0.02, 'docs/s over the case\'s measured time');
+      assert.ok(Math.abs(o.mb_per_s / ((3000 * DOC_BYTES) / 1e6 / c.measured_s) - 1) < 0.02, 'MB = 10^6 bytes');
+      assert.deepEqual(c.documents, { sent: 3000, arrived: 3000 }, 'a fresh collection per case: its count is the case\'s');
+      assert.equal(c.unsupported, undefined);
+    }
+    const rel = s.cases[1].relative_to_baseline;
+    assert.equal(rel.baseline, 'j:false');
+    assert.equal(rel.docs_per_s_ratio, Math.round((s.cases[1].ops.insert.docs_per_s / s.cases[0].ops.insert.docs_per_s) * 1000) / 1000);
+    for (const c of s.cases.slice(2)) {
+      assert.match(c.unsupported, /^127\.0\.0\.1:\d+: getParameter journalCommitInterval failed: CommandNotFound \(59\): no such command: 'getParameter'$/);
+      assert.deepEqual(c.ops, {}, 'not run');
+      assert.equal(c.documents, undefined);
+    }
+  }
+  // Same seed: every case wrote the same documents (the last case's data is what is left).
+  const c = new MongoClient(server.uri);
+  try {
+    const col = c.db('lab').collection('seed001');
+    assert.equal(await col.countDocuments({}), 3000);
+    const d = await col.findOne({ _id: 2999 });
+    assert.deepEqual(Object.keys(d), ['_id', 'val']);
+    assert.match(d.val, /^[A-Za-z0-9]{5}$/);
+  } finally {
+    await c.close();
+  }
+  assert.match(r.stdout, /^step +clients +op +ops +ops\/s +docs\/s +MB\/s +p50 ms/m);
+  assert.match(r.stdout, /^3 j:false interval=1ms +1 +- +0 +-/m, 'a case that did not run keeps its row');
+  assert.match(r.stdout, /^cost: 2 j:true: [+-][\d.]+% docs\/s against j:false$/m);
+  assert.match(r.stdout, /^j:true +insert +2\/2( +[\d.]+){9}$/m, 'group table: ops/s, docs/s and MB/s, fastest/median/slowest');
+});
+
+test('an engine without a journal (engines table): journal false on every case, interval cases not run and say why', async () => {
+  const r = await run('inmemory', ['--repeat', '1', '--commit-intervals', '100']);
+  assert.equal(r.code, 0, r.stderr);
+  const [s] = runsOf('inmemory');
+  for (const c of s.cases) assert.equal(c.journal, false);
+  const iv = s.cases.find((c) => c.parameters.journal_commit_interval_ms === 100);
+  assert.match(iv.unsupported, /^the engine has no journal \(compose\/engines\.tsv journal column of inmemory\): journalCommitInterval has nothing to flush$/);
+  assert.deepEqual(iv.ops, {});
+  assert.match(r.stderr, /j:false interval=100ms: not run: the engine has no journal/);
+});
+
+test('bad input: exit 2, one line, nothing connects', async () => {
+  for (const [args, re] of [
+    [['--batch', '100000', '--val-length', '1000'], /^error: --batch 100000: 100000 documents of up to 1024 bytes are 102400000 bytes, over the 48000000-byte message limit \(maxMessageSizeBytes\)$/],
+    [['--batch', '100001'], /^error: --batch: 100001 is out of range 1\.\.100000$/],
+    [['--batch', '0'], /^error: --batch: 0 is out of range/],
+    [['--docs', '0'], /^error: --docs: 0 is out of range/],
+    [['--commit-intervals', '0,100'], /^error: --commit-intervals: 0 is out of range 1\.\.500$/],
+    [['--commit-intervals', '1,,5'], /^error: --commit-intervals: '1,,5' is not a list like 1,100,500 \(or none\)$/],
+    [['--ops', '5'], /^error: --ops does not apply to journal \(its bulk_import workload takes --docs, --batch, --val-length, --commit-intervals\)$/],
+  ]) {
+    const r = await runLoader(['check', 'journal', '--uri', 'mongodb://127.0.0.1:1/', ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr.trimEnd(), re);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+  }
+  // Right at the limit is fine: 48,000,000 / 1024 = 46875 documents.
+  const ok = await runLoader(['check', 'journal', '--uri', 'mongodb://127.0.0.1:1/', '--batch', '46875', '--val-length', '1000', '--commit-intervals', 'none']);
+  assert.equal(ok.code, 0, ok.stderr);
+});
+
+test('setParameter without the privilege names the built-in role that grants it', () => {
+  const e = new MongoServerError({ ok: 0, code: 13, codeName: 'Unauthorized', errmsg: 'not authorized on admin to execute command { setParameter: 1 }' });
+  assert.equal(refusal(e, 'setParameter', 'journalCommitInterval'),
+    'setParameter journalCommitInterval is not authorized for this user (Unauthorized, 13): it needs the setParameter action, granted by the built-in role hostManager (or clusterAdmin/root, which include it)');
+  const other = new MongoServerError({ ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'setParameter'" });
+  assert.match(refusal(other, 'setParameter', 'journalCommitInterval'), /failed: CommandNotFound \(59\)/);
+});

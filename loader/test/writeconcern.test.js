@@ -1,0 +1,166 @@
+'use strict';
+// experiments/writeconcern.yaml (seeds/000) through the real loader CLI and the real driver
+// against mongo-java-server over TCP: every case runs in order with its own write concern, the
+// counts add up per case, w:0's documents are counted after the case, and what this server cannot
+// do is a line in the results, not a crash. mongo-java-server 1.47 is a standalone that ignores
+// w and j, and refuses OP_MSG's moreToCome flag (the unacknowledged w:0 write) by closing the
+// connection (MongoWireProtocolHandler: any flag but checksumPresent is "not supported"): the w:0
+// case is the case this server really rejects, and it is recorded as unsupported, with 0 arrived.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { MongoClient, MongoServerError } = require('mongodb');
+const { testServer } = require('./support/server');
+const { runLoader, tmpResults } = require('./support/loader');
+const { checkSummary } = require('./support/summary-schema');
+const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/durability');
+const { groupTable, WHY_BOTH } = require('../src/table');
+
+const CASES = ['w:0', 'w:1', 'w:1+j', 'w:2', 'w:2+j', 'majority', 'majority+j', 'w:3'];
+
+let server;
+let results;
+test.before(async () => {
+  server = await testServer();
+  results = tmpResults();
+});
+test.after(async () => {
+  await server?.stop();
+  if (results) fs.rmSync(results, { recursive: true, force: true });
+});
+
+const runsOf = (engine) => {
+  const dir = path.join(results, 'writeconcern', engine);
+  return fs.readdirSync(dir).filter((f) => f !== 'latest').sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f, 'summary.json'), 'utf8')));
+};
+
+test('every write concern of seeds/000 (and w:3) is a case; counts add up; w:0 is counted and, refused by this server, recorded', async () => {
+  const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+    '--engine', 'wc', '--ops', '60', '--repeat', '2', '--progress-interval', '1s']);
+  assert.equal(r.code, 0, r.stderr);
+  const runs = runsOf('wc');
+  assert.equal(runs.length, 2, 'one folder per repetition');
+  for (const s of runs) {
+    assert.equal(s.complete, true);
+    checkSummary({ ...s, steps: s.cases }); // cases have the steps' entry shape
+    assert.equal(s.steps, undefined, 'a matrix of cases writes cases, not steps');
+    assert.deepEqual(s.cases.map((c) => c.name), CASES);
+    assert.deepEqual(s.cases.map((c) => c.parameters.write_concern), parseWriteConcerns('x', CASES.join(',')).map((c) => c.write_concern));
+    assert.deepEqual(s.parameters.params.cases.map((c) => c.name), CASES);
+    assert.equal(s.parameters.params.wtimeout_ms, 5000, 'the file\'s bounded wtimeout');
+    for (const c of s.cases.slice(1)) {
+      assert.equal(c.parameters.wtimeout_ms, 5000);
+      assert.equal(c.ops.insert.count, 60, `${c.name}: every insert acknowledged`);
+      assert.equal(c.ops.insert.errors, 0);
+      assert.deepEqual(c.documents, { sent: 60, arrived: 60, count_waited_ms: c.documents.count_waited_ms }, `${c.name}: sent = arrived`);
+      assert.ok(c.ops.insert.ops_per_s > 0 && c.ops.insert.latency_us.p999 >= c.ops.insert.latency_us.p50);
+      assert.equal(c.unsupported, undefined);
+      assert.equal(c.latency_meaning, undefined);
+    }
+    const w0 = s.cases[0];
+    assert.deepEqual(w0.parameters, { write_concern: { w: 0, j: false }, ops: 60, wtimeout_ms: null });
+    assert.match(w0.latency_meaning, /hand it to the socket, not a server acknowledgement/);
+    // What this server does with an unacknowledged write: closes the connection; nothing arrives.
+    assert.match(w0.unsupported, /^the server closed the connection after an unacknowledged write \(.*(EPIPE|ECONNRESET|closed)/);
+    assert.ok(w0.documents.sent >= 1, 'at least the first write was handed to the socket');
+    assert.equal(w0.documents.arrived, 0);
+    assert.equal(w0.documents.lost, w0.documents.sent);
+    assert.ok(w0.ops.insert.errors >= 1, 'the write that found the connection closed is an error');
+    // No storage engine reported, label not in the engines table: journal not known, and said so.
+    assert.equal(w0.journal, null);
+    assert.match(w0.journal_source, /not reported/);
+  }
+  // The collection holds exactly what arrived, case by case (ids case * 10^9 + i).
+  const c = new MongoClient(server.uri);
+  try {
+    const col = c.db('lab').collection('seed000');
+    assert.equal(await col.countDocuments({}), 7 * 60);
+    assert.equal(await col.countDocuments({ _id: { $gte: 7e9, $lt: 8e9 } }), 60, 'w:3, the 8th case');
+    assert.deepEqual(Object.keys(await col.findOne({ _id: 1e9 })), ['_id', 'host', 'metric', 'value', 'tags'], 'the static document of the file');
+  } finally {
+    await c.close();
+  }
+  // Printed: the unsupported line per run, then the group table with fastest/median/slowest.
+  assert.equal((r.stdout.match(/^unsupported: 1 w:0: the server closed the connection/gm) || []).length, 2);
+  assert.match(r.stdout, /^writeconcern on wc: 2 repetitions \(group writeconcern-\d{8}T\d{6}Z-[0-9a-f]{6}\), per step and op/m);
+  assert.match(r.stdout, /^step +op +runs +fastest ops\/s +median ops\/s +slowest ops\/s$/m);
+  assert.match(r.stdout, /^majority\+j +insert +2\/2 +[\d.]+ +[\d.]+ +[\d.]+$/m);
+  assert.ok(r.stdout.includes(WHY_BOTH));
+  assert.match(r.stderr, /w:0: unsupported here: the server closed the connection/);
+});
+
+test('--write-concerns picks cases; --engine of a table engine records its journal column on every case', async () => {
+  const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+    '--engine', 'inmemory', '--ops', '5', '--repeat', '1', '--write-concerns', 'w:1,majority+j', '--wtimeout', '2s', '--clients', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  const [s] = runsOf('inmemory');
+  assert.deepEqual(s.cases.map((c) => [c.name, c.clients, c.parameters.wtimeout_ms]), [['w:1', 2, 2000], ['majority+j', 2, 2000]], 'one client count: the case keeps its name');
+  for (const c of s.cases) {
+    assert.equal(c.ops.insert.count, 5, '--ops is per case, shared by its clients');
+    assert.equal(c.documents.arrived, 5);
+    assert.equal(c.journal, false, 'compose/engines.tsv: inmemory has no journal');
+    assert.match(c.journal_source, /engines\.tsv journal column of inmemory/);
+  }
+  assert.match(r.stdout, /^journal: NO/m);
+});
+
+test('bad input: exit 2, one line, nothing connects', async () => {
+  for (const [args, re] of [
+    [['--write-concerns', 'w:1,fast'], /^error: --write-concerns: 'fast' is not a write concern \(w:N or majority, \+j for j:true/],
+    [['--write-concerns', 'w:0+j'], /^error: --write-concerns: 'w:0\+j' is not a write concern \(an unacknowledged write cannot wait for the journal\)$/],
+    [['--write-concerns', 'w:1,w:1'], /^error: --write-concerns: w:1 given twice$/],
+    [['--ops', '0'], /^error: --ops: 0 is out of range 1\.\.100000000$/],
+    [['--wtimeout', '5'], /^error: --wtimeout/],
+    [['--docs', '5'], /^error: --docs does not apply to writeconcern \(its writeconcern workload takes --ops, --write-concerns, --wtimeout\)$/],
+  ]) {
+    // an unreachable URI: a check that connected would fail differently (and slowly)
+    const r = await runLoader(['check', 'writeconcern', '--uri', 'mongodb://127.0.0.1:1/', ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr.trimEnd(), re);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+  }
+  const ok = await runLoader(['check', 'writeconcern', '--uri', 'mongodb://127.0.0.1:1/', '--write-concerns', 'w:0,w:5+j,majority']);
+  assert.equal(ok.code, 0, ok.stderr);
+});
+
+test('write concerns: names to driver options; wtimeout bounds every acknowledged case', () => {
+  assert.deepEqual(parseWriteConcerns('f', 'w:0,w:1+j,majority,majority+j').map((c) => c.write_concern),
+    [{ w: 0, j: false }, { w: 1, j: true }, { w: 'majority', j: false }, { w: 'majority', j: true }]);
+  assert.deepEqual(driverWriteConcern({ w: 0, j: false }, 5000), { w: 0 });
+  assert.deepEqual(driverWriteConcern({ w: 'majority', j: true }, 5000), { w: 'majority', j: true, wtimeoutMS: 5000 });
+});
+
+test('describeError: the server\'s code and name, and whether wtimeout ran out', () => {
+  // The driver's own error class for a command error (w:2 on a real standalone answers BadValue).
+  const bad = new MongoServerError({ ok: 0, code: 2, codeName: 'BadValue', errmsg: "cannot use 'w' > 1 when a host is not replicated" });
+  assert.deepEqual(describeError(bad), { text: "MongoServerError BadValue (2): cannot use 'w' > 1 when a host is not replicated", timedOut: false, code: 2 });
+  const wce = { name: 'MongoWriteConcernError', message: 'waiting for replication timed out', writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } } };
+  assert.equal(describeError(wce).timedOut, true);
+  assert.match(describeError(wce).text, /WriteConcernFailed \(64\)/);
+});
+
+test('journalFacts: the engines table first, then the server\'s own report, else not known', () => {
+  assert.deepEqual(journalFacts({ row: { engine: 'inmemory', journal: false } }), { journal: false, journal_source: 'compose/engines.tsv journal column of inmemory' });
+  assert.equal(journalFacts({ storageEngine: { name: 'inMemory', persistent: false } }).journal, false);
+  assert.equal(journalFacts({ storageEngine: { name: 'wiredTiger', persistent: true } }).journal, true);
+  assert.equal(journalFacts({ storageEngine: { name: 'mmapv1', persistent: true }, cmdLine: { parsed: { storage: { journal: { enabled: false } } } } }).journal, false);
+  assert.equal(journalFacts({}).journal, null);
+});
+
+test('dataMembers: a replica set\'s members, the shards\' members behind mongos, else the server itself', () => {
+  assert.deepEqual(dataMembers({ topology: { kind: 'replica_set_member', hosts: ['a:1', 'b:1'] } }, ['a:1']), ['a:1', 'b:1']);
+  assert.deepEqual(dataMembers({ topology: { kind: 'mongos', shards: [{ host: 'shard01/s-a:27017,s-b:27017' }] } }, ['mongos:27017']), ['s-a:27017', 's-b:27017']);
+  assert.deepEqual(dataMembers({ topology: { kind: 'standalone' } }, ['h:1']), ['h:1']);
+});
+
+test('groupTable: fastest, median and slowest over repetitions; a case measured in none says 0/N', () => {
+  const c = (name, ops, extra = {}) => ({ name, index: 1, ops: ops === null ? {} : { insert: { count: 10, ops_per_s: ops } }, ...extra });
+  const out = groupTable({ name: 'x', engine: 'e', group: 'g', runs: [[c('w:1', 100), c('w:3', null, { unsupported: 'timed out' })], [c('w:1', 300)], [c('w:1', 120)]] });
+  assert.match(out, /^w:1 +insert +3\/3 +300 +120 +100$/m);
+  assert.match(out, /^w:3 +- +0\/3/m);
+  assert.match(out, /^unsupported: w:3: timed out$/m);
+  const even = groupTable({ name: 'x', engine: 'e', group: 'g', runs: [[c('w:1', 100)], [c('w:1', 200)]] });
+  assert.match(even, /^w:1 +insert +2\/2 +200 +150 +100$/m, 'median of two: their mean');
+});
