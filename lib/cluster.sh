@@ -4,8 +4,12 @@
 # compose()/compose_probe() (lib/stack.sh). Checks live in lib/preflight.sh, secrets in
 # lib/secrets.sh. Exit codes: 0 ok, 1 environment/runtime error, 2 usage error.
 
-# Services with mongosh inside (shell targets) are every member and router of compose/topology.tsv
-# (topology_services); the routers beyond the first exist with --mongos N.
+# Services with a shell inside (shell targets) are every member and router of compose/topology.tsv
+# (topology_services); the routers beyond the first exist with --mongos N. The shell is the
+# image's (engines table, shell): mongosh, or the legacy mongo shell of the 3.6/4.0 images; the
+# scripts in compose/init run in both.
+# cluster_shell: that shell's command name.
+cluster_shell() { engine_field "$ENGINE" shell; }
 # Longest wait for the init service to finish after `docker compose up -d` returned. init's own
 # steps each give up after 180 s; 600 s covers a cold start on a slow disk with room to spare.
 UP_INIT_TIMEOUT=600
@@ -100,7 +104,7 @@ cluster_report() {
   done
   echo "  shell:  ./run.sh shell --engine $ENGINE      status: ./run.sh status --engine $ENGINE"
   echo "  stop:   ./run.sh down --engine $ENGINE       remove data: ./run.sh destroy --engine $ENGINE"
-  compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/status.js || true
+  compose exec -T "$(cluster_router)" "$(cluster_shell)" --nodb --quiet --norc /lab/init/status.js || true
 }
 
 verb_up() {
@@ -208,7 +212,7 @@ verb_status() {
     compose_probe --profile '*' ps --format 'table {{.Service}}\t{{.State}}\t{{.Status}}\t{{.Ports}}'
     echo
   fi
-  compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/status.js
+  compose exec -T "$(cluster_router)" "$(cluster_shell)" --nodb --quiet --norc /lab/init/status.js
 }
 
 # validate_service NAME: NAME is a service of this stack (any part, any profile).
@@ -231,8 +235,8 @@ verb_shell() {
   (($# <= 1)) || die_usage "shell takes at most one service (got: $*)"
   local svc=${1:-$(cluster_router)} tty=()
   topology_services | grep -qxF -- "$svc" ||
-    die_usage "shell opens mongosh in a mongod or mongos service, not '$svc' (choose one of: $(topology_services | paste -sd' ' -))"
+    die_usage "shell opens $(cluster_shell) in a mongod or mongos service, not '$svc' (choose one of: $(topology_services | paste -sd' ' -))"
   [[ $DRY_RUN == 1 ]] || preflight_docker
   [[ -t 0 && -t 1 ]] || tty=(-T)
-  compose exec "${tty[@]}" "$svc" mongosh --nodb --quiet --shell /lab/init/shell.js
+  compose exec "${tty[@]}" "$svc" "$(cluster_shell)" --nodb --quiet --shell /lab/init/shell.js
 }

@@ -126,7 +126,7 @@ smoke_cluster() {
   if [[ $DRY_RUN == 1 ]]; then
     smoke_check "$engine: status (dry run)" smoke_lab status || rc=1
     smoke_check "$engine: write and read a document through mongos (dry run)" \
-      smoke_diag compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
+      smoke_diag compose exec -T "$(cluster_router)" "$(engine_field "$engine" shell)" --nodb --quiet --norc /lab/init/smoke.js || rc=1
     return "$rc"
   fi
   local st=0
@@ -141,7 +141,7 @@ smoke_cluster() {
   smoke_check "$engine: shard members report storage engine $want" \
     grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
   smoke_check "$engine: write and read a document through mongos (w:majority)" \
-    smoke_diag compose exec -T "$(cluster_router)" mongosh --nodb --quiet --norc /lab/init/smoke.js || rc=1
+    smoke_diag compose exec -T "$(cluster_router)" "$(engine_field "$engine" shell)" --nodb --quiet --norc /lab/init/smoke.js || rc=1
   return "$rc"
 }
 

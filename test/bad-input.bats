@@ -40,9 +40,24 @@ nothing_started() {
 }
 
 @test "unknown engine: exit 2, lists the engines, nothing started" {
-  lab up --engine rocksdb
+  # perconaft: the seed's fractal tree, which no image the lab can run carries (README, Engines)
+  lab up --engine perconaft
   assert_failure 2
-  assert_output --partial "error: unknown engine 'rocksdb' (choose one of: wiredtiger inmemory)"
+  assert_output --partial "error: unknown engine 'perconaft' (choose one of: wiredtiger inmemory percona-wt mmapv1 rocksdb)"
+  [[ ! -s $STUB_DOCKER_LOG ]]
+  nothing_started
+}
+
+@test "engine names are exact: MMAPv1, RocksDB and the image name are refused, nothing started" {
+  local e
+  for e in MMAPv1 RocksDB mongo:4.0 'mmapv1,' ' mmapv1' percona; do
+    lab up --engine "$e"
+    assert_failure 2
+    assert_output --partial "error: unknown engine '$e' (choose one of: wiredtiger inmemory percona-wt mmapv1 rocksdb)"
+  done
+  lab experiment2 --engine mmap --dry-run
+  assert_failure 2
+  assert_output --partial "error: unknown engine 'mmap'"
   [[ ! -s $STUB_DOCKER_LOG ]]
   nothing_started
 }
@@ -333,9 +348,9 @@ fake_bash() {
   assert_output --partial "Usage: ./run.sh VERB [flags]"
   assert_output --regexp "inmemory +percona/percona-server-mongodb:8.0"
   # the arguments survive the re-exec: a usage error is still that usage error
-  LAB_BASH_CANDIDATES="$real" run sh "$LAB/run.sh" up --engine rocksdb </dev/null
+  LAB_BASH_CANDIDATES="$real" run sh "$LAB/run.sh" up --engine perconaft </dev/null
   assert_failure 2
-  assert_output --partial "error: unknown engine 'rocksdb'"
+  assert_output --partial "error: unknown engine 'perconaft'"
 }
 
 @test "port check works without 'timeout' (absent on macOS): a listener is seen, a free port is not" {

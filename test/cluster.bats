@@ -273,11 +273,52 @@ inmemory_volume_rules() {
   assert_called "$(compose_prefix inmemory)* exec -T cfg2 mongosh --nodb --quiet --shell /lab/init/shell.js"
 }
 
+@test "status and shell on an old server line use the image's legacy mongo shell (engines table, shell)" {
+  local e
+  for e in mmapv1 rocksdb; do
+    lab status --engine "$e" --dry-run
+    assert_success
+    assert_output --partial "-p lab-$e -f compose/cluster.yml -f compose/engines/$e.yml"
+    assert_output --partial " exec -T mongos mongo --nodb --quiet --norc /lab/init/status.js"
+    refute_output --partial "mongosh"
+    lab shell shard01-b --engine "$e"
+    assert_success
+    assert_called "$(compose_prefix "$e")* exec -T shard01-b mongo --nodb --quiet --shell /lab/init/shell.js"
+  done
+  lab shell --engine percona-wt
+  assert_success
+  assert_called "$(compose_prefix percona-wt)* exec -T mongos mongosh --nodb --quiet --shell /lab/init/shell.js"
+  lab shell prometheus --engine mmapv1
+  assert_failure 2
+  assert_output --partial "shell opens mongo in a mongod or mongos service, not 'prometheus'"
+}
+
+@test "up --dry-run per new engine: its image, uid, shell and (rocksdb) whole-GB cache reach Compose" {
+  lab up --engine mmapv1 --dry-run
+  assert_success
+  assert_output --partial "LAB_ENGINE=mmapv1 LAB_ENGINE_IMAGE=mongo:4.0 LAB_MONGOD_UID=999 "
+  assert_output --partial " LAB_SHELL=mongo "
+  lab up --engine rocksdb --profile laptop --dry-run
+  assert_success
+  assert_output --partial "LAB_ENGINE=rocksdb LAB_ENGINE_IMAGE=percona/percona-server-mongodb:3.6 LAB_MONGOD_UID=1001 "
+  assert_output --partial " LAB_DATA_CACHE_GB=0.5 "
+  assert_output --partial " LAB_SHELL=mongo LAB_DATA_CACHE_GB_WHOLE=1 "
+  lab up --engine percona-wt --profile seed2013 --dry-run
+  assert_success
+  assert_output --partial "LAB_ENGINE=percona-wt LAB_ENGINE_IMAGE=percona/percona-server-mongodb:8.0 LAB_MONGOD_UID=1001 "
+  assert_output --partial " LAB_SHELL=mongosh LAB_DATA_CACHE_GB_WHOLE=1 "
+  assert_output --partial "-f compose/engines/percona-wt.yml"
+}
+
 @test "smoke --dry-run walks every engine: up, status, write/read, destroy" {
   lab smoke --dry-run
   assert_success
-  local e
-  for e in wiredtiger inmemory; do
+  local e engines
+  engines=$(awk -F'\t' '!/^#/ && n++ { print $1 }' "$LAB/compose/engines.tsv")
+  [[ $(wc -l <<<"$engines") -ge 5 ]]
+  for e in $engines; do
+    # the write/read check runs in the engine's own shell (engines.tsv column 10, shell)
+    assert_line --regexp "-p lab-$e .* exec -T mongos $(awk -F'\t' -v e="$e" '$1 == e { print $10 }' "$LAB/compose/engines.tsv") --nodb --quiet --norc /lab/init/smoke\.js$"
     assert_output --partial "# engine $e"
     assert_output --partial "-p lab-$e -f compose/cluster.yml -f compose/engines/$e.yml"
     assert_line --regexp "^ok [0-9]+ - $e: up$"
@@ -304,9 +345,12 @@ main "$@"
 WRAP
   chmod +x "$LAB/smoke.sh"
   all_up_rules
-  rule "compose * -p lab-wiredtiger * exec -T mongos mongosh *status.js" 0 'summary engine=wiredTiger shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
-  rule "compose * -p lab-inmemory * exec -T mongos mongosh *status.js" 0 'summary engine=inMemory shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017'
-  rule "compose * exec -T mongos mongosh *smoke.js" 0 'smoke write-read ok smoke-1'
+  # every engine of the table answers in its own shell with the engine its server reports
+  local engine shell reported
+  while IFS=$'\t' read -r engine reported shell; do
+    rule "compose * -p lab-$engine * exec -T mongos $shell *status.js" 0 "summary engine=$reported shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017"
+    rule "compose * -p lab-$engine * exec -T mongos $shell *smoke.js" 0 'smoke write-read ok smoke-1'
+  done < <(awk -F'\t' '!/^#/ && n++ { print $1 "\t" $5 "\t" $10 }' "$LAB/compose/engines.tsv")
 }
 
 # assert_tap_numbering: the TAP lines of $output are numbered 1, 2, 3... in the order printed, and
@@ -369,6 +413,9 @@ smoke_monitoring() { smoke_check "$1: panels" true; }'
   refute_output --partial "not ok"
   assert_output --regexp "ok [0-9]+ - wiredtiger: shard members report storage engine wiredTiger"
   assert_output --regexp "ok [0-9]+ - inmemory: shard members report storage engine inMemory"
+  assert_output --regexp "ok [0-9]+ - mmapv1: shard members report storage engine mmapv1"
+  assert_output --regexp "ok [0-9]+ - rocksdb: shard members report storage engine rocksdb"
+  assert_output --regexp "ok [0-9]+ - percona-wt: shard members report storage engine wiredTiger"
   assert_output --partial "# smoke: all"
 }
 
@@ -417,7 +464,9 @@ smoke_monitoring() { smoke_check "$1: panels" true; }'
   assert_tap_numbering
   assert_output --regexp "not ok [0-9]+ - inmemory: up"
   assert_output --partial "# inmemory: up failed; the engine's other checks are not run"
-  [[ $(grep -c "EXPERIMENTS RAN" <<<"$output") == 1 ]] || fail "experiments ran for the failed engine"
+  local engines
+  engines=$(awk -F'\t' '!/^#/ && n++' "$LAB/compose/engines.tsv" | wc -l)
+  [[ $(grep -c "EXPERIMENTS RAN" <<<"$output") == $((engines - 1)) ]] || fail "experiments ran for the failed engine (or not for each other engine)"
   assert_output --regexp "ok [0-9]+ - inmemory: destroy"
   # diagnostics before destroy: ps, logs, Prometheus's data, into results/smoke/inmemory/<UTC>/
   local dir

@@ -1,4 +1,5 @@
-// The `init` service (compose/cluster.yml): mongosh --nodb /lab/init/init.js
+// The `init` service (compose/cluster.yml): <shell> --nodb /lab/init/init.js (mongosh, or the
+// legacy mongo shell of the 3.6/4.0 images: see lab.js)
 // Brings a freshly started cluster to a usable state and exits 0; on a cluster that is already
 // initialised it changes nothing and exits 0 (idempotent: `./run.sh up` may run it many times).
 //   1. initiate the config server replica set cfgrs by host name (if not yet), wait for a primary
@@ -55,8 +56,8 @@ function waitPrimary(rs) {
     for (var i = 0; i < rs.hosts.length; i++) {
       var c = connectSystem(rs.hosts[i]);
       try {
-        var h = run(c.getDB('admin'), { hello: 1 });
-        if (h.isWritablePrimary) return h.me || hostPort(rs.hosts[i]);
+        var h = hello(c.getDB('admin'));
+        if (h.writablePrimary) return h.me || hostPort(rs.hosts[i]);
       } finally { c.close(); }
     }
     return false;
@@ -80,7 +81,7 @@ function ensureUser(conn, where, name, hosts) {
   if (!sameRoles(info.users[0].roles, spec.roles)) changes.roles = spec.roles;
   var probe = null;
   try {
-    probe = new Mongo(uri(hosts, { user: name, password: pwd }));
+    probe = openConnection(hosts, { user: name, password: pwd });
     run(probe.getDB('admin'), { ping: 1 });
   } catch (e) {
     changes.pwd = pwd; // the secret file was regenerated since the user was made

@@ -1,8 +1,15 @@
-// Helpers shared by the mongosh scripts in this folder (init.js, status.js, shell.js, smoke.js).
+// Helpers shared by the shell scripts in this folder (init.js, status.js, shell.js, smoke.js).
 // Loaded with load('/lab/init/lab.js') inside the lab's containers, where this folder is mounted
 // read-only at /lab/init and the secrets at /run/lab-secrets (see compose/cluster.yml).
 // Top-level declarations only: compose/test/init-scripts.test.js evaluates this file in a bare
 // node:vm context to test the pure functions without a server.
+//
+// Two shells run these scripts, whichever the engine's image has (compose/engines.tsv, shell):
+// mongosh (6.0+ images) and the legacy mongo shell of the 3.6 and 4.0 images (mongo:4.0,
+// Percona 3.6), a SpiderMonkey 45 shell. So the scripts keep to what both have: ES5 and the ES2015
+// SpiderMonkey 45 knows (no String.prototype.padEnd: pad() below), files read with cat() where
+// there is no require('fs'), connections opened by openConnection() below, and isMaster where
+// hello does not exist (MongoDB < 4.4.2). The test runs every script in a stand-in of each shell.
 
 // The topology, by host name (never IPs: see compose/cluster.yml).
 var LAB = {
@@ -50,8 +57,52 @@ function sameRoles(a, b) {
 // Keyfile contents as mongod reads them: whitespace is not part of the key.
 function keyFromFileText(text) { return String(text).replace(/\s+/g, ''); }
 
+// legacyShell(): true in the legacy mongo shell, which has no require() (mongosh has Node's).
+function legacyShell() { return typeof require !== 'function'; }
+
+// readText(path): a file's text: Node's fs in mongosh, the shell's cat() in the legacy shell.
+function readText(path) {
+  return legacyShell() ? cat(path) : require('fs').readFileSync(path, 'utf8');
+}
+
 function readSecret(name) {
-  return require('fs').readFileSync(LAB.secrets + '/' + name, 'utf8').trim();
+  return String(readText(LAB.secrets + '/' + name)).trim();
+}
+
+// pad(text, width): text padded with spaces to width (String.prototype.padEnd is ES2017).
+function pad(text, width) {
+  text = String(text);
+  while (text.length < width) text += ' ';
+  return text;
+}
+
+// legacyHosts(hosts, replicaSet): the legacy shell's connection string, "set/h:p,h:p" or "h:p".
+function legacyHosts(hosts, replicaSet) {
+  var list = [].concat(hosts).map(hostPort).join(',');
+  return replicaSet ? replicaSet + '/' + list : list;
+}
+
+// openConnection(hosts, opts) -> a connection, authenticated when opts.user is given
+// (opts: user, password, authSource, replicaSet, timeoutMS). mongosh takes the credentials in
+// the URI; the legacy shell's Mongo() takes "host:port" or "set/hosts" and authenticates with
+// auth() (SCRAM-SHA-1: both 3.6 and 4.0 accept it for users and for __system's keyfile).
+function openConnection(hosts, opts) {
+  opts = opts || {};
+  if (!legacyShell()) return new Mongo(uri(hosts, opts));
+  var m = new Mongo(legacyHosts(hosts, opts.replicaSet));
+  if (typeof m.close !== 'function') m.close = function () {};
+  if (opts.user) {
+    var ok = m.getDB(opts.authSource || 'admin').auth({ user: opts.user, pwd: opts.password, mechanism: 'SCRAM-SHA-1' });
+    if (!ok) throw new Error('authentication failed for ' + opts.user + '@' + (opts.authSource || 'admin'));
+  }
+  return m;
+}
+
+// hello(db) -> { writablePrimary, me, raw }: hello where it exists (4.4.2+), isMaster before.
+function hello(db) {
+  var h = run(db, { hello: 1 });
+  if (h.ok !== 1) h = run(db, { isMaster: 1 });
+  return { writablePrimary: Boolean(h.isWritablePrimary || h.ismaster), me: h.me, raw: h };
 }
 
 // mongodb:// URI for one server (directConnection) or a replica set.
@@ -108,12 +159,12 @@ function retry(label, fn, deadlineMs) {
 // exception only covers connections made inside each member's container).
 function connectSystem(hosts, opts) {
   opts = opts || {};
-  var key = keyFromFileText(require('fs').readFileSync(LAB.keyfile, 'utf8'));
-  return new Mongo(uri(hosts, { user: '__system', password: key, authSource: 'local',
-    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS }));
+  var key = keyFromFileText(readText(LAB.keyfile));
+  return openConnection(hosts, { user: '__system', password: key, authSource: 'local',
+    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS });
 }
 function connectRoot(hosts, opts) {
   opts = opts || {};
-  return new Mongo(uri(hosts, { user: 'root', password: readSecret('root-password'),
-    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS }));
+  return openConnection(hosts, { user: 'root', password: readSecret('root-password'),
+    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS });
 }

@@ -1,4 +1,4 @@
-// ./run.sh status: mongosh --nodb /lab/init/status.js, run inside the mongos container as root
+// ./run.sh status: <shell> --nodb /lab/init/status.js (mongosh or the legacy mongo, lab.js), run inside the mongos container as root
 // (password read from the mounted secret file, never passed on a command line).
 // Prints the replica sets with member states and primary, the registered shards, and the storage
 // engine as the shard members report it (serverStatus().storageEngine). The last line is a
@@ -21,7 +21,7 @@ function showSet(rs) {
       if (m.health !== 1 || ['PRIMARY', 'SECONDARY'].indexOf(m.stateStr) < 0) {
         problems.push(rs.name + ' member ' + m.name + ' is ' + m.stateStr);
       }
-      print('  ' + m.name.padEnd(18) + m.stateStr.padEnd(12) +
+      print('  ' + pad(m.name, 18) + pad(m.stateStr, 12) +
         (m.infoMessage ? '  ' + m.infoMessage : '') + (m.lastHeartbeatMessage ? '  ' + m.lastHeartbeatMessage : ''));
     });
     if (primary === '-') problems.push(rs.name + ' has no primary');
@@ -52,7 +52,7 @@ try {
     var ls = run(m.getDB('admin'), { listShards: 1 });
     if (ls.ok !== 1) throw new Error(ls.errmsg);
     print('shards');
-    ls.shards.forEach(function (s) { shardIds.push(s._id); print('  ' + s._id.padEnd(18) + s.host); });
+    ls.shards.forEach(function (s) { shardIds.push(s._id); print('  ' + pad(s._id, 18) + s.host); });
     if (ls.shards.length === 0) print('  (none)');
   } finally { m.close(); }
 } catch (e) {
@@ -62,8 +62,8 @@ if (shardIds.indexOf(LAB.shard.name) < 0) problems.push('shard ' + LAB.shard.nam
 
 var engine = engineOf(shardPrimary !== '-' ? shardPrimary.split(':')[0] : LAB.shard.hosts[0]);
 print('engine');
-print('  ' + LAB.shard.name.padEnd(18) + engine);
-print('  ' + LAB.cfgrs.name.padEnd(18) + engineOf(cfgPrimary !== '-' ? cfgPrimary.split(':')[0] : LAB.cfgrs.hosts[0]));
+print('  ' + pad(LAB.shard.name, 18) + engine);
+print('  ' + pad(LAB.cfgrs.name, 18) + engineOf(cfgPrimary !== '-' ? cfgPrimary.split(':')[0] : LAB.cfgrs.hosts[0]));
 if (problems.length) print('problems: ' + problems.join('; '));
 print('summary engine=' + engine.split(' ')[0] + ' shards=' + (shardIds.join(',') || '-') +
   ' ' + LAB.cfgrs.name + '=' + cfgPrimary + ' ' + LAB.shard.name + '=' + shardPrimary);

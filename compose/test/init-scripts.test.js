@@ -81,3 +81,70 @@ test('addShard string, keyfile text, role comparison, URIs', () => {
   assert.equal(lab.uri(['cfg1', 'cfg2'], { user: '__system', password: 'a+b/c', authSource: 'local', replicaSet: 'cfgrs' }),
     'mongodb://__system:a%2Bb%2Fc@cfg1:27017,cfg2:27017/?serverSelectionTimeoutMS=3000&connectTimeoutMS=3000&authSource=local&replicaSet=cfgrs');
 });
+
+// The legacy mongo shell (mongo:4.0, Percona 3.6: engines.tsv shell "mongo") is SpiderMonkey 45
+// with the shell's own built-ins: no require(), no ES2017+ (padEnd, Object.values/entries, async,
+// ?. ??, object spread, **). A static check of every script, then lab.js run in a stand-in of each
+// shell: a context without require() and with cat() (legacy) and one with require() (mongosh).
+test('the scripts use nothing the legacy mongo shell (SpiderMonkey 45) lacks', () => {
+  const banned = [/\.pad(End|Start)\(/, /\?\./, /\?\?/, /Object\.(values|entries)\(/, /\basync\b/, /\bawait\b/, /\{\s*\.\.\./, /\*\*/];
+  for (const f of fs.readdirSync(DIR).filter((x) => x.endsWith('.js'))) {
+    const code = fs.readFileSync(path.join(DIR, f), 'utf8').split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
+    for (const re of banned) assert.doesNotMatch(code, re, `${f}: ${re} is not in SpiderMonkey 45`);
+    const requires = code.split('\n').filter((l) => /require\(/.test(l));
+    assert.deepEqual(requires.map((l) => l.trim()), f === 'lab.js'
+      ? ["return legacyShell() ? cat(path) : require('fs').readFileSync(path, 'utf8');"] : [], `${f}: require() only behind legacyShell()`);
+    if (f !== 'lab.js') assert.doesNotMatch(code, /new Mongo\(/, `${f}: connections through openConnection() (lab.js)`);
+  }
+});
+
+// shellStandIn(kind) -> a vm context running lab.js as that shell would, with a Mongo that records
+// how it was opened and authenticated, and files served from `files`.
+function shellStandIn(kind, files, authResult = 1) {
+  const opened = [];
+  class Mongo {
+    constructor(where) { this.where = where; this.auths = []; opened.push(this); }
+    getDB(name) { return { auth: (a) => { this.auths.push({ db: name, ...a }); return authResult; } }; }
+  }
+  const ctx = { Mongo, print() {}, sleep() {} };
+  if (kind === 'legacy') ctx.cat = (p) => { assert.ok(p in files, `cat ${p}`); return files[p]; };
+  else ctx.require = (m) => ({ readFileSync: (p) => { assert.equal(m, 'fs'); assert.ok(p in files, `read ${p}`); return files[p]; } });
+  vm.createContext(ctx);
+  vm.runInContext(fs.readFileSync(path.join(DIR, 'lab.js'), 'utf8'), ctx, { filename: 'lab.js' });
+  return { ctx, opened };
+}
+const FILES = { '/etc/lab-keyfile/keyfile': 'abc+/\nDEF 12\n', '/run/lab-secrets/root-password': 'pw+/x\n' };
+
+test('legacy shell: "set/host:port" connections, then SCRAM-SHA-1 auth (keyfile as __system, root from its file)', () => {
+  const { ctx, opened } = shellStandIn('legacy', FILES);
+  assert.equal(ctx.legacyShell(), true);
+  ctx.connectSystem(ctx.LAB.cfgrs.hosts, { replicaSet: ctx.LAB.cfgrs.name });
+  ctx.connectRoot(ctx.LAB.mongos);
+  assert.deepEqual(opened.map((m) => m.where), ['cfgrs/cfg1:27017,cfg2:27017,cfg3:27017', 'mongos:27017']);
+  assert.deepEqual(opened[0].auths, [{ db: 'local', user: '__system', pwd: 'abc+/DEF12', mechanism: 'SCRAM-SHA-1' }]);
+  assert.deepEqual(opened[1].auths, [{ db: 'admin', user: 'root', pwd: 'pw+/x', mechanism: 'SCRAM-SHA-1' }]);
+  assert.equal(typeof opened[0].close, 'function', 'close() exists for the scripts\' finally blocks');
+  assert.equal(ctx.readSecret('root-password'), 'pw+/x');
+  const refused = shellStandIn('legacy', FILES, 0);
+  assert.throws(() => refused.ctx.connectRoot('mongos'), /authentication failed for root@admin/);
+});
+
+test('mongosh: the same helpers open URIs with the credentials in them, no auth() call', () => {
+  const { ctx, opened } = shellStandIn('mongosh', FILES);
+  assert.equal(ctx.legacyShell(), false);
+  ctx.connectRoot(ctx.LAB.mongos);
+  assert.equal(opened[0].where, 'mongodb://root:pw%2B%2Fx@mongos:27017/?serverSelectionTimeoutMS=3000&connectTimeoutMS=3000&authSource=admin&directConnection=true');
+  assert.deepEqual(opened[0].auths, []);
+});
+
+test('hello(): isMaster on servers without hello (MongoDB < 4.4.2), pad() without padEnd', () => {
+  const { ctx } = shellStandIn('legacy', FILES);
+  const asked = [];
+  const old = { runCommand: (c) => { asked.push(Object.keys(c)[0]); return c.hello ? { ok: 0, code: 59, errmsg: 'no such command: \'hello\'' } : { ok: 1, ismaster: true, me: 'shard01-a:27017' }; } };
+  assert.deepEqual(JSON.parse(JSON.stringify(ctx.hello(old))).writablePrimary, true);
+  assert.deepEqual(asked, ['hello', 'isMaster']);
+  const current = { runCommand: () => ({ ok: 1, isWritablePrimary: false, me: 'shard01-b:27017' }) };
+  assert.equal(ctx.hello(current).writablePrimary, false);
+  assert.equal(ctx.pad('ab', 5), 'ab   ');
+  assert.equal(ctx.pad('abcdef', 3), 'abcdef');
+});
