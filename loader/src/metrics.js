@@ -16,6 +16,12 @@ class Metrics {
       name: 'lab_loader_ops_total', help: 'Operations completed, by op type and outcome',
       labelNames: ['experiment', 'op', 'outcome'], registers: [register],
     });
+    // What successful ops moved, where a kind says (GridFS: a chunk's bytes): MB/s in Grafana is
+    // rate(lab_loader_bytes_total[...]) / 1e6, as mb_per_s in the timeline and summary.
+    this.bytesTotal = new client.Counter({
+      name: 'lab_loader_bytes_total', help: 'Bytes moved by successful operations, by op type',
+      labelNames: ['experiment', 'op'], registers: [register],
+    });
     this.latency = new client.Gauge({
       name: 'lab_loader_latency_seconds', help: "Last second's HdrHistogram latency quantiles",
       labelNames: ['experiment', 'op', 'quantile'], registers: [register],
@@ -61,11 +67,12 @@ class Metrics {
     this.current = null;
   }
 
-  // addInterval(op, delta): delta = { ok, err, sumUs, buckets } from one worker's flush.
+  // addInterval(op, delta): delta = { ok, err, sumUs, bytes, buckets } from one worker's flush.
   addInterval(op, delta) {
     const e = this.experiment;
     if (delta.ok) this.opsTotal.inc({ experiment: e, op, outcome: 'ok' }, delta.ok);
     if (delta.err) this.opsTotal.inc({ experiment: e, op, outcome: 'error' }, delta.err);
+    if (delta.bytes) this.bytesTotal.inc({ experiment: e, op }, delta.bytes);
     let d = this.durations[op];
     if (!d) d = this.durations[op] = { buckets: new Float64Array(PROM_BOUNDS_US.length + 1), sum: 0 };
     delta.buckets.forEach((c, i) => { d.buckets[i] += c; });
