@@ -122,7 +122,12 @@ test('--from-file: its bytes, its size, --chunk-size and --bucket; sha256 writte
 
 test('an interrupted upload: summary incomplete, naming the GridFS file id and chunks it left; the next run empties the bucket', async () => {
   const l = startLoader(['gridfs', ...common(server.uri, 'int'), '--file-size', '4GB', '--repeat', '1'], { spawnOptions: { detached: true } });
+  const [, metricsUrl] = await l.waitFor(/^metrics: (\S+)$/m);
   await l.waitFor(/upload: \d+\/\d+ chunks/); // chunks are arriving
+  // Prometheus sees the bytes too (Grafana's MB/s: rate(lab_loader_bytes_total) / 1e6).
+  const scraped = await (await fetch(metricsUrl)).text();
+  const bytes = Number(/^lab_loader_bytes_total\{experiment="gridfs",op="upload"\} (\d+)$/m.exec(scraped)?.[1]);
+  assert.ok(bytes > 0 && bytes % 261120 === 0, `lab_loader_bytes_total of the upload: ${bytes}`);
   process.kill(-l.proc.pid, 'SIGINT');
   const r = await l.done;
   assert.equal(r.code, 130, r.stderr);
