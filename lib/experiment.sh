@@ -71,6 +71,11 @@ experiment_flags_usage() {
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
   --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
+  --records N             ycsb-a: YCSB records (default 5000000); also --fields N, --field-length N
+  --threads LIST          ycsb-a: thread steps (same as --clients; default 1,2,4,8,16,32)
+  --operations N          ycsb-a: operations per step instead of --duration (default: --duration 2m)
+  --tool lab|ycsb         ycsb-a: ycsb runs YCSB 0.17.0 itself on the stack with the same
+                          parameters (images/ycsb), written as the same summary.json
   --via primary|mongos    in the stack: straight to the shard's primary, as seeds/004 did
                           (default), or through mongos
   --uri URI               run the loader on this host against URI (any cluster); no Docker
@@ -136,7 +141,7 @@ experiment_run_loader() {
 }
 
 verb_experiment() {
-  local name=$1 uri="" via="" password_file="" flag value rc=0
+  local name=$1 uri="" via="" password_file="" tool="" flag value rc=0
   shift
   local loader_args=()
   local FLAG VALUE SHIFT_BY
@@ -151,6 +156,7 @@ verb_experiment() {
       --uri) uri=$value ;;
       --via) via=$value ;;
       --password-file) password_file=$value ;;
+      --tool) tool=$value ;; # lab (the loader, default) or ycsb (YCSB itself: lib/ycsb.sh)
       *) loader_args+=("$flag" "$value") ;;
     esac
   done
@@ -163,9 +169,16 @@ verb_experiment() {
   if [[ -z $uri && " ${loader_args[*]} " == *" --metrics-port "* ]]; then
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
+  [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
+  [[ $tool != ycsb || -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
   local label
   label=$(experiment_engine_label)
-  if [[ -n $uri ]]; then
+  if [[ $tool == ycsb ]]; then
+    experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
+    # shellcheck source=lib/ycsb.sh
+    source "$LAB_ROOT/lib/ycsb.sh"
+    ycsb_experiment "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
+  elif [[ -n $uri ]]; then
     experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else

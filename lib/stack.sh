@@ -15,11 +15,11 @@ SECRETS_ROOT="$LAB_ROOT/.secrets"
 stack_secrets_dir() { echo "$SECRETS_ROOT/${1:-$ENGINE}"; }
 
 # stack_files: the -f arguments, relative to LAB_ROOT. Optional parts are separate files so that a
-# part can be left out (--no-monitoring) or is only started on demand (loader, fault sidecars use
+# part can be left out (--no-monitoring) or is only started on demand (loader, fault sidecars, YCSB use
 # Compose profiles and never start with `up`).
 stack_files() {
   local f files=(compose/cluster.yml "compose/engines/$ENGINE.yml")
-  for f in compose/loader.yml compose/faults.yml; do
+  for f in compose/loader.yml compose/faults.yml compose/ycsb.yml; do
     [[ -f $LAB_ROOT/$f ]] && files+=("$f")
   done
   if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then

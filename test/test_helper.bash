@@ -55,6 +55,7 @@ compose_prefix() {
   local extra=""
   [[ -f $LAB/compose/loader.yml ]] && extra+=" -f compose/loader.yml"
   [[ -f $LAB/compose/faults.yml ]] && extra+=" -f compose/faults.yml"
+  [[ -f $LAB/compose/ycsb.yml ]] && extra+=" -f compose/ycsb.yml"
   echo "compose --project-directory $LAB -p lab-$1 -f compose/cluster.yml -f compose/engines/$1.yml$extra"
 }
 
