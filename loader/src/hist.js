@@ -25,15 +25,17 @@ function newHistogram() {
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 const decode = (b64) => hdr.decodeFromCompressedBase64(b64, BITS, USE_WASM);
 
-// percentiles(h): the numbers every report uses, in microseconds. Empty histogram -> nulls,
-// never zeros: "no data" must not read as "0 us".
-function percentiles(h) {
+// percentiles(h, sumUs): the numbers every report uses, in microseconds. Empty histogram -> nulls,
+// never zeros: "no data" must not read as "0 us". sumUs (optional): the exact sum of the recorded
+// values, so that the mean is sumUs / count instead of HdrHistogram's mean, which walks every
+// recorded bucket (it was the main thread's largest cost once a second: loader/README.md "Profile").
+function percentiles(h, sumUs) {
   if (!h || h.totalCount === 0) {
     return { count: 0, mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
   }
   return {
     count: h.totalCount,
-    mean: Math.round(h.mean * 10) / 10,
+    mean: Math.round((sumUs === undefined ? h.mean : sumUs / h.totalCount) * 10) / 10,
     p50: h.getValueAtPercentile(50),
     p90: h.getValueAtPercentile(90),
     p99: h.getValueAtPercentile(99),

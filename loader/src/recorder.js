@@ -80,8 +80,9 @@ function mergeInterval(deltas, intervalS, acc) {
   const sec = {};
   for (const ops of deltas) {
     for (const [op, d] of Object.entries(ops)) {
-      const s = (sec[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: null });
+      const s = (sec[op] ||= { ok: 0, err: 0, sumUs: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: null });
       s.ok += d.ok;
+      s.sumUs += d.sumUs || 0;
       s.err += d.err;
       s.docs += d.docs || 0;
       s.bytes += d.bytes || 0;
@@ -100,7 +101,7 @@ function mergeInterval(deltas, intervalS, acc) {
   for (const op of OPS) {
     const s = sec[op];
     if (!s) continue;
-    line[op] = { ok: s.ok, err: s.err, ops_per_s: Math.round((s.ok / intervalS) * 10) / 10, latency_us: percentiles(s.hist) };
+    line[op] = { ok: s.ok, err: s.err, ops_per_s: Math.round((s.ok / intervalS) * 10) / 10, latency_us: percentiles(s.hist, s.sumUs) };
     // What the ops moved, where the kind says (batches: documents; GridFS: bytes, MB = 10^6).
     if (s.docs) line[op].docs_per_s = Math.round((s.docs / intervalS) * 10) / 10;
     if (s.bytes) line[op].mb_per_s = Math.round((s.bytes / 1e6 / intervalS) * 1000) / 1000;

@@ -1,7 +1,7 @@
 'use strict';
 // read (experiment3): findOne({x: rand}) over the preloaded keys, whole document, sent as the
 // same find command through db.command (kinds/ops.js findOneCommand).
-const { timed, findOneCommand } = require('./ops');
+const { findOneCommand } = require('./ops');
 
 module.exports = {
   name: 'read',
@@ -13,8 +13,18 @@ module.exports = {
   next(config, col, rng, id, step, env) {
     const keys = config.preload.docs;
     const findOne = findOneCommand(env.db, col);
+    // Timed inline rather than through ops.js timed(): one async layer (a promise and its
+    // microtasks) less per op on the hot path.
     return async (record, intended, now) => {
-      await timed(record, 'find', intended, now, findOne, { x: rng.int(keys) });
+      const filter = { x: rng.int(keys) };
+      const t = now();
+      try {
+        await findOne(filter);
+      } catch (e) {
+        record('find', t, now(), intended, false);
+        throw e;
+      }
+      record('find', t, now(), intended, true);
       return true;
     };
   },
