@@ -1,0 +1,51 @@
+'use strict';
+// The floor of one workload kind: a bare loop of the official driver sending the kind's server
+// operations with the leanest public API (bench/floors/<kind>.js), with the same clients as the
+// loader (one MongoClient of one connection each, the loader's driver options) in one thread, no
+// recording, no worker threads, no metrics. What is left of the loader's CPU per op above this is
+// the loader's own cost. Run by bench.js on the pinned core, right after the loader's run of the
+// same experiment (whose setup and preload it reuses). Prints one JSON line:
+//   { ops, cpu_us, wall_s, cpu_us_per_op }
+// Usage: node bench/floor.js KIND EXPERIMENT.yaml DURATION_MS URI [experiment flags...]
+const { performance } = require('node:perf_hooks');
+const { parse } = require('../src/args');
+const { load } = require('../src/config');
+const { newClient } = require('../src/clients');
+const { Rng } = require('../src/rng');
+const { clientStream } = require('../src/workload');
+
+async function main() {
+  const [kind, file, durationText, uri, ...flags] = process.argv.slice(2);
+  const floor = require(`./floors/${kind}`);
+  const { config } = load(parse([file, ...flags, '--uri', uri]));
+  const clients = Math.max(...config.workload.clients);
+  const conn = { uri, serverSelectionTimeoutMs: 10000 };
+  const loops = [];
+  for (let id = 0; id < clients; id++) {
+    const client = newClient(conn, config);
+    await client.connect();
+    const db = client.db(config.database);
+    const col = db.collection(config.collection);
+    const rng = new Rng(config.seed, clientStream(id, 0));
+    loops.push({ client, op: floor.make({ config, db, col, rng, id, clients }) });
+  }
+  const durationMs = Number(durationText);
+  let iterations = 0;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const end = t0 + durationMs;
+  await Promise.all(loops.map(async ({ op }) => {
+    while (performance.now() < end) {
+      await op();
+      iterations++;
+    }
+  }));
+  const cpu = process.cpuUsage(c0);
+  const wallS = (performance.now() - t0) / 1000;
+  const ops = iterations * floor.ops;
+  const cpuUs = cpu.user + cpu.system;
+  await Promise.all(loops.map(({ client }) => client.close()));
+  process.stdout.write(`${JSON.stringify({ ops, cpu_us: cpuUs, wall_s: Math.round(wallS * 1000) / 1000, cpu_us_per_op: Math.round((cpuUs / ops) * 10) / 10 })}\n`);
+}
+
+main().catch((e) => { process.stderr.write(`${e.stack || e}\n`); process.exit(1); });
