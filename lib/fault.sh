@@ -104,6 +104,9 @@ parse_fault_flags() {
   ((FAULT_THRESHOLD_MS >= 3000)) || die_usage "--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)"
   { is_uint "$FAULT_OPLOG_MB" && ((FAULT_OPLOG_MB >= 1)); } || die_usage "--oplog-size-mb must be a whole number >= 1 (got '$FAULT_OPLOG_MB')"
   if [[ $scenario == failover ]]; then
+    # the verdict reads every write back with readConcern majority (loader/src/faults/setcheck.js)
+    engine_is "$ENGINE" majority_reads ||
+      die_usage "fault failover does not apply to engine $ENGINE: its verdict reads every write back with readConcern majority, which this engine does not serve reliably (compose/engines.tsv majority_reads: no)"
     [[ -n $FAULT_W ]] || die_usage "fault failover needs --w 1 or --w majority"
     [[ $FAULT_W == 1 || $FAULT_W == majority ]] || die_usage "--w must be 1 or majority (got '$FAULT_W')"
     [[ $FAULT_HOW == partition || $FAULT_HOW == kill ]] || die_usage "--how must be partition or kill (got '$FAULT_HOW')"
@@ -285,10 +288,11 @@ smoke_faults() {
       *) runs+=("fault replica-lag --method $method --threshold 20s") ;;
     esac
   done
+  # failover only where its majority read back applies (engines.tsv majority_reads)
+  if engine_is "$eng" majority_reads; then
+    runs+=("fault failover --w majority" "fault failover --w 1" "fault failover --w majority --how kill")
+  fi
   runs+=(
-    "fault failover --w majority"
-    "fault failover --w 1"
-    "fault failover --w majority --how kill"
     "fault stale-secondary --yes"
     "resync STALE_MEMBER"
     "fault heal"

@@ -67,6 +67,23 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ ! -s "$STUB_DOCKER_LOG" ]
 }
 
+@test "failover on an engine without reliable majority reads (engines.tsv majority_reads no): one line, exit 2, no docker call" {
+  local e
+  for e in mmapv1 rocksdb; do
+    run "$W/lab.sh" fault failover --w majority --engine "$e"
+    [ "$status" -eq 2 ]
+    [[ $output == *"error: fault failover does not apply to engine $e: its verdict reads every write back with readConcern majority, which this engine does not serve reliably (compose/engines.tsv majority_reads: no)"* ]]
+    run "$W/lab.sh" fault failover --w 1 --engine "$e" --dry-run
+    [ "$status" -eq 2 ]
+  done
+  [ ! -s "$STUB_DOCKER_LOG" ]
+  # the other scenarios still apply there, and failover still applies to the rest
+  run "$W/lab.sh" fault replica-lag --method failpoint --engine mmapv1 --dry-run
+  [ "$status" -eq 0 ]
+  run "$W/lab.sh" fault failover --w 1 --engine percona-wt --dry-run
+  [ "$status" -eq 0 ]
+}
+
 @test "bad member, method, threshold and misplaced flags: exit 2 before any docker call" {
   run "$W/lab.sh" fault replica-lag --member shard02-a
   [ "$status" -eq 2 ]; [[ $output == *"unknown member 'shard02-a' (choose one of: shard01-a shard01-b shard01-c)"* ]]

@@ -2,7 +2,7 @@
 // Talking to the cluster for the fault scenarios: one direct connection per shard member (never
 // through mongos for member-level commands: fsyncLock through mongos locks the whole cluster from
 // 7.0.2), plus mongos for the application-level writers and the final majority read.
-const { MongoClient } = require('mongodb');
+const { driver } = require('../driver-line');
 const { readSecret } = require('../clients');
 const d = require('./decisions');
 
@@ -36,6 +36,7 @@ class Members {
   client(host) {
     const h = this.resolve(host);
     if (!this.clients.has(h)) {
+      const { MongoClient } = driver(this.opts.driverLine);
       this.clients.set(h, new MongoClient(`mongodb://${h}/`, { ...MEMBER_OPTS, ...auth(this.opts), appName: 'lab-fault' }));
     }
     return this.clients.get(h);
@@ -94,7 +95,10 @@ class Members {
   }
 }
 
+// opts.driverLine: the engine's driver line (compose/engines.tsv driver_line, src/driver-line.js):
+// the old server lines (3.6, 4.0) refuse the current driver.
 function mongosClient(opts, extra = {}) {
+  const { MongoClient } = driver(opts.driverLine);
   return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), appName: 'lab-fault', ...extra });
 }
 

@@ -183,7 +183,9 @@ function rolledPast(windows, optime) {
 //  4.4+ structured JSON: id 21126 (bgsync.cpp, "Too stale to catch up. Entering maintenance mode",
 //  attr lastOpTimeFetched / earliestOpTimeSeen) and id 5579708 (sync_source_resolver.cpp, "We are too
 //  stale to use candidate as a sync source", attr candidate / lastOpTimeFetchedTimestamp /
-//  remoteEarliestOpTimeTimestamp). 2.4-era text: "replSet error RS102 too stale to catch up".
+//  remoteEarliestOpTimeTimestamp). 3.x-4.2 text logs (the mmapv1 and rocksdb engines' 4.0 and 3.6
+//  lines): "too stale to catch up -- entering maintenance mode" (bgsync.cpp, error()). 2.4-era
+//  text: "replSet error RS102 too stale to catch up".
 const TOO_STALE_IDS = new Set([21126, 5579708]);
 
 function parseLogLine(line) {
@@ -228,6 +230,7 @@ function parseLogLine(line) {
     if (doc) return null;
   }
   if (/RS102 too stale to catch up/.test(text)) return { kind: 'too-stale', id: 'RS102', legacy: true, line: text };
+  if (/too stale to catch up -- entering maintenance mode/.test(text)) return { kind: 'too-stale', id: 'text', legacy: true, line: text };
   return null;
 }
 

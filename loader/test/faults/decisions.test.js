@@ -233,6 +233,13 @@ test('too-stale detection: the 2.4-era RS102 text line (seeds/004)', () => {
   assert.equal(p.legacy, true);
 });
 
+test('too-stale detection: the 3.6/4.0 text line (mmapv1 and rocksdb engines)', () => {
+  const p = d.parseLogLine('2026-11-23T01:00:00.000+0000 E REPL     [rsBackgroundSync] too stale to catch up -- entering maintenance mode');
+  assert.equal(p.kind, 'too-stale');
+  assert.equal(p.legacy, true);
+  assert.equal(d.parseLogLine('2026-11-23T01:00:00.000+0000 I REPL     [rsBackgroundSync] Our newest OpTime : { ts: Timestamp(1, 1), t: 1 }'), null);
+});
+
 test('too-stale detection ignores other lines and reports initial sync', () => {
   const other = '{"t":{"$date":"2026-09-27T13:35:46.952+00:00"},"s":"W","c":"REPL","id":5579700,"ctx":"BackgroundSync","msg":"Oplog fetcher discovered we are too stale to sync from sync source. Denylisting sync source","attr":{"syncSource":"shard01-a:27017","denylistDurationMillis":60000}}';
   const init = '{"t":{"$date":"2026-09-27T13:35:52.950+00:00"},"s":"I","c":"INITSYNC","id":21164,"ctx":"ReplCoordExtern-1","msg":"Starting initial sync attempt","attr":{"initialSyncAttempt":1,"initialSyncMaxAttempts":10}}';

@@ -24,7 +24,12 @@ module.exports = {
     'failover-seconds': { type: 'string', default: '90' }, // how long a new primary may take
   },
 
-  check(p) {
+  check(p, env) {
+    // The check reads every id back with readConcern majority (setcheck.js finalRead): an engine
+    // that does not serve it reliably (engines.tsv majority_reads) cannot give a verdict.
+    if (env && env.engine && env.engine.majority_reads === false) {
+      throw new Error(`fault failover does not apply to engine ${env.engine.engine}: its verdict reads every write back with readConcern majority, which this engine does not serve reliably (compose/engines.tsv majority_reads: no)`);
+    }
     if (!p.w) throw new Error('fault failover needs --w 1 or --w majority');
     if (!['1', 'majority'].includes(p.w)) throw new Error(`--w must be 1 or majority (got '${p.w}')`);
     if (!['partition', 'kill'].includes(p.how)) throw new Error(`--how must be partition or kill (got '${p.how}')`);

@@ -17,7 +17,7 @@ const { sleep } = require('../runner');
 const replicaLag = require('./replica-lag');
 
 const names = (env) => env.shard.hosts.map(d.shortName);
-const TOO_STALE = /"id":21126|RS102/;
+const TOO_STALE = /"id":21126|RS102|too stale to catch up -- entering maintenance mode/; // 4.4+ JSON, 2.4, 3.x-4.2 (decisions.js)
 
 module.exports = {
   name: 'stale-secondary',
