@@ -40,6 +40,7 @@ test('lineForWire: the newest line that accepts the server, none below the oldes
 // Small flags per experiment: an insert experiment is bounded by documents, the others by time.
 function smallFlags(file) {
   const doc = YAML.parse(fs.readFileSync(file, 'utf8'));
+  if (doc.workload?.type === 'ycsb') return ['--records', '200', '--threads', '1,2', '--duration', '1s'];
   return doc.workload && doc.workload.docs !== undefined
     ? ['--docs', '60']
     : ['--preload-docs', '200', '--clients', '1,2', '--duration', '1s'];
