@@ -120,7 +120,7 @@ function normalise(s, timelineLines, dir) {
   return {
     dir,
     experiment: s.experiment,
-    engine: s.engine,
+    engine: s.tool && s.tool.name !== 'lab-loader' ? `${s.engine} (${s.tool.name} ${s.tool.version})` : s.engine, // YCSB runs: their own series beside the loader's
     // Runs without a group (written before --repeat existed) are each their own group of one.
     group: s.group ?? null,
     repetition: Number.isInteger(s.repetition) ? s.repetition : 1,
