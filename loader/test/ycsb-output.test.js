@@ -67,6 +67,12 @@ test('--tool ycsb: YCSB 0.17.0\'s real load and run output becomes the lab\'s su
     assert.ok(!Number.isNaN(Date.parse(st.started_at)));
   }
   assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).complete, true);
+  // The report reads it as its own series beside the loader's on the same engine.
+  const { normalise } = require('../../report/src/normalise');
+  const run = normalise(s, [], dir);
+  assert.equal(run.engine, 'wiredtiger (ycsb 0.17.0)');
+  assert.deepEqual(run.points.map((p) => p.clients), [1, 3]);
+  assert.ok(run.points.every((p) => p.ops.read && p.ops.update), 'read and update per point');
 });
 
 test('YCSB\'s defaults print only the 95th and 99th percentiles: the others are null, not invented', async () => {
