@@ -231,3 +231,27 @@ test('bad input: one line, exit 2, nothing started', async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^error: --file-size does not apply to experiment1 \(its insert workload takes --docs\)/);
 });
+
+test('the experiment file: the seed\'s 5 GiB file put 5 times, in chunks of each driver line\'s own default size', async () => {
+  const { config } = require('../src/config').load({ experiment: 'gridfs', kindArgs: {} });
+  assert.equal(config.repeat, 5, 'repeat: 5, the seed\'s five puts');
+  assert.equal(config.params.file_size, 5 * 1024 ** 3, 'the seed\'s 5120 MB');
+  assert.equal(config.params.bucket, 'fs');
+  // The default chunk size of every driver line the loader carries, as it writes it into a files
+  // document when the bucket is given none.
+  const { lines, driver } = require('../src/driver-line');
+  for (const l of lines()) {
+    const d = driver(l.name);
+    const c = await d.MongoClient.connect(server.uri);
+    try {
+      const bucket = new d.GridFSBucket(c.db('lab'), { bucketName: `default_${l.name.replace(/\W/g, '_')}` });
+      const stream = bucket.openUploadStream('one-byte');
+      await new Promise((resolve, reject) => stream.end(Buffer.from('x'), (e) => (e ? reject(e) : resolve())));
+      const doc = await bucket.find({ _id: stream.id }).next();
+      assert.equal(doc.chunkSize, config.params.chunk_size, `mongodb ${l.version}'s default chunk size`);
+      await bucket.drop();
+    } finally {
+      await c.close();
+    }
+  }
+});
