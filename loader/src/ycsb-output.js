@@ -90,4 +90,47 @@ function toStep(parsed, { index, phase, clients, startedAt = null, targetRate = 
   };
 }
 
-module.exports = { parse, toStep, latency, OP_NAMES };
+// YCSB's status lines (-s, status.interval=1; StatusThread, on stderr), one per interval:
+//   2026-11-23 01:04:50:741 1 sec: 1988 operations; 1535 current ops/sec; est completion in 3
+//   second [READ: Count=739, Max=29, Min=0, Avg=0.06, 90=0, 99=1, 99.9=3, 99.99=29] [UPDATE: ...]
+// With measurementtype=hdrhistogram each bracket covers the interval since the previous line.
+// statusTimeline(text, { step, phase, clients, startedMs, runStartMs }) -> timeline.ndjson lines
+// of the loader's shape (ops.<op>.ops_per_s and latency_us per second; p50 is not printed: null).
+// The timestamps are the YCSB container's clock in its time zone (UTC in images/ycsb).
+const STATUS = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d):(\d{3}) \d+ sec: \d+ operations;(.*)$/;
+function statusTimeline(text, { step, phase, clients, startedMs = null, runStartMs = null }) {
+  const out = [];
+  let prev = startedMs;
+  for (const line of String(text).split(/\r?\n/)) {
+    const m = STATUS.exec(line.trim());
+    if (!m) continue;
+    const t = Date.parse(`${m[1]}T${m[2]}.${m[3]}Z`);
+    const intervalS = prev === null ? 1 : Math.max(0.001, (t - prev) / 1000);
+    prev = t;
+    runStartMs ??= t - intervalS * 1000;
+    const ops = {};
+    for (const b of m[4].matchAll(/\[([A-Z-]+): ([^\]]*)\]/g)) {
+      const op = OP_NAMES[b[1]];
+      if (!op) continue;
+      const f = Object.fromEntries(b[2].split(', ').map((kv) => kv.split('=')).map(([k, v]) => [k, Number(v)]));
+      ops[op] = {
+        ops_per_s: Math.round((f.Count / intervalS) * 10) / 10,
+        latency_us: { count: f.Count, mean: f.Count ? f.Avg : null, p50: null, p90: f.Count ? f['90'] : null, p99: f.Count ? f['99'] : null, p999: f.Count ? f['99.9'] : null, max: f.Count ? f.Max : null },
+      };
+    }
+    out.push({
+      t: new Date(t).toISOString(),
+      elapsed_s: Math.round((t - runStartMs) / 10) / 100,
+      interval_s: Math.round(intervalS * 1000) / 1000,
+      partial: intervalS < 0.9,
+      phase,
+      step,
+      clients,
+      ops,
+      loader: { source: 'ycsb status', workers: [] },
+    });
+  }
+  return out;
+}
+
+module.exports = { parse, toStep, latency, statusTimeline, OP_NAMES };

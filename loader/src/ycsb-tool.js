@@ -10,7 +10,7 @@ const path = require('node:path');
 const { load } = require('./config');
 const { RunDir } = require('./results');
 const { kind } = require('./kinds');
-const { parse, toStep } = require('./ycsb-output');
+const { parse, toStep, statusTimeline } = require('./ycsb-output');
 
 const TOOL = { name: 'ycsb', version: '0.17.0' };
 // Client.java caps the threads at operationcount (`if (threadcount > opcount)`), so a
@@ -71,7 +71,7 @@ function prepare(opts, startedAt = new Date()) {
   };
   run.create(file, placeholder(plan));
   run.close();
-  fs.rmSync(path.join(run.dir, 'timeline.ndjson'), { force: true }); // YCSB keeps no lab timeline
+  fs.rmSync(path.join(run.dir, 'timeline.ndjson'), { force: true }); // summarize writes it from YCSB's status lines
   fs.mkdirSync(path.join(run.dir, 'ycsb'));
   fs.writeFileSync(path.join(run.dir, 'ycsb', 'workload.properties'), properties(config));
   fs.writeFileSync(path.join(run.dir, 'ycsb', 'plan.json'), JSON.stringify(plan, null, 2) + '\n');
@@ -121,7 +121,7 @@ function summaryOf(plan, { complete, reason, steps, preload, endedAt = null }) {
     steps,
     loader_limited: null,
     published: c.published ?? null,
-    files: { ycsb: 'ycsb/' },
+    files: { ycsb: 'ycsb/', timeline: 'timeline.ndjson' },
   };
 }
 
@@ -147,15 +147,27 @@ function summarize(dir) {
   } catch (e) {
     reason = `YCSB's load phase has no complete output: ${e.message}`;
   }
+  const timeline = [];
+  let runStartMs = null;
   for (const [i, threads] of plan.threads.entries()) {
     if (reason) break;
+    const phase = `clients-${threads}`;
     try {
       const text = read(`run-threads-${threads}.txt`);
-      steps.push(toStep(parse(text), { index: i + 1, phase: `clients-${threads}`, clients: threads, startedAt: startedOf(text), targetRate: plan.config.rate }));
+      const started = startedOf(text);
+      runStartMs ??= started ? Date.parse(started) : null;
+      steps.push(toStep(parse(text), { index: i + 1, phase, clients: threads, startedAt: started, targetRate: plan.config.rate }));
+      // The 1 s timeline from YCSB's status lines (its stderr), where it kept them.
+      let log = '';
+      try { log = read(`run-threads-${threads}.log`); } catch { /* no status output */ }
+      const lines = statusTimeline(log, { step: i + 1, phase, clients: threads, startedMs: started ? Date.parse(started) : null, runStartMs });
+      if (lines.length) runStartMs ??= Date.parse(lines[0].t) - lines[0].interval_s * 1000;
+      timeline.push(...lines);
     } catch (e) {
       reason = `YCSB's run with ${threads} threads has no complete output: ${e.message}`;
     }
   }
+  fs.writeFileSync(path.join(dir, 'timeline.ndjson'), timeline.map((l) => JSON.stringify(l) + '\n').join(''));
   const summary = summaryOf(plan, { complete: reason === null, reason, steps, preload, endedAt: new Date().toISOString() });
   if (!summary.complete) summary.exit_code = 1;
   fs.writeFileSync(path.join(dir, 'summary.json.tmp'), JSON.stringify(summary, null, 2) + '\n');

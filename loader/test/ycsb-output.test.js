@@ -13,7 +13,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 const { parse, toStep } = require('../src/ycsb-output');
 const { prepare, summarize } = require('../src/ycsb-tool');
 const { parse: parseArgs } = require('../src/args');
-const { checkSummary } = require('./support/summary-schema');
+const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 const { runYcsb } = require('./support/ycsb/core');
 
 let results;
@@ -25,8 +25,9 @@ test.after(() => { if (results) fs.rmSync(results, { recursive: true, force: tru
 async function ycsbInto(dir, file, args) {
   const started = new Date().toISOString();
   const props = path.join(dir, 'ycsb', 'workload.properties');
-  const { stdout } = await runYcsb([...args, '-db', 'site.ycsb.BasicDB', '-P', props, '-p', 'basicdb.verbose=false', '-s']);
+  const { stdout, stderr } = await runYcsb([...args, '-db', 'site.ycsb.BasicDB', '-P', props, '-p', 'basicdb.verbose=false', '-s']);
   fs.writeFileSync(path.join(dir, 'ycsb', file), `# started: ${started}\n${stdout}`);
+  fs.writeFileSync(path.join(dir, 'ycsb', file.replace(/\.txt$/, '.log')), stderr);
   return stdout;
 }
 
@@ -67,6 +68,16 @@ test('--tool ycsb: YCSB 0.17.0\'s real load and run output becomes the lab\'s su
     assert.ok(!Number.isNaN(Date.parse(st.started_at)));
   }
   assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8')).complete, true);
+  // The 1 s timeline from YCSB's status lines (status.interval=1): ops/s per op, per step.
+  const lines = fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  for (const l of lines) checkTimelineLine(l);
+  for (const t of threads) {
+    const mine = lines.filter((l) => l.phase === `clients-${t}`);
+    assert.ok(mine.length >= 1, `status lines of clients-${t}`);
+    const sum = (op) => mine.reduce((a, l) => a + (l.ops[op]?.latency_us.count ?? 0), 0);
+    assert.equal(sum('read') + sum('update'), 3000, 'the status intervals add up to the step\'s operations');
+  }
+  assert.ok(lines.some((l) => l.ops.read?.ops_per_s > 0 && l.ops.update?.ops_per_s > 0));
   // The report reads it as its own series beside the loader's on the same engine.
   const { normalise } = require('../../report/src/normalise');
   const run = normalise(s, [], dir);
