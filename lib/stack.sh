@@ -12,6 +12,10 @@
 stack_project() { echo "lab-${1:-$ENGINE}"; }
 
 SECRETS_ROOT="$LAB_ROOT/.secrets"
+
+# Which CPUs the members and the loader may use (LAB_MEMBER_CPUSET, LAB_LOADER_CPUSET, LAB_CPUS_SHARED).
+# shellcheck source=lib/placement.sh
+source "$LAB_ROOT/lib/placement.sh"
 stack_secrets_dir() { echo "$SECRETS_ROOT/${1:-$ENGINE}"; }
 
 # stack_files: the -f arguments, relative to LAB_ROOT. Optional parts are separate files so that a
@@ -56,6 +60,7 @@ LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
 ENV
+  placement_env
   local extra
   for extra in "${STACK_EXTRA_ENV[@]}"; do echo "$extra"; done
 }
@@ -76,6 +81,7 @@ compose_argv() {
 compose() {
   local argv
   if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
+  placement_resolve
   mapfile -t argv < <(compose_argv "$@")
   run "${argv[@]}"
 }
@@ -85,6 +91,7 @@ compose() {
 compose_probe() {
   local argv
   if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
+  placement_resolve
   mapfile -t argv < <(compose_argv "$@")
   "${argv[@]}"
 }

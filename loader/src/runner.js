@@ -22,6 +22,7 @@ const { mergeInterval } = require('./recorder');
 const { OPS, makeDoc } = require('./workload');
 const { kind, planOf } = require('./kinds');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
+const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
 const { WorkerPool } = require('./pool');
@@ -423,6 +424,7 @@ class Run {
       workers: this.workers.length,
       preload: this.preload,
       experimentFile: path.basename(this.file),
+      placement: placementOf(process.env, os.availableParallelism()),
       loader: {
         version: require('../package.json').version,
         node: process.version,

@@ -83,6 +83,9 @@ function buildSummary(f) {
     group: opts.group ?? null,
     repetition: opts.repetition ?? 1,
     profile: opts.profile ?? null, // ./run.sh --profile for in-stack runs; null for --uri
+    // CPUs of the loader and of the members (src/placement.js); shared: true marks a run where
+    // they shared cores. null for --uri.
+    placement: f.placement ?? null,
     started_at: f.startedAt.toISOString(),
     ended_at: f.endedAt ?? null,
     parameters: {

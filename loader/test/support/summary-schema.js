@@ -30,6 +30,13 @@ function checkSummary(s) {
   assert.ok('engine_reported' in s, 'engine_reported (the server\'s storage engine, or null)');
   if (s.engine_source === 'none') assert.equal(s.engine, 'unknown', 'engine of a server that reports none');
   assert.ok(!Number.isNaN(Date.parse(s.started_at)), 'started_at: ISO time');
+  // placement: where loader and members ran (src/placement.js); null for --uri.
+  assert.ok('placement' in s, 'placement (or null)');
+  if (s.placement !== null) {
+    assert.equal(typeof s.placement.shared, 'boolean', 'placement.shared');
+    str(s.placement.loader_cpus, 'placement.loader_cpus');
+    str(s.placement.member_cpus, 'placement.member_cpus');
+  }
   assert.ok(isObj(s.parameters), 'parameters');
   for (const k of ['database', 'collection', 'write_concern', 'read_preference', 'read_concern', 'seed', 'workload', 'preload', 'uri']) {
     assert.ok(k in s.parameters, `parameters.${k} missing`);

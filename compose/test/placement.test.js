@@ -1,0 +1,110 @@
+'use strict';
+// CPU placement (lib/placement.sh): the loader is kept off the members' CPUs when the Docker host
+// has enough of them (the profile's data_cpus + loader_cores), and where it has not, both share
+// every CPU and the lab says so. Checked on the function and on the model the real Compose v2
+// renders from ./run.sh's own command line (lib/stack.sh compose_argv), for every profile.
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const tables = require('../../loader/src/tables');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PROFILES = tables.readTable('profiles');
+
+function bash(script, env = {}) {
+  const r = spawnSync('bash', ['-c', `set -euo pipefail; source lib/common.sh; source lib/tables.sh; source lib/stack.sh; ${script}`],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_ROOT: ROOT, ...env } });
+  if (r.error) throw r.error;
+  return r;
+}
+
+// cpus("0-2,5") -> [0, 1, 2, 5]
+function cpus(list) {
+  return String(list).split(',').flatMap((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+
+const ceil = (x) => Math.ceil(Number(x));
+
+test('every profile reserves loader CPUs (loader_cores >= 1)', () => {
+  for (const p of PROFILES) assert.ok(Number.isInteger(Number(p.loader_cores)) && Number(p.loader_cores) >= 1, `${p.profile}: loader_cores '${p.loader_cores}'`);
+});
+
+test('cpusets are disjoint and cover the host when it has enough CPUs; shared, and said, when not', () => {
+  for (const p of PROFILES) {
+    const need = ceil(p.data_cpus) + Number(p.loader_cores);
+    for (const host of [need, need + 3, 64]) {
+      const r = bash(`PROFILE=${p.profile}; placement_resolve; echo "$PLACEMENT"; placement_env`, { LAB_HOST_CPUS: String(host) });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stderr, '', `${p.profile} on ${host} CPUs: nothing to warn about`);
+      const env = Object.fromEntries(r.stdout.split('\n').filter((l) => l.includes('=')).map((l) => l.split('=')));
+      const member = cpus(env.LAB_MEMBER_CPUSET);
+      const loader = cpus(env.LAB_LOADER_CPUSET);
+      assert.equal(env.LAB_CPUS_SHARED, 'no');
+      assert.equal(loader.length, Number(p.loader_cores), `${p.profile} on ${host}: the loader gets loader_cores CPUs`);
+      assert.ok(member.length >= ceil(p.data_cpus), `${p.profile} on ${host}: members keep at least data_cpus`);
+      assert.deepEqual(member.filter((c) => loader.includes(c)), [], `${p.profile} on ${host}: disjoint`);
+      assert.deepEqual([...member, ...loader].sort((a, b) => a - b), Array.from({ length: host }, (_, i) => i), 'every CPU is used');
+    }
+    for (const host of [1, need - 1]) {
+      const r = bash(`PROFILE=${p.profile}; placement_resolve; placement_env`, { LAB_HOST_CPUS: String(host) });
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`warning: the Docker host has ${host} CPU\\(s\\).*share every CPU`), `${p.profile} on ${host} CPUs is said`);
+      const env = Object.fromEntries(r.stdout.split('\n').filter((l) => l.includes('=')).map((l) => l.split('=')));
+      assert.equal(env.LAB_CPUS_SHARED, 'yes');
+      assert.deepEqual(cpus(env.LAB_MEMBER_CPUSET), Array.from({ length: host }, (_, i) => i));
+      assert.deepEqual(cpus(env.LAB_LOADER_CPUSET), cpus(env.LAB_MEMBER_CPUSET));
+    }
+  }
+});
+
+// The real Compose renders the members and the loader with those cpusets.
+const COMPOSE = (() => {
+  const r = spawnSync('bash', ['-c', 'source test/lib/tools.sh && compose_bin'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_ROOT: ROOT } });
+  return r.status === 0 ? r.stdout.trim() : '';
+})();
+let secretsRoot;
+before(() => { secretsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-secrets-')); });
+after(() => { if (secretsRoot) fs.rmSync(secretsRoot, { recursive: true, force: true }); });
+
+function render(profile, hostCpus) {
+  assert.ok(COMPOSE, "Compose v2 binary not found (.tools/bin/docker-compose): run 'bash test/install-tools.sh'");
+  const r = bash(`source lib/preflight.sh; source lib/secrets.sh; source lib/cluster.sh; source lib/monitoring.sh
+    ENGINE=wiredtiger PROFILE=${profile} MONGOS_COUNT=1 MONITORING=0 HOST_VIEW=host SECRETS_ROOT=${JSON.stringify(secretsRoot)}
+    secrets_ensure 2>/dev/null
+    stack_files() { local f; for f in compose/cluster.yml compose/engines/wiredtiger.yml compose/loader.yml; do printf -- '-f\\n%s\\n' "$f"; done; }
+    compose_argv --profile loader config --format json`, { LAB_HOST_CPUS: String(hostCpus) });
+  assert.equal(r.status, 0, r.stderr);
+  const a = r.stdout.split('\n').slice(0, -1);
+  const i = a.findIndex((w, k) => w === 'docker' && a[k + 1] === 'compose');
+  a.splice(i, 2, COMPOSE);
+  const c = spawnSync('env', a.slice(1), { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  assert.equal(c.status, 0, c.stderr);
+  return JSON.parse(c.stdout).services;
+}
+
+test('Compose: every mongod and mongos on the members\' cpuset, the loader on its own (or shared)', () => {
+  for (const p of PROFILES) {
+    const need = ceil(p.data_cpus) + Number(p.loader_cores);
+    for (const [host, shared] of [[need + 2, 'no'], [need - 1, 'yes']]) {
+      const services = render(p.profile, host);
+      const mongo = Object.entries(services).filter(([, s]) => /^exec mongo[ds] /.test((s.command || []).join(' ')));
+      assert.ok(mongo.length >= 7, `${p.profile}: found ${mongo.length} mongod/mongos services`);
+      const memberSet = mongo[0][1].cpuset;
+      for (const [name, s] of mongo) assert.equal(s.cpuset, memberSet, `${name} on the members' cpuset`);
+      const loader = services.loader;
+      assert.ok(loader, 'the loader service is rendered');
+      assert.equal(loader.environment.LAB_CPUS_SHARED, shared);
+      assert.equal(loader.environment.LAB_LOADER_CPUSET, loader.cpuset);
+      assert.equal(loader.environment.LAB_MEMBER_CPUSET, memberSet);
+      const overlap = cpus(loader.cpuset).filter((c) => cpus(memberSet).includes(c));
+      if (shared === 'no') assert.deepEqual(overlap, [], `${p.profile} on ${host} CPUs: loader ${loader.cpuset} apart from members ${memberSet}`);
+      else assert.equal(loader.cpuset, memberSet, `${p.profile} on ${host} CPUs: shared`);
+    }
+  }
+});

@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# Which CPUs of the Docker host the cluster's members and the loader may use. Every core the
+# loader burns is a core the engine under test does not get, so the profile's loader_cores column
+# (compose/profiles.tsv) reserves that many CPUs for the loader, the highest-numbered ones, and
+# the members (every mongod and mongos) get the others: Compose `cpuset` in compose/cluster.yml
+# (LAB_MEMBER_CPUSET) and compose/loader.yml (LAB_LOADER_CPUSET). That needs enough CPUs: the
+# members keep at least the profile's data_cpus (one data member's CPU limit; fewer would change
+# what the profile measures). A host with fewer than data_cpus + loader_cores CPUs cannot keep
+# them apart: both get every CPU, the lab says so once per run, and
+# LAB_CPUS_SHARED=yes travels to the loader, whose summary.json records the placement
+# (placement.shared), which the report marks.
+# The Docker host's CPU count: LAB_HOST_CPUS when set (a remote Docker host, tests), else on macOS
+# the Docker Desktop VM's (`docker info`, not asked under --dry-run), else this machine's.
+
+# cpu_range FIRST LAST: a cpuset list, "2" or "0-2".
+cpu_range() { if (( $1 == $2 )); then echo "$1"; else echo "$1-$2"; fi; }
+
+# placement CPUS LOADER_CORES MEMBER_MIN: "member_cpuset<TAB>loader_cpuset<TAB>shared(yes|no)".
+placement() {
+  local cpus=$1 loader=$2 member_min=$3
+  if (( loader >= 1 && cpus - loader >= member_min )); then
+    printf '%s\t%s\tno\n' "$(cpu_range 0 $((cpus - loader - 1)))" "$(cpu_range $((cpus - loader)) $((cpus - 1)))"
+  else
+    printf '%s\t%s\tyes\n' "$(cpu_range 0 $((cpus - 1)))" "$(cpu_range 0 $((cpus - 1)))"
+  fi
+}
+
+# placement_member_min: the profile's data_cpus, rounded up to whole CPUs (it may be fractional).
+placement_member_min() { profile_field "$PROFILE" data_cpus | awk '{ n = int($1); if (n < $1) n++; print n }'; }
+
+placement_host_cpus() {
+  local n=${LAB_HOST_CPUS:-}
+  if [[ -z $n && $(uname -s) == Darwin && ${DRY_RUN:-0} != 1 ]] && command -v docker >/dev/null 2>&1; then
+    n=$(docker info --format '{{.NCPU}}' 2>/dev/null) || n=
+  fi
+  [[ $n =~ ^[1-9][0-9]*$ ]] || n=$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
+  echo "$n"
+}
+
+# placement_resolve: decide once per run (in the main shell, before a compose line is built, as
+# lib/stack.sh does for the monitoring host view) and say plainly when the CPUs are shared.
+PLACEMENT=
+placement_resolve() {
+  [[ -z $PLACEMENT ]] || return 0
+  local cpus loader member_min
+  cpus=$(placement_host_cpus)
+  loader=$(profile_field "$PROFILE" loader_cores)
+  member_min=$(placement_member_min)
+  PLACEMENT=$(placement "$cpus" "$loader" "$member_min")
+  if [[ $PLACEMENT == *$'\t'yes ]]; then
+    warn "the Docker host has $cpus CPU(s), fewer than profile $PROFILE's data_cpus ($member_min) + loader_cores ($loader): the loader and the cluster's members share every CPU, and the results say so (summary.json placement.shared)"
+  fi
+}
+
+# placement_env: the NAME=VALUE lines stack_env adds.
+placement_env() {
+  local p=$PLACEMENT member loader shared
+  [[ -n $p ]] || p=$(placement "$(placement_host_cpus)" "$(profile_field "$PROFILE" loader_cores)" "$(placement_member_min)")
+  IFS=$'\t' read -r member loader shared <<<"$p"
+  printf 'LAB_MEMBER_CPUSET=%s\nLAB_LOADER_CPUSET=%s\nLAB_CPUS_SHARED=%s\n' "$member" "$loader" "$shared"
+}
