@@ -269,13 +269,14 @@ function uploadNext(config, rng, env, bucketApi) {
   const end = () => new Promise((resolve, reject) => stream.end((e) => (e ? reject(e) : resolve())));
   return async (record, intended, now) => {
     if (failed) return false;
-    if (!stream) await open(now);
-    const piece = await source.next();
-    const t = now();
+    let t = now();
     try {
+      if (!stream) await open(now);
+      const piece = await source.next();
+      t = now();
       if (piece) {
         const written = write(piece);
-        hash.update(piece); // while the server stores it; the driver has copied it already
+        hash.update(piece); // while the server stores it (the buffer is reused only after the write)
         await written;
         bytes += piece.length;
       }
@@ -284,10 +285,11 @@ function uploadNext(config, rng, env, bucketApi) {
       record('upload', t, now(), intended, true, 0, piece ? piece.length : 0);
       if (!last) return true;
     } catch (e) {
+      // Once: the next call ends the client (a failed stream cannot go on).
       record('upload', t, now(), intended, false);
       failed = e;
-      env.note({ event: 'failed', file_id: stream.id.toHexString(), error: `${e.name}: ${e.message}` });
-      await source.close();
+      env.note({ event: 'failed', file_id: stream ? stream.id.toHexString() : null, error: `${e.name}: ${e.message}` });
+      if (source) await source.close();
       throw e;
     }
     await source.close();
