@@ -102,6 +102,9 @@ function summaryOf(plan, { complete, reason, steps, preload, endedAt = null }) {
     started_at: plan.started_at,
     ended_at: endedAt,
     profile: plan.profile,
+    group: null,
+    repetition: 1,
+    placement: null, // where YCSB's container ran is not recorded
     parameters: {
       database: c.database, collection: c.collection, write_concern: c.writeConcern,
       read_preference: c.readPreference, read_concern: c.readConcern, seed: null,
