@@ -87,6 +87,13 @@ function topology(t) {
   return parts.join(', ');
 }
 
+// summary.json placement (the loader's CPUs against the members'): a run where they shared CPUs is
+// marked, since the loader then took cycles from the engine under test. Nothing for older runs.
+function placementMark(p) {
+  if (!p) return '';
+  return p.shared ? `, LOADER SHARED CPUs WITH THE MEMBERS (${p.member_cpus})` : `, loader on CPUs ${p.loader_cpus} apart from the members' ${p.member_cpus}`;
+}
+
 // What the run says about itself, shown beside its numbers; absent fields say "not recorded"
 // instead of being guessed.
 function description(s) {
@@ -98,7 +105,7 @@ function description(s) {
     images: images.length ? images.join(', ') : 'none recorded (--uri run)',
     profile: s.profile ?? s.parameters?.profile ?? 'not recorded',
     topology: topology(s.topology),
-    loader: l.version ? `lab-loader ${l.version}, ${l.node ?? '?'}, ${l.driver ?? '?'}` : 'not recorded',
+    loader: (l.version ? `lab-loader ${l.version}, ${l.node ?? '?'}, ${l.driver ?? '?'}` : 'not recorded') + placementMark(s.placement),
     host: l.hostname ?? 'not recorded',
     host_cpus: l.host_cores ?? l.cpus ?? 'not recorded',
     cpu_model: l.cpu_model ?? 'not recorded',
