@@ -54,9 +54,17 @@ function checkSummary(s) {
   for (const [k, v] of Object.entries(s.images)) str(v, `images.${k}`);
   assert.ok(isObj(s.loader), 'loader');
   for (const k of ['version', 'node', 'driver', 'histogram']) str(s.loader[k], `loader.${k}`);
-  assert.ok(Array.isArray(s.steps), 'steps');
-  for (const [i, st] of s.steps.entries()) {
-    const n = `steps[${i}]`;
+  // A sweep writes steps[]; a kind of shape 'cases' writes cases[] instead, each entry a step
+  // entry plus its name and parameters (src/kinds/index.js).
+  const list = 'cases' in s ? 'cases' : 'steps';
+  assert.ok(!('cases' in s && 'steps' in s), 'steps or cases, not both');
+  assert.ok(Array.isArray(s[list]), list);
+  for (const [i, st] of s[list].entries()) {
+    const n = `${list}[${i}]`;
+    if (list === 'cases') {
+      str(st.name, `${n}.name`);
+      assert.ok(isObj(st.parameters), `${n}.parameters`);
+    }
     num(st.index, `${n}.index`);
     num(st.clients, `${n}.clients`);
     str(st.phase, `${n}.phase`);
