@@ -12,6 +12,7 @@ const { MongoClient, ObjectId } = require('mongodb');
 const { startServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
 const { corruptingProxy } = require('./support/corrupting-proxy');
+const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 
 let server;
 let results;
@@ -48,6 +49,7 @@ test('upload + download of a generated 3 MiB file, twice (--repeat 2): cases, MB
   assert.equal(runs[0].group, runs[1].group);
   assert.deepEqual(runs.map((s) => s.repetition), [1, 2]);
   for (const s of runs) {
+    checkSummary(s);
     assert.equal(s.complete, true);
     assert.equal(s.steps, undefined, 'a kind of shape cases writes cases[]');
     assert.deepEqual(s.cases.map((c) => c.name), ['upload', 'download']);
@@ -81,6 +83,7 @@ test('upload + download of a generated 3 MiB file, twice (--repeat 2): cases, MB
     assert.ok(s.loader.peak_rss_bytes > 0);
     // The 1 s timeline shows MB/s per phase.
     const lines = readTimeline(path.join(results, 'gridfs', 'gen', fs.readdirSync(path.join(results, 'gridfs', 'gen')).filter((f) => f !== 'latest').sort()[s.repetition - 1]));
+    lines.forEach(checkTimelineLine);
     for (const op of ['upload', 'download']) {
       const mine = lines.filter((l) => l.phase === op);
       assert.ok(mine.length > 0, `timeline lines of ${op}`);
@@ -132,6 +135,7 @@ test('an interrupted upload: summary incomplete, naming the GridFS file id and c
   const r = await l.done;
   assert.equal(r.code, 130, r.stderr);
   const { summary } = latestRun(results, 'gridfs', 'int');
+  checkSummary(summary);
   assert.equal(summary.complete, false);
   assert.match(summary.reason, /interrupted \(SIGINT\)/);
   assert.equal(summary.cases.length, 1, 'no download after an interrupted upload');
