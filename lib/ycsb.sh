@@ -8,7 +8,8 @@
 #      maxexecutiontime, zipfian, readallfields, target ...) and the plan; no credentials.
 #   2. YCSB's own load phase (-load, measured: summary.json preload), with the largest thread
 #      count of the sweep, then one `run` per thread count of the sweep.
-#   3. lab-ycsb summarize: YCSB's output -> summary.json (tool: ycsb 0.17.0).
+#   3. lab-ycsb summarize: YCSB's output -> summary.json (tool: ycsb 0.17.0) and the 1 s
+#      timeline.ndjson (YCSB's status lines); with monitoring, one Grafana annotation per step.
 # In the stack only: YCSB runs on the stack network (--via primary|mongos as the loader).
 
 # ycsb_node SUBCOMMAND ARGS...: lab-ycsb.js in the loader's image (Node is not needed on
@@ -51,7 +52,9 @@ ycsb_experiment() {
     done
   fi
   # Whatever ran is summarised (an incomplete run says which phase has no output).
-  ycsb_node summarize "$cdir" || { ((rc != 0)) || rc=1; }
+  local annotate=()
+  [[ $MONITORING == 1 ]] && annotate=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
+  ycsb_node summarize "$cdir" "${annotate[@]}" || { ((rc != 0)) || rc=1; }
   # shellcheck disable=SC2034  # read by verb_experiment (lib/experiment.sh)
   EXPERIMENT_RESULTS=$dir
   return "$rc"

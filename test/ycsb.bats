@@ -97,7 +97,8 @@ nothing_started() {
   assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile ycsb run --rm --no-deps --build -e YCSB_URI=mongodb://mongos:27017/ -e YCSB_DATABASE=ycsb ycsb load /lab/results/ycsb-a/wiredtiger/20260101T000003Z 8"
   assert_called "* --profile ycsb run * ycsb run /lab/results/ycsb-a/wiredtiger/20260101T000003Z 2"
   assert_called "* --profile ycsb run * ycsb run /lab/results/ycsb-a/wiredtiger/20260101T000003Z 8"
-  assert_called "* --entrypoint node loader /lab/loader/bin/lab-ycsb.js summarize /lab/results/ycsb-a/wiredtiger/20260101T000003Z"
+  # with monitoring: one Grafana annotation per step, the admin password as a mounted file
+  assert_called "* --entrypoint node loader /lab/loader/bin/lab-ycsb.js summarize /lab/results/ycsb-a/wiredtiger/20260101T000003Z --grafana-url http://grafana:3000 --grafana-password-file /run/lab-secrets/grafana-admin-password"
   assert_line "results: results/ycsb-a/wiredtiger/20260101T000003Z"
   refute_called "* up -d*"
 }
@@ -109,7 +110,7 @@ nothing_started() {
   lab ycsb-a --tool ycsb --records 100 --threads 1,2 --duration 5s
   assert_failure 1
   refute_called "* ycsb run /lab/results/ycsb-a/wiredtiger/20260101T000004Z 2"
-  assert_called "* /lab/loader/bin/lab-ycsb.js summarize /lab/results/ycsb-a/wiredtiger/20260101T000004Z"
+  assert_called "* /lab/loader/bin/lab-ycsb.js summarize /lab/results/ycsb-a/wiredtiger/20260101T000004Z*"
 }
 
 @test "compose/ycsb.yml renders with the real Compose v2: profile ycsb, secret read-only, results mounted, context images/ycsb" {

@@ -4,13 +4,15 @@
 //   lab-ycsb prepare NAME [lab-loader flags]  checks the flags as a run does, makes the results
 //                                             folder, writes ycsb/workload.properties and the plan;
 //                                             prints "dir: DIR" and "threads: 1 2 4"
-//   lab-ycsb summarize DIR                    YCSB's outputs in DIR/ycsb/ -> DIR/summary.json;
+//   lab-ycsb summarize DIR [--grafana-url URL --grafana-password-file FILE]
+//                                             YCSB's outputs in DIR/ycsb/ -> DIR/summary.json and
+//                                             timeline.ndjson, one Grafana annotation per step;
 //                                             prints "results: DIR"
 // Exit codes: 0, 1 (error), 2 (usage: one line on stderr).
 const { parse, UsageError } = require('../src/args');
-const { prepare, summarize } = require('../src/ycsb-tool');
+const { prepare, summarize, annotate } = require('../src/ycsb-tool');
 
-function main(argv) {
+async function main(argv) {
   const [command, ...rest] = argv;
   try {
     if (command === 'prepare') {
@@ -20,9 +22,15 @@ function main(argv) {
       process.stdout.write(`dir: ${dir}\nthreads: ${threads.join(' ')}\n`);
       return 0;
     }
-    if (command === 'summarize' && rest.length === 1) {
-      const s = summarize(rest[0]);
-      process.stdout.write(`results: ${rest[0]}\n`);
+    if (command === 'summarize' && rest.length >= 1) {
+      const { parseArgs } = require('node:util');
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true,
+        options: { 'grafana-url': { type: 'string' }, 'grafana-password-file': { type: 'string' } } });
+      if (positionals.length !== 1) throw new UsageError('summarize takes one results folder');
+      const s = summarize(positionals[0]);
+      const password = values['grafana-password-file'] ? require('node:fs').readFileSync(values['grafana-password-file'], 'utf8').trim() : undefined;
+      await annotate(s, { url: values['grafana-url'], password, log: (m) => process.stderr.write(`${m}\n`) });
+      process.stdout.write(`results: ${positionals[0]}\n`);
       if (!s.complete) process.stderr.write(`incomplete: ${s.reason}\n`);
       return s.complete ? 0 : 1;
     }
@@ -33,4 +41,4 @@ function main(argv) {
   }
 }
 
-process.exit(main(process.argv.slice(2)));
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -179,4 +179,29 @@ function summarize(dir) {
   return summary;
 }
 
-module.exports = { prepare, summarize, properties, TOOL, UNBOUNDED_OPERATIONS };
+// annotate(summary, { url, password, post }) -> how many were posted: one Grafana annotation per
+// phase (YCSB's load, each thread step) spanning its time (time .. timeEnd), with the tags the
+// loader's phase annotations carry, posted after YCSB ran (YCSB cannot post them). Best effort:
+// a failure is one warning, never a failed run. post(url, init) is fetch, replaceable in tests.
+async function annotate(summary, { url, password, post = fetch, log = () => {} }) {
+  if (!url) return 0;
+  const endpoint = url.replace(/\/+$/, '') + '/api/annotations';
+  const auth = 'Basic ' + Buffer.from(`admin:${password ?? ''}`).toString('base64');
+  const phases = summary.steps.map((st) => ({ phase: st.phase, start: Date.parse(st.started_at), seconds: st.duration_s,
+    text: `${summary.experiment} (ycsb ${summary.tool.version}): step ${st.index}/${summary.steps.length}, ${st.clients} thread(s)` }));
+  let n = 0;
+  for (const p of phases.filter((x) => Number.isFinite(x.start))) {
+    const body = JSON.stringify({ time: p.start, timeEnd: Math.round(p.start + p.seconds * 1000), tags: ['lab', summary.experiment, p.phase, 'ycsb'], text: p.text });
+    try {
+      const res = await post(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth }, body, signal: AbortSignal.timeout(2000) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      n++;
+    } catch (e) {
+      log(`warning: Grafana annotation failed (${endpoint}): ${e.message}; the results are complete without it`);
+      break;
+    }
+  }
+  return n;
+}
+
+module.exports = { prepare, summarize, annotate, properties, TOOL, UNBOUNDED_OPERATIONS };

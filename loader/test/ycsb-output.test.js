@@ -138,3 +138,32 @@ test('lab-ycsb prepare: bad flags exit 2 with one line, a non-YCSB experiment is
   const props = fs.readFileSync(path.join(dir, 'ycsb', 'workload.properties'), 'utf8').split('\n');
   for (const l of ['maxexecutiontime=2', 'operationcount=2147483647', 'target=100', 'measurement.interval=both']) assert.ok(props.includes(l), l);
 });
+
+test('--tool ycsb phases as Grafana annotations: one per step, spanning it, tagged as the loader\'s', async () => {
+  const { annotate } = require('../src/ycsb-tool');
+  const http = require('node:http');
+  const got = [];
+  const srv = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => { got.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(body) }); res.end('{}'); });
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  try {
+    const summary = { experiment: 'ycsb-a', tool: { name: 'ycsb', version: '0.17.0' }, steps: [
+      { index: 1, phase: 'clients-1', clients: 1, started_at: '2026-01-01T00:00:00.000Z', duration_s: 2.5 },
+      { index: 2, phase: 'clients-4', clients: 4, started_at: '2026-01-01T00:00:03.000Z', duration_s: 1 }] };
+    const n = await annotate(summary, { url: `http://127.0.0.1:${srv.address().port}/`, password: 'pw' });
+    assert.equal(n, 2);
+    assert.deepEqual(got.map((g) => [g.url, g.body.time, g.body.timeEnd, g.body.tags.join(',')]), [
+      ['/api/annotations', Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-01T00:00:02.500Z'), 'lab,ycsb-a,clients-1,ycsb'],
+      ['/api/annotations', Date.parse('2026-01-01T00:00:03Z'), Date.parse('2026-01-01T00:00:04Z'), 'lab,ycsb-a,clients-4,ycsb']]);
+    assert.equal(got[0].auth, `Basic ${Buffer.from('admin:pw').toString('base64')}`);
+    // Grafana down: a warning, no failure.
+    const logs = [];
+    assert.equal(await annotate(summary, { url: 'http://127.0.0.1:1/', log: (m) => logs.push(m) }), 0);
+    assert.match(logs.join(), /Grafana annotation failed/);
+  } finally {
+    srv.close();
+  }
+});
