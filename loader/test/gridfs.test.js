@@ -71,6 +71,8 @@ test('upload + download of a generated 3 MiB file, twice (--repeat 2): cases, MB
     assert.equal(up.ops.upload.bytes, 3145728);
     assert.ok(up.ops.upload.mb_per_s > 0);
     assert.equal(up.mb_per_s, up.ops.upload.mb_per_s, 'the case carries MB/s');
+    assert.ok(Math.abs(up.mib_per_s * 1.048576 - up.mb_per_s) < 0.01 * up.mb_per_s, 'and MiB/s, the seed\'s unit');
+    assert.ok(Math.abs(down.mib_per_s * 1.048576 - down.mb_per_s) < 0.01 * down.mb_per_s);
     assert.equal(up.bytes_written, 3145728);
     assert.match(up.sha256_written, SHA);
     assert.equal(down.parameters.file_id, up.file_id, 'the download reads the file the upload wrote');

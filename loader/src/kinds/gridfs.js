@@ -162,6 +162,11 @@ async function beforeStep(ctx, step) {
 // Notes of one case, by event.
 const noteOf = (notes, event) => notes.find((n) => n.event === event) || null;
 const mbPerS = (entry, op) => entry?.ops?.[op]?.mb_per_s ?? null;
+// The seed's unit: its "MB/s" was 5120 MB (a 5 GiB file) over seconds, i.e. MiB/s.
+const mibPerS = (entry, op) => {
+  const mb = mbPerS(entry, op);
+  return mb === null ? null : Math.round((mb / 1.048576) * 1000) / 1000;
+};
 
 async function afterStep(ctx, step, notes, entry) {
   const { config } = ctx;
@@ -184,6 +189,7 @@ async function afterStep(ctx, step, notes, entry) {
         bytes_written: done.bytes,
         sha256_written: done.sha256,
         mb_per_s: mbPerS(entry, 'upload'),
+        mib_per_s: mibPerS(entry, 'upload'),
         file_seconds: done.seconds,
         checksum_cpu_s: done.checksum_cpu_s,
         ...rss,
@@ -221,6 +227,7 @@ async function afterStep(ctx, step, notes, entry) {
     sha256_read: done.sha256,
     checksum: match ? 'match' : 'MISMATCH',
     mb_per_s: mbPerS(entry, 'download'),
+    mib_per_s: mibPerS(entry, 'download'),
     file_seconds: done.seconds,
     checksum_cpu_s: done.checksum_cpu_s,
   });
