@@ -25,6 +25,11 @@ ycsb_experiment() {
   local uri out dir cdir threads t most=0 rc=0
   grep -Eq '^[[:space:]]+type:[[:space:]]*ycsb([[:space:]#]|$)' "$LAB_ROOT/experiments/$name.yaml" ||
     die_usage "--tool ycsb runs YCSB's own workloads: $name is not one (its workload.type is not ycsb)"
+  local a prev=""
+  for a in "$@"; do
+    [[ $prev == --repeat && $a != 1 ]] && die_usage "--repeat does not apply to --tool ycsb (run it again for another repetition)"
+    prev=$a
+  done
   uri=$(experiment_stack_uri "$via")
   verb_up # starts a stopped stack; says "already up" otherwise
   run mkdir -p "$LAB_ROOT/results"

@@ -58,6 +58,9 @@ nothing_started() {
   assert_line "error: --threads: 0 is out of range 1..256"
   lab ycsb-a --records 3 --threads 1,4
   assert_line "error: --records 3 is below the largest --threads step (4): every thread needs records to work on"
+  lab ycsb-a --tool ycsb --repeat 2 --dry-run
+  assert_failure 2
+  assert_line "error: --repeat does not apply to --tool ycsb (run it again for another repetition)"
   lab experiment2 --tool ycsb --dry-run
   assert_failure 2
   assert_output --partial "--tool ycsb runs YCSB's own workloads: experiment2 is not one"

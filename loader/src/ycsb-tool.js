@@ -51,8 +51,11 @@ function properties(config) {
 // prepare(opts) -> { dir, threads }: the same checks as a run, the results folder, the files.
 function prepare(opts, startedAt = new Date()) {
   const { file, config } = load(opts);
+  const { UsageError } = require('./usage');
+  // One YCSB run per invocation; its random numbers are YCSB's own (no --seed).
+  if (opts.repeat > 1) throw new UsageError('--repeat does not apply to --tool ycsb (run it again for another repetition)');
   if (kind(config.workload.type).name !== 'ycsb') {
-    throw new (require('./usage').UsageError)(`--tool ycsb runs YCSB's workloads only; ${config.name} is a ${config.workload.type} workload`);
+    throw new UsageError(`--tool ycsb runs YCSB's workloads only; ${config.name} is a ${config.workload.type} workload`);
   }
   const engine = opts.engine ?? 'unknown';
   const run = new RunDir(opts.resultsDir, config.name, engine, startedAt);
