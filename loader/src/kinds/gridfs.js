@@ -184,6 +184,7 @@ async function afterStep(ctx, step, notes, entry) {
   if (step.phase === 'upload') {
     if (done) {
       st.uploaded = { file_id: done.file_id, sha256: done.sha256, bytes: done.bytes };
+      ctx.log(`upload: GridFS file ${done.file_id} (${formatBytes(done.bytes)}) in ${config.database}.${bucket} at ${mbPerS(entry, 'upload')} MB/s (${mibPerS(entry, 'upload')} MiB/s, the seed's unit), sha256 ${done.sha256}`);
       return {
         ...common,
         bytes_written: done.bytes,
@@ -231,6 +232,7 @@ async function afterStep(ctx, step, notes, entry) {
     file_seconds: done.seconds,
     checksum_cpu_s: done.checksum_cpu_s,
   });
+  ctx.log(`download: ${formatBytes(done.bytes)} at ${out.mb_per_s} MB/s (${out.mib_per_s} MiB/s); checksum ${match ? 'matches what was written' : 'DOES NOT MATCH what was written'}`);
   if (!match) {
     ctx.fail(`checksum mismatch: GridFS file ${fileId} read back ${done.bytes} bytes with sha256 ${done.sha256}, written ${written.bytes} bytes with sha256 ${written.sha256} (the file is kept in ${config.database}.${bucket})`);
     return { ...out, deleted: false, ...rss };
