@@ -95,6 +95,31 @@ function statName(title, description, list, noValue, opts = {}) {
   };
 }
 
+// ---- panels that only some engines or server lines fill -------------------------------------
+// compose/engines.tsv says which engine and server line each stack runs (the old lines: MMAPv1 on
+// 4.0, MongoRocks on 3.6). A panel whose series only some of them report says so in Grafana's
+// "no value" text, naming the engines that leave it empty, instead of an empty panel that looks
+// like a broken scrape. reports(engineRow) -> whether that engine's members produce the series.
+const ENGINES = require('../../loader/src/tables').engines();
+const NOT_COLLECTED = 'not collected on this server line';
+function onlyWhere(p, why, reports) {
+  const missing = ENGINES.filter((e) => !reports(e)).map((e) => `${e.engine} (${e.server_engine} on MongoDB ${e.server_line})`);
+  if (missing.length) p.fieldConfig.defaults.noValue = `${NOT_COLLECTED}: ${why}; empty for ${missing.join(', ')}`;
+  return p;
+}
+const line = (e) => Number(e.server_line);
+// serverStatus.wiredTiger: mongods on WiredTiger (the config servers of every engine, and the shard
+// where the engine is WiredTiger).
+const onWiredTiger = (p) => onlyWhere(p, 'WiredTiger series come from mongods that run WiredTiger', (e) => e.server_engine === 'wiredTiger');
+// Tickets: serverStatus.wiredTiger.concurrentTransactions, or queues.execution from 7.0 (on
+// Percona's inMemory too: dashboards/metrics-catalog).
+const withTickets = (p) => onlyWhere(p, 'execution tickets come from WiredTiger, and from queues.execution on 7.0+', (e) => e.server_engine === 'wiredTiger' || (e.server_engine === 'inMemory' && line(e) >= 7));
+const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'s inMemory engine', (e) => e.server_engine === 'inMemory');
+// Flow control arrived in MongoDB 4.2 (serverStatus.flowControl).
+const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2', (e) => line(e) >= 4.2);
+// The exporter names the oplog's stats mongodb_oplog_stats_storageStats_* from 7.0 (see the panel).
+const withOplogStorageStats = (p) => onlyWhere(p, 'the exporter names these series mongodb_oplog_stats_storageStats_* from MongoDB 7.0 (mongodb_oplog_stats_size before)', (e) => line(e) >= 7);
+
 function row(title) {
   return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
 }
@@ -338,38 +363,38 @@ const overview = dashboard('lab-cluster-overview', 'Lab: cluster overview',
 const cache = dashboard('lab-engine-cache', 'Lab: engine cache',
   'WiredTiger cache (bytes vs configured maximum, dirty bytes, pages in and out, evictions, tickets, checkpoints) and the Percona inMemory engine\'s own cache series. 1 s resolution.', [
     row('WiredTiger cache'),
-    cacheVsMax('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache: bytes currently in the cache; dashed = maximum bytes configured.', 'mongodb_ss_wt_cache'),
-    timeseries('WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum. WiredTiger starts evicting dirty pages at 5 % (eviction_dirty_target) and makes application threads help at 20 % (eviction_dirty_trigger): stalls show up here first.',
+    onWiredTiger(cacheVsMax('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache: bytes currently in the cache; dashed = maximum bytes configured.', 'mongodb_ss_wt_cache')),
+    onWiredTiger(timeseries('WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum. WiredTiger starts evicting dirty pages at 5 % (eviction_dirty_target) and makes application threads help at 20 % (eviction_dirty_trigger): stalls show up here first.',
       [[`mongodb_ss_wt_cache_tracked_dirty_bytes_in_the_cache{${MEMBER}} / mongodb_ss_wt_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}}']], 'percentunit',
-      { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.05 }, { color: 'red', value: 0.2 }] } }),
-    timeseries('WT pages read into / written from cache', 'Pages per second read from disk into the cache and written from the cache to disk.',
+      { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.05 }, { color: 'red', value: 0.2 }] } })),
+    onWiredTiger(timeseries('WT pages read into / written from cache', 'Pages per second read from disk into the cache and written from the cache to disk.',
       [
         [`rate(mongodb_ss_wt_cache_pages_read_into_cache{${MEMBER}}[$__rate_interval])`, '{{instance}} read in'],
         [`rate(mongodb_ss_wt_cache_pages_written_from_cache{${MEMBER}}[$__rate_interval])`, '{{instance}} written'],
-      ], 'ops'),
-    timeseries('WT evictions', 'Modified pages evicted (written first) and unmodified pages evicted, per second.',
+      ], 'ops')),
+    onWiredTiger(timeseries('WT evictions', 'Modified pages evicted (written first) and unmodified pages evicted, per second.',
       [
         [`rate(mongodb_ss_wt_cache_modified_pages_evicted{${MEMBER}}[$__rate_interval])`, '{{instance}} modified'],
         [`rate(mongodb_ss_wt_cache_unmodified_pages_evicted{${MEMBER}}[$__rate_interval])`, '{{instance}} unmodified'],
-      ], 'ops'),
-    timeseries('Tickets in use / total (read, write)', 'Concurrent transactions: tickets out vs total (serverStatus.wiredTiger.concurrentTransactions, or queues.execution on 7.0+). All tickets out = operations queue inside the engine.',
+      ], 'ops')),
+    withTickets(timeseries('Tickets in use / total (read, write)', 'Concurrent transactions: tickets out vs total (serverStatus.wiredTiger.concurrentTransactions, or queues.execution on 7.0+). All tickets out = operations queue inside the engine.',
       [
         [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_out{${MEMBER}})`, '{{instance}} {{txn_rw}} out'],
         [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_totalTickets{${MEMBER}})`, '{{instance}} {{txn_rw}} total'],
-      ], 'short'),
+      ], 'short')),
     // WiredTiger 8.0 has no "transaction checkpoint currently running" (removed by WT-11171, in
     // WiredTiger's mongodb-8.0 branch); its checkpoint section's "progress state" is the phase of
     // the running checkpoint, 0 when none runs (wiredtiger src/include/checkpoint.h
     // WT_CHECKPOINT_STATE_*, src/txn/txn_ckpt.c, tag mongodb-8.0.10). clamp_max folds the phases to 1.
-    timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one. 1 = a checkpoint is in progress (serverStatus.wiredTiger.checkpoint "progress state" > 0).',
-      [[`clamp_max(mongodb_ss_wt_checkpoint_progress_state{${MEMBER}}, 1)`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 }),
+    onWiredTiger(timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one. 1 = a checkpoint is in progress (serverStatus.wiredTiger.checkpoint "progress state" > 0).',
+      [[`clamp_max(mongodb_ss_wt_checkpoint_progress_state{${MEMBER}}, 1)`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 })),
     row('inMemory engine (Percona Server for MongoDB)'),
-    cacheVsMax('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.', 'mongodb_ss_inMemory_cache'),
-    timeseries('inMemory fill and dirty (% of maximum)', 'Bytes in cache and tracked dirty bytes as a share of the configured maximum.',
+    onInMemory(cacheVsMax('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.', 'mongodb_ss_inMemory_cache')),
+    onInMemory(timeseries('inMemory fill and dirty (% of maximum)', 'Bytes in cache and tracked dirty bytes as a share of the configured maximum.',
       [
         [`mongodb_ss_inMemory_cache_bytes_currently_in_the_cache{${MEMBER}} / mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} fill'],
         [`mongodb_ss_inMemory_cache_tracked_dirty_bytes_in_the_cache{${MEMBER}} / mongodb_ss_inMemory_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}} dirty'],
-      ], 'percentunit', { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'red', value: 0.95 }] } }),
+      ], 'percentunit', { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'red', value: 0.95 }] } })),
     ...scrapeHealthRow(),
   ]);
 
@@ -447,11 +472,11 @@ const replication = dashboard('lab-replication', 'Lab: replication',
     // From 7.0 FTDC collects the oplog's stats with $collStats, under storageStats, and the
     // exporter (v0.43.1 exporter/metrics.go: the prefix local.oplog.rs.stats wins) names them
     // mongodb_oplog_stats_storageStats_*; mongodb_oplog_stats_size was the 4.x-6.x name.
-    timeseries('Oplog size used vs maximum', 'local.oplog.rs stats (storageStats): bytes used and configured maximum per member.',
+    withOplogStorageStats(timeseries('Oplog size used vs maximum', 'local.oplog.rs stats (storageStats): bytes used and configured maximum per member.',
       [
         [`mongodb_oplog_stats_storageStats_size{${MEMBER}}`, '{{instance}} used'],
         [`mongodb_oplog_stats_storageStats_maxSize{${MEMBER}}`, '{{instance}} max'],
-      ], 'bytes'),
+      ], 'bytes')),
     timeseries('Replicated ops applied', 'serverStatus.opcountersRepl per member: a secondary that stops applying shows a drop here before its lag grows.',
       [[`sum by (instance) (rate(mongodb_ss_opcountersRepl{${MEMBER}, legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}}']], 'ops'),
     row('Members'),
@@ -461,13 +486,13 @@ const replication = dashboard('lab-replication', 'Lab: replication',
       [[`min by (rs_nm, member_idx) (mongodb_rs_members_health{${ENGINE}, rs_nm=~"$rs"})`, '{{rs_nm}} {{member_idx}}']],
       [{ type: 'value', options: { 0: { text: 'unreachable', color: 'red' }, 1: { text: 'healthy', color: 'green' } } }]),
     row('Flow control'),
-    timeseries('Flow control: lagged and target rate', 'serverStatus.flowControl on the primary: isLagged (1 = throttling writes because majority commit lags) and the target rate (lock acquisitions/s).',
+    withFlowControl(timeseries('Flow control: lagged and target rate', 'serverStatus.flowControl on the primary: isLagged (1 = throttling writes because majority commit lags) and the target rate (lock acquisitions/s).',
       [
         [`mongodb_ss_flowControl_isLagged{${MEMBER}}`, '{{instance}} lagged'],
         [`mongodb_ss_flowControl_targetRateLimit{${MEMBER}}`, '{{instance}} target rate'],
-      ], 'short', { overrides: [{ matcher: { id: 'byRegexp', options: '.* target rate' }, properties: [{ id: 'custom.axisPlacement', value: 'right' }] }] }),
-    timeseries('Flow control: times lagged per second', 'rate of serverStatus.flowControl.isLaggedCount.',
-      [[`rate(mongodb_ss_flowControl_isLaggedCount{${MEMBER}}[$__rate_interval])`, '{{instance}}']], 'short'),
+      ], 'short', { overrides: [{ matcher: { id: 'byRegexp', options: '.* target rate' }, properties: [{ id: 'custom.axisPlacement', value: 'right' }] }] })),
+    withFlowControl(timeseries('Flow control: times lagged per second', 'rate of serverStatus.flowControl.isLaggedCount.',
+      [[`rate(mongodb_ss_flowControl_isLaggedCount{${MEMBER}}[$__rate_interval])`, '{{instance}}']], 'short')),
     ...scrapeHealthRow(),
   ]);
 
@@ -501,4 +526,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { DASHBOARDS };
+module.exports = { DASHBOARDS, NOT_COLLECTED };
