@@ -306,3 +306,20 @@ test('Grafana annotations: one per phase, upload and download among them', async
   assert.deepEqual(posts.map((p) => p.tags), [['lab', 'gridfs', 'setup'], ['lab', 'gridfs', 'upload'], ['lab', 'gridfs', 'download'], ['lab', 'gridfs', 'end']]);
   assert.match(posts[1].text, /step 1\/2, case upload/);
 });
+
+test('older driver lines (MongoDB 4.0 and 3.6 engines): the bucket comes from the client\'s own line, the checksum matches', async () => {
+  for (const [version, line] of [[{ server: '4.0.0', wire: 7 }, /mongodb 6\.16\.0/], [{ server: '3.6.0', wire: 6 }, /mongodb 6\.9\.0/]]) {
+    const old = await startServer({ version });
+    try {
+      const engine = `wire${version.wire}`;
+      const r = await runLoader(['gridfs', ...common(old.uri, engine), '--file-size', '1MB', '--repeat', '1']);
+      assert.equal(r.code, 0, r.stderr);
+      const { summary } = latestRun(results, 'gridfs', engine);
+      assert.match(summary.loader.driver, line);
+      assert.equal(summary.cases[1].checksum, 'match');
+      assert.equal(summary.cases[1].deleted, true);
+    } finally {
+      await old.stop();
+    }
+  }
+});
