@@ -200,12 +200,22 @@ async function afterStep(ctx, step, notes, entry) {
     const left = { bucket: `${config.database}.${bucket}`, file_id: fileId, files_document: null, chunks: null };
     if (fileId) {
       left.remove_with = `db.getSiblingDB('${config.database}').getCollection('${bucket}.chunks').deleteMany({files_id: ObjectId('${fileId}')})`;
-      try {
-        const id = new ObjectId(fileId);
+      // At most 3 s: a dead server would hold the run's wind-down for the whole server selection
+      // timeout, and the file id is what matters.
+      const id = new ObjectId(fileId);
+      const counting = (async () => {
         left.files_document = (await ctx.db.collection(`${bucket}.files`).countDocuments({ _id: id })) > 0;
         left.chunks = await ctx.db.collection(`${bucket}.chunks`).countDocuments({ files_id: id });
+      })();
+      let timer;
+      const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no answer within 3 s')), 3000); });
+      try {
+        await Promise.race([counting, late]);
       } catch (e) {
+        counting.catch(() => {});
         left.count_error = `${e.name}: ${e.message}`;
+      } finally {
+        clearTimeout(timer);
       }
     }
     ctx.log(`upload did not complete: GridFS file ${fileId ?? '(never opened)'} left behind in ${left.bucket} (${left.chunks ?? '?'} chunk(s), ${left.files_document ? 'with' : 'no'} files document); the next gridfs run empties the bucket${left.remove_with ? `, or remove it with: ${left.remove_with}` : ''}`);
