@@ -43,8 +43,9 @@ class Zipfian {
   }
 }
 
-// uniform53(rng): a double in [0, 1) with 53 random bits, as java.util.Random's nextDouble
-// ((a << 27) + b) * 2^-53 from 26 + 27 bits (ThreadLocalRandom draws the same way).
+// uniform53(rng): a double in [0, 1) with 53 random bits (26 + 27 from two 32-bit draws), the
+// resolution of Java's nextDouble(), which YCSB's generators draw from ThreadLocalRandom. The
+// sequence is the lab's seeded one, not Java's: the distribution is YCSB's, the draws are not.
 function uniform53(rng) {
   return ((rng.u32() >>> 6) * 134217728 + (rng.u32() >>> 5)) / 9007199254740992;
 }
