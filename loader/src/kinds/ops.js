@@ -44,8 +44,10 @@ function findOneCommand(db, col) {
   const level = col.readConcern && col.readConcern.level;
   const readConcern = level ? { level } : undefined;
   // db.command() does not inherit the collection's options: pass its read preference, so that a
-  // secondary read goes where findOne would send it.
-  const options = { readPreference: col.readPreference };
+  // secondary read goes where findOne would send it. enableUtf8Validation false: the reply's
+  // strings are decoded without the UTF-8 check (BSON option of every driver line carried), a cost
+  // per reply the workloads do not need; it changes nothing the server sees.
+  const options = { readPreference: col.readPreference, enableUtf8Validation: false };
   const send = (filter, projection) => {
     const cmd = projection === undefined
       ? { find, filter, limit: 1, singleBatch: true }
