@@ -137,3 +137,29 @@ nothing_started() {
   grep -q 'sha256sum -c' "$REPO/images/ycsb/Dockerfile"
   grep -Eq '^ARG YCSB_SHA256=[0-9a-f]{64}$' "$REPO/images/ycsb/Dockerfile"
 }
+
+@test "images/ycsb/ycsb-run.sh: mongodb.url with the secret's password only in a -P file, never in java's arguments" {
+  local bin=$BATS_TEST_TMPDIR/bin dir=$BATS_TEST_TMPDIR/run
+  mkdir -p "$bin" "$dir/ycsb"
+  : >"$dir/ycsb/workload.properties"
+  printf 'p@ss w/rd\n' >"$BATS_TEST_TMPDIR/pw"
+  # A java that records its arguments and the properties files it was given.
+  cat >"$bin/java" <<'JAVA'
+#!/usr/bin/env bash
+echo "ARGS: $*"
+prev=""
+for a in "$@"; do [[ $prev == -P ]] && cat "$a"; prev=$a; done
+JAVA
+  chmod +x "$bin/java"
+  PATH="$bin:$PATH" YCSB_HOME=/opt/ycsb YCSB_URI='mongodb://shard01-a:27017,shard01-b:27017/?replicaSet=shard01' \
+    YCSB_DATABASE=ycsb YCSB_PASSWORD_FILE=$BATS_TEST_TMPDIR/pw run bash "$REPO/images/ycsb/ycsb-run.sh" run "$dir" 8
+  assert_success
+  local out=$dir/ycsb/run-threads-8.txt
+  grep -q '^# started: [0-9T:.-]*Z$' "$out" || fail "no started line: $(cat "$out")"
+  grep -qx 'mongodb.url=mongodb://root:p%40ss%20w%2Frd@shard01-a:27017,shard01-b:27017/ycsb?replicaSet=shard01&authSource=admin&w=1' "$out" ||
+    fail "mongodb.url: $(cat "$out")"
+  grep '^ARGS: ' "$out" | grep -q -- "-t -db site.ycsb.db.MongoDbClient -P $dir/ycsb/workload.properties -P /.* -threads 8 -s" || fail "args: $(cat "$out")"
+  if grep '^ARGS: ' "$out" | grep -Eq 'p@ss|p%40ss|mongodb\.url'; then fail "the password is on java's command line"; fi
+  run bash "$REPO/images/ycsb/ycsb-run.sh" bogus "$dir" 1
+  assert_failure
+}

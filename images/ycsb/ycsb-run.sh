@@ -18,6 +18,7 @@ esac
 
 # urlencode: RFC 3986 percent-encoding of everything but unreserved characters.
 urlencode() {
+  local LC_ALL=C # byte by byte: a UTF-8 character becomes its bytes' %XX
   local s=$1 i c out=""
   for ((i = 0; i < ${#s}; i++)); do
     c=${s:i:1}
