@@ -102,9 +102,10 @@ test('key generation cost per operation stays far below a driver round trip', ()
   const ns = Number(process.hrtime.bigint() - t0) / N;
   test.diagnostic?.(`ns per key (zipfian + scramble + key name): ${ns.toFixed(0)}`);
   console.log(`# ns per key (zipfian + scramble + key name): ${ns.toFixed(0)}`);
-  // The loader's CPU per op is tens of microseconds (loader/bench); 5 us is a loose ceiling on a
-  // busy 2-core test machine.
-  assert.ok(n > 0 && ns < 5000, `${ns} ns per key`);
+  // The loader's CPU per op is ~100 us (loader/bench/results.json, cpu_us_per_op); a key costs
+  // ~0.4 us on an idle core here and 1.5-3 us with the test machine's 2 cores 4x oversubscribed:
+  // 20 us, a fifth of an op, is the ceiling (the figure is printed as a diagnostic).
+  assert.ok(n > 0 && ns < 20000, `${ns} ns per key`);
 });
 
 test('the key distribution as YCSB 0.17.0 itself draws it (BasicDB, verbose) matches the kind\'s', async () => {

@@ -92,7 +92,7 @@ test('ycsb-a --rate: latency also from the intended start (measurement.interval=
   assert.equal(s.target_rate, 200);
   for (const op of ['read', 'update']) assert.ok(s.ops[op].intended_latency_us?.count > 0, `${op} has intended latency`);
   const n = s.ops.read.count + s.ops.update.count;
-  assert.ok(n > 100 && n < 300, `about 200 ops in 1 s at --rate 200 (got ${n})`);
+  assert.ok(n > 50 && n < 300, `about 200 ops in 1 s at --rate 200, never more (got ${n})`);
 });
 
 test('ycsb-a bad input: exit 2, one line, nothing run', async () => {
