@@ -29,6 +29,10 @@ nothing_started() {
   assert_output --regexp "wiredtiger +mongo:8.0"
   assert_output --regexp "inmemory +percona/percona-server-mongodb:8.0"
   assert_output --regexp "seed2013 +seeds/004 servers"
+  # the seed's engines, each on its last server line, with what it stands for
+  assert_output --regexp "mmapv1 +mongo:4.0 +MMAPv1 on MongoDB 4.0, its last line: the engine of the seed"
+  assert_output --regexp "rocksdb +percona/percona-server-mongodb:3.6 +MongoRocks \(LSM\) on Percona Server for MongoDB 3.6"
+  assert_output --regexp "percona-wt +percona/percona-server-mongodb:8.0 +WiredTiger in Percona Server for MongoDB 8.0"
 }
 
 @test "unknown verb: exit 2, names the verb, nothing started" {
