@@ -1,0 +1,20 @@
+'use strict';
+// Floor of writeconcern (bench/kinds.json runs its w:1 case): insertOne of the experiment's
+// static document with the case's write concern ({w: 1, j: false} through the kind's own
+// driverWriteConcern), _ids above the loader's.
+const { driverWriteConcern } = require('../../src/durability');
+
+module.exports = {
+  ops: 1,
+  make({ config, col, id, clients }) {
+    const fields = config.params.static;
+    const c = config.params.cases[0];
+    const options = { writeConcern: driverWriteConcern(c.write_concern, config.params.wtimeout_ms) };
+    let i = 1e12 + id;
+    return () => {
+      const doc = { _id: i, ...fields };
+      i += clients;
+      return col.insertOne(doc, options);
+    };
+  },
+};
