@@ -89,3 +89,39 @@ for (const { name: line } of lines()) {
     });
   }
 }
+
+// The ycsb kind (YCSB-A on YCSB's records): each find it sends equals the one findOne sends for
+// the same filter, on every line; its updates stay updateOne's own.
+const { parse } = require('../src/args');
+const { load } = require('../src/config');
+const { kind: kindOf } = require('../src/kinds');
+
+for (const { name: line } of lines()) {
+  test(`ycsb on ${line}: each find equals findOne's for the same _id`, async () => {
+    const { config: yc } = load(parse([require('node:path').join(__dirname, '..', '..', 'experiments', 'ycsb-a.yaml'), '--records', '40', '--threads', '1', '--operations', '30']));
+    const k = kindOf('ycsb');
+    const drive = async (dbName, fn) => {
+      const client = newClient({ uri: server.uri, serverSelectionTimeoutMs: 5000, driverLine: line }, yc, { monitorCommands: true });
+      await client.connect();
+      const db = client.db(dbName);
+      const col = db.collection(yc.collection);
+      await col.drop().catch(() => {});
+      await col.insertMany(Array.from({ length: 40 }, (_, i) => k.makeDoc(yc, new Rng(yc.seed, 0), i)));
+      const seen = [];
+      client.on('commandStarted', (e) => seen.push(e.command));
+      await fn(db, col);
+      await client.close();
+      return seen.filter((c) => !c.endSessions).map((c) => normalise(c, line));
+    };
+    const kindCmds = await drive('same_ycsb_kind', async (db, col) => {
+      const next = opsFor(yc, col, new Rng(yc.seed, clientStream(0, 0)), 0, { clients: [0], index: 0 }, { db });
+      while (await next(() => {}, 0, () => 0));
+    });
+    const finds = kindCmds.filter((c) => c.find);
+    assert.ok(finds.length > 0 && kindCmds.some((c) => c.update), 'the mix sent finds and updates');
+    const plain = await drive('same_ycsb_kind', async (db, col) => {
+      for (const f of finds) await col.findOne(f.filter);
+    });
+    assert.deepEqual(finds, plain);
+  });
+}

@@ -21,6 +21,7 @@ const { keyChooser } = require('../ycsb/scrambled');
 const { KeyCache, buildKeyName } = require('../ycsb/keys');
 const { fieldNames, value, record: ycsbRecord } = require('../ycsb/document');
 const { uniform53 } = require('../ycsb/zipfian');
+const { findOneCommand } = require('./ops');
 
 // BSON's 16 MB document limit, less room for _id and field names.
 const MAX_RECORD_BYTES = 15 * 1024 * 1024;
@@ -91,8 +92,11 @@ module.exports = {
     const p = config.params;
     return ycsbRecord(buildKeyName(i), fieldNames(p.fields), rng, p.field_length);
   },
-  next(config, col, rng, id, step) {
+  next(config, col, rng, id, step, env) {
     const p = config.params;
+    // findOne's own find command through db.command (kinds/ops.js findOneCommand): the same
+    // command on the server, without a FindCursor per read (loader/bench).
+    const findOne = findOneCommand(env.db, col);
     const chooser = keyChooser(p.records);
     const names = fieldNames(p.fields);
     const readShare = p.readproportion / (p.readproportion + p.updateproportion);
@@ -106,7 +110,7 @@ module.exports = {
         const t = now();
         let doc;
         try {
-          doc = await col.findOne({ _id: key });
+          doc = await findOne({ _id: key });
         } catch (e) {
           record('read', t, now(), intended, false);
           throw e;
