@@ -514,3 +514,52 @@ YAML
   assert_output --partial "--bogus"
   nothing_started
 }
+
+# Issue 12: seeds/000 and 001 as experiments (experiments/writeconcern.yaml, journal.yaml).
+@test "writeconcern and journal: listed by help, run in the stack of every engine of the table, bad input is exit 2 in one line" {
+  lab help
+  assert_success
+  assert_output --regexp "writeconcern +what each write concern costs: 1,000 single inserts per case"
+  assert_output --regexp "journal +the cost of durability on a bulk import"
+  local engine
+  for engine in $(awk -F'\t' '!/^#/ && $1 != "engine" {print $1}' "$LAB/compose/engines.tsv"); do
+    lab writeconcern --engine "$engine" --ops 10 --dry-run
+    assert_success
+    assert_output --regexp "\+ .*-p lab-$engine .* run --rm --no-deps --build --use-aliases loader writeconcern --uri mongodb://shard01-a:27017.* --engine $engine --ops 10 --grafana-url http://grafana:3000"
+    lab journal --engine "$engine" --docs 1000 --commit-intervals 1,500 --dry-run
+    assert_success
+    assert_output --regexp "\+ .*-p lab-$engine .* loader journal --uri .* --engine $engine --docs 1000 --commit-intervals 1,500 --grafana-url"
+  done
+  : >"$STUB_DOCKER_LOG"
+  # --dry-run: a check that let one through would print the plan and exit 0, not hang on the stub
+  lab writeconcern --write-concerns w:1,fast --dry-run
+  assert_failure 2
+  assert_line "error: --write-concerns: 'fast' is not a write concern (w:N or majority, +j for j:true; e.g. w:1,w:1+j,majority+j)"
+  lab writeconcern --ops 0 --uri mongodb://db.example:27017/
+  assert_failure 2
+  assert_line "error: --ops: 0 is out of range 1..100000000"
+  lab journal --batch 100000 --val-length 1000 --dry-run
+  assert_failure 2
+  assert_line "error: --batch 100000: 100000 documents of up to 1024 bytes are 102400000 bytes, over the 48000000-byte message limit (maxMessageSizeBytes)"
+  lab journal --ops 5 --dry-run
+  assert_failure 2
+  assert_line "error: --ops does not apply to journal (its bulk_import workload takes --docs, --batch, --val-length, --commit-intervals)"
+  nothing_started
+}
+
+@test "writeconcern and journal --uri against mongo-java-server: every case, unsupported cases as lines, the group table" {
+  start_test_server
+  lab writeconcern --uri "$SERVER_URI" --engine bats-wc --metrics-port 0 --ops 20 --repeat 2
+  kill "$SERVER_PID" 2>/dev/null || true
+  assert_success
+  [[ $(grep -c '^results: results/writeconcern/bats-wc/' <<<"$output") == 2 ]] || fail "expected 2 results lines: $output"
+  assert_line --regexp "^unsupported: 1 w:0: the server closed the connection after an unacknowledged write"
+  assert_line --regexp "^majority\+j +insert +2/2( +[0-9.]+){3}$"
+  assert_output --partial "fastest: the seed's figure"
+  start_test_server
+  lab journal --uri "$SERVER_URI" --engine bats-j --metrics-port 0 --docs 2000 --batch 500 --commit-intervals 100 --repeat 1
+  kill "$SERVER_PID" 2>/dev/null || true
+  assert_success
+  assert_line --regexp "^unsupported: 3 j:false interval=100ms: 127.0.0.1:[0-9]+: getParameter journalCommitInterval failed: CommandNotFound \(59\)"
+  assert_line --regexp "^cost: 2 j:true: [+-][0-9.]+% docs/s against j:false$"
+}
