@@ -244,10 +244,12 @@ spec:
     users: $K8S_USERS_SECRET
   pmm:
     enabled: false
+    image: $PSMDB_PMM_IMAGE
   logcollector:
     enabled: false
   backup:
     enabled: false
+    image: $PSMDB_BACKUP_IMAGE
   replsets:
     - name: $K8S_SHARD_RS
       size: $shard_size

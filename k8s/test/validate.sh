@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# Offline validation of every manifest ./run.sh k8s generates, by real components of the pinned
+# versions (k8s/versions.env), TAP on stdout. No cluster, no network.
+#  1. kubeconform -strict against JSON schemas made from Kubernetes' own swagger.json and the
+#     operator's CRDs (test/install.d/70-k8s.sh makes them).
+#  2. psmdb-check: the operator's Go code (CheckNSetDefaults + StatefulSpec) on every CR: accepted,
+#     and the mongod arguments it would start carry the lab's engine, cache sizes, no encryption.
+#  3. kube-apiserver + etcd: the operator's CRDs installed, every manifest applied with
+#     --dry-run=server (strict field validation, built-in validation such as Indexed Jobs).
+# Each check is also shown a manifest it must reject, so a check that examines nothing fails.
+# What is rendered: every engine of compose/engines.tsv the operator runs, plus a WiredTiger and an
+# inMemory row of this test's own (so both engine paths are checked whatever the table holds),
+# every profile, --mongos 1 and 3, both placements, and the loaders' Job.
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TOOLS=$REPO/.tools
+K8S_TOOLS=$TOOLS/k8s
+HINT="run 'bash test/install-tools.sh' (test/install.d/70-k8s.sh builds kubeconform, psmdb-check, kube-apiserver, kubectl)"
+# shellcheck source=k8s/versions.env
+source "$REPO/k8s/versions.env"
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+  n=$((n + 1)) failed=$((failed + 1))
+  echo "not ok $n - $1"
+  [[ -z ${2:-} ]] || printf '%s\n' "$2" | head -40 | while IFS= read -r l; do echo "# $l"; done
+}
+# check COND_STATUS OK_TEXT NOT_OK_TEXT [DETAIL]: ok when the status is 0.
+check() { if (($1 == 0)); then ok "$2"; else not_ok "$3" "${4:-}"; fi; }
+finish() { echo "1..$n"; exit $((failed > 0)); }
+
+for t in "$TOOLS/bin/kubeconform" "$TOOLS/bin/psmdb-check" "$TOOLS/bin/kube-apiserver" "$TOOLS/bin/kubectl" etcd jq openssl; do
+  command -v "$t" >/dev/null 2>&1 || { not_ok "missing tool $t: $HINT"; finish; }
+done
+[[ -d $K8S_TOOLS/schemas/crd && -f $K8S_TOOLS/psmdb-crd.yaml ]] || { not_ok "schemas missing: $HINT"; finish; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-k8s-validate.XXXXXX")
+APISERVER_PIDS=()
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+  local p
+  # kube-apiserver first (it shuts down gracefully only while etcd is there), then etcd; anything
+  # still running after 10 s is killed.
+  for ((p = ${#APISERVER_PIDS[@]} - 1; p >= 0; p--)); do
+    kill "${APISERVER_PIDS[p]}" 2>/dev/null
+    timeout 10 tail --pid="${APISERVER_PIDS[p]}" -f /dev/null 2>/dev/null || kill -9 "${APISERVER_PIDS[p]}" 2>/dev/null
+  done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# ---- render ------------------------------------------------------------------------------------
+# A copy of the repository's run.sh and tables, with the test's own engine rows appended.
+LAB=$WORK/lab
+mkdir -p "$LAB" "$WORK/manifests"
+cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$REPO/k8s" "$REPO/dashboards" "$REPO/experiments" "$LAB/"
+printf 'k8s-check-wt\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\twiredTiger\tyes\tyes\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
+printf 'k8s-check-mem\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\tinMemory\tno\tno\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
+
+LAB_ROOT=$LAB
+# shellcheck source=lib/common.sh
+source "$LAB/lib/common.sh"
+# shellcheck source=lib/tables.sh
+source "$LAB/lib/tables.sh"
+# shellcheck source=lib/k8s.sh
+source "$LAB/lib/k8s.sh"
+k8s_load
+
+engines=()
+while IFS= read -r e; do
+  [[ -z $(k8s_engine_refusal "$e") ]] && engines+=("$e")
+done < <(engine_names)
+rendered=0
+for e in "${engines[@]}"; do
+  while IFS= read -r p; do
+    for m in 1 3; do
+      for placement in dedicated shared; do
+        f=$WORK/manifests/cluster_${e}_${p}_${m}_${placement}.yaml
+        if "$LAB/run.sh" k8s manifests --engine "$e" --profile "$p" --mongos "$m" --placement "$placement" --registry reg.example/lab >"$f" 2>"$WORK/err"; then
+          rendered=$((rendered + 1))
+        else
+          not_ok "render $e $p mongos=$m $placement" "$(cat "$WORK/err")"
+        fi
+      done
+    done
+  done < <(profile_names)
+done
+# The loaders' Job, as ./run.sh NAME --on k8s --loaders 3 applies it.
+(
+  K8S_CLUSTER=lab
+  k8s_loaders_manifest lab-k8s-check-wt lab-experiment2-check experiment2 3 reg.example/lab/lab-loader:test \
+    "$(k8s_target_uri primary lab-k8s-check-wt)" dedicated experiment2 --engine k8s-check-wt --group g --clients 1,2
+) >"$WORK/manifests/loaders.yaml"
+check "$((rendered > 0 ? 0 : 1))" "rendered $rendered cluster manifests (engines: ${engines[*]}) and the loaders' Job" "nothing rendered"
+MANIFESTS=("$WORK"/manifests/*.yaml)
+
+# Manifests the checks must reject.
+mkdir -p "$WORK/bad"
+sed -E '0,/^( +)engine: /s//\1engin: /' "$WORK/manifests/cluster_k8s-check-wt_laptop_1_dedicated.yaml" >"$WORK/bad/unknown-field.yaml"
+sed 's/^  completions: 3$/  completions: "three"/' "$WORK/manifests/loaders.yaml" >"$WORK/bad/wrong-type.yaml"
+sed '/^  completions: 3$/d' "$WORK/manifests/loaders.yaml" >"$WORK/bad/indexed-no-completions.yaml"
+
+# ---- 1. kubeconform ----------------------------------------------------------------------------
+kubeconform() {
+  "$TOOLS/bin/kubeconform" -strict -summary -output json -kubernetes-version "${KUBERNETES_VERSION#v}" \
+    -schema-location "$K8S_TOOLS/schemas/{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
+    -schema-location "$K8S_TOOLS/schemas/crd/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json" "$@"
+}
+out=$(kubeconform "${MANIFESTS[@]}" 2>&1)
+valid=$(jq -r '.summary.valid // 0' <<<"$out" 2>/dev/null || echo 0)
+total=$(jq -r '.summary | (.valid + .invalid + .errors + .skipped)' <<<"$out" 2>/dev/null || echo -1)
+if [[ $valid -gt 0 && $valid == "$total" ]]; then
+  ok "kubeconform -strict (Kubernetes $KUBERNETES_VERSION schemas, operator $PSMDB_OPERATOR_VERSION CRD): $valid resources valid, none skipped"
+else
+  not_ok "kubeconform: $valid of $total resources valid" "$out"
+fi
+out=$(kubeconform "$WORK/bad/unknown-field.yaml" "$WORK/bad/wrong-type.yaml" 2>&1)
+if [[ $(jq -r '.summary.invalid' <<<"$out" 2>/dev/null) == 2 ]]; then
+  ok "kubeconform rejects an unknown CR field (engin) and a wrong type (completions: \"three\")"
+else
+  not_ok "kubeconform did not reject both bad manifests" "$out"
+fi
+
+# ---- 2. the operator's own code ----------------------------------------------------------------
+out=$("$TOOLS/bin/psmdb-check" "$WORK"/manifests/cluster_*.yaml 2>"$WORK/err")
+rc=$?
+count=$(grep -c '"accepted":true' <<<"$out")
+if ((rc == 0 && count == rendered)); then
+  ok "operator $PSMDB_OPERATOR_VERSION CheckNSetDefaults accepts all $count PerconaServerMongoDB"
+else
+  not_ok "operator rejected some CRs ($count of $rendered accepted)" "$(jq -r 'select(.accepted|not) | "\(.file): \(.error)"' <<<"$out")$(cat "$WORK/err")"
+fi
+# What the operator would start, per CR: the lab's engine and cache sizes, no encryption at rest,
+# no TLS, the exporter beside mongod, Guaranteed resources (requests = limits in every container).
+problems=""
+while IFS= read -r line; do
+  file=$(jq -r .file <<<"$line")
+  IFS=_ read -r _ e p _ _ <<<"$(basename "$file" .yaml)"
+  word=$(engine_field "$e" server_engine)
+  data_cache=$(awk -v c="$(profile_field "$p" data_cache_gb)" 'BEGIN { printf "%.2f", c }')
+  cfg_cache=$(awk -v c="$(profile_field "$p" cfg_cache_gb)" 'BEGIN { printf "%.2f", (c < 0.25 ? 0.25 : c) }')
+  cache_flag=$([[ $word == inMemory ]] && echo inMemorySizeGB || echo wiredTigerCacheSizeGB)
+  problems+=$(jq -r --arg word "$word" --arg flag "--$cache_flag=$data_cache" --arg cfgflag "--wiredTigerCacheSizeGB=$cfg_cache" --arg f "$(basename "$file")" '
+    .replsets[] as $rs | ($rs.containers[] | select(.name == "mongod") | .args) as $a |
+    [ (if $rs.name == "rs0" then
+         (if ($a | index("--storageEngine=" + $word)) then empty else "rs0 engine is not " + $word end),
+         (if ($a | index($flag)) then empty else "rs0 lacks " + $flag end)
+       else
+         (if ($a | index("--storageEngine=wiredTiger")) then empty else "cfg is not wiredTiger" end),
+         (if ($a | index($cfgflag)) then empty else "cfg lacks " + $cfgflag end)
+       end),
+      (if ($a | any(startswith("--enableEncryption"))) then $rs.name + " has encryption at rest" else empty end),
+      (if ($a | index("--tlsMode=disabled")) then empty else $rs.name + " TLS not disabled" end),
+      (if ([$rs.containers[].name] | index("lab-exporter")) then empty else $rs.name + " has no lab-exporter" end),
+      ($rs.containers[] | select(.resources.requests != .resources.limits) | $rs.name + "/" + .name + " requests != limits (not Guaranteed)")
+    ] | .[] | $f + ": " + .' <<<"$line")
+  problems+=$'\n'
+done < <(grep '"accepted":true' <<<"$out")
+problems=$(sed '/^$/d' <<<"$problems")
+if [[ -z $problems && $count -gt 0 ]]; then
+  ok "the operator's StatefulSets for $count CRs: engine, profile cache sizes, no encryption, TLS off, exporter, Guaranteed"
+else
+  not_ok "the operator would start something else than the lab asks" "$problems"
+fi
+# What the operator must reject, each from a lab CR with one change.
+base=$WORK/manifests/cluster_k8s-check-mem_laptop_1_dedicated.yaml
+mk_bad() { sed "$2" "$base" >"$WORK/bad/op-$1.yaml"; }
+mk_bad mmapv1 '0,/engine: inMemory/s//engine: mmapv1/'
+mk_bad cfg-inmemory '/configsvrReplSet:/,/engine: wiredTiger/s/engine: wiredTiger/engine: inMemory/'
+mk_bad tls-unsafe '/^  unsafeFlags:/,/^    tls: true/s/tls: true/tls: false/'
+mk_bad inmemory-encryption '0,/enableEncryption: false/s//enableEncryption: true/'
+mk_bad even-size '0,/^      size: 3$/s//      size: 2/'
+expect=(mmapv1:"mmapv1 storage engine is not supported" cfg-inmemory:"not supported for config server replica set"
+  tls-unsafe:"TLS must be enabled" inmemory-encryption:"inMemory storage engine doesn't support encryption"
+  even-size:"replset size must be odd")
+bad_ok=0
+msgs=""
+for x in "${expect[@]}"; do
+  res=$("$TOOLS/bin/psmdb-check" "$WORK/bad/op-${x%%:*}.yaml" 2>/dev/null)
+  if [[ $(jq -r .accepted <<<"$res") == false && $(jq -r .error <<<"$res") == *"${x#*:}"* ]]; then
+    bad_ok=$((bad_ok + 1))
+  else
+    msgs+="${x%%:*}: $res"$'\n'
+  fi
+done
+check "$((bad_ok == ${#expect[@]} ? 0 : 1))" "the operator's code rejects mmapv1, inMemory config servers, TLS off without the unsafe flag, inMemory + encryption, an even replica set" \
+  "the operator's code accepted a CR it should reject" "$msgs"
+
+# ---- 3. a real kube-apiserver ------------------------------------------------------------------
+start=$SECONDS
+A=$WORK/apiserver
+mkdir -p "$A/etcd" "$A/certs"
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+etcd_port=$(port)
+api_port=$(port)
+openssl genrsa -out "$A/sa.key" 2048 2>/dev/null
+openssl rsa -in "$A/sa.key" -pubout -out "$A/sa.pub" 2>/dev/null
+token=$(head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
+echo "$token,lab-test,lab-test,system:masters" >"$A/tokens.csv"
+etcd --data-dir "$A/etcd" --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+  --listen-peer-urls "http://127.0.0.1:$(port)" >"$A/etcd.log" 2>&1 &
+APISERVER_PIDS+=($!)
+disown
+"$TOOLS/bin/kube-apiserver" --etcd-servers="http://127.0.0.1:$etcd_port" --bind-address=127.0.0.1 --secure-port="$api_port" \
+  --advertise-address=127.0.0.1 --cert-dir="$A/certs" --token-auth-file="$A/tokens.csv" --authorization-mode=RBAC \
+  --service-account-issuer=https://lab.test --service-account-key-file="$A/sa.pub" \
+  --service-account-signing-key-file="$A/sa.key" --service-cluster-ip-range=10.96.0.0/16 >"$A/apiserver.log" 2>&1 &
+APISERVER_PIDS+=($!)
+disown # no "Killed" job notice when cleanup has to kill it
+cat >"$A/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters: [{name: t, cluster: {server: "https://127.0.0.1:$api_port", insecure-skip-tls-verify: true}}]
+users: [{name: t, user: {token: "$token"}}]
+contexts: [{name: t, context: {cluster: t, user: t}}]
+current-context: t
+EOF
+k() { KUBECONFIG=$A/kubeconfig "$TOOLS/bin/kubectl" --request-timeout=30s "$@"; }
+ready=0
+for _ in $(seq 1 120); do
+  if k get --raw /readyz --request-timeout=2s >/dev/null 2>&1; then ready=1; break; fi
+  sleep 0.5
+done
+if ((ready)); then
+  ok "kube-apiserver $KUBERNETES_VERSION + etcd $(etcd --version | awk '/etcd Version/ { print $3 }') ready in $((SECONDS - start)) s"
+else
+  not_ok "kube-apiserver did not become ready" "$(tail -20 "$A/apiserver.log")"
+  finish
+fi
+crd_established() {
+  local _
+  for _ in $(seq 1 60); do
+    [[ $(k get crd perconaservermongodbs.psmdb.percona.com -o 'jsonpath={.status.conditions[?(@.type=="Established")].status}' 2>/dev/null) == True ]] && return 0
+    sleep 0.5
+  done
+  return 1
+}
+if k apply --server-side -f "$K8S_TOOLS/psmdb-crd.yaml" >"$WORK/crd.out" 2>&1 && crd_established; then
+  ok "the operator's CRDs ($PSMDB_OPERATOR_VERSION deploy/crd.yaml) installed"
+else
+  not_ok "CRDs not installed" "$(cat "$WORK/crd.out")"
+fi
+# Namespaces are made for real (server dry-run of a namespaced object needs its namespace).
+grep -h -A3 '^kind: Namespace' "${MANIFESTS[@]}" | awk '$1 == "name:" { print $2 }' | sort -u | while read -r ns; do k create namespace "$ns" >/dev/null; done
+k create namespace lab-k8s-check-wt >/dev/null 2>&1
+# One kubectl for all files (each object is dry-run on its own; nothing is stored).
+objects=0
+dry_fail=""
+if res=$(k apply --server-side --dry-run=server --field-manager=lab-test -f "$WORK/manifests" 2>&1); then
+  objects=$(grep -c 'serverside-applied (server dry run)' <<<"$res")
+else
+  dry_fail=$(grep -v 'serverside-applied (server dry run)' <<<"$res")
+fi
+if [[ -z $dry_fail && $objects -gt 0 ]]; then
+  ok "kube-apiserver server-side dry-run accepts every manifest ($objects objects in ${#MANIFESTS[@]} files)"
+else
+  not_ok "kube-apiserver rejected manifests" "$dry_fail"
+fi
+bad_ok=0
+res=$(k apply --server-side --dry-run=server -f "$WORK/bad/unknown-field.yaml" 2>&1) || [[ $res != *'.spec.replsets[0].storage.engin: field not declared in schema'* ]] || bad_ok=$((bad_ok + 1))
+res2=$(k apply --server-side --dry-run=server -f "$WORK/bad/indexed-no-completions.yaml" 2>&1) || [[ $res2 != *"spec.completions: Required value: when completion mode is Indexed"* ]] || bad_ok=$((bad_ok + 1))
+check "$((bad_ok == 2 ? 0 : 1))" "kube-apiserver rejects an unknown CR field and an Indexed Job without completions" \
+  "kube-apiserver accepted a bad manifest" "$res"$'\n'"$res2"
+echo "# apiserver part: $((SECONDS - start)) s"
+finish
