@@ -25,6 +25,7 @@ table { border-collapse: collapse; font-size: 12px; margin: .5em 0; }
 td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
 tr.incomplete td { background: #fde8e8; }
 tr.limited td { background: #fff3cd; }
+tr.unsupported td { background: #eee; color: #555; }
 li.verdict { font-weight: 600; }
 li.no-verdict, li.excluded { color: #8a4b00; }
 .note, .meta { color: #555; }

@@ -38,6 +38,9 @@ function normOps(ops) {
       latency_us: o.latency_us ?? null,
       // HdrHistogram, compressed base64 (report/README.md: the contract); null in older runs.
       histogram: typeof o.histogram === 'string' ? o.histogram : null,
+      // What the ops moved, where the kind records it (bulk import: documents, BSON MB = 10^6 bytes).
+      docs_per_s: typeof o.docs_per_s === 'number' ? o.docs_per_s : null,
+      mb_per_s: typeof o.mb_per_s === 'number' ? o.mb_per_s : null,
     };
   }
   return out;
@@ -66,6 +69,14 @@ function points(summary) {
         parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
         ops,
         ops_per_s: sumRates(ops),
+        // What a case says beyond its numbers (durability cases, report/README.md): the server
+        // could not do it, what w:0 delivered, its change against the baseline case, the journal.
+        unsupported: typeof e.unsupported === 'string' ? e.unsupported : null,
+        documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
+        relative_to_baseline: e.relative_to_baseline ?? null,
+        latency_meaning: e.latency_meaning ?? null,
+        journal: typeof e.journal === 'boolean' ? e.journal : null,
+        journal_source: e.journal_source ?? null,
       });
     });
   }
@@ -96,6 +107,14 @@ function placementMark(p) {
 
 // What the run says about itself, shown beside its numbers; absent fields say "not recorded"
 // instead of being guessed.
+// Does j:true mean a journal write on this run's server (durability cases record it)?
+function journalOf(s) {
+  const p = POINT_LISTS.flatMap((list) => (Array.isArray(s[list]) ? s[list] : [])).find((e) => 'journal' in e);
+  if (!p) return 'not recorded';
+  if (p.journal === null) return `not known (${p.journal_source ?? 'not reported'})`;
+  return p.journal ? 'yes' : `NO JOURNAL (${p.journal_source ?? 'recorded'})`;
+}
+
 function description(s) {
   const l = s.loader || {};
   const images = Object.entries(s.images || {}).map(([k, v]) => `${k}=${v}`);
@@ -109,6 +128,7 @@ function description(s) {
     host: l.hostname ?? 'not recorded',
     host_cpus: l.host_cores ?? l.cpus ?? 'not recorded',
     cpu_model: l.cpu_model ?? 'not recorded',
+    journal: journalOf(s),
   };
 }
 

@@ -32,31 +32,38 @@
     parent.append(fig);
   }
 
-  // Throughput per point per engine for one op type, the seed's numbers as dashed reference lines
-  // and loader-limited points ringed in red.
-  function throughputChart(parent, set, op, color) {
-    const data = set.aggregates.filter((a) => a.ops[op]).map((a) => ({
-      point: a.point, engine: a.engine, rate: a.ops[op].ops_per_s_median,
-      min: Math.min(...a.ops[op].ops_per_s_samples), max: Math.max(...a.ops[op].ops_per_s_samples),
+  // Throughput per point per engine for one op type (measure: ops_per_s, or docs_per_s / mb_per_s
+  // where the kind records them): the median of the repetitions (dot and line), the fastest
+  // (triangle: the figure seeds/000 kept), the slowest-fastest bar, the seed's numbers as dashed
+  // reference lines and loader-limited points ringed in red.
+  const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
+  const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
+  function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
+    const [unit, kind] = MEASURES[measure];
+    const data = set.aggregates.filter((a) => a.ops[op] && typeof a.ops[op][`${measure}_median`] === 'number').map((a) => ({
+      point: a.point, engine: a.engine, rate: a.ops[op][`${measure}_median`],
+      min: a.ops[op][`${measure}_slowest`], max: a.ops[op][`${measure}_fastest`], fastest: a.ops[op][`${measure}_fastest`],
       limited: a.loader_limited_runs > 0, limitedRuns: a.loader_limited_runs, runs: a.runs,
     }));
     if (!data.length) return;
-    const pub = (set.published?.series || []).filter((p) => p.op === op);
+    const pub = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s' : measure === 'ops_per_s' && p.op === op && !p.measure));
     const limited = data.filter((d) => d.limited);
-    const caption = `${op} ops/s per step, median of repetitions (bar: min-max)` +
+    const x = xLabel(set);
+    const caption = `${op} ${unit} per ${x}: median of repetitions (dot), fastest (triangle), bar: slowest-fastest` +
       (pub.length ? `; dashed: published ${set.published.source}` : '') +
-      (limited.length ? '; red ring: the loader was the limit in n of the step\'s runs (those runs are excluded from verdicts)' : '');
-    chart(parent, 'throughput', caption, set.engines, {
-      x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
-      y: { label: `${op} ops/s`, grid: true, zero: true },
+      (limited.length ? `; red ring: the loader was the limit in n of the ${x}'s runs (those runs are excluded from verdicts)` : '');
+    chart(parent, kind, caption, set.engines, {
+      x: { type: 'point', domain: set.points, label: x, padding: 0.3 },
+      y: { label: `${op} ${unit}`, grid: true, zero: true },
       color,
       marks: [
         Plot.ruleY(pub, { y: 'value', stroke: '#777', strokeDasharray: '5,4' }),
         Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${num(d.value)}/s`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
-        // min-max of the repetitions, one bar per engine set side by side so they never hide each other
+        // slowest-fastest of the repetitions, one bar per engine side by side so they never hide each other
         ...set.engines.map((e, i) => Plot.ruleX(data.filter((d) => d.engine === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.engines.length - 1) / 2) * 6 })),
         Plot.line(data, { x: 'point', y: 'rate', stroke: 'engine' }),
         Plot.dot(data, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
+        ...set.engines.map((e, i) => Plot.dot(data.filter((d) => d.engine === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'engine', symbol: 'triangle', r: 4, dx: (i - (set.engines.length - 1) / 2) * 6 })),
         Plot.dot(limited, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
         // one label per engine, stacked, so two limited engines at one step stay readable
         ...set.engines.map((e, i) => Plot.text(limited.filter((d) => d.engine === e), { x: 'point', y: 'rate', text: (d) => `loader-limited ${d.limitedRuns}/${d.runs}`, dy: -16 - 13 * i, fill: 'red' })),
@@ -74,8 +81,8 @@
     if (!data.length) return;
     const merged = set.aggregates.every((a) => !a.ops[op] || /merged/.test(a.ops[op].latency_source));
     const how = merged ? 'exact percentiles of the repetitions\' merged histograms' : 'median of each run\'s own percentiles (the runs stored no histogram)';
-    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per step (ms, log scale; ${how})`, set.engines, {
-      x: { type: 'point', domain: set.points, label: 'step', padding: 0.3 },
+    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per ${xLabel(set)} (ms, log scale; ${how})`, set.engines, {
+      x: { type: 'point', domain: set.points, label: xLabel(set), padding: 0.3 },
       y: { type: 'log', label: `${op} latency (ms)`, grid: true, tickFormat: '~g' }, // 0.5, not d3's SI "500m"
       color,
       symbol: { legend: true, domain: PCTS.map((p) => p[1]) },
@@ -111,29 +118,46 @@
   }
 
   function runsTable(set) {
-    const head = ['engine', 'group / rep', 'hosts', 'state', 'server', 'storage engine (reported)', 'images', 'profile', 'topology', 'loader', 'host CPUs', 'CPU model', 'started', 'folder'];
+    const head = ['engine', 'group / rep', 'hosts', 'state', 'server', 'storage engine (reported)', 'journal', 'images', 'profile', 'topology', 'loader', 'host CPUs', 'CPU model', 'started', 'folder'];
     const rows = [...set.runs, ...set.incomplete].map((r) => ({
       cls: r.complete ? '' : 'incomplete',
       cells: [r.engine, r.group ? `${r.group} / ${r.repetition}` : '-', r.hosts, r.complete ? 'complete' : `INCOMPLETE: ${r.reason}`,
-        r.description.server_version, r.description.storage_engine, r.description.images, r.description.profile, r.description.topology,
+        r.description.server_version, r.description.storage_engine, r.description.journal ?? 'not recorded', r.description.images, r.description.profile, r.description.topology,
         r.description.loader, `${r.description.host_cpus} (${r.description.host})`, r.description.cpu_model, r.started_at, rel(r.id)],
     }));
     return table(head, rows, 'runs');
   }
 
+  // What a point says beyond its numbers: unsupported here, what w:0 delivered, cost vs baseline.
+  function pointNote(a) {
+    const n = [];
+    if (a.unsupported) n.push(`UNSUPPORTED in ${a.unsupported.runs}/${a.runs}: ${a.unsupported.why.join(' | ')}`);
+    if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
+    if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
+    if (a.loader_limited_runs) n.push(`loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}`);
+    return n.join('; ');
+  }
+
   function numbersTable(set) {
     const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
-    const head = ['step', 'engine', 'runs', 'ops/s'];
+    const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
+    const head = [xLabel(set), 'engine', 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
     for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
+    for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
     head.push('note');
     const rows = [];
     for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
-      const cells = [p, a.engine, a.runs, num(a.ops_per_s.median, 1)];
+      const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, a.runs, num(a.ops_per_s.fastest, 1), num(a.ops_per_s.median, 1), num(a.ops_per_s.slowest, 1)];
       for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
-      cells.push(a.loader_limited_runs ? `loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}` : '');
-      rows.push({ cls: a.loader_limited_runs ? 'limited' : '', cells });
+      for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
+      cells.push(pointNote(a));
+      rows.push({ cls: a.unsupported ? 'unsupported' : a.loader_limited_runs ? 'limited' : '', cells });
     }
-    return table(head, rows, 'numbers');
+    const out = [table(head, rows, 'numbers')];
+    const w0 = set.aggregates.find((a) => a.latency_meaning);
+    if (w0) out.push(el('p', { class: 'note' }, w0.latency_meaning));
+    if (set.aggregates.some((a) => a.runs > 1)) out.push(el('p', { class: 'note' }, report.method.fastest_and_median));
+    return out;
   }
 
   function renderSet(ex, set, section) {
@@ -143,10 +167,11 @@
     if (set.aggregates.length) {
       const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
       for (const op of ops) throughputChart(box, set, op, color);
+      for (const op of ops) for (const m of ['docs_per_s', 'mb_per_s']) throughputChart(box, set, op, color, m);
       for (const op of ops) latencyChart(box, set, op, color);
       box.append(el('h4', {}, 'Verdicts'), el('ul', { class: 'verdicts' }, set.verdicts.map((v) => el('li', { class: v.status }, v.sentence))));
       if (!set.verdicts.length) box.append(el('p', { class: 'note' }, `one engine only (${set.engines.join(', ')}): nothing to compare`));
-      box.append(el('h4', {}, 'Numbers'), numbersTable(set));
+      box.append(el('h4', {}, 'Numbers'), ...numbersTable(set));
     } else {
       box.append(el('p', { class: 'note' }, 'no complete run with these parameters'));
     }

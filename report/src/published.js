@@ -16,7 +16,9 @@ function publishedSeries(published) {
     for (const [field, value] of Object.entries(v)) {
       const m = /^([a-z]+)_per_s(?:_([a-z]+))?$/.exec(field);
       if (m && typeof value === 'number') {
-        series.push({ label, field, value, op: OP_WORDS[m[1]] ?? null, stat: m[2] ?? null, name: `${label} ${year ?? ''} (${m[2] ?? 'value'})`.replace('  ', ' ') });
+        // docs_per_s_* (seeds/001's import rate) belongs with the documents-per-second chart.
+        const measure = m[1] === 'docs' ? 'docs_per_s' : 'ops_per_s';
+        series.push({ label, field, value, op: OP_WORDS[m[1]] ?? null, ...(measure === 'docs_per_s' ? { measure } : {}), stat: m[2] ?? null, name: `${label} ${year ?? ''} (${m[2] ?? 'value'})`.replace('  ', ' ') });
       } else if (field === 'result' && typeof value === 'string') {
         notes.push(`${label}: ${value}`);
       }
