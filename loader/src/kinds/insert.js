@@ -1,9 +1,7 @@
 'use strict';
 // insert (experiment1): insertOne({x: i, y: ...}) until workload.docs documents are in.
 // Client j of n inserts x = j, j + n, j + 2n, ...: with the seed's one client that is 0, 1, 2, ...
-const { timed, makeDoc } = require('./ops');
-
-const insert = (col, doc) => col.insertOne(doc);
+const { makeDoc } = require('./ops');
 
 module.exports = {
   name: 'insert',
@@ -16,11 +14,20 @@ module.exports = {
     const n = step.clients.length;
     let x = step.clients.indexOf(id);
     const end = config.workload.docs;
+    // Timed inline rather than through ops.js timed(): one async layer (a promise and its
+    // microtasks) less per op on the hot path.
     return async (record, intended, now) => {
       if (x >= end) return false;
       const doc = makeDoc(config, rng, x);
       x += n;
-      await timed(record, 'insert', intended, now, insert, col, doc);
+      const t = now();
+      try {
+        await col.insertOne(doc);
+      } catch (e) {
+        record('insert', t, now(), intended, false);
+        throw e;
+      }
+      record('insert', t, now(), intended, true);
       return x < end;
     };
   },
