@@ -126,3 +126,25 @@ test('setParameter without the privilege names the built-in role that grants it'
   const other = new MongoServerError({ ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'setParameter'" });
   assert.match(refusal(other, 'setParameter', 'journalCommitInterval'), /failed: CommandNotFound \(59\)/);
 });
+
+test('each case is a phase: a Grafana annotation (tags lab, journal, <case>) and a Prometheus phase label', async () => {
+  const http = require('node:http');
+  const posts = [];
+  const g = http.createServer((req, res) => {
+    let b = '';
+    req.on('data', (d) => { b += d; });
+    req.on('end', () => { posts.push(JSON.parse(b)); res.end('{}'); });
+  });
+  await new Promise((r) => g.listen(0, '127.0.0.1', r));
+  const pw = path.join(results, 'grafana-pw');
+  fs.writeFileSync(pw, 'pw\n');
+  try {
+    const r = await run('annot', ['--repeat', '1', '--docs', '1000', '--grafana-url', `http://127.0.0.1:${g.address().port}`, '--grafana-password-file', pw]);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    g.close();
+  }
+  const tags = posts.map((p) => JSON.stringify(p.tags));
+  for (const ph of ['setup', ...CASES, 'end']) assert.ok(tags.includes(JSON.stringify(['lab', 'journal', ph])), `annotation for ${ph}: ${tags}`);
+  assert.ok(posts.some((p) => /case j:true/.test(p.text)), 'the annotation text names the case');
+});
