@@ -521,8 +521,10 @@ YAML
   assert_success
   assert_output --regexp "writeconcern +what each write concern costs: 1,000 single inserts per case"
   assert_output --regexp "journal +the cost of durability on a bulk import"
-  local engine
-  for engine in $(awk -F'\t' '!/^#/ && $1 != "engine" {print $1}' "$LAB/compose/engines.tsv"); do
+  local engine engines
+  mapfile -t engines < <(awk -F'\t' '!/^#/ && $1 != "engine" {print $1}' "$LAB/compose/engines.tsv")
+  ((${#engines[@]} >= 5)) || fail "engines table not read: ${engines[*]}"
+  for engine in "${engines[@]}"; do
     lab writeconcern --engine "$engine" --ops 10 --dry-run
     assert_success
     assert_output --regexp "\+ .*-p lab-$engine .* run --rm --no-deps --build --use-aliases loader writeconcern --uri mongodb://shard01-a:27017.* --engine $engine --ops 10 --grafana-url http://grafana:3000"
