@@ -8,7 +8,9 @@
 const { engines } = require('./tables');
 
 // tableEngines(repoRoot) -> Map(server_engine -> engine), empty when the table is not there (the
-// stack's loader image has no compose/; ./run.sh always passes --engine there).
+// stack's loader image has no compose/; ./run.sh always passes --engine there). Where several rows
+// report the same engine (wiredtiger and percona-wt both run wiredTiger) the first row wins: a
+// server's report cannot tell MongoDB's build from Percona's, so --engine names the other.
 function tableEngines(repoRoot) {
   let rows;
   try {
@@ -16,7 +18,9 @@ function tableEngines(repoRoot) {
   } catch {
     return new Map();
   }
-  return new Map(rows.filter((r) => r.engine && r.server_engine).map((r) => [r.server_engine, r.engine.toLowerCase()]));
+  const map = new Map();
+  for (const r of rows) if (r.engine && r.server_engine && !map.has(r.server_engine)) map.set(r.server_engine, r.engine.toLowerCase());
+  return map;
 }
 
 // engineLabel({ flag, reported, repoRoot }) -> { engine, source, reported }

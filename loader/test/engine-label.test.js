@@ -62,3 +62,12 @@ test('--engine any label: recorded as given, the server\'s word beside it', asyn
   assert.equal(summary.engine_reported, 'wiredTiger');
   assert.match(r.stderr, /labelled 'atlas-m10' \(--engine\) and the server reports storage engine 'wiredTiger'/);
 });
+
+test('two rows reporting the same engine (wiredtiger, percona-wt): the first row names it; the old lines map to theirs', () => {
+  const { tableEngines } = require('../src/engine-label');
+  const m = tableEngines();
+  assert.equal(m.get('wiredTiger'), 'wiredtiger');
+  assert.equal(m.get('mmapv1'), 'mmapv1');
+  assert.equal(m.get('rocksdb'), 'rocksdb');
+  assert.equal(m.get('inMemory'), 'inmemory');
+});
