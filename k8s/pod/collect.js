@@ -28,17 +28,24 @@ function collect(texts, into, pods) {
   for (let i = 0; i < pods; i++) {
     const pod = got.get(i);
     if (!pod || !pod.end) { problems.push(`pod ${i}: no results in its log (did it run to the end?)`); continue; }
-    if (pod.files.length !== pod.end.files) problems.push(`pod ${i}: ${pod.files.length} of ${pod.end.files} files in its log`);
+    // a file comes in parts (one log line each); all parts, in order, or the file is incomplete
+    const byPath = new Map();
+    for (const f of pod.files) {
+      if (!byPath.has(f.path)) byPath.set(f.path, { parts: f.parts ?? 1, chunks: new Map() });
+      byPath.get(f.path).chunks.set(f.part ?? 0, f.b64);
+    }
+    if (byPath.size !== pod.end.files) problems.push(`pod ${i}: ${byPath.size} of ${pod.end.files} files in its log`);
     if (pod.end.exit !== 0) problems.push(`pod ${i}: the loader exited with ${pod.end.exit}`);
     // <experiment>/<engine>/<stamp>/<file> in the pod -> pod-<i>/<file> here
-    for (const f of pod.files) {
-      const parts = f.path.split(path.sep);
-      if (parts.length < 4 || parts.includes('..')) { problems.push(`pod ${i}: unexpected path ${f.path}`); continue; }
+    for (const [rel, f] of byPath) {
+      const parts = rel.split(path.sep);
+      if (parts.length < 4 || parts.includes('..')) { problems.push(`pod ${i}: unexpected path ${rel}`); continue; }
+      if (f.chunks.size !== f.parts) { problems.push(`pod ${i}: ${rel}: ${f.chunks.size} of ${f.parts} parts in its log`); continue; }
       const dest = path.join(into, `pod-${i}`, ...parts.slice(3));
       fs.mkdirSync(path.dirname(dest), { recursive: true });
-      fs.writeFileSync(dest, Buffer.from(f.b64, 'base64'));
+      fs.writeFileSync(dest, Buffer.concat([...Array(f.parts).keys()].map((k) => Buffer.from(f.chunks.get(k), 'base64'))));
     }
-    if (pod.files.length) dirs.push(path.join(into, `pod-${i}`));
+    if (byPath.size) dirs.push(path.join(into, `pod-${i}`));
   }
   return { dirs, problems };
 }

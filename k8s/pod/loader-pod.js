@@ -14,7 +14,8 @@
 //     logs need no shared volume across nodes.
 // Environment: LAB_INDEX (the Job's JOB_COMPLETION_INDEX), LAB_LOADERS (N), LAB_BARRIER_HOST,
 // LAB_BARRIER_PORT, LAB_BARRIER_TIMEOUT_S (600), LAB_EXPERIMENT_FILE, LAB_URI, LAB_USERNAME,
-// LAB_PASSWORD_FILE, LAB_LOADER_DIR (/lab/loader), LAB_SCRATCH (/tmp/lab).
+// LAB_PASSWORD_FILE, LAB_LOADER_DIR (/lab/loader), LAB_SCRATCH (/tmp/lab), LAB_RESULT_CHUNK (6144
+// bytes of a results file per log line; the tests make it small to exercise files in parts).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
@@ -90,9 +91,15 @@ async function main() {
     child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0)));
   });
   let files = 0;
+  // Lines of at most ~8 KiB: container runtimes split longer log lines into partial entries.
+  const CHUNK = Number(env.LAB_RESULT_CHUNK || 6144); // bytes of file per line (8 KiB of base64)
   for (const rel of walk(resultsDir)) {
-    const b64 = fs.readFileSync(path.join(resultsDir, rel)).toString('base64');
-    process.stdout.write(`LAB-RESULT ${JSON.stringify({ index, path: rel, b64 })}\n`);
+    const data = fs.readFileSync(path.join(resultsDir, rel));
+    const parts = Math.max(1, Math.ceil(data.length / CHUNK));
+    for (let part = 0; part < parts; part++) {
+      const b64 = data.subarray(part * CHUNK, (part + 1) * CHUNK).toString('base64');
+      process.stdout.write(`LAB-RESULT ${JSON.stringify({ index, path: rel, part, parts, b64 })}\n`);
+    }
     files++;
   }
   process.stdout.write(`LAB-RESULT-END ${JSON.stringify({ index, files, exit: code })}\n`);

@@ -73,7 +73,7 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
     const env = {
       LAB_LOADERS: String(N), LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
       LAB_BARRIER_TIMEOUT_S: '60', LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
-      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'),
+      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'), LAB_RESULT_CHUNK: '1024',
     };
     const args = ['experiment2', '--engine', 'k8s-test', '--group', 'k8s-job-test', '--metrics-port', '0',
       '--preload-docs', '500', '--clients', '1', '--duration', '3s', '--progress-interval', '1s'];
@@ -86,6 +86,11 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
     // kubectl logs --prefix adds "[pod/NAME/container] " before each line
     const logs = pods.map((p, i) => p.stdout.split('\n').map((l) => (l ? `[pod/lab-loaders-${i}/loader] ${l}` : l)).join('\n'));
     const runDir = path.join(tmp, 'results', 'experiment2', 'k8s-test', '20260101T000000Z-k8s');
+    assert.ok(logs.some((l) => /"part":1,/.test(l)), 'some file came in several log lines (timeline.ndjson)');
+    for (const l of logs.join('\n').split('\n')) assert.ok(l.length < 9000, `log line of ${l.length} characters`);
+    // a lost log line is reported, never a silently short file
+    const lossy = logs.map((l, i) => (i === 1 ? l.split('\n').filter((x) => !/"part":1,/.test(x)).join('\n') : l));
+    assert.match(collect(lossy, path.join(tmp, 'lossy'), N).problems.join('\n'), /pod 1: .* parts in its log/);
     const { dirs, problems } = collect(logs, runDir, N);
     assert.deepEqual(problems, []);
     assert.equal(dirs.length, N);
