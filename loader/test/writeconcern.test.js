@@ -164,3 +164,37 @@ test('groupTable: fastest, median and slowest over repetitions; a case measured 
   const even = groupTable({ name: 'x', engine: 'e', group: 'g', runs: [[c('w:1', 100)], [c('w:1', 200)]] });
   assert.match(even, /^w:1 +insert +2\/2 +200 +150 +100$/m, 'median of two: their mean');
 });
+
+test('a case whose first insert the server rejects ends at once as unsupported; the run goes on and is complete', async () => {
+  // The server really refuses case 2's first insert: its _id (1 * 10^9) is already there (E11000),
+  // in a copy of the file that keeps the collection (setup.drop false). A write concern error (w:3
+  // past its wtimeout on a degraded set, j:true without a journal) takes the same path.
+  const os = require('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-wc-exp-'));
+  const text = fs.readFileSync(path.join(__dirname, '..', '..', 'experiments', 'writeconcern.yaml'), 'utf8');
+  fs.writeFileSync(path.join(dir, 'writeconcern.yaml'), text.replace('  drop: true ', '  drop: false'));
+  const c = new MongoClient(server.uri);
+  try {
+    const col = c.db('lab').collection('seed000');
+    await col.deleteMany({});
+    await col.insertOne({ _id: 1e9, taken: true });
+    const r = await runLoader(['writeconcern', '--experiments-dir', dir, '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+      '--engine', 'rejects', '--ops', '10', '--repeat', '1', '--write-concerns', 'w:1,w:1+j,majority']);
+    assert.equal(r.code, 0, r.stderr);
+    const [s] = runsOf('rejects');
+    assert.equal(s.complete, true);
+    assert.equal(s.parameters.setup.drop, false);
+    const [first, second, third] = s.cases;
+    assert.equal(first.unsupported, undefined);
+    assert.equal(first.ops.insert.count, 10);
+    assert.match(second.unsupported, /^MongoServerError .*\(11000\): .*duplicate key/);
+    assert.equal(second.timed_out, undefined, 'not a wtimeout');
+    assert.deepEqual([second.ops.insert.count, second.ops.insert.errors], [0, 1], 'one rejected insert, then the case ended');
+    assert.deepEqual(second.documents, { sent: 0, arrived: 1, count_waited_ms: second.documents.count_waited_ms }, 'what is there is the document that was there');
+    assert.equal(third.ops.insert.count, 10, 'the next case runs');
+    assert.match(r.stdout, /^unsupported: 2 w:1\+j: MongoServerError/m);
+  } finally {
+    await c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
