@@ -70,9 +70,11 @@ function kindFlags() {
   return [...new Set(Object.values(KINDS).flatMap((k) => Object.values(k.options || {}).map((o) => o.flag)))].sort();
 }
 
-// flagsOf(kind): the flags a kind takes, for messages: its bound's and its own.
+// flagsOf(kind): the flags a kind takes, for messages and NAME --help: its bound's (less those
+// it refuses: `refuses`, e.g. ycsb's records are --records, not --preload-docs) and its own.
 function flagsOf(k) {
-  return [...Object.values(BOUND_FLAGS[k.bound]), ...Object.values(k.options || {}).map((o) => o.flag)];
+  const refused = new Set(k.refuses || []);
+  return [...Object.values(BOUND_FLAGS[k.bound]).filter((f) => !refused.has(f)), ...Object.values(k.options || {}).map((o) => o.flag)];
 }
 
 // defaultPlan(config): the client sweep, one step per entry of workload.clients.

@@ -41,6 +41,7 @@ module.exports = {
   ops: ['read', 'update'],
   opsPerIteration: 1,
   bound: 'duration',
+  refuses: ['--preload-docs'], // its records are --records (configure says so)
   needsPreload: true,
   shape: 'steps',
   options: {
