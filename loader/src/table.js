@@ -78,9 +78,10 @@ function groupTable({ name, engine, group, runs }) {
   for (const steps of runs) {
     for (const s of steps) {
       const key = s.name ?? `step ${s.index}`;
-      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set() }); order.push(key); }
+      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), costs: [], baseline: null }); order.push(key); }
       const e = by.get(key);
       if (s.unsupported) e.unsupported.add(s.unsupported);
+      if (s.relative_to_baseline) { e.costs.push(s.relative_to_baseline.change_percent); e.baseline = s.relative_to_baseline.baseline; }
       for (const [op, o] of Object.entries(s.ops || {})) {
         if (!o.count || typeof o.ops_per_s !== 'number') continue;
         if (!e.ops.has(op)) e.ops.set(op, []);
@@ -104,6 +105,7 @@ function groupTable({ name, engine, group, runs }) {
       rows.push(r);
     }
     for (const u of e.unsupported) lines.push(`unsupported: ${key}: ${u}`);
+    if (e.costs.length) lines.push(`cost: ${key}: median ${Math.round(median(e.costs) * 10) / 10}% docs/s against ${e.baseline} (per repetition: ${e.costs.join(', ')})`);
   }
   return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${WHY_BOTH}\n`;
 }

@@ -86,6 +86,8 @@ test('each durability case imports the same documents into a fresh collection; d
   assert.match(r.stdout, /^3 j:false interval=1ms +1 +- +0 +-/m, 'a case that did not run keeps its row');
   assert.match(r.stdout, /^cost: 2 j:true: [+-][\d.]+% docs\/s against j:false$/m);
   assert.match(r.stdout, /^j:true +insert +2\/2( +[\d.]+){9}$/m, 'group table: ops/s, docs/s and MB/s, fastest/median/slowest');
+  const costs = runs.map((s) => s.cases[1].relative_to_baseline.change_percent);
+  assert.ok(r.stdout.includes(`cost: j:true: median ${Math.round(((costs[0] + costs[1]) / 2) * 10) / 10}% docs/s against j:false (per repetition: ${costs.join(', ')})`), r.stdout);
 });
 
 test('an engine without a journal (engines table): journal false on every case, interval cases not run and say why', async () => {
