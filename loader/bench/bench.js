@@ -5,8 +5,8 @@
 // Per kind (bench/kinds.json: its experiment file and tiny flags), in one invocation, interleaved
 // over --rounds rounds (the order alternates, so drift on a shared machine hits every column):
 //   loader   the real loader CLI (bin/lab-loader.js, worker threads, metrics, timeline), one
-//            16-client step; CPU per op = the step's process CPU (summary.json loader
-//            cpu_cores_mean x measured_s) / the step's operations
+//            16-client step; CPU per op = the step's process CPU (timeline.ndjson: loader
+//            cpu_cores x interval_s) / its operations, after its first 5 s (steadyWindow)
 //   before   the same from another checkout (--before DIR, e.g. a `git worktree` of an older
 //            commit's loader/), for before/after figures from the same machine and load
 //   floor    bench/floor.js: a bare loop of the official driver sending the same server
@@ -16,7 +16,7 @@
 // Every measured process runs on CPU 0 (taskset) and mongo-java-server on CPU 1; medians of the
 // rounds are printed, with each run's 1-minute load average. Prints numbers, asserts nothing.
 //
-// Usage: npm run bench -- [--rounds 3] [--duration 10s] [--before DIR] [--kinds a,b]
+// Usage: npm run bench -- [--rounds 3] [--duration 15s] [--before DIR] [--kinds a,b]
 //                         [--no-ycsb] [--profile DIR] [--out FILE]
 // --profile DIR: one extra run per kind (and per --before) under `node --cpu-prof` (every
 // thread), summarised by bench/profile.js; not part of the figures.
@@ -34,7 +34,7 @@ const LOADER = path.resolve(__dirname, '..');
 const { values: args } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '10s' },
+    duration: { type: 'string', default: '15s' },
     before: { type: 'string' },
     kinds: { type: 'string' },
     'no-ycsb': { type: 'boolean', default: false },
@@ -61,6 +61,28 @@ const CORES = os.cpus().length;
 const TASKSET = spawnSync('taskset', ['-V']).status === 0;
 const PIN = TASKSET && CORES >= 2 ? ['taskset', '-c', '0'] : [];
 
+// steadyWindow(timeline lines) -> { cpuUs, ops }: the loader's CPU (process CPU of each second,
+// every thread: loader.cpu_cores x interval_s) and operations (ok + errors) over its measured
+// steps, leaving out each step's first WARMUP_S seconds: the worker thread is a fresh V8 isolate
+// whose first seconds compile the driver's code (measured: 3-5x the CPU per op of the steady
+// seconds), which a lab step of minutes amortises and a bench step of seconds would not. The floor
+// warms up as long (bench/floor.js) and YCSB's window starts at 5 s (bench/ycsb.js).
+const WARMUP_S = 5;
+function steadyWindow(lines) {
+  const into = new Map(); // step -> seconds seen
+  let cpuUs = 0;
+  let ops = 0;
+  for (const l of lines) {
+    if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
+    const seen = into.get(l.step) || 0;
+    into.set(l.step, seen + l.interval_s);
+    if (seen < WARMUP_S) continue;
+    cpuUs += l.loader.cpu_cores * l.interval_s * 1e6;
+    for (const o of Object.values(l.ops || {})) ops += (o.ok || 0) + (o.err || 0);
+  }
+  return { cpuUs, ops };
+}
+
 // loaderRun(dir, kind, entry, extraNode) -> { cpu_us_per_op, ops, load1 } or { error }.
 function loaderRun(dir, kind, entry, uri, extraNode = []) {
   const exp = path.join(dir, '..', 'experiments', `${entry.experiment}.yaml`);
@@ -73,14 +95,9 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
   const l = load1();
   const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', cwd: dir });
   try {
-    const s = JSON.parse(fs.readFileSync(path.join(results, entry.experiment, 'bench', 'latest', 'summary.json'), 'utf8'));
-    let cpuUs = 0;
-    let ops = 0;
-    for (const e of s.steps || s.cases || []) {
-      if (!e.loader || typeof e.loader.cpu_cores_mean !== 'number') continue;
-      cpuUs += e.loader.cpu_cores_mean * (e.measured_s ?? e.duration_s) * 1e6;
-      for (const o of Object.values(e.ops || {})) ops += (o.count || 0) + (o.errors || 0);
-    }
+    const dir = path.join(results, entry.experiment, 'bench', 'latest');
+    const lines = fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const { cpuUs, ops } = steadyWindow(lines);
     if (!ops) return { error: `no operations measured (exit ${r.status}): ${String(r.stderr).slice(-300)}` };
     return { cpu_us_per_op: r1(cpuUs / ops), ops, load1: l };
   } catch (e) {
@@ -144,7 +161,7 @@ async function main() {
     }
     if (wantYcsb && !results.ycsb.skipped) {
       const l = load1();
-      const y = await ycsb.run(server.uri, { threads: 16, seconds: Math.max(10, Math.round(DURATION_MS / 1000) + 5), pin: PIN });
+      const y = await ycsb.run(server.uri, { threads: 16, seconds: Math.max(10, Math.round(DURATION_MS / 1000)), pin: PIN });
       results.ycsb.runs.push({ ...y, load1: l });
       log(`round ${round} ycsb workload A: ${y.cpu_us_per_op ?? y.skipped} us/op (load ${l})`);
     }
