@@ -113,6 +113,7 @@ test('bad input: exit 2, one line, nothing connects', async () => {
     [['--write-concerns', 'w:1,w:1'], /^error: --write-concerns: w:1 given twice$/],
     [['--ops', '0'], /^error: --ops: 0 is out of range 1\.\.100000000$/],
     [['--wtimeout', '5'], /^error: --wtimeout/],
+    [['--wtimeout', '30s'], /^error: --wtimeout: 30s is over 10s \(a write waiting that long would trip the loader's --stall-timeout\)$/],
     [['--docs', '5'], /^error: --docs does not apply to writeconcern \(its writeconcern workload takes --ops, --write-concerns, --wtimeout\)$/],
   ]) {
     // an unreachable URI: a check that connected would fail differently (and slowly)

@@ -18,6 +18,15 @@ const { countArrived } = require('../arrived');
 const KEY_SPAN = 1e9; // ids of one case: [k * 1e9, (k + 1) * 1e9); --ops <= 1e8 stays inside
 const MAX_ERRORS_IN_A_ROW = 100; // after the first op succeeded: a case, not a measurement, any more
 
+// --wtimeout: at most 10 s, so that a case waiting on an unsatisfiable write concern ends before
+// the runner's --stall-timeout (15 s by default: no operation completed) stops the whole run.
+const MAX_WTIMEOUT_MS = 10000;
+function parseWtimeout(flag, text) {
+  const ms = parseDuration(flag, text);
+  if (ms > MAX_WTIMEOUT_MS) throw new UsageError(`${flag}: ${text} is over 10s (a write waiting that long would trip the loader's --stall-timeout)`);
+  return ms;
+}
+
 // w:0's latency, as summary.json states it beside the case.
 const W0_LATENCY = 'w:0 is unacknowledged: the driver writes the insert to the socket and does not wait for a reply, so its "latency" is the time to serialise the message and hand it to the socket, not a server acknowledgement; documents.arrived (counted after the case) is the only evidence that the writes happened';
 
@@ -31,7 +40,7 @@ module.exports = {
   options: {
     ops: { flag: '--ops', parse: (f, s) => parseCount(f, s, 1, 1e8), help: 'inserts per case (file: workload.ops; seeds/000: 1000)' },
     writeConcerns: { flag: '--write-concerns', parse: parseWriteConcerns, help: 'cases, e.g. w:0,w:1,w:1+j,majority+j (w:N or majority, +j = j:true)' },
-    wtimeout: { flag: '--wtimeout', parse: parseDuration, help: 'bound on waiting for an acknowledged write concern (file: workload.wtimeout); a case past it is recorded as unsupported' },
+    wtimeout: { flag: '--wtimeout', parse: parseWtimeout, help: 'bound on waiting for an acknowledged write concern (file: workload.wtimeout); a case past it is recorded as unsupported' },
   },
   configure({ doc, options, need }) {
     const w = doc.workload || {};
@@ -51,7 +60,7 @@ module.exports = {
     let wtimeoutMs = options.wtimeout;
     if (wtimeoutMs === undefined) {
       try {
-        wtimeoutMs = parseDuration('workload.wtimeout', w.wtimeout ?? '5s');
+        wtimeoutMs = parseWtimeout('workload.wtimeout', w.wtimeout ?? '5s');
       } catch (e) {
         need(false, e.message);
       }
