@@ -154,7 +154,7 @@ while IFS= read -r line; do
       (if ($a | any(startswith("--enableEncryption"))) then $rs.name + " has encryption at rest" else empty end),
       (if ($a | index("--tlsMode=disabled")) then empty else $rs.name + " TLS not disabled" end),
       (if ([$rs.containers[].name] | index("lab-exporter")) then empty else $rs.name + " has no lab-exporter" end),
-      ($rs.containers[] | select(.resources.requests != .resources.limits) | $rs.name + "/" + .name + " requests != limits (not Guaranteed)")
+      (($rs.containers + $rs.init_containers)[] | select(.resources.requests != .resources.limits or .resources.limits == null) | $rs.name + "/" + .name + " requests != limits (not Guaranteed)")
     ] | .[] | $f + ": " + .' <<<"$line")
   problems+=$'\n'
 done < <(grep '"accepted":true' <<<"$out")

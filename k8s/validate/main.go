@@ -18,6 +18,7 @@ import (
 	"github.com/percona/percona-server-mongodb-operator/pkg/naming"
 	"github.com/percona/percona-server-mongodb-operator/pkg/psmdb"
 	"github.com/percona/percona-server-mongodb-operator/pkg/version"
+	corev1 "k8s.io/api/core/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
@@ -31,11 +32,12 @@ type container struct {
 }
 
 type replset struct {
-	Name         string            `json:"name"`
-	Size         int32             `json:"size"`
-	Containers   []container       `json:"containers"`
-	NodeSelector map[string]string `json:"nodeSelector"`
-	Affinity     any               `json:"affinity"`
+	Name           string            `json:"name"`
+	Size           int32             `json:"size"`
+	Containers     []container       `json:"containers"`
+	InitContainers []container       `json:"init_containers"`
+	NodeSelector   map[string]string `json:"nodeSelector"`
+	Affinity       any               `json:"affinity"`
 }
 
 type result struct {
@@ -70,19 +72,27 @@ func check(ctx context.Context, file string, doc []byte) result {
 			return r
 		}
 		out := replset{Name: rs.Name, Size: *spec.Replicas, NodeSelector: spec.Template.Spec.NodeSelector, Affinity: spec.Template.Spec.Affinity}
-		for _, c := range spec.Template.Spec.Containers {
-			var ports, env []map[string]any
-			b, _ := json.Marshal(c.Ports)
-			_ = json.Unmarshal(b, &ports)
-			b, _ = json.Marshal(c.Env)
-			_ = json.Unmarshal(b, &env)
-			args := append(append([]string{}, c.Command...), c.Args...)
-			out.Containers = append(out.Containers, container{Name: c.Name, Args: args, Resources: c.Resources, Ports: ports, Env: env})
-		}
+		out.Containers = describe(spec.Template.Spec.Containers)
+		// init containers count for the pod's QoS class too (Guaranteed needs requests = limits in all)
+		out.InitContainers = describe(spec.Template.Spec.InitContainers)
 		r.Replsets = append(r.Replsets, out)
 	}
 	r.Accepted = true
 	return r
+}
+
+func describe(cs []corev1.Container) []container {
+	out := []container{}
+	for _, c := range cs {
+		var ports, env []map[string]any
+		b, _ := json.Marshal(c.Ports)
+		_ = json.Unmarshal(b, &ports)
+		b, _ = json.Marshal(c.Env)
+		_ = json.Unmarshal(b, &env)
+		args := append(append([]string{}, c.Command...), c.Args...)
+		out = append(out, container{Name: c.Name, Args: args, Resources: c.Resources, Ports: ports, Env: env})
+	}
+	return out
 }
 
 func main() {
