@@ -33,7 +33,8 @@ function parseWriteConcerns(flag, text) {
 // topology cannot satisfy (w:3 with a member down) waits wtimeout, then the server answers with a
 // write concern error: bounded, instead of waiting forever (the server's default wtimeout is 0).
 function driverWriteConcern(wc, wtimeoutMs) {
-  return wc.w === 0 ? { w: 0 } : { w: wc.w, j: wc.j, wtimeoutMS: wtimeoutMs };
+  if (wc.w === 0) return { w: 0 };
+  return wtimeoutMs ? { w: wc.w, j: wc.j, wtimeoutMS: wtimeoutMs } : { w: wc.w, j: wc.j };
 }
 
 // A lost connection is not the case's fault: the framework stops the run on it (clients.js).

@@ -131,6 +131,7 @@ test('write concerns: names to driver options; wtimeout bounds every acknowledge
     [{ w: 0, j: false }, { w: 1, j: true }, { w: 'majority', j: false }, { w: 'majority', j: true }]);
   assert.deepEqual(driverWriteConcern({ w: 0, j: false }, 5000), { w: 0 });
   assert.deepEqual(driverWriteConcern({ w: 'majority', j: true }, 5000), { w: 'majority', j: true, wtimeoutMS: 5000 });
+  assert.deepEqual(driverWriteConcern({ w: 1, j: false }, null), { w: 1, j: false }, 'no wtimeout: none sent (not wtimeout: null)');
 });
 
 test('describeError: the server\'s code and name, and whether wtimeout ran out', () => {
