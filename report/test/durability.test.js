@@ -57,14 +57,18 @@ test('writeconcern: cases are points by name; fastest >= median >= slowest; w:0 
     assert.equal(a.runs, 2);
     assert.deepEqual(a.parameters.write_concern, { w: a.point.startsWith('majority') ? 'majority' : Number(a.point.slice(2, 3)), j: a.point.endsWith('+j') });
     const r = a.ops_per_s;
-    assert.ok(r.fastest >= r.median && r.median >= r.slowest && r.slowest > 0, JSON.stringify(r));
-    assert.equal(r.fastest, Math.max(...r.samples));
+    // This server closes the connection at a w:0 write: on a busy machine that can come before the
+    // first insert was handed over, and then that case has no rate to order (it is unsupported).
+    if (!(a.point === 'w:0' && r.samples.length === 0)) {
+      assert.ok(r.fastest >= r.median && r.median >= r.slowest && r.slowest > 0, `${a.point} ${a.engine}: ${JSON.stringify(r)}`);
+      assert.equal(r.fastest, Math.max(...r.samples));
+    }
     assert.equal(a.ops.insert.ops_per_s_fastest, r.fastest);
     assert.equal(a.journal, a.engine === 'inmemory' ? false : null);
     if (a.point === 'w:0') {
       assert.equal(a.unsupported.runs, 2);
       assert.match(a.unsupported.why[0], /^the server closed the connection after an unacknowledged write/);
-      assert.ok(a.documents.sent >= 2 && a.documents.arrived === 0, JSON.stringify(a.documents));
+      assert.ok(Number.isInteger(a.documents.sent) && a.documents.arrived === 0, JSON.stringify(a.documents));
       assert.match(a.latency_meaning, /not a server acknowledgement/);
     } else {
       assert.equal(a.unsupported, null);
