@@ -398,6 +398,9 @@ class Run {
         }
       }
       Object.assign(entry, extra);
+      // A step cut short keeps its clients' raw notes too (what it left behind, e.g. a GridFS file
+      // id), whether or not a second signal comes before or after this point.
+      if (this.stopReason && acc.notes.length && !entry.notes) entry.notes = acc.notes;
       this.steps.push(entry);
       this.current = null;
       this.metrics.setActiveClients(0);

@@ -169,7 +169,9 @@ test('two Ctrl-C during an upload: the raw notes in the summary still name the f
   process.kill(-l.proc.pid, 'SIGINT');
   const r = await l.done;
   assert.equal(r.code, 130, r.stderr);
-  assert.match(r.stderr, /forced exit/);
+  // On a quiet machine the first signal's wind-down can end before the second arrives: then the
+  // exit is not forced, and the cut-short case keeps its raw notes all the same (runner.js).
+  assert.match(r.stderr, /forced exit|interrupted \(SIGINT\)/);
   const { summary } = latestRun(results, 'gridfs', 'twice');
   assert.equal(summary.complete, false);
   const opened = summary.cases[0].notes.find((n) => n.event === 'opened');
