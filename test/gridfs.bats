@@ -13,23 +13,9 @@ setup() {
   ln -s "$REPO/loader" "$LAB/loader"
 }
 
-# start_test_server: mongo-java-server (loader/test/support/server.js) for the rest of the test;
-# SERVER_URI, and SERVER_PID to stop it (as in experiment.bats).
-start_test_server() {
-  local out=$BATS_TEST_TMPDIR/server.out
-  node -e "require('$REPO/loader/test/support/server.js').startServer().then((s) => console.log(s.uri))" >"$out" 2>&1 &
-  SERVER_PID=$!
-  local i
-  for ((i = 0; i < 300; i++)); do
-    SERVER_URI=$(grep -m1 '^mongodb://' "$out" || true)
-    [[ -n $SERVER_URI ]] && return 0
-    sleep 0.1
-  done
-  fail "mongo-java-server did not start: $(cat "$out")"
-}
-
+# start_test_server / stop_test_server: test/test_helper.bash.
 teardown() {
-  [[ -z ${SERVER_PID:-} ]] || kill "$SERVER_PID" 2>/dev/null || true
+  stop_test_server
 }
 
 nothing_started() {

@@ -74,3 +74,22 @@ path_without_docker() {
   for d in $PATH; do [[ -x $d/docker ]] || out+=("$d"); done
   echo "${out[*]}"
 }
+
+# start_test_server: mongo-java-server (loader/test/support/server.js) for the rest of the test;
+# SERVER_URI, and SERVER_PID for stop_test_server (the server exits when its node parent goes).
+start_test_server() {
+  local server_out=$BATS_TEST_TMPDIR/server.out
+  node -e "require('$REPO/loader/test/support/server.js').startServer().then((s) => console.log(s.uri))" >"$server_out" 2>&1 &
+  SERVER_PID=$!
+  local i
+  for ((i = 0; i < 300; i++)); do
+    SERVER_URI=$(grep -m1 '^mongodb://' "$server_out" || true)
+    [[ -n $SERVER_URI ]] && return 0
+    sleep 0.1
+  done
+  fail "mongo-java-server did not start: $(cat "$server_out")"
+}
+
+stop_test_server() {
+  [[ -z ${SERVER_PID:-} ]] || kill "$SERVER_PID" 2>/dev/null || true
+}
