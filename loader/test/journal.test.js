@@ -11,8 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, MongoServerError, BSON } = require('mongodb');
-const { testServer } = require('./support/server');
-const { runLoader, tmpResults } = require('./support/loader');
+const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 const { refusal } = require('../src/member-params');
 
@@ -21,20 +20,9 @@ const DOC_BYTES = BSON.calculateObjectSize({ _id: 2999, val: 'abcde' }); // 29
 
 let server;
 let results;
-test.before(async () => {
-  server = await testServer();
-  results = tmpResults();
-});
-test.after(async () => {
-  await server?.stop();
-  if (results) fs.rmSync(results, { recursive: true, force: true });
-});
+withServerAndResults(test, (s, r) => { server = s; results = r; });
 
-const runsOf = (engine) => {
-  const dir = path.join(results, 'journal', engine);
-  return fs.readdirSync(dir).filter((f) => f !== 'latest').sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f, 'summary.json'), 'utf8')));
-};
+const runsOf = (engine) => runsUnder(results, 'journal', engine);
 const run = (engine, extra = []) => runLoader(['journal', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
   '--engine', engine, '--docs', '3000', '--batch', '500', '--commit-intervals', '1,500', '--progress-interval', '1s', ...extra]);
 

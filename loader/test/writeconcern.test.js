@@ -11,8 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, MongoServerError } = require('mongodb');
-const { testServer } = require('./support/server');
-const { runLoader, tmpResults } = require('./support/loader');
+const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/durability');
 const { groupTable, WHY_BOTH } = require('../src/table');
@@ -21,20 +20,9 @@ const CASES = ['w:0', 'w:1', 'w:1+j', 'w:2', 'w:2+j', 'majority', 'majority+j', 
 
 let server;
 let results;
-test.before(async () => {
-  server = await testServer();
-  results = tmpResults();
-});
-test.after(async () => {
-  await server?.stop();
-  if (results) fs.rmSync(results, { recursive: true, force: true });
-});
+withServerAndResults(test, (s, r) => { server = s; results = r; });
 
-const runsOf = (engine) => {
-  const dir = path.join(results, 'writeconcern', engine);
-  return fs.readdirSync(dir).filter((f) => f !== 'latest').sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f, 'summary.json'), 'utf8')));
-};
+const runsOf = (engine) => runsUnder(results, 'writeconcern', engine);
 
 test('every write concern of seeds/000 (and w:3) is a case; counts add up; w:0 is counted and, refused by this server, recorded', async () => {
   const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',

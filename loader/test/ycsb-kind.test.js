@@ -8,22 +8,14 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, Binary } = require('mongodb');
-const { testServer } = require('./support/server');
-const { runLoader, tmpResults } = require('./support/loader');
+const { runLoader, withServerAndResults } = require('./support/loader');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 const { buildKeyName } = require('../src/ycsb/keys');
 const { share } = require('../src/kinds/ycsb');
 
 let server;
 let results;
-test.before(async () => {
-  server = await testServer();
-  results = tmpResults();
-});
-test.after(async () => {
-  await server?.stop();
-  if (results) fs.rmSync(results, { recursive: true, force: true });
-});
+withServerAndResults(test, (s, r) => { server = s; results = r; });
 
 const latest = (engine) => {
   const dir = path.join(results, 'ycsb-a', engine);

@@ -62,4 +62,28 @@ function readTimeline(dir) {
   return fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-module.exports = { startLoader, runLoader, tmpResults, latestRun, readTimeline, BIN };
+// withServerAndResults(test, set): a mongo-java-server and a temporary results root for one test
+// file, started before its tests and removed after them; set(server, results) hands them over.
+function withServerAndResults(test, set) {
+  let server;
+  let results;
+  test.before(async () => {
+    server = await require('./server').testServer();
+    results = tmpResults();
+    set(server, results);
+  });
+  test.after(async () => {
+    await server?.stop();
+    if (results) fs.rmSync(results, { recursive: true, force: true });
+  });
+}
+
+// runsOf(results, experiment, engine): every run's summary.json under results/<experiment>/<engine>/,
+// oldest first.
+function runsOf(results, experiment, engine) {
+  const dir = path.join(results, experiment, engine);
+  return fs.readdirSync(dir).filter((f) => f !== 'latest').sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f, 'summary.json'), 'utf8')));
+}
+
+module.exports = { startLoader, runLoader, tmpResults, latestRun, readTimeline, withServerAndResults, runsOf, BIN };
