@@ -78,7 +78,9 @@ path_without_docker() {
 # start_test_server: mongo-java-server (loader/test/support/server.js) for the rest of the test;
 # SERVER_URI, and SERVER_PID for stop_test_server (the server exits when its node parent goes).
 start_test_server() {
-  local server_out=$BATS_TEST_TMPDIR/server.out
+  # A file of its own per call: a second server in one test must not be read from the first's.
+  local server_out
+  server_out=$(mktemp "$BATS_TEST_TMPDIR/server.XXXXXX")
   node -e "require('$REPO/loader/test/support/server.js').startServer().then((s) => console.log(s.uri))" >"$server_out" 2>&1 &
   SERVER_PID=$!
   local i
