@@ -73,6 +73,11 @@ async function runClient(id, step) {
   const note = (data) => parentPort.postMessage({ type: 'note', index: step.index, id, data });
   const next = opsFor(config, col, rng, id, step, { db, client, note });
   const pacer = step.ratePerClient ? new Pacer(step.startAt, step.ratePerClient) : null;
+  // No op before the step's start (the runner sets it a moment ahead, for the message to reach
+  // every worker): the summary's rate is over startAt..end, and a step of a few fast ops that ran
+  // ahead of it measured a duration near zero (ops/s of 386415 or null, seen in CI).
+  const ahead = step.startAt - now();
+  if (ahead > 0) await sleep(ahead);
   let consecutiveErrors = 0;
   while (!stopping) {
     let intended = 0;

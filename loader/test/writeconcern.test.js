@@ -188,3 +188,22 @@ test('a case whose first insert the server rejects ends at once as unsupported; 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a case of a few fast ops: its rate is over a duration that holds its ops (no op before the step starts)', async () => {
+  // One client, sequential inserts: the case's duration is at least the sum of their latencies.
+  // (+1 ms below: duration_s is rounded to the millisecond.)
+  // Before the fix, the clients began as soon as the step message arrived, up to 20 ms before
+  // the step's start, and 5 inserts of ~1 ms measured a duration near 0 (rates of 10^5 or null).
+  const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+    '--engine', 'wc-short', '--ops', '5', '--write-concerns', 'w:1,w:1+j,w:2,majority', '--repeat', '1']);
+  assert.equal(r.code, 0, r.stderr);
+  const [s] = runsOf('wc-short');
+  assert.equal(s.cases.length, 4);
+  for (const c of s.cases) {
+    const o = c.ops.insert;
+    assert.equal(o.count, 5, c.name);
+    const busyS = (o.count * o.latency_us.mean) / 1e6;
+    assert.ok(c.duration_s + 0.001 >= busyS, `${c.name}: duration ${c.duration_s} s shorter than its 5 sequential inserts (${busyS} s)`);
+    assert.ok(o.ops_per_s > 0 && o.ops_per_s <= o.count / busyS, `${c.name}: ${o.ops_per_s} ops/s from 5 ops of ${o.latency_us.mean} us`);
+  }
+});
