@@ -166,11 +166,16 @@ test('two Ctrl-C during an upload: the raw notes in the summary still name the f
   await l.waitFor(/upload: \d+\/\d+ chunks/);
   process.kill(-l.proc.pid, 'SIGINT');
   await sleep(50);
-  process.kill(-l.proc.pid, 'SIGINT');
+  // On a quiet machine the first signal's wind-down can end before the second arrives (the
+  // process group is gone then: ESRCH, seen in CI): the exit is not forced, and the cut-short
+  // case keeps its raw notes all the same (runner.js).
+  try {
+    process.kill(-l.proc.pid, 'SIGINT');
+  } catch (e) {
+    if (e.code !== 'ESRCH') throw e;
+  }
   const r = await l.done;
   assert.equal(r.code, 130, r.stderr);
-  // On a quiet machine the first signal's wind-down can end before the second arrives: then the
-  // exit is not forced, and the cut-short case keeps its raw notes all the same (runner.js).
   assert.match(r.stderr, /forced exit|interrupted \(SIGINT\)/);
   const { summary } = latestRun(results, 'gridfs', 'twice');
   assert.equal(summary.complete, false);
