@@ -70,6 +70,30 @@ scrape_configs:
 YAML
 }
 
+# k8s_deployment_head NAME NAMESPACE APP SELECTOR: a one-replica Deployment up to its pod spec
+# (labels app.kubernetes.io/name=APP; SELECTOR: the pod's nodeSelector lines, or empty).
+k8s_deployment_head() {
+  local name=$1 ns=$2 app=$3 selector=$4
+  cat <<YAML
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: $name
+  namespace: $ns
+  labels: {app.kubernetes.io/name: $app}
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app.kubernetes.io/name: $app}
+  template:
+    metadata:
+      labels: {app.kubernetes.io/name: $app}
+    spec:
+YAML
+  [[ -z $selector ]] || printf '%s\n' "$selector"
+}
+
 # k8s_monitoring_manifest ENGINE NAMESPACE PLACEMENT
 k8s_monitoring_manifest() {
   local engine=$1 ns=$2 placement=$3 prom_image grafana_image selector=""
@@ -117,23 +141,10 @@ subjects:
   - kind: ServiceAccount
     name: lab-prometheus
     namespace: $ns
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: prometheus
-  namespace: $ns
-  labels: {app.kubernetes.io/name: lab-prometheus}
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app.kubernetes.io/name: lab-prometheus}
-  template:
-    metadata:
-      labels: {app.kubernetes.io/name: lab-prometheus}
-    spec:
+YAML
+  k8s_deployment_head prometheus "$ns" lab-prometheus "$selector"
+  cat <<YAML
       serviceAccountName: lab-prometheus
-$selector
       containers:
         - name: prometheus
           image: $prom_image
@@ -168,22 +179,9 @@ spec:
   selector: {app.kubernetes.io/name: lab-prometheus}
   ports:
     - {name: http, port: 9090, targetPort: 9090}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: grafana
-  namespace: $ns
-  labels: {app.kubernetes.io/name: lab-grafana}
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app.kubernetes.io/name: lab-grafana}
-  template:
-    metadata:
-      labels: {app.kubernetes.io/name: lab-grafana}
-    spec:
-$selector
+YAML
+  k8s_deployment_head grafana "$ns" lab-grafana "$selector"
+  cat <<YAML
       containers:
         - name: grafana
           image: $grafana_image

@@ -6,8 +6,8 @@ load test_helper
 
 setup() { setup_lab; }
 
-# nothing_started: no docker call that changes anything was made.
-nothing_started() {
+# no_stack_started: no docker call that changes anything was made.
+no_stack_started() {
   refute_called "* up *"
   refute_called "* up -d"
   refute_called "* down *"
@@ -49,7 +49,7 @@ nothing_started() {
   assert_failure 2
   assert_output --partial "error: unknown engine 'perconaft' (choose one of: wiredtiger inmemory percona-wt mmapv1 rocksdb)"
   [[ ! -s $STUB_DOCKER_LOG ]]
-  nothing_started
+  no_stack_started
 }
 
 @test "engine names are exact: MMAPv1, RocksDB and the image name are refused, nothing started" {
@@ -63,7 +63,7 @@ nothing_started() {
   assert_failure 2
   assert_output --partial "error: unknown engine 'mmap'"
   [[ ! -s $STUB_DOCKER_LOG ]]
-  nothing_started
+  no_stack_started
 }
 
 @test "unknown profile: exit 2, lists the profiles" {
@@ -139,14 +139,14 @@ nothing_started() {
   lab up extra
   assert_failure 2
   assert_output --partial "up does not take 'extra'"
-  nothing_started
+  no_stack_started
 }
 
 @test "docker missing: exit 1 naming the install" {
   PATH=$(path_without_docker) run "$LAB/run.sh" up </dev/null
   assert_failure 1
   assert_output --partial "error: docker not found on PATH: install Docker Engine with the Compose v2 plugin"
-  nothing_started
+  no_stack_started
 }
 
 @test "Compose v2 missing: exit 1 naming the plugin" {
@@ -154,7 +154,7 @@ nothing_started() {
   lab up
   assert_failure 1
   assert_output --partial "error: Docker Compose v2 is missing ('docker compose version' failed): install the docker-compose-plugin package"
-  nothing_started
+  no_stack_started
 }
 
 @test "Compose v2 too old for the stack files: exit 1" {
@@ -162,7 +162,7 @@ nothing_started() {
   lab status
   assert_failure 1
   assert_output --partial "error: Docker Compose 2.12.2 is too old: the lab needs 2.21 or newer"
-  nothing_started
+  no_stack_started
 }
 
 # Compose 2.20.x rejects `ps --format` Go templates ("format value ... could not be parsed",
@@ -176,7 +176,7 @@ nothing_started() {
   assert_failure 1
   [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
   assert_output "error: Docker Compose 2.20.3 is too old: the lab needs 2.21 or newer (upgrade the docker-compose-plugin package)"
-  nothing_started
+  no_stack_started
   : >"$STUB_DOCKER_RULES"
   rule "compose version --short" 0 "2.21.0"
   rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
@@ -195,7 +195,7 @@ nothing_started() {
   lab up
   assert_failure 1
   assert_output --partial "error: Docker Engine 24.0.7 is too old: the lab needs 25 or newer"
-  nothing_started
+  no_stack_started
 }
 
 @test "daemon down: exit 1 naming how to start it, for every verb that needs it" {
@@ -208,7 +208,7 @@ nothing_started() {
   done
   lab destroy --yes
   assert_failure 1
-  nothing_started
+  no_stack_started
 }
 
 @test "port taken: exit 1 naming the port and how to find its owner, nothing started" {
@@ -223,7 +223,7 @@ nothing_started() {
   [[ -z $pid ]] || kill "$pid"
   assert_failure 1
   assert_output --partial "error: port 27017 on 127.0.0.1 is already in use, and the lab publishes it: stop what listens there (find it with: ss -ltnp 'sport = :27017')"
-  nothing_started
+  no_stack_started
 }
 
 @test "another engine's stack up: exit 1 naming it and how to stop it" {
@@ -231,7 +231,7 @@ nothing_started() {
   lab up --engine wiredtiger
   assert_failure 1
   assert_output --partial "error: the 'inmemory' engine's stack (lab-inmemory) is running and holds the lab's ports; one engine runs at a time: stop it with './run.sh down --engine inmemory'"
-  nothing_started
+  no_stack_started
 }
 
 @test "the same engine's own running stack is not 'another engine'" {
@@ -248,7 +248,7 @@ nothing_started() {
   lab up --profile seed2013
   assert_failure 1
   assert_output --partial "error: the wiredtiger stack is running with profile 'laptop', not 'seed2013': stop it first ('./run.sh down --engine wiredtiger')"
-  nothing_started
+  no_stack_started
   lab up --profile laptop
   assert_success
   assert_output --partial "already up"
@@ -264,12 +264,12 @@ nothing_started() {
   assert_failure 1
   [[ ${#lines[@]} == 1 ]] || fail "want one line, got: $output"
   assert_output --partial "error: profile 'seed2013' gives a container 4 CPUs but the Docker daemon has 2 (Docker would refuse: 'range of CPUs is from 0.01 to 2.00'): use --profile laptop"
-  nothing_started
+  no_stack_started
   # the experiments stand the stack up through the same up
   lab experiment1 --profile seed2013
   assert_failure 1
   assert_output --partial "gives a container 4 CPUs but the Docker daemon has 2"
-  nothing_started
+  no_stack_started
 }
 
 @test "seed2013 on a 4-CPU daemon passes the CPU check; too little memory is only a warning; laptop on 2 CPUs says the loader shares them" {
@@ -308,7 +308,7 @@ nothing_started() {
   lab smoke
   assert_failure 1
   assert_output --partial "error: the wiredtiger stack (lab-wiredtiger) is running, and smoke ends by destroying every engine's stack and volumes"
-  nothing_started
+  no_stack_started
   : >"$STUB_DOCKER_RULES"
   rule "info --format {{.NCPU}} {{.MemTotal}}" 0 "2 8254734336"
   rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
@@ -316,7 +316,7 @@ nothing_started() {
   assert_failure 1
   assert_output --partial "gives a container 4 CPUs but the Docker daemon has 2"
   refute_output --partial "ok "
-  nothing_started
+  no_stack_started
 }
 
 # ---- bash 3.2 (macOS /bin/bash) ------------------------------------------------------------------

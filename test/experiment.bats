@@ -6,15 +6,7 @@
 load test_helper
 
 setup() {
-  setup_lab
-  cp -R "$REPO/experiments" "$LAB/"
-  # The loader checks the experiment flags before anything starts (lab-loader check).
-  ln -s "$REPO/loader" "$LAB/loader"
-}
-
-nothing_started() {
-  [[ ! -s $STUB_DOCKER_LOG ]] || fail "docker was called:"$'\n'"$(calls)"
-  [[ ! -e $LAB/.secrets ]] || fail "secrets were generated"
+  setup_lab_with_loader
 }
 
 @test "help lists the experiment flags" {
@@ -276,7 +268,7 @@ nothing_started() {
     fail "something was written: $(find "$LAB/results")"
   [[ $(readlink "$LAB/results/experiment1/wiredtiger/latest") == 20200101T000000Z ]]
   [[ $(readlink "$LAB/results/experiment1/unknown/latest") == 20200101T000000Z ]]
-  nothing_started
+  nothing_started --with-results
 }
 
 # start_test_server / stop_test_server: test/test_helper.bash.
@@ -429,7 +421,7 @@ YAML
   lab ../experiments/read-small
   assert_failure 2
   assert_output --partial "unknown verb"
-  nothing_started
+  nothing_started --with-results
 }
 
 @test "one validation: the loader's own parser refuses out-of-range flags before anything starts, in stack and --uri" {

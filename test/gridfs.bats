@@ -9,8 +9,7 @@
 load test_helper
 
 setup() {
-  setup_lab
-  ln -s "$REPO/loader" "$LAB/loader"
+  setup_lab_with_loader
 }
 
 # start_test_server / stop_test_server: test/test_helper.bash.
@@ -18,11 +17,6 @@ teardown() {
   stop_test_server
 }
 
-nothing_started() {
-  [[ ! -s $STUB_DOCKER_LOG ]] || fail "docker was called:"$'\n'"$(calls)"
-  [[ ! -e $LAB/.secrets ]] || fail "secrets were generated"
-  [[ ! -e $LAB/results ]] || fail "a results folder was made"
-}
 
 @test "gridfs: listed by help; in the stack to the shard's primary by default or through mongos (--via), its flags passed on" {
   lab help

@@ -23,6 +23,22 @@ setup_lab() {
   export PATH LAB
 }
 
+# setup_lab_with_loader: setup_lab, and the loader beside run.sh: run.sh asks the loader to check
+# an experiment's flags before anything starts (lab-loader check), and --uri runs it.
+setup_lab_with_loader() {
+  setup_lab
+  ln -s "$REPO/loader" "$LAB/loader"
+}
+
+# nothing_started [--with-results]: docker was never called, no secrets were generated, and no
+# results folder was made (--with-results: results exist by design, made by the test itself or by
+# a --uri run, which starts no stack; the test checks them on its own).
+nothing_started() {
+  [[ ! -s $STUB_DOCKER_LOG ]] || fail "docker was called:"$'\n'"$(calls)"
+  [[ ! -e $LAB/.secrets ]] || fail "secrets were generated"
+  [[ ${1:-} == --with-results || ! -e $LAB/results ]] || fail "a results folder was made: $(find "$LAB/results" | head -5)"
+}
+
 # rule GLOB EXIT [STDOUT]: the stub answers calls whose arguments match GLOB (first match wins).
 rule() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$STUB_DOCKER_RULES"; }
 

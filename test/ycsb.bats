@@ -7,8 +7,7 @@
 load test_helper
 
 setup() {
-  setup_lab
-  ln -s "$REPO/loader" "$LAB/loader"
+  setup_lab_with_loader
 }
 
 # start_test_server / stop_test_server: test/test_helper.bash.
@@ -16,10 +15,6 @@ teardown() {
   stop_test_server
 }
 
-nothing_started() {
-  [[ ! -s $STUB_DOCKER_LOG ]] || fail "docker was called:"$'\n'"$(calls)"
-  [[ ! -e $LAB/.secrets ]] || fail "secrets were generated"
-}
 
 @test "help lists ycsb-a with its description and the YCSB flags" {
   lab help
@@ -63,7 +58,7 @@ nothing_started() {
   jq -e '.complete == true and .preload.docs == 200 and ([.steps[].clients] == [1, 16])
     and all(.steps[]; .ops.read.count + .ops.update.count == 400 and .ops.read.errors == 0)' "$LAB/$dir/summary.json" >/dev/null ||
     fail "summary: $(cat "$LAB/$dir/summary.json")"
-  nothing_started
+  nothing_started --with-results
 }
 
 @test "--tool ycsb --dry-run: prepare in the loader's image, YCSB load then one run per thread step, summarize; no password" {
