@@ -14,7 +14,7 @@ module.exports = {
     const n = step.clients.length;
     let x = step.clients.indexOf(id);
     const end = config.workload.docs;
-    // Timed inline rather than through ops.js timed(): one async layer (a promise and its
+    // Timed inline rather than through a shared timing wrapper: one async layer (a promise and its
     // microtasks) less per op on the hot path.
     return async (record, intended, now) => {
       if (x >= end) return false;

@@ -18,7 +18,7 @@ module.exports = {
   next(config, col, rng, id, step, env) {
     const keys = config.preload.docs;
     const findOne = findOneCommand(env.db, col);
-    // Timed inline rather than through ops.js timed(): one async layer (a promise and its
+    // Timed inline rather than through a shared timing wrapper: one async layer (a promise and its
     // microtasks) less per op on the hot path.
     return async (record, intended, now) => {
       const x = rng.int(keys);

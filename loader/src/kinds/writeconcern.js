@@ -9,7 +9,6 @@
 // write concern error instead of waiting forever. The client records the op as an error, posts a
 // note and ends the case; afterStep turns the note into the case's `unsupported` line. The run
 // goes on with the next case.
-const { timed } = require('./ops');
 const { parseCount, parseDuration, UsageError } = require('../usage');
 const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError } = require('../durability');
 const { journalOf } = require('../journal-facts');
@@ -98,11 +97,15 @@ module.exports = {
       if (i >= ops) return finish();
       const doc = { _id: base + i, ...fields };
       i += n;
+      // Timed inline (as kinds/insert.js): no closure and one async layer less per op.
+      const t = now();
       try {
-        await timed(record, 'insert', intended, now, () => col.insertOne(doc, options));
+        await col.insertOne(doc, options);
+        record('insert', t, now(), intended, true);
         sent++;
         inRow = 0;
       } catch (e) {
+        record('insert', t, now(), intended, false);
         errors++;
         const d = describeError(e);
         // An unacknowledged write cannot report its own failure; a server that drops the
