@@ -67,20 +67,42 @@ const PIN = TASKSET && CORES >= 2 ? ['taskset', '-c', '0'] : [];
 // whose first seconds compile the driver's code (measured: 3-5x the CPU per op of the steady
 // seconds), which a lab step of minutes amortises and a bench step of seconds would not. The floor
 // warms up as long (bench/floor.js) and YCSB's window starts at 5 s (bench/ycsb.js).
+// Also per phase (a case's name, e.g. gridfs's upload and download): phases[name] = { cpuUs, ops }.
+// A kind's entry may set its own warm-up (bench/kinds.json warmup_s: gridfs's cases are measured
+// whole, see there).
 const WARMUP_S = 5;
-function steadyWindow(lines) {
+const warmupOf = (entry) => entry.warmup_s ?? WARMUP_S;
+function steadyWindow(lines, warmupS = WARMUP_S) {
   const into = new Map(); // step -> seconds seen
   let cpuUs = 0;
   let ops = 0;
+  const phases = {};
   for (const l of lines) {
     if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
     const seen = into.get(l.step) || 0;
     into.set(l.step, seen + l.interval_s);
-    if (seen < WARMUP_S) continue;
-    cpuUs += l.loader.cpu_cores * l.interval_s * 1e6;
-    for (const o of Object.values(l.ops || {})) ops += (o.ok || 0) + (o.err || 0);
+    if (seen < warmupS) continue;
+    const us = l.loader.cpu_cores * l.interval_s * 1e6;
+    let n = 0;
+    for (const o of Object.values(l.ops || {})) n += (o.ok || 0) + (o.err || 0);
+    cpuUs += us;
+    ops += n;
+    const p = (phases[l.phase] ||= { cpuUs: 0, ops: 0 });
+    p.cpuUs += us;
+    p.ops += n;
   }
-  return { cpuUs, ops };
+  return { cpuUs, ops, phases };
+}
+
+// checksumUsPerOp(summary, phase): the CPU a case spent hashing (gridfs: sha256 of every piece,
+// its checksum_cpu_s) per op of that case, or 0. The bench prints the loader with and without it:
+// the checksum is work the lab chose (an integrity check), not the cost of driving the server.
+function checksumUsPerOp(summary, phase) {
+  const c = (summary.cases || []).find((x) => x.phase === phase || x.name === phase);
+  if (!c || typeof c.checksum_cpu_s !== 'number') return 0;
+  let n = 0;
+  for (const o of Object.values(c.ops || {})) n += (o.count || 0) + (o.errors || 0);
+  return n ? (c.checksum_cpu_s * 1e6) / n : 0;
 }
 
 // loaderRun(dir, kind, entry, extraNode) -> { cpu_us_per_op, ops, load1 } or { error }.
@@ -97,8 +119,20 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
   try {
     const dir = path.join(results, entry.experiment, 'bench', 'latest');
     const lines = fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    const { cpuUs, ops } = steadyWindow(lines);
+    const { cpuUs, ops, phases } = steadyWindow(lines, warmupOf(entry));
     if (!ops) return { error: `no operations measured (exit ${r.status}): ${String(r.stderr).slice(-300)}` };
+    if (entry.phases) {
+      const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+      const out = {};
+      for (const name of entry.phases) {
+        const p = phases[name];
+        if (!p || !p.ops) { out[name] = { error: `no ${name} operations after the first ${warmupOf(entry)} s (a larger file in bench/kinds.json)` }; continue; }
+        const perOp = p.cpuUs / p.ops;
+        const sum = checksumUsPerOp(summary, name);
+        out[name] = { cpu_us_per_op: r1(perOp), ops: p.ops, load1: l, ...(sum ? { checksum_us_per_op: r1(sum), without_checksum_us_per_op: r1(perOp - sum) } : {}) };
+      }
+      return { phases: out };
+    }
     return { cpu_us_per_op: r1(cpuUs / ops), ops, load1: l };
   } catch (e) {
     return { error: `loader exit ${r.status}: ${String(r.stderr || e.message).trim().split('\n').slice(-2).join(' ')}` };
@@ -111,10 +145,15 @@ function floorRun(kind, entry, uri) {
   if (!fs.existsSync(path.join(__dirname, 'floors', `${kind}.js`))) return { absent: `no bench/floors/${kind}.js` };
   const exp = path.join(LOADER, '..', 'experiments', `${entry.experiment}.yaml`);
   const l = load1();
-  const cmd = [...PIN, process.execPath, path.join(__dirname, 'floor.js'), kind, exp, String(DURATION_MS), uri, ...entry.flags];
+  const cmd = [...PIN, process.execPath, path.join(__dirname, 'floor.js'), kind, exp, String(DURATION_MS), String(warmupOf(entry) * 1000), uri, ...entry.flags];
   const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
   if (r.status !== 0) return { error: `floor exit ${r.status}: ${String(r.stderr).trim().split('\n').slice(-2).join(' ')}` };
-  return { ...JSON.parse(r.stdout.trim().split('\n').pop()), load1: l };
+  const out = JSON.parse(r.stdout.trim().split('\n').pop());
+  if (out.phases) {
+    for (const [name, p] of Object.entries(out.phases)) out.phases[name] = p && p.ops ? { ...p, load1: l } : { error: `no ${name} operations measured` };
+    return out;
+  }
+  return { ...out, load1: l };
 }
 
 async function main() {
@@ -138,26 +177,33 @@ async function main() {
     not_measured: {},
     ycsb: { runs: [] },
   };
+  // A kind with phases (gridfs: upload, download) is one run per round and one row per phase.
+  const rows = (k) => (ENTRIES[k].phases ? ENTRIES[k].phases.map((p) => [`${k} ${p}`, p]) : [[k, null]]);
   for (const k of kinds) {
     if (!ENTRIES[k]) results.not_measured[k] = 'no entry in bench/kinds.json (experiment file and flags for one 16-client step)';
-    else results.kinds[k] = { experiment: ENTRIES[k].experiment, flags: ENTRIES[k].flags, loader: [], before: [], floor: [] };
+    else for (const [row] of rows(k)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: ENTRIES[k].flags, loader: [], before: [], floor: [] };
   }
+  const measured = kinds.filter((k) => ENTRIES[k]);
+  let currentRound = 0;
+  // into(k, column, r): a run's result into its row(s).
+  const into = (k, column, r) => {
+    for (const [row, phase] of rows(k)) {
+      const x = phase ? (r.phases ? r.phases[phase] : r) : r;
+      results.kinds[row][column].push(x);
+      log(`round ${currentRound} ${row} ${column}: ${x.cpu_us_per_op ?? x.error ?? x.absent} us/op (load ${x.load1 ?? load1()})`);
+    }
+  };
   const wantYcsb = !args['no-ycsb'];
   if (wantYcsb && !ycsb.installed()) results.ycsb.skipped = ycsb.HINT;
   const log = (s) => process.stderr.write(`${s}\n`);
 
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [k, acc] of Object.entries(results.kinds)) {
+    currentRound = round;
+    for (const k of measured) {
       const variants = [['loader', LOADER], ...(BEFORE ? [['before', BEFORE]] : [])];
       if (round % 2 === 0) variants.reverse();
-      for (const [name, dir] of variants) {
-        const r = loaderRun(dir, k, ENTRIES[k], server.uri);
-        acc[name].push(r);
-        log(`round ${round} ${k} ${name}: ${r.cpu_us_per_op ?? r.error ?? r.absent} us/op (load ${r.load1 ?? load1()})`);
-      }
-      const f = floorRun(k, ENTRIES[k], server.uri);
-      acc.floor.push(f);
-      log(`round ${round} ${k} floor: ${f.cpu_us_per_op ?? f.error ?? f.absent} us/op (load ${f.load1 ?? load1()})`);
+      for (const [name, dir] of variants) into(k, name, loaderRun(dir, k, ENTRIES[k], server.uri));
+      into(k, 'floor', floorRun(k, ENTRIES[k], server.uri));
     }
     if (wantYcsb && !results.ycsb.skipped) {
       const l = load1();
@@ -169,7 +215,7 @@ async function main() {
 
   if (args.profile) {
     results.profiles = {};
-    for (const k of Object.keys(results.kinds)) {
+    for (const k of measured) {
       for (const [name, dir] of [['loader', LOADER], ...(BEFORE ? [['before', BEFORE]] : [])]) {
         const pdir = path.join(path.resolve(args.profile), `${name}-${k}`);
         fs.rmSync(pdir, { recursive: true, force: true });
@@ -189,6 +235,12 @@ async function main() {
     acc.loader_us_per_op = m(acc.loader);
     acc.before_us_per_op = m(acc.before);
     acc.floor_us_per_op = m(acc.floor);
+    const sums = acc.loader.filter((r) => typeof r.without_checksum_us_per_op === 'number');
+    if (sums.length) {
+      acc.checksum_us_per_op = median(sums.map((r) => r.checksum_us_per_op));
+      acc.loader_without_checksum_us_per_op = median(sums.map((r) => r.without_checksum_us_per_op));
+      if (acc.floor_us_per_op) acc.without_checksum_over_floor_pct = r1((acc.loader_without_checksum_us_per_op / acc.floor_us_per_op - 1) * 100);
+    }
     acc.load1 = acc.loader.concat(acc.before, acc.floor).map((r) => r.load1).filter((x) => x !== undefined);
     if (acc.loader_us_per_op && acc.floor_us_per_op) acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
     const mix = k === 'read_update' || k === 'ycsb';
@@ -200,6 +252,7 @@ async function main() {
       + (BEFORE ? `, before ${acc.before_us_per_op ?? `n/a (${why(acc.before).absent || why(acc.before).error})`}` : '')
       + `, ${floorText}`
       + (acc.overhead_over_floor_pct !== undefined ? `, over floor ${acc.overhead_over_floor_pct}%` : '')
+      + (acc.checksum_us_per_op ? ` (of which sha256 ${acc.checksum_us_per_op}; without it ${acc.loader_without_checksum_us_per_op}, over floor ${acc.without_checksum_over_floor_pct ?? '?'}%)` : '')
       + (acc.ratio_to_ycsb ? `, loader/YCSB ${acc.ratio_to_ycsb}x` : '')
       + (acc.before_ratio_to_ycsb ? ` (before ${acc.before_ratio_to_ycsb}x)` : '')
       + ` us/op; load ${Math.min(...acc.load1)}-${Math.max(...acc.load1)}`);
@@ -211,8 +264,8 @@ async function main() {
   results.printed = lines;
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
-  if (results.profiles) for (const [name, p] of Object.entries(results.profiles)) { process.stdout.write(`profile ${name} (${p.run.cpu_us_per_op ?? p.run.error} us/op under the profiler):\n`); profile.print(p.threads); }
-  process.stdout.write(`client CPU per operation, 16 clients, ${results.placement}, ${ROUNDS} round(s) of ${args.duration}:\n`);
+  if (results.profiles) for (const [name, p] of Object.entries(results.profiles)) { process.stdout.write(`profile ${name} (${p.run.phases ? Object.entries(p.run.phases).map(([n, x]) => `${n} ${x.cpu_us_per_op ?? x.error}`).join(', ') : p.run.cpu_us_per_op ?? p.run.error} us/op under the profiler):\n`); profile.print(p.threads); }
+  process.stdout.write(`client CPU per operation, 16 clients (gridfs: its one stream), ${results.placement}, ${ROUNDS} round(s) of ${args.duration}:\n`);
   for (const l of lines) process.stdout.write(`  ${l}\n`);
   process.stdout.write(`written to ${OUT}\n`);
 }

@@ -5,9 +5,11 @@
 // recording, no worker threads, no metrics. What is left of the loader's CPU per op above this is
 // the loader's own cost. Run by bench.js on the pinned core, right after the loader's run of the
 // same experiment (whose setup and preload it reuses). Prints one JSON line:
-//   { ops, cpu_us, wall_s, cpu_us_per_op }
-// Usage: node bench/floor.js KIND EXPERIMENT.yaml DURATION_MS URI [experiment flags...]
-// (DURATION_MS: the whole run, warm-up included, as the loader's --duration)
+//   { ops, cpu_us, wall_s, cpu_us_per_op }, or for a floor with phases (floors/gridfs.js)
+//   { phases: { NAME: { ops, cpu_us, wall_s, cpu_us_per_op }, ... } }
+// Usage: node bench/floor.js KIND EXPERIMENT.yaml DURATION_MS WARMUP_MS URI [experiment flags...]
+// (DURATION_MS: the whole run, warm-up included, as the loader's --duration; WARMUP_MS: the first
+// part not measured, as bench.js leaves the loader's first seconds out: bench/kinds.json)
 const { performance } = require('node:perf_hooks');
 const { parse } = require('../src/args');
 const { load } = require('../src/config');
@@ -15,14 +17,26 @@ const { newClient } = require('../src/clients');
 const { Rng } = require('../src/rng');
 const { clientStream } = require('../src/workload');
 
-const WARMUP_MS = 5000; // as bench.js leaves out the loader's first 5 s (steadyWindow)
 
 async function main() {
-  const [kind, file, durationText, uri, ...flags] = process.argv.slice(2);
+  const [kind, file, durationText, warmupText, uri, ...flags] = process.argv.slice(2);
+  const WARMUP_MS = Number(warmupText);
   const floor = require(`./floors/${kind}`);
   const { config } = load(parse([file, ...flags, '--uri', uri]));
   const clients = Math.max(...config.workload.clients);
   const conn = { uri, serverSelectionTimeoutMs: 10000 };
+  // The run lasts DURATION_MS as the loader's step does; the first WARMUP_MS are not measured.
+  const durationMs = Math.max(1000, Number(durationText) - WARMUP_MS);
+  // A kind that is not one op in a loop (gridfs: an upload stream, then a download) measures its
+  // own phases, each as bench.js measures the loader's case of that name, with its one client.
+  if (floor.run) {
+    const client = newClient(conn, config);
+    await client.connect();
+    const phases = await floor.run({ config, db: client.db(config.database), warmMs: WARMUP_MS, durationMs });
+    await client.close();
+    process.stdout.write(`${JSON.stringify({ phases })}\n`);
+    return;
+  }
   const loops = [];
   for (let id = 0; id < clients; id++) {
     const client = newClient(conn, config);
@@ -32,8 +46,6 @@ async function main() {
     const rng = new Rng(config.seed, clientStream(id, 0));
     loops.push({ client, op: floor.make({ config, db, col, rng, id, clients }) });
   }
-  // The run lasts DURATION_MS as the loader's step does; the first WARMUP_MS are not measured.
-  const durationMs = Math.max(1000, Number(durationText) - WARMUP_MS);
   // Warm-up, not measured: the JIT compiles the driver's code first; the loader's figure leaves
   // out the same first seconds of its step.
   const warm = performance.now() + WARMUP_MS;

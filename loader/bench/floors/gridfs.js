@@ -1,0 +1,53 @@
+'use strict';
+// Floor of gridfs: the server operations of the kind (src/kinds/gridfs.js) with the driver's own
+// GridFS API and nothing else: one GridFSBucket upload stream written chunk_size pieces at a time
+// (the driver inserts one chunks document per piece), ended with its files document, then one
+// download stream of that file read piece by piece. No generated content (one random buffer,
+// written again and again), no checksum, no recording.
+//
+// Measured per phase, as bench.js measures the kind's two cases (each a step of the loader's
+// timeline): a phase's first warmMs are not measured, then its CPU over the next durationMs, or
+// until the file ends (a download faster than the upload runs out of file first). One op = one
+// piece (chunk), as the kind records it.
+const crypto = require('node:crypto');
+const { performance } = require('node:perf_hooks');
+const { GridFSBucket } = require('mongodb');
+
+// measure(step, warmMs, durationMs): call step() (one piece; false at the end) until warmMs have
+// passed, then count pieces and process CPU until durationMs more have passed or step() ends.
+async function measure(step, warmMs, durationMs) {
+  const warm = performance.now() + warmMs;
+  while (performance.now() < warm) if (!(await step())) return null;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const end = t0 + durationMs;
+  let ops = 0;
+  while (performance.now() < end && (await step())) ops++;
+  const cpu = process.cpuUsage(c0);
+  const cpuUs = cpu.user + cpu.system;
+  return { ops, cpu_us: cpuUs, wall_s: Math.round(performance.now() - t0) / 1000, cpu_us_per_op: ops ? Math.round((cpuUs / ops) * 10) / 10 : null };
+}
+
+module.exports = {
+  phases: ['upload', 'download'],
+  async run({ config, db, warmMs, durationMs }) {
+    const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
+    const bucket = new GridFSBucket(db, { bucketName, chunkSizeBytes: chunkSize });
+    const piece = crypto.randomBytes(chunkSize);
+    // Upload: pieces until the phase's time is up (the file is as long as that), or the kind's
+    // file size, whichever comes first.
+    const up = bucket.openUploadStream('floor.bin', { chunkSizeBytes: chunkSize });
+    let written = 0;
+    const upload = await measure(() => new Promise((resolve, reject) => {
+      if (written + chunkSize > fileSize) { resolve(false); return; }
+      written += chunkSize;
+      up.write(piece, (e) => (e ? reject(e) : resolve(true)));
+    }), warmMs, durationMs);
+    await new Promise((resolve, reject) => up.end((e) => (e ? reject(e) : resolve())));
+    const it = bucket.openDownloadStream(up.id)[Symbol.asyncIterator]();
+    const download = await measure(async () => !(await it.next()).done, warmMs, durationMs);
+    await it.return(); // a download cut short by the clock closes its cursor
+    await bucket.delete(up.id);
+    return { upload, download };
+  },
+};
