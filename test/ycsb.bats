@@ -114,9 +114,29 @@ teardown() {
   json=$(env "${envs[@]}" "$bin" --project-directory "$REPO" -p lab-wiredtiger -f compose/cluster.yml \
     -f compose/engines/wiredtiger.yml -f compose/ycsb.yml config --format json)
   [ "$(jq '[.services | keys[] | select(. == "ycsb")] | length' <<<"$json")" -eq 0 ]
-  # the image's archive checksum is pinned and checked
-  grep -q 'sha256sum -c' "$REPO/images/ycsb/Dockerfile"
-  grep -Eq '^ARG YCSB_SHA256=[0-9a-f]{64}$' "$REPO/images/ycsb/Dockerfile"
+}
+
+@test "images/ycsb: every jar the image fetches is pinned in jars.sha256 (the pins install.d checks the bench's copies against), the binding is compiled from binding/, ycsb-run's classpath is the image's layout" {
+  local dockerfile=$REPO/images/ycsb/Dockerfile sums=$REPO/images/ycsb/jars.sha256 added pinned
+  added=$(sed -nE 's|^ADD \$\{CENTRAL\}/(.*/)?([^/]+\.jar) /opt/ycsb/lib/$|\2|p' "$dockerfile" | sort)
+  pinned=$(awk 'length($1) == 64 && $1 ~ /^[0-9a-f]+$/ && NF == 2 { print $2 }' "$sums" | sort)
+  [[ -n $added && $(wc -l <<<"$added") -eq 6 ]] || fail "the Dockerfile ADDs 6 jars from Maven Central: $added"
+  [[ $added == "$pinned" ]] || fail "ADDed jars and pinned jars differ:"$'\n'"$(diff <(echo "$added") <(echo "$pinned"))"
+  grep -q '^ARG CENTRAL=https://repo1.maven.org/maven2$' "$dockerfile"
+  grep -q '^RUN cd /opt/ycsb/lib && sha256sum -c /tmp/jars.sha256$' "$dockerfile"
+  # each ADD path is the jar's Maven Central path (group/artifact/version/artifact-version.jar)
+  while read -r p; do
+    [[ $p =~ ^(.+)/([^/]+)/([^/]+)/([^/]+)\.jar$ && ${BASH_REMATCH[4]} == "${BASH_REMATCH[2]}-${BASH_REMATCH[3]}" ]] || fail "not a Maven Central layout: $p"
+  done < <(sed -nE 's|^ADD \$\{CENTRAL\}/([^ ]+) /opt/ycsb/lib/$|\1|p' "$dockerfile")
+  # the bench's copies (test/install.d/46-ycsb-mongodb.sh) are the same files
+  (cd "$REPO/.tools/ycsb-mongodb/lib" && sha256sum --quiet -c "$sums") || fail "run 'bash test/install-tools.sh': .tools/ycsb-mongodb/lib differs from jars.sha256"
+  local f
+  for f in MongoDbClient OptionsSupport; do
+    [[ -f $REPO/images/ycsb/binding/site/ycsb/db/$f.java ]] || fail "missing binding/site/ycsb/db/$f.java"
+    grep -q "/src/site/ycsb/db/$f.java" "$dockerfile" || fail "the Dockerfile does not compile $f.java"
+  done
+  grep -q 'COPY --from=build /opt/ycsb /opt/ycsb' "$dockerfile"
+  grep -q 'java -cp "$YCSB_HOME/lib/\*:$YCSB_HOME/classes" site.ycsb.Client' "$REPO/images/ycsb/ycsb-run.sh"
 }
 
 @test "images/ycsb/ycsb-run.sh: mongodb.url with the secret's password only in a -P file, never in java's arguments" {

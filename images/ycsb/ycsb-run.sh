@@ -43,5 +43,5 @@ printf 'mongodb.url=mongodb://%s:%s@%s/%s?%s\n' "${YCSB_USERNAME:-root}" "$(urle
 trap 'rm -f "$props"' EXIT
 
 echo "# started: $(date -u +%Y-%m-%dT%H:%M:%S.000Z)" >"$out.txt"
-java -cp "$YCSB_HOME/lib/*:$YCSB_HOME/mongodb-binding/lib/*" site.ycsb.Client "$flag" -db site.ycsb.db.MongoDbClient \
+java -cp "$YCSB_HOME/lib/*:$YCSB_HOME/classes" site.ycsb.Client "$flag" -db site.ycsb.db.MongoDbClient \
   -P "$dir/ycsb/workload.properties" -P "$props" -threads "$threads" -s >>"$out.txt" 2>"$out.log"
