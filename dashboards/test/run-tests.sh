@@ -354,7 +354,7 @@ if [[ -z $MPORT ]]; then
   exit 1
 fi
 
-LPORT=$(free_port) DPORT=$(free_port) PPORT=$(free_port) UPORT=$(free_port) PROMPORT=$(free_port)
+LPORT=$(free_port) JPORT=$(free_port) DPORT=$(free_port) PPORT=$(free_port) UPORT=$(free_port) PROMPORT=$(free_port)
 mongodb_exporter --mongodb.uri="mongodb://127.0.0.1:$MPORT" --mongodb.global-conn-pool --mongodb.direct-connect \
   --collector.diagnosticdata --collector.replicasetstatus --web.listen-address="127.0.0.1:$DPORT" >"$WORK/direct.log" 2>&1 &
 PIDS+=($!)
@@ -373,6 +373,14 @@ scrape_configs:
     relabel_configs:
       - {target_label: instance, replacement: loader}
       - {target_label: engine, replacement: wiredtiger}
+  # A second loader, of a kind that records documents and bytes (journal's bulk_import), for the
+  # MB/s and documents/s panels; another instance name, as a second host's loader would have.
+  - job_name: loader-journal
+    static_configs: [{targets: ['127.0.0.1:$JPORT']}]
+    relabel_configs:
+      - {target_label: job, replacement: loader}
+      - {target_label: instance, replacement: loader-journal}
+      - {target_label: engine, replacement: wiredtiger}
   - job_name: exporter-direct
     static_configs: [{targets: ['127.0.0.1:$DPORT']}]
     relabel_configs: [{target_label: engine, replacement: wiredtiger}]
@@ -386,18 +394,23 @@ node loader/bin/lab-loader.js experiment2 --uri "mongodb://127.0.0.1:$MPORT/" --
   --metrics-port "$LPORT" --engine test --results-dir "$WORK/results" >"$WORK/loader.log" 2>&1 &
 LOADER_PID=$!
 PIDS+=("$LOADER_PID")
+# Sized to outlast the window below (killed at exit with the others).
+node loader/bin/lab-loader.js journal --uri "mongodb://127.0.0.1:$MPORT/" --docs 20000000 --batch 100 --commit-intervals none \
+  --repeat 1 --metrics-port "$JPORT" --engine test --results-dir "$WORK/results-journal" >"$WORK/loader-journal.log" 2>&1 &
+PIDS+=($!)
 
 for _ in $(seq 100); do curl -fsS "127.0.0.1:$LPORT/metrics" >"$WORK/loader.metrics" 2>/dev/null && break; sleep 0.1; done
 # Loader names: every lab_loader_* name a panel reads is on the loader's real /metrics (histogram
 # panels read NAME_bucket, listed as such by prom-client).
 sleep 4
 curl -fsS "127.0.0.1:$LPORT/metrics" >"$WORK/loader.metrics" 2>/dev/null
+curl -fsS "127.0.0.1:$JPORT/metrics" >>"$WORK/loader.metrics" 2>/dev/null
 grep -v '^#' "$WORK/loader.metrics" | sed -E 's/[{ ].*//' | sort -u >"$WORK/loader-names.txt"
 unknown=$(comm -23 "$WORK/names.txt" <(sort -u "$WORK/catalog.txt" "$WORK/loader-names.txt"))
 if [[ -s $WORK/loader-names.txt && -z $unknown ]]; then
   ok "every metric a panel names is on the loader's real /metrics or in the catalogue"
 else
-  not_ok "every metric a panel names is on the loader's real /metrics or in the catalogue" "unknown: ${unknown:-<loader /metrics empty>}" "$(tail -5 "$WORK/loader.log")"
+  not_ok "every metric a panel names is on the loader's real /metrics or in the catalogue" "unknown: ${unknown:-<loader /metrics empty>}" "$(tail -5 "$WORK/loader.log" "$WORK/loader-journal.log")"
 fi
 
 # Let Prometheus collect ~12 s of 1 s samples while the loader runs its two client steps.

@@ -22,6 +22,12 @@ class Metrics {
       name: 'lab_loader_bytes_total', help: 'Bytes moved by successful operations, by op type',
       labelNames: ['experiment', 'op'], registers: [register],
     });
+    // Documents moved by successful ops, where a kind says (bulk_import: a batch's documents):
+    // the seed's docs/s is rate(lab_loader_docs_total[...]), as docs_per_s in the timeline.
+    this.docsTotal = new client.Counter({
+      name: 'lab_loader_docs_total', help: 'Documents moved by successful operations, by op type',
+      labelNames: ['experiment', 'op'], registers: [register],
+    });
     this.latency = new client.Gauge({
       name: 'lab_loader_latency_seconds', help: "Last second's HdrHistogram latency quantiles",
       labelNames: ['experiment', 'op', 'quantile'], registers: [register],
@@ -67,12 +73,13 @@ class Metrics {
     this.current = null;
   }
 
-  // addInterval(op, delta): delta = { ok, err, sumUs, bytes, buckets } from one worker's flush.
+  // addInterval(op, delta): delta = { ok, err, sumUs, docs, bytes, buckets } from one worker's flush.
   addInterval(op, delta) {
     const e = this.experiment;
     if (delta.ok) this.opsTotal.inc({ experiment: e, op, outcome: 'ok' }, delta.ok);
     if (delta.err) this.opsTotal.inc({ experiment: e, op, outcome: 'error' }, delta.err);
     if (delta.bytes) this.bytesTotal.inc({ experiment: e, op }, delta.bytes);
+    if (delta.docs) this.docsTotal.inc({ experiment: e, op }, delta.docs);
     let d = this.durations[op];
     if (!d) d = this.durations[op] = { buckets: new Float64Array(PROM_BOUNDS_US.length + 1), sum: 0 };
     delta.buckets.forEach((c, i) => { d.buckets[i] += c; });
