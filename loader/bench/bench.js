@@ -94,6 +94,30 @@ function steadyWindow(lines, warmupS = WARMUP_S) {
   return { cpuUs, ops, phases };
 }
 
+// pairedPct(as, bs, field) / pairedRatio(as, bs): per round i, as[i][field] / bs[i].cpu_us_per_op
+// (rounds where both measured), as { median, min, max, rounds } in % over / as a ratio; or null.
+function pairs(as, bs, field) {
+  const out = [];
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    const a = as[i][field];
+    const b = bs[i].cpu_us_per_op;
+    if (typeof a === 'number' && typeof b === 'number' && b > 0) out.push(a / b);
+  }
+  return out;
+}
+function spread(xs, f) {
+  if (!xs.length) return null;
+  const v = xs.map(f);
+  return { median: median(v), min: Math.min(...v), max: Math.max(...v), rounds: v.length };
+}
+const pairedPct = (as, bs, field) => spread(pairs(as, bs, field), (x) => r1((x - 1) * 100));
+const pairedRatio = (as, bs) => spread(pairs(as, bs, 'cpu_us_per_op'), (x) => Math.round(x * 100) / 100);
+const fmtPaired = (p, unit) => `median ${p.median}${unit}, ${p.min}..${p.max}${unit} over ${p.rounds}`;
+const sumsOf = (acc) => {
+  const xs = acc.loader.filter((r) => typeof r.without_checksum_us_per_op === 'number');
+  return xs.length ? xs : null;
+};
+
 // checksumUsPerOp(summary, phase): the CPU a case spent hashing (gridfs: sha256 of every piece,
 // its checksum_cpu_s) per op of that case, or 0. The bench prints the loader with and without it:
 // the checksum is work the lab chose (an integrity check), not the cost of driving the server.
@@ -199,18 +223,23 @@ async function main() {
 
   for (let round = 1; round <= ROUNDS; round++) {
     currentRound = round;
+    const runYcsb = async () => {
+      const l = load1();
+      const y = await ycsb.run(server.uri, { threads: 16, seconds: Math.max(10, Math.round(DURATION_MS / 1000)), pin: PIN });
+      results.ycsb.runs.push({ ...y, load1: l });
+      log(`round ${round} ycsb workload A: ${y.cpu_us_per_op ?? y.skipped} us/op (load ${l})`);
+    };
+    const ycsbThisRound = wantYcsb && !results.ycsb.skipped;
     for (const k of measured) {
       const variants = [['loader', LOADER], ...(BEFORE ? [['before', BEFORE]] : [])];
       if (round % 2 === 0) variants.reverse();
       for (const [name, dir] of variants) into(k, name, loaderRun(dir, k, ENTRIES[k], server.uri));
       into(k, 'floor', floorRun(k, ENTRIES[k], server.uri));
+      // YCSB right after experiment2's kind: the ratio the issue sets a goal for compares runs
+      // minutes apart at most, not a round apart.
+      if (ycsbThisRound && k === 'read_update') await runYcsb();
     }
-    if (wantYcsb && !results.ycsb.skipped) {
-      const l = load1();
-      const y = await ycsb.run(server.uri, { threads: 16, seconds: Math.max(10, Math.round(DURATION_MS / 1000)), pin: PIN });
-      results.ycsb.runs.push({ ...y, load1: l });
-      log(`round ${round} ycsb workload A: ${y.cpu_us_per_op ?? y.skipped} us/op (load ${l})`);
-    }
+    if (ycsbThisRound && !measured.includes('read_update')) await runYcsb();
   }
 
   if (args.profile) {
@@ -235,13 +264,20 @@ async function main() {
     acc.loader_us_per_op = m(acc.loader);
     acc.before_us_per_op = m(acc.before);
     acc.floor_us_per_op = m(acc.floor);
-    const sums = acc.loader.filter((r) => typeof r.without_checksum_us_per_op === 'number');
-    if (sums.length) {
+    const sums = sumsOf(acc);
+    if (sums) {
       acc.checksum_us_per_op = median(sums.map((r) => r.checksum_us_per_op));
       acc.loader_without_checksum_us_per_op = median(sums.map((r) => r.without_checksum_us_per_op));
       if (acc.floor_us_per_op) acc.without_checksum_over_floor_pct = r1((acc.loader_without_checksum_us_per_op / acc.floor_us_per_op - 1) * 100);
     }
     acc.load1 = acc.loader.concat(acc.before, acc.floor).map((r) => r.load1).filter((x) => x !== undefined);
+    // Paired by round: each round's loader over that round's floor (and YCSB), run a minute apart
+    // at most. On a shared machine consecutive runs drift together (a noisy neighbour, the
+    // server's heap), so the median of the rounds' ratios is steadier than the ratio of medians;
+    // both are printed, with the rounds' range.
+    acc.paired_over_floor_pct = pairedPct(acc.loader, acc.floor, 'cpu_us_per_op');
+    if (sumsOf(acc)) acc.paired_without_checksum_over_floor_pct = pairedPct(acc.loader, acc.floor, 'without_checksum_us_per_op');
+    if ((k === 'read_update' || k === 'ycsb') && results.ycsb.runs.length) acc.paired_ratio_to_ycsb = pairedRatio(acc.loader, results.ycsb.runs);
     if (acc.loader_us_per_op && acc.floor_us_per_op) acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
     const mix = k === 'read_update' || k === 'ycsb';
     if (mix && ycsbMedian) acc.ratio_to_ycsb = Math.round((acc.loader_us_per_op / ycsbMedian) * 100) / 100;
@@ -253,7 +289,9 @@ async function main() {
       + `, ${floorText}`
       + (acc.overhead_over_floor_pct !== undefined ? `, over floor ${acc.overhead_over_floor_pct}%` : '')
       + (acc.checksum_us_per_op ? ` (of which sha256 ${acc.checksum_us_per_op}; without it ${acc.loader_without_checksum_us_per_op}, over floor ${acc.without_checksum_over_floor_pct ?? '?'}%)` : '')
+      + (acc.paired_over_floor_pct ? ` [paired by round: ${fmtPaired(acc.paired_over_floor_pct, '%')}${acc.paired_without_checksum_over_floor_pct ? `; without sha256 ${fmtPaired(acc.paired_without_checksum_over_floor_pct, '%')}` : ''}]` : '')
       + (acc.ratio_to_ycsb ? `, loader/YCSB ${acc.ratio_to_ycsb}x` : '')
+      + (acc.paired_ratio_to_ycsb ? ` [paired by round: ${fmtPaired(acc.paired_ratio_to_ycsb, 'x')}]` : '')
       + (acc.before_ratio_to_ycsb ? ` (before ${acc.before_ratio_to_ycsb}x)` : '')
       + ` us/op; load ${Math.min(...acc.load1)}-${Math.max(...acc.load1)}`);
   }
