@@ -10,7 +10,9 @@ module.exports = {
     const fields = config.params.static;
     const c = config.params.cases[0];
     const options = { writeConcern: driverWriteConcern(c.write_concern, config.params.wtimeout_ms) };
-    let i = 1e12 + id;
+    // Above the loader's _ids (its w:1 case has 0 .. --ops) and int32 as they are: an _id past
+    // 2^31 - 1 is a BSON double, another size and serializer path than the loader's.
+    let i = 1.5e9 + id;
     return () => {
       const doc = { _id: i, ...fields };
       i += clients;
