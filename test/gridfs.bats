@@ -17,7 +17,6 @@ teardown() {
   stop_test_server
 }
 
-
 @test "gridfs: listed by help; in the stack to the shard's primary by default or through mongos (--via), its flags passed on" {
   lab help
   assert_success

@@ -15,7 +15,6 @@ teardown() {
   stop_test_server
 }
 
-
 @test "help lists ycsb-a with its description and the YCSB flags" {
   lab help
   assert_success
@@ -117,8 +116,9 @@ teardown() {
 }
 
 @test "images/ycsb: every jar the image fetches is pinned in jars.sha256 (the pins install.d checks the bench's copies against), the binding is compiled from binding/, ycsb-run's classpath is the image's layout" {
-  local dockerfile=$REPO/images/ycsb/Dockerfile sums=$REPO/images/ycsb/jars.sha256 added pinned
-  added=$(sed -nE 's|^ADD \$\{CENTRAL\}/(.*/)?([^/]+\.jar) /opt/ycsb/lib/$|\2|p' "$dockerfile" | sort)
+  local dockerfile=$REPO/images/ycsb/Dockerfile sums=$REPO/images/ycsb/jars.sha256 paths added pinned p
+  paths=$(sed -nE 's|^ADD \$\{CENTRAL\}/([^ ]+) /opt/ycsb/lib/$|\1|p' "$dockerfile")
+  added=$(xargs -n1 basename <<<"$paths" | sort)
   pinned=$(awk 'length($1) == 64 && $1 ~ /^[0-9a-f]+$/ && NF == 2 { print $2 }' "$sums" | sort)
   [[ -n $added && $(wc -l <<<"$added") -eq 6 ]] || fail "the Dockerfile ADDs 6 jars from Maven Central: $added"
   [[ $added == "$pinned" ]] || fail "ADDed jars and pinned jars differ:"$'\n'"$(diff <(echo "$added") <(echo "$pinned"))"
@@ -127,7 +127,7 @@ teardown() {
   # each ADD path is the jar's Maven Central path (group/artifact/version/artifact-version.jar)
   while read -r p; do
     [[ $p =~ ^(.+)/([^/]+)/([^/]+)/([^/]+)\.jar$ && ${BASH_REMATCH[4]} == "${BASH_REMATCH[2]}-${BASH_REMATCH[3]}" ]] || fail "not a Maven Central layout: $p"
-  done < <(sed -nE 's|^ADD \$\{CENTRAL\}/([^ ]+) /opt/ycsb/lib/$|\1|p' "$dockerfile")
+  done <<<"$paths"
   # the bench's copies (test/install.d/46-ycsb-mongodb.sh) are the same files
   (cd "$REPO/.tools/ycsb-mongodb/lib" && sha256sum --quiet -c "$sums") || fail "run 'bash test/install-tools.sh': .tools/ycsb-mongodb/lib differs from jars.sha256"
   local f

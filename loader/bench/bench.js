@@ -207,6 +207,7 @@ async function main() {
     if (!ENTRIES[k]) results.not_measured[k] = 'no entry in bench/kinds.json (experiment file and flags for one 16-client step)';
     else for (const [row] of rows(k)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: ENTRIES[k].flags, loader: [], before: [], floor: [] };
   }
+  const log = (s) => process.stderr.write(`${s}\n`);
   const measured = kinds.filter((k) => ENTRIES[k]);
   let currentRound = 0;
   // into(k, column, r): a run's result into its row(s).
@@ -219,7 +220,6 @@ async function main() {
   };
   const wantYcsb = !args['no-ycsb'];
   if (wantYcsb && !ycsb.installed()) results.ycsb.skipped = ycsb.HINT;
-  const log = (s) => process.stderr.write(`${s}\n`);
 
   for (let round = 1; round <= ROUNDS; round++) {
     currentRound = round;
@@ -275,11 +275,11 @@ async function main() {
     // at most. On a shared machine consecutive runs drift together (a noisy neighbour, the
     // server's heap), so the median of the rounds' ratios is steadier than the ratio of medians;
     // both are printed, with the rounds' range.
-    acc.paired_over_floor_pct = pairedPct(acc.loader, acc.floor, 'cpu_us_per_op');
-    if (sumsOf(acc)) acc.paired_without_checksum_over_floor_pct = pairedPct(acc.loader, acc.floor, 'without_checksum_us_per_op');
-    if ((k === 'read_update' || k === 'ycsb') && results.ycsb.runs.length) acc.paired_ratio_to_ycsb = pairedRatio(acc.loader, results.ycsb.runs);
-    if (acc.loader_us_per_op && acc.floor_us_per_op) acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
     const mix = k === 'read_update' || k === 'ycsb';
+    acc.paired_over_floor_pct = pairedPct(acc.loader, acc.floor, 'cpu_us_per_op');
+    if (sums) acc.paired_without_checksum_over_floor_pct = pairedPct(acc.loader, acc.floor, 'without_checksum_us_per_op');
+    if (mix && results.ycsb.runs.length) acc.paired_ratio_to_ycsb = pairedRatio(acc.loader, results.ycsb.runs);
+    if (acc.loader_us_per_op && acc.floor_us_per_op) acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
     if (mix && ycsbMedian) acc.ratio_to_ycsb = Math.round((acc.loader_us_per_op / ycsbMedian) * 100) / 100;
     if (mix && ycsbMedian && acc.before_us_per_op) acc.before_ratio_to_ycsb = Math.round((acc.before_us_per_op / ycsbMedian) * 100) / 100;
     const why = (xs) => (xs.find((r) => r.error || r.absent) || {});
