@@ -26,27 +26,39 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { spawnSync } = require('node:child_process');
 const { KINDS } = require('../src/kinds');
-const { parseDuration } = require('../src/usage');
+const { parseDuration, parseCount, UsageError } = require('../src/usage');
 const ycsb = require('./ycsb');
 const profile = require('./profile');
 
 const LOADER = path.resolve(__dirname, '..');
-const { values: args } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '15s' },
-    before: { type: 'string' },
-    kinds: { type: 'string' },
-    'no-ycsb': { type: 'boolean', default: false },
-    profile: { type: 'string' },
-    out: { type: 'string' },
-  },
-});
-const ROUNDS = Number(args.rounds);
-const DURATION_MS = parseDuration('--duration', args.duration);
+const ENTRIES = JSON.parse(fs.readFileSync(path.join(__dirname, 'kinds.json'), 'utf8'));
+// Bad input: one line naming the flag, exit 2, nothing started (as the loader's own flags).
+function readArgs() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        rounds: { type: 'string', default: '3' },
+        duration: { type: 'string', default: '15s' },
+        before: { type: 'string' },
+        kinds: { type: 'string' },
+        'no-ycsb': { type: 'boolean', default: false },
+        profile: { type: 'string' },
+        out: { type: 'string' },
+      },
+    });
+    const unknown = (values.kinds ? values.kinds.split(',') : []).filter((k) => !KINDS[k]);
+    if (unknown.length) throw new UsageError(`--kinds: ${unknown.join(', ')} is not a workload kind (choose from: ${Object.keys(KINDS).join(', ')})`);
+    if (values.before && !fs.existsSync(path.join(values.before, 'bin', 'lab-loader.js'))) throw new UsageError(`--before: ${values.before} has no bin/lab-loader.js (give an older checkout's loader/ folder)`);
+    return { values, rounds: parseCount('--rounds', values.rounds, 1, 100), durationMs: parseDuration('--duration', values.duration) };
+  } catch (e) {
+    process.stderr.write(`error: ${e.message}\n`);
+    process.exit(2);
+  }
+  return null;
+}
+const { values: args, rounds: ROUNDS, durationMs: DURATION_MS } = readArgs();
 const OUT = path.resolve(args.out || path.join(__dirname, 'results.json'));
 const BEFORE = args.before ? path.resolve(args.before) : null;
-const ENTRIES = JSON.parse(fs.readFileSync(path.join(__dirname, 'kinds.json'), 'utf8'));
 
 const r1 = (x) => Math.round(x * 10) / 10;
 const median = (xs) => {
