@@ -27,6 +27,18 @@ test('an empty histogram reports nulls, not zeros', () => {
   assert.equal(p.p99, null);
 });
 
+test('no percentile above the max: a value at the bottom of a 2 us bucket', () => {
+  // 4096 us sits in the bucket [4096, 4097]; HdrHistogram's percentile is the bucket's top (4097),
+  // the recorded max is 4096. CI once saw a p99.9 above the max this way.
+  const h = newHistogram();
+  for (let i = 0; i < 10; i++) h.recordValue(1000);
+  h.recordValue(4096);
+  const p = percentiles(h);
+  assert.equal(p.max, 4096);
+  assert.equal(p.p999, 4096);
+  assert.ok(p.p50 <= p.p90 && p.p90 <= p.p99 && p.p99 <= p.p999 && p.p999 <= p.max, JSON.stringify(p));
+});
+
 test('a 40 s stall is recorded, not clipped (autoResize)', () => {
   const h = newHistogram();
   h.recordValue(40e6);

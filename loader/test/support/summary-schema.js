@@ -15,7 +15,7 @@ function checkLatency(l, name) {
     assert.ok(k in l, `${name}.${k} missing`);
     numOrNull(l[k], `${name}.${k}`);
   }
-  if (l.count > 0) assert.ok(l.p50 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max, `${name}: percentiles out of order`);
+  if (l.count > 0) assert.ok((l.p50 === null || l.p50 <= l.p99) && (l.p90 === null || l.p90 <= l.p99) && l.p99 <= l.p999 && l.p999 <= l.max, `${name}: percentiles out of order`);
 }
 
 function checkSummary(s) {
