@@ -125,22 +125,6 @@ function spread(xs, f) {
 const pairedPct = (as, bs, field) => spread(pairs(as, bs, field), (x) => r1((x - 1) * 100));
 const pairedRatio = (as, bs) => spread(pairs(as, bs, 'cpu_us_per_op'), (x) => Math.round(x * 100) / 100);
 const fmtPaired = (p, unit) => `median ${p.median}${unit}, ${p.min}..${p.max}${unit} over ${p.rounds}`;
-const sumsOf = (acc) => {
-  const xs = acc.loader.filter((r) => typeof r.without_checksum_us_per_op === 'number');
-  return xs.length ? xs : null;
-};
-
-// checksumUsPerOp(summary, phase): the CPU a case spent hashing (gridfs: sha256 of every piece,
-// its checksum_cpu_s) per op of that case, or 0. The bench prints the loader with and without it:
-// the checksum is work the lab chose (an integrity check), not the cost of driving the server.
-function checksumUsPerOp(summary, phase) {
-  const c = (summary.cases || []).find((x) => x.phase === phase || x.name === phase);
-  if (!c || typeof c.checksum_cpu_s !== 'number') return 0;
-  let n = 0;
-  for (const o of Object.values(c.ops || {})) n += (o.count || 0) + (o.errors || 0);
-  return n ? (c.checksum_cpu_s * 1e6) / n : 0;
-}
-
 // loaderRun(dir, kind, entry, extraNode) -> { cpu_us_per_op, ops, load1 } or { error }.
 function loaderRun(dir, kind, entry, uri, extraNode = []) {
   const exp = path.join(dir, '..', 'experiments', `${entry.experiment}.yaml`);
@@ -158,14 +142,10 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
     const { cpuUs, ops, phases } = steadyWindow(lines, warmupOf(entry));
     if (!ops) return { error: `no operations measured (exit ${r.status}): ${String(r.stderr).slice(-300)}` };
     if (entry.phases) {
-      const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
       const out = {};
       for (const name of entry.phases) {
         const p = phases[name];
-        if (!p || !p.ops) { out[name] = { error: `no ${name} operations after the first ${warmupOf(entry)} s (a larger file in bench/kinds.json)` }; continue; }
-        const perOp = p.cpuUs / p.ops;
-        const sum = checksumUsPerOp(summary, name);
-        out[name] = { cpu_us_per_op: r1(perOp), ops: p.ops, load1: l, ...(sum ? { checksum_us_per_op: r1(sum), without_checksum_us_per_op: r1(perOp - sum) } : {}) };
+        out[name] = p && p.ops ? { cpu_us_per_op: r1(p.cpuUs / p.ops), ops: p.ops, load1: l } : { error: `no ${name} operations after the first ${warmupOf(entry)} s (a larger file in bench/kinds.json)` };
       }
       return { phases: out };
     }
@@ -214,17 +194,27 @@ async function main() {
     ycsb: { runs: [] },
   };
   // A kind with phases (gridfs: upload, download) is one run per round and one row per phase.
-  const rows = (k) => (ENTRIES[k].phases ? ENTRIES[k].phases.map((p) => [`${k} ${p}`, p]) : [[k, null]]);
+  // A kind's variants (bench/kinds.json "variants": NAME -> extra flags, e.g. gridfs with its
+  // sha256 integrity check) are one more loader run per round each, in rows "<row> +NAME", beside
+  // the same floor: what the option costs, measured rather than estimated.
+  const rows = (k, variant = null) => {
+    const base = ENTRIES[k].phases ? ENTRIES[k].phases.map((p) => [`${k} ${p}`, p]) : [[k, null]];
+    return variant ? base.map(([row, p]) => [`${row} +${variant}`, p]) : base;
+  };
+  const variantsOf = (k) => Object.entries(ENTRIES[k].variants || {});
+  const entryOf = (k, variant) => (variant ? { ...ENTRIES[k], flags: [...ENTRIES[k].flags, ...ENTRIES[k].variants[variant]] } : ENTRIES[k]);
   for (const k of kinds) {
-    if (!ENTRIES[k]) results.not_measured[k] = 'no entry in bench/kinds.json (experiment file and flags for one 16-client step)';
-    else for (const [row] of rows(k)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: ENTRIES[k].flags, loader: [], before: [], floor: [] };
+    if (!ENTRIES[k]) { results.not_measured[k] = 'no entry in bench/kinds.json (experiment file and flags for one 16-client step)'; continue; }
+    for (const v of [null, ...variantsOf(k).map(([name]) => name)]) {
+      for (const [row] of rows(k, v)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: entryOf(k, v).flags, loader: [], before: [], floor: [] };
+    }
   }
   const log = (s) => process.stderr.write(`${s}\n`);
   const measured = kinds.filter((k) => ENTRIES[k]);
   let currentRound = 0;
-  // into(k, column, r): a run's result into its row(s).
-  const into = (k, column, r) => {
-    for (const [row, phase] of rows(k)) {
+  // into(k, column, r, variant): a run's result into its row(s).
+  const into = (k, column, r, variant = null) => {
+    for (const [row, phase] of rows(k, variant)) {
       const x = phase ? (r.phases ? r.phases[phase] : r) : r;
       results.kinds[row][column].push(x);
       log(`round ${currentRound} ${row} ${column}: ${x.cpu_us_per_op ?? x.error ?? x.absent} us/op (load ${x.load1 ?? load1()})`);
@@ -246,7 +236,10 @@ async function main() {
       const variants = [['loader', LOADER], ...(BEFORE ? [['before', BEFORE]] : [])];
       if (round % 2 === 0) variants.reverse();
       for (const [name, dir] of variants) into(k, name, loaderRun(dir, k, ENTRIES[k], server.uri));
-      into(k, 'floor', floorRun(k, ENTRIES[k], server.uri));
+      for (const [v] of variantsOf(k)) into(k, 'loader', loaderRun(LOADER, k, entryOf(k, v), server.uri), v);
+      const floor = floorRun(k, ENTRIES[k], server.uri);
+      into(k, 'floor', floor);
+      for (const [v] of variantsOf(k)) into(k, 'floor', floor, v);
       // YCSB right after experiment2's kind: the ratio the issue sets a goal for compares runs
       // minutes apart at most, not a round apart.
       if (ycsbThisRound && k === 'read_update') await runYcsb();
@@ -271,17 +264,12 @@ async function main() {
   const ycsbMedian = median(results.ycsb.runs.map((r) => r.cpu_us_per_op));
   results.ycsb.cpu_us_per_op_median = ycsbMedian;
   const lines = [];
+  const width = Math.max(13, ...Object.keys(results.kinds).map((k) => k.length));
   for (const [k, acc] of Object.entries(results.kinds)) {
     const m = (xs) => median(xs.map((r) => r.cpu_us_per_op));
     acc.loader_us_per_op = m(acc.loader);
     acc.before_us_per_op = m(acc.before);
     acc.floor_us_per_op = m(acc.floor);
-    const sums = sumsOf(acc);
-    if (sums) {
-      acc.checksum_us_per_op = median(sums.map((r) => r.checksum_us_per_op));
-      acc.loader_without_checksum_us_per_op = median(sums.map((r) => r.without_checksum_us_per_op));
-      if (acc.floor_us_per_op) acc.without_checksum_over_floor_pct = r1((acc.loader_without_checksum_us_per_op / acc.floor_us_per_op - 1) * 100);
-    }
     acc.load1 = acc.loader.concat(acc.before, acc.floor).map((r) => r.load1).filter((x) => x !== undefined);
     // Paired by round: each round's loader over that round's floor (and YCSB), run a minute apart
     // at most. On a shared machine consecutive runs drift together (a noisy neighbour, the
@@ -289,25 +277,23 @@ async function main() {
     // both are printed, with the rounds' range.
     const mix = k === 'read_update' || k === 'ycsb';
     acc.paired_over_floor_pct = pairedPct(acc.loader, acc.floor, 'cpu_us_per_op');
-    if (sums) acc.paired_without_checksum_over_floor_pct = pairedPct(acc.loader, acc.floor, 'without_checksum_us_per_op');
     if (mix && results.ycsb.runs.length) acc.paired_ratio_to_ycsb = pairedRatio(acc.loader, results.ycsb.runs);
     if (acc.loader_us_per_op && acc.floor_us_per_op) acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
     if (mix && ycsbMedian) acc.ratio_to_ycsb = Math.round((acc.loader_us_per_op / ycsbMedian) * 100) / 100;
     if (mix && ycsbMedian && acc.before_us_per_op) acc.before_ratio_to_ycsb = Math.round((acc.before_us_per_op / ycsbMedian) * 100) / 100;
     const why = (xs) => (xs.find((r) => r.error || r.absent) || {});
     const floorText = acc.floor_us_per_op ? `floor ${acc.floor_us_per_op}` : `floor n/a (${why(acc.floor).absent || why(acc.floor).error})`;
-    lines.push(`${k.padEnd(13)} loader ${acc.loader_us_per_op ?? `n/a (${why(acc.loader).error})`}`
+    lines.push(`${k.padEnd(width)} loader ${acc.loader_us_per_op ?? `n/a (${why(acc.loader).error})`}`
       + (BEFORE ? `, before ${acc.before_us_per_op ?? `n/a (${why(acc.before).absent || why(acc.before).error})`}` : '')
       + `, ${floorText}`
       + (acc.overhead_over_floor_pct !== undefined ? `, over floor ${acc.overhead_over_floor_pct}%` : '')
-      + (acc.checksum_us_per_op ? ` (of which sha256 ${acc.checksum_us_per_op}; without it ${acc.loader_without_checksum_us_per_op}, over floor ${acc.without_checksum_over_floor_pct ?? '?'}%)` : '')
-      + (acc.paired_over_floor_pct ? ` [paired by round: ${fmtPaired(acc.paired_over_floor_pct, '%')}${acc.paired_without_checksum_over_floor_pct ? `; without sha256 ${fmtPaired(acc.paired_without_checksum_over_floor_pct, '%')}` : ''}]` : '')
+      + (acc.paired_over_floor_pct ? ` [paired by round: ${fmtPaired(acc.paired_over_floor_pct, '%')}]` : '')
       + (acc.ratio_to_ycsb ? `, loader/YCSB ${acc.ratio_to_ycsb}x` : '')
       + (acc.paired_ratio_to_ycsb ? ` [paired by round: ${fmtPaired(acc.paired_ratio_to_ycsb, 'x')}]` : '')
       + (acc.before_ratio_to_ycsb ? ` (before ${acc.before_ratio_to_ycsb}x)` : '')
       + ` us/op; load ${Math.min(...acc.load1)}-${Math.max(...acc.load1)}`);
   }
-  for (const [k, why] of Object.entries(results.not_measured)) lines.push(`${k.padEnd(13)} not measured: ${why}`);
+  for (const [k, why] of Object.entries(results.not_measured)) lines.push(`${k.padEnd(width)} not measured: ${why}`);
   lines.push(results.ycsb.skipped ? `YCSB: not run: ${results.ycsb.skipped}` : wantYcsb
     ? `YCSB 0.17.0 workload A (16 threads, 1,000 records): ${ycsbMedian} us/op (runs ${results.ycsb.runs.map((r) => `${r.cpu_us_per_op ?? r.skipped} @load ${r.load1}`).join(', ')})`
     : 'YCSB: not run (--no-ycsb)');

@@ -205,6 +205,27 @@ test('a byte changed on the way back: checksum mismatch fails the run (exit 1, i
   }
 });
 
+test('--checksum none: nothing hashed, only byte counts compared, and the verdict says so (a changed byte goes unseen)', async () => {
+  const proxy = await corruptingProxy(server.port);
+  try {
+    const r = await runLoader(['gridfs', ...common(proxy.uri, 'nosum'), '--file-size', '4MB', '--repeat', '1', '--checksum', 'none']);
+    assert.equal(proxy.state.flipped, 1, 'the proxy changed one byte');
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(results, 'gridfs', 'nosum');
+    checkSummary(summary);
+    assert.equal(summary.parameters.params.checksum, 'none');
+    const [up, down] = summary.cases;
+    assert.equal(up.sha256_written, null);
+    assert.equal(up.checksum_cpu_s, null);
+    assert.equal(down.sha256_read, null);
+    assert.equal(down.bytes_read, 4000000);
+    assert.equal(down.checksum, 'not computed (--checksum none); byte counts match', 'never a plain "match"');
+    assert.match(r.stderr, /download: .* byte count \(no checksum: --checksum none\) matches what was written/);
+  } finally {
+    await proxy.close();
+  }
+});
+
 test('bad input: one line, exit 2, nothing started', async () => {
   const cases = [
     [['--file-size', '0'], /^error: --file-size: '0' is zero bytes/],
@@ -222,7 +243,8 @@ test('bad input: one line, exit 2, nothing started', async () => {
     [['--from-file', __filename, '--file-size', '1MB'], /^error: --file-size and --from-file: give one/],
     [['--clients', '2'], /^error: --clients does not apply to gridfs/],
     [['--rate', '10'], /^error: --rate does not apply to gridfs/],
-    [['--duration', '5s'], /^error: --duration does not apply to gridfs \(its gridfs workload takes --file-size, --chunk-size, --bucket, --from-file\)/],
+    [['--duration', '5s'], /^error: --duration does not apply to gridfs \(its gridfs workload takes --file-size, --chunk-size, --bucket, --checksum, --from-file\)/],
+    [['--checksum', 'md5'], /^error: --checksum: 'md5' is not a checksum \(choose from: sha256, none\)/],
   ];
   const empty = path.join(results, 'empty.bin');
   fs.writeFileSync(empty, '');
