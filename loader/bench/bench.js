@@ -17,7 +17,9 @@
 // rounds are printed, with each run's 1-minute load average. Prints numbers, asserts nothing.
 //
 // Usage: npm run bench -- [--rounds 3] [--duration 15s] [--before DIR] [--kinds a,b]
-//                         [--no-ycsb] [--profile DIR] [--out FILE]
+//                         [--no-ycsb] [--profile DIR] [--out FILE] [--kinds-file FILE]
+// --kinds-file FILE: the kinds' experiment files and flags (default bench/kinds.json), e.g. a
+// smaller gridfs file or another client count.
 // --profile DIR: one extra run per kind (and per --before) under `node --cpu-prof` (every
 // thread), summarised by bench/profile.js; not part of the figures.
 const fs = require('node:fs');
@@ -29,9 +31,9 @@ const { KINDS } = require('../src/kinds');
 const { parseDuration, parseCount, UsageError } = require('../src/usage');
 const ycsb = require('./ycsb');
 const profile = require('./profile');
+const { r1, median, warmupOf, steadyWindow, pairedPct, pairedRatio, fmtPaired } = require('./stats');
 
 const LOADER = path.resolve(__dirname, '..');
-const ENTRIES = JSON.parse(fs.readFileSync(path.join(__dirname, 'kinds.json'), 'utf8'));
 // Bad input: one line naming the flag, exit 2, nothing started (as the loader's own flags).
 function readArgs() {
   try {
@@ -44,28 +46,30 @@ function readArgs() {
         'no-ycsb': { type: 'boolean', default: false },
         profile: { type: 'string' },
         out: { type: 'string' },
+        'kinds-file': { type: 'string' },
       },
     });
+    const file = values['kinds-file'] || path.join(__dirname, 'kinds.json');
+    let entries;
+    try {
+      entries = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`--kinds-file: cannot read ${file}: ${e.code || e.message}`);
+    }
     const unknown = (values.kinds ? values.kinds.split(',') : []).filter((k) => !KINDS[k]);
     if (unknown.length) throw new UsageError(`--kinds: ${unknown.join(', ')} is not a workload kind (choose from: ${Object.keys(KINDS).join(', ')})`);
     if (values.before && !fs.existsSync(path.join(values.before, 'bin', 'lab-loader.js'))) throw new UsageError(`--before: ${values.before} has no bin/lab-loader.js (give an older checkout's loader/ folder)`);
-    return { values, rounds: parseCount('--rounds', values.rounds, 1, 100), durationMs: parseDuration('--duration', values.duration) };
+    return { values, entries, kindsFile: file, rounds: parseCount('--rounds', values.rounds, 1, 100), durationMs: parseDuration('--duration', values.duration) };
   } catch (e) {
     process.stderr.write(`error: ${e.message}\n`);
     process.exit(2);
   }
   return null;
 }
-const { values: args, rounds: ROUNDS, durationMs: DURATION_MS } = readArgs();
+const { values: args, entries: ENTRIES, kindsFile: KINDS_FILE, rounds: ROUNDS, durationMs: DURATION_MS } = readArgs();
 const OUT = path.resolve(args.out || path.join(__dirname, 'results.json'));
 const BEFORE = args.before ? path.resolve(args.before) : null;
 
-const r1 = (x) => Math.round(x * 10) / 10;
-const median = (xs) => {
-  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-  if (!s.length) return null;
-  return r1(s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
-};
 const load1 = () => r1(os.loadavg()[0]);
 
 // Pinning: the measured process on CPU 0, the server on CPU 1.
@@ -73,58 +77,6 @@ const CORES = os.cpus().length;
 const TASKSET = spawnSync('taskset', ['-V']).status === 0;
 const PIN = TASKSET && CORES >= 2 ? ['taskset', '-c', '0'] : [];
 
-// steadyWindow(timeline lines) -> { cpuUs, ops }: the loader's CPU (process CPU of each second,
-// every thread: loader.cpu_cores x interval_s) and operations (ok + errors) over its measured
-// steps, leaving out each step's first WARMUP_S seconds: the worker thread is a fresh V8 isolate
-// whose first seconds compile the driver's code (measured: 3-5x the CPU per op of the steady
-// seconds), which a lab step of minutes amortises and a bench step of seconds would not. The floor
-// warms up as long (bench/floor.js) and YCSB's window starts at 5 s (bench/ycsb.js).
-// Also per phase (a case's name, e.g. gridfs's upload and download): phases[name] = { cpuUs, ops }.
-// A kind's entry may set its own warm-up (bench/kinds.json warmup_s: gridfs's cases are measured
-// whole, see there).
-const WARMUP_S = 5;
-const warmupOf = (entry) => entry.warmup_s ?? WARMUP_S;
-function steadyWindow(lines, warmupS = WARMUP_S) {
-  const into = new Map(); // step -> seconds seen
-  let cpuUs = 0;
-  let ops = 0;
-  const phases = {};
-  for (const l of lines) {
-    if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
-    const seen = into.get(l.step) || 0;
-    into.set(l.step, seen + l.interval_s);
-    if (seen < warmupS) continue;
-    const us = l.loader.cpu_cores * l.interval_s * 1e6;
-    let n = 0;
-    for (const o of Object.values(l.ops || {})) n += (o.ok || 0) + (o.err || 0);
-    cpuUs += us;
-    ops += n;
-    const p = (phases[l.phase] ||= { cpuUs: 0, ops: 0 });
-    p.cpuUs += us;
-    p.ops += n;
-  }
-  return { cpuUs, ops, phases };
-}
-
-// pairedPct(as, bs, field) / pairedRatio(as, bs): per round i, as[i][field] / bs[i].cpu_us_per_op
-// (rounds where both measured), as { median, min, max, rounds } in % over / as a ratio; or null.
-function pairs(as, bs, field) {
-  const out = [];
-  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
-    const a = as[i][field];
-    const b = bs[i].cpu_us_per_op;
-    if (typeof a === 'number' && typeof b === 'number' && b > 0) out.push(a / b);
-  }
-  return out;
-}
-function spread(xs, f) {
-  if (!xs.length) return null;
-  const v = xs.map(f);
-  return { median: median(v), min: Math.min(...v), max: Math.max(...v), rounds: v.length };
-}
-const pairedPct = (as, bs, field) => spread(pairs(as, bs, field), (x) => r1((x - 1) * 100));
-const pairedRatio = (as, bs) => spread(pairs(as, bs, 'cpu_us_per_op'), (x) => Math.round(x * 100) / 100);
-const fmtPaired = (p, unit) => `median ${p.median}${unit}, ${p.min}..${p.max}${unit} over ${p.rounds}`;
 // loaderRun(dir, kind, entry, extraNode) -> { cpu_us_per_op, ops, load1 } or { error }.
 function loaderRun(dir, kind, entry, uri, extraNode = []) {
   const exp = path.join(dir, '..', 'experiments', `${entry.experiment}.yaml`);
@@ -204,7 +156,7 @@ async function main() {
   const variantsOf = (k) => Object.entries(ENTRIES[k].variants || {});
   const entryOf = (k, variant) => (variant ? { ...ENTRIES[k], flags: [...ENTRIES[k].flags, ...ENTRIES[k].variants[variant]] } : ENTRIES[k]);
   for (const k of kinds) {
-    if (!ENTRIES[k]) { results.not_measured[k] = 'no entry in bench/kinds.json (experiment file and flags for one 16-client step)'; continue; }
+    if (!ENTRIES[k]) { results.not_measured[k] = `no entry in ${KINDS_FILE} (experiment file and flags for one 16-client step)`; continue; }
     for (const v of [null, ...variantsOf(k).map(([name]) => name)]) {
       for (const [row] of rows(k, v)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: entryOf(k, v).flags, loader: [], before: [], floor: [] };
     }

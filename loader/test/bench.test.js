@@ -1,0 +1,116 @@
+'use strict';
+// loader/bench: its arithmetic (bench/stats.js: the steady window of a timeline, paired rounds),
+// its bad flags (one line, exit 2, nothing run) and one tiny real invocation against
+// mongo-java-server (the bench starts its own): a kind measured against its floor, and a kind with
+// phases and a variant (gridfs and its +sha256 rows) from a --kinds-file. It asserts that every
+// row got a measurement, never a speed: the figures are the bench's output, not a test's.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { steadyWindow, pairedPct, pairedRatio, median } = require('../bench/stats');
+
+const BENCH = path.join(__dirname, '..', 'bench', 'bench.js');
+
+function runBench(args) {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BENCH, ...args], { cwd: path.join(__dirname, '..') });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    p.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// A timeline line as runner.js writes it (only the fields the bench reads).
+const line = (step, phase, intervalS, cpuCores, ops) => ({ step, phase, interval_s: intervalS, loader: { cpu_cores: cpuCores }, ops });
+
+test('steadyWindow: each step\'s first seconds left out, CPU and ops summed per phase, lines without a step skipped', () => {
+  const lines = [
+    { t: 'preload', loader: { cpu_cores: 1 } }, // no step: not measured
+    ...[1, 2, 3, 4, 5].map(() => line(1, 'clients-16', 1, 0.9, { find: { ok: 10, err: 0 } })), // warm-up
+    line(1, 'clients-16', 1, 0.5, { find: { ok: 1000, err: 0 }, update: { ok: 900, err: 100 } }),
+    line(1, 'clients-16', 0.5, 0.4, { find: { ok: 400, err: 0 } }), // the last partial second
+    line(2, 'download', 1, 0.8, { download: { ok: 40, err: 0 } }),
+  ];
+  const w = steadyWindow(lines, 5);
+  assert.equal(w.ops, 1000 + 900 + 100 + 400);
+  assert.equal(Math.round(w.cpuUs), 0.5e6 + 0.2e6);
+  assert.deepEqual(Object.keys(w.phases), ['clients-16'], 'step 2 is still in its warm-up');
+  const whole = steadyWindow(lines, 0);
+  assert.equal(whole.phases.download.ops, 40);
+  assert.equal(Math.round(whole.phases.download.cpuUs), 0.8e6);
+});
+
+test('paired by round: each round\'s loader over that round\'s floor, rounds without both left out', () => {
+  const loader = [{ cpu_us_per_op: 110 }, { cpu_us_per_op: 90 }, { error: 'x' }, { cpu_us_per_op: 150 }];
+  const floor = [{ cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }];
+  assert.deepEqual(pairedPct(loader, floor, 'cpu_us_per_op'), { median: 10, min: -10, max: 50, rounds: 3 });
+  assert.deepEqual(pairedRatio(loader, floor), { median: 1.1, min: 0.9, max: 1.5, rounds: 3 });
+  assert.equal(pairedPct([{ error: 'x' }], floor, 'cpu_us_per_op'), null);
+  assert.equal(median([3, 1, null, 2]), 2);
+  assert.equal(median([]), null);
+});
+
+test('bad flags: one line naming the flag, exit 2, nothing run, nothing written', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bench-bad-'));
+  const out = path.join(dir, 'out.json');
+  const bad = path.join(dir, 'bad.json');
+  fs.writeFileSync(bad, '{');
+  const cases = [
+    [['--rounds', '0'], /^error: --rounds: 0 is out of range 1\.\.100\n$/],
+    [['--duration', 'soon'], /^error: --duration 'soon' is not a duration/],
+    [['--kinds', 'insert,nope'], /^error: --kinds: nope is not a workload kind \(choose from: /],
+    [['--before', dir], /^error: --before: .* has no bin\/lab-loader\.js/],
+    [['--kinds-file', path.join(dir, 'missing.json')], /^error: --kinds-file: cannot read .*missing\.json: ENOENT\n$/],
+    [['--kinds-file', bad], /^error: --kinds-file: cannot read .*bad\.json: /],
+    [['--frobnicate'], /^error: Unknown option '--frobnicate'/],
+  ];
+  try {
+    for (const [args, want] of cases) {
+      const r = await runBench([...args, '--out', out]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, want);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.ok(!fs.existsSync(out), 'no results written');
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('one tiny round against mongo-java-server: every row measured, loader and floor, gridfs phases and its +sha256 variant', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bench-'));
+  const kinds = path.join(dir, 'kinds.json');
+  const out = path.join(dir, 'results.json');
+  fs.writeFileSync(kinds, JSON.stringify({
+    read: { experiment: 'experiment3', flags: ['--clients', '4', '--preload-docs', '100'] },
+    gridfs: { experiment: 'gridfs', flags: ['--file-size', '4MB', '--repeat', '1', '--checksum', 'none'], phases: ['upload', 'download'], warmup_s: 0, variants: { sha256: ['--checksum', 'sha256'] } },
+  }));
+  try {
+    const r = await runBench(['--rounds', '1', '--duration', '7s', '--kinds', 'read,gridfs,insert', '--no-ycsb', '--kinds-file', kinds, '--out', out]);
+    assert.equal(r.code, 0, r.stderr);
+    const res = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.deepEqual(Object.keys(res.kinds).sort(), ['gridfs download', 'gridfs download +sha256', 'gridfs upload', 'gridfs upload +sha256', 'read']);
+    for (const [row, acc] of Object.entries(res.kinds)) {
+      assert.equal(acc.loader.length, 1, row);
+      assert.ok(acc.loader[0].cpu_us_per_op > 0, `${row} loader: ${JSON.stringify(acc.loader[0])}`);
+      assert.ok(acc.floor[0].cpu_us_per_op > 0, `${row} floor: ${JSON.stringify(acc.floor[0])}`);
+      assert.equal(typeof acc.overhead_over_floor_pct, 'number', row);
+    }
+    assert.deepEqual(res.kinds['gridfs upload +sha256'].flags.slice(-2), ['--checksum', 'sha256'], 'the variant\'s flags come last');
+    assert.deepEqual(res.kinds['gridfs upload +sha256'].floor, res.kinds['gridfs upload'].floor, 'one floor for a row and its variant');
+    assert.equal(res.kinds['gridfs upload'].loader[0].ops, Math.ceil(4e6 / 261120), 'one op per chunk, the whole case');
+    assert.ok(res.kinds.read.loader[0].ops > 0);
+    assert.match(res.not_measured.insert, /^no entry in .*kinds\.json \(experiment file and flags/);
+    assert.match(r.stdout, /^ {2}gridfs upload \+sha256 +loader [\d.]+, floor [\d.]+, over floor -?[\d.]+%/m);
+    assert.match(r.stdout, /^ {2}read +loader [\d.]+, floor [\d.]+/m);
+    assert.match(r.stdout, /YCSB: not run \(--no-ycsb\)/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
