@@ -2,7 +2,7 @@
 // The ycsb kind's keys are YCSB's (0.17.0). Every expected figure here comes from YCSB, not from
 // the code under test:
 //  - key names and hashes: printed by YCSB's own site.ycsb.Utils.fnvhash64 (core-0.17.0.jar from
-//    Maven Central) with this Java file, run as `java -cp '.tools/ycsb/*' Keys.java`:
+//    Maven Central) with this Java file, run as `java -cp '.tools/ycsb-mongodb/lib/*' Keys.java`:
 //      for (long i = 0; i < 5; i++) System.out.println("user" + site.ycsb.Utils.fnvhash64(i));
 //      System.out.println(site.ycsb.Utils.fnvhash64(i) % 5000001L);  // scrambled item -> record
 //  - hot-key frequencies: YCSB's ZipfianGenerator.nextLong (core/.../generator/ZipfianGenerator.java)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# install-tools hook: YCSB 0.17.0's MongoDB binding for loader/bench (the bench runs YCSB workload
-# A beside the loader, same server, same pinned core). YCSB core and mongo-java-driver 3.8.0 come
+# install-tools hook: YCSB 0.17.0 for the tests and the bench: its core for the tests that check the
+# ycsb kind's keys against YCSB itself and parse YCSB's real output (loader/test/ycsb-*.test.js,
+# with YCSB's BasicDB), and its MongoDB binding for loader/bench (YCSB workload A beside the
+# loader, same server, same pinned core). YCSB core and mongo-java-driver 3.8.0 come
 # from Maven Central into .tools/ycsb-mongodb/lib/; the binding, which Maven Central does not
 # have, is compiled from YCSB's released source kept in images/ycsb/binding (see the README there;
 # the YCSB image is built from the same jars and source) into .tools/ycsb-mongodb/classes/. Every

@@ -1,21 +1,22 @@
 'use strict';
 // YCSB 0.17.0's core (site.ycsb:core and its dependencies from Maven Central), fetched by
-// test/install.d/45-ycsb.sh into <repo>/.tools/ycsb/: the real site.ycsb.Client with its built-in
-// BasicDB, which runs CoreWorkload without a database and prints YCSB's measurement output.
+// test/install.d/46-ycsb-mongodb.sh into <repo>/.tools/ycsb-mongodb/lib/ (the folder the bench's
+// YCSB runs from too): the real site.ycsb.Client with its built-in BasicDB, which runs
+// CoreWorkload without a database and prints YCSB's measurement output.
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const REPO = path.resolve(__dirname, '..', '..', '..', '..');
-const JARS = path.join(REPO, '.tools', 'ycsb');
-const HINT = "run 'bash test/install-tools.sh' (fetches YCSB 0.17.0's core from Maven Central into .tools/ycsb/)";
+const JARS = path.join(REPO, '.tools', 'ycsb-mongodb', 'lib');
+const HINT = "run 'bash test/install-tools.sh' (fetches YCSB 0.17.0's core from Maven Central into .tools/ycsb-mongodb/lib/)";
 
 function classpath() {
   if (!fs.existsSync(path.join(JARS, 'core-0.17.0.jar'))) throw new Error(`YCSB core jar missing in ${JARS}: ${HINT}`);
   return path.join(JARS, '*');
 }
 
-// runYcsb(args) -> { stdout, stderr }: java -cp .tools/ycsb/* site.ycsb.Client ARGS.
+// runYcsb(args) -> { stdout, stderr }: java -cp .tools/ycsb-mongodb/lib/* site.ycsb.Client ARGS.
 function runYcsb(args, { timeoutMs = 120000 } = {}) {
   const cp = classpath();
   return new Promise((resolve, reject) => {
