@@ -236,7 +236,7 @@ async function main() {
     const why = (xs) => (xs.find((r) => r.error || r.absent) || {});
     const floorText = acc.floor_us_per_op ? `floor ${acc.floor_us_per_op}` : `floor n/a (${why(acc.floor).absent || why(acc.floor).error})`;
     lines.push(`${k.padEnd(width)} loader ${acc.loader_us_per_op ?? `n/a (${why(acc.loader).error})`}`
-      + (BEFORE ? `, before ${acc.before_us_per_op ?? `n/a (${why(acc.before).absent || why(acc.before).error})`}` : '')
+      + (BEFORE && acc.before.length ? `, before ${acc.before_us_per_op ?? `n/a (${why(acc.before).absent || why(acc.before).error})`}` : '')
       + `, ${floorText}`
       + (acc.overhead_over_floor_pct !== undefined ? `, over floor ${acc.overhead_over_floor_pct}%` : '')
       + (acc.paired_over_floor_pct ? ` [paired by round: ${fmtPaired(acc.paired_over_floor_pct, '%')}]` : '')
