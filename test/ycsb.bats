@@ -128,7 +128,7 @@ teardown() {
   while read -r p; do
     [[ $p =~ ^(.+)/([^/]+)/([^/]+)/([^/]+)\.jar$ && ${BASH_REMATCH[4]} == "${BASH_REMATCH[2]}-${BASH_REMATCH[3]}" ]] || fail "not a Maven Central layout: $p"
   done <<<"$paths"
-  # the bench's copies (test/install.d/46-ycsb-mongodb.sh) are the same files
+  # the copies the bench and the tests run (test/install.d/46-ycsb-mongodb.sh) are the same files
   (cd "$REPO/.tools/ycsb-mongodb/lib" && sha256sum --quiet -c "$sums") || fail "run 'bash test/install-tools.sh': .tools/ycsb-mongodb/lib differs from jars.sha256"
   local f
   for f in MongoDbClient OptionsSupport; do
