@@ -4,7 +4,7 @@
 #   In a stack:  stands the engine's stack up if needed (verb_up), then
 #                docker compose ... --profile loader run --rm --build --use-aliases loader EXP ...
 #                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
-#   --uri URI:   no Docker at all; node loader/bin/lab-loader.js on this host against URI.
+#   --uri URI:   no Docker at all; loader/bin/lab-loader (node lab-loader.js) on this host against URI.
 # Every experiment flag is checked before anything starts (exit 2) by the loader's own parser
 # (`lab-loader check`, experiment_loader_check), so there is one set of rules and messages. Bash
 # checks only what is bash's: the engine and profile (run.sh), where the loader runs (--uri or
@@ -222,7 +222,8 @@ experiment_on_host() {
     [[ -d $LAB_ROOT/loader/node_modules/mongodb ]] ||
       die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
   fi
-  experiment_run_loader node "$LAB_ROOT/loader/bin/lab-loader.js" "${args[@]}"
+  # bin/lab-loader: node with the GC flags the loader's CPUs call for (one CPU: --single-threaded-gc).
+  experiment_run_loader "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
 }
 
 # experiment_image_ref IMAGE: IMAGE with the digest Docker pulled it by (mongo:8.0@sha256:...), or

@@ -182,14 +182,14 @@ setup() {
 @test "--uri: the loader on the host, no Docker at all" {
   lab experiment3 --uri mongodb://db.example:27017/ --engine inmemory --clients 2 --dry-run
   assert_success
-  assert_output --regexp "\+ node [^ ]+/loader/bin/lab-loader.js experiment3 --uri mongodb://db.example:27017/ --engine inmemory --results-dir [^ ]+/results --clients 2"
+  assert_output --regexp "\+ [^ ]+/loader/bin/lab-loader experiment3 --uri mongodb://db.example:27017/ --engine inmemory --results-dir [^ ]+/results --clients 2"
   nothing_started
 }
 
 @test "--uri without --engine: no label passed, the loader files the run under what the server reports" {
   lab experiment3 --uri mongodb://db.example:27017/ --clients 2 --metrics-port 9500 --dry-run
   assert_success
-  assert_output --regexp "\+ node [^ ]+/loader/bin/lab-loader.js experiment3 --uri mongodb://db.example:27017/ --results-dir [^ ]+/results --clients 2 --metrics-port 9500"
+  assert_output --regexp "\+ [^ ]+/loader/bin/lab-loader experiment3 --uri mongodb://db.example:27017/ --results-dir [^ ]+/results --clients 2 --metrics-port 9500"
   refute_output --partial "--engine"
   lab experiment3 --metrics-port 9500
   assert_failure 2
@@ -459,7 +459,7 @@ YAML
 @test "--uri --engine: any label (not one of the lab's stacks), passed as given; in the stack the engine must exist" {
   lab experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 --dry-run
   assert_success
-  assert_output --regexp "lab-loader.js experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 "
+  assert_output --regexp "lab-loader experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 "
   # --engine wiredtiger given: a label too (ENGINE_GIVEN), not taken for the default
   lab experiment3 --uri mongodb://db.example:27017/ --engine wiredtiger --dry-run
   assert_success

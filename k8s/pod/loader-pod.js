@@ -8,7 +8,7 @@
 //     NOT_COMPARED), so the pods stay one run.
 //  2. Proves it reaches the cluster (ping with the run's credentials), then waits at the barrier
 //     (barrier.js) until all N pods have.
-//  3. Runs the loader (lab-loader.js) with the arguments after "--", results into a scratch folder.
+//  3. Runs the loader (bin/lab-loader) with the arguments after "--", results into a scratch folder.
 //  4. Prints every file of its results as "LAB-RESULT <json>" lines on stdout, which
 //     ./run.sh collects with kubectl logs (collect.js): completed pods cannot be exec'd into, and
 //     logs need no shared volume across nodes.
@@ -82,11 +82,12 @@ async function main() {
   await barrier.wait({ host: env.LAB_BARRIER_HOST || '127.0.0.1', port, index, timeoutMs });
   say(`all ${n} loaders ready: starting at ${new Date().toISOString()}`);
 
-  const args = [path.join(loaderDir, 'bin', 'lab-loader.js'), ...loaderArgs,
+  // bin/lab-loader: node with the GC flags the pod's CPUs call for (loader/bin/lab-loader).
+  const args = [...loaderArgs,
     '--uri', uri, '--experiments-dir', expDir, '--results-dir', resultsDir];
   if (env.LAB_PASSWORD_FILE) args.push('--username', env.LAB_USERNAME || 'root', '--password-file', env.LAB_PASSWORD_FILE);
   const code = await new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(path.join(loaderDir, 'bin', 'lab-loader'), args, { stdio: ['ignore', 'inherit', 'inherit'] });
     for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
     child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0)));
   });

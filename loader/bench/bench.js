@@ -58,6 +58,8 @@ function readArgs() {
     }
     const unknown = (values.kinds ? values.kinds.split(',') : []).filter((k) => !KINDS[k]);
     if (unknown.length) throw new UsageError(`--kinds: ${unknown.join(', ')} is not a workload kind (choose from: ${Object.keys(KINDS).join(', ')})`);
+    // The profile folder reaches node through bin/lab-loader's LAB_LOADER_NODE_FLAGS, split on spaces.
+    if (values.profile && /\s/.test(path.resolve(values.profile))) throw new UsageError(`--profile: ${values.profile}: a folder without spaces in its path, please`);
     if (values.before && !fs.existsSync(path.join(values.before, 'bin', 'lab-loader.js'))) throw new UsageError(`--before: ${values.before} has no bin/lab-loader.js (give an older checkout's loader/ folder)`);
     return { values, entries, kindsFile: file, rounds: parseCount('--rounds', values.rounds, 1, 100), durationMs: parseDuration('--duration', values.duration) };
   } catch (e) {
@@ -84,10 +86,16 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
   const results = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bench-'));
   const flags = [...entry.flags];
   if (KINDS[kind].bound === 'duration') flags.push('--duration', `${DURATION_MS}ms`);
-  const cmd = [...PIN, process.execPath, ...extraNode, path.join(dir, 'bin', 'lab-loader.js'), exp, '--uri', uri, ...flags,
-    '--results-dir', results, '--metrics-port', '0', '--engine', 'bench'];
+  // The launcher run.sh and the image start (bin/lab-loader: node flags by placement, so on the
+  // pinned core --single-threaded-gc), extra node flags through its LAB_LOADER_NODE_FLAGS; a
+  // checkout older than the launcher runs node directly, as it was run then.
+  const launcher = path.join(dir, 'bin', 'lab-loader');
+  const viaLauncher = fs.existsSync(launcher);
+  const cmd = [...PIN, ...(viaLauncher ? [launcher] : [process.execPath, ...extraNode, path.join(dir, 'bin', 'lab-loader.js')]),
+    exp, '--uri', uri, ...flags, '--results-dir', results, '--metrics-port', '0', '--engine', 'bench'];
+  const env = viaLauncher && extraNode.length ? { ...process.env, LAB_LOADER_NODE_FLAGS: extraNode.join(' ') } : process.env;
   const l = load1();
-  const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', cwd: dir });
+  const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8', cwd: dir, env });
   try {
     const dir = path.join(results, entry.experiment, 'bench', 'latest');
     const lines = fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -8,6 +8,9 @@ const { parse, UsageError, USAGE } = require('../src/args');
 // A usage error is one line naming the flag and the fix; --help has the full listing.
 const usageError = (e) => process.stderr.write(`error: ${e.message}\n`);
 
+// `lab-loader list | head`: a reader that closed the pipe has what it wanted; no EPIPE trace.
+process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
+
 async function main(argv) {
   let opts;
   try {

@@ -431,6 +431,8 @@ class Run {
       loader: {
         version: require('../package.json').version,
         node: process.version,
+        // Node/V8 flags the process started with (bin/lab-loader: --single-threaded-gc on one CPU).
+        node_flags: process.execArgv,
         driver: require('./driver-line').driverDescription(this.conn),
         histogram: `hdr-histogram-js ${pkgVersion('hdr-histogram-js')} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),

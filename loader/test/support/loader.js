@@ -6,14 +6,17 @@ const os = require('node:os');
 const path = require('node:path');
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'lab-loader.js');
+// The launcher run.sh and the image start (it picks node flags by placement, then execs BIN).
+const LAUNCHER = path.resolve(__dirname, '..', '..', 'bin', 'lab-loader');
 
 // startLoader(args) -> { proc, done: Promise<{code, signal, stdout, stderr, ms}>, waitFor(re) }
 // prefix: a command the loader runs under (e.g. ['unshare', '-m', ...], ['taskset', '-c', '0']);
 // it must exec the node command it is given, so proc.pid is the loader's. spawnOptions: uid, gid,
-// detached (own process group, for signals to the group as a terminal sends them).
-function startLoader(args, { env, prefix = [], spawnOptions = {} } = {}) {
+// detached (own process group, for signals to the group as a terminal sends them). launcher: start
+// through bin/lab-loader (node from PATH, as run.sh does) instead of this node and BIN.
+function startLoader(args, { env, prefix = [], spawnOptions = {}, launcher = false } = {}) {
   const t0 = Date.now();
-  const cmd = [...prefix, process.execPath, BIN, ...args];
+  const cmd = [...prefix, ...(launcher ? [LAUNCHER] : [process.execPath, BIN]), ...args];
   const proc = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, ...spawnOptions });
   let stdout = '';
   let stderr = '';
