@@ -70,11 +70,13 @@ test('coordinated omission: latency from the intended start', () => {
   const r = new Recorder();
   const pacer = new Pacer(1000, 1000); // due times are epoch ms in real runs, never 0
   let t = 1000;
+  let correctedSum = 0;
   for (let k = 0; k < 1000; k++) {
     const due = pacer.next();
     const start = Math.max(t, due);
     const end = start + (k === 100 ? 100 : 0.1);
     r.record('find', start, end, due, true);
+    correctedSum += Math.round((end - Math.min(due, start)) * 1000);
     t = end;
   }
   const line = mergeInterval([r.flush()], 1, null);
@@ -89,6 +91,8 @@ test('coordinated omission: latency from the intended start', () => {
   // 100 of 1000 ops were delayed by the stall: p90 lands on the boundary, p99 well inside it.
   assert.ok(intended.p99 >= 89000, `corrected p99 ${intended.p99} should show the stall`);
   assert.ok(intended.p50 < 1000, 'ops after the backlog clears are back to normal');
+  // The corrected mean is the exact one (the recorded sum), as the service time's: no bucket walk.
+  assert.equal(intended.mean, Math.round((correctedSum / 1000) * 10) / 10);
 });
 
 test('an op that starts before its due time is not credited with negative delay', () => {
