@@ -175,7 +175,10 @@ test('two Ctrl-C during an upload: the raw notes in the summary still name the f
     if (e.code !== 'ESRCH') throw e;
   }
   const r = await l.done;
-  assert.equal(r.code, 130, r.stderr);
+  // Or the second lands in Node's own exit, after the summary was written and the handlers were
+  // gone: the process then ends by SIGINT's default action (seen once in 256 tests here), which a
+  // shell reports as 130 as well; the summary below is there either way.
+  assert.ok(r.code === 130 || (r.code === null && r.signal === 'SIGINT'), `exit ${r.code} (${r.signal}):\n${r.stderr}`);
   assert.match(r.stderr, /forced exit|interrupted \(SIGINT\)/);
   const { summary } = latestRun(results, 'gridfs', 'twice');
   assert.equal(summary.complete, false);

@@ -54,7 +54,8 @@ function checkSummary(s) {
   for (const [k, v] of Object.entries(s.images)) str(v, `images.${k}`);
   assert.ok(isObj(s.loader), 'loader');
   for (const k of ['version', 'node', 'driver', 'histogram']) str(s.loader[k], `loader.${k}`);
-  assert.ok(Array.isArray(s.loader.node_flags) && s.loader.node_flags.every((f) => typeof f === 'string'), 'loader.node_flags: the node flags, an array of strings');
+  // node_flags: the Node loader's (a --tool ycsb summary's loader is YCSB's JVM: no such field).
+  if ('node_flags' in s.loader) assert.ok(Array.isArray(s.loader.node_flags) && s.loader.node_flags.every((f) => typeof f === 'string'), 'loader.node_flags: the node flags, an array of strings');
   // A sweep writes steps[]; a kind of shape 'cases' writes cases[] instead, each entry a step
   // entry plus its name and parameters (src/kinds/index.js).
   // (Callers that pass {...s, steps: s.cases} are checked on the cases, the same entries.)
