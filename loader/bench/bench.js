@@ -31,7 +31,7 @@ const { KINDS } = require('../src/kinds');
 const { parseDuration, parseCount, UsageError } = require('../src/usage');
 const ycsb = require('./ycsb');
 const profile = require('./profile');
-const { r1, median, warmupOf, steadyWindow, pairedPct, pairedRatio, fmtPaired } = require('./stats');
+const { r1, median, warmupOf, steadyWindow, unmeasured, pairedPct, pairedRatio, fmtPaired } = require('./stats');
 
 const LOADER = path.resolve(__dirname, '..');
 // Bad input: one line naming the flag, exit 2, nothing started (as the loader's own flags).
@@ -100,7 +100,8 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
     const dir = path.join(results, entry.experiment, 'bench', 'latest');
     const lines = fs.readFileSync(path.join(dir, 'timeline.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const { cpuUs, ops, phases } = steadyWindow(lines, warmupOf(entry));
-    if (!ops) return { error: `no operations measured (exit ${r.status}): ${String(r.stderr).slice(-300)}` };
+    const refused = unmeasured(r, ops);
+    if (refused) return { error: refused };
     if (entry.phases) {
       const out = {};
       for (const name of entry.phases) {

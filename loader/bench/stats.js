@@ -62,4 +62,14 @@ const pairedPct = (as, bs, field) => spread(pairs(as, bs, field), (x) => r1((x -
 const pairedRatio = (as, bs) => spread(pairs(as, bs, 'cpu_us_per_op'), (x) => Math.round(x * 100) / 100);
 const fmtPaired = (p, unit) => `median ${p.median}${unit}, ${p.min}..${p.max}${unit} over ${p.rounds}`;
 
-module.exports = { r1, median, WARMUP_S, warmupOf, steadyWindow, pairedPct, pairedRatio, fmtPaired };
+// unmeasured({status, stderr}, ops) -> why a loader run is no measurement, or null. An incomplete
+// run is none: a GridFS download stopped by the stall timeout counted one failed op against
+// seconds of CPU (4,940,035 us "per chunk" in a bench round, 2026-11-23 09:35).
+function unmeasured(r, ops) {
+  const last = String(r.stderr || '').trim().split('\n').slice(-2).join(' ');
+  if (!ops) return `no operations measured (exit ${r.status}): ${last}`;
+  if (r.status !== 0) return `loader exit ${r.status} (incomplete run): ${last}`;
+  return null;
+}
+
+module.exports = { r1, median, WARMUP_S, warmupOf, steadyWindow, unmeasured, pairedPct, pairedRatio, fmtPaired };

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { steadyWindow, pairedPct, pairedRatio, median } = require('../bench/stats');
+const { steadyWindow, pairedPct, pairedRatio, median, unmeasured } = require('../bench/stats');
 
 const BENCH = path.join(__dirname, '..', 'bench', 'bench.js');
 
@@ -43,6 +43,12 @@ test('steadyWindow: each step\'s first seconds left out, CPU and ops summed per 
   const whole = steadyWindow(lines, 0);
   assert.equal(whole.phases.download.ops, 40);
   assert.equal(Math.round(whole.phases.download.cpuUs), 0.8e6);
+});
+
+test('unmeasured: a run that measured nothing or did not complete is refused with its last words', () => {
+  assert.equal(unmeasured({ status: 0, stderr: '' }, 1200), null);
+  assert.match(unmeasured({ status: 1, stderr: 'x\nerror: stalled: no operation completed in 15 s\n' }, 1), /^loader exit 1 \(incomplete run\): .*stalled/);
+  assert.match(unmeasured({ status: 0, stderr: '' }, 0), /^no operations measured \(exit 0\)/);
 });
 
 test('paired by round: each round\'s loader over that round\'s floor, rounds without both left out', () => {
