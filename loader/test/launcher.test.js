@@ -33,6 +33,11 @@ test('bin/lab-loader picks the GC by the CPUs it may use, and summary.json recor
     assert.deepEqual(await flagsOf('one-cpu', { prefix: ['taskset', '-c', '0'] }), ['--single-threaded-gc']);
     assert.deepEqual(await flagsOf('all-cpus', {}), []);
     assert.deepEqual(await flagsOf('kept', { prefix: ['taskset', '-c', '0'], env: { LAB_LOADER_GC: 'parallel' } }), []);
+    // Bad input: one line, exit 2, before node starts (no results folder).
+    const bad = await runLoader([...base, '--engine', 'bad'], { launcher: true, env: { LAB_LOADER_GC: 'serial' } });
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /^error: LAB_LOADER_GC: 'serial' is not a GC choice \(auto: by the CPUs, parallel: V8's default\)\n$/);
+    assert.ok(!fs.existsSync(`${root}/experiment1/bad`), 'nothing started');
     // The bench's way of adding a flag NODE_OPTIONS refuses.
     assert.deepEqual(await flagsOf('extra', { env: { LAB_LOADER_NODE_FLAGS: '--stack-size=2000' } }), ['--stack-size=2000']);
   } finally {
