@@ -24,6 +24,7 @@ function steadyWindow(lines, warmupS = WARMUP_S) {
   const into = new Map(); // step -> seconds seen
   let cpuUs = 0;
   let ops = 0;
+  let seconds = 0;
   const phases = {};
   for (const l of lines) {
     if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
@@ -31,16 +32,45 @@ function steadyWindow(lines, warmupS = WARMUP_S) {
     into.set(l.step, seen + l.interval_s);
     if (seen < warmupS) continue;
     const us = l.loader.cpu_cores * l.interval_s * 1e6;
-    let n = 0;
-    for (const o of Object.values(l.ops || {})) n += (o.ok || 0) + (o.err || 0);
+    const n = opsOf(l);
     cpuUs += us;
     ops += n;
-    const p = (phases[l.phase] ||= { cpuUs: 0, ops: 0 });
+    seconds += l.interval_s;
+    const p = (phases[l.phase] ||= { cpuUs: 0, ops: 0, seconds: 0 });
     p.cpuUs += us;
     p.ops += n;
+    p.seconds += l.interval_s;
   }
-  return { cpuUs, ops, phases };
+  return { cpuUs, ops, seconds, phases };
 }
+
+function opsOf(line) {
+  let n = 0;
+  for (const o of Object.values(line.ops || {})) n += (o.ok || 0) + (o.err || 0);
+  return n;
+}
+
+// windowOf(lines, from, to) -> { cpuUs, ops, seconds }: the loader's CPU and operations over the
+// timeline seconds that lie wholly inside [from, to] (epoch ms; a line's second ends at its t and
+// began interval_s before), for a loader measured beside another process's window.
+function windowOf(lines, from, to) {
+  let cpuUs = 0;
+  let ops = 0;
+  let seconds = 0;
+  for (const l of lines) {
+    if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
+    const end = Date.parse(l.t);
+    if (end - l.interval_s * 1000 < from || end > to) continue;
+    cpuUs += l.loader.cpu_cores * l.interval_s * 1e6;
+    ops += opsOf(l);
+    seconds += l.interval_s;
+  }
+  return { cpuUs, ops, seconds };
+}
+
+// coresOf(cpuUs, seconds): the cores a process used on average (1.0 = its whole pinned core); under
+// ~0.9 the server, not the client, set the pace, and each reply cost the client a wake-up of its own.
+const coresOf = (cpuUs, seconds) => (seconds > 0 ? Math.round((cpuUs / seconds / 1e6) * 100) / 100 : null);
 
 // pairedPct(as, bs, field) / pairedRatio(as, bs): per round i, as[i][field] / bs[i].cpu_us_per_op
 // (rounds where both measured), as { median, min, max, rounds } in % over / as a ratio; or null.
@@ -53,14 +83,54 @@ function pairs(as, bs, field) {
   }
   return out;
 }
+// medianInterval(xs, level) -> { low, high, coverage } or null: a distribution-free confidence
+// interval for the median of the rounds (the sign test's: order statistics x(k) .. x(n-k+1),
+// with the largest k whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is still >= level). It assumes
+// nothing about how a shared machine's noise is distributed, only that rounds are independent.
+// Too few rounds for the level (under 6 for 95 %): null, and the bench says so.
+function medianInterval(xs, level = 0.95) {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  const n = s.length;
+  let below = 0; // P(Binomial(n, 1/2) < k), summed as k grows
+  let best = null;
+  for (let k = 1; 2 * k <= n + 1; k++) {
+    below += binomialHalf(n, k - 1);
+    const coverage = 1 - 2 * below;
+    if (coverage < level) break;
+    best = { low: s[k - 1], high: s[n - k], coverage: Math.round(coverage * 1000) / 1000 };
+  }
+  return best;
+}
+// P(Binomial(n, 1/2) = j)
+function binomialHalf(n, j) {
+  let c = 1;
+  for (let i = 0; i < j; i++) c = (c * (n - i)) / (i + 1);
+  return c / 2 ** n;
+}
+
 function spread(xs, f) {
   if (!xs.length) return null;
   const v = xs.map(f);
-  return { median: median(v), min: Math.min(...v), max: Math.max(...v), rounds: v.length };
+  const ci = medianInterval(v);
+  return { median: median(v), min: Math.min(...v), max: Math.max(...v), rounds: v.length, ci95: ci ? [ci.low, ci.high] : null, ci_coverage: ci ? ci.coverage : null };
+}
+
+// against(p, bound) -> 'within' | 'over' | 'undecided' | null: a paired comparison against a goal
+// (over the floor by at most 10 %, at most 2.5x YCSB: issue 15). 'within' only when the whole 95 %
+// interval is at or under the bound, 'over' when all of it is above; a median alone decides
+// nothing on a machine whose consecutive runs differ by 20-45 %.
+function against(p, bound) {
+  if (!p) return null;
+  if (!p.ci95) return 'undecided';
+  if (p.ci95[1] <= bound) return 'within';
+  if (p.ci95[0] > bound) return 'over';
+  return 'undecided';
 }
 const pairedPct = (as, bs, field) => spread(pairs(as, bs, field), (x) => r1((x - 1) * 100));
 const pairedRatio = (as, bs) => spread(pairs(as, bs, 'cpu_us_per_op'), (x) => Math.round(x * 100) / 100);
-const fmtPaired = (p, unit) => `median ${p.median}${unit}, ${p.min}..${p.max}${unit} over ${p.rounds}`;
+const fmtPaired = (p, unit) => `median ${p.median}${unit}, `
+  + (p.ci95 ? `95% CI ${p.ci95[0]}..${p.ci95[1]}${unit}` : 'too few rounds for a 95% CI (6+)')
+  + `, range ${p.min}..${p.max}${unit} over ${p.rounds}`;
 
 // unmeasured({status, stderr}, ops) -> why a loader run is no measurement, or null. An incomplete
 // run is none: a GridFS download stopped by the stall timeout counted one failed op against
@@ -72,4 +142,4 @@ function unmeasured(r, ops) {
   return null;
 }
 
-module.exports = { r1, median, WARMUP_S, warmupOf, steadyWindow, unmeasured, pairedPct, pairedRatio, fmtPaired };
+module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired };

@@ -67,6 +67,7 @@ async function run(uri, { threads = 16, seconds = 10, pin = [] } = {}) {
   return {
     ops: to.ops - from.ops, cpu_s: Math.round(cpuS * 100) / 100, window_s: to.sec - from.sec,
     cpu_us_per_op: Math.round(((cpuS * 1e6) / (to.ops - from.ops)) * 10) / 10,
+    cores: Math.round((cpuS / (to.sec - from.sec)) * 100) / 100,
   };
 }
 

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { steadyWindow, pairedPct, pairedRatio, median, unmeasured } = require('../bench/stats');
+const { steadyWindow, windowOf, coresOf, medianInterval, against, pairedPct, pairedRatio, median, unmeasured } = require('../bench/stats');
 
 const BENCH = path.join(__dirname, '..', 'bench', 'bench.js');
 
@@ -38,11 +38,49 @@ test('steadyWindow: each step\'s first seconds left out, CPU and ops summed per 
   ];
   const w = steadyWindow(lines, 5);
   assert.equal(w.ops, 1000 + 900 + 100 + 400);
+  assert.equal(w.seconds, 1.5);
   assert.equal(Math.round(w.cpuUs), 0.5e6 + 0.2e6);
   assert.deepEqual(Object.keys(w.phases), ['clients-16'], 'step 2 is still in its warm-up');
   const whole = steadyWindow(lines, 0);
   assert.equal(whole.phases.download.ops, 40);
   assert.equal(Math.round(whole.phases.download.cpuUs), 0.8e6);
+});
+
+test('windowOf: only the timeline seconds wholly inside another process\'s window count', () => {
+  const at = (iso, intervalS, cores, ok) => ({ t: iso, step: 1, phase: 'clients-16', interval_s: intervalS, loader: { cpu_cores: cores }, ops: { insert: { ok, err: 0 } } });
+  const lines = [
+    at('2026-11-24T00:00:01.000Z', 1, 0.9, 100), // began before the window
+    at('2026-11-24T00:00:02.000Z', 1, 0.5, 1000),
+    at('2026-11-24T00:00:03.000Z', 1, 0.4, 900),
+    at('2026-11-24T00:00:04.000Z', 1, 0.9, 100), // ends after the window
+    { t: '2026-11-24T00:00:03.000Z', interval_s: 1, loader: { cpu_cores: 1 } }, // no step
+  ];
+  const w = windowOf(lines, Date.parse('2026-11-24T00:00:00.500Z'), Date.parse('2026-11-24T00:00:03.500Z'));
+  assert.deepEqual({ ops: w.ops, seconds: w.seconds, cpuUs: Math.round(w.cpuUs) }, { ops: 1900, seconds: 2, cpuUs: 0.9e6 });
+  assert.equal(coresOf(w.cpuUs, w.seconds), 0.45);
+  assert.equal(coresOf(1e6, 0), null);
+});
+
+test('medianInterval: the sign test\'s order statistics, none under 6 rounds', () => {
+  const seq = (n) => Array.from({ length: n }, (_, i) => n - i); // unsorted on purpose
+  assert.equal(medianInterval(seq(5)), null, '5 rounds: even min..max covers only 93.75 %');
+  assert.deepEqual(medianInterval(seq(6)), { low: 1, high: 6, coverage: 0.969 });
+  assert.deepEqual(medianInterval(seq(9)), { low: 2, high: 8, coverage: 0.961 });
+  assert.deepEqual(medianInterval(seq(12)), { low: 3, high: 10, coverage: 0.961 });
+  assert.deepEqual(medianInterval([...seq(9), null, 'x']), { low: 2, high: 8, coverage: 0.961 }, 'non-numbers left out');
+});
+
+test('against: a goal is met or missed only by the whole interval', () => {
+  const p = (ci95) => ({ median: 5, ci95 });
+  assert.equal(against(p([-3, 9.9]), 10), 'within');
+  assert.equal(against(p([-3, 10]), 10), 'within');
+  assert.equal(against(p([4, 12]), 10), 'undecided');
+  assert.equal(against(p([10.1, 30]), 10), 'over');
+  assert.equal(against(p(null), 10), 'undecided', 'too few rounds');
+  assert.equal(against(null, 10), null, 'nothing measured');
+  const rounds = [1, 2, 3, 4, 5, 6].map((x) => ({ cpu_us_per_op: 100 + x }));
+  const floor = rounds.map(() => ({ cpu_us_per_op: 100 }));
+  assert.deepEqual(pairedPct(rounds, floor, 'cpu_us_per_op').ci95, [1, 6]);
 });
 
 test('unmeasured: a run that measured nothing or did not complete is refused with its last words', () => {
@@ -54,8 +92,8 @@ test('unmeasured: a run that measured nothing or did not complete is refused wit
 test('paired by round: each round\'s loader over that round\'s floor, rounds without both left out', () => {
   const loader = [{ cpu_us_per_op: 110 }, { cpu_us_per_op: 90 }, { error: 'x' }, { cpu_us_per_op: 150 }];
   const floor = [{ cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }];
-  assert.deepEqual(pairedPct(loader, floor, 'cpu_us_per_op'), { median: 10, min: -10, max: 50, rounds: 3 });
-  assert.deepEqual(pairedRatio(loader, floor), { median: 1.1, min: 0.9, max: 1.5, rounds: 3 });
+  assert.deepEqual(pairedPct(loader, floor, 'cpu_us_per_op'), { median: 10, min: -10, max: 50, rounds: 3, ci95: null, ci_coverage: null });
+  assert.deepEqual(pairedRatio(loader, floor), { median: 1.1, min: 0.9, max: 1.5, rounds: 3, ci95: null, ci_coverage: null });
   assert.equal(pairedPct([{ error: 'x' }], floor, 'cpu_us_per_op'), null);
   assert.equal(median([3, 1, null, 2]), 2);
   assert.equal(median([]), null);
@@ -112,9 +150,18 @@ test('one tiny round against mongo-java-server: every row measured, loader and f
     assert.deepEqual(res.kinds['gridfs upload +sha256'].floor, res.kinds['gridfs upload'].floor, 'one floor for a row and its variant');
     assert.equal(res.kinds['gridfs upload'].loader[0].ops, Math.ceil(4e6 / 261120), 'one op per chunk, the whole case');
     assert.ok(res.kinds.read.loader[0].ops > 0);
+    // Side by side: the loader's seconds inside the floor's window, both measured; gridfs (one
+    // stream in phases) says why it has none.
+    const sbs = res.kinds.read.side_by_side[0];
+    assert.ok(sbs.loader_us_per_op > 0 && sbs.floor_us_per_op > 0 && sbs.ratio > 0, JSON.stringify(sbs));
+    assert.ok(sbs.seconds >= 1, JSON.stringify(sbs));
+    assert.match(res.kinds['gridfs upload'].side_by_side[0].absent, /one stream in phases/);
+    assert.equal(res.kinds.read.goal_over_floor.verdict, 'undecided', 'one round decides nothing');
+    assert.match(r.stdout, /^ +over floor side by side: median -?[\d.]+%, too few rounds for a 95% CI \(6\+\), range/m);
+    assert.match(r.stdout, /^ +goal, at most 10% over the floor \(side by side\): undecided against 10% \(no 95% interval: more rounds\)$/m);
     assert.match(res.not_measured.insert, /^no entry in .*kinds\.json \(experiment file and flags/);
-    assert.match(r.stdout, /^ {2}gridfs upload \+sha256 +loader [\d.]+, floor [\d.]+, over floor -?[\d.]+%/m);
-    assert.match(r.stdout, /^ {2}read +loader [\d.]+, floor [\d.]+/m);
+    assert.match(r.stdout, /^ {2}gridfs upload \+sha256 +loader [\d.]+ \([\d.]+ cores\), floor [\d.]+ \([\d.]+ cores\), over floor -?[\d.]+%/m);
+    assert.match(r.stdout, /^ {2}read +loader [\d.]+ \([\d.]+ cores\), floor [\d.]+/m);
     assert.match(r.stdout, /YCSB: not run \(--no-ycsb\)/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
