@@ -168,7 +168,8 @@ function floorRun(kind, entry, uri) {
 async function sideBySide(kind, entry, uri) {
   const floorModule = path.join(__dirname, 'floors', `${kind}.js`);
   if (!fs.existsSync(floorModule)) return { absent: `no bench/floors/${kind}.js` };
-  if (!require(floorModule).make) return { absent: 'one stream in phases, not a loop of clients: measured one after the other only' };
+  if (require(floorModule).live) return sideBySidePhases(kind, entry, uri);
+  if (!require(floorModule).make) return { absent: 'no loop of clients nor live phases in its floor: measured one after the other only' };
   const longer = KINDS[kind].bound === 'duration' ? ['--duration', `${DURATION_MS * 2 + 30000}ms`] : (entry.side_by_side || []);
   if (!longer.length) return { absent: `no side_by_side flags in ${KINDS_FILE} (a bound the loader does not reach while the floor runs)` };
   const c = loaderCommand(LOADER, kind, entry, uri, [], longer);
@@ -218,6 +219,87 @@ async function sideBySide(kind, entry, uri) {
   }
 }
 
+// sideBySidePhases(kind, entry, uri) -> { phases: { NAME: { loader_us_per_op, floor_us_per_op,
+// ratio, ... } } }: a kind of one stream in phases (gridfs: upload, then download) beside its
+// floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js): the floor starts with the loader's first
+// phase and is moved to the next one (SIGUSR1) when the loader's timeline shows it; per phase,
+// both are measured over the seconds in which both were in it, from 2 s after the later of the
+// two began it (the floor's JIT warm-up, the loader's case start), to the earlier end.
+const PHASE_TRIM_MS = 2000;
+async function sideBySidePhases(kind, entry, uri) {
+  const c = loaderCommand(LOADER, kind, entry, uri);
+  const l = load1();
+  const loader = spawn(c.cmd[0], c.cmd.slice(1), { cwd: LOADER, env: c.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let loaderErr = '';
+  loader.stderr.on('data', (d) => { loaderErr = (loaderErr + d).slice(-2000); });
+  let ended = null;
+  const exited = new Promise((resolve) => loader.on('exit', (code, signal) => { ended = code ?? signal; resolve(ended); }));
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const lastWords = () => loaderErr.trim().split('\n').slice(-2).join(' ');
+  const phasesSeen = () => {
+    try { return new Set(readTimeline(c.timeline).filter((x) => typeof x.step === 'number').map((x) => x.phase)); } catch { return new Set(); }
+  };
+  let floor = null;
+  try {
+    const started = Date.now();
+    while (!phasesSeen().has(entry.phases[0])) {
+      if (ended !== null) return { error: `loader exit ${ended} before its ${entry.phases[0]}: ${lastWords()}` };
+      if (Date.now() - started > 180000) return { error: `the loader's ${entry.phases[0]} had not begun within 180 s` };
+      await sleep(200);
+    }
+    const cmd = floorCommand(kind, entry, uri);
+    floor = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAB_BENCH_LIVE: '1' } });
+    let stdout = '';
+    let stderr = '';
+    floor.stdout.on('data', (d) => { stdout += d; });
+    floor.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
+    const floorExited = new Promise((resolve) => floor.on('exit', (code, signal) => resolve(code ?? signal)));
+    let at = 0;
+    while (ended === null) {
+      if (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) { floor.kill('SIGUSR1'); at++; }
+      await sleep(200);
+    }
+    floor.kill('SIGTERM');
+    const floorCode = await floorExited;
+    floor = null;
+    if (ended !== 0) return { error: `loader exit ${ended}: ${lastWords()}` };
+    // SIGTERM's default action: the bench's own stop reached the floor before its handler was
+    // set (a loader done within the floor's start); what it measured, if anything, is judged below.
+    if (floorCode !== 0 && floorCode !== 'SIGTERM') return { error: `floor exit ${floorCode}: ${stderr.trim().split('\n').slice(-2).join(' ')}` };
+    const loaderLines = readTimeline(c.timeline).filter((x) => typeof x.step === 'number' && x.loader);
+    const floorLines = stdout.trim().split('\n').filter(Boolean).map((x) => JSON.parse(x));
+    const phases = {};
+    for (const name of entry.phases) {
+      const ls = loaderLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: Date.parse(x.t) }));
+      const fs_ = floorLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: x.t }));
+      if (!ls.length || !fs_.length) { phases[name] = { error: `no ${name} seconds of ${ls.length ? 'the floor' : 'the loader'} beside the other` }; continue; }
+      const begin = (xs) => xs[0].end - xs[0].interval_s * 1000;
+      const from = Math.max(begin(ls), begin(fs_)) + PHASE_TRIM_MS;
+      const to = Math.min(ls[ls.length - 1].end, fs_[fs_.length - 1].end);
+      const lw = windowOf(ls, from, to);
+      let fCpu = 0;
+      let fOps = 0;
+      let fS = 0;
+      for (const x of fs_) {
+        if (x.end - x.interval_s * 1000 < from || x.end > to) continue;
+        fCpu += x.cpu_us;
+        fOps += x.ops;
+        fS += x.interval_s;
+      }
+      if (!lw.ops || !fOps || lw.seconds < 2 || fS < 2) { phases[name] = { error: `${name}: the two were in it together for ${r1(Math.max(0, to - from) / 1000)} s, too short to measure (a larger file in ${KINDS_FILE})` }; continue; }
+      const lu = lw.cpuUs / lw.ops;
+      const fu = fCpu / fOps;
+      phases[name] = { loader_us_per_op: r1(lu), floor_us_per_op: r1(fu), ratio: Math.round((lu / fu) * 1000) / 1000,
+        loader_cores: coresOf(lw.cpuUs, lw.seconds), floor_cores: coresOf(fCpu, fS), seconds: r1(lw.seconds), load1: l };
+    }
+    return { phases };
+  } finally {
+    if (floor) floor.kill('SIGKILL');
+    if (ended === null) { loader.kill('SIGKILL'); await exited; }
+    fs.rmSync(c.results, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const { startServer } = require('../test/support/server');
   const server = await startServer({ cpus: PIN.length ? '1' : null });
@@ -252,7 +334,7 @@ async function main() {
   for (const k of kinds) {
     if (!ENTRIES[k]) { results.not_measured[k] = `no entry in ${KINDS_FILE} (experiment file and flags for one 16-client step)`; continue; }
     for (const v of [null, ...variantsOf(k).map(([name]) => name)]) {
-      for (const [row] of rows(k, v)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: entryOf(k, v).flags, loader: [], before: [], floor: [], side_by_side: [] };
+      for (const [row] of rows(k, v)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: entryOf(k, v).flags, ...(v ? { variant: v } : {}), loader: [], before: [], floor: [], side_by_side: [] };
     }
   }
   const log = (s) => process.stderr.write(`${s}\n`);
@@ -300,7 +382,7 @@ async function main() {
       // The goal is judged on the side-by-side pairs where there are any (far less machine drift in
       // them), else on the rounds' pairs.
       const basis = acc.side_by_side_over_floor_pct ? 'side by side' : 'one after the other';
-      acc.goal_over_floor = { goal_pct: GOAL_OVER_FLOOR_PCT, basis, verdict: against(acc.side_by_side_over_floor_pct || acc.paired_over_floor_pct, GOAL_OVER_FLOOR_PCT) };
+      if (!acc.variant) acc.goal_over_floor = { goal_pct: GOAL_OVER_FLOOR_PCT, basis, verdict: against(acc.side_by_side_over_floor_pct || acc.paired_over_floor_pct, GOAL_OVER_FLOOR_PCT) };
       if (acc.paired_ratio_to_ycsb) acc.goal_ratio_to_ycsb = { goal: GOAL_RATIO_TO_YCSB, verdict: against(acc.paired_ratio_to_ycsb, GOAL_RATIO_TO_YCSB) };
       const why = (xs) => (xs.find((r) => r.error || r.absent) || {});
       const cores = (x) => (x === null ? '' : ` (${x} cores)`);
@@ -314,7 +396,8 @@ async function main() {
       if (acc.side_by_side_over_floor_pct) lines.push(`${indent}over floor side by side: ${fmtPaired(acc.side_by_side_over_floor_pct, '%')}`);
       else if (SIDE_BY_SIDE && acc.side_by_side.length) lines.push(`${indent}side by side: not measured (${why(acc.side_by_side).absent || why(acc.side_by_side).error})`);
       if (acc.paired_over_floor_pct) lines.push(`${indent}over floor one after the other, paired by round: ${fmtPaired(acc.paired_over_floor_pct, '%')}`);
-      if (acc.goal_over_floor.verdict) lines.push(`${indent}goal, at most ${GOAL_OVER_FLOOR_PCT}% over the floor (${basis}): ${verdictText(acc.goal_over_floor.verdict, `${GOAL_OVER_FLOOR_PCT}%`, acc.side_by_side_over_floor_pct || acc.paired_over_floor_pct)}`);
+      if (acc.variant) lines.push(`${indent}a variant (${acc.variant}): what its option costs over the same floor, no goal of its own`);
+      else if (acc.goal_over_floor && acc.goal_over_floor.verdict) lines.push(`${indent}goal, at most ${GOAL_OVER_FLOOR_PCT}% over the floor (${basis}): ${verdictText(acc.goal_over_floor.verdict, `${GOAL_OVER_FLOOR_PCT}%`, acc.side_by_side_over_floor_pct || acc.paired_over_floor_pct)}`);
       if (acc.ratio_to_ycsb) {
         lines.push(`${indent}loader/YCSB ${acc.ratio_to_ycsb}x${acc.before_ratio_to_ycsb ? ` (before ${acc.before_ratio_to_ycsb}x)` : ''}`
           + (acc.paired_ratio_to_ycsb ? `, paired by round: ${fmtPaired(acc.paired_ratio_to_ycsb, 'x')}` : ''));
@@ -350,9 +433,12 @@ async function main() {
       into(k, 'floor', floor);
       for (const [v] of variantsOf(k)) into(k, 'floor', floor, v);
       if (SIDE_BY_SIDE) {
-        const x = await sideBySide(k, ENTRIES[k], server.uri);
-        for (const [row] of rows(k)) results.kinds[row].side_by_side.push(x);
-        log(`round ${round} ${k} side by side: ${x.ratio ? `loader ${x.loader_us_per_op}, floor ${x.floor_us_per_op} us/op, ratio ${x.ratio}` : x.error ?? x.absent} (load ${x.load1 ?? load1()})`);
+        const r = await sideBySide(k, ENTRIES[k], server.uri);
+        for (const [row, phase] of rows(k)) {
+          const x = phase && r.phases ? r.phases[phase] : r;
+          results.kinds[row].side_by_side.push(x);
+          log(`round ${round} ${row} side by side: ${x.ratio ? `loader ${x.loader_us_per_op}, floor ${x.floor_us_per_op} us/op, ratio ${x.ratio}` : x.error ?? x.absent} (load ${x.load1 ?? load1()})`);
+        }
       }
       // YCSB right after experiment2's kind: the ratio the issue sets a goal for compares runs
       // minutes apart at most, not a round apart.

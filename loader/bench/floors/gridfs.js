@@ -50,4 +50,34 @@ module.exports = {
     await bucket.delete(up.id);
     return { upload, download };
   },
+
+  // live({ config, db, phase, stopped, counted }): side by side with the loader (bench.js
+  // sideBySidePhases): pieces without end in the phase phase() names, 'upload' (files of at most
+  // LIVE_FILE bytes, the one before deleted: the server keeps them in memory beside the loader's
+  // file) until the bench says 'download', then the last whole file read again and again, until
+  // stopped(). counted(phase) once per piece, naming the phase it belongs to.
+  async live({ config, db, phase, stopped, counted }) {
+    const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
+    const bucket = new GridFSBucket(db, { bucketName, chunkSizeBytes: chunkSize });
+    const piece = crypto.randomBytes(chunkSize);
+    const perFile = Math.max(1, Math.floor(Math.min(fileSize, LIVE_FILE) / chunkSize));
+    let last = null;
+    while (!stopped() && (phase() === 'upload' || last === null)) {
+      const up = bucket.openUploadStream('floor-live.bin', { chunkSizeBytes: chunkSize });
+      for (let n = 0; n < perFile && !stopped() && (phase() === 'upload' || last === null); n++) {
+        await new Promise((resolve, reject) => up.write(piece, (e) => (e ? reject(e) : resolve())));
+        counted('upload');
+      }
+      await new Promise((resolve, reject) => up.end((e) => (e ? reject(e) : resolve())));
+      if (last !== null) await bucket.delete(last);
+      last = up.id;
+    }
+    while (!stopped()) {
+      for await (const chunk of bucket.openDownloadStream(last)) { // eslint-disable-line no-unused-vars
+        counted('download');
+        if (stopped()) break;
+      }
+    }
+  },
 };
+const LIVE_FILE = 256 * 1024 * 1024;
