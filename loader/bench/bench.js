@@ -255,8 +255,13 @@ async function sideBySidePhases(kind, entry, uri) {
     floor.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
     const floorExited = new Promise((resolve) => floor.on('exit', (code, signal) => resolve(code ?? signal)));
     let at = 0;
+    const beside = (name) => !entry.side_by_side_phases || entry.side_by_side_phases.includes(name);
     while (ended === null) {
-      if (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) { floor.kill('SIGUSR1'); at++; }
+      if (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) {
+        at++;
+        // A phase not measured side by side: the floor stops, and leaves the loader the core.
+        floor.kill(beside(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
+      }
       await sleep(200);
     }
     floor.kill('SIGTERM');
@@ -270,6 +275,10 @@ async function sideBySidePhases(kind, entry, uri) {
     const floorLines = stdout.trim().split('\n').filter(Boolean).map((x) => JSON.parse(x));
     const phases = {};
     for (const name of entry.phases) {
+      if (entry.side_by_side_phases && !entry.side_by_side_phases.includes(name)) {
+        phases[name] = { absent: `${name}: not side by side (bench/kinds.json side_by_side_phases): measured one after the other only` };
+        continue;
+      }
       const ls = loaderLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: Date.parse(x.t) }));
       const fs_ = floorLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: x.t }));
       if (!ls.length || !fs_.length) { phases[name] = { error: `no ${name} seconds of ${ls.length ? 'the floor' : 'the loader'} beside the other` }; continue; }
