@@ -13,11 +13,16 @@
 //            operations with the leanest public API (bench/floors/<kind>.js), same clients
 //   ycsb     YCSB 0.17.0 workload A (bench/ycsb.js), 16 threads, 1,000 records: printed beside
 //            the kinds that are a read+update mix (read_update, ycsb)
+//   side by side  the loader and its floor at the same time on the pinned core (sideBySide): the
+//            comparison least moved by the shared machine's drift, on which the goal is judged
 // Every measured process runs on CPU 0 (taskset) and mongo-java-server on CPU 1; medians of the
-// rounds are printed, with each run's 1-minute load average. Prints numbers, asserts nothing.
+// rounds are printed, with each run's 1-minute load average, and every paired median with a 95 %
+// interval (bench/stats.js). Prints numbers, asserts nothing; results.json is written after every
+// round.
 //
 // Usage: npm run bench -- [--rounds 3] [--duration 15s] [--before DIR] [--kinds a,b]
-//                         [--no-ycsb] [--profile DIR] [--out FILE] [--kinds-file FILE]
+//                         [--no-ycsb] [--no-side-by-side] [--profile DIR] [--out FILE]
+//                         [--kinds-file FILE]
 // --kinds-file FILE: the kinds' experiment files and flags (default bench/kinds.json), e.g. a
 // smaller gridfs file or another client count.
 // --profile DIR: one extra run per kind (and per --before) under `node --cpu-prof` (every
