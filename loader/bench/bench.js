@@ -226,66 +226,94 @@ async function sideBySide(kind, entry, uri) {
 
 // sideBySidePhases(kind, entry, uri) -> { phases: { NAME: { loader_us_per_op, floor_us_per_op,
 // ratio, ... } } }: a kind of one stream in phases (gridfs: upload, then download) beside its
-// floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js): the floor starts with the loader's first
-// phase and is moved to the next one (SIGUSR1) when the loader's timeline shows it; per phase,
-// both are measured over the seconds in which both were in it, from 2 s after the later of the
-// two began it (the floor's JIT warm-up, the loader's case start), to the earlier end.
+// floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js). The floor prepares alone (the file it will
+// read), then the loader starts; the floor is moved to the next phase (SIGUSR1) when the loader's
+// timeline shows it. A phase of side_by_side_phases (upload) is measured over the seconds in which
+// both were in it, from 2 s after the later of the two began it (the floor's JIT warm-up, the
+// loader's case start), to the earlier end; a phase of side_by_side_whole (download, whose chunks
+// arrive in bursts) as two whole cases started together: the loader's case, the floor's one read
+// of its file of the same size.
 const PHASE_TRIM_MS = 2000;
 async function sideBySidePhases(kind, entry, uri) {
   const c = loaderCommand(LOADER, kind, entry, uri);
   const l = load1();
-  const loader = spawn(c.cmd[0], c.cmd.slice(1), { cwd: LOADER, env: c.env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let loaderErr = '';
-  loader.stderr.on('data', (d) => { loaderErr = (loaderErr + d).slice(-2000); });
-  let ended = null;
-  const exited = new Promise((resolve) => loader.on('exit', (code, signal) => { ended = code ?? signal; resolve(ended); }));
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const lastWords = () => loaderErr.trim().split('\n').slice(-2).join(' ');
-  const phasesSeen = () => {
-    try { return new Set(readTimeline(c.timeline).filter((x) => typeof x.step === 'number').map((x) => x.phase)); } catch { return new Set(); }
-  };
-  let floor = null;
+  const tail = (text) => text.trim().split('\n').slice(-2).join(' ');
+  // The floor first: it prepares alone what it will read whole (a file of the kind's size), says
+  // { ready }, and only then does the loader start.
+  const cmd = floorCommand(kind, entry, uri);
+  const floor = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAB_BENCH_LIVE: '1' } });
+  let stdout = '';
+  let stderr = '';
+  floor.stdout.on('data', (d) => { stdout += d; });
+  floor.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
+  let floorCode = null;
+  const floorExited = new Promise((resolve) => floor.on('exit', (code, signal) => { floorCode = code ?? signal; resolve(floorCode); }));
+  const floorLines = () => stdout.split('\n').filter((x) => x.startsWith('{')).map((x) => JSON.parse(x));
+  let loader = null;
+  let ended = null;
+  let exited = null;
+  let loaderErr = '';
   try {
     const started = Date.now();
-    while (!phasesSeen().has(entry.phases[0])) {
-      if (ended !== null) return { error: `loader exit ${ended} before its ${entry.phases[0]}: ${lastWords()}` };
-      if (Date.now() - started > 180000) return { error: `the loader's ${entry.phases[0]} had not begun within 180 s` };
+    while (!floorLines().some((x) => x.ready)) {
+      if (floorCode !== null) return { error: `floor exit ${floorCode} before it was ready: ${tail(stderr)}` };
+      if (Date.now() - started > 180000) return { error: 'the floor was not ready within 180 s' };
       await sleep(200);
     }
-    const cmd = floorCommand(kind, entry, uri);
-    floor = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAB_BENCH_LIVE: '1' } });
-    let stdout = '';
-    let stderr = '';
-    floor.stdout.on('data', (d) => { stdout += d; });
-    floor.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
-    const floorExited = new Promise((resolve) => floor.on('exit', (code, signal) => resolve(code ?? signal)));
+    loader = spawn(c.cmd[0], c.cmd.slice(1), { cwd: LOADER, env: c.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    loader.stderr.on('data', (d) => { loaderErr = (loaderErr + d).slice(-2000); });
+    exited = new Promise((resolve) => loader.on('exit', (code, signal) => { ended = code ?? signal; resolve(ended); }));
+    const phasesSeen = () => {
+      try { return new Set(readTimeline(c.timeline).filter((x) => typeof x.step === 'number').map((x) => x.phase)); } catch { return new Set(); }
+    };
+    const windowed = (name) => !entry.side_by_side_phases || entry.side_by_side_phases.includes(name);
+    const whole = (name) => (entry.side_by_side_whole || []).includes(name);
     let at = 0;
-    const beside = (name) => !entry.side_by_side_phases || entry.side_by_side_phases.includes(name);
-    while (ended === null) {
+    const follow = () => {
       if (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) {
         at++;
-        // A phase not measured side by side: the floor stops, and leaves the loader the core.
-        floor.kill(beside(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
+        // A phase measured neither way: the floor stops, and leaves the loader the core.
+        floor.kill(windowed(entry.phases[at]) || whole(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
       }
+    };
+    while (ended === null) {
+      follow();
       await sleep(200);
     }
+    follow(); // a loader that ended between two looks (a tiny file)
+    // A phase measured whole ends with the floor's read of its file, which may end after the
+    // loader's case: wait for it (the floor has the core to itself then only for its tail).
+    const waiting = Date.now();
+    while (whole(entry.phases[at]) && floorCode === null && !floorLines().some((x) => x.whole === entry.phases[at]) && Date.now() - waiting < 120000) await sleep(200);
     floor.kill('SIGTERM');
-    const floorCode = await floorExited;
-    floor = null;
-    if (ended !== 0) return { error: `loader exit ${ended}: ${lastWords()}` };
+    await floorExited;
+    if (ended !== 0) return { error: `loader exit ${ended}: ${tail(loaderErr)}` };
     // SIGTERM's default action: the bench's own stop reached the floor before its handler was
-    // set (a loader done within the floor's start); what it measured, if anything, is judged below.
-    if (floorCode !== 0 && floorCode !== 'SIGTERM') return { error: `floor exit ${floorCode}: ${stderr.trim().split('\n').slice(-2).join(' ')}` };
+    // set; what it measured, if anything, is judged below.
+    if (floorCode !== 0 && floorCode !== 'SIGTERM') return { error: `floor exit ${floorCode}: ${tail(stderr)}` };
     const loaderLines = readTimeline(c.timeline).filter((x) => typeof x.step === 'number' && x.loader);
-    const floorLines = stdout.trim().split('\n').filter(Boolean).map((x) => JSON.parse(x));
+    const seconds = floorLines().filter((x) => typeof x.t === 'number');
+    const wholes = floorLines().filter((x) => x.whole);
     const phases = {};
     for (const name of entry.phases) {
-      if (entry.side_by_side_phases && !entry.side_by_side_phases.includes(name)) {
+      const ls = loaderLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: Date.parse(x.t) }));
+      if (whole(name)) {
+        // Both cases whole, started together (the floor up to ~1 s after the loader's first line).
+        const w = steadyWindow(ls, 0);
+        const f = wholes.find((x) => x.whole === name);
+        if (!w.ops || !f || !f.ops) { phases[name] = { error: `${name}: ${f ? '' : 'no whole case from the floor; '}${w.ops ? '' : 'no operations of the loader'}` }; continue; }
+        const lu = w.cpuUs / w.ops;
+        const fu = f.cpu_us / f.ops;
+        phases[name] = { loader_us_per_op: r1(lu), floor_us_per_op: r1(fu), ratio: Math.round((lu / fu) * 1000) / 1000, whole_cases: true,
+          loader_cores: coresOf(w.cpuUs, w.seconds), floor_cores: coresOf(f.cpu_us, f.wall_s), seconds: r1(w.seconds), floor_seconds: f.wall_s, load1: l };
+        continue;
+      }
+      if (!windowed(name)) {
         phases[name] = { absent: `${name}: not side by side (bench/kinds.json side_by_side_phases): measured one after the other only` };
         continue;
       }
-      const ls = loaderLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: Date.parse(x.t) }));
-      const fs_ = floorLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: x.t }));
+      const fs_ = seconds.filter((x) => x.phase === name).map((x) => ({ ...x, end: x.t }));
       if (!ls.length || !fs_.length) { phases[name] = { error: `no ${name} seconds of ${ls.length ? 'the floor' : 'the loader'} beside the other` }; continue; }
       const begin = (xs) => xs[0].end - xs[0].interval_s * 1000;
       const from = Math.max(begin(ls), begin(fs_)) + PHASE_TRIM_MS;
@@ -308,8 +336,8 @@ async function sideBySidePhases(kind, entry, uri) {
     }
     return { phases };
   } finally {
-    if (floor) floor.kill('SIGKILL');
-    if (ended === null) { loader.kill('SIGKILL'); await exited; }
+    if (floorCode === null) { floor.kill('SIGKILL'); await floorExited; }
+    if (loader && ended === null) { loader.kill('SIGKILL'); await exited; }
     fs.rmSync(c.results, { recursive: true, force: true });
   }
 }

@@ -29,8 +29,10 @@ async function main() {
   const durationMs = Math.max(1000, Number(durationText) - WARMUP_MS);
   // A kind that is not one op in a loop (gridfs: an upload stream, then a download) measures its
   // own phases, each as bench.js measures the loader's case of that name, with its one client.
-  // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): the
-  // floor's phases without end, one JSON line a second on stdout ({ t: epoch ms at its end,
+  // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): { ready }
+  // once its preparation is done (floors/gridfs.js: the file it will download), { whole: NAME,
+  // ops, cpu_us, wall_s, from, to } for a phase measured whole, and its phases without end, one
+  // JSON line a second on stdout ({ t: epoch ms at its end,
   // interval_s, phase, cpu_us, ops }; phase null when the second saw pieces of two phases, the
   // phase it is in when it saw none: a download waiting on the server); SIGUSR1 moves
   // it to the next phase, SIGTERM ends it.
@@ -46,7 +48,9 @@ async function main() {
     let seen = new Set();
     let cpu0 = process.cpuUsage();
     let t0 = performance.timeOrigin + performance.now();
+    let prepared = false;
     const tick = setInterval(() => {
+      if (!prepared) { ops = 0; seen = new Set(); cpu0 = process.cpuUsage(); t0 = performance.timeOrigin + performance.now(); return; }
       const t = performance.timeOrigin + performance.now();
       const c = process.cpuUsage(cpu0);
       cpu0 = process.cpuUsage();
@@ -55,7 +59,13 @@ async function main() {
       ops = 0;
       seen = new Set();
     }, 1000);
-    await floor.live({ config, db: client.db(config.database), phase: () => floor.phases[p], stopped: () => stop, counted: (name) => { ops++; seen.add(name); } });
+    const say = (x) => process.stdout.write(`${JSON.stringify(x)}\n`);
+    await floor.live({
+      config, db: client.db(config.database), phase: () => floor.phases[p], stopped: () => stop,
+      counted: (name) => { ops++; seen.add(name); },
+      ready: () => { prepared = true; say({ ready: true }); },
+      whole: (name, m) => say({ whole: name, ...m }),
+    });
     clearInterval(tick);
     await client.close();
     return;

@@ -51,33 +51,51 @@ module.exports = {
     return { upload, download };
   },
 
-  // live({ config, db, phase, stopped, counted }): side by side with the loader (bench.js
-  // sideBySidePhases): pieces without end in the phase phase() names, 'upload' (files of at most
-  // LIVE_FILE bytes, the one before deleted: the server keeps them in memory beside the loader's
-  // file) until the bench says 'download', then the last whole file read again and again, until
-  // stopped(). counted(phase) once per piece, naming the phase it belongs to.
-  async live({ config, db, phase, stopped, counted }) {
+  // live({ config, db, phase, stopped, counted, ready, whole }): side by side with the loader
+  // (bench.js sideBySidePhases). First a file of the kind's size, uploaded alone before the loader
+  // starts (ready() then), for the download. Then pieces without end while phase() is 'upload'
+  // (files of at most LIVE_FILE bytes, the one before deleted: the server keeps them in memory
+  // beside the loader's file), counted('upload') once per piece; when the bench says 'download',
+  // that first file read once, measured whole as the loader's download case is, whole('download',
+  // { ops, cpu_us, wall_s, from, to }); then nothing until stopped().
+  async live({ config, db, phase, stopped, counted, ready, whole }) {
     const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
-    const bucket = new GridFSBucket(db, { bucketName, chunkSizeBytes: chunkSize });
+    // A bucket of its own: the loader's setup, after ready(), empties the kind's bucket.
+    const bucket = new GridFSBucket(db, { bucketName: `${bucketName}_bench_floor`, chunkSizeBytes: chunkSize });
     const piece = crypto.randomBytes(chunkSize);
+    const write = (up) => new Promise((resolve, reject) => up.write(piece, (e) => (e ? reject(e) : resolve())));
+    const end = (up) => new Promise((resolve, reject) => up.end((e) => (e ? reject(e) : resolve())));
+    const kept = bucket.openUploadStream('floor-download.bin', { chunkSizeBytes: chunkSize });
+    for (let written = 0; written + chunkSize <= fileSize && !stopped(); written += chunkSize) await write(kept);
+    await end(kept);
+    ready();
     const perFile = Math.max(1, Math.floor(Math.min(fileSize, LIVE_FILE) / chunkSize));
     let last = null;
-    while (!stopped() && (phase() === 'upload' || last === null)) {
+    while (!stopped() && phase() === 'upload') {
       const up = bucket.openUploadStream('floor-live.bin', { chunkSizeBytes: chunkSize });
-      for (let n = 0; n < perFile && !stopped() && (phase() === 'upload' || last === null); n++) {
-        await new Promise((resolve, reject) => up.write(piece, (e) => (e ? reject(e) : resolve())));
+      for (let n = 0; n < perFile && !stopped() && phase() === 'upload'; n++) {
+        await write(up);
         counted('upload');
       }
-      await new Promise((resolve, reject) => up.end((e) => (e ? reject(e) : resolve())));
+      await end(up);
       if (last !== null) await bucket.delete(last);
       last = up.id;
     }
-    while (!stopped()) {
-      for await (const chunk of bucket.openDownloadStream(last)) { // eslint-disable-line no-unused-vars
-        counted('download');
+    if (last !== null) await bucket.delete(last);
+    if (!stopped()) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      let ops = 0;
+      for await (const chunk of bucket.openDownloadStream(kept.id)) { // eslint-disable-line no-unused-vars
+        ops++;
         if (stopped()) break;
       }
+      const cpu = process.cpuUsage(c0);
+      const from = Math.round(performance.timeOrigin + t0);
+      whole('download', { ops, cpu_us: cpu.user + cpu.system, wall_s: Math.round(performance.now() - t0) / 1000, from, to: Math.round(performance.timeOrigin + performance.now()) });
     }
+    await bucket.delete(kept.id);
+    while (!stopped()) await new Promise((r) => setTimeout(r, 100));
   },
 };
 const LIVE_FILE = 256 * 1024 * 1024;
