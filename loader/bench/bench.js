@@ -36,7 +36,7 @@ const { KINDS } = require('../src/kinds');
 const { parseDuration, parseCount, UsageError } = require('../src/usage');
 const ycsb = require('./ycsb');
 const profile = require('./profile');
-const { r1, median, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired, against } = require('./stats');
+const { r1, median, warmupOf, steadyWindow, loaderSecond, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired, against } = require('./stats');
 
 const LOADER = path.resolve(__dirname, '..');
 // Bad input: one line naming the flag, exit 2, nothing started (as the loader's own flags).
@@ -132,7 +132,7 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
     }
     return { cpu_us_per_op: r1(cpuUs / ops), ops, cores: coresOf(cpuUs, seconds), load1: l };
   } catch (e) {
-    return { error: `loader exit ${r.status}: ${String(r.stderr || e.message).trim().split('\n').slice(-2).join(' ')}` };
+    return { error: `loader exit ${r.status}: ${lastWords(r.stderr || e.message)}` };
   } finally {
     fs.rmSync(c.results, { recursive: true, force: true });
   }
@@ -143,13 +143,35 @@ function floorCommand(kind, entry, uri) {
   return [...PIN, process.execPath, path.join(__dirname, 'floor.js'), kind, exp, String(DURATION_MS), String(warmupOf(entry) * 1000), uri, ...entry.flags];
 }
 const floorOut = (stdout) => JSON.parse(stdout.trim().split('\n').pop());
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const lastWords = (text) => String(text).trim().split('\n').slice(-2).join(' ');
+
+// started(cmd, options) -> { proc, out, err, code, exited }: a measured process started in the
+// background, its stdout kept, the end of its stderr kept, code its exit code or signal once ended.
+function started(cmd, options) {
+  const run = { out: '', err: '', code: null };
+  run.proc = spawn(cmd[0], cmd.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  run.proc.stdout.on('data', (d) => { run.out += d; });
+  run.proc.stderr.on('data', (d) => { run.err = (run.err + d).slice(-2000); });
+  run.exited = new Promise((resolve) => run.proc.on('exit', (code, signal) => { run.code = code ?? signal; resolve(run.code); }));
+  return run;
+}
+
+// paired(lw, fw, load, extra): the loader's and the floor's { cpuUs, ops, seconds } over the same
+// time, as one side-by-side result.
+function paired(lw, fw, load, extra = {}) {
+  const lu = lw.cpuUs / lw.ops;
+  const fu = fw.cpuUs / fw.ops;
+  return { loader_us_per_op: r1(lu), floor_us_per_op: r1(fu), ratio: Math.round((lu / fu) * 1000) / 1000, ...extra,
+    loader_cores: coresOf(lw.cpuUs, lw.seconds), floor_cores: coresOf(fw.cpuUs, fw.seconds), seconds: r1(lw.seconds), load1: load };
+}
 
 function floorRun(kind, entry, uri) {
   if (!fs.existsSync(path.join(__dirname, 'floors', `${kind}.js`))) return { absent: `no bench/floors/${kind}.js` };
   const l = load1();
   const cmd = floorCommand(kind, entry, uri);
   const r = spawnSync(cmd[0], cmd.slice(1), { encoding: 'utf8' });
-  if (r.status !== 0) return { error: `floor exit ${r.status}: ${String(r.stderr).trim().split('\n').slice(-2).join(' ')}` };
+  if (r.status !== 0) return { error: `floor exit ${r.status}: ${lastWords(r.stderr)}` };
   const out = floorOut(r.stdout);
   if (out.phases) {
     for (const [name, p] of Object.entries(out.phases)) out.phases[name] = p && p.ops ? { ...p, cores: coresOf(p.cpu_us, p.wall_s), load1: l } : { error: `no ${name} operations measured` };
@@ -179,47 +201,34 @@ async function sideBySide(kind, entry, uri) {
   if (!longer.length) return { absent: `no side_by_side flags in ${KINDS_FILE} (a bound the loader does not reach while the floor runs)` };
   const c = loaderCommand(LOADER, kind, entry, uri, [], longer);
   const l = load1();
-  const loader = spawn(c.cmd[0], c.cmd.slice(1), { cwd: LOADER, env: c.env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let loaderErr = '';
-  loader.stderr.on('data', (d) => { loaderErr = (loaderErr + d).slice(-2000); });
-  const exited = new Promise((resolve) => loader.on('exit', (code, signal) => resolve(code ?? signal)));
-  let ended = null;
-  exited.then((code) => { ended = code; });
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const loader = started(c.cmd, { cwd: LOADER, env: c.env });
   try {
     // The floor starts once the loader's step has run its warm-up (after its setup and preload),
     // then warms up itself: the window finds neither in its first, JIT-compiling seconds (at half
     // a core a warm-up takes twice as long; a floor started with the step measured the loader
     // +23 % over it for insert where a later start measured +3..8 %).
-    const started = Date.now();
+    const begun = Date.now();
     for (;;) {
-      if (ended !== null) return { error: `loader exit ${ended} before its step had run ${warmupOf(entry)} s: ${loaderErr.trim().split('\n').slice(-2).join(' ')}` };
-      if (Date.now() - started > 180000) return { error: `the loader's step had not run ${warmupOf(entry)} s within 180 s` };
+      if (loader.code !== null) return { error: `loader exit ${loader.code} before its step had run ${warmupOf(entry)} s: ${lastWords(loader.err)}` };
+      if (Date.now() - begun > 180000) return { error: `the loader's step had not run ${warmupOf(entry)} s within 180 s` };
       let stepS = 0;
       try { for (const x of readTimeline(c.timeline)) if (typeof x.step === 'number') stepS += x.interval_s; } catch { /* not written yet */ }
       if (stepS >= warmupOf(entry)) break;
       await sleep(200);
     }
-    const cmd = floorCommand(kind, entry, uri);
-    const floor = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    floor.stdout.on('data', (d) => { stdout += d; });
-    floor.stderr.on('data', (d) => { stderr += d; });
-    const code = await new Promise((resolve) => floor.on('exit', resolve));
-    if (code !== 0) return { error: `floor exit ${code}: ${stderr.trim().split('\n').slice(-2).join(' ')}` };
-    const f = floorOut(stdout);
-    if (ended !== null) return { error: `loader exit ${ended} while the floor ran: ${loaderErr.trim().split('\n').slice(-2).join(' ')}` };
-    loader.kill('SIGINT');
-    await exited;
+    const floor = started(floorCommand(kind, entry, uri));
+    const code = await floor.exited;
+    if (code !== 0) return { error: `floor exit ${code}: ${lastWords(floor.err)}` };
+    const f = floorOut(floor.out);
+    if (loader.code !== null) return { error: `loader exit ${loader.code} while the floor ran: ${lastWords(loader.err)}` };
+    loader.proc.kill('SIGINT');
+    await loader.exited;
     const w = windowOf(readTimeline(c.timeline), f.from, f.to);
     // Whole seconds only: up to two partial ones at the window's edges are left out.
     if (!w.ops || w.seconds < f.wall_s - 2.1) return { error: `the loader's timeline covers ${r1(w.seconds)} s of the floor's ${f.wall_s} s window` };
-    const lu = w.cpuUs / w.ops;
-    return { loader_us_per_op: r1(lu), floor_us_per_op: f.cpu_us_per_op, ratio: Math.round((lu / f.cpu_us_per_op) * 1000) / 1000,
-      loader_cores: coresOf(w.cpuUs, w.seconds), floor_cores: coresOf(f.cpu_us, f.wall_s), seconds: r1(w.seconds), load1: l };
+    return paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l);
   } finally {
-    if (ended === null) { loader.kill('SIGKILL'); await exited; }
+    if (loader.code === null) { loader.proc.kill('SIGKILL'); await loader.exited; }
     fs.rmSync(c.results, { recursive: true, force: true });
   }
 }
@@ -234,36 +243,26 @@ async function sideBySide(kind, entry, uri) {
 // arrive in bursts) as two whole cases started together: the loader's case, the floor's one read
 // of its file of the same size.
 const PHASE_TRIM_MS = 2000;
+// floorSecond(line): a second of the floor's live lines, as windowOf reads them; asRead: seconds
+// already read (loaderSecond, floorSecond).
+const asRead = (x) => x;
+const floorSecond = (x) => (typeof x.t === 'number' ? { end: x.t, seconds: x.interval_s, cpuUs: x.cpu_us, ops: x.ops } : null);
 async function sideBySidePhases(kind, entry, uri) {
   const c = loaderCommand(LOADER, kind, entry, uri);
   const l = load1();
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  const tail = (text) => text.trim().split('\n').slice(-2).join(' ');
   // The floor first: it prepares alone what it will read whole (a file of the kind's size), says
   // { ready }, and only then does the loader start.
-  const cmd = floorCommand(kind, entry, uri);
-  const floor = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LAB_BENCH_LIVE: '1' } });
-  let stdout = '';
-  let stderr = '';
-  floor.stdout.on('data', (d) => { stdout += d; });
-  floor.stderr.on('data', (d) => { stderr = (stderr + d).slice(-2000); });
-  let floorCode = null;
-  const floorExited = new Promise((resolve) => floor.on('exit', (code, signal) => { floorCode = code ?? signal; resolve(floorCode); }));
-  const floorLines = () => stdout.split('\n').filter((x) => x.startsWith('{')).map((x) => JSON.parse(x));
+  const floor = started(floorCommand(kind, entry, uri), { env: { ...process.env, LAB_BENCH_LIVE: '1' } });
+  const floorLines = () => floor.out.split('\n').filter((x) => x.startsWith('{')).map((x) => JSON.parse(x));
   let loader = null;
-  let ended = null;
-  let exited = null;
-  let loaderErr = '';
   try {
-    const started = Date.now();
+    const begun = Date.now();
     while (!floorLines().some((x) => x.ready)) {
-      if (floorCode !== null) return { error: `floor exit ${floorCode} before it was ready: ${tail(stderr)}` };
-      if (Date.now() - started > 180000) return { error: 'the floor was not ready within 180 s' };
+      if (floor.code !== null) return { error: `floor exit ${floor.code} before it was ready: ${lastWords(floor.err)}` };
+      if (Date.now() - begun > 180000) return { error: 'the floor was not ready within 180 s' };
       await sleep(200);
     }
-    loader = spawn(c.cmd[0], c.cmd.slice(1), { cwd: LOADER, env: c.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    loader.stderr.on('data', (d) => { loaderErr = (loaderErr + d).slice(-2000); });
-    exited = new Promise((resolve) => loader.on('exit', (code, signal) => { ended = code ?? signal; resolve(ended); }));
+    loader = started(c.cmd, { cwd: LOADER, env: c.env });
     const phasesSeen = () => {
       try { return new Set(readTimeline(c.timeline).filter((x) => typeof x.step === 'number').map((x) => x.phase)); } catch { return new Set(); }
     };
@@ -274,10 +273,10 @@ async function sideBySidePhases(kind, entry, uri) {
       if (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) {
         at++;
         // A phase measured neither way: the floor stops, and leaves the loader the core.
-        floor.kill(windowed(entry.phases[at]) || whole(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
+        floor.proc.kill(windowed(entry.phases[at]) || whole(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
       }
     };
-    while (ended === null) {
+    while (loader.code === null) {
       follow();
       await sleep(200);
     }
@@ -285,59 +284,44 @@ async function sideBySidePhases(kind, entry, uri) {
     // A phase measured whole ends with the floor's read of its file, which may end after the
     // loader's case: wait for it (the floor has the core to itself then only for its tail).
     const waiting = Date.now();
-    while (whole(entry.phases[at]) && floorCode === null && !floorLines().some((x) => x.whole === entry.phases[at]) && Date.now() - waiting < 120000) await sleep(200);
-    floor.kill('SIGTERM');
-    await floorExited;
-    if (ended !== 0) return { error: `loader exit ${ended}: ${tail(loaderErr)}` };
+    while (whole(entry.phases[at]) && floor.code === null && !floorLines().some((x) => x.whole === entry.phases[at]) && Date.now() - waiting < 120000) await sleep(200);
+    floor.proc.kill('SIGTERM');
+    await floor.exited;
+    if (loader.code !== 0) return { error: `loader exit ${loader.code}: ${lastWords(loader.err)}` };
     // SIGTERM's default action: the bench's own stop reached the floor before its handler was
     // set; what it measured, if anything, is judged below.
-    if (floorCode !== 0 && floorCode !== 'SIGTERM') return { error: `floor exit ${floorCode}: ${tail(stderr)}` };
-    const loaderLines = readTimeline(c.timeline).filter((x) => typeof x.step === 'number' && x.loader);
-    const seconds = floorLines().filter((x) => typeof x.t === 'number');
-    const wholes = floorLines().filter((x) => x.whole);
+    if (floor.code !== 0 && floor.code !== 'SIGTERM') return { error: `floor exit ${floor.code}: ${lastWords(floor.err)}` };
+    const loaderLines = readTimeline(c.timeline);
+    const floorAll = floorLines();
     const phases = {};
     for (const name of entry.phases) {
-      const ls = loaderLines.filter((x) => x.phase === name).map((x) => ({ ...x, end: Date.parse(x.t) }));
+      const ls = loaderLines.filter((x) => x.phase === name).map(loaderSecond).filter(Boolean);
       if (whole(name)) {
         // Both cases whole, started together (the floor up to ~1 s after the loader's first line).
-        const w = steadyWindow(ls, 0);
-        const f = wholes.find((x) => x.whole === name);
+        const w = windowOf(ls, -Infinity, Infinity, asRead); // every second of the case
+        const f = floorAll.find((x) => x.whole === name);
         if (!w.ops || !f || !f.ops) { phases[name] = { error: `${name}: ${f ? '' : 'no whole case from the floor; '}${w.ops ? '' : 'no operations of the loader'}` }; continue; }
-        const lu = w.cpuUs / w.ops;
-        const fu = f.cpu_us / f.ops;
-        phases[name] = { loader_us_per_op: r1(lu), floor_us_per_op: r1(fu), ratio: Math.round((lu / fu) * 1000) / 1000, whole_cases: true,
-          loader_cores: coresOf(w.cpuUs, w.seconds), floor_cores: coresOf(f.cpu_us, f.wall_s), seconds: r1(w.seconds), floor_seconds: f.wall_s, load1: l };
+        phases[name] = paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l, { whole_cases: true, floor_seconds: f.wall_s });
         continue;
       }
       if (!windowed(name)) {
         phases[name] = { absent: `${name}: not side by side (bench/kinds.json side_by_side_phases): measured one after the other only` };
         continue;
       }
-      const fs_ = seconds.filter((x) => x.phase === name).map((x) => ({ ...x, end: x.t }));
+      const fs_ = floorAll.filter((x) => x.phase === name).map(floorSecond).filter(Boolean);
       if (!ls.length || !fs_.length) { phases[name] = { error: `no ${name} seconds of ${ls.length ? 'the floor' : 'the loader'} beside the other` }; continue; }
-      const begin = (xs) => xs[0].end - xs[0].interval_s * 1000;
+      const begin = (xs) => xs[0].end - xs[0].seconds * 1000;
       const from = Math.max(begin(ls), begin(fs_)) + PHASE_TRIM_MS;
       const to = Math.min(ls[ls.length - 1].end, fs_[fs_.length - 1].end);
-      const lw = windowOf(ls, from, to);
-      let fCpu = 0;
-      let fOps = 0;
-      let fS = 0;
-      for (const x of fs_) {
-        if (x.end - x.interval_s * 1000 < from || x.end > to) continue;
-        fCpu += x.cpu_us;
-        fOps += x.ops;
-        fS += x.interval_s;
-      }
-      if (!lw.ops || !fOps || lw.seconds < 2 || fS < 2) { phases[name] = { error: `${name}: the two were in it together for ${r1(Math.max(0, to - from) / 1000)} s, too short to measure (a larger file in ${KINDS_FILE})` }; continue; }
-      const lu = lw.cpuUs / lw.ops;
-      const fu = fCpu / fOps;
-      phases[name] = { loader_us_per_op: r1(lu), floor_us_per_op: r1(fu), ratio: Math.round((lu / fu) * 1000) / 1000,
-        loader_cores: coresOf(lw.cpuUs, lw.seconds), floor_cores: coresOf(fCpu, fS), seconds: r1(lw.seconds), load1: l };
+      const lw = windowOf(ls, from, to, asRead);
+      const fw = windowOf(fs_, from, to, asRead);
+      if (!lw.ops || !fw.ops || lw.seconds < 2 || fw.seconds < 2) { phases[name] = { error: `${name}: the two were in it together for ${r1(Math.max(0, to - from) / 1000)} s, too short to measure (a larger file in ${KINDS_FILE})` }; continue; }
+      phases[name] = paired(lw, fw, l);
     }
     return { phases };
   } finally {
-    if (floorCode === null) { floor.kill('SIGKILL'); await floorExited; }
-    if (loader && ended === null) { loader.kill('SIGKILL'); await exited; }
+    if (floor.code === null) { floor.proc.kill('SIGKILL'); await floor.exited; }
+    if (loader && loader.code === null) { loader.proc.kill('SIGKILL'); await loader.exited; }
     fs.rmSync(c.results, { recursive: true, force: true });
   }
 }

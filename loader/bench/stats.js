@@ -27,43 +27,45 @@ function steadyWindow(lines, warmupS = WARMUP_S) {
   let seconds = 0;
   const phases = {};
   for (const l of lines) {
-    if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
+    const x = loaderSecond(l);
+    if (!x) continue;
     const seen = into.get(l.step) || 0;
-    into.set(l.step, seen + l.interval_s);
+    into.set(l.step, seen + x.seconds);
     if (seen < warmupS) continue;
-    const us = l.loader.cpu_cores * l.interval_s * 1e6;
-    const n = opsOf(l);
-    cpuUs += us;
-    ops += n;
-    seconds += l.interval_s;
+    cpuUs += x.cpuUs;
+    ops += x.ops;
+    seconds += x.seconds;
     const p = (phases[l.phase] ||= { cpuUs: 0, ops: 0, seconds: 0 });
-    p.cpuUs += us;
-    p.ops += n;
-    p.seconds += l.interval_s;
+    p.cpuUs += x.cpuUs;
+    p.ops += x.ops;
+    p.seconds += x.seconds;
   }
   return { cpuUs, ops, seconds, phases };
 }
 
-function opsOf(line) {
-  let n = 0;
-  for (const o of Object.values(line.ops || {})) n += (o.ok || 0) + (o.err || 0);
-  return n;
+// loaderSecond(line) -> { end, seconds, cpuUs, ops } of a timeline line of a measured step (its
+// second ends at t and began interval_s before), or null for any other line.
+function loaderSecond(l) {
+  if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') return null;
+  let ops = 0;
+  for (const o of Object.values(l.ops || {})) ops += (o.ok || 0) + (o.err || 0);
+  return { end: Date.parse(l.t), seconds: l.interval_s, cpuUs: l.loader.cpu_cores * l.interval_s * 1e6, ops };
 }
 
-// windowOf(lines, from, to) -> { cpuUs, ops, seconds }: the loader's CPU and operations over the
-// timeline seconds that lie wholly inside [from, to] (epoch ms; a line's second ends at its t and
-// began interval_s before), for a loader measured beside another process's window.
-function windowOf(lines, from, to) {
+// windowOf(lines, from, to, read) -> { cpuUs, ops, seconds }: CPU and operations over the seconds
+// that lie wholly inside [from, to] (epoch ms), for a process measured beside another one's window.
+// read(line) -> { end, seconds, cpuUs, ops } or null: the loader's timeline lines by default
+// (loaderSecond); bench.js reads the floor's live lines with its own.
+function windowOf(lines, from, to, read = loaderSecond) {
   let cpuUs = 0;
   let ops = 0;
   let seconds = 0;
   for (const l of lines) {
-    if (typeof l.step !== 'number' || !l.loader || typeof l.loader.cpu_cores !== 'number') continue;
-    const end = Date.parse(l.t);
-    if (end - l.interval_s * 1000 < from || end > to) continue;
-    cpuUs += l.loader.cpu_cores * l.interval_s * 1e6;
-    ops += opsOf(l);
-    seconds += l.interval_s;
+    const x = read(l);
+    if (!x || x.end - x.seconds * 1000 < from || x.end > to) continue;
+    cpuUs += x.cpuUs;
+    ops += x.ops;
+    seconds += x.seconds;
   }
   return { cpuUs, ops, seconds };
 }
@@ -142,4 +144,4 @@ function unmeasured(r, ops) {
   return null;
 }
 
-module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired };
+module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, loaderSecond, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired };
