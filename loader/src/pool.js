@@ -27,6 +27,10 @@ class WorkerPool {
     this.workers = [];
     this.flushing = null;
     this.seq = 0;
+    // Replies to an earlier flush that came after its 2 s wait (a worker whose event loop was
+    // busy, e.g. decoding one huge reply): the worker has already reset its counters, so they are
+    // handed to the next flush instead of being lost.
+    this.late = [];
   }
 
   // start(maxClients, wanted): min(wanted ?? min(clients, cores), clients) threads, clients
@@ -63,6 +67,8 @@ class WorkerPool {
       if (this.flushing && m.seq === this.flushing.seq) {
         this.flushing.replies.push(m);
         if (this.flushing.replies.length === this.flushing.expect) this.flushing.resolve();
+      } else {
+        this.late.push(m);
       }
     } else if (m.type === 'stepDone') {
       entry.stepDone = m.index;
@@ -82,7 +88,8 @@ class WorkerPool {
     for (const w of this.workers) w.worker.postMessage(message);
   }
 
-  // flush: ask every worker for its interval deltas (resolves within 2 s even if one is stuck).
+  // flush: ask every worker for its interval deltas (resolves within 2 s even if one is stuck),
+  // with any late replies to earlier flushes that have come since.
   async flush() {
     const live = this.workers.filter((w) => !w.closed);
     this.seq += 1;
@@ -92,7 +99,9 @@ class WorkerPool {
     for (const w of live) w.worker.postMessage({ type: 'flush', seq: f.seq });
     await Promise.race([f.promise, sleep(2000)]);
     this.flushing = null;
-    return f.replies;
+    const late = this.late;
+    this.late = [];
+    return late.concat(f.replies);
   }
 
   // close: each thread closes its clients, bounded at 3 s (a dead server can hang a close), then
