@@ -68,6 +68,8 @@ class WorkerPool {
         this.flushing.replies.push(m);
         if (this.flushing.replies.length === this.flushing.expect) this.flushing.resolve();
       } else {
+        // The timeline line that carries it says so (loader.workers[].late).
+        if (m.self) m.self.late = true;
         this.late.push(m);
       }
     } else if (m.type === 'stepDone') {

@@ -29,6 +29,7 @@ test('a reply that misses its flush is handed to the next flush, not lost', asyn
     assert.equal(first.length, 0, 'the blocked worker cannot answer within the 2 s wait');
     const second = await pool.flush();
     assert.deepEqual(second.map((r) => r.seq), [1, 2], 'the late reply to flush 1, then the reply to flush 2');
+    assert.deepEqual(second.map((r) => r.self.late === true), [true, false], 'the late one is marked for the timeline');
     const ok = [...first, ...second].reduce((n, r) => n + r.ops.insert.ok, 0);
     assert.equal(ok, 10, 'every op the worker counted is in some flush');
     assert.equal((await pool.flush()).length, 1, 'a late reply is handed over once');
