@@ -32,10 +32,9 @@ async function main() {
   // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): { ready }
   // once its preparation is done (floors/gridfs.js: the file it will download), { whole: NAME,
   // ops, cpu_us, wall_s, from, to } for a phase measured whole, and its phases without end, one
-  // JSON line a second on stdout ({ t: epoch ms at its end,
-  // interval_s, phase, cpu_us, ops }; phase null when the second saw pieces of two phases, the
-  // phase it is in when it saw none: a download waiting on the server); SIGUSR1 moves
-  // it to the next phase, SIGTERM ends it.
+  // JSON line a second on stdout ({ t: epoch ms at its end, interval_s, phase, cpu_us, ops };
+  // phase null when the second saw pieces of two phases, the phase it is in when it saw none: a
+  // download waiting on the server); SIGUSR1 moves it to the next phase, SIGTERM ends it.
   if (floor.live && process.env.LAB_BENCH_LIVE === '1') {
     let p = 0;
     let stop = false;

@@ -155,8 +155,6 @@ test('one tiny round against mongo-java-server: every row measured, loader and f
     const sbs = res.kinds.read.side_by_side[0];
     assert.ok(sbs.loader_us_per_op > 0 && sbs.floor_us_per_op > 0 && sbs.ratio > 0, JSON.stringify(sbs));
     assert.ok(sbs.seconds >= 1, JSON.stringify(sbs));
-    // gridfs side by side (its floor's live phases): a 4 MB file is over in well under the 2 s a
-    // phase is trimmed by, and says so rather than measuring nothing.
     // gridfs side by side: the upload over the seconds both were in it (a 4 MB file is over in
     // well under the 2 s the phase is trimmed by, and says so), the download as two whole cases.
     assert.match(res.kinds['gridfs upload'].side_by_side[0].error, /too short to measure|no upload seconds of the (floor|loader) beside the other/);
