@@ -5,13 +5,16 @@
 const http = require('node:http');
 const client = require('prom-client');
 const { PROM_BOUNDS_US } = require('./hist');
+const { RESOLUTION_MS: LOOP_DELAY_RESOLUTION_MS } = require('./loop-delay');
 
 class Metrics {
   constructor(experiment) {
     this.experiment = experiment;
     const register = new client.Registry();
     this.register = register;
-    client.collectDefaultMetrics({ register });
+    // The main thread's event-loop lag at the workers' resolution, not prom-client's 10 ms: each
+    // fire wakes the thread, and at 10 ms that was ~5 of its ~10 ms of CPU a second (src/loop-delay.js).
+    client.collectDefaultMetrics({ register, eventLoopMonitoringPrecision: LOOP_DELAY_RESOLUTION_MS });
     this.opsTotal = new client.Counter({
       name: 'lab_loader_ops_total', help: 'Operations completed, by op type and outcome',
       labelNames: ['experiment', 'op', 'outcome'], registers: [register],

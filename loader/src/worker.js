@@ -9,7 +9,8 @@
 // measurement.interval=intended), ok/error counts, and Prometheus bucket counts. The main thread
 // collects and resets them once a second ('flush'), so every number is an interval delta.
 const { parentPort, workerData } = require('node:worker_threads');
-const { performance, monitorEventLoopDelay } = require('node:perf_hooks');
+const { performance } = require('node:perf_hooks');
+const { LoopDelay } = require('./loop-delay');
 const { Rng } = require('./rng');
 const { Recorder, Pacer } = require('./recorder');
 const { newClient, isFatal } = require('./clients');
@@ -22,28 +23,22 @@ const recorder = new Recorder();
 const { record } = recorder;
 let lastError = null;
 
-// monitorEventLoopDelay records the whole timer period, resolution included (an idle loop reads
-// ~10.1 ms at resolution 10): the reported delay is what exceeds the resolution.
-const ELD_RESOLUTION_MS = 10;
-const eld = monitorEventLoopDelay({ resolution: ELD_RESOLUTION_MS });
-eld.enable();
+const loopDelay = new LoopDelay(); // its resolution and what it costs: src/loop-delay.js
 let eluPrev = performance.eventLoopUtilization();
 const threadCpu = typeof process.threadCpuUsage === 'function'; // Node >= 23.9 only
 let cpuPrev = threadCpu ? process.threadCpuUsage() : null;
-
-const excessMs = (ns) => Math.max(0, Math.round((ns / 1e6 - ELD_RESOLUTION_MS) * 100) / 100);
 
 function flush(seq) {
   const ops = recorder.flush();
   const elu = performance.eventLoopUtilization(eluPrev);
   eluPrev = performance.eventLoopUtilization();
+  const delay = loopDelay.read();
   const self = {
     worker: workerIndex,
     elu: Math.round(elu.utilization * 1000) / 1000,
-    eldP99Ms: eld.count ? excessMs(eld.percentile(99)) : null,
-    eldMaxMs: eld.count ? excessMs(eld.max) : null,
+    eldP99Ms: delay.p99Ms,
+    eldMaxMs: delay.maxMs,
   };
-  eld.reset();
   if (threadCpu) {
     const c = process.threadCpuUsage(cpuPrev);
     cpuPrev = process.threadCpuUsage();
@@ -137,7 +132,7 @@ parentPort.on('message', async (m) => {
       break;
     case 'close':
       stopping = true;
-      eld.disable();
+      loopDelay.stop();
       // Closing can hang on a dead server for the connect timeout; the main thread terminates
       // the worker if it takes more than a few seconds.
       await Promise.allSettled([...clients.values()].map(({ client }) => client.close(true)));
