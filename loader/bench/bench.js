@@ -36,7 +36,7 @@ const { KINDS } = require('../src/kinds');
 const { parseDuration, parseCount, UsageError } = require('../src/usage');
 const ycsb = require('./ycsb');
 const profile = require('./profile');
-const { r1, median, warmupOf, steadyWindow, loaderSecond, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired, against } = require('./stats');
+const { r1, median, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired, against } = require('./stats');
 
 const LOADER = path.resolve(__dirname, '..');
 // Bad input: one line naming the flag, exit 2, nothing started (as the loader's own flags).
@@ -234,19 +234,20 @@ async function sideBySide(kind, entry, uri) {
 }
 
 // sideBySidePhases(kind, entry, uri) -> { phases: { NAME: { loader_us_per_op, floor_us_per_op,
-// ratio, ... } } }: a kind of one stream in phases (gridfs: upload, then download) beside its
-// floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js). The floor prepares alone (the file it will
-// read), then the loader starts; the floor is moved to the next phase (SIGUSR1) when the loader's
-// timeline shows it. A phase of side_by_side_phases (upload) is measured over the seconds in which
-// both were in it, from 2 s after the later of the two began it (the floor's JIT warm-up, the
-// loader's case start), to the earlier end; a phase of side_by_side_whole (download, whose chunks
-// arrive in bursts) as two whole cases started together: the loader's case, the floor's one read
-// of its file of the same size.
-const PHASE_TRIM_MS = 2000;
-// floorSecond(line): a second of the floor's live lines, as windowOf reads them; asRead: seconds
-// already read (loaderSecond, floorSecond).
-const asRead = (x) => x;
-const floorSecond = (x) => (typeof x.t === 'number' ? { end: x.t, seconds: x.interval_s, cpuUs: x.cpu_us, ops: x.ops } : null);
+// ratio, whole_cases, ... } } }: a kind of one stream in phases (gridfs: upload, then download)
+// beside its floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js). The floor prepares alone (the
+// file it will read), then the loader starts; as the loader's timeline shows each case begin, the
+// floor is sent SIGUSR1 and does that phase's work once, measured whole. Each phase of
+// side_by_side_whole is paired as two whole cases started together: the loader's case (every
+// second of it) and the floor's (up to ~1 s later, or later still when its previous phase ran
+// longer than the loader's); a phase not listed is measured one after the other only. Whole cases
+// and not a window of the seconds both were in a phase: on mongo-java-server the download's chunks
+// arrive in bursts (the whole file in one reply after seconds of sorting), so a window paired CPU
+// with chunks it had not paid for (549 against 1503 us per chunk for the floor's whole download,
+// 2026-11-24 00:50); and the upload's window, 6-12 s of a 1 GB file once its first 2 s were
+// trimmed, beside a floor that rolled over to a new file every 256 MB and deleted the last, put
+// the floor at 659-1805 us per chunk in one 9-round run (2026-11-24 06:16-06:37: two rounds at
+// +57 and +59 % over it, the rest -46..+3 %).
 async function sideBySidePhases(kind, entry, uri) {
   const c = loaderCommand(LOADER, kind, entry, uri);
   const l = load1();
@@ -266,14 +267,14 @@ async function sideBySidePhases(kind, entry, uri) {
     const phasesSeen = () => {
       try { return new Set(readTimeline(c.timeline).filter((x) => typeof x.step === 'number').map((x) => x.phase)); } catch { return new Set(); }
     };
-    const windowed = (name) => !entry.side_by_side_phases || entry.side_by_side_phases.includes(name);
     const whole = (name) => (entry.side_by_side_whole || []).includes(name);
-    let at = 0;
+    let at = -1;
     const follow = () => {
-      if (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) {
+      while (at + 1 < entry.phases.length && phasesSeen().has(entry.phases[at + 1])) {
         at++;
-        // A phase measured neither way: the floor stops, and leaves the loader the core.
-        floor.proc.kill(windowed(entry.phases[at]) || whole(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
+        // A phase measured whole: the floor does it now. One that is not: the floor stops, and
+        // leaves the loader the core.
+        floor.proc.kill(whole(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
       }
     };
     while (loader.code === null) {
@@ -281,10 +282,11 @@ async function sideBySidePhases(kind, entry, uri) {
       await sleep(200);
     }
     follow(); // a loader that ended between two looks (a tiny file)
-    // A phase measured whole ends with the floor's read of its file, which may end after the
-    // loader's case: wait for it (the floor has the core to itself then only for its tail).
+    // A floor's whole case may end after the loader's: wait for each phase it was sent (the floor
+    // has the core to itself then only for its tail).
     const waiting = Date.now();
-    while (whole(entry.phases[at]) && floor.code === null && !floorLines().some((x) => x.whole === entry.phases[at]) && Date.now() - waiting < 120000) await sleep(200);
+    const owed = () => entry.phases.slice(0, at + 1).filter(whole).filter((name) => !floorLines().some((x) => x.whole === name));
+    while (owed().length && floor.code === null && Date.now() - waiting < 120000) await sleep(200);
     floor.proc.kill('SIGTERM');
     await floor.exited;
     if (loader.code !== 0) return { error: `loader exit ${loader.code}: ${lastWords(loader.err)}` };
@@ -295,28 +297,14 @@ async function sideBySidePhases(kind, entry, uri) {
     const floorAll = floorLines();
     const phases = {};
     for (const name of entry.phases) {
-      const ls = loaderLines.filter((x) => x.phase === name).map(loaderSecond).filter(Boolean);
-      if (whole(name)) {
-        // Both cases whole, started together (the floor up to ~1 s after the loader's first line).
-        const w = windowOf(ls, -Infinity, Infinity, asRead); // every second of the case
-        const f = floorAll.find((x) => x.whole === name);
-        if (!w.ops || !f || !f.ops) { phases[name] = { error: `${name}: ${f ? '' : 'no whole case from the floor; '}${w.ops ? '' : 'no operations of the loader'}` }; continue; }
-        phases[name] = paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l, { whole_cases: true, floor_seconds: f.wall_s });
+      if (!whole(name)) {
+        phases[name] = { absent: `${name}: not side by side (bench/kinds.json side_by_side_whole): measured one after the other only` };
         continue;
       }
-      if (!windowed(name)) {
-        phases[name] = { absent: `${name}: not side by side (bench/kinds.json side_by_side_phases): measured one after the other only` };
-        continue;
-      }
-      const fs_ = floorAll.filter((x) => x.phase === name).map(floorSecond).filter(Boolean);
-      if (!ls.length || !fs_.length) { phases[name] = { error: `no ${name} seconds of ${ls.length ? 'the floor' : 'the loader'} beside the other` }; continue; }
-      const begin = (xs) => xs[0].end - xs[0].seconds * 1000;
-      const from = Math.max(begin(ls), begin(fs_)) + PHASE_TRIM_MS;
-      const to = Math.min(ls[ls.length - 1].end, fs_[fs_.length - 1].end);
-      const lw = windowOf(ls, from, to, asRead);
-      const fw = windowOf(fs_, from, to, asRead);
-      if (!lw.ops || !fw.ops || lw.seconds < 2 || fw.seconds < 2) { phases[name] = { error: `${name}: the two were in it together for ${r1(Math.max(0, to - from) / 1000)} s, too short to measure (a larger file in ${KINDS_FILE})` }; continue; }
-      phases[name] = paired(lw, fw, l);
+      const w = windowOf(loaderLines.filter((x) => x.phase === name), -Infinity, Infinity); // every second of the case
+      const f = floorAll.find((x) => x.whole === name);
+      if (!w.ops || !f || !f.ops) { phases[name] = { error: `${name}: ${f ? '' : 'no whole case from the floor; '}${w.ops ? '' : 'no operations of the loader'}` }; continue; }
+      phases[name] = paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l, { whole_cases: true, loader_ops: w.ops, floor_ops: f.ops, floor_seconds: f.wall_s });
     }
     return { phases };
   } finally {

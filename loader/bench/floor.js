@@ -29,43 +29,25 @@ async function main() {
   const durationMs = Math.max(1000, Number(durationText) - WARMUP_MS);
   // A kind that is not one op in a loop (gridfs: an upload stream, then a download) measures its
   // own phases, each as bench.js measures the loader's case of that name, with its one client.
-  // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): { ready }
-  // once its preparation is done (floors/gridfs.js: the file it will download), { whole: NAME,
-  // ops, cpu_us, wall_s, from, to } for a phase measured whole, and its phases without end, one
-  // JSON line a second on stdout ({ t: epoch ms at its end, interval_s, phase, cpu_us, ops };
-  // phase null when the second saw pieces of two phases, the phase it is in when it saw none: a
-  // download waiting on the server); SIGUSR1 moves it to the next phase, SIGTERM ends it.
+  // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): it
+  // prepares alone (floors/gridfs.js: the file it will download) and says { ready } on stdout;
+  // then each SIGUSR1 starts its next phase, the first included (the bench sends one as the
+  // loader's timeline shows each case begin), and each phase, measured whole, says { whole: NAME,
+  // ops, cpu_us, wall_s, from, to }; SIGTERM ends it.
   if (floor.live && process.env.LAB_BENCH_LIVE === '1') {
-    let p = 0;
+    let p = -1; // no phase until the loader's first case begins
     let stop = false;
     // First, so that a signal during the connect is not the default action (death, no lines).
     process.on('SIGUSR1', () => { p = Math.min(p + 1, floor.phases.length - 1); });
     process.on('SIGTERM', () => { stop = true; });
     const client = newClient(conn, config);
     await client.connect();
-    let ops = 0;
-    let seen = new Set();
-    let cpu0 = process.cpuUsage();
-    let t0 = performance.timeOrigin + performance.now();
-    let prepared = false;
-    const tick = setInterval(() => {
-      if (!prepared) { ops = 0; seen = new Set(); cpu0 = process.cpuUsage(); t0 = performance.timeOrigin + performance.now(); return; }
-      const t = performance.timeOrigin + performance.now();
-      const c = process.cpuUsage(cpu0);
-      cpu0 = process.cpuUsage();
-      process.stdout.write(`${JSON.stringify({ t: Math.round(t), interval_s: Math.round(t - t0) / 1000, phase: seen.size === 0 ? floor.phases[p] : seen.size === 1 ? [...seen][0] : null, cpu_us: c.user + c.system, ops })}\n`);
-      t0 = t;
-      ops = 0;
-      seen = new Set();
-    }, 1000);
     const say = (x) => process.stdout.write(`${JSON.stringify(x)}\n`);
     await floor.live({
-      config, db: client.db(config.database), phase: () => floor.phases[p], stopped: () => stop,
-      counted: (name) => { ops++; seen.add(name); },
-      ready: () => { prepared = true; say({ ready: true }); },
+      config, db: client.db(config.database), phase: () => floor.phases[p] ?? null, stopped: () => stop,
+      ready: () => say({ ready: true }),
       whole: (name, m) => say({ whole: name, ...m }),
     });
-    clearInterval(tick);
     await client.close();
     return;
   }

@@ -13,6 +13,8 @@ const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { GridFSBucket } = require('mongodb');
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 // measure(step, warmMs, durationMs): call step() (one piece; false at the end) until warmMs have
 // passed, then count pieces and process CPU until durationMs more have passed or step() ends.
 async function measure(step, warmMs, durationMs) {
@@ -56,14 +58,15 @@ module.exports = {
     return { upload, download };
   },
 
-  // live({ config, db, phase, stopped, counted, ready, whole }): side by side with the loader
-  // (bench.js sideBySidePhases). First a file of the kind's size, uploaded alone before the loader
-  // starts (ready() then), for the download. Then pieces without end while phase() is 'upload'
-  // (files of at most LIVE_FILE bytes, the one before deleted: the server keeps them in memory
-  // beside the loader's file), counted('upload') once per piece; when the bench says 'download',
-  // that first file read once, measured whole as the loader's download case is, whole('download',
-  // { ops, cpu_us, wall_s, from, to }); then nothing until stopped().
-  async live({ config, db, phase, stopped, counted, ready, whole }) {
+  // live({ config, db, phase, stopped, ready, whole }): side by side with the loader (bench.js
+  // sideBySidePhases), each phase measured whole as the loader's case of that name is. First a file
+  // of the kind's size, uploaded alone before the loader starts (ready() then), for the download.
+  // When phase() says 'upload' (the loader's upload case began), a second file of that size,
+  // uploaded whole, its end (the files document) included: whole('upload', { ops, cpu_us, wall_s,
+  // from, to }), then deleted (the server keeps every file in memory). When phase() says
+  // 'download', the first file read once, whole: whole('download', ...). A stop ends a phase
+  // after the piece in hand.
+  async live({ config, db, phase, stopped, ready, whole }) {
     const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
     // A bucket of its own: the loader's setup, after ready(), empties the kind's bucket.
     const bucket = new GridFSBucket(db, { bucketName: `${bucketName}_bench_floor`, chunkSizeBytes: chunkSize });
@@ -72,29 +75,34 @@ module.exports = {
     for (let written = 0; written + chunkSize <= fileSize && !stopped(); written += chunkSize) await write(kept, piece);
     await end(kept);
     ready();
-    const perFile = Math.max(1, Math.floor(Math.min(fileSize, LIVE_FILE) / chunkSize));
-    let last = null;
-    while (!stopped() && phase() === 'upload') {
-      const up = bucket.openUploadStream('floor-live.bin', { chunkSizeBytes: chunkSize });
-      for (let n = 0; n < perFile && !stopped() && phase() === 'upload'; n++) {
+    const now = () => Math.round(performance.timeOrigin + performance.now());
+    const until = async (name) => { while (!stopped() && phase() !== name && phase() !== 'download') await sleep(50); };
+
+    await until('upload');
+    if (!stopped() && phase() === 'upload') {
+      const from = now();
+      const up = bucket.openUploadStream('floor-upload.bin', { chunkSizeBytes: chunkSize });
+      let written = 0;
+      const m = await measure(async () => {
+        if (stopped()) return false;
+        if (written + chunkSize > fileSize) { await end(up); return false; }
+        written += chunkSize;
         await write(up, piece);
-        counted('upload');
-      }
-      await end(up);
-      if (last !== null) await bucket.delete(last);
-      last = up.id;
+        return true;
+      }, 0, Infinity);
+      whole('upload', { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
+      await bucket.delete(up.id);
     }
-    if (last !== null) await bucket.delete(last);
+
+    await until('download');
     if (!stopped()) {
-      // The whole file, no warm-up, no time bound; a stop ends it after the piece in hand.
-      const from = Math.round(performance.timeOrigin + performance.now());
+      const from = now();
       const it = bucket.openDownloadStream(kept.id)[Symbol.asyncIterator]();
       const m = await measure(async () => !stopped() && !(await it.next()).done, 0, Infinity);
       await it.return(); // a download cut short by a stop closes its cursor
-      whole('download', { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: Math.round(performance.timeOrigin + performance.now()) });
+      whole('download', { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
     }
     await bucket.delete(kept.id);
-    while (!stopped()) await new Promise((r) => setTimeout(r, 100));
+    while (!stopped()) await sleep(100);
   },
 };
-const LIVE_FILE = 256 * 1024 * 1024;
