@@ -237,10 +237,10 @@ async function sideBySide(kind, entry, uri) {
 // ratio, whole_cases, ... } } }: a kind of one stream in phases (gridfs: upload, then download)
 // beside its floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js). The floor prepares alone (the
 // file it will read), then the loader starts; as the loader's timeline shows each case begin, the
-// floor is sent SIGUSR1 and does that phase's work once, measured whole. Each phase of
-// side_by_side_whole is paired as two whole cases started together: the loader's case (every
-// second of it) and the floor's (up to ~1 s later, or later still when its previous phase ran
-// longer than the loader's); a phase not listed is measured one after the other only. Whole cases
+// floor is sent SIGUSR1 and does that phase's work (floors/gridfs.js: an upload for as long as
+// the loader's lasts, one whole read of its file). Each phase of side_by_side_whole is paired as
+// the loader's whole case (every second of it) against the floor's work begun with it (up to ~1 s
+// later); a phase not listed is measured one after the other only. Whole cases
 // and not a window of the seconds both were in a phase: on mongo-java-server the download's chunks
 // arrive in bursts (the whole file in one reply after seconds of sorting), so a window paired CPU
 // with chunks it had not paid for (549 against 1503 us per chunk for the floor's whole download,

@@ -61,11 +61,16 @@ module.exports = {
   // live({ config, db, phase, stopped, ready, whole }): side by side with the loader (bench.js
   // sideBySidePhases), each phase measured whole as the loader's case of that name is. First a file
   // of the kind's size, uploaded alone before the loader starts (ready() then), for the download.
-  // When phase() says 'upload' (the loader's upload case began), a second file of that size,
-  // uploaded whole, its end (the files document) included: whole('upload', { ops, cpu_us, wall_s,
-  // from, to }), then deleted (the server keeps every file in memory). When phase() says
-  // 'download', the first file read once, whole: whole('download', ...). A stop ends a phase
-  // after the piece in hand.
+  // When phase() says 'upload' (the loader's upload case began), a second file uploaded for as
+  // long as the loader's upload lasts: until phase() says 'download' (its download case began),
+  // or the file reaches the kind's size (its end, the files document, included); measured over
+  // that span: whole('upload', { ops, cpu_us, wall_s, from, to }), then the file removed (the
+  // server keeps every file in memory). Not the whole file: side by side the floor's upload got
+  // half the loader's pace and lasted 17-20 s against the loader's 7-11 (4 rounds, 2026-11-24
+  // 06:44-06:53), so the floor's download began ~10 s after the loader's, and the loader's
+  // download case waited on the server through the floor's upload. When phase() says 'download',
+  // the first file read once, whole: whole('download', ...). A stop ends a phase after the piece
+  // in hand.
   async live({ config, db, phase, stopped, ready, whole }) {
     const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
     // A bucket of its own: the loader's setup, after ready(), empties the kind's bucket.
@@ -83,15 +88,17 @@ module.exports = {
       const from = now();
       const up = bucket.openUploadStream('floor-upload.bin', { chunkSizeBytes: chunkSize });
       let written = 0;
+      let ended = false;
       const m = await measure(async () => {
-        if (stopped()) return false;
-        if (written + chunkSize > fileSize) { await end(up); return false; }
+        if (stopped() || phase() !== 'upload') return false;
+        if (written + chunkSize > fileSize) { await end(up); ended = true; return false; }
         written += chunkSize;
         await write(up, piece);
         return true;
       }, 0, Infinity);
       whole('upload', { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
-      await bucket.delete(up.id);
+      if (ended) await bucket.delete(up.id);
+      else await up.abort(); // the driver deletes the chunks written so far
     }
 
     await until('download');
