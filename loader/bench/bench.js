@@ -240,11 +240,11 @@ async function sideBySide(kind, entry, uri) {
 // floor is sent SIGUSR1 and does that phase's work (floors/gridfs.js: an upload for as long as
 // the loader's lasts, one whole read of its file). Each phase of side_by_side_whole is paired as
 // the loader's whole case (every second of it) against the floor's work begun with it (up to ~1 s
-// later); a phase not listed is measured one after the other only. Whole cases
-// and not a window of the seconds both were in a phase: on mongo-java-server the download's chunks
-// arrive in bursts (the whole file in one reply after seconds of sorting), so a window paired CPU
-// with chunks it had not paid for (549 against 1503 us per chunk for the floor's whole download,
-// 2026-11-24 00:50); and the upload's window, 6-12 s of a 1 GB file once its first 2 s were
+// later); a phase not listed is measured one after the other only. Whole cases and not a window
+// of the seconds both were in a phase: on mongo-java-server the download's chunks arrive in bursts
+// (the whole file in one reply after seconds of sorting), so a window paired CPU with chunks it had
+// not paid for (549 against 1503 us per chunk for the floor's whole download, 2026-11-24 00:50);
+// and the upload's window, 6-12 s of a 1 GB file once its first 2 s were
 // trimmed, beside a floor that rolled over to a new file every 256 MB and deleted the last, put
 // the floor at 659-1805 us per chunk in one 9-round run (2026-11-24 06:16-06:37: two rounds at
 // +57 and +59 % over it, the rest -46..+3 %).

@@ -32,8 +32,8 @@ async function main() {
   // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): it
   // prepares alone (floors/gridfs.js: the file it will download) and says { ready } on stdout;
   // then each SIGUSR1 starts its next phase, the first included (the bench sends one as the
-  // loader's timeline shows each case begin), and each phase, measured whole, says { whole: NAME,
-  // ops, cpu_us, wall_s, from, to }; SIGTERM ends it.
+  // loader's timeline shows each case begin), and each phase, once measured, says { whole: NAME,
+  // ops, cpu_us, wall_s, from, to } (paired with the loader's whole case); SIGTERM ends it.
   if (floor.live && process.env.LAB_BENCH_LIVE === '1') {
     let p = -1; // no phase until the loader's first case begins
     let stop = false;

@@ -52,16 +52,15 @@ function loaderSecond(l) {
   return { end: Date.parse(l.t), seconds: l.interval_s, cpuUs: l.loader.cpu_cores * l.interval_s * 1e6, ops };
 }
 
-// windowOf(lines, from, to, read) -> { cpuUs, ops, seconds }: CPU and operations over the seconds
-// that lie wholly inside [from, to] (epoch ms), for a process measured beside another one's window.
-// read(line) -> { end, seconds, cpuUs, ops } or null: the loader's timeline lines by default
-// (loaderSecond); bench.js reads the floor's live lines with its own.
-function windowOf(lines, from, to, read = loaderSecond) {
+// windowOf(lines, from, to) -> { cpuUs, ops, seconds }: CPU and operations over the loader's
+// timeline seconds (loaderSecond) that lie wholly inside [from, to] (epoch ms), for a loader
+// measured beside its floor's window (or over a whole case: -Infinity, Infinity).
+function windowOf(lines, from, to) {
   let cpuUs = 0;
   let ops = 0;
   let seconds = 0;
   for (const l of lines) {
-    const x = read(l);
+    const x = loaderSecond(l);
     if (!x || x.end - x.seconds * 1000 < from || x.end > to) continue;
     cpuUs += x.cpuUs;
     ops += x.ops;

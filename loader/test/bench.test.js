@@ -155,10 +155,9 @@ test('one tiny round against mongo-java-server: every row measured, loader and f
     const sbs = res.kinds.read.side_by_side[0];
     assert.ok(sbs.loader_us_per_op > 0 && sbs.floor_us_per_op > 0 && sbs.ratio > 0, JSON.stringify(sbs));
     assert.ok(sbs.seconds >= 1, JSON.stringify(sbs));
-    // gridfs side by side: each case as two whole cases, the loader's and the floor's, of the
-    // same file size (the floor's 4 MB upload is 15 whole pieces, the loader's 16 chunks with its
-    // remnant; the download reads the floor's first file, the same 15).
-    // A 4 MB upload is over before the bench sees it begin, so the floor's upload (as long as the
+    // gridfs side by side: each of the loader's whole cases against the floor's work begun with
+    // it. The download: the loader's 16 chunks (15 whole, a remnant) against the floor's read of
+    // its own 4 MB file, 15 whole pieces. A 4 MB upload is over before the bench sees it begin, so the floor's upload (as long as the
     // loader's lasts) may have no piece: then the row says so (the span itself: the test below).
     const up = res.kinds['gridfs upload'].side_by_side[0];
     if (up.error) assert.match(up.error, /^upload: no whole case from the floor; $/);

@@ -59,7 +59,7 @@ module.exports = {
   },
 
   // live({ config, db, phase, stopped, ready, whole }): side by side with the loader (bench.js
-  // sideBySidePhases), each phase measured whole as the loader's case of that name is. First a file
+  // sideBySidePhases), each phase against the loader's whole case of that name. First a file
   // of the kind's size, uploaded alone before the loader starts (ready() then), for the download.
   // When phase() says 'upload' (the loader's upload case began), a second file uploaded for as
   // long as the loader's upload lasts: until phase() says 'download' (its download case began),
@@ -82,32 +82,34 @@ module.exports = {
     ready();
     const now = () => Math.round(performance.timeOrigin + performance.now());
     const until = async (name) => { while (!stopped() && phase() !== name && phase() !== 'download') await sleep(50); };
+    // A phase's pieces (step() as measure's), measured from its first to step()'s false, said.
+    const measured = async (name, step) => {
+      const from = now();
+      const m = await measure(step, 0, Infinity);
+      whole(name, { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
+    };
 
     await until('upload');
     if (!stopped() && phase() === 'upload') {
-      const from = now();
       const up = bucket.openUploadStream('floor-upload.bin', { chunkSizeBytes: chunkSize });
       let written = 0;
       let ended = false;
-      const m = await measure(async () => {
+      await measured('upload', async () => {
         if (stopped() || phase() !== 'upload') return false;
         if (written + chunkSize > fileSize) { await end(up); ended = true; return false; }
         written += chunkSize;
         await write(up, piece);
         return true;
-      }, 0, Infinity);
-      whole('upload', { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
+      });
       if (ended) await bucket.delete(up.id);
       else await up.abort(); // the driver deletes the chunks written so far
     }
 
     await until('download');
     if (!stopped()) {
-      const from = now();
       const it = bucket.openDownloadStream(kept.id)[Symbol.asyncIterator]();
-      const m = await measure(async () => !stopped() && !(await it.next()).done, 0, Infinity);
+      await measured('download', async () => !stopped() && !(await it.next()).done);
       await it.return(); // a download cut short by a stop closes its cursor
-      whole('download', { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
     }
     await bucket.delete(kept.id);
     while (!stopped()) await sleep(100);
