@@ -33,6 +33,7 @@ const COMMON_OPTIONS = {
   'stall-timeout': { type: 'string', default: '15s' },
   'progress-interval': { type: 'string', default: '5s' },
   image: { type: 'string', multiple: true },
+  label: { type: 'string', multiple: true },
   'experiments-dir': { type: 'string' },
   repeat: { type: 'string' },
   group: { type: 'string' },
@@ -87,6 +88,9 @@ Output:
   --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
   --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
+  --label KEY=VALUE               a label of your own, recorded in summary.json "labels" (repeatable;
+                                  e.g. --label platform=aws-m5.large --label os=ubuntu-24.04);
+                                  ./run.sh report --by KEY compares along it
   --experiments-dir DIR           where NAME.yaml is looked up (default <repo>/experiments)
   --image NAME=REF                record which image ran NAME (repeatable; ./run.sh passes the
                                   engine image's digest), copied into summary.json "images"
@@ -127,6 +131,21 @@ function parseImages(list) {
     images[m[1]] = m[2];
   }
   return images;
+}
+
+// parseLabels(['platform=aws-m5.large']) -> { platform: 'aws-m5.large' }. Keys are lower-case words;
+// engine, server and profile are the report's own dimensions (report --by), so no label takes them.
+const RESERVED_LABELS = new Set(['engine', 'server', 'profile']);
+function parseLabels(list) {
+  const labels = {};
+  for (const item of list) {
+    const m = /^([a-z][a-z0-9_]*)=([A-Za-z0-9][A-Za-z0-9_.:+-]*)$/.exec(item);
+    if (!m) throw new UsageError(`--label: '${item}' is not KEY=VALUE (KEY: a-z 0-9 _, VALUE: letters, digits, . _ : + -; e.g. platform=aws-m5.large)`);
+    if (RESERVED_LABELS.has(m[1])) throw new UsageError(`--label: '${m[1]}' is the report's own dimension (--engine, the server, --profile), not a label`);
+    if (m[1] in labels) throw new UsageError(`--label: ${m[1]} given twice`);
+    labels[m[1]] = m[2];
+  }
+  return labels;
 }
 
 function parse(argv) {
@@ -197,6 +216,7 @@ function parse(argv) {
     stallTimeoutMs: parseDuration('--stall-timeout', v['stall-timeout']),
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),
+    labels: parseLabels(v.label ?? []),
     // The kind flags given, as text (config.js parses them with the kind's own parser).
     kindArgs: Object.fromEntries(KIND_FLAGS.filter((f) => v[f.slice(2)] !== undefined).map((f) => [f, v[f.slice(2)]])),
   };

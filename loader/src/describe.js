@@ -19,6 +19,13 @@ async function describe(client, connectTo) {
   const status = await tryCommand(admin, { serverStatus: 1 });
   out.server.version = build.ok ? build.value.version : status.ok ? status.value.version ?? null : null;
   if (build.ok && build.value.gitVersion) out.server.git_version = build.value.gitVersion;
+  // The build's vendor, where the server names one: Percona Server for MongoDB answers buildInfo
+  // with psmdbVersion ("The 'psmdbVersion' key is used to distinguish between MongoDB and PSMDB",
+  // percona/percona-server-mongodb src/mongo/util/buildinfo.idl, BuildInfo, read at commit
+  // 4186e681 of the 8.0-era IDL); MongoDB's own build has no such field, so null says "not
+  // named", not "MongoDB". The report reads it (report/README.md: a run's server identity), so
+  // MongoDB's and Percona's 8.0 are never pooled.
+  out.server.product = build.ok && typeof build.value.psmdbVersion === 'string' ? `psmdb ${build.value.psmdbVersion}` : null;
   if (status.ok && status.value.storageEngine) {
     out.server.storage_engine = status.value.storageEngine; // { name, supportsCommittedReads, persistent, ... }
   } else {

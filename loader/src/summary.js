@@ -83,6 +83,7 @@ function buildSummary(f) {
     group: opts.group ?? null,
     repetition: opts.repetition ?? 1,
     profile: opts.profile ?? null, // ./run.sh --profile for in-stack runs; null for --uri
+    labels: opts.labels ?? {}, // --label KEY=VALUE (the user's own dimensions: platform, os, ...)
     // CPUs of the loader and of the members (src/placement.js); shared: true marks a run where
     // they shared cores. null for --uri.
     placement: f.placement ?? null,
