@@ -38,7 +38,11 @@ function compile() {
 // storageEngine: serverStatus reports it (as mongod does); rejectAuth: saslStart fails as a wrong
 // password does on mongod (code 18). version: { server: '3.6.0', wire: 6 } announces another server
 // line in buildInfo and hello (default 7.0.0, wire 21). See LabMongoServer.java.
-async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, version = null } = {}) {
+// line: a server line of support/server-lines.js ('mongod-4.0-mmapv1-replset', ...): the wire shim
+// (support/wire-shim.js) stands in front and answers as that line does; uri is then the shim's
+// (every member's port and replicaSet=), and shim exposes its state and stats.
+async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, version = null, line = null } = {}) {
+  if (line) return startLine(line, { cpus, rejectAuth });
   compile();
   const pin = cpus ? ['taskset', '-c', cpus] : [];
   const proc = spawn(pin[0] || 'java', [...pin.slice(1), ...(pin.length ? ['java'] : []), '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
@@ -73,6 +77,27 @@ async function startServer({ port = 0, cpus = null, storageEngine = null, reject
         setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
       });
     },
+  };
+}
+
+async function startLine(line, opts) {
+  const { startShim } = require('./wire-shim');
+  const backend = await startServer(opts);
+  let shim;
+  try {
+    shim = await startShim({ backendPort: backend.port, line });
+  } catch (e) {
+    await backend.stop();
+    throw e;
+  }
+  return {
+    uri: shim.uri,
+    port: shim.ports[0],
+    proc: backend.proc,
+    shim,
+    backend,
+    kill() { shim.close(); backend.kill(); },
+    async stop() { await shim.close(); await backend.stop(); },
   };
 }
 

@@ -1,0 +1,160 @@
+'use strict';
+// The wire shim: a small TCP proxy in front of the tests' server (mongo-java-server, or any
+// MONGODB_URI server) that answers as a given server line does, from the cited table in
+// server-lines.js. It rewrites what a line announces (hello as a replica-set member, buildInfo,
+// serverStatus.storageEngine), refuses what the line refuses before the test server sees it,
+// adds the writeConcernError the line adds, and plays unacknowledged (w:0) writes as MongoDB does:
+// executed, no reply, connection kept. Everything else passes through byte for byte.
+//
+// A replica-set line listens on one port per member: the first answers hello as the primary, the
+// others as secondaries; all forward to the same test server (the data lives there once).
+const net = require('node:net');
+const wire = require('./wire');
+const { BEHAVIOURS, lineOf } = require('./server-lines');
+
+const HELLO = new Set(['hello', 'isMaster', 'ismaster']);
+const BUILD_INFO = new Set(['buildInfo', 'buildinfo']);
+
+function commandOf(parsed) {
+  if (!parsed.body) return null;
+  if (parsed.header.opCode === wire.OP_QUERY && !/\.\$cmd$/.test(parsed.collection)) return null;
+  let body = parsed.body;
+  // A legacy OP_QUERY may wrap the command: { $query: { isMaster: 1 }, $readPreference: ... }.
+  if (body.$query && typeof body.$query === 'object') body = body.$query;
+  const name = Object.keys(body)[0];
+  return { name, body, moreToCome: Boolean((parsed.flags || 0) & wire.MORE_TO_COME) };
+}
+
+// startShim({ backendPort, backendHost, line }) -> { uri, hosts, ports, line, state, stats, close() }
+// uri names every member and the set, as a user's replica-set URI does (or the one port of a
+// standalone line). stats counts what the shim did, so a test can check it examined something.
+async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineName }) {
+  const line = lineOf(lineName);
+  const state = { fcv: line.fcv, journalCommitInterval: 100 };
+  const stats = { commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0 };
+  const members = line.replSet ? line.replSet.members : 1;
+  const servers = [];
+  const sockets = new Set();
+  for (let i = 0; i < members; i += 1) {
+    const server = net.createServer((client) => serve(client, i));
+    await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+  }
+  const ports = servers.map((s) => s.address().port);
+  const hosts = ports.map((p) => `127.0.0.1:${p}`);
+  let nextRequestId = 1 << 30;
+
+  function helloReply(doc, role, asked) {
+    const out = { ...doc };
+    delete out.compression; // the shim reads messages; it negotiates none
+    delete out.topologyVersion; // no streaming hello: the shim answers one request at a time
+    out.maxWireVersion = line.wire;
+    if (line.sessions) out.logicalSessionTimeoutMinutes = 30;
+    else delete out.logicalSessionTimeoutMinutes;
+    if (line.replSet) {
+      const primary = role === 0;
+      Object.assign(out, { setName: line.replSet.name, setVersion: 1, hosts, primary: hosts[0], me: hosts[role], secondary: !primary });
+      if (asked === 'hello') out.isWritablePrimary = primary;
+      else out.ismaster = primary;
+    }
+    if (asked === 'hello') {
+      // hello says isWritablePrimary where isMaster said ismaster (manual 'hello').
+      if (out.isWritablePrimary === undefined) out.isWritablePrimary = out.ismaster !== false;
+      delete out.ismaster;
+    }
+    return out;
+  }
+
+  function rewriteReply(doc, pending) {
+    if (pending.kind === 'hello') return helloReply(doc, pending.role, pending.asked);
+    if (pending.kind === 'buildInfo') {
+      return { ...doc, version: line.version, versionArray: line.version.split(/[.-]/).slice(0, 4).map(Number), maxWireVersion: line.wire, ...(line.buildInfo || {}) };
+    }
+    if (pending.kind === 'serverStatus') return { ...doc, version: line.version, process: 'mongod', storageEngine: line.storageEngine };
+    if (pending.kind === 'writeConcernError' && doc.ok === 1) return { ...doc, writeConcernError: pending.error };
+    return doc;
+  }
+
+  function serve(client, role) {
+    sockets.add(client);
+    const backend = net.connect(backendPort, backendHost);
+    sockets.add(backend);
+    const fromClient = new wire.Splitter();
+    const fromBackend = new wire.Splitter();
+    const pending = new Map(); // requestId -> what to do with its reply
+    const closeBoth = () => { client.destroy(); backend.destroy(); sockets.delete(client); sockets.delete(backend); };
+    client.on('error', closeBoth).on('close', closeBoth);
+    backend.on('error', closeBoth).on('close', closeBoth);
+
+    client.on('data', (chunk) => {
+      for (const msg of fromClient.push(chunk)) {
+        const parsed = wire.parse(msg);
+        const cmd = commandOf(parsed);
+        if (!cmd) { backend.write(msg); continue; }
+        stats.commands += 1;
+        const id = parsed.header.requestId;
+        const rule = line.behaviours.map((b) => [b, BEHAVIOURS[b]]).find(([, b]) => b.when(cmd, line, state));
+        if (rule && (rule[1].answer.refuse || rule[1].answer.reply)) {
+          const [name, b] = rule;
+          const doc = b.answer.refuse ? { ok: 0, ...b.answer.refuse } : b.answer.reply(cmd, line, state);
+          (b.answer.refuse ? stats.refused : stats.replied)[name] = ((b.answer.refuse ? stats.refused : stats.replied)[name] || 0) + 1;
+          if (!cmd.moreToCome) client.write(wire.reply(parsed, doc, nextRequestId++));
+          continue;
+        }
+        if (rule) {
+          stats.writeConcernErrors[rule[0]] = (stats.writeConcernErrors[rule[0]] || 0) + 1;
+          pending.set(id, { kind: 'writeConcernError', error: rule[1].answer.writeConcernError });
+        } else if (HELLO.has(cmd.name)) {
+          stats.hellos += 1;
+          pending.set(id, { kind: 'hello', role, asked: cmd.name });
+        } else if (BUILD_INFO.has(cmd.name)) {
+          pending.set(id, { kind: 'buildInfo' });
+        } else if (cmd.name === 'serverStatus') {
+          pending.set(id, { kind: 'serverStatus' });
+        }
+        if (cmd.name === 'hello' && line.hello && parsed.header.opCode === wire.OP_MSG) {
+          // hello exists from 4.4.2 (manual 'hello'); the test server knows only isMaster.
+          const { hello, ...rest } = parsed.body;
+          backend.write(wire.opMsg(id, 0, parsed.flags, { isMaster: hello, ...rest }, parsed.rest));
+          continue;
+        }
+        if (cmd.moreToCome) {
+          // MongoDB executes an unacknowledged write and sends nothing back; the test server is
+          // asked for an acknowledged one, whose reply the shim swallows.
+          stats.unacknowledged += 1;
+          pending.set(id, { kind: 'swallow' });
+          backend.write(wire.opMsg(id, 0, parsed.flags & ~wire.MORE_TO_COME, { ...parsed.body, writeConcern: { w: 1 } }, parsed.rest));
+          continue;
+        }
+        backend.write(msg);
+      }
+    });
+
+    backend.on('data', (chunk) => {
+      for (const msg of fromBackend.push(chunk)) {
+        const parsed = wire.parse(msg);
+        const todo = pending.get(parsed.header.responseTo);
+        pending.delete(parsed.header.responseTo);
+        if (!todo) { client.write(msg); continue; }
+        if (todo.kind === 'swallow') continue;
+        client.write(parsed.body ? wire.rewrite(parsed, rewriteReply(parsed.body, todo)) : msg);
+      }
+    });
+  }
+
+  const query = line.replSet ? `?replicaSet=${line.replSet.name}` : '';
+  return {
+    uri: `mongodb://${hosts.join(',')}/${query}`,
+    hosts,
+    ports,
+    line,
+    state,
+    stats,
+    close() {
+      for (const s of sockets) s.destroy();
+      return Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    },
+  };
+}
+
+module.exports = { startShim };
