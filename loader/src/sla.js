@@ -1,0 +1,140 @@
+'use strict';
+// Capacity under a latency SLA: the highest offered rate whose intended (coordinated-omission
+// corrected) latency percentile stays under a target, found by an open-loop search over rates.
+// PerfKitBenchmarker's mongodb_stress reports the same figure ("Maximum Throughput for Latency
+// SLA") from YCSB runs; YCSB itself has -target but no search. This file is the search alone, as
+// pure functions of the steps it is told about: the runner runs each proposed step.
+const { durationMs } = require('./duration');
+
+// The percentiles a summary has (src/hist.js percentiles): the SLA can name any of them.
+const PERCENTILES = { p50: 'p50', p90: 'p90', p99: 'p99', 'p99.9': 'p999', p999: 'p999' };
+
+// A rate is achieved when the step completed at least this share of what was offered: an open
+// loop that falls behind its schedule has found a rate the server (or the loader) cannot take.
+const ACHIEVED_SHARE = 0.95;
+
+// The search's bounds, said in the README: the raise doubles the rate from --rate (or
+// DEFAULT_START) until a step fails, then bisects between the last passing and the first failing
+// rate until they are within REFINE_WITHIN of each other; MAX_STEPS bounds the whole search, so
+// its time is at most MAX_STEPS x (warm-up + step duration).
+const DEFAULT_START = 100;
+const GROWTH = 2;
+const REFINE_WITHIN = 0.05;
+const MAX_STEPS = 12;
+const MIN_RATE = 1;
+
+// parseSla('p99=10ms') -> { percentile: 'p99', key: 'p999'|..., target_ms, text } or { error }.
+function parseSla(text) {
+  const s = String(text);
+  const m = /^([^=]+)=(.+)$/.exec(s);
+  if (!m) return { error: `--sla '${s}' is not PERCENTILE=DURATION (e.g. p99=10ms)` };
+  const key = PERCENTILES[m[1]];
+  if (!key) return { error: `--sla: '${m[1]}' is not a percentile the summary has (${Object.keys(PERCENTILES).filter((k) => k !== 'p999').join(', ')})` };
+  const d = durationMs('--sla', m[2]);
+  if (d.error) return { error: d.error };
+  return { percentile: m[1] === 'p999' ? 'p99.9' : m[1], key, target_ms: d.ms, text: s };
+}
+
+// judgeStep(sla, offered, entry) -> a capacity step: what was offered and achieved, the intended
+// and service latency, and whether it passed (or why not). entry: the step's summary (summary.js
+// stepSummary), whose ops each carry latency_us and intended_latency_us.
+function judgeStep(sla, offered, entry) {
+  const ops = Object.entries(entry.ops || {});
+  let count = 0;
+  let errors = 0;
+  let worstIntended = null;
+  let worstService = null;
+  const latency = {};
+  for (const [op, o] of ops) {
+    count += o.count || 0;
+    errors += o.errors || 0;
+    latency[op] = { intended_us: pick(o.intended_latency_us), service_us: pick(o.latency_us), n: o.count || 0 };
+    const iv = o.intended_latency_us ? o.intended_latency_us[sla.key] : null;
+    const sv = o.latency_us ? o.latency_us[sla.key] : null;
+    if (iv !== null && iv !== undefined) worstIntended = Math.max(worstIntended ?? 0, iv);
+    if (sv !== null && sv !== undefined) worstService = Math.max(worstService ?? 0, sv);
+  }
+  const seconds = entry.measured_s || entry.duration_s || 0;
+  const achieved = seconds > 0 ? count / seconds : 0;
+  const out = {
+    offered_ops_per_s: offered,
+    achieved_ops_per_s: Math.round(achieved * 10) / 10,
+    intended_us: worstIntended,
+    service_us: worstService,
+    latency,
+    passed: false,
+    why: null,
+  };
+  if (entry.failed) out.why = `the step failed: ${entry.failed.error_fraction * 100}% of operations errored`;
+  else if (!entry.complete) out.why = 'the step did not complete';
+  else if (count === 0) out.why = 'no operation completed';
+  else if (entry.loader && entry.loader.limited === true) out.why = 'the loader was the limit (not the server)';
+  else if (achieved < offered * ACHIEVED_SHARE) out.why = `achieved ${out.achieved_ops_per_s} ops/s, under ${ACHIEVED_SHARE * 100}% of the ${offered} offered`;
+  else if (worstIntended === null) out.why = 'no intended latency recorded (was the step paced?)';
+  else if (worstIntended > sla.target_ms * 1000) out.why = `intended ${sla.percentile} ${(worstIntended / 1000).toFixed(2)} ms > ${sla.target_ms} ms`;
+  else out.passed = true;
+  if (errors) out.errors = errors;
+  return out;
+}
+
+function pick(p) {
+  return p ? { p50: p.p50 ?? null, p99: p.p99 ?? null, p999: p.p999 ?? null } : null;
+}
+
+// CapacitySearch: next() proposes the offered rate of the next step (null when done); record()
+// takes that step's judged result. Rates are whole ops/s.
+class CapacitySearch {
+  constructor({ sla, start = DEFAULT_START, maxSteps = MAX_STEPS }) {
+    this.sla = sla;
+    this.start = Math.max(MIN_RATE, Math.round(start));
+    this.maxSteps = maxSteps;
+    this.steps = [];
+    this.pass = null; // highest passing offered rate
+    this.fail = null; // lowest failing offered rate
+    this.stopped = null; // why the search ended
+  }
+
+  next() {
+    if (this.stopped) return null;
+    if (this.steps.length >= this.maxSteps) return this.end(`the step budget (${this.maxSteps}) ran out`);
+    if (!this.steps.length) return this.start;
+    if (this.fail === null) return Math.round(this.pass * GROWTH); // raising: every step so far passed
+    if (this.pass === null) {
+      // Even the first rate failed: go down until one passes (or nothing can).
+      const lower = Math.floor(this.fail / GROWTH);
+      return lower >= MIN_RATE ? lower : this.end(`no rate passes: even ${this.fail} ops/s failed`);
+    }
+    if ((this.fail - this.pass) / this.pass <= REFINE_WITHIN || this.fail - this.pass <= 1) {
+      return this.end(`refined to within ${REFINE_WITHIN * 100}% (${this.pass}..${this.fail} ops/s)`);
+    }
+    return Math.round((this.pass + this.fail) / 2);
+  }
+
+  end(why) {
+    this.stopped = why;
+    return null;
+  }
+
+  record(step) {
+    this.steps.push(step);
+    // The bounds from every step so far: the lowest failing rate, and the highest passing rate
+    // below it (a rate that passed above a failure was noise, and does not count).
+    const failing = this.steps.filter((s) => !s.passed).map((s) => s.offered_ops_per_s);
+    this.fail = failing.length ? Math.min(...failing) : null;
+    const passing = this.steps.filter((s) => s.passed && (this.fail === null || s.offered_ops_per_s < this.fail)).map((s) => s.offered_ops_per_s);
+    this.pass = passing.length ? Math.max(...passing) : null;
+  }
+
+  // result(clients) -> summary.json `capacity`.
+  result(clients, interrupted = null) {
+    return {
+      sla: { percentile: this.sla.percentile, target_ms: this.sla.target_ms, text: this.sla.text, latency: 'intended (coordinated-omission corrected), the worst operation type' },
+      capacity_ops_per_s: this.pass,
+      clients,
+      search: { start: this.start, growth: GROWTH, refine_within: REFINE_WITHIN, max_steps: this.maxSteps, achieved_share: ACHIEVED_SHARE, ended: interrupted || this.stopped },
+      steps: this.steps,
+    };
+  }
+}
+
+module.exports = { parseSla, judgeStep, CapacitySearch, PERCENTILES, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_START };

@@ -1,0 +1,78 @@
+'use strict';
+// The capacity search's arithmetic on synthetic steps (the runner's real steps: sla-run.test.js).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { parseSla, judgeStep, CapacitySearch, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN } = require('../src/sla');
+
+test('parseSla: any percentile the summary has, any duration of the lab grammar; typos refused in one line', () => {
+  assert.deepEqual(parseSla('p99=10ms'), { percentile: 'p99', key: 'p99', target_ms: 10, text: 'p99=10ms' });
+  assert.equal(parseSla('p99.9=0.5s').key, 'p999');
+  assert.equal(parseSla('p99.9=0.5s').target_ms, 500);
+  assert.equal(parseSla('p50=2m').target_ms, 120000);
+  assert.match(parseSla('p98=10ms').error, /'p98' is not a percentile the summary has \(p50, p90, p99, p99\.9\)/);
+  assert.match(parseSla('99=10ms').error, /not a percentile/);
+  assert.match(parseSla('p99=10').error, /is not a duration/);
+  assert.match(parseSla('p99<10ms').error, /not PERCENTILE=DURATION/);
+  for (const bad of ['p98=10ms', 'p99=10', 'p99=-1ms', '']) assert.equal(parseSla(bad).error.includes('\n'), false);
+});
+
+// A server whose intended p99 is flat until `knee` ops/s, then grows; it achieves at most `max`.
+function serverAt(rate, { knee, max }) {
+  const achieved = Math.min(rate, max);
+  const p99 = rate <= knee ? 2000 : 2000 + (rate - knee) * 100;
+  return { complete: true, measured_s: 10, loader: { limited: false }, ops: { find: { count: Math.round(achieved * 10), errors: 0, latency_us: { p50: 500, p99: 1500, p999: 3000 }, intended_latency_us: { p50: 600, p99, p999: p99 * 2 } } } };
+}
+
+function search(server, opts = {}) {
+  const sla = parseSla('p99=10ms');
+  const s = new CapacitySearch({ sla, ...opts });
+  for (let rate = s.next(); rate !== null; rate = s.next()) s.record(judgeStep(sla, rate, server(rate)));
+  return s.result(16);
+}
+
+test('the search raises, then bisects to the knee within its tolerance and budget', () => {
+  // p99 crosses 10 ms at knee + 80 ops/s.
+  const r = search((rate) => serverAt(rate, { knee: 1000, max: 1e9 }));
+  const truth = 1080;
+  assert.ok(r.capacity_ops_per_s <= truth, `${r.capacity_ops_per_s} passes only if under the knee`);
+  assert.ok(r.capacity_ops_per_s >= truth * (1 - REFINE_WITHIN) - 1, `${r.capacity_ops_per_s} within ${REFINE_WITHIN * 100}% of ${truth}`);
+  assert.ok(r.steps.length <= MAX_STEPS);
+  assert.deepEqual(r.steps.slice(0, 5).map((s) => s.offered_ops_per_s), [100, 200, 400, 800, 1600]);
+  assert.match(r.search.ended, /refined to within/);
+  const failed = r.steps.find((s) => !s.passed);
+  assert.match(failed.why, /intended p99 .* ms > 10 ms/);
+});
+
+test('a rate the server cannot reach fails as not achieved, whatever its latency', () => {
+  const r = search((rate) => serverAt(rate, { knee: 1e9, max: 500 }));
+  assert.ok(r.capacity_ops_per_s <= 500 / ACHIEVED_SHARE && r.capacity_ops_per_s >= 450, String(r.capacity_ops_per_s));
+  assert.match(r.steps.find((s) => !s.passed).why, /achieved .* under 95% of the/);
+});
+
+test('a target below the idle latency: no rate passes, said, and the search stays bounded', () => {
+  const sla = parseSla('p99=1ms');
+  const s = new CapacitySearch({ sla });
+  for (let rate = s.next(); rate !== null; rate = s.next()) s.record(judgeStep(sla, rate, serverAt(rate, { knee: 1e9, max: 1e9 })));
+  const r = s.result(16);
+  assert.equal(r.capacity_ops_per_s, null);
+  assert.match(r.search.ended, /no rate passes/);
+  assert.ok(r.steps.length <= MAX_STEPS && r.steps.length > 1);
+});
+
+test('failed, loader-limited and incomplete steps never pass', () => {
+  const sla = parseSla('p99=10ms');
+  const ok = serverAt(100, { knee: 1e9, max: 1e9 });
+  assert.equal(judgeStep(sla, 100, ok).passed, true);
+  assert.match(judgeStep(sla, 100, { ...ok, failed: { error_fraction: 0.5 } }).why, /failed/);
+  assert.match(judgeStep(sla, 100, { ...ok, loader: { limited: true } }).why, /loader was the limit/);
+  assert.match(judgeStep(sla, 100, { ...ok, complete: false }).why, /did not complete/);
+  const unpaced = { ...ok, ops: { find: { ...ok.ops.find, intended_latency_us: undefined } } };
+  assert.match(judgeStep(sla, 100, unpaced).why, /no intended latency/);
+});
+
+test('the step budget bounds a search that never settles', () => {
+  const r = search((rate) => serverAt(rate, { knee: 1e12, max: 1e12 }), { maxSteps: 5 });
+  assert.equal(r.steps.length, 5);
+  assert.equal(r.capacity_ops_per_s, 1600);
+  assert.match(r.search.ended, /budget \(5\) ran out/);
+});
