@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # ./run.sh test: the project's whole test suite, no Docker engine needed.
-# Runs every suite, prints each one's result, and closes with one line "N passed, N failed"
-# (the plain form CI reads). Exit 0 only if every suite ran and nothing failed.
-# A suite whose tool is missing counts as failed and prints the install hint: never a silent skip.
+# Runs every suite, prints each one's result, and closes with one line
+# "N passed, N failed, N skipped" (the plain form CI reads). Exit 0 only if every suite ran and
+# nothing failed. A suite whose tool is missing counts as failed and prints the install hint:
+# never a silent skip. A skipped test (bats "ok N name # skip REASON", node:test t.skip(REASON):
+# a premise of the test, measured and not met here) is counted as skipped, never as passed, and
+# its reason is printed.
 set -uo pipefail
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -10,33 +13,45 @@ cd "$LAB_ROOT" || exit 1
 # shellcheck source=test/lib/tools.sh
 source "$LAB_ROOT/test/lib/tools.sh"
 
-LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 PASSED=0
 FAILED=0
+SKIPPED=0
 FAILED_SUITES=()
 
-# record SUITE PASS FAIL: add a suite's counts; a suite that ran nothing is a failure.
+# record SUITE PASS FAIL [SKIP]: add a suite's counts; a suite that ran nothing is a failure.
 record() {
-  local suite=$1 pass=$2 fail=$3
-  if ((pass + fail == 0)); then fail=1; echo "  $suite: ran no test (see $LOG_DIR/$suite.log)"; fi
+  local suite=$1 pass=$2 fail=$3 skip=${4:-0}
+  if ((pass + fail + skip == 0)); then fail=1; echo "  $suite: ran no test (see $LOG_DIR/$suite.log)"; fi
   PASSED=$((PASSED + pass))
   FAILED=$((FAILED + fail))
+  SKIPPED=$((SKIPPED + skip))
   ((fail == 0)) || FAILED_SUITES+=("$suite")
-  printf '%-28s %4d passed, %d failed\n' "$suite" "$pass" "$fail"
+  printf '%-28s %4d passed, %d failed, %d skipped\n' "$suite" "$pass" "$fail" "$skip"
 }
 
-# tap_counts FILE: "PASS FAIL" from TAP lines at any nesting depth that are leaves.
-# bats prints flat TAP; node --test prints "# pass N" / "# fail N" totals, preferred when present.
+# tap_counts FILE: "PASS FAIL SKIP" of a suite's TAP log.
+# node --test prints totals ("# pass N", "# fail N", "# cancelled N", "# skipped N", "# todo N"),
+# preferred when present: cancelled counts as failed, todo as skipped (neither is a pass).
+# Otherwise flat TAP (bats, the shell suites): "ok N ... # skip REASON" (any case, TAP's SKIP
+# directive) is a skip, any other "ok" a pass, "not ok" a failure.
 tap_counts() {
-  local f=$1 p fl
-  if grep -qE '^# pass [0-9]+' "$f"; then
-    p=$(grep -E '^# pass [0-9]+' "$f" | tail -1 | awk '{print $3}')
-    fl=$(grep -E '^# fail [0-9]+' "$f" | tail -1 | awk '{print $3}')
+  local f=$1 p fl sk
+  tap_total() { local n; n=$(grep -E "^# $1 [0-9]+\$" "$f" | tail -1 | awk '{print $3}'); echo "${n:-0}"; }
+  if grep -qE '^# pass [0-9]+$' "$f"; then
+    p=$(tap_total pass)
+    fl=$(($(tap_total fail) + $(tap_total cancelled)))
+    sk=$(($(tap_total skipped) + $(tap_total todo)))
   else
-    p=$(grep -cE '^ok ' "$f")
+    sk=$(grep -ciE '^ok [0-9]+ .*# skip' "$f")
+    p=$(($(grep -cE '^ok ' "$f") - sk))
     fl=$(grep -cE '^not ok ' "$f")
   fi
-  echo "${p:-0} ${fl:-0}"
+  echo "${p:-0} ${fl:-0} ${sk:-0}"
+}
+
+# tap_skips FILE: each skipped test's line (its name and reason), for the suite's report.
+tap_skips() {
+  grep -iE '^ *ok [0-9]+ .*# (skip|todo)' "$1" | sed -E 's/^ *//'
 }
 
 # run_suite NAME CMD...: run a TAP-producing command, keep its log, show failures.
@@ -45,16 +60,25 @@ run_suite() {
   shift
   "$@" >"$log" 2>&1
   rc=$?
-  read -r p f < <(tap_counts "$log")
+  read -r p f k < <(tap_counts "$log")
   if ((rc != 0 && f == 0)); then f=1; fi
+  if ((k > 0)); then
+    echo "---- $name: $k skipped (premise not met here; see the reason)"
+    tap_skips "$log" | head -40
+  fi
   if ((f > 0)); then
     echo "---- $name failed (exit $rc); log: $log"
     grep -E -B2 -A25 '^ *not ok ' "$log" | head -120 || tail -40 "$log"
     grep -qE '^ *not ok ' "$log" || tail -40 "$log"
     echo "----"
   fi
-  record "$name" "$p" "$f"
+  record "$name" "$p" "$f" "$k"
 }
+
+# Sourced (test/run-all.bats): the functions only.
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
+
+LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 
 suites=()
 while IFS= read -r s; do suites+=("$s"); done < <(ls "$LAB_ROOT"/test/suites/*.sh)
@@ -65,5 +89,5 @@ done
 
 echo
 if ((${#FAILED_SUITES[@]})); then echo "failed suites: ${FAILED_SUITES[*]}"; fi
-echo "$PASSED passed, $FAILED failed"
+echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 ((FAILED == 0))

@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# test/run-all.sh (./run.sh test): a skipped test is counted as skipped, never as passed, in each
+# suite's line and in the closing "N passed, N failed, N skipped" line, with its reason shown;
+# node:test's totals (skipped, todo, cancelled) and bats' "# skip" lines alike.
+
+setup() {
+  REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+  # A copy of the runner with suites of our own (test/suites/*.sh are the real ones).
+  W=$BATS_TEST_TMPDIR/lab
+  mkdir -p "$W/test/suites" "$W/test/lib"
+  cp "$REPO/test/run-all.sh" "$W/test/"
+  cp "$REPO/test/lib/tools.sh" "$W/test/lib/"
+}
+
+@test "tap_counts: bats' '# skip' lines are skips, not passes" {
+  # shellcheck source=test/run-all.sh
+  source "$REPO/test/run-all.sh"
+  printf '1..4\nok 1 a\nok 2 b # skip no second core (0.4 idle)\nnot ok 3 c\nok 4 d # SKIP why\n' >"$BATS_TEST_TMPDIR/tap"
+  [ "$(tap_counts "$BATS_TEST_TMPDIR/tap")" = "1 1 2" ]
+}
+
+@test "tap_counts: node:test totals, skipped and todo apart, cancelled as failed" {
+  source "$REPO/test/run-all.sh"
+  printf '# tests 7\n# suites 0\n# pass 3\n# fail 1\n# cancelled 1\n# skipped 1\n# todo 1\n# duration_ms 3.2\n' >"$BATS_TEST_TMPDIR/tap"
+  [ "$(tap_counts "$BATS_TEST_TMPDIR/tap")" = "3 2 2" ]
+}
+
+@test "the closing line counts skips apart; a suite of skips only ran something; reasons are shown" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { printf '1..3\nok 1 one\nok 2 two # skip premise: 1 core idle of 2 needed\nok 3 three\n'; }
+run_suite a a_suite
+SUITE
+  cat >"$W/test/suites/20-b.sh" <<'SUITE'
+# shellcheck shell=bash
+b_suite() { printf 'TAP version 13\nok 1 - x # SKIP deviation no-storage-engine (MONGODB_URI)\n1..1\n# tests 1\n# pass 0\n# fail 0\n# cancelled 0\n# skipped 1\n# todo 0\n'; }
+run_suite b b_suite
+SUITE
+  run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[-1]}" = "2 passed, 0 failed, 2 skipped" ] || { echo "$output"; false; }
+  grep -qE '^a +2 passed, 0 failed, 1 skipped$' <<<"$output"
+  grep -qE '^b +0 passed, 0 failed, 1 skipped$' <<<"$output"
+  grep -qF 'ok 2 two # skip premise: 1 core idle of 2 needed' <<<"$output"
+  grep -qF 'ok 1 - x # SKIP deviation no-storage-engine (MONGODB_URI)' <<<"$output"
+}
+
+@test "a failure still fails the run beside skips; a suite that printed nothing is a failure" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { printf '1..2\nnot ok 1 one\nok 2 two # skip why\n'; return 1; }
+empty_suite() { :; }
+run_suite a a_suite
+run_suite e empty_suite
+SUITE
+  run bash "$W/test/run-all.sh"
+  [ "$status" -ne 0 ]
+  [ "${lines[-1]}" = "0 passed, 2 failed, 1 skipped" ] || { echo "$output"; false; }
+  grep -qF 'failed suites: a e' <<<"$output"
+}
