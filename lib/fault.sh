@@ -301,7 +301,8 @@ smoke_faults() {
   for args in "${runs[@]}"; do
     if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
       local stale
-      stale=$(fault_summary_member "$LAB_ROOT/results/fault-stale-secondary/$eng/latest/summary.json")
+      # the summary stale-secondary's own run wrote (smoke_new_result), never `latest`
+      stale=$(fault_summary_member "$(smoke_new_result fault-stale-secondary "$eng")/summary.json")
       args=${args/STALE_MEMBER/${stale:-$FAULT_DEFAULT_MEMBER}}
     fi
     # shellcheck disable=SC2086  # each entry is a word list on purpose
@@ -309,8 +310,10 @@ smoke_faults() {
     if [[ $args == fault\ replica-lag* || $args == fault\ stale-secondary* || $args == fault\ failover* ]] && [[ $DRY_RUN != 1 ]]; then
       scen=${args#fault }
       scen=${scen%% *}
+      # the folder this very run wrote (smoke_result_grep), never `latest`: a run that wrote no
+      # summary must not be judged by an earlier run's
       smoke_check "$eng: $args: summary.json says pass" \
-        grep -q '"pass": true' "$LAB_ROOT/results/fault-$scen/$eng/latest/summary.json"
+        smoke_result_grep "fault-$scen" "$eng" summary.json '"pass": true'
     fi
   done
   ((SMOKE_FAILED == 0)) || failed=1
