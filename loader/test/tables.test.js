@@ -4,6 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 const tables = require('../src/tables');
 
@@ -42,6 +43,33 @@ test('engines: capabilities typed (journal, keeps_data, majority_reads booleans;
     assert.ok(Array.isArray(e.fault_methods) && e.fault_methods.length > 0, e.engine);
   }
   assert.equal(tables.engine('no-such-engine'), null);
+});
+
+// The columns the loader and init read per server line (issue 26): typed by the reader, each
+// explained with its source in the table's header comment, one oplog size for every engine.
+test('engines: server-line capabilities (retryable_writes, hold_fcv, nojournal, oplog_mb, preallocates, platform, mem_beyond_cache_mb)', () => {
+  const rows = tables.engines();
+  for (const e of rows) {
+    for (const col of ['retryable_writes', 'nojournal', 'preallocates']) assert.equal(typeof e[col], 'boolean', `${e.engine}.${col}`);
+    assert.ok(e.hold_fcv === null || /^\d+\.\d+$/.test(e.hold_fcv), `${e.engine}.hold_fcv ${e.hold_fcv}`);
+    assert.ok(e.platform === null || /^linux\/(amd64|arm64)$/.test(e.platform), `${e.engine}.platform ${e.platform}`);
+    assert.ok(Number.isInteger(e.oplog_mb) && e.oplog_mb > 0, `${e.engine}.oplog_mb`);
+    assert.ok(Number.isInteger(e.mem_beyond_cache_mb) && e.mem_beyond_cache_mb >= 0, `${e.engine}.mem_beyond_cache_mb`);
+  }
+  assert.equal(new Set(rows.map((e) => e.oplog_mb)).size, 1, 'every engine gets the same --oplogSize');
+  const header = fs.readFileSync(path.join(__dirname, '..', '..', 'compose', 'engines.tsv'), 'utf8').split('\n').filter((l) => l.startsWith('#')).join('\n');
+  for (const col of ['retryable_writes', 'hold_fcv', 'nojournal', 'oplog_mb', 'preallocates', 'platform', 'mem_beyond_cache_mb']) {
+    const at = header.indexOf(`#   ${col} `);
+    assert.ok(at >= 0, `${col} is explained in the header`);
+    const rest = header.slice(at + 5);
+    const next = rest.search(/\n# {3}\S/); // the next column's entry
+    const text = next >= 0 ? rest.slice(0, next) : rest;
+    assert.match(text, /(src\/|percona-docker|docs\.percona\.com|official-images|manual)/, `${col}: its source is named`);
+  }
+  const mmap = tables.engine('mmapv1');
+  const rocks = tables.engine('rocksdb');
+  assert.deepEqual([mmap.retryable_writes, mmap.nojournal, mmap.preallocates], [false, true, true]);
+  assert.deepEqual([rocks.retryable_writes, rocks.hold_fcv, rocks.platform, rocks.mem_beyond_cache_mb], [false, '3.4', 'linux/amd64', 256]);
 });
 
 test('topology: config and shard sets of three, routers with published ports; same as bash', () => {
