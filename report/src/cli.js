@@ -1,5 +1,5 @@
 'use strict';
-// lab-report [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
+// lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { readAll, InputError } = require('./read');
@@ -10,10 +10,13 @@ const { writeReport } = require('./output');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-const USAGE = `Usage: lab-report [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
+const USAGE = `Usage: lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
 
 Reads results folders (summary.json + timeline.ndjson) and writes DIR/report/<UTC time>/index.html
-and report.json, prints the comparison, and points DIR/report/latest at it.
+and report.json, prints the comparison (the summary first), and points DIR/report/latest at it.
+  --by DIM            what to compare along: engine (default), server, profile, or any label the
+                      runs carry (loader --label KEY=VALUE, e.g. platform, os)
+  --wide              print every number below the summary (default: the summary, then notes)
   --experiment NAME   only this experiment (repeatable)
   --engine E          only this engine label (repeatable)
   --since DATE        only runs started at or after DATE (ISO 8601, e.g. 2026-11-01 or 2026-11-01T12:00Z)
@@ -22,6 +25,9 @@ and report.json, prints the comparison, and points DIR/report/latest at it.
 Exit codes: 0 report written, 1 runtime error, 2 bad input (one line on stderr).`;
 
 class UsageError extends Error {}
+
+// Dimensions every run has; any other --by is a label (summary.json labels).
+const BUILT_IN = ['engine', 'server', 'profile'];
 
 function parse(argv) {
   let v;
@@ -33,6 +39,8 @@ function parse(argv) {
         experiment: { type: 'string', multiple: true, default: [] },
         engine: { type: 'string', multiple: true, default: [] },
         since: { type: 'string' },
+        by: { type: 'string', default: 'engine' },
+        wide: { type: 'boolean', default: false },
         'results-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -46,8 +54,9 @@ function parse(argv) {
     since = new Date(o.since);
     if (!/^\d{4}-\d{2}-\d{2}/.test(o.since) || Number.isNaN(since.getTime())) throw new UsageError(`--since '${o.since}' is not a date (use ISO 8601, e.g. 2026-11-01)`);
   }
+  if (!/^[a-z][a-z0-9_]*$/.test(o.by)) throw new UsageError(`--by '${o.by}' is not a dimension (engine, server, profile or a label name such as platform)`);
   const resultsDir = path.resolve(o['results-dir'] ?? path.join(REPO_ROOT, 'results'));
-  return { help: Boolean(o.help), experiments: o.experiment, engines: o.engine, since, resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
+  return { help: Boolean(o.help), by: o.by, wide: o.wide, experiments: o.experiment, engines: o.engine, since, resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
 }
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
@@ -63,13 +72,18 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
       const why = input.skipped.length ? `; skipped ${input.skipped.length}: ${input.skipped[0].dir}: ${input.skipped[0].why}` : '';
       throw new UsageError(`no results found in ${opts.inputs.join(', ')}${opts.experiments.length || opts.engines.length || opts.since ? ' matching the filters' : ''}${why}`);
     }
+    if (!BUILT_IN.includes(opts.by) && input.runs.length && !input.runs.some((r) => opts.by in r.labels)) {
+      const found = [...new Set(input.runs.flatMap((r) => Object.keys(r.labels)))].sort();
+      throw new UsageError(`--by ${opts.by}: no run carries a '${opts.by}' label (${found.length ? `labels found: ${found.join(', ')}` : 'no run has labels: the loader\'s --label KEY=VALUE sets them'}; built in: ${BUILT_IN.join(', ')})`);
+    }
     const report = buildReport(input, {
+      by: opts.by,
       generatedAt: now.toISOString(),
       inputs: opts.inputs,
       filters: { experiments: opts.experiments, engines: opts.engines, since: opts.since ? opts.since.toISOString() : null },
     });
     const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
-    io.stdout.write(renderText(report, dir));
+    io.stdout.write(renderText(report, dir, { wide: opts.wide }));
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {

@@ -1,8 +1,12 @@
 'use strict';
-// report.json: normalised runs -> per experiment, sets of comparable runs (same parameters),
-// per point and engine the aggregates over repetitions, and per pair of engines a verdict.
-// No experiment name appears here: every experiment is a list of points with ops.
+// report.json: normalised runs -> per experiment, sets of comparable runs (same parameters,
+// loader, host count, labels: setKey), within a set one side per value of the dimension compared
+// (--by: engine by default) and server identity (sideKey), per point and side the aggregates over
+// repetitions, per pair of sides a verdict, and the summary rows the page and the terminal open
+// with. No experiment name appears here: every experiment is a list of points with ops.
+// (Inside, a side is still called "engine": with --by engine, the default, it is one.)
 const { mergeGroups } = require('./merge');
+const { dimensionValue } = require('./identity');
 const { fingerprint, diffParameters } = require('./params');
 const { mergeEncoded, percentiles } = require('./hist');
 const { median, ratioCI } = require('./stats');
@@ -16,6 +20,9 @@ function runRef(r) {
   return {
     id: Array.isArray(r.dir) ? r.dir.join(' + ') : r.dir,
     engine: r.engine,
+    label_engine: r.label_engine ?? r.engine,
+    labels: r.labels,
+    identity: r.identity,
     group: r.group,
     repetition: r.repetition,
     hosts: r.hosts,
@@ -35,13 +42,17 @@ function latencyOver(parts) {
     return { latency_us: percentiles(mergeEncoded(hists)), latency_source: `histograms of ${parts.length} run(s) merged` };
   }
   const pick = (k) => median(parts.map((o) => o.latency_us?.[k]).filter((x) => typeof x === 'number'));
-  return { latency_us: { p50: pick('p50'), p99: pick('p99'), p999: pick('p999') }, latency_source: `median of ${parts.length} run(s)' own percentiles (no histograms stored)` };
+  const counts = parts.map((o) => o.latency_us?.count).filter((x) => typeof x === 'number');
+  return { latency_us: { count: counts.length ? counts.reduce((a, b) => a + b, 0) : null, p50: pick('p50'), p99: pick('p99'), p999: pick('p999') }, latency_source: `median of ${parts.length} run(s)' own percentiles (no histograms stored)` };
 }
 
 function aggregate(results, pointName, engine) {
   const pts = results.map((r) => r.points.find((p) => p.name === pointName)).filter(Boolean);
   if (!pts.length) return null;
-  const usable = pts.filter((p) => p.complete && !p.loader_limited);
+  const why = pts.map(exclusion);
+  const usable = pts.filter((p, i) => why[i] === null);
+  const excluded = {};
+  for (const w of why) if (w) excluded[w] = (excluded[w] || 0) + 1;
   const rates = pts.map((p) => p.ops_per_s).filter((x) => typeof x === 'number');
   const ops = {};
   for (const op of [...new Set(pts.flatMap((p) => Object.keys(p.ops)))]) {
@@ -72,6 +83,10 @@ function aggregate(results, pointName, engine) {
     parameters: pts[0].parameters, // a case's own settings, if any
     runs: pts.length,
     loader_limited_runs: pts.filter((p) => p.loader_limited).length,
+    // runs left out of verdicts, by reason (EXCLUSIONS), and what they said
+    excluded,
+    failed: pts.map((p) => p.failed).filter(Boolean),
+    shared_host: [...new Set(pts.flatMap((p) => p.shared_host || []))],
     loader_reasons: [...new Set(pts.flatMap((p) => p.loader_reasons))],
     // fastest (the seed's figure: seeds/000 kept the best of 3), median (what to expect), slowest
     ops_per_s: { ...spread(rates), min: rates.length ? Math.min(...rates) : null, max: rates.length ? Math.max(...rates) : null, samples: rates },
@@ -87,6 +102,31 @@ function aggregate(results, pointName, engine) {
   };
 }
 
+// Why a run's point is no measurement of the engine, in the order they are judged; null: it is
+// one. Each is shown, marked and counted, and never enters a verdict (issue 27 item 4).
+const EXCLUSIONS = {
+  incomplete: 'the run did not complete',
+  unsupported: 'the server could not do it',
+  failed: 'errors above the threshold',
+  lost_documents: 'not every document sent arrived',
+  loader_limited: 'the loader was the limit',
+  shared_host: 'the loader shared its host with other load',
+};
+function exclusion(p) {
+  if (!p.complete) return 'incomplete';
+  if (p.unsupported) return 'unsupported';
+  if (p.failed) return 'failed';
+  if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
+  if (p.loader_limited) return 'loader_limited';
+  if (p.shared_host) return 'shared_host';
+  return null;
+}
+
+// "a: the loader was the limit in 3 of 3 run(s)"; '' when nothing was excluded.
+function excludedText(A) {
+  return Object.entries(A.excluded).map(([k, n]) => `${EXCLUSIONS[k]} in ${n} of ${A.runs} run(s)`).join(', ');
+}
+
 // spread(xs): fastest, median and slowest of the numbers in xs (null when there are none).
 function spread(xs) {
   const n = xs.filter((x) => typeof x === 'number');
@@ -98,20 +138,20 @@ function runsText(na, nb) {
 }
 
 function verdict(point, A, B) {
-  const base = { point, engines: [A.engine, B.engine], runs: [A.runs, B.runs] };
-  const lim = [A, B].filter((x) => x.loader_limited_runs > 0);
-  const limText = lim.map((x) => `${x.engine}: the loader was the limit in ${x.loader_limited_runs} of ${x.runs} run(s)`).join('; ');
+  const base = { point, engines: [A.engine, B.engine], runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length] };
+  const lim = [A, B].filter((x) => Object.keys(x.excluded).length);
+  const limText = lim.map((x) => `${x.engine}: ${excludedText(x)}`).join('; ');
   const a = A.verdict_samples;
   const b = B.verdict_samples;
   if (a.length < 2 || b.length < 2) {
     let why;
-    if (lim.length && (a.length < 2 || b.length < 2)) why = `${limText}, excluded`;
+    if (lim.length) why = `${limText}, excluded`;
     else why = `${A.engine} has ${a.length} usable run(s), ${B.engine} ${b.length}; a confidence interval needs at least 2 repetitions of each (--repeat)`;
     return { ...base, status: lim.length ? 'excluded' : 'no-verdict', ratio: null, ci: null, sentence: `${point}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
   }
-  // Put the faster engine first so the sentence reads "X is 1.8x Y".
+  // Put the faster side first (by geometric mean, the statistic shown) so it reads "X is 1.8x Y".
   let [hi, lo, sh, sl] = [A, B, a, b];
-  if (median(b) > median(a)) [hi, lo, sh, sl] = [B, A, b, a];
+  if (ratioCI(b, a, LEVEL).ratio > 1) [hi, lo, sh, sl] = [B, A, b, a];
   const ci = ratioCI(sh, sl, LEVEL);
   const spans = ci.low <= 1 && ci.high >= 1;
   const runs = runsText(sh.length, sl.length);
@@ -174,20 +214,73 @@ function buildSet(results, incomplete, key, idx) {
   };
 }
 
-function buildExperiment(name, results) {
-  // Sets of comparable runs: same parameters (report/src/normalise.js says which are compared).
+// setKey(r, by): what runs must share to be compared at all: the load (parameters), the loader's
+// version and Node, the host count (so the total clients), the labels other than the one
+// compared, the profile; and, unless the dimension is the engine or the server itself, the
+// server's identity and driver line and the engine (an engine comparison spans builds: MMAPv1
+// only exists on 4.0). Flattened by params.flatten, so differences read "run.hosts: 1 vs 2".
+function setKey(r, by) {
+  const labels = { ...r.labels };
+  delete labels[by];
+  const run = { hosts: r.hosts, loader: { version: r.identity.loader.version, node: r.identity.loader.node }, labels };
+  if (by !== 'profile') run.profile = r.profile;
+  if (by !== 'engine' && by !== 'server') Object.assign(run, { engine: r.engine, server: r.identity.server, driver_line: r.identity.loader.driver_line });
+  return { ...r.parameters, run };
+}
+
+// sideKey: runs of one side are pooled as repetitions; they share the dimension's value and the
+// server's identity (two servers that share a label are two sides, never one).
+const sideIdentity = (r) => ({ server: r.identity.server, driver_line: r.identity.loader.driver_line });
+
+// nameSides(results, by): r.side = the dimension's value, with the identity that tells two sides
+// of one value apart ("unknown (java 7.0.0) [server.version 6.0.0]").
+function nameSides(results, by) {
+  const byValue = new Map();
+  for (const r of results) {
+    const v = dimensionValue(r, by);
+    if (!byValue.has(v)) byValue.set(v, new Map());
+    const k = fingerprint(sideIdentity(r));
+    if (!byValue.get(v).has(k)) byValue.get(v).set(k, []);
+    byValue.get(v).get(k).push(r);
+  }
+  for (const [v, sides] of byValue) {
+    const lists = [...sides.values()];
+    if (lists.length === 1) {
+      for (const r of lists[0]) r.side = v;
+      continue;
+    }
+    const ids = lists.map((l) => sideIdentity(l[0]));
+    const keys = diffParameters(ids[0], ids.slice(1)).map((d) => d.key);
+    lists.forEach((l, i) => {
+      const f = require('./params').flatten(ids[i]);
+      const name = `${v} [${keys.map((k) => `${k} ${k in f ? JSON.parse(f[k]) : 'not recorded'}`).join(', ')}]`;
+      for (const r of l) r.side = name;
+    });
+  }
+}
+
+function buildExperiment(name, results, by) {
+  // Sets of comparable runs (setKey); within each, sides named by nameSides.
   const bySet = new Map();
   for (const r of results) {
-    const key = fingerprint(r.parameters);
-    if (!bySet.has(key)) bySet.set(key, { complete: [], incomplete: [] });
+    const key = fingerprint(setKey(r, by));
+    if (!bySet.has(key)) bySet.set(key, { complete: [], incomplete: [], key: setKey(r, by) });
     bySet.get(key)[r.complete ? 'complete' : 'incomplete'].push(r);
   }
   const entries = [...bySet.entries()].sort((x, y) => y[1].complete.length - x[1].complete.length);
-  const sets = entries.map(([key, v], i) => buildSet(v.complete, v.incomplete, key, i));
+  const sets = entries.map(([key, v], i) => {
+    const all = [...v.complete, ...v.incomplete];
+    nameSides(all, by);
+    // the rest of the report reads `engine` as the series name: here it is the side
+    const asSide = (r) => ({ ...r, label_engine: r.engine, engine: r.side, parts: r.parts.map((p) => ({ ...p, engine: r.side })) });
+    const set = buildSet(v.complete.map(asSide), v.incomplete.map(asSide), key, i);
+    set.compared_on = v.key;
+    return set;
+  });
   // Why sets are apart: each set against the first (the one with the most complete runs).
   const differences = sets.slice(1).map((s) => ({
     sets: [sets[0].id, s.id],
-    diffs: diffParameters(sets[0].parameters, [s.parameters]),
+    diffs: diffParameters(sets[0].compared_on, [s.compared_on]),
   }));
   for (const d of differences) {
     d.sentence = `set ${d.sets[1]} (${sets[d.sets[1] - 1].engines.join(', ') || 'incomplete runs only'}) is not compared with set ${d.sets[0]} (${sets[0].engines.join(', ')}): ${d.diffs.map((x) => x.text).join('; ')}`;
@@ -195,28 +288,76 @@ function buildExperiment(name, results) {
   return { name, sets, differences };
 }
 
+// The summary's safety cell for one side at one point: errors, documents sent vs arrived, cases
+// the server could not do, and (by engine) acknowledged writes lost in failover runs.
+function safetyOf(a, safety, by, labelEngine) {
+  const out = [];
+  const errors = Object.values(a.ops).reduce((n, o) => n + (o.errors || 0), 0);
+  if (errors) out.push(`${errors} error(s)`);
+  if (a.documents && a.documents.arrived !== a.documents.sent) out.push(`${a.documents.arrived} of ${a.documents.sent} docs arrived`);
+  if (a.unsupported) out.push(`unsupported ${a.unsupported.runs}/${a.runs}`);
+  if (by === 'engine') {
+    for (const f of safety.filter((x) => x.engine === labelEngine && typeof x.lost === 'number')) out.push(`w:${f.w} failover lost ${f.lost} of ${f.acknowledged} acked`);
+  }
+  return out;
+}
+
+// One row per experiment, set and point (per pair of sides where a set has more): the answer.
+function summaryRows(experiments, safety, by) {
+  const rows = [];
+  for (const ex of experiments) {
+    for (const set of ex.sets) {
+      const sideEngine = new Map([...set.runs, ...set.incomplete].map((r) => [r.engine, r.label_engine]));
+      const cell = (p, e) => {
+        const a = set.aggregates.find((x) => x.point === p && x.engine === e);
+        return a ? safetyOf(a, safety, by, sideEngine.get(e)).map((t) => `${e}: ${t}`) : [];
+      };
+      for (const p of set.points) {
+        const base = { experiment: ex.name, set: set.id, sets: ex.sets.length, point: p };
+        const vs = set.verdicts.filter((v) => v.point === p);
+        if (!vs.length) {
+          const sides = set.aggregates.filter((x) => x.point === p);
+          rows.push({ ...base, sides: sides.map((x) => x.engine), status: 'one-side', runs: sides.map((x) => x.runs), usable: sides.map((x) => x.verdict_samples.length), excluded: sides.map((x) => x.excluded), safety: sides.flatMap((x) => cell(p, x.engine)), sentence: `${p}: one side only (${sides.map((x) => x.engine).join(', ') || 'no complete run'}): nothing to compare` });
+          continue;
+        }
+        for (const v of vs) {
+          const ex2 = v.engines.map((e) => set.aggregates.find((x) => x.point === p && x.engine === e).excluded);
+          rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
 // buildReport({runs, faults, skipped}, meta) -> report.json object
 function buildReport(input, meta = {}) {
-  const { results, notes } = mergeGroups(input.runs);
+  const by = meta.by || 'engine';
+  const { results, notes, left_out: leftOut } = mergeGroups(input.runs);
   const names = [...new Set(results.map((r) => r.experiment))].sort();
-  const experiments = names.map((n) => buildExperiment(n, results.filter((r) => r.experiment === n)));
+  const experiments = names.map((n) => buildExperiment(n, results.filter((r) => r.experiment === n), by));
+  const safety = safetyRows(input.faults, experiments);
   return {
-    report_version: 1,
+    report_version: 2,
     generated_at: meta.generatedAt || new Date().toISOString(),
     inputs: meta.inputs || [],
     filters: meta.filters || {},
+    by,
     method: {
-      throughput: 'ops/s per point = sum over op types; per engine the median over repetitions, with the fastest and slowest repetition beside it',
+      throughput: 'ops/s per point = sum over op types; per side the median over repetitions, with the fastest and slowest repetition beside it',
       fastest_and_median: 'fastest: the best repetition, the figure seeds/000 kept (timeit: the best the server can do); median: what a user should expect, robust to one disturbed repetition; slowest: the spread',
-      latency: 'microseconds; exact percentiles of merged HdrHistograms where runs stored them',
-      verdict: `ratio of medians; ${LEVEL * 100}% CI: Welch's Student t interval on log(ops/s) over repetitions, exponentiated (not a bootstrap: 3-5 repetitions are too few for one)`,
-      excluded: 'points the loader limited (summary steps[].loader.limited) and incomplete runs never enter a verdict',
+      latency: 'microseconds; exact percentiles of merged HdrHistograms where runs stored them; n = the operations they rest on',
+      verdict: `ratio of geometric means of total ops/s over repetitions, with its ${LEVEL * 100}% CI (Welch's Student t interval on log ops/s, exponentiated; not a bootstrap: 3-5 repetitions are too few for one)`,
+      comparable: `runs are compared only within a set (same parameters, loader version and Node, host count, labels, profile${by === 'engine' || by === 'server' ? '' : ', server and engine'}) and pooled only within a side (same ${by} and the same server identity: version, git version, product, process, storage engine, driver line)`,
+      excluded: `never in a verdict, shown and counted: ${Object.values(EXCLUSIONS).join('; ')}`,
     },
     skipped: input.skipped,
     notes,
+    left_out: leftOut,
     experiments,
-    safety: safetyRows(input.faults, experiments),
+    summary: summaryRows(experiments, safety, by),
+    safety,
   };
 }
 
-module.exports = { buildReport, verdict, aggregate };
+module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey };

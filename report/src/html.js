@@ -27,6 +27,16 @@ tr.incomplete td { background: #fde8e8; }
 tr.limited td { background: #fff3cd; }
 tr.unsupported td { background: #eee; color: #555; }
 li.verdict { font-weight: 600; }
+table.summary { font-size: 13px; }
+table.summary td { vertical-align: middle; }
+table.summary td:nth-child(2), table.summary td:nth-child(4) { white-space: nowrap; }
+table.summary td:nth-child(5), table.summary th:nth-child(5) { min-width: 262px; padding: 0 2px; }
+table.summary svg { display: block; }
+#summary p.meta { font-size: 12px; }
+table.summary tr.verdict td:nth-child(3) { font-weight: 600; }
+table.summary tr.excluded td, table.summary tr.no-verdict td, table.summary tr.one-side td { color: #8a4b00; }
+details.appendix { margin-top: 2em; }
+details.appendix > summary { font-size: 1.3em; cursor: pointer; }
 li.no-verdict, li.excluded { color: #8a4b00; }
 .note, .meta { color: #555; }
 .differs { background: #eef; padding: .4em; }

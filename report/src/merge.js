@@ -42,6 +42,11 @@ function mergeHosts(runs) {
       complete: parts.length === runs.length && parts.every((p) => p.complete),
       loader_limited: parts.some((p) => p.loader_limited),
       loader_reasons: parts.flatMap((p, i) => p.loader_reasons.map((r) => `${runs[i].host}: ${r}`)),
+      // one host that measured no engine makes the merged point no measurement either
+      failed: parts.find((p) => p.failed)?.failed ?? null,
+      shared_host: parts.some((p) => p.shared_host) ? parts.flatMap((p, i) => (p.shared_host || []).map((c) => `${runs[i].host}: ${c}`)) : null,
+      unsupported: parts.find((p) => p.unsupported)?.unsupported ?? null,
+      documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,
       ops,
       ops_per_s: rates.length ? rates.reduce((a, b) => a + b, 0) : null,
     };
@@ -60,7 +65,52 @@ function mergeHosts(runs) {
   };
 }
 
-// mergeGroups(runs) -> { results, notes }: one result per (experiment, engine, group, repetition).
+// The overlap rule: hosts of one run measure at the same time, so every step they share must
+// overlap in time by at least OVERLAP_MIN of the shorter one (steps[].started_at + duration_s).
+// Two runs started one after the other with the same --group do not, and are not merged.
+const OVERLAP_MIN = 0.5;
+
+function interval(p) {
+  const t = Date.parse(p.started_at);
+  return Number.isNaN(t) || typeof p.duration_s !== 'number' ? null : [t, t + p.duration_s * 1000];
+}
+
+// overlap(a, b) -> null when every shared step overlaps enough, else why not (one line).
+function overlap(a, b) {
+  for (const pa of a.points) {
+    const pb = b.points.find((p) => p.name === pa.name);
+    if (!pb) continue;
+    const ia = interval(pa);
+    const ib = interval(pb);
+    if (!ia || !ib) return `${pa.name}: no step start time recorded, so no proof the hosts ran together`;
+    const shorter = Math.min(ia[1] - ia[0], ib[1] - ib[0]);
+    const shared = Math.min(ia[1], ib[1]) - Math.max(ia[0], ib[0]);
+    if (shorter <= 0 || shared < OVERLAP_MIN * shorter) {
+      return `${pa.name} started ${((ib[0] - ia[0]) / 1000).toFixed(1)} s apart and overlapped ${Math.max(0, shared / 1000).toFixed(1)} s of ${(shorter / 1000).toFixed(1)} s (needs ${OVERLAP_MIN * 100}%)`;
+    }
+  }
+  return null;
+}
+
+// inTime(list) -> { together, apart: [{ run, why }] }: the parts that overlap the reference part
+// (the one most others overlap; the earliest of equals) and the parts left out with the reason.
+function inTime(list) {
+  const sorted = [...list].sort((x, y) => String(x.started_at).localeCompare(String(y.started_at)));
+  const score = (r) => sorted.filter((o) => o !== r && !overlap(r, o)).length;
+  const ref = sorted.reduce((best, r) => (score(r) > score(best) ? r : best), sorted[0]);
+  const together = [ref];
+  const apart = [];
+  for (const r of sorted) {
+    if (r === ref) continue;
+    const why = overlap(ref, r);
+    if (why) apart.push({ run: r, why });
+    else together.push(r);
+  }
+  return { together, apart };
+}
+
+// mergeGroups(runs) -> { results, notes, left_out }: one result per (experiment, engine, group,
+// repetition) of parts that ran together; a part outside the overlap rule is left out and named.
 function mergeGroups(runs) {
   const byKey = new Map();
   for (const r of runs) {
@@ -70,7 +120,16 @@ function mergeGroups(runs) {
   }
   const results = [];
   const notes = [];
-  for (const list of byKey.values()) {
+  const leftOut = [];
+  for (const all of byKey.values()) {
+    let list = all;
+    if (list.length > 1) {
+      const t = inTime(list);
+      for (const a of t.apart) {
+        leftOut.push({ dir: a.run.dir, experiment: a.run.experiment, engine: a.run.engine, group: a.run.group, repetition: a.run.repetition, host: a.run.host, why: `not merged with ${t.together.map((r) => r.host).join(' + ')} of the same group and repetition: ${a.why}` });
+      }
+      list = t.together;
+    }
     if (list.length === 1) {
       results.push({ ...list[0], hosts: 1, parts: [list[0]] });
       continue;
@@ -83,7 +142,7 @@ function mergeGroups(runs) {
     }
     results.push(mergeHosts(list));
   }
-  return { results, notes };
+  return { results, notes, left_out: leftOut };
 }
 
-module.exports = { mergeGroups, mergeHosts };
+module.exports = { mergeGroups, mergeHosts, overlap, OVERLAP_MIN };

@@ -4,15 +4,21 @@
 // cases, phases) needs no code here or elsewhere: each kind is a list of measured points.
 //
 // Normalised run:
-//   { dir, experiment, engine, group, repetition, host, complete, reason, started_at,
-//     parameters (what makes two runs comparable), description (shown beside the numbers),
-//     published (the seed's numbers), points: [{ name, list, order, clients, complete,
-//       loader_limited, loader_reasons, parameters, ops: { <op>: { count, errors, ops_per_s,
-//       latency_us {p50, p99, p999, ...}, histogram } }, ops_per_s }], timeline: [...] }
+//   { dir, experiment, engine, engine_source, group, repetition, host, complete, reason,
+//     started_at, labels, profile, identity {server, loader} (src/identity.js), parameters (what
+//     makes two runs comparable), description (shown beside the numbers), published (the seed's
+//     numbers), points: [{ name, list, order, clients, started_at, duration_s, complete,
+//       loader_limited, loader_reasons, failed, shared_host, parameters, ops: { <op>: { count,
+//       errors, ops_per_s, latency_us {p50, p99, p999, ...}, histogram } }, ops_per_s }],
+//     timeline: [...] }
 
 // Lists of measured points a summary may hold, in the order they are shown. `steps` (client
 // sweep) exists today; `cases` (e.g. a write-concern matrix) and `phases` follow the same shape.
 const POINT_LISTS = ['steps', 'cases', 'phases'];
+// When a step's failed operations make it no measurement: the loader's one rule (issue 26 writes
+// steps[].failed from it; older summaries are judged here by the same function, never a copy).
+const { stepFailure } = require('../../loader/src/step-failure');
+const { serverIdentity, loaderIdentity } = require('./identity');
 
 // Parameters that describe where or how the loader ran, not the load it applied: runs that differ
 // only here are the same experiment (e.g. two client hosts with different --uri).
@@ -62,10 +68,17 @@ function points(summary) {
         list,
         order: out.length,
         clients: e.clients ?? null,
+        started_at: e.started_at ?? null,
         duration_s: e.duration_s ?? null,
         complete: e.complete !== false,
         loader_limited: Boolean(e.loader && e.loader.limited),
         loader_reasons: (e.loader && e.loader.reasons) || [],
+        // Errors above the loader's threshold (loader/src/step-failure.js): the loader's own mark
+        // where it wrote one, else the same rule applied here. A case the server could not do is
+        // `unsupported` (below), not failed.
+        failed: typeof e.unsupported === 'string' ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
+        // Other load on the loader's host during the step (the loader's selfmon: steps[].loader.contention).
+        shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
         parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
         ops,
         ops_per_s: sumRates(ops),
@@ -148,6 +161,10 @@ function normalise(s, timelineLines, dir) {
     dir,
     experiment: s.experiment,
     engine: s.tool && s.tool.name !== 'lab-loader' ? `${s.engine} (${s.tool.name} ${s.tool.version})` : s.engine, // YCSB runs: their own series beside the loader's
+    engine_source: s.engine_source ?? null, // none: the server reported no storage engine
+    labels: s.labels && typeof s.labels === 'object' && !Array.isArray(s.labels) ? s.labels : {},
+    profile: s.profile ?? s.parameters?.profile ?? null,
+    identity: { server: serverIdentity(s), loader: loaderIdentity(s) },
     // Runs without a group (written before --repeat existed) are each their own group of one.
     group: s.group ?? null,
     repetition: Number.isInteger(s.repetition) ? s.repetition : 1,

@@ -38,37 +38,64 @@
   // reference lines and loader-limited points ringed in red.
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
+  // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
+  const EXCL = { incomplete: 'incomplete', unsupported: 'unsupported', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host' };
+  const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
+
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
     const data = set.aggregates.filter((a) => a.ops[op] && typeof a.ops[op][`${measure}_median`] === 'number').map((a) => ({
       point: a.point, engine: a.engine, rate: a.ops[op][`${measure}_median`],
       min: a.ops[op][`${measure}_slowest`], max: a.ops[op][`${measure}_fastest`], fastest: a.ops[op][`${measure}_fastest`],
       limited: a.loader_limited_runs > 0, limitedRuns: a.loader_limited_runs, runs: a.runs,
+      excluded: exclLabel(a), measured: a.verdict_samples.length > 0,
     }));
     if (!data.length) return;
-    const pub = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s' : measure === 'ops_per_s' && p.op === op && !p.measure));
-    const limited = data.filter((d) => d.limited);
+    // A point none of whose runs measured the engine (w:0 dropped, errors, unsupported) is no
+    // point on the line: a grey cross with its reason.
+    const measured = data.filter((d) => d.measured);
+    const notMeasured = data.filter((d) => !d.measured);
+    const marked = data.filter((d) => d.excluded);
+    // The seed's published numbers never rescale the measured points: those within the measured
+    // range are dashed lines, those above it are named at the top of the chart (off scale).
+    const top = Math.max(...data.map((d) => d.max ?? d.rate)) * 1.15;
+    const pubAll = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s' : measure === 'ops_per_s' && p.op === op && !p.measure));
+    const pub = pubAll.filter((p) => p.value <= top);
+    const pubOff = pubAll.filter((p) => p.value > top);
     const x = xLabel(set);
     const caption = `${op} ${unit} per ${x}: median of repetitions (dot), fastest (triangle), bar: slowest-fastest` +
-      (pub.length ? `; dashed: published ${set.published.source}` : '') +
-      (limited.length ? `; red ring: the loader was the limit in n of the ${x}'s runs (those runs are excluded from verdicts)` : '');
+      (pubAll.length ? `; published ${set.published.source}: ${pub.length ? 'dashed' : ''}${pub.length && pubOff.length ? ', ' : ''}${pubOff.length ? 'above the measured range, named at the top (off scale)' : ''}` : '') +
+      (marked.length ? `; red ring: runs excluded from verdicts (loader-limited, errors, unsupported, shared host, docs lost: n of the ${x}'s runs); grey cross: no run usable for a verdict` : '');
     chart(parent, kind, caption, set.engines, {
       x: { type: 'point', domain: set.points, label: x, padding: 0.3 },
-      y: { label: `${op} ${unit}`, grid: true, zero: true },
+      y: { label: `${op} ${unit}`, grid: true, zero: true, domain: [0, top] },
       color,
       marks: [
         Plot.ruleY(pub, { y: 'value', stroke: '#777', strokeDasharray: '5,4' }),
         Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${num(d.value)}/s`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
+        ...pubOff.map((p, i) => Plot.text([p], { text: (d) => `\u2191 published ${d.name}: ${num(d.value)}/s (off scale)`, frameAnchor: 'top-left', textAnchor: 'start', dx: 4, dy: 4 + 13 * i, fill: '#555' })),
         // slowest-fastest of the repetitions, one bar per engine side by side so they never hide each other
-        ...set.engines.map((e, i) => Plot.ruleX(data.filter((d) => d.engine === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.engines.length - 1) / 2) * 6 })),
-        Plot.line(data, { x: 'point', y: 'rate', stroke: 'engine' }),
-        Plot.dot(data, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
-        ...set.engines.map((e, i) => Plot.dot(data.filter((d) => d.engine === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'engine', symbol: 'triangle', r: 4, dx: (i - (set.engines.length - 1) / 2) * 6 })),
-        Plot.dot(limited, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
-        // one label per engine, stacked, so two limited engines at one step stay readable
-        ...set.engines.map((e, i) => Plot.text(limited.filter((d) => d.engine === e), { x: 'point', y: 'rate', text: (d) => `loader-limited ${d.limitedRuns}/${d.runs}`, dy: -16 - 13 * i, fill: 'red' })),
+        ...set.engines.map((e, i) => Plot.ruleX(measured.filter((d) => d.engine === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.engines.length - 1) / 2) * 6 })),
+        Plot.line(measured, { x: 'point', y: 'rate', stroke: 'engine' }),
+        Plot.dot(measured, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
+        ...set.engines.map((e, i) => Plot.dot(measured.filter((d) => d.engine === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'engine', symbol: 'triangle', r: 4, dx: (i - (set.engines.length - 1) / 2) * 6 })),
+        Plot.dot(notMeasured, { x: 'point', y: 'rate', symbol: 'times', stroke: '#888', r: 5 }),
+        Plot.dot(marked, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
+        // one label per engine, stacked, so two marked engines at one step stay readable
+        ...set.engines.map((e, i) => Plot.text(marked.filter((d) => d.engine === e), { x: 'point', y: 'rate', text: 'excluded', dy: -16 - 13 * i, fill: 'red' })),
       ],
     });
+  }
+
+  // Log-axis ticks at every decade with 1-2-5 labels, over the data's range.
+  function ticks125(values) {
+    const v = values.filter((x) => x > 0);
+    if (!v.length) return undefined;
+    const out = [];
+    for (let e = Math.floor(Math.log10(Math.min(...v))); e <= Math.ceil(Math.log10(Math.max(...v))); e++) {
+      for (const m of [1, 2, 5]) out.push(Number((m * 10 ** e).toPrecision(1)));
+    }
+    return out;
   }
 
   function latencyChart(parent, set, op, color) {
@@ -79,16 +106,22 @@
       for (const [k, name] of PCTS) if (typeof l[k] === 'number' && l[k] > 0) data.push({ point: a.point, engine: a.engine, pct: name, ms: l[k] / 1000, series: `${a.engine} ${name}` });
     }
     if (!data.length) return;
+    const ns = set.aggregates.filter((a) => a.ops[op]?.latency_us?.p50 > 0).map((a) => ({ point: a.point, engine: a.engine, ms: a.ops[op].latency_us.p50 / 1000, n: a.ops[op].latency_us.count }));
     const merged = set.aggregates.every((a) => !a.ops[op] || /merged/.test(a.ops[op].latency_source));
     const how = merged ? 'exact percentiles of the repetitions\' merged histograms' : 'median of each run\'s own percentiles (the runs stored no histogram)';
-    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per ${xLabel(set)} (ms, log scale; ${how})`, set.engines, {
+    const tk = ticks125(data.map((d) => d.ms));
+    const lo = Math.min(...data.map((d) => d.ms));
+    const hi = Math.max(...data.map((d) => d.ms));
+    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per ${xLabel(set)} (ms, log scale; ${how}; n = the operations the percentiles rest on)`, set.engines, {
       x: { type: 'point', domain: set.points, label: xLabel(set), padding: 0.3 },
-      y: { type: 'log', label: `${op} latency (ms)`, grid: true, tickFormat: '~g' }, // 0.5, not d3's SI "500m"
+      // every decade, labelled 1-2-5 (0.5, not d3's SI "500m"), within the measured range
+      y: { type: 'log', label: `${op} latency (ms)`, grid: true, ticks: tk && tk.filter((t) => t >= lo / 1.5 && t <= hi * 1.5), tickFormat: '~g' },
       color,
       symbol: { legend: true, domain: PCTS.map((p) => p[1]) },
       marks: [
         Plot.line(data, { x: 'point', y: 'ms', stroke: 'engine', z: 'series', strokeOpacity: 0.6 }),
         Plot.dot(data, { x: 'point', y: 'ms', stroke: 'engine', symbol: 'pct', r: 4, tip: true }),
+        Plot.text(ns, { x: 'point', y: 'ms', text: (d) => `n=${num(d.n)}`, dy: 12, fill: '#666', fontSize: 10 }),
       ],
     });
   }
@@ -135,6 +168,9 @@
     if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
     if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
     if (a.loader_limited_runs) n.push(`loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}`);
+    for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations`);
+    if ((a.shared_host || []).length) n.push(`shared the host with other load: ${a.shared_host.join('; ')}`);
+    if (Object.keys(a.excluded || {}).length) n.push(`EXCLUDED from verdicts: ${exclLabel(a)}`);
     return n.join('; ');
   }
 
@@ -142,16 +178,16 @@
     const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
     const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
     const head = [xLabel(set), 'engine', 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
-    for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
+    for (const op of ops) head.push(`${op}/s`, `${op} n`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
     for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
     head.push('note');
     const rows = [];
     for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
       const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, a.runs, num(a.ops_per_s.fastest, 1), num(a.ops_per_s.median, 1), num(a.ops_per_s.slowest, 1)];
-      for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
+      for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
       for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
       cells.push(pointNote(a));
-      rows.push({ cls: a.unsupported ? 'unsupported' : a.loader_limited_runs ? 'limited' : '', cells });
+      rows.push({ cls: a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells });
     }
     const out = [table(head, rows, 'numbers')];
     const w0 = set.aggregates.find((a) => a.latency_meaning);
@@ -177,12 +213,45 @@
     }
     for (const n of set.published?.notes || []) box.append(el('p', { class: 'note' }, `published: ${n}`));
     box.append(el('h4', {}, 'Runs (each run\'s description beside its numbers)'), runsTable(set));
-    box.append(el('h4', {}, 'Timelines (every run)'));
-    for (const tl of set.timelines) timelineCharts(box, tl, set);
     section.append(box);
   }
 
-  root.append(el('p', { class: 'meta' }, `generated ${report.generated_at} from ${report.inputs.join(', ')}. ${report.method.verdict}.`));
+  // The answer first: one row per experiment, set and point (per pair of sides): who is faster,
+  // the ratio with its 95% interval drawn against a 1.0 line (a forest plot on one log scale),
+  // runs per side (usable/all), what was excluded and the safety facts.
+  function summarySection() {
+    const rows = report.summary;
+    const box = el('section', { id: 'summary' }, el('h2', {}, `Summary: who is faster, by ${report.by}`));
+    if (!rows.length) { box.append(el('p', { class: 'note' }, 'no experiment runs')); return box; }
+    const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci);
+    const domain = [Math.min(0.5, ...bounds) / 1.1, Math.max(2, ...bounds) * 1.1];
+    const W = 260;
+    const fx = { type: 'log', domain, ticks: ticks125(domain), tickFormat: '~g' };
+    const forest = (r) => Plot.plot({ width: W, height: 26, marginLeft: 8, marginRight: 8, marginTop: 4, marginBottom: 4, x: { ...fx, axis: null }, y: { axis: null, domain: [0, 1] },
+      marks: [Plot.ruleX([1], { stroke: '#333' }),
+        ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
+    const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
+    const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs (usable/all)', 'excluded from verdicts', 'safety'];
+    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
+    const ex = (r) => r.sides.map((side, i) => { const t = Object.entries(r.excluded[i] || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${r.runs[i]}`).join(', '); return t ? `${side}: ${t}` : null; }).filter(Boolean).join('; ');
+    const trs = rows.map((r) => ({
+      cls: `row ${r.status}`,
+      cells: [`${r.experiment}${r.sets > 1 ? ` (set ${r.set})` : ''}`, r.point, answer(r),
+        r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
+        forest(r), r.sides.map((side, i) => `${side}: ${r.usable[i]}/${r.runs[i]}`).join(', '), ex(r) || '-', r.safety.join('; ') || '-'],
+    }));
+    box.append(table(head, trs, 'summary'));
+    box.append(el('p', { class: 'meta method' }, `Method: ${report.method.verdict}. Forest: the dot is the ratio, the bar its 95% interval (green: it excludes 1.0), the line 1.0. ${report.method.comparable}. ${report.method.excluded}.`));
+    const notCompared = report.experiments.flatMap((x) => x.differences.map((d) => `${x.name}: ${d.sentence}`));
+    for (const t of notCompared) box.append(el('p', { class: 'differs' }, `Not compared: ${t}`));
+    for (const l of report.left_out) box.append(el('p', { class: 'differs left-out' }, `Left out: ${l.experiment} ${l.engine} ${l.host} (${rel(l.dir)}): ${l.why}`));
+    box.append(el('p', { class: 'note' }, 'The evidence is below: per experiment the charts, the verdicts, every number and each run\'s description; the per-second timeline of every run is in the appendix at the end.'));
+    return box;
+  }
+  const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+  root.append(el('p', { class: 'meta' }, `generated ${report.generated_at} from ${report.inputs.join(', ')}.`));
+  root.append(summarySection());
   for (const ex of report.experiments) {
     const section = el('section', { class: 'experiment', id: `experiment-${ex.name}` }, el('h2', {}, ex.name));
     for (const d of ex.differences) section.append(el('p', { class: 'differs' }, `Not compared: ${d.sentence}`));
@@ -201,6 +270,18 @@
   if (report.notes.length || report.skipped.length) {
     root.append(el('section', { class: 'skipped' }, el('h2', {}, 'Not read'), el('ul', {},
       report.notes.map((n) => el('li', {}, n)), report.skipped.map((s) => el('li', {}, `${rel(s.dir)}: ${s.why}`)))));
+  }
+  // Appendix, collapsed: the per-second timeline of every run (the evidence behind each number).
+  const timelines = report.experiments.flatMap((ex) => ex.sets.flatMap((set) => set.timelines.map((tl) => ({ ex, set, tl }))));
+  if (timelines.length) {
+    const app = el('details', { class: 'appendix', id: 'timelines' }, el('summary', {}, `Appendix: per-second timelines of every run (${timelines.length})`));
+    for (const { ex, set, tl } of timelines) {
+      const box = el('div', { class: 'timeline', 'data-experiment': ex.name, 'data-set': set.id });
+      box.append(el('h4', {}, `${ex.name}${ex.sets.length > 1 ? ` set ${set.id}` : ''}`));
+      timelineCharts(box, tl, set);
+      app.append(box);
+    }
+    root.append(app);
   }
   document.body.setAttribute('data-rendered', 'true');
 })();

@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { normalise } = require('./normalise');
+const { checkSummary, BadRun } = require('./check');
 
 const SUPPORTED_SCHEMA = [1];
 const MAX_DEPTH = 5; // results/<experiment>/<engine>/<stamp>/summary.json is depth 3
@@ -59,6 +60,12 @@ function readRun(dir) {
   if (typeof s.scenario === 'string') return { kind: 'fault', fault: { dir, ...s } };
   if (typeof s.experiment !== 'string' || typeof s.engine !== 'string') {
     return { kind: 'skipped', dir, why: 'summary.json has no experiment/engine' };
+  }
+  try {
+    checkSummary(s);
+  } catch (e) {
+    if (e instanceof BadRun) return { kind: 'skipped', dir, why: `summary.json: ${e.message}` };
+    throw e;
   }
   return { kind: 'experiment', run: normalise(s, readTimeline(dir), dir) };
 }

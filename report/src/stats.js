@@ -1,7 +1,7 @@
 'use strict';
-// Verdict statistics over repetitions. Point estimate: ratio of the two engines' median
-// throughput. Interval: Welch's Student t interval on log(throughput) of the repetitions,
-// exponentiated, i.e. a 95 % CI for the ratio (of geometric means).
+// Verdict statistics over repetitions. One statistic: the ratio of the two sides' geometric mean
+// throughput, with Welch's Student t interval on log(throughput) of the repetitions,
+// exponentiated, i.e. a 95 % CI for that same ratio.
 // Why t and not the bootstrap: a lab runs 3-5 repetitions per engine; a percentile bootstrap over
 // 3 values has only 10 distinct resamples and is known to give intervals that are too narrow at
 // such n, while the t interval widens with few samples as it should. Why logs: a ratio is
@@ -21,7 +21,8 @@ const variance = (xs) => {
   return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
 };
 
-// ratioCI(a, b, level) -> { ratio, low, high, df } for throughput samples a (numerator), b.
+// ratioCI(a, b, level) -> { ratio, low, high, df } for throughput samples a (numerator), b;
+// ratio = geomean(a) / geomean(b), always inside [low, high].
 // Needs >= 2 positive samples on each side (callers check and say why not).
 function ratioCI(a, b, level = 0.95) {
   const la = a.map(Math.log);
@@ -30,7 +31,9 @@ function ratioCI(a, b, level = 0.95) {
   const vb = variance(lb) / lb.length;
   const d = mean(la) - mean(lb);
   const se = Math.sqrt(va + vb);
-  const ratio = median(a) / median(b);
+  // The headline is the ratio this interval describes: of geometric means (exp of the mean log
+  // difference), never the ratio of medians (with bimodal samples that fell outside its own CI).
+  const ratio = Math.exp(d);
   if (se === 0) return { ratio, low: Math.exp(d), high: Math.exp(d), df: null };
   // Welch-Satterthwaite degrees of freedom
   const df = (va + vb) ** 2 / (va ** 2 / (la.length - 1) + vb ** 2 / (lb.length - 1));

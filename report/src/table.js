@@ -1,6 +1,9 @@
 'use strict';
-// The comparison as plain text for the terminal: per experiment and set, one row per point and
-// engine, then the verdicts, incomplete runs, skipped folders and the speed/safety table.
+// The comparison as plain text for the terminal. It opens with the summary (the answer: per
+// experiment, set and point who is faster, the ratio with its 95% interval drawn against 1.0, runs
+// per side, what was excluded and the safety facts), every line within WIDTH columns; then what
+// was not compared, left out or skipped. --wide adds every number: per experiment and set, one
+// row per point and side, the verdicts, incomplete runs and the speed/safety table.
 const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
 const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
 
@@ -61,8 +64,101 @@ function describeRuns(set) {
   return [...seen.entries()].map(([k, n]) => `runs: ${k.replace(': ', ` (${n} run${n > 1 ? 's' : ''}): `)}`);
 }
 
-function renderText(report, outDir) {
+const WIDTH = 120;
+
+// wrap(text, indent): lines of at most WIDTH columns, continuation lines indented.
+function wrap(text, indent = '', first = '') {
   const out = [];
+  let line = first;
+  for (const word of String(text).split(' ')) {
+    if (line.length && (line + ' ' + word).length > WIDTH) {
+      out.push(line);
+      line = indent + word;
+    } else {
+      line = line.length && !/ $/.test(line) ? `${line} ${word}` : line + word;
+    }
+  }
+  if (line.trim()) out.push(line);
+  return out.map((l) => (l.length > WIDTH ? `${l.slice(0, WIDTH - 1)}…` : l));
+}
+const cut = (t, w) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
+
+// The forest plot in characters: the 95% interval as a bar, o at the ratio, | at 1.0, on one log
+// scale for the whole summary (lo..hi).
+const FOREST = 21;
+function forest(row, lo, hi) {
+  const cells = Array(FOREST).fill(' ');
+  const at = (x) => Math.max(0, Math.min(FOREST - 1, Math.round(((Math.log(x) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * (FOREST - 1))));
+  if (row.ci) for (let i = at(row.ci[0]); i <= at(row.ci[1]); i++) cells[i] = '-';
+  cells[at(1)] = cells[at(1)] === '-' ? '+' : '|';
+  if (typeof row.ratio === 'number') cells[at(row.ratio)] = 'o';
+  return `[${cells.join('')}]`;
+}
+
+function answer(r) {
+  if (r.status === 'verdict') return `${r.faster} ${fmt(r.ratio)}x ${r.slower}`;
+  if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
+  if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
+  if (r.status === 'one-side') return 'one side only';
+  return 'NO VERDICT: too few runs';
+}
+const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+function excludedLine(r) {
+  const parts = [];
+  r.sides.forEach((side, i) => {
+    const e = r.excluded[i] || {};
+    const t = Object.entries(e).map(([k, n]) => `${k.replace('_', '-')} ${n}/${r.runs[i]}`).join(', ');
+    if (t) parts.push(`${side}: ${t}`);
+  });
+  return parts.join('; ');
+}
+
+// summaryText(report) -> lines, each within WIDTH columns.
+function summaryText(report) {
+  const rows = report.summary;
+  const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
+  if (!rows.length) return [...out, 'no experiment runs'];
+  const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci);
+  const lo = Math.min(0.5, ...bounds);
+  const hi = Math.max(2, ...bounds);
+  out.push(`forest scale ${fmt(lo)} .. ${fmt(hi)} (log)`);
+  let head = null;
+  for (const r of rows) {
+    const h = `${r.experiment}${r.sets > 1 ? ` set ${r.set}` : ''}: ${[...new Set(rows.filter((x) => x.experiment === r.experiment && x.set === r.set).flatMap((x) => x.sides))].join(' vs ')}`;
+    if (h !== head) {
+      out.push('', ...wrap(h, '    '));
+      out.push(`  ${'point'.padEnd(14)}  ${'answer'.padEnd(40)}  ${'95% CI'.padEnd(11)}  ${'forest'.padEnd(FOREST + 2)}  runs (usable/all)`);
+      head = h;
+    }
+    const ci = r.ci ? `${fmt(r.ci[0])}-${fmt(r.ci[1])}` : '-';
+    const runs = r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v ');
+    out.push(`  ${cut(r.point, 14)}  ${cut(answer(r), 40)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
+    const ex = excludedLine(r);
+    if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
+    if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
+  }
+  return out;
+}
+
+// The lines below the summary without --wide: what was not compared, left out, incomplete, skipped.
+function notesText(report, outDir) {
+  const out = [];
+  for (const ex of report.experiments) {
+    for (const d of ex.differences) out.push(...wrap(`not compared: ${ex.name} ${d.sentence}`, '    '));
+    for (const set of ex.sets) for (const r of set.incomplete) out.push(...wrap(`INCOMPLETE (not compared): ${ex.name} ${r.engine}: ${r.reason}`, '    '));
+  }
+  for (const l of report.left_out) out.push(...wrap(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`, '    '));
+  for (const n of report.notes) out.push(...wrap(`note: ${n}`, '    '));
+  for (const s of report.skipped) out.push(...wrap(`skipped: ${s.dir}: ${s.why}`, '    '));
+  out.push('', ...wrap(`every number: --wide${outDir ? `, or ${outDir}/index.html` : ''}`, '    '));
+  return out;
+}
+
+function renderText(report, outDir, opts = {}) {
+  const top = summaryText(report);
+  if (!opts.wide) return [...top, '', ...notesText(report, outDir)].join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
+  const out = [...top, '', '== every number (--wide)'];
   for (const ex of report.experiments) {
     for (const set of ex.sets) {
       out.push('', `== ${ex.name}${ex.sets.length > 1 ? ` (set ${set.id})` : ''}: ${set.engines.join(' vs ') || 'no complete run'}`);
@@ -85,10 +181,11 @@ function renderText(report, outDir) {
     out.push(grid(rows));
     for (const s of report.safety) if (s.sentence) out.push(s.sentence);
   }
+  for (const l of report.left_out) out.push(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`);
   for (const n of report.notes) out.push(`note: ${n}`);
   for (const s of report.skipped) out.push(`skipped: ${s.dir}: ${s.why}`);
   if (outDir) out.push('', `report: ${outDir}/index.html (numbers: report.json)`);
   return out.join('\n').replace(/^\n/, '') + '\n';
 }
 
-module.exports = { renderText };
+module.exports = { renderText, summaryText, WIDTH };

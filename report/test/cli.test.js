@@ -29,10 +29,20 @@ test('writes results/report/<UTC>/index.html + report.json, points latest at it,
   assert.ok(fs.statSync(path.join(latest, 'index.html')).size > 100000, 'the chart library is inlined');
   const rep = JSON.parse(fs.readFileSync(path.join(latest, 'report.json'), 'utf8'));
   assert.deepEqual(rep.experiments[0].sets[0].engines, ['a', 'b']);
-  assert.match(r.stdout, /== expX: a vs b/);
-  assert.match(r.stdout, /clients-1: b is 2\.00x a \(95% CI [\d.]+-[\d.]+, 2 runs each\)/);
-  assert.match(r.stdout, /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
-  assert.ok(r.stdout.includes(`report: ${path.join(root, 'report', name)}/index.html`));
+  // the summary opens the output: the answer, its interval and the runs per side, within 120 columns
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.match(lines[0], /^== summary: who is faster/);
+  assert.match(r.stdout, /^ {2}clients-1 +b 2\.00x a +[\d.]+-[\d.]+ +\[[ |+o-]{21}\] +2\/2 v 2\/2$/m);
+  for (const l of lines) assert.ok(l.length <= 120, `${l.length} columns: ${l}`);
+  assert.ok(r.stdout.includes(`every number: --wide, or ${path.join(root, 'report', name)}/index.html`));
+  // --wide: every number below the same summary
+  const w = run(['--results-dir', root, '--wide']);
+  assert.equal(w.status, 0, w.stderr);
+  assert.ok(w.stdout.startsWith(lines[0]));
+  assert.match(w.stdout, /== expX: a vs b/);
+  assert.match(w.stdout, /clients-1: b is 2\.00x a \(95% CI [\d.]+-[\d.]+, 2 runs each\)/);
+  assert.match(w.stdout, /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
+  assert.ok(w.stdout.includes('report: '));
   // the report folder is not read back as results
   assert.equal(run(['--results-dir', root]).status, 0);
 });
@@ -65,6 +75,8 @@ test('bad input: one line on stderr, exit 2', () => {
     [['--results-dir', root, '/nonexistent/folder'], /^lab-report: results folder not found: \/nonexistent\/folder$/],
     [['--results-dir', root, '--engine', 'nosuch'], /^lab-report: no results found in .* matching the filters$/],
     [['--results-dir', tmpDir()], /^lab-report: no results found in /],
+    [['--results-dir', root, '--by', 'Platform'], /^lab-report: --by 'Platform' is not a dimension/],
+    [['--results-dir', root, '--by', 'platform'], /^lab-report: --by platform: no run carries a 'platform' label \(no run has labels/],
   ];
   for (const [args, re] of cases) {
     const r = run(args);
