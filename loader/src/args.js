@@ -110,7 +110,10 @@ function parseUri(flag, uri) {
   const { MongoClient } = require('mongodb');
   let hosts;
   try {
-    hosts = new MongoClient(uri).options.hosts;
+    // mongodb+srv://NAME/: no hosts until connect() looks up _mongodb._tcp.NAME (SRV) and NAME
+    // (TXT); the driver keeps NAME as srvHost (mongodb lib/connection_string.js parseOptions).
+    const o = new MongoClient(uri).options;
+    hosts = o.srvHost ? [o.srvHost] : o.hosts;
   } catch (e) {
     throw new UsageError(`${flag} '${uri}' names no server or is malformed (${e.message}); e.g. mongodb://127.0.0.1:27017/`);
   }

@@ -4,6 +4,7 @@
 // first heartbeat already says what is wrong, so every seed failing for a reason that a retry will
 // not change (refused, no such host, no route, wrong replica set) ends the wait at once.
 
+const net = require('node:net');
 const { REOPEN } = require('./clients');
 const { lineForWire, tooOldMessage } = require('./driver-line');
 
@@ -11,7 +12,7 @@ class ConnectError extends Error {
   constructor(kind, message) {
     super(message);
     this.name = 'Error';
-    this.kind = kind; // refused | dns | unreachable | timeout | auth | replica-set | server-too-old | other
+    this.kind = kind; // refused | dns | srv | unreachable | timeout | silent | auth | replica-set | server-too-old | other
   }
 }
 
@@ -61,6 +62,8 @@ function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeou
       return `host ${where} is unreachable (no route to it): check the address in --uri and the network`;
     case 'timeout':
       return `no answer from ${where} within ${timeoutS}s (host down, or a firewall drops the packets): check the address and --server-selection-timeout`;
+    case 'silent':
+      return `${where} accepted the TCP connection but sent no MongoDB reply within ${timeoutS}s: something listens there that is not answering as a MongoDB server (another service, a TLS port reached without tls=true in --uri, or a hung mongod)`;
     case 'replica-set':
       return `${where} is not a member of replica set '${replicaSet}' (it reports ${reported ? `replica set '${reported}'` : 'no replica set'}): check replicaSet= in --uri`;
     case 'auth':
@@ -91,11 +94,40 @@ function refusedWire(e) {
   return m ? Number(m[1]) : null;
 }
 
+// srvFailure(error, options) -> the one line for a mongodb+srv:// URI whose DNS records could not be
+// used, or null. The driver looks up _<srvServiceName>._tcp.<srvHost> (SRV) and <srvHost> (TXT)
+// in connect() and fills options.hosts from the SRV answer (mongodb lib/mongo_client.js connect,
+// lib/connection_string.js resolveSRVRecord): hosts still empty after a failed connect() means the
+// lookup itself failed (a DNS error: ENOTFOUND, ENODATA, ETIMEOUT, ...; or the driver refusing the
+// records: a target outside the name's domain, no addresses, a bad TXT record).
+function srvFailure(e, options) {
+  if (!options.srvHost || (options.hosts || []).length) return null;
+  const name = `_${options.srvServiceName || 'mongodb'}._tcp.${options.srvHost}`;
+  const why = {
+    ENOTFOUND: 'no such name in DNS', ENODATA: 'the name has no SRV record', ETIMEOUT: 'the DNS server did not answer',
+    ECONNREFUSED: 'the DNS server refused the query', ESERVFAIL: 'the DNS server failed (SERVFAIL)',
+  }[e && e.code] || (e && e.code ? e.code : `${e.name}: ${e.message}`);
+  return `SRV lookup failed for ${name} (${why}): check the cluster's name in --uri and that this machine's DNS resolves it`;
+}
+
+// acceptsTcp('host:port', ms) -> true when something accepts a TCP connection there within ms.
+function acceptsTcp(address, ms) {
+  const i = address.lastIndexOf(':');
+  return new Promise((resolve) => {
+    const s = net.connect({ host: address.slice(0, i).replace(/^\[|\]$/g, ''), port: Number(address.slice(i + 1)) });
+    const done = (ok) => { s.destroy(); clearTimeout(t); resolve(ok); };
+    const t = setTimeout(() => done(false), ms);
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
 // connectOnce(client, opts) -> the server's maxWireVersion once connected (undefined if no
 // heartbeat said it); rejects with a ConnectError, or a WireMismatch when the client's driver
 // line refuses the server as too old.
 async function connectOnce(client, { timeoutMs, username }) {
-  const seeds = (client.options.hosts || []).map((h) => h.toString());
+  // A mongodb+srv:// URI has its hosts once the SRV record is resolved (inside connect()).
+  const seedList = () => (client.options.hosts || []).map((h) => h.toString());
   const replicaSet = client.options.replicaSet || null;
   const perHost = new Map(); // seed -> { kind, detail, reported }
   const cred = client.options.credentials;
@@ -104,11 +136,12 @@ async function connectOnce(client, { timeoutMs, username }) {
     source: cred?.source || 'admin',
     mechanism: cred && cred.mechanism && cred.mechanism !== 'DEFAULT' ? cred.mechanism : 'negotiated, SCRAM-SHA-256 or SCRAM-SHA-1',
   };
-  const base = { hosts: seeds, replicaSet, auth, timeoutS: timeoutMs / 1000 };
+  const base = { get hosts() { return seedList(); }, replicaSet, auth, timeoutS: timeoutMs / 1000 };
   let decide;
   const decided = new Promise((_, reject) => { decide = reject; });
   decided.catch(() => {});
   const settle = () => {
+    const seeds = seedList();
     if (!seeds.length || !seeds.every((s) => perHost.has(s) && DECISIVE.has(perHost.get(s).kind))) return;
     const kinds = new Set(seeds.map((s) => perHost.get(s).kind));
     const first = perHost.get(seeds[0]);
@@ -123,7 +156,7 @@ async function connectOnce(client, { timeoutMs, username }) {
     if (!d.error) return;
     const refused = refusedWire(d.error);
     if (refused !== null) { decide(new WireMismatch(ev.address, refused)); return; }
-    if (!seeds.includes(ev.address)) return;
+    if (!seedList().includes(ev.address)) return;
     perHost.set(ev.address, { ...hostKind(d.error), detail: d.error.message });
     settle();
   };
@@ -131,7 +164,7 @@ async function connectOnce(client, { timeoutMs, username }) {
   const onBeat = (ev) => {
     const r = ev.reply || {};
     if (typeof r.maxWireVersion === 'number') wire = r.maxWireVersion;
-    if (!replicaSet || !seeds.includes(ev.connectionId)) return;
+    if (!replicaSet || !seedList().includes(ev.connectionId)) return;
     if (r.setName !== replicaSet && !r.isdbgrid && r.msg !== 'isdbgrid') {
       perHost.set(ev.connectionId, { kind: 'replica-set', reported: r.setName || null });
       settle();
@@ -147,13 +180,23 @@ async function connectOnce(client, { timeoutMs, username }) {
   } catch (e) {
     if (e instanceof ConnectError || e instanceof WireMismatch) throw e;
     if (isAuthError(e)) throw new ConnectError('auth', describeFailure({ ...base, kind: 'auth', detail: e.message }));
+    const srv = srvFailure(e, client.options);
+    if (srv) throw new ConnectError('srv', srv);
     // Server selection timed out: the hosts' last errors say why.
+    const seeds = seedList();
     const seen = [...perHost.values()];
     const kinds = new Set(seen.map((h) => h.kind));
+    const k = hostKind(e);
+    const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
+    // A timeout where the host took the TCP connection is not a dropped packet: say what it is.
+    if (timedOut) {
+      const silent = [];
+      for (const s of seeds) if (await acceptsTcp(s, 1000)) silent.push(s);
+      if (silent.length) throw new ConnectError('silent', describeFailure({ ...base, kind: 'silent', host: silent.join(',') }));
+    }
     if (seen.length && kinds.size === 1 && !kinds.has('other')) {
       throw new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
     }
-    const k = hostKind(e);
     throw new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
   } finally {
     client.off('serverDescriptionChanged', onChange);

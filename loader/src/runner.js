@@ -11,6 +11,7 @@ const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
 const { describe } = require('./describe');
 const { connect } = require('./connect');
+const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
 const { HostCpu } = require('./hostcpu');
 const { register, targetKey } = require('./run-registry');
@@ -138,6 +139,7 @@ class Run {
     this.client = newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 });
     this.client = await connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username }); // may switch driver line (src/driver-line.js)
     if (this.stopReason) return;
+    this.connection = connectionFacts(this.client);
     const description = await describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 }));
     this.description = description;
     if (this.stopReason) return;
@@ -424,6 +426,7 @@ class Run {
       engineReported: this.engineReported,
       startedAt: this.startedAt,
       description: this.description,
+      connection: this.connection,
       workers: this.workers.length,
       preload: this.preload,
       experimentFile: path.basename(this.file),

@@ -7,14 +7,19 @@ const { judge } = require('./selfmon');
 const { round } = require('./stats');
 const { OPS } = require('./kinds');
 
+// redactUri: the password, and URI options that carry secrets (tlsCertificateKeyFilePassword,
+// authMechanismProperties' AWS_SESSION_TOKEN, any *password* / *secret* / *token* option).
+const SECRET_OPTION = /([?&](?:[^=&]*(?:password|secret|token)[^=&]*|authMechanismProperties)=)[^&#]*/gi;
 function redactUri(uri) {
+  let out;
   try {
     const u = new URL(uri);
     if (u.password) u.password = '***';
-    return u.toString();
+    out = u.toString();
   } catch {
-    return uri.replace(/\/\/[^@/]*@/, '//***@');
+    out = uri.replace(/\/\/[^@/]*@/, '//***@');
   }
+  return out.replace(SECRET_OPTION, '$1***');
 }
 
 // stepSummary({step, acc, endAt, stopReason, rate, cores, shape}) -> one entry of steps[] (or of
@@ -113,6 +118,9 @@ function buildSummary(f) {
       server_selection_timeout_ms: opts.serverSelectionTimeoutMs,
       stall_timeout_ms: opts.stallTimeoutMs,
     },
+    // How the server was reached (src/connection-facts.js): SRV name and the hosts it resolved
+    // to, TLS, auth user/source/mechanism; never a secret. null before a connection was made.
+    connection: f.connection ?? null,
     server: f.description ? f.description.server : null,
     topology: f.description ? f.description.topology : null,
     // Image references as the caller resolved them (digests where Docker knows them); empty

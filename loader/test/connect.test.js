@@ -87,14 +87,17 @@ test('host unreachable (no route, in a network namespace of its own): said so at
   }
 });
 
-test('a host that accepts and never answers: "no answer within" the selection timeout', async () => {
+test('a host that accepts TCP and never answers: said so (not "a firewall drops the packets"), after the selection timeout', async () => {
   const sockets = [];
   const silent = net.createServer((s) => sockets.push(s));
   await new Promise((r) => silent.listen(0, '127.0.0.1', r));
   try {
     const { port } = silent.address();
     const r = await failing(`mongodb://127.0.0.1:${port}/`, ['--server-selection-timeout', '1.5s'], { maxMs: 9000 });
-    assert.match(r.error, new RegExp(`^error: no answer from 127\\.0\\.0\\.1:${port} within 1\\.5s`));
+    // It took the connection: "host down, or a firewall drops the packets" would send the user
+    // the wrong way (issue 32).
+    assert.match(r.error, new RegExp(`^error: 127\\.0\\.0\\.1:${port} accepted the TCP connection but sent no MongoDB reply within 1\\.5s: `));
+    assert.doesNotMatch(r.error, /firewall/);
   } finally {
     for (const s of sockets) s.destroy();
     silent.close();
