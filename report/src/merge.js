@@ -95,7 +95,8 @@ function overlap(a, b) {
 // inTime(list) -> { together, apart: [{ run, why }] }: the parts that overlap the reference part
 // (the one most others overlap; the earliest of equals) and the parts left out with the reason.
 function inTime(list) {
-  const sorted = [...list].sort((x, y) => String(x.started_at).localeCompare(String(y.started_at)));
+  const start = (r) => String(r.points[0]?.started_at ?? r.started_at);
+  const sorted = [...list].sort((x, y) => start(x).localeCompare(start(y)));
   const score = (r) => sorted.filter((o) => o !== r && !overlap(r, o)).length;
   const ref = sorted.reduce((best, r) => (score(r) > score(best) ? r : best), sorted[0]);
   const together = [ref];

@@ -42,7 +42,7 @@ function step(s, i) {
     };
   }
   return {
-    index: i + 1, phase: s.name, clients: s.clients ?? i + 1, started_at: '2026-11-01T00:00:00.000Z', duration_s: 10, complete: s.complete !== false, target_rate: null, ops,
+    index: i + 1, phase: s.name, clients: s.clients ?? i + 1, started_at: s.started_at ?? '2026-11-01T00:00:00.000Z', duration_s: s.duration_s ?? 10, complete: s.complete !== false, target_rate: null, ops,
     loader: { cpu_cores_mean: 0.5, cores: 2, workers: [], limited: Boolean(s.limited), reasons: s.limited ? ['worker 0 event loop busy 95% of the time (> 90%)'] : [] },
   };
 }
