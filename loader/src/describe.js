@@ -35,6 +35,9 @@ async function describe(client, connectTo) {
       : `serverStatus failed: ${status.error}`;
   }
   if (status.ok) out.server.process = status.value.process ?? null;
+  // featureCompatibilityVersion, where the server answers it (mongod; not mongos, whose shards are
+  // asked below): src/retry-writes.js reads it (a 3.6 shard at 3.4 refuses retryable writes).
+  out.server.feature_compatibility_version = await fcvOf(admin);
   // hello (MongoDB >= 4.4.2, 5.0+); isMaster on servers that predate it or do not implement it.
   let hello = await tryCommand(admin, { hello: 1 });
   if (!hello.ok) hello = await tryCommand(admin, { isMaster: 1 });
@@ -57,6 +60,8 @@ async function describe(client, connectTo) {
       if (connectTo) {
         for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
         const first = out.topology.shards.find((sh) => sh.storage_engine);
+        const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
+        if (!out.server.feature_compatibility_version && withFcv) out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
         if (!out.server.storage_engine && first) {
           out.server.storage_engine = first.storage_engine;
           out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
@@ -67,6 +72,18 @@ async function describe(client, connectTo) {
     }
   }
   return out;
+}
+
+// fcvOf(admin) -> the featureCompatibilityVersion string, or null when the server does not answer
+// it. getParameter answers { featureCompatibilityVersion: { version: '3.4' } } from 3.6 on and a
+// plain string on 3.4 (mongodb/mongo jstests/multiVersion/set_feature_compatibility_version.js of
+// each line reads res.featureCompatibilityVersion.version, or res.featureCompatibilityVersion).
+async function fcvOf(admin) {
+  const r = await tryCommand(admin, { getParameter: 1, featureCompatibilityVersion: 1 });
+  if (!r.ok) return null;
+  const v = r.value.featureCompatibilityVersion;
+  if (typeof v === 'string') return v;
+  return v && typeof v.version === 'string' ? v.version : null;
 }
 
 // shardUri('shard01/shard01-a:27017,shard01-b:27017') -> mongodb://shard01-a:27017,shard01-b:27017/?replicaSet=shard01
@@ -82,7 +99,8 @@ async function describeShard(host, connectTo) {
     await c.connect();
     const admin = c.db('admin');
     const status = await tryCommand(admin, { serverStatus: 1 });
-    const out = { version: status.ok ? status.value.version ?? null : null, storage_engine: status.ok ? status.value.storageEngine ?? null : null };
+    const out = { version: status.ok ? status.value.version ?? null : null, storage_engine: status.ok ? status.value.storageEngine ?? null : null,
+      feature_compatibility_version: await fcvOf(admin) };
     if (!status.ok) out.error = status.error;
     return out;
   } catch (e) {

@@ -10,6 +10,7 @@ const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
 const { describe } = require('./describe');
+const retryWrites = require('./retry-writes');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -154,6 +155,11 @@ class Run {
       this.log(`note: results are labelled '${opts.engine}' (--engine) and the server reports storage engine '${reported}' (recorded beside it as engine_reported)`);
     }
     this.warnOtherRuns();
+    // Retryable writes per server line (src/retry-writes.js): off where the line refuses them.
+    this.retryWrites = retryWrites.decide({ flag: opts.engine, description, repoRoot: REPO_ROOT });
+    this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn: this.conn, log: this.log,
+      reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
+    if (this.stopReason) return;
 
     await this.setup();
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
@@ -427,6 +433,7 @@ class Run {
       startedAt: this.startedAt,
       description: this.description,
       connection: this.connection,
+      retryWrites: this.retryWrites,
       workers: this.workers.length,
       preload: this.preload,
       experimentFile: path.basename(this.file),

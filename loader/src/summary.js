@@ -121,6 +121,9 @@ function buildSummary(f) {
     // How the server was reached (src/connection-facts.js): SRV name and the hosts it resolved
     // to, TLS, auth user/source/mechanism; never a secret. null before a connection was made.
     connection: f.connection ?? null,
+    // Whether writes were retryable, and why not (src/retry-writes.js: the engines table's row or
+    // what the server reports). null before the server was described.
+    retry_writes: f.retryWrites ?? null,
     server: f.description ? f.description.server : null,
     topology: f.description ? f.description.topology : null,
     // Image references as the caller resolved them (digests where Docker knows them); empty
