@@ -38,7 +38,8 @@ test('every line announces itself as its row says: hello, buildInfo, serverStatu
       assert.equal(hello.maxWireVersion, shim.line.wire, name);
       assert.equal(hello.setName, shim.line.replSet ? shim.line.replSet.name : undefined, name);
       if (shim.line.replSet) assert.equal(hello.hosts.length, shim.line.replSet.members, name);
-      assert.equal(hello.logicalSessionTimeoutMinutes, shim.line.sessions ? 30 : undefined, name);
+      const sessions = shim.line.sessions === true || (shim.line.sessions === 'fcv36' && shim.line.fcv === '3.6');
+      assert.equal(hello.logicalSessionTimeoutMinutes, sessions ? 30 : undefined, name);
       const build = await admin.command({ buildInfo: 1 });
       assert.equal(build.version, shim.line.version, name);
       for (const [k, v] of Object.entries(shim.line.buildInfo || {})) assert.equal(build[k], v, `${name} buildInfo.${k}`);
@@ -69,11 +70,15 @@ test('MMAPv1 (4.0): the driver attaches txnNumber to retryable writes and the li
   }, { retryWrites: false });
 });
 
-test('MongoRocks (3.6): FCV 3.4 refuses retryable writes and the upgrade to 3.6; 3.4 is accepted', async () => {
+test('MongoRocks (3.6): at FCV 3.4 no sessions are advertised, a txnNumber is refused, the upgrade to 3.6 too; 3.4 is accepted', async () => {
   await withLine('psmdb-3.6-rocksdb-replset', async (client, shim) => {
     const admin = client.db('admin');
-    await assert.rejects(coll(client, 'rocks').insertOne({ a: 1 }), (e) => e.code === BEHAVIOURS['retryable-writes-refused-fcv34'].answer.refuse.code);
-    await assert.rejects(admin.command({ setFeatureCompatibilityVersion: '3.6' }), /does not support upgrading featureCompatibilityVersion to 3\.6/);
+    // The driver sees no logicalSessionTimeoutMinutes at FCV 3.4, so it sends no txnNumber...
+    await coll(client, 'rocks').insertOne({ a: 1 });
+    // ...and one that comes all the same (through a mongos that still advertises sessions) is refused.
+    await assert.rejects(admin.command({ insert: 'rocks-txn', documents: [{ a: 1 }], lsid: { id: new (driver('mongodb-6.9').BSON.UUID)() }, txnNumber: 1 }),
+      (e) => e.code === 72 && e.message === BEHAVIOURS['retryable-writes-refused-fcv34'].answer.refuse.errmsg);
+    await assert.rejects(admin.command({ setFeatureCompatibilityVersion: '3.6' }), (e) => e.code === 20 && /does not support upgrading featureCompatibilityVersion to 3\.6/.test(e.message));
     await admin.command({ setFeatureCompatibilityVersion: '3.4' });
     assert.equal((await admin.command({ getParameter: 1, featureCompatibilityVersion: 1 })).featureCompatibilityVersion.version, '3.4');
     assert.equal(shim.state.fcv, '3.4');
@@ -93,6 +98,13 @@ test('write concerns: w > 1 refused on a standalone, w above the members a write
     await assert.rejects(c.insertOne({ a: 2 }, { writeConcern: { w: 4 } }), (e) => e.code === 100);
     assert.equal(await c.countDocuments({}), 2, 'the unsatisfiable write was executed all the same');
   }, { retryWrites: false });
+  await withLine('mongod-8.0-wiredtiger-replset', async (client, shim) => {
+    const { config } = await client.db('admin').command({ replSetGetConfig: 1 });
+    assert.equal(config.members.filter((m) => !m.arbiterOnly).length, shim.line.replSet.members);
+  });
+  await withLine('mongod-8.0-standalone', async (client) => {
+    await assert.rejects(client.db('admin').command({ replSetGetConfig: 1 }), (e) => e.code === 76);
+  });
   await withLine('psmdb-8.0-inmemory-replset', async (client) => {
     await assert.rejects(coll(client, 'wc').insertOne({ a: 1 }, { writeConcern: { w: 1, j: true } }), /journaling enabled/);
   }, { retryWrites: false });
@@ -108,7 +120,7 @@ test('w:0 is executed with no reply and the connection stays open, as MongoDB do
   });
 });
 
-test('journalCommitInterval: set and read back within 1..500 where the line journals, unknown where it does not', async () => {
+test('journalCommitInterval: set and read back within 1..500 on every line, inMemory included', async () => {
   await withLine('mongod-8.0-wiredtiger-replset', async (client) => {
     const admin = client.db('admin');
     assert.equal((await admin.command({ setParameter: 1, journalCommitInterval: 7 })).was, 100);
@@ -116,7 +128,9 @@ test('journalCommitInterval: set and read back within 1..500 where the line jour
     await assert.rejects(admin.command({ setParameter: 1, journalCommitInterval: 501 }), (e) => e.code === 2);
   });
   await withLine('psmdb-8.0-inmemory-replset', async (client) => {
-    await assert.rejects(client.db('admin').command({ setParameter: 1, journalCommitInterval: 7 }), (e) => e.code === 72);
+    // A global parameter: accepted where there is no journal for it to pace.
+    assert.equal((await client.db('admin').command({ setParameter: 1, journalCommitInterval: 7 })).was, 100);
+    await assert.rejects(client.db('admin').command({ setParameter: 1, noSuchParameter: 7 }), (e) => e.code !== undefined);
   });
 });
 

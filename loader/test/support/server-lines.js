@@ -11,7 +11,12 @@
 //                                           writeConcernError beside the write's result
 //   reply(cmd, line, state)                 answered by the shim itself (a command the test
 //                                           server lacks but the line has)
-// Sources: mongodb/mongo at the line's release tag unless said (paths as in that repository).
+// Sources, read 2026-11-24 (the upstream repositories are over the fetch limit, so through copies
+// at named commits): 8.0 = upstream r8.0.10 in y123456yz/reading-and-annotate-mongodb-8.0 @3936b75
+// (dir mongo-r8.0.10/); 4.0 = psmdb-4.0.19-12 @7ac6600 and 3.6 = psmdb-3.6.19-7.0 @d79c818 in
+// zaorangyang/percona-server-mongodb-annotation (Percona tags that merge upstream r4.0.19 and
+// r3.6.19); MongoRocks = percona/mongo-rocks @dd080d2 (pinned by psmdb-3.6.19); drivers = the
+// installed mongodb 7.8.0 / 6.16.0 / 6.9.0. Paths are as in mongodb/mongo.
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 const isWrite = (cmd) => WRITES.has(cmd.name);
@@ -21,25 +26,25 @@ const wNumber = (cmd) => (typeof wc(cmd).w === 'number' ? wc(cmd).w : null);
 const BEHAVIOURS = {
   'retryable-writes-refused-mmapv1': {
     what: 'MMAPv1 (4.0) refuses any command carrying a txnNumber, which the driver attaches to every retryable write',
-    source: 'mongodb/mongo r4.0.28 src/mongo/db/initialize_operation_session_info.cpp (initializeOperationSessionInfo: uassert on supportsDocLocking())',
+    source: '4.0 src/mongo/db/initialize_operation_session_info.cpp initializeOperationSessionInfo (after the replica-set check), supportsDocLocking from service_entry_point_common.cpp; mmap_v1_engine.h supportsDocLocking() false. A command error (ok: 0). The drivers turn code 20 into MMAPv1_RETRY_WRITES_ERROR_MESSAGE (6.x only on the retry pass, 7.8 on any attempt)',
     when: (cmd) => cmd.body.txnNumber !== undefined,
     answer: { refuse: { code: 20, codeName: 'IllegalOperation', errmsg: 'Transaction numbers are only allowed on storage engines that support document-level locking' } },
   },
   'retryable-writes-refused-fcv34': {
-    what: 'a 3.6 shard held at featureCompatibilityVersion 3.4 refuses retryable writes',
-    source: 'mongodb/mongo r3.6.23 src/mongo/db/initialize_operation_session_info.cpp (SessionsCommandFCV34Status("Retryable writes"), src/mongo/db/logical_session_id_helpers.cpp)',
+    what: 'a 3.6 mongod held at featureCompatibilityVersion 3.4 refuses retryable writes (mongos may still send them: it advertises sessions until its next sessions refresh after a downgrade)',
+    source: '3.6 src/mongo/db/logical_session_id_helpers.cpp SessionsCommandFCV34Status, checked first in initialize_operation_session_info.cpp; the link is kDochubLink (feature_compatibility_version_command_parser.h), the space before the final period is in the source',
     when: (cmd, line, state) => cmd.body.txnNumber !== undefined && state.fcv === '3.4',
-    answer: { refuse: { code: 72, codeName: 'InvalidOptions', errmsg: 'Retryable writes is not supported when featureCompatibilityVersion is 3.4. See http://dochub.mongodb.org/core/3.6-feature-compatibility.' } },
+    answer: { refuse: { code: 72, codeName: 'InvalidOptions', errmsg: 'Retryable writes is not available in featureCompatibilityVersion 3.4. See http://dochub.mongodb.org/core/3.6-feature-compatibility .' } },
   },
   'fcv-upgrade-refused-rocksdb': {
     what: 'MongoRocks on Percona 3.6 stays at featureCompatibilityVersion 3.4 and refuses the upgrade to 3.6 (addShard sends it)',
-    source: "Percona Server for MongoDB 3.6 docs, mongorocks.html ('storage engine does not support upgrading featureCompatibilityVersion to 3.6'); mongodb/mongo r3.6.23 src/mongo/db/s/config/sharding_catalog_manager_shard_operations.cpp (addShard sends setFeatureCompatibilityVersion)",
+    source: 'Percona-only code (PSMDB-197): psmdb-3.6.19 src/mongo/db/commands/set_feature_compatibility_version_command.cpp, percona/mongo-rocks src/rocks_engine.h isFcv36Supported() false; a fresh MongoRocks set starts at 3.4 (FeatureCompatibilityVersion::setIfCleanStartup). addShard sends the config servers\' own FCV (3.6 src/mongo/s/catalog/sharding_catalog_manager_shard_operations.cpp)',
     when: (cmd) => cmd.name === 'setFeatureCompatibilityVersion' && cmd.body.setFeatureCompatibilityVersion === '3.6',
-    answer: { refuse: { code: 2, codeName: 'BadValue', errmsg: 'storage engine does not support upgrading featureCompatibilityVersion to 3.6' } },
+    answer: { refuse: { code: 20, codeName: 'IllegalOperation', errmsg: 'storage engine does not support upgrading featureCompatibilityVersion to 3.6' } },
   },
   'fcv-set': {
     what: 'setFeatureCompatibilityVersion to a version the line accepts, and getParameter featureCompatibilityVersion',
-    source: 'mongodb/mongo r3.6.23 src/mongo/db/commands/set_feature_compatibility_version_command.cpp, feature_compatibility_version_command_parser.cpp ("3.4" or "3.6"); getParameter reply { featureCompatibilityVersion: { version } }',
+    source: '3.6 src/mongo/db/commands/set_feature_compatibility_version_command.cpp, feature_compatibility_version_command_parser.cpp ("3.4" or "3.6"); getParameter reply { featureCompatibilityVersion: { version } }',
     when: (cmd) => cmd.name === 'setFeatureCompatibilityVersion' || (cmd.name === 'getParameter' && cmd.body.featureCompatibilityVersion !== undefined),
     answer: {
       reply(cmd, line, state) {
@@ -55,29 +60,40 @@ const BEHAVIOURS = {
   },
   'w-above-1-refused-standalone': {
     what: "a standalone (not replicated) refuses w > 1 before executing the write",
-    source: "mongodb/mongo src/mongo/db/write_concern.cpp validateWriteConcern: BadValue \"cannot use 'w' > 1 when a host is not replicated\" (r4.0.28 and r8.0 alike)",
+    source: "src/mongo/db/write_concern.cpp validateWriteConcern, 8.0 (!isReplSet()) and 4.0/3.6 (modeNone) alike; extractWriteConcern runs before the command (service_entry_point_common.cpp), so a command error. w: 'majority' on a standalone is accepted",
     when: (cmd, line) => isWrite(cmd) && !line.replSet && wNumber(cmd) > 1,
     answer: { refuse: { code: 2, codeName: 'BadValue', errmsg: "cannot use 'w' > 1 when a host is not replicated" } },
   },
   'j-refused-without-journal': {
-    what: 'j:true is refused where the storage engine is not durable (no journal: Percona inMemory)',
-    source: "mongodb/mongo src/mongo/db/write_concern.cpp validateWriteConcern: BadValue \"cannot use 'j' option when a host does not have journaling enabled\" (StorageEngine::isDurable() false)",
+    what: 'j:true is refused where the storage engine keeps no journal (Percona inMemory: WiredTigerKVEngine with ephemeral=true)',
+    source: "src/mongo/db/write_concern.cpp validateWriteConcern: 8.0 tests isEphemeral(), 4.0/3.6 !isDurable(); a command error. inMemory's ephemeral flag: percona-server-mongodb src/mongo/db/storage/inmemory/inmemory_init.cpp (read at psmdb-4.0.19 and a post-8.0 commit; the 8.0 branch itself not read)",
     when: (cmd, line) => isWrite(cmd) && wc(cmd).j === true && !line.journal,
     answer: { refuse: { code: 2, codeName: 'BadValue', errmsg: "cannot use 'j' option when a host does not have journaling enabled" } },
   },
   'w-above-members-unsatisfiable': {
     what: 'a replica set executes a write whose w exceeds its data-bearing members, then answers a writeConcernError',
-    source: 'mongodb/mongo r8.0 src/mongo/db/repl/replication_coordinator_impl.cpp _checkIfWriteConcernCanBeSatisfied_inlock: UnsatisfiableWriteConcern (100) "Not enough data-bearing nodes"',
+    source: '8.0 src/mongo/db/repl/repl_set_config.cpp checkIfWriteConcernCanBeSatisfied (w > getNumDataBearingMembers(): every member but arbiters, hidden and delayed included), reached from replication_coordinator_impl.cpp _awaitReplication after the write; a writeConcernError in an ok: 1 reply (commands.cpp appendCommandWCStatus). 4.0 names code 100 CannotSatisfyWriteConcern',
     when: (cmd, line) => isWrite(cmd) && line.replSet && wNumber(cmd) > line.replSet.members,
     answer: { writeConcernError: { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes' } },
   },
+  'repl-set-get-config': {
+    what: "replSetGetConfig lists every member; data-bearing = members that are not arbiterOnly (hidden and delayed count: hello's hosts + passives omit them, so hello only bounds the count from below)",
+    source: "manual 'replSetGetConfig' (8.0); 8.0 src/mongo/db/repl/topology_coordinator.cpp (hello skips hidden and delayed members), repl_set_config.cpp getNumDataBearingMembers; a standalone answers NoReplicationEnabled (76) from repl_set_commands.cpp checkReplEnabledForCommand (message not read)",
+    when: (cmd) => cmd.name === 'replSetGetConfig',
+    answer: {
+      reply(cmd, line, state) {
+        if (!line.replSet) return { ok: 0, code: 76, codeName: 'NoReplicationEnabled', errmsg: 'not running with --replSet' };
+        const members = state.hosts.map((host, i) => ({ _id: i, host, arbiterOnly: false, buildIndexes: true, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }));
+        return { config: { _id: line.replSet.name, version: 1, term: 1, members, protocolVersion: 1 }, ok: 1 };
+      },
+    },
+  },
   'journal-commit-interval': {
-    what: 'journalCommitInterval is a runtime server parameter (1-500 ms) on every line the lab runs',
-    source: 'mongodb/mongo r8.0 src/mongo/db/storage/storage_parameters.idl (journalCommitInterval, gte 1, lte 500); r4.0.28 src/mongo/db/storage/mmap_v1/mmap_v1_options.cpp / storage_options.cpp',
+    what: 'journalCommitInterval is a runtime server parameter (1-500 ms, default 100) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too',
+    source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
     when: (cmd) => (cmd.name === 'setParameter' || cmd.name === 'getParameter') && cmd.body.journalCommitInterval !== undefined,
     answer: {
       reply(cmd, line, state) {
-        if (!line.journal) return { ok: 0, code: 72, codeName: 'InvalidOptions', errmsg: 'attempted to set unrecognized parameter [journalCommitInterval], use help:true to see options ' };
         const was = state.journalCommitInterval;
         if (cmd.name === 'getParameter') return { journalCommitInterval: was, ok: 1 };
         const v = cmd.body.journalCommitInterval;
@@ -92,9 +108,11 @@ const BEHAVIOURS = {
 // A server line: what its hello (hello: the command exists, 4.4.2+; older lines answer isMaster only), buildInfo and serverStatus say, and which behaviours it has.
 // replSet: the shim plays a replica set of `members` data-bearing members (one primary port and
 // members - 1 secondary ports, all in front of the same test server). sessions: hello carries
-// logicalSessionTimeoutMinutes (3.6+ replica-set members and mongos: the driver then sends
-// txnNumber with retryable writes, mongodb 6.x lib/utils.js supportsRetryableWrites).
-const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-above-members-unsatisfiable', 'journal-commit-interval'];
+// logicalSessionTimeoutMinutes, and the driver then sends txnNumber with retryable writes to a
+// replica-set member or mongos (lib/utils.js supportsRetryableWrites, same in 6.9, 6.16, 7.8):
+// true (4.0 appends it unconditionally, replication_info.cpp; 8.0 likewise), or 'fcv36' (a 3.6
+// mongod only at featureCompatibilityVersion 3.6: 3.6 repl/replication_info.cpp).
+const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-above-members-unsatisfiable', 'repl-set-get-config', 'journal-commit-interval'];
 const LINES = {
   'mongod-8.0-standalone': {
     version: '8.0.4', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },
@@ -116,7 +134,7 @@ const LINES = {
   },
   'psmdb-3.6-rocksdb-replset': {
     version: '3.6.23-13.0', wire: 6, storageEngine: { name: 'rocksdb', supportsCommittedReads: true, persistent: true },
-    journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '3.4', fcvAccepts: ['3.4', '3.6'],
+    journal: true, replSet: { name: 'rs0', members: 3 }, sessions: 'fcv36', fcv: '3.4', fcvAccepts: ['3.4', '3.6'],
     buildInfo: { psmdbVersion: '3.6.23-13.0' },
     behaviours: ['retryable-writes-refused-fcv34', 'fcv-upgrade-refused-rocksdb', 'fcv-set', ...COMMON],
   },

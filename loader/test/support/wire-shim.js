@@ -42,6 +42,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
   }
   const ports = servers.map((s) => s.address().port);
   const hosts = ports.map((p) => `127.0.0.1:${p}`);
+  state.hosts = hosts;
   let nextRequestId = 1 << 30;
 
   function helloReply(doc, role, asked) {
@@ -49,7 +50,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     delete out.compression; // the shim reads messages; it negotiates none
     delete out.topologyVersion; // no streaming hello: the shim answers one request at a time
     out.maxWireVersion = line.wire;
-    if (line.sessions) out.logicalSessionTimeoutMinutes = 30;
+    if (line.sessions === true || (line.sessions === 'fcv36' && state.fcv === '3.6')) out.logicalSessionTimeoutMinutes = 30;
     else delete out.logicalSessionTimeoutMinutes;
     if (line.replSet) {
       const primary = role === 0;
