@@ -60,6 +60,17 @@ class Run {
     this.steps = [];
     this.preload = null;
     this.stepWaiters = [];
+    this.stopWaiters = []; // untilStopped's: resolved by stop()
+  }
+
+  // untilStopped(promise) -> the promise's value, or undefined as soon as the run is stopped: a
+  // Ctrl-C or SIGTERM while the driver selects a server (up to --server-selection-timeout) or
+  // while a command waits on a server that never answers ends the run at once; the abandoned
+  // operation dies with the client, which finish() closes.
+  untilStopped(p) {
+    p.catch(() => {}); // rejected after the stop: nothing waits for it any more
+    if (this.stopReason) return Promise.resolve(undefined);
+    return Promise.race([p, new Promise((r) => this.stopWaiters.push(() => r(undefined)))]);
   }
 
   // stop(reason, code): end the run early; idempotent (the first reason wins).
@@ -71,6 +82,7 @@ class Run {
     if (this.runDir) this.log(`stopping: ${reason}`);
     for (const w of this.workers) w.worker.postMessage({ type: 'stop' });
     for (const f of this.stepWaiters) f();
+    for (const f of this.stopWaiters) f();
   }
 
   async main() {
@@ -138,10 +150,12 @@ class Run {
     // nothing behind and does not move `latest`.
     this.log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);
     this.client = newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 });
-    this.client = await connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username }); // may switch driver line (src/driver-line.js)
+    const connected = await this.untilStopped(connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username })); // may switch driver line (src/driver-line.js)
     if (this.stopReason) return;
+    this.client = connected;
     this.connection = connectionFacts(this.client);
-    const description = await describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 }));
+    const description = await this.untilStopped(describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 })));
+    if (this.stopReason) return;
     this.description = description;
     if (this.stopReason) return;
     const reported = description.server.storage_engine?.name;
@@ -161,7 +175,7 @@ class Run {
       reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
     if (this.stopReason) return;
 
-    await this.setup();
+    await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
     if (!this.stopReason) await this.runSteps();
   }
