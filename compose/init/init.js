@@ -8,7 +8,10 @@
 //   4. users root and exporter, on the shard (shard-local users: direct connections to a shard
 //      member, as the exporters make, authenticate there) and through mongos (cluster users,
 //      stored on the config servers)
-//   5. add shard01 through mongos (if not yet)
+//   5. hold the cluster at the featureCompatibilityVersion the shard's engine supports
+//      (LAB.holdFcv, lab.js: MongoRocks on 3.6 stays at 3.4): set through mongos, read back on the
+//      config primary, before addShard, which sends the config servers' version to the shard
+//   6. add shard01 through mongos (if not yet); with a held version, read it back on the shard
 // Every wait is a bounded poll; on a timeout the script exits non-zero naming the step.
 'use strict';
 load('/lab/init/lab.js');
@@ -132,6 +135,16 @@ function main() {
     } finally { sp.close(); }
     ['root', 'exporter'].forEach(function (u) { ensureUser(mongos, 'cluster', u, LAB.mongos); });
 
+    // 5. The version the shard's engine supports, before addShard (see LAB.holdFcv in lab.js).
+    var holdFcv = LAB.holdFcv[engine] || null;
+    var cfgPrimary = waitPrimary(cfgrs);
+    if (holdFcv) {
+      setFcv(mongos.getDB('admin'), hostPort(LAB.mongos), holdFcv);
+      var cp = retry('connect ' + cfgPrimary, function () { return connectSystem(cfgPrimary.split(':')[0]); }, DEADLINE_MS);
+      try { checkFcv(cp.getDB('admin'), cfgPrimary, holdFcv); } finally { cp.close(); }
+      log(cfgrs.name + ': featureCompatibilityVersion ' + holdFcv + ' (shard storage engine ' + engine + ')');
+    }
+
     if (registered) {
       log('shard ' + shard.name + ': already added');
     } else {
@@ -141,6 +154,11 @@ function main() {
         return a;
       }, DEADLINE_MS);
       log('shard ' + r.shardAdded + ': added (' + shardConnString(shard) + ')');
+    }
+    if (holdFcv) {
+      var sc = retry('connect ' + primary, function () { return connectSystem(primary.split(':')[0]); }, DEADLINE_MS);
+      try { checkFcv(sc.getDB('admin'), primary, holdFcv); } finally { sc.close(); }
+      log(shard.name + ': featureCompatibilityVersion ' + holdFcv);
     }
   } finally {
     mongos.close();

@@ -30,6 +30,53 @@ var LAB = {
 
 function hostPort(host) { return host + ':' + LAB.port; }
 
+// The featureCompatibilityVersion init holds the cluster at before addShard, by the storage engine
+// the shard reports: compose/engines.tsv hold_fcv (this folder cannot read the table; the test
+// init-scripts.test.js checks that this map is the table's). MongoRocks on Percona 3.6 refuses the
+// upgrade to 3.6 ("storage engine does not support upgrading featureCompatibilityVersion to 3.6",
+// docs.percona.com percona-server-for-mongodb/3.6/mongorocks.html), and addShard sends the config
+// servers' FCV to the new shard and fails with the shard's error (mongodb/mongo
+// src/mongo/db/s/config/sharding_catalog_manager_shard_operations.cpp, addShard: "The
+// featureCompatibilityVersion should be the same throughout the cluster", then
+// setFeatureCompatibilityVersion <the config server's version> to the shard). A fresh 3.6 config
+// server starts at 3.6, so the config servers are set first, through mongos: mongos forwards
+// setFeatureCompatibilityVersion to the config primary as _configsvrSetFeatureCompatibilityVersion
+// (src/mongo/s/commands/cluster_set_feature_compatibility_version_cmd.cpp), which sets it on every
+// shard already added (none yet) and then on itself
+// (src/mongo/db/s/config/configsvr_set_feature_compatibility_version_command.cpp). Then addShard
+// sends 3.4 to a shard already at 3.4.
+LAB.holdFcv = { rocksdb: '3.4' };
+
+// fcvOf(reply) -> the version in a getParameter featureCompatibilityVersion reply, or null: a
+// document { version } from 3.6 on, a plain string on 3.4.
+function fcvOf(reply) {
+  if (!reply || reply.ok !== 1) return null;
+  var v = reply.featureCompatibilityVersion;
+  if (typeof v === 'string') return v;
+  return v && typeof v.version === 'string' ? v.version : null;
+}
+
+// setFcv(db, where, version): setFeatureCompatibilityVersion, or one line naming where it was sent
+// and the server's error.
+function setFcv(db, where, version) {
+  var r = run(db, { setFeatureCompatibilityVersion: version });
+  if (r.ok !== 1) {
+    throw new Error('featureCompatibilityVersion ' + version + ' refused by ' + where + ': ' +
+      (r.errmsg || r.codeName || ('code ' + r.code)));
+  }
+}
+
+// checkFcv(db, where, version): the member reports that featureCompatibilityVersion, or one line
+// naming it, what it reports and, when it answered none, its error.
+function checkFcv(db, where, version) {
+  var r = run(db, { getParameter: 1, featureCompatibilityVersion: 1 });
+  var got = fcvOf(r);
+  if (got !== version) {
+    throw new Error('featureCompatibilityVersion ' + version + ' did not take on ' + where + ': it reports ' +
+      (got === null ? 'none (' + (r.errmsg || r.codeName || 'no featureCompatibilityVersion in the reply') + ')' : got));
+  }
+}
+
 // replSetInitiate document. Shard members on an engine that does not journal (inMemory) need
 // writeConcernMajorityJournalDefault false: with true, w:majority waits for a journal that never
 // comes and majority writes hang (MongoDB docs, in-memory "Durability"; SERVER-31158).
