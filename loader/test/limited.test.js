@@ -12,6 +12,7 @@ const os = require('node:os');
 const { spawn, spawnSync } = require('node:child_process');
 const { startServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun } = require('./support/loader');
+const { coreBusy } = require('./support/premise');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const { checkSummary } = require('./support/summary-schema');
@@ -29,9 +30,11 @@ test.after(() => fs.rmSync(results, { recursive: true, force: true }));
 // The premise of this test is also that the loader has its core to itself; on a shared machine another
 // process may take part of it, and then "the host, not the loader" is the right answer. So the
 // step is measured again (up to 3 times) while other processes held more than a quarter of the
-// core, and the test fails, saying so, if the premise never held.
+// core (measured by the loader itself: summary steps[].loader.host.other_cores_mean), and the
+// test is skipped, with the measured figures, if the premise never held (counted as skipped by
+// test/run-all.sh, never as passed).
 const PREMISE_OTHER_CORES = 0.25;
-test('one core, 48 clients: flagged as loader-limited, with the reason', opts, async () => {
+test('one core, 48 clients: flagged as loader-limited, with the reason', opts, async (t) => {
   const server = await startServer({ cpus: '1' });
   try {
     let summary; let r; const seen = [];
@@ -45,8 +48,10 @@ test('one core, 48 clients: flagged as loader-limited, with the reason', opts, a
       seen.push(other);
       if (other <= PREMISE_OTHER_CORES) break;
     }
-    assert.ok(seen.at(-1) <= PREMISE_OTHER_CORES,
-      `premise not met: other processes held ${seen.join(', ')} of the loader's core in 3 tries (a busy machine; rerun on a quiet one)`);
+    if (seen.at(-1) > PREMISE_OTHER_CORES) {
+      t.skip(`premise not met: other processes held ${seen.join(', ')} of the loader's core in 3 tries (needs at most ${PREMISE_OTHER_CORES}: a busy machine)`);
+      return;
+    }
     checkSummary(summary);
     const st = summary.steps[0];
     assert.equal(st.loader.cores, 1, 'the loader knows it has one core');
@@ -60,7 +65,18 @@ test('one core, 48 clients: flagged as loader-limited, with the reason', opts, a
   }
 });
 
-test('paced run far below capacity, other processes loading its core: not flagged, contention recorded', opts, async () => {
+// Premise of the next test: the busy loops it starts are the only load on core 0, so that the
+// loader at nice 19 starts up and shuts down unhindered (behind a third process at normal
+// priority it gets ~1.5 % of the core: weights 15 against 1024, sched(7)). Core 0's load from
+// other processes is measured before the run (and again if the loader does not reach its step),
+// and the test is skipped with that figure where it is above PREMISE_CORE_BUSY.
+const PREMISE_CORE_BUSY = 0.25;
+test('paced run far below capacity, other processes loading its core: not flagged, contention recorded', opts, async (t) => {
+  const busy = await coreBusy(0, 1000);
+  if (busy > PREMISE_CORE_BUSY) {
+    t.skip(`premise not met: other processes kept core 0 ${busy} busy before the run (needs at most ${PREMISE_CORE_BUSY}: a busy machine)`);
+    return;
+  }
   const server = await startServer({ cpus: '1' });
   let hogs = [];
   try {
@@ -68,7 +84,17 @@ test('paced run far below capacity, other processes loading its core: not flagge
     // take that core, for the step's length only (start-up and shutdown run unhindered).
     const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--rate', '20', '--duration', '5s',
       '--results-dir', results, '--metrics-port', '0', '--engine', 'paced', '--progress-interval', '1s'], { prefix: ['taskset', '-c', '0', 'nice', '-n', '19'] });
-    await l.waitFor(/step 1\/1 \(2 clients\): started/);
+    try {
+      await l.waitFor(/step 1\/1 \(2 clients\): started/);
+    } catch (e) {
+      const now = await coreBusy(0, 1000);
+      l.proc.kill('SIGKILL');
+      if (now > PREMISE_CORE_BUSY) {
+        t.skip(`premise not met: other processes took core 0 (${now} busy) while the loader at nice 19 started (${busy} before the run)`);
+        return;
+      }
+      throw e;
+    }
     hogs = [0, 1].map(() => spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }));
     await sleep(5500);
     for (const h of hogs) h.kill('SIGKILL');
