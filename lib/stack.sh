@@ -41,7 +41,8 @@ stack_files() {
 # secrets are files under the engine's secrets folder, mounted into the containers that need them.
 # LAB_SHELL is the image's shell (engines table: mongosh, or the legacy mongo on 3.6/4.0 images);
 # LAB_DATA_CACHE_GB_WHOLE is data_cache_gb rounded up to a whole GB, at least 1, for a cache flag
-# that takes whole gigabytes (MongoRocks' --rocksdbCacheSizeGB, compose/engines/rocksdb.yml).
+# that takes whole gigabytes (MongoRocks' --rocksdbCacheSizeGB, compose/engines/rocksdb.yml);
+# LAB_OPLOG_MB is the shard members' --oplogSize (engines table oplog_mb, compose/cluster.yml).
 stack_env() {
   cat <<ENV
 LAB_ENGINE=$ENGINE
@@ -59,6 +60,7 @@ LAB_UID=$(id -u)
 LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
+LAB_OPLOG_MB=$(engine_field "$ENGINE" oplog_mb)
 ENV
   placement_env
   local extra

@@ -356,7 +356,44 @@ test('LAB_SHARD_EXTRA_ARGS reaches the shard members only, split into words by t
   }
   for (const m of [...CFG, ...mongosList(1)]) assert.doesNotMatch(model.services[m].command[0], /oplogSize/);
   const plain = render({}).model;
-  for (const m of SHARD) assert.doesNotMatch(plain.services[m].command[0], /oplogSize/);
+  for (const m of SHARD) assert.match(plain.services[m].command[0], /--oplogSize \$\{?LAB_OPLOG_MB|echo --oplogSize \d+/);
+});
+
+// mongodArgs(svc): the words the container's /bin/sh hands mongod for a rendered service: its
+// command run by sh with a stand-in mongod first on PATH that prints its arguments, one a line,
+// and the service's environment (LAB_STORAGE_ARGS).
+function mongodArgs(svc) {
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-mongod-'));
+  try {
+    fs.writeFileSync(path.join(bin, 'mongod'), '#!/bin/sh\nprintf \'%s\\n\' "$@"\n', { mode: 0o755 });
+    // `config` output keeps Compose's escaping ($$ for a literal $); Docker hands sh the unescaped text.
+    const r = spawnSync('/bin/sh', ['-c', svc.command[0].replace(/\$\$/g, '$')], { encoding: 'utf8', env: { ...svc.environment, PATH: `${bin}:${process.env.PATH}` } });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.split('\n').filter(Boolean);
+  } finally {
+    fs.rmSync(bin, { recursive: true, force: true });
+  }
+}
+const optionValues = (args, name) => args.flatMap((a, i) => (a === name ? [args[i + 1]] : []));
+
+// Issue 26 item 3: every engine's shard members start with the same explicit --oplogSize (the
+// table's oplog_mb); a fault's own --oplogSize (stale-secondary) replaces it, never adds a second.
+test('shard members: one explicit --oplogSize, the table\'s, equal for every engine; a fault\'s own replaces it', () => {
+  const sizes = new Set();
+  for (const eng of ENGINES) {
+    const { model } = render({ engine: eng.engine });
+    for (const m of SHARD) {
+      const args = mongodArgs(model.services[m]);
+      assert.equal(args[0], '--shardsvr', `${eng.engine} ${m}: ${args.join(' ')}`);
+      assert.deepEqual(optionValues(args, '--oplogSize'), [eng.oplog_mb], `${eng.engine} ${m}`);
+      assert.deepEqual(optionValues(args, '--storageEngine'), [eng.server_engine], `${eng.engine} ${m}`);
+      sizes.add(eng.oplog_mb);
+    }
+    const fault = render({ engine: eng.engine, extraEnv: ['LAB_SHARD_EXTRA_ARGS=--oplogSize 16'] }).model;
+    for (const m of SHARD) assert.deepEqual(optionValues(mongodArgs(fault.services[m]), '--oplogSize'), ['16'], `${eng.engine} ${m} with a fault's oplog`);
+  }
+  assert.equal(sizes.size, 1, `one oplog size for every engine: ${[...sizes]}`);
+  assert.ok(ENGINES.some((e) => e.engine === 'mmapv1') && ENGINES.some((e) => e.engine === 'rocksdb'), 'mmapv1 and rocksdb rendered');
 });
 
 test('rendering outside run.sh fails and says how to start the lab', () => {
