@@ -134,6 +134,7 @@ MONITORING=1
 HOST_VIEW=auto
 ASSUME_YES=0
 ENGINE_GIVEN=0 # 1 when --engine was on the command line (a --uri run is then labelled with it)
+STACK_FLAGS_GIVEN=() # --profile/--mongos as given: they size the lab's own stack, so a --uri run refuses them
 VERB=""        # set by main: an experiment with --uri takes any --engine label
 REST_ARGS=()
 
@@ -144,10 +145,10 @@ parse_common_flags() {
     case $1 in
       --engine) require_value "$1" "${2:-}"; ENGINE=$2; ENGINE_GIVEN=1; shift 2 ;;
       --engine=*) ENGINE=${1#*=}; ENGINE_GIVEN=1; shift ;;
-      --profile) require_value "$1" "${2:-}"; PROFILE=$2; shift 2 ;;
-      --profile=*) PROFILE=${1#*=}; shift ;;
-      --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; shift 2 ;;
-      --mongos=*) MONGOS_COUNT=${1#*=}; shift ;;
+      --profile) require_value "$1" "${2:-}"; PROFILE=$2; STACK_FLAGS_GIVEN+=(--profile); shift 2 ;;
+      --profile=*) PROFILE=${1#*=}; STACK_FLAGS_GIVEN+=(--profile); shift ;;
+      --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; STACK_FLAGS_GIVEN+=(--mongos); shift 2 ;;
+      --mongos=*) MONGOS_COUNT=${1#*=}; STACK_FLAGS_GIVEN+=(--mongos); shift ;;
       --no-monitoring) MONITORING=0; shift ;;
       --host-view) require_value "$1" "${2:-}"; HOST_VIEW=$2; shift 2 ;;
       --host-view=*) HOST_VIEW=${1#*=}; shift ;;

@@ -166,6 +166,17 @@ verb_experiment() {
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
   fi
   [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
+  # --profile and --mongos (run.sh's STACK_FLAGS_GIVEN) size the stack this lab starts: with --uri
+  # they would be dropped, recorded nowhere, so they are refused.
+  if [[ -n $uri ]]; then
+    local given
+    for given in ${STACK_FLAGS_GIVEN[@]+"${STACK_FLAGS_GIVEN[@]}"}; do
+      case $given in
+        --profile) die_usage "--profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)" ;;
+        --mongos) die_usage "--mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI" ;;
+      esac
+    done
+  fi
   if [[ -z $uri && " ${loader_args[*]} " == *" --metrics-port "* ]]; then
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
@@ -179,7 +190,7 @@ verb_experiment() {
     source "$LAB_ROOT/lib/ycsb.sh"
     ycsb_experiment "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   elif [[ -n $uri ]]; then
-    experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} "${loader_args[@]}"
+    experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} ${password_file:+--password-file "$password_file"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
     experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"

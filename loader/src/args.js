@@ -14,7 +14,7 @@ const { kindFlags } = require('./kinds');
 
 const COMMON_OPTIONS = {
   uri: { type: 'string', default: 'mongodb://127.0.0.1:27017/' },
-  username: { type: 'string', default: 'root' },
+  username: { type: 'string' }, // default root, applied in parse (given alone it is refused)
   'password-file': { type: 'string' },
   engine: { type: 'string' },
   docs: { type: 'string' },
@@ -151,6 +151,20 @@ function parseLabels(list) {
   return labels;
 }
 
+// checkCredentials(values): --username is the user of --password-file: alone it would run
+// unauthenticated, exit 0. Credentials in --uri and --password-file together: the flags' user
+// and password would silently replace the URI's (clients.js passes them as the auth option).
+function checkCredentials(v) {
+  if (v.username !== undefined && v['password-file'] === undefined) {
+    throw new UsageError(`--username ${v.username} needs --password-file FILE (the password is read from a file, never from the command line), or user and password in --uri`);
+  }
+  const { MongoClient } = require('mongodb');
+  const inUri = new MongoClient(v.uri).options.credentials?.username;
+  if (inUri && v['password-file'] !== undefined) {
+    throw new UsageError(`--uri names user '${inUri}' and --password-file is given too: use one (the user and password in --uri, or --username with --password-file)`);
+  }
+}
+
 function parse(argv) {
   let parsed;
   try {
@@ -182,6 +196,7 @@ function parse(argv) {
     throw new UsageError(`'${experiment}' is not an experiment name (letters, digits, . _ -) or a .yaml file`);
   }
   parseUri('--uri', v.uri);
+  checkCredentials(v);
   if (v.engine !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v.engine)) {
     throw new UsageError(`--engine: '${v.engine}' is not a valid label (letters, digits, . _ -)`);
   }
@@ -198,7 +213,7 @@ function parse(argv) {
     group: label('--group', v.group),
     profile: label('--profile', v.profile),
     uri: v.uri,
-    username: v.username,
+    username: v.username ?? 'root',
     passwordFile: v['password-file'],
     engine: v.engine,
     docs: v.docs !== undefined ? parseCount('--docs', v.docs) : undefined,

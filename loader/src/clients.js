@@ -36,7 +36,8 @@ function clientOptions(conn, config, extra = {}) {
   }
   if (conn.password !== undefined) {
     o.auth = { username: conn.username, password: conn.password };
-    o.authSource = 'admin';
+    // admin, unless --uri says authSource= (an option object would override the URI's own).
+    if (!/[?&]authSource=/i.test(conn.uri)) o.authSource = 'admin';
   }
   return o;
 }

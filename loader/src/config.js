@@ -17,6 +17,11 @@ function experimentPath(nameOrFile, dir = EXPERIMENTS_DIR) {
   return /\.ya?ml$/.test(nameOrFile) ? path.resolve(nameOrFile) : path.join(path.resolve(dir), `${nameOrFile}.yaml`);
 }
 
+// The keys an experiment file may have (a kind's own settings live under workload:). smoke: is
+// read by ./run.sh smoke (lib/experiment.sh smoke_experiments), warmup: by the runner.
+const FILE_KEYS = ['name', 'database', 'collection', 'write_concern', 'read_preference', 'read_concern', 'seed',
+  'setup', 'document', 'preload', 'workload', 'repeat', 'warmup', 'published', 'smoke'];
+
 function fail(file, msg) {
   throw new UsageError(`${file}: ${msg}`);
 }
@@ -45,6 +50,12 @@ function load(opts) {
   const d = doc.document || {};
   const need = (cond, msg) => { if (!cond) fail(file, msg); };
   need(typeof doc.name === 'string' && /^[A-Za-z0-9_.-]+$/.test(doc.name), 'name: letters, digits, . _ - only');
+  // An unknown key (a typo, a setting of another version) would be ignored without a word.
+  const unknown = Object.keys(doc).filter((k) => !FILE_KEYS.includes(k));
+  need(!unknown.length, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${FILE_KEYS.join(', ')})`);
+  // Results are filed under name:, the command line names the file: the two must agree.
+  const base = path.basename(file).replace(/\.ya?ml$/, '');
+  need(doc.name === base, `name: '${doc.name}' differs from the file's name '${base}' (results are filed under name:, so ./run.sh ${base} would fill results/${doc.name}/): make them the same`);
   need(typeof doc.database === 'string' && doc.database !== '', 'database: required');
   need(typeof doc.collection === 'string' && doc.collection !== '', 'collection: required');
   need(Object.hasOwn(KINDS, w.type), `workload.type: one of ${Object.keys(KINDS).join(', ')}`);

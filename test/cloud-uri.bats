@@ -1,0 +1,38 @@
+#!/usr/bin/env bats
+# ./run.sh EXPERIMENT --uri (a cluster the lab did not start; issue 32): flags that size the lab's
+# own stack are refused, not silently dropped; --username needs a password source; a
+# mongodb+srv:// URI is taken (the loader resolves it when it connects).
+
+load test_helper
+
+setup() {
+  setup_lab_with_loader
+}
+
+@test "--uri with --profile or --mongos: refused in one line naming why (they were dropped, exit 0)" {
+  lab experiment2 --uri mongodb://db.example:27017/ --profile seed2013 --dry-run
+  assert_failure 2
+  assert_line --index 0 "error: --profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)"
+  lab experiment2 --uri mongodb://db.example:27017/ --mongos=3 --dry-run
+  assert_failure 2
+  assert_line --index 0 "error: --mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI"
+  nothing_started
+}
+
+@test "--uri with --username and no --password-file: refused (it ran unauthenticated); with it: passed on" {
+  lab experiment1 --uri mongodb://db.example:27017/ --username bob --dry-run
+  assert_failure 2
+  assert_output --partial "error: --username bob needs --password-file FILE"
+  printf 'pw\n' >"$BATS_TEST_TMPDIR/pw"
+  lab experiment1 --uri mongodb://db.example:27017/ --username bob --password-file "$BATS_TEST_TMPDIR/pw" --dry-run
+  assert_success
+  assert_output --regexp "lab-loader experiment1 --uri mongodb://db.example:27017/ .*--username bob .*--password-file [^ ]+/pw"
+  nothing_started
+}
+
+@test "--uri mongodb+srv://NAME/: accepted (was 'names no server')" {
+  lab experiment1 --uri mongodb+srv://cluster0.example.com/ --dry-run
+  assert_success
+  assert_output --regexp "lab-loader experiment1 --uri mongodb\+srv://cluster0.example.com/ "
+  nothing_started
+}
