@@ -150,7 +150,7 @@ const lastWords = (text) => String(text).trim().split('\n').slice(-2).join(' ');
 // background, its stdout kept, the end of its stderr kept, code its exit code or signal once ended.
 function started(cmd, options) {
   const run = { out: '', err: '', code: null };
-  run.proc = spawn(cmd[0], cmd.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  run.proc = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   run.proc.stdout.on('data', (d) => { run.out += d; });
   run.proc.stderr.on('data', (d) => { run.err = (run.err + d).slice(-2000); });
   run.exited = new Promise((resolve) => run.proc.on('exit', (code, signal) => { run.code = code ?? signal; resolve(run.code); }));
@@ -237,7 +237,7 @@ async function sideBySide(kind, entry, uri) {
 // ratio, whole_cases, ... } } }: a kind of one stream in phases (gridfs: upload, then download)
 // beside its floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js). The floor prepares alone (the
 // file it will read), then the loader starts; as the loader's timeline shows each case begin, the
-// floor is sent SIGUSR1 and does that phase's work (floors/gridfs.js: an upload for as long as
+// floor is sent a line ('next') and does that phase's work (floors/gridfs.js: an upload for as long as
 // the loader's lasts, one whole read of its file). Each phase of side_by_side_whole is paired as
 // the loader's whole case (every second of it) against the floor's work begun with it (up to ~1 s
 // later); a phase not listed is measured one after the other only. Whole cases and not a window
@@ -253,7 +253,8 @@ async function sideBySidePhases(kind, entry, uri) {
   const l = load1();
   // The floor first: it prepares alone what it will read whole (a file of the kind's size), says
   // { ready }, and only then does the loader start.
-  const floor = started(floorCommand(kind, entry, uri), { env: { ...process.env, LAB_BENCH_LIVE: '1' } });
+  const floor = started(floorCommand(kind, entry, uri), { env: { ...process.env, LAB_BENCH_LIVE: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  floor.proc.stdin.on('error', () => {}); // a line to a floor that already ended: judged below by its exit
   const floorLines = () => floor.out.split('\n').filter((x) => x.startsWith('{')).map((x) => JSON.parse(x));
   let loader = null;
   try {
@@ -274,7 +275,9 @@ async function sideBySidePhases(kind, entry, uri) {
         at++;
         // A phase measured whole: the floor does it now. One that is not: the floor stops, and
         // leaves the loader the core.
-        floor.proc.kill(whole(entry.phases[at]) ? 'SIGUSR1' : 'SIGTERM');
+        // One line per phase on its stdin (bench/floor.js: two signals back to back are one).
+        if (whole(entry.phases[at])) floor.proc.stdin.write('next\n');
+        else floor.proc.kill('SIGTERM');
       }
     };
     while (loader.code === null) {

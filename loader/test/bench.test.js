@@ -182,45 +182,75 @@ test('one tiny round against mongo-java-server: every row measured, loader and f
 });
 
 // The gridfs floor's live mode as the bench drives it (bench.js sideBySidePhases): ready once its
-// own file is up, then per SIGUSR1 the next phase: an upload for as long as the loader's upload
-// lasts (cut short by the next signal), then one whole read of its file.
-test('gridfs floor, live: an upload until the next phase\'s signal, then its file read whole', async () => {
-  const { startServer } = require('./support/server');
-  const server = await startServer();
+// own file is up, then per line on its stdin the next phase: an upload for as long as the loader's
+// upload lasts (cut short by the next line), then one whole read of its file.
+function liveFloor(server, fileSize) {
   const exp = path.join(__dirname, '..', '..', 'experiments', 'gridfs.yaml');
-  const size = 128 * 1024 * 1024;
-  const chunks = Math.floor(size / 261120);
   const p = spawn(process.execPath, [path.join(__dirname, '..', 'bench', 'floor.js'), 'gridfs', exp, '15000', '0', server.uri,
-    '--file-size', '128MiB', '--repeat', '1', '--checksum', 'none'], { env: { ...process.env, LAB_BENCH_LIVE: '1' } });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (d) => { out += d; });
-  p.stderr.on('data', (d) => { err += d; });
-  let code = null;
-  const exited = new Promise((r) => p.on('exit', (c, signal) => { code = c ?? signal; r(code); }));
-  const said = () => out.split('\n').filter((x) => x.startsWith('{')).map((x) => JSON.parse(x));
-  const until = async (pred, what) => {
-    const t0 = Date.now();
+    '--file-size', fileSize, '--repeat', '1', '--checksum', 'none'], { env: { ...process.env, LAB_BENCH_LIVE: '1' } });
+  const f = { p, out: '', err: '', code: null };
+  p.stdout.on('data', (d) => { f.out += d; });
+  p.stderr.on('data', (d) => { f.err += d; });
+  f.exited = new Promise((r) => p.on('exit', (c, signal) => { f.code = c ?? signal; r(f.code); }));
+  const said = () => f.out.split('\n').filter((x) => x.startsWith('{')).map((x) => JSON.parse(x));
+  // until(pred, what): the first line that matches; the budget is for progress, not speed: it
+  // restarts at every line the floor says (a busy machine only makes it slower).
+  f.until = async (pred, what) => {
+    let seen = -1;
+    let t0 = Date.now();
     while (!said().some(pred)) {
-      assert.ok(code === null && Date.now() - t0 < 60000, `no ${what} (exit ${code}): ${err}`);
+      if (f.out.length !== seen) { seen = f.out.length; t0 = Date.now(); }
+      assert.ok(f.code === null && Date.now() - t0 < 120000, `no ${what} (exit ${f.code}): ${f.err}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     return said().find(pred);
   };
+  return f;
+}
+
+test('gridfs floor, live: an upload until the next phase\'s line, then its file read whole', async () => {
+  const { startServer } = require('./support/server');
+  const server = await startServer();
+  const size = 128 * 1024 * 1024;
+  const chunks = Math.floor(size / 261120);
+  const f = liveFloor(server, '128MiB');
   try {
-    await until((x) => x.ready, 'ready');
-    p.kill('SIGUSR1'); // the loader's upload began
+    await f.until((x) => x.ready, 'ready');
+    f.p.stdin.write('next\n'); // the loader's upload began
     await new Promise((r) => setTimeout(r, 50));
-    p.kill('SIGUSR1'); // ... and its download
-    const upload = await until((x) => x.whole === 'upload', 'upload');
-    assert.ok(upload.ops < chunks, `the upload stopped at the download's signal, before its ${chunks} pieces: ${JSON.stringify(upload)}`);
-    const download = await until((x) => x.whole === 'download', 'download');
+    f.p.stdin.write('next\n'); // ... and its download
+    const upload = await f.until((x) => x.whole === 'upload', 'upload');
+    assert.ok(upload.ops < chunks, `the upload stopped at the download's line, before its ${chunks} pieces: ${JSON.stringify(upload)}`);
+    const download = await f.until((x) => x.whole === 'download', 'download');
     assert.equal(download.ops, chunks, JSON.stringify(download));
     assert.ok(download.cpu_us > 0 && download.to >= download.from, JSON.stringify(download));
-    p.kill('SIGTERM');
-    assert.equal(await exited, 0, err);
+    f.p.kill('SIGTERM');
+    assert.equal(await f.exited, 0, f.err);
   } finally {
-    p.kill('SIGKILL');
+    f.p.kill('SIGKILL');
+    await server.stop();
+  }
+});
+
+// Both cases of a small file seen in one look (a busy machine: one timeline read shows upload and
+// download): two phases asked back to back. Sent as two SIGUSR1 they arrived as one (standard
+// signals do not queue) and the floor never read its file: "download: no whole case from the
+// floor" after 160 s, 2026-11-24. As two lines, the download is still done whole; the upload it
+// skipped says nothing (the bench's row then says so).
+test('gridfs floor, live: two phases asked back to back still end in the whole download', async () => {
+  const { startServer } = require('./support/server');
+  const server = await startServer();
+  const f = liveFloor(server, '4MB');
+  try {
+    await f.until((x) => x.ready, 'ready');
+    f.p.stdin.write('next\n');
+    f.p.stdin.write('next\n');
+    const download = await f.until((x) => x.whole === 'download', 'download');
+    assert.equal(download.ops, Math.floor(4e6 / 261120), JSON.stringify(download));
+    f.p.stdin.end(); // the end of stdin ends it, as a SIGTERM does
+    assert.equal(await f.exited, 0, f.err);
+  } finally {
+    f.p.kill('SIGKILL');
     await server.stop();
   }
 });
