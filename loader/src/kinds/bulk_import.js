@@ -195,9 +195,19 @@ module.exports = {
       if (err) ctx.log(`${step.phase}: ${PARAM} could not be put back: ${err}`);
     }
     if (step.skip) return out;
-    const sent = notes.reduce((a, x) => a + (x.sent || 0), 0);
-    // The collection holds this case only (dropped before it): its count is the case's.
-    out.documents = { sent, arrived: await ctx.col.countDocuments({}) };
+    // Sent: every acknowledged batch's documents, as the recorder counted them batch by batch
+    // (entry.ops.insert.docs); a client's own total arrives only when it finishes (finish), so a
+    // case interrupted by a signal counted 0 sent (issue 32). The larger of the two: a step with
+    // a warm-up leaves the warm-up's batches out of entry.ops.
+    const noted = notes.reduce((a, x) => a + (x.sent || 0), 0);
+    const sent = Math.max(noted, entry?.ops?.insert?.docs ?? 0);
+    // The collection holds this case only (dropped before it): its count is the case's. A case cut
+    // short (the run is stopping) takes the collection's metadata count (the count command):
+    // counting 11M documents one by one kept the loader 7 s past SIGTERM.
+    const early = entry && entry.complete === false;
+    out.documents = early
+      ? { sent, arrived: await ctx.col.estimatedDocumentCount(), arrived_source: 'the collection\'s metadata count (count command): the case was cut short, no full count' }
+      : { sent, arrived: await ctx.col.countDocuments({}) };
     const unsupported = notes.find((x) => x.unsupported);
     if (unsupported) {
       out.unsupported = unsupported.unsupported;
