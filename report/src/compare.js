@@ -310,7 +310,8 @@ function summaryRows(experiments, safety, by) {
       const sideEngine = new Map([...set.runs, ...set.incomplete].map((r) => [r.engine, r.label_engine]));
       const cell = (p, e) => {
         const a = set.aggregates.find((x) => x.point === p && x.engine === e);
-        return a ? safetyOf(a, safety, by, sideEngine.get(e)).map((t) => `${e}: ${t}`) : [];
+        const facts = a ? safetyOf(a, safety, by, sideEngine.get(e)) : [];
+        return facts.length ? [`${e}: ${facts.join(', ')}`] : [];
       };
       for (const p of set.points) {
         const base = { experiment: ex.name, set: set.id, sets: ex.sets.length, point: p };

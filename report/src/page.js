@@ -223,10 +223,13 @@
     const rows = report.summary;
     const box = el('section', { id: 'summary' }, el('h2', {}, `Summary: who is faster, by ${report.by}`));
     if (!rows.length) { box.append(el('p', { class: 'note' }, 'no experiment runs')); return box; }
-    const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci);
+    // one log scale for every row: the intervals' range, at least 0.5-2, at most 0.01-100 (an
+    // interval beyond is clipped at the edge: its numbers are in the ratio column)
+    const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(100, Math.max(0.01, x)));
     const domain = [Math.min(0.5, ...bounds) / 1.1, Math.max(2, ...bounds) * 1.1];
     const W = 260;
-    const fx = { type: 'log', domain, ticks: ticks125(domain), tickFormat: '~g' };
+    const wide = Math.log10(domain[1] / domain[0]) > 2.5;
+    const fx = { type: 'log', domain, clamp: true, ticks: (ticks125(domain) || []).filter((t) => t >= domain[0] && t <= domain[1] && (!wide || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9)), tickFormat: '~g' };
     const forest = (r) => Plot.plot({ width: W, height: 26, marginLeft: 8, marginRight: 8, marginTop: 4, marginBottom: 4, x: { ...fx, axis: null }, y: { axis: null, domain: [0, 1] },
       marks: [Plot.ruleX([1], { stroke: '#333' }),
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });

@@ -119,7 +119,8 @@ function summaryText(report) {
   const rows = report.summary;
   const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
   if (!rows.length) return [...out, 'no experiment runs'];
-  const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci);
+  // one log scale for every row: at least 0.5-2, at most 0.1-10 (beyond is clipped at the edge)
+  const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(10, Math.max(0.1, x)));
   const lo = Math.min(0.5, ...bounds);
   const hi = Math.max(2, ...bounds);
   out.push(`forest scale ${fmt(lo)} .. ${fmt(hi)} (log)`);

@@ -96,7 +96,7 @@ test('no verdict without a measurement: errors above the threshold, unsupported,
   assert.match(v('w:0').sentence, /a: the server could not do it in 3 of 3 run\(s\); b: not every document sent arrived in 3 of 3 run\(s\)/);
   const row = rep.summary.find((r) => r.point === 'w:0');
   assert.deepEqual(row.excluded, [{ unsupported: 3 }, { lost_documents: 3 }]);
-  assert.ok(row.safety.includes('b: 0 of 18 docs arrived'), row.safety.join('|'));
+  assert.ok(row.safety.includes('a: unsupported 3/3') && row.safety.includes('b: 0 of 18 docs arrived'), row.safety.join('|'));
   assert.deepEqual(row.usable, [0, 0]);
 });
 

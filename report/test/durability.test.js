@@ -37,7 +37,7 @@ test.before(async () => {
       assert.equal(r.code, 0, r.stderr);
     }
   }
-  assert.equal(main(['--results-dir', results], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  assert.equal(main(['--results-dir', results, '--wide'], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
   rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
 });
 test.after(async () => { await server?.stop(); });

@@ -41,7 +41,7 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
   const loaderMs = Date.now() - t0;
   let out = '';
   const t1 = Date.now();
-  assert.equal(main(['--results-dir', results], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  assert.equal(main(['--results-dir', results, '--wide'], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
   const reportMs = Date.now() - t1;
   t.diagnostic(`${ENGINES.length * RUNS} loader runs in ${(loaderMs / 1000).toFixed(1)} s; report in ${(reportMs / 1000).toFixed(2)} s`);
   for (const l of out.trimEnd().split('\n')) t.diagnostic(l);
