@@ -43,6 +43,12 @@ class Metrics {
       name: 'lab_loader_phase_info', help: 'Current phase (1) of the experiment',
       labelNames: ['experiment', 'phase', 'step'], registers: [register],
     });
+    // 1 while a step runs its warm-up (run, not measured: runner.js), 0 otherwise: the dashboards
+    // shade those seconds, and the timeline marks them (warmup: true).
+    this.warmup = new client.Gauge({
+      name: 'lab_loader_warmup', help: 'A step is in its warm-up (1): its operations are not measured',
+      labelNames: ['experiment'], registers: [register],
+    });
     // lab_loader_op_duration_seconds is a Prometheus histogram whose bucket counts are summed
     // from the workers' per-op bucket deltas; prom-client's Histogram only takes one observation
     // at a time, so it is a registry metric object with its own get() (prom-client's documented
@@ -103,6 +109,10 @@ class Metrics {
 
   setActiveClients(n) {
     this.activeClients.set({ experiment: this.experiment }, n);
+  }
+
+  setWarmup(on) {
+    this.warmup.set({ experiment: this.experiment }, on ? 1 : 0);
   }
 
   setPhase(phase, step) {

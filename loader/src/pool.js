@@ -6,6 +6,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -39,11 +40,15 @@ class WorkerPool {
     const cores = os.availableParallelism();
     const n = Math.min(wanted ?? Math.min(maxClients, cores), maxClients);
     const ids = Array.from({ length: n }, () => []);
+    // Each worker's latest completed operation, ms after `epoch`, written by the worker at every
+    // operation (src/recorder.js): the runner's stall check reads it every 25 ms without asking.
+    this.epoch = Math.floor(performance.timeOrigin + performance.now());
+    this.lastOk = new Int32Array(new SharedArrayBuffer(4 * n));
     for (let id = 0; id < maxClients; id++) ids[id % n].push(id);
     const ready = [];
     for (let w = 0; w < n; w++) {
       const worker = new Worker(path.join(__dirname, 'worker.js'), {
-        workerData: { conn: this.conn, config: this.config, clientIds: ids[w], workerIndex: w },
+        workerData: { conn: this.conn, config: this.config, clientIds: ids[w], workerIndex: w, lastOk: { array: this.lastOk, index: w, epoch: this.epoch } },
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
       const entry = { worker, index: w, clientIds: ids[w], closed: false };
@@ -80,6 +85,13 @@ class WorkerPool {
     } else if (m.type === 'abort') {
       this.on.abort(m.reason);
     }
+  }
+
+  // lastOkAt(): the end (epoch ms) of the latest operation any worker completed, 0 for none yet.
+  lastOkAt() {
+    let last = 0;
+    for (let i = 0; i < this.lastOk.length; i++) if (this.lastOk[i] > last) last = this.lastOk[i];
+    return last ? this.epoch + last : 0;
   }
 
   allDone(index) {

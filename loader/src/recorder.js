@@ -20,7 +20,10 @@ class Pacer {
 }
 
 class Recorder {
-  constructor() {
+  // shared (optional): { array: Int32Array on a SharedArrayBuffer, index, epoch }: every successful
+  // op writes its end (ms after epoch) at array[index], for the main thread's stall check.
+  constructor(shared = null) {
+    this.shared = shared;
     this.stats = {};
     for (const op of OPS) {
       this.stats[op] = {
@@ -42,7 +45,10 @@ class Recorder {
     if (docs) s.docs += docs;
     if (bytes) s.bytes += bytes;
     const us = Math.round((endMs - startMs) * 1000);
-    if (endMs > this.lastOkAt) this.lastOkAt = endMs;
+    if (endMs > this.lastOkAt) {
+      this.lastOkAt = endMs;
+      if (this.shared) this.shared.array[this.shared.index] = Math.max(1, Math.ceil(endMs - this.shared.epoch));
+    }
     s.ok++;
     s.sumUs += us;
     s.hist.recordValue(us);

@@ -34,6 +34,16 @@ const { Rng } = require('./rng');
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// How often a running step is checked for a stall (no operation completed for --stall-timeout):
+// the workers publish their last completion time in shared memory at every operation
+// (src/pool.js lastOkAt), so the check costs one read per worker, and a stall is seen within
+// 25 ms of its deadline (args.js refuses a --stall-timeout under 100 ms).
+const STALL_CHECK_MS = 25;
+const durationText = (ms) => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
+// A timer may fire up to a millisecond early against this clock (setTimeout rounds to whole ms):
+// a tick this close to the end of the warm-up is its end.
+const TIMER_SLACK_MS = 2;
+
 function pkgVersion(name) {
   let dir = path.dirname(require.resolve(name));
   for (;;) {
@@ -293,6 +303,12 @@ class Run {
   }
 
   async tick(step, acc) {
+    // A warm-up second: run and shown (timeline warmup: true), counted in the step's warm-up, not
+    // in its measurement (throughput, percentiles, the loader's verdict). The tick at the end of
+    // the warm-up is scheduled for that moment (runSteps), and what its flush collects is still
+    // warm-up: the measurement starts when that flush was asked for.
+    const warming = acc.warming;
+    const askedAt = now();
     const replies = await this.pool.flush();
     const t = now();
     const intervalS = (t - acc.lastTick) / 1000;
@@ -313,7 +329,13 @@ class Run {
         this.metrics.addInterval(op, d);
       }
     }
-    const ops = mergeInterval(replies.map((r) => r.ops), intervalS, acc.ops);
+    const ops = mergeInterval(replies.map((r) => r.ops), intervalS, warming ? acc.warm.ops : acc.ops);
+    if (warming && askedAt >= step.measureAt - TIMER_SLACK_MS) {
+      acc.warming = false;
+      acc.measuredFrom = askedAt;
+      this.metrics.setWarmup(false);
+      this.annotator.annotate(step.phase, `${this.config.name}: step ${step.index + 1}: warm-up over (${durationText(this.config.warmupMs)}), measuring`);
+    }
     const line = {
       t: new Date(t).toISOString(),
       elapsed_s: round((t - this.runStart) / 1000, 3),
@@ -324,12 +346,14 @@ class Run {
       phase: step.phase,
       step: step.index + 1,
       clients: step.clients.length,
+      ...(warming ? { warmup: true } : {}),
       ops,
       loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
       host, // the CPUs this process may use: busy, steal, and what other processes took
     };
     for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
-    acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
+    if (warming) acc.warm.seconds += intervalS;
+    else acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
     try {
       this.runDir.timeline(line);
     } catch (e) {
@@ -337,15 +361,33 @@ class Run {
       this.stop(e.message, 1);
     }
     acc.totalOk += okTotal;
-    // Stall: nothing completed although clients are running (a hung server, a partition).
-    acc.idleMs = okTotal === 0 ? acc.idleMs + intervalS * 1000 : 0;
-    if (acc.idleMs >= this.opts.stallTimeoutMs && !this.stopReason) {
-      this.stop(`no operation completed for ${Math.round(acc.idleMs / 1000)}s (--stall-timeout)`, 1);
-    }
     const rate = okTotal / intervalS;
     // Progress in what bounds the step: documents done, or seconds elapsed.
     if (step.durationS === null) this.progress.update(acc.totalOk, rate);
-    else this.progress.update(Math.min(step.durationS, Math.round((t - acc.startAt) / 1000)), rate);
+    else this.progress.update(Math.min(step.durationS + step.warmupS, Math.round((t - acc.startAt) / 1000)), rate);
+  }
+
+  // watchStall(step): while the step runs, stop the run when no operation has completed for
+  // --stall-timeout (a hung server, a partition), counted from the step's start or its last
+  // completed operation; checked every STALL_CHECK_MS. Returns the watcher's stop function.
+  watchStall(step) {
+    const limit = this.opts.stallTimeoutMs;
+    const every = Math.min(STALL_CHECK_MS, limit / 4);
+    let checkedAt = now();
+    const timer = setInterval(() => {
+      if (this.stopReason) return;
+      const t = now();
+      const gap = t - checkedAt;
+      checkedAt = t;
+      const idle = t - Math.max(step.startAt, this.pool.lastOkAt());
+      if (idle >= limit) {
+        // check_gap_ms: how long since the check before: more than STALL_CHECK_MS when this thread
+        // was not scheduled in time (a busy host), which makes the stop that much later.
+        this.stall = { timeout_ms: limit, idle_ms: Math.round(idle), check_every_ms: every, check_gap_ms: Math.round(gap), step: step.index + 1 };
+        this.stop(`no operation completed for ${Math.round(idle)} ms (--stall-timeout ${durationText(limit)})`, 1);
+      }
+    }, every);
+    return () => clearInterval(timer);
   }
 
   // hookContext: what a kind's beforeStep/afterStep get on the main thread.
@@ -376,35 +418,62 @@ class Run {
         clients: Array.from({ length: c }, (_, j) => j),
         params: params ?? null,
         durationS: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
+        warmupS: (config.warmupMs || 0) / 1000,
         ratePerClient: config.rate ? config.rate / c / opsPerIteration : null,
       };
       let extra = {};
       if (k.beforeStep) extra = { ...(await k.beforeStep(this.hookContext(), step)) };
       if (this.stopReason) break;
+      // Warm-up, then the measured part: a step bounded by a duration runs warm-up + duration.
+      const warmupMs = config.warmupMs || 0;
       step.startAt = now() + 20; // a moment for the step message to reach every worker
-      step.endAt = config.workload.durationMs ? step.startAt + config.workload.durationMs : null;
+      step.measureAt = step.startAt + warmupMs;
+      step.endAt = config.workload.durationMs ? step.measureAt + config.workload.durationMs : null;
       const what = params ? `case ${phase}` : `${c} client(s)`;
-      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.length}, ${what}`);
+      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.length}, ${what}${warmupMs ? `, ${durationText(warmupMs)} warm-up first` : ''}`);
       this.metrics.setActiveClients(c);
+      this.metrics.setWarmup(warmupMs > 0);
       const own = k.stepTotal ? k.stepTotal(config, step) : null;
-      if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.length} (${params ? phase : `${c} clients`})`, step.durationS, 's');
-      else if (own) this.progress.start(phase, own.total, own.unit);
-      else this.progress.start(phase, config.workload.docs, 'docs');
+      const warmNote = warmupMs ? `, ${durationText(warmupMs)} warm-up` : '';
+      // A case the kind decided not to run (beforeStep set step.skip, and said so) starts nothing.
+      if (step.skip) { /* its "not run" line is the only one */ }
+      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.length} (${params ? phase : `${c} clients`}${warmNote})`, step.durationS + step.warmupS, 's');
+      else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
+      else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
       const acc = {
-        ops: {}, seconds: [], totalOk: 0, idleMs: 0, errorsSeen: new Set(), notes: [],
+        ops: {}, seconds: [], totalOk: 0, errorsSeen: new Set(), notes: [],
         startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
+        // warming until the tick at step.measureAt; measuredFrom: when the measurement began
+        // (null: the step ended, or was stopped, within its warm-up).
+        warming: warmupMs > 0, warm: { ops: {}, seconds: 0 }, measuredFrom: warmupMs > 0 ? null : step.startAt,
       };
       this.current = { step, acc };
       const done = new Promise((r) => this.stepWaiters.push(r));
       this.pool.post({ type: 'step', step });
-      let ticking = Promise.resolve();
-      const timer = setInterval(() => { ticking = ticking.then(() => this.tick(step, acc)); }, 1000);
+      const unwatch = this.watchStall(step);
+      // One tick a second, and one at the end of the warm-up (scheduled for that moment).
+      let over = false;
+      let wake = () => {};
+      const ticker = (async () => {
+        while (!over) {
+          const next = acc.lastTick + 1000;
+          const due = acc.warming && step.measureAt < next ? step.measureAt : next;
+          await new Promise((r) => {
+            const t = setTimeout(r, Math.max(0, due - now()));
+            wake = () => { clearTimeout(t); r(); };
+          });
+          if (!over) await this.tick(step, acc);
+        }
+      })();
       await done;
-      clearInterval(timer);
-      await ticking;
+      over = true;
+      wake();
+      await ticker;
+      unwatch();
       // A stopped step may still have ops in flight; give them a moment to land (bounded).
       if (this.stopReason) await Promise.race([new Promise((r) => { this.stepWaiters = [r]; if (this.pool.allDone(i)) r(); }), sleep(3000)]);
       await this.tick(step, acc); // the last partial second
+      this.metrics.setWarmup(false);
       this.stepWaiters = [];
       this.progress.stop();
       const entry = this.stepSummary(step, acc, now());
@@ -448,6 +517,7 @@ class Run {
       description: this.description,
       connection: this.connection,
       retryWrites: this.retryWrites,
+      stall: this.stall,
       workers: this.workers.length,
       preload: this.preload,
       experimentFile: path.basename(this.file),
@@ -533,7 +603,7 @@ class Run {
   }
 
   printTable(complete) {
-    this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload }));
+    this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload, warmupMs: this.config.warmupMs }));
   }
 }
 

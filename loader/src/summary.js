@@ -26,12 +26,15 @@ function redactUri(uri) {
 // cases[] for a kind of shape 'cases', which adds the case's name and parameters).
 // acc.ops[op] = {ok, err, hist, intended} (whole-step histograms); acc.seconds = self samples.
 function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps' }) {
-  const durationS = (endAt - step.startAt) / 1000;
+  // The measurement starts after the step's warm-up (runner.js: acc.measuredFrom; null when the
+  // step ended within it: nothing measured). Without warm-up bookkeeping, at the step's start.
+  const from = acc.measuredFrom === undefined ? step.startAt : acc.measuredFrom;
+  const durationS = from === null ? 0 : Math.max(0, endAt - from) / 1000;
   // A step that ended early measured until its last completed operation (the stop, a stall, a
   // lost server came after it): its throughput is over that time, not over the wall time that
   // includes a hung server's silence or the wind-down.
   const early = Boolean(stopReason);
-  const measuredS = early ? Math.max(0, Math.min(endAt, acc.lastOkAt || step.startAt) - step.startAt) / 1000 : durationS;
+  const measuredS = from === null ? 0 : early ? Math.max(0, Math.min(endAt, acc.lastOkAt || from) - from) / 1000 : durationS;
   const out = {
     index: step.index + 1,
     phase: step.phase,
@@ -43,10 +46,21 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     complete: !early,
     rate_basis: early
       ? `ended early (${stopReason}): ops_per_s is over measured_s, from the step's start to its last completed operation`
-      : 'ops_per_s is over the whole step',
+      : acc.warm ? 'ops_per_s is over the whole step after its warm-up' : 'ops_per_s is over the whole step',
     target_rate: rate,
     ops: {},
   };
+  // What the warm-up ran (operations done, not measured), where the step had one.
+  if (acc.warm) {
+    const ops = Object.values(acc.warm.ops);
+    out.warmup = {
+      seconds: round(((from ?? endAt) - step.startAt) / 1000, 3),
+      ops: ops.reduce((a, o) => a + o.ok, 0),
+      errors: ops.reduce((a, o) => a + o.err, 0),
+      ...(from === null ? { measured: false, note: 'the step ended within its warm-up: nothing was measured' } : {}),
+    };
+    out.measured_from = from === null ? null : new Date(from).toISOString();
+  }
   for (const op of OPS.filter((o) => acc.ops[o])) {
     const a = acc.ops[op];
     out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null, latency_us: percentiles(a.hist) };
@@ -117,6 +131,7 @@ function buildSummary(f) {
       workers: f.workers || null,
       server_selection_timeout_ms: opts.serverSelectionTimeoutMs,
       stall_timeout_ms: opts.stallTimeoutMs,
+      warmup_s: config.warmupMs === undefined ? null : config.warmupMs / 1000,
     },
     // How the server was reached (src/connection-facts.js): SRV name and the hosts it resolved
     // to, TLS, auth user/source/mechanism; never a secret. null before a connection was made.
@@ -124,6 +139,9 @@ function buildSummary(f) {
     // Whether writes were retryable, and why not (src/retry-writes.js: the engines table's row or
     // what the server reports). null before the server was described.
     retry_writes: f.retryWrites ?? null,
+    // A run stopped by --stall-timeout: the deadline, the silence seen when it stopped (from the
+    // last completed operation) and the gap between the stall checks before it (runner.js).
+    stall: f.stall ?? null,
     server: f.description ? f.description.server : null,
     topology: f.description ? f.description.topology : null,
     // Image references as the caller resolved them (digests where Docker knows them); empty

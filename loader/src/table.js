@@ -28,7 +28,17 @@ function caseLines(s) {
   return out;
 }
 
-function formatTable({ name, engine, complete, steps, preload }) {
+// warmupLines(steps, warmupMs): what the steps' warm-ups ran and left out of the figures.
+function warmupLines(steps, warmupMs) {
+  const warm = steps.filter((s) => s.warmup);
+  if (!warm.length || !warmupMs) return [];
+  const text = warmupMs >= 1000 ? `${warmupMs / 1000}s` : `${warmupMs}ms`;
+  const out = [`warm-up: each step's first ${text} (${warm.reduce((a, s) => a + s.warmup.ops, 0)} operations) ran and is not in these figures`];
+  for (const s of warm) if (s.warmup.measured === false) out.push(`warm-up: step ${s.index} ended within its warm-up: nothing was measured`);
+  return out;
+}
+
+function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (!steps.length) return '';
   const withMoves = moves(steps);
   const head = ['step', 'clients', 'op', 'ops', 'ops/s', ...(withMoves ? ['docs/s', 'MB/s'] : []), 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors'];
@@ -46,6 +56,7 @@ function formatTable({ name, engine, complete, steps, preload }) {
   }
   let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${grid(rows, 3)}\n`;
   if (preload) out += `preload: ${preload.docs} docs in ${preload.duration_s}s (not measured)\n`;
+  for (const l of warmupLines(steps, warmupMs)) out += `${l}\n`;
   const journal = steps.find((s) => s.journal !== undefined);
   if (journal) out += `journal: ${journal.journal === null ? 'not known' : journal.journal ? 'yes' : 'NO (j:true cannot mean a journal write)'} (${journal.journal_source})\n`;
   for (const s of steps) for (const l of caseLines(s)) out += `${l}\n`;

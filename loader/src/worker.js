@@ -16,10 +16,15 @@ const { Recorder, Pacer } = require('./recorder');
 const { newClient, isFatal } = require('./clients');
 const { opsFor, clientStream } = require('./workload');
 
-const { conn, config, clientIds, workerIndex } = workerData;
+const { conn, config, clientIds, workerIndex, lastOk } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
 
-const recorder = new Recorder();
+const recorder = new Recorder(lastOk);
+
+// Commands each client sends in setup, before any step: its pooled connection is open (and
+// authenticated) and the driver's command path (server selection, OP_MSG, BSON) is compiled
+// before a step's clock starts (loader/README.md, "Warm-up", measured with and without).
+const WARM_COMMANDS = 50;
 const { record } = recorder;
 let lastError = null;
 
@@ -110,6 +115,8 @@ async function main() {
       const db = client.db(config.database);
       clients.set(id, { client, db, col: db.collection(config.collection) });
       await client.connect();
+      const admin = client.db('admin');
+      for (let i = 0; i < WARM_COMMANDS; i++) await admin.command({ ping: 1 });
     }));
   } catch (e) {
     parentPort.postMessage({ type: 'fatal', reason: `${e.name}: ${e.message}` });

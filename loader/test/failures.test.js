@@ -76,7 +76,7 @@ test('server hung (SIGSTOP): no op completes for --stall-timeout, loader stops w
     const { summary } = latestRun(results, 'experiment3', 'hung');
     checkSummary(summary);
     assert.equal(summary.complete, false);
-    assert.match(summary.reason, /no operation completed for \d+s/);
+    assert.match(summary.reason, /^no operation completed for \d+ ms \(--stall-timeout 3s\)$/);
     assert.ok(summary.steps[0].ops.find.count > 0);
     // Throughput over the time the step was measuring (until its last completed op), not over
     // the seconds the server was hung: those would pull ops_per_s down by the stall's length.

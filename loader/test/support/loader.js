@@ -14,9 +14,13 @@ const LAUNCHER = path.resolve(__dirname, '..', '..', 'bin', 'lab-loader');
 // it must exec the node command it is given, so proc.pid is the loader's. spawnOptions: uid, gid,
 // detached (own process group, for signals to the group as a terminal sends them). launcher: start
 // through bin/lab-loader (node from PATH, as run.sh does) instead of this node and BIN.
-function startLoader(args, { env, prefix = [], spawnOptions = {}, launcher = false } = {}) {
+// warmup: false (default) runs every step without warm-up (--warmup 0 first, unless args give
+// --warmup): the default's seconds would lengthen every loader run of the suite; the warm-up
+// itself and its default are tested in test/warmup.test.js (warmup: true keeps the default).
+function startLoader(args, { env, prefix = [], spawnOptions = {}, launcher = false, warmup = false } = {}) {
   const t0 = Date.now();
-  const cmd = [...prefix, ...(launcher ? [LAUNCHER] : [process.execPath, BIN]), ...args];
+  const noWarmup = !warmup && !args.includes('--warmup') ? ['--warmup', '0'] : [];
+  const cmd = [...prefix, ...(launcher ? [LAUNCHER] : [process.execPath, BIN]), ...noWarmup, ...args];
   const proc = spawn(cmd[0], cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, ...spawnOptions });
   let stdout = '';
   let stderr = '';
