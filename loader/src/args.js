@@ -31,6 +31,7 @@ const COMMON_OPTIONS = {
   'grafana-password-file': { type: 'string' },
   'server-selection-timeout': { type: 'string', default: '10s' },
   'stall-timeout': { type: 'string', default: '15s' },
+  warmup: { type: 'string' },
   'progress-interval': { type: 'string', default: '5s' },
   image: { type: 'string', multiple: true },
   label: { type: 'string', multiple: true },
@@ -85,7 +86,12 @@ Output:
                                   inside the stack, whose network only Prometheus shares)
   --grafana-url URL               post phase annotations to Grafana at URL
   --grafana-password-file FILE    Grafana admin password for the annotations
-  --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s)
+  --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s;
+                                  at least 100ms, checked every 25 ms)
+  --warmup DUR                    run each step's first DUR as warm-up: shown in the timeline,
+                                  left out of its throughput, percentiles and verdicts (default:
+                                  the experiment file's warmup:, else 5s for a duration-bound
+                                  step and none for a step bounded by its work; 0 = none)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
   --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
   --label KEY=VALUE               a label of your own, recorded in summary.json "labels" (repeatable;
@@ -165,6 +171,22 @@ function checkCredentials(v) {
   }
 }
 
+// --stall-timeout: the runner checks it every 25 ms (runner.js, STALL_CHECK_MS), so it stops within
+// 100 ms of the deadline; a shorter timeout would be below that resolution.
+const MIN_STALL_TIMEOUT_MS = 100;
+function parseStallTimeout(text) {
+  const ms = parseDuration('--stall-timeout', text);
+  if (ms < MIN_STALL_TIMEOUT_MS) throw new UsageError(`--stall-timeout: ${text} is under 100ms (the loader checks for a stall every 25 ms and promises to stop within 100 ms of the deadline)`);
+  return ms;
+}
+
+// parseWarmup('--warmup', '10s') -> 10000; '0' (or 0s, 0ms) is no warm-up, which the duration
+// grammar alone refuses (a duration is more than zero).
+function parseWarmup(flag, text) {
+  if (/^0(\.0+)?(ms|s|m|h)?$/.test(String(text))) return 0;
+  return parseDuration(flag, text);
+}
+
 function parse(argv) {
   let parsed;
   try {
@@ -231,7 +253,8 @@ function parse(argv) {
     grafanaUrl: v['grafana-url'],
     grafanaPasswordFile: v['grafana-password-file'],
     serverSelectionTimeoutMs: parseDuration('--server-selection-timeout', v['server-selection-timeout']),
-    stallTimeoutMs: parseDuration('--stall-timeout', v['stall-timeout']),
+    stallTimeoutMs: parseStallTimeout(v['stall-timeout']),
+    warmupMs: v.warmup !== undefined ? parseWarmup('--warmup', v.warmup) : undefined,
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),
     labels: parseLabels(v.label ?? []),
@@ -247,4 +270,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseDuration, parseUri, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE, EXPERIMENTS };
+module.exports = { parse, parseWarmup, MIN_STALL_TIMEOUT_MS, parseDuration, parseUri, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE, EXPERIMENTS };

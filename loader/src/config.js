@@ -65,6 +65,7 @@ function load(opts) {
     need(Number.isInteger(d.y_length) && d.y_length >= 0, 'document.y_length: whole number');
     need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
   }
+  need(doc.warmup === undefined || parseFileWarmup(doc.warmup) !== null, `warmup: '${doc.warmup}' is not a duration (e.g. 10s, 500ms; 0 = none)`);
   need(doc.repeat === undefined || (Number.isInteger(doc.repeat) && doc.repeat >= 1 && doc.repeat <= 1000), 'repeat: whole number 1..1000 (the default of --repeat)');
 
   const config = {
@@ -88,6 +89,9 @@ function load(opts) {
       durationMs: kind.bound === 'duration' ? (opts.durationMs ?? parseFileDuration(file, w.duration)) : undefined,
     },
     rate: opts.rate ?? null,
+    // Each step's warm-up (ms): run and shown, not measured (runner.js). --warmup, else the file's
+    // warmup:, else DEFAULT_WARMUP_MS by what bounds the kind's steps.
+    warmupMs: opts.warmupMs ?? (doc.warmup !== undefined ? parseFileWarmup(doc.warmup) : DEFAULT_WARMUP_MS[kind.bound]),
     published: doc.published ?? null, // the seed's numbers, carried into summary.json for reports
     repeat: doc.repeat ?? 1, // the default of --repeat
     params: null, // the kind's own parameters (configure)
@@ -125,6 +129,24 @@ function list(dir = EXPERIMENTS_DIR) {
   }
 }
 
+// The default warm-up. A step that runs for a duration starts with DEFAULT_WARMUP_MS.duration of
+// warm-up (loader/README.md, "Warm-up": what the loader's own client CPU per operation does in a
+// step's first seconds, before and after the clients' code path is warmed in setup). A step bounded
+// by its work (documents, a write concern's inserts, a file) is measured whole by default, as its
+// seed timed it: a warm-up there is asked for in the file or with --warmup, and its operations
+// are part of the work but not of the measurement.
+const DEFAULT_WARMUP_MS = { duration: 5000, documents: 0, own: 0 };
+
+// parseFileWarmup(v) -> ms, or null when v is not a duration (0 = none).
+function parseFileWarmup(v) {
+  const { parseWarmup } = require('./args');
+  try {
+    return parseWarmup('warmup', v);
+  } catch {
+    return null;
+  }
+}
+
 function parseFileDuration(file, v) {
   const { parseDuration } = require('./usage');
   if (v === undefined) fail(file, 'workload.duration: required (e.g. 2m)');
@@ -136,4 +158,4 @@ function parseFileDuration(file, v) {
   return undefined;
 }
 
-module.exports = { load, list, experimentPath, REPO_ROOT, EXPERIMENTS_DIR };
+module.exports = { load, list, experimentPath, REPO_ROOT, EXPERIMENTS_DIR, DEFAULT_WARMUP_MS };
