@@ -88,7 +88,9 @@ Report:
                           compare engines across results folders: results/report/<UTC>/index.html
                           and report.json, a table here (node report/bin/lab-report.js; no Docker)
 Faults:
-  fault replica-lag|stale-secondary|failover|heal [fault flags]
+  fault SCENARIO [fault flags]
+                          one of: $(fault_scenario_names | paste -sd' ' -) (a module each in
+                          loader/src/faults/scenarios; their flags below)
   resync MEMBER           rebuild a stale member by initial sync
 Kubernetes (bigger than one machine; README "Bigger than one machine"):
   k8s up|status|down|destroy|manifests [k8s flags]

@@ -2,63 +2,101 @@
 # The bash side of the fault process's docker interface (loader/src/faults/protocol.js). A fault
 # scenario runs as ONE long-lived process in the loader's image; every Docker action it needs is
 # a request line on its stdout, performed here with compose() (so --dry-run prints it and the stub
-# docker records it) and answered on its stdin. Only the actions below exist: anything else, or a
-# member that is not a shard member of compose/topology.tsv, is refused (rc 126) and runs nothing.
+# docker records it) and answered on its stdin. The ops, their arguments and kinds are the rows of
+# loader/src/faults/docker-ops.tsv (protocol.js reads the same file); their commands are here, and
+# anything else, or an argument that fails its check (a member must be a shard member of
+# compose/topology.tsv), is refused (rc 126) and runs nothing.
 #   request  "@lab-docker<TAB>id<TAB>op<TAB>arg..."     any other stdout line is printed as is
 #   reply    "id<TAB>rc<TAB>base64(stdout of the action)"
 
 FAULT_REFUSED=126
+FAULT_OPS_TSV=loader/src/faults/docker-ops.tsv
 
 # fault_shard_members: the shard members, from the topology table (never written here).
 fault_shard_members() { topology_services shard; }
 
 fault_is_member() { grep -qxF -- "$1" < <(fault_shard_members); }
 
-# fault_action_argv OP ARGS...: FAULT_ARGV = the command for one request, or returns 1 with
-# FAULT_WHY when it is refused. Pure: runs nothing.
+fault_running_services() { compose_probe ps --services --status running 2>/dev/null || true; }
+
+# probes (read-only; also under --dry-run): the shard members not running, whether netem ever ran
+fault_stopped_members() {
+  local running m
+  running=$(fault_running_services)
+  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$running" || echo "$m"; done
+}
+fault_netem_image() { if docker image inspect lab-netem:local >/dev/null 2>&1; then echo yes; else echo no; fi; }
+
+# fault_arg_ok NAME VALUE: one request argument, checked by its name in docker-ops.tsv.
+fault_arg_ok() {
+  local o others
+  case $1 in
+    member) fault_is_member "$2" || FAULT_WHY="'$2' is not a shard member" ;;
+    others)
+      IFS=, read -r -a others <<<"$2"
+      for o in "${others[@]}"; do fault_is_member "$o" || { FAULT_WHY="'$o' is not a shard member"; break; }; done ;;
+    delay) [[ $2 =~ ^[0-9]+(us|ms|s)$ ]] || FAULT_WHY="bad netem delay '$2'" ;;
+    rate) [[ $2 =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || FAULT_WHY="bad netem rate '$2'" ;;
+    since) [[ $2 =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$ ]] || FAULT_WHY="logs: --since must be an ISO UTC time, got '$2'" ;;
+    mb) { is_uint "$2" && (($2 >= 1)); } || FAULT_WHY="mb must be a whole number >= 1, got '$2'" ;;
+    *) FAULT_WHY="no check for argument '$1' in lib/fault-bridge.sh" ;;
+  esac
+  [[ -z $FAULT_WHY ]]
+}
+
+# fault_action_argv OP ARGS...: FAULT_ARGV = the command for one request and FAULT_KIND its kind
+# (action|probe|hook), or returns 1 with FAULT_WHY when it is refused. Pure: runs nothing.
 fault_action_argv() {
-  local op=$1 m=${2:-}
-  shift
-  FAULT_ARGV=() FAULT_WHY=""
-  local -A nargs=([stop]=1 [start]=1 [kill]=1 [up]=1 [rm]=1 [volume-rm]=1 [netem-slow]=3 [netem-partition]=2 [netem-heal]=1 [logs]=2 [ls-rollback]=1)
-  [[ -n ${nargs[$op]:-} ]] || { FAULT_WHY="unknown docker action '$op'"; return 1; }
-  (($# == nargs[$op])) || { FAULT_WHY="docker action '$op' takes ${nargs[$op]} argument(s), got $#"; return 1; }
-  fault_is_member "$m" || { FAULT_WHY="'$m' is not a shard member"; return 1; }
+  local op=${1:-} names i
+  shift || true
+  FAULT_ARGV=() FAULT_WHY="" FAULT_KIND=""
+  if ! [[ $op =~ ^[a-z][a-z-]*$ ]] || ! names=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" args); then
+    FAULT_WHY="unknown docker action '$op'"
+    return 1
+  fi
+  FAULT_KIND=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" kind)
+  local -a want=() args=("$@")
+  [[ $names == - ]] || IFS=, read -r -a want <<<"$names"
+  (($# == ${#want[@]})) || { FAULT_WHY="docker action '$op' takes ${#want[@]} argument(s), got $#"; return 1; }
+  for i in "${!want[@]}"; do fault_arg_ok "${want[i]}" "${args[i]}" || return 1; done
+  local m=${1:-}
   case $op in
     stop | start) FAULT_ARGV=(compose "$op" "$m") ;;
     kill) FAULT_ARGV=(compose kill -s SIGKILL "$m") ;;
     up) FAULT_ARGV=(compose up -d --no-deps "$m") ;;
     rm) FAULT_ARGV=(compose rm -f "$m") ;;
     volume-rm) FAULT_ARGV=(run docker volume rm "$(stack_project)_$m-data") ;;
-    netem-slow)
-      [[ $2 =~ ^[0-9]+(us|ms|s)$ && $3 =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || { FAULT_WHY="netem-slow: bad delay/rate '$2' '$3'"; return 1; }
-      FAULT_ARGV=(compose run --rm --no-deps "netem-$m" slow "$2" "$3") ;;
-    netem-partition)
-      local others o
-      IFS=, read -r -a others <<<"$2"
-      for o in "${others[@]}"; do fault_is_member "$o" || { FAULT_WHY="'$o' is not a shard member"; return 1; }; done
-      FAULT_ARGV=(compose run --rm --no-deps "netem-$m" partition "${others[@]}") ;;
+    netem-slow) FAULT_ARGV=(compose run --rm --no-deps "netem-$m" slow "$2" "$3") ;;
+    netem-partition) local -a o; IFS=, read -r -a o <<<"$2"; FAULT_ARGV=(compose run --rm --no-deps "netem-$m" partition "${o[@]}") ;;
     netem-heal) FAULT_ARGV=(compose run --rm --no-deps "netem-$m" heal) ;;
-    logs)
-      [[ $2 =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$ ]] || { FAULT_WHY="logs: --since must be an ISO UTC time, got '$2'"; return 1; }
-      FAULT_ARGV=(compose logs --no-color --no-log-prefix --since "$2" "$m") ;;
+    logs) FAULT_ARGV=(compose logs --no-color --no-log-prefix --since "$2" "$m") ;;
     ls-rollback) FAULT_ARGV=(compose exec -T "$m" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true') ;;
+    rm-fault-load) FAULT_ARGV=(run docker rm -f "$(stack_project)-fault-load") ;; # an older checkout's load container
+    stopped-members) FAULT_ARGV=(fault_stopped_members) ;;
+    netem-image) FAULT_ARGV=(fault_netem_image) ;;
+    # stack hooks (lib/fault.sh), performed around `up` before the process starts
+    running-stack | test-commands | small-oplog) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;
+    *) FAULT_WHY="docker action '$op' has no command in lib/fault-bridge.sh"; return 1 ;;
   esac
 }
 
 # fault_answer LINE: perform one request line, print its reply line. Under --dry-run compose()
-# prints the command (shown to the user here) and the reply carries no output.
+# prints an action's command (shown to the user here) and the reply carries no output; a probe
+# runs and answers as in a real run. A stack hook is refused here: it is asked for by `check`.
 fault_answer() {
   local -a words
   IFS=$'\t' read -r -a words <<<"$1"
   local id=${words[1]:-0} rc=0 out=""
-  if ! fault_action_argv "${words[@]:2}"; then
+  if fault_action_argv "${words[@]:2}" && [[ $FAULT_KIND == hook ]]; then
+    FAULT_WHY="'${words[2]}' is a stack hook: the scenario's hooks() asks for it before its process starts"
+  fi
+  if [[ -n $FAULT_WHY ]]; then
     warn "refused: $FAULT_WHY"
     printf '%s\t%s\t%s\n' "$id" "$FAULT_REFUSED" "$(printf '%s' "$FAULT_WHY" | base64 | tr -d '\n')"
     return 0
   fi
   out=$("${FAULT_ARGV[@]}") || rc=$?
-  if [[ $DRY_RUN == 1 ]]; then printf '%s\n' "$out" >&"${FAULT_STDOUT:-2}"; out=""; fi
+  if [[ $DRY_RUN == 1 && $FAULT_KIND == action ]]; then printf '%s\n' "$out" >&"${FAULT_STDOUT:-2}"; out=""; fi
   printf '%s\t%s\t%s\n' "$id" "$rc" "$(printf '%s' "$out" | base64 | tr -d '\n')"
 }
 

@@ -1,14 +1,19 @@
 #!/usr/bin/env bats
-# ./run.sh fault replica-lag|stale-secondary|failover|heal and ./run.sh resync (lib/fault.sh) with
-# the stub docker on PATH: usage errors, --dry-run plans, and the docker command lines of real runs
-# (the stub answers the live probes from rules). verb_up/verb_destroy belong to lib/cluster.sh and
-# are replaced by recorders here, so these tests pin only the fault part's own commands.
+# ./run.sh fault SCENARIO and ./run.sh resync (lib/fault.sh) with the stub docker on PATH: usage
+# errors (the modules' own, through `lab-fault.js check`), --dry-run plans, the stack hooks and the
+# docker command lines of real runs (the stub answers the live probes from rules). verb_up and
+# verb_destroy belong to lib/cluster.sh and are replaced by recorders here, so these tests pin only
+# the fault part's own commands. $W is a copy of the repository's run.sh, lib/, compose/ and the
+# loader's code (its node_modules linked), so a test may add a scenario module to it.
 
 setup() {
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
   mkdir -p "$W"
   cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$W/"
+  mkdir -p "$W/loader"
+  cp -r "$REPO/loader/bin" "$REPO/loader/src" "$REPO/loader/package.json" "$W/loader/"
+  ln -s "$REPO/loader/node_modules" "$W/loader/node_modules"
   cat >"$W/lab.sh" <<'EOF'
 #!/usr/bin/env bash
 # run.sh with the cluster verbs recorded instead of run (they are lib/cluster.sh's to test)
@@ -26,12 +31,9 @@ EOF
 }
 
 # real_fault_process: `docker compose ... run ... fault-tool run ARGS` runs the real fault process
-# (node loader/bin/lab-fault.js run ARGS) here instead of in a container; every other docker call
-# goes to the stub.
-# A dry run with the stack down runs the process on the host (node $LAB_ROOT/loader/bin/lab-fault.js),
-# so the copy gets the repository's loader too.
+# (node loader/bin/lab-fault.js run ARGS, of the copy) here instead of in a container; every other
+# docker call goes to the stub. (A dry run with the stack down runs it on the host anyway.)
 real_fault_process() {
-  ln -s "$REPO/loader" "$W/loader"
   mkdir -p "$BATS_TEST_TMPDIR/bin"
   cat >"$BATS_TEST_TMPDIR/bin/docker" <<EOF
 #!/usr/bin/env bash
@@ -39,7 +41,7 @@ args=("\$@")
 for ((i = 0; i < \${#args[@]} - 1; i++)); do
   if [[ \${args[i]} == fault-tool && \${args[i+1]} == run ]]; then
     printf '%s\n' "\$*" >>"\$STUB_DOCKER_LOG"
-    exec node "$REPO/loader/bin/lab-fault.js" "\${args[@]:i+1}" --results-dir "$W/results" --password-file /dev/null
+    exec node "$W/loader/bin/lab-fault.js" "\${args[@]:i+1}" --results-dir "$W/results" --password-file /dev/null
   fi
 done
 exec "$REPO/test/stub/docker" "\$@"
@@ -60,7 +62,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 @test "fault without a scenario or with an unknown one: exit 2 naming the scenarios" {
   run "$W/lab.sh" fault
   [ "$status" -eq 2 ]
-  [[ $output == *"fault needs a scenario (choose one of: replica-lag stale-secondary failover heal)"* ]]
+  [[ $output == *"fault needs a scenario (choose one of: failover heal replica-lag resync stale-secondary)"* ]]
   run "$W/lab.sh" fault meltdown --engine wiredtiger
   [ "$status" -eq 2 ]
   [[ $output == *"unknown fault scenario 'meltdown'"* ]]
@@ -136,12 +138,66 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"--method M"* && $output == *"--oplog-size-mb N"* && $output == *"--w 1|majority"* && $output == *"resync MEMBER"* ]]
 }
 
+# ---- a scenario is one module (issue 29) ---------------------------------------------------------------
+@test "a new scenario is one module: help lists it with its flags, check refuses its bad flags, --dry-run plans it" {
+  cp "$REPO/loader/test/faults/fixtures/scenarios/pause-member.js" "$W/loader/src/faults/scenarios/"
+  real_fault_process
+  run "$W/lab.sh" help
+  [ "$status" -eq 0 ]
+  [[ $output == *"one of: failover heal pause-member replica-lag"* ]]
+  [[ $output == *"fault pause-member      stop one member, ping the set --rounds times, start it again"* ]]
+  [[ $output == *"--member NAME         the member to stop: shard01-a|shard01-b|shard01-c (required)"* ]]
+  [[ $output == *"--rounds N            pings while it is stopped (default 3)"* ]]
+  run "$W/lab.sh" fault pause-member --member shard01-b --rounds x --dry-run
+  [ "$status" -eq 2 ]
+  [[ $output == *"error: --rounds must be a whole number >= 1 (got 'x')"* ]]
+  [ ! -s "$STUB_DOCKER_LOG" ]
+  run "$W/lab.sh" fault pause-member --member shard01-b --dry-run
+  [ "$status" -eq 0 ]
+  [[ $output == *" run --rm --no-deps -T fault-tool run pause-member --member shard01-b --engine wiredtiger"* ]]
+  [[ $output == *"1. docker compose stop shard01-b"*"3. docker compose start shard01-b"* ]]
+  [[ $output == *"-p lab-wiredtiger "*" stop shard01-b"* && $output == *"-p lab-wiredtiger "*" start shard01-b"* ]]
+  logged "VERB_UP extra=[] dry=1"
+  [ "$(mutating | grep -vc ' fault-tool run pause-member ')" -eq 0 ]
+}
+
+@test "stack hooks: only check's may ask for them; at run time the bridge refuses one (126)" {
+  bridge $'1\tsmall-oplog\t16' $'2\trunning-stack'
+  [ "$status" -eq 0 ]
+  [ "$(replies | grep -c ' 126 ')" -eq 2 ]
+  replies | grep -qF "1 126 'small-oplog' is a stack hook"
+  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 0 ]
+}
+
+@test "one list of docker ops: every row of docker-ops.tsv has its command in bash, and every command of bash a row" {
+  # shellcheck source=/dev/null
+  source "$W/run.sh"
+  ENGINE=wiredtiger
+  local op args kind n=0 labels
+  declare -A sample=([member]=shard01-a [others]="shard01-b,shard01-c" [delay]=100ms [rate]=64kbit [since]=2026-01-01T00:00:00Z [mb]=16)
+  while IFS=$'\t' read -r op args kind; do
+    local -a a=()
+    [[ $args == - ]] || for x in ${args//,/ }; do a+=("${sample[$x]}"); done
+    fault_action_argv "$op" "${a[@]}" || { echo "row '$op' has no command in bash: $FAULT_WHY" >&2; return 1; }
+    [ "$FAULT_KIND" = "$kind" ]
+    [ "${#FAULT_ARGV[@]}" -gt 0 ]
+    n=$((n + 1))
+  done < <(table_rows "$W/loader/src/faults/docker-ops.tsv")
+  [ "$n" -ge 17 ]
+  # the other way: each label of fault_action_argv's case (but the catch-all) is a row
+  labels=$(declare -f fault_action_argv | sed -n 's/^ *\([a-z| -]*[a-z]\))$/\1/p; s/^ *\([a-z| -]*[a-z]\)) .*/\1/p' | tr -d ' ' | tr '|' '\n')
+  [ "$(wc -l <<<"$labels")" -ge 17 ]
+  for op in $labels; do
+    table_field "$W/loader/src/faults/docker-ops.tsv" "$op" kind >/dev/null || { echo "bash has '$op', docker-ops.tsv does not" >&2; return 1; }
+  done
+}
+
 # ---- --dry-run plans -----------------------------------------------------------------------------------
 @test "replica-lag --dry-run: the real fault process prints its plan (fsyncLock on the member, thresholds, flow control); nothing changed" {
   real_fault_process
   run "$W/lab.sh" fault replica-lag --engine wiredtiger --dry-run
   [ "$status" -eq 0 ]
-  [[ $output == *" run --rm --no-deps -T fault-tool run replica-lag --method fsync --threshold 30s --engine wiredtiger"* ]]
+  [[ $output == *" run --rm --no-deps -T fault-tool run replica-lag --engine wiredtiger"* ]]
   [[ $output == *"plan:"* && $output == *"member: shard01-c by default"*"method: fsync"*"threshold: 30 s"* ]]
   [[ $output == *"flow control"*"does not engage"* ]]
   [[ $output == *"background write load through mongos"* ]]
@@ -158,7 +214,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$status" -eq 0 ]
   [[ $output == *"RESTARTED into a test-only configuration"* ]]
   [[ $output == *"LAB_SHARD_EXTRA_ARGS=--setParameter\\ enableTestCommands=1"* || $output == *"'LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1'"* ]]
-  [[ $output == *"fault-tool run replica-lag --method failpoint --threshold 30s --member shard01-b --engine wiredtiger"* ]]
+  [[ $output == *"fault-tool run replica-lag --method failpoint --member shard01-b --engine wiredtiger"* ]]
   [[ $output == *"configureFailPoint rsSyncApplyStop alwaysOn on shard01-b"*"heal: mode off"* ]]
   logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1] dry=1"
   [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
@@ -199,8 +255,10 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 }
 
 @test "failover --dry-run, stack down, no loader on this host: the command and one line saying what the plan needs; no container started" {
+  rm "$W/loader/node_modules"
   run "$W/lab.sh" fault failover --w 1 --dry-run
   [ "$status" -eq 0 ]
+  [[ $output == *"note: node or loader/node_modules not found on this host: the fault process checks the failover flags when it starts"* ]]
   [[ $output == *" run --rm --no-deps -T fault-tool run failover --w 1 "* ]]
   [[ $output == *"dry run: the failover plan comes from the fault process, which needs the wiredtiger stack up or Node.js with 'cd loader && npm ci' on this host"* ]]
   ! grep -q ' fault-tool run ' "$STUB_DOCKER_LOG" || { echo "a dry run started the fault container: $(cat "$STUB_DOCKER_LOG")"; false; }
@@ -220,7 +278,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
 
 @test "failover --dry-run with the live primary known: the bridge prints its partition, heal and rollback listing" {
   stack_up # the dry run's process runs in the fault-tool container only while the stack is up
-  rule '*fault-tool run failover --w 1 --how partition --engine wiredtiger --dry-run' 0 '  primary now: shard01-b; write concern w:1; fault: partition\n@lab-docker\t1\tnetem-partition\tshard01-b\tshard01-a,shard01-c\n@lab-docker\t2\tnetem-heal\tshard01-b\n@lab-docker\t3\tls-rollback\tshard01-b'
+  rule '*fault-tool run failover --w 1 --engine wiredtiger --dry-run' 0 '  primary now: shard01-b; write concern w:1; fault: partition\n@lab-docker\t1\tnetem-partition\tshard01-b\tshard01-a,shard01-c\n@lab-docker\t2\tnetem-heal\tshard01-b\n@lab-docker\t3\tls-rollback\tshard01-b'
   run "$W/lab.sh" fault failover --w 1 --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"primary now: shard01-b; write concern w:1; fault: partition"* ]]
@@ -266,10 +324,10 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   stack_up
   run "$W/lab.sh" fault replica-lag
   [ "$status" -eq 0 ]
-  logged "fault-tool run replica-lag --method fsync --threshold 30s --engine wiredtiger"
+  logged "fault-tool run replica-lag --engine wiredtiger"
   not_logged "--member"
   run "$W/lab.sh" fault replica-lag --member shard01-b
-  logged "fault-tool run replica-lag --method fsync --threshold 30s --member shard01-b --engine wiredtiger"
+  logged "fault-tool run replica-lag --member shard01-b --engine wiredtiger"
 }
 
 @test "replica-lag on a member that is not a secondary: the process's refusal (exit 2) is run.sh's exit code" {
@@ -305,14 +363,14 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"already has 16 MB oplogs"* ]]
   not_logged VERB_DESTROY
   logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 16] dry=0"
-  logged "fault-tool run stale-secondary --oplog-size-mb 16 --engine wiredtiger"
+  logged "fault-tool run stale-secondary --engine wiredtiger"
 }
 
 @test "stale-secondary --yes: destroy, up, image, one fault process (no one-shot steps); its stop/start/logs requests run in order" {
   stack_up
   rule '*fault-tool oplog-size --expect 16' 4 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
   rule '*logs --no-color --no-log-prefix --since 2026-11-21T08:00:00.000Z shard01-c' 0 'Too stale to catch up'
-  rule '*fault-tool run stale-secondary --oplog-size-mb 16 --member shard01-c --engine wiredtiger' 0 '@lab-docker\t1\tstop\tshard01-c\n@lab-docker\t2\tstart\tshard01-c\n@lab-docker\t3\tlogs\tshard01-c\t2026-11-21T08:00:00.000Z\nverdict: PASS: stale-secondary: shard01-c is RECOVERING'
+  rule '*fault-tool run stale-secondary --member shard01-c --engine wiredtiger' 0 '@lab-docker\t1\tstop\tshard01-c\n@lab-docker\t2\tstart\tshard01-c\n@lab-docker\t3\tlogs\tshard01-c\t2026-11-21T08:00:00.000Z\nverdict: PASS: stale-secondary: shard01-c is RECOVERING'
   run "$W/lab.sh" fault stale-secondary --yes --member shard01-c
   [ "$status" -eq 0 ]
   logged "VERB_DESTROY yes=1 dry=0"
@@ -322,7 +380,8 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of 'fault-tool run stale-secondary')" -lt "$(line_of ' stop shard01-c')" ]
   [ "$(line_of ' stop shard01-c')" -lt "$(line_of ' start shard01-c')" ]
   [ "$(line_of ' start shard01-c')" -lt "$(line_of 'logs --no-color --no-log-prefix --since 2026-11-21T08:00:00.000Z shard01-c')" ]
-  # oplog-size probe + build + the one process; no optime/evidence/summarize steps, no load container
+  # oplog-size probe (the small-oplog hook) + build + the one process; no optime/evidence/summarize
+  # steps, no load container
   [ "$(grep -cE 'fault-tool( |$)' "$STUB_DOCKER_LOG")" -eq 3 ]
   not_logged "fault-load"
   [[ $output == *"verdict: PASS: stale-secondary"* ]]
@@ -367,14 +426,15 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"the inmemory stack is not up"*"./run.sh up --engine inmemory"* ]]
 }
 
-@test "heal: bash passes the stopped members and netem fact to one fault process; its up/netem requests run" {
+@test "heal: the process asks bash for the Docker facts (probes) and its cleanup; its up/netem requests run" {
   rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
-  rule 'image inspect lab-netem:local*' 0 ''
-  rule '*fault-tool run heal --stopped shard01-c --netem yes --engine wiredtiger' 0 '@lab-docker\t1\tup\tshard01-c\n@lab-docker\t2\tnetem-heal\tshard01-a\nverdict: PASS: healed'
+  rule '*fault-tool run heal --engine wiredtiger' 0 '@lab-docker\t1\tstopped-members\n@lab-docker\t2\tnetem-image\n@lab-docker\t3\trm-fault-load\n@lab-docker\t4\tup\tshard01-c\n@lab-docker\t5\tnetem-heal\tshard01-a\nverdict: PASS: healed'
   run "$W/lab.sh" fault heal
   [ "$status" -eq 0 ]
-  logged "rm -f lab-wiredtiger-fault-load"
-  [ "$(line_of 'fault-tool run heal')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  logged "image inspect lab-netem:local"
+  [ "$(line_of 'fault-tool run heal')" -lt "$(line_of 'image inspect lab-netem:local')" ]
+  [ "$(line_of 'image inspect lab-netem:local')" -lt "$(line_of 'rm -f lab-wiredtiger-fault-load')" ]
+  [ "$(line_of 'rm -f lab-wiredtiger-fault-load')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
   logged "run --rm --no-deps netem-shard01-a heal"
   [[ $output == *"healed"* ]]
 }
@@ -391,13 +451,16 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(mutating | grep -vc ' fault-tool run heal ')" -eq 0 ]
 }
 
-@test "heal without the netem image: --netem no (the process then leaves the sidecars alone)" {
+@test "heal without the netem image: the real process hears 'no' from the probe and leaves the sidecars alone" {
+  real_fault_process
   stack_up
   rule 'image inspect lab-netem:local*' 1 ''
-  run "$W/lab.sh" fault heal
+  run "$W/lab.sh" fault heal --dry-run
   [ "$status" -eq 0 ]
-  logged "fault-tool run heal --stopped  --netem no --engine wiredtiger"
+  [[ $output == *"start stopped shard members: none"* ]]
+  [[ $output == *"(skipped: the netem image was never built here, so no netem ran)"* ]]
   not_logged "netem-"
+  [[ $output != *"netem-shard01"* ]]
   not_logged "up -d --no-deps"
 }
 

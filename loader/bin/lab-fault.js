@@ -4,6 +4,12 @@
 // (compose/faults.yml) on the stack's network:
 //   run SCENARIO [flags]                             the whole scenario in this one process
 //                                                    (src/faults/process.js, scenarios/<name>.js)
+//   check SCENARIO [flags]                           the module's flags checked (exit 2 with one
+//                                                    line) and its stack hooks, one request line
+//                                                    each, for bash to perform before `run`
+//   usage | list                                     every scenario's usage from the modules /
+//                                                    their names, one a line (./run.sh help)
+// (every module in src/faults/scenarios/ is a scenario; --scenarios-dir DIR reads another folder)
 // and two one-shot steps bash runs before a scenario's process starts:
 //   watch      --until COND [--member M] ...         one line + one timeline row per second until
 //                                                    COND holds (exit 0) or --timeout (exit 3);
@@ -19,7 +25,8 @@ const d = require('../src/faults/decisions');
 const { Members } = require('../src/faults/cluster');
 const tables = require('../src/tables');
 const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
-const { runCommand, UsageError: RunUsageError } = require('../src/faults/process');
+const { runCommand, scenarioNames, UsageError: RunUsageError } = require('../src/faults/process');
+const catalog = require('../src/faults/catalog');
 
 const OPTIONS = {
   members: { type: 'string', default: tables.shardSet().hosts.join(',') }, // compose/topology.tsv
@@ -98,6 +105,16 @@ async function main(argv) {
     process.exitCode = r.code;
     return;
   }
+  if (cmd === 'check') {
+    for (const line of catalog.check(rest)) say(line);
+    return;
+  }
+  if (cmd === 'usage' || cmd === 'list') {
+    const at = rest.indexOf('--scenarios-dir');
+    const dir = at >= 0 ? rest[at + 1] : path.join(__dirname, '..', 'src', 'faults', 'scenarios');
+    process.stdout.write(cmd === 'usage' ? catalog.usage(dir) : `${scenarioNames(dir).join('\n')}\n`);
+    return;
+  }
   let opts;
   try {
     opts = parseArgs({ args: rest, options: OPTIONS, allowPositionals: false }).values;
@@ -120,7 +137,8 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     () => process.exit(process.exitCode || 0),
     (e) => {
-      process.stderr.write(`lab-fault: ${e.message}\n`);
+      // a usage error is one line as run.sh prints its own (`error: ...`), which bash passes on
+      process.stderr.write(`${e instanceof UsageError || e instanceof RunUsageError || e.usage ? 'error' : 'lab-fault'}: ${e.message}\n`);
       process.exit(e instanceof UsageError || e instanceof RunUsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
     },
   );

@@ -31,8 +31,21 @@ function scenarioNames(dir) {
 
 function loadScenario(name, dir) {
   const names = scenarioNames(dir);
-  if (!names.includes(name)) throw new UsageError(`unknown fault scenario '${name ?? ''}' (choose one of: ${names.join(' ')})`);
+  if (!name) throw new UsageError(`fault needs a scenario (choose one of: ${names.join(' ')})`);
+  if (!names.includes(name)) throw new UsageError(`unknown fault scenario '${name}' (choose one of: ${names.join(' ')})`);
   return require(path.join(dir, `${name}.js`));
+}
+
+// parseError(name, options, e) -> one line: node:util's parseArgs messages, said as run.sh says them
+function parseError(name, options, e) {
+  const flag = (/'(-[^' ]+)/.exec(e.message) || [])[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const listed = Object.keys(options).filter((k) => options[k].help).map((k) => `--${k}`);
+    return `fault ${name} does not take ${flag}${listed.length ? ` (its flags: ${listed.join(' ')})` : ''}`;
+  }
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) return `${flag} needs a value`;
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `fault ${name} does not take '${(/'([^']*)'/.exec(e.message) || [])[1]}'`;
+  return `fault ${name}: ${e.message}`;
 }
 
 // parse(argv) -> {scenario, params, common}: the scenario's own options beside the common ones;
@@ -42,12 +55,14 @@ function parse(argv) {
   const dirArg = rest.indexOf('--scenarios-dir');
   const dir = dirArg >= 0 ? rest[dirArg + 1] : COMMON['scenarios-dir'].default;
   const scenario = loadScenario(name, dir);
+  const own = scenario.options || {};
   let values;
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...COMMON, ...(scenario.options || {}) }, allowPositionals: false, strict: true }));
+    ({ values } = parseArgs({ args: rest, options: { ...COMMON, ...own }, allowPositionals: false, strict: true }));
   } catch (e) {
-    throw new UsageError(`fault ${name}: ${e.message}`);
+    throw new UsageError(parseError(name, own, e));
   }
+  for (const [k, v] of Object.entries(values)) if (k in own && v === '') throw new UsageError(`--${k} needs a value`);
   const common = {};
   const params = {};
   for (const [k, v] of Object.entries(values)) (k in COMMON ? common : params)[k] = v;

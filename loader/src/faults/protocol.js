@@ -7,24 +7,23 @@
 //          it with `read -a` and needs no JSON parser on the host). Every other stdout line is
 //          ordinary output that bash prints as it comes.
 // Reply:   one stdin line    "id<TAB>rc<TAB>base64(output)"   (rc 0 = done; 126 = refused).
-// The allow-list below is checked here (fail fast) and again in bash (the authority).
+// The ops and their argument names are read from docker-ops.tsv beside this file, the one list
+// bash reads too (lib/fault-bridge.sh, the authority: it refuses with 126 what it does not allow).
+const fs = require('node:fs');
+const path = require('node:path');
 const readline = require('node:readline');
+const { parseTable } = require('../tables');
 
 const PREFIX = '@lab-docker';
-// op -> argument names, in order. Members are checked against the topology by bash.
-const OPS = {
-  stop: ['member'],
-  start: ['member'],
-  kill: ['member'], // SIGKILL
-  up: ['member'], // up -d --no-deps: a stopped or removed member back
-  rm: ['member'],
-  'volume-rm': ['member'], // the member's data volume
-  'netem-slow': ['member', 'delay', 'rate'],
-  'netem-partition': ['member', 'others'], // others: comma-separated members
-  'netem-heal': ['member'],
-  logs: ['member', 'since'], // output = the member's log since an ISO time
-  'ls-rollback': ['member'], // output = rollback files on the member
-};
+const OPS_FILE = path.join(__dirname, 'docker-ops.tsv');
+
+// readOps(file) -> {op: {args: [names in order], kind: 'action'|'probe'|'hook'}}
+function readOps(file = OPS_FILE) {
+  return Object.fromEntries(parseTable(fs.readFileSync(file, 'utf8')).map((r) => [r.op, { args: r.args === '-' ? [] : r.args.split(','), kind: r.kind }]));
+}
+const TABLE = readOps();
+// op -> argument names, in order (what encodeRequest reads from a request's args object)
+const OPS = Object.fromEntries(Object.entries(TABLE).map(([op, { args }]) => [op, args]));
 
 class RefusedError extends Error {}
 
@@ -88,4 +87,4 @@ class DockerPeer {
   }
 }
 
-module.exports = { DockerPeer, encodeRequest, decodeReply, RefusedError, OPS, PREFIX };
+module.exports = { DockerPeer, encodeRequest, decodeReply, RefusedError, OPS, TABLE, readOps, PREFIX };

@@ -24,7 +24,7 @@ test('failover refuses, in one line and exit 2, on an engine without reliable ma
       assert.equal(r.status, 2, `${e.engine}: ${r.stderr}`);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, r.stderr);
-      assert.match(lines[0], new RegExp(`^lab-fault: fault failover does not apply to engine ${e.engine}: .*readConcern majority.*majority_reads: no\\)$`));
+      assert.match(lines[0], new RegExp(`^error: fault failover does not apply to engine ${e.engine}: .*readConcern majority.*majority_reads: no\\)$`));
       assert.equal(r.stdout, '', 'no plan printed, nothing started');
     }
   }

@@ -15,9 +15,10 @@ const HEALED_LAG = verdicts.HEALED_LAG_SECONDS;
 
 module.exports = {
   name: 'failover',
+  summary: 'writers with unique ids, primary killed or partitioned mid-load, majority read, Jepsen set checker (ok / lost / unexpected / recovered)',
   options: {
-    w: { type: 'string' },
-    how: { type: 'string', default: 'partition' },
+    w: { type: 'string', arg: '1|majority', help: 'write concern of the writers (required)' },
+    how: { type: 'string', default: 'partition', arg: 'partition|kill', help: 'partition: iptables in the primary\'s namespace cut it off from the other members but not from clients (keeps accepting w:1 writes ~10 s); kill: docker kill -s SIGKILL, then start' },
     writers: { type: 'string', default: '4' },
     // seconds of load before the fault and after the new primary (tests shorten it)
     'load-seconds': { type: 'string', default: '10' },

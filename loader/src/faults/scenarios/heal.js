@@ -2,37 +2,54 @@
 // heal: undo whatever a scenario may have left: start stopped shard members, remove netem and
 // partitions, failpoints off and fsyncUnlock on every member, then wait until every member is
 // PRIMARY or SECONDARY. Which members are stopped and whether netem ever ran here are Docker
-// facts bash reads (compose ps, image inspect) and passes in (--stopped, --netem).
+// facts this process asks bash for (probes stopped-members and netem-image, docker-ops.tsv);
+// --stopped / --netem give them instead (the tests). A leftover load container of an older
+// checkout (its load ran in a container of its own) is removed first.
 const d = require('../decisions');
 const { watchUntil } = require('../watch');
 const { sleep } = require('../runner');
 
 const FAILPOINTS = ['rsSyncApplyStop', 'stopReplProducer'];
 const names = (env) => env.shard.hosts.map(d.shortName);
-const stoppedOf = (p) => (p.stopped ? p.stopped.split(',').filter(Boolean) : []);
+const list = (s) => String(s || '').split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
+// facts(p, live): the Docker facts given as flags, else as bash answered them (ready), else none
+// stopped and netem assumed (a dry run whose probes could not be answered)
+const facts = (p, live = {}) => ({
+  stopped: p.stopped !== undefined ? list(p.stopped) : live.stopped || [],
+  netem: p.netem ?? live.netem ?? 'yes',
+});
 
 module.exports = {
   name: 'heal',
-  options: { stopped: { type: 'string', default: '' }, netem: { type: 'string', default: 'yes' }, timeout: { type: 'string', default: '300' } },
+  summary: 'undo whatever a scenario may have left: start stopped members, remove netem/partition, failpoints off, fsyncUnlock, stop fault load',
+  options: { stopped: { type: 'string' }, netem: { type: 'string' }, timeout: { type: 'string', default: '300' } },
+  hooks: () => [{ op: 'running-stack' }], // heals the running cluster; never starts one
 
   check(p, env) {
-    for (const m of stoppedOf(p)) if (!names(env).includes(m)) throw new Error(`unknown member '${m}' in --stopped`);
-    if (!['yes', 'no'].includes(p.netem)) throw new Error(`--netem must be yes or no (got '${p.netem}')`);
+    for (const m of list(p.stopped)) if (!names(env).includes(m)) throw new Error(`unknown member '${m}' in --stopped`);
+    if (p.netem !== undefined && !['yes', 'no'].includes(p.netem)) throw new Error(`--netem must be yes or no (got '${p.netem}')`);
     if (d.parseDuration(p.timeout) == null) throw new Error(`--timeout '${p.timeout}' is not a duration`);
   },
 
-  plan(p, env) {
-    const stopped = stoppedOf(p);
+  // ready: the Docker facts not given as flags, asked of bash (read-only probes)
+  async ready(ctx) {
+    if (ctx.params.stopped === undefined) ctx.state.stopped = list((await ctx.docker.ask('stopped-members', {})).output);
+    if (ctx.params.netem === undefined) ctx.state.netem = (await ctx.docker.ask('netem-image', {})).output.trim() === 'yes' ? 'yes' : 'no';
+  },
+
+  plan(p, env, live) {
+    const { stopped, netem } = facts(p, live);
     return {
       lines: [
         `start stopped shard members: ${stopped.join(' ') || 'none'}`,
-        `remove netem and partitions on ${names(env).join(' ')}${p.netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
+        `remove netem and partitions on ${names(env).join(' ')}${netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
         'failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member',
         'wait until every member is PRIMARY or SECONDARY',
       ],
       actions: [
+        { op: 'rm-fault-load', args: {} },
         ...stopped.map((m) => ({ op: 'up', args: { member: m } })),
-        ...(p.netem === 'yes' ? names(env).map((m) => ({ op: 'netem-heal', args: { member: m } })) : []),
+        ...(netem === 'yes' ? names(env).map((m) => ({ op: 'netem-heal', args: { member: m } })) : []),
       ],
     };
   },
@@ -40,9 +57,9 @@ module.exports = {
   async apply(ctx) {
     // a step that fails is reported and the rest still runs: heal does what it can
     ctx.state.problems = [];
-    for (const a of this.plan(ctx.params, ctx.env).actions) {
+    for (const a of this.plan(ctx.params, ctx.env, ctx.state).actions) {
       const r = await ctx.docker.ask(a.op, a.args, { allowFail: true });
-      if (r.rc !== 0) ctx.state.problems.push(`${a.op} ${a.args.member} (exit ${r.rc})`);
+      if (r.rc !== 0) ctx.state.problems.push(`${a.op} ${a.args.member || ''} (exit ${r.rc})`.replace('  ', ' '));
     }
     for (const h of ctx.env.shard.hosts) await this.unlock(ctx, h);
   },

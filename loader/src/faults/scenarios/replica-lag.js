@@ -26,10 +26,12 @@ const thresholdS = (p) => durationMs('--threshold', p.threshold).ms / 1000;
 
 module.exports = {
   name: 'replica-lag',
+  summary: 'slow one secondary, print its lag every second, assert --threshold, heal',
+  // options with `help` are listed by ./run.sh help (src/faults/catalog.js); the rest tune tests
   options: {
-    member: { type: 'string' },
-    method: { type: 'string', default: 'fsync' },
-    threshold: { type: 'string', default: '30s' },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${names(env).join('|')}, must be a SECONDARY now (default ${defaultMember(env)}, or another secondary if it is not one)` },
+    method: { type: 'string', default: 'fsync', arg: 'M', help: 'fsync (fsyncLock on the member itself; stock images, no restart), failpoint (rsSyncApplyStop; RESTARTS the shard members with --setParameter enableTestCommands=1), netem (delay 100ms + rate 64kbit from a sidecar in the member\'s network namespace); the engine\'s fault_methods (compose/engines.tsv) say which apply' },
+    threshold: { type: 'string', default: '30s', arg: 'DUR', help: 'lag to reach, e.g. 30s, 2m, at least 3s' },
     rate: { type: 'string', default: '2000' }, // load: documents per second (tests lower it)
     'baseline-seconds': { type: 'string', default: '5' },
     'heal-seconds': { type: 'string', default: '300' },
@@ -47,6 +49,10 @@ module.exports = {
     if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
     for (const k of ['baseline-seconds', 'heal-seconds', 'fault-seconds']) if (p[k] !== undefined && !/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
   },
+
+  // hooks: the failpoint needs the members restarted with enableTestCommands=1, which bash does
+  // before this process starts (lib/fault.sh, hook test-commands)
+  hooks: (p) => (p.method === 'failpoint' ? [{ op: 'test-commands' }] : []),
 
   // ready: without --member, the default member if it is a SECONDARY now, else another secondary
   // (after a failover any member may be the primary); the member must be a SECONDARY (exit 2).

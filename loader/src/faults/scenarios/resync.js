@@ -10,7 +10,12 @@ const shortNames = (env) => env.shard.hosts.map(d.shortName);
 
 module.exports = {
   name: 'resync',
-  options: { member: { type: 'string' }, timeout: { type: 'string', default: '3600' } },
+  summary: 'stop --member, delete its data volume, start it, wait for initial sync to finish (SECONDARY); also ./run.sh resync MEMBER',
+  options: {
+    member: { type: 'string', arg: 'NAME', help: (env) => `${shortNames(env).join('|')}, not the PRIMARY (required)` },
+    timeout: { type: 'string', default: '3600' },
+  },
+  hooks: () => [{ op: 'running-stack' }], // acts on the running cluster; never starts one
 
   check(params, env) {
     if (!params.member) throw new Error(`resync needs a member (choose one of: ${shortNames(env).join(' ')})`);

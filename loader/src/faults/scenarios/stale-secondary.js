@@ -21,9 +21,10 @@ const TOO_STALE = /"id":21126|RS102|too stale to catch up -- entering maintenanc
 
 module.exports = {
   name: 'stale-secondary',
+  summary: 'small oplog, stop a secondary, write until both healthy oplogs dropped its last optime, restart it, show RECOVERING + "too stale" evidence',
   options: {
-    member: { type: 'string' },
-    'oplog-size-mb': { type: 'string', default: '16' },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${names(env).join('|')}, must be a SECONDARY now (default ${names(env)[names(env).length - 1]})` },
+    'oplog-size-mb': { type: 'string', default: '16', arg: 'N', help: 'oplog size. Honoured only when the oplog is created: unless the running cluster already has it, the engine\'s cluster is DESTROYED and recreated (needs --yes)' },
     rate: { type: 'string', default: '2000' }, // load: documents per second (tests lower it)
     'baseline-seconds': { type: 'string', default: '5' },
     'roll-seconds': { type: 'string', default: '1800' }, // how long the oplogs may take to roll past
@@ -40,6 +41,10 @@ module.exports = {
     if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
     for (const k of ['baseline-seconds', 'roll-seconds', 'restart-seconds', 'settle-seconds', 'settle-looks']) if (!/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
   },
+
+  // hooks: the oplog is made small when the cluster is created, before this process (lib/fault.sh,
+  // hook small-oplog: reuse a cluster whose oplogs have the size, else destroy and recreate it)
+  hooks: (p) => [{ op: 'small-oplog', args: { mb: p['oplog-size-mb'] } }],
 
   // the member: as replica-lag picks and checks it (a live SECONDARY; a given non-secondary is exit 2)
   ready: (ctx) => replicaLag.ready(ctx),
