@@ -109,6 +109,7 @@ cluster_report() {
 
 verb_up() {
   local profiles=()
+  stack_memory_check # a shard member that does not fit the profile's memory: one line, exit 2
   mapfile -t profiles < <(cluster_profile_args)
   if [[ $DRY_RUN == 1 ]]; then
     info "dry run: would check docker, Compose v2, the daemon, other engines' stacks, the profile's CPUs against the daemon's and ports $(cluster_ports | paste -sd, -)"

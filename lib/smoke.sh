@@ -189,7 +189,7 @@ smoke_collect() {
 }
 
 verb_smoke() {
-  local faults=0 arg engine hook engines=() failed_before
+  local faults=0 arg engine hook engines=() failed_before unfit
   for arg in "$@"; do
     case $arg in
       --faults) faults=1 ;;
@@ -212,6 +212,13 @@ verb_smoke() {
     failed_before=$SMOKE_FAILED
     SMOKE_FAILED=0
     echo "# engine $engine (profile $PROFILE, $MONGOS_COUNT mongos)"
+    # An engine whose shard member does not fit the profile's memory (lib/stack.sh
+    # stack_memory_check) is not started: skipped with the reason and the profile that fits.
+    if ! unfit=$( (stack_memory_check) 2>&1); then
+      smoke_skip "$engine: up" "${unfit%%$'\n'*}"
+      SMOKE_FAILED=$failed_before
+      continue
+    fi
     if smoke_check "$engine: up" smoke_lab up; then
       smoke_cluster "$engine" || true
       for hook in smoke_experiments smoke_monitoring; do

@@ -97,3 +97,45 @@ compose_probe() {
   mapfile -t argv < <(compose_argv "$@")
   "${argv[@]}"
 }
+
+# Memory of a shard member, checked against the profile's data_mem before `up` (issue 26): the
+# engine's cache (the profile's data_cache_gb; in whole GB, at least 1, for a flag that takes whole
+# GB: MongoRocks' --rocksdbCacheSizeGB, rocks_global_options.cpp moe::Int validRange(1, 10000)),
+# what the engine holds beyond it (engines table mem_beyond_cache_mb: MongoRocks' 4 x 64 MB
+# memtables), and mongod's own allowance below. A member over its limit is killed by the kernel
+# (Docker's OOMKilled) in the middle of a run.
+# MONGOD_OWN_MB: the lab's allowance for mongod itself (heap, a thread and its stack per
+# connection, the oplog's and the replication's buffers); the lab's budget, not a server figure.
+MONGOD_OWN_MB=512
+WHOLE_GB_CACHE_FLAGS=(--rocksdbCacheSizeGB)
+
+# stack_member_mem_mb ENGINE PROFILE: "need limit cache beyond own" in MB for one shard member.
+stack_member_mem_mb() {
+  local engine=$1 profile=$2 flag cache_gb cache_mb beyond limit
+  flag=$(engine_field "$engine" cache_flag)
+  cache_gb=$(profile_field "$profile" data_cache_gb)
+  if [[ $flag == - ]]; then
+    cache_mb=0
+  elif printf '%s\n' "${WHOLE_GB_CACHE_FLAGS[@]}" | grep -qxF -- "$flag"; then
+    cache_mb=$(awk -v g="$cache_gb" 'BEGIN { n = int(g); if (n < g) n++; if (n < 1) n = 1; print n * 1024 }')
+  else
+    cache_mb=$(awk -v g="$cache_gb" 'BEGIN { printf "%d", g * 1024 + 0.5 }')
+  fi
+  beyond=$(engine_field "$engine" mem_beyond_cache_mb)
+  limit=$(($(mem_bytes "$(profile_field "$profile" data_mem)") >> 20))
+  echo "$((cache_mb + beyond + MONGOD_OWN_MB)) $limit $cache_mb $beyond $MONGOD_OWN_MB"
+}
+
+# stack_memory_check: refuse (usage error, one line) an engine whose shard member does not fit the
+# profile's data_mem, naming the profiles where it fits.
+stack_memory_check() {
+  local need limit cache beyond own p n l fits=()
+  read -r need limit cache beyond own < <(stack_member_mem_mb "$ENGINE" "$PROFILE")
+  ((need > limit)) || return 0
+  for p in $(profile_names); do
+    read -r n l _ < <(stack_member_mem_mb "$ENGINE" "$p")
+    ((n <= l)) && fits+=("$p")
+  done
+  die_usage "profile '$PROFILE' gives each shard member $(profile_field "$PROFILE" data_mem) and $ENGINE needs ${need} MB there (cache ${cache} MB, beyond the cache ${beyond} MB, mongod ${own} MB): $(
+    ((${#fits[@]})) && echo "use --profile ${fits[*]}" || echo "no profile fits it (compose/profiles.tsv)")"
+}

@@ -298,10 +298,12 @@ inmemory_volume_rules() {
   assert_success
   assert_output --partial "LAB_ENGINE=mmapv1 LAB_ENGINE_IMAGE=mongo:4.0 LAB_MONGOD_UID=999 "
   assert_output --partial " LAB_SHELL=mongo "
-  lab up --engine rocksdb --profile laptop --dry-run
+  # rocksdb does not fit the laptop profile (its 0.5 GB cache rounds up to a whole 1 GB: the
+  # refusal's "cache 1024 MB", test below), so its values are checked on seed2013
+  lab up --engine rocksdb --profile seed2013 --dry-run
   assert_success
   assert_output --partial "LAB_ENGINE=rocksdb LAB_ENGINE_IMAGE=percona/percona-server-mongodb:3.6 LAB_MONGOD_UID=1001 "
-  assert_output --partial " LAB_DATA_CACHE_GB=0.5 "
+  assert_output --partial " LAB_DATA_CACHE_GB=1 "
   assert_output --partial " LAB_SHELL=mongo LAB_DATA_CACHE_GB_WHOLE=1 "
   lab up --engine percona-wt --profile seed2013 --dry-run
   assert_success
@@ -310,12 +312,33 @@ inmemory_volume_rules() {
   assert_output --partial "-f compose/engines/percona-wt.yml"
 }
 
+@test "up of an engine whose shard member does not fit the profile's memory: one line naming the profile that fits, exit 2, nothing started (issue 26 item 4)" {
+  lab up --dry-run --engine rocksdb
+  assert_failure 2
+  assert_line "error: profile 'laptop' gives each shard member 1536m and rocksdb needs 1792 MB there (cache 1024 MB, beyond the cache 256 MB, mongod 512 MB): use --profile seed2013"
+  nothing_started
+  lab up --dry-run --engine rocksdb --profile seed2013
+  assert_success
+  assert_output --partial "-p lab-rocksdb -f compose/cluster.yml -f compose/engines/rocksdb.yml"
+  # every other engine fits the laptop profile
+  local e
+  for e in wiredtiger inmemory percona-wt mmapv1; do
+    lab up --dry-run --engine "$e"
+    assert_success
+  done
+}
+
 @test "smoke --dry-run walks every engine: up, status, write/read, destroy" {
   lab smoke --dry-run
   assert_success
   local e engines
   engines=$(awk -F'\t' '!/^#/ && n++ { print $1 }' "$LAB/compose/engines.tsv")
   [[ $(wc -l <<<"$engines") -ge 5 ]]
+  # rocksdb's shard member (1 GB cache, 256 MB memtables, mongod) does not fit the laptop profile:
+  # skipped, naming the profile that fits (lib/stack.sh stack_memory_check), never started
+  assert_line --partial " - rocksdb: up # SKIP error: profile 'laptop' gives each shard member 1536m and rocksdb needs 1792 MB there (cache 1024 MB, beyond the cache 256 MB, mongod 512 MB): use --profile seed2013"
+  refute_output --partial "-p lab-rocksdb "
+  engines=$(grep -vx rocksdb <<<"$engines")
   for e in $engines; do
     # the write/read check runs in the engine's own shell (engines.tsv column 10, shell)
     assert_line --regexp "-p lab-$e .* exec -T mongos $(awk -F'\t' -v e="$e" '$1 == e { print $10 }' "$LAB/compose/engines.tsv") --nodb --quiet --norc /lab/init/smoke\.js$"
