@@ -47,6 +47,7 @@ async function describe(client, connectTo) {
     for (const k of ['msg', 'setName', 'hosts', 'primary', 'me', 'maxWireVersion']) {
       if (h[k] !== undefined) out.topology[k === 'setName' ? 'set_name' : k === 'maxWireVersion' ? 'max_wire_version' : k] = h[k];
     }
+    if (out.topology.kind === 'replica_set_member') out.server.oplog_mb = await oplogMbOf(client);
   } else {
     out.topology.kind = 'unknown';
     out.topology.error = hello.error;
@@ -60,6 +61,8 @@ async function describe(client, connectTo) {
       if (connectTo) {
         for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
         const first = out.topology.shards.find((sh) => sh.storage_engine);
+        const withOplog = out.topology.shards.find((sh) => sh.oplog_mb);
+        if (withOplog) out.server.oplog_mb = withOplog.oplog_mb;
         const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
         if (!out.server.feature_compatibility_version && withFcv) out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
         if (!out.server.storage_engine && first) {
@@ -86,6 +89,13 @@ async function fcvOf(admin) {
   return v && typeof v.version === 'string' ? v.version : null;
 }
 
+// oplogMbOf(client) -> the replica-set member's oplog size in MB (collStats of local.oplog.rs,
+// maxSize in bytes: what --oplogSize made it), or null when the server does not answer it.
+async function oplogMbOf(client) {
+  const r = await tryCommand(client.db('local'), { collStats: 'oplog.rs' });
+  return r.ok && Number(r.value.maxSize) > 0 ? Math.round(Number(r.value.maxSize) / 1048576) : null;
+}
+
 // shardUri('shard01/shard01-a:27017,shard01-b:27017') -> mongodb://shard01-a:27017,shard01-b:27017/?replicaSet=shard01
 function shardUri(host) {
   const m = /^([^/]+)\/(.+)$/.exec(host);
@@ -100,7 +110,7 @@ async function describeShard(host, connectTo) {
     const admin = c.db('admin');
     const status = await tryCommand(admin, { serverStatus: 1 });
     const out = { version: status.ok ? status.value.version ?? null : null, storage_engine: status.ok ? status.value.storageEngine ?? null : null,
-      feature_compatibility_version: await fcvOf(admin) };
+      feature_compatibility_version: await fcvOf(admin), oplog_mb: await oplogMbOf(c) };
     if (!status.ok) out.error = status.error;
     return out;
   } catch (e) {

@@ -11,6 +11,7 @@ const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
 const { describe } = require('./describe');
 const retryWrites = require('./retry-writes');
+const { storageFacts } = require('./storage-facts');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -183,6 +184,9 @@ class Run {
     this.retryWrites = retryWrites.decide({ flag: opts.engine, description, repoRoot: REPO_ROOT });
     this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn: this.conn, log: this.log,
       reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
+    // Oplog, preallocation, the image's platform against the host's (src/storage-facts.js).
+    this.storage = storageFacts({ flag: opts.engine, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile) });
+    if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
 
     await this.untilStopped(this.setup());
@@ -517,6 +521,7 @@ class Run {
       description: this.description,
       connection: this.connection,
       retryWrites: this.retryWrites,
+      storage: this.storage,
       stall: this.stall,
       workers: this.workers.length,
       preload: this.preload,

@@ -139,6 +139,9 @@ function buildSummary(f) {
     // Whether writes were retryable, and why not (src/retry-writes.js: the engines table's row or
     // what the server reports). null before the server was described.
     retry_writes: f.retryWrites ?? null,
+    // The engine's setup beside its numbers (src/storage-facts.js): oplog size configured and
+    // reported, file preallocation, the image's platform against the host's (emulated).
+    storage: f.storage ?? null,
     // A run stopped by --stall-timeout: the deadline, the silence seen when it stopped (from the
     // last completed operation) and the gap between the stall checks before it (runner.js).
     stall: f.stall ?? null,

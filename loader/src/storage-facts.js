@@ -1,0 +1,54 @@
+'use strict';
+// What summary.json says about the engine's setup beside its numbers (summary.json `storage`),
+// from the engines table's row (compose/engines.tsv: oplog_mb, preallocates, platform) and what
+// the server reports (describe.js: oplog size of a replica-set member or of the shard):
+//   oplog_mb          the --oplogSize the lab starts shard members with (the row), and
+//   oplog_mb_reported what the member reports (collStats local.oplog.rs maxSize), null when unknown;
+//   preallocates      the engine zero-fills its files before use (MMAPv1), with the note below;
+//   image_platform    the one platform the engine's image is built for (null: multi-arch),
+//   host_platform     the loader's host, and emulated: true when the image's architecture is not
+//                     the host's, so the numbers were measured under emulation (Docker runs a
+//                     foreign image through QEMU/binfmt or Rosetta). Known only for runs in the
+//                     lab's stack (./run.sh passes --profile), where the loader shares the Docker
+//                     host with the members; null for --uri runs against a server elsewhere.
+const os = require('node:os');
+const { engines } = require('./tables');
+
+const PREALLOCATION_NOTE = 'the engine preallocates (zero-fills) its files: the oplog at its full size when the member starts, and data files of doubling size (64 MB up to 2 GB) as a collection grows, so the first writes into a fresh collection include file allocation';
+
+// Node's process.arch -> Docker's platform architecture.
+const DOCKER_ARCH = { x64: 'amd64', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' };
+
+function rowFor({ flag, description, repoRoot }) {
+  let rows;
+  try {
+    rows = engines(repoRoot);
+  } catch {
+    return null;
+  }
+  const byFlag = flag ? rows.find((r) => r.engine === flag) : null;
+  if (byFlag) return byFlag;
+  const reported = description && description.server && description.server.storage_engine && description.server.storage_engine.name;
+  return reported ? rows.find((r) => r.server_engine === reported) || null : null;
+}
+
+// storageFacts({ flag, description, repoRoot, arch }) -> summary.json storage (null fields where
+// neither the table nor the server says).
+function storageFacts({ flag, description, repoRoot, inStack, arch = process.arch, platform = os.platform() }) {
+  const row = rowFor({ flag, description, repoRoot });
+  const hostPlatform = platform === 'linux' && DOCKER_ARCH[arch] ? `linux/${DOCKER_ARCH[arch]}` : `${platform}/${DOCKER_ARCH[arch] || arch}`;
+  const imagePlatform = row ? row.platform : null;
+  const reported = description && description.server ? description.server.oplog_mb ?? null : null;
+  return {
+    engine_row: row ? row.engine : null,
+    oplog_mb: row ? row.oplog_mb : null,
+    oplog_mb_reported: reported,
+    preallocates: row ? row.preallocates : null,
+    ...(row && row.preallocates ? { preallocation_note: PREALLOCATION_NOTE } : {}),
+    image_platform: imagePlatform,
+    host_platform: hostPlatform,
+    emulated: !inStack ? null : imagePlatform ? imagePlatform.split('/')[1] !== (DOCKER_ARCH[arch] || arch) : false,
+  };
+}
+
+module.exports = { storageFacts, PREALLOCATION_NOTE };

@@ -1,0 +1,62 @@
+'use strict';
+// summary.json storage (issue 26 items 3 and 5): the oplog size the lab starts shard members with,
+// MMAPv1's preallocation said beside the numbers, and the image's platform against the host's.
+// The real loader runs experiment2 against the shim's 4.0 MMAPv1 and 3.6 MongoRocks lines.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const { startServer } = require('./support/server');
+const { runLoader, tmpResults, runsOf } = require('./support/loader');
+const { storageFacts, PREALLOCATION_NOTE } = require('../src/storage-facts');
+const tables = require('../src/tables');
+
+let results;
+test.before(() => { results = tmpResults(); });
+test.after(() => fs.rmSync(results, { recursive: true, force: true }));
+
+async function runOn(line, extra) {
+  const server = await startServer({ line });
+  try {
+    const r = await runLoader(['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+      '--preload-docs', '100', '--clients', '1', '--duration', '1s', '--progress-interval', '1s', ...extra]);
+    assert.equal(r.code, 0, r.stderr);
+    return r;
+  } finally {
+    await server.stop();
+  }
+}
+
+test('MMAPv1: the oplog size from the row and its preallocation are in the summary', async () => {
+  await runOn('mongod-4.0-mmapv1-replset', ['--engine', 'mmapv1']);
+  const s = runsOf(results, 'experiment2', 'mmapv1').at(-1);
+  assert.equal(s.storage.engine_row, 'mmapv1');
+  assert.equal(s.storage.oplog_mb, tables.engine('mmapv1').oplog_mb);
+  assert.equal(s.storage.oplog_mb_reported, null, 'the test server has no oplog to report');
+  assert.equal(s.storage.preallocates, true);
+  assert.equal(s.storage.preallocation_note, PREALLOCATION_NOTE);
+  assert.equal(s.storage.image_platform, null);
+  assert.equal(s.storage.emulated, null, 'a --uri run does not know the members\' host');
+});
+
+test('MongoRocks in the stack (--profile): an amd64-only image, emulated or not by the host\'s architecture', async () => {
+  const r = await runOn('psmdb-3.6-rocksdb-replset', ['--engine', 'rocksdb', '--profile', 'seed2013']);
+  const s = runsOf(results, 'experiment2', 'rocksdb').at(-1);
+  assert.equal(s.storage.image_platform, 'linux/amd64');
+  assert.equal(s.storage.preallocates, false);
+  assert.equal(s.storage.preallocation_note, undefined);
+  const native = process.arch === 'x64';
+  assert.equal(s.storage.emulated, !native);
+  assert.equal(/run under emulation/.test(r.stderr), !native, r.stderr);
+});
+
+test('storageFacts: an amd64-only image on an arm64 host is emulated; a multi-arch one is not', () => {
+  const rocks = storageFacts({ flag: 'rocksdb', inStack: true, arch: 'arm64', platform: 'linux' });
+  assert.deepEqual([rocks.image_platform, rocks.host_platform, rocks.emulated], ['linux/amd64', 'linux/arm64', true]);
+  assert.equal(storageFacts({ flag: 'rocksdb', inStack: true, arch: 'x64', platform: 'linux' }).emulated, false);
+  // Docker Desktop on an Intel Mac runs linux/amd64 natively.
+  assert.equal(storageFacts({ flag: 'rocksdb', inStack: true, arch: 'x64', platform: 'darwin' }).emulated, false);
+  assert.equal(storageFacts({ flag: 'wiredtiger', inStack: true, arch: 'arm64', platform: 'linux' }).emulated, false);
+  // No --engine: the reported storage engine's row.
+  const byServer = storageFacts({ description: { server: { storage_engine: { name: 'mmapv1' }, oplog_mb: 1024 } }, inStack: false });
+  assert.deepEqual([byServer.engine_row, byServer.oplog_mb_reported, byServer.emulated], ['mmapv1', 1024, null]);
+});
