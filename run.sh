@@ -85,8 +85,10 @@ $(experiments_usage)
                           --uri URI drives an existing cluster from this host instead
 Report:
   report [--experiment NAME ...] [--engine E ...] [--since DATE] [RESULT_DIR ...]
-                          compare engines across results folders: results/report/<UTC>/index.html
-                          and report.json, a table here (node report/bin/lab-report.js; no Docker)
+         [--by engine|server|profile|LABEL] [--wide]
+                          compare runs along a dimension (engine by default; a LABEL set with the
+                          loader's --label KEY=VALUE): results/report/<UTC>/index.html and
+                          report.json, the summary here (node report/bin/lab-report.js; no Docker)
 Faults:
   fault SCENARIO [fault flags]
                           one of: $(fault_scenario_names | paste -sd' ' -) (a module each in
