@@ -24,7 +24,11 @@ before(() => {
   copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-new-engine-'));
   for (const p of ['run.sh', 'lib', 'compose', 'experiments', 'test/lib'].filter((f) => fs.existsSync(path.join(ROOT, f)))) fs.cpSync(path.join(ROOT, p), path.join(copy, p), { recursive: true });
   // The recipe: one row ...
-  const row = [ENGINE, IMAGE, UID, 'a made-up engine (recipe test)', 'wiredTiger', 'yes', 'yes', 'fsync,failpoint,netem', '8.0', 'mongosh'];
+  // Every column of the header: the ones that make this engine its own, the rest as wiredtiger's
+  // (a row without them leaves e.g. LAB_OPLOG_MB unset and Compose refuses to render).
+  const wtRow = tables.readTable('engines').find((r) => r.engine === 'wiredtiger');
+  const own = { engine: ENGINE, image: IMAGE, mongod_uid: UID, description: 'a made-up engine (recipe test)' };
+  const row = Object.keys(wtRow).map((col) => own[col] ?? wtRow[col]);
   fs.appendFileSync(path.join(copy, 'compose/engines.tsv'), `${row.join('\t')}\n`);
   // ... and one file, copied from an existing engine with its storage flags changed.
   const wt = fs.readFileSync(path.join(ROOT, 'compose/engines/wiredtiger.yml'), 'utf8');
