@@ -141,4 +141,26 @@ preflight_up() {
   preflight_docker
   preflight_one_engine
   preflight_resources
+  preflight_platform
+}
+
+# preflight_platform: an engine whose image is built for one platform only (engines.tsv platform:
+# Percona's 3.6 image for linux/amd64) on a Docker host of another architecture runs under
+# emulation (QEMU/binfmt, or Rosetta on Docker Desktop): said once before `up`, not refused (it
+# runs, slowly); the loader records it beside the numbers (summary.json storage.emulated).
+# `docker info` reports the daemon's architecture as uname -m does (x86_64, aarch64).
+preflight_platform() {
+  local want arch have
+  # shellcheck disable=SC2153 # ENGINE: the verb's engine (run.sh)
+  want=$(engine_field "$ENGINE" platform)
+  [[ $want != - ]] || return 0
+  arch=$(docker info --format '{{.Architecture}}' 2>/dev/null) || return 0
+  [[ -n $arch ]] || return 0
+  case $arch in
+    x86_64 | amd64) have=amd64 ;;
+    aarch64 | arm64) have=arm64 ;;
+    *) have=$arch ;;
+  esac
+  [[ linux/$have != "$want" ]] || return 0
+  warn "the $ENGINE image ($(engine_field "$ENGINE" image)) is built for $want only and this Docker host is linux/$have: its members run under emulation, so its numbers are not the engine's on this host's CPU (the results record it: summary.json storage.emulated)"
 }

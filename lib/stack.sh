@@ -42,7 +42,8 @@ stack_files() {
 # LAB_SHELL is the image's shell (engines table: mongosh, or the legacy mongo on 3.6/4.0 images);
 # LAB_DATA_CACHE_GB_WHOLE is data_cache_gb rounded up to a whole GB, at least 1, for a cache flag
 # that takes whole gigabytes (MongoRocks' --rocksdbCacheSizeGB, compose/engines/rocksdb.yml);
-# LAB_OPLOG_MB is the shard members' --oplogSize (engines table oplog_mb, compose/cluster.yml).
+# LAB_OPLOG_MB is the shard members' --oplogSize (engines table oplog_mb, compose/cluster.yml);
+# LAB_PLATFORM the image's one platform (engines table platform), empty for a multi-arch image.
 stack_env() {
   cat <<ENV
 LAB_ENGINE=$ENGINE
@@ -61,6 +62,7 @@ LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
 LAB_OPLOG_MB=$(engine_field "$ENGINE" oplog_mb)
+LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
 ENV
   placement_env
   local extra

@@ -328,6 +328,25 @@ inmemory_volume_rules() {
   done
 }
 
+@test "up of an amd64-only engine on an arm64 Docker host says its numbers run under emulation; native and multi-arch engines say nothing (issue 26 item 5)" {
+  port_27017_free
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "info --format {{.Architecture}}" 0 "aarch64"
+  lab up --engine rocksdb --profile seed2013
+  assert_success
+  assert_line "warning: the rocksdb image (percona/percona-server-mongodb:3.6) is built for linux/amd64 only and this Docker host is linux/arm64: its members run under emulation, so its numbers are not the engine's on this host's CPU (the results record it: summary.json storage.emulated)"
+  assert_called "$(compose_prefix rocksdb)* up -d"
+  lab up --engine mmapv1
+  assert_success
+  refute_output --partial "emulation"
+  : >"$STUB_DOCKER_RULES"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "info --format {{.Architecture}}" 0 "x86_64"
+  lab up --engine rocksdb --profile seed2013
+  assert_success
+  refute_output --partial "emulation"
+}
+
 @test "smoke --dry-run walks every engine: up, status, write/read, destroy" {
   lab smoke --dry-run
   assert_success

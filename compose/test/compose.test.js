@@ -396,6 +396,23 @@ test('shard members: one explicit --oplogSize, the table\'s, equal for every eng
   assert.ok(ENGINES.some((e) => e.engine === 'mmapv1') && ENGINES.some((e) => e.engine === 'rocksdb'), 'mmapv1 and rocksdb rendered');
 });
 
+// Issue 26 item 5: an image built for one platform only says so to Compose (engines.tsv
+// platform: Percona's 3.6 image is linux/amd64 only); multi-arch images get no platform.
+test('every container of an engine\'s image carries the row\'s platform, none for a multi-arch image', () => {
+  let pinned = 0;
+  for (const eng of ENGINES) {
+    const { model } = render({ engine: eng.engine, profile: 'seed2013', mongos: 3 });
+    const mine = Object.entries(model.services).filter(([, svc]) => svc.image === eng.image);
+    assert.ok(mine.length >= 9, `${eng.engine}: ${mine.length} containers of its image`);
+    for (const [name, svc] of mine) {
+      assert.equal(svc.platform, eng.platform === '-' ? undefined : eng.platform, `${eng.engine} ${name}`);
+      if (svc.platform) pinned += 1;
+    }
+  }
+  assert.equal(ENGINES.find((e) => e.engine === 'rocksdb').platform, 'linux/amd64');
+  assert.ok(pinned >= 9, `${pinned} containers pinned`);
+});
+
 test('rendering outside run.sh fails and says how to start the lab', () => {
   assert.ok(COMPOSE, INSTALL_HINT);
   const r = spawnSync(COMPOSE, ['--project-directory', ROOT, '-p', 'lab-x', '-f', 'compose/cluster.yml', 'config', '--quiet'],
