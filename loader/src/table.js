@@ -18,6 +18,7 @@ const moves = (steps) => steps.some((s) => Object.values(s.ops || {}).some((o) =
 function caseLines(s) {
   const out = [];
   const label = s.name ? `${s.index} ${s.name}` : `step ${s.index}`;
+  if (s.not_applicable) out.push(`not applicable: ${label}: ${s.not_applicable}`);
   if (s.unsupported) out.push(`unsupported: ${label}: ${s.unsupported}`);
   if (s.stopped) out.push(`stopped: ${label}: ${s.stopped}`);
   if (s.documents && s.documents.arrived !== undefined && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
@@ -89,8 +90,9 @@ function groupTable({ name, engine, group, runs }) {
   for (const steps of runs) {
     for (const s of steps) {
       const key = s.name ?? `step ${s.index}`;
-      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), costs: [], baseline: null }); order.push(key); }
+      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null }); order.push(key); }
       const e = by.get(key);
+      if (s.not_applicable) e.notApplicable.add(s.not_applicable);
       if (s.unsupported) e.unsupported.add(s.unsupported);
       if (s.relative_to_baseline) { e.costs.push(s.relative_to_baseline.change_percent); e.baseline = s.relative_to_baseline.baseline; }
       for (const [op, o] of Object.entries(s.ops || {})) {
@@ -115,6 +117,7 @@ function groupTable({ name, engine, group, runs }) {
       if (withMoves) r.push(...three(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...three(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
       rows.push(r);
     }
+    for (const u of e.notApplicable) lines.push(`not applicable: ${key}: ${u}`);
     for (const u of e.unsupported) lines.push(`unsupported: ${key}: ${u}`);
     if (e.costs.length) lines.push(`cost: ${key}: median ${Math.round(median(e.costs) * 10) / 10}% docs/s against ${e.baseline} (per repetition: ${e.costs.join(', ')})`);
   }

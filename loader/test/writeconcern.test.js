@@ -6,6 +6,9 @@
 // w and j, and refuses OP_MSG's moreToCome flag (the unacknowledged w:0 write) by closing the
 // connection (MongoWireProtocolHandler: any flag but checksumPresent is "not supported"): the w:0
 // case is the case this server really rejects, and it is recorded as unsupported, with 0 arrived.
+// The cases a standalone cannot satisfy (w > 1, majority) are not run at all, whatever this server
+// would answer (issue 31); the shim's server lines (support/server-lines.js) stand in for a replica
+// set of 3 and for an engine without a journal.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -15,6 +18,8 @@ const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./suppor
 const { checkSummary } = require('./support/summary-schema');
 const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/durability');
 const { groupTable, WHY_BOTH } = require('../src/table');
+const { startServer } = require('./support/server');
+const { BEHAVIOURS } = require('./support/server-lines');
 
 const CASES = ['w:0', 'w:1', 'w:1+j', 'w:2', 'w:2+j', 'majority', 'majority+j', 'w:3'];
 
@@ -24,7 +29,9 @@ withServerAndResults(test, (s, r) => { server = s; results = r; });
 
 const runsOf = (engine) => runsUnder(results, 'writeconcern', engine);
 
-test('every write concern of seeds/000 (and w:3) is a case; counts add up; w:0 is counted and, refused by this server, recorded', async () => {
+const NOT_ON_A_STANDALONE = ['w:2', 'w:2+j', 'majority', 'majority+j', 'w:3'];
+
+test('every write concern of seeds/000 (and w:3) is a case; on a standalone w > 1 and majority are not applicable and not run; counts add up; w:0 is counted and, refused by this server, recorded', async () => {
   const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
     '--engine', 'wc', '--ops', '60', '--repeat', '2', '--progress-interval', '1s']);
   assert.equal(r.code, 0, r.stderr);
@@ -38,7 +45,19 @@ test('every write concern of seeds/000 (and w:3) is a case; counts add up; w:0 i
     assert.deepEqual(s.cases.map((c) => c.parameters.write_concern), parseWriteConcerns('x', CASES.join(',')).map((c) => c.write_concern));
     assert.deepEqual(s.parameters.params.cases.map((c) => c.name), CASES);
     assert.equal(s.parameters.params.wtimeout_ms, 5000, 'the file\'s bounded wtimeout');
-    for (const c of s.cases.slice(1)) {
+    assert.equal(s.topology.kind, 'standalone');
+    for (const c of s.cases.filter((x) => NOT_ON_A_STANDALONE.includes(x.name))) {
+      // Not run: no operation, no documents, the reason with the manual page and the server source.
+      assert.deepEqual(c.ops, {}, `${c.name}: not run`);
+      assert.equal(c.documents, undefined);
+      assert.match(c.not_applicable, c.parameters.write_concern.w === 'majority'
+        ? /^majority on a standalone: .*write_concern\.cpp validateWriteConcern; manual "Write Concern", MongoDB 8\.0/
+        : /^w:\d on a standalone: .*refuses w > 1 .*write_concern\.cpp validateWriteConcern; manual "Write Concern", MongoDB 8\.0/);
+      assert.equal(c.unsupported, undefined);
+    }
+    for (const c of s.cases.filter((x) => ['w:1', 'w:1+j'].includes(x.name))) {
+      assert.equal(c.not_applicable, undefined);
+      assert.deepEqual(c.data_bearing, { kind: 'standalone', members: 1, exact: true, source: 'hello: not a replica set member' });
       assert.equal(c.parameters.wtimeout_ms, 5000);
       assert.equal(c.ops.insert.count, 60, `${c.name}: every insert acknowledged`);
       assert.equal(c.ops.insert.errors, 0);
@@ -64,8 +83,8 @@ test('every write concern of seeds/000 (and w:3) is a case; counts add up; w:0 i
   const c = new MongoClient(server.uri);
   try {
     const col = c.db('lab').collection('seed000');
-    assert.equal(await col.countDocuments({}), 7 * 60);
-    assert.equal(await col.countDocuments({ _id: { $gte: 7e9, $lt: 8e9 } }), 60, 'w:3, the 8th case');
+    assert.equal(await col.countDocuments({}), 2 * 60, 'w:1 and w:1+j only');
+    assert.equal(await col.countDocuments({ _id: { $gte: 3e9 } }), 0, 'nothing of w:2 and after: not run');
     assert.deepEqual(Object.keys(await col.findOne({ _id: 1e9 })), ['_id', 'host', 'metric', 'value', 'tags'], 'the static document of the file');
   } finally {
     await c.close();
@@ -74,20 +93,28 @@ test('every write concern of seeds/000 (and w:3) is a case; counts add up; w:0 i
   assert.equal((r.stdout.match(/^unsupported: 1 w:0: the server closed the connection/gm) || []).length, 2);
   assert.match(r.stdout, /^writeconcern on wc: 2 repetitions \(group writeconcern-\d{8}T\d{6}Z-[0-9a-f]{6}\), per step and op/m);
   assert.match(r.stdout, /^step +op +runs +fastest ops\/s +median ops\/s +slowest ops\/s$/m);
-  assert.match(r.stdout, /^majority\+j +insert +2\/2 +[\d.]+ +[\d.]+ +[\d.]+$/m);
+  assert.match(r.stdout, /^w:1\+j +insert +2\/2 +[\d.]+ +[\d.]+ +[\d.]+$/m);
+  assert.match(r.stdout, /^majority\+j +- +0\/2/m);
+  assert.equal((r.stdout.match(/^not applicable: \d w:3: w:3 on a standalone/gm) || []).length, 2, 'said once per run');
+  assert.match(r.stdout, /^not applicable: w:3: w:3 on a standalone/m);
+  assert.match(r.stderr, /w:2: not applicable here, not run: w:2 on a standalone/);
   assert.ok(r.stdout.includes(WHY_BOTH));
   assert.match(r.stderr, /w:0: unsupported here: the server closed the connection/);
 });
 
 test('--write-concerns picks cases; --engine of a table engine records its journal column on every case', async () => {
   const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
-    '--engine', 'inmemory', '--ops', '5', '--repeat', '1', '--write-concerns', 'w:1,majority+j', '--wtimeout', '2s', '--clients', '2']);
+    '--engine', 'inmemory', '--ops', '5', '--repeat', '1', '--write-concerns', 'w:1,w:1+j', '--wtimeout', '2s', '--clients', '2']);
   assert.equal(r.code, 0, r.stderr);
   const [s] = runsOf('inmemory');
-  assert.deepEqual(s.cases.map((c) => [c.name, c.clients, c.parameters.wtimeout_ms]), [['w:1', 2, 2000], ['majority+j', 2, 2000]], 'one client count: the case keeps its name');
+  assert.deepEqual(s.cases.map((c) => [c.name, c.clients, c.parameters.wtimeout_ms]), [['w:1', 2, 2000], ['w:1+j', 2, 2000]], 'one client count: the case keeps its name');
+  const [w1, w1j] = s.cases;
+  assert.equal(w1.ops.insert.count, 5, '--ops is per case, shared by its clients');
+  assert.equal(w1.documents.arrived, 5);
+  // The table says inmemory has no journal: j:true is not applicable there, and not run.
+  assert.deepEqual(w1j.ops, {});
+  assert.match(w1j.not_applicable, /^j:true asks for the on-disk journal and this engine keeps none/);
   for (const c of s.cases) {
-    assert.equal(c.ops.insert.count, 5, '--ops is per case, shared by its clients');
-    assert.equal(c.documents.arrived, 5);
     assert.equal(c.journal, false, 'compose/engines.tsv: inmemory has no journal');
     assert.match(c.journal_source, /engines\.tsv journal column of inmemory/);
   }
@@ -169,7 +196,7 @@ test('a case whose first insert the server rejects ends at once as unsupported; 
     await col.deleteMany({});
     await col.insertOne({ _id: 1e9, taken: true });
     const r = await runLoader(['writeconcern', '--experiments-dir', dir, '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
-      '--engine', 'rejects', '--ops', '10', '--repeat', '1', '--write-concerns', 'w:1,w:1+j,majority']);
+      '--engine', 'rejects', '--ops', '10', '--repeat', '1', '--write-concerns', 'w:1,w:1+j,w:0']);
     assert.equal(r.code, 0, r.stderr);
     const [s] = runsOf('rejects');
     assert.equal(s.complete, true);
@@ -181,7 +208,7 @@ test('a case whose first insert the server rejects ends at once as unsupported; 
     assert.equal(second.timed_out, undefined, 'not a wtimeout');
     assert.deepEqual([second.ops.insert.count, second.ops.insert.errors], [0, 1], 'one rejected insert, then the case ended');
     assert.deepEqual(second.documents, { sent: 0, arrived: 1, count_waited_ms: second.documents.count_waited_ms }, 'what is there is the document that was there');
-    assert.equal(third.ops.insert.count, 10, 'the next case runs');
+    assert.ok(third.ops.insert.count + third.ops.insert.errors >= 1, 'the next case runs');
     assert.match(r.stdout, /^unsupported: 2 w:1\+j: MongoServerError/m);
   } finally {
     await c.close();
@@ -195,10 +222,10 @@ test('a case of a few fast ops: its rate is over a duration that holds its ops (
   // Before the fix, the clients began as soon as the step message arrived, up to 20 ms before
   // the step's start, and 5 inserts of ~1 ms measured a duration near 0 (rates of 10^5 or null).
   const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
-    '--engine', 'wc-short', '--ops', '5', '--write-concerns', 'w:1,w:1+j,w:2,majority', '--repeat', '1']);
+    '--engine', 'wc-short', '--ops', '5', '--write-concerns', 'w:1,w:1+j', '--repeat', '1']);
   assert.equal(r.code, 0, r.stderr);
   const [s] = runsOf('wc-short');
-  assert.equal(s.cases.length, 4);
+  assert.equal(s.cases.length, 2);
   for (const c of s.cases) {
     const o = c.ops.insert;
     assert.equal(o.count, 5, c.name);
@@ -206,4 +233,65 @@ test('a case of a few fast ops: its rate is over a duration that holds its ops (
     assert.ok(c.duration_s + 0.001 >= busyS, `${c.name}: duration ${c.duration_s} s shorter than its 5 sequential inserts (${busyS} s)`);
     assert.ok(o.ops_per_s > 0 && o.ops_per_s <= o.count / busyS, `${c.name}: ${o.ops_per_s} ops/s from 5 ops of ${o.latency_us.mean} us`);
   }
+});
+
+// Against the shim's server lines: each case MongoDB would refuse or could never satisfy there (the
+// table's behaviour says so for that command on that line) is recorded as not applicable and is
+// never sent; the rest run.
+async function onLine(lineName, engine, cases) {
+  const s = await startServer({ line: lineName });
+  try {
+    const r = await runLoader(['writeconcern', '--uri', s.uri, '--results-dir', results, '--metrics-port', '0',
+      '--engine', engine, '--ops', '5', '--repeat', '1', '--write-concerns', cases, '--wtimeout', '2s']);
+    assert.equal(r.code, 0, r.stderr);
+    const [summary] = runsOf(engine);
+    return { r, summary, shim: s.shim };
+  } finally {
+    await s.stop();
+  }
+}
+const insertWith = (writeConcern) => ({ name: 'insert', body: { insert: 'seed000', documents: [{}], writeConcern }, moreToCome: false });
+
+test('a replica set of 3 (mongod-8.0-wiredtiger-replset): w:2, w:3 and majority run; w:4 is not applicable, counted by replSetGetConfig, never sent', async () => {
+  const { summary, shim } = await onLine('mongod-8.0-wiredtiger-replset', 'rs3', 'w:1,w:2,w:3,majority,w:4');
+  const by = Object.fromEntries(summary.cases.map((c) => [c.name, c]));
+  assert.equal(summary.topology.kind, 'replica_set_member');
+  for (const n of ['w:1', 'w:2', 'w:3', 'majority']) {
+    assert.equal(by[n].ops.insert.count, 5, n);
+    assert.equal(by[n].not_applicable, undefined, n);
+    assert.deepEqual(by[n].data_bearing, { kind: 'replica_set_member', members: 3, arbiters: 0, exact: true, source: 'replSetGetConfig: members that are not arbiters' });
+  }
+  // MongoDB answers w:4 on this line with a writeConcernError (the table's behaviour) ...
+  assert.ok(BEHAVIOURS['w-above-members-unsatisfiable'].when(insertWith({ w: 4 }), shim.line));
+  // ... and the loader never asked: not run, with the manual page and the server source.
+  assert.deepEqual(by['w:4'].ops, {});
+  assert.match(by['w:4'].not_applicable, /^w:4 is more than the 3 data-bearing member\(s\) the replica set has \(replSetGetConfig: members that are not arbiters\); manual "Write Concern for Replica Sets", MongoDB 8\.0: .*checkIfWriteConcernCanBeSatisfied/);
+  assert.equal(shim.stats.writeConcernErrors['w-above-members-unsatisfiable'], undefined, 'no w:4 write reached the server');
+});
+
+test('a standalone mongod 8.0 (mongod-8.0-standalone): w > 1 and majority not applicable, never sent; w:1 runs', async () => {
+  const { summary, shim } = await onLine('mongod-8.0-standalone', 'sa8', 'w:1,w:2,majority');
+  const [w1, w2, maj] = summary.cases;
+  assert.equal(w1.ops.insert.count, 5);
+  assert.ok(BEHAVIOURS['w-above-1-refused-standalone'].when(insertWith({ w: 2 }), shim.line), 'MongoDB refuses w:2 here');
+  assert.deepEqual(w2.ops, {});
+  assert.match(w2.not_applicable, /^w:2 on a standalone/);
+  assert.equal(shim.stats.refused['w-above-1-refused-standalone'], undefined, 'no w:2 write reached the server');
+  assert.deepEqual(maj.ops, {});
+  assert.match(maj.not_applicable, /^majority on a standalone: MongoDB accepts it/);
+});
+
+test('an engine without a journal (psmdb-8.0-inmemory-replset): every j:true case not applicable, never sent; j:false runs', async () => {
+  const { summary, shim, r } = await onLine('psmdb-8.0-inmemory-replset', 'inmem8', 'w:1,w:1+j,w:2,majority+j');
+  const by = Object.fromEntries(summary.cases.map((c) => [c.name, c]));
+  assert.equal(by['w:1'].ops.insert.count, 5);
+  assert.equal(by['w:2'].ops.insert.count, 5);
+  assert.ok(BEHAVIOURS['j-refused-without-journal'].when(insertWith({ w: 1, j: true }), shim.line), 'MongoDB refuses j:true here');
+  for (const n of ['w:1+j', 'majority+j']) {
+    assert.deepEqual(by[n].ops, {}, n);
+    assert.equal(by[n].journal, false);
+    assert.match(by[n].not_applicable, /^j:true asks for the on-disk journal and this engine keeps none; MongoDB refuses it \(BadValue, src\/mongo\/db\/write_concern\.cpp validateWriteConcern; manual "Write Concern", MongoDB 8\.0, j option\)$/);
+  }
+  assert.equal(shim.stats.refused['j-refused-without-journal'], undefined, 'no j:true write reached the server');
+  assert.match(r.stdout, /^journal: NO/m);
 });

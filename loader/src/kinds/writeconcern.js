@@ -4,15 +4,26 @@
 // have _id k * KEY_SPAN + i, so a count per case is exact (afterStep counts what arrived: for
 // w:0 the only evidence that the writes happened).
 //
-// A case the server cannot do (w:2 on a standalone, w:3 with a member down, j:true on an engine
-// without a journal) fails its first insert: with a bounded wtimeout the server answers with a
-// write concern error instead of waiting forever. The client records the op as an error, posts a
-// note and ends the case; afterStep turns the note into the case's `unsupported` line. The run
-// goes on with the next case.
+// A case the topology the run reached cannot satisfy (w:2 or majority on a standalone, w above the
+// replica set's data-bearing members, j:true on an engine without a journal: src/wc-topology.js)
+// is not run: beforeStep records it as `not_applicable` with the reason, whatever the server would
+// have answered. A case that runs and that the server cannot do after all (w:3 with a member down)
+// fails its first insert: with a bounded wtimeout the server answers with a write concern error
+// instead of waiting forever. The client records the op as an error, posts a note and ends the
+// case; afterStep turns the note into the case's `unsupported` line. The run goes on with the next
+// case.
 const { parseCount, parseDuration, UsageError } = require('../usage');
 const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError } = require('../durability');
 const { journalOf } = require('../journal-facts');
 const { countArrived } = require('../arrived');
+const { dataBearing, notApplicable } = require('../wc-topology');
+
+// The topology's data-bearing members, asked once per run (config object -> promise).
+const membersPerRun = new WeakMap();
+function membersOf(ctx) {
+  if (!membersPerRun.has(ctx.config)) membersPerRun.set(ctx.config, dataBearing(ctx.client, ctx.description?.topology));
+  return membersPerRun.get(ctx.config);
+}
 
 const KEY_SPAN = 1e9; // ids of one case: [k * 1e9, (k + 1) * 1e9); --ops <= 1e8 stays inside
 const MAX_ERRORS_IN_A_ROW = 100; // after the first op succeeded: a case, not a measurement, any more
@@ -76,7 +87,20 @@ module.exports = {
     })));
   },
   stepTotal: (config) => ({ total: config.params.ops, unit: 'ops' }),
+  // Before each case: can this topology satisfy it? If not, step.skip reaches the clients with the
+  // step: they insert nothing, and the case says why.
+  async beforeStep(ctx, step) {
+    const members = await membersOf(ctx);
+    const journal = await journalOf(ctx);
+    const why = notApplicable(step.params.write_concern, members, journal.journal);
+    if (why) {
+      step.skip = why;
+      ctx.log(`${step.phase}: not applicable here, not run: ${why}`);
+    }
+    return { data_bearing: members };
+  },
   next(config, col, rng, id, step, env) {
+    if (step.skip) return async () => false;
     const { ops, static: fields } = config.params;
     const wc = step.params.write_concern;
     const options = { writeConcern: driverWriteConcern(wc, step.params.wtimeout_ms) };
@@ -121,6 +145,7 @@ module.exports = {
   },
   async afterStep(ctx, step, notes) {
     const wc = step.params.write_concern;
+    if (step.skip) return { not_applicable: step.skip, ...(await journalOf(ctx)) };
     const sent = notes.reduce((a, x) => a + (x.sent || 0), 0);
     const lo = step.index * KEY_SPAN;
     const counted = await countArrived(ctx.col, { _id: { $gte: lo, $lt: lo + KEY_SPAN } }, sent);
