@@ -60,6 +60,20 @@ test('the report in headless Chromium: every chart drawn, no error, offline, scr
     assert.ok(upd.texts.some((t) => t.includes('mongodb_2_4_mmapv1 2013') && t.includes('3,910')), `published reference labelled: ${upd.texts}`);
     assert.ok(upd.texts.some((t) => t.includes('tokumx 2013') && t.includes('4,233')));
     assert.match(upd.caption, /Severalnines, 2013\), 2 GB RAM \/ 4 cores/);
+    // published numbers above the measured range are named, not drawn: the y axis stays the measured range
+    const yTicks = await page.$$eval('figure.chart[data-kind="throughput"]', (fs) => fs.map((f) => [...f.querySelectorAll('g[aria-label="y-axis tick label"] text')].map((t) => Number(t.textContent.replace(/,/g, '')))));
+    for (const t of yTicks) assert.ok(Math.max(...t) < 3910, `y axis not rescaled to the published 3,910: ${t}`);
+    assert.ok(upd.texts.some((t) => /published tokumx 2013 .*4,233\/s \(off scale\)/.test(t)), upd.texts.join(' | '));
+    // latency: a log axis with 1-2-5 ticks at every decade, n on each p50 dot and in the table
+    const latTicks = await page.$$eval('figure.chart[data-kind="latency"]', (fs) => fs.map((f) => [...f.querySelectorAll('g[aria-label="y-axis tick label"] text')].map((t) => t.textContent)));
+    for (const t of latTicks) {
+      assert.ok(t.length >= 3 && t.every((x) => /^(0\.0*)?[125]0*$/.test(x)), `latency ticks 1-2-5 only: ${t}`);
+      const v = t.map(Number);
+      assert.ok(v.slice(1).every((x, i) => x / v[i] <= 2.5), `no 1-2-5 step missing: ${t}`);
+    }
+    assert.ok(kinds('latency').every((c) => c.texts.some((t) => /^n=\d/.test(t))), 'n beside the percentiles');
+    const head = await page.$$eval('table.numbers th', (th) => th.map((t) => t.textContent));
+    assert.ok(head.includes('find n') && head.includes('update n'), head.join('|'));
     for (const c of kinds('latency')) {
       assert.match(c.caption, /exact percentiles of the repetitions' merged histograms/);
       assert.equal(c.lines, 6, 'p50, p99, p99.9 for each of 2 engines');
