@@ -24,6 +24,7 @@ function caseLines(s) {
   if (s.documents && s.documents.arrived !== undefined && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
     out.push(`documents: ${label}: ${s.documents.sent} sent, ${s.documents.arrived} arrived (counted after the case)`);
   }
+  if (s.cost_not_computed) out.push(`measured: ${label}: ${s.cost_not_computed}`);
   if (s.relative_to_baseline) out.push(`cost: ${label}: ${s.relative_to_baseline.change_percent > 0 ? '+' : ''}${s.relative_to_baseline.change_percent}% docs/s against ${s.relative_to_baseline.baseline}`);
   if (typeof s.journal_commit_interval_restored === 'string') out.push(`WARNING: ${label}: journalCommitInterval ${s.journal_commit_interval_restored}`);
   return out;
@@ -93,6 +94,7 @@ function groupTable({ name, engine, group, runs }) {
       if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null }); order.push(key); }
       const e = by.get(key);
       if (s.not_applicable) e.notApplicable.add(s.not_applicable);
+      if (s.cost_not_computed) e.noCost = s.cost_not_computed;
       if (s.unsupported) e.unsupported.add(s.unsupported);
       if (s.relative_to_baseline) { e.costs.push(s.relative_to_baseline.change_percent); e.baseline = s.relative_to_baseline.baseline; }
       for (const [op, o] of Object.entries(s.ops || {})) {
@@ -119,6 +121,7 @@ function groupTable({ name, engine, group, runs }) {
     }
     for (const u of e.notApplicable) lines.push(`not applicable: ${key}: ${u}`);
     for (const u of e.unsupported) lines.push(`unsupported: ${key}: ${u}`);
+    if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);
     if (e.costs.length) lines.push(`cost: ${key}: median ${Math.round(median(e.costs) * 10) / 10}% docs/s against ${e.baseline} (per repetition: ${e.costs.join(', ')})`);
   }
   return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${WHY_BOTH}\n`;

@@ -14,6 +14,7 @@ const { MongoClient, MongoServerError, BSON } = require('mongodb');
 const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 const { refusal } = require('../src/member-params');
+const { startServer } = require('./support/server');
 
 const CASES = ['j:false', 'j:true', 'j:false interval=1ms', 'j:false interval=500ms'];
 const DOC_BYTES = BSON.calculateObjectSize({ _id: 2999, val: 'abcde' }); // 29
@@ -26,7 +27,7 @@ const runsOf = (engine) => runsUnder(results, 'journal', engine);
 const run = (engine, extra = []) => runLoader(['journal', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
   '--engine', engine, '--docs', '3000', '--batch', '500', '--commit-intervals', '1,500', '--progress-interval', '1s', ...extra]);
 
-test('each durability case imports the same documents into a fresh collection; docs/s, MB/s, cost against j:false; interval cases refused by this server are lines', async () => {
+test('each durability case imports the same documents into a fresh collection; docs/s, MB/s; no cost where the journal is not known; interval cases refused by this server are lines, reported once', async () => {
   const r = await run('jr', ['--repeat', '2']);
   assert.equal(r.code, 0, r.stderr);
   const runs = runsOf('jr');
@@ -50,9 +51,11 @@ test('each durability case imports the same documents into a fresh collection; d
       assert.deepEqual(c.documents, { sent: 3000, arrived: 3000 }, 'a fresh collection per case: its count is the case\'s');
       assert.equal(c.unsupported, undefined);
     }
-    const rel = s.cases[1].relative_to_baseline;
-    assert.equal(rel.baseline, 'j:false');
-    assert.equal(rel.docs_per_s_ratio, Math.round((s.cases[1].ops.insert.docs_per_s / s.cases[0].ops.insert.docs_per_s) * 1000) / 1000);
+    // This server reports no storage engine and 'jr' is no engine of the table: the journal is not
+    // known, so j:true is shown as measured, with no cost against j:false.
+    assert.equal(s.cases[1].journal, null);
+    assert.equal(s.cases[1].relative_to_baseline, undefined);
+    assert.equal(s.cases[1].cost_not_computed, 'journal not known: no cost against j:false');
     for (const c of s.cases.slice(2)) {
       assert.match(c.unsupported, /^127\.0\.0\.1:\d+: getParameter journalCommitInterval failed: CommandNotFound \(59\): no such command: 'getParameter'$/);
       assert.deepEqual(c.ops, {}, 'not run');
@@ -72,10 +75,41 @@ test('each durability case imports the same documents into a fresh collection; d
   }
   assert.match(r.stdout, /^step +clients +op +ops +ops\/s +docs\/s +MB\/s +p50 ms/m);
   assert.match(r.stdout, /^3 j:false interval=1ms +1 +- +0 +-/m, 'a case that did not run keeps its row');
-  assert.match(r.stdout, /^cost: 2 j:true: [+-][\d.]+% docs\/s against j:false$/m);
+  assert.doesNotMatch(r.stdout, /^cost:/m, 'no cost for a journal not known');
+  assert.match(r.stdout, /^journal: not known/m);
+  assert.match(r.stdout, /^measured: 2 j:true: journal not known: no cost against j:false$/m);
+  assert.match(r.stdout, /^measured: j:true: journal not known: no cost against j:false$/m, 'group table');
   assert.match(r.stdout, /^j:true +insert +2\/2( +[\d.]+){9}$/m, 'group table: ops/s, docs/s and MB/s, fastest/median/slowest');
-  const costs = runs.map((s) => s.cases[1].relative_to_baseline.change_percent);
-  assert.ok(r.stdout.includes(`cost: j:true: median ${Math.round(((costs[0] + costs[1]) / 2) * 10) / 10}% docs/s against j:false (per repetition: ${costs.join(', ')})`), r.stdout);
+  // A case that is not run says so once, and nothing starts for it.
+  for (const name of CASES.slice(2)) {
+    const esc = name.replace(/[+]/g, '\\+');
+    assert.equal((r.stderr.match(new RegExp(`^${esc}: not run: `, 'gm')) || []).length, 2, `${name}: "not run" once per repetition`);
+    assert.doesNotMatch(r.stderr, new RegExp(`^${esc}[^\\n]*: started`, 'm'), `${name}: not run, and never "started"`);
+  }
+  assert.match(r.stderr, /^j:true: started \(6 batches\)$/m, 'a case that runs starts');
+});
+
+test('a server that reports a journal (shim line mongod-8.0-wiredtiger-replset): j:true and the interval cases are costed against j:false', async () => {
+  const line = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  try {
+    const r = await runLoader(['journal', '--uri', line.uri, '--results-dir', results, '--metrics-port', '0',
+      '--engine', 'wt-line', '--docs', '2000', '--batch', '500', '--commit-intervals', '1', '--repeat', '1']);
+    assert.equal(r.code, 0, r.stderr);
+    const [s] = runsOf('wt-line');
+    const [base, j, iv] = s.cases;
+    assert.equal(j.journal, true);
+    assert.match(j.journal_source, /^serverStatus storageEngine wiredTiger: persistent true/);
+    for (const c of [j, iv]) {
+      assert.equal(c.relative_to_baseline.baseline, 'j:false', c.name);
+      assert.equal(c.relative_to_baseline.docs_per_s_ratio, Math.round((c.ops.insert.docs_per_s / base.ops.insert.docs_per_s) * 1000) / 1000);
+      assert.equal(c.cost_not_computed, undefined);
+    }
+    assert.match(r.stdout, /^cost: 2 j:true: [+-][\d.]+% docs\/s against j:false$/m);
+    assert.match(r.stdout, /^cost: 3 j:false interval=1ms: [+-][\d.]+% docs\/s against j:false$/m);
+    assert.doesNotMatch(r.stdout, /^measured: /m);
+  } finally {
+    await line.stop();
+  }
 });
 
 test('an engine without a journal (engines table): journal false on every case, interval cases not run and say why', async () => {
@@ -87,6 +121,9 @@ test('an engine without a journal (engines table): journal false on every case, 
   assert.match(iv.unsupported, /^the engine has no journal \(compose\/engines\.tsv journal column of inmemory\): journalCommitInterval has nothing to flush$/);
   assert.deepEqual(iv.ops, {});
   assert.match(r.stderr, /j:false interval=100ms: not run: the engine has no journal/);
+  assert.doesNotMatch(r.stderr, /j:false interval=100ms[^\n]*: started/);
+  assert.equal(s.cases[1].relative_to_baseline, undefined, 'no journal: no cost');
+  assert.equal(s.cases[1].cost_not_computed, 'no journal: no cost against j:false');
 });
 
 test('bad input: exit 2, one line, nothing connects', async () => {

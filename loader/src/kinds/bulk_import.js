@@ -220,9 +220,16 @@ module.exports = {
     if (step.params.write_concern.j === false && step.params.journal_commit_interval_ms === null) {
       state.baselines.set(clients, { name: step.phase, rate });
     } else if (state.baselines.get(clients)?.rate && rate !== null && !unsupported) {
-      // The seed's "-34%": this case's docs/s against j:false's (same client count, same run).
-      const base = state.baselines.get(clients);
-      out.relative_to_baseline = { baseline: base.name, docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000, change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
+      const { journal } = await journalOf(ctx);
+      if (journal === true) {
+        // The seed's "-34%": this case's docs/s against j:false's (same client count, same run).
+        const base = state.baselines.get(clients);
+        out.relative_to_baseline = { baseline: base.name, docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000, change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
+      } else {
+        // No journal reported (not known, or none): the difference from j:false is not a journal's
+        // cost, so none is computed; the case stays as measured, and says why it has no cost.
+        out.cost_not_computed = `${journal === null ? 'journal not known' : 'no journal'}: no cost against j:false`;
+      }
     }
     return out;
   },
