@@ -106,6 +106,7 @@ function aggregate(results, pointName, engine) {
 // one. Each is shown, marked and counted, and never enters a verdict (issue 27 item 4).
 const EXCLUSIONS = {
   incomplete: 'the run did not complete',
+  not_applicable: 'the case does not apply to the topology (not run)',
   unsupported: 'the server could not do it',
   failed: 'errors above the threshold',
   lost_documents: 'not every document sent arrived',
@@ -114,6 +115,7 @@ const EXCLUSIONS = {
 };
 function exclusion(p) {
   if (!p.complete) return 'incomplete';
+  if (p.not_applicable) return 'not_applicable';
   if (p.unsupported) return 'unsupported';
   if (p.failed) return 'failed';
   if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';

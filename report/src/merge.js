@@ -46,6 +46,7 @@ function mergeHosts(runs) {
       failed: parts.find((p) => p.failed)?.failed ?? null,
       shared_host: parts.some((p) => p.shared_host) ? parts.flatMap((p, i) => (p.shared_host || []).map((c) => `${runs[i].host}: ${c}`)) : null,
       unsupported: parts.find((p) => p.unsupported)?.unsupported ?? null,
+      not_applicable: parts.find((p) => p.not_applicable)?.not_applicable ?? null,
       documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,
       ops,
       ops_per_s: rates.length ? rates.reduce((a, b) => a + b, 0) : null,

@@ -76,7 +76,7 @@ function points(summary) {
         // Errors above the loader's threshold (loader/src/step-failure.js): the loader's own mark
         // where it wrote one, else the same rule applied here. A case the server could not do is
         // `unsupported` (below), not failed.
-        failed: typeof e.unsupported === 'string' ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
+        failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
         // Other load on the loader's host during the step (the loader's selfmon: steps[].loader.contention).
         shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
         parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
@@ -85,6 +85,9 @@ function points(summary) {
         // What a case says beyond its numbers (durability cases, report/README.md): the server
         // could not do it, what w:0 delivered, its change against the baseline case, the journal.
         unsupported: typeof e.unsupported === 'string' ? e.unsupported : null,
+        // A case the loader did not run because the topology it reached cannot satisfy it (the
+        // writeconcern kind's not_applicable: w:2 on a standalone): no measurement either.
+        not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
         documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
         relative_to_baseline: e.relative_to_baseline ?? null,
         latency_meaning: e.latency_meaning ?? null,

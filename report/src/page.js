@@ -39,7 +39,7 @@
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
   // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
-  const EXCL = { incomplete: 'incomplete', unsupported: 'unsupported', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host' };
+  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host' };
   const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
@@ -168,7 +168,7 @@
     if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
     if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
     if (a.loader_limited_runs) n.push(`loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}`);
-    for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations`);
+    for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations${f.first_error ? ` (first: ${f.first_error.codeName || f.first_error.code || ''} ${f.first_error.message || ''})` : ''}`);
     if ((a.shared_host || []).length) n.push(`shared the host with other load: ${a.shared_host.join('; ')}`);
     if (Object.keys(a.excluded || {}).length) n.push(`EXCLUDED from verdicts: ${exclLabel(a)}`);
     return n.join('; ');

@@ -74,13 +74,15 @@ test('no verdict without a measurement: errors above the threshold, unsupported,
   const failing = { name: 'errors', ops: { insert: { rate: 100, lat: [[100, 10]] } } };
   for (const [e, rs] of Object.entries({ a: [100, 110, 105], b: [200, 210, 205] })) {
     rs.forEach((r, i) => {
-      const dir = makeRun(root, { engine: e, stamp: `${e}${i}`, steps: [one(r), { ...failing, name: 'errors' }, { ...one(r), name: 'shared' }, { ...one(r), name: 'w:0' }] });
+      const dir = makeRun(root, { engine: e, stamp: `${e}${i}`, steps: [one(r), { ...failing, name: 'errors' }, { ...one(r), name: 'shared' }, { ...one(r), name: 'w:0' }, { ...one(r), name: 'w:2' }] });
       const f = path.join(dir, 'summary.json');
       const s = JSON.parse(fs.readFileSync(f, 'utf8'));
       if (e === 'b') s.steps[1].ops.insert.errors = errs; // b's errors step failed (count 1000, errors > 1 %)
       if (e === 'a' && i < 2) s.steps[2].loader.contention = ['host busy 1.9 of 2 cores while the loader used 0.3'];
       s.steps[3].unsupported = e === 'a' ? 'the server closed the connection after an unacknowledged write' : null;
       if (e === 'b') s.steps[3].documents = { sent: 6, arrived: 0 };
+      // a case the loader did not run: the topology cannot satisfy it (writeconcern's not_applicable)
+      s.steps[4].not_applicable = 'w:2 needs 2 data-bearing members; a standalone has 1';
       fs.writeFileSync(f, JSON.stringify(s));
     });
   }
@@ -94,6 +96,8 @@ test('no verdict without a measurement: errors above the threshold, unsupported,
   assert.match(v('shared').sentence, /a: the loader shared its host with other load in 2 of 3 run\(s\)/);
   assert.equal(v('w:0').status, 'excluded');
   assert.match(v('w:0').sentence, /a: the server could not do it in 3 of 3 run\(s\); b: not every document sent arrived in 3 of 3 run\(s\)/);
+  assert.equal(v('w:2').status, 'excluded');
+  assert.deepEqual(rep.summary.find((r) => r.point === 'w:2').excluded, [{ not_applicable: 3 }, { not_applicable: 3 }]);
   const row = rep.summary.find((r) => r.point === 'w:0');
   assert.deepEqual(row.excluded, [{ unsupported: 3 }, { lost_documents: 3 }]);
   assert.ok(row.safety.includes('a: unsupported 3/3') && row.safety.includes('b: 0 of 18 docs arrived'), row.safety.join('|'));
