@@ -1,7 +1,9 @@
 'use strict';
 // read_update (experiment2): the seed's readAndUpdate(): findOne({x: rand}, {y: 1}), then
 // updateOne({x: rand}, {$set: {y: y + rand}}). The pair is paced as one unit, so with --rate any
-// backlog shows in the find's latency from its intended start; the update follows at once.
+// backlog shows in the find's latency from its intended start; the update follows at once, and
+// is due at the pair's intended start plus the find's service time (where it would have started
+// had the pair started on time): a backlog shows in its intended latency too.
 // The find is findOne's command through db.command (kinds/ops.js findOneCommand); the update
 // stays updateOne, which the driver makes a retryable write (txnNumber) as before.
 const { findOneCommand } = require('./ops');
@@ -23,7 +25,8 @@ module.exports = {
     return async (record, intended, now) => {
       const x = rng.int(keys);
       const filter = { x };
-      let t = now();
+      const t0 = now();
+      let t = t0;
       let doc;
       try {
         doc = await findOne(filter, PROJECTION);
@@ -34,15 +37,17 @@ module.exports = {
       const found = now();
       record('find', t, found, intended, true);
       if (doc === null) return true; // the seed: if (doc == null) continue;
-      // The update's own start is its intended time: it is issued at once after the find.
+      // Its intended start: the pair's plus the find's service time (was its actual start, which
+      // made its intended latency the service latency whatever the backlog; issue 32).
       t = found;
+      const due = intended ? intended + (found - t0) : 0;
       try {
         await col.updateOne(filter, { $set: { y: doc.y + x } });
       } catch (e) {
-        record('update', t, now(), intended ? t : 0, false);
+        record('update', t, now(), due, false);
         throw e;
       }
-      record('update', t, now(), intended ? t : 0, true);
+      record('update', t, now(), due, true);
       return true;
     };
   },
