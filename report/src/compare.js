@@ -218,15 +218,16 @@ function buildSet(results, incomplete, key, idx) {
 
 // setKey(r, by): what runs must share to be compared at all: the load (parameters), the loader's
 // version and Node, the host count (so the total clients), the labels other than the one
-// compared, the profile; and, unless the dimension is the engine or the server itself, the
-// server's identity and driver line and the engine (an engine comparison spans builds: MMAPv1
-// only exists on 4.0). Flattened by params.flatten, so differences read "run.hosts: 1 vs 2".
+// compared, the profile, the engine label unless it is the dimension; and, unless the dimension
+// is the engine or the server itself, the server's identity and driver line (an engine
+// comparison spans builds: MMAPv1 only exists on 4.0). Flattened by params.flatten, so differences read "run.hosts: 1 vs 2".
 function setKey(r, by) {
   const labels = { ...r.labels };
   delete labels[by];
   const run = { hosts: r.hosts, loader: { version: r.identity.loader.version, node: r.identity.loader.node }, labels };
   if (by !== 'profile') run.profile = r.profile;
-  if (by !== 'engine' && by !== 'server') Object.assign(run, { engine: r.engine, server: r.identity.server, driver_line: r.identity.loader.driver_line });
+  if (by !== 'engine') run.engine = r.engine;
+  if (by !== 'engine' && by !== 'server') Object.assign(run, { server: r.identity.server, driver_line: r.identity.loader.driver_line });
   return { ...r.parameters, run };
 }
 
@@ -351,7 +352,7 @@ function buildReport(input, meta = {}) {
       fastest_and_median: 'fastest: the best repetition, the figure seeds/000 kept (timeit: the best the server can do); median: what a user should expect, robust to one disturbed repetition; slowest: the spread',
       latency: 'microseconds; exact percentiles of merged HdrHistograms where runs stored them; n = the operations they rest on',
       verdict: `ratio of geometric means of total ops/s over repetitions, with its ${LEVEL * 100}% CI (Welch's Student t interval on log ops/s, exponentiated; not a bootstrap: 3-5 repetitions are too few for one)`,
-      comparable: `runs are compared only within a set (same parameters, loader version and Node, host count, labels, profile${by === 'engine' || by === 'server' ? '' : ', server and engine'}) and pooled only within a side (same ${by} and the same server identity: version, git version, product, process, storage engine, driver line)`,
+      comparable: `runs are compared only within a set (same parameters, loader version and Node, host count, labels, profile${by === 'engine' ? '' : ', engine label'}${by === 'engine' || by === 'server' ? '' : ', server'}) and pooled only within a side (same ${by} and the same server identity: version, git version, product, process, storage engine, driver line)`,
       excluded: `never in a verdict, shown and counted: ${Object.values(EXCLUSIONS).join('; ')}`,
     },
     skipped: input.skipped,

@@ -152,3 +152,16 @@ test('bad input: a corrupt histogram or a rate stored as text skips that run wit
   const rep = JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8'));
   assert.deepEqual(rep.experiments[0].sets[0].aggregates.map((a) => a.runs), [2, 2], 'the rest reported, the bad runs in no total');
 });
+
+test('--by server: two builds under one engine label compared as servers, the engine kept alike', () => {
+  const root = tmpDir();
+  const srv = (version, product) => ({ server: { version, product, process: 'mongod', storage_engine: { name: 'wiredTiger' } } });
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `m${i}`, extra: srv('8.0.4', null), steps: [one(r)] }));
+  [300, 330].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `p${i}`, extra: srv('8.0.4-2', 'psmdb 8.0.4-2'), steps: [one(r)] }));
+  makeRun(root, { engine: 'rocks', stamp: 'r', extra: srv('8.0.4', null), steps: [one(500)] });
+  const ex = build(root, 'server').experiments[0];
+  const set = ex.sets.find((s) => s.runs.every((r) => r.label_engine === 'wt'));
+  assert.deepEqual(set.engines, ['mongod 8.0.4', 'mongod 8.0.4-2 (psmdb 8.0.4-2)']);
+  assert.match(set.verdicts[0].sentence, /mongod 8\.0\.4-2 \(psmdb 8\.0\.4-2\) is 3\.00x mongod 8\.0\.4/);
+  assert.ok(ex.differences.some((d) => /run\.engine: "wt" vs "rocks"|run\.engine: "rocks" vs "wt"/.test(d.sentence)), 'another engine is another set');
+});
