@@ -33,7 +33,28 @@ class Recorder {
       };
     }
     this.lastOkAt = 0; // end time (epoch ms) of the latest successful op: where a cut-short step's measuring ended
+    this.lastErrOp = null; // the op of the latest record(..., ok false), for error() (the worker's catch)
     this.record = this.record.bind(this);
+  }
+
+  // error(e, atMs): the error of the op just recorded as failed (kinds record(op, ..., false) and
+  // then throw it; the worker's catch hands it here). The first one of each interval is kept per
+  // op, with its code, codeName and message: a step that is no measurement says what failed
+  // (summary.json steps[].failed.first_error, src/step-failure.js).
+  error(e, atMs) {
+    const s = this.lastErrOp ? this.stats[this.lastErrOp] : null;
+    this.lastErrOp = null;
+    if (!s || s.firstError) return;
+    // The server's code where the driver replaced the error with its own: mongodb 6.16
+    // lib/operations/execute_operation.js throws MMAPv1_RETRY_WRITES_ERROR_MESSAGE with the
+    // server's IllegalOperation (20) as originalError.
+    const server = e && (e.code !== undefined && e.code !== null ? e : e.originalError) || {};
+    s.firstError = {
+      code: server.code !== undefined && server.code !== null ? server.code : null,
+      codeName: server.codeName || (e && e.codeName) || null,
+      message: e ? `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}` : String(e),
+      at: atMs,
+    };
   }
 
   // record(op, startMs, endMs, intendedMs, ok, docs, bytes): service time = end - start; with a
@@ -41,7 +62,7 @@ class Recorder {
   // latency. docs and bytes (optional) are what a successful op moved (a batch, a file chunk).
   record(op, startMs, endMs, intendedMs, ok, docs, bytes) {
     const s = this.stats[op];
-    if (!ok) { s.err++; return; }
+    if (!ok) { s.err++; this.lastErrOp = op; return; }
     if (docs) s.docs += docs;
     if (bytes) s.bytes += bytes;
     const us = Math.round((endMs - startMs) * 1000);
@@ -75,7 +96,9 @@ class Recorder {
         hist: s.ok ? encode(s.hist) : null,
         intended: s.intended.totalCount ? encode(s.intended) : null,
         buckets: Array.from(s.buckets),
+        ...(s.firstError ? { firstError: s.firstError } : {}),
       };
+      s.firstError = null;
       s.ok = 0; s.err = 0; s.sumUs = 0; s.intendedSumUs = 0; s.docs = 0; s.bytes = 0;
       s.hist.reset(); s.intended.reset(); s.buckets.fill(0);
     }
@@ -99,6 +122,8 @@ function mergeInterval(deltas, intervalS, acc) {
       s.bytes += d.bytes || 0;
       const a = acc ? (acc[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: newHistogram() }) : null;
       if (a) { a.ok += d.ok; a.err += d.err; a.docs += d.docs || 0; a.bytes += d.bytes || 0; }
+      // The step's first error of this op: the earliest any worker kept (Recorder.error).
+      if (a && d.firstError && (!a.firstError || d.firstError.at < a.firstError.at)) a.firstError = d.firstError;
       if (d.hist) { const h = decode(d.hist); s.hist.add(h); if (a) a.hist.add(h); }
       if (d.intended) {
         const h = decode(d.intended);

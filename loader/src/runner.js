@@ -12,6 +12,7 @@ const { readSecret, newClient } = require('./clients');
 const { describe } = require('./describe');
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
+const { noStepMeasured } = require('./step-failure');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -583,6 +584,9 @@ class Run {
     if (this.annotator) await Promise.race([this.annotator.flush(), sleep(2500)]);
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
     if (this.registration) this.registration.release();
+    // Every step's operations failed (or none ran): not a measurement, exit 1 (src/step-failure.js).
+    const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) : null;
+    if (unmeasured) this.stop(unmeasured, 1);
     let complete = !this.stopReason;
     if (this.runDir) {
       this.runDir.close();

@@ -25,4 +25,42 @@ function stepFailure(step) {
   return { error_fraction: Math.round(fraction * 1e4) / 1e4, errors, operations, threshold: FAILED_STEP_ERROR_FRACTION };
 }
 
-module.exports = { FAILED_STEP_ERROR_FRACTION, stepFailure };
+// firstError(step) -> { code, codeName, message } of the step's earliest failed operation (the
+// workers keep each op's first: recorder.js Recorder.error), or null.
+function firstError(step) {
+  let first = null;
+  for (const o of Object.values((step && step.ops) || {})) {
+    if (o && o.first_error && (!first || String(o.first_error.at ?? '') < String(first.at ?? ''))) first = o.first_error;
+  }
+  if (!first) return null;
+  return { code: first.code ?? null, codeName: first.codeName ?? null, message: first.message ?? null };
+}
+
+// A case the kind did not run or that does not apply (a durability case the server refuses, said
+// in its own field) is neither a measurement nor a failed one.
+const notRun = (step) => typeof step.unsupported === 'string' || typeof step.not_applicable === 'string' || Boolean(step.skipped);
+
+// withFailure(step) -> the step as summary.json writes it: with `failed` ({ error_fraction,
+// errors, operations, threshold, first_error }) when its operations failed above the threshold,
+// without it otherwise.
+function withFailure(step) {
+  const { failed: _old, ...rest } = step;
+  if (notRun(step)) return rest;
+  const f = stepFailure(step);
+  return f ? { ...rest, failed: { ...f, first_error: firstError(step) } } : rest;
+}
+
+// noStepMeasured(steps) -> null when some step measured, else the run's one-line reason: every
+// step failed (the first failed step's first error named) or none ran.
+function noStepMeasured(steps) {
+  const marked = (steps || []).map(withFailure);
+  if (marked.some((s) => !s.failed && !notRun(s))) return null;
+  const failed = marked.find((s) => s.failed);
+  if (!failed) return 'no step measured: no step ran';
+  const f = failed.failed;
+  const err = f.first_error;
+  const what = err ? `, first error: ${err.codeName || err.code !== null ? `${err.codeName || ''}${err.code !== null ? ` (${err.code})` : ''}: ` : ''}${err.message}` : '';
+  return `no step measured: every step had more than ${f.threshold * 100}% of its operations fail (step ${failed.index}: ${f.errors} of ${f.operations}${what})`;
+}
+
+module.exports = { FAILED_STEP_ERROR_FRACTION, stepFailure, firstError, withFailure, noStepMeasured };

@@ -6,6 +6,7 @@ const { percentiles, encode } = require('./hist');
 const { judge } = require('./selfmon');
 const { round } = require('./stats');
 const { OPS } = require('./kinds');
+const { withFailure } = require('./step-failure');
 
 // redactUri: the password, and URI options that carry secrets (tlsCertificateKeyFilePassword,
 // authMechanismProperties' AWS_SESSION_TOKEN, any *password* / *secret* / *token* option).
@@ -70,6 +71,9 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     // The whole-step histogram latency_us is computed from, in HdrHistogram's compressed base64
     // form (report/README.md): the report merges hosts' and repetitions' histograms exactly.
     out.ops[op].histogram = encode(a.hist);
+    // The step's first failed operation of this op (recorder.js Recorder.error): code, codeName,
+    // message and when; steps[].failed.first_error names the earliest (src/step-failure.js).
+    if (a.firstError) out.ops[op].first_error = { ...a.firstError, at: new Date(a.firstError.at).toISOString() };
     if (a.intended && a.intended.totalCount) {
       out.ops[op].intended_latency_us = percentiles(a.intended);
       out.ops[op].intended_histogram = encode(a.intended);
@@ -154,7 +158,9 @@ function buildSummary(f) {
     published: config.published,
     preload: f.preload,
     // A sweep writes steps; a matrix of cases (shape 'cases') writes cases, same entry shape.
-    [f.shape === 'cases' ? 'cases' : 'steps']: steps,
+    // failed: a step whose operations failed above the threshold is no measurement
+    // (src/step-failure.js; the report never compares it).
+    [f.shape === 'cases' ? 'cases' : 'steps']: steps.map(withFailure),
     loader_limited: loaderLimited(steps),
     files: { timeline: 'timeline.ndjson', experiment: f.experimentFile },
   };

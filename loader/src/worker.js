@@ -95,6 +95,7 @@ async function runClient(id, step) {
     } catch (e) {
       if (isFatal(e)) { abort(`client ${id}: ${e.name}: ${e.message}`); break; }
       lastError = `${e.name}: ${e.message}`;
+      recorder.error(e, now()); // the first error per op and interval, with its code (recorder.js)
       // 1000 failures in a row is not a measurement any more (e.g. not authorized).
       if (++consecutiveErrors >= 1000) { abort(`client ${id}: 1000 consecutive errors, last: ${lastError}`); break; }
     }
