@@ -32,6 +32,8 @@ k8s_engine_refusal() {
     echo "engine '$engine' is MongoDB $line; the Percona Operator $PSMDB_OPERATOR_VERSION runs only 6.0, 7.0 and 8.0"
   elif [[ ! $server_engine =~ ^(wiredTiger|inMemory)$ ]]; then
     echo "engine '$engine' uses the $server_engine storage engine; the Percona Operator runs only wiredTiger and inMemory"
+  else
+    k8s_storage_refusal "$engine" # its storage declaration, flag by flag (k8s_storage_parse)
   fi
 }
 
@@ -146,28 +148,95 @@ resources:
 YAML
 }
 
-# k8s_storage INDENT ENGINE_WORD CACHE_GB MEM: storage engine and cache, in spec (the operator
-# passes --storageEngine and the cache flag itself; the same keys in `configuration` would lose).
-k8s_storage() {
-  local pad=$1 word=$2 ratio
-  ratio=$(k8s_cache_ratio "$word" "$3" "$4")
-  if [[ $word == inMemory ]]; then
-    sed "s/^/$pad/" <<YAML
-storage:
-  engine: inMemory
-  inMemory:
-    engineConfig:
-      inMemorySizeRatio: $ratio
-YAML
-  else
-    sed "s/^/$pad/" <<YAML
-storage:
-  engine: wiredTiger
-  wiredTiger:
-    engineConfig:
-      cacheSizeRatio: $ratio
-YAML
+# k8s_storage_args ENGINE ROLE: the storage flags of one role (data: the shard members, cfg: the
+# config servers) as compose/engines/<engine>.yml declares them (x-storage-data / x-storage-cfg),
+# the one declaration Compose runs as is and the custom resource is rendered from; a ${VAR...}
+# reference is kept as $VAR (the profile's cache: the CACHE_GB k8s_storage is given).
+k8s_storage_args() {
+  local f=$LAB_ROOT/compose/engines/$1.yml
+  [[ -f $f ]] || { echo "engine '$1' has no compose/engines/$1.yml (its storage declaration)" >&2; return 1; }
+  awk -v key="x-storage-$2:" '$1 == key { getline; sub(/^ *LAB_STORAGE_ARGS: */, ""); print; exit }' "$f" |
+    sed 's/\${\([A-Za-z_][A-Za-z_0-9]*\)[^}]*}/$\1/g'
+}
+
+# k8s_storage_parse ENGINE ROLE: the role's flags as the operator's storage fields, or
+# K8S_STORAGE_WHY naming the first flag it cannot express. The fields of operator v1.23.0
+# (pkg/apis/psmdb/v1/psmdb_types.go MongodSpecStorage: engine, directoryPerDB, syncPeriodSecs,
+# wiredTiger.{engineConfig.{cacheSizeRatio,directoryForIndexes,journalCompressor},
+# collectionConfig.blockCompressor, indexConfig.prefixCompression}, inMemory.engineConfig.
+# inMemorySizeRatio; mmapv1 is rejected) and the mongod flags it turns them into
+# (pkg/psmdb/container.go: --storageEngine, --wiredTigerCacheSizeGB, --inMemorySizeGB,
+# --wiredTigerCollectionBlockCompressor, --wiredTigerJournalCompressor,
+# --wiredTigerDirectoryForIndexes, --wiredTigerIndexPrefixCompression=true, --directoryperdb,
+# --syncdelay). A storage flag in `configuration` (mongod.conf) would be overridden by those the
+# operator passes or duplicate them, so any other flag is refused, never dropped.
+k8s_storage_parse() {
+  local args flag val i
+  K8S_STORAGE_WORD="" K8S_STORAGE_WHY="" K8S_STORAGE_WT_ENGINE="" K8S_STORAGE_WT_COLL="" K8S_STORAGE_WT_INDEX="" K8S_STORAGE_TOP=""
+  args=$(k8s_storage_args "$1" "$2") || { K8S_STORAGE_WHY="engine '$1' has no compose/engines/$1.yml (its storage declaration)"; return 1; }
+  local -a a=()
+  read -r -a a <<<"$args"
+  for ((i = 0; i < ${#a[@]}; i++)); do
+    flag=${a[i]} val=""
+    if [[ $flag == --*=* ]]; then val=${flag#*=} flag=${flag%%=*}; else val=${a[i + 1]:-}; fi
+    case $flag in
+      --storageEngine | --wiredTigerCacheSizeGB | --inMemorySizeGB | --wiredTigerCollectionBlockCompressor | --wiredTigerJournalCompressor | --syncdelay | --wiredTigerIndexPrefixCompression)
+        [[ ${a[i]} == *=* ]] || i=$((i + 1)) ;;
+    esac
+    case $flag in
+      --storageEngine) K8S_STORAGE_WORD=$val ;;
+      --wiredTigerCacheSizeGB | --inMemorySizeGB) ;; # the profile's cache: cacheSizeRatio / inMemorySizeRatio
+      --wiredTigerCollectionBlockCompressor) K8S_STORAGE_WT_COLL+="blockCompressor: $val"$'\n' ;;
+      --wiredTigerJournalCompressor) K8S_STORAGE_WT_ENGINE+="journalCompressor: $val"$'\n' ;;
+      --wiredTigerDirectoryForIndexes) K8S_STORAGE_WT_ENGINE+="directoryForIndexes: true"$'\n' ;;
+      --directoryperdb) K8S_STORAGE_TOP+="directoryPerDB: true"$'\n' ;;
+      --syncdelay) K8S_STORAGE_TOP+="syncPeriodSecs: $val"$'\n' ;;
+      --wiredTigerIndexPrefixCompression) [[ $val == true ]] && K8S_STORAGE_WT_INDEX+="prefixCompression: true"$'\n' ||
+        K8S_STORAGE_WHY="engine '$1': storage flag $flag $val cannot be expressed by the Percona Operator (its indexConfig.prefixCompression can only turn it on)" ;;
+      *) K8S_STORAGE_WHY="engine '$1': storage flag $flag (compose/engines/$1.yml) cannot be expressed by the Percona Operator $PSMDB_OPERATOR_VERSION: it is none of the CR's storage fields, and in configuration it would not reach mongod as declared" ;;
+    esac
+    [[ -z $K8S_STORAGE_WHY ]] || return 1
+  done
+  [[ $K8S_STORAGE_WORD =~ ^(wiredTiger|inMemory)$ ]] ||
+    { K8S_STORAGE_WHY="engine '$1' uses the ${K8S_STORAGE_WORD:-(no --storageEngine)} storage engine on its $2 members; the Percona Operator runs only wiredTiger and inMemory"; return 1; }
+  if [[ $K8S_STORAGE_WORD == inMemory && -n $K8S_STORAGE_WT_ENGINE$K8S_STORAGE_WT_COLL$K8S_STORAGE_WT_INDEX ]]; then
+    K8S_STORAGE_WHY="engine '$1': WiredTiger flags on an inMemory member"
+    return 1
   fi
+}
+
+# k8s_storage_refusal ENGINE: empty when every role's storage flags are expressible, else one line.
+k8s_storage_refusal() {
+  local role
+  for role in data cfg; do
+    k8s_storage_parse "$1" "$role" || { echo "$K8S_STORAGE_WHY"; return 0; }
+  done
+}
+
+# k8s_storage INDENT ENGINE ROLE CACHE_GB MEM: the role's storage block of the custom resource,
+# from the engine's storage declaration (k8s_storage_parse), the cache as the ratio that makes the
+# operator pass exactly CACHE_GB (k8s_cache_ratio). A flag it cannot express stops it (stderr,
+# status 1, nothing printed); k8s_engine_refusal refuses such an engine before anything renders.
+k8s_storage() {
+  local pad=$1 ratio section
+  k8s_storage_parse "$2" "$3" || { echo "error: $K8S_STORAGE_WHY" >&2; return 1; }
+  ratio=$(k8s_cache_ratio "$K8S_STORAGE_WORD" "$4" "$5")
+  {
+    echo "storage:"
+    echo "  engine: $K8S_STORAGE_WORD"
+    printf '%s' "$K8S_STORAGE_TOP" | sed 's/^/  /'
+    if [[ $K8S_STORAGE_WORD == inMemory ]]; then
+      printf '  inMemory:\n    engineConfig:\n      inMemorySizeRatio: %s\n' "$ratio"
+    else
+      printf '  wiredTiger:\n    engineConfig:\n      cacheSizeRatio: %s\n' "$ratio"
+      printf '%s' "$K8S_STORAGE_WT_ENGINE" | sed 's/^/      /'
+      for section in collectionConfig:"$K8S_STORAGE_WT_COLL" indexConfig:"$K8S_STORAGE_WT_INDEX"; do
+        [[ -n ${section#*:} ]] || continue
+        echo "    ${section%%:*}:"
+        printf '%s' "${section#*:}" | sed 's/^/      /'
+      done
+    fi
+  } | sed "s/^/$pad/"
 }
 
 # k8s_volume INDENT KEEPS_DATA SIZE STORAGE_CLASS: a PVC per member, or emptyDir for an engine
@@ -254,7 +323,7 @@ spec:
     - name: $K8S_SHARD_RS
       size: $shard_size
 $(k8s_mongod_configuration '      ')
-$(k8s_storage '      ' "$word" "$data_cache" "$data_mem")
+$(k8s_storage '      ' "$engine" data "$data_cache" "$data_mem")
 $(k8s_resources '      ' "$data_cpus" "$data_mem")
 $(k8s_placement '      ' shard "$placement")
 $(k8s_volume '      ' "$keeps" "$size" "$class")
@@ -269,7 +338,7 @@ $(k8s_exporter_volume '        ')
     configsvrReplSet:
       size: $cfg_size
 $(k8s_mongod_configuration '      ')
-$(k8s_storage '      ' wiredTiger "$cfg_cache" "$cfg_mem")
+$(k8s_storage '      ' "$engine" cfg "$cfg_cache" "$cfg_mem")
 $(k8s_resources '      ' "$cfg_cpus" "$cfg_mem")
 $(k8s_placement '      ' cfg "$placement")
 $(k8s_volume '      ' yes "$size" "$class")
