@@ -22,7 +22,8 @@ async function describe(client, connectTo) {
   // The build's vendor, where the server names one: Percona Server for MongoDB answers buildInfo
   // with psmdbVersion ("The 'psmdbVersion' key is used to distinguish between MongoDB and PSMDB",
   // percona/percona-server-mongodb src/mongo/util/buildinfo.idl, BuildInfo, read at commit
-  // 4186e681 of the 8.0-era IDL); MongoDB's own build has no such field, so null says "not
+  // 4186e681 of the 8.0-era IDL; percona/mongodb_exporter exporter/v1_compatibility.go tells the
+  // vendor apart the same way); MongoDB's own build has no such field, so null says "not
   // named", not "MongoDB". The report reads it (report/README.md: a run's server identity), so
   // MongoDB's and Percona's 8.0 are never pooled.
   out.server.product = build.ok && typeof build.value.psmdbVersion === 'string' ? `psmdb ${build.value.psmdbVersion}` : null;
