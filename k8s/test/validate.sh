@@ -58,6 +58,11 @@ mkdir -p "$LAB" "$WORK/manifests"
 cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$REPO/k8s" "$REPO/dashboards" "$REPO/experiments" "$LAB/"
 printf 'k8s-check-wt\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\twiredTiger\tyes\tyes\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
 printf 'k8s-check-mem\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\tinMemory\tno\tno\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
+# an engine is a row plus its storage declaration (compose/engines/<engine>.yml; k8s_storage reads it)
+cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-check-wt.yml"
+cp "$LAB/compose/engines/inmemory.yml" "$LAB/compose/engines/k8s-check-mem.yml"
+cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-check-wt.yml"
+cp "$LAB/compose/engines/inmemory.yml" "$LAB/compose/engines/k8s-check-mem.yml"
 
 LAB_ROOT=$LAB
 # shellcheck source=lib/common.sh
@@ -263,5 +268,37 @@ res=$(k apply --server-side --dry-run=server -f "$WORK/bad/unknown-field.yaml" 2
 res2=$(k apply --server-side --dry-run=server -f "$WORK/bad/indexed-no-completions.yaml" 2>&1) || [[ $res2 != *"spec.completions: Required value: when completion mode is Indexed"* ]] || bad_ok=$((bad_ok + 1))
 check "$((bad_ok == 2 ? 0 : 1))" "kube-apiserver rejects an unknown CR field and an Indexed Job without completions" \
   "kube-apiserver accepted a bad manifest" "$res"$'\n'"$res2"
+
+# ---- 4. down then up on the real kube-apiserver: spec.pause has one field manager ---------------
+# The CR stored for real (no operator runs here), then what `k8s down` and `k8s up` apply, through
+# lib/k8s.sh's own functions with this apiserver's kubectl: up after down must read pause false.
+pause_run() {
+  (
+    export KUBECONFIG=$A/kubeconfig PATH=$TOOLS/bin:$PATH
+    ENGINE=k8s-check-wt PROFILE=laptop MONGOS_COUNT=1 MONITORING=0 DRY_RUN=0 K8S_CONTEXT=""
+    K8S_NAMESPACE=lab-pause-check K8S_PLACEMENT=dedicated K8S_REGISTRY=reg.example/lab
+    "$@"
+  ) >>"$WORK/pause.out" 2>&1
+}
+pause_of() { k -n lab-pause-check get psmdb lab -o jsonpath='{.spec.pause}' 2>>"$WORK/pause.out"; }
+pause_owners() {
+  k -n lab-pause-check get psmdb lab -o json --show-managed-fields | jq -c '[.metadata.managedFields[] | select(.fieldsV1["f:spec"]["f:pause"] != null) | .manager]'
+}
+k create namespace lab-pause-check >/dev/null 2>&1
+pause_steps=""
+pause_run k8s_apply_cluster && pause_steps+="up:$(pause_of) "
+pause_run k8s_set_pause true && pause_steps+="down:$(pause_of) "
+pause_run k8s_apply_cluster && pause_steps+="up:$(pause_of) owners:$(pause_owners) "
+# a cluster paused the way the lab used to (kubectl patch, manager kubectl-patch) comes back too
+k -n lab-pause-check patch psmdb/lab --type=merge -p '{"spec":{"pause":true}}' >>"$WORK/pause.out" 2>&1 && pause_steps+="patched:$(pause_of) "
+pause_run k8s_apply_cluster && pause_steps+="up:$(pause_of) owners:$(pause_owners)"
+want='up:false down:true up:false owners:["lab-pause"] patched:true up:false owners:["lab-pause"]'
+check "$([[ $pause_steps == "$want" ]] && echo 0 || echo 1)" "down then up on kube-apiserver: spec.pause true, then false again, owned by lab-pause alone ($pause_steps)" \
+  "down then up did not bring the cluster back" "got:  $pause_steps"$'\n'"want: $want"$'\n'"$(tail -20 "$WORK/pause.out")"
+# the premise: pause false applied by the CR's own manager conflicts with a kubectl patch's pause
+k -n lab-pause-check patch psmdb/lab --type=merge -p '{"spec":{"pause":true}}' >/dev/null 2>&1
+res=$( (K8S_CLUSTER=lab K8S_NAMESPACE=lab-pause-check; k8s_pause_manifest false) | k apply --server-side --field-manager=lab -f - 2>&1)
+check "$([[ $res == *conflict* && $(pause_of) == true ]] && echo 0 || echo 1)" "kube-apiserver refuses pause false from the CR's manager over kubectl patch's pause (why pause has a manager of its own)" \
+  "kube-apiserver took pause false from the CR's manager without a conflict" "$res"
 echo "# apiserver part: $((SECONDS - start)) s"
 finish
