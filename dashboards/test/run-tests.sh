@@ -329,6 +329,8 @@ fi
 check "images/mongodb-exporter: go vet and go test (header rewrite, 502 on a dead exporter, password env)" \
   bash -c "cd images/mongodb-exporter && GOTOOLCHAIN=local go vet ./... && GOTOOLCHAIN=local go test -count=1 ./..."
 check "dashboards/test/promql-check: go test" bash -c "cd dashboards/test/promql-check && GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./..."
+check "every panel's query means what dashboards/test/panels.tsv says it must show (metrics, functions, operators, window, quantile, label set, filters)" \
+  bash -c "cd dashboards/test/promql-check && GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 -run 'TestPanelSemantics|TestEverySelectorHasTheEngine' ./..."
 
 # ---- live: a real Prometheus at 1 s scraping the loader and the exporter --------------------------
 # One wire-protocol server for both; the loader runs a tiny experiment2 against it; the exporter

@@ -2,7 +2,10 @@ module lab/promql-check
 
 go 1.23
 
-require github.com/prometheus/prometheus v0.300.1
+require (
+	github.com/prometheus/common v0.60.1
+	github.com/prometheus/prometheus v0.300.1
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -12,7 +15,6 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/client_golang v1.20.5 // indirect
 	github.com/prometheus/client_model v0.6.1 // indirect
-	github.com/prometheus/common v0.60.1 // indirect
 	github.com/prometheus/procfs v0.15.1 // indirect
 	go.uber.org/atomic v1.11.0 // indirect
 	golang.org/x/sys v0.26.0 // indirect
