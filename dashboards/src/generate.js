@@ -96,29 +96,28 @@ function statName(title, description, list, noValue, opts = {}) {
 }
 
 // ---- panels that only some engines or server lines fill -------------------------------------
-// compose/engines.tsv says which engine and server line each stack runs (the old lines: MMAPv1 on
-// 4.0, MongoRocks on 3.6). A panel whose series only some of them report says so in Grafana's
-// "no value" text, naming the engines that leave it empty, instead of an empty panel that looks
-// like a broken scrape. reports(engineRow) -> whether that engine's members produce the series.
-const ENGINES = require('../../loader/src/tables').engines();
+// A panel whose series only some engines or server lines report says so in Grafana's "no value"
+// text, instead of an empty panel that looks like a broken scrape. The text says the rule (which
+// storage engine or server line has the series), never the engines of compose/engines.tsv: a
+// generated file that listed them would go stale with every new engine (issue 29 item 3).
+// reports(engineRow) states the same rule as code: dashboards/test/server-lines.test.js checks,
+// per series, that every panel some engine of the table leaves empty carries the note.
 const NOT_COLLECTED = 'not collected on this server line';
-function onlyWhere(p, why, reports) {
-  const missing = ENGINES.filter((e) => !reports(e)).map((e) => `${e.engine} (${e.server_engine} on MongoDB ${e.server_line})`);
-  if (missing.length) p.fieldConfig.defaults.noValue = `${NOT_COLLECTED}: ${why}; empty for ${missing.join(', ')}`;
+function onlyWhere(p, why) {
+  p.fieldConfig.defaults.noValue = `${NOT_COLLECTED}: ${why} (compose/engines.tsv: each engine's server_engine and server_line)`;
   return p;
 }
-const line = (e) => Number(e.server_line);
 // serverStatus.wiredTiger: mongods on WiredTiger (the config servers of every engine, and the shard
 // where the engine is WiredTiger).
-const onWiredTiger = (p) => onlyWhere(p, 'WiredTiger series come from mongods that run WiredTiger', (e) => e.server_engine === 'wiredTiger');
+const onWiredTiger = (p) => onlyWhere(p, 'WiredTiger series come from mongods that run WiredTiger');
 // Tickets: serverStatus.wiredTiger.concurrentTransactions, or queues.execution from 7.0 (on
 // Percona's inMemory too: dashboards/metrics-catalog).
-const withTickets = (p) => onlyWhere(p, 'execution tickets come from WiredTiger, and from queues.execution on 7.0+', (e) => e.server_engine === 'wiredTiger' || (e.server_engine === 'inMemory' && line(e) >= 7));
-const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'s inMemory engine', (e) => e.server_engine === 'inMemory');
+const withTickets = (p) => onlyWhere(p, 'execution tickets come from WiredTiger, and from queues.execution on 7.0+');
+const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'s inMemory engine');
 // Flow control arrived in MongoDB 4.2 (serverStatus.flowControl).
-const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2', (e) => line(e) >= 4.2);
+const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2');
 // The exporter names the oplog's stats mongodb_oplog_stats_storageStats_* from 7.0 (see the panel).
-const withOplogStorageStats = (p) => onlyWhere(p, 'the exporter names these series mongodb_oplog_stats_storageStats_* from MongoDB 7.0 (mongodb_oplog_stats_size before)', (e) => line(e) >= 7);
+const withOplogStorageStats = (p) => onlyWhere(p, 'the exporter names these series mongodb_oplog_stats_storageStats_* from MongoDB 7.0 (mongodb_oplog_stats_size before)');
 
 function row(title) {
   return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
