@@ -13,6 +13,12 @@ const val = (x) => (x === null || x === undefined ? '-' : String(x));
 // Documents and bytes per second are shown where a kind records them (bulk imports, files).
 const moves = (steps) => steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
 
+// costLine: a change against the baseline with its sign; a speed-up is not called a cost.
+function costLine(label, percent, baseline, extra = '') {
+  const signed = `${percent > 0 ? '+' : ''}${percent}% docs/s against ${baseline}${extra}`;
+  return percent > 0 ? `faster: ${label}: ${signed} (no cost measured)` : `cost: ${label}: ${signed}`;
+}
+
 // caseLines(s): what a case says beyond its numbers, one line each (durability kinds: a case the
 // server could not do, what w:0 delivered, the change against the baseline case).
 function caseLines(s) {
@@ -25,7 +31,7 @@ function caseLines(s) {
     out.push(`documents: ${label}: ${s.documents.sent} sent, ${s.documents.arrived} arrived (counted after the case)`);
   }
   if (s.cost_not_computed) out.push(`measured: ${label}: ${s.cost_not_computed}`);
-  if (s.relative_to_baseline) out.push(`cost: ${label}: ${s.relative_to_baseline.change_percent > 0 ? '+' : ''}${s.relative_to_baseline.change_percent}% docs/s against ${s.relative_to_baseline.baseline}`);
+  if (s.relative_to_baseline) out.push(costLine(label, s.relative_to_baseline.change_percent, s.relative_to_baseline.baseline));
   if (typeof s.journal_commit_interval_restored === 'string') out.push(`WARNING: ${label}: journalCommitInterval ${s.journal_commit_interval_restored}`);
   return out;
 }
@@ -122,7 +128,7 @@ function groupTable({ name, engine, group, runs }) {
     for (const u of e.notApplicable) lines.push(`not applicable: ${key}: ${u}`);
     for (const u of e.unsupported) lines.push(`unsupported: ${key}: ${u}`);
     if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);
-    if (e.costs.length) lines.push(`cost: ${key}: median ${Math.round(median(e.costs) * 10) / 10}% docs/s against ${e.baseline} (per repetition: ${e.costs.join(', ')})`);
+    if (e.costs.length) lines.push(costLine(key, Math.round(median(e.costs) * 10) / 10, e.baseline, ` (median of ${e.costs.length}; per repetition: ${e.costs.join(', ')})`));
   }
   return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${WHY_BOTH}\n`;
 }

@@ -93,7 +93,7 @@ test('a server that reports a journal (shim line mongod-8.0-wiredtiger-replset):
   const line = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
   try {
     const r = await runLoader(['journal', '--uri', line.uri, '--results-dir', results, '--metrics-port', '0',
-      '--engine', 'wt-line', '--docs', '2000', '--batch', '500', '--commit-intervals', '1', '--repeat', '1']);
+      '--engine', 'wt-line', '--docs', '2000', '--batch', '500', '--commit-intervals', '1', '--repeat', '1', '--cost-min-time', '1ms']);
     assert.equal(r.code, 0, r.stderr);
     const [s] = runsOf('wt-line');
     const [base, j, iv] = s.cases;
@@ -104,8 +104,9 @@ test('a server that reports a journal (shim line mongod-8.0-wiredtiger-replset):
       assert.equal(c.relative_to_baseline.docs_per_s_ratio, Math.round((c.ops.insert.docs_per_s / base.ops.insert.docs_per_s) * 1000) / 1000);
       assert.equal(c.cost_not_computed, undefined);
     }
-    assert.match(r.stdout, /^cost: 2 j:true: [+-][\d.]+% docs\/s against j:false$/m);
-    assert.match(r.stdout, /^cost: 3 j:false interval=1ms: [+-][\d.]+% docs\/s against j:false$/m);
+    // A speed-up is printed as such, not as a cost (issue 32).
+    assert.match(r.stdout, /^(cost: 2 j:true: (-[\d.]+|0)% docs\/s against j:false|faster: 2 j:true: \+[\d.]+% docs\/s against j:false \(no cost measured\))$/m);
+    assert.match(r.stdout, /^(cost: 3 j:false interval=1ms: (-[\d.]+|0)% docs\/s against j:false|faster: 3 j:false interval=1ms: \+[\d.]+% docs\/s against j:false \(no cost measured\))$/m);
     assert.doesNotMatch(r.stdout, /^measured: /m);
   } finally {
     await line.stop();
@@ -134,7 +135,7 @@ test('bad input: exit 2, one line, nothing connects', async () => {
     [['--docs', '0'], /^error: --docs: 0 is out of range/],
     [['--commit-intervals', '0,100'], /^error: --commit-intervals: 0 is out of range 1\.\.500$/],
     [['--commit-intervals', '1,,5'], /^error: --commit-intervals: '1,,5' is not a list like 1,100,500 \(or none\)$/],
-    [['--ops', '5'], /^error: --ops does not apply to journal \(its bulk_import workload takes --docs, --batch, --val-length, --commit-intervals\)$/],
+    [['--ops', '5'], /^error: --ops does not apply to journal \(its bulk_import workload takes --docs, --batch, --val-length, --commit-intervals, --cost-min-time\)$/],
   ]) {
     const r = await runLoader(['check', 'journal', '--uri', 'mongodb://127.0.0.1:1/', ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -174,4 +175,23 @@ test('each case is a phase: a Grafana annotation (tags lab, journal, <case>) and
   const tags = posts.map((p) => JSON.stringify(p.tags));
   for (const ph of ['setup', ...CASES, 'end']) assert.ok(tags.includes(JSON.stringify(['lab', 'journal', ph])), `annotation for ${ph}: ${tags}`);
   assert.ok(posts.some((p) => /case j:true/.test(p.text)), 'the annotation text names the case');
+});
+
+test('cases too short to mean anything: no cost, and the line says how long each measured and the minimum (issue 32: a 0.2 s case printed a speed-up as "cost: +12.8%")', async () => {
+  const line = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  try {
+    const r = await runLoader(['journal', '--uri', line.uri, '--results-dir', results, '--metrics-port', '0',
+      '--engine', 'wt-short', '--docs', '2000', '--batch', '500', '--commit-intervals', 'none', '--repeat', '1']);
+    assert.equal(r.code, 0, r.stderr);
+    const [s] = runsOf('wt-short');
+    const [base, j] = s.cases;
+    assert.equal(j.journal, true, 'the premise: a journal is reported, so only the time can hold the cost back');
+    assert.ok(base.measured_s < 5 && j.measured_s < 5, `the premise: short cases (${base.measured_s} s, ${j.measured_s} s)`);
+    assert.equal(j.relative_to_baseline, undefined);
+    assert.equal(j.cost_not_computed, `j:true measured ${j.measured_s} s, j:false measured ${base.measured_s} s: under 5 s (--cost-min-time), too short to tell a cost from noise: no cost against j:false`);
+    assert.match(r.stdout, /^measured: 2 j:true: j:true measured [\d.]+ s, j:false measured [\d.]+ s: under 5 s/m);
+    assert.doesNotMatch(r.stdout, /^(cost|faster): /m);
+  } finally {
+    await line.stop();
+  }
 });

@@ -13,7 +13,7 @@
 // its first batch (BadValue); setParameter without the privilege names the role that grants it;
 // on an engine without a journal the interval cases are not run (nothing to flush).
 const { BSON } = require('mongodb');
-const { parseCount, UsageError } = require('../usage');
+const { parseCount, parseDuration, UsageError } = require('../usage');
 const { driverWriteConcern, isNetworkError, describeError, dataMembers } = require('../durability');
 const { journalOf } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');
@@ -24,6 +24,10 @@ const MAX_ERRORS_IN_A_ROW = 100;
 const PARAM = 'journalCommitInterval'; // ms, 1..500 (mongod setParameter, settable at run time)
 
 const BASELINE = 'j:false';
+// A cost (this case's docs/s against j:false's) only from cases that each measured at least this
+// long: a 0.2 s case printed "+12.8 %" (a speed-up called a cost) from the first batches' noise.
+// The seed's cases ran 422-448 s (seeds/001); 5 s is this lab's floor, a judgement, not a source's.
+const MIN_COST_MS = 5000;
 const perRun = new WeakMap(); // config -> { baselines by client count, original interval values }
 const runState = (config) => {
   if (!perRun.has(config)) perRun.set(config, { baselines: new Map(), original: null });
@@ -51,6 +55,7 @@ module.exports = {
     batch: { flag: '--batch', parse: (f, s) => parseCount(f, s, 1, MAX_WRITE_BATCH), help: `documents per insertMany (file: workload.batch; at most ${MAX_WRITE_BATCH}, the server's maxWriteBatchSize, and ${MAX_MESSAGE_BYTES} bytes)` },
     valLength: { flag: '--val-length', parse: (f, s) => parseCount(f, s, 0, 16000000), help: 'characters of each document\'s val (file: document.val_length; seeds/001: 5)' },
     commitIntervals: { flag: '--commit-intervals', parse: parseIntervals, help: 'journalCommitInterval values (ms, 1..500) swept as j:false cases, e.g. 1,100,500, or none' },
+    costMinTime: { flag: '--cost-min-time', parse: (f, s) => parseDuration(f, s), help: `shortest measured time of a case (and of j:false) for its cost against j:false to be computed (default ${MIN_COST_MS / 1000}s)` },
   },
   configure({ doc, options, config, need }) {
     const w = doc.workload || {};
@@ -75,7 +80,7 @@ module.exports = {
       const what = `${batch} documents of up to ${bytes} bytes are ${batch * bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte message limit (maxMessageSizeBytes)`;
       throw new UsageError(options.batch !== undefined ? `--batch ${batch}: ${what}` : `${config.name}: workload.batch: ${what}`);
     }
-    return { batch, val_length: valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: intervals };
+    return { batch, val_length: valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: intervals, cost_min_s: (options.costMinTime ?? MIN_COST_MS) / 1000 };
   },
   plan(config) {
     const p = config.params;
@@ -218,17 +223,21 @@ module.exports = {
     const rate = entry?.ops?.insert?.docs_per_s ?? null;
     const clients = step.clients.length;
     if (step.params.write_concern.j === false && step.params.journal_commit_interval_ms === null) {
-      state.baselines.set(clients, { name: step.phase, rate });
+      state.baselines.set(clients, { name: step.phase, rate, measured_s: entry?.measured_s ?? 0 });
     } else if (state.baselines.get(clients)?.rate && rate !== null && !unsupported) {
       const { journal } = await journalOf(ctx);
-      if (journal === true) {
-        // The seed's "-34%": this case's docs/s against j:false's (same client count, same run).
-        const base = state.baselines.get(clients);
-        out.relative_to_baseline = { baseline: base.name, docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000, change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
-      } else {
+      const base = state.baselines.get(clients);
+      const minS = ctx.config.params.cost_min_s ?? MIN_COST_MS / 1000;
+      const short = [[step.phase, entry?.measured_s ?? 0], [base.name, base.measured_s]].filter(([, sec]) => sec < minS);
+      if (journal !== true) {
         // No journal reported (not known, or none): the difference from j:false is not a journal's
         // cost, so none is computed; the case stays as measured, and says why it has no cost.
         out.cost_not_computed = `${journal === null ? 'journal not known' : 'no journal'}: no cost against j:false`;
+      } else if (short.length) {
+        out.cost_not_computed = `${short.map(([n, sec]) => `${n} measured ${sec} s`).join(', ')}: under ${minS} s (--cost-min-time), too short to tell a cost from noise: no cost against j:false`;
+      } else {
+        // The seed's "-34%": this case's docs/s against j:false's (same client count, same run).
+        out.relative_to_baseline = { baseline: base.name, docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000, change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
       }
     }
     return out;
