@@ -2,15 +2,22 @@
 # ./run.sh NAME --on k8s [--loaders N]: the experiment's loader as an Indexed Job of N pods on the
 # client nodes (one per node: topologySpreadConstraints on the host name), each running its share
 # of the clients; k8s/pod/loader-pod.js holds them at a start barrier (served by pod 0, reached
-# through the Job's headless Service) until all have reached the cluster, and prints its results
-# into its log; ./run.sh collects the logs into results/<NAME>/<engine>/<UTC>-k8s/pod-<i>/ and the
-# report reads that folder as one run (same --group: percentiles from the merged histograms).
+# through the Job's headless Service) until all have reached the cluster, writes its results into
+# a bundle in the pod and waits (ready) until ./run.sh has read it with kubectl exec: the results
+# never depend on the pod's log, which the kubelet rotates. ./run.sh watches the pods
+# (k8s_watch_loaders): a pod that fails is named within seconds, the others are stopped and keep
+# what they measured; everything is collected into results/<NAME>/<engine>/<UTC>-k8s/pod-<i>/ and
+# the report reads that folder as one run (same --group: percentiles from the merged histograms),
+# marked incomplete when a pod failed.
 # Sourced by lib/k8s.sh.
 
 K8S_LOADERS=1
 K8S_LOADER_METRICS_PORT=9464 # the loader's --metrics-port, scraped as job "loader"
 K8S_BARRIER_PORT=7070
 K8S_VIA=primary
+K8S_POLL_S=${LAB_K8S_POLL_S:-5}           # how often ./run.sh looks at the loader pods
+K8S_STOP_WAIT_S=${LAB_K8S_STOP_WAIT_S:-40} # after a failure: how long the others get to hand over
+K8S_SCRATCH=/tmp/lab                      # the loader pod's scratch folder (loader-pod.js LAB_SCRATCH)
 
 # k8s_loader_image: the loader image (images/loader) as pushed to --registry, tagged by commit.
 k8s_loader_image() {
@@ -75,9 +82,11 @@ spec:
   completionMode: Indexed
   completions: $n
   parallelism: $n
-  # a failed pod is not retried: its share of the run would start late, outside the barrier
-  backoffLimit: 0
-  # kept a day, so ./run.sh can read every pod's log (the results travel in it)
+  # A failed pod is not retried (its share would start late, outside the barrier), and it fails
+  # only its own index: the other pods run on (backoffLimit: 0 would terminate them, their
+  # results with them). ./run.sh names the failure and stops the others itself.
+  backoffLimitPerIndex: 0
+  # kept a day, so a failed pod's log (the one place its partial results are) can be read
   ttlSecondsAfterFinished: 86400
   template:
     metadata:
@@ -113,14 +122,18 @@ $(k8s_yaml_args '            ' "$@")
             - {name: LAB_URI, value: "$uri"}
             - {name: LAB_USERNAME, value: databaseAdmin}
             - {name: LAB_PASSWORD_FILE, value: /run/lab-secrets/password}
-            - {name: LAB_SCRATCH, value: /tmp/lab}
+            - {name: LAB_SCRATCH, value: $K8S_SCRATCH}
+          # ready = results waiting to be collected (loader-pod.js writes the bundle whole)
+          readinessProbe:
+            exec: {command: [test, -e, $K8S_SCRATCH/out/results.ndjson]}
+            periodSeconds: 2
           ports:
             - {name: barrier, containerPort: $K8S_BARRIER_PORT}
             - {name: lab-loader, containerPort: $K8S_LOADER_METRICS_PORT}
           volumeMounts:
             - {name: pod, mountPath: /lab-k8s, readOnly: true}
             - {name: password, mountPath: /run/lab-secrets, readOnly: true}
-            - {name: scratch, mountPath: /tmp/lab}
+            - {name: scratch, mountPath: $K8S_SCRATCH}
       volumes:
         - name: pod
           configMap: {name: $job}
@@ -151,7 +164,7 @@ k8s_split_clients() {
 
 # k8s_run_experiment NAME ARGS...: ./run.sh NAME --on k8s [--loaders N] [k8s flags] [loader flags].
 k8s_run_experiment() {
-  local name=$1 on="" clients="" group stamp job run_dir logs rc=0
+  local name=$1 on="" clients="" group stamp job run_dir rc=0
   shift
   local args=()
   k8s_parse_flags "$@"
@@ -203,22 +216,110 @@ k8s_run_experiment() {
   k8s_loaders_manifest "$K8S_NAMESPACE" "$job" "$name" "$K8S_LOADERS" "$(k8s_loader_image)" \
     "$(k8s_target_uri "$K8S_VIA" "$K8S_NAMESPACE")" "$K8S_PLACEMENT" "${args[@]}" | kube_apply_stdin
   info "$K8S_LOADERS loader pod(s) started as Job $job in $K8S_NAMESPACE (group $group)"
-  # Complete or Failed, whichever comes first; the logs are read either way (a failed pod's log
-  # says why).
-  kube -n "$K8S_NAMESPACE" wait "job/$job" --for=condition=complete --timeout=24h || rc=$?
   run_dir="$LAB_ROOT/results/$name/$ENGINE/$stamp-k8s"
   if [[ $DRY_RUN == 1 ]]; then
-    printf '+ %s > LOGS\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" logs -l "batch.kubernetes.io/job-name=$job" --prefix --tail=-1 --max-log-requests="$K8S_LOADERS")"
-    printf '+ %s\n' "$(quote_cmd node k8s/pod/collect.js --into "${run_dir#"$LAB_ROOT"/}" --pods "$K8S_LOADERS" LOGS)"
+    printf '+ %s\n' "(every ${K8S_POLL_S} s) $(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" get pods -l "batch.kubernetes.io/job-name=$job" -o json)"
+    printf '+ %s\n' "(each ready pod) $(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" exec POD -c loader -- cat "$K8S_SCRATCH/out/results.ndjson") > BUNDLE"
+    printf '+ %s\n' "$(quote_cmd node k8s/pod/collect.js --into "${run_dir#"$LAB_ROOT"/}" --pods "$K8S_LOADERS" --meta META BUNDLE...)"
     printf '+ %s\n' "$(quote_cmd node report/bin/lab-report.js "${run_dir#"$LAB_ROOT"/}")"
     return 0
   fi
-  logs=$(mktemp)
-  kube_probe -n "$K8S_NAMESPACE" logs -l "batch.kubernetes.io/job-name=$job" --prefix --tail=-1 --max-log-requests="$K8S_LOADERS" >"$logs" || rc=1
-  mkdir -p "$run_dir"
-  node "$LAB_ROOT/k8s/pod/collect.js" --into "$run_dir" --pods "$K8S_LOADERS" "$logs" >/dev/null || rc=1
-  rm -f "$logs"
+  k8s_watch_loaders "$job" "$K8S_LOADERS" "$run_dir" || rc=$?
   info "results: ${run_dir#"$LAB_ROOT"/} (pod-0 .. pod-$((K8S_LOADERS - 1)): one run, group $group)"
   node "$LAB_ROOT/report/bin/lab-report.js" "$run_dir" || rc=1
+  return "$rc"
+}
+
+# k8s_loader_pods JOB: one line per pod of the Job: index, name, phase, ready (true|false), the
+# loader container's exit code (or -).
+k8s_loader_pods() {
+  kube_probe -n "$K8S_NAMESPACE" get pods -l "batch.kubernetes.io/job-name=$1" -o json | jq -r '.items[] |
+    [(.metadata.annotations["batch.kubernetes.io/job-completion-index"] // "-"), .metadata.name, (.status.phase // "Pending"),
+     ((.status.containerStatuses // []) | map(select(.name == "loader")) | (.[0].ready // false) | tostring),
+     ((.status.containerStatuses // []) | map(select(.name == "loader")) | (.[0].state.terminated.exitCode // "-") | tostring)] | @tsv'
+}
+
+# k8s_last_log_lines POD: the pod's last log lines (its own messages, not its results), joined.
+k8s_last_log_lines() {
+  kube_probe -n "$K8S_NAMESPACE" logs "$1" -c loader --tail=200 2>/dev/null | grep -v '^LAB-RESULT' | tail -n 3 | tr '\n' '|' | sed 's/|$//; s/|/ | /g'
+}
+
+# k8s_server_meta: what the run measured on, for every summary.json ("k8s"): namespace, the pinned
+# server image, and the image and image ID (the digest the node pulled) of every mongod and mongos.
+k8s_server_meta() {
+  local job=$1
+  kube_probe -n "$K8S_NAMESPACE" get pods -l "app.kubernetes.io/instance=$K8S_CLUSTER" -o json 2>/dev/null |
+    jq -s --arg ns "$K8S_NAMESPACE" --arg job "$job" --arg pinned "$(k8s_server_image "$ENGINE")" '
+      ([(.[0].items // [])[] | . as $p | (.status.containerStatuses // [])[] | select(.name == "mongod" or .name == "mongos") |
+        {key: $p.metadata.name, value: {image, image_id: .imageID, node: $p.spec.nodeName}}] | from_entries) as $m |
+      {namespace: $ns, job: $job, server_image: $pinned, members: $m,
+       one_build: (if ($m | length) == 0 then null else (([$m[].image_id] | unique | length) == 1) end)}'
+}
+
+# k8s_watch_loaders JOB N RUN_DIR: wait for the loader pods. A pod that fails (the Job fails only
+# its index: backoffLimitPerIndex) is named at once in one line with its exit and last log
+# lines; the others are stopped (their loaders end as on SIGTERM, keeping what they measured,
+# marked incomplete). When every pod has either failed or has its results waiting (ready), or
+# K8S_STOP_WAIT_S after a failure, the bundles (kubectl exec cat) and the failed pods' logs are
+# collected into RUN_DIR, marked incomplete unless every pod ended well, and the pods released.
+# Returns 1 when the run is not whole.
+k8s_watch_loaders() {
+  local job=$1 n=$2 run_dir=$3 rc=0 failed_at="" idx name phase ready code waiting failed
+  local -A reported=() stopped=()
+  local tmp
+  tmp=$(mktemp -d)
+  while :; do
+    waiting=0 failed=0
+    while IFS=$'\t' read -r idx name phase ready code; do
+      [[ -n $name ]] || continue
+      if [[ $phase == Failed ]]; then
+        failed=$((failed + 1))
+        if [[ -z ${reported[$name]:-} ]]; then
+          reported[$name]=1
+          printf 'error: loader pod %s (index %s) failed with exit %s; last log lines: %s\n' "$name" "$idx" "$code" "$(k8s_last_log_lines "$name")" >&2
+          [[ -n $failed_at ]] || failed_at=$SECONDS
+        fi
+      elif [[ $phase == Running && $ready == true ]]; then
+        waiting=$((waiting + 1))
+      elif [[ $phase == Running && -n $failed_at && -z ${stopped[$name]:-} ]]; then
+        stopped[$name]=1
+        kube -n "$K8S_NAMESPACE" exec "$name" -c loader -- touch "$K8S_SCRATCH/stop" >/dev/null 2>&1 ||
+          warn "could not stop loader pod $name"
+      fi
+    done < <(k8s_loader_pods "$job")
+    ((waiting + failed >= n)) && break
+    if [[ -n $failed_at ]] && ((SECONDS - failed_at >= K8S_STOP_WAIT_S)); then
+      warn "after ${K8S_STOP_WAIT_S} s, $waiting of $((n - failed)) other loader pod(s) had handed over their results; collecting those"
+      break
+    fi
+    sleep "$K8S_POLL_S"
+  done
+  [[ -z $failed_at ]] || rc=1
+  local files=() failed_args=()
+  while IFS=$'\t' read -r idx name phase ready code; do
+    [[ -n $name ]] || continue
+    [[ $phase != Failed || ! $idx =~ ^[0-9]+$ || ! $code =~ ^-?[0-9]+$ ]] || failed_args+=(--failed "$idx:$code")
+    if [[ $phase == Running && $ready == true ]]; then
+      kube_probe -n "$K8S_NAMESPACE" exec "$name" -c loader -- cat "$K8S_SCRATCH/out/results.ndjson" >"$tmp/$name.ndjson" || rc=1
+    else
+      kube_probe -n "$K8S_NAMESPACE" logs "$name" -c loader --tail=-1 >"$tmp/$name.log" 2>/dev/null || true
+    fi
+  done < <(k8s_loader_pods "$job")
+  k8s_server_meta "$job" >"$tmp/meta.json"
+  if jq -e '.one_build == false' "$tmp/meta.json" >/dev/null 2>&1; then
+    warn "the members ran different server builds: $(jq -r '[.members[] | .image_id] | unique | join(", ")' "$tmp/meta.json")"
+  fi
+  mkdir -p "$run_dir"
+  shopt -s nullglob
+  files=("$tmp"/*.ndjson "$tmp"/*.log)
+  shopt -u nullglob
+  node "$LAB_ROOT/k8s/pod/collect.js" --into "$run_dir" --pods "$n" --meta "$tmp/meta.json" "${failed_args[@]}" "${files[@]}" >/dev/null || rc=1
+  # release the pods that waited for collection
+  while IFS=$'\t' read -r idx name phase ready code; do
+    [[ $phase == Running && $ready == true ]] || continue
+    kube -n "$K8S_NAMESPACE" exec "$name" -c loader -- touch "$K8S_SCRATCH/out/collected" >/dev/null 2>&1 || true
+  done < <(k8s_loader_pods "$job")
+  rm -rf "$tmp"
+  ((rc == 0)) || warn "the run is incomplete: ${run_dir#"$LAB_ROOT"/}/k8s-run.json says which loader pod ended how"
   return "$rc"
 }

@@ -37,6 +37,21 @@ k8s_engine_refusal() {
   fi
 }
 
+# k8s_server_image ENGINE: the server image the CR runs. An engine row naming a release line's
+# floating tag (percona/percona-server-mongodb:8.0) gets that line's exact build of the pinned
+# operator release (k8s/versions.env PSMDB_IMAGE_<line>), with its digest when one is recorded;
+# a row that already names an exact tag or digest keeps it.
+k8s_server_image() {
+  local image line pin dig digest
+  image=$(engine_field "$1" image)
+  line=$(engine_field "$1" server_line)
+  [[ $image == "percona/percona-server-mongodb:$line" ]] || { echo "$image"; return; }
+  pin=PSMDB_IMAGE_${line//./} dig=PSMDB_DIGEST_${line//./}
+  image=${!pin:-} digest=${!dig:-}
+  [[ -n $image ]] || { echo "percona/percona-server-mongodb:$line"; return; }
+  echo "$image${digest:+@$digest}"
+}
+
 # k8s_memory COMPOSE_MEM: a Compose memory size (1536m, 2g) as a Kubernetes quantity (MiB/GiB:
 # Docker's m and g are binary units).
 k8s_memory() {
@@ -277,7 +292,7 @@ YAML
 k8s_cluster_manifest() {
   local engine=$1 profile=$2 mongos=$3 ns=$4 placement=$5 exporter_image=$6 size=$7 class=$8
   local image word keeps data_mem data_cpus data_cache cfg_mem cfg_cpus cfg_cache shard_size cfg_size
-  image=$(engine_field "$engine" image)
+  image=$(k8s_server_image "$engine")
   word=$(engine_field "$engine" server_engine)
   keeps=$(engine_field "$engine" keeps_data)
   data_mem=$(profile_field "$profile" data_mem) data_cpus=$(profile_field "$profile" data_cpus)
@@ -298,6 +313,7 @@ metadata:
     lab.profile: $profile
 spec:
   crVersion: $PSMDB_CR_VERSION
+  # the exact build the operator release was tested with (k8s_server_image), one for every node
   image: $image
   imagePullPolicy: IfNotPresent
   # A lab, not production: no TLS (the Compose lab has none; TLS off needs the unsafe flag),

@@ -198,6 +198,42 @@ k8s_render() {
   return 0
 }
 
+# k8s_pause_manifest true|false: the PerconaServerMongoDB's spec.pause alone. Applied server-side by
+# its own field manager (lab-pause), so that manager owns spec.pause and nothing else: the lab
+# manager's apply of the whole CR never names pause, down sets it true and up false through the
+# same manager, so no apply conflicts with another's and up after down unpauses.
+k8s_pause_manifest() {
+  cat <<YAML
+apiVersion: psmdb.percona.com/v1
+kind: PerconaServerMongoDB
+metadata:
+  name: $K8S_CLUSTER
+  namespace: $K8S_NAMESPACE
+spec:
+  pause: $1
+YAML
+}
+
+# k8s_set_pause true|false: spec.pause through its one manager. --force-conflicts takes the field
+# over from another manager only: the applied object holds nothing but spec.pause (a cluster
+# paused by an earlier lab's `kubectl patch`, manager kubectl-patch, is unpaused too).
+k8s_set_pause() {
+  if [[ $DRY_RUN == 1 ]]; then
+    printf '+ %s <<EOF\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -)"
+    k8s_pause_manifest "$1"
+    printf 'EOF\n'
+    return 0
+  fi
+  k8s_pause_manifest "$1" | kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
+}
+
+# k8s_apply_cluster: every manifest of the engine's cluster (manager lab), then spec.pause false
+# (manager lab-pause): up brings back a cluster that down paused.
+k8s_apply_cluster() {
+  k8s_render | kube_apply_stdin
+  k8s_set_pause false
+}
+
 k8s_up() {
   k8s_check_engine
   [[ -n $K8S_REGISTRY ]] || die_usage "k8s up needs --registry REG: the cluster pulls the lab's exporter image (images/mongodb-exporter, the 1 s deadline fix) from there"
@@ -211,7 +247,7 @@ k8s_up() {
   dir=$(k8s_secrets_dir)
   k8s_apply_secret "$K8S_USERS_SECRET" --from-env-file="$dir/users.env"
   ((MONITORING)) && k8s_apply_secret lab-grafana --from-file=grafana-admin-password="$dir/grafana-admin-password"
-  k8s_render | kube_apply_stdin
+  k8s_apply_cluster
   info "waiting for the cluster (PerconaServerMongoDB $K8S_CLUSTER) to be ready"
   kube -n "$K8S_NAMESPACE" wait "psmdb/$K8S_CLUSTER" --for=jsonpath='{.status.state}'=ready --timeout=20m
   info "up: engine $ENGINE in namespace $K8S_NAMESPACE (placement $K8S_PLACEMENT)"
@@ -227,13 +263,14 @@ k8s_status() {
   kube_probe -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
 }
 
-# down: the operator's pause stops every mongod and mongos and keeps the volumes (spec.pause);
+# down: the operator's pause stops every mongod and mongos and keeps the volumes (spec.pause, owned
+# by the lab-pause field manager: k8s_set_pause);
 # monitoring scales to 0. An engine that keeps no data (inMemory) is removed instead, as on
 # Compose: config servers would otherwise route to a shard whose data is gone.
 k8s_down() {
   k8s_require_kubectl
   if engine_is "$ENGINE" keeps_data; then
-    kube -n "$K8S_NAMESPACE" patch "psmdb/$K8S_CLUSTER" --type=merge -p '{"spec":{"pause":true}}'
+    k8s_set_pause true
   else
     kube -n "$K8S_NAMESPACE" delete "psmdb/$K8S_CLUSTER" --ignore-not-found --wait=true
     kube -n "$K8S_NAMESPACE" delete pvc -l "app.kubernetes.io/instance=$K8S_CLUSTER" --ignore-not-found

@@ -27,6 +27,13 @@ setup() {
     "k8s-mmap|percona/percona-server-mongodb:8.0|1001|test|mmapv1|yes|yes|fsync|8.0|mongosh"; do
     tr '|' '\t' <<<"$row" >>"$LAB/compose/engines.tsv"
   done
+  # each engine's storage declaration (compose/engines/<engine>.yml), from the table's engine of
+  # the same storage engine
+  cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-wt.yml"
+  cp "$LAB/compose/engines/inmemory.yml" "$LAB/compose/engines/k8s-mem.yml"
+  cp "$LAB/compose/engines/wiredtiger.yml" "$LAB/compose/engines/k8s-upstream.yml"
+  cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-old.yml"
+  cp "$LAB/compose/engines/mmapv1.yml" "$LAB/compose/engines/k8s-mmap.yml"
 }
 
 krule() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$STUB_KUBECTL_RULES"; }
@@ -71,6 +78,13 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   [[ $(stat -c %a "$LAB/.secrets/k8s-k8s-mem") == 700 ]]
   applied | grep -q "engine: inMemory" || fail "no inMemory PerconaServerMongoDB applied"
   applied | grep -q "name: lab-grafana-dashboards" || fail "dashboards not applied"
+  # up unpauses a cluster that down paused: spec.pause false through pause's own manager, after
+  # the CR (whose manifest never names pause, so the lab manager never owns it)
+  assert_kcalled "--context kind-lab apply --server-side --field-manager=lab-pause --force-conflicts -f -"
+  local last
+  last=$(find "$STUB_KUBECTL_STDIN" -name '*.yaml' | sort -V | tail -1)
+  grep -q "^  pause: false$" "$last" || fail "up did not end with pause: false ($(cat "$last"))"
+  ! applied | grep -B30 "engine: inMemory" | grep -q "pause:" || fail "the CR names pause (the lab manager would own it)"
 }
 
 @test "k8s up: an operator of another version in the namespace is refused in one line" {
@@ -138,7 +152,11 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   assert_kcalled "-n bench get psmdb,statefulsets,deployments,pods -o wide"
   lab k8s down --engine k8s-wt
   assert_success
-  assert_kcalled '-n lab-k8s-wt patch psmdb/lab --type=merge -p {"spec":{"pause":true}}'
+  # spec.pause has one field manager of its own (lab-pause), for down and up alike
+  assert_kcalled "apply --server-side --field-manager=lab-pause --force-conflicts -f -"
+  applied | grep -q "^  pause: true$" || fail "down did not apply pause: true"
+  ! grep -q "patch psmdb" "$STUB_KUBECTL_LOG" || fail "pause set by kubectl patch (manager kubectl-patch)"
+  ! applied | grep -q "^  pause: false$" || fail "down unpaused"
   assert_kcalled "-n lab-k8s-wt scale deployment/prometheus deployment/grafana --replicas=0"
   lab k8s down --engine k8s-mem
   assert_success
@@ -156,9 +174,10 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
 
 @test "experiment --on k8s: an Indexed Job of N pods, each with its share of the clients" {
   krule "get nodes -l lab.role=client -o name" 0 "node/x\nnode/y\nnode/z"
+  krule "-n lab-k8s-wt get pods -l batch.kubernetes.io/job-name=* -o json" 0 "$(k8s_pods_json 0:Failed:false:1 1:Failed:false:1 2:Failed:false:1)"
+  export LAB_K8S_POLL_S=0.1
   lab experiment2 --on k8s --loaders 3 --clients 3,6 --engine k8s-wt --registry r --duration 10s
-  assert_kcalled "-n lab-k8s-wt wait job/lab-experiment2-* --for=condition=complete --timeout=24h"
-  assert_kcalled "-n lab-k8s-wt logs -l batch.kubernetes.io/job-name=lab-experiment2-* --prefix --tail=-1 --max-log-requests=3"
+  assert_kcalled "-n lab-k8s-wt get pods -l batch.kubernetes.io/job-name=lab-experiment2-* -o json"
   assert_called "build -t r/lab-loader:* -f $LAB/images/loader/Dockerfile $LAB"
   local job
   job=$(applied)
@@ -167,6 +186,90 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   grep -A1 -- '- "--clients"' <<<"$job" | grep -q '"1,2"' || fail "clients not split 3,6 -> 1,2 per pod"
   grep -A1 -- '- "--group"' <<<"$job" | grep -q '"k8s-experiment2-k8s-wt-' || fail "no shared group"
   grep -q "whenUnsatisfiable: DoNotSchedule" <<<"$job" || fail "pods not spread one per node"
+  grep -q "backoffLimitPerIndex: 0" <<<"$job" || fail "a failed pod would not be limited to its own index"
+  ! grep -q "^  backoffLimit:" <<<"$job" || fail "backoffLimit would terminate every pod at the first failure"
+}
+
+# k8s_pods_json SPEC...: a `kubectl get pods -o json` answer, one pod per "index:phase:ready:exit".
+k8s_pods_json() {
+  local spec idx phase ready code items=""
+  for spec in "$@"; do
+    IFS=: read -r idx phase ready code <<<"$spec"
+    local term=""
+    [[ $code == - ]] || term=",\"state\":{\"terminated\":{\"exitCode\":$code}}"
+    items+="${items:+,}{\"metadata\":{\"name\":\"lab-e-$idx\",\"annotations\":{\"batch.kubernetes.io/job-completion-index\":\"$idx\"}},\"status\":{\"phase\":\"$phase\",\"containerStatuses\":[{\"name\":\"loader\",\"ready\":$ready$term}]}}"
+  done
+  printf '{"items":[%s]}' "$items"
+}
+
+# k8s_bundle INDEX: what loader-pod.js leaves in <scratch>/out/results.ndjson: a summary.json of
+# a stopped (incomplete) loader.
+k8s_bundle() {
+  local b64
+  b64=$(printf '{"schema_version":1,"complete":false,"reason":"stopped by SIGTERM","group":"g","steps":[]}' | base64 -w0)
+  # one rules line: \\n is turned into a newline by the stub
+  printf 'LAB-RESULT {"index":%s,"path":"experiment2/k8s-wt/20260101T000000Z/summary.json","part":0,"parts":1,"b64":"%s"}\\nLAB-RESULT-END {"index":%s,"files":1,"exit":143,"stopped":true}' "$1" "$b64" "$1"
+}
+
+@test "experiment --on k8s: a failed loader pod is named in one line with its exit and last log lines; the others' parts are kept, the run marked incomplete" {
+  ln -s "$REPO/report" "$LAB/report"
+  export LAB_K8S_POLL_S=0.1 LAB_K8S_STOP_WAIT_S=2
+  krule "get nodes -l lab.role=client -o name" 0 "node/x\nnode/y\nnode/z"
+  krule "-n lab-k8s-wt get pods -l batch.kubernetes.io/job-name=* -o json" 0 "$(k8s_pods_json 0:Running:true:- 1:Failed:false:3 2:Running:true:-)"
+  krule "-n lab-k8s-wt logs lab-e-1 -c loader --tail=200" 0 "loader-pod 1: all 3 loaders ready\nlab-loader: JavaScript heap out of memory\nloader-pod 1: the loader exited with 3\nLAB-RESULT-END {\"index\":1,\"files\":0,\"exit\":3}"
+  krule "-n lab-k8s-wt logs lab-e-1 -c loader --tail=-1" 0 "LAB-RESULT-END {\"index\":1,\"files\":0,\"exit\":3}"
+  krule "-n lab-k8s-wt exec lab-e-0 -c loader -- cat /tmp/lab/out/results.ndjson" 0 "$(k8s_bundle 0)"
+  krule "-n lab-k8s-wt exec lab-e-2 -c loader -- cat /tmp/lab/out/results.ndjson" 0 "$(k8s_bundle 2)"
+  krule "-n lab-k8s-wt get pods -l app.kubernetes.io/instance=lab -o json" 0 '{"items":[{"metadata":{"name":"lab-rs0-0"},"spec":{"nodeName":"n1"},"status":{"containerStatuses":[{"name":"mongod","image":"percona/percona-server-mongodb:8.0.26-11","imageID":"docker.io/percona/percona-server-mongodb@sha256:aaa"},{"name":"lab-exporter","image":"x","imageID":"y"}]}},{"metadata":{"name":"lab-cfg-0"},"spec":{"nodeName":"n2"},"status":{"containerStatuses":[{"name":"mongod","image":"percona/percona-server-mongodb:8.0.26-11","imageID":"docker.io/percona/percona-server-mongodb@sha256:bbb"}]}}]}'
+  lab experiment2 --on k8s --loaders 3 --clients 3 --engine k8s-wt --registry r --duration 10s
+  assert_failure 1
+  assert_line "error: loader pod lab-e-1 (index 1) failed with exit 3; last log lines: loader-pod 1: all 3 loaders ready | lab-loader: JavaScript heap out of memory | loader-pod 1: the loader exited with 3"
+  [[ $(grep -c "^error: loader pod" <<<"$output") == 1 ]] || fail "the failure was not said exactly once: $output"
+  assert_output --partial "warning: the members ran different server builds: docker.io/percona/percona-server-mongodb@sha256:aaa, docker.io/percona/percona-server-mongodb@sha256:bbb"
+  local run
+  run=$(echo "$LAB"/results/experiment2/k8s-wt/*-k8s)
+  [[ -d $run/pod-0 && -d $run/pod-2 ]] || fail "the other pods' parts were not kept: $(find "$LAB/results")"
+  jq -e '.complete == false and (.reason | test("pod 1: the loader exited with 3"))' "$run/pod-0/summary.json" || fail "pod-0 not marked: $(cat "$run/pod-0/summary.json")"
+  jq -e '.k8s.server_image == "percona/percona-server-mongodb:8.0.26-11" and .k8s.members["lab-rs0-0"].image_id == "docker.io/percona/percona-server-mongodb@sha256:aaa"' "$run/pod-2/summary.json" || fail "no server image in the summary"
+  jq -e '.complete == false and ([.pods[].state] == ["stopped", "failed", "stopped"])' "$run/k8s-run.json" || fail "$(cat "$run/k8s-run.json")"
+  # the pods that waited for collection are released; the bundle, not the log, carried their results
+  assert_kcalled "-n lab-k8s-wt exec lab-e-0 -c loader -- touch /tmp/lab/out/collected"
+  assert_kcalled "-n lab-k8s-wt exec lab-e-2 -c loader -- touch /tmp/lab/out/collected"
+  ! grep -q "logs lab-e-0" "$STUB_KUBECTL_LOG" || fail "a healthy pod's results were read from its log"
+}
+
+@test "experiment --on k8s: after a failure the running pods are stopped, and the run ends when they do not hand over in time" {
+  ln -s "$REPO/report" "$LAB/report"
+  export LAB_K8S_POLL_S=0.1 LAB_K8S_STOP_WAIT_S=1
+  krule "get nodes -l lab.role=client -o name" 0 "node/x\nnode/y"
+  krule "-n lab-k8s-wt get pods -l batch.kubernetes.io/job-name=* -o json" 0 "$(k8s_pods_json 0:Running:false:- 1:Failed:false:137)"
+  krule "-n lab-k8s-wt logs lab-e-1 -c loader --tail=200" 0 "loader-pod 1: starting"
+  lab experiment2 --on k8s --loaders 2 --clients 2 --engine k8s-wt --registry r --duration 10s
+  assert_failure 1
+  assert_line --partial "error: loader pod lab-e-1 (index 1) failed with exit 137; last log lines: loader-pod 1: starting"
+  assert_kcalled "-n lab-k8s-wt exec lab-e-0 -c loader -- touch /tmp/lab/stop"
+  [[ $(grep -c "exec lab-e-0 -c loader -- touch /tmp/lab/stop" "$STUB_KUBECTL_LOG") == 1 ]] || fail "stopped more than once"
+  assert_output --partial "after 1 s, 0 of 1 other loader pod(s) had handed over their results"
+  local run
+  run=$(echo "$LAB"/results/experiment2/k8s-wt/*-k8s)
+  jq -e '.complete == false and ([.pods[] | "\(.state) \(.exit)"] == ["missing null", "failed 137"])' "$run/k8s-run.json" || fail "$(cat "$run/k8s-run.json")"
+}
+
+@test "experiment --on k8s: every pod's results collected from its bundle, the run complete" {
+  ln -s "$REPO/report" "$LAB/report"
+  export LAB_K8S_POLL_S=0.1
+  krule "get nodes -l lab.role=client -o name" 0 "node/x\nnode/y"
+  krule "-n lab-k8s-wt get pods -l batch.kubernetes.io/job-name=* -o json" 0 "$(k8s_pods_json 0:Running:true:- 1:Running:true:-)"
+  local b64
+  b64=$(printf '{"schema_version":1,"complete":true,"group":"g","steps":[]}' | base64 -w0)
+  krule "-n lab-k8s-wt exec lab-e-* -c loader -- cat /tmp/lab/out/results.ndjson" 0 "LAB-RESULT {\"index\":0,\"path\":\"e/k/s/summary.json\",\"part\":0,\"parts\":1,\"b64\":\"$b64\"}\nLAB-RESULT-END {\"index\":0,\"files\":1,\"exit\":0}\nLAB-RESULT {\"index\":1,\"path\":\"e/k/s/summary.json\",\"part\":0,\"parts\":1,\"b64\":\"$b64\"}\nLAB-RESULT-END {\"index\":1,\"files\":1,\"exit\":0}"
+  lab experiment2 --on k8s --loaders 2 --clients 2 --engine k8s-wt --registry r --duration 10s
+  refute_output --partial "error: loader pod"
+  refute_output --partial "incomplete"
+  local run
+  run=$(echo "$LAB"/results/experiment2/k8s-wt/*-k8s)
+  jq -e '.complete == true' "$run/k8s-run.json" "$run/pod-0/summary.json" "$run/pod-1/summary.json" || fail "$(cat "$run/k8s-run.json")"
+  ! grep -q "touch /tmp/lab/stop" "$STUB_KUBECTL_LOG" || fail "a pod was stopped"
 }
 
 @test "experiment --on k8s: bad input is one line, exit 2, nothing run" {

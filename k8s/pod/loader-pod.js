@@ -9,13 +9,24 @@
 //  2. Proves it reaches the cluster (ping with the run's credentials), then waits at the barrier
 //     (barrier.js) until all N pods have.
 //  3. Runs the loader (bin/lab-loader) with the arguments after "--", results into a scratch folder.
-//  4. Prints every file of its results as "LAB-RESULT <json>" lines on stdout, which
-//     ./run.sh collects with kubectl logs (collect.js): completed pods cannot be exec'd into, and
-//     logs need no shared volume across nodes.
+//  4. Writes every file of its results as "LAB-RESULT <json>" lines into one bundle,
+//     <scratch>/out/results.ndjson (written whole, then renamed: it exists only complete), and
+//     waits, running, until ./run.sh has read it (kubectl exec ... cat; collect.js) and created
+//     <scratch>/out/collected; then exits with the loader's code. The results never travel in the
+//     pod's log, so a run longer than the kubelet's log rotation (10 MiB by default) loses
+//     nothing. The pod's readiness probe is that bundle's existence: ./run.sh sees "results
+//     waiting" in one `kubectl get pods`.
+//  5. <scratch>/stop (created by ./run.sh with kubectl exec when another pod failed) stops the
+//     loader with SIGTERM: it keeps the steps measured so far, marked incomplete, and step 4 runs.
+//  A loader that fails on its own (non-zero exit, not stopped by the lab) makes the pod exit at
+//  once with that code, so its index fails (backoffLimitPerIndex: 0, the others run on) and
+//  ./run.sh sees it within seconds; its partial results, if any, are then printed to its log as
+//  LAB-RESULT lines, the one place a failed pod's files can still be read.
 // Environment: LAB_INDEX (the Job's JOB_COMPLETION_INDEX), LAB_LOADERS (N), LAB_BARRIER_HOST,
 // LAB_BARRIER_PORT, LAB_BARRIER_TIMEOUT_S (600), LAB_EXPERIMENT_FILE, LAB_URI, LAB_USERNAME,
 // LAB_PASSWORD_FILE, LAB_LOADER_DIR (/lab/loader), LAB_SCRATCH (/tmp/lab), LAB_RESULT_CHUNK (6144
-// bytes of a results file per log line; the tests make it small to exercise files in parts).
+// bytes of a results file per line; the tests make it small to exercise files in parts),
+// LAB_COLLECT_TIMEOUT_S (3600: how long results wait for ./run.sh before the pod gives up).
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
@@ -86,25 +97,60 @@ async function main() {
   const args = [...loaderArgs,
     '--uri', uri, '--experiments-dir', expDir, '--results-dir', resultsDir];
   if (env.LAB_PASSWORD_FILE) args.push('--username', env.LAB_USERNAME || 'root', '--password-file', env.LAB_PASSWORD_FILE);
+  const stopFile = path.join(scratch, 'stop');
+  let stopped = false;
   const code = await new Promise((resolve) => {
     const child = spawn(path.join(loaderDir, 'bin', 'lab-loader'), args, { stdio: ['ignore', 'inherit', 'inherit'] });
     for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
-    child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0)));
+    const watch = setInterval(() => {
+      if (!stopped && fs.existsSync(stopFile)) {
+        stopped = true;
+        say('stopped by ./run.sh (another loader pod failed): the loader keeps what it measured, marked incomplete');
+        child.kill('SIGTERM');
+      }
+    }, 500);
+    child.on('exit', (c, s) => { clearInterval(watch); resolve(c ?? (s ? 1 : 0)); });
   });
+  const lines = resultLines(resultsDir, index, code, stopped);
+  if (code !== 0 && !stopped) {
+    // failed on its own: exit now so the Job controller fails this index and ./run.sh sees it
+    say(`the loader exited with ${code}`);
+    for (const l of lines) process.stdout.write(`${l}\n`);
+    process.exit(code);
+  }
+  const out = path.join(scratch, 'out');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'results.ndjson.tmp'), lines.map((l) => `${l}\n`).join(''));
+  fs.renameSync(path.join(out, 'results.ndjson.tmp'), path.join(out, 'results.ndjson'));
+  say(`results ready (${lines.length - 1} line(s) in ${path.join(out, 'results.ndjson')}); waiting for ./run.sh to collect them`);
+  const collected = path.join(out, 'collected');
+  const deadline = Date.now() + Number(env.LAB_COLLECT_TIMEOUT_S || 3600) * 1000;
+  while (!fs.existsSync(collected)) {
+    if (Date.now() > deadline) { say('nobody collected the results in time: they are lost with this pod'); process.exit(code || 1); }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  say('results collected');
+  process.exit(code);
+}
+
+// resultLines(resultsDir, index, exit) -> the "LAB-RESULT" lines of every results file, in parts
+// of LAB_RESULT_CHUNK bytes (lines of at most ~8 KiB: container runtimes split longer log lines,
+// which matters for the failed pod's log), and the closing "LAB-RESULT-END" line.
+function resultLines(resultsDir, index, exit, stopped) {
+  const lines = [];
   let files = 0;
-  // Lines of at most ~8 KiB: container runtimes split longer log lines into partial entries.
   const CHUNK = Number(env.LAB_RESULT_CHUNK || 6144); // bytes of file per line (8 KiB of base64)
   for (const rel of walk(resultsDir)) {
     const data = fs.readFileSync(path.join(resultsDir, rel));
     const parts = Math.max(1, Math.ceil(data.length / CHUNK));
     for (let part = 0; part < parts; part++) {
       const b64 = data.subarray(part * CHUNK, (part + 1) * CHUNK).toString('base64');
-      process.stdout.write(`LAB-RESULT ${JSON.stringify({ index, path: rel, part, parts, b64 })}\n`);
+      lines.push(`LAB-RESULT ${JSON.stringify({ index, path: rel, part, parts, b64 })}`);
     }
     files++;
   }
-  process.stdout.write(`LAB-RESULT-END ${JSON.stringify({ index, files, exit: code })}\n`);
-  process.exit(code);
+  lines.push(`LAB-RESULT-END ${JSON.stringify({ index, files, exit, stopped })}`);
+  return lines;
 }
 
 if (require.main === module) {

@@ -25,17 +25,34 @@ function freePort() {
   });
 }
 
+// runPod(index, env, args) -> { child, done }: one pod's loader-pod.js; done resolves with its
+// exit code and what it wrote to stdout and stderr (together: its container log).
 function runPod(index, env, args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO, 'k8s', 'pod', 'loader-pod.js'), '--', ...args], {
-      env: { ...process.env, ...env, LAB_INDEX: String(index) }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => { stdout += c; });
-    child.stderr.on('data', (c) => { stderr += c; });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  const child = spawn(process.execPath, [path.join(REPO, 'k8s', 'pod', 'loader-pod.js'), '--', ...args], {
+    env: { ...process.env, ...env, LAB_INDEX: String(index) }, stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const r = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c) => { r.stdout += c; });
+  child.stderr.on('data', (c) => { r.stderr += c; });
+  // 'close': after the exit and the end of both streams
+  const done = new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout: r.stdout, stderr: r.stderr })));
+  return { child, done, out: r };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// fetchBundle(scratch): what ./run.sh does for a pod whose readiness says "results waiting":
+// kubectl exec POD -- cat <scratch>/out/results.ndjson, then creates <scratch>/out/collected.
+async function fetchBundle(scratch, limitMs = 120000) {
+  const f = path.join(scratch, 'out', 'results.ndjson');
+  const until = Date.now() + limitMs;
+  while (!fs.existsSync(f)) {
+    if (Date.now() > until) throw new Error(`no ${f} after ${limitMs} ms`);
+    await sleep(200);
+  }
+  const text = fs.readFileSync(f, 'utf8');
+  fs.writeFileSync(path.join(scratch, 'out', 'collected'), '');
+  return text;
 }
 
 test('podExperiment gives each pod its own collection and changes nothing else', () => {
@@ -77,27 +94,38 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
     };
     const args = ['experiment2', '--engine', 'k8s-test', '--group', 'k8s-job-test', '--metrics-port', '0',
       '--preload-docs', '500', '--clients', '1', '--duration', '3s', '--progress-interval', '1s'];
-    const pods = await Promise.all([...Array(N).keys()].map((i) => runPod(i, { ...env, LAB_SCRATCH: path.join(tmp, `scratch-${i}`) }, args)));
+    const scratch = (i) => path.join(tmp, `scratch-${i}`);
+    const started = [...Array(N).keys()].map((i) => runPod(i, { ...env, LAB_SCRATCH: scratch(i) }, args));
+    const bundles = await Promise.all(started.map((p, i) => fetchBundle(scratch(i))));
+    const pods = await Promise.all(started.map((p) => p.done));
     pods.forEach((p, i) => assert.equal(p.code, 0, `pod ${i}: ${p.stderr}`));
     // the barrier released every pod only after all had connected
     const readyAt = pods.map((p) => /starting at (\S+)/.exec(p.stderr)?.[1]);
     assert.ok(readyAt.every(Boolean), 'every pod passed the barrier');
 
-    // kubectl logs --prefix adds "[pod/NAME/container] " before each line
-    const logs = pods.map((p, i) => p.stdout.split('\n').map((l) => (l ? `[pod/lab-loaders-${i}/loader] ${l}` : l)).join('\n'));
     const runDir = path.join(tmp, 'results', 'experiment2', 'k8s-test', '20260101T000000Z-k8s');
-    assert.ok(logs.some((l) => /"part":1,/.test(l)), 'some file came in several log lines (timeline.ndjson)');
-    for (const l of logs.join('\n').split('\n')) assert.ok(l.length < 9000, `log line of ${l.length} characters`);
-    // a lost log line is reported, never a silently short file
-    const lossy = logs.map((l, i) => (i === 1 ? l.split('\n').filter((x) => !/"part":1,/.test(x)).join('\n') : l));
-    assert.match(collect(lossy, path.join(tmp, 'lossy'), N).problems.join('\n'), /pod 1: .* parts in its log/);
-    const { dirs, problems } = collect(logs, runDir, N);
+    assert.ok(bundles.some((b) => /"part":1,/.test(b)), 'some file came in several lines (timeline.ndjson)');
+    for (const l of bundles.join('\n').split('\n')) assert.ok(l.length < 9000, `line of ${l.length} characters`);
+    // A run longer than the log rotation: the kubelet keeps only the last part of a container's
+    // log (10 MiB by default). The results must not be in the log at all, so however much of it
+    // is rotated away, the bundles are whole.
+    const logs = pods.map((p) => p.stdout + p.stderr);
+    for (const [i, l] of logs.entries()) assert.doesNotMatch(l, /LAB-RESULT/, `pod ${i}'s log carries results`);
+    const rotated = logs.map((l) => l.slice(Math.floor(l.length / 2)));
+    assert.ok(rotated.every((l, i) => l.length < logs[i].length), 'the rotation dropped part of every log');
+    // a lost line is reported, never a silently short file
+    const lossy = bundles.map((b, i) => (i === 1 ? b.split('\n').filter((x) => !/"part":1,/.test(x)).join('\n') : b));
+    assert.match(collect(lossy, path.join(tmp, 'lossy'), N).problems.join('\n'), /pod 1: .* parts arrived/);
+    const meta = { job: 'lab-experiment2-test', server_images: { 'lab-rs0-0': 'percona/percona-server-mongodb:8.0.26-11' } };
+    const { dirs, problems } = collect(bundles, runDir, N, meta);
     assert.deepEqual(problems, []);
     assert.equal(dirs.length, N);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(runDir, 'k8s-run.json'), 'utf8')).complete, true);
     const summaries = dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'summary.json'), 'utf8')));
     for (const s of summaries) {
       assert.equal(s.group, 'k8s-job-test');
       assert.equal(s.complete, true);
+      assert.deepEqual(s.k8s, meta, 'the run\'s Kubernetes facts (server image) in every summary');
     }
     assert.deepEqual(summaries.map((s) => s.parameters.collection).sort(), [...Array(N).keys()].map((i) => `seed004_p${i}`));
     // nobody measured before every pod had passed the barrier
@@ -113,17 +141,114 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
     assert.equal(runs.length, 1, 'the N pods are one run');
     assert.equal(runs[0].hosts, N);
 
-    // the merged percentiles are those of the sum of the pods' own histograms
-    const hdr = require(path.join(REPO, 'report', 'node_modules', 'hdr-histogram-js'));
-    for (const op of ['find', 'update']) {
-      const parts = summaries.map((s) => hdr.decodeFromCompressedBase64(s.steps[0].ops[op].histogram));
-      const sum = hdr.build();
-      for (const p of parts) sum.add(p);
-      const merged = rep.experiments[0].sets[0].aggregates[0].ops[op];
-      assert.equal(merged.count ?? sum.totalCount, sum.totalCount);
-      assert.equal(Math.round(merged.latency_us.p99), Math.round(sum.getValueAtPercentile(99)), `${op} p99`);
-      assert.match(merged.latency_source, /histograms of 1 run\(s\) merged/, 'the one (merged) run\'s histogram');
+    // The merged percentiles against the raw values: each pod's find histogram is replaced by one
+    // recorded (by the loader's own recording code, loader/src/hist.js) from raw latencies of its
+    // own, one distribution per pod, so that an average of the pods' percentiles, or any one
+    // pod's, is far from the percentile of all values together. The report must give the
+    // percentiles of the raw values, within HdrHistogram's 3 significant digits (0.1 %).
+    const lhist = require(path.join(REPO, 'loader', 'src', 'hist.js'));
+    let seed = 12345;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const shapes = [[900, 100, 300], [90, 5000, 15000], [10, 40000, 90000]]; // count, min us, max us
+    const raw = [];
+    const rawRoot = path.join(tmp, 'raw-results');
+    const rawRun = path.join(rawRoot, 'experiment2', 'k8s-test', '20260101T000000Z-k8s');
+    fs.cpSync(runDir, rawRun, { recursive: true });
+    for (let i = 0; i < N; i++) {
+      const [count, lo, hi] = shapes[i % shapes.length];
+      const h = lhist.newHistogram();
+      for (let k = 0; k < count; k++) {
+        const v = Math.round(lo + (hi - lo) * rnd());
+        raw.push(v);
+        h.recordValue(v);
+      }
+      const f = path.join(rawRun, `pod-${i}`, 'summary.json');
+      const sj = JSON.parse(fs.readFileSync(f, 'utf8'));
+      sj.steps[0].ops.find.histogram = lhist.encode(h);
+      fs.writeFileSync(f, JSON.stringify(sj));
     }
+    raw.sort((a, b) => a - b);
+    // the value of rank ceil(p % of n) (HdrHistogram's definition), in integer arithmetic: 99.9 / 100 * 1000 is 999.0000000000001 in floating point
+    const exact = (p) => raw[Math.ceil((Math.round(p * 10) * raw.length) / 1000) - 1];
+    assert.equal(main(['--results-dir', rawRoot], { stdout: { write: () => {} }, stderr: process.stderr }), 0);
+    const rawRep = JSON.parse(fs.readFileSync(path.join(rawRoot, 'report', 'latest', 'report.json'), 'utf8'));
+    const merged = rawRep.experiments[0].sets[0].aggregates[0].ops.find;
+    assert.match(merged.latency_source, /histograms of 1 run\(s\) merged/, 'the one (merged) run\'s histogram');
+    assert.equal(merged.latency_us.count, raw.length, 'merged count = number of raw values');
+    for (const [key, p] of [['p50', 50], ['p90', 90], ['p99', 99], ['p999', 99.9], ['max', 100]]) {
+      const want = key === 'max' ? raw[raw.length - 1] : exact(p);
+      const got = merged.latency_us[key];
+      assert.ok(Number.isFinite(got) && Math.abs(got - want) <= want * 0.002 + 1, `find ${key}: report ${got} us, raw values ${want} us`);
+    }
+    // the real loaders' run: the merged percentiles are those of the pods' histograms added, and
+    // the count is every op the pods measured
+    for (const op of ['find', 'update']) {
+      const sum = lhist.newHistogram();
+      for (const s of summaries) sum.add(lhist.decode(s.steps[0].ops[op].histogram));
+      const m = rep.experiments[0].sets[0].aggregates[0].ops[op];
+      assert.equal(m.latency_us.count, summaries.reduce((a, s) => a + s.steps[0].ops[op].count, 0), `${op}: merged count = the pods' ops`);
+      assert.equal(Math.round(m.latency_us.p99), Math.round(sum.getValueAtPercentile(99)), `${op} p99`);
+    }
+  } finally {
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+// One loader pod fails mid-run (its loader killed, as the OOM killer would): it must exit at once
+// with a non-zero code (its Job index fails; backoffLimitPerIndex: 0 lets the others run), and
+// when ./run.sh then stops the others (kubectl exec ... touch <scratch>/stop), they keep what they
+// measured, marked incomplete, and hand it over; the collected run is marked incomplete and says
+// which pod ended how.
+test('a failed loader pod: it exits at once, the others stop, their parts are kept and the run is marked incomplete', { timeout: 300000 }, async () => {
+  const server = await require(path.join(REPO, 'loader', 'test', 'support', 'server.js')).testServer();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-k8s-fail-'));
+  try {
+    const env = {
+      LAB_LOADERS: '3', LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
+      LAB_BARRIER_TIMEOUT_S: '60', LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
+      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'),
+    };
+    const args = ['experiment2', '--engine', 'k8s-test', '--group', 'k8s-fail-test', '--metrics-port', '0',
+      '--preload-docs', '200', '--clients', '1', '--duration', '120s', '--warmup', '0s', '--progress-interval', '1s'];
+    const scratch = (i) => path.join(tmp, `scratch-${i}`);
+    const pods = [0, 1, 2].map((i) => runPod(i, { ...env, LAB_SCRATCH: scratch(i) }, args));
+    // wait until every pod measures (a progress line after the barrier), then kill pod 1's loader
+    const until = Date.now() + 120000;
+    const measuring = (p) => /ops\/s|clients-1/.test(p.out.stderr.split('starting at')[1] || '');
+    while (!pods.every(measuring)) {
+      assert.ok(Date.now() < until, `a pod never started measuring: ${pods.map((p) => p.out.stderr).join('\n')}`);
+      await sleep(200);
+    }
+    await sleep(1500);
+    const loaderPid = Number(require('node:child_process').execFileSync('pgrep', ['-P', String(pods[1].child.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    process.kill(loaderPid, 'SIGKILL');
+    const failed = await pods[1].done;
+    assert.notEqual(failed.code, 0, 'the failed pod exits non-zero (its Job index fails)');
+    assert.match(failed.stderr, /the loader exited with 1/);
+    // the others are still running their 120 s; ./run.sh stops them
+    for (const i of [0, 2]) assert.equal(pods[i].child.exitCode, null, `pod ${i} still runs`);
+    for (const i of [0, 2]) fs.writeFileSync(path.join(scratch(i), 'stop'), '');
+    const bundles = await Promise.all([0, 2].map((i) => fetchBundle(scratch(i), 60000)));
+    const ends = await Promise.all([0, 2].map((i) => pods[i].done));
+    for (const e of ends) assert.equal(e.code, 143, 'stopped by SIGTERM (the loader\'s exit for it)');
+    const runDir = path.join(tmp, 'run');
+    const { dirs, problems } = collect([bundles[0], failed.stdout, bundles[1]], runDir, 3);
+    // the stopped pods' parts are kept, and whatever the killed loader had written (its summary
+    // of a run in progress), from its log
+    assert.deepEqual(dirs.map((d) => path.basename(d)), ['pod-0', 'pod-1', 'pod-2']);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(runDir, 'pod-1', 'summary.json'), 'utf8')).complete, false);
+    assert.match(problems.join('\n'), /pod 1: the loader exited with 1/);
+    assert.match(problems.join('\n'), /pod 0: stopped by \.\/run\.sh after another pod failed/);
+    for (const i of [0, 2]) {
+      const s = JSON.parse(fs.readFileSync(path.join(runDir, `pod-${i}`, 'summary.json'), 'utf8'));
+      assert.equal(s.complete, false);
+      assert.match(s.reason, /k8s run incomplete \(.*pod 1: the loader exited with 1/);
+      assert.ok(s.steps.some((st) => Object.values(st.ops || {}).some((o) => o.count > 0)), `pod ${i} kept the ops it measured: ${JSON.stringify(s.steps)}`);
+    }
+    const run = JSON.parse(fs.readFileSync(path.join(runDir, 'k8s-run.json'), 'utf8'));
+    assert.equal(run.complete, false);
+    assert.deepEqual(run.pods.map((p) => `${p.state} ${p.exit}`), ['stopped 143', 'failed 1', 'stopped 143']);
   } finally {
     await server.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
