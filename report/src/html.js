@@ -33,6 +33,7 @@ table.summary td:nth-child(2), table.summary td:nth-child(4) { white-space: nowr
 table.summary td:nth-child(5), table.summary th:nth-child(5) { min-width: 262px; padding: 0 2px; }
 table.summary svg { display: block; }
 #summary p.meta { font-size: 12px; }
+table.summary tr.group td { background: #f3f3f3; font-weight: 600; }
 table.summary tr.verdict td:nth-child(3) { font-weight: 600; }
 table.summary tr.excluded td, table.summary tr.no-verdict td, table.summary tr.one-side td { color: #8a4b00; }
 details.appendix { margin-top: 2em; }

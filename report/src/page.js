@@ -22,7 +22,7 @@
 
   function table(head, rows, cls) {
     return el('table', { class: cls }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
-      el('tbody', {}, rows.map((r) => el('tr', { class: r.cls }, (r.cells || r).map((c) => el('td', {}, c))))));
+      el('tbody', {}, rows.map((r) => el('tr', { class: r.cls, ...(r.attrs || {}) }, r.span ? el('td', { colspan: head.length }, r.span) : (r.cells || r).map((c) => el('td', {}, c))))));
   }
 
   function chart(parent, kind, caption, engines, options) {
@@ -234,15 +234,27 @@
       marks: [Plot.ruleX([1], { stroke: '#333' }),
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
     const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
-    const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs (usable/all)', 'excluded from verdicts', 'safety'];
+    const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs usable/all (in the order of the sides)', 'excluded from verdicts', 'safety'];
     const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
     const ex = (r) => r.sides.map((side, i) => { const t = Object.entries(r.excluded[i] || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${r.runs[i]}`).join(', '); return t ? `${side}: ${t}` : null; }).filter(Boolean).join('; ');
-    const trs = rows.map((r) => ({
-      cls: `row ${r.status}`,
-      cells: [`${r.experiment}${r.sets > 1 ? ` (set ${r.set})` : ''}`, r.point, answer(r),
-        r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
-        forest(r), r.sides.map((side, i) => `${side}: ${r.usable[i]}/${r.runs[i]}`).join(', '), ex(r) || '-', r.safety.join('; ') || '-'],
-    }));
+    // rows grouped by experiment and set under a line naming the sides; runs in the sides' order
+    const trs = [];
+    let group = null;
+    for (const r of rows) {
+      const g = `${r.experiment}${r.sets > 1 ? ` (set ${r.set})` : ''}`;
+      const sides = [...new Set(rows.filter((x) => x.experiment === r.experiment && x.set === r.set).flatMap((x) => x.sides))];
+      if (g !== group) {
+        trs.push({ cls: 'group', span: `${g}: ${sides.join(' vs ') || 'no complete run'}` });
+        group = g;
+      }
+      trs.push({
+        cls: `row ${r.status}`,
+        attrs: { 'data-experiment': r.experiment, 'data-set': r.set, 'data-point': r.point, 'data-sides': r.sides.join(' | ') },
+        cells: [g, r.point, answer(r),
+          r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
+          forest(r), r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v '), ex(r) || '-', r.safety.join('; ') || '-'],
+      });
+    }
     box.append(table(head, trs, 'summary'));
     box.append(el('p', { class: 'meta method' }, `Method: ${report.method.verdict}. Forest: the dot is the ratio, the bar its 95% interval (green: it excludes 1.0), the line 1.0. ${report.method.comparable}. ${report.method.excluded}.`));
     const notCompared = report.experiments.flatMap((x) => x.differences.map((d) => `${x.name}: ${d.sentence}`));

@@ -136,8 +136,8 @@ test('in Chromium: the summary stands above the first chart and carries every ve
         summary: document.querySelector('#summary table.summary').getBoundingClientRect().bottom,
         chart: document.querySelector('figure.chart').getBoundingClientRect().top,
         appendixOpen: document.querySelector('details.appendix').open,
-        forests: document.querySelectorAll('table.summary tbody tr svg').length,
-        rows: [...document.querySelectorAll('table.summary tbody tr')].map((tr) => tr.textContent),
+        forests: document.querySelectorAll('table.summary tbody tr.row svg').length,
+        rows: [...document.querySelectorAll('table.summary tbody tr.row')].map((tr) => ({ experiment: tr.dataset.experiment, point: tr.dataset.point, sides: tr.dataset.sides, text: tr.textContent })),
       }));
       assert.ok(geo.summary < geo.chart, `${by}: summary bottom ${geo.summary} above the first chart ${geo.chart}`);
       assert.equal(geo.appendixOpen, false, 'the per-run timelines are a collapsed appendix');
@@ -146,7 +146,7 @@ test('in Chromium: the summary stands above the first chart and carries every ve
       const verdicts = rep.experiments.flatMap((e) => e.sets.flatMap((s) => s.verdicts.map((v) => ({ e: e.name, v }))));
       assert.ok(verdicts.length >= 1, `${by}: verdicts to look for`);
       for (const { e, v } of verdicts) {
-        const row = geo.rows.find((r) => r.startsWith(e) && r.includes(v.point) && v.engines.every((x) => r.includes(x)));
+        const row = geo.rows.find((r) => r.experiment === e && r.point === v.point && r.sides === v.engines.join(' | '))?.text;
         assert.ok(row, `${by}: a summary row for ${e} ${v.point}`);
         seen.push(v.sentence);
         if (v.ratio === null) continue;

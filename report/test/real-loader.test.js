@@ -84,7 +84,10 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
     assert.equal(charts.filter((c) => c.kind === 'timeline-rate').length, ENGINES.length * RUNS);
     for (const c of charts.filter((x) => x.kind === 'throughput' || x.kind === 'latency')) {
       for (const e of ENGINES) assert.ok(c.legend.includes(e), `${c.kind} legend names ${e}`);
-      assert.ok(c.lines >= ENGINES.length);
+      // a side's line joins its points usable for a verdict (issue 27: excluded runs are marked,
+      // not drawn as measurements); on a busy machine a side may have none
+      const measured = ENGINES.filter((e) => set.aggregates.some((a) => a.engine === e && a.verdict_samples.length > 0)).length;
+      assert.ok(c.lines >= (c.kind === 'latency' ? ENGINES.length : measured), `${c.kind}: ${c.lines} lines`);
     }
     // caption under the screenshot: it says where the numbers come from
     await page.evaluate((runs) => {
