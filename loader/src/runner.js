@@ -521,6 +521,8 @@ class Run {
       startedAt: this.startedAt,
       description: this.description,
       connection: this.connection,
+      // Other loaders against the same server and collection while this one ran (run-registry.js).
+      concurrentRuns: this.registration ? this.registration.overlaps() : [],
       retryWrites: this.retryWrites,
       storage: this.storage,
       stall: this.stall,
@@ -603,6 +605,9 @@ class Run {
         } catch { /* the placeholder stays */ }
       }
       this.printTable(complete);
+      for (const o of this.registration ? this.registration.overlaps().filter((x) => x.noticed === 'started during this run') : []) {
+        this.stderr.write(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)\n`);
+      }
       this.stdout.write(`results: ${this.runDir.dir}\n`);
       if (!complete) this.stderr.write(`incomplete run (${this.stopReason}); ${file ? `partial results in ${file}` : `summary.json in ${this.runDir.dir} could not be written; the table above is what was measured`}\n`);
     } else if (this.steps.length) {

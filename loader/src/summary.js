@@ -140,6 +140,10 @@ function buildSummary(f) {
     // How the server was reached (src/connection-facts.js): SRV name and the hosts it resolved
     // to, TLS, auth user/source/mechanism; never a secret. null before a connection was made.
     connection: f.connection ?? null,
+    // Other loaders that ran against the same server and collection during this run (pid, host,
+    // started_at, results, noticed: at this run's start | started during this run): the runs
+    // interfered, neither measured the engine alone. Empty when none was seen (same host only).
+    concurrent_runs: f.concurrentRuns ?? [],
     // Whether writes were retryable, and why not (src/retry-writes.js: the engines table's row or
     // what the server reports). null before the server was described.
     retry_writes: f.retryWrites ?? null,

@@ -18,9 +18,11 @@ test.before(async () => { server = await startServer(); root = tmpResults(); });
 test.after(async () => { await server.stop(); fs.rmSync(root, { recursive: true, force: true }); });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// experiment1 with its own collection (same name, so the same results/experiment1/<engine>/).
+// experiment1 with its own collection (same name, so the same results/experiment1/<engine>/; a
+// folder of its own, since an experiment file's name: must match its file name).
 function experimentFile(collection) {
-  const f = path.join(root, `${collection}.yaml`);
+  fs.mkdirSync(path.join(root, collection), { recursive: true });
+  const f = path.join(root, collection, 'experiment1.yaml');
   fs.writeFileSync(f, fs.readFileSync(path.join(EXPERIMENTS_DIR, 'experiment1.yaml'), 'utf8').replace(/^collection: .*$/m, `collection: ${collection}`));
   return f;
 }
