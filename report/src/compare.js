@@ -73,6 +73,7 @@ function aggregate(results, pointName, engine) {
     }
   }
   const unsupported = [...new Set(pts.map((p) => p.unsupported).filter(Boolean))];
+  const notApplicable = [...new Set(pts.map((p) => p.not_applicable).filter(Boolean))];
   const docs = pts.map((p) => p.documents).filter((d) => d && typeof d.sent === 'number' && typeof d.arrived === 'number');
   const costs = pts.map((p) => p.relative_to_baseline?.change_percent).filter((x) => typeof x === 'number');
   return {
@@ -95,6 +96,8 @@ function aggregate(results, pointName, engine) {
     ops,
     // A case the server could not do in n of the runs, and why (the loader's line).
     unsupported: unsupported.length ? { runs: pts.filter((p) => p.unsupported).length, why: unsupported } : null,
+    // A case the loader did not run on this topology (writeconcern's not_applicable), and why.
+    not_applicable: notApplicable.length ? { runs: pts.filter((p) => p.not_applicable).length, why: notApplicable } : null,
     documents: docs.length ? { sent: docs.reduce((a, d) => a + d.sent, 0), arrived: docs.reduce((a, d) => a + d.arrived, 0), runs: docs.length } : null,
     relative_to_baseline: costs.length ? { baseline: pts.find((p) => p.relative_to_baseline)?.relative_to_baseline.baseline, change_percent_median: median(costs), samples: costs } : null,
     latency_meaning: pts.find((p) => p.latency_meaning)?.latency_meaning ?? null,

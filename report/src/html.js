@@ -25,7 +25,7 @@ table { border-collapse: collapse; font-size: 12px; margin: .5em 0; }
 td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; vertical-align: top; }
 tr.incomplete td { background: #fde8e8; }
 tr.limited td { background: #fff3cd; }
-tr.unsupported td { background: #eee; color: #555; }
+tr.unsupported td, tr.not-applicable td { background: #eee; color: #555; }
 li.verdict { font-weight: 600; }
 table.summary { font-size: 13px; }
 table.summary td { vertical-align: middle; }

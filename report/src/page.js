@@ -164,6 +164,7 @@
   // What a point says beyond its numbers: unsupported here, what w:0 delivered, cost vs baseline.
   function pointNote(a) {
     const n = [];
+    if (a.not_applicable) n.push(`NOT APPLICABLE (not run) in ${a.not_applicable.runs}/${a.runs}: ${a.not_applicable.why.join(' | ')}`);
     if (a.unsupported) n.push(`UNSUPPORTED in ${a.unsupported.runs}/${a.runs}: ${a.unsupported.why.join(' | ')}`);
     if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
     if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
@@ -187,7 +188,7 @@
       for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
       for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
       cells.push(pointNote(a));
-      rows.push({ cls: a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells });
+      rows.push({ cls: a.not_applicable ? 'not-applicable' : a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells });
     }
     const out = [table(head, rows, 'numbers')];
     const w0 = set.aggregates.find((a) => a.latency_meaning);
