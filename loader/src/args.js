@@ -22,6 +22,7 @@ const COMMON_OPTIONS = {
   clients: { type: 'string' },
   duration: { type: 'string' },
   rate: { type: 'string' },
+  sla: { type: 'string' },
   seed: { type: 'string' },
   workers: { type: 'string' },
   'results-dir': { type: 'string' },
@@ -70,6 +71,10 @@ Workload (defaults come from the experiment file):
   --rate N                        pace all clients together at N ops/s (experiment2: a find+update
                                   pair counts as 2) and also report latency from each op's
                                   intended start (coordinated omission corrected)
+  --sla PCT=DUR                   capacity under a latency SLA, e.g. p99=10ms (p50, p90, p99,
+                                  p99.9): instead of the client sweep, search the highest offered
+                                  rate whose intended PCT stays <= DUR (duration-bound experiments;
+                                  --clients N one count, default 32; --rate N the first rate)
   --seed N                        random generator seed (file: 4)
   --repeat N                      run the same parameters N times back to back, each against a
                                   freshly set-up collection, each its own results folder (default:
@@ -187,6 +192,13 @@ function parseWarmup(flag, text) {
   return parseDuration(flag, text);
 }
 
+// --sla p99=10ms -> { percentile, key, target_ms, text } (src/sla.js parseSla), else one line.
+function parseSlaFlag(text) {
+  const sla = require('./sla').parseSla(text);
+  if (sla.error) throw new UsageError(sla.error);
+  return sla;
+}
+
 function parse(argv) {
   let parsed;
   try {
@@ -243,6 +255,7 @@ function parse(argv) {
     clients: v.clients !== undefined ? parseClients('--clients', v.clients) : undefined,
     durationMs: v.duration !== undefined ? parseDuration('--duration', v.duration) : undefined,
     rate: v.rate !== undefined ? parseCount('--rate', v.rate, 1, 10000000) : undefined,
+    sla: v.sla !== undefined ? parseSlaFlag(v.sla) : undefined,
     seed: v.seed !== undefined ? parseCount('--seed', v.seed, 0, 0xffffffff) : undefined,
     workers: v.workers !== undefined ? parseCount('--workers', v.workers, 1, 256) : undefined,
     resultsDir: v['results-dir'],

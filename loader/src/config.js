@@ -89,6 +89,8 @@ function load(opts) {
       durationMs: kind.bound === 'duration' ? (opts.durationMs ?? parseFileDuration(file, w.duration)) : undefined,
     },
     rate: opts.rate ?? null,
+    // --sla: a capacity search over offered rates at one client count (src/sla.js, step-plan.js).
+    sla: opts.sla ?? null,
     // Each step's warm-up (ms): run and shown, not measured (runner.js). --warmup, else the file's
     // warmup:, else DEFAULT_WARMUP_MS by what bounds the kind's steps.
     warmupMs: opts.warmupMs ?? (doc.warmup !== undefined ? parseFileWarmup(doc.warmup) : DEFAULT_WARMUP_MS[kind.bound]),
@@ -113,11 +115,20 @@ function load(opts) {
     options[entry[0]] = entry[1].parse(flag, text);
   }
   if (kind.configure) config.params = kind.configure({ doc, options, config, need, opts }) ?? null;
+  if (config.sla) slaClients(config, kind, opts);
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
     config.workload.clients.every((c) => Number.isInteger(c) && c >= 1 && c <= 256), 'workload.clients: list of whole numbers 1..256');
   return { file, text, config };
+}
+
+// slaClients: --sla searches over offered rates on an open loop whose steps last --duration; a
+// step bounded by its work has no rate to hold, and a sweep of client counts is what it replaces.
+function slaClients(config, kind, opts) {
+  if (kind.bound !== 'duration') throw new UsageError(`--sla does not apply to ${config.name}: its ${kind.name} steps are bounded by ${kind.bound === 'own' ? 'their own work' : 'documents'}, not --duration (experiments whose steps last --duration: experiment2, experiment3, ycsb-a)`);
+  if (opts.clients && opts.clients.length !== 1) throw new UsageError(`--sla runs every step at one client count: --clients N, not ${opts.clients.join(',')}`);
+  config.workload.clients = opts.clients ?? [require('./sla').DEFAULT_CLIENTS];
 }
 
 // list(dir): the experiment names in dir (its *.yaml files), for messages and `lab-loader list`.

@@ -35,6 +35,19 @@ class Metrics {
       name: 'lab_loader_latency_seconds', help: "Last second's HdrHistogram latency quantiles",
       labelNames: ['experiment', 'op', 'quantile'], registers: [register],
     });
+    // The coordinated-omission corrected latency (from each op's intended start) of a paced step
+    // (--rate, --sla), last second's quantiles as lab_loader_latency_seconds: the capacity search
+    // judges its steps on it. Absent when the step is not paced.
+    this.intendedLatency = new client.Gauge({
+      name: 'lab_loader_intended_latency_seconds', help: "Last second's latency from each op's intended start (paced steps), quantiles",
+      labelNames: ['experiment', 'op', 'quantile'], registers: [register],
+    });
+    // The rate the step offers (--rate, or a capacity search's step): 0 when not paced. What was
+    // achieved is rate(lab_loader_ops_total{outcome="ok"}[...]).
+    this.offeredRate = new client.Gauge({
+      name: 'lab_loader_offered_ops_per_second', help: 'Operations per second the current step offers (paced steps; 0 = not paced)',
+      labelNames: ['experiment'], registers: [register],
+    });
     this.activeClients = new client.Gauge({
       name: 'lab_loader_active_clients', help: 'Clients running operations now',
       labelNames: ['experiment'], registers: [register],
@@ -79,6 +92,7 @@ class Metrics {
       reset() { self.durations = {}; },
     });
     this.activeClients.set({ experiment }, 0);
+    this.offeredRate.set({ experiment }, 0);
     this.current = null;
   }
 
@@ -105,6 +119,22 @@ class Metrics {
     this.latency.set({ experiment: e, op, quantile: '0.5' }, pct.p50 / 1e6);
     this.latency.set({ experiment: e, op, quantile: '0.99' }, pct.p99 / 1e6);
     this.latency.set({ experiment: e, op, quantile: '0.999' }, pct.p999 / 1e6);
+  }
+
+  // setIntendedLatency(op, pct): the intended latency's percentiles (us), or null/empty: removed.
+  setIntendedLatency(op, pct) {
+    const e = this.experiment;
+    if (!pct || pct.count === 0) {
+      for (const q of ['0.5', '0.99', '0.999']) this.intendedLatency.remove({ experiment: e, op, quantile: q });
+      return;
+    }
+    this.intendedLatency.set({ experiment: e, op, quantile: '0.5' }, pct.p50 / 1e6);
+    this.intendedLatency.set({ experiment: e, op, quantile: '0.99' }, pct.p99 / 1e6);
+    this.intendedLatency.set({ experiment: e, op, quantile: '0.999' }, pct.p999 / 1e6);
+  }
+
+  setOfferedRate(rate) {
+    this.offeredRate.set({ experiment: this.experiment }, rate || 0);
   }
 
   setActiveClients(n) {

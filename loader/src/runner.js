@@ -24,7 +24,8 @@ const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
 const { OPS, makeDoc } = require('./workload');
-const { kind, planOf } = require('./kinds');
+const { kind } = require('./kinds');
+const { stepPlan } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
@@ -357,6 +358,7 @@ class Run {
       host, // the CPUs this process may use: busy, steal, and what other processes took
     };
     for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
+    for (const op of OPS) this.metrics.setIntendedLatency(op, ops[op]?.intended_latency_us);
     if (warming) acc.warm.seconds += intervalS;
     else acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
     try {
@@ -410,13 +412,20 @@ class Run {
   async runSteps() {
     const { config } = this;
     const k = kind(config.workload.type);
-    const plan = planOf(config);
-    await this.startWorkers(Math.max(...plan.map((p) => p.clients)));
+    // The plan: the kind's steps, or with --sla a capacity search whose next step's offered rate
+    // follows from the last step (src/step-plan.js).
+    // Each judged step of a search is logged and annotated (Grafana), as each step's start is.
+    const plan = stepPlan(config, (m) => { this.log(m); this.annotator.annotate('capacity', `${config.name}: ${m}`); });
+    this.plan = plan;
+    await this.startWorkers(plan.maxClients);
     this.hostCpu = new HostCpu();
     this.runStart = now();
     const { opsPerIteration } = k;
-    for (let i = 0; i < plan.length && !this.stopReason; i++) {
-      const { name: phase, clients: c, params } = plan[i];
+    for (let i = 0; !this.stopReason; i++) {
+      const next = plan.next(this.steps[this.steps.length - 1]);
+      if (!next) break;
+      const { name: phase, clients: c, params } = next;
+      const rate = next.rate ?? config.rate; // the step's offered rate (a search's), else --rate
       const step = {
         index: i,
         phase,
@@ -424,7 +433,8 @@ class Run {
         params: params ?? null,
         durationS: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
         warmupS: (config.warmupMs || 0) / 1000,
-        ratePerClient: config.rate ? config.rate / c / opsPerIteration : null,
+        rate,
+        ratePerClient: rate ? rate / c / opsPerIteration : null,
       };
       let extra = {};
       if (k.beforeStep) extra = { ...(await k.beforeStep(this.hookContext(), step)) };
@@ -434,15 +444,16 @@ class Run {
       step.startAt = now() + 20; // a moment for the step message to reach every worker
       step.measureAt = step.startAt + warmupMs;
       step.endAt = config.workload.durationMs ? step.measureAt + config.workload.durationMs : null;
-      const what = params ? `case ${phase}` : `${c} client(s)`;
-      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.length}, ${what}${warmupMs ? `, ${durationText(warmupMs)} warm-up first` : ''}`);
+      const what = params ? `case ${phase}` : `${c} client(s)${next.rate ? `, ${rate} ops/s offered` : ''}`;
+      this.metrics.setOfferedRate(rate);
+      this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.totalText}, ${what}${warmupMs ? `, ${durationText(warmupMs)} warm-up first` : ''}`);
       this.metrics.setActiveClients(c);
       this.metrics.setWarmup(warmupMs > 0);
       const own = k.stepTotal ? k.stepTotal(config, step) : null;
       const warmNote = warmupMs ? `, ${durationText(warmupMs)} warm-up` : '';
       // A case the kind decided not to run (beforeStep set step.skip, and said so) starts nothing.
       if (step.skip) { /* its "not run" line is the only one */ }
-      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.length} (${params ? phase : `${c} clients`}${warmNote})`, step.durationS + step.warmupS, 's');
+      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.totalText} (${params ? phase : `${c} clients${next.rate ? `, ${rate} ops/s` : ''}`}${warmNote})`, step.durationS + step.warmupS, 's');
       else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
       else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
       const acc = {
@@ -504,7 +515,7 @@ class Run {
   }
 
   stepSummary(step, acc, endAt) {
-    return stepSummary({ step, acc, endAt, stopReason: this.stopReason, rate: this.config.rate, cores: os.availableParallelism(), shape: kind(this.config.workload.type).shape });
+    return stepSummary({ step, acc, endAt, stopReason: this.stopReason, rate: step.rate ?? this.config.rate, cores: os.availableParallelism(), shape: kind(this.config.workload.type).shape });
   }
 
   summaryObject(complete, reason, { running = false, steps = this.steps } = {}) {
@@ -526,6 +537,8 @@ class Run {
       retryWrites: this.retryWrites,
       storage: this.storage,
       stall: this.stall,
+      // --sla: the search's result from the steps as measured (also a cut-short run's).
+      capacity: this.plan ? this.plan.capacity(steps, this.stopReason) : undefined,
       workers: this.workers.length,
       preload: this.preload,
       experimentFile: path.basename(this.file),

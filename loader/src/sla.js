@@ -22,6 +22,14 @@ const GROWTH = 2;
 const REFINE_WITHIN = 0.05;
 const MAX_STEPS = 12;
 const MIN_RATE = 1;
+// The client count of a search when --clients is not given (README "Capacity under a latency
+// SLA"). An open loop at R ops/s with a mean latency of L s keeps R x L operations in flight
+// (Little's law); each client has one in flight, so the clients cap the rate at clients / L.
+// 32 clients at a 1 ms mean allow 32,000 ops/s, and 3,200 at 10 ms: above what the lab's 2-core
+// members reached in a closed loop of 6 clients. A step whose clients were all busy says so
+// (CLIENTS_BUSY): there the client count, not the server, may be what failed.
+const DEFAULT_CLIENTS = 32;
+const CLIENTS_BUSY = 0.9;
 
 // parseSla('p99=10ms') -> { percentile: 'p99', key: 'p999'|..., target_ms, text } or { error }.
 function parseSla(text) {
@@ -56,12 +64,18 @@ function judgeStep(sla, offered, entry) {
   }
   const seconds = entry.measured_s || entry.duration_s || 0;
   const achieved = seconds > 0 ? count / seconds : 0;
+  // Operations in flight on average (Little's law: each op type's rate x its mean service time),
+  // as a share of the clients (each runs one operation at a time).
+  let inFlight = 0;
+  for (const [, o] of ops) if (seconds > 0 && o.latency_us && o.latency_us.mean) inFlight += (o.count / seconds) * (o.latency_us.mean / 1e6);
+  const clientsBusy = entry.clients ? Math.round((inFlight / entry.clients) * 1000) / 1000 : null;
   const out = {
     offered_ops_per_s: offered,
     achieved_ops_per_s: Math.round(achieved * 10) / 10,
     intended_us: worstIntended,
     service_us: worstService,
     latency,
+    clients_busy: clientsBusy,
     passed: false,
     why: null,
   };
@@ -69,7 +83,10 @@ function judgeStep(sla, offered, entry) {
   else if (!entry.complete) out.why = 'the step did not complete';
   else if (count === 0) out.why = 'no operation completed';
   else if (entry.loader && entry.loader.limited === true) out.why = 'the loader was the limit (not the server)';
-  else if (achieved < offered * ACHIEVED_SHARE) out.why = `achieved ${out.achieved_ops_per_s} ops/s, under ${ACHIEVED_SHARE * 100}% of the ${offered} offered`;
+  else if (achieved < offered * ACHIEVED_SHARE) {
+    out.why = `achieved ${out.achieved_ops_per_s} ops/s, under ${ACHIEVED_SHARE * 100}% of the ${offered} offered`;
+    if (clientsBusy !== null && clientsBusy >= CLIENTS_BUSY) out.why += `; the ${entry.clients} clients were busy ${Math.round(clientsBusy * 100)}% of the time, so the client count may be the limit (more --clients)`;
+  }
   else if (worstIntended === null) out.why = 'no intended latency recorded (was the step paced?)';
   else if (worstIntended > sla.target_ms * 1000) out.why = `intended ${sla.percentile} ${(worstIntended / 1000).toFixed(2)} ms > ${sla.target_ms} ms`;
   else out.passed = true;
@@ -125,16 +142,32 @@ class CapacitySearch {
     this.pass = passing.length ? Math.max(...passing) : null;
   }
 
-  // result(clients) -> summary.json `capacity`.
+  // result(clients) -> summary.json `capacity`. complete: the search ended on its own (refined,
+  // no rate passes, or its budget), not interrupted; an interrupted search's capacity is the
+  // highest rate that passed before it stopped (a lower bound).
   result(clients, interrupted = null) {
     return {
       sla: { percentile: this.sla.percentile, target_ms: this.sla.target_ms, text: this.sla.text, latency: 'intended (coordinated-omission corrected), the worst operation type' },
       capacity_ops_per_s: this.pass,
+      lowest_failing_ops_per_s: this.fail,
       clients,
+      complete: !interrupted,
       search: { start: this.start, growth: GROWTH, refine_within: REFINE_WITHIN, max_steps: this.maxSteps, achieved_share: ACHIEVED_SHARE, ended: interrupted || this.stopped },
       steps: this.steps,
     };
   }
 }
 
-module.exports = { parseSla, judgeStep, CapacitySearch, PERCENTILES, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_START };
+// capacityOf({ sla, start, maxSteps, clients, steps, stopReason }) -> summary.json `capacity`
+// from the steps as measured (summary entries, each with its offered rate as target_rate): the
+// search replayed over them, so a run cut short (a signal, a stall, a second signal's forced
+// summary) keeps every step it measured, judged as the live search judged it.
+function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null }) {
+  const s = new CapacitySearch({ sla, start: start ?? DEFAULT_START, maxSteps });
+  for (const entry of steps) s.record({ index: entry.index, ...judgeStep(sla, entry.target_rate, entry) });
+  // A finished search has nothing more to propose; one stopped early still had.
+  const unfinished = stopReason ? `interrupted: ${stopReason}` : s.next() === null ? null : 'the run ended before the search did';
+  return s.result(clients, unfinished);
+}
+
+module.exports = { parseSla, judgeStep, CapacitySearch, capacityOf, PERCENTILES, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_START, DEFAULT_CLIENTS, CLIENTS_BUSY };

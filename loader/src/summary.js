@@ -130,6 +130,7 @@ function buildSummary(f) {
         duration_s: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
       },
       rate: config.rate,
+      sla: config.sla ? config.sla.text : null, // --sla: a capacity search (see capacity below)
       params: config.params ?? null, // the workload kind's own parameters (kinds/<kind>.js configure)
       uri: redactUri(opts.uri),
       workers: f.workers || null,
@@ -166,6 +167,10 @@ function buildSummary(f) {
     // (src/step-failure.js; the report never compares it).
     [f.shape === 'cases' ? 'cases' : 'steps']: steps.map(withFailure),
     loader_limited: loaderLimited(steps),
+    // --sla (src/sla.js capacityOf): the SLA, the highest offered rate that passed it (ops/s),
+    // the client count, and every step tried (offered, achieved, intended and service latency,
+    // passed or why not): the latency-throughput curve behind the number. Only with --sla.
+    ...(f.capacity ? { capacity: f.capacity } : {}),
     files: { timeline: 'timeline.ndjson', experiment: f.experimentFile },
   };
 }

@@ -72,7 +72,12 @@ async function runClient(id, step) {
   // env: what a kind may need beyond its collection (kinds/index.js).
   const note = (data) => parentPort.postMessage({ type: 'note', index: step.index, id, data });
   const next = opsFor(config, col, rng, id, step, { db, client, note });
-  const pacer = step.ratePerClient ? new Pacer(step.startAt, step.ratePerClient) : null;
+  // Paced clients start spread over one interval (client k of n at k/n of it), so that together
+  // they offer an even stream, not n operations at once every interval (a burst that queues at
+  // the server and was counted as its latency), and a short step offers its rate, not a whole
+  // interval more per client.
+  const slot = step.clients.indexOf(id) / step.clients.length;
+  const pacer = step.ratePerClient ? new Pacer(step.startAt + (slot * 1000) / step.ratePerClient, step.ratePerClient) : null;
   // No op before the step's start (the runner sets it a moment ahead, for the message to reach
   // every worker): the summary's rate is over startAt..end, and a step of a few fast ops that ran
   // ahead of it measured a duration near zero (ops/s of 386415 or null, seen in CI).
