@@ -101,9 +101,14 @@ async function startLine(line, opts) {
   };
 }
 
-// testServer(): MONGODB_URI if set (then stop/kill are not available), else a fresh java server.
+// testServer(): MONGODB_URI if set (then stop/kill are not available; host and port are its
+// first host's, for a test that puts a proxy in front), else a fresh java server.
 async function testServer() {
-  if (process.env.MONGODB_URI) return { uri: process.env.MONGODB_URI, external: true, stop: async () => {}, kill: null };
+  if (process.env.MONGODB_URI) {
+    const uri = process.env.MONGODB_URI;
+    const m = /^mongodb:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^,/:?]+)(?::(\d+))?/.exec(uri);
+    return { uri, external: true, host: m ? m[1].replace(/^\[|\]$/g, '') : null, port: m ? Number(m[2] || 27017) : null, stop: async () => {}, kill: null };
+  }
   return startServer();
 }
 
