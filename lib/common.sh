@@ -63,6 +63,31 @@ split_flag() {
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
+# parse_count FLAG TEXT MIN MAX: the lab's one whole-number grammar (as loader/src/numbers.js,
+# same messages; both are run over test/vectors/counts.tsv): digits only, MIN <= n <= MAX, a value
+# out of range named as typed with the bounds. Sets COUNT and returns 0, or sets COUNT_ERROR (one
+# line) and returns 1. Compared as digit strings: no overflow whatever is typed.
+# shellcheck disable=SC2034  # COUNT and COUNT_ERROR are this function's results
+parse_count() {
+  local flag=$1 text=$2 min=$3 max=$4 digits
+  COUNT="" COUNT_ERROR=""
+  if [[ ! $text =~ ^-?[0-9]+$ ]]; then
+    COUNT_ERROR="$flag: '$text' is not a whole number"
+    return 1
+  fi
+  digits=${text#-}
+  while [[ $digits == 0?* ]]; do digits=${digits#0}; done
+  # A <= B for digit strings without leading zeros: shorter, or as long and not sorting after.
+  local above_min=0 below_max=0
+  if ((${#min} < ${#digits})) || { ((${#min} == ${#digits})) && [[ ! $min > $digits ]]; }; then above_min=1; fi
+  if ((${#digits} < ${#max})) || { ((${#digits} == ${#max})) && [[ ! $digits > $max ]]; }; then below_max=1; fi
+  if [[ $text == -* ]] || ((!above_min || !below_max)); then
+    COUNT_ERROR="$flag: $text is out of range $min..$max"
+    return 1
+  fi
+  COUNT=$digits
+}
+
 # parse_duration FLAG TEXT: the lab's one duration grammar (as loader/src/duration.js, same
 # messages; both are run over test/vectors/durations.tsv). <whole>[.<fraction>]<unit>, unit
 # ms|s|m|h, at most 10 whole and 9 fraction digits, a whole number of ms > 0 and <= 596h.

@@ -199,10 +199,23 @@ function parseSlaFlag(text) {
   return sla;
 }
 
+// withNegatives(argv): "--docs -5" as "--docs=-5". util.parseArgs takes a value that starts with
+// a dash for a flag ("--docs needs a value"); a negative number is a value, and its own grammar
+// (src/numbers.js, src/duration.js) says what is wrong with it.
+function withNegatives(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([^=]+)$/.exec(argv[i]);
+    if (m && OPTIONS[m[1]]?.type === 'string' && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
 function parse(argv) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withNegatives(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
     // util.parseArgs' own messages run to several lines; one line naming the flag instead.
     const flag = /'(-[^' ]*)/.exec(e.message)?.[1];

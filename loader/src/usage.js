@@ -3,6 +3,7 @@
 // for their own): one grammar and one message style, whoever declares the flag. A UsageError is
 // exit 2 with its one-line message (bin/lab-loader.js).
 const { durationMs } = require('./duration');
+const { wholeNumber } = require('./numbers');
 
 class UsageError extends Error {}
 
@@ -13,12 +14,12 @@ function parseDuration(flag, s) {
   return r.ms;
 }
 
-// parseCount: a whole number within [min, max]. Rejects 1e3, 0x10, "10k", " 5".
+// parseCount: a whole number within [min, max] (src/numbers.js, the grammar every verb shares).
+// Rejects 1e3, 0x10, "10k", " 5"; names a value out of range as typed (-5, 99999999999999999999999).
 function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
-  if (!/^\d+$/.test(String(s))) throw new UsageError(`${flag}: '${s}' is not a whole number`);
-  const n = Number(s);
-  if (n < min || n > max) throw new UsageError(`${flag}: ${n} is out of range ${min}..${max}`);
-  return n;
+  const r = wholeNumber(flag, s, min, max);
+  if (r.error) throw new UsageError(r.error);
+  return r.value;
 }
 
 // parseClients('1,2,4,6') -> [1, 2, 4, 6]. 256 clients is far past the seed's 6 and keeps a typo
