@@ -38,6 +38,24 @@ class ResultsWriteError extends Error {
   }
 }
 
+// mkdirEach(dir): mkdir -p one level at a time. Node's recursive mkdir reports ENOENT when a level
+// cannot be made on a read-only file system (it retries the parent and keeps the first error), so
+// the EROFS message never fired; a plain mkdir of each missing level returns the real cause.
+function mkdirEach(dir) {
+  const missing = [];
+  for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) {
+    missing.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    try {
+      fs.mkdirSync(d);
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e; // another run made it meanwhile
+    }
+  }
+}
+
 class RunDir {
   constructor(root, experiment, engine, startedAt) {
     this.parent = path.join(root, experiment, engine);
@@ -52,7 +70,7 @@ class RunDir {
   // reserve, the placeholder summary, then latest. On failure, what this run created is removed.
   create(experimentFile, placeholder) {
     try {
-      fs.mkdirSync(this.parent, { recursive: true });
+      mkdirEach(this.parent);
     } catch (e) {
       throw new ResultsWriteError(this.parent, e);
     }
