@@ -58,6 +58,11 @@ function noStepMeasured(steps) {
   const failed = marked.find((s) => s.failed);
   if (!failed) return 'no step measured: no step ran';
   const f = failed.failed;
+  if (f.operations === 0) {
+    const warm = failed.warmup && failed.warmup.measured === false
+      ? ` (it ended within its warm-up: ${failed.warmup.ops ?? 'its'} operations ran unmeasured; use --warmup 0 or a larger size)` : '';
+    return `no step measured: step ${failed.index} measured no operation${warm}`;
+  }
   const err = f.first_error;
   const what = err ? `, first error: ${err.codeName || err.code !== null ? `${err.codeName || ''}${err.code !== null ? ` (${err.code})` : ''}: ` : ''}${err.message}` : '';
   return `no step measured: every step had more than ${f.threshold * 100}% of its operations fail (step ${failed.index}: ${f.errors} of ${f.operations}${what})`;
