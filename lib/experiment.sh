@@ -124,6 +124,9 @@ experiment_results_from() {
 # experiment_run_loader CMD...: run the loader (node or compose run) with its stdout shown as it
 # comes and also kept, to learn which folder this run created (EXPERIMENT_RESULTS). tee -i: a
 # Ctrl-C reaches the loader, which prints its table and closing lines; tee must still copy them.
+# The loader's own "results: DIR" lines are kept, not shown: verb_experiment prints each folder
+# once, relative to the repository (the stack's loader names it as the container sees it); the
+# filter ignores SIGINT as tee does, so the lines after a Ctrl-C still come through.
 EXPERIMENT_RESULTS=""
 experiment_run_loader() {
   EXPERIMENT_RESULTS=""
@@ -133,7 +136,7 @@ experiment_run_loader() {
   fi
   local out rc=1
   out=$(mktemp "${TMPDIR:-/tmp}/lab-loader-out.XXXXXX")
-  { local r=0; "$@" || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" || true
+  { local r=0; "$@" || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') || true
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)
   EXPERIMENT_RESULTS=$(experiment_results_from "$out")
   rm -f "$out" "$out.rc"

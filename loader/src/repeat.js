@@ -28,7 +28,7 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
     done.push(run);
   }
   if (n > 1 && done.every((run) => Array.isArray(run.steps) && run.config)) {
-    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps) }));
+    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps), published: done[0].config.published }));
   }
   return 0;
 }

@@ -85,13 +85,27 @@ function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-const WHY_BOTH = 'fastest: the seed\'s figure (seeds/000 kept the best of 3 with timeit), the best this server can do; median: what a user should expect, robust to one disturbed repetition; slowest: the spread';
+const WHY_BOTH = 'fastest: the best this server did; median: what a user should expect, robust to one disturbed repetition; slowest: the spread';
+
+// seedRule(published): which seed the experiment reproduces and what it kept of its repetitions,
+// from the experiment file's published: (source names the seed, method says its rule); the
+// footnote never names another experiment's seed.
+function seedRule(published) {
+  const seed = /seeds\/\d{3}/.exec(published?.source ?? '')?.[0];
+  if (!seed) return 'the experiment file names no seed to compare with';
+  const m = published.method;
+  if (!m || m.repetitions === undefined) return `${seed} states no rule for its repetitions`;
+  return `${seed} ran each case ${m.repetitions} time(s) and kept ${m.kept ?? 'what it does not say'}`;
+}
+
+// footnote(published): the group table's closing line.
+const footnote = (published) => `${WHY_BOTH}. The seed: ${seedRule(published)}`;
 
 // groupTable({name, engine, group, runs: [steps or cases of each repetition]}): per step and op,
 // the fastest, median and slowest repetition's ops/s (and docs/s, MB/s where recorded). A step
 // that did not measure an op in a repetition (not run, unsupported) is left out of that op's
 // numbers, and the row says in how many repetitions it was measured.
-function groupTable({ name, engine, group, runs }) {
+function groupTable({ name, engine, group, runs, published = null }) {
   const order = [];
   const by = new Map();
   for (const steps of runs) {
@@ -130,7 +144,7 @@ function groupTable({ name, engine, group, runs }) {
     if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);
     if (e.costs.length) lines.push(costLine(key, Math.round(median(e.costs) * 10) / 10, e.baseline, ` (median of ${e.costs.length}; per repetition: ${e.costs.join(', ')})`));
   }
-  return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${WHY_BOTH}\n`;
+  return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`;
 }
 
-module.exports = { formatTable, groupTable, WHY_BOTH };
+module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule };

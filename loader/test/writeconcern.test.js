@@ -99,6 +99,7 @@ test('every write concern of seeds/000 (and w:3) is a case; on a standalone w > 
   assert.match(r.stdout, /^not applicable: w:3: w:3 on a standalone/m);
   assert.match(r.stderr, /w:2: not applicable here, not run: w:2 on a standalone/);
   assert.ok(r.stdout.includes(WHY_BOTH));
+  assert.match(r.stdout, /^fastest: .*The seed: seeds\/000 ran each case 3 time\(s\) and kept fastest \(Python timeit\)$/m);
   assert.match(r.stderr, /w:0: unsupported here: the server closed the connection/);
 });
 
@@ -294,4 +295,27 @@ test('an engine without a journal (psmdb-8.0-inmemory-replset): every j:true cas
   }
   assert.equal(shim.stats.refused['j-refused-without-journal'], undefined, 'no j:true write reached the server');
   assert.match(r.stdout, /^journal: NO/m);
+});
+
+test('the group table\'s footnote names the seed each experiment reproduces and its rule, never another\'s', () => {
+  const { load } = require('../src/config');
+  const { parse } = require('../src/args');
+  const { footnote } = require('../src/table');
+  const want = {
+    writeconcern: 'seeds/000 ran each case 3 time(s) and kept fastest (Python timeit)',
+    journal: /^seeds\/001 ran each case 2 or 3 time\(s\) and kept one run's figures/,
+    gridfs: /^seeds\/003 ran each case 5 time\(s\) and kept the average/,
+    experiment2: 'seeds/004 states no rule for its repetitions',
+    'ycsb-a': 'seeds/002 states no rule for its repetitions',
+  };
+  for (const [name, rule] of Object.entries(want)) {
+    const { published } = load(parse([name])).config;
+    const line = footnote(published);
+    const seedPart = line.slice(line.indexOf('The seed: ') + 10);
+    if (typeof rule === 'string') assert.equal(seedPart, rule, name);
+    else assert.match(seedPart, rule, name);
+    const own = /seeds\/\d{3}/.exec(published.source)[0];
+    assert.deepEqual([...new Set(line.match(/seeds\/\d{3}/g))], [own], `${name}: only its own seed`);
+  }
+  assert.match(footnote(null), /The seed: the experiment file names no seed to compare with$/);
 });
