@@ -69,6 +69,7 @@ k8s_parse_flags() {
   K8S_NAMESPACE=${K8S_NAMESPACE:-lab-$ENGINE}
   [[ $K8S_NAMESPACE =~ ^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$ ]] || die_usage "--namespace '$K8S_NAMESPACE' is not a Kubernetes namespace name (lower-case letters, digits, '-')"
   [[ $K8S_STORAGE_SIZE =~ ^[0-9]+(Mi|Gi|Ti)$ ]] || die_usage "--storage-size must be like 20Gi (got '$K8S_STORAGE_SIZE')"
+  [[ ! $K8S_STORAGE_SIZE =~ ^0+[MGT]i$ ]] || die_usage "--storage-size must be more than zero (got '$K8S_STORAGE_SIZE'): each member's volume holds its data"
   [[ -z $K8S_REGISTRY || $K8S_REGISTRY =~ ^[A-Za-z0-9._:/-]+$ ]] || die_usage "--registry '$K8S_REGISTRY' is not a registry path"
   return 0
 }
@@ -260,7 +261,8 @@ k8s_up() {
 
 k8s_status() {
   k8s_require_kubectl
-  kube_probe -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
+  # through run: under --dry-run printed, never sent (it ran kubectl for real: issue 32)
+  kube -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
 }
 
 # down: the operator's pause stops every mongod and mongos and keeps the volumes (spec.pause, owned

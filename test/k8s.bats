@@ -323,3 +323,14 @@ k8s_bundle() {
   assert_failure 2
   assert_output --partial "lab-rs0-0 is the primary now"
 }
+
+@test "--dry-run never touches the cluster: k8s status prints its kubectl line (it ran kubectl for real); --storage-size 0Gi refused before anything (issue 32)" {
+  lab k8s status --engine k8s-wt --dry-run
+  assert_success
+  assert_output --partial "+ kubectl -n lab-k8s-wt get psmdb,statefulsets,deployments,pods -o wide"
+  [[ ! -s $STUB_KUBECTL_LOG ]] || fail "kubectl was called under --dry-run: $(cat "$STUB_KUBECTL_LOG")"
+  lab k8s up --engine k8s-wt --storage-size 0Gi --dry-run
+  assert_failure 2
+  assert_line --index 0 "error: --storage-size must be more than zero (got '0Gi'): each member's volume holds its data"
+  [[ ! -s $STUB_KUBECTL_LOG ]] || fail "kubectl was called: $(cat "$STUB_KUBECTL_LOG")"
+}
