@@ -54,9 +54,18 @@ scrape_configs:
       - source_labels: [__meta_kubernetes_pod_phase]
         regex: Running
         action: keep
-      # job: mongod (shard and config members), mongos, or loader, as on Compose
+      # job: mongod (shard and config members), mongos, or loader, as on Compose. The operator's
+      # component label is mongod for the shard's members but cfg for the config servers
+      # (v1.23.0 pkg/controller/perconaservermongodb/statefulset.go: api.ConfigReplSetName), and
+      # the dashboards select job="mongod": both become mongod.
       - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_component]
+        regex: mongod|cfg
         target_label: job
+        replacement: mongod
+      - source_labels: [__meta_kubernetes_pod_label_app_kubernetes_io_component]
+        regex: mongos
+        target_label: job
+        replacement: mongos
       - source_labels: [__meta_kubernetes_pod_container_port_name]
         regex: lab-loader
         target_label: job

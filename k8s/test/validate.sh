@@ -193,7 +193,85 @@ done
 check "$((bad_ok == ${#expect[@]} ? 0 : 1))" "the operator's code rejects mmapv1, inMemory config servers, TLS off without the unsafe flag, inMemory + encryption, an even replica set" \
   "the operator's code accepted a CR it should reject" "$msgs"
 
-# ---- 3. a real kube-apiserver ------------------------------------------------------------------
+# ---- 3. the dashboards' selectors on the Kubernetes targets, as on Compose ---------------------
+# relabel-check (Prometheus's own relabel and PromQL parser code) turns discovered targets into
+# series labels with each Prometheus config, then runs every dashboard selector that names a
+# target label literally (job="mongod", job=~"mongod|mongos") against them. Compose: the static
+# and DNS targets of compose/monitoring/prometheus.yml, one per member of compose/topology.tsv.
+# Kubernetes: pods labelled as operator v1.23.0 labels them (pkg/naming/labels.go MongodLabels /
+# MongosLabels: app.kubernetes.io/name percona-server-mongodb, instance <cluster>, replset,
+# component mongod | mongos; pkg/controller/perconaservermongodb/statefulset.go sets component to
+# api.ConfigReplSetName, "cfg", for the config servers), as Kubernetes pod discovery presents
+# them (__meta_kubernetes_pod_label_*, container port name, phase), and a loader pod of the Job.
+# Every selector must pick the same roles on both; a selector that picks nothing on Compose fails.
+compose_targets() {
+  topology_services | while read -r svc; do
+    role=$(topology_field "$svc" role)
+    job=mongod
+    if [[ $role == router ]]; then
+      job=$([[ $(topology_field "$svc" compose_profile) == - ]] && echo mongos || echo mongos-optional)
+    fi
+    jq -nc --arg role "$role" --arg job "$job" --arg svc "$svc" \
+      '{role: $role, job_name: $job, labels: {__address__: "\($svc)-exporter:9216", __meta_dns_name: "\($svc)-exporter"}}'
+  done
+  jq -nc '{role: "loader", job_name: "loader", labels: {__address__: "loader:9464", __meta_dns_name: "loader"}}'
+}
+k8s_targets() {
+  local i n comp rs role
+  for role in config shard router; do
+    case $role in
+      config) comp=cfg rs=cfg n=$(topology_services config | wc -l) ;;
+      shard) comp=mongod rs=rs0 n=$(topology_services shard | wc -l) ;;
+      router) comp=mongos rs="" n=$(topology_services router | wc -l) ;;
+    esac
+    for ((i = 0; i < n; i++)); do
+      jq -nc --arg role "$role" --arg comp "$comp" --arg rs "$rs" --arg pod "lab-${rs:-mongos}-$i" '
+        {role: $role, job_name: "lab", labels: ({
+          __address__: "10.0.0.\($pod | length):9216", __meta_kubernetes_pod_name: $pod, __meta_kubernetes_pod_phase: "Running",
+          __meta_kubernetes_pod_node_name: "node-\($pod)", __meta_kubernetes_pod_container_port_name: "lab-metrics",
+          __meta_kubernetes_pod_label_app_kubernetes_io_name: "percona-server-mongodb",
+          __meta_kubernetes_pod_label_app_kubernetes_io_instance: "lab",
+          __meta_kubernetes_pod_label_app_kubernetes_io_managed_by: "percona-server-mongodb-operator",
+          __meta_kubernetes_pod_label_app_kubernetes_io_part_of: "percona-server-mongodb",
+          __meta_kubernetes_pod_label_app_kubernetes_io_component: $comp}
+          + (if $rs == "" then {} else {__meta_kubernetes_pod_label_app_kubernetes_io_replset: $rs} end))}'
+      # the same pod's mongod port, which Prometheus must not scrape
+      jq -nc --arg role "$role-mongod-port" --arg comp "$comp" --arg pod "lab-${rs:-mongos}-$i" '
+        {role: $role, job_name: "lab", labels: {__address__: "10.0.0.1:27017", __meta_kubernetes_pod_name: $pod,
+          __meta_kubernetes_pod_phase: "Running", __meta_kubernetes_pod_container_port_name: "mongodb",
+          __meta_kubernetes_pod_label_app_kubernetes_io_component: $comp}}'
+    done
+  done
+  jq -nc '{role: "loader", job_name: "lab", labels: {__address__: "10.0.1.1:9464", __meta_kubernetes_pod_name: "lab-e-0-x",
+    __meta_kubernetes_pod_phase: "Running", __meta_kubernetes_pod_container_port_name: "lab-loader",
+    __meta_kubernetes_pod_label_batch_kubernetes_io_job_name: "lab-e", __meta_kubernetes_pod_label_app_kubernetes_io_name: "lab-loader"}}'
+}
+# selector_roles CONFIG TARGETS: "where<TAB>selector<TAB>roles" per selector, sorted.
+selector_roles() {
+  "$TOOLS/bin/relabel-check" "$1" "$2" "$LAB"/dashboards/*.json | jq -r '.selectors[] | [.where, .selector, (.roles | join(","))] | @tsv' | sort
+}
+if [[ -x $TOOLS/bin/relabel-check ]]; then
+  compose_targets | jq -s . >"$WORK/compose-targets.json"
+  k8s_targets | jq -s . >"$WORK/k8s-targets.json"
+  sed 's/@LAB_ENGINE@/k8s-check-wt/' "$LAB/compose/monitoring/prometheus.yml" >"$WORK/compose-prometheus.yml"
+  k8s_prometheus_config k8s-check-wt lab-k8s-check-wt >"$WORK/k8s-prometheus.yml"
+  compose_sel=$(selector_roles "$WORK/compose-prometheus.yml" "$WORK/compose-targets.json")
+  k8s_sel=$(selector_roles "$WORK/k8s-prometheus.yml" "$WORK/k8s-targets.json")
+  kept=$("$TOOLS/bin/relabel-check" "$WORK/k8s-prometheus.yml" "$WORK/k8s-targets.json" "$LAB"/dashboards/*.json |
+    jq -r '[.targets[] | select(.labels != null) | .role] | unique | join(",")')
+  nsel=$(grep -c . <<<"$compose_sel")
+  empty=$(awk -F'\t' '$3 == ""' <<<"$compose_sel")
+  if [[ -n $compose_sel && $compose_sel == "$k8s_sel" && -z $empty && $kept == "config,loader,router,shard" ]]; then
+    ok "the dashboards' $nsel selectors on target labels pick the same members on Kubernetes as on Compose (config servers included; mongod ports dropped)"
+  else
+    not_ok "the dashboards' selectors pick other members on Kubernetes than on Compose" \
+      "$(diff <(echo "$compose_sel") <(echo "$k8s_sel") | sed 's/^</compose:/; s/^>/k8s:    /')"$'\n'"kept on k8s: $kept"$'\n'"selecting nothing on Compose: $empty"
+  fi
+else
+  not_ok "missing tool $TOOLS/bin/relabel-check: $HINT"
+fi
+
+# ---- 4. a real kube-apiserver ------------------------------------------------------------------
 start=$SECONDS
 A=$WORK/apiserver
 mkdir -p "$A/etcd" "$A/certs"
@@ -269,7 +347,7 @@ res2=$(k apply --server-side --dry-run=server -f "$WORK/bad/indexed-no-completio
 check "$((bad_ok == 2 ? 0 : 1))" "kube-apiserver rejects an unknown CR field and an Indexed Job without completions" \
   "kube-apiserver accepted a bad manifest" "$res"$'\n'"$res2"
 
-# ---- 4. down then up on the real kube-apiserver: spec.pause has one field manager ---------------
+# ---- 5. down then up on the real kube-apiserver: spec.pause has one field manager ---------------
 # The CR stored for real (no operator runs here), then what `k8s down` and `k8s up` apply, through
 # lib/k8s.sh's own functions with this apiserver's kubectl: up after down must read pause false.
 pause_run() {

@@ -6,7 +6,8 @@
 #   Go module proxy: kube-apiserver and kubectl of the same release (built from k8s.io/kubernetes,
 #                    staging modules from the proxy; the tests never use a kubectl found on PATH),
 #                    kubeconform, the Percona operator module (its CRDs and its Go validation code,
-#                    built into .tools/bin/psmdb-check from k8s/validate/)
+#                    built into .tools/bin/psmdb-check from k8s/validate/), Prometheus's
+#                    relabel and PromQL code (.tools/bin/relabel-check from k8s/relabel-check/)
 #   PyPI:            openapi2jsonschema (Kubernetes' swagger.json -> kubeconform's JSON schemas)
 # Timings measured here on 2 shared cores, cold Go caches: kube-apiserver 560 s, kubectl about 60 s
 # more of CPU on the warm cache, psmdb-check 250 s (most of it the k8s.io packages kube-apiserver
@@ -78,6 +79,15 @@ if ! stamped psmdb-check "$PSMDB_OPERATOR_VERSION $(cat "$LAB_ROOT"/k8s/validate
   (cd "$LAB_ROOT/k8s/validate" && nice -n 10 go build -trimpath -o "$TOOLS/bin/psmdb-check" .)
   stamp psmdb-check "$PSMDB_OPERATOR_VERSION $(cat "$LAB_ROOT"/k8s/validate/*.go "$LAB_ROOT/k8s/validate/go.mod" | sha256sum)"
   step "psmdb-check built in $((SECONDS - start)) s"
+fi
+
+# relabel-check: Prometheus's own relabelling and PromQL parser (the version promql-check uses,
+# dashboards/test/promql-check) on the k8s and Compose scrape configs (k8s/test/validate.sh).
+rc_sum=$(cat "$LAB_ROOT"/k8s/relabel-check/*.go "$LAB_ROOT/k8s/relabel-check/go.mod" | sha256sum)
+if ! stamped relabel-check "$rc_sum"; then
+  step "building relabel-check"
+  (cd "$LAB_ROOT/k8s/relabel-check" && nice -n 10 go build -trimpath -o "$TOOLS/bin/relabel-check" .)
+  stamp relabel-check "$rc_sum"
 fi
 
 # kubeconform and its CRD -> JSON schema script.
