@@ -88,6 +88,7 @@ function aggregate(results, pointName, engine) {
     excluded,
     failed: pts.map((p) => p.failed).filter(Boolean),
     shared_host: [...new Set(pts.flatMap((p) => p.shared_host || []))],
+    shared_server: [...new Set(pts.flatMap((p) => p.shared_server || []))],
     loader_reasons: [...new Set(pts.flatMap((p) => p.loader_reasons))],
     // fastest (the seed's figure: seeds/000 kept the best of 3), median (what to expect), slowest
     ops_per_s: { ...spread(rates), min: rates.length ? Math.min(...rates) : null, max: rates.length ? Math.max(...rates) : null, samples: rates },
@@ -115,6 +116,7 @@ const EXCLUSIONS = {
   lost_documents: 'not every document sent arrived',
   loader_limited: 'the loader was the limit',
   shared_host: 'the loader shared its host with other load',
+  shared_server: 'another loader ran against the same server and collection',
 };
 function exclusion(p) {
   if (!p.complete) return 'incomplete';
@@ -124,6 +126,7 @@ function exclusion(p) {
   if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
   if (p.loader_limited) return 'loader_limited';
   if (p.shared_host) return 'shared_host';
+  if (p.shared_server) return 'shared_server';
   return null;
 }
 

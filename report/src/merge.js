@@ -28,6 +28,11 @@ function mergeOps(list) {
   return out;
 }
 
+const orNull = (xs) => (xs.length ? xs : null);
+// folderTail('/x/results/experiment2/wiredtiger/2026-...'): the part of a results folder that is
+// the same on every host (<experiment>/<engine>/<time>).
+const folderTail = (dir) => String(dir).split(/[\\/]/).filter(Boolean).slice(-3).join('/');
+
 function mergeHosts(runs) {
   const [first] = runs;
   const names = [...new Set(runs.flatMap((r) => r.points.map((p) => p.name)))];
@@ -45,6 +50,8 @@ function mergeHosts(runs) {
       // one host that measured no engine makes the merged point no measurement either
       failed: parts.find((p) => p.failed)?.failed ?? null,
       shared_host: parts.some((p) => p.shared_host) ? parts.flatMap((p, i) => (p.shared_host || []).map((c) => `${runs[i].host}: ${c}`)) : null,
+      // The hosts of one run see each other as concurrent loaders: only another run counts.
+      shared_server: orNull(parts.flatMap((p, i) => (p.shared_server || []).filter((line) => !runs.some((r) => line.includes(folderTail(r.dir)))).map((c) => `${runs[i].host}: ${c}`))),
       unsupported: parts.find((p) => p.unsupported)?.unsupported ?? null,
       not_applicable: parts.find((p) => p.not_applicable)?.not_applicable ?? null,
       documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,

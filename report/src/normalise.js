@@ -8,7 +8,7 @@
 //     started_at, labels, profile, identity {server, loader} (src/identity.js), parameters (what
 //     makes two runs comparable), description (shown beside the numbers), published (the seed's
 //     numbers), points: [{ name, list, order, clients, started_at, duration_s, complete,
-//       loader_limited, loader_reasons, failed, shared_host, parameters, ops: { <op>: { count,
+//       loader_limited, loader_reasons, failed, shared_host, shared_server, parameters, ops: { <op>: { count,
 //       errors, ops_per_s, latency_us {p50, p99, p999, ...}, histogram } }, ops_per_s }],
 //     timeline: [...] }
 
@@ -52,6 +52,19 @@ function normOps(ops) {
   return out;
 }
 
+// sharedServer(runs, step) -> the other loaders whose run overlapped this step, as one line
+// each, or null. A run without started_at, or a step without times, is taken to overlap.
+function sharedServer(runs, step) {
+  if (!Array.isArray(runs) || !runs.length) return null;
+  const from = Date.parse(step.started_at);
+  const to = from + (Number(step.duration_s) || 0) * 1000;
+  const hit = runs.filter((o) => {
+    const at = Date.parse(o.started_at);
+    return !(Number.isFinite(at) && Number.isFinite(from) && o.noticed !== 'at this run\'s start' && at > to);
+  });
+  return hit.length ? hit.map((o) => `loader pid ${o.pid}${o.host ? ` on ${o.host}` : ''}, started ${o.started_at}${o.results ? `, results ${o.results}` : ''}`) : null;
+}
+
 function sumRates(ops) {
   const xs = Object.values(ops).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
   return xs.length ? xs.reduce((a, b) => a + b, 0) : null;
@@ -79,6 +92,9 @@ function points(summary) {
         failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
         // Other load on the loader's host during the step (the loader's selfmon: steps[].loader.contention).
         shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
+        // Another loader ran against the same server and collection during this step (the run's
+        // concurrent_runs, loader/src/run-registry.js): both measured the pair, not the engine.
+        shared_server: sharedServer(summary.concurrent_runs, e),
         parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
         ops,
         ops_per_s: sumRates(ops),

@@ -39,7 +39,7 @@
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
   // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
-  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host' };
+  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
   const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
@@ -171,6 +171,7 @@
     if (a.loader_limited_runs) n.push(`loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}`);
     for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations${f.first_error ? ` (first: ${f.first_error.codeName || f.first_error.code || ''} ${f.first_error.message || ''})` : ''}`);
     if ((a.shared_host || []).length) n.push(`shared the host with other load: ${a.shared_host.join('; ')}`);
+    if ((a.shared_server || []).length) n.push(`another loader ran against the same server and collection: ${a.shared_server.join('; ')}`);
     if (Object.keys(a.excluded || {}).length) n.push(`EXCLUDED from verdicts: ${exclLabel(a)}`);
     return n.join('; ');
   }

@@ -104,6 +104,43 @@ test('no verdict without a measurement: errors above the threshold, unsupported,
   assert.deepEqual(row.usable, [0, 0]);
 });
 
+test('two loaders on one server: a run whose summary records another loader during a step is excluded and named; the hosts of one run do not exclude each other', () => {
+  const root = tmpDir();
+  const other = { pid: 4242, host: 'h2', started_at: '2026-01-01T00:00:01.000Z', results: '/r/experiment2/b/other', noticed: 'started during this run' };
+  for (const [e, rs] of Object.entries({ a: [100, 110, 105], b: [200, 210, 205] })) {
+    rs.forEach((r, i) => {
+      const dir = makeRun(root, { engine: e, stamp: `${e}${i}`, steps: [one(r)] });
+      if (e === 'a' && i === 0) {
+        const f = path.join(dir, 'summary.json');
+        const s = JSON.parse(fs.readFileSync(f, 'utf8'));
+        s.concurrent_runs = [{ ...other, started_at: s.steps[0].started_at }];
+        fs.writeFileSync(f, JSON.stringify(s));
+      }
+    });
+  }
+  const [set] = build(root).experiments[0].sets;
+  const [v] = set.verdicts;
+  assert.match(v.sentence, /a: another loader ran against the same server and collection in 1 of 3 run\(s\)/);
+  const a = set.aggregates.find((x) => x.engine === 'a');
+  assert.equal(a.excluded.shared_server, 1);
+  assert.match(a.shared_server[0], /loader pid 4242 on h2/);
+  assert.equal(a.verdict_samples.length, 2, 'the shared run is not a sample');
+
+  // Two hosts of one group: each records the other; merged, they are one run, not excluded.
+  const root2 = tmpDir();
+  const dirs = ['h1', 'h2'].map((host) => makeRun(root2, { engine: 'a', stamp: `g-${host}`, extra: { group: 'g1', loader: { hostname: host } }, steps: [one(100)] }));
+  dirs.forEach((dir, i) => {
+    const f = path.join(dir, 'summary.json');
+    const s = JSON.parse(fs.readFileSync(f, 'utf8'));
+    s.concurrent_runs = [{ pid: 1, host: 'x', started_at: s.steps[0].started_at, results: dirs[1 - i], noticed: 'at this run\'s start' }];
+    fs.writeFileSync(f, JSON.stringify(s));
+  });
+  const [set2] = build(root2).experiments[0].sets;
+  const a2 = set2.aggregates.find((x) => x.engine === 'a');
+  assert.equal(a2.runs, 1, 'one 2-host run');
+  assert.equal(a2.excluded.shared_server, undefined, JSON.stringify(a2.excluded));
+});
+
 test('one statistic: the headline is the ratio the interval describes, even with bimodal samples', () => {
   const root = tmpDir();
   // bimodal: medians 100 vs 1000 (a ratio of medians would say 10x, outside its own interval)
