@@ -184,6 +184,15 @@ verb_report() {
   exec node "$LAB_ROOT/report/bin/lab-report.js" "$@"
 }
 
+# verb_hint WORD: "; did you mean 'NEAREST'?" for a mistyped verb or experiment name, else nothing.
+verb_hint() {
+  local names=(help test report up down destroy status logs shell fault resync smoke k8s) f near
+  for f in "$LAB_ROOT"/experiments/*.yaml; do
+    [[ -e $f ]] && names+=("$(basename "$f" .yaml)")
+  done
+  if near=$(nearest_word "$1" "${names[@]}"); then printf "; did you mean '%s'?" "$near"; fi
+}
+
 # no_extra_args VERB: the verb takes no further arguments.
 no_extra_args() {
   ((${#REST_ARGS[@]} == 0)) || die_usage "$1 does not take '${REST_ARGS[0]}'"
@@ -221,7 +230,7 @@ main() {
     k8s) verb_k8s "${REST_ARGS[@]}" ;;
     *)
       # Any experiments/NAME.yaml is a verb: an experiment is its file, no list to edit here.
-      experiment_exists "$verb" || die_usage "unknown verb '$verb'"
+      experiment_exists "$verb" || die_usage "unknown verb '$verb'$(verb_hint "$verb")"
       # --on k8s: the loader runs as pods on a Kubernetes cluster (lib/k8s.sh)
       if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
         k8s_experiment "$verb" "${REST_ARGS[@]}"

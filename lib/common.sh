@@ -60,6 +60,36 @@ split_flag() {
   esac
 }
 
+# edit_distance A B: the Levenshtein distance between two words (insert, delete, substitute).
+edit_distance() {
+  local a=$1 b=$2 i j cost del ins sub
+  local -a prev cur
+  for ((j = 0; j <= ${#b}; j++)); do prev[j]=$j; done
+  for ((i = 1; i <= ${#a}; i++)); do
+    cur=("$i")
+    for ((j = 1; j <= ${#b}; j++)); do
+      cost=1; [[ ${a:i-1:1} == "${b:j-1:1}" ]] && cost=0
+      del=$((prev[j] + 1)) ins=$((cur[j - 1] + 1)) sub=$((prev[j - 1] + cost))
+      cur[j]=$((del < ins ? (del < sub ? del : sub) : (ins < sub ? ins : sub)))
+    done
+    prev=("${cur[@]}")
+  done
+  echo "${prev[${#b}]}"
+}
+
+# nearest_word WORD CANDIDATE...: the candidate nearest WORD (at most 2 edits, and fewer than half
+# of WORD's letters), printed; returns 1 when none is that near.
+nearest_word() {
+  local word=$1 best="" best_d=3 c d
+  shift
+  for c in "$@"; do
+    d=$(edit_distance "$word" "$c")
+    if ((d < best_d)); then best=$c best_d=$d; fi
+  done
+  [[ -n $best ]] && ((best_d * 2 < ${#word})) || return 1
+  printf '%s\n' "$best"
+}
+
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

@@ -160,6 +160,8 @@ verb_experiment() {
       --via) via=$value ;;
       --password-file) password_file=$value ;;
       --tool) tool=$value ;; # lab (the loader, default) or ycsb (YCSB itself: lib/ycsb.sh)
+      # several loaders are pods of a Job: only the Kubernetes path has them (lib/k8s.sh)
+      --loaders) die_usage "--loaders runs that many loader pods on Kubernetes: it goes with --on k8s (./run.sh $name --on k8s --loaders $value)" ;;
       *) loader_args+=("$flag" "$value") ;;
     esac
   done

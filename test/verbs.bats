@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# Mistyped verbs and flags of another path (issue 32): the nearest verb is named; --loaders
+# without --on k8s points at --on k8s instead of "unknown flag".
+
+load test_helper
+
+setup() {
+  setup_lab_with_loader
+}
+
+@test "a mistyped verb or experiment: exit 2 with the nearest one; a word near none: no guess" {
+  lab experimnet2
+  assert_failure 2
+  assert_line --index 0 "error: unknown verb 'experimnet2'; did you mean 'experiment2'?"
+  lab stauts
+  assert_failure 2
+  assert_line --index 0 "error: unknown verb 'stauts'; did you mean 'status'?"
+  lab frobnicate
+  assert_failure 2
+  assert_line --index 0 "error: unknown verb 'frobnicate'"
+  nothing_started
+}
+
+@test "edit_distance and nearest_word" {
+  # shellcheck source=lib/common.sh
+  source "$REPO/lib/common.sh"
+  [[ $(edit_distance kitten sitting) == 3 ]]
+  [[ $(edit_distance experimnet2 experiment2) == 2 ]]
+  [[ $(edit_distance "" abc) == 3 ]]
+  [[ $(nearest_word jurnal journal experiment1) == journal ]]
+  if nearest_word up down status; then fail "a guess for 'up'"; fi
+}
+
+@test "--loaders without --on k8s: points at --on k8s (was: unknown flag '--loaders')" {
+  lab experiment2 --loaders 3
+  assert_failure 2
+  assert_line --index 0 "error: --loaders runs that many loader pods on Kubernetes: it goes with --on k8s (./run.sh experiment2 --on k8s --loaders 3)"
+  nothing_started
+}
