@@ -15,7 +15,7 @@
 const { BSON } = require('mongodb');
 const { parseCount, parseDuration, UsageError } = require('../usage');
 const { driverWriteConcern, isNetworkError, describeError, dataMembers } = require('../durability');
-const { journalOf } = require('../journal-facts');
+const { journalOf, caseMeasures } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');
 
 const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
@@ -191,7 +191,8 @@ module.exports = {
   },
 
   async afterStep(ctx, step, notes, entry) {
-    const out = {};
+    // What the case measures on this engine (journal-facts.js caseMeasures, cited there).
+    const out = { ...(await caseMeasures(ctx, step.params)) };
     const state = runState(ctx.config);
     if (step.params.journal_commit_interval_ms !== null && state.original && !step.skip) {
       const members = Object.keys(state.original);
