@@ -290,7 +290,55 @@ experiment_in_stack() {
   args+=(--profile "$PROFILE")
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
-  experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}"
+  local since rc=0
+  since=$(date -u +%Y-%m-%dT%H:%M:%S)
+  experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}" || rc=$?
+  # A member killed for memory during the run (it may have gone on, failed over): incomplete.
+  [[ $DRY_RUN == 1 ]] || experiment_oom_check "$since" || rc=1
+  return "$rc"
+}
+
+# experiment_oom_check SINCE: the stack's containers the kernel killed for memory (Docker's
+# State.OOMKilled) since SINCE (UTC, YYYY-MM-DDTHH:MM:SS: the run's start); each results folder of
+# this run (EXPERIMENT_RESULTS) is marked incomplete with that reason, and the check returns 1.
+# A member killed mid-run may leave the run to finish on a new primary with numbers that look
+# whole: the loader cannot see the kernel's kill from its container.
+experiment_oom_check() {
+  local since=$1 names=() killed=() name svc oom running finished dir reason
+  mapfile -t names < <(docker ps -a --filter "label=com.docker.compose.project=$(stack_project)" --format '{{.Names}}' 2>/dev/null)
+  ((${#names[@]})) || return 0
+  while IFS='|' read -r name svc oom running finished; do
+    [[ $oom == true ]] || continue
+    # Still running (a process of it killed), or stopped by the kill since the run began.
+    [[ $running == true || ! ${finished:0:19} < $since ]] || continue
+    killed+=("${svc:-${name#/}}")
+  done < <(docker inspect --format '{{.Name}}|{{index .Config.Labels "com.docker.compose.service"}}|{{.State.OOMKilled}}|{{.State.Running}}|{{.State.FinishedAt}}' "${names[@]}" 2>/dev/null)
+  ((${#killed[@]})) || return 0
+  reason="killed for memory during the run (Docker OOMKilled): ${killed[*]}; the profile's memory limit (compose/profiles.tsv data_mem, cfg_mem) is too small for this engine and load"
+  warn "$reason"
+  while IFS= read -r dir; do
+    [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
+    experiment_mark_incomplete "$LAB_ROOT/$dir/summary.json" "$reason" "${killed[@]}"
+    info "$dir: marked incomplete (summary.json complete false, reason, oom_killed)"
+  done <<<"$EXPERIMENT_RESULTS"
+  return 1
+}
+
+# experiment_mark_incomplete FILE REASON SERVICE...: summary.json (the loader writes it with
+# JSON.stringify(..., null, 2): top-level fields are the lines indented by two spaces) made
+# incomplete: complete false, REASON before any reason it had, exit_code 1 where it was 0, and
+# oom_killed naming the services. Written beside and renamed, as the loader writes it.
+experiment_mark_incomplete() {
+  local file=$1 reason=$2 list
+  shift 2
+  list=$(printf '"%s",' "$@")
+  list="[${list%,}]"
+  awk -v reason="$reason" -v list="$list" '
+    /^  "complete": (true|false),$/ && !c { print "  \"complete\": false,"; c = 1; next }
+    /^  "reason": null,$/ && !r { print "  \"reason\": \"" reason "\","; r = 1; next }
+    /^  "reason": "/ && !r { sub(/^  "reason": "/, "  \"reason\": \"" reason "; "); print; r = 1; next }
+    /^  "exit_code": / && !e { print ($0 ~ /^  "exit_code": 0,$/ ? "  \"exit_code\": 1," : $0); print "  \"oom_killed\": " list ","; e = 1; next }
+    { print }' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
 }
 
 # smoke_experiments ENGINE (lib/smoke.sh hook): every experiments/NAME.yaml at a tiny scale through

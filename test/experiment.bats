@@ -95,6 +95,47 @@ setup() {
   [[ $(grep -c '^results: ' <<<"$output") == 1 ]] || fail "expected 1 results line: $output"
 }
 
+# oom_summary DIR: a summary.json as the loader writes it (JSON.stringify(..., null, 2)), complete,
+# with a step whose own complete/reason fields sit deeper and must stay as they are.
+oom_summary() {
+  mkdir -p "$1"
+  node -e 'process.stdout.write(JSON.stringify({ schema_version: 3, complete: true, reason: null, exit_code: 0, experiment: "experiment1",
+    steps: [{ index: 1, complete: true, reason: null }] }, null, 2) + "\n")' >"$1/summary.json"
+}
+
+@test "a member killed for memory (Docker OOMKilled) during the run: the run's summary.json is marked incomplete with that reason, exit 1 (issue 26 item 4)" {
+  all_up_rules
+  rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"
+  rule "ps -a --filter label=com.docker.compose.project=lab-wiredtiger --format {{.Names}}" 0 "lab-wiredtiger-shard01-b-1\nlab-wiredtiger-cfg1-1\nlab-wiredtiger-shard01-c-1"
+  rule "inspect --format *" 0 "/lab-wiredtiger-shard01-b-1|shard01-b|true|false|2999-01-01T00:00:01.123456789Z\n/lab-wiredtiger-cfg1-1|cfg1|false|true|0001-01-01T00:00:00Z\n/lab-wiredtiger-shard01-c-1|shard01-c|true|false|2000-01-01T00:00:00Z"
+  local dir=$LAB/results/experiment1/wiredtiger/20260101T000002Z
+  oom_summary "$dir"
+  lab experiment1 --docs 1000
+  assert_failure 1
+  local why="killed for memory during the run (Docker OOMKilled): shard01-b; the profile's memory limit (compose/profiles.tsv data_mem, cfg_mem) is too small for this engine and load"
+  assert_line "warning: $why"
+  assert_line "results: results/experiment1/wiredtiger/20260101T000002Z"
+  run node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log(JSON.stringify([s.complete, s.reason, s.exit_code, s.oom_killed, s.steps[0].complete, s.steps[0].reason]))' "$dir/summary.json"
+  assert_success
+  assert_output "[false,\"$why\",1,[\"shard01-b\"],true,null]"
+}
+
+@test "a container OOM-killed before the run (an older kill) leaves the run as it is" {
+  all_up_rules
+  rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"
+  rule "ps -a --filter label=com.docker.compose.project=lab-wiredtiger --format {{.Names}}" 0 "lab-wiredtiger-shard01-c-1"
+  rule "inspect --format *" 0 "/lab-wiredtiger-shard01-c-1|shard01-c|true|false|2000-01-01T00:00:00Z"
+  local dir=$LAB/results/experiment1/wiredtiger/20260101T000002Z
+  oom_summary "$dir"
+  cp "$dir/summary.json" "$BATS_TEST_TMPDIR/before.json"
+  lab experiment1 --docs 1000
+  assert_success
+  refute_output --partial "OOMKilled"
+  cmp "$dir/summary.json" "$BATS_TEST_TMPDIR/before.json"
+  assert_called "inspect --format *"
+}
+
 @test "the loader wrote no folder (it failed before): no results line, not latest's older run" {
   all_up_rules
   rule "compose * run --rm *" 1 "error: something the loader refused"
@@ -293,9 +334,9 @@ teardown() {
     stamp=$(date -u -d "@$((now + i))" +%Y%m%dT%H%M%SZ)
     mkdir "$parent/$stamp" && echo taken >"$parent/$stamp/owner"
   done
-  "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine inmemory --docs 200 --metrics-port 0 >"$BATS_TEST_TMPDIR/a.out" 2>&1 </dev/null &
+  "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine inmemory --docs 200 --warmup 0 --metrics-port 0 >"$BATS_TEST_TMPDIR/a.out" 2>&1 </dev/null &
   local a=$!
-  "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine inmemory --docs 200 --metrics-port 0 >"$BATS_TEST_TMPDIR/b.out" 2>&1 </dev/null &
+  "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine inmemory --docs 200 --warmup 0 --metrics-port 0 >"$BATS_TEST_TMPDIR/b.out" 2>&1 </dev/null &
   local b=$!
   wait "$a" || fail "run a failed: $(cat "$BATS_TEST_TMPDIR/a.out")"
   wait "$b" || fail "run b failed: $(cat "$BATS_TEST_TMPDIR/b.out")"
@@ -509,11 +550,12 @@ YAML
   local engine engines
   mapfile -t engines < <(awk -F'\t' '!/^#/ && $1 != "engine" {print $1}' "$LAB/compose/engines.tsv")
   ((${#engines[@]} >= 5)) || fail "engines table not read: ${engines[*]}"
+  # seed2013: the profile every engine's shard member fits (rocksdb does not fit laptop's memory)
   for engine in "${engines[@]}"; do
-    lab writeconcern --engine "$engine" --ops 10 --dry-run
+    lab writeconcern --engine "$engine" --profile seed2013 --ops 10 --dry-run
     assert_success
     assert_output --regexp "\+ .*-p lab-$engine .* run --rm --no-deps --build --use-aliases loader writeconcern --uri mongodb://shard01-a:27017.* --engine $engine --ops 10 --grafana-url http://grafana:3000"
-    lab journal --engine "$engine" --docs 1000 --commit-intervals 1,500 --dry-run
+    lab journal --engine "$engine" --profile seed2013 --docs 1000 --commit-intervals 1,500 --dry-run
     assert_success
     assert_output --regexp "\+ .*-p lab-$engine .* loader journal --uri .* --engine $engine --docs 1000 --commit-intervals 1,500 --grafana-url"
   done
