@@ -577,6 +577,8 @@ class Run {
         this.runDir.close();
         const file = this.runDir.summary(this.summaryObject(false, reason, { steps }), { final: true });
         note = ` (${steps.length} step(s) measured so far in ${file})`;
+        // The closing line a folder always gets (loader/README), also on a forced exit.
+        fs.writeSync(1, `results: ${this.runDir.dir}\n`);
       }
     } catch (e) {
       note = ` (summary not written: ${e.message})`;

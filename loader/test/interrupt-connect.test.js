@@ -45,3 +45,29 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
     }
   });
 }
+
+test('a forced exit (a second Ctrl-C while the first waits on a hung server) still prints the results line', async () => {
+  const { startServer } = require('./support/server');
+  const hung = await startServer();
+  const root = tmpResults();
+  try {
+    const l = startLoader(['experiment2', '--uri', hung.uri, '--preload-docs', '300', '--clients', '1', '--duration', '5s',
+      '--results-dir', root, '--metrics-port', '0', '--engine', 'forced', '--progress-interval', '1s'], { spawnOptions: { detached: true } });
+    await l.waitFor(/step 1\/1 \(1 clients\): started/);
+    await sleep(300);
+    hung.proc.kill('SIGSTOP');
+    await sleep(200);
+    process.kill(-l.proc.pid, 'SIGINT');
+    await sleep(100);
+    process.kill(-l.proc.pid, 'SIGINT');
+    const r = await l.done;
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /forced exit/, 'the premise: the second signal forced the exit');
+    const dir = fs.readdirSync(`${root}/experiment2/forced`).find((d) => d !== 'latest');
+    assert.match(r.stdout, new RegExp(`^results: \\S+/${dir}$`, 'm'), `no results line:\n${r.stdout}`);
+  } finally {
+    hung.proc.kill('SIGCONT');
+    await hung.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

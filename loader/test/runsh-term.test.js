@@ -1,0 +1,37 @@
+'use strict';
+// ./run.sh killed by a group SIGTERM (issue 32: `timeout 10 ./run.sh experiment2 ... --duration 60s`
+// wrote the summary but the terminal never showed the table or the results: line: tee and the
+// filter died with run.sh). The real run.sh under the real timeout(1), a real server.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { startServer } = require('./support/server');
+const { tmpResults } = require('./support/loader');
+
+const RUN_SH = path.resolve(__dirname, '..', '..', 'run.sh');
+
+test('timeout -s TERM ./run.sh experiment2 --uri ...: the table and the results line are shown, the summary written', async () => {
+  const server = await startServer();
+  const results = tmpResults();
+  try {
+    const p = spawn('timeout', ['-s', 'TERM', '5', RUN_SH, 'experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1',
+      '--duration', '60s', '--results-dir', results, '--metrics-port', '0', '--engine', 'term'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    const code = await new Promise((r) => p.on('close', r));
+    assert.equal(code, 124, `timeout's own code when it fired\n${stderr}`);
+    const dirs = fs.readdirSync(path.join(results, 'experiment2', 'term')).filter((d) => d !== 'latest');
+    assert.equal(dirs.length, 1, 'one run folder');
+    const summary = JSON.parse(fs.readFileSync(path.join(results, 'experiment2', 'term', dirs[0], 'summary.json'), 'utf8'));
+    assert.equal(summary.exit_code, 143, 'the loader got the SIGTERM and stopped cleanly');
+    assert.match(stdout, /^experiment2 on term \(INCOMPLETE\)$/m, `the table\n${stdout}\n${stderr}`);
+    assert.match(stdout, new RegExp(`^results: \\S*${dirs[0]}$`, 'm'), `the results line\n${stdout}`);
+  } finally {
+    await server.stop();
+    fs.rmSync(results, { recursive: true, force: true });
+  }
+});
