@@ -7,6 +7,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const net = require('node:net');
+const tls = require('node:tls');
+const { execFileSync } = require('node:child_process');
 const { startServer } = require('./support/server');
 const { startDns } = require('./support/dns-server');
 const { runLoader, tmpResults, latestRun } = require('./support/loader');
@@ -21,6 +24,7 @@ test.before(async () => {
     '_mongodb._tcp.cluster0.lab.test': { SRV: [{ port: server.port, target: 'node1.lab.test' }] },
     'cluster0.lab.test': {}, // no TXT record: NOERROR without an answer (node: ENODATA)
     'node1.lab.test': { A: ['127.0.0.1'] },
+    'tls1.lab.test': { A: ['127.0.0.1'] },
   });
   results = tmpResults();
 });
@@ -72,5 +76,42 @@ test('mongodb+srv:// whose SRV name does not exist: one line naming the SRV reco
     assert.deepEqual(fs.readdirSync(root), [], 'no results folder');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('mongodb+srv:// with TLS on (its default) and tlsCAFile=: the loader connects over TLS, and records it', async () => {
+  // A TLS front for the test server: a self-signed certificate for the SRV target's name, made
+  // with openssl here; the driver must verify it against tlsCAFile from the URI.
+  const dir = tmpResults();
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1',
+    '-subj', '/CN=tls1.lab.test', '-addext', 'subjectAltName=DNS:tls1.lab.test'], { stdio: 'ignore' });
+  let handshakes = 0;
+  const front = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (sock) => {
+    handshakes++;
+    const back = net.connect(server.port, '127.0.0.1');
+    sock.pipe(back).pipe(sock);
+    sock.on('error', () => back.destroy());
+    back.on('error', () => sock.destroy());
+  });
+  await new Promise((r) => front.listen(0, '127.0.0.1', r));
+  const records = { '_mongodb._tcp.tlscluster.lab.test': { SRV: [{ port: front.address().port, target: 'tls1.lab.test' }] }, 'tlscluster.lab.test': {} };
+  const tlsDns = await startDns({ ...records, 'tls1.lab.test': { A: ['127.0.0.1'] } });
+  try {
+    const r = await runLoader(['experiment1', '--uri', `mongodb+srv://tlscluster.lab.test/?tlsCAFile=${encodeURIComponent(cert)}`, '--docs', '200',
+      '--clients', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'srv-tls'],
+    { env: { ...env(), LAB_TEST_DNS: `127.0.0.1:${tlsDns.port}` } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(handshakes > 0, 'no TLS connection reached the front');
+    const { summary } = latestRun(results, 'experiment1', 'srv-tls');
+    assert.equal(summary.connection.tls.enabled, true);
+    assert.equal(summary.connection.tls.ca_file, cert);
+    assert.equal(summary.connection.tls.allow_invalid_certificates, false);
+    assert.deepEqual(summary.connection.srv.resolved_hosts, [`tls1.lab.test:${front.address().port}`]);
+  } finally {
+    front.close();
+    await tlsDns.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
