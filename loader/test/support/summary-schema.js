@@ -28,7 +28,7 @@ function checkSummary(s) {
   str(s.engine, 'engine');
   assert.ok(['flag', 'server', 'none'].includes(s.engine_source), 'engine_source: flag | server | none');
   assert.ok('engine_reported' in s, 'engine_reported (the server\'s storage engine, or null)');
-  if (s.engine_source === 'none') assert.equal(s.engine, 'unknown', 'engine of a server that reports none');
+  if (s.engine_source === 'none') assert.match(s.engine, /^unknown(-.+)?$/, 'engine of a server that reports none: unknown-<what it reports>');
   assert.ok(!Number.isNaN(Date.parse(s.started_at)), 'started_at: ISO time');
   // placement: where loader and members ran (src/placement.js); null for --uri.
   assert.ok('placement' in s, 'placement (or null)');
@@ -92,8 +92,44 @@ function checkSummary(s) {
     assert.ok(Array.isArray(st.loader.workers), `${n}.loader.workers`);
   }
   assert.ok(typeof s.loader_limited === 'boolean' || s.loader_limited === null, 'loader_limited');
+  // --sla: the capacity search (src/sla.js capacityOf); absent without --sla.
+  if (s.parameters.sla) checkCapacity(s.capacity, s[list]);
+  else assert.ok(!('capacity' in s), 'capacity only with parameters.sla');
   assert.ok('published' in s, 'published (the seed\'s numbers, or null)');
   assert.ok(isObj(s.files), 'files');
+}
+
+// capacity: the SLA, the capacity (null: no rate passed), the clients, and one judged step per
+// measured step, in order, each with its offered rate, what was achieved, the worst op's intended
+// and service latency at the SLA's percentile, and passed or why not.
+function checkCapacity(c, steps) {
+  assert.ok(isObj(c), 'capacity: object expected with parameters.sla');
+  assert.ok(isObj(c.sla) && ['p50', 'p90', 'p99', 'p99.9'].includes(c.sla.percentile), 'capacity.sla.percentile');
+  num(c.sla.target_ms, 'capacity.sla.target_ms');
+  numOrNull(c.capacity_ops_per_s, 'capacity.capacity_ops_per_s');
+  numOrNull(c.lowest_failing_ops_per_s, 'capacity.lowest_failing_ops_per_s');
+  num(c.clients, 'capacity.clients');
+  assert.equal(typeof c.complete, 'boolean', 'capacity.complete');
+  assert.ok(isObj(c.search), 'capacity.search');
+  str(c.search.ended, 'capacity.search.ended (why the search stopped)');
+  assert.ok(Array.isArray(c.steps), 'capacity.steps');
+  assert.equal(c.steps.length, steps.length, 'capacity.steps: one per measured step');
+  for (const [i, st] of c.steps.entries()) {
+    const n = `capacity.steps[${i}]`;
+    num(st.offered_ops_per_s, `${n}.offered_ops_per_s`);
+    assert.equal(st.offered_ops_per_s, steps[i].target_rate, `${n}: the step's offered rate (steps[${i}].target_rate)`);
+    num(st.achieved_ops_per_s, `${n}.achieved_ops_per_s`);
+    numOrNull(st.intended_us, `${n}.intended_us`);
+    numOrNull(st.service_us, `${n}.service_us`);
+    assert.ok(isObj(st.latency), `${n}.latency (per op: intended and service p50/p99/p99.9)`);
+    for (const [op, l] of Object.entries(st.latency)) {
+      for (const k of ['intended_us', 'service_us']) if (l[k] !== null) for (const p of ['p50', 'p99', 'p999']) numOrNull(l[k][p], `${n}.latency.${op}.${k}.${p}`);
+    }
+    assert.equal(typeof st.passed, 'boolean', `${n}.passed`);
+    if (st.passed) assert.equal(st.why, null, `${n}: a passing step has no why`);
+    else str(st.why, `${n}.why`);
+  }
+  if (c.capacity_ops_per_s !== null) assert.ok(c.steps.some((st) => st.passed && st.offered_ops_per_s === c.capacity_ops_per_s), 'capacity: a rate that passed');
 }
 
 function checkTimelineLine(l) {
