@@ -112,4 +112,20 @@ async function testServer() {
   return startServer();
 }
 
-module.exports = { startServer, testServer, compile, REPO };
+// dependsOn(...ids): node:test's `skip` option for a test that holds only on the test server,
+// through its deviations from MongoDB (support/server-lines.js DEVIATIONS: an unknown id throws).
+// Under MONGODB_URI the test is skipped, naming each deviation (counted as skipped, never as
+// passed, by test/run-all.sh); else false (it runs).
+//   test('...', { skip: dependsOn('journal-commit-interval-unknown') }, async () => { ... });
+function dependsOn(...ids) {
+  const { deviationOf } = require('./server-lines');
+  const named = ids.map((id) => `deviation '${id}' (${deviationOf(id).test_server})`);
+  return process.env.MONGODB_URI ? `depends on the test server's ${named.join('; ')}: MONGODB_URI names another server` : false;
+}
+
+// The folder a run against the bare test server is filed under: it reports no storage engine
+// (server-lines.js DEVIATIONS no-storage-engine), so the loader names it by its process and
+// version (src/engine-label.js).
+const UNREPORTED_ENGINE_FOLDER = 'unknown-java-7.0.0';
+
+module.exports = { startServer, testServer, dependsOn, compile, REPO, UNREPORTED_ENGINE_FOLDER };
