@@ -73,7 +73,14 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
   assert.equal(set.verdicts.length, 2, 'one verdict per step for the one pair');
   for (const v of set.verdicts) assert.match(v.sentence, /mjs-label-[ab]/);
   assert.ok(set.published.series.some((p) => p.op === 'update' && p.value === 3910), 'the seed\'s numbers from experiments/experiment2.yaml');
-  assert.equal(set.runs[0].description.server_version, '7.0.0');
+  // what the server itself reports (buildInfo), not the test server's own 7.0.0: MONGODB_URI too
+  const { MongoClient } = require(path.join(LOADER_TEST, '..', '..', 'node_modules', 'mongodb'));
+  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
+  try {
+    assert.equal(set.runs[0].description.server_version, (await client.db('admin').command({ buildInfo: 1 })).version);
+  } finally {
+    await client.close();
+  }
   assert.match(out, /== experiment2: mjs-label-a vs mjs-label-b/);
 
   const { page, errors, close } = await openPage(path.join(dir, 'index.html'), results);
