@@ -172,7 +172,7 @@ class Run {
     this.description = description;
     if (this.stopReason) return;
     const reported = description.server.storage_engine?.name;
-    const label = engineLabel({ flag: opts.engine, reported, repoRoot: REPO_ROOT });
+    const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
     this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}; results: ${this.runDir.dir}`);

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { startServer } = require('./support/server');
+const { startServer, UNREPORTED_ENGINE_FOLDER } = require('./support/server');
 const { runLoader, tmpResults, BIN } = require('./support/loader');
 
 // A port with nothing listening on it: bind to 0, note the port, close.
@@ -24,7 +24,7 @@ async function deadPort() {
 
 // An earlier, complete run that latest points at: a failed start must leave both alone.
 function earlierRun(root) {
-  const parent = path.join(root, 'experiment1', 'unknown');
+  const parent = path.join(root, 'experiment1', UNREPORTED_ENGINE_FOLDER);
   fs.mkdirSync(path.join(parent, '20200101T000000Z'), { recursive: true });
   fs.writeFileSync(path.join(parent, '20200101T000000Z', 'summary.json'), '{"complete": true}\n');
   fs.symlinkSync('20200101T000000Z', path.join(parent, 'latest'));
@@ -33,7 +33,7 @@ function earlierRun(root) {
 
 function assertNothingWritten(root, parent) {
   assert.deepEqual(fs.readdirSync(root), ['experiment1'], 'no other experiment or engine folder');
-  assert.deepEqual(fs.readdirSync(path.join(root, 'experiment1')), ['unknown']);
+  assert.deepEqual(fs.readdirSync(path.join(root, 'experiment1')), [UNREPORTED_ENGINE_FOLDER]);
   assert.deepEqual(fs.readdirSync(parent).sort(), ['20200101T000000Z', 'latest'], 'no new run folder');
   assert.equal(fs.readlinkSync(path.join(parent, 'latest')), '20200101T000000Z', 'latest did not move');
 }

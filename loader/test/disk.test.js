@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { startServer } = require('./support/server');
+const { startServer, UNREPORTED_ENGINE_FOLDER: FOLDER } = require('./support/server');
 const { startLoader } = require('./support/loader');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 
@@ -49,9 +49,9 @@ function fillInodes(dir) {
   try { for (let i = 0; ; i++) fs.writeFileSync(path.join(dir, 'inodes', String(i)), ''); } catch (e) { assert.equal(e.code, 'ENOSPC'); }
 }
 
-// runFolders(root): the run folders (not latest) under experiment2/unknown.
+// runFolders(root): the run folders (not latest) under experiment2/<the test server's folder>.
 function runFolders(root) {
-  const parent = path.join(root, 'experiment2', 'unknown');
+  const parent = path.join(root, 'experiment2', FOLDER);
   if (!fs.existsSync(parent)) return [];
   return fs.readdirSync(parent).filter((f) => /^\d{8}T\d{6}Z/.test(f)).map((f) => path.join(parent, f));
 }
@@ -69,16 +69,16 @@ function checkLeftBehind(dir) {
 }
 
 // An earlier complete run with latest on it: a failed start must leave both as they were.
-const EARLIER = `mkdir -p "${MNT}/experiment2/unknown/20200101T000000Z" && echo '{"complete": true}' > "${MNT}/experiment2/unknown/20200101T000000Z/summary.json" && ln -s 20200101T000000Z "${MNT}/experiment2/unknown/latest"`;
+const EARLIER = `mkdir -p "${MNT}/experiment2/${FOLDER}/20200101T000000Z" && echo '{"complete": true}' > "${MNT}/experiment2/${FOLDER}/20200101T000000Z/summary.json" && ln -s 20200101T000000Z "${MNT}/experiment2/${FOLDER}/latest"`;
 function assertStartRefused(r, out, code, why) {
   assert.equal(r.code, 1, r.stderr);
   assert.doesNotMatch(r.stderr, /Uncaught|    at |ENOENT/, 'no stack trace, no secondary ENOENT');
   const errors = r.stderr.split('\n').filter((x) => x.startsWith('error: '));
   assert.equal(errors.length, 1, r.stderr);
-  assert.match(errors[0], new RegExp(`^error: cannot write ${MNT}/experiment2/unknown/\\S+: ${code} \\(${why}\\); .*--results-dir DIR`));
+  assert.match(errors[0], new RegExp(`^error: cannot write ${MNT}/experiment2/${FOLDER}/\\S+: ${code} \\(${why}\\); .*--results-dir DIR`));
   assert.doesNotMatch(r.stdout, /results:/, 'no results line: no folder was written');
-  assert.deepEqual(fs.readdirSync(path.join(out, 'experiment2', 'unknown')).sort(), ['20200101T000000Z', 'latest'], 'no new folder');
-  assert.equal(fs.readlinkSync(path.join(out, 'experiment2', 'unknown', 'latest')), '20200101T000000Z', 'latest did not move');
+  assert.deepEqual(fs.readdirSync(path.join(out, 'experiment2', FOLDER)).sort(), ['20200101T000000Z', 'latest'], 'no new folder');
+  assert.equal(fs.readlinkSync(path.join(out, 'experiment2', FOLDER, 'latest')), '20200101T000000Z', 'latest did not move');
 }
 
 const args = (duration = '60s') => ['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '2,4', '--duration', duration];
@@ -92,11 +92,11 @@ test('ENOSPC mid-run: clean stop, the measured step kept and printed, summary sa
     assert.equal(r.code, 1, r.stderr);
     assert.doesNotMatch(r.stderr, /Uncaught|    at /, 'no stack trace');
     assert.match(r.stderr, /error: cannot write \S+\/timeline\.ndjson: ENOSPC \(the disk is full\); free space there, or pass --results-dir DIR on a disk with room \(results folder \S+\)/);
-    assert.match(r.stdout, /experiment2 on unknown \(INCOMPLETE\)\n\s*step\s+clients\s+op/, 'the usual table');
+    assert.match(r.stdout, new RegExp(`experiment2 on ${FOLDER} \\(INCOMPLETE\\)\\n\\s*step\\s+clients\\s+op`), 'the usual table');
     assert.match(r.stdout, /\n1\s+2\s+find\s+[1-9]\d*/, 'with the measured step');
     const dirs = runFolders(out);
     assert.equal(dirs.length, 1);
-    assert.match(r.stdout, new RegExp(`results: ${MNT}/experiment2/unknown/${path.basename(dirs[0])}\\n`));
+    assert.match(r.stdout, new RegExp(`results: ${MNT}/experiment2/${FOLDER}/${path.basename(dirs[0])}\\n`));
     const { summary, lines } = checkLeftBehind(dirs[0]);
     assert.equal(summary.complete, false);
     assert.equal(summary.exit_code, 1);

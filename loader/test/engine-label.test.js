@@ -1,13 +1,13 @@
 'use strict';
 // --uri runs are filed under the engine the server reports, never under a default: the engines
 // table's name for a known engine (wiredTiger -> wiredtiger), the reported name otherwise,
-// "unknown" (engine_source "none") when the server reports none; --engine LABEL is recorded as
+// "unknown-<process>-<version>" (engine_source "none") when the server reports none; --engine LABEL is recorded as
 // given with the server's word beside it. mongo-java-server reports what LAB_STORAGE_ENGINE says
 // (test/support/LabMongoServer.java), as mongod reports its own.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const { startServer } = require('./support/server');
+const { startServer, UNREPORTED_ENGINE_FOLDER } = require('./support/server');
 const { runLoader, tmpResults, latestRun } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 
@@ -48,11 +48,31 @@ test('server reports an engine the table does not know: its own name', async () 
   assert.equal(summary.engine_source, 'server');
 });
 
-test('server reports no storage engine: unknown, source none (never a made-up wiredtiger)', async () => {
+test('server reports no storage engine: unknown and what it does report, source none (never a made-up wiredtiger)', async () => {
   const { summary } = await labelled(null);
-  assert.equal(summary.engine, 'unknown');
+  assert.equal(summary.engine, `unknown-${summary.server.process}-${summary.server.version}`);
+  assert.equal(summary.engine, UNREPORTED_ENGINE_FOLDER);
   assert.equal(summary.engine_source, 'none');
   assert.equal(summary.engine_reported, null);
+});
+
+test('two servers that report no storage engine, two versions: two folders, never one shared "unknown"', async () => {
+  const versions = [{ server: '7.0.0', wire: 21 }, { server: '6.0.0', wire: 17 }];
+  const root = tmpResults();
+  try {
+    for (const version of versions) {
+      const server = await startServer({ version });
+      try {
+        const r = await runLoader(['experiment1', '--uri', server.uri, '--docs', '20', '--results-dir', root, '--metrics-port', '0']);
+        assert.equal(r.code, 0, r.stderr);
+      } finally {
+        await server.stop();
+      }
+    }
+    assert.deepEqual(fs.readdirSync(`${root}/experiment1`).sort(), ['unknown-java-6.0.0', 'unknown-java-7.0.0']);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('--engine any label: recorded as given, the server\'s word beside it', async () => {

@@ -40,11 +40,12 @@ function serverName(id) {
 const DIMENSIONS = ['engine', 'platform', 'os', 'server', 'profile'];
 
 // The value of run r along dimension `by`. engine: the results label; a run filed under the
-// loader's "unknown" (the server reported no storage engine, engine_source "none") is named by
-// what the server does report, so two different servers never share one "unknown". server: its
+// loader's bare "unknown" (the server reported no storage engine, engine_source "none"; loaders
+// before 'unknown-<process>-<version>' folders) is named by what the server does report, so two
+// different servers never share one "unknown". server: its
 // identity. profile: the lab's profile. Anything else: the run's --label of that name.
 function dimensionValue(r, by) {
-  if (by === 'engine') return r.engine_source === 'none' ? `${r.engine} (${serverName(r.identity.server)})` : r.engine;
+  if (by === 'engine') return r.engine_source === 'none' && r.engine === 'unknown' ? `${r.engine} (${serverName(r.identity.server)})` : r.engine;
   if (by === 'server') return serverName(r.identity.server);
   if (by === 'profile') return r.profile ?? 'profile not recorded';
   return r.labels[by] ?? `no ${by} label`;
