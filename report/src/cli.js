@@ -59,6 +59,8 @@ function parse(argv) {
   return { help: Boolean(o.help), by: o.by, wide: o.wide, experiments: o.experiment, engines: o.engine, since, resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
 }
 
+const { capacityReport, capacityText } = require('./capacity');
+
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
   try {
@@ -82,8 +84,12 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
       inputs: opts.inputs,
       filters: { experiments: opts.experiments, engines: opts.engines, since: opts.since ? opts.since.toISOString() : null },
     });
+    // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
+    // not a sweep, so they get no per-step throughput verdicts in the summary.
+    report.capacity = capacityReport(input.runs, opts.by);
+    report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
     const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
-    io.stdout.write(renderText(report, dir, { wide: opts.wide }));
+    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }));
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {

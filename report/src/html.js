@@ -47,6 +47,7 @@ function renderHtml(report) {
   const plotJs = libFile('@observablehq/plot', 'dist/plot.umd.min.js');
   const d3Js = libFile('d3', 'dist/d3.min.js');
   const page = fs.readFileSync(path.join(__dirname, 'page.js'), 'utf8');
+  const capacityPage = fs.readFileSync(path.join(__dirname, 'capacity-page.js'), 'utf8'); // --sla runs
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -61,6 +62,7 @@ function renderHtml(report) {
 <script>${safeScript(d3Js)}</script>
 <script>${safeScript(plotJs)}</script>
 <script>${safeScript(page)}</script>
+<script>${safeScript(capacityPage)}</script>
 </body>
 </html>
 `;

@@ -195,6 +195,7 @@ function normalise(s, timelineLines, dir) {
     description: d,
     published: s.published ?? null,
     points: points(s),
+    capacity: s.capacity ?? null, // --sla runs: the capacity search (src/capacity.js)
     timeline: timeline(timelineLines),
   };
 }

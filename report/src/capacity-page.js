@@ -1,0 +1,51 @@
+/* global Plot */
+// Runs in the browser after page.js (src/html.js inlines it): the capacity section (--sla runs,
+// src/capacity.js), placed right after the summary: per experiment and set, the verdict
+// sentences, the capacities, and each side's latency-throughput curve (intended latency at the
+// SLA's percentile against the achieved rate, log latency axis, 1-2-5 ticks, the SLA as a dashed
+// line, failing steps hollow). One Plot spec per chart, as page.js draws its own.
+(function () {
+  'use strict';
+  const report = JSON.parse(document.getElementById('report-data').textContent);
+  const sections = report.capacity || [];
+  if (!sections.length) return;
+  const el = (tag, attrs, ...children) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+    return e;
+  };
+  const ticks125 = (lo, hi) => {
+    const out = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const m of [1, 2, 5]) out.push(Number((m * 10 ** e).toPrecision(1)));
+    return out.filter((t) => t >= lo / 1.5 && t <= hi * 1.5);
+  };
+  const box = el('section', { id: 'capacity' }, el('h2', {}, `Capacity under a latency SLA, by ${report.by}`));
+  for (const c of sections) {
+    const sla = `${c.sla.percentile} <= ${c.sla.target_ms} ms`;
+    box.append(el('h3', {}, `${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${sla}`));
+    box.append(el('ul', {}, c.verdicts.map((v) => el('li', { class: v.status }, v.sentence)), c.verdicts.length ? [] : [el('li', {}, 'one side only: nothing to compare')]));
+    box.append(el('p', { class: 'meta' }, c.sides.map((s) => `${s.engine}: ${s.median === null ? 'no capacity' : `${Math.round(s.median)} ops/s`} (median of ${s.samples.length} usable of ${s.runs} run(s); ${s.clients.join(',')} clients)`).join('; ')));
+    const data = c.sides.flatMap((s) => s.curve.filter((p) => p.intended_us > 0).map((p) => ({ ...p, engine: s.engine, ms: p.intended_us / 1000, series: `${s.engine} ${p.run}` })));
+    if (!data.length) continue;
+    const msAll = [...data.map((d) => d.ms), c.sla.target_ms];
+    const fig = el('figure', { class: 'chart', 'data-kind': 'capacity-curve', 'data-engines': c.sides.map((s) => s.engine).join(',') });
+    fig.append(el('figcaption', {}, `${c.experiment}: intended ${c.sla.percentile} (ms, log) against the achieved rate, each step of each search; dashed: the SLA; hollow: a step that failed`));
+    fig.append(Plot.plot({
+      width: 760, height: 320, marginLeft: 70, marginRight: 20, marginTop: 30, style: { fontSize: '12px' },
+      x: { label: 'achieved ops/s', grid: true },
+      y: { type: 'log', label: `intended ${c.sla.percentile} ms`, ticks: ticks125(Math.min(...msAll), Math.max(...msAll)), tickFormat: '~g', grid: true },
+      color: { legend: true },
+      marks: [
+        Plot.ruleY([c.sla.target_ms], { stroke: '#c00', strokeDasharray: '6,4' }),
+        Plot.text([c.sla.target_ms], { y: (d) => d, text: () => `SLA ${sla}`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#c00' }),
+        Plot.line([...data].sort((a, b) => a.offered - b.offered), { x: 'achieved', y: 'ms', stroke: 'engine', z: 'series', strokeOpacity: 0.5 }),
+        Plot.dot(data.filter((d) => d.passed), { x: 'achieved', y: 'ms', fill: 'engine', r: 4, tip: true }),
+        Plot.dot(data.filter((d) => !d.passed), { x: 'achieved', y: 'ms', stroke: 'engine', r: 4, tip: true }),
+      ],
+    }));
+    box.append(fig);
+  }
+  const summary = document.getElementById('summary');
+  if (summary) summary.after(box); else document.getElementById('report').prepend(box);
+})();

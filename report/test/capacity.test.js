@@ -1,0 +1,54 @@
+'use strict';
+// Capacities of --sla runs compared (src/capacity.js, issue 33 item 3): only alike runs, the
+// throughput verdict's rules (geometric means, Welch t 95% CI, >= 2 usable repetitions a side).
+// The runs are normalised summaries in the shape normalise.js makes; the capacity block is the
+// loader's (loader/src/sla.js capacityOf), whose end-to-end run is loader/test/sla-run.test.js.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { capacityReport, capacityText } = require('../src/capacity');
+
+const identity = { server: { version: '8.0.4', storage_engine: 'x' }, loader: { version: '1.0.0', node: 'v22.0.0', driver_line: '6' } };
+let n = 0;
+function run(engine, cap, { sla = 'p99=10ms', complete = true, searchComplete = true } = {}) {
+  n += 1;
+  const [pct, target] = sla.split('=');
+  return {
+    dir: `/r/${engine}/${n}`, experiment: 'experiment2', engine, engine_source: 'flag', labels: {}, profile: null, identity,
+    repetition: n, complete, parameters: { sla, workload: { clients: [32] } },
+    capacity: {
+      sla: { percentile: pct, target_ms: parseFloat(target), text: sla }, capacity_ops_per_s: cap, clients: 32, complete: searchComplete,
+      steps: [{ offered_ops_per_s: 100, achieved_ops_per_s: 99, intended_us: 2000, service_us: 1500, passed: true, why: null },
+        { offered_ops_per_s: 200, achieved_ops_per_s: 150, intended_us: 90000, service_us: 5000, passed: false, why: 'x' }],
+    },
+  };
+}
+
+test('alike runs: "A sustains Nx B\'s rate at p99 <= 10 ms (95% CI ...)", the faster side first; the curve keeps every step', () => {
+  const runs = [run('inmemory', 100), run('inmemory', 105), run('inmemory', 95), run('wiredtiger', 190), run('wiredtiger', 200), run('wiredtiger', 210)];
+  const [c] = capacityReport(runs);
+  assert.equal(c.verdicts.length, 1);
+  const v = c.verdicts[0];
+  assert.equal(v.status, 'verdict');
+  assert.match(v.sentence, /^wiredtiger sustains 2\.00x inmemory's rate at p99 <= 10 ms \(95% CI (\d\.\d\d)-(\d\.\d\d), 3 runs each\)$/);
+  assert.ok(v.ci[0] < 2 && v.ci[1] > 2 && v.ci[0] > 1);
+  assert.deepEqual(c.sides.map((s) => [s.engine, s.median]), [['inmemory', 100], ['wiredtiger', 200]]);
+  assert.equal(c.sides[0].curve.length, 6, 'two steps of each of three runs');
+  assert.match(capacityText([c]), /^== capacity under a latency SLA/);
+  assert.match(capacityText([c]), /experiment2: p99 <= 10 ms, inmemory 100 ops\/s \(median of 3\/3 run\(s\), clients 32\); wiredtiger 200 ops\/s/);
+});
+
+test('no verdict under 2 usable repetitions; interrupted searches and runs where no rate passed are excluded and counted; a CI over 1.0 shows no difference', () => {
+  const [c] = capacityReport([run('a', 100), run('a', 300, { searchComplete: false }), run('b', 110), run('b', null)]);
+  assert.equal(c.verdicts[0].status, 'no-verdict');
+  assert.match(c.verdicts[0].sentence, /a has 1 usable run\(s\), b 1; .*a: search interrupted in 1 of 2 run\(s\); b: no rate passed in 1 of 2 run\(s\)/);
+  const [d] = capacityReport([run('a', 100), run('a', 130), run('b', 110), run('b', 120)]);
+  assert.equal(d.verdicts[0].status, 'no-difference');
+  assert.match(d.verdicts[0].sentence, /no difference shown between .* spans 1\.0/);
+});
+
+test('runs under another SLA are another set, never compared', () => {
+  const cs = capacityReport([run('a', 100), run('a', 100), run('b', 200, { sla: 'p99=20ms' }), run('b', 200, { sla: 'p99=20ms' })]);
+  assert.equal(cs.length, 2);
+  for (const c of cs) assert.equal(c.verdicts.length, 0);
+  assert.equal(capacityReport([run('a', 100)].map((r) => ({ ...r, capacity: null }))).length, 0, 'runs without --sla have no capacity section');
+});
