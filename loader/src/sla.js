@@ -27,7 +27,8 @@ const MIN_RATE = 1;
 // (Little's law); each client has one in flight, so the clients cap the rate at clients / L.
 // 32 clients at a 1 ms mean allow 32,000 ops/s, and 3,200 at 10 ms: above what the lab's 2-core
 // members reached in a closed loop of 6 clients. A step whose clients were all busy says so
-// (CLIENTS_BUSY): there the client count, not the server, may be what failed.
+// (CLIENTS_BUSY): a saturated server keeps every client waiting too, so this does not tell the
+// server's limit from the clients'; only a run with more clients does.
 const DEFAULT_CLIENTS = 32;
 const CLIENTS_BUSY = 0.9;
 
@@ -85,7 +86,7 @@ function judgeStep(sla, offered, entry) {
   else if (entry.loader && entry.loader.limited === true) out.why = 'the loader was the limit (not the server)';
   else if (achieved < offered * ACHIEVED_SHARE) {
     out.why = `achieved ${out.achieved_ops_per_s} ops/s, under ${ACHIEVED_SHARE * 100}% of the ${offered} offered`;
-    if (clientsBusy !== null && clientsBusy >= CLIENTS_BUSY) out.why += `; the ${entry.clients} clients were busy ${Math.round(clientsBusy * 100)}% of the time, so the client count may be the limit (more --clients)`;
+    if (clientsBusy !== null && clientsBusy >= CLIENTS_BUSY) out.why += `; the ${entry.clients} clients were busy ${Math.round(clientsBusy * 100)}% of the time: with ${entry.clients} clients the loader could not offer more, and whether the server would take more with more clients is not known (more --clients tells)`;
   }
   else if (worstIntended === null) out.why = 'no intended latency recorded (was the step paced?)';
   else if (worstIntended > sla.target_ms * 1000) out.why = `intended ${sla.percentile} ${(worstIntended / 1000).toFixed(2)} ms > ${sla.target_ms} ms`;
