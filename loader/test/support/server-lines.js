@@ -88,6 +88,16 @@ const BEHAVIOURS = {
       },
     },
   },
+  'cmdline-journal': {
+    what: 'getCmdLineOpts reports storage.journal.enabled false for a mongod started with --nojournal (state.nojournal: a test restarts the members so)',
+    source: 'mongodb/mongo src/mongo/db/mongod_options.cpp canonicalizeMongodOptions: --nojournal sets storage.journal.enabled false (read in 3.x/4.x-era versions); manual "getCmdLineOpts" (parsed: the options as parsed)',
+    when: (cmd) => cmd.name === 'getCmdLineOpts',
+    answer: {
+      reply(cmd, line, state) {
+        return { argv: ['mongod', ...(state.nojournal ? ['--nojournal'] : [])], parsed: { storage: { journal: { enabled: line.journal && !state.nojournal } } }, ok: 1 };
+      },
+    },
+  },
   'journal-commit-interval': {
     what: 'journalCommitInterval is a runtime server parameter (1-500 ms, default 100) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too',
     source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
@@ -130,7 +140,7 @@ const LINES = {
   'mongod-4.0-mmapv1-replset': {
     version: '4.0.28', wire: 7, storageEngine: { name: 'mmapv1', supportsCommittedReads: false, persistent: true },
     journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '4.0', fcvAccepts: ['3.6', '4.0'],
-    behaviours: ['retryable-writes-refused-mmapv1', ...COMMON],
+    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', ...COMMON],
   },
   'psmdb-3.6-rocksdb-replset': {
     version: '3.6.23-13.0', wire: 6, storageEngine: { name: 'rocksdb', supportsCommittedReads: true, persistent: true },
