@@ -57,6 +57,9 @@ async function caseMeasures(ctx, params) {
     row = null;
   }
   const name = (row && row.server_engine) || ctx.description?.server?.storage_engine?.name || null;
+  if (params.members_journal === 'off') {
+    return { measures: 'no journal: the members run with --nojournal, each batch is acknowledged from memory and nothing is journaled (seeds/001 "without --journal")', measures_source: 'mongodb/mongo src/mongo/db/db.cpp _initAndListen refuses --nojournal only for WiredTiger replica-set members (compose/engines.tsv nojournal)' };
+  }
   if (facts.journal === false) {
     return { measures: 'not applicable: no journal, so j:true has nothing to wait for (refused where the engine has none) and j:false is an acknowledgement from memory', measures_source: facts.journal_source };
   }

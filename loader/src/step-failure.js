@@ -56,7 +56,11 @@ function noStepMeasured(steps) {
   const marked = (steps || []).map(withFailure);
   if (marked.some((s) => !s.failed && !notRun(s))) return null;
   const failed = marked.find((s) => s.failed);
-  if (!failed) return 'no step measured: no step ran';
+  if (!failed) {
+    const skipped = marked.find(notRun);
+    if (!skipped) return 'no step measured: no step ran';
+    return `no step measured: no case ran (${skipped.name || `step ${skipped.index}`}: ${skipped.unsupported || skipped.not_applicable || 'not run'})`;
+  }
   const f = failed.failed;
   if (f.operations === 0) {
     const warm = failed.warmup && failed.warmup.measured === false

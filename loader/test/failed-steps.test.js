@@ -73,6 +73,8 @@ test('withFailure / noStepMeasured: the threshold, the earliest first error, cas
     'no step measured: every step had more than 1% of its operations fail (step 1: 3 of 3, first error: DuplicateKey (11000): E11000)');
   assert.equal(noStepMeasured([{ index: 1, ops: { insert: op(0, 3) } }, { index: 2, ops: { insert: op(5, 0) } }]), null);
   assert.equal(noStepMeasured([]), 'no step measured: no step ran');
+  assert.equal(noStepMeasured([{ index: 1, name: 'journal off', ops: {}, unsupported: 'the members run with a journal' }]),
+    'no step measured: no case ran (journal off: the members run with a journal)');
   assert.equal(noStepMeasured([{ index: 1, ops: {}, warmup: { ops: 200, measured: false } }]),
     'no step measured: step 1 measured no operation (it ended within its warm-up: 200 operations ran unmeasured; use --warmup 0 or a larger size)');
 });

@@ -135,7 +135,7 @@ test('bad input: exit 2, one line, nothing connects', async () => {
     [['--docs', '0'], /^error: --docs: 0 is out of range/],
     [['--commit-intervals', '0,100'], /^error: --commit-intervals: 0 is out of range 1\.\.500$/],
     [['--commit-intervals', '1,,5'], /^error: --commit-intervals: '1,,5' is not a list like 1,100,500 \(or none\)$/],
-    [['--ops', '5'], /^error: --ops does not apply to journal \(its bulk_import workload takes --docs, --batch, --val-length, --commit-intervals, --cost-min-time\)$/],
+    [['--ops', '5'], /^error: --ops does not apply to journal \(its bulk_import workload takes --docs, --batch, --val-length, --commit-intervals, --cost-min-time, --members-journal\)$/],
   ]) {
     const r = await runLoader(['check', 'journal', '--uri', 'mongodb://127.0.0.1:1/', ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);

@@ -24,6 +24,26 @@ const MAX_ERRORS_IN_A_ROW = 100;
 const PARAM = 'journalCommitInterval'; // ms, 1..500 (mongod setParameter, settable at run time)
 
 const BASELINE = 'j:false';
+const JOURNAL_OFF = 'journal off';
+
+// membersWithoutJournal(ctx) -> { journal_source } when the members that take the writes run
+// without a journal (getCmdLineOpts parsed.storage.journal.enabled false: --nojournal), else
+// { error }: the case is not run on members that journal. getCmdLineOpts through mongos describes
+// the router, so there it is taken from ./run.sh's word and said so.
+async function membersWithoutJournal(ctx) {
+  if (ctx.description?.topology?.kind === 'mongos') {
+    return { journal: false, journal_source: 'not verified through mongos (getCmdLineOpts describes the router): ./run.sh restarted the shard members with --nojournal' };
+  }
+  let opts;
+  try {
+    opts = await ctx.client.db('admin').command({ getCmdLineOpts: 1 });
+  } catch (e) {
+    return { journal: null, journal_source: 'getCmdLineOpts failed', error: `cannot tell whether the members run without a journal (getCmdLineOpts: ${e.codeName || e.name}: ${e.message})` };
+  }
+  const enabled = opts?.parsed?.storage?.journal?.enabled;
+  if (enabled === false) return { journal: false, journal_source: 'getCmdLineOpts: storage.journal.enabled false (the members run with --nojournal)' };
+  return { journal: true, journal_source: 'getCmdLineOpts: storage.journal.enabled not false', error: 'the members run with a journal: the journal-off case needs them started with --nojournal (./run.sh journal does so where compose/engines.tsv nojournal says yes)' };
+}
 // A cost (this case's docs/s against j:false's) only from cases that each measured at least this
 // long: a 0.2 s case printed "+12.8 %" (a speed-up called a cost) from the first batches' noise.
 // The seed's cases ran 422-448 s (seeds/001); 5 s is this lab's floor, a judgement, not a source's.
@@ -56,6 +76,10 @@ module.exports = {
     valLength: { flag: '--val-length', parse: (f, s) => parseCount(f, s, 0, 16000000), help: 'characters of each document\'s val (file: document.val_length; seeds/001: 5)' },
     commitIntervals: { flag: '--commit-intervals', parse: parseIntervals, help: 'journalCommitInterval values (ms, 1..500) swept as j:false cases, e.g. 1,100,500, or none' },
     costMinTime: { flag: '--cost-min-time', parse: (f, s) => parseDuration(f, s), help: `shortest measured time of a case (and of j:false) for its cost against j:false to be computed (default ${MIN_COST_MS / 1000}s)` },
+    // ./run.sh journal passes it after restarting the shard members with --nojournal where the
+    // engines table allows it (compose/engines.tsv nojournal: MMAPv1 on 4.0), for seeds/001's own
+    // with/without-journal comparison; checked against getCmdLineOpts before the case runs.
+    membersJournal: { flag: '--members-journal', parse: (f, s) => { if (s !== 'on' && s !== 'off') throw new UsageError(`${f}: '${s}' is not on or off`); return s; }, help: 'off: the shard members run with --nojournal (./run.sh journal restarts them so where compose/engines.tsv nojournal says yes): only the journal-off case runs' },
   },
   configure({ doc, options, config, need }) {
     const w = doc.workload || {};
@@ -80,11 +104,13 @@ module.exports = {
       const what = `${batch} documents of up to ${bytes} bytes are ${batch * bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte message limit (maxMessageSizeBytes)`;
       throw new UsageError(options.batch !== undefined ? `--batch ${batch}: ${what}` : `${config.name}: workload.batch: ${what}`);
     }
-    return { batch, val_length: valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: intervals, cost_min_s: (options.costMinTime ?? MIN_COST_MS) / 1000 };
+    return { batch, val_length: valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: intervals, cost_min_s: (options.costMinTime ?? MIN_COST_MS) / 1000,
+      members_journal: options.membersJournal ?? 'on' };
   },
   plan(config) {
     const p = config.params;
-    const cases = [
+    // The shard members without a journal: the one case seeds/001 ran "without --journal".
+    const cases = p.members_journal === 'off' ? [{ name: JOURNAL_OFF, wc: { w: 1, j: false }, iv: null, off: true }] : [
       { name: BASELINE, wc: { w: 1, j: false }, iv: null },
       { name: 'j:true', wc: { w: 1, j: true }, iv: null },
       ...p.commit_intervals_ms.map((iv) => ({ name: `j:false interval=${iv}ms`, wc: { w: 1, j: false }, iv })),
@@ -93,7 +119,7 @@ module.exports = {
     return cases.flatMap((c) => config.workload.clients.map((n) => ({
       name: many ? `${c.name} clients=${n}` : c.name,
       clients: n,
-      params: { write_concern: c.wc, journal_commit_interval_ms: c.iv, batch: p.batch, docs: config.workload.docs },
+      params: { write_concern: c.wc, journal_commit_interval_ms: c.iv, batch: p.batch, docs: config.workload.docs, ...(c.off ? { members_journal: 'off' } : {}) },
     })));
   },
   stepTotal: (config) => ({ total: Math.ceil(config.workload.docs / config.params.batch), unit: 'batches' }),
@@ -103,6 +129,16 @@ module.exports = {
     const fresh = () => ctx.col.drop().catch((e) => {
       if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
     });
+    if (step.params.members_journal === 'off') {
+      const off = await membersWithoutJournal(ctx);
+      if (off.error) {
+        step.skip = off.error;
+        ctx.log(`${step.phase}: not run: ${off.error}`);
+        return { journal: off.journal, journal_source: off.journal_source, unsupported: off.error };
+      }
+      await fresh();
+      return { journal: false, journal_source: off.journal_source };
+    }
     const facts = await journalOf(ctx);
     const iv = step.params.journal_commit_interval_ms;
     if (iv === null) {
