@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { UsageError } = require('./usage');
+const { UsageError, CLIENTS } = require('./usage');
 const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('./kinds');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -119,7 +119,7 @@ function load(opts) {
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
-    config.workload.clients.every((c) => Number.isInteger(c) && c >= 1 && c <= 256), 'workload.clients: list of whole numbers 1..256');
+    config.workload.clients.every((c) => Number.isInteger(c) && c >= CLIENTS.min && c <= CLIENTS.max), `workload.clients: list of whole numbers ${CLIENTS.min}..${CLIENTS.max}`);
   return { file, text, config };
 }
 

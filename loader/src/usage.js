@@ -22,12 +22,16 @@ function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
   return r.value;
 }
 
-// parseClients('1,2,4,6') -> [1, 2, 4, 6]. 256 clients is far past the seed's 6 and keeps a typo
-// from opening thousands of connections.
+// The client counts a step may have, for --clients and the experiment file's workload.clients
+// alike (config.js): 256 clients is far past the seed's 6 and keeps a typo from opening thousands
+// of connections.
+const CLIENTS = { min: 1, max: 256 };
+
+// parseClients('1,2,4,6') -> [1, 2, 4, 6].
 function parseClients(flag, s) {
   const parts = String(s).split(',');
   if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${s}' is not a list like 1,2,4,6`);
-  return parts.map((p) => parseCount(flag, p, 1, 256));
+  return parts.map((p) => parseCount(flag, p, CLIENTS.min, CLIENTS.max));
 }
 
-module.exports = { UsageError, parseDuration, parseCount, parseClients };
+module.exports = { UsageError, parseDuration, parseCount, parseClients, CLIENTS };
