@@ -52,7 +52,9 @@ k8s_yaml_args() {
 k8s_loaders_manifest() {
   local ns=$1 job=$2 exp=$3 n=$4 image=$5 uri=$6 placement=$7 selector=""
   shift 7
-  [[ $placement == dedicated ]] && selector=$'      nodeSelector:\n        lab.role: client'
+  # dedicated: client nodes only, and none shared with another lab loader pod of any engine's
+  # namespace (a second engine's run on the same cluster would otherwise share its cores)
+  [[ $placement == dedicated ]] && selector=$'      nodeSelector:\n        lab.role: client\n      affinity:\n        podAntiAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n            - topologyKey: kubernetes.io/hostname\n              labelSelector:\n                matchLabels: {app.kubernetes.io/name: lab-loader}\n              namespaceSelector:\n                matchExpressions:\n                  - {key: lab.engine, operator: Exists}'
   k8s_file_configmap "$job" "$ns" "$LAB_ROOT/k8s/pod/barrier.js" "$LAB_ROOT/k8s/pod/loader-pod.js" "$LAB_ROOT/experiments/$exp.yaml"
   cat <<YAML
 ---

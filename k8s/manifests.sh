@@ -16,6 +16,13 @@ K8S_SHARD_RS=rs0             # the operator names the config set "cfg"; the shar
 K8S_USERS_SECRET=lab-secrets # system users, made by ./run.sh from .secrets/ (never the operator's random ones)
 K8S_MONGOD_PORT=27017
 K8S_EXPORTER_PORT=9216
+# The exporter sidecar's budget, requests = limits (Guaranteed), carved out of the member's CPUs so
+# that the pod asks for the profile's CPUs in all and fits a node of that size. 250m: ~12x the
+# largest scrape measured here (20 ms of CPU against mongo-java-server, k8s/test/exporter-cpu.sh),
+# i.e. a 125 ms scrape still answers within 500 ms under the CFS quota; mongo-java-server lacks the
+# FTDC document and replSetGetStatus a real mongod adds (k8s/README.md "Exporter CPU").
+K8S_EXPORTER_CPU_M=250
+K8S_EXPORTER_MEM=128Mi
 
 # k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why.
 # The operator runs Percona Server for MongoDB only (its images, its flags such as
@@ -109,8 +116,8 @@ k8s_exporter_sidecar() {
     - name: lab-metrics
       containerPort: $K8S_EXPORTER_PORT
   resources:
-    requests: {cpu: 100m, memory: 128Mi}
-    limits: {cpu: 100m, memory: 128Mi}
+    requests: {cpu: ${K8S_EXPORTER_CPU_M}m, memory: $K8S_EXPORTER_MEM}
+    limits: {cpu: ${K8S_EXPORTER_CPU_M}m, memory: $K8S_EXPORTER_MEM}
   volumeMounts:
     - name: lab-exporter-password
       mountPath: /run/lab-secrets
@@ -132,8 +139,13 @@ YAML
 }
 
 # k8s_placement INDENT ROLE PLACEMENT: one member per node (PLACEMENT=dedicated: nodes labelled
-# lab.role=ROLE, and the operator's required anti-affinity on kubernetes.io/hostname), or shared
-# nodes (anti-affinity off) when the cluster has too few nodes.
+# lab.role=ROLE), and no node shared with another member of any engine's lab cluster: the
+# operator's own anti-affinity (antiAffinityTopologyKey) holds within one cluster only, so two
+# engines' members could share a node and measure each other. affinity.advanced replaces it
+# (operator v1.23.0 pkg/psmdb/statefulset.go PodAffinity: Advanced is used as is) with one
+# required term: no pod of the operator's (app.kubernetes.io/name percona-server-mongodb) in any
+# namespace labelled lab.engine (k8s_namespace_manifest) on the same host. PLACEMENT=shared: the
+# cluster has too few nodes, anti-affinity off.
 k8s_placement() {
   local pad=$1 role=$2 placement=$3
   if [[ $placement == dedicated ]]; then
@@ -141,7 +153,16 @@ k8s_placement() {
 nodeSelector:
   lab.role: $role
 affinity:
-  antiAffinityTopologyKey: kubernetes.io/hostname
+  advanced:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        - topologyKey: kubernetes.io/hostname
+          labelSelector:
+            matchLabels:
+              app.kubernetes.io/name: percona-server-mongodb
+          namespaceSelector:
+            matchExpressions:
+              - {key: lab.engine, operator: Exists}
 YAML
   else
     sed "s/^/$pad/" <<YAML
@@ -149,6 +170,12 @@ affinity:
   antiAffinityTopologyKey: none
 YAML
   fi
+}
+
+# k8s_member_cpu CPUS: the mongod/mongos container's CPUs when the exporter sidecar's budget comes
+# out of the profile's (millicores): the pod asks for CPUS in all.
+k8s_member_cpu() {
+  awk -v c="$1" -v e="$K8S_EXPORTER_CPU_M" 'BEGIN { m = int(c * 1000 + 0.5) - e; if (m < 100) m = 100; printf "%dm\n", m }'
 }
 
 # k8s_resources INDENT CPUS MEM: requests = limits, so the pod is Guaranteed (QoS) and the cache
@@ -340,7 +367,7 @@ spec:
       size: $shard_size
 $(k8s_mongod_configuration '      ')
 $(k8s_storage '      ' "$engine" data "$data_cache" "$data_mem")
-$(k8s_resources '      ' "$data_cpus" "$data_mem")
+$(k8s_resources '      ' "$(k8s_member_cpu "$data_cpus")" "$data_mem")
 $(k8s_placement '      ' shard "$placement")
 $(k8s_volume '      ' "$keeps" "$size" "$class")
       sidecars:
@@ -355,7 +382,7 @@ $(k8s_exporter_volume '        ')
       size: $cfg_size
 $(k8s_mongod_configuration '      ')
 $(k8s_storage '      ' "$engine" cfg "$cfg_cache" "$cfg_mem")
-$(k8s_resources '      ' "$cfg_cpus" "$cfg_mem")
+$(k8s_resources '      ' "$(k8s_member_cpu "$cfg_cpus")" "$cfg_mem")
 $(k8s_placement '      ' cfg "$placement")
 $(k8s_volume '      ' yes "$size" "$class")
       sidecars:
@@ -364,7 +391,7 @@ $(k8s_exporter_sidecar '        ' "$exporter_image")
 $(k8s_exporter_volume '        ')
     mongos:
       size: $mongos
-$(k8s_resources '      ' "$cfg_cpus" "$cfg_mem")
+$(k8s_resources '      ' "$(k8s_member_cpu "$cfg_cpus")" "$cfg_mem")
 $(k8s_placement '      ' mongos "$placement")
       sidecars:
 $(k8s_exporter_sidecar '        ' "$exporter_image")

@@ -126,6 +126,38 @@ k8s_resolve_placement() {
   fi
 }
 
+# k8s_check_node_fit: with dedicated placement, every node labelled for a role must allocate what
+# one member's pod of the profile asks (mongod or mongos + the exporter sidecar: the profile's CPUs
+# in all, its memory + the sidecar's), else up refuses in one line: a pod that fits no node stays
+# Pending and up would wait its 20 minutes. Allocatable, not capacity: the kubelet's reserve and
+# the node's system pods come off a node's size.
+k8s_check_node_fit() {
+  [[ $DRY_RUN == 1 || $K8S_PLACEMENT != dedicated ]] && return 0
+  local role cpus mem need_cpu need_mem short nodes
+  for role in shard cfg mongos; do
+    if [[ $role == shard ]]; then
+      cpus=$(profile_field "$PROFILE" data_cpus) mem=$(profile_field "$PROFILE" data_mem)
+    else
+      cpus=$(profile_field "$PROFILE" cfg_cpus) mem=$(profile_field "$PROFILE" cfg_mem)
+    fi
+    need_cpu=$(awk -v c="$cpus" 'BEGIN { printf "%d", c * 1000 + 0.5 }')
+    need_mem=$(($(k8s_mib "$mem") + ${K8S_EXPORTER_MEM%Mi}))
+    nodes=$(kube_probe get nodes -l "lab.role=$role" -o json 2>/dev/null) || nodes=""
+    if ! jq -e '.items' >/dev/null 2>&1 <<<"$nodes"; then
+      warn "could not read the allocatable CPU and memory of the nodes labelled lab.role=$role (listing nodes needs a cluster-wide read): not checked that one member fits one node"
+      continue
+    fi
+    short=$(jq -r --argjson cpu "$need_cpu" --argjson mem "$need_mem" '
+      def cpu: if endswith("m") then (.[:-1] | tonumber) else (tonumber * 1000) end;
+      def mib: capture("^(?<n>[0-9.]+)(?<u>[A-Za-z]*)$") |
+        (.n | tonumber) * ({"": (1 / 1048576), Ki: (1 / 1024), Mi: 1, Gi: 1024, Ti: 1048576, k: (1000 / 1048576),
+          M: (1000000 / 1048576), G: (1000000000 / 1048576), T: (1000000000000 / 1048576)}[.u] // 0);
+      [.items[] | {name: .metadata.name, cpu: (.status.allocatable.cpu | cpu), mem: (.status.allocatable.memory | mib | floor)} |
+        select(.cpu < $cpu or .mem < $mem) | "\(.name) allocates \(.cpu)m CPU / \(.mem)Mi"] | join(", ")' <<<"$nodes")
+    [[ -z $short ]] || die_env "nodes labelled lab.role=$role are too small for profile $PROFILE: $short; each $role member's pod asks ${need_cpu}m CPU / ${need_mem}Mi (the profile's $cpus CPUs, the exporter's ${K8S_EXPORTER_CPU_M}m among them, and $mem + the exporter's $K8S_EXPORTER_MEM): use nodes that allocate that much (kubectl describe node: Allocatable), or another --profile"
+  done
+}
+
 k8s_exporter_image() { echo "${K8S_REGISTRY:+$K8S_REGISTRY/}lab-mongodb-exporter:$K8S_EXPORTER_TAG"; }
 
 # k8s_push_image CONTEXT_DIR DOCKERFILE REF: build a lab image and push it where the cluster pulls.
@@ -240,6 +272,7 @@ k8s_up() {
   [[ -n $K8S_REGISTRY ]] || die_usage "k8s up needs --registry REG: the cluster pulls the lab's exporter image (images/mongodb-exporter, the 1 s deadline fix) from there"
   k8s_require_kubectl
   k8s_resolve_placement
+  k8s_check_node_fit
   k8s_push_image "$LAB_ROOT/images/mongodb-exporter" "$LAB_ROOT/images/mongodb-exporter/Dockerfile" "$(k8s_exporter_image)"
   k8s_namespace_manifest "$K8S_NAMESPACE" "$ENGINE" | kube_apply_stdin
   k8s_ensure_operator

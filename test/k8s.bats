@@ -138,12 +138,43 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   ! applied | grep -q "lab.role: shard" || fail "nodeSelector kept"
 }
 
+# k8s_nodes_json NAME:CPU:MEMORY...: a `kubectl get nodes -o json` answer with allocatable resources.
+k8s_nodes_json() {
+  local spec items=""
+  for spec in "$@"; do
+    IFS=: read -r n c m <<<"$spec"
+    items+="${items:+,}{\"metadata\":{\"name\":\"$n\"},\"status\":{\"allocatable\":{\"cpu\":\"$c\",\"memory\":\"$m\"}}}"
+  done
+  printf '{"items":[%s]}' "$items"
+}
+
+@test "k8s up: a profile whose member pod fits no labelled node is refused in one line naming the node and the need" {
+  # a 4-vCPU node allocates 3920m after the kubelet's reserve: seed2013's shard pod asks 4000m
+  krule "get nodes -l lab.role=shard -o json" 0 "$(k8s_nodes_json a:3920m:7Gi b:8:16284052Ki c:8:16Gi)"
+  krule "get nodes -l lab.role=* -o json" 0 "$(k8s_nodes_json x:8:16Gi)"
+  krule "get nodes -l lab.role=*" 0 "node/a\nnode/b\nnode/c"
+  lab k8s up --engine k8s-wt --registry r --profile seed2013
+  assert_failure 1
+  assert_line "error: nodes labelled lab.role=shard are too small for profile seed2013: a allocates 3920m CPU / 7168Mi; each shard member's pod asks 4000m CPU / 2176Mi (the profile's 4 CPUs, the exporter's 250m among them, and 2g + the exporter's 128Mi): use nodes that allocate that much (kubectl describe node: Allocatable), or another --profile"
+  [[ ! -s $STUB_DOCKER_LOG ]] || fail "something was built before the refusal: $(calls)"
+  ! grep -q "kind: PerconaServerMongoDB" <(applied) || fail "the cluster was applied anyway"
+  # nodes that allocate enough: up goes on
+  : >"$STUB_KUBECTL_RULES"
+  krule "get nodes -l lab.role=* -o json" 0 "$(k8s_nodes_json a:4:2300Mi b:4:3Gi c:4:3Gi)"
+  krule "get nodes -l lab.role=*" 0 "node/a\nnode/b\nnode/c"
+  lab k8s up --engine k8s-wt --registry r --profile seed2013
+  assert_success
+  refute_output --partial "too small"
+}
+
 @test "k8s up: placement auto is one member per node when enough nodes are labelled" {
   krule "get nodes -l lab.role=*" 0 "node/a\nnode/b\nnode/c"
   lab k8s up --engine k8s-wt --registry r
   assert_success
   applied | grep -q "lab.role: shard" || fail "no nodeSelector"
-  applied | grep -q "antiAffinityTopologyKey: kubernetes.io/hostname" || fail "no anti-affinity"
+  # one member per node across every lab namespace (affinity.advanced), not only within the cluster
+  applied | grep -q "namespaceSelector:" || fail "no anti-affinity across the lab's namespaces"
+  applied | grep -A1 "matchExpressions:" | grep -q "{key: lab.engine, operator: Exists}" || fail "anti-affinity not across the lab's namespaces"
 }
 
 @test "k8s status / down / destroy: the engine's namespace, pause for engines that keep data" {
@@ -186,6 +217,7 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   grep -A1 -- '- "--clients"' <<<"$job" | grep -q '"1,2"' || fail "clients not split 3,6 -> 1,2 per pod"
   grep -A1 -- '- "--group"' <<<"$job" | grep -q '"k8s-experiment2-k8s-wt-' || fail "no shared group"
   grep -q "whenUnsatisfiable: DoNotSchedule" <<<"$job" || fail "pods not spread one per node"
+  grep -A8 "podAntiAffinity:" <<<"$job" | grep -q "{key: lab.engine, operator: Exists}" || fail "loader pods may share a node with another engine's loaders"
   grep -q "backoffLimitPerIndex: 0" <<<"$job" || fail "a failed pod would not be limited to its own index"
   ! grep -q "^  backoffLimit:" <<<"$job" || fail "backoffLimit would terminate every pod at the first failure"
 }

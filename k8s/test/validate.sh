@@ -169,6 +169,36 @@ if [[ -z $problems && $count -gt 0 ]]; then
 else
   not_ok "the operator would start something else than the lab asks" "$problems"
 fi
+# Sizing and isolation, on the operator's own StatefulSets: each member's pod asks for its
+# profile's CPUs in all (mongod + exporter sidecar; init containers count as Kubernetes counts
+# them, the larger of their largest and the containers' sum), so it fits a node of that many CPUs;
+# with dedicated placement no member shares a node with any lab member of any engine (required
+# anti-affinity on the host name across namespaces labelled lab.engine).
+sizing=""
+sized=0
+while IFS= read -r line; do
+  file=$(jq -r .file <<<"$line")
+  IFS=_ read -r _ e p _ placement <<<"$(basename "$file" .yaml)"
+  sizing+=$(jq -r --arg data "$(profile_field "$p" data_cpus)" --arg cfg "$(profile_field "$p" cfg_cpus)" \
+    --arg placement "$placement" --arg f "$(basename "$file")" '
+    def cpu: if . == null then 0 elif endswith("m") then (.[:-1] | tonumber) else (tonumber * 1000) end;
+    .replsets[] as $rs |
+    ([$rs.containers[].resources.requests.cpu | cpu] | add) as $sum |
+    ([$rs.init_containers[].resources.requests.cpu | cpu] | max // 0) as $init |
+    ((if $rs.name == "cfg" then $cfg else $data end | tonumber) * 1000) as $node |
+    [ (if ([$sum, $init] | max) <= $node then empty else "\($rs.name) pod asks \([$sum, $init] | max)m CPU, the profile names \($node)m" end),
+      (if $placement != "dedicated" then empty
+       elif ($rs.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution // [] |
+             any(.topologyKey == "kubernetes.io/hostname" and .labelSelector.matchLabels["app.kubernetes.io/name"] == "percona-server-mongodb"
+                 and (.namespaceSelector.matchExpressions // [] | any(.key == "lab.engine" and .operator == "Exists"))))
+       then empty else "\($rs.name): no anti-affinity across the lab namespaces" end)
+    ] | .[] | $f + ": " + .' <<<"$line")
+  sizing+=$'\n'
+  sized=$((sized + 1))
+done < <(grep '"accepted":true' <<<"$out")
+sizing=$(sed '/^$/d' <<<"$sizing")
+check "$([[ -z $sizing && $sized -gt 0 ]] && echo 0 || echo 1)" "sizing and isolation in the operator's StatefulSets of $sized CRs: each pod within its profile's CPUs (exporter included), dedicated members apart from every lab member of any engine" \
+  "pods larger than their profile's node, or members that may share a node" "$sizing"
 # What the operator must reject, each from a lab CR with one change.
 base=$WORK/manifests/cluster_k8s-check-mem_laptop_1_dedicated.yaml
 mk_bad() { sed "$2" "$base" >"$WORK/bad/op-$1.yaml"; }
