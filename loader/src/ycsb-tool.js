@@ -54,6 +54,8 @@ function prepare(opts, startedAt = new Date()) {
   const { UsageError } = require('./usage');
   // One YCSB run per invocation; its random numbers are YCSB's own (no --seed).
   if (opts.repeat > 1) throw new UsageError('--repeat does not apply to --tool ycsb (run it again for another repetition)');
+  // YCSB paces with -target (workload.properties target) but does not search over rates.
+  if (config.sla) throw new UsageError('--sla does not apply to --tool ycsb (YCSB paces at one -target and does not search; the capacity search is the lab loader\'s: --tool lab)');
   if (kind(config.workload.type).name !== 'ycsb') {
     throw new UsageError(`--tool ycsb runs YCSB's workloads only; ${config.name} is a ${config.workload.type} workload`);
   }

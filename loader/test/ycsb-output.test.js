@@ -126,6 +126,7 @@ test('lab-ycsb prepare: bad flags exit 2 with one line, a non-YCSB experiment is
     [['ycsb-a', '--records', '2', '--threads', '4'], /--records 2 is below/],
     [['experiment2'], /--tool ycsb runs YCSB's workloads only/],
     [['ycsb-a', '--repeat', '2'], /--repeat does not apply to --tool ycsb/],
+    [['ycsb-a', '--sla', 'p99=10ms'], /--sla does not apply to --tool ycsb/],
   ]) {
     const r = spawnSync(process.execPath, [bin, 'prepare', ...args, '--results-dir', path.join(results, 'bad')], { encoding: 'utf8' });
     assert.equal(r.status, 2, r.stderr);
