@@ -283,7 +283,9 @@ class Run {
       }
     };
     try {
-      await Promise.all([worker(), worker(), worker(), worker()]);
+      // A stop (Ctrl-C, SIGTERM) does not wait for batches in flight: against a hung server they
+      // never return, and the run would wait for a second signal (issue 32).
+      await this.untilStopped(Promise.all([worker(), worker(), worker(), worker()]));
     } finally {
       this.progress.stop();
       const seconds = (now() - t0) / 1000;
