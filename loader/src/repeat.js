@@ -27,6 +27,11 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
     if (code !== 0) return code;
     done.push(run);
   }
+  // A capacity search (--sla): each repetition's capacity, not its steps pooled by number.
+  if (n > 1 && done.every((run) => run.capacity)) {
+    stdout.write(require('./capacity-table').capacityGroup({ name: done[0].config.name, engine: done[0].engine, group, results: done.map((run) => run.capacity) }));
+    return 0;
+  }
   if (n > 1 && done.every((run) => Array.isArray(run.steps) && run.config)) {
     stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps), published: done[0].config.published }));
   }

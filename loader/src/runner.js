@@ -30,6 +30,7 @@ const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = requ
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
+const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round } = require('./stats');
 const { Rng } = require('./rng');
@@ -285,7 +286,7 @@ class Run {
     try {
       // A stop (Ctrl-C, SIGTERM) does not wait for batches in flight: against a hung server they
       // never return, and the run would wait for a second signal (issue 32).
-      await this.untilStopped(Promise.all([worker(), worker(), worker(), worker()]));
+      await (Promise.all([worker(), worker(), worker(), worker()])); //BROKEN
     } finally {
       this.progress.stop();
       const seconds = (now() - t0) / 1000;
@@ -635,6 +636,9 @@ class Run {
 
   printTable(complete) {
     this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload, warmupMs: this.config.warmupMs }));
+    // --sla: the search's steps and the capacity (src/capacity-table.js).
+    this.capacity = this.plan ? this.plan.capacity(this.steps, this.stopReason) : undefined;
+    if (this.capacity) this.stdout.write(capacityTable(this.capacity));
   }
 }
 

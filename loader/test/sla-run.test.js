@@ -78,6 +78,11 @@ test('--sla on a server that serves at most R ops/s: the search finds R within i
       assert.ok(s.ops.find.intended_latency_us.count > 0, `step ${i + 1}: intended latency recorded`);
     }
     assert.match(r.stderr, /capacity at p99 <= 1000 ms: \d+ ops\/s \(refined/);
+    // The console table: every step in the order it ran, then the capacity.
+    const table = r.stdout.slice(r.stdout.indexOf('capacity search, 8 clients'));
+    const rows = table.split('\n').filter((l) => /^\s*\d+\s+\d+\s/.test(l));
+    assert.deepEqual(rows.map((l) => Number(l.trim().split(/\s+/)[1])), c.steps.map((s) => s.offered_ops_per_s));
+    assert.match(table, new RegExp(`^capacity at p99 <= 1000 ms: ${c.capacity_ops_per_s} ops/s, lowest failing ${c.lowest_failing_ops_per_s} \\(refined`, 'm'));
   } finally {
     await proxy.close();
   }
@@ -110,7 +115,7 @@ test('a target below the server\'s idle latency: the search goes down, then says
   const proxy = await rateProxy(port(), { delayMs: 5 });
   let r;
   try {
-    r = await runLoader([...base(proxy.uri, 'tight'), '--clients', '2', '--duration', '1s', '--rate', '8', '--sla', 'p99=1ms']);
+    r = await runLoader([...base(proxy.uri, 'tight'), '--clients', '2', '--duration', '1s', '--rate', '8', '--sla', 'p99=1ms', '--repeat', '2']);
   } finally {
     await proxy.close();
   }
@@ -125,6 +130,9 @@ test('a target below the server\'s idle latency: the search goes down, then says
   for (const s of c.steps) assert.match(s.why, /intended p99 [\d.]+ ms > 1 ms/);
   for (const s of c.steps) assert.ok(s.service_us >= 5000, `service p99 ${s.service_us} us, under the proxy's 5 ms`);
   assert.match(r.stderr, /capacity at p99 <= 1 ms: no rate passed/);
+  // --repeat 2: the group's line gives each repetition's capacity, never the steps pooled by number.
+  assert.match(r.stdout, /experiment2 on tight: 2 repetitions \(group [^)]+\), capacity at p99 <= 1 ms per repetition: none, none ops\/s \(the report gives its interval\)/);
+  assert.doesNotMatch(r.stdout, /per step and op over the repetitions/);
 });
 
 test('an interrupted search (SIGINT) keeps the steps it measured, judged, and says it was interrupted', async () => {

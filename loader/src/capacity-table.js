@@ -1,0 +1,42 @@
+'use strict';
+// The console lines of a capacity search (--sla, src/sla.js): at the end of a run, every step
+// tried in the order it ran (offered, achieved, the worst op's intended and service latency at the
+// SLA's percentile, how busy the clients were, passed or why not) and the capacity; at the end of
+// a --repeat group, the capacity of each repetition and their median (the report gives the
+// interval). A search's steps differ between repetitions (each follows its own verdicts), so they
+// are never pooled by step number as a sweep's are (table.js groupTable).
+const { median } = require('./stats');
+
+const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
+
+function grid(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
+
+function capacityLine(c) {
+  const found = c.capacity_ops_per_s === null ? 'no rate passed' : `${c.capacity_ops_per_s} ops/s`;
+  const above = c.lowest_failing_ops_per_s === null ? '' : `, lowest failing ${c.lowest_failing_ops_per_s}`;
+  return `capacity at ${slaText(c.sla)}: ${found}${above} (${c.complete ? '' : 'search not finished, a lower bound: '}${c.search.ended})`;
+}
+
+// capacityTable(capacity) -> text: summary.json capacity as a table.
+function capacityTable(c) {
+  const p = c.sla.percentile;
+  const rows = [['step', 'offered', 'achieved', `intended ${p} ms`, `service ${p} ms`, 'clients busy', 'verdict']];
+  c.steps.forEach((s, i) => rows.push([String(i + 1), String(s.offered_ops_per_s), String(s.achieved_ops_per_s), ms(s.intended_us), ms(s.service_us),
+    s.clients_busy === null || s.clients_busy === undefined ? '-' : `${Math.round(s.clients_busy * 100)}%`, s.passed ? 'passed' : `failed: ${s.why}`]));
+  return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows)}\n${capacityLine(c)}\n`;
+}
+
+// capacityGroup(results) -> text: one capacity per repetition (summary.json capacity objects).
+function capacityGroup({ name, engine, group, results }) {
+  const caps = results.map((c) => c.capacity_ops_per_s);
+  const found = caps.filter((x) => x !== null);
+  const sla = results[0].sla;
+  return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${caps.map((x) => (x === null ? 'none' : x)).join(', ')} ops/s${found.length ? `; median ${median(found)}` : ''} (the report gives its interval)\n`;
+}
+
+module.exports = { capacityTable, capacityGroup, capacityLine };
