@@ -206,6 +206,8 @@ verb_experiment() {
   else
     experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
+    # seeds/001's import without a journal, where the engine's members may run so (bulk imports)
+    ((rc)) || experiment_journal_off "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   # The folders this run created, one per repetition (none: no results line; never an older run's).
   local dir
@@ -301,6 +303,41 @@ experiment_in_stack() {
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}" || rc=$?
   # A member killed for memory during the run (it may have gone on, failed over): incomplete.
   [[ $DRY_RUN == 1 ]] || experiment_oom_check "$since" || rc=1
+  return "$rc"
+}
+
+# experiment_journal_off NAME VIA LOADER_ARGS...: seeds/001's import without a journal, after the
+# bulk-import cases, on an engine whose server line allows it (compose/engines.tsv nojournal: yes;
+# MMAPv1 on 4.0, where only WiredTiger replica-set members refuse --nojournal: mongodb/mongo
+# src/mongo/db/db.cpp _initAndListen). The shard members are restarted with --nojournal one at a
+# time (Compose recreates each with LAB_SHARD_EXTRA_ARGS=--nojournal and waits until it is
+# healthy), the loader runs the journal-off case alone (--members-journal off; it checks
+# getCmdLineOpts itself), and the members are restarted as the stack defines them, journal on.
+# Other kinds and engines: nothing (said once for an engine that cannot).
+experiment_journal_off() {
+  local name=$1 via=$2 m rc=0 before
+  shift 2
+  grep -qE '^[[:space:]]+type:[[:space:]]*bulk_import([[:space:]]|$)' "$LAB_ROOT/experiments/$name.yaml" 2>/dev/null || return 0
+  if ! engine_is "$ENGINE" nojournal; then
+    info "journal off: not run on $ENGINE (compose/engines.tsv nojournal: no; its members cannot run without a journal, or it has none)"
+    return 0
+  fi
+  info "journal off: restarting the $ENGINE shard members with --nojournal, one at a time (compose/engines.tsv nojournal: yes)"
+  local saved=("${STACK_EXTRA_ENV[@]}")
+  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--nojournal")
+  for m in $(topology_services shard); do
+    compose up -d --no-deps --wait "$m" ||
+      die_env "journal off: $m did not come back healthy with --nojournal: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE' restarts it with its journal"
+  done
+  before=$EXPERIMENT_RESULTS
+  experiment_in_stack "$name" "$via" "$@" --members-journal off || rc=$?
+  EXPERIMENT_RESULTS=$(printf '%s\n%s\n' "$before" "$EXPERIMENT_RESULTS" | grep . || true)
+  info "journal off: restarting the $ENGINE shard members with their journal"
+  STACK_EXTRA_ENV=("${saved[@]}")
+  for m in $(topology_services shard); do
+    compose up -d --no-deps --wait "$m" ||
+      die_env "journal off: $m did not come back healthy with its journal: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE'"
+  done
   return "$rc"
 }
 

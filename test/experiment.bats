@@ -95,6 +95,38 @@ setup() {
   [[ $(grep -c '^results: ' <<<"$output") == 1 ]] || fail "expected 1 results line: $output"
 }
 
+@test "journal on an engine whose members may run without a journal (engines.tsv nojournal: yes): after its cases, the shard members restarted with --nojournal, the journal-off case alone, the members restarted with their journal (issue 26 item 6)" {
+  lab journal --engine mmapv1 --docs 1000 --dry-run
+  assert_success
+  assert_line "journal off: restarting the mmapv1 shard members with --nojournal, one at a time (compose/engines.tsv nojournal: yes)"
+  local m
+  for m in shard01-a shard01-b shard01-c; do
+    assert_line --regexp "^\+ env .* LAB_SHARD_EXTRA_ARGS=--nojournal docker compose .* up -d --no-deps --wait $m$"
+    [[ $(grep -- "up -d --no-deps --wait $m\$" <<<"$output" | grep -vc LAB_SHARD_EXTRA_ARGS) == 1 ]] || fail "$m is not restarted back without --nojournal: $output"
+  done
+  # in order: the cases, the restarts without a journal, the journal-off case, the restarts back
+  [[ $(grep -c -- ' loader journal ' <<<"$output") == 2 ]] || fail "two loader runs expected: $output"
+  assert_line --regexp "loader journal --uri .* --engine mmapv1 --docs 1000 --members-journal off "
+  local first second restart back
+  first=$(grep -n -- ' loader journal ' <<<"$output" | head -1 | cut -d: -f1)
+  second=$(grep -n -- '--members-journal off' <<<"$output" | cut -d: -f1)
+  restart=$(grep -n -- 'LAB_SHARD_EXTRA_ARGS=--nojournal docker compose .* --wait shard01-c$' <<<"$output" | cut -d: -f1)
+  back=$(grep -n -- 'journal off: restarting the mmapv1 shard members with their journal' <<<"$output" | cut -d: -f1)
+  ((first < restart && restart < second && second < back)) || fail "order: cases $first, restart $restart, journal off $second, back $back"
+  [[ $(grep -c -- 'up -d --no-deps --wait shard01-a$' <<<"$output") == 2 ]] || fail "shard01-a restarted twice expected"
+  refute_line --regexp "LAB_SHARD_EXTRA_ARGS=--nojournal .* loader journal"
+  # an engine that cannot, and an experiment of another kind: nothing restarted
+  lab journal --engine wiredtiger --docs 1000 --dry-run
+  assert_success
+  assert_line "journal off: not run on wiredtiger (compose/engines.tsv nojournal: no; its members cannot run without a journal, or it has none)"
+  refute_output --partial "--members-journal"
+  refute_output --partial "--nojournal"
+  lab experiment1 --engine mmapv1 --docs 1000 --dry-run
+  assert_success
+  refute_output --partial "journal off"
+  refute_output --partial "--nojournal"
+}
+
 # oom_summary DIR: a summary.json as the loader writes it (JSON.stringify(..., null, 2)), complete,
 # with a step whose own complete/reason fields sit deeper and must stay as they are.
 oom_summary() {
