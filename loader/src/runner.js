@@ -286,7 +286,7 @@ class Run {
     try {
       // A stop (Ctrl-C, SIGTERM) does not wait for batches in flight: against a hung server they
       // never return, and the run would wait for a second signal (issue 32).
-      await (Promise.all([worker(), worker(), worker(), worker()])); //BROKEN
+      await this.untilStopped(Promise.all([worker(), worker(), worker(), worker()]));
     } finally {
       this.progress.stop();
       const seconds = (now() - t0) / 1000;
