@@ -413,6 +413,30 @@ test('every container of an engine\'s image carries the row\'s platform, none fo
   assert.ok(pinned >= 9, `${pinned} containers pinned`);
 });
 
+// Issue 26 item 4: what `up` checks (lib/stack.sh stack_member_mem_mb: the cache, what the engine
+// holds beyond it, mongod's allowance) against what Compose renders for a shard member: the cache
+// flag's value and the memory limit. rocksdb's 1 GB whole cache + 256 MB of memtables + mongod do
+// not fit laptop's 1536m (up refuses it there), and fit seed2013's 2g; MMAPv1 has no cache flag.
+test('mmapv1 and rocksdb: the shard member\'s rendered memory limit holds what up computes it needs, where up accepts the profile', () => {
+  for (const eng of ENGINES.filter((e) => ['mmapv1', 'rocksdb'].includes(e.engine))) {
+    for (const prof of PROFILES) {
+      const r = bash(`source lib/common.sh; source lib/tables.sh; source lib/preflight.sh; source lib/stack.sh; stack_member_mem_mb ${eng.engine} ${prof.profile}`);
+      assert.equal(r.status, 0, r.stderr);
+      const [need, limit, cache, beyond, own] = r.stdout.trim().split(' ').map(Number);
+      assert.equal(need, cache + beyond + own);
+      assert.equal(beyond, Number(eng.mem_beyond_cache_mb));
+      const { model } = render({ engine: eng.engine, profile: prof.profile });
+      const shard = model.services[SHARD[0]];
+      assert.equal(Math.round(bytes(shard.deploy.resources.limits.memory) / 1048576), limit, `${eng.engine} x ${prof.profile}: the limit up compares with is the rendered one`);
+      const flags = shard.environment.LAB_STORAGE_ARGS.split(' ');
+      const at = flags.indexOf(eng.cache_flag);
+      assert.equal(at >= 0 ? Number(flags[at + 1]) * 1024 : 0, cache, `${eng.engine} x ${prof.profile}: the cache up counts is the rendered flag's`);
+      const fits = need <= limit;
+      assert.equal(fits, !(eng.engine === 'rocksdb' && prof.profile === 'laptop'), `${eng.engine} x ${prof.profile}: need ${need} MB, limit ${limit} MB`);
+    }
+  }
+});
+
 test('rendering outside run.sh fails and says how to start the lab', () => {
   assert.ok(COMPOSE, INSTALL_HINT);
   const r = spawnSync(COMPOSE, ['--project-directory', ROOT, '-p', 'lab-x', '-f', 'compose/cluster.yml', 'config', '--quiet'],
