@@ -33,8 +33,8 @@ async function main() {
   // Side by side with the loader's cases (LAB_BENCH_LIVE=1; bench.js sideBySidePhases): it
   // prepares alone (floors/gridfs.js: the file it will download) and says { ready } on stdout;
   // then each line on its stdin starts its next phase, the first included (the bench writes one
-  // as the loader's timeline shows each case begin), and each phase, once measured, says
-  // { whole: NAME, ops, cpu_us, wall_s, from, to } (paired with the loader's whole case);
+  // as the loader's timeline shows each case begin), says { began: NAME } as a phase starts, and
+  // each phase, once measured, says { whole: NAME, ops, cpu_us, wall_s, from, to } (paired with the loader's whole case);
   // SIGTERM or the end of stdin ends it. Lines, not a signal per phase: two SIGUSR1 sent back to
   // back (both cases of a tiny file seen in one look) arrive as one, for standard signals do not
   // queue (signal(7)), and the floor then never did the download (bench.test.js, busy machine).
@@ -52,6 +52,7 @@ async function main() {
     await floor.live({
       config, db: client.db(config.database), phase: () => floor.phases[p] ?? null, stopped: () => stop,
       ready: () => say({ ready: true }),
+      began: (name) => say({ began: name }),
       whole: (name, m) => say({ whole: name, ...m }),
     });
     next.close();

@@ -217,7 +217,9 @@ test('gridfs floor, live: an upload until the next phase\'s line, then its file 
   try {
     await f.until((x) => x.ready, 'ready');
     f.p.stdin.write('next\n'); // the loader's upload began
-    await new Promise((r) => setTimeout(r, 50));
+    // the floor's upload under way (it says so), then the download: not a sleep, which a busy
+    // machine outlasts (the floor then saw both lines at once and had no upload to cut short)
+    await f.until((x) => x.began === 'upload', 'upload begun');
     f.p.stdin.write('next\n'); // ... and its download
     const upload = await f.until((x) => x.whole === 'upload', 'upload');
     assert.ok(upload.ops < chunks, `the upload stopped at the download's line, before its ${chunks} pieces: ${JSON.stringify(upload)}`);

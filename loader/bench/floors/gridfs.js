@@ -71,7 +71,7 @@ module.exports = {
   // download case waited on the server through the floor's upload. When phase() says 'download',
   // the first file read once, whole: whole('download', ...). A stop ends a phase after the piece
   // in hand.
-  async live({ config, db, phase, stopped, ready, whole }) {
+  async live({ config, db, phase, stopped, ready, whole, began = () => {} }) {
     const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
     // A bucket of its own: the loader's setup, after ready(), empties the kind's bucket.
     const bucket = new GridFSBucket(db, { bucketName: `${bucketName}_bench_floor`, chunkSizeBytes: chunkSize });
@@ -84,6 +84,7 @@ module.exports = {
     const until = async (name) => { while (!stopped() && phase() !== name && phase() !== 'download') await sleep(50); };
     // A phase's pieces (step() as measure's), measured from its first to step()'s false, said.
     const measured = async (name, step) => {
+      began(name); // said, so that a driver (bench.test.js) can wait for a phase to be under way
       const from = now();
       const m = await measure(step, 0, Infinity);
       whole(name, { ops: m.ops, cpu_us: m.cpu_us, wall_s: m.wall_s, from, to: now() });
