@@ -25,7 +25,7 @@ const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
-const { stepPlan } = require('./step-plan');
+const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
@@ -541,7 +541,8 @@ class Run {
       storage: this.storage,
       stall: this.stall,
       // --sla: the search's result from the steps as measured (also a cut-short run's).
-      capacity: this.plan ? this.plan.capacity(steps, this.stopReason) : undefined,
+      // (the placeholder's and an early stop's too: no steps yet, capacity null, and why)
+      capacity: capacityFor(this.config, steps, this.stopReason ?? (complete ? null : reason)),
       workers: this.workers.length,
       preload: this.preload,
       experimentFile: path.basename(this.file),
@@ -637,7 +638,7 @@ class Run {
   printTable(complete) {
     this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload, warmupMs: this.config.warmupMs }));
     // --sla: the search's steps and the capacity (src/capacity-table.js).
-    this.capacity = this.plan ? this.plan.capacity(this.steps, this.stopReason) : undefined;
+    this.capacity = capacityFor(this.config, this.steps, this.stopReason);
     if (this.capacity) this.stdout.write(capacityTable(this.capacity));
   }
 }

@@ -167,7 +167,7 @@ function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null })
   const s = new CapacitySearch({ sla, start: start ?? DEFAULT_START, maxSteps });
   for (const entry of steps) s.record({ index: entry.index, ...judgeStep(sla, entry.target_rate, entry) });
   // A finished search has nothing more to propose; one stopped early still had.
-  const unfinished = stopReason ? `interrupted: ${stopReason}` : s.next() === null ? null : 'the run ended before the search did';
+  const unfinished = stopReason ? `not finished: ${stopReason}` : s.next() === null ? null : 'the run ended before the search did';
   return s.result(clients, unfinished);
 }
 

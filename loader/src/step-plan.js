@@ -6,13 +6,13 @@
 const { planOf } = require('./kinds');
 const { CapacitySearch, judgeStep, capacityOf, MAX_STEPS } = require('./sla');
 
-// stepPlan(config, log) -> { total, maxClients, next(last), capacity(steps, stopReason) }.
+// stepPlan(config, log) -> { total, totalText, maxClients, next(last) }.
 // total: the number of steps, or the most a search may take (for progress lines).
 function stepPlan(config, log = () => {}) {
   if (!config.sla) {
     const list = planOf(config);
     let i = 0;
-    return { total: list.length, totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)), next: () => list[i++] ?? null, capacity: () => undefined };
+    return { total: list.length, totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)), next: () => list[i++] ?? null };
   }
   const { sla } = config;
   const clients = config.workload.clients[0];
@@ -36,9 +36,15 @@ function stepPlan(config, log = () => {}) {
       }
       return { name: `rate-${rate}`, clients, params: null, rate };
     },
-    // summary.json `capacity`, from the steps as measured (also a cut-short run's).
-    capacity: (steps, stopReason) => capacityOf({ sla, start, clients, steps, stopReason }),
   };
 }
 
-module.exports = { stepPlan };
+// capacityFor(config, steps, stopReason) -> summary.json `capacity` for an --sla run (undefined
+// otherwise), from the steps as measured: also a run cut short, or stopped before its first step
+// (no steps: capacity null, and why).
+function capacityFor(config, steps, stopReason) {
+  if (!config || !config.sla) return undefined;
+  return capacityOf({ sla: config.sla, start: config.rate ?? undefined, clients: config.workload.clients[0], steps, stopReason });
+}
+
+module.exports = { stepPlan, capacityFor };

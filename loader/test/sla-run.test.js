@@ -148,11 +148,26 @@ test('an interrupted search (SIGINT) keeps the steps it measured, judged, and sa
   assert.equal(summary.complete, false);
   const c = summary.capacity;
   assert.equal(c.complete, false);
-  assert.match(c.search.ended, /^interrupted: interrupted \(SIGINT\)/);
+  assert.match(c.search.ended, /^not finished: interrupted \(SIGINT\)/);
   assert.ok(c.steps.length >= 2, `${c.steps.length} steps kept`);
   assert.equal(c.steps[0].passed, true, c.steps[0].why);
   assert.equal(c.capacity_ops_per_s, 20, 'the highest rate that passed before the stop');
   const last = c.steps[c.steps.length - 1];
   assert.equal(last.passed, false);
   assert.match(last.why, /did not complete/);
+});
+
+test('a search stopped before its first step (SIGINT in the preload) still says what it is: capacity null, no steps, why', async () => {
+  const l = startLoader(['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0', '--engine', 'early', '--preload-docs', '2000000', '--clients', '2', '--duration', '1s', '--sla', 'p99=10ms']);
+  await l.waitFor(/preload/);
+  l.proc.kill('SIGINT');
+  const r = await l.done;
+  assert.equal(r.code, 130, r.stderr);
+  const { summary } = latestRun(results, 'experiment2', 'early');
+  checkSummary(summary);
+  assert.equal(summary.steps.length, 0);
+  assert.equal(summary.capacity.capacity_ops_per_s, null);
+  assert.deepEqual(summary.capacity.steps, []);
+  assert.equal(summary.capacity.complete, false);
+  assert.match(summary.capacity.search.ended, /^not finished: interrupted \(SIGINT\)/);
 });
