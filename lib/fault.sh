@@ -141,6 +141,7 @@ fault_hook_small_oplog() {
   info "oplog: DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog"
   [[ $ASSUME_YES == 1 || $DRY_RUN == 1 ]] ||
     die_usage "this scenario needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"
+  [[ $ASSUME_YES == 1 ]] || info "(dry run: a real run stops here without --yes, since this DESTROYS the $ENGINE cluster's data)"
   fault_step "recreate the $ENGINE cluster with a $n MB oplog"
   verb_destroy
 }

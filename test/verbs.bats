@@ -37,3 +37,14 @@ setup() {
   assert_line --index 0 "error: --loaders runs that many loader pods on Kubernetes: it goes with --on k8s (./run.sh experiment2 --on k8s --loaders 3)"
   nothing_started
 }
+
+@test "fault stale-secondary: --dry-run without --yes says a real run needs it; an oplog size mongod cannot take is refused before anything (issue 32)" {
+  lab fault stale-secondary --dry-run
+  assert_success
+  assert_output --partial "(dry run: a real run stops here without --yes, since this DESTROYS the wiredtiger cluster's data)"
+  : >"$STUB_DOCKER_LOG" # the dry run's read-only probes (docker compose ps)
+  lab fault stale-secondary --oplog-size-mb 99999999999 --yes --dry-run
+  assert_failure 2
+  assert_line --index 0 "error: --oplog-size-mb: 99999999999 is out of range 1..2147483647 (mongod takes --oplogSize as a 32-bit int)"
+  nothing_started
+}

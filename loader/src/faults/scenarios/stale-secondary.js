@@ -10,6 +10,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const d = require('../decisions');
+const { wholeNumber } = require('../../numbers');
 const verdicts = require('../verdicts');
 const { watchUntil } = require('../watch');
 const { runLoad } = require('../load');
@@ -38,6 +39,11 @@ module.exports = {
   check(p, env) {
     if (p.member !== undefined && !names(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${names(env).join(' ')})`);
     if (!/^[1-9][0-9]*$/.test(p['oplog-size-mb'])) throw new Error(`--oplog-size-mb must be a whole number >= 1 (got '${p['oplog-size-mb']}')`);
+    // mongod reads --oplogSize as an int (mongodb/mongo src/mongo/db/mongod_options.cpp
+    // populateReplSettings: params["replication.oplogSizeMB"].as<int>()): a larger value is refused
+    // at start, after this scenario has destroyed the cluster to recreate it (issue 32).
+    const size = wholeNumber('--oplog-size-mb', p['oplog-size-mb'], 1, 2147483647);
+    if (size.error) throw new Error(`${size.error} (mongod takes --oplogSize as a 32-bit int)`);
     if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
     for (const k of ['baseline-seconds', 'roll-seconds', 'restart-seconds', 'settle-seconds', 'settle-looks']) if (!/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
   },
