@@ -25,6 +25,13 @@ function auth(opts) {
   return { auth: { username: opts.user, password: readPassword(opts.passwordFile) }, authSource: 'admin' };
 }
 
+// opts.retryWrites false: the engine's shard refuses the txnNumber of retryable writes
+// (compose/engines.tsv retryable_writes: MMAPv1, MongoRocks at FCV 3.4; src/retry-writes.js),
+// which the driver attaches to every write through mongos and to a replica-set member even on a
+// direct connection (mongodb 6.x lib/utils.js supportsRetryableWrites: any server but a
+// standalone that reports logicalSessionTimeoutMinutes).
+const retry = (opts) => ({ retryWrites: opts.retryWrites !== false });
+
 class Members {
   // hosts: ['shard01-a:27017', ...]
   constructor(hosts, opts) {
@@ -37,7 +44,7 @@ class Members {
     const h = this.resolve(host);
     if (!this.clients.has(h)) {
       const { MongoClient } = driver(this.opts.driverLine);
-      this.clients.set(h, new MongoClient(`mongodb://${h}/`, { ...MEMBER_OPTS, ...auth(this.opts), appName: 'lab-fault' }));
+      this.clients.set(h, new MongoClient(`mongodb://${h}/`, { ...MEMBER_OPTS, ...auth(this.opts), ...retry(this.opts), appName: 'lab-fault' }));
     }
     return this.clients.get(h);
   }
@@ -99,7 +106,7 @@ class Members {
 // the old server lines (3.6, 4.0) refuse the current driver.
 function mongosClient(opts, extra = {}) {
   const { MongoClient } = driver(opts.driverLine);
-  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), appName: 'lab-fault', ...extra });
+  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault', ...extra });
 }
 
 module.exports = { Members, mongosClient, readPassword, MEMBER_OPTS };

@@ -84,7 +84,7 @@ async function runCommand(argv, { input = process.stdin, output = process.stdout
   const { scenario, params, common, env } = parse(argv);
   const say = (s) => output.write(`${s}\n`);
   const docker = new DockerPeer({ input, output });
-  const auth = { user: common.user, passwordFile: common['password-file'], driverLine: env.engine.driver_line };
+  const auth = { user: common.user, passwordFile: common['password-file'], driverLine: env.engine.driver_line, retryWrites: env.engine.retryable_writes };
   const makeContext = async () => {
     const members = new Members(env.shard.hosts, auth);
     let mongos = null;
