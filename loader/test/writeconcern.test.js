@@ -319,3 +319,16 @@ test('the group table\'s footnote names the seed each experiment reproduces and 
   }
   assert.match(footnote(null), /The seed: the experiment file names no seed to compare with$/);
 });
+
+test('notApplicable: a member count that is only a lower bound (hello) or a shard list never skips a case; j without a journal always does', () => {
+  const { notApplicable } = require('../src/wc-topology');
+  const lower = { kind: 'replica_set_member', members: 2, exact: false, source: 'hello hosts + passives (...)' };
+  assert.equal(notApplicable({ w: 3, j: false }, lower, true), null, 'hidden members may make w:3 satisfiable: run it');
+  const exact = { ...lower, exact: true, source: 'replSetGetConfig' };
+  assert.match(notApplicable({ w: 3, j: false }, exact, true), /^w:3 is more than the 2 data-bearing member\(s\) the replica set has/);
+  assert.equal(notApplicable({ w: 'majority', j: true }, exact, true), null);
+  assert.equal(notApplicable({ w: 2, j: false }, { kind: 'mongos', members: 3, exact: false, source: 'listShards' }, null), null);
+  assert.match(notApplicable({ w: 'majority', j: true }, exact, false), /^j:true asks for the on-disk journal/);
+  assert.equal(notApplicable({ w: 1, j: true }, { kind: 'standalone', members: 1, exact: true }, null), null, 'journal not known: run it');
+  assert.equal(notApplicable({ w: 0, j: false }, { kind: 'standalone', members: 1, exact: true }, true), null);
+});
