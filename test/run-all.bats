@@ -58,3 +58,15 @@ SUITE
   [ "${lines[-1]}" = "0 passed, 2 failed, 1 skipped" ] || { echo "$output"; false; }
   grep -qF 'failed suites: a e' <<<"$output"
 }
+
+@test "MONGODB_URI: said once at the start with its hosts only, never its password" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { printf '1..1\nok 1 one\n'; }
+run_suite a a_suite
+SUITE
+  MONGODB_URI='mongodb://lab:s3cret@db1.example:27017,db2.example:27017/?replicaSet=rs0' run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -qF 'MONGODB_URI set (db1.example:27017,db2.example:27017/?replicaSet=rs0): ' <<<"$output"
+  if grep -q 's3cret' <<<"$output"; then echo "the password was shown"; false; fi
+}
