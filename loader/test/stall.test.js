@@ -47,8 +47,8 @@ async function runPaused(pauseMs, engine) {
   const proxy = await pausingProxy(server.port);
   try {
     const l = startLoader(['experiment2', '--uri', proxy.uri, '--results-dir', results, '--metrics-port', '0', '--engine', engine,
-      '--preload-docs', '200', '--clients', '2', '--duration', '3s', '--stall-timeout', '500ms', '--progress-interval', '1s']);
-    await l.waitFor(/step 1\/1 \(2 clients\): \d+\/3 s/); // operations are flowing
+      '--preload-docs', '200', '--clients', '2', '--duration', '8s', '--stall-timeout', '500ms', '--progress-interval', '1s']);
+    await l.waitFor(/step 1\/1 \(2 clients\): [1-4]\/8 s/); // operations are flowing, the step far from its end
     const before = proxy.state.forwarded;
     proxy.pause();
     const pausedAt = Date.now();
