@@ -84,8 +84,9 @@ test('experiment2: preload, then find+update per client, counted separately, cli
   const r = await runLoader(['experiment2', '--preload-docs', '1000', '--clients', '1,2', '--duration', '2s', ...common()]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(await col().countDocuments(), 1000, 'updates never insert');
-  // $expr (MongoDB 3.6+) with $strLenCP (3.4+): every line the lab runs has both (manual, "$expr",
-  // "$strLenCP"), and so does the test server; an error here is a failure, not a fallback.
+  // $expr (MongoDB 3.6+: https://www.mongodb.com/docs/v3.6/reference/operator/query/expr/ "New in
+  // version 3.6") with $strLenCP (aggregation, 3.4+): every line the lab runs (3.6 and later) has
+  // both, and so does the test server; an error here is a failure, not a fallback.
   const grown = await col().countDocuments({ $expr: { $gt: [{ $strLenCP: '$y' }, 200] } });
   const { summary, timeline } = checkRunFiles('experiment2');
   assert.equal(summary.complete, true);
