@@ -4,6 +4,7 @@
 // so the knee is known: the search must find it within the bounds its own rules give.
 // The search's arithmetic on synthetic steps: sla.test.js.
 const test = require('node:test');
+const http = require('node:http');
 const assert = require('node:assert/strict');
 const { runLoader, startLoader, latestRun, tmpResults } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
@@ -135,13 +136,35 @@ test('a target below the server\'s idle latency: the search goes down, then says
   assert.doesNotMatch(r.stdout, /per step and op over the repetitions/);
 });
 
-test('an interrupted search (SIGINT) keeps the steps it measured, judged, and says it was interrupted', async () => {
-  const l = startLoader([...base(server.uri, 'cut'), '--clients', '2', '--duration', '1s', '--rate', '20', '--sla', 'p99=1s']);
-  // The second step has started after the first was judged: interrupt it.
-  await l.waitFor(/capacity: 20 ops\/s offered.*passed/);
-  await l.waitFor(/step 2\/<=12/);
-  l.proc.kill('SIGINT');
-  const r = await l.done;
+test('an interrupted search (SIGINT) keeps the steps it measured, judged, and says it was interrupted; live, the offered rate and intended p99 are on /metrics and each step is annotated', async () => {
+  // A stand-in for Grafana's annotation API that records what the loader posts.
+  const posts = [];
+  const g = http.createServer((req, res) => {
+    let b = '';
+    req.on('data', (d) => { b += d; });
+    req.on('end', () => { posts.push(JSON.parse(b)); res.end('{}'); });
+  });
+  await new Promise((res) => g.listen(0, '127.0.0.1', res));
+  let r;
+  let metrics;
+  try {
+    const l = startLoader([...base(server.uri, 'cut'), '--clients', '2', '--duration', '1s', '--rate', '20', '--sla', 'p99=1s', '--grafana-url', `http://127.0.0.1:${g.address().port}`]);
+    const [, url] = await l.waitFor(/metrics: (http:\S+)/);
+    // The second step has started after the first was judged: read /metrics, then interrupt it.
+    await l.waitFor(/capacity: 20 ops\/s offered.*passed/);
+    await l.waitFor(/step 2\/<=12/);
+    metrics = await (await fetch(url)).text();
+    l.proc.kill('SIGINT');
+    r = await l.done;
+  } finally {
+    g.close();
+  }
+  assert.match(metrics, /^lab_loader_offered_ops_per_second\{experiment="experiment2"\} 40$/m, 'step 2 offers 40 ops/s');
+  assert.match(metrics, /^lab_loader_intended_latency_seconds\{experiment="experiment2",op="find",quantile="0\.99"\} [\d.e-]+$/m);
+  const texts = posts.map((p) => `${p.tags.join(',')}: ${p.text}`);
+  assert.ok(texts.some((t) => /^lab,experiment2,rate-20: .*step 1\/<=12, 2 client\(s\), 20 ops\/s offered/.test(t)), texts.join('\n'));
+  assert.ok(texts.some((t) => /^lab,experiment2,rate-40: .*step 2\/<=12, 2 client\(s\), 40 ops\/s offered/.test(t)), texts.join('\n'));
+  assert.ok(texts.some((t) => /^lab,experiment2,capacity: experiment2: capacity: 20 ops\/s offered, [\d.]+ achieved, intended p99 [\d.]+ ms: passed$/.test(t)), texts.join('\n'));
   assert.equal(r.code, 130, r.stderr);
   const { summary } = latestRun(results, 'experiment2', 'cut');
   checkSummary(summary);
