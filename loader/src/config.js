@@ -115,6 +115,10 @@ function load(opts) {
     options[entry[0]] = entry[1].parse(flag, text);
   }
   if (kind.configure) config.params = kind.configure({ doc, options, config, need, opts }) ?? null;
+  // A duration-bound kind whose steps the flags bound by their work instead (ycsb's --operations):
+  // measured whole, as YCSB's operationcount is, unless --warmup asks otherwise; the file's
+  // warmup: is for its duration-bound steps.
+  if (opts.warmupMs === undefined && kind.bound === 'duration' && !config.workload.durationMs) config.warmupMs = DEFAULT_WARMUP_MS.own;
   if (config.sla) slaClients(config, kind, opts);
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');

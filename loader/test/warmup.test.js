@@ -76,6 +76,10 @@ test('warm-up defaults: the file\'s warmup:, else by what bounds the steps; 0 is
   assert.equal(load(parse([none])).config.warmupMs, DEFAULT_WARMUP_MS.duration);
   assert.ok(DEFAULT_WARMUP_MS.duration > 0);
   assert.equal(load(parse(['writeconcern'])).config.warmupMs, 0, 'a step bounded by its work is measured whole by default');
+  // ycsb-a's steps are duration-bound (warmup: 5s in its file) unless --operations bounds them by work.
+  assert.equal(load(parse(['ycsb-a'])).config.warmupMs, 5000);
+  assert.equal(load(parse(['ycsb-a', '--operations', '400'])).config.warmupMs, 0, '--operations: measured whole, as YCSB\'s operationcount');
+  assert.equal(load(parse(['ycsb-a', '--operations', '400', '--warmup', '1s'])).config.warmupMs, 1000);
   const bad = path.join(dir, 'b.yaml');
   fs.writeFileSync(bad, `${text.replace(/^name: .*$/m, 'name: b').replace(/^warmup: .*\n/m, '')}\nwarmup: soon\n`);
   for (const [args, re] of [
