@@ -16,8 +16,11 @@ const LEVEL = 0.95;
 const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
 
-// why a run's capacity is not a sample (null: it is one).
-function unusable(r) {
+// why a run's capacity is not a sample (null: it is one). multiHost: the run is one host's part of
+// a run of several loaders (same group and repetition): each searched on its own, offering its
+// own rates, so no part is the capacity and their sum is no search either.
+function unusable(r, multiHost) {
+  if (multiHost) return 'several loaders searched apart';
   if (!r.complete) return 'incomplete run';
   if (!r.capacity.complete) return 'search interrupted';
   if (r.capacity.capacity_ops_per_s === null) return 'no rate passed';
@@ -25,7 +28,8 @@ function unusable(r) {
 }
 
 function side(engine, runs) {
-  const why = runs.map(unusable);
+  const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group && x.repetition === r.repetition).length : 1);
+  const why = runs.map((r) => unusable(r, partsOf(r) > 1));
   const samples = runs.filter((_, i) => why[i] === null).map((r) => r.capacity.capacity_ops_per_s);
   const excluded = {};
   for (const w of why) if (w) excluded[w] = (excluded[w] || 0) + 1;

@@ -52,3 +52,13 @@ test('runs under another SLA are another set, never compared', () => {
   for (const c of cs) assert.equal(c.verdicts.length, 0);
   assert.equal(capacityReport([run('a', 100)].map((r) => ({ ...r, capacity: null }))).length, 0, 'runs without --sla have no capacity section');
 });
+
+test('a run of several loaders (one group and repetition, several hosts) is no capacity: each host searched apart', () => {
+  const parts = (engine, cap) => [1, 2].map((h) => ({ ...run(engine, cap), group: `g-${engine}`, repetition: 1, host: `host${h}` }));
+  const [c] = capacityReport([...parts('a', 100), ...parts('b', 200), run('a', 100), run('a', 110), run('b', 210), run('b', 190)]);
+  const a = c.sides.find((s) => s.engine === 'a');
+  assert.deepEqual(a.samples, [100, 110]);
+  assert.deepEqual(a.excluded, { 'several loaders searched apart': 2 });
+  assert.equal(c.verdicts[0].status, 'verdict');
+  assert.match(c.verdicts[0].sentence, /a: several loaders searched apart in 2 of 4 run\(s\)/);
+});
