@@ -131,8 +131,14 @@ function load(opts) {
 // step bounded by its work has no rate to hold, and a sweep of client counts is what it replaces.
 function slaClients(config, kind, opts) {
   if (kind.bound !== 'duration') throw new UsageError(`--sla does not apply to ${config.name}: its ${kind.name} steps are bounded by ${kind.bound === 'own' ? 'their own work' : 'documents'}, not --duration (experiments whose steps last --duration: experiment2, experiment3, ycsb-a)`);
-  if (opts.clients && opts.clients.length !== 1) throw new UsageError(`--sla runs every step at one client count: --clients N, not ${opts.clients.join(',')}`);
-  config.workload.clients = opts.clients ?? [require('./sla').DEFAULT_CLIENTS];
+  // A kind may bound its steps by a count instead (ycsb-a --operations: durationMs null).
+  if (!config.workload.durationMs) throw new UsageError(`--sla needs steps that last --duration: ${config.name}'s are bounded by a count of operations here (drop --operations)`);
+  // The clients asked for: --clients, or ycsb's --threads (the same list, which its configure put
+  // in workload.clients); else the default. The file's list is a sweep's, not a search's.
+  const threads = opts.kindArgs && opts.kindArgs['--threads'] !== undefined;
+  const given = opts.clients ?? (threads ? config.workload.clients : undefined);
+  if (given && given.length !== 1) throw new UsageError(`--sla runs every step at one client count: ${threads ? '--threads' : '--clients'} N, not ${given.join(',')}`);
+  config.workload.clients = given ?? [require('./sla').DEFAULT_CLIENTS];
 }
 
 // list(dir): the experiment names in dir (its *.yaml files), for messages and `lab-loader list`.

@@ -10,7 +10,9 @@ const { runLoader, startLoader, latestRun, tmpResults } = require('./support/loa
 const { checkSummary } = require('./support/summary-schema');
 const { startServer } = require('./support/server');
 const { rateProxy } = require('./support/rate-proxy');
-const { ACHIEVED_SHARE, REFINE_WITHIN } = require('../src/sla');
+const { ACHIEVED_SHARE, REFINE_WITHIN, DEFAULT_CLIENTS } = require('../src/sla');
+const { parse } = require('../src/args');
+const { load } = require('../src/config');
 
 let server;
 let results;
@@ -98,6 +100,8 @@ test('bad --sla: a percentile the summary does not have, no unit, a sweep of cli
     [['experiment2', '--sla', 'p99=10ms', '--clients', '1,2,4'], /--sla runs every step at one client count: --clients N, not 1,2,4/],
     [['experiment1', '--sla', 'p99=10ms'], /--sla does not apply to experiment1: its insert steps are bounded by documents, not --duration/],
     [['writeconcern', '--sla', 'p99=10ms'], /--sla does not apply to writeconcern: .* bounded by their own work/],
+    [['ycsb-a', '--sla', 'p99=10ms', '--operations', '1000'], /--sla needs steps that last --duration: ycsb-a's are bounded by a count of operations here \(drop --operations\)/],
+    [['ycsb-a', '--sla', 'p99=10ms', '--threads', '1,2'], /--sla runs every step at one client count: --threads N, not 1,2/],
   ];
   for (const [args, re] of cases) {
     const r = await runLoader(['check', ...args]);
@@ -108,6 +112,12 @@ test('bad --sla: a percentile the summary does not have, no unit, a sweep of cli
   }
   const ok = await runLoader(['check', 'experiment3', '--sla', 'p99.9=0.5s', '--clients', '4']);
   assert.equal(ok.code, 0, ok.stderr);
+  // The one client count: --clients or ycsb's --threads, else the default; never the file's sweep.
+  const clientsOf = (args) => load(parse(args)).config.workload.clients;
+  assert.deepEqual(clientsOf(['experiment3', '--sla', 'p99=10ms', '--clients', '4']), [4]);
+  assert.deepEqual(clientsOf(['ycsb-a', '--sla', 'p99=10ms', '--threads', '8']), [8]);
+  assert.deepEqual(clientsOf(['experiment2', '--sla', 'p99=10ms']), [DEFAULT_CLIENTS]);
+  assert.deepEqual(clientsOf(['ycsb-a', '--sla', 'p99=10ms']), [DEFAULT_CLIENTS]);
 });
 
 test('a target below the server\'s idle latency: the search goes down, then says no rate passes', async () => {
