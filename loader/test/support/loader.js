@@ -31,8 +31,11 @@ function startLoader(args, { env, prefix = [], spawnOptions = {}, launcher = fal
       if (m) { waiters.splice(waiters.indexOf(w), 1); w.resolve(m); }
     }
   };
-  proc.stdout.on('data', (d) => { stdout += d; });
-  proc.stderr.on('data', (d) => { stderr += d; check(); });
+  // Output is progress: every waiter's budget starts again (a busy machine makes the loader slower,
+  // not silent; a hung one goes silent and runs out of budget).
+  const progressed = () => { for (const w of waiters) w.arm(); };
+  proc.stdout.on('data', (d) => { stdout += d; progressed(); });
+  proc.stderr.on('data', (d) => { stderr += d; check(); progressed(); });
   const done = new Promise((resolve) => {
     proc.on('exit', (code, signal) => {
       // let the pipes drain
@@ -43,10 +46,19 @@ function startLoader(args, { env, prefix = [], spawnOptions = {}, launcher = fal
   return {
     proc,
     done,
+    // waitFor(re, timeoutMs): the first match of re in stderr; rejected after timeoutMs without
+    // any output from the loader (the budget restarts at each line it prints), or at its exit.
     waitFor(re, timeoutMs = 30000) {
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`timeout waiting for ${re}; stderr:\n${stderr}`)), timeoutMs);
-        waiters.push({ re, resolve: (m) => { clearTimeout(t); resolve(m); }, reject: (e) => { clearTimeout(t); reject(e); } });
+        let t = null;
+        const w = {
+          re,
+          arm() { clearTimeout(t); t = setTimeout(() => { waiters.splice(waiters.indexOf(w), 1); reject(new Error(`timeout waiting for ${re} (${timeoutMs} ms without output); stderr:\n${stderr}`)); }, timeoutMs); },
+          resolve: (m) => { clearTimeout(t); resolve(m); },
+          reject: (e) => { clearTimeout(t); reject(e); },
+        };
+        w.arm();
+        waiters.push(w);
         check();
       });
     },
