@@ -64,6 +64,9 @@ experiment_flags_usage() {
   --clients LIST          client steps, e.g. 1,2,4,6 (default 1,2,3,4,5,6; experiment1: 1)
   --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m)
   --rate N                pace at N ops/s in total; adds latency from the intended start
+  --sla PCT=DUR           capacity under a latency SLA, e.g. p99=10ms: instead of the client
+                          sweep, search the highest offered rate whose intended PCT stays <= DUR
+                          (experiment2/3, ycsb-a; one --clients N, default 32; --rate: first rate)
   --repeat N              run N times back to back, each on a fresh collection, one results
                           folder each, one group id (default 1)
   --group ID              name the run group (the same ID on several hosts of one run)
