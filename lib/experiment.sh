@@ -139,13 +139,18 @@ experiment_run_loader() {
   fi
   local out rc=1
   out=$(mktemp "${TMPDIR:-/tmp}/lab-loader-out.XXXXXX")
-  # A SIGTERM to the whole process group (timeout(1), a service manager) reaches the loader, which
-  # stops cleanly and prints its table and results line: run.sh, tee and the filter ignore it and
-  # stay to show them (they died with it, and the terminal showed neither). The loader sets its
-  # own handler over the inherited "ignore"; a SIGTERM to run.sh alone waits for the loader.
-  trap '' TERM
+  # A Ctrl-C or a SIGTERM to the whole process group (a terminal, timeout(1), a service manager)
+  # reaches the loader, which stops cleanly and prints its table and results line: run.sh, tee
+  # and the filter ignore both and stay to show them and the results lines below (run.sh's own
+  # INT trap exited before them; on SIGTERM tee and the filter died, and the terminal showed
+  # neither). The loader sets its own handlers over the inherited "ignore" (node, and docker's
+  # signal forwarding, do); a signal to run.sh alone waits for the loader.
+  local traps
+  traps=$(trap -p INT TERM)
+  trap '' INT TERM
   { local r=0; "$@" || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') || true
-  trap - TERM
+  trap - INT TERM
+  eval "$traps"
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)
   EXPERIMENT_RESULTS=$(experiment_results_from "$out")
   rm -f "$out" "$out.rc"

@@ -35,3 +35,30 @@ test('timeout -s TERM ./run.sh experiment2 --uri ...: the table and the results 
     fs.rmSync(results, { recursive: true, force: true });
   }
 });
+
+test('Ctrl-C to ./run.sh experiment2 --uri ... (SIGINT to the whole group, as a terminal sends it): the table and the results line are shown, exit 130', async () => {
+  const server = await startServer();
+  const results = tmpResults();
+  try {
+    const p = spawn(RUN_SH, ['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1',
+      '--duration', '60s', '--results-dir', results, '--metrics-port', '0', '--engine', 'int'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    const started = new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 clients[^)]*\): started/.test(stderr)) resolve(); }));
+    await started;
+    process.kill(-p.pid, 'SIGINT');
+    const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);
+    p.on('close', () => clearTimeout(guard));
+    const code = await new Promise((r) => p.on('close', r));
+    assert.equal(code, 130, stderr);
+    const dirs = fs.readdirSync(path.join(results, 'experiment2', 'int')).filter((d) => d !== 'latest');
+    assert.equal(dirs.length, 1);
+    assert.match(stdout, /^experiment2 on int \(INCOMPLETE\)$/m, `the table\n${stdout}\n${stderr}`);
+    assert.match(stdout, new RegExp(`^results: \\S*${dirs[0]}$`, 'm'), `the results line\n${stdout}\n${stderr}`);
+  } finally {
+    await server.stop();
+    fs.rmSync(results, { recursive: true, force: true });
+  }
+});
