@@ -87,17 +87,32 @@ async function main() {
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(path.join(expDir, path.basename(expFile)), podExperiment(fs.readFileSync(expFile, 'utf8'), index));
 
-  if (index === 0) await barrier.serve({ port, n, timeoutMs, log: say });
-  await ping(loaderDir, uri, env.LAB_USERNAME || 'root', env.LAB_PASSWORD_FILE);
-  say(`connected to the cluster; waiting for all ${n} loaders`);
-  await barrier.wait({ host: env.LAB_BARRIER_HOST || '127.0.0.1', port, index, timeoutMs });
+  // Stopped before its loader starts (another pod failed while this one waited at the barrier):
+  // nothing measured, handed over as stopped, so ./run.sh need not wait for the barrier's timeout.
+  const stopFile = path.join(scratch, 'stop');
+  let polling;
+  const stopSeen = new Promise((resolve) => {
+    polling = setInterval(() => { if (fs.existsSync(stopFile)) resolve('stop'); }, 500);
+  });
+  const start = (async () => {
+    if (index === 0) await barrier.serve({ port, n, timeoutMs, log: say });
+    await ping(loaderDir, uri, env.LAB_USERNAME || 'root', env.LAB_PASSWORD_FILE);
+    say(`connected to the cluster; waiting for all ${n} loaders`);
+    await barrier.wait({ host: env.LAB_BARRIER_HOST || '127.0.0.1', port, index, timeoutMs });
+    return 'go';
+  })();
+  if ((await Promise.race([start, stopSeen])) === 'stop') {
+    start.catch(() => {}); // its barrier may time out while the bundle waits: not this pod's failure
+    say('stopped by ./run.sh (another loader pod failed) before the loader started');
+    await handOver(scratch, resultLines(resultsDir, index, 0, true), 0);
+  }
+  clearInterval(polling);
   say(`all ${n} loaders ready: starting at ${new Date().toISOString()}`);
 
   // bin/lab-loader: node with the GC flags the pod's CPUs call for (loader/bin/lab-loader).
   const args = [...loaderArgs,
     '--uri', uri, '--experiments-dir', expDir, '--results-dir', resultsDir];
   if (env.LAB_PASSWORD_FILE) args.push('--username', env.LAB_USERNAME || 'root', '--password-file', env.LAB_PASSWORD_FILE);
-  const stopFile = path.join(scratch, 'stop');
   let stopped = false;
   const code = await new Promise((resolve) => {
     const child = spawn(path.join(loaderDir, 'bin', 'lab-loader'), args, { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -118,6 +133,13 @@ async function main() {
     for (const l of lines) process.stdout.write(`${l}\n`);
     process.exit(code);
   }
+  await handOver(scratch, lines, code);
+}
+
+// handOver(scratch, lines, code): the bundle written whole (then renamed: it exists only
+// complete, and its existence is the pod's readiness), then wait until ./run.sh has read it and
+// created <scratch>/out/collected, and exit with the loader's code.
+async function handOver(scratch, lines, code) {
   const out = path.join(scratch, 'out');
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'results.ndjson.tmp'), lines.map((l) => `${l}\n`).join(''));

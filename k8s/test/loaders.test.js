@@ -254,3 +254,37 @@ test('a failed loader pod: it exits at once, the others stop, their parts are ke
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// A pod that fails before the barrier (here: one never started) leaves the others waiting there;
+// ./run.sh's stop must end their wait at once, handed over as stopped with nothing measured,
+// rather than after the barrier's timeout.
+test('loader pods stopped while they wait at the barrier hand over at once, as stopped', { timeout: 120000 }, async () => {
+  const server = await require(path.join(REPO, 'loader', 'test', 'support', 'server.js')).testServer();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-k8s-stop-'));
+  try {
+    const env = {
+      LAB_LOADERS: '3', LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
+      LAB_BARRIER_TIMEOUT_S: '600', LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
+      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'),
+    };
+    const scratch = (i) => path.join(tmp, `scratch-${i}`);
+    const pods = [0, 1].map((i) => runPod(i, { ...env, LAB_SCRATCH: scratch(i) }, ['experiment2', '--engine', 'k8s-test', '--metrics-port', '0']));
+    const until = Date.now() + 60000;
+    while (!pods.every((p) => /waiting for all 3 loaders/.test(p.out.stderr))) {
+      assert.ok(Date.now() < until, `pods never reached the barrier: ${pods.map((p) => p.out.stderr).join('\n')}`);
+      await sleep(200);
+    }
+    for (const i of [0, 1]) fs.writeFileSync(path.join(scratch(i), 'stop'), '');
+    const bundles = await Promise.all([0, 1].map((i) => fetchBundle(scratch(i), 10000)));
+    const ends = await Promise.all(pods.map((p) => p.done));
+    ends.forEach((e, i) => assert.equal(e.code, 0, `pod ${i}: ${e.stderr}`));
+    const runDir = path.join(tmp, 'run');
+    const { problems } = collect(bundles, runDir, 3);
+    const run = JSON.parse(fs.readFileSync(path.join(runDir, 'k8s-run.json'), 'utf8'));
+    assert.deepEqual(run.pods.map((p) => p.state), ['stopped', 'stopped', 'missing']);
+    assert.match(problems.join('\n'), /pod 2: no results/);
+  } finally {
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
