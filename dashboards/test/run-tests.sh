@@ -271,7 +271,8 @@ else
   for engine in $(grep -v '^#' compose/engines.tsv | tail -n +2 | cut -f1); do
     env_args=(LAB_ENGINE="$engine" LAB_ENGINE_IMAGE=img LAB_MONGOD_UID=999 LAB_PROFILE=laptop LAB_DATA_MEM=1g LAB_DATA_CPUS=1
       LAB_DATA_CACHE_GB=0.5 LAB_CFG_MEM=512m LAB_CFG_CPUS=1 LAB_CFG_CACHE_GB=0.25 LAB_SECRETS_DIR="$WORK/secrets" LAB_UID=1000 LAB_GID=1000
-      LAB_SHELL=mongosh LAB_DATA_CACHE_GB_WHOLE=1 LAB_MEMBER_CPUSET=0-1 LAB_LOADER_CPUSET=0-1)
+      LAB_SHELL=mongosh LAB_DATA_CACHE_GB_WHOLE=1 LAB_MEMBER_CPUSET=0-1 LAB_LOADER_CPUSET=0-1
+      LAB_OPLOG_MB=1024 LAB_PLATFORM=) # the shard members' --oplogSize and the image's platform (lib/stack.sh)
     files=(-f compose/cluster.yml -f "compose/engines/$engine.yml" -f compose/monitoring.yml)
     if env "${env_args[@]}" "$COMPOSE" --project-directory "$LAB_ROOT" -p "lab-$engine" "${files[@]}" --profile mongos2 --profile mongos3 config --format json >"$WORK/cfg-$engine.json" 2>"$WORK/cfg-$engine.err" &&
       env "${env_args[@]}" "$COMPOSE" --project-directory "$LAB_ROOT" -p "lab-$engine" "${files[@]}" config --quiet 2>>"$WORK/cfg-$engine.err"; then
