@@ -103,21 +103,38 @@ function statName(title, description, list, noValue, opts = {}) {
 // reports(engineRow) states the same rule as code: dashboards/test/server-lines.test.js checks,
 // per series, that every panel some engine of the table leaves empty carries the note.
 const NOT_COLLECTED = 'not collected on this server line';
-function onlyWhere(p, why) {
-  p.fieldConfig.defaults.noValue = `${NOT_COLLECTED}: ${why} (compose/engines.tsv: each engine's server_engine and server_line)`;
+// The rule as data, in the note itself, so the smoke check (lib/monitoring.sh
+// monitoring_collected, bash on a Docker host) and the tests read the one rule the panel shows:
+// "collected where: A | B & C", alternatives of conditions on an engines.tsv column, either
+// column=value or column>=number (server_line). reports(engineRow) below evaluates the same text.
+function onlyWhere(p, why, where) {
+  p.fieldConfig.defaults.noValue = `${NOT_COLLECTED}: ${why} (collected where: ${where}; compose/engines.tsv)`;
   return p;
+}
+// collectedWhere(noValue) -> the rule's text, or null when the panel has none.
+function collectedWhere(noValue) {
+  const m = /\(collected where: ([^;]+); compose\/engines\.tsv\)$/.exec(noValue || '');
+  return m ? m[1] : null;
+}
+// reports(where, engineRow) -> whether that engine's members produce the panel's series.
+function reports(where, e) {
+  return where.split('|').some((alt) => alt.split('&').every((term) => {
+    const m = /^\s*([a-z_]+)\s*(>=|=)\s*(\S+)\s*$/.exec(term);
+    if (!m) throw new Error(`unreadable rule term '${term}' in '${where}'`);
+    return m[2] === '=' ? String(e[m[1]]) === m[3] : Number(e[m[1]]) >= Number(m[3]);
+  }));
 }
 // serverStatus.wiredTiger: mongods on WiredTiger (the config servers of every engine, and the shard
 // where the engine is WiredTiger).
-const onWiredTiger = (p) => onlyWhere(p, 'WiredTiger series come from mongods that run WiredTiger');
+const onWiredTiger = (p) => onlyWhere(p, 'WiredTiger series come from mongods that run WiredTiger', 'server_engine=wiredTiger');
 // Tickets: serverStatus.wiredTiger.concurrentTransactions, or queues.execution from 7.0 (on
 // Percona's inMemory too: dashboards/metrics-catalog).
-const withTickets = (p) => onlyWhere(p, 'execution tickets come from WiredTiger, and from queues.execution on 7.0+');
-const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'s inMemory engine');
+const withTickets = (p) => onlyWhere(p, 'execution tickets come from WiredTiger, and from queues.execution on 7.0+', 'server_engine=wiredTiger | server_engine=inMemory & server_line>=7');
+const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'s inMemory engine', 'server_engine=inMemory');
 // Flow control arrived in MongoDB 4.2 (serverStatus.flowControl).
-const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2');
+const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2', 'server_line>=4.2');
 // The exporter names the oplog's stats mongodb_oplog_stats_storageStats_* from 7.0 (see the panel).
-const withOplogStorageStats = (p) => onlyWhere(p, 'the exporter names these series mongodb_oplog_stats_storageStats_* from MongoDB 7.0 (mongodb_oplog_stats_size before)');
+const withOplogStorageStats = (p) => onlyWhere(p, 'the exporter names these series mongodb_oplog_stats_storageStats_* from MongoDB 7.0 (mongodb_oplog_stats_size before)', 'server_line>=7');
 
 function row(title) {
   return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
@@ -537,4 +554,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { DASHBOARDS, NOT_COLLECTED };
+module.exports = { DASHBOARDS, NOT_COLLECTED, collectedWhere, reports };

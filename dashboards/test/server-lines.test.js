@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const assert = require('node:assert/strict');
-const { DASHBOARDS, NOT_COLLECTED } = require('../src/generate');
+const { DASHBOARDS, NOT_COLLECTED, collectedWhere, reports } = require('../src/generate');
 const ENGINES = require('../../loader/src/tables').engines();
 
 const line = (e) => Number(e.server_line);
@@ -49,6 +49,36 @@ test('a panel reading series some engines lack says so in its no-value text, by 
     assert.ok(nv && nv.startsWith(`${NOT_COLLECTED}: `), `${file} "${p.title}" has no "${NOT_COLLECTED}" text`);
   }
   assert.ok(noted >= 9, `only ${noted} panels carry the note`);
+});
+
+test('each note carries its rule as data, and the rule says what the series facts say, for every engine of the table', () => {
+  let checked = 0;
+  for (const { file, p, exprs } of panels()) {
+    const nv = p.fieldConfig?.defaults?.noValue;
+    if (!nv || !nv.startsWith(NOT_COLLECTED)) continue;
+    const where = collectedWhere(nv);
+    assert.ok(where, `${file} "${p.title}": no "(collected where: ...)" rule in "${nv}"`);
+    const fact = ONLY.find(([re]) => re.test(exprs));
+    assert.ok(fact, `${file} "${p.title}": a note on series every engine has`);
+    for (const e of ENGINES) {
+      assert.equal(reports(where, e), fact[1](e), `${file} "${p.title}" on ${e.engine}: rule '${where}'`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 9 * ENGINES.length, `checked ${checked} panel x engine pairs`);
+});
+
+test('the smoke check in bash (lib/monitoring.sh monitoring_collected) reads each rule as generate.js does', () => {
+  const root = path.join(__dirname, '..', '..');
+  const notes = [...new Set(panels().map(({ p }) => p.fieldConfig?.defaults?.noValue).filter((nv) => nv && nv.startsWith(NOT_COLLECTED)))];
+  assert.ok(notes.length >= 4, `${notes.length} distinct notes`);
+  const script = 'source lib/tables.sh; source lib/monitoring.sh; while IFS=$\'\\t\' read -r e nv; do if monitoring_collected "$e" "$nv"; then echo yes; else echo no; fi; done';
+  const pairs = ENGINES.flatMap((e) => notes.map((nv) => [e, nv]));
+  const r = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', env: { ...process.env, LAB_ROOT: root }, input: pairs.map(([e, nv]) => `${e.engine}\t${nv}`).join('\n') + '\n' });
+  assert.equal(r.status, 0, r.stderr);
+  const got = r.stdout.trim().split('\n');
+  assert.equal(got.length, pairs.length, r.stderr);
+  pairs.forEach(([e, nv], i) => assert.equal(got[i] === 'yes', reports(collectedWhere(nv), e), `${e.engine}: ${nv}`));
 });
 
 // Nothing generated is committed with data it can go stale on (issue 29 item 3): no engine of the
