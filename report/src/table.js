@@ -167,7 +167,8 @@ function renderText(report, outDir, opts = {}) {
       if (set.aggregates.length) out.push(setTable(set));
       if (set.aggregates.some((a) => a.runs > 1)) out.push(`fastest/median/slowest over repetitions: ${report.method.fastest_and_median}`);
       out.push(...describeRuns(set));
-      for (const p of set.published?.series || []) out.push(`published: ${p.label} ${p.field} = ${num(p.value)} (${set.published.source})`);
+      // The seed's figure as published (27.25 MiB/s, not 27): num() rounds to whole numbers.
+      for (const p of set.published?.series || []) out.push(`published: ${p.label} ${p.field} = ${p.value.toLocaleString('en-US', { maximumFractionDigits: 20 })} (${set.published.source})`);
       for (const v of set.verdicts) out.push(`verdict: ${v.sentence}`);
       for (const r of set.incomplete) out.push(`INCOMPLETE (not compared): ${r.engine} ${r.id}: ${r.reason}`);
     }

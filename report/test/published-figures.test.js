@@ -1,0 +1,30 @@
+'use strict';
+// The seed's published figures under a set's table are printed as published (issue 32: gridfs'
+// 27.25, 21.19, 14.36 MiB/s printed as 27, 21, 14). Real loader runs (gridfs, 4 MB, against the
+// loader's test server), then the report's --wide text.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir } = require('./support/fixtures');
+const { main } = require('../src/cli');
+
+const LOADER_TEST = path.resolve(__dirname, '..', '..', 'loader', 'test', 'support');
+
+test('published: gridfs\'s MiB/s figures unrounded (27.25, 21.19, 14.36)', async () => {
+  const server = await require(path.join(LOADER_TEST, 'server.js')).testServer();
+  const results = tmpDir();
+  try {
+    const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+    const r = await runLoader(['gridfs', '--uri', server.uri, '--file-size', '4MB', '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'pub']);
+    assert.equal(r.code, 0, r.stderr);
+    let out = '';
+    assert.equal(main(['--results-dir', results, '--wide'], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+    for (const [label, value] of [['ubuntu_10_04', '27.25'], ['centos_6_2', '21.19'], ['freebsd_9_0', '14.36']]) {
+      assert.match(out, new RegExp(`^published: ${label} mib_per_s = ${value.replace('.', '\\.')} \\(`, 'm'), out);
+    }
+  } finally {
+    await server.stop();
+    fs.rmSync(results, { recursive: true, force: true });
+  }
+});
