@@ -12,7 +12,7 @@ setup() {
   cp "$REPO/test/lib/tools.sh" "$W/test/lib/"
 }
 
-@test "tap_counts: bats' '# skip' lines are skips, not passes" {
+@test "tap_counts: bats' skip directives are skips, not passes (a name must not carry the directive itself)" {
   # shellcheck source=test/run-all.sh
   source "$REPO/test/run-all.sh"
   printf '1..4\nok 1 a\nok 2 b # skip no second core (0.4 idle)\nnot ok 3 c\nok 4 d # SKIP why\n' >"$BATS_TEST_TMPDIR/tap"
