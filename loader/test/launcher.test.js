@@ -54,7 +54,7 @@ test('bin/lab-loader execs node: a SIGTERM to its PID stops the loader as it sto
       '--results-dir', root, '--metrics-port', '0', '--engine', 'sig', '--progress-interval', '1s'], { launcher: true, prefix: ['taskset', '-c', '0'] });
     await run.waitFor(/step 1\/1 \(1 clients\): started/);
     // The launcher's PID is node's now (exec), not a shell waiting for it.
-    assert.match(fs.readFileSync(`/proc/${run.proc.pid}/cmdline`, 'utf8'), /^node\0--single-threaded-gc\0\S+lab-loader\.js\0experiment2/);
+    assert.match(fs.readFileSync(`/proc/${run.proc.pid}/cmdline`, 'utf8'), /^node\0--single-threaded-gc\0\S+lab-loader\.js\0(--warmup\x000\0)?experiment2/);
     await sleep(1200);
     run.proc.kill('SIGTERM'); // the process only, as `docker stop` signals the container's PID 1
     const r = await run.done;
