@@ -90,6 +90,14 @@ const CORES = os.cpus().length;
 const TASKSET = spawnSync('taskset', ['-V']).status === 0;
 const PIN = TASKSET && CORES >= 2 ? ['taskset', '-c', '0'] : [];
 
+function hasWarmupFlag(dir) {
+  try {
+    return /\bwarmup: \{ type: 'string' \}/.test(fs.readFileSync(path.join(dir, 'src', 'args.js'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 // loaderCommand(dir, kind, entry, uri, extraNode, extraFlags) -> { cmd, env, results, exp } or
 // { absent }: the loader as the lab starts it, on the pinned core, into a fresh results folder.
 function loaderCommand(dir, kind, entry, uri, extraNode = [], extraFlags = []) {
@@ -98,6 +106,10 @@ function loaderCommand(dir, kind, entry, uri, extraNode = [], extraFlags = []) {
   const results = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-bench-'));
   const flags = [...entry.flags];
   if (KINDS[kind].bound === 'duration') flags.push('--duration', `${DURATION_MS}ms`);
+  // The bench leaves out its own warm-up (steadyWindow, warmup_s): a loader that also has one
+  // (--warmup, 5 s by default for duration-bound steps since issue 31) runs without it, so both
+  // sides and older checkouts measure the same seconds.
+  if (hasWarmupFlag(dir)) flags.push('--warmup', '0');
   flags.push(...extraFlags); // last: the loader takes a repeated flag's last value
   // The launcher run.sh and the image start (bin/lab-loader: node flags by placement, so on the
   // pinned core --single-threaded-gc), extra node flags through its LAB_LOADER_NODE_FLAGS; a
