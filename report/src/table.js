@@ -30,9 +30,12 @@ function pointNote(a) {
 function setTable(set) {
   const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
   const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
+  // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003 published.
+  const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
   const head = ['point', 'engine', 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
   for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
   for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
+  for (const op of bytes) head.push(`${op} MB/s median`, `${op} MiB/s median`);
   head.push('note');
   const rows = [head];
   for (const p of set.points) {
@@ -43,6 +46,10 @@ function setTable(set) {
         r.push(num(o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
       }
       for (const op of moves) r.push(num(a.ops[op]?.docs_per_s_fastest, 1), num(a.ops[op]?.docs_per_s_median, 1), num(a.ops[op]?.mb_per_s_median, 3));
+      for (const op of bytes) {
+        const mb = a.ops[op]?.mb_per_s_median;
+        r.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3));
+      }
       r.push(pointNote(a));
       rows.push(r);
     }

@@ -20,6 +20,23 @@ test('published: gridfs\'s MiB/s figures unrounded (27.25, 21.19, 14.36)', async
     assert.equal(r.code, 0, r.stderr);
     let out = '';
     assert.equal(main(['--results-dir', results, '--wide'], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+    // The measured side in the published unit too: MB/s (10^6 bytes) and MiB/s (2^20) per chunk op.
+    const head = out.split('\n').find((l) => /^point\s+engine/.test(l));
+    assert.ok(head, out);
+    for (const col of ['MB/s median', 'MiB/s median']) assert.match(head, new RegExp(`(upload|download|chunk)\\S* ${col.replace('/', '\\/')}`), head);
+    const cols = head.trim().split(/\s{2,}/);
+    const rows = out.split('\n').filter((l) => /^(upload|download)\s+pub\s/.test(l)).map((l) => l.trim().split(/\s+/));
+    let pairs = 0;
+    for (const cells of rows) {
+      cols.forEach((h, i) => {
+        if (!/ MB\/s median$/.test(h) || !/ MiB\/s median$/.test(cols[i + 1]) || cells[i] === '-') return;
+        const mb = Number(cells[i]);
+        const mib = Number(cells[i + 1]);
+        assert.ok(mb > 0 && Math.abs(mib - (mb * 1e6) / 2 ** 20) < 0.002, `${h}: ${mb} MB/s, ${mib} MiB/s`);
+        pairs++;
+      });
+    }
+    assert.equal(pairs, 2, `one MB/s and MiB/s pair for the upload and one for the download:\n${out}`);
     for (const [label, value] of [['ubuntu_10_04', '27.25'], ['centos_6_2', '21.19'], ['freebsd_9_0', '14.36']]) {
       assert.match(out, new RegExp(`^published: ${label} mib_per_s = ${value.replace('.', '\\.')} \\(`, 'm'), out);
     }
