@@ -171,7 +171,6 @@ class Run {
     const description = await this.untilStopped(describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 })));
     if (this.stopReason) return;
     this.description = description;
-    if (this.stopReason) return;
     const reported = description.server.storage_engine?.name;
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
