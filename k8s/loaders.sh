@@ -166,7 +166,7 @@ k8s_split_clients() {
 
 # k8s_run_experiment NAME ARGS...: ./run.sh NAME --on k8s [--loaders N] [k8s flags] [loader flags].
 k8s_run_experiment() {
-  local name=$1 on="" clients="" group stamp job run_dir rc=0
+  local name=$1 on="" clients="" sla="" group stamp job run_dir rc=0
   shift
   local args=()
   k8s_parse_flags "$@"
@@ -187,12 +187,16 @@ k8s_run_experiment() {
         esac
         shift "$SHIFT_BY"
         ;;
+      --sla | --sla=*) sla=1; args+=("$1"); shift ;;
       *) args+=("$1"); shift ;;
     esac
   done
   [[ $on == k8s ]] || die_usage "--on takes k8s (got '$on')"
   [[ $K8S_LOADERS =~ ^[1-9][0-9]?$ ]] || die_usage "--loaders must be 1 to 99 (got '$K8S_LOADERS')"
   [[ $K8S_VIA =~ ^(primary|mongos)$ ]] || die_usage "--via needs primary or mongos (got '$K8S_VIA')"
+  # A capacity search steers one loader's rate by the latency it sees; N pods would each search on
+  # their own, and no one rate would be the cluster's answer.
+  ((K8S_LOADERS == 1)) || [[ -z $sla ]] || die_usage "--sla searches the rate of one loader: run it with --loaders 1 (--loaders $K8S_LOADERS would run $K8S_LOADERS searches, each on its own)"
   ((K8S_LOADERS == 1)) || [[ -n $clients ]] || die_usage "--loaders $K8S_LOADERS needs --clients (the total per step, e.g. --clients $((K8S_LOADERS * 2)),$((K8S_LOADERS * 4))): each pod runs its share"
   k8s_check_engine
   [[ -n $K8S_REGISTRY ]] || die_usage "--on k8s needs --registry REG: the loader pods pull the lab's loader image (images/loader) from there"

@@ -314,6 +314,9 @@ k8s_bundle() {
     assert_failure 2
     [[ ${lines[0]} == error:* ]] || fail "'$args': $output"
   done
+  lab experiment2 --engine k8s-wt --on k8s --loaders 2 --clients 2 --registry r --sla p99=10ms
+  assert_failure 2
+  assert_line --index 0 "error: --sla searches the rate of one loader: run it with --loaders 1 (--loaders 2 would run 2 searches, each on its own)"
   lab experiment2 --engine k8s-upstream --on k8s --registry r
   assert_failure 2
   assert_line --index 0 --partial "error: engine 'k8s-upstream' runs mongo:8.0"
