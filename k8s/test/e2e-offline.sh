@@ -23,15 +23,8 @@ TOOLS=$REPO/.tools
 E2E=$TOOLS/k8s/e2e
 # shellcheck source=k8s/versions.env
 source "$REPO/k8s/versions.env"
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-  n=$((n + 1)) failed=$((failed + 1))
-  echo "not ok $n - $1"
-  [[ -z ${2:-} ]] || printf '%s\n' "$2" | head -40 | sed 's/^/# /'
-}
-check() { if (($1 == 0)); then ok "$2"; else not_ok "$3" "${4:-}"; fi; }
-finish() { echo "1..$n"; exit $((failed > 0)); }
+# shellcheck source=k8s/test/lib/apiserver.sh
+source "$REPO/k8s/test/lib/apiserver.sh" # ok, not_ok, check, finish, start_apiserver
 
 bash "$REPO/k8s/test/e2e-build.sh" >&2 || { not_ok "e2e-build.sh failed"; finish; }
 for t in "$TOOLS/bin/kube-apiserver" "$TOOLS/bin/kubectl" "$E2E/bin/kube-controller-manager" "$E2E/bin/kube-scheduler" \
@@ -43,39 +36,13 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-k8s-e2e.XXXXXX")
 PIDS=()
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
-  local p
-  for ((p = ${#PIDS[@]} - 1; p >= 0; p--)); do
-    kill "${PIDS[p]}" 2>/dev/null
-    timeout 10 tail --pid="${PIDS[p]}" -f /dev/null 2>/dev/null || kill -9 "${PIDS[p]}" 2>/dev/null
-  done
+  stop_pids
   [[ -n ${KEEP:-} ]] && { echo "# kept $WORK" >&2; return; }
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 A=$WORK/cluster
-mkdir -p "$A/etcd" "$A/certs"
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-etcd_port=$(port) api_port=$(port)
-openssl genrsa -out "$A/sa.key" 2048 2>/dev/null
-openssl rsa -in "$A/sa.key" -pubout -out "$A/sa.pub" 2>/dev/null
-token=$(head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
-echo "$token,lab-e2e,lab-e2e,system:masters" >"$A/tokens.csv"
-etcd --data-dir "$A/etcd" --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
-  --listen-peer-urls "http://127.0.0.1:$(port)" >"$A/etcd.log" 2>&1 &
-PIDS+=($!)
-"$TOOLS/bin/kube-apiserver" --etcd-servers="http://127.0.0.1:$etcd_port" --bind-address=127.0.0.1 --secure-port="$api_port" \
-  --advertise-address=127.0.0.1 --cert-dir="$A/certs" --token-auth-file="$A/tokens.csv" --authorization-mode=RBAC \
-  --service-account-issuer=https://lab.e2e --service-account-key-file="$A/sa.pub" \
-  --service-account-signing-key-file="$A/sa.key" --service-cluster-ip-range=10.96.0.0/16 >"$A/apiserver.log" 2>&1 &
-PIDS+=($!)
-cat >"$A/kubeconfig" <<KC
-apiVersion: v1
-kind: Config
-clusters: [{name: t, cluster: {server: "https://127.0.0.1:$api_port", insecure-skip-tls-verify: true}}]
-users: [{name: t, user: {token: "$token"}}]
-contexts: [{name: t, context: {cluster: t, user: t}}]
-current-context: t
-KC
+start_apiserver "$A" lab-e2e
 export KUBECONFIG=$A/kubeconfig
 k() { "$TOOLS/bin/kubectl" --request-timeout=30s "$@"; }
 # wait_for SECONDS COMMAND...: until the command succeeds

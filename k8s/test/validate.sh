@@ -19,17 +19,8 @@ HINT="run 'bash test/install-tools.sh' (test/install.d/70-k8s.sh builds kubeconf
 # shellcheck source=k8s/versions.env
 source "$REPO/k8s/versions.env"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-  n=$((n + 1)) failed=$((failed + 1))
-  echo "not ok $n - $1"
-  [[ -z ${2:-} ]] || printf '%s\n' "$2" | head -40 | while IFS= read -r l; do echo "# $l"; done
-}
-# check COND_STATUS OK_TEXT NOT_OK_TEXT [DETAIL]: ok when the status is 0.
-check() { if (($1 == 0)); then ok "$2"; else not_ok "$3" "${4:-}"; fi; }
-finish() { echo "1..$n"; exit $((failed > 0)); }
+# shellcheck source=k8s/test/lib/apiserver.sh
+source "$REPO/k8s/test/lib/apiserver.sh" # ok, not_ok, check, finish, start_apiserver
 
 for t in "$TOOLS/bin/kubeconform" "$TOOLS/bin/psmdb-check" "$TOOLS/bin/kube-apiserver" "$TOOLS/bin/kubectl" etcd jq openssl; do
   command -v "$t" >/dev/null 2>&1 || { not_ok "missing tool $t: $HINT"; finish; }
@@ -37,16 +28,10 @@ done
 [[ -d $K8S_TOOLS/schemas/crd && -f $K8S_TOOLS/psmdb-crd.yaml ]] || { not_ok "schemas missing: $HINT"; finish; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-k8s-validate.XXXXXX")
-APISERVER_PIDS=()
+PIDS=()
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
-  local p
-  # kube-apiserver first (it shuts down gracefully only while etcd is there), then etcd; anything
-  # still running after 10 s is killed.
-  for ((p = ${#APISERVER_PIDS[@]} - 1; p >= 0; p--)); do
-    kill "${APISERVER_PIDS[p]}" 2>/dev/null
-    timeout 10 tail --pid="${APISERVER_PIDS[p]}" -f /dev/null 2>/dev/null || kill -9 "${APISERVER_PIDS[p]}" 2>/dev/null
-  done
+  stop_pids
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -59,8 +44,6 @@ cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$REPO/k8s" "$REPO/dashboards" 
 printf 'k8s-check-wt\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\twiredTiger\tyes\tyes\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
 printf 'k8s-check-mem\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\tinMemory\tno\tno\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
 # an engine is a row plus its storage declaration (compose/engines/<engine>.yml; k8s_storage reads it)
-cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-check-wt.yml"
-cp "$LAB/compose/engines/inmemory.yml" "$LAB/compose/engines/k8s-check-mem.yml"
 cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-check-wt.yml"
 cp "$LAB/compose/engines/inmemory.yml" "$LAB/compose/engines/k8s-check-mem.yml"
 
@@ -304,32 +287,7 @@ fi
 # ---- 4. a real kube-apiserver ------------------------------------------------------------------
 start=$SECONDS
 A=$WORK/apiserver
-mkdir -p "$A/etcd" "$A/certs"
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-etcd_port=$(port)
-api_port=$(port)
-openssl genrsa -out "$A/sa.key" 2048 2>/dev/null
-openssl rsa -in "$A/sa.key" -pubout -out "$A/sa.pub" 2>/dev/null
-token=$(head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
-echo "$token,lab-test,lab-test,system:masters" >"$A/tokens.csv"
-etcd --data-dir "$A/etcd" --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
-  --listen-peer-urls "http://127.0.0.1:$(port)" >"$A/etcd.log" 2>&1 &
-APISERVER_PIDS+=($!)
-disown
-"$TOOLS/bin/kube-apiserver" --etcd-servers="http://127.0.0.1:$etcd_port" --bind-address=127.0.0.1 --secure-port="$api_port" \
-  --advertise-address=127.0.0.1 --cert-dir="$A/certs" --token-auth-file="$A/tokens.csv" --authorization-mode=RBAC \
-  --service-account-issuer=https://lab.test --service-account-key-file="$A/sa.pub" \
-  --service-account-signing-key-file="$A/sa.key" --service-cluster-ip-range=10.96.0.0/16 >"$A/apiserver.log" 2>&1 &
-APISERVER_PIDS+=($!)
-disown # no "Killed" job notice when cleanup has to kill it
-cat >"$A/kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters: [{name: t, cluster: {server: "https://127.0.0.1:$api_port", insecure-skip-tls-verify: true}}]
-users: [{name: t, user: {token: "$token"}}]
-contexts: [{name: t, context: {cluster: t, user: t}}]
-current-context: t
-EOF
+start_apiserver "$A" lab-test
 k() { KUBECONFIG=$A/kubeconfig "$TOOLS/bin/kubectl" --request-timeout=30s "$@"; }
 ready=0
 for _ in $(seq 1 120); do
