@@ -318,6 +318,7 @@ async function sideBySidePhases(kind, entry, uri) {
       }
       const w = windowOf(loaderLines.filter((x) => x.phase === name), -Infinity, Infinity); // every second of the case
       const f = floorAll.find((x) => x.whole === name);
+      if (f && f.skipped) { phases[name] = { error: `${name}: ${f.skipped}` }; continue; }
       if (!w.ops || !f || !f.ops) { phases[name] = { error: `${name}: ${f ? '' : 'no whole case from the floor; '}${w.ops ? '' : 'no operations of the loader'}` }; continue; }
       phases[name] = paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l, { whole_cases: true, loader_ops: w.ops, floor_ops: f.ops, floor_seconds: f.wall_s });
     }

@@ -70,7 +70,8 @@ module.exports = {
   // 06:44-06:53), so the floor's download began ~10 s after the loader's, and the loader's
   // download case waited on the server through the floor's upload. When phase() says 'download',
   // the first file read once, whole: whole('download', ...). A stop ends a phase after the piece
-  // in hand.
+  // in hand. An upload asked and overtaken by the download before it began says
+  // whole('upload', { ops: 0, skipped: WHY }).
   async live({ config, db, phase, stopped, ready, whole, began = () => {} }) {
     const { bucket: bucketName, chunk_size: chunkSize, file_size: fileSize } = config.params;
     // A bucket of its own: the loader's setup, after ready(), empties the kind's bucket.
@@ -104,6 +105,10 @@ module.exports = {
       });
       if (ended) await bucket.delete(up.id);
       else await up.abort(); // the driver deletes the chunks written so far
+    } else if (!stopped()) {
+      // Both lines came before the upload could begin (a file smaller than one look of the
+      // bench): said, so that the bench does not wait for an upload that will never come.
+      whole('upload', { ops: 0, skipped: "the loader's upload was over before the floor's could begin (a file smaller than one look of the bench)" });
     }
 
     await until('download');
