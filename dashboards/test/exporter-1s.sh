@@ -25,27 +25,11 @@ for t in mongodb_exporter lab-exporter prometheus java node jq curl python3; do
   command -v "$t" >/dev/null || { echo "missing $t: $INSTALL_HINT" >&2; exit 1; }
 done
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/exporter-1s.XXXXXX")
-PIDS=()
-# shellcheck disable=SC2317  # called by the EXIT trap
-cleanup() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# shellcheck source=test/lib/local-servers.sh
+source "$LAB_ROOT/test/lib/local-servers.sh" # scratch_begin, free_port, start_mongo_java_server
+scratch_begin exporter-1s
 
-MJS=$TOOLS_DIR/mongo-java-server
-mkfifo "$WORK/mjs.in"
-sleep $((WINDOW + 120)) >"$WORK/mjs.in" &
-PIDS+=($!)
-java -cp "$MJS/*:$MJS/classes" LabMongoServer 127.0.0.1 0 <"$WORK/mjs.in" >"$WORK/mjs.out" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do grep -q '^PORT ' "$WORK/mjs.out" 2>/dev/null && break; sleep 0.1; done
-MPORT=$(awk '/^PORT /{print $2}' "$WORK/mjs.out")
-[[ -n $MPORT ]] || { cat "$WORK/mjs.out"; exit 1; }
+start_mongo_java_server $((WINDOW + 120)) >&2 || exit 1
 
 DPORT=$(free_port) PPORT=$(free_port) UPORT=$(free_port) PROMPORT=$(free_port) LPORT=$(free_port)
 # The flags compose/monitoring.yml gives the exporter, minus credentials and compatible mode

@@ -29,15 +29,9 @@ check() { # check DESC CMD...: ok when CMD exits 0, else not ok with its output
   if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc" "$out"; fi
 }
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-mon-test.XXXXXX")
-PIDS=()
-cleanup() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  wait 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+# shellcheck source=test/lib/local-servers.sh
+source "$LAB_ROOT/test/lib/local-servers.sh" # scratch_begin, free_port, start_mongo_java_server
+scratch_begin lab-mon-test
 
 missing=()
 for t in jq promtool prometheus node go java curl promql-check mongodb_exporter lab-exporter; do
@@ -53,7 +47,6 @@ ok "tools present (jq promtool prometheus node go java promql-check mongodb_expo
 # subst_vars: Grafana's substitution, as promql-check does it: $__rate_interval = max(4 x 1 s
 # scrape interval, $__interval) = 4 s with timeInterval 1s; engine wiredtiger; rs and member "All".
 subst_vars() { sed -e 's/\$__rate_interval/4s/g' -e 's/\$engine/wiredtiger/g' -e 's/\$rs/.*/g' -e 's/\$member/.*/g'; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # ---- dashboards: JSON, uid, volatile fields, variables, annotations ----------------------------
 check "dashboards are generated from dashboards/src/generate.js and up to date" node dashboards/src/generate.js --check
@@ -338,21 +331,8 @@ check "every panel's query means what dashboards/test/panels.tsv says it must sh
 # is scraped twice, straight and through lab-exporter. mongo-java-server has no getDiagnosticData,
 # so the exporter's MongoDB series here are mongodb_up and friends: this measures scrape timing,
 # not metric names (those come from the catalogue and the smoke test on a Docker host).
-MJS=$TOOLS_DIR/mongo-java-server
-if ! compgen -G "$MJS/*.jar" >/dev/null || [[ ! -f $MJS/classes/LabMongoServer.class ]]; then
-  not_ok "mongo-java-server in .tools/mongo-java-server" "$INSTALL_HINT"
-  echo "1..$N"
-  exit 1
-fi
-mkfifo "$WORK/mjs.in"
-sleep 120 >"$WORK/mjs.in" &
-PIDS+=($!)
-java -cp "$MJS/*:$MJS/classes" LabMongoServer 127.0.0.1 0 <"$WORK/mjs.in" >"$WORK/mjs.out" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 100); do grep -q '^PORT ' "$WORK/mjs.out" 2>/dev/null && break; sleep 0.1; done
-MPORT=$(awk '/^PORT /{print $2}' "$WORK/mjs.out")
-if [[ -z $MPORT ]]; then
-  not_ok "mongo-java-server started" "$(cat "$WORK/mjs.out")"
+if ! start_mongo_java_server 120 >"$WORK/mjs.why"; then
+  not_ok "mongo-java-server started" "$(cat "$WORK/mjs.why")"
   echo "1..$N"
   exit 1
 fi
