@@ -91,9 +91,7 @@ function load(opts) {
     rate: opts.rate ?? null,
     // --sla: a capacity search over offered rates at one client count (src/sla.js, step-plan.js).
     sla: opts.sla ?? null,
-    // Each step's warm-up (ms): run and shown, not measured (runner.js). --warmup, else the file's
-    // warmup:, else DEFAULT_WARMUP_MS by what bounds the kind's steps.
-    warmupMs: opts.warmupMs ?? (doc.warmup !== undefined ? parseFileWarmup(doc.warmup) : DEFAULT_WARMUP_MS[kind.bound]),
+    warmupMs: null, // below, once the kind's configure has bounded its steps
     published: doc.published ?? null, // the seed's numbers, carried into summary.json for reports
     repeat: doc.repeat ?? 1, // the default of --repeat
     params: null, // the kind's own parameters (configure)
@@ -115,10 +113,13 @@ function load(opts) {
     options[entry[0]] = entry[1].parse(flag, text);
   }
   if (kind.configure) config.params = kind.configure({ doc, options, config, need, opts }) ?? null;
-  // A duration-bound kind whose steps the flags bound by their work instead (ycsb's --operations):
-  // measured whole, as YCSB's operationcount is, unless --warmup asks otherwise; the file's
-  // warmup: is for its duration-bound steps.
-  if (opts.warmupMs === undefined && kind.bound === 'duration' && !config.workload.durationMs) config.warmupMs = DEFAULT_WARMUP_MS.own;
+  // Each step's warm-up (ms): run and shown, not measured (runner.js). --warmup; else none for a
+  // duration-bound kind whose steps the flags bound by their work instead (ycsb's --operations:
+  // measured whole, as YCSB's operationcount is; the file's warmup: is for its duration-bound
+  // steps); else the file's warmup:, else DEFAULT_WARMUP_MS by what bounds the kind's steps.
+  const countBound = kind.bound === 'duration' && !config.workload.durationMs;
+  config.warmupMs = opts.warmupMs ?? (countBound ? DEFAULT_WARMUP_MS.own
+    : doc.warmup !== undefined ? parseFileWarmup(doc.warmup) : DEFAULT_WARMUP_MS[kind.bound]);
   if (config.sla) slaClients(config, kind, opts);
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
