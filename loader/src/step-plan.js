@@ -14,9 +14,7 @@ function stepPlan(config, log = () => {}) {
     let i = 0;
     return { total: list.length, totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)), next: () => list[i++] ?? null };
   }
-  const { sla } = config;
-  const clients = config.workload.clients[0];
-  const start = config.rate ?? undefined;
+  const { sla, start, clients } = searchOf(config);
   const search = new CapacitySearch({ sla, start });
   return {
     total: MAX_STEPS,
@@ -44,7 +42,13 @@ function stepPlan(config, log = () => {}) {
 // (no steps: capacity null, and why).
 function capacityFor(config, steps, stopReason) {
   if (!config || !config.sla) return undefined;
-  return capacityOf({ sla: config.sla, start: config.rate ?? undefined, clients: config.workload.clients[0], steps, stopReason });
+  return capacityOf({ ...searchOf(config), steps, stopReason });
+}
+
+// searchOf(config) -> { sla, start, clients }: the search the plan runs and capacityFor judges
+// (--rate is its first offered rate; one client count).
+function searchOf(config) {
+  return { sla: config.sla, start: config.rate ?? undefined, clients: config.workload.clients[0] };
 }
 
 module.exports = { stepPlan, capacityFor };
