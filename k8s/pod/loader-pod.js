@@ -87,13 +87,14 @@ async function main() {
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(path.join(expDir, path.basename(expFile)), podExperiment(fs.readFileSync(expFile, 'utf8'), index));
 
-  // Stopped before its loader starts (another pod failed while this one waited at the barrier):
-  // nothing measured, handed over as stopped, so ./run.sh need not wait for the barrier's timeout.
+  // ./run.sh creates <scratch>/stop when another loader pod failed: looked for every 500 ms from
+  // here on, at the barrier and while the loader runs.
   const stopFile = path.join(scratch, 'stop');
-  let polling;
   const stopSeen = new Promise((resolve) => {
-    polling = setInterval(() => { if (fs.existsSync(stopFile)) resolve('stop'); }, 500);
+    const poll = setInterval(() => { if (fs.existsSync(stopFile)) { clearInterval(poll); resolve('stop'); } }, 500);
   });
+  // Stopped before its loader starts (at the barrier): nothing measured, handed over as stopped,
+  // so ./run.sh need not wait for the barrier's timeout.
   const start = (async () => {
     if (index === 0) await barrier.serve({ port, n, timeoutMs, log: say });
     await ping(loaderDir, uri, env.LAB_USERNAME || 'root', env.LAB_PASSWORD_FILE);
@@ -104,9 +105,8 @@ async function main() {
   if ((await Promise.race([start, stopSeen])) === 'stop') {
     start.catch(() => {}); // its barrier may time out while the bundle waits: not this pod's failure
     say('stopped by ./run.sh (another loader pod failed) before the loader started');
-    await handOver(scratch, resultLines(resultsDir, index, 0, true), 0);
+    await handOver(scratch, resultLines(resultsDir, index, 0, true), 0); // exits
   }
-  clearInterval(polling);
   say(`all ${n} loaders ready: starting at ${new Date().toISOString()}`);
 
   // bin/lab-loader: node with the GC flags the pod's CPUs call for (loader/bin/lab-loader).
@@ -117,14 +117,14 @@ async function main() {
   const code = await new Promise((resolve) => {
     const child = spawn(path.join(loaderDir, 'bin', 'lab-loader'), args, { stdio: ['ignore', 'inherit', 'inherit'] });
     for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
-    const watch = setInterval(() => {
-      if (!stopped && fs.existsSync(stopFile)) {
-        stopped = true;
-        say('stopped by ./run.sh (another loader pod failed): the loader keeps what it measured, marked incomplete');
-        child.kill('SIGTERM');
-      }
-    }, 500);
-    child.on('exit', (c, s) => { clearInterval(watch); resolve(c ?? (s ? 1 : 0)); });
+    let exited = false;
+    stopSeen.then(() => {
+      if (exited) return;
+      stopped = true;
+      say('stopped by ./run.sh (another loader pod failed): the loader keeps what it measured, marked incomplete');
+      child.kill('SIGTERM');
+    });
+    child.on('exit', (c, s) => { exited = true; resolve(c ?? (s ? 1 : 0)); });
   });
   const lines = resultLines(resultsDir, index, code, stopped);
   if (code !== 0 && !stopped) {
