@@ -41,6 +41,16 @@ function runPod(index, env, args) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// podEnv(server, n, barrierTimeoutS, extra): a loader pod's environment as the Job's manifest sets
+// it (k8s/loaders.sh), with pod 0's barrier on a free loopback port.
+async function podEnv(server, n, barrierTimeoutS, extra = {}) {
+  return {
+    LAB_LOADERS: String(n), LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
+    LAB_BARRIER_TIMEOUT_S: String(barrierTimeoutS), LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
+    LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'), ...extra,
+  };
+}
+
 // fetchBundle(scratch): what ./run.sh does for a pod whose readiness says "results waiting":
 // kubectl exec POD -- cat <scratch>/out/results.ndjson, then creates <scratch>/out/collected.
 async function fetchBundle(scratch, limitMs = 120000) {
@@ -87,11 +97,7 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
   const server = await require(path.join(REPO, 'loader', 'test', 'support', 'server.js')).testServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-k8s-loaders-'));
   try {
-    const env = {
-      LAB_LOADERS: String(N), LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
-      LAB_BARRIER_TIMEOUT_S: '60', LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
-      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'), LAB_RESULT_CHUNK: '1024',
-    };
+    const env = await podEnv(server, N, 60, { LAB_RESULT_CHUNK: '1024' });
     const args = ['experiment2', '--engine', 'k8s-test', '--group', 'k8s-job-test', '--metrics-port', '0',
       '--preload-docs', '500', '--clients', '1', '--duration', '3s', '--progress-interval', '1s'];
     const scratch = (i) => path.join(tmp, `scratch-${i}`);
@@ -204,11 +210,7 @@ test('a failed loader pod: it exits at once, the others stop, their parts are ke
   const server = await require(path.join(REPO, 'loader', 'test', 'support', 'server.js')).testServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-k8s-fail-'));
   try {
-    const env = {
-      LAB_LOADERS: '3', LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
-      LAB_BARRIER_TIMEOUT_S: '60', LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
-      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'),
-    };
+    const env = await podEnv(server, 3, 60);
     const args = ['experiment2', '--engine', 'k8s-test', '--group', 'k8s-fail-test', '--metrics-port', '0',
       '--preload-docs', '200', '--clients', '1', '--duration', '120s', '--warmup', '0s', '--progress-interval', '1s'];
     const scratch = (i) => path.join(tmp, `scratch-${i}`);
@@ -262,11 +264,7 @@ test('loader pods stopped while they wait at the barrier hand over at once, as s
   const server = await require(path.join(REPO, 'loader', 'test', 'support', 'server.js')).testServer();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-k8s-stop-'));
   try {
-    const env = {
-      LAB_LOADERS: '3', LAB_BARRIER_HOST: '127.0.0.1', LAB_BARRIER_PORT: String(await freePort()),
-      LAB_BARRIER_TIMEOUT_S: '600', LAB_EXPERIMENT_FILE: path.join(REPO, 'experiments', 'experiment2.yaml'),
-      LAB_URI: server.uri, LAB_LOADER_DIR: path.join(REPO, 'loader'),
-    };
+    const env = await podEnv(server, 3, 600);
     const scratch = (i) => path.join(tmp, `scratch-${i}`);
     const pods = [0, 1].map((i) => runPod(i, { ...env, LAB_SCRATCH: scratch(i) }, ['experiment2', '--engine', 'k8s-test', '--metrics-port', '0']));
     const until = Date.now() + 60000;
