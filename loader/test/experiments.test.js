@@ -5,11 +5,11 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { testServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 
 let server;
@@ -159,22 +159,17 @@ test('metrics endpoint serves the contract names while a run is going', async ()
 });
 
 test('Grafana annotations at each phase, with basic auth; a dead Grafana is reported once, never fatal', async () => {
-  const posts = [];
-  const g = http.createServer((req, res) => {
-    let b = '';
-    req.on('data', (d) => { b += d; });
-    req.on('end', () => { posts.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(b) }); res.end('{}'); });
-  });
-  await new Promise((r) => g.listen(0, '127.0.0.1', r));
+  const g = await grafanaRecorder();
   const pwFile = path.join(results, 'grafana-pw');
   fs.writeFileSync(pwFile, 's3cret\n');
   try {
     const r = await runLoader(['experiment3', '--preload-docs', '200', '--clients', '1,2', '--duration', '1s', ...common(),
-      '--grafana-url', `http://127.0.0.1:${g.address().port}`, '--grafana-password-file', pwFile]);
+      '--grafana-url', g.url, '--grafana-password-file', pwFile]);
     assert.equal(r.code, 0, r.stderr);
   } finally {
-    g.close();
+    await g.close();
   }
+  const { posts } = g;
   assert.ok(posts.every((p) => p.url === '/api/annotations'));
   assert.ok(posts.every((p) => p.auth === `Basic ${Buffer.from('admin:s3cret').toString('base64')}`));
   const phases = posts.map((p) => p.body.tags);

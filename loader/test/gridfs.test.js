@@ -11,6 +11,7 @@ const path = require('node:path');
 const { MongoClient, ObjectId } = require('mongodb');
 const { startServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { grafanaRecorder } = require('./support/grafana');
 const { corruptingProxy } = require('./support/corrupting-proxy');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 
@@ -317,23 +318,17 @@ test('the server dies during the upload: exit 1, incomplete, the case still name
 });
 
 test('Grafana annotations: one per phase, upload and download among them', async () => {
-  const http = require('node:http');
-  const posts = [];
-  const grafana = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => { body += d; });
-    req.on('end', () => { posts.push({ url: req.url, ...JSON.parse(body) }); res.end('{}'); });
-  });
-  await new Promise((r) => grafana.listen(0, '127.0.0.1', r));
+  const grafana = await grafanaRecorder();
   const pw = path.join(results, 'grafana-pw');
   fs.writeFileSync(pw, 'x\n');
   try {
     const r = await runLoader(['gridfs', ...common(server.uri, 'annotated'), '--file-size', '1MB', '--repeat', '1',
-      '--grafana-url', `http://127.0.0.1:${grafana.address().port}`, '--grafana-password-file', pw]);
+      '--grafana-url', grafana.url, '--grafana-password-file', pw]);
     assert.equal(r.code, 0, r.stderr);
   } finally {
-    await new Promise((r) => grafana.close(r));
+    await grafana.close();
   }
+  const posts = grafana.posts.map((p) => ({ url: p.url, ...p.body }));
   assert.ok(posts.every((p) => p.url === '/api/annotations'));
   assert.deepEqual(posts.map((p) => p.tags), [['lab', 'gridfs', 'setup'], ['lab', 'gridfs', 'upload'], ['lab', 'gridfs', 'download'], ['lab', 'gridfs', 'end']]);
   assert.match(posts[1].text, /step 1\/2, case upload/);

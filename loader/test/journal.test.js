@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, MongoServerError, BSON } = require('mongodb');
 const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
+const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary } = require('./support/summary-schema');
 const { refusal } = require('../src/member-params');
 const { startServer, dependsOn } = require('./support/server');
@@ -156,22 +157,16 @@ test('setParameter without the privilege names the built-in role that grants it'
 });
 
 test('each case is a phase: a Grafana annotation (tags lab, journal, <case>) and a Prometheus phase label', async () => {
-  const http = require('node:http');
-  const posts = [];
-  const g = http.createServer((req, res) => {
-    let b = '';
-    req.on('data', (d) => { b += d; });
-    req.on('end', () => { posts.push(JSON.parse(b)); res.end('{}'); });
-  });
-  await new Promise((r) => g.listen(0, '127.0.0.1', r));
+  const g = await grafanaRecorder();
   const pw = path.join(results, 'grafana-pw');
   fs.writeFileSync(pw, 'pw\n');
   try {
-    const r = await run('annot', ['--repeat', '1', '--docs', '1000', '--grafana-url', `http://127.0.0.1:${g.address().port}`, '--grafana-password-file', pw]);
+    const r = await run('annot', ['--repeat', '1', '--docs', '1000', '--grafana-url', g.url, '--grafana-password-file', pw]);
     assert.equal(r.code, 0, r.stderr);
   } finally {
-    g.close();
+    await g.close();
   }
+  const posts = g.posts.map((p) => p.body);
   const tags = posts.map((p) => JSON.stringify(p.tags));
   for (const ph of ['setup', ...CASES, 'end']) assert.ok(tags.includes(JSON.stringify(['lab', 'journal', ph])), `annotation for ${ph}: ${tags}`);
   assert.ok(posts.some((p) => /case j:true/.test(p.text)), 'the annotation text names the case');

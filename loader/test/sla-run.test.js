@@ -4,9 +4,9 @@
 // so the knee is known: the search must find it within the bounds its own rules give.
 // The search's arithmetic on synthetic steps: sla.test.js.
 const test = require('node:test');
-const http = require('node:http');
 const assert = require('node:assert/strict');
 const { runLoader, startLoader, latestRun, tmpResults } = require('./support/loader');
+const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary } = require('./support/summary-schema');
 const { startServer } = require('./support/server');
 const { rateProxy } = require('./support/rate-proxy');
@@ -147,18 +147,11 @@ test('a target below the server\'s idle latency: the search goes down, then says
 });
 
 test('an interrupted search (SIGINT) keeps the steps it measured, judged, and says it was interrupted; live, the offered rate and intended p99 are on /metrics and each step is annotated', async () => {
-  // A stand-in for Grafana's annotation API that records what the loader posts.
-  const posts = [];
-  const g = http.createServer((req, res) => {
-    let b = '';
-    req.on('data', (d) => { b += d; });
-    req.on('end', () => { posts.push(JSON.parse(b)); res.end('{}'); });
-  });
-  await new Promise((res) => g.listen(0, '127.0.0.1', res));
+  const g = await grafanaRecorder(); // records what the loader posts
   let r;
   let metrics;
   try {
-    const l = startLoader([...base(server.uri, 'cut'), '--clients', '2', '--duration', '1s', '--rate', '20', '--sla', 'p99=1s', '--grafana-url', `http://127.0.0.1:${g.address().port}`]);
+    const l = startLoader([...base(server.uri, 'cut'), '--clients', '2', '--duration', '1s', '--rate', '20', '--sla', 'p99=1s', '--grafana-url', g.url]);
     const [, url] = await l.waitFor(/metrics: (http:\S+)/);
     // The second step has started after the first was judged: read /metrics, then interrupt it.
     await l.waitFor(/capacity: 20 ops\/s offered.*passed/);
@@ -167,8 +160,9 @@ test('an interrupted search (SIGINT) keeps the steps it measured, judged, and sa
     l.proc.kill('SIGINT');
     r = await l.done;
   } finally {
-    g.close();
+    await g.close();
   }
+  const posts = g.posts.map((p) => p.body);
   assert.match(metrics, /^lab_loader_offered_ops_per_second\{experiment="experiment2"\} 40$/m, 'step 2 offers 40 ops/s');
   assert.match(metrics, /^lab_loader_intended_latency_seconds\{experiment="experiment2",op="find",quantile="0\.99"\} [\d.e-]+$/m);
   const texts = posts.map((p) => `${p.tags.join(',')}: ${p.text}`);
