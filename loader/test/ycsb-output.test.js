@@ -15,6 +15,7 @@ const { prepare, summarize } = require('../src/ycsb-tool');
 const { parse: parseArgs } = require('../src/args');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 const { runYcsb } = require('./support/ycsb/core');
+const { grafanaRecorder } = require('./support/grafana');
 
 let results;
 test.before(() => { results = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-ycsb-')); });
@@ -143,19 +144,13 @@ test('lab-ycsb prepare: bad flags exit 2 with one line, a non-YCSB experiment is
 
 test('--tool ycsb phases as Grafana annotations: one per step, spanning it, tagged as the loader\'s', async () => {
   const { annotate } = require('../src/ycsb-tool');
-  const http = require('node:http');
-  const got = [];
-  const srv = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => { body += d; });
-    req.on('end', () => { got.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(body) }); res.end('{}'); });
-  });
-  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const srv = await grafanaRecorder();
+  const got = srv.posts;
   try {
     const summary = { experiment: 'ycsb-a', tool: { name: 'ycsb', version: '0.17.0' }, steps: [
       { index: 1, phase: 'clients-1', clients: 1, started_at: '2026-01-01T00:00:00.000Z', duration_s: 2.5 },
       { index: 2, phase: 'clients-4', clients: 4, started_at: '2026-01-01T00:00:03.000Z', duration_s: 1 }] };
-    const n = await annotate(summary, { url: `http://127.0.0.1:${srv.address().port}/`, password: 'pw' });
+    const n = await annotate(summary, { url: `${srv.url}/`, password: 'pw' });
     assert.equal(n, 2);
     assert.deepEqual(got.map((g) => [g.url, g.body.time, g.body.timeEnd, g.body.tags.join(',')]), [
       ['/api/annotations', Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-01T00:00:02.500Z'), 'lab,ycsb-a,clients-1,ycsb'],
@@ -166,6 +161,6 @@ test('--tool ycsb phases as Grafana annotations: one per step, spanning it, tagg
     assert.equal(await annotate(summary, { url: 'http://127.0.0.1:1/', log: (m) => logs.push(m) }), 0);
     assert.match(logs.join(), /Grafana annotation failed/);
   } finally {
-    srv.close();
+    await srv.close();
   }
 });
