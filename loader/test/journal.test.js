@@ -114,6 +114,34 @@ test('a server that reports a journal (shim line mongod-8.0-wiredtiger-replset):
   }
 });
 
+// 4.0 and 3.6 read journalCommitInterval 0 until it is given and refuse 0 on set (shim behaviour
+// journal-commit-interval, cited there): the cases must leave every member at the default's value
+// (100 ms), never at the last case's interval, so that repetition 2 measures what repetition 1 did.
+test('4.0 and 3.6 lines (journalCommitInterval reads 0, 0 refused): every member put back to the default 100 ms, every repetition', async () => {
+  for (const name of ['mongod-4.0-mmapv1-replset', 'psmdb-3.6-rocksdb-replset']) {
+    const line = await startServer({ line: name });
+    try {
+      const engine = `jci-${name}`;
+      const r = await runLoader(['journal', '--uri', line.uri, '--results-dir', results, '--metrics-port', '0',
+        '--engine', engine, '--docs', '1000', '--batch', '500', '--commit-intervals', '500', '--repeat', '2', '--cost-min-time', '1ms']);
+      assert.equal(r.code, 0, r.stderr);
+      const runs = runsOf(engine);
+      assert.equal(runs.length, 2, name);
+      const [first, second] = runs.map((s) => s.cases.find((c) => c.parameters.journal_commit_interval_ms === 500)); // oldest first
+      for (const iv of [first, second]) assert.equal(iv.journal_commit_interval_restored, true, `${name}: ${iv.journal_commit_interval_restored}`);
+      // Repetition 1 found 0 on every member and put back 100; repetition 2 found 100 (not 500).
+      assert.deepEqual([...new Set(Object.values(first.journal_commit_interval_ms_before))], [0], name);
+      assert.deepEqual(first.journal_commit_interval_default_ms.ms, 100, name);
+      assert.deepEqual([...new Set(Object.values(second.journal_commit_interval_ms_before))], [100], `${name}: repetition 2 found the default's value`);
+      assert.equal(second.journal_commit_interval_default_ms, undefined, name);
+      assert.equal(line.shim.state.journalCommitInterval, 100, `${name}: the member left at the default's value, not at 500`);
+      assert.doesNotMatch(r.stdout, /WARNING: .*journalCommitInterval/);
+    } finally {
+      await line.stop();
+    }
+  }
+});
+
 test('an engine without a journal (engines table): journal false on every case, interval cases not run and say why', async () => {
   const r = await run('inmemory', ['--repeat', '1', '--commit-intervals', '100']);
   assert.equal(r.code, 0, r.stderr);

@@ -134,6 +134,18 @@ test('journalCommitInterval: set and read back within 1..500 on every line, inMe
   });
 });
 
+test('journalCommitInterval on 4.0 and 3.6: reads 0 (the engine default) until set, and 0 cannot be set back', async () => {
+  for (const name of ['mongod-4.0-mmapv1-replset', 'psmdb-3.6-rocksdb-replset']) {
+    await withLine(name, async (client) => {
+      const admin = client.db('admin');
+      assert.equal((await admin.command({ getParameter: 1, journalCommitInterval: 1 })).journalCommitInterval, 0, name);
+      assert.equal((await admin.command({ setParameter: 1, journalCommitInterval: 500 })).was, 0, name);
+      await assert.rejects(admin.command({ setParameter: 1, journalCommitInterval: 0 }), (e) => e.code === 2 && e.codeName === 'BadValue', name);
+      assert.equal((await admin.command({ getParameter: 1, journalCommitInterval: 1 })).journalCommitInterval, 500, `${name}: the refused 0 left it at 500`);
+    });
+  }
+});
+
 // Each deviation the shim corrects is checked on the bare test server: if mongo-java-server
 // stops deviating, the table (and the shim's row for it) must go.
 const DEVIATION_CHECKS = {

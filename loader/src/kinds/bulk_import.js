@@ -22,6 +22,17 @@ const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello):
 const MAX_WRITE_BATCH = 100000; // the server's maxWriteBatchSize (hello): the driver splits above it
 const MAX_ERRORS_IN_A_ROW = 100;
 const PARAM = 'journalCommitInterval'; // ms, 1..500 (mongod setParameter, settable at run time)
+// What a member that reads 0 runs at, and so what it is put back to: on 4.0 and 3.6 the parameter
+// reads 0 until it is given (storage_options.h has no initializer; mongod_options.cpp stores it
+// only when --journalCommitInterval is passed), 0 means "the engine's default", and setParameter
+// takes only 1..500, so 0 itself cannot be put back. The default is 100 ms on WiredTiger 4.0
+// (wiredtiger_session_cache.cpp) and MongoRocks (percona/mongo-rocks rocks_durability_manager:
+// if (!ms) ms = 100); MMAPv1's dur.cpp takes 100 ms with the journal on the data files' volume,
+// as every lab member has it, and 30 ms with the journal on a disk of its own.
+const ENGINE_DEFAULT_INTERVAL_MS = 100;
+// putBackValues({host: value}) -> {host: value to set}: 0 (unset, the engine's default) becomes
+// the default's value in ms; anything else as it was read.
+const putBackValues = (original) => Object.fromEntries(Object.entries(original).map(([h, v]) => [h, v === 0 ? ENGINE_DEFAULT_INTERVAL_MS : v]));
 
 const BASELINE = 'j:false';
 const JOURNAL_OFF = 'journal off';
@@ -161,13 +172,13 @@ module.exports = {
     }
     const err = await setOn(ctx.client, members, PARAM, iv);
     if (err) {
-      await setOn(ctx.client, members, PARAM, state.original); // members set before the failure
+      await setOn(ctx.client, members, PARAM, putBackValues(state.original)); // members set before the failure
       return skip(err);
     }
     try {
       await fresh();
     } catch (e) {
-      await setOn(ctx.client, members, PARAM, state.original); // never leave the server changed
+      await setOn(ctx.client, members, PARAM, putBackValues(state.original)); // never leave the server changed
       throw e;
     }
     ctx.log(`${step.phase}: ${PARAM} set to ${iv} ms on ${members.join(', ')} (was ${[...new Set(Object.values(state.original))].join('/')} ms)`);
@@ -232,8 +243,15 @@ module.exports = {
     const state = runState(ctx.config);
     if (step.params.journal_commit_interval_ms !== null && state.original && !step.skip) {
       const members = Object.keys(state.original);
-      const err = await setOn(ctx.client, members, PARAM, state.original);
+      const back = putBackValues(state.original);
+      const err = await setOn(ctx.client, members, PARAM, back);
+      const unset = members.filter((h) => state.original[h] === 0);
       out.journal_commit_interval_restored = err ? `NOT restored: ${err}` : true;
+      if (!err && unset.length) {
+        out.journal_commit_interval_default_ms = { members: unset, ms: ENGINE_DEFAULT_INTERVAL_MS,
+          why: `read 0 (unset: the engine's default), which setParameter cannot set (1..500): put back as the default's value` };
+        ctx.log(`${step.phase}: ${PARAM} on ${unset.join(', ')} read 0 (the engine's default, not settable): put back as ${ENGINE_DEFAULT_INTERVAL_MS} ms`);
+      }
       if (err) ctx.log(`${step.phase}: ${PARAM} could not be put back: ${err}`);
     }
     if (step.skip) return out;

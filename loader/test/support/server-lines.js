@@ -99,8 +99,8 @@ const BEHAVIOURS = {
     },
   },
   'journal-commit-interval': {
-    what: 'journalCommitInterval is a runtime server parameter (1-500 ms, default 100) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too',
-    source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
+    what: 'journalCommitInterval is a runtime server parameter (1-500 ms) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too. It reads 100 on 8.0 and 0 on 4.0 and 3.6 when not given at startup (0 = the engine\'s default: MMAPv1 100 ms, or 30 with the journal on its own disk; WiredTiger 4.0 and MongoRocks 100), and 0 cannot be set back (line.journalCommitInterval: what a fresh member reads)',
+    source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); 4.0/3.6 src/mongo/db/storage/storage_options.h (journalCommitIntervalMs has no initializer: 0), mongod_options.cpp (stored only when --journalCommitInterval is given), the same 1..500 validator on set; 0 read as the default: 4.0 mmap_v1/dur.cpp, wiredtiger_session_cache.cpp and percona/mongo-rocks rocks_durability_manager (if (!ms) ms = 100) (issue 36 item 2, the third source audit); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
     when: (cmd) => (cmd.name === 'setParameter' || cmd.name === 'getParameter') && cmd.body.journalCommitInterval !== undefined,
     answer: {
       reply(cmd, line, state) {
@@ -126,27 +126,27 @@ const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-
 const LINES = {
   'mongod-8.0-standalone': {
     version: '8.0.4', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },
-    journal: true, replSet: null, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'], behaviours: COMMON,
+    journal: true, replSet: null, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'], behaviours: COMMON, journalCommitInterval: 100,
   },
   'mongod-8.0-wiredtiger-replset': {
     version: '8.0.4', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },
-    journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'], behaviours: COMMON,
+    journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'], behaviours: COMMON, journalCommitInterval: 100,
   },
   'psmdb-8.0-inmemory-replset': {
     version: '8.0.4-2', wire: 25, hello: true, storageEngine: { name: 'inMemory', supportsCommittedReads: true, persistent: false },
     journal: false, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'],
-    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: COMMON,
+    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: COMMON, journalCommitInterval: 100,
   },
   'mongod-4.0-mmapv1-replset': {
     version: '4.0.28', wire: 7, storageEngine: { name: 'mmapv1', supportsCommittedReads: false, persistent: true },
     journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '4.0', fcvAccepts: ['3.6', '4.0'],
-    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', ...COMMON],
+    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', ...COMMON], journalCommitInterval: 0,
   },
   'psmdb-3.6-rocksdb-replset': {
     version: '3.6.23-13.0', wire: 6, storageEngine: { name: 'rocksdb', supportsCommittedReads: true, persistent: true },
     journal: true, replSet: { name: 'rs0', members: 3 }, sessions: 'fcv36', fcv: '3.4', fcvAccepts: ['3.4', '3.6'],
     buildInfo: { psmdbVersion: '3.6.23-13.0' },
-    behaviours: ['retryable-writes-refused-fcv34', 'fcv-upgrade-refused-rocksdb', 'fcv-set', ...COMMON],
+    behaviours: ['retryable-writes-refused-fcv34', 'fcv-upgrade-refused-rocksdb', 'fcv-set', ...COMMON], journalCommitInterval: 0,
   },
 };
 

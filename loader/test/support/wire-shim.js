@@ -30,7 +30,7 @@ function commandOf(parsed) {
 // standalone line). stats counts what the shim did, so a test can check it examined something.
 async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineName }) {
   const line = lineOf(lineName);
-  const state = { fcv: line.fcv, journalCommitInterval: 100 };
+  const state = { fcv: line.fcv, journalCommitInterval: line.journalCommitInterval };
   const stats = { commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0 };
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
