@@ -42,13 +42,21 @@ const refusedBy = (row) => `engines table: '${row.engine}' cannot take retryable
 // decides when the table has it. Otherwise the server's report: an FCV below 3.6, then its storage
 // engine's row (the first row that reports that engine). Nothing known against them: enabled.
 function decide({ flag, description, repoRoot }) {
+  const server = (description && description.server) || {};
+  // A standalone: the driver sends no retryable writes whatever retryWrites says (they need a
+  // replica set or a sharded cluster: manual "Retryable Writes", Prerequisites; the drivers'
+  // supportsRetryableWrites requires a topology other than Single/standalone, mongodb 7.8
+  // lib/utils.js). Recorded as off, and the client is kept as it is (nothing to switch off).
+  if (description && description.topology && description.topology.kind === 'standalone') {
+    return { enabled: false, source: 'server: standalone', effective: 'the driver sends none to a standalone',
+      reason: 'a standalone takes no retryable writes (they need a replica set or a sharded cluster), so the driver sends none' };
+  }
   const rows = tableRows(repoRoot);
   const byFlag = flag ? rows.find((r) => r.engine === flag) : null;
   if (byFlag) {
     return { enabled: byFlag.retryable_writes, source: `engines table row ${byFlag.engine}`,
       reason: byFlag.retryable_writes ? null : refusedBy(byFlag) };
   }
-  const server = (description && description.server) || {};
   const fcv = server.feature_compatibility_version;
   if (fcvBelowMin(fcv)) {
     return { enabled: false, source: `server: featureCompatibilityVersion ${fcv}`,
@@ -68,7 +76,7 @@ function decide({ flag, description, repoRoot }) {
 // is set to false, which the workers' clients are built from too (src/clients.js).
 async function apply(client, { decision, conn, reopen, timeoutMs, username, log }) {
   conn.retryWrites = decision.enabled;
-  if (decision.enabled) return client;
+  if (decision.enabled || decision.effective) return client;
   log(`retryable writes off (retryWrites=false): ${decision.reason} [${decision.source}]`);
   await client.close().catch(() => {});
   return connect(reopen(), { timeoutMs, username });

@@ -82,3 +82,19 @@ test('WiredTiger on 8.0 keeps retryable writes on, and the summary says so', asy
     measuredWrites(s);
   });
 });
+
+// A standalone takes no retryable writes (manual "Retryable Writes", Prerequisites: a replica set
+// or a sharded cluster), so the driver sends none whatever retryWrites says: the summary must not
+// record them as on (issue 36 item 8), even with --engine naming a row that has them.
+test('a standalone (shim line mongod-8.0-standalone): retryable writes recorded off, the driver sends none', async () => {
+  await onLine('mongod-8.0-standalone', async (server) => {
+    const r = await experiment2(server, ['--engine', 'wiredtiger-standalone']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = runsOf(results, 'experiment2', 'wiredtiger-standalone').at(-1);
+    assert.equal(s.topology.kind, 'standalone');
+    assert.equal(s.retry_writes.enabled, false);
+    assert.equal(s.retry_writes.source, 'server: standalone');
+    assert.equal(server.shim.stats.txnNumbers, 0, 'no txnNumber reached the server');
+    measuredWrites(s);
+  });
+});

@@ -31,7 +31,7 @@ function commandOf(parsed) {
 async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineName }) {
   const line = lineOf(lineName);
   const state = { fcv: line.fcv, journalCommitInterval: line.journalCommitInterval };
-  const stats = { commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0 };
+  const stats = { commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0, txnNumbers: 0 };
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
   const sockets = new Set();
@@ -93,6 +93,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
         const cmd = commandOf(parsed);
         if (!cmd) { backend.write(msg); continue; }
         stats.commands += 1;
+        if (cmd.body && cmd.body.txnNumber !== undefined) stats.txnNumbers += 1;
         const id = parsed.header.requestId;
         const rule = line.behaviours.map((b) => [b, BEHAVIOURS[b]]).find(([, b]) => b.when(cmd, line, state));
         if (rule && (rule[1].answer.refuse || rule[1].answer.reply)) {
