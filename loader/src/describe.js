@@ -11,6 +11,8 @@ async function tryCommand(admin, cmd) {
   }
 }
 
+const { vendorsOf, productOf } = require('./products');
+
 // connectTo(uri): a MongoClient with the run's credentials (optional; used to reach shards).
 async function describe(client, connectTo) {
   const admin = client.db('admin');
@@ -26,7 +28,12 @@ async function describe(client, connectTo) {
   // vendor apart the same way); MongoDB's own build has no such field, so null says "not
   // named", not "MongoDB". The report reads it (report/README.md: a run's server identity), so
   // MongoDB's and Percona's 8.0 are never pooled.
-  out.server.product = build.ok && typeof build.value.psmdbVersion === 'string' ? `psmdb ${build.value.psmdbVersion}` : null;
+  // Every vendor field is kept (src/products.js vendorsOf: any `<product>Version` key, FerretDB's
+  // ferretdbVersion among them); product names the first, as "psmdb 8.0.4-2", "ferretdb v1.24.2".
+  out.server.vendors = build.ok ? vendorsOf(build.value) : [];
+  out.server.product = out.server.vendors.length ? `${out.server.vendors[0].product} ${out.server.vendors[0].version}` : null;
+  // The backend, where the product has one and reveals it (FerretDB: SQLite, PostgreSQL).
+  Object.assign(out.server, await backendOf(admin, out.server));
   if (status.ok && status.value.storageEngine) {
     out.server.storage_engine = status.value.storageEngine; // { name, supportsCommittedReads, persistent, ... }
   } else {
@@ -35,7 +42,12 @@ async function describe(client, connectTo) {
       ? 'serverStatus has no storageEngine field (mongos, or a server that does not report it)'
       : `serverStatus failed: ${status.error}`;
   }
-  if (status.ok) out.server.process = status.value.process ?? null;
+  // process: serverStatus.process is the executable's name (recorded, never used as a label);
+  // process_start: this process's pid and start (localTime - uptime), to tell a restart apart.
+  if (status.ok) {
+    out.server.process = status.value.process ?? null;
+    out.server.process_start = processStart(status.value);
+  }
   // featureCompatibilityVersion, where the server answers it (mongod; not mongos, whose shards are
   // asked below): src/retry-writes.js reads it (a 3.6 shard at 3.4 refuses retryable writes).
   out.server.feature_compatibility_version = await fcvOf(admin);
@@ -78,6 +90,26 @@ async function describe(client, connectTo) {
     }
   }
   return out;
+}
+
+// backendOf(admin, server) -> { backend, backend_note } for a product with a backend (products.js),
+// else {}. Asked again after setup (runner.js) when the product names none before a database opens.
+async function backendOf(admin, server) {
+  const p = productOf(server);
+  return p && p.backend ? p.backend(admin) : {};
+}
+
+// processStart(serverStatus) -> { pid, uptime_s, started_at } or null: pid and uptime are in every
+// mongod's and mongos's serverStatus (manual "serverStatus": pid, uptime, localTime) and in
+// FerretDB's (msg_serverstatus.go); started_at is localTime - uptime, to the second.
+function processStart(st) {
+  const pid = st.pid !== undefined ? Number(st.pid) : null;
+  // uptimeMillis where given (mongod, mongos, FerretDB): uptime alone is whole seconds on MongoDB.
+  const uptimeMs = st.uptimeMillis !== undefined ? Number(st.uptimeMillis) : st.uptime !== undefined ? Number(st.uptime) * 1000 : null;
+  if (pid === null && uptimeMs === null) return null;
+  const local = st.localTime instanceof Date ? st.localTime.getTime() : null;
+  const started = local !== null && uptimeMs !== null ? new Date(local - uptimeMs).toISOString() : null;
+  return { pid, uptime_s: uptimeMs === null ? null : uptimeMs / 1000, started_at: started };
 }
 
 // fcvOf(admin) -> the featureCompatibilityVersion string, or null when the server does not answer
@@ -123,4 +155,4 @@ async function describeShard(host, connectTo) {
   }
 }
 
-module.exports = { describe, shardUri };
+module.exports = { describe, shardUri, backendOf, processStart };

@@ -3,11 +3,15 @@
 //   --engine LABEL given: LABEL as given (any label, e.g. for a foreign cluster), source "flag";
 //   otherwise the storage engine the server reports: the engines table's name (compose/engines.tsv,
 //   lower case) when its server_engine column knows the reported name, else the reported name
-//   itself (made safe for a folder name), source "server"; when the server reports no storage
-//   engine (mongo-java-server, for one), "unknown-" and what it does report, its product or
-//   process and version ("unknown-java-7.0.0"), source "none": two such servers are never filed
-//   (and so never compared, report/README.md) as one "unknown"; bare "unknown" only when the
-//   server reports none of these either.
+//   itself (made safe for a folder name), source "server";
+//   a server that reports no storage engine but names its product (a vendor field of buildInfo,
+//   src/products.js): the product, its version and its backend where it reveals one
+//   ("ferretdb-v1.24.2-sqlite-3.46.0"), source "product";
+//   else "unknown-" and the version it reports ("unknown-7.0.0"), source "none".
+// Never the process name: serverStatus.process is the executable's file name (src/products.js),
+// and the same server copied as `mongod` must not be filed apart, nor two servers as one. Two
+// servers that differ in what they say about themselves also differ in the report's identity
+// (report/src/identity.js), which keeps them apart even where a label is shared.
 const { engines } = require('./tables');
 
 // tableEngines(repoRoot) -> Map(server_engine -> engine), empty when the table is not there (the
@@ -29,14 +33,19 @@ function tableEngines(repoRoot) {
 const folderSafe = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._-]+/, '');
 
 // engineLabel({ flag, reported, server, repoRoot }) -> { engine, source, reported }
-// server: summary.json's server ({ version, product, process }) for a server reporting no engine.
+// server: summary.json's server ({ version, vendors, backend }) for a server reporting no engine.
 function engineLabel({ flag, reported, server = null, repoRoot }) {
   const rep = typeof reported === 'string' && reported !== '' ? reported : null;
   if (flag) return { engine: flag, source: 'flag', reported: rep };
   if (!rep) {
-    const what = [server && (server.product || server.process), server && server.version].filter((x) => typeof x === 'string' && x !== '');
-    const named = folderSafe(what.join('-'));
-    return { engine: named ? `unknown-${named}` : 'unknown', source: 'none', reported: null };
+    const vendor = server && Array.isArray(server.vendors) ? server.vendors[0] : null;
+    const backend = server && server.backend ? [server.backend.name, server.backend.version] : [];
+    if (vendor) {
+      const named = folderSafe([vendor.product, vendor.version, ...backend].filter(Boolean).join('-').toLowerCase());
+      return { engine: named, source: 'product', reported: null };
+    }
+    const version = server && typeof server.version === 'string' ? folderSafe(server.version) : '';
+    return { engine: version ? `unknown-${version}` : 'unknown', source: 'none', reported: null };
   }
   const known = tableEngines(repoRoot).get(rep);
   return { engine: known || folderSafe(rep) || 'unknown', source: 'server', reported: rep };

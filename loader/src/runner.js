@@ -9,7 +9,7 @@ const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
-const { describe } = require('./describe');
+const { describe, backendOf } = require('./describe');
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
 const { noStepMeasured } = require('./step-failure');
@@ -171,6 +171,15 @@ class Run {
     const description = await this.untilStopped(describe(this.client, (uri) => newClient({ ...this.conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 })));
     if (this.stopReason) return;
     this.description = description;
+    // A product whose backend is named only once a database is open (FerretDB on a fresh server,
+    // src/products.js) is asked again after setup, which creates the collection, and before the
+    // results folder is named: two backends never share a folder. Setup then runs here, once.
+    if (description.server.backend === null) {
+      await this.untilStopped(this.setup());
+      if (this.stopReason) return;
+      this.setupDone = true;
+      Object.assign(description.server, await backendOf(this.client.db('admin'), description.server));
+    }
     const reported = description.server.storage_engine?.name;
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
@@ -191,7 +200,7 @@ class Run {
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
 
-    await this.untilStopped(this.setup());
+    if (!this.setupDone) await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
     if (!this.stopReason) await this.runSteps();
   }

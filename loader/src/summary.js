@@ -100,7 +100,7 @@ function buildSummary(f) {
     exit_code: f.running ? null : f.complete ? 0 : f.exitCode,
     experiment: config.name,
     engine: f.engine,
-    engine_source: f.engineSource, // flag (--engine) | server (what it reports) | none
+    engine_source: f.engineSource, // flag (--engine) | server (its storage engine) | product (its vendor field) | none
     engine_reported: f.engineReported ?? null, // the server's storage engine name, as reported
     // One id for every repetition of one --repeat invocation (and every host of one --group).
     group: opts.group ?? null,

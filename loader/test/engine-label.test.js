@@ -1,7 +1,9 @@
 'use strict';
 // --uri runs are filed under the engine the server reports, never under a default: the engines
 // table's name for a known engine (wiredTiger -> wiredtiger), the reported name otherwise,
-// "unknown-<process>-<version>" (engine_source "none") when the server reports none; --engine LABEL is recorded as
+// the product a vendor field names (FerretDB's ferretdbVersion, engine_source "product"), else
+// "unknown-<version>" (engine_source "none") when the server reports none, never its process (the
+// executable's file name); --engine LABEL is recorded as
 // given with the server's word beside it. mongo-java-server reports what LAB_STORAGE_ENGINE says
 // (test/support/LabMongoServer.java), as mongod reports its own.
 const test = require('node:test');
@@ -50,7 +52,8 @@ test('server reports an engine the table does not know: its own name', async () 
 
 test('server reports no storage engine: unknown and what it does report, source none (never a made-up wiredtiger)', async () => {
   const { summary } = await labelled(null);
-  assert.equal(summary.engine, `unknown-${summary.server.process}-${summary.server.version}`);
+  assert.equal(summary.engine, `unknown-${summary.server.version}`);
+  assert.equal(summary.server.process, 'java', 'the process is recorded, not used as the label');
   assert.equal(summary.engine, UNREPORTED_ENGINE_FOLDER);
   assert.equal(summary.engine_source, 'none');
   assert.equal(summary.engine_reported, null);
@@ -69,7 +72,7 @@ test('two servers that report no storage engine, two versions: two folders, neve
         await server.stop();
       }
     }
-    assert.deepEqual(fs.readdirSync(`${root}/experiment1`).sort(), ['unknown-java-6.0.0', 'unknown-java-7.0.0']);
+    assert.deepEqual(fs.readdirSync(`${root}/experiment1`).sort(), ['unknown-6.0.0', 'unknown-7.0.0']);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 'use strict';
 // Issue 27 with real loader runs (loader/bin/lab-loader.js over TCP against mongo-java-server,
 // loader/test/support/server.js): two servers announcing different versions and reporting no
-// storage engine (filed apart by the loader, unknown-java-<version>), two loaders started together as two hosts
+// storage engine (filed apart by the loader, unknown-<version>), two loaders started together as two hosts
 // of one run and two started one after the other with one --group, and writeconcern's w:0, which
 // this server drops (the connection closes: the loader records the case unsupported, 0 arrived).
 // The report must keep the servers apart, merge only the hosts that ran together, never pool the
@@ -52,7 +52,7 @@ test.before(async () => {
   results = tmpDir();
   const ok = (r) => assert.equal(r.code, 0, r.stderr);
   const [a, b] = servers;
-  // no --engine: the loader files each under unknown-<process>-<version> (neither reports a storage engine)
+  // no --engine: the loader files each under unknown-<version> (neither reports a storage engine)
   ok(await runLoader(['experiment2', '--uri', a.uri, '--results-dir', results, ...SMALL, '--repeat', '3']));
   ok(await runLoader(['experiment2', '--uri', b.uri, '--results-dir', results, ...SMALL, '--repeat', '3']));
   // two hosts of one run: started together, one --group, each its own collection
@@ -73,10 +73,10 @@ test('two servers that report no storage engine are two sides named by what they
   const ex = reports.engine.rep.experiments.find((e) => e.name === 'experiment2');
   const single = ex.sets.find((s) => s.runs.every((r) => r.hosts === 1));
   // The loader files each under what it reports (src/engine-label.js), and the report names it so.
-  assert.deepEqual(single.engines, ['unknown-java-6.0.0', 'unknown-java-7.0.0']);
-  for (const r of single.runs) assert.equal(r.engine, `unknown-java-${r.identity.server.version}`, r.id);
+  assert.deepEqual(single.engines, ['unknown-6.0.0', 'unknown-7.0.0']);
+  for (const r of single.runs) assert.equal(r.engine, `unknown-${r.identity.server.version}`, r.id);
   assert.deepEqual(single.runs.map((r) => r.label_engine), single.runs.map((r) => r.engine), 'the folder the loader filed each under is its name');
-  assert.ok(single.verdicts.length >= 1 && single.verdicts.every((v) => v.engines.includes('unknown-java-6.0.0') && v.engines.includes('unknown-java-7.0.0')));
+  assert.ok(single.verdicts.length >= 1 && single.verdicts.every((v) => v.engines.includes('unknown-6.0.0') && v.engines.includes('unknown-7.0.0')));
 });
 
 test('two loaders started together are one 2-host run, apart from single-host runs; one --group started one after the other is not merged', () => {
@@ -91,7 +91,7 @@ test('two loaders started together are one 2-host run, apart from single-host ru
   assert.equal(rep.left_out.length, 1, JSON.stringify(rep.left_out));
   assert.equal(rep.left_out[0].group, 'late');
   assert.match(rep.left_out[0].why, /not merged with .* of the same group and repetition: clients-1 started [\d.]+ s apart and overlapped 0\.0 s/);
-  assert.match(reports.engine.out.replace(/\n\s+/g, ' '), /left out: experiment2 unknown-java-[\d.]+ .*not merged/);
+  assert.match(reports.engine.out.replace(/\n\s+/g, ' '), /left out: experiment2 unknown-[\d.]+ .*not merged/);
 });
 
 test('w:0 that the server dropped is excluded from verdicts with its counts; w:1 is compared (--by platform)', () => {

@@ -41,8 +41,15 @@ function compile() {
 // line: a server line of support/server-lines.js ('mongod-4.0-mmapv1-replset', ...): the wire shim
 // (support/wire-shim.js) stands in front and answers as that line does; uri is then the shim's
 // (every member's port and replicaSet=), and shim exposes its state and stats.
+// LAB_TEST_SERVER=ferretdb (the 45-ferretdb suite): a plain startServer() starts FerretDB instead
+// (support/ferretdb.js), so the kill and freeze tests act on a real server process of another
+// make; a call that asks for what only mongo-java-server can announce (a line, a version, an
+// engine, refused auth) still gets mongo-java-server.
 async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, version = null, line = null } = {}) {
   if (line) return startLine(line, { cpus, rejectAuth });
+  if (process.env.LAB_TEST_SERVER === 'ferretdb' && !storageEngine && !rejectAuth && !version && !cpus && !port) {
+    return require('./ferretdb').startFerretdb();
+  }
   compile();
   const pin = cpus ? ['taskset', '-c', cpus] : [];
   const proc = spawn(pin[0] || 'java', [...pin.slice(1), ...(pin.length ? ['java'] : []), '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
@@ -124,8 +131,8 @@ function dependsOn(...ids) {
 }
 
 // The folder a run against the bare test server is filed under: it reports no storage engine
-// (server-lines.js DEVIATIONS no-storage-engine), so the loader names it by its process and
-// version (src/engine-label.js).
-const UNREPORTED_ENGINE_FOLDER = 'unknown-java-7.0.0';
+// (server-lines.js DEVIATIONS no-storage-engine), so the loader names it by the
+// version (src/engine-label.js), never by its process (the executable's name).
+const UNREPORTED_ENGINE_FOLDER = 'unknown-7.0.0';
 
 module.exports = { startServer, testServer, dependsOn, compile, REPO, UNREPORTED_ENGINE_FOLDER };

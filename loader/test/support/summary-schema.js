@@ -26,7 +26,7 @@ function checkSummary(s) {
   if (s.complete) assert.equal(s.exit_code, 0, 'exit_code of a complete run'); else numOrNull(s.exit_code, 'exit_code');
   str(s.experiment, 'experiment');
   str(s.engine, 'engine');
-  assert.ok(['flag', 'server', 'none'].includes(s.engine_source), 'engine_source: flag | server | none');
+  assert.ok(['flag', 'server', 'product', 'none'].includes(s.engine_source), 'engine_source: flag | server | product | none');
   assert.ok('engine_reported' in s, 'engine_reported (the server\'s storage engine, or null)');
   if (s.engine_source === 'none') assert.match(s.engine, /^unknown(-.+)?$/, 'engine of a server that reports none: unknown-<what it reports>');
   assert.ok(!Number.isNaN(Date.parse(s.started_at)), 'started_at: ISO time');
