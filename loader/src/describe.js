@@ -112,6 +112,29 @@ function processStart(st) {
   return { pid, uptime_s: uptimeMs === null ? null : uptimeMs / 1000, started_at: started };
 }
 
+// serverProcessNow(client) -> processStart of the server now, or null when it does not answer.
+async function serverProcessNow(client) {
+  try {
+    return processStart(await client.db('admin').command({ serverStatus: 1 }));
+  } catch {
+    return null;
+  }
+}
+
+// Two readings of one process differ only by clock rounding; a restart changes the pid or moves
+// the start by far more. 2 s covers a server whose uptime is whole seconds.
+const SAME_START_MS = 2000;
+
+// restartFacts(atStart, atEnd) -> { process_at_end, restarted_during_run: true | false | null,
+// restart_note }: null (not known) when either reading is missing.
+function restartFacts(a, b) {
+  if (!a || !b) return { process_at_end: b || null, restarted_during_run: null, restart_note: b ? 'no process reading at the start' : 'the server did not answer serverStatus at the end' };
+  const moved = a.started_at && b.started_at ? Math.abs(Date.parse(a.started_at) - Date.parse(b.started_at)) > SAME_START_MS : false;
+  const restarted = (a.pid !== null && b.pid !== null && a.pid !== b.pid) || moved;
+  return { process_at_end: b, restarted_during_run: restarted,
+    ...(restarted ? { restart_note: `the server restarted during the run: pid ${a.pid} started ${a.started_at}, at the end pid ${b.pid} started ${b.started_at}` } : {}) };
+}
+
 // fcvOf(admin) -> the featureCompatibilityVersion string, or null when the server does not answer
 // it. getParameter answers { featureCompatibilityVersion: { version: '3.4' } } from 3.6 on and a
 // plain string on 3.4 (mongodb/mongo jstests/multiVersion/set_feature_compatibility_version.js of
@@ -155,4 +178,4 @@ async function describeShard(host, connectTo) {
   }
 }
 
-module.exports = { describe, shardUri, backendOf, processStart };
+module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, SAME_START_MS };

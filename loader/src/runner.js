@@ -9,7 +9,7 @@ const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
-const { describe, backendOf } = require('./describe');
+const { describe, backendOf, serverProcessNow, restartFacts } = require('./describe');
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
 const { noStepMeasured } = require('./step-failure');
@@ -602,6 +602,12 @@ class Run {
 
   async finish() {
     this.finished = true;
+    // A server restarted during the run (a new pid or start time) is said, not pooled unnoticed:
+    // asked once more at the end, bounded at 2 s, when the run did not stop on a lost server.
+    if (this.client && this.description && this.description.server && !this.stopReason) {
+      const end = await Promise.race([serverProcessNow(this.client), sleep(2000).then(() => null)]);
+      Object.assign(this.description.server, restartFacts(this.description.server.process_start, end));
+    }
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
     // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.
@@ -632,6 +638,7 @@ class Run {
         } catch { /* the placeholder stays */ }
       }
       this.printTable(complete);
+      if (this.description && this.description.server && this.description.server.restarted_during_run) this.stderr.write(`warning: ${this.description.server.restart_note}: what was measured spans two server processes (summary.json server.restarted_during_run)\n`);
       for (const o of this.registration ? this.registration.overlaps().filter((x) => x.noticed === 'started during this run') : []) {
         this.stderr.write(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)\n`);
       }

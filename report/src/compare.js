@@ -7,6 +7,7 @@
 // (Inside, a side is still called "engine": with --by engine, the default, it is one.)
 const { mergeGroups } = require('./merge');
 const { dimensionValue } = require('./identity');
+const { restartNotes } = require('./restarts');
 const { fingerprint, diffParameters } = require('./params');
 const { mergeEncoded, percentiles } = require('./hist');
 const { median, ratioCI } = require('./stats');
@@ -358,11 +359,11 @@ function buildReport(input, meta = {}) {
       fastest_and_median: 'fastest: the best repetition, the figure seeds/000 kept (timeit: the best the server can do); median: what a user should expect, robust to one disturbed repetition; slowest: the spread',
       latency: 'microseconds; exact percentiles of merged HdrHistograms where runs stored them; n = the operations they rest on',
       verdict: `ratio of geometric means of total ops/s over repetitions, with its ${LEVEL * 100}% CI (Welch's Student t interval on log ops/s, exponentiated; not a bootstrap: 3-5 repetitions are too few for one)`,
-      comparable: `runs are compared only within a set (same parameters, loader version and Node, host count, labels, profile${by === 'engine' ? '' : ', engine label'}${by === 'engine' || by === 'server' ? '' : ', server'}) and pooled only within a side (same ${by} and the same server identity: version, git version, product, process, storage engine, driver line)`,
+      comparable: `runs are compared only within a set (same parameters, loader version and Node, host count, labels, profile${by === 'engine' ? '' : ', engine label'}${by === 'engine' || by === 'server' ? '' : ', server'}) and pooled only within a side (same ${by} and the same server identity: version, git version, product, backend, process, storage engine, driver line)`,
       excluded: `never in a verdict, shown and counted: ${Object.values(EXCLUSIONS).join('; ')}`,
     },
     skipped: input.skipped,
-    notes,
+    notes: [...notes, ...restartNotes(results, by)],
     left_out: leftOut,
     experiments,
     summary: summaryRows(experiments, safety, by),

@@ -13,6 +13,9 @@ function serverIdentity(s) {
     version: v.version ?? null,
     git_version: v.git_version ?? null,
     product: v.product ?? null,
+    // FerretDB on SQLite and on PostgreSQL give the same version and product: the backend it
+    // names (loader/src/products.js) keeps them two sides.
+    backend: v.backend ? [v.backend.name, v.backend.version].filter(Boolean).join(' ') : null,
     process: v.process ?? null,
     storage_engine: v.storage_engine?.name ?? null,
   };
@@ -31,10 +34,11 @@ function loaderIdentity(s) {
   return { version: l.version ?? null, node: l.node ?? null, driver_line: driverLine(l.driver) };
 }
 
-// serverName(identity) -> "mongod 8.0.4 (psmdb 8.0.4-2)", "java 7.0.0", "server not recorded"
+// serverName(identity) -> "mongod 8.0.4 (psmdb 8.0.4-2)", "ferretdb 7.0.42 (ferretdb v1.24.2 on SQLite 3.46.0)",
+// "java 7.0.0", "server not recorded"
 function serverName(id) {
   if (!id.version && !id.process) return 'server not recorded';
-  return [id.process ?? 'process not reported', id.version ?? 'version not reported'].join(' ') + (id.product ? ` (${id.product})` : '');
+  return [id.process ?? 'process not reported', id.version ?? 'version not reported'].join(' ') + (id.product ? ` (${id.product}${id.backend ? ` on ${id.backend}` : ''})` : '');
 }
 
 const DIMENSIONS = ['engine', 'platform', 'os', 'server', 'profile'];

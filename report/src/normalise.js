@@ -191,6 +191,10 @@ function normalise(s, timelineLines, dir) {
     complete: s.complete === true,
     reason: s.reason ?? null,
     started_at: s.started_at ?? null,
+    // the server process measured, and whether it restarted during the run (src/restarts.js)
+    process_start: s.server?.process_start ?? null,
+    restarted_during_run: s.server?.restarted_during_run ?? null,
+    restart_note: s.server?.restart_note ?? null,
     parameters: comparableParameters(s.parameters),
     description: d,
     published: s.published ?? null,
