@@ -84,10 +84,11 @@ test('experiment2: preload, then find+update per client, counted separately, cli
   const r = await runLoader(['experiment2', '--preload-docs', '1000', '--clients', '1,2', '--duration', '2s', ...common()]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(await col().countDocuments(), 1000, 'updates never insert');
-  // $expr (MongoDB 3.6+: https://www.mongodb.com/docs/v3.6/reference/operator/query/expr/ "New in
-  // version 3.6") with $strLenCP (aggregation, 3.4+): every line the lab runs (3.6 and later) has
-  // both, and so does the test server; an error here is a failure, not a fallback.
-  const grown = await col().countDocuments({ $expr: { $gt: [{ $strLenCP: '$y' }, 200] } });
+  // Counted here, not by the server: FerretDB (the suite's second real server) implements neither
+  // $expr's $gt nor $strLenCP in a query ("The operator $gt is not implemented yet", code 238), and
+  // what is checked is the loader's writes, not the server's query language.
+  const ys = await col().find({}, { projection: { _id: 0, y: 1 } }).toArray();
+  const grown = ys.filter((d) => [...d.y].length > 200).length;
   const { summary, timeline } = checkRunFiles('experiment2');
   assert.equal(summary.complete, true);
   assert.deepEqual(summary.steps.map((s) => s.clients), [1, 2]);

@@ -113,6 +113,7 @@ const EXCLUSIONS = {
   incomplete: 'the run did not complete',
   not_applicable: 'the case does not apply to the topology (not run)',
   unsupported: 'the server could not do it',
+  server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
   failed: 'errors above the threshold',
   lost_documents: 'not every document sent arrived',
   loader_limited: 'the loader was the limit',
@@ -123,6 +124,7 @@ function exclusion(p) {
   if (!p.complete) return 'incomplete';
   if (p.not_applicable) return 'not_applicable';
   if (p.unsupported) return 'unsupported';
+  if (p.server_ignores) return 'server_ignores';
   if (p.failed) return 'failed';
   if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
   if (p.loader_limited) return 'loader_limited';

@@ -54,6 +54,7 @@ function mergeHosts(runs) {
       shared_server: orNull(parts.flatMap((p, i) => (p.shared_server || []).filter((line) => !runs.some((r) => line.includes(folderTail(r.dir)))).map((c) => `${runs[i].host}: ${c}`))),
       unsupported: parts.find((p) => p.unsupported)?.unsupported ?? null,
       not_applicable: parts.find((p) => p.not_applicable)?.not_applicable ?? null,
+      server_ignores: parts.find((p) => p.server_ignores)?.server_ignores ?? null,
       documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,
       ops,
       ops_per_s: rates.length ? rates.reduce((a, b) => a + b, 0) : null,

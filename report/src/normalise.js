@@ -104,6 +104,9 @@ function points(summary) {
         // A case the loader did not run because the topology it reached cannot satisfy it (the
         // writeconcern kind's not_applicable: w:2 on a standalone): no measurement either.
         not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
+        // A case whose write concern the server's product documents as ignored (FerretDB: w, j;
+        // loader/src/products.js): measured, but not what its label says.
+        server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
         documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
         relative_to_baseline: e.relative_to_baseline ?? null,
         latency_meaning: e.latency_meaning ?? null,

@@ -39,7 +39,7 @@
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
   // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
-  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
+  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', server_ignores: 'server ignores it', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
   const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {

@@ -17,6 +17,7 @@ const { parseCount, parseDuration, UsageError } = require('../usage');
 const { driverWriteConcern, isNetworkError, describeError, dataMembers } = require('../durability');
 const { journalOf, caseMeasures } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');
+const { ignoredBy } = require('../products');
 
 const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
 const MAX_WRITE_BATCH = 100000; // the server's maxWriteBatchSize (hello): the driver splits above it
@@ -275,6 +276,12 @@ module.exports = {
     }
     const stopped = notes.find((x) => x.stopped);
     if (stopped) out.stopped = stopped.stopped;
+    // What the server's product documents as ignored (src/products.js): measured, never a cost.
+    const ignored = ignoredBy(ctx.description?.server, step.params.write_concern);
+    if (ignored) {
+      out.server_ignores = ignored;
+      ctx.log(`${step.phase}: ${ignored.split(':')[0]}: measured, left out of costs and verdicts`);
+    }
     const rate = entry?.ops?.insert?.docs_per_s ?? null;
     const clients = step.clients.length;
     if (step.params.write_concern.j === false && step.params.journal_commit_interval_ms === null) {
@@ -284,7 +291,9 @@ module.exports = {
       const base = state.baselines.get(clients);
       const minS = ctx.config.params.cost_min_s ?? MIN_COST_MS / 1000;
       const short = [[step.phase, entry?.measured_s ?? 0], [base.name, base.measured_s]].filter(([, sec]) => sec < minS);
-      if (journal !== true) {
+      if (ignored) {
+        out.cost_not_computed = `${ignored.split(':')[0]}: no cost against j:false`;
+      } else if (journal !== true) {
         // No journal reported (not known, or none): the difference from j:false is not a journal's
         // cost, so none is computed; the case stays as measured, and says why it has no cost.
         out.cost_not_computed = `${journal === null ? 'journal not known' : 'no journal'}: no cost against j:false`;

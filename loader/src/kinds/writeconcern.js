@@ -12,6 +12,7 @@
 // instead of waiting forever. The client records the op as an error, posts a note and ends the
 // case; afterStep turns the note into the case's `unsupported` line. The run goes on with the next
 // case.
+const { ignoredBy } = require('../products');
 const { parseCount, parseDuration, UsageError } = require('../usage');
 const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError } = require('../durability');
 const { journalOf } = require('../journal-facts');
@@ -160,6 +161,13 @@ module.exports = {
     }
     const stopped = notes.find((x) => x.stopped);
     if (stopped) out.stopped = stopped.stopped;
+    // What the server's product documents as ignored (src/products.js): the case is measured and
+    // recorded, but it measured nothing of its label, so the report leaves it out of verdicts.
+    const ignored = ignoredBy(ctx.description?.server, wc);
+    if (ignored) {
+      out.server_ignores = ignored;
+      ctx.log(`${step.phase}: ${ignored.split(':')[0]}: measured, left out of verdicts`);
+    }
     if (counted.arrived < sent) {
       out.documents.lost = sent - counted.arrived;
       ctx.log(`${step.phase}: ${sent} insert(s) sent, ${counted.arrived} arrived (counted after the case, ${counted.waited_ms} ms)`);
