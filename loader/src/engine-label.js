@@ -13,21 +13,27 @@
 // servers that differ in what they say about themselves also differ in the report's identity
 // (report/src/identity.js), which keeps them apart even where a label is shared.
 const { engines } = require('./tables');
+const { imageVendor } = require('./products');
 
-// tableEngines(repoRoot) -> Map(server_engine -> engine), empty when the table is not there (the
-// stack's loader image has no compose/; ./run.sh always passes --engine there). Where several rows
-// report the same engine (wiredtiger and percona-wt both run wiredTiger) the first row wins: a
-// server's report cannot tell MongoDB's build from Percona's, so --engine names the other.
+// tableEngines(repoRoot) -> [{ engine, server_engine, vendor }] from the table, empty when the
+// table is not there (the stack's loader image has no compose/; ./run.sh always passes --engine
+// there). vendor: the product whose image the row runs (src/products.js imageVendor), null for
+// MongoDB's own images.
 function tableEngines(repoRoot) {
-  let rows;
   try {
-    rows = engines(repoRoot);
+    return engines(repoRoot).filter((r) => r.engine && r.server_engine)
+      .map((r) => ({ engine: r.engine.toLowerCase(), server_engine: r.server_engine, vendor: imageVendor(r.image) }));
   } catch {
-    return new Map();
+    return [];
   }
-  const map = new Map();
-  for (const r of rows) if (r.engine && r.server_engine && !map.has(r.server_engine)) map.set(r.server_engine, r.engine.toLowerCase());
-  return map;
+}
+
+// rowFor(rows, reported, vendor): the row that runs this engine in this vendor's build. Several rows
+// report the same engine (wiredtiger and percona-wt both run wiredTiger): the server's vendor field
+// tells MongoDB's build (none) from Percona's (psmdbVersion). Where no row has the server's build,
+// the first row of its engine names it (the report's identity still keeps the builds apart).
+function rowFor(rows, reported, vendor) {
+  return rows.find((r) => r.server_engine === reported && r.vendor === vendor) || rows.find((r) => r.server_engine === reported) || null;
 }
 
 const folderSafe = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._-]+/, '');
@@ -47,8 +53,9 @@ function engineLabel({ flag, reported, server = null, repoRoot }) {
     const version = server && typeof server.version === 'string' ? folderSafe(server.version) : '';
     return { engine: version ? `unknown-${version}` : 'unknown', source: 'none', reported: null };
   }
-  const known = tableEngines(repoRoot).get(rep);
-  return { engine: known || folderSafe(rep) || 'unknown', source: 'server', reported: rep };
+  const vendor = server && Array.isArray(server.vendors) && server.vendors[0] ? server.vendors[0].product : null;
+  const known = rowFor(tableEngines(repoRoot), rep, vendor);
+  return { engine: (known && known.engine) || folderSafe(rep) || 'unknown', source: 'server', reported: rep };
 }
 
 module.exports = { engineLabel, tableEngines };

@@ -61,7 +61,10 @@ const PRODUCTS = {
       'write_concern.j': 'FerretDB ignores writeConcern, j included (v1.24.2 internal/handler/common/insert.go: `ferretdb:"writeConcern,ignored"`): j:true waits for nothing more than j:false',
     },
   },
-  psmdb: { name: 'Percona Server for MongoDB', ignores: {} },
+  // image: the repository of the product's official image, so that a server naming this vendor
+  // is matched to the engines-table row that runs it (src/engine-label.js): Percona's build reports
+  // the same wiredTiger as MongoDB's (percona-docker: percona/percona-server-mongodb).
+  psmdb: { name: 'Percona Server for MongoDB', image: 'percona/percona-server-mongodb', ignores: {} },
 };
 
 // productOf(server) -> the PRODUCTS row of a run's recorded server (summary.json server.vendors),
@@ -84,4 +87,11 @@ function ignoredBy(server, wc) {
   return why.length ? `server ignores ${wc.j ? 'j' : 'w'}: ${why.join('; ')}` : null;
 }
 
-module.exports = { vendorsOf, productOf, ignoredBy, PRODUCTS, FERRETDB_POWERED };
+// imageVendor(image) -> the PRODUCTS id whose official image this is ('psmdb'), or null (MongoDB's).
+function imageVendor(image) {
+  const repo = String(image || '').split(/[:@]/)[0];
+  const hit = Object.entries(PRODUCTS).find(([, p]) => p.image && p.image === repo);
+  return hit ? hit[0] : null;
+}
+
+module.exports = { vendorsOf, productOf, ignoredBy, imageVendor, PRODUCTS, FERRETDB_POWERED };

@@ -86,11 +86,28 @@ test('--engine any label: recorded as given, the server\'s word beside it', asyn
   assert.match(r.stderr, /labelled 'atlas-m10' \(--engine\) and the server reports storage engine 'wiredTiger'/);
 });
 
-test('two rows reporting the same engine (wiredtiger, percona-wt): the first row names it; the old lines map to theirs', () => {
-  const { tableEngines } = require('../src/engine-label');
-  const m = tableEngines();
-  assert.equal(m.get('wiredTiger'), 'wiredtiger');
-  assert.equal(m.get('mmapv1'), 'mmapv1');
-  assert.equal(m.get('rocksdb'), 'rocksdb');
-  assert.equal(m.get('inMemory'), 'inmemory');
+test('two rows reporting the same engine (wiredtiger, percona-wt): the vendor field tells the builds apart; the old lines map to theirs', () => {
+  const { engineLabel } = require('../src/engine-label');
+  const label = (reported, vendor) => engineLabel({ reported, server: { vendors: vendor ? [{ product: vendor, version: 'x' }] : [] } }).engine;
+  assert.equal(label('wiredTiger', null), 'wiredtiger', "MongoDB's build");
+  assert.equal(label('wiredTiger', 'psmdb'), 'percona-wt', "Percona's build of the same engine (buildInfo psmdbVersion)");
+  assert.equal(label('inMemory', 'psmdb'), 'inmemory');
+  assert.equal(label('mmapv1', null), 'mmapv1');
+  assert.equal(label('rocksdb', 'psmdb'), 'rocksdb');
+  assert.equal(label('inMemory', null), 'inmemory', 'no row runs this build: the first row of the engine names it');
+});
+
+test('the Percona 8.0 shim line (psmdbVersion, wiredTiger not played, inMemory) is filed under inmemory, its product recorded', async () => {
+  const server = await startServer({ line: 'psmdb-8.0-inmemory-replset' });
+  const root = tmpResults();
+  try {
+    const r = await runLoader(['experiment1', '--uri', server.uri, '--docs', '20', '--results-dir', root, '--metrics-port', '0']);
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(root, 'experiment1', 'inmemory');
+    assert.equal(summary.server.product, 'psmdb 8.0.4-2');
+    assert.deepEqual(summary.server.vendors, [{ product: 'psmdb', field: 'psmdbVersion', version: '8.0.4-2' }]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+    await server.stop();
+  }
 });
