@@ -332,7 +332,7 @@ experiment_journal_off() {
   fi
   info "journal off: restarting the $ENGINE shard members with --nojournal, one at a time (compose/engines.tsv nojournal: yes)"
   local saved=("${STACK_EXTRA_ENV[@]}")
-  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--nojournal")
+  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with --nojournal)") # beside a fault's kept arguments
   for m in $(topology_services shard); do
     compose up -d --no-deps --wait "$m" ||
       die_env "journal off: $m did not come back healthy with --nojournal: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE' restarts it with its journal"

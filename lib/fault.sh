@@ -116,10 +116,11 @@ fault_hook_test_commands() {
   local x
   if [[ $1 == before ]]; then
     info "failpoint: the shard members are RESTARTED into a test-only configuration (LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: configureFailPoint needs it)"
-    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1")
+    # with the arguments they already have (a stale-secondary's oplog size), kept for later ups
+    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with "--setParameter enableTestCommands=1")")
     return 0
   fi
-  fault_step "restart the shard members with enableTestCommands=1 (test-only; they keep it until the next down/up)"
+  fault_step "restart the shard members with enableTestCommands=1 (test-only; they keep it until destroy: .state/$ENGINE/shard-extra-args)"
   for x in $(fault_shard_members); do
     compose up -d --no-deps --wait "$x"
     fault_tool watch --until healthy --timeout 300 --phase restart ||
@@ -133,11 +134,12 @@ fault_hook_test_commands() {
 fault_hook_small_oplog() {
   [[ $1 == before ]] || return 0
   local n=$2
-  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n")
   if fault_stack_up && fault_tool_probe oplog-size --expect "$n" >/dev/null 2>&1; then
     info "oplog: the running $ENGINE cluster already has $n MB oplogs on every shard member: reused"
+    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with "--oplogSize $n")")
     return 0
   fi
+  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n") # a new cluster: nothing else kept
   info "oplog: DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog"
   [[ $ASSUME_YES == 1 || $DRY_RUN == 1 ]] ||
     die_usage "this scenario needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"
@@ -156,6 +158,7 @@ verb_fault() {
   fault_check "$scenario" "$@"
   fault_results_root
   fault_hooks before
+  fault_keep_shard_args
   if ((FAULT_RUNNING_STACK == 0)); then
     fault_step "stack up"
     verb_up
@@ -163,6 +166,17 @@ verb_fault() {
   fault_image
   fault_hooks after
   fault_process "$scenario" "$@"
+}
+
+# fault_keep_shard_args: the shard arguments a hook set (LAB_SHARD_EXTRA_ARGS) are recorded
+# before `up` creates members with them (lib/stack.sh stack_shard_args_keep), so that every later
+# recreation (resync, heal, `up` of a partly running stack) gives a member the same ones.
+fault_keep_shard_args() {
+  local e shard_args=""
+  for e in "${STACK_EXTRA_ENV[@]}"; do [[ $e == LAB_SHARD_EXTRA_ARGS=* ]] && shard_args=${e#*=}; done
+  [[ -n $shard_args ]] || return 0
+  info "the $ENGINE shard members keep '$shard_args' from now on (every later up, resync and heal; until destroy): .state/$ENGINE/shard-extra-args"
+  stack_shard_args_keep "$shard_args"
 }
 
 # verb_resync MEMBER: fault resync --member MEMBER.

@@ -296,7 +296,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"member: shard01-b; its data volume (mounted at /data/db) is removed"* ]]
   [[ $output == *" stop shard01-b"* && $output == *" rm -f shard01-b"* ]]
   [[ $output == *"+ docker volume rm lab-wiredtiger_shard01-b-data"* ]]
-  [[ $output == *" up -d --no-deps shard01-b"* ]]
+  [[ $output == *" up -d --no-deps --no-recreate shard01-b"* ]]
   [[ $output == *"wait until shard01-b is SECONDARY"* ]]
   [ "$(mutating | grep -vc ' fault-tool run resync ')" -eq 0 ]
   [ ! -e "$W/results/fault-resync" ]
@@ -434,7 +434,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   logged "image inspect lab-netem:local"
   [ "$(line_of 'fault-tool run heal')" -lt "$(line_of 'image inspect lab-netem:local')" ]
   [ "$(line_of 'image inspect lab-netem:local')" -lt "$(line_of 'rm -f lab-wiredtiger-fault-load')" ]
-  [ "$(line_of 'rm -f lab-wiredtiger-fault-load')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(line_of 'rm -f lab-wiredtiger-fault-load')" -lt "$(line_of 'up -d --no-deps --no-recreate shard01-c')" ]
   logged "run --rm --no-deps netem-shard01-a heal"
   [[ $output == *"healed"* ]]
 }
@@ -446,7 +446,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" fault heal --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"start stopped shard members: shard01-c"* ]]
-  [[ $output == *" up -d --no-deps shard01-c"* ]]
+  [[ $output == *" up -d --no-deps --no-recreate shard01-c"* ]]
   for m in shard01-a shard01-b shard01-c; do [[ $output == *"run --rm --no-deps netem-$m heal"* ]]; done
   [ "$(mutating | grep -vc ' fault-tool run heal ')" -eq 0 ]
 }
@@ -488,8 +488,61 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of 'fault-tool run resync')" -lt "$(line_of ' stop shard01-c')" ]
   [ "$(line_of ' stop shard01-c')" -lt "$(line_of ' rm -f shard01-c')" ]
   [ "$(line_of ' rm -f shard01-c')" -lt "$(line_of 'volume rm lab-wiredtiger_shard01-c-data')" ]
-  [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps --no-recreate shard01-c')" ]
   [[ $output == *"verdict: PASS: resync shard01-c"* ]]
+}
+
+# ---- the shard members' arguments are kept (issue 36 item 5) -------------------------------------
+# compose_line ARGS: the regex of one exact compose command line as the stub logs it with
+# STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS (the value first, then the arguments).
+compose_line() { printf '^%scompose --project-directory %s -p lab-wiredtiger( -f [^ ]+)+ %s$' "$1" "$W" "$2"; }
+
+@test "after stale-secondary, resync recreates the member with the 16 MB oplog the others have (kept in .state), not the stack's 1024" {
+  export STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS
+  stack_up
+  rule '*fault-tool oplog-size --expect 16' 4 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
+  rule '*fault-tool run stale-secondary --member shard01-c --engine wiredtiger' 0 'verdict: PASS: stale-secondary: shard01-c is RECOVERING'
+  rule '*fault-tool run resync --member shard01-c --engine wiredtiger' 0 '@lab-docker\t1\tstop\tshard01-c\n@lab-docker\t2\trm\tshard01-c\n@lab-docker\t3\tvolume-rm\tshard01-c\n@lab-docker\t4\tup\tshard01-c\nverdict: PASS: resync shard01-c'
+  run "$W/lab.sh" fault stale-secondary --yes --member shard01-c
+  [ "$status" -eq 0 ]
+  [ "$(cat "$W/.state/wiredtiger/shard-extra-args")" = "--oplogSize 16" ]
+  [[ $output == *"the wiredtiger shard members keep '--oplogSize 16' from now on"* ]]
+  : >"$STUB_DOCKER_LOG"
+  run "$W/lab.sh" resync shard01-c
+  [ "$status" -eq 0 ]
+  grep -qE -- "$(compose_line 'LAB_SHARD_EXTRA_ARGS=--oplogSize 16 ' 'up -d --no-deps --no-recreate shard01-c')" "$STUB_DOCKER_LOG"
+  # the resync itself keeps what it found
+  [ "$(cat "$W/.state/wiredtiger/shard-extra-args")" = "--oplogSize 16" ]
+}
+
+@test "failpoint after stale-secondary: the members are restarted with both arguments; heal starts a stopped member with them, never recreating it" {
+  export STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS
+  mkdir -p "$W/.state/wiredtiger" && echo "--oplogSize 16" >"$W/.state/wiredtiger/shard-extra-args"
+  stack_up
+  run "$W/lab.sh" fault replica-lag --method failpoint
+  [ "$status" -eq 0 ]
+  logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 16 --setParameter enableTestCommands=1] dry=0"
+  for m in shard01-a shard01-b shard01-c; do
+    grep -qE -- "$(compose_line 'LAB_SHARD_EXTRA_ARGS=--oplogSize 16 --setParameter enableTestCommands=1 ' "up -d --no-deps --wait $m")" "$STUB_DOCKER_LOG"
+  done
+  [ "$(cat "$W/.state/wiredtiger/shard-extra-args")" = "--oplogSize 16 --setParameter enableTestCommands=1" ]
+  : >"$STUB_DOCKER_LOG"
+  rule '*fault-tool run heal --engine wiredtiger' 0 '@lab-docker\t1\tup\tshard01-c\nverdict: PASS: healed'
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  grep -qE -- "$(compose_line 'LAB_SHARD_EXTRA_ARGS=--oplogSize 16 --setParameter enableTestCommands=1 ' 'up -d --no-deps --no-recreate shard01-c')" "$STUB_DOCKER_LOG"
+}
+
+@test "kept shard arguments: a dry run records nothing; without a fault nothing is kept and the line has no LAB_SHARD_EXTRA_ARGS" {
+  export STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS
+  stack_up
+  run "$W/lab.sh" fault replica-lag --method failpoint --dry-run
+  [ "$status" -eq 0 ]
+  [ ! -e "$W/.state" ]
+  rule '*fault-tool run heal --engine wiredtiger' 0 '@lab-docker\t1\tup\tshard01-c\nverdict: PASS: healed'
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  grep -qE -- "$(compose_line '' 'up -d --no-deps --no-recreate shard01-c')" "$STUB_DOCKER_LOG"
 }
 
 @test "every scenario first builds the fault tool's image (the loader's), before any fault-tool step" {
@@ -681,7 +734,7 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   grep -qE -- "$c.* stop shard01-c$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* start shard01-c$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* kill -s SIGKILL shard01-a$" "$STUB_DOCKER_LOG"
-  grep -qE -- "$c.* up -d --no-deps shard01-b$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* up -d --no-deps --no-recreate shard01-b$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* rm -f shard01-b$" "$STUB_DOCKER_LOG"
   grep -qxF -- "volume rm lab-wiredtiger_shard01-b-data" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* run --rm --no-deps netem-shard01-c slow 100ms 64kbit$" "$STUB_DOCKER_LOG"
