@@ -77,7 +77,7 @@ fault_action_argv() {
     stopped-members) FAULT_ARGV=(fault_stopped_members) ;;
     netem-image) FAULT_ARGV=(fault_netem_image) ;;
     # stack hooks (lib/fault.sh), performed around `up` before the process starts
-    running-stack | test-commands | small-oplog) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;
+    running-stack | test-commands | small-oplog | netem-kernel) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;
     *) FAULT_WHY="docker action '$op' has no command in lib/fault-bridge.sh"; return 1 ;;
   esac
 }

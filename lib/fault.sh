@@ -148,6 +148,40 @@ fault_hook_small_oplog() {
   verb_destroy
 }
 
+# netem-kernel: the netem qdisc is a kernel module of the Docker host (sch_netem), missing from
+# Docker Desktop's WSL2 kernel (microsoft/WSL#6065; bitnami/containers#32326), where every netem
+# request failed as a bare failed docker action mid-fault. Probed before anything starts: the
+# sidecar's image (built) adds and removes a netem qdisc in a container of its own (no network:
+# its lo; the qdisc kind is the kernel's, the same in every namespace). Missing: one line naming
+# tc's error and the engine's other methods (engines.tsv fault_methods), exit 1, nothing started.
+fault_hook_netem_kernel() {
+  [[ $1 == before ]] || return 0
+  fault_netem_probe || die_env "$FAULT_NETEM_WHY"
+}
+
+# fault_netem_probe [ENGINE]: 0 when the Docker host's kernel has netem (or under --dry-run, which
+# prints the probe); else 1 with FAULT_NETEM_WHY, the one line that says so.
+FAULT_NETEM_WHY=""
+fault_netem_probe() {
+  local eng=${1:-$ENGINE} out rc=0 others
+  FAULT_NETEM_WHY=""
+  compose build "netem-$(fault_shard_members | head -n 1)" >&2 ||
+    { FAULT_NETEM_WHY="netem: building the sidecar's image (images/netem) failed; see 'docker compose build' output"; return 1; }
+  if [[ $DRY_RUN == 1 ]]; then
+    run docker run --rm --network none --cap-add NET_ADMIN lab-netem:local probe
+    return 0
+  fi
+  out=$(docker run --rm --network none --cap-add NET_ADMIN lab-netem:local probe 2>&1) || rc=$?
+  ((rc == 0)) && return 0
+  others=$(engine_field "$eng" fault_methods | tr ',' '\n' | grep -vx netem | paste -sd'|' -)
+  if ((rc == 3)) && out=$(grep -m1 '^netem-missing: ' <<<"$out"); then
+    FAULT_NETEM_WHY="netem is missing from this Docker host's kernel (tc: ${out#netem-missing: }; Docker Desktop's WSL2 kernel has none: microsoft/WSL#6065): use --method ${others:-none} instead ($eng's fault_methods, compose/engines.tsv)"
+  else
+    FAULT_NETEM_WHY="netem: the probe container failed (exit $rc): $(tail -n 1 <<<"$out")"
+  fi
+  return 1
+}
+
 # ---- verbs ---------------------------------------------------------------------------------------
 # verb_fault SCENARIO ARGS...: check (the module), hooks, stack up (unless running-stack), the
 # fault tool's image, hooks after up, then the one fault process with the flags as given.
@@ -188,7 +222,8 @@ verb_resync() { verb_fault resync ${1+--member "$1"} "${@:2}"; }
 # ~20 minutes per engine: stale-secondary recreates the cluster with a 16 MB oplog, which smoke's
 # destroy removes afterwards. Facts from the tables: replica-lag runs each method of the engine's
 # fault_methods (compose/engines.tsv), except fsyncLock on an engine that keeps no data (keeps_data
-# no: not verified there); resync takes the member stale-secondary named in its summary, one of
+# no: not verified there), and netem where the Docker host's kernel has none (fault_netem_probe:
+# a SKIP with its line); resync takes the member stale-secondary named in its summary, one of
 # the shard members of compose/topology.tsv.
 smoke_faults() {
   local eng=${1:-$ENGINE} args scen method
@@ -209,8 +244,19 @@ smoke_faults() {
     "resync STALE_MEMBER"
     "fault heal"
   )
-  local failed=0
+  local failed=0 netem_log
   for args in "${runs[@]}"; do
+    # netem needs the Docker host's kernel to have it (fault_netem_probe): skipped with the reason
+    if [[ $args == *"--method netem"* && $DRY_RUN != 1 ]]; then
+      netem_log=$(mktemp)
+      if ! fault_netem_probe "$eng" >"$netem_log" 2>&1; then
+        sed 's/^/#   /' "$netem_log"
+        rm -f "$netem_log"
+        smoke_skip "$eng: $args" "$FAULT_NETEM_WHY"
+        continue
+      fi
+      rm -f "$netem_log"
+    fi
     if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
       local stale
       # the summary stale-secondary's own run wrote (smoke_new_result), never `latest`

@@ -230,6 +230,59 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
 }
 
+# ---- netem's absence found before the fault starts (issue 36 item 4) ------------------------------
+# The stub answers the probe as Docker Desktop's WSL2 kernel would (no sch_netem): tc's error is
+# the kernel's extack for ENOENT, linux net/sched/sch_api.c qdisc_create "Specified qdisc kind is
+# unknown" (microsoft/WSL#6065 quotes the older wording "Specified qdisc not found").
+NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
+@test "replica-lag --method netem on a kernel without netem (WSL2): one line naming tc's error and the methods that work, exit 1, nothing started" {
+  stack_up
+  rule "$NETEM_PROBE" 3 'netem-missing: Error: Specified qdisc kind is unknown.'
+  run "$W/lab.sh" fault replica-lag --method netem
+  [ "$status" -eq 1 ]
+  [ "$(grep -c '^error: ' <<<"$output")" -eq 1 ]
+  [[ $output == *"error: netem is missing from this Docker host's kernel (tc: Error: Specified qdisc kind is unknown.; Docker Desktop's WSL2 kernel has none: microsoft/WSL#6065): use --method fsync|failpoint instead (wiredtiger's fault_methods, compose/engines.tsv)"* ]]
+  [ "$(line_of ' build netem-shard01-a')" -lt "$(line_of "$NETEM_PROBE")" ]
+  not_logged VERB_UP
+  not_logged "fault-tool"
+  not_logged "netem-shard01-a slow"
+  # an older tc says it the RTNETLINK way; the engine's own methods are named
+  : >"$STUB_DOCKER_RULES"
+  stack_up
+  rule "$NETEM_PROBE" 3 'netem-missing: RTNETLINK answers: No such file or directory'
+  sed -i 's/^\(mmapv1\t.*\t\)fsync,failpoint,netem\t/\1failpoint,netem\t/' "$W/compose/engines.tsv"
+  run "$W/lab.sh" fault replica-lag --method netem --engine mmapv1
+  [ "$status" -eq 1 ]
+  [[ $output == *"(tc: RTNETLINK answers: No such file or directory; "*"use --method failpoint instead (mmapv1's fault_methods"* ]]
+}
+
+@test "lab-netem probe (images/netem): adds and removes a netem qdisc; a kernel without netem is exit 3 with tc's first line" {
+  local bin=$BATS_TEST_TMPDIR/netem-bin
+  mkdir -p "$bin"
+  printf '#!/bin/sh\necho "1: lo: <LOOPBACK,UP> mtu 65536"\necho "2: eth0@if9: <BROADCAST,UP> mtu 1500"\n' >"$bin/ip"
+  printf '#!/bin/sh\necho "tc $*" >>"%s"\n[ -z "$TC_FAIL" ] || { [ "$2" = add ] && { echo "$TC_FAIL" >&2; exit 2; }; }\nexit 0\n' "$BATS_TEST_TMPDIR/tc.log" >"$bin/tc"
+  chmod +x "$bin/ip" "$bin/tc"
+  PATH="$bin:$PATH" TC_FAIL= run sh "$REPO/images/netem/lab-netem.sh" probe
+  [ "$status" -eq 0 ]
+  grep -qxF "tc qdisc add dev eth0 root netem delay 0ms" "$BATS_TEST_TMPDIR/tc.log"
+  grep -qxF "tc qdisc del dev eth0 root" "$BATS_TEST_TMPDIR/tc.log"
+  : >"$BATS_TEST_TMPDIR/tc.log"
+  PATH="$bin:$PATH" TC_FAIL='Error: Specified qdisc kind is unknown.' run sh "$REPO/images/netem/lab-netem.sh" probe
+  [ "$status" -eq 3 ]
+  [ "$output" = "netem-missing: Error: Specified qdisc kind is unknown." ]
+  not_logged_in() { ! grep -qF "$1" "$2"; }
+  not_logged_in "qdisc del" "$BATS_TEST_TMPDIR/tc.log"
+}
+
+@test "replica-lag --method netem where the kernel has netem: the probe passes, then up and the fault process" {
+  stack_up
+  rule "$NETEM_PROBE" 0 'netem: available (lo)'
+  run "$W/lab.sh" fault replica-lag --method netem
+  [ "$status" -eq 0 ]
+  [ "$(line_of "$NETEM_PROBE")" -lt "$(line_of VERB_UP)" ]
+  logged "fault-tool run replica-lag --method netem --engine wiredtiger"
+}
+
 @test "stale-secondary --dry-run: destroy + small oplog (bash), then the real fault process's plan; the bridge prints stop, start, logs" {
   real_fault_process
   run "$W/lab.sh" fault stale-secondary --engine wiredtiger --oplog-size-mb 8 --dry-run
@@ -629,6 +682,18 @@ FAKE
   smoke_faults inmemory >"$BATS_TEST_TMPDIR/out"
   not_logged "--method fsync"
   logged "LAB fault stale-secondary --yes"
+}
+
+@test "smoke_faults on a kernel without netem: replica-lag --method netem is a SKIP with the one line, the other scenarios run" {
+  smoke_faults_setup
+  rule "$NETEM_PROBE" 3 'netem-missing: Error: Specified qdisc kind is unknown.'
+  local rc=0
+  smoke_faults wiredtiger >"$BATS_TEST_TMPDIR/out" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/out" >&2; false; }
+  grep -qE "^ok [0-9]+ - wiredtiger: fault replica-lag --method netem --threshold 10s # SKIP netem is missing from this Docker host's kernel \(tc: Error: Specified qdisc kind is unknown.; .*use --method fsync\|failpoint instead" "$BATS_TEST_TMPDIR/out"
+  not_logged "LAB fault replica-lag --method netem"
+  logged "LAB fault replica-lag --method failpoint"
+  [ "$(grep -c '^ok [0-9]* - wiredtiger: .*: summary.json says pass$' "$BATS_TEST_TMPDIR/out")" -eq 6 ]
 }
 
 @test "smoke_faults reads the tables: replica-lag methods from the engine's fault_methods, the resync member only if the topology has it" {
