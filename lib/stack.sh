@@ -61,7 +61,7 @@ LAB_UID=$(id -u)
 LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
-LAB_OPLOG_MB=$(engine_field "$ENGINE" oplog_mb)
+LAB_OPLOG_MB=$(stack_oplog_mb "$ENGINE" "$PROFILE")
 LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
 ENV
   placement_env
@@ -74,6 +74,20 @@ ENV
 }
 # Verbs that need more interpolated values (a fault's small oplog, say) append NAME=VALUE here.
 STACK_EXTRA_ENV=()
+
+# stack_oplog_mb ENGINE PROFILE: the shard members' --oplogSize in MB. The engines table's
+# oplog_mb, or for an engine that keeps its oplog inside its cache flag's store (oplog_share, a
+# fraction: inMemory, where all data and the oplog must fit in --inMemorySizeGB) that share of the
+# profile's data_cache_gb, in whole MB, at least 1. loader/src/tables.js oplogMbFor is the same rule.
+stack_oplog_mb() {
+  local share
+  share=$(engine_field "$1" oplog_share)
+  if [[ -z $share || $share == - ]]; then
+    engine_field "$1" oplog_mb
+    return 0
+  fi
+  awk -v s="$share" -v g="$(profile_field "$2" data_cache_gb)" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
+}
 
 # The shard members' extra arguments (LAB_SHARD_EXTRA_ARGS: a fault's --oplogSize N or
 # --setParameter enableTestCommands=1), kept per engine in .state/<engine>/shard-extra-args
