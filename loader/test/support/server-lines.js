@@ -23,6 +23,20 @@ const isWrite = (cmd) => WRITES.has(cmd.name);
 const wc = (cmd) => (cmd.body && cmd.body.writeConcern) || {};
 const wNumber = (cmd) => (typeof wc(cmd).w === 'number' ? wc(cmd).w : null);
 
+// storeRefuses(cmd, state): inMemory's store (state.store = { bytes, oplogBytes, data, oplog }, set
+// by a test; none: unlimited). A replicated write occupies its size in the data and as much again
+// in the oplog, a capped collection that keeps at most oplogBytes; a write that would take the two
+// past the store's bytes is refused, else counted. cmd.bytes: the request's size on the wire.
+function storeRefuses(cmd, state) {
+  const s = state.store;
+  if (!s) return false;
+  const oplog = Math.min(s.oplog + cmd.bytes, s.oplogBytes);
+  if (s.data + cmd.bytes + oplog > s.bytes) return true;
+  s.data += cmd.bytes;
+  s.oplog = oplog;
+  return false;
+}
+
 const BEHAVIOURS = {
   'retryable-writes-refused-mmapv1': {
     what: 'MMAPv1 (4.0) refuses any command carrying a txnNumber, which the driver attaches to every retryable write',
@@ -98,6 +112,12 @@ const BEHAVIOURS = {
       },
     },
   },
+  'inmemory-store-full': {
+    what: 'inMemory keeps all data, the oplog included, inside --inMemorySizeGB: a write that would pass it fails with WT_CACHE_FULL (state.store, set by a test, is the store: storeRefuses)',
+    source: 'manual "In-Memory Storage Engine", Memory Use (all data, oplog included, must fit in inMemorySizeGB, else WT_CACHE_FULL); WiredTiger dist/api_err.py WT_CACHE_FULL -31807 "operation would overflow cache" (in-memory only); mongodb/mongo src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp wtRCToStatus_slow: uassert(ErrorCodes::ExceededMemoryLimit, "<rc>: <wiredtiger_strerror(rc)>") for WT_CACHE_FULL (read in 4.x-era and post-8.0 copies; a command error); Percona inMemory = WiredTiger in_memory=true (percona-server-mongodb src/mongo/db/storage/inmemory/inmemory_init.cpp)',
+    when: (cmd, line, state) => isWrite(cmd) && storeRefuses(cmd, state),
+    answer: { refuse: { code: 146, codeName: 'ExceededMemoryLimit', errmsg: '-31807: WT_CACHE_FULL: operation would overflow cache' } },
+  },
   'journal-commit-interval': {
     what: 'journalCommitInterval is a runtime server parameter (1-500 ms, default 100) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too',
     source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
@@ -135,7 +155,7 @@ const LINES = {
   'psmdb-8.0-inmemory-replset': {
     version: '8.0.4-2', wire: 25, hello: true, storageEngine: { name: 'inMemory', supportsCommittedReads: true, persistent: false },
     journal: false, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'],
-    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: COMMON,
+    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: [...COMMON, 'inmemory-store-full'],
   },
   'mongod-4.0-mmapv1-replset': {
     version: '4.0.28', wire: 7, storageEngine: { name: 'mmapv1', supportsCommittedReads: false, persistent: true },
