@@ -243,6 +243,9 @@ class Run {
     const { config } = this;
     this.phase('setup', '', `${config.name}: drop and index ${config.database}.${config.collection}`);
     const col = this.client.db(config.database).collection(config.collection);
+    // a kind's own server change that the setup needs (src/kinds/index.js beforeSetup)
+    const k = kind(config.workload.type);
+    if (k.beforeSetup) await k.beforeSetup(this.hookContext());
     if (config.setup.drop) {
       this.log(`setup: dropping ${config.database}.${config.collection} (experiments start from an empty collection)`);
       try {
@@ -593,6 +596,9 @@ class Run {
 
   async finish() {
     this.finished = true;
+    // a kind's put-back of what its beforeSetup changed, while the client is open (bounded)
+    const k = this.config && this.client ? kind(this.config.workload.type) : null;
+    if (k && k.afterRun) await Promise.race([k.afterRun(this.hookContext()).catch((e) => this.log(`warning: ${e.message}`)), sleep(10000)]);
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
     // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.

@@ -98,7 +98,7 @@ const BEHAVIOURS = {
       reply(cmd, line, state) {
         if (!line.replSet) return { ok: 0, code: 76, codeName: 'NoReplicationEnabled', errmsg: 'not running with --replSet' };
         const members = state.hosts.map((host, i) => ({ _id: i, host, arbiterOnly: false, buildIndexes: true, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }));
-        return { config: { _id: line.replSet.name, version: 1, term: 1, members, protocolVersion: 1 }, ok: 1 };
+        return { config: { _id: line.replSet.name, version: state.configVersion || 1, term: 1, members, protocolVersion: 1, writeConcernMajorityJournalDefault: state.wcMajorityJournalDefault ?? true }, ok: 1 };
       },
     },
   },
@@ -117,6 +117,26 @@ const BEHAVIOURS = {
     source: 'manual "In-Memory Storage Engine", Memory Use (all data, oplog included, must fit in inMemorySizeGB, else WT_CACHE_FULL); WiredTiger dist/api_err.py WT_CACHE_FULL -31807 "operation would overflow cache" (in-memory only); mongodb/mongo src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp wtRCToStatus_slow: uassert(ErrorCodes::ExceededMemoryLimit, "<rc>: <wiredtiger_strerror(rc)>") for WT_CACHE_FULL (read in 4.x-era and post-8.0 copies; a command error); Percona inMemory = WiredTiger in_memory=true (percona-server-mongodb src/mongo/db/storage/inmemory/inmemory_init.cpp)',
     when: (cmd, line, state) => isWrite(cmd) && storeRefuses(cmd, state),
     answer: { refuse: { code: 146, codeName: 'ExceededMemoryLimit', errmsg: '-31807: WT_CACHE_FULL: operation would overflow cache' } },
+  },
+  'repl-set-reconfig': {
+    what: 'replSetReconfig with a config whose version is above the current one: writeConcernMajorityJournalDefault taken from it (absent: true)',
+    source: 'manual "replSetReconfig" and "Replica Set Configuration" (writeConcernMajorityJournalDefault, default true with protocolVersion 1); 4.0 has no safe reconfig (4.4+ waits for the config to commit), src/mongo/db/repl/replication_coordinator_impl.cpp processReplSetReconfig r4.0.x; the version check\'s code 103 NewReplicaSetConfigurationIncompatible (its message not read)',
+    when: (cmd, line) => cmd.name === 'replSetReconfig' && Boolean(line.replSet),
+    answer: {
+      reply(cmd, line, state) {
+        const cfg = cmd.body.replSetReconfig || {};
+        if (!(cfg.version > (state.configVersion || 1))) return { ok: 0, code: 103, codeName: 'NewReplicaSetConfigurationIncompatible', errmsg: `version field value of ${cfg.version} is not above the current config's ${state.configVersion || 1}` };
+        state.configVersion = cfg.version;
+        state.wcMajorityJournalDefault = cfg.writeConcernMajorityJournalDefault !== false;
+        return { ok: 1 };
+      },
+    },
+  },
+  'majority-never-without-journal': {
+    what: 'members without a journal (state.nojournal) while writeConcernMajorityJournalDefault is true never satisfy w:majority: mongod waits for a journal write that never comes, until wtimeout (forever without one); the shim answers the wtimeout\'s writeConcernError at once. state.viaMongos (set by a test): a drop is treated as the config server\'s drop on the shard, sent with majority write concern (4.0: mongos -> _configsvrDropCollection -> the shard, cluster-wide majority)',
+    source: 'the 4.0 startup warning quoted in SERVER-49428 ("...running without journaling enabled but the writeConcernMajorityJournalDefault option to the replica set config is set to true... must be set to false or w:majority write concerns will never complete"); DOCS-9367; manual "Replica Set Configuration" writeConcernMajorityJournalDefault; wtimeout\'s error: 64 WriteConcernFailed "waiting for replication timed out", errInfo.wtimeout true (manual "Write Concern", wtimeout)',
+    when: (cmd, line, state) => Boolean(state.nojournal) && state.wcMajorityJournalDefault !== false && (wc(cmd).w === 'majority' || (Boolean(state.viaMongos) && cmd.name === 'drop')),
+    answer: { writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } } },
   },
   'journal-commit-interval': {
     what: 'journalCommitInterval is a runtime server parameter (1-500 ms, default 100) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too',
@@ -160,7 +180,7 @@ const LINES = {
   'mongod-4.0-mmapv1-replset': {
     version: '4.0.28', wire: 7, storageEngine: { name: 'mmapv1', supportsCommittedReads: false, persistent: true },
     journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '4.0', fcvAccepts: ['3.6', '4.0'],
-    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', ...COMMON],
+    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', 'repl-set-reconfig', 'majority-never-without-journal', ...COMMON],
   },
   'psmdb-3.6-rocksdb-replset': {
     version: '3.6.23-13.0', wire: 6, storageEngine: { name: 'rocksdb', supportsCommittedReads: true, persistent: true },
