@@ -6,6 +6,9 @@
 # the fault part's own commands. $W is a copy of the repository's run.sh, lib/, compose/ and the
 # loader's code (its node_modules linked), so a test may add a scenario module to it.
 
+# Tests export variables (STUB_DOCKER_LOG_ENV) in their own subshells, on purpose.
+# shellcheck disable=SC2030,SC2031
+
 setup() {
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
@@ -260,9 +263,10 @@ NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
   local bin=$BATS_TEST_TMPDIR/netem-bin
   mkdir -p "$bin"
   printf '#!/bin/sh\necho "1: lo: <LOOPBACK,UP> mtu 65536"\necho "2: eth0@if9: <BROADCAST,UP> mtu 1500"\n' >"$bin/ip"
+  # shellcheck disable=SC2016  # the stub's own $* and $2, expanded when it runs
   printf '#!/bin/sh\necho "tc $*" >>"%s"\n[ -z "$TC_FAIL" ] || { [ "$2" = add ] && { echo "$TC_FAIL" >&2; exit 2; }; }\nexit 0\n' "$BATS_TEST_TMPDIR/tc.log" >"$bin/tc"
   chmod +x "$bin/ip" "$bin/tc"
-  PATH="$bin:$PATH" TC_FAIL= run sh "$REPO/images/netem/lab-netem.sh" probe
+  PATH="$bin:$PATH" TC_FAIL='' run sh "$REPO/images/netem/lab-netem.sh" probe
   [ "$status" -eq 0 ]
   grep -qxF "tc qdisc add dev eth0 root netem delay 0ms" "$BATS_TEST_TMPDIR/tc.log"
   grep -qxF "tc qdisc del dev eth0 root" "$BATS_TEST_TMPDIR/tc.log"
