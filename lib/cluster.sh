@@ -130,11 +130,20 @@ verb_up() {
   if cluster_is_up "${profiles[@]}"; then
     info "The $ENGINE stack is already up; nothing to do."
   else
-    stack_has_running || preflight_ports
+    local keep=()
+    if stack_has_running; then
+      # A partly running stack: start what is stopped or missing, recreate nothing. Compose would
+      # otherwise recreate every member whose configuration differs from the files' (all three
+      # shard members at once after a fault changed them; an empty shard on inmemory).
+      keep=(--no-recreate)
+      info "The $ENGINE stack is partly up: starting the services that are not, without recreating the running ones (a changed configuration applies after './run.sh down --engine $ENGINE')."
+    else
+      preflight_ports
+    fi
     secrets_ensure
     info "Starting the $ENGINE stack (project $(stack_project)); the first start pulls images and takes a few minutes."
     trap 'up_failed "interrupted" 130' INT
-    compose "${profiles[@]}" up -d || up_failed "docker compose up failed (see above)"
+    compose "${profiles[@]}" up -d "${keep[@]}" || up_failed "docker compose up failed (see above)"
     cluster_wait_init || up_failed "the init service did not complete"
     trap - INT
   fi
@@ -188,6 +197,7 @@ verb_down() {
     info "The $ENGINE engine keeps no data across a restart: stopping it discards the data, and the cluster's volumes are removed too so that the next up starts clean (Prometheus and Grafana keep their history)."
     compose --profile '*' down --remove-orphans
     cluster_remove_volumes
+    stack_shard_args_forget # the next up creates the members as the stack defines them
   else
     compose --profile '*' down --remove-orphans
     [[ $DRY_RUN == 1 ]] || info "Stopped; data kept in the $(stack_project)_* volumes. Start again: ./run.sh up --engine $ENGINE"
@@ -203,6 +213,7 @@ verb_destroy() {
   fi
   [[ $DRY_RUN == 1 ]] || preflight_docker
   compose --profile '*' down --volumes --remove-orphans
+  stack_shard_args_forget # a fault's shard arguments (lib/stack.sh) go with the volumes
   [[ $DRY_RUN == 1 ]] || info "Removed the $ENGINE stack and its volumes. Secrets stay in .secrets/$ENGINE/ for the next up."
 }
 

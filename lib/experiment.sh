@@ -320,7 +320,10 @@ experiment_in_stack() {
 # src/mongo/db/db.cpp _initAndListen). The shard members are restarted with --nojournal one at a
 # time (Compose recreates each with LAB_SHARD_EXTRA_ARGS=--nojournal and waits until it is
 # healthy), the loader runs the journal-off case alone (--members-journal off; it checks
-# getCmdLineOpts itself), and the members are restarted as the stack defines them, journal on.
+# getCmdLineOpts itself, and sets the shard set's writeConcernMajorityJournalDefault false for the
+# case, before its setup's drop, and back after: w:majority never completes without a journal
+# while it is true, SERVER-49428; loader/src/journal-majority.js), and the members are restarted
+# as the stack defines them, journal on.
 # Other kinds and engines: nothing (said once for an engine that cannot).
 experiment_journal_off() {
   local name=$1 via=$2 m rc=0 before
@@ -332,7 +335,7 @@ experiment_journal_off() {
   fi
   info "journal off: restarting the $ENGINE shard members with --nojournal, one at a time (compose/engines.tsv nojournal: yes)"
   local saved=("${STACK_EXTRA_ENV[@]}")
-  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--nojournal")
+  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with --nojournal)") # beside a fault's kept arguments
   for m in $(topology_services shard); do
     compose up -d --no-deps --wait "$m" ||
       die_env "journal off: $m did not come back healthy with --nojournal: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE' restarts it with its journal"

@@ -63,7 +63,9 @@ fault_action_argv() {
   case $op in
     stop | start) FAULT_ARGV=(compose "$op" "$m") ;;
     kill) FAULT_ARGV=(compose kill -s SIGKILL "$m") ;;
-    up) FAULT_ARGV=(compose up -d --no-deps "$m") ;;
+    # create a removed member (resync) or start a stopped one (heal), never recreate an existing
+    # one; its arguments are the ones the members were created with (lib/stack.sh stack_shard_args)
+    up) FAULT_ARGV=(compose up -d --no-deps --no-recreate "$m") ;;
     rm) FAULT_ARGV=(compose rm -f "$m") ;;
     volume-rm) FAULT_ARGV=(run docker volume rm "$(stack_project)_$m-data") ;;
     netem-slow) FAULT_ARGV=(compose run --rm --no-deps "netem-$m" slow "$2" "$3") ;;
@@ -75,7 +77,7 @@ fault_action_argv() {
     stopped-members) FAULT_ARGV=(fault_stopped_members) ;;
     netem-image) FAULT_ARGV=(fault_netem_image) ;;
     # stack hooks (lib/fault.sh), performed around `up` before the process starts
-    running-stack | test-commands | small-oplog) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;
+    running-stack | test-commands | small-oplog | netem-kernel) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;
     *) FAULT_WHY="docker action '$op' has no command in lib/fault-bridge.sh"; return 1 ;;
   esac
 }

@@ -116,10 +116,11 @@ fault_hook_test_commands() {
   local x
   if [[ $1 == before ]]; then
     info "failpoint: the shard members are RESTARTED into a test-only configuration (LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1: configureFailPoint needs it)"
-    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--setParameter enableTestCommands=1")
+    # with the arguments they already have (a stale-secondary's oplog size), kept for later ups
+    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with "--setParameter enableTestCommands=1")")
     return 0
   fi
-  fault_step "restart the shard members with enableTestCommands=1 (test-only; they keep it until the next down/up)"
+  fault_step "restart the shard members with enableTestCommands=1 (test-only; they keep it until destroy: .state/$ENGINE/shard-extra-args)"
   for x in $(fault_shard_members); do
     compose up -d --no-deps --wait "$x"
     fault_tool watch --until healthy --timeout 300 --phase restart ||
@@ -133,17 +134,52 @@ fault_hook_test_commands() {
 fault_hook_small_oplog() {
   [[ $1 == before ]] || return 0
   local n=$2
-  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n")
   if fault_stack_up && fault_tool_probe oplog-size --expect "$n" >/dev/null 2>&1; then
     info "oplog: the running $ENGINE cluster already has $n MB oplogs on every shard member: reused"
+    STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with "--oplogSize $n")")
     return 0
   fi
+  STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=--oplogSize $n") # a new cluster: nothing else kept
   info "oplog: DESTROY the $ENGINE cluster (its volumes) and create it again with LAB_SHARD_EXTRA_ARGS=--oplogSize $n: mongod honours --oplogSize only when it creates the oplog"
   [[ $ASSUME_YES == 1 || $DRY_RUN == 1 ]] ||
     die_usage "this scenario needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"
   [[ $ASSUME_YES == 1 ]] || info "(dry run: a real run stops here without --yes, since this DESTROYS the $ENGINE cluster's data)"
   fault_step "recreate the $ENGINE cluster with a $n MB oplog"
   verb_destroy
+}
+
+# netem-kernel: the netem qdisc is a kernel module of the Docker host (sch_netem), missing from
+# Docker Desktop's WSL2 kernel (microsoft/WSL#6065; bitnami/containers#32326), where every netem
+# request failed as a bare failed docker action mid-fault. Probed before anything starts: the
+# sidecar's image (built) adds and removes a netem qdisc in a container of its own (no network:
+# its lo; the qdisc kind is the kernel's, the same in every namespace). Missing: one line naming
+# tc's error and the engine's other methods (engines.tsv fault_methods), exit 1, nothing started.
+fault_hook_netem_kernel() {
+  [[ $1 == before ]] || return 0
+  fault_netem_probe || die_env "$FAULT_NETEM_WHY"
+}
+
+# fault_netem_probe [ENGINE]: 0 when the Docker host's kernel has netem (or under --dry-run, which
+# prints the probe); else 1 with FAULT_NETEM_WHY, the one line that says so.
+FAULT_NETEM_WHY=""
+fault_netem_probe() {
+  local eng=${1:-$ENGINE} out rc=0 others
+  FAULT_NETEM_WHY=""
+  compose build "netem-$(fault_shard_members | head -n 1)" >&2 ||
+    { FAULT_NETEM_WHY="netem: building the sidecar's image (images/netem) failed; see 'docker compose build' output"; return 1; }
+  if [[ $DRY_RUN == 1 ]]; then
+    run docker run --rm --network none --cap-add NET_ADMIN lab-netem:local probe
+    return 0
+  fi
+  out=$(docker run --rm --network none --cap-add NET_ADMIN lab-netem:local probe 2>&1) || rc=$?
+  ((rc == 0)) && return 0
+  others=$(engine_field "$eng" fault_methods | tr ',' '\n' | grep -vx netem | paste -sd'|' -)
+  if ((rc == 3)) && out=$(grep -m1 '^netem-missing: ' <<<"$out"); then
+    FAULT_NETEM_WHY="netem is missing from this Docker host's kernel (tc: ${out#netem-missing: }; Docker Desktop's WSL2 kernel has none: microsoft/WSL#6065): use --method ${others:-none} instead ($eng's fault_methods, compose/engines.tsv)"
+  else
+    FAULT_NETEM_WHY="netem: the probe container failed (exit $rc): $(tail -n 1 <<<"$out")"
+  fi
+  return 1
 }
 
 # ---- verbs ---------------------------------------------------------------------------------------
@@ -156,6 +192,7 @@ verb_fault() {
   fault_check "$scenario" "$@"
   fault_results_root
   fault_hooks before
+  fault_keep_shard_args
   if ((FAULT_RUNNING_STACK == 0)); then
     fault_step "stack up"
     verb_up
@@ -163,6 +200,17 @@ verb_fault() {
   fault_image
   fault_hooks after
   fault_process "$scenario" "$@"
+}
+
+# fault_keep_shard_args: the shard arguments a hook set (LAB_SHARD_EXTRA_ARGS) are recorded
+# before `up` creates members with them (lib/stack.sh stack_shard_args_keep), so that every later
+# recreation (resync, heal, `up` of a partly running stack) gives a member the same ones.
+fault_keep_shard_args() {
+  local e shard_args=""
+  for e in "${STACK_EXTRA_ENV[@]}"; do [[ $e == LAB_SHARD_EXTRA_ARGS=* ]] && shard_args=${e#*=}; done
+  [[ -n $shard_args ]] || return 0
+  info "the $ENGINE shard members keep '$shard_args' from now on (every later up, resync and heal; until destroy): .state/$ENGINE/shard-extra-args"
+  stack_shard_args_keep "$shard_args"
 }
 
 # verb_resync MEMBER: fault resync --member MEMBER.
@@ -174,7 +222,8 @@ verb_resync() { verb_fault resync ${1+--member "$1"} "${@:2}"; }
 # ~20 minutes per engine: stale-secondary recreates the cluster with a 16 MB oplog, which smoke's
 # destroy removes afterwards. Facts from the tables: replica-lag runs each method of the engine's
 # fault_methods (compose/engines.tsv), except fsyncLock on an engine that keeps no data (keeps_data
-# no: not verified there); resync takes the member stale-secondary named in its summary, one of
+# no: not verified there), and netem where the Docker host's kernel has none (fault_netem_probe:
+# a SKIP with its line); resync takes the member stale-secondary named in its summary, one of
 # the shard members of compose/topology.tsv.
 smoke_faults() {
   local eng=${1:-$ENGINE} args scen method
@@ -195,8 +244,19 @@ smoke_faults() {
     "resync STALE_MEMBER"
     "fault heal"
   )
-  local failed=0
+  local failed=0 netem_log
   for args in "${runs[@]}"; do
+    # netem needs the Docker host's kernel to have it (fault_netem_probe): skipped with the reason
+    if [[ $args == *"--method netem"* && $DRY_RUN != 1 ]]; then
+      netem_log=$(mktemp)
+      if ! fault_netem_probe "$eng" >"$netem_log" 2>&1; then
+        sed 's/^/#   /' "$netem_log"
+        rm -f "$netem_log"
+        smoke_skip "$eng: $args" "$FAULT_NETEM_WHY"
+        continue
+      fi
+      rm -f "$netem_log"
+    fi
     if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
       local stale
       # the summary stale-secondary's own run wrote (smoke_new_result), never `latest`

@@ -61,15 +61,59 @@ LAB_UID=$(id -u)
 LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
-LAB_OPLOG_MB=$(engine_field "$ENGINE" oplog_mb)
+LAB_OPLOG_MB=$(stack_oplog_mb "$ENGINE" "$PROFILE")
 LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
 ENV
   placement_env
-  local extra
+  local extra kept
+  # the arguments the shard members were created with (below): every later `up`, resync or heal
+  # recreates a member with them; a verb's own value (STACK_EXTRA_ENV, after) wins (env: last one)
+  kept=$(stack_shard_args)
+  [[ -z $kept ]] || echo "LAB_SHARD_EXTRA_ARGS=$kept"
   for extra in "${STACK_EXTRA_ENV[@]}"; do echo "$extra"; done
 }
 # Verbs that need more interpolated values (a fault's small oplog, say) append NAME=VALUE here.
 STACK_EXTRA_ENV=()
+
+# stack_oplog_mb ENGINE PROFILE: the shard members' --oplogSize in MB. The engines table's
+# oplog_mb, or for an engine that keeps its oplog inside its cache flag's store (oplog_share, a
+# fraction: inMemory, where all data and the oplog must fit in --inMemorySizeGB) that share of the
+# profile's data_cache_gb, in whole MB, at least 1. loader/src/tables.js oplogMbFor is the same rule.
+stack_oplog_mb() {
+  local share
+  share=$(engine_field "$1" oplog_share)
+  if [[ -z $share || $share == - ]]; then
+    engine_field "$1" oplog_mb
+    return 0
+  fi
+  awk -v s="$share" -v g="$(profile_field "$2" data_cache_gb)" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
+}
+
+# The shard members' extra arguments (LAB_SHARD_EXTRA_ARGS: a fault's --oplogSize N or
+# --setParameter enableTestCommands=1), kept per engine in .state/<engine>/shard-extra-args
+# (git-ignored) from the fault that set them until the cluster's volumes go (destroy; down of an
+# engine that keeps no data). Without it a member recreated later (`up` of a partly running
+# stack, resync, heal) got the stack's defaults: a 1024 MB oplog among 16 MB ones after
+# stale-secondary, and a config differing from its running peers made Compose recreate every
+# shard member at once (issue 36 item 5).
+STATE_ROOT="$LAB_ROOT/.state"
+stack_shard_args_file() { echo "$STATE_ROOT/${1:-$ENGINE}/shard-extra-args"; }
+stack_shard_args() { cat "$(stack_shard_args_file)" 2>/dev/null || true; }
+
+# stack_shard_args_with ARGS: the kept arguments plus ARGS (unless already among them).
+stack_shard_args_with() {
+  local kept
+  kept=$(stack_shard_args)
+  case " $kept " in *" $1 "*) echo "$kept" ;; *) echo "${kept:+$kept }$1" ;; esac
+}
+
+# stack_shard_args_keep ARGS / stack_shard_args_forget: write / remove the record (not under --dry-run).
+stack_shard_args_keep() {
+  [[ $DRY_RUN == 1 ]] && return 0
+  mkdir -p "$(dirname "$(stack_shard_args_file)")"
+  printf '%s\n' "$1" >"$(stack_shard_args_file)"
+}
+stack_shard_args_forget() { [[ $DRY_RUN == 1 ]] || rm -f "$(stack_shard_args_file)"; }
 
 # compose_argv ARGS...: the full docker compose command line, one word per line (NUL-free).
 compose_argv() {

@@ -80,7 +80,27 @@ port_27017_free() {
   lab up
   assert_success
   refute_output --partial "already up"
-  assert_called "$(compose_prefix wiredtiger)* up -d"
+  # recreates nothing that exists (a fault's changed members would all be recreated at once)
+  assert_called "$(compose_prefix wiredtiger)* up -d --no-recreate"
+  assert_output --partial "The wiredtiger stack is partly up: starting the services that are not, without recreating the running ones"
+}
+
+@test "kept shard arguments (.state/ENGINE/shard-extra-args, a fault's): every compose line carries them; destroy and down of a no-data engine forget them, down of a data engine keeps them" {
+  local e
+  for e in wiredtiger inmemory; do mkdir -p "$LAB/.state/$e" && echo "--oplogSize 16" >"$LAB/.state/$e/shard-extra-args"; done
+  lab up --dry-run
+  assert_success
+  assert_output --partial " LAB_SHARD_EXTRA_ARGS=--oplogSize\\ 16 docker compose "
+  lab down
+  assert_success
+  [ -f "$LAB/.state/wiredtiger/shard-extra-args" ]
+  lab destroy --yes
+  assert_success
+  [ ! -e "$LAB/.state/wiredtiger/shard-extra-args" ]
+  rule "compose * config --volumes" 0 'shard01-a-data'
+  lab down --engine inmemory
+  assert_success
+  [ ! -e "$LAB/.state/inmemory/shard-extra-args" ]
 }
 
 @test "up: an init failure says what is running and how to clean up, exit 1" {

@@ -6,6 +6,9 @@
 # the fault part's own commands. $W is a copy of the repository's run.sh, lib/, compose/ and the
 # loader's code (its node_modules linked), so a test may add a scenario module to it.
 
+# Tests export variables (STUB_DOCKER_LOG_ENV) in their own subshells, on purpose.
+# shellcheck disable=SC2030,SC2031
+
 setup() {
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
@@ -230,6 +233,60 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
 }
 
+# ---- netem's absence found before the fault starts (issue 36 item 4) ------------------------------
+# The stub answers the probe as Docker Desktop's WSL2 kernel would (no sch_netem): tc's error is
+# the kernel's extack for ENOENT, linux net/sched/sch_api.c qdisc_create "Specified qdisc kind is
+# unknown" (microsoft/WSL#6065 quotes the older wording "Specified qdisc not found").
+NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
+@test "replica-lag --method netem on a kernel without netem (WSL2): one line naming tc's error and the methods that work, exit 1, nothing started" {
+  stack_up
+  rule "$NETEM_PROBE" 3 'netem-missing: Error: Specified qdisc kind is unknown.'
+  run "$W/lab.sh" fault replica-lag --method netem
+  [ "$status" -eq 1 ]
+  [ "$(grep -c '^error: ' <<<"$output")" -eq 1 ]
+  [[ $output == *"error: netem is missing from this Docker host's kernel (tc: Error: Specified qdisc kind is unknown.; Docker Desktop's WSL2 kernel has none: microsoft/WSL#6065): use --method fsync|failpoint instead (wiredtiger's fault_methods, compose/engines.tsv)"* ]]
+  [ "$(line_of ' build netem-shard01-a')" -lt "$(line_of "$NETEM_PROBE")" ]
+  not_logged VERB_UP
+  not_logged "fault-tool"
+  not_logged "netem-shard01-a slow"
+  # an older tc says it the RTNETLINK way; the engine's own methods are named
+  : >"$STUB_DOCKER_RULES"
+  stack_up
+  rule "$NETEM_PROBE" 3 'netem-missing: RTNETLINK answers: No such file or directory'
+  sed -i 's/^\(mmapv1\t.*\t\)fsync,failpoint,netem\t/\1failpoint,netem\t/' "$W/compose/engines.tsv"
+  run "$W/lab.sh" fault replica-lag --method netem --engine mmapv1
+  [ "$status" -eq 1 ]
+  [[ $output == *"(tc: RTNETLINK answers: No such file or directory; "*"use --method failpoint instead (mmapv1's fault_methods"* ]]
+}
+
+@test "lab-netem probe (images/netem): adds and removes a netem qdisc; a kernel without netem is exit 3 with tc's first line" {
+  local bin=$BATS_TEST_TMPDIR/netem-bin
+  mkdir -p "$bin"
+  printf '#!/bin/sh\necho "1: lo: <LOOPBACK,UP> mtu 65536"\necho "2: eth0@if9: <BROADCAST,UP> mtu 1500"\n' >"$bin/ip"
+  # shellcheck disable=SC2016  # the stub's own $* and $2, expanded when it runs
+  printf '#!/bin/sh\necho "tc $*" >>"%s"\n[ -z "$TC_FAIL" ] || { [ "$2" = add ] && { echo "$TC_FAIL" >&2; exit 2; }; }\nexit 0\n' "$BATS_TEST_TMPDIR/tc.log" >"$bin/tc"
+  chmod +x "$bin/ip" "$bin/tc"
+  PATH="$bin:$PATH" TC_FAIL='' run sh "$REPO/images/netem/lab-netem.sh" probe
+  [ "$status" -eq 0 ]
+  grep -qxF "tc qdisc add dev eth0 root netem delay 0ms" "$BATS_TEST_TMPDIR/tc.log"
+  grep -qxF "tc qdisc del dev eth0 root" "$BATS_TEST_TMPDIR/tc.log"
+  : >"$BATS_TEST_TMPDIR/tc.log"
+  PATH="$bin:$PATH" TC_FAIL='Error: Specified qdisc kind is unknown.' run sh "$REPO/images/netem/lab-netem.sh" probe
+  [ "$status" -eq 3 ]
+  [ "$output" = "netem-missing: Error: Specified qdisc kind is unknown." ]
+  not_logged_in() { ! grep -qF "$1" "$2"; }
+  not_logged_in "qdisc del" "$BATS_TEST_TMPDIR/tc.log"
+}
+
+@test "replica-lag --method netem where the kernel has netem: the probe passes, then up and the fault process" {
+  stack_up
+  rule "$NETEM_PROBE" 0 'netem: available (lo)'
+  run "$W/lab.sh" fault replica-lag --method netem
+  [ "$status" -eq 0 ]
+  [ "$(line_of "$NETEM_PROBE")" -lt "$(line_of VERB_UP)" ]
+  logged "fault-tool run replica-lag --method netem --engine wiredtiger"
+}
+
 @test "stale-secondary --dry-run: destroy + small oplog (bash), then the real fault process's plan; the bridge prints stop, start, logs" {
   real_fault_process
   run "$W/lab.sh" fault stale-secondary --engine wiredtiger --oplog-size-mb 8 --dry-run
@@ -296,7 +353,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"member: shard01-b; its data volume (mounted at /data/db) is removed"* ]]
   [[ $output == *" stop shard01-b"* && $output == *" rm -f shard01-b"* ]]
   [[ $output == *"+ docker volume rm lab-wiredtiger_shard01-b-data"* ]]
-  [[ $output == *" up -d --no-deps shard01-b"* ]]
+  [[ $output == *" up -d --no-deps --no-recreate shard01-b"* ]]
   [[ $output == *"wait until shard01-b is SECONDARY"* ]]
   [ "$(mutating | grep -vc ' fault-tool run resync ')" -eq 0 ]
   [ ! -e "$W/results/fault-resync" ]
@@ -434,7 +491,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   logged "image inspect lab-netem:local"
   [ "$(line_of 'fault-tool run heal')" -lt "$(line_of 'image inspect lab-netem:local')" ]
   [ "$(line_of 'image inspect lab-netem:local')" -lt "$(line_of 'rm -f lab-wiredtiger-fault-load')" ]
-  [ "$(line_of 'rm -f lab-wiredtiger-fault-load')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(line_of 'rm -f lab-wiredtiger-fault-load')" -lt "$(line_of 'up -d --no-deps --no-recreate shard01-c')" ]
   logged "run --rm --no-deps netem-shard01-a heal"
   [[ $output == *"healed"* ]]
 }
@@ -446,7 +503,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" fault heal --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"start stopped shard members: shard01-c"* ]]
-  [[ $output == *" up -d --no-deps shard01-c"* ]]
+  [[ $output == *" up -d --no-deps --no-recreate shard01-c"* ]]
   for m in shard01-a shard01-b shard01-c; do [[ $output == *"run --rm --no-deps netem-$m heal"* ]]; done
   [ "$(mutating | grep -vc ' fault-tool run heal ')" -eq 0 ]
 }
@@ -488,8 +545,61 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(line_of 'fault-tool run resync')" -lt "$(line_of ' stop shard01-c')" ]
   [ "$(line_of ' stop shard01-c')" -lt "$(line_of ' rm -f shard01-c')" ]
   [ "$(line_of ' rm -f shard01-c')" -lt "$(line_of 'volume rm lab-wiredtiger_shard01-c-data')" ]
-  [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps shard01-c')" ]
+  [ "$(line_of 'volume rm')" -lt "$(line_of 'up -d --no-deps --no-recreate shard01-c')" ]
   [[ $output == *"verdict: PASS: resync shard01-c"* ]]
+}
+
+# ---- the shard members' arguments are kept (issue 36 item 5) -------------------------------------
+# compose_line ARGS: the regex of one exact compose command line as the stub logs it with
+# STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS (the value first, then the arguments).
+compose_line() { printf '^%scompose --project-directory %s -p lab-wiredtiger( -f [^ ]+)+ %s$' "$1" "$W" "$2"; }
+
+@test "after stale-secondary, resync recreates the member with the 16 MB oplog the others have (kept in .state), not the stack's 1024" {
+  export STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS
+  stack_up
+  rule '*fault-tool oplog-size --expect 16' 4 '{"shard01-a":990,"shard01-b":990,"shard01-c":990}'
+  rule '*fault-tool run stale-secondary --member shard01-c --engine wiredtiger' 0 'verdict: PASS: stale-secondary: shard01-c is RECOVERING'
+  rule '*fault-tool run resync --member shard01-c --engine wiredtiger' 0 '@lab-docker\t1\tstop\tshard01-c\n@lab-docker\t2\trm\tshard01-c\n@lab-docker\t3\tvolume-rm\tshard01-c\n@lab-docker\t4\tup\tshard01-c\nverdict: PASS: resync shard01-c'
+  run "$W/lab.sh" fault stale-secondary --yes --member shard01-c
+  [ "$status" -eq 0 ]
+  [ "$(cat "$W/.state/wiredtiger/shard-extra-args")" = "--oplogSize 16" ]
+  [[ $output == *"the wiredtiger shard members keep '--oplogSize 16' from now on"* ]]
+  : >"$STUB_DOCKER_LOG"
+  run "$W/lab.sh" resync shard01-c
+  [ "$status" -eq 0 ]
+  grep -qE -- "$(compose_line 'LAB_SHARD_EXTRA_ARGS=--oplogSize 16 ' 'up -d --no-deps --no-recreate shard01-c')" "$STUB_DOCKER_LOG"
+  # the resync itself keeps what it found
+  [ "$(cat "$W/.state/wiredtiger/shard-extra-args")" = "--oplogSize 16" ]
+}
+
+@test "failpoint after stale-secondary: the members are restarted with both arguments; heal starts a stopped member with them, never recreating it" {
+  export STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS
+  mkdir -p "$W/.state/wiredtiger" && echo "--oplogSize 16" >"$W/.state/wiredtiger/shard-extra-args"
+  stack_up
+  run "$W/lab.sh" fault replica-lag --method failpoint
+  [ "$status" -eq 0 ]
+  logged "VERB_UP extra=[LAB_SHARD_EXTRA_ARGS=--oplogSize 16 --setParameter enableTestCommands=1] dry=0"
+  for m in shard01-a shard01-b shard01-c; do
+    grep -qE -- "$(compose_line 'LAB_SHARD_EXTRA_ARGS=--oplogSize 16 --setParameter enableTestCommands=1 ' "up -d --no-deps --wait $m")" "$STUB_DOCKER_LOG"
+  done
+  [ "$(cat "$W/.state/wiredtiger/shard-extra-args")" = "--oplogSize 16 --setParameter enableTestCommands=1" ]
+  : >"$STUB_DOCKER_LOG"
+  rule '*fault-tool run heal --engine wiredtiger' 0 '@lab-docker\t1\tup\tshard01-c\nverdict: PASS: healed'
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  grep -qE -- "$(compose_line 'LAB_SHARD_EXTRA_ARGS=--oplogSize 16 --setParameter enableTestCommands=1 ' 'up -d --no-deps --no-recreate shard01-c')" "$STUB_DOCKER_LOG"
+}
+
+@test "kept shard arguments: a dry run records nothing; without a fault nothing is kept and the line has no LAB_SHARD_EXTRA_ARGS" {
+  export STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS
+  stack_up
+  run "$W/lab.sh" fault replica-lag --method failpoint --dry-run
+  [ "$status" -eq 0 ]
+  [ ! -e "$W/.state" ]
+  rule '*fault-tool run heal --engine wiredtiger' 0 '@lab-docker\t1\tup\tshard01-c\nverdict: PASS: healed'
+  run "$W/lab.sh" fault heal
+  [ "$status" -eq 0 ]
+  grep -qE -- "$(compose_line '' 'up -d --no-deps --no-recreate shard01-c')" "$STUB_DOCKER_LOG"
 }
 
 @test "every scenario first builds the fault tool's image (the loader's), before any fault-tool step" {
@@ -576,6 +686,18 @@ FAKE
   smoke_faults inmemory >"$BATS_TEST_TMPDIR/out"
   not_logged "--method fsync"
   logged "LAB fault stale-secondary --yes"
+}
+
+@test "smoke_faults on a kernel without netem: replica-lag --method netem is a SKIP with the one line, the other scenarios run" {
+  smoke_faults_setup
+  rule "$NETEM_PROBE" 3 'netem-missing: Error: Specified qdisc kind is unknown.'
+  local rc=0
+  smoke_faults wiredtiger >"$BATS_TEST_TMPDIR/out" || rc=$?
+  [ "$rc" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/out" >&2; false; }
+  grep -qE "^ok [0-9]+ - wiredtiger: fault replica-lag --method netem --threshold 10s # SKIP netem is missing from this Docker host's kernel \(tc: Error: Specified qdisc kind is unknown.; .*use --method fsync\|failpoint instead" "$BATS_TEST_TMPDIR/out"
+  not_logged "LAB fault replica-lag --method netem"
+  logged "LAB fault replica-lag --method failpoint"
+  [ "$(grep -c '^ok [0-9]* - wiredtiger: .*: summary.json says pass$' "$BATS_TEST_TMPDIR/out")" -eq 6 ]
 }
 
 @test "smoke_faults reads the tables: replica-lag methods from the engine's fault_methods, the resync member only if the topology has it" {
@@ -681,7 +803,7 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   grep -qE -- "$c.* stop shard01-c$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* start shard01-c$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* kill -s SIGKILL shard01-a$" "$STUB_DOCKER_LOG"
-  grep -qE -- "$c.* up -d --no-deps shard01-b$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* up -d --no-deps --no-recreate shard01-b$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* rm -f shard01-b$" "$STUB_DOCKER_LOG"
   grep -qxF -- "volume rm lab-wiredtiger_shard01-b-data" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* run --rm --no-deps netem-shard01-c slow 100ms 64kbit$" "$STUB_DOCKER_LOG"

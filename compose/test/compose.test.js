@@ -381,6 +381,7 @@ const optionValues = (args, name) => args.flatMap((a, i) => (a === name ? [args[
 test('shard members: one explicit --oplogSize, the table\'s, equal for every engine; a fault\'s own replaces it', () => {
   const sizes = new Set();
   for (const eng of ENGINES) {
+    if (eng.oplog_share !== '-') continue; // an oplog inside the engine's store: the next test
     const { model } = render({ engine: eng.engine });
     for (const m of SHARD) {
       const args = mongodArgs(model.services[m]);
@@ -394,6 +395,31 @@ test('shard members: one explicit --oplogSize, the table\'s, equal for every eng
   }
   assert.equal(sizes.size, 1, `one oplog size for every engine: ${[...sizes]}`);
   assert.ok(ENGINES.some((e) => e.engine === 'mmapv1') && ENGINES.some((e) => e.engine === 'rocksdb'), 'mmapv1 and rocksdb rendered');
+});
+
+// Issue 36 item 1: inMemory keeps all data, the oplog included, inside --inMemorySizeGB (else
+// WT_CACHE_FULL), so its members' --oplogSize is the table's oplog_share of the profile's store,
+// for every profile: laptop 0.5 GB -> 128 MB, seed2013 1 GB -> 256 MB; a fault's own still replaces it.
+test('inmemory members: --oplogSize is the table\'s share of the profile\'s --inMemorySizeGB, for every profile', () => {
+  const shared = ENGINES.filter((e) => e.oplog_share !== '-');
+  assert.deepEqual(shared.map((e) => e.engine), ['inmemory']);
+  const want = { laptop: '128', seed2013: '256' };
+  for (const eng of shared) {
+    for (const p of PROFILES) {
+      const { model } = render({ engine: eng.engine, profile: p.profile });
+      for (const m of SHARD) {
+        const args = mongodArgs(model.services[m]);
+        const store = optionValues(args, eng.cache_flag);
+        assert.deepEqual(store, [p.data_cache_gb], `${eng.engine} ${p.profile} ${m}: the store`);
+        const oplog = optionValues(args, '--oplogSize');
+        assert.deepEqual(oplog, [String(Math.round(Number(eng.oplog_share) * Number(p.data_cache_gb) * 1024))], `${eng.engine} ${p.profile} ${m}`);
+        if (want[p.profile]) assert.deepEqual(oplog, [want[p.profile]], `${eng.engine} ${p.profile} ${m}`);
+        assert.ok(Number(oplog[0]) <= Number(p.data_cache_gb) * 1024 / 4, `${eng.engine} ${p.profile}: 3/4 of the store left to the data`);
+      }
+    }
+    const fault = render({ engine: eng.engine, extraEnv: ['LAB_SHARD_EXTRA_ARGS=--oplogSize 16'] }).model;
+    for (const m of SHARD) assert.deepEqual(optionValues(mongodArgs(fault.services[m]), '--oplogSize'), ['16'], `${eng.engine} ${m} with a fault's oplog`);
+  }
 });
 
 // Issue 26 item 5: an image built for one platform only says so to Compose (engines.tsv

@@ -196,7 +196,7 @@ class Run {
     this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn: this.conn, log: this.log,
       reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
     // Oplog, preallocation, the image's platform against the host's (src/storage-facts.js).
-    this.storage = storageFacts({ flag: opts.engine, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile) });
+    this.storage = storageFacts({ flag: opts.engine, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile });
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
 
@@ -252,6 +252,9 @@ class Run {
     const { config } = this;
     this.phase('setup', '', `${config.name}: drop and index ${config.database}.${config.collection}`);
     const col = this.client.db(config.database).collection(config.collection);
+    // a kind's own server change that the setup needs (src/kinds/index.js beforeSetup)
+    const k = kind(config.workload.type);
+    if (k.beforeSetup) await k.beforeSetup(this.hookContext());
     if (config.setup.drop) {
       this.log(`setup: dropping ${config.database}.${config.collection} (experiments start from an empty collection)`);
       try {
@@ -602,6 +605,9 @@ class Run {
 
   async finish() {
     this.finished = true;
+    // a kind's put-back of what its beforeSetup changed, while the client is open (bounded)
+    const k = this.config && this.client ? kind(this.config.workload.type) : null;
+    if (k && k.afterRun) await Promise.race([k.afterRun(this.hookContext()).catch((e) => this.log(`warning: ${e.message}`)), sleep(10000)]);
     // A server restarted during the run (a new pid or start time) is said, not pooled unnoticed:
     // asked once more at the end, bounded at 2 s, when the run did not stop on a lost server.
     if (this.client && this.description && this.description.server && !this.stopReason) {
@@ -610,7 +616,9 @@ class Run {
     }
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
-    // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.
+    // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised
+    // (a journal-off run's afterRun above may add up to 10 s; the restart check runs only when the
+    // run did not stop, so never after a hang).
     await Promise.all([
       this.pool ? this.pool.close() : null,
       this.client ? Promise.race([this.client.close(true).catch(() => {}), sleep(3000)]) : null,

@@ -2,8 +2,13 @@
 // What summary.json says about the engine's setup beside its numbers (summary.json `storage`),
 // from the engines table's row (compose/engines.tsv: oplog_mb, preallocates, platform) and what
 // the server reports (describe.js: oplog size of a replica-set member or of the shard):
-//   oplog_mb          the --oplogSize the lab starts shard members with (the row), and
+//   oplog_mb          the --oplogSize the lab starts shard members with (the row's oplog_mb, or for
+//                     an engine whose oplog lives in its cache flag's store, inMemory, the row's
+//                     oplog_share of the profile's store: tables.js oplogMbFor), and
 //   oplog_mb_reported what the member reports (collStats local.oplog.rs maxSize), null when unknown;
+//   store_mb, oplog_share_of_store  that store (the profile's data_cache_gb) and the oplog's share
+//                     of it (configured, else reported), null where the oplog is on disk or no
+//                     profile is known (a --uri run of such an engine: store and share unknown);
 //   preallocates      the engine zero-fills its files before use (MMAPv1), with the note below;
 //   image_platform    the one platform the engine's image is built for (null: multi-arch),
 //   host_platform     the loader's host, and emulated: true when the image's architecture is not
@@ -12,7 +17,7 @@
 //                     lab's stack (./run.sh passes --profile), where the loader shares the Docker
 //                     host with the members; null for --uri runs against a server elsewhere.
 const os = require('node:os');
-const { engines } = require('./tables');
+const { engines, readTable, oplogMbFor } = require('./tables');
 
 const PREALLOCATION_NOTE = 'the engine preallocates (zero-fills) its files: the oplog at its full size when the member starts, and data files of doubling size (64 MB up to 2 GB) as a collection grows, so the first writes into a fresh collection include file allocation';
 
@@ -34,15 +39,24 @@ function rowFor({ flag, description, repoRoot }) {
 
 // storageFacts({ flag, description, repoRoot, arch }) -> summary.json storage (null fields where
 // neither the table nor the server says).
-function storageFacts({ flag, description, repoRoot, inStack, arch = process.arch, platform = os.platform() }) {
+function storageFacts({ flag, description, repoRoot, inStack, profile = null, arch = process.arch, platform = os.platform() }) {
   const row = rowFor({ flag, description, repoRoot });
+  let profileRow = null;
+  try {
+    profileRow = profile ? readTable('profiles', repoRoot).find((p) => p.profile === profile) || null : null;
+  } catch {
+    profileRow = null;
+  }
+  const oplog = row ? oplogMbFor(row, profileRow) : null;
   const hostPlatform = platform === 'linux' && DOCKER_ARCH[arch] ? `linux/${DOCKER_ARCH[arch]}` : `${platform}/${DOCKER_ARCH[arch] || arch}`;
   const imagePlatform = row ? row.platform : null;
   const reported = description && description.server ? description.server.oplog_mb ?? null : null;
   return {
     engine_row: row ? row.engine : null,
-    oplog_mb: row ? row.oplog_mb : null,
+    oplog_mb: oplog && (row.oplog_share == null || profileRow) ? oplog.oplog_mb : null,
     oplog_mb_reported: reported,
+    store_mb: oplog ? oplog.store_mb : null,
+    oplog_share_of_store: oplog && oplog.store_mb ? Math.round(((oplog.oplog_mb ?? reported) / oplog.store_mb) * 1000) / 1000 : null,
     preallocates: row ? row.preallocates : null,
     ...(row && row.preallocates ? { preallocation_note: PREALLOCATION_NOTE } : {}),
     image_platform: imagePlatform,

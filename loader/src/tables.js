@@ -46,9 +46,21 @@ function engines(root) {
     hold_fcv: nul(r.hold_fcv),
     platform: nul(r.platform),
     oplog_mb: Number(r.oplog_mb),
+    oplog_share: nul(r.oplog_share) === null ? null : Number(r.oplog_share),
     mem_beyond_cache_mb: Number(r.mem_beyond_cache_mb),
     fault_methods: r.fault_methods ? r.fault_methods.split(',').filter(Boolean) : [],
   }));
+}
+
+// oplogMbFor(row, profileRow) -> { oplog_mb, store_mb, share }: the shard members' --oplogSize
+// (lib/stack.sh stack_oplog_mb, the same rule). An engine whose oplog lives in its cache flag's
+// store (oplog_share: inMemory) gets that share of the profile's data_cache_gb (store_mb), in whole
+// MB, at least 1; any other gets oplog_mb, and store_mb and share are null (its store is the disk).
+function oplogMbFor(row, profileRow) {
+  if (row.oplog_share == null || !profileRow) return { oplog_mb: row.oplog_mb, store_mb: null, share: null };
+  const storeMb = Math.round(Number(profileRow.data_cache_gb) * 1024);
+  const mb = Math.max(1, Math.floor(row.oplog_share * Number(profileRow.data_cache_gb) * 1024 + 0.5));
+  return { oplog_mb: mb, store_mb: storeMb, share: mb / storeMb };
 }
 
 // engine(name, root) -> that engine's row, or null.
@@ -82,4 +94,4 @@ function shardSet(root) {
   return { name: sets[0], hosts: rows.map((m) => `${m.service}:${m.port}`) };
 }
 
-module.exports = { parseTable, readTable, engines, engine, topology, members, shardSet };
+module.exports = { parseTable, readTable, engines, engine, topology, members, shardSet, oplogMbFor };

@@ -38,3 +38,17 @@ for (const file of TABLES) {
     assert.deepEqual(bash, node);
   });
 }
+
+// The shard members' --oplogSize (issue 36 item 1) is one rule written twice: lib/stack.sh
+// stack_oplog_mb (what Compose gets) and src/tables.js oplogMbFor (what summary.json records).
+test('the oplog rule: bash stack_oplog_mb and Node oplogMbFor agree for every engine and profile', () => {
+  const { engines, readTable, oplogMbFor } = require('../src/tables');
+  const profiles = readTable('profiles');
+  const pairs = engines().flatMap((e) => profiles.map((p) => [e, p]));
+  const script = `source lib/common.sh; source lib/tables.sh; source lib/stack.sh
+    ${pairs.map(([e, p]) => `stack_oplog_mb ${e.engine} ${p.profile}`).join('\n')}`;
+  const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LAB_ROOT: ROOT } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.split('\n').filter(Boolean).map(Number), pairs.map(([e, p]) => oplogMbFor(e, p).oplog_mb));
+  assert.ok(pairs.some(([e]) => e.oplog_share != null), 'an engine with an oplog share is in the table');
+});

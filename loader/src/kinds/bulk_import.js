@@ -18,6 +18,7 @@ const { driverWriteConcern, isNetworkError, describeError, dataMembers } = requi
 const { journalOf, caseMeasures } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');
 const { ignoredBy } = require('../products');
+const { journalDefaultOff, journalDefaultBack, heldFor } = require('../journal-majority');
 
 const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
 const MAX_WRITE_BATCH = 100000; // the server's maxWriteBatchSize (hello): the driver splits above it
@@ -136,6 +137,18 @@ module.exports = {
   },
   stepTotal: (config) => ({ total: Math.ceil(config.workload.docs / config.params.batch), unit: 'batches' }),
 
+  // The journal-off case: before the setup's drop (through mongos a majority write on the shard),
+  // the shard's set gets writeConcernMajorityJournalDefault false; afterStep or, on a signal or an
+  // error, afterRun puts it back (src/journal-majority.js, cited there).
+  async beforeSetup(ctx) {
+    if (ctx.config.params.members_journal !== 'off') return;
+    const off = await membersWithoutJournal(ctx);
+    if (!off.error) await journalDefaultOff(ctx);
+  },
+  async afterRun(ctx) {
+    if (ctx.config.params.members_journal === 'off') await journalDefaultBack(ctx);
+  },
+
   async beforeStep(ctx, step) {
     // A fresh collection per case that runs: the same data into the same (empty) state.
     const fresh = () => ctx.col.drop().catch((e) => {
@@ -148,8 +161,17 @@ module.exports = {
         ctx.log(`${step.phase}: not run: ${off.error}`);
         return { journal: off.journal, journal_source: off.journal_source, unsupported: off.error };
       }
+      // w:majority never completes without a journal while the set's
+      // writeConcernMajorityJournalDefault is true: set false before the setup (beforeSetup)
+      const held = heldFor(ctx.config);
+      if (!held || held.error) {
+        const why = held ? held.error : 'writeConcernMajorityJournalDefault was not set false before the setup';
+        step.skip = why;
+        ctx.log(`${step.phase}: not run: ${why}`);
+        return { journal: false, journal_source: off.journal_source, unsupported: why };
+      }
       await fresh();
-      return { journal: false, journal_source: off.journal_source };
+      return { journal: false, journal_source: off.journal_source, write_concern_majority_journal_default: held.record };
     }
     const facts = await journalOf(ctx);
     const iv = step.params.journal_commit_interval_ms;
@@ -241,6 +263,10 @@ module.exports = {
   async afterStep(ctx, step, notes, entry) {
     // What the case measures on this engine (journal-facts.js caseMeasures, cited there).
     const out = { ...(await caseMeasures(ctx, step.params)) };
+    if (step.params.members_journal === 'off') {
+      const back = await journalDefaultBack(ctx);
+      if (back !== null) out.write_concern_majority_journal_default_restored = back;
+    }
     const state = runState(ctx.config);
     if (step.params.journal_commit_interval_ms !== null && state.original && !step.skip) {
       const members = Object.keys(state.original);

@@ -41,6 +41,10 @@
 //                    parameter, count what arrived; entry is the step as measured (ops,
 //                    docs_per_s, ...). ctx.fail(reason) stops the run as failed (exit 1,
 //                    incomplete, reason as its error), e.g. a checksum that does not match.
+//   beforeSetup(ctx), afterRun(ctx): main-thread hooks before the setup's drop and when the run
+//                    ends (also on a signal or an error, before the client closes): a server
+//                    change the setup itself needs, and its put-back (bulk_import's journal-off
+//                    case: writeConcernMajorityJournalDefault, src/journal-majority.js).
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 // Adding a kind is adding one file here: every module in this folder that exports a `name` and
 // a `next` is a kind (index.js and helpers such as ops.js are not).

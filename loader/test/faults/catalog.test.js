@@ -46,6 +46,7 @@ test('usage lists each scenario with its helped flags and their defaults, not th
 test('check: the module\'s flags checked, then its stack hooks as request lines (id 0), each a hook of docker-ops.tsv', () => {
   assert.deepEqual(catalog.check(['replica-lag', '--method', 'failpoint']), ['@lab-docker\t0\ttest-commands']);
   assert.deepEqual(catalog.check(['replica-lag']), []);
+  assert.deepEqual(catalog.check(['replica-lag', '--method', 'netem']), ['@lab-docker\t0\tnetem-kernel']);
   assert.deepEqual(catalog.check(['stale-secondary', '--oplog-size-mb', '8']), ['@lab-docker\t0\tsmall-oplog\t8']);
   assert.deepEqual(catalog.check(['heal']), ['@lab-docker\t0\trunning-stack']);
   assert.deepEqual(catalog.check(['resync', '--member', 'shard01-b']), ['@lab-docker\t0\trunning-stack']);

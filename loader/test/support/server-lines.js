@@ -23,6 +23,20 @@ const isWrite = (cmd) => WRITES.has(cmd.name);
 const wc = (cmd) => (cmd.body && cmd.body.writeConcern) || {};
 const wNumber = (cmd) => (typeof wc(cmd).w === 'number' ? wc(cmd).w : null);
 
+// storeRefuses(cmd, state): inMemory's store (state.store = { bytes, oplogBytes, data, oplog }, set
+// by a test; none: unlimited). A replicated write occupies its size in the data and as much again
+// in the oplog, a capped collection that keeps at most oplogBytes; a write that would take the two
+// past the store's bytes is refused, else counted. cmd.bytes: the request's size on the wire.
+function storeRefuses(cmd, state) {
+  const s = state.store;
+  if (!s) return false;
+  const oplog = Math.min(s.oplog + cmd.bytes, s.oplogBytes);
+  if (s.data + cmd.bytes + oplog > s.bytes) return true;
+  s.data += cmd.bytes;
+  s.oplog = oplog;
+  return false;
+}
+
 const BEHAVIOURS = {
   'retryable-writes-refused-mmapv1': {
     what: 'MMAPv1 (4.0) refuses any command carrying a txnNumber, which the driver attaches to every retryable write',
@@ -84,7 +98,7 @@ const BEHAVIOURS = {
       reply(cmd, line, state) {
         if (!line.replSet) return { ok: 0, code: 76, codeName: 'NoReplicationEnabled', errmsg: 'not running with --replSet' };
         const members = state.hosts.map((host, i) => ({ _id: i, host, arbiterOnly: false, buildIndexes: true, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }));
-        return { config: { _id: line.replSet.name, version: 1, term: 1, members, protocolVersion: 1 }, ok: 1 };
+        return { config: { _id: line.replSet.name, version: state.configVersion || 1, term: 1, members, protocolVersion: 1, writeConcernMajorityJournalDefault: state.wcMajorityJournalDefault ?? true }, ok: 1 };
       },
     },
   },
@@ -97,6 +111,32 @@ const BEHAVIOURS = {
         return { argv: ['mongod', ...(state.nojournal ? ['--nojournal'] : [])], parsed: { storage: { journal: { enabled: line.journal && !state.nojournal } } }, ok: 1 };
       },
     },
+  },
+  'inmemory-store-full': {
+    what: 'inMemory keeps all data, the oplog included, inside --inMemorySizeGB: a write that would pass it fails with WT_CACHE_FULL (state.store, set by a test, is the store: storeRefuses)',
+    source: 'manual "In-Memory Storage Engine", Memory Use (all data, oplog included, must fit in inMemorySizeGB, else WT_CACHE_FULL); WiredTiger dist/api_err.py WT_CACHE_FULL -31807 "operation would overflow cache" (in-memory only); mongodb/mongo src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp wtRCToStatus_slow: uassert(ErrorCodes::ExceededMemoryLimit, "<rc>: <wiredtiger_strerror(rc)>") for WT_CACHE_FULL (read in 4.x-era and post-8.0 copies; a command error); Percona inMemory = WiredTiger in_memory=true (percona-server-mongodb src/mongo/db/storage/inmemory/inmemory_init.cpp)',
+    when: (cmd, line, state) => isWrite(cmd) && storeRefuses(cmd, state),
+    answer: { refuse: { code: 146, codeName: 'ExceededMemoryLimit', errmsg: '-31807: WT_CACHE_FULL: operation would overflow cache' } },
+  },
+  'repl-set-reconfig': {
+    what: 'replSetReconfig with a config whose version is above the current one: writeConcernMajorityJournalDefault taken from it (absent: true)',
+    source: 'manual "replSetReconfig" and "Replica Set Configuration" (writeConcernMajorityJournalDefault, default true with protocolVersion 1); 4.0 has no safe reconfig (4.4+ waits for the config to commit), src/mongo/db/repl/replication_coordinator_impl.cpp processReplSetReconfig r4.0.x; the version check\'s code 103 NewReplicaSetConfigurationIncompatible (its message not read)',
+    when: (cmd, line) => cmd.name === 'replSetReconfig' && Boolean(line.replSet),
+    answer: {
+      reply(cmd, line, state) {
+        const cfg = cmd.body.replSetReconfig || {};
+        if (!(cfg.version > (state.configVersion || 1))) return { ok: 0, code: 103, codeName: 'NewReplicaSetConfigurationIncompatible', errmsg: `version field value of ${cfg.version} is not above the current config's ${state.configVersion || 1}` };
+        state.configVersion = cfg.version;
+        state.wcMajorityJournalDefault = cfg.writeConcernMajorityJournalDefault !== false;
+        return { ok: 1 };
+      },
+    },
+  },
+  'majority-never-without-journal': {
+    what: 'members without a journal (state.nojournal) while writeConcernMajorityJournalDefault is true never satisfy w:majority: mongod waits for a journal write that never comes, until wtimeout (forever without one); the shim answers the wtimeout\'s writeConcernError at once. state.viaMongos (set by a test): a drop is treated as the config server\'s drop on the shard, sent with majority write concern (4.0: mongos -> _configsvrDropCollection -> the shard, cluster-wide majority)',
+    source: 'the 4.0 startup warning quoted in SERVER-49428 ("...running without journaling enabled but the writeConcernMajorityJournalDefault option to the replica set config is set to true... must be set to false or w:majority write concerns will never complete"); DOCS-9367; manual "Replica Set Configuration" writeConcernMajorityJournalDefault; wtimeout\'s error: 64 WriteConcernFailed "waiting for replication timed out", errInfo.wtimeout true (manual "Write Concern", wtimeout)',
+    when: (cmd, line, state) => Boolean(state.nojournal) && state.wcMajorityJournalDefault !== false && (wc(cmd).w === 'majority' || (Boolean(state.viaMongos) && cmd.name === 'drop')),
+    answer: { writeConcernError: { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } } },
   },
   'journal-commit-interval': {
     what: 'journalCommitInterval is a runtime server parameter (1-500 ms) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too. It reads 100 on 8.0 and 0 on 4.0 and 3.6 when not given at startup (0 = the engine\'s default: MMAPv1 100 ms, or 30 with the journal on its own disk; WiredTiger 4.0 and MongoRocks 100), and 0 cannot be set back (line.journalCommitInterval: what a fresh member reads)',
@@ -135,12 +175,12 @@ const LINES = {
   'psmdb-8.0-inmemory-replset': {
     version: '8.0.4-2', wire: 25, hello: true, storageEngine: { name: 'inMemory', supportsCommittedReads: true, persistent: false },
     journal: false, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'],
-    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: COMMON, journalCommitInterval: 100,
+    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: [...COMMON, 'inmemory-store-full'], journalCommitInterval: 100,
   },
   'mongod-4.0-mmapv1-replset': {
     version: '4.0.28', wire: 7, storageEngine: { name: 'mmapv1', supportsCommittedReads: false, persistent: true },
     journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '4.0', fcvAccepts: ['3.6', '4.0'],
-    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', ...COMMON], journalCommitInterval: 0,
+    behaviours: ['retryable-writes-refused-mmapv1', 'cmdline-journal', 'repl-set-reconfig', 'majority-never-without-journal', ...COMMON], journalCommitInterval: 0,
   },
   'psmdb-3.6-rocksdb-replset': {
     version: '3.6.23-13.0', wire: 6, storageEngine: { name: 'rocksdb', supportsCommittedReads: true, persistent: true },

@@ -22,7 +22,7 @@ function commandOf(parsed) {
   // A legacy OP_QUERY may wrap the command: { $query: { isMaster: 1 }, $readPreference: ... }.
   if (body.$query && typeof body.$query === 'object') body = body.$query;
   const name = Object.keys(body)[0];
-  return { name, body, moreToCome: Boolean((parsed.flags || 0) & wire.MORE_TO_COME) };
+  return { name, body, moreToCome: Boolean((parsed.flags || 0) & wire.MORE_TO_COME), bytes: parsed.header.length };
 }
 
 // startShim({ backendPort, backendHost, line }) -> { uri, hosts, ports, line, state, stats, close() }

@@ -51,8 +51,10 @@ module.exports = {
   },
 
   // hooks: the failpoint needs the members restarted with enableTestCommands=1, which bash does
-  // before this process starts (lib/fault.sh, hook test-commands)
-  hooks: (p) => (p.method === 'failpoint' ? [{ op: 'test-commands' }] : []),
+  // before this process starts (lib/fault.sh, hook test-commands); netem needs the Docker host's
+  // kernel to have the netem qdisc, which bash probes before anything starts (hook netem-kernel:
+  // Docker Desktop's WSL2 kernel has none, microsoft/WSL#6065)
+  hooks: (p) => (p.method === 'failpoint' ? [{ op: 'test-commands' }] : p.method === 'netem' ? [{ op: 'netem-kernel' }] : []),
 
   // ready: without --member, the default member if it is a SECONDARY now, else another secondary
   // (after a failover any member may be the primary); the member must be a SECONDARY (exit 2).

@@ -1,0 +1,63 @@
+'use strict';
+// Issue 36 item 3: MMAPv1's journal-off case. With the shard members on --nojournal and the set's
+// writeConcernMajorityJournalDefault true, w:majority never completes (SERVER-49428's 4.0 startup
+// warning; DOCS-9367): through mongos the setup's drop reaches the shard with majority write
+// concern, and the case failed. The shim's 4.0 MMAPv1 line plays it (majority-never-without-
+// journal, repl-set-reconfig); state.viaMongos makes the shim treat a drop as the config server's
+// drop on the shard, with majority write concern, as --via mongos does (the shim answers the
+// wtimeout's error at once where mongod waits forever). The loader sets the field false before
+// the setup and puts it back after the case.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const { MongoClient } = require('mongodb-6.16'); // the driver line for 4.0 (engines.tsv driver_line)
+const { startServer } = require('./support/server');
+const { runLoader, tmpResults, runsOf } = require('./support/loader');
+
+let results;
+test.before(() => { results = tmpResults(); });
+test.after(() => fs.rmSync(results, { recursive: true, force: true }));
+
+test('MMAPv1 without a journal: a w:majority drop never completes while writeConcernMajorityJournalDefault is true (the shim plays it)', async () => {
+  const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
+  const client = new MongoClient(server.uri, { retryWrites: false, serverSelectionTimeoutMS: 10000 });
+  try {
+    server.shim.state.nojournal = true;
+    const col = client.db('lab').collection('probe');
+    await col.insertOne({ _id: 1 });
+    await assert.rejects(col.insertOne({ _id: 2 }, { writeConcern: { w: 'majority', wtimeoutMS: 1000 } }), (e) => e.code === 64 && /waiting for replication timed out/.test(e.message));
+    server.shim.state.viaMongos = true; // the config server's drop on the shard: majority
+    await assert.rejects(col.drop(), (e) => e.code === 64);
+    const { config } = await client.db('admin').command({ replSetGetConfig: 1 });
+    assert.equal(config.writeConcernMajorityJournalDefault, true);
+  } finally {
+    await client.close();
+    await server.stop();
+  }
+});
+
+test('journal-off case on MMAPv1 with majority setup: writeConcernMajorityJournalDefault false for the case, put back after; measured, recorded', async () => {
+  const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
+  try {
+    server.shim.state.nojournal = true; // what ./run.sh's restart with --nojournal does
+    server.shim.state.viaMongos = true; // ./run.sh journal --via mongos: the drops reach the shard with majority
+    const seedClient = new MongoClient(server.uri, { retryWrites: false, serverSelectionTimeoutMS: 10000 });
+    await seedClient.db('lab').collection('seed001').insertOne({ _id: 'left from an earlier run' });
+    await seedClient.close();
+    const r = await runLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
+      '--docs', '2000', '--batch', '500', '--members-journal', 'off', '--progress-interval', '1s']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /writeConcernMajorityJournalDefault true -> false on the shard's set/);
+    const s = runsOf(results, 'journal', 'mmapv1').at(-1);
+    assert.deepEqual(s.cases.map((c) => c.name), ['journal off']);
+    const c = s.cases[0];
+    assert.equal(c.unsupported, undefined, c.unsupported);
+    assert.equal(c.documents.arrived, 2000);
+    assert.deepEqual([c.write_concern_majority_journal_default.before, c.write_concern_majority_journal_default.during], [true, false]);
+    assert.equal(c.write_concern_majority_journal_default_restored, true);
+    assert.equal(server.shim.state.wcMajorityJournalDefault, true, 'put back after the case');
+    assert.equal(server.shim.stats.replied['repl-set-reconfig'], 2);
+  } finally {
+    await server.stop();
+  }
+});
