@@ -11,6 +11,8 @@
 const net = require('node:net');
 const wire = require('./wire');
 const { BEHAVIOURS, lineOf } = require('./server-lines');
+// The server's side (serverStatus sections, replSetGetStatus, the oplog's ends): its own file.
+const serverSide = require('./server-status-lines');
 
 const HELLO = new Set(['hello', 'isMaster', 'ismaster']);
 const BUILD_INFO = new Set(['buildInfo', 'buildinfo']);
@@ -35,6 +37,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
   const sockets = new Set();
+  const memberSockets = []; // per member: its client sockets, for killMember
   for (let i = 0; i < members; i += 1) {
     const server = net.createServer((client) => serve(client, i));
     await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
@@ -71,13 +74,14 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     if (pending.kind === 'buildInfo') {
       return { ...doc, version: line.version, versionArray: line.version.split(/[.-]/).slice(0, 4).map(Number), maxWireVersion: line.wire, ...(line.buildInfo || {}) };
     }
-    if (pending.kind === 'serverStatus') return { ...doc, version: line.version, process: 'mongod', storageEngine: line.storageEngine };
+    if (pending.kind === 'serverStatus') return { ...doc, version: line.version, process: 'mongod', storageEngine: line.storageEngine, ...serverSide.sections(line, state, pending.role) };
     if (pending.kind === 'writeConcernError' && doc.ok === 1) return { ...doc, writeConcernError: pending.error };
     return doc;
   }
 
   function serve(client, role) {
     sockets.add(client);
+    (memberSockets[role] ||= new Set()).add(client);
     const backend = net.connect(backendPort, backendHost);
     sockets.add(backend);
     const fromClient = new wire.Splitter();
@@ -94,6 +98,18 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
         if (!cmd) { backend.write(msg); continue; }
         stats.commands += 1;
         const id = parsed.header.requestId;
+        serverSide.count(state, role, cmd, msg.length, members);
+        if (state.refused && state.refused.has(cmd.name)) {
+          // refuseCommand: as a user without the privilege is answered (code 13, Unauthorized).
+          client.write(wire.reply(parsed, { ok: 0, code: 13, codeName: 'Unauthorized', errmsg: `not authorized on admin to execute command { ${cmd.name}: 1 }` }, nextRequestId++));
+          continue;
+        }
+        if (line.replSet && (cmd.name === 'replSetGetStatus' || serverSide.isOplogFind(cmd))) {
+          const doc = cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts) : serverSide.oplogFind(cmd, state);
+          stats.replied[cmd.name] = (stats.replied[cmd.name] || 0) + 1;
+          client.write(wire.reply(parsed, doc, nextRequestId++));
+          continue;
+        }
         const rule = line.behaviours.map((b) => [b, BEHAVIOURS[b]]).find(([, b]) => b.when(cmd, line, state));
         if (rule && (rule[1].answer.refuse || rule[1].answer.reply)) {
           const [name, b] = rule;
@@ -111,7 +127,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
         } else if (BUILD_INFO.has(cmd.name)) {
           pending.set(id, { kind: 'buildInfo' });
         } else if (cmd.name === 'serverStatus') {
-          pending.set(id, { kind: 'serverStatus' });
+          pending.set(id, { kind: 'serverStatus', role });
         }
         if (cmd.name === 'hello' && line.hello && parsed.header.opCode === wire.OP_MSG) {
           // hello exists from 4.4.2 (manual 'hello'); the test server knows only isMaster.
@@ -151,6 +167,22 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     line,
     state,
     stats,
+    // killMember(i): member i stops answering (its port closed, its connections cut), as a
+    // killed mongod does; the others report it unreachable in replSetGetStatus.
+    killMember(i) {
+      serverSide.count(state, i, { name: 'ping', body: {} }, 0, members); // its counters exist
+      state.server.down.add(i);
+      for (const c of memberSockets[i] || []) c.destroy();
+      return new Promise((r) => servers[i].close(r));
+    },
+    // holdSecondary(i, seconds): member i's optime trails the primary's by that many seconds.
+    holdSecondary(i, seconds) {
+      serverSide.count(state, i, { name: 'ping', body: {} }, 0, members);
+      if (seconds) state.server.held[i] = seconds;
+      else delete state.server.held[i];
+    },
+    // refuseCommand(name): every member answers it Unauthorized from now on.
+    refuseCommand(name) { (state.refused ||= new Set()).add(name); },
     close() {
       for (const s of sockets) s.destroy();
       return Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
