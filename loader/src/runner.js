@@ -34,6 +34,7 @@ const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round } = require('./stats');
 const { Rng } = require('./rng');
+const { startServerRecord } = require('./server-record');
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -190,6 +191,9 @@ class Run {
     this.storage = storageFacts({ flag: opts.engine, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile) });
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
+    // The server's side of the run: each member once a second, its own connections, from here to
+    // the end (src/server-record/; summary.json server_record, server.ndjson).
+    if (opts.serverRecord) this.serverRecord = startServerRecord({ conn: this.conn, description, client: this.client, dir: this.runDir.dir, log: this.log });
 
     await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
@@ -521,7 +525,7 @@ class Run {
   }
 
   summaryObject(complete, reason, { running = false, steps = this.steps } = {}) {
-    return buildSummary({
+    const summary = buildSummary({
       complete, reason, running, steps,
       shape: this.config ? kind(this.config.workload.type).shape : 'steps',
       exitCode: this.exitCode,
@@ -562,6 +566,10 @@ class Run {
         peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
       },
     });
+    // server_record: what server.ndjson holds, what no member reported, what was not recorded
+    // and why (src/server-record/sampler.js); null when --server-record off or before connecting.
+    summary.server_record = this.serverRecord ? this.serverRecord.summary() : null;
+    return summary;
   }
 
   // forceExit: a second signal. The summary gets every finished step and the one in progress as
@@ -593,6 +601,8 @@ class Run {
 
   async finish() {
     this.finished = true;
+    // The record stops first: its last second is the run's last, and its clients close here.
+    if (this.serverRecord) await this.serverRecord.stop();
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
     // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.

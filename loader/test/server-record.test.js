@@ -1,0 +1,158 @@
+'use strict';
+// The server record (issue 39, items 1 and 6): the real loader CLI runs experiment2 against each
+// server line the wire shim plays in front of mongo-java-server (support/server-status-lines.js:
+// each line's serverStatus sections, counters moving with the operations, replSetGetStatus, the
+// oplog's ends) and writes server.ndjson beside timeline.ndjson. Checked: every member has a line
+// for every second of the step; a field a line does not report is absent from its lines and
+// listed in summary.json, never 0; a member killed mid-run loses its seconds and the run goes on;
+// a secondary held back shows its lag; a refused command is one line of what is not recorded.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { startServer } = require('./support/server');
+const { startLoader, runLoader, tmpResults, latestRun } = require('./support/loader');
+
+let results;
+test.before(() => { results = tmpResults(); });
+test.after(() => fs.rmSync(results, { recursive: true, force: true }));
+
+async function onLine(line, fn) {
+  const server = await startServer({ line });
+  try {
+    return await fn(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+const args = (server, extra = []) => ['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+  '--preload-docs', '300', '--clients', '1', '--duration', '3s', '--progress-interval', '1s', ...extra];
+
+function recordOf(dir) {
+  return fs.readFileSync(path.join(dir, 'server.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+// seconds(lines, member, from): the whole seconds after `from` in which the member has a line.
+const seconds = (lines, member, from) => new Set(lines.filter((l) => l.member === member).map((l) => Math.floor((Date.parse(l.t) - from) / 1000)));
+
+// The field of each line that shows its engine's own section moving with the writes.
+const LINES = {
+  'mongod-8.0-wiredtiger-replset': { engine: 'wiredtiger', moves: (l) => l.wt && l.wt.block_written_bytes, absent: ['mmapv1.*', 'rocks.*'] },
+  'psmdb-8.0-inmemory-replset': { engine: 'inmemory', moves: (l) => l.wt && l.wt.cache_bytes, absent: ['wt.block_written_bytes', 'wt.log_written_bytes', 'mmapv1.*', 'rocks.*'] },
+  'mongod-4.0-mmapv1-replset': { engine: 'mmapv1', moves: (l) => l.mmapv1 && l.mmapv1.journaled_bytes, absent: ['wt.*', 'tickets.*', 'flow.*', 'rocks.*', 'proc.cpu_user_us'] },
+  'psmdb-3.6-rocksdb-replset': { engine: 'rocksdb', moves: (l) => l.rocks && l.rocks.bytes_written, absent: ['wt.*', 'flow.*', 'mmapv1.*', 'proc.cpu_user_us'] },
+};
+
+for (const [line, expect] of Object.entries(LINES)) {
+  test(`${line}: a line per member for every second of the step, its engine's section moving, what it lacks absent and listed`, async () => {
+    await onLine(line, async (server) => {
+      const r = await runLoader(args(server));
+      assert.equal(r.code, 0, r.stderr);
+      const { dir, summary } = latestRun(results, 'experiment2', expect.engine);
+      const lines = recordOf(dir);
+      const rec = summary.server_record;
+      assert.deepEqual(rec.members.map((m) => m.host).sort(), [...server.shim.hosts].sort(), 'every member of the set is sampled');
+      const step = summary.steps[0];
+      const from = Date.parse(step.started_at);
+      for (const host of server.shim.hosts) {
+        const have = seconds(lines, host, from);
+        for (let s = 0; s < Math.floor(step.duration_s); s++) assert.ok(have.has(s), `${host} has a line in second ${s} of the step (has ${[...have].sort((a, b) => a - b)})`);
+      }
+      // The primary's engine section moves with the step's writes.
+      const primary = lines.filter((l) => l.member === server.shim.hosts[0] && Date.parse(l.t) > from + 1000 && Date.parse(l.t) < from + step.duration_s * 1000);
+      assert.ok(primary.some((l) => expect.moves(l) > 0), `${line}: the engine's counter moves: ${JSON.stringify(primary.at(-1))}`);
+      // Absent: listed once per member, and never written into a line (as 0 or otherwise).
+      for (const host of server.shim.hosts) {
+        const listed = rec.absent[host] || [];
+        for (const a of expect.absent) assert.ok(listed.includes(a), `${host}: ${a} listed absent (${listed})`);
+        for (const a of listed) {
+          const [group, name] = a.split('.');
+          for (const l of lines.filter((x) => x.member === host)) {
+            if (name === '*') assert.equal(l[group], undefined, `${host}: group ${group} is absent, yet a line has it: ${JSON.stringify(l)}`);
+            else assert.equal(l[group] && l[group][name], undefined, `${host}: ${a} is absent, yet a line has it`);
+          }
+        }
+      }
+      // Replication: state per member, the oplog window on each.
+      const last = (host) => lines.filter((l) => l.member === host).at(-1);
+      assert.equal(last(server.shim.hosts[0]).repl.state, 'PRIMARY');
+      assert.equal(last(server.shim.hosts[1]).repl.state, 'SECONDARY');
+      assert.ok(last(server.shim.hosts[1]).repl.oplog_window_s >= 3600, JSON.stringify(last(server.shim.hosts[1]).repl));
+    });
+  });
+}
+
+test('the bare test server reports none of the sections: nothing is written for them, all listed absent', async () => {
+  const server = await startServer();
+  try {
+    const r = await runLoader(args(server));
+    assert.equal(r.code, 0, r.stderr);
+    const { dir, summary } = latestRun(results, 'experiment2', require('./support/server').UNREPORTED_ENGINE_FOLDER);
+    const lines = recordOf(dir);
+    assert.ok(lines.length >= 3, `one line a second (${lines.length})`);
+    const groups = ['ops', 'repl_ops', 'latency', 'wt', 'tickets', 'queue', 'flow', 'mmapv1', 'rocks', 'proc', 'net'];
+    for (const l of lines) for (const g of groups) assert.equal(l[g], undefined, `not reported, not written: ${JSON.stringify(l)}`);
+    const [host] = Object.keys(summary.server_record.absent);
+    assert.deepEqual(summary.server_record.absent[host], groups.map((g) => `${g}.*`));
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a secondary killed mid-run: its seconds are absent from then on, the others go on, the run completes', async () => {
+  await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
+    const loader = startLoader(args(server, ['--duration', '6s']));
+    await loader.waitFor(/step 1\/1/);
+    await new Promise((r) => setTimeout(r, 2000));
+    const killedAt = Date.now();
+    await server.shim.killMember(2);
+    const r = await loader.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /server record: 127\.0\.0\.1:\d+ did not answer/);
+    const { dir, summary } = latestRun(results, 'experiment2', 'wiredtiger');
+    assert.equal(summary.complete, true, summary.reason);
+    const lines = recordOf(dir);
+    const killed = server.shim.hosts[2];
+    assert.ok(!lines.some((l) => l.member === killed && Date.parse(l.t) > killedAt + 1000), 'no line for the killed member after its death');
+    const end = Date.parse(summary.steps[0].started_at) + summary.steps[0].duration_s * 1000;
+    for (const host of server.shim.hosts.slice(0, 2)) {
+      assert.ok(lines.some((l) => l.member === host && Date.parse(l.t) > end - 1500), `${host} still sampled at the end`);
+    }
+    const m = summary.server_record.members.find((x) => x.host === killed);
+    assert.ok(m.missed_s >= 2, JSON.stringify(m));
+    // The primary sees it unreachable.
+    const seen = lines.filter((l) => l.member === server.shim.hosts[0]).at(-1);
+    assert.equal(seen.repl.state, 'PRIMARY');
+  });
+});
+
+test('a secondary the shim holds back 30 s shows lag_s 30 on its lines', async () => {
+  await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
+    server.shim.holdSecondary(1, 30);
+    const r = await runLoader(args(server));
+    assert.equal(r.code, 0, r.stderr);
+    const { dir } = latestRun(results, 'experiment2', 'wiredtiger');
+    const lines = recordOf(dir).filter((l) => l.repl && l.repl.state === 'SECONDARY');
+    const held = lines.filter((l) => l.member === server.shim.hosts[1]);
+    const other = lines.filter((l) => l.member === server.shim.hosts[2]);
+    assert.ok(held.length >= 3 && held.every((l) => l.repl.lag_s >= 29 && l.repl.lag_s <= 31), JSON.stringify(held.map((l) => l.repl)));
+    assert.ok(other.every((l) => l.repl.lag_s <= 1), JSON.stringify(other.map((l) => l.repl)));
+    assert.ok(held.every((l) => l.repl.lag_seen_by === 'primary'));
+  });
+});
+
+test('serverStatus refused (a user without clusterMonitor): one line says what is not recorded; the run goes on', async () => {
+  await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
+    server.shim.refuseCommand('serverStatus');
+    const r = await runLoader(args(server, ['--engine', 'wiredtiger']));
+    assert.equal(r.code, 0, r.stderr);
+    const { dir, summary } = latestRun(results, 'experiment2', 'wiredtiger');
+    const rec = summary.server_record;
+    assert.equal(rec.not_recorded.length, 3, JSON.stringify(rec.not_recorded)); // one per member
+    for (const l of rec.not_recorded) assert.match(l, /serverStatus refused \(Unauthorized.*no server counters recorded.*clusterMonitor/);
+    assert.deepEqual(rec.absent, {}, 'nothing is "absent" from a member that was not asked');
+    const lines = recordOf(dir);
+    assert.ok(lines.length >= 6 && lines.every((l) => l.wt === undefined && l.repl), 'replication still recorded, counters not');
+  });
+});
