@@ -499,6 +499,9 @@ class Run {
       this.stepWaiters = [];
       this.progress.stop();
       const entry = this.stepSummary(step, acc, now());
+      // The server's side of the step (src/server-record/step-facts.js): replication (lag per
+      // secondary, oplog window, state changes, flagged) and write cost, over its measured part.
+      if (this.serverRecord) Object.assign(entry, this.serverRecord.stepFacts(acc.measuredFrom ?? step.startAt, now()));
       // After the step, on the main thread: facts the kind gathers (counts, checksums), also for
       // a step cut short (the kind says what it left behind); a failure here is the step's note.
       if (k.afterStep) {
@@ -649,6 +652,10 @@ class Run {
     // --sla: the search's steps and the capacity (src/capacity-table.js).
     this.capacity = capacityFor(this.config, this.steps, this.stopReason);
     if (this.capacity) this.stdout.write(capacityTable(this.capacity));
+    // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
+    for (const st of this.steps) {
+      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);
+    }
   }
 }
 

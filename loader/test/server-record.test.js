@@ -37,11 +37,13 @@ function recordOf(dir) {
 const seconds = (lines, member, from) => new Set(lines.filter((l) => l.member === member).map((l) => Math.floor((Date.parse(l.t) - from) / 1000)));
 
 // The field of each line that shows its engine's own section moving with the writes.
+// write: the step's write cost source (null: the line reports no engine bytes); cpu: whether the
+// line reports CPU time (server CPU per 1,000 ops, else null with the reason).
 const LINES = {
-  'mongod-8.0-wiredtiger-replset': { engine: 'wiredtiger', moves: (l) => l.wt && l.wt.block_written_bytes, absent: ['mmapv1.*', 'rocks.*'] },
-  'psmdb-8.0-inmemory-replset': { engine: 'inmemory', moves: (l) => l.wt && l.wt.cache_bytes, absent: ['wt.block_written_bytes', 'wt.log_written_bytes', 'mmapv1.*', 'rocks.*'] },
-  'mongod-4.0-mmapv1-replset': { engine: 'mmapv1', moves: (l) => l.mmapv1 && l.mmapv1.journaled_bytes, absent: ['wt.*', 'tickets.*', 'flow.*', 'rocks.*', 'proc.cpu_user_us'] },
-  'psmdb-3.6-rocksdb-replset': { engine: 'rocksdb', moves: (l) => l.rocks && l.rocks.bytes_written, absent: ['wt.*', 'flow.*', 'mmapv1.*', 'proc.cpu_user_us'] },
+  'mongod-8.0-wiredtiger-replset': { engine: 'wiredtiger', moves: (l) => l.wt && l.wt.block_written_bytes, absent: ['mmapv1.*', 'rocks.*'], write: 'wiredtiger', cpu: true },
+  'psmdb-8.0-inmemory-replset': { engine: 'inmemory', moves: (l) => l.wt && l.wt.cache_bytes, absent: ['wt.block_written_bytes', 'wt.log_written_bytes', 'mmapv1.*', 'rocks.*'], write: null, cpu: true },
+  'mongod-4.0-mmapv1-replset': { engine: 'mmapv1', moves: (l) => l.mmapv1 && l.mmapv1.journaled_bytes, absent: ['wt.*', 'tickets.*', 'flow.*', 'rocks.*', 'proc.cpu_user_us'], write: 'mmapv1', cpu: false },
+  'psmdb-3.6-rocksdb-replset': { engine: 'rocksdb', moves: (l) => l.rocks && l.rocks.bytes_written, absent: ['wt.*', 'flow.*', 'mmapv1.*', 'proc.cpu_user_us'], write: 'rocksdb', cpu: false },
 };
 
 for (const [line, expect] of Object.entries(LINES)) {
@@ -79,6 +81,21 @@ for (const [line, expect] of Object.entries(LINES)) {
       assert.equal(last(server.shim.hosts[0]).repl.state, 'PRIMARY');
       assert.equal(last(server.shim.hosts[1]).repl.state, 'SECONDARY');
       assert.ok(last(server.shim.hosts[1]).repl.oplog_window_s >= 3600, JSON.stringify(last(server.shim.hosts[1]).repl));
+      // Per step: write cost from the engine's own counters, or null with the reason.
+      const wc = step.write_cost;
+      if (expect.write) {
+        assert.equal(wc.source, expect.write, JSON.stringify(wc));
+        assert.ok(wc.docs_written > 0 && wc.bytes_per_doc > 0, JSON.stringify(wc));
+      } else {
+        assert.equal(wc.bytes_per_doc, null);
+        assert.match(wc.reason, /reports no bytes written by its engine/);
+      }
+      if (expect.cpu) assert.ok(wc.cpu_ms_per_1000_ops.value > 0, JSON.stringify(wc.cpu_ms_per_1000_ops));
+      else assert.deepEqual(wc.cpu_ms_per_1000_ops, { value: null, reason: 'the server reports no CPU time (extra_info user_time_us / system_time_us)' });
+      // Replication per step: both secondaries' lag, the window, nothing flagged.
+      assert.deepEqual(Object.keys(step.replication.lag_s).sort(), server.shim.hosts.slice(1).sort());
+      assert.ok(step.replication.oplog_window_s_min >= 3600);
+      assert.equal(step.replication.flagged, null, JSON.stringify(step.replication));
     });
   });
 }
@@ -121,9 +138,10 @@ test('a secondary killed mid-run: its seconds are absent from then on, the other
     }
     const m = summary.server_record.members.find((x) => x.host === killed);
     assert.ok(m.missed_s >= 2, JSON.stringify(m));
-    // The primary sees it unreachable.
-    const seen = lines.filter((l) => l.member === server.shim.hosts[0]).at(-1);
-    assert.equal(seen.repl.state, 'PRIMARY');
+    // The primary sees it go: the step is flagged, in summary.json and under the table.
+    const flagged = summary.steps[0].replication.flagged || [];
+    assert.ok(flagged.some((f) => f.startsWith(`${killed} left SECONDARY ((not reachable/healthy), seen by the primary)`)), JSON.stringify(summary.steps[0].replication));
+    assert.match(r.stdout, new RegExp(`REPLICATION: step 1: ${killed.replace(/\./g, '\\.')} left SECONDARY`));
   });
 });
 
@@ -139,6 +157,22 @@ test('a secondary the shim holds back 30 s shows lag_s 30 on its lines', async (
     assert.ok(held.length >= 3 && held.every((l) => l.repl.lag_s >= 29 && l.repl.lag_s <= 31), JSON.stringify(held.map((l) => l.repl)));
     assert.ok(other.every((l) => l.repl.lag_s <= 1), JSON.stringify(other.map((l) => l.repl)));
     assert.ok(held.every((l) => l.repl.lag_seen_by === 'primary'));
+  });
+});
+
+test('a secondary held back past half the oplog window: the step is flagged in summary.json and on the terminal', async () => {
+  await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
+    server.shim.holdSecondary(1, 2000); // the shim's oplog spans an hour (3600 s) and more
+    const r = await runLoader(args(server));
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(results, 'experiment2', 'wiredtiger');
+    const rep = summary.steps[0].replication;
+    const held = server.shim.hosts[1];
+    assert.ok(rep.lag_s[held].p50 >= 1999 && rep.lag_s[held].p99 >= 1999 && rep.lag_s[held].max <= 2001, JSON.stringify(rep.lag_s));
+    assert.ok(rep.lag_s[server.shim.hosts[2]].max <= 1, JSON.stringify(rep.lag_s));
+    assert.equal(rep.flagged.length, 1, JSON.stringify(rep.flagged));
+    assert.match(rep.flagged[0], new RegExp(`^${held.replace(/\./g, '\\.')} lagged 20\\d\\d s, past half the oplog window \\(\\d+ s\\)`));
+    assert.match(r.stdout, /REPLICATION: step 1: .* lagged 20\d\d s, past half the oplog window/);
   });
 });
 

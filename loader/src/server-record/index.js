@@ -10,6 +10,7 @@
 //   step-facts.js  per-step replication and write cost from the record
 const { ServerRecord } = require('./sampler');
 const { RecordFile } = require('./file');
+const { stepFacts } = require('./step-facts');
 
 // startServerRecord({ conn, description, client, dir, log }) -> { stop(), summary(), series }
 function startServerRecord({ conn, description, client, dir, log, intervalMs }) {
@@ -21,6 +22,8 @@ function startServerRecord({ conn, description, client, dir, log, intervalMs }) 
     record,
     get series() { return record.series; },
     async stop() { await record.stop(); out.close(); },
+    // stepFacts(from, to): steps[].replication and steps[].write_cost for that time range.
+    stepFacts(from, to) { return stepFacts(record.series, from, to); },
     summary() { return { ...record.summary(), ...(out.error ? { write_error: out.error } : {}) }; },
   };
 }

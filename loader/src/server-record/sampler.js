@@ -69,6 +69,9 @@ class ServerRecord {
     const at = this.now();
     const results = await Promise.all(this.members.map((m) => this.sampleMember(m)));
     const primary = results.find((r) => r && r.repl && r.repl.self_state === 'PRIMARY');
+    // The primary's view of every member this second: state changes (step-facts.js) include a
+    // member that stopped answering the record, as the primary sees it go.
+    if (primary) this.series.push({ at, view: (primary.repl.raw.members || []).map((x) => ({ name: x.name, state: x.stateStr })) });
     for (let i = 0; i < this.members.length; i++) {
       const m = this.members[i];
       const r = results[i];
@@ -164,7 +167,7 @@ class ServerRecord {
     m.lines += 1;
     this.linesWritten += 1;
     this.out.write(line);
-    this.series.push({ at, member: m.host, role: m.role, set: m.set, values, repl: line.repl || null });
+    this.series.push({ at, member: m.host, role: m.role, set: m.set, interval_s: line.interval_s ?? null, values, repl: line.repl || null });
   }
 
   // summary() -> summary.json server_record.
