@@ -35,6 +35,7 @@ const { WorkerPool } = require('./pool');
 const { round } = require('./stats');
 const { Rng } = require('./rng');
 const { startServerRecord } = require('./server-record');
+const footprint = require('./footprint');
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -197,7 +198,13 @@ class Run {
 
     await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
+    // The collection's footprint after the load and at the end (src/footprint.js), bounded so a
+    // hung server cannot hold the run here.
+    const measureFootprint = (phase) => this.untilStopped(Promise.race([footprint.measure(this.client, config, phase),
+      sleep(10000).then(() => ({ phase, error: 'collStats did not answer within 10 s' }))]));
+    if (!this.stopReason && this.preload) this.footprint = { afterLoad: await measureFootprint('after_load') };
     if (!this.stopReason) await this.runSteps();
+    if (!this.stopReason) (this.footprint ||= {}).end = await measureFootprint('end');
   }
 
   // listenMetrics: the given --metrics-port, or the default 9464 and any free port when another
@@ -572,6 +579,8 @@ class Run {
     // server_record: what server.ndjson holds, what no member reported, what was not recorded
     // and why (src/server-record/sampler.js); null when --server-record off or before connecting.
     summary.server_record = this.serverRecord ? this.serverRecord.summary() : null;
+    // footprint: the collection's size after the load and at the end (src/footprint.js).
+    summary.footprint = this.config ? footprint.footprintSummary(this.config, this.footprint) : null;
     return summary;
   }
 
@@ -652,6 +661,8 @@ class Run {
     // --sla: the search's steps and the capacity (src/capacity-table.js).
     this.capacity = capacityFor(this.config, this.steps, this.stopReason);
     if (this.capacity) this.stdout.write(capacityTable(this.capacity));
+    const end = this.footprint && this.footprint.end;
+    if (end && end.documents) this.stdout.write(`footprint at the end: ${end.documents} documents, ${end.bytes_per_doc.logical ?? 'n/a'} bytes/doc logical, ${end.bytes_per_doc.on_disk_with_indexes ?? 'n/a'} bytes/doc on disk with indexes${end.file_bytes ? `, data files ${end.file_bytes} bytes` : ''}\n`);
     // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
     for (const st of this.steps) {
       for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);

@@ -87,3 +87,12 @@ test('members: a set from hello, mongos + shards + config set, direct URIs keep 
   assert.equal(memberUri('mongodb://u:p@x:1,y:2/db?replicaSet=rs&authSource=admin', 'y:2'), 'mongodb://u:p@y:2/db?authSource=admin&directConnection=true');
   assert.equal(memberUri('mongodb+srv://u:p@c.example.net/', 'h:27017'), 'mongodb://u:p@h:27017/?tls=true&directConnection=true');
 });
+
+test("footprint: experiment1's sits beside seeds/004's published sizes for its 10M documents", () => {
+  const { footprintSummary } = require('../src/footprint');
+  const f = footprintSummary({ name: 'experiment1' }, { end: { documents: 10 } });
+  assert.equal(f.seed_reference.documents, 10000000);
+  assert.equal(f.seed_reference.bytes_per_doc['MongoDB 2.4 (MMAPv1)'], 1030.8); // 9.6 GiB / 10M
+  assert.equal(f.seed_reference.bytes_per_doc['TokuMX (default compression)'], 504.7);
+  assert.equal(footprintSummary({ name: 'experiment2' }, {}).seed_reference, null);
+});

@@ -92,6 +92,16 @@ for (const [line, expect] of Object.entries(LINES)) {
       }
       if (expect.cpu) assert.ok(wc.cpu_ms_per_1000_ops.value > 0, JSON.stringify(wc.cpu_ms_per_1000_ops));
       else assert.deepEqual(wc.cpu_ms_per_1000_ops, { value: null, reason: 'the server reports no CPU time (extra_info user_time_us / system_time_us)' });
+      // Footprint after the load and at the end: the line's sizes, per document; file sizes only
+      // where the line reports them (MMAPv1's preallocated data files).
+      for (const f of [summary.footprint.after_load, summary.footprint.end]) {
+        assert.equal(f.documents, 300, JSON.stringify(f));
+        assert.ok(f.bytes_per_doc.logical > 0 && f.bytes_per_doc.on_disk_with_indexes > 0, JSON.stringify(f));
+        if (expect.engine === 'mmapv1') assert.equal(f.file_bytes, 192 * 1048576);
+        else { assert.equal(f.file_bytes, null); assert.ok(f.not_reported.some((n) => /fileSize: not reported/.test(n))); }
+      }
+      assert.match(r.stdout, /footprint at the end: 300 documents, [\d.]+ bytes\/doc logical, [\d.]+ bytes\/doc on disk with indexes/);
+      assert.equal(summary.footprint.seed_reference, null, 'the seed published sizes for experiment1 only');
       // Replication per step: both secondaries' lag, the window, nothing flagged.
       assert.deepEqual(Object.keys(step.replication.lag_s).sort(), server.shim.hosts.slice(1).sort());
       assert.ok(step.replication.oplog_window_s_min >= 3600);
@@ -110,6 +120,10 @@ test('the bare test server reports none of the sections: nothing is written for 
     assert.ok(lines.length >= 3, `one line a second (${lines.length})`);
     const groups = ['ops', 'repl_ops', 'latency', 'wt', 'tickets', 'queue', 'flow', 'mmapv1', 'rocks', 'proc', 'net'];
     for (const l of lines) for (const g of groups) assert.equal(l[g], undefined, `not reported, not written: ${JSON.stringify(l)}`);
+    // Its collStats says storageSize 0 for 300 documents: no size, so null with the reason.
+    assert.equal(summary.footprint.end.storage_bytes, null);
+    assert.ok(summary.footprint.end.not_reported.includes('storageSize: reported 0 for 300 documents, which is no size'), JSON.stringify(summary.footprint.end));
+    assert.equal(summary.footprint.end.bytes_per_doc.on_disk_with_indexes, null);
     const [host] = Object.keys(summary.server_record.absent);
     assert.deepEqual(summary.server_record.absent[host], groups.map((g) => `${g}.*`));
   } finally {

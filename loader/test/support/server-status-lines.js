@@ -133,6 +133,33 @@ function oplogFind(cmd, state) {
   return { cursor: { firstBatch: [{ ts: ts(Math.floor(at / 1000)) }], id: Long.fromNumber(0), ns: 'local.oplog.rs' }, ok: 1 };
 }
 
+// collStats / dbStats as each line's engine would size what the test server holds: stand-in
+// ratios (not measurements) of the test server's logical size and count, so that each line has
+// the fields its engine reports (manual collStats: storageSize, totalIndexSize; dbStats fileSize
+// only on MMAPv1, whose data files are preallocated: 64 MB then 128 MB in 4.0's defaults).
+const SIZES = {
+  wiredTiger: { storage: 0.45, indexPerDoc: 12 },
+  inMemory: { storage: 1.0, indexPerDoc: 20 },
+  mmapv1: { storage: 2.0, indexPerDoc: 40, fileSize: 192 * 1048576 },
+  rocksdb: { storage: 0.3, indexPerDoc: 10 },
+};
+const sizedCommand = (cmd) => cmd.name === 'collStats' || cmd.name === 'dbStats';
+function sized(cmd, doc, line) {
+  if (doc.ok !== 1) return doc;
+  const k = SIZES[line.storageEngine.name];
+  const count = cmd.name === 'collStats' ? doc.count : doc.objects;
+  const size = cmd.name === 'collStats' ? doc.size : doc.dataSize;
+  const out = { ...doc, storageSize: Math.round(size * k.storage) + (count ? 4096 : 0), totalIndexSize: count * k.indexPerDoc + 4096 };
+  if (cmd.name === 'collStats') delete out.indexSize; // the test server's own shape; MongoDB names them indexSizes
+  if (cmd.name === 'dbStats') {
+    delete out.fileSize; // the test server answers 0; only MMAPv1 reports its files
+    delete out.nsSizeMB;
+    delete out.numExtents;
+    if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2 });
+  }
+  return out;
+}
+
 const isOplogFind = (cmd) => cmd.name === 'find' && cmd.body.find === 'oplog.rs' && cmd.body.$db === 'local';
 
-module.exports = { sections, count, replSetGetStatus, oplogFind, isOplogFind };
+module.exports = { sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized };

@@ -75,6 +75,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
       return { ...doc, version: line.version, versionArray: line.version.split(/[.-]/).slice(0, 4).map(Number), maxWireVersion: line.wire, ...(line.buildInfo || {}) };
     }
     if (pending.kind === 'serverStatus') return { ...doc, version: line.version, process: 'mongod', storageEngine: line.storageEngine, ...serverSide.sections(line, state, pending.role) };
+    if (pending.kind === 'sized') return serverSide.sized(pending.cmd, doc, line);
     if (pending.kind === 'writeConcernError' && doc.ok === 1) return { ...doc, writeConcernError: pending.error };
     return doc;
   }
@@ -128,6 +129,8 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           pending.set(id, { kind: 'buildInfo' });
         } else if (cmd.name === 'serverStatus') {
           pending.set(id, { kind: 'serverStatus', role });
+        } else if (serverSide.sizedCommand(cmd)) {
+          pending.set(id, { kind: 'sized', cmd: { name: cmd.name } });
         }
         if (cmd.name === 'hello' && line.hello && parsed.header.opCode === wire.OP_MSG) {
           // hello exists from 4.4.2 (manual 'hello'); the test server knows only isMaster.
