@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { startServer } = require('./support/server');
 const { startLoader, runLoader, tmpResults, latestRun } = require('./support/loader');
+const { checkSummary } = require('./support/summary-schema');
 
 let results;
 test.before(() => { results = tmpResults(); });
@@ -52,6 +53,7 @@ for (const [line, expect] of Object.entries(LINES)) {
       const r = await runLoader(args(server));
       assert.equal(r.code, 0, r.stderr);
       const { dir, summary } = latestRun(results, 'experiment2', expect.engine);
+      checkSummary(summary);
       const lines = recordOf(dir);
       const rec = summary.server_record;
       assert.deepEqual(rec.members.map((m) => m.host).sort(), [...server.shim.hosts].sort(), 'every member of the set is sampled');

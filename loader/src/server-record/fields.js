@@ -49,9 +49,10 @@ const FIELDS = [
   // checkpoints. 8.0: "checkpoint: progress state" (stat.c:1714; 0 = WT_CHECKPOINT_STATE_INACTIVE,
   // include/checkpoint.h:13; set while one runs, txn/txn_ckpt.c), "checkpoint: most recent time
   // (msecs)" (stat.c:1693), "checkpoint: total succeed number of checkpoints" (stat.c:1723).
-  // 4.0's WiredTiger names them "transaction: transaction checkpoint currently running" and
-  // "transaction: transaction checkpoint most recent time (msecs)" (removed by WT-11171,
-  // shared/reference/monitoring.md); read as the second path, not verified here against r4.0.28.
+  // 4.0's WiredTiger names them "transaction: transaction checkpoint currently running",
+  // "transaction: transaction checkpoint most recent time (msecs)" and "transaction: transaction
+  // checkpoints" (removed by WT-11171, shared/reference/monitoring.md): read in WiredTiger
+  // stat.c copies of the 3.x/4.x era the code index holds (not the r4.0.28 tree itself).
   { key: 'wt.checkpoint_running', kind: 'gauge', paths: [['wiredTiger', 'checkpoint', 'progress state'], ['wiredTiger', 'transaction', 'transaction checkpoint currently running'], ['inMemory', 'checkpoint', 'progress state']], unit: '0 = none running', running: true },
   { key: 'wt.checkpoint_last_ms', kind: 'gauge', paths: [['wiredTiger', 'checkpoint', 'most recent time (msecs)'], ['wiredTiger', 'transaction', 'transaction checkpoint most recent time (msecs)'], ['inMemory', 'checkpoint', 'most recent time (msecs)']], unit: 'ms' },
   { key: 'wt.checkpoints', kind: 'counter', paths: [['wiredTiger', 'checkpoint', 'total succeed number of checkpoints'], ['wiredTiger', 'transaction', 'transaction checkpoints'], ['inMemory', 'checkpoint', 'total succeed number of checkpoints']], unit: 'per second' },
