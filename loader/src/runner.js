@@ -194,7 +194,14 @@ class Run {
     if (this.stopReason) return;
     // The server's side of the run: each member once a second, its own connections, from here to
     // the end (src/server-record/; summary.json server_record, server.ndjson).
-    if (opts.serverRecord) this.serverRecord = startServerRecord({ conn: this.conn, description, client: this.client, dir: this.runDir.dir, log: this.log });
+    // A record that cannot start (its file cannot be created) is said and the run goes on.
+    if (opts.serverRecord) {
+      try {
+        this.serverRecord = startServerRecord({ conn: this.conn, description, client: this.client, dir: this.runDir.dir, log: this.log });
+      } catch (e) {
+        this.log(`server record: not started (${e.code || e.message}); the run goes on without server.ndjson`);
+      }
+    }
 
     await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
