@@ -118,4 +118,27 @@ function serverSideText(list) {
   return lines.length ? `\nThe server's side (lower is better):\n${lines.map((l) => `  ${l}`).join('\n')}\n` : '';
 }
 
-module.exports = { serverSide, serverSideText, METRICS };
+// serverSeries(server.ndjson lines) -> [{ s, member, state, cache_mb, dirty_mb, checkpoint, lag_s }]
+// per member per second (s: seconds since the record's first line): what the appendix draws.
+// Fields a member did not report stay null (never 0), as in the record.
+function serverSeries(lines) {
+  if (!lines.length) return null;
+  const t0 = Date.parse(lines[0].t);
+  const mb = (x) => (typeof x === 'number' ? Math.round(x / 1048576 * 10) / 10 : null);
+  return lines.map((l) => ({
+    s: Math.round((Date.parse(l.t) - t0) / 100) / 10,
+    member: l.member,
+    state: l.repl?.state ?? l.role ?? null,
+    cache_mb: mb(l.wt?.cache_bytes),
+    dirty_mb: mb(l.wt?.cache_dirty_bytes),
+    checkpoint: typeof l.wt?.checkpoint_running === 'number' ? (l.wt.checkpoint_running ? 1 : 0) : null,
+    lag_s: typeof l.repl?.lag_s === 'number' ? l.repl.lag_s : null,
+  }));
+}
+
+// seriesOf(report, runs): the appendix's per-run server series, for the runs the report shows.
+function seriesOf(runs) {
+  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series }));
+}
+
+module.exports = { serverSide, serverSideText, serverSeries, seriesOf, METRICS };

@@ -10,6 +10,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { tmpDir } = require('./support/fixtures');
 const { main } = require('../src/cli');
+const { openPage } = require('./support/browser');
+const { chartsOf } = require('./support/pagecheck');
 
 const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
 const LINES = { wiredtiger: 'mongod-8.0-wiredtiger-replset', mmapv1: 'mongod-4.0-mmapv1-replset' };
@@ -55,4 +57,24 @@ test('report: footprint, write cost, CPU and lag per engine over repetitions, wi
   assert.ok(Object.values(p.lag_p99_s.sides).every((x) => x.samples.length === 2));
   assert.deepEqual(p.replication_flagged, []);
   assert.match(out, /The server's side \(lower is better\):\n {2}experiment2 set 1: bytes per document on disk with indexes \(end of run\): wiredtiger is /);
+  // The page: the section's table and sentences, and each run's server series in the appendix,
+  // with no chart for what a line does not report (MMAPv1 has no WiredTiger cache).
+  assert.equal(rep.server_series.length, 4);
+  const file = fs.realpathSync(path.join(results, 'report', 'latest', 'index.html'));
+  const { page, errors, close } = await openPage(file, results);
+  try {
+    const cells = await page.$$eval('#server-side table.server-side tr', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(cells[0], ['point', 'median of the runs', 'mmapv1', 'wiredtiger']);
+    assert.ok(cells.some((c) => c[0] === 'clients-1' && /CPU/.test(c[1]) && /^not reported \(2 run\(s\)\)$/.test(c[2]) && /\(2 runs\)$/.test(c[3])), JSON.stringify(cells));
+    const li = await page.$$eval('#server-side li', (ls) => ls.map((l) => l.textContent));
+    assert.ok(li.some((l) => /^footprint: bytes per document on disk with indexes \(end of run\): wiredtiger is 0\.\d\dx mmapv1/.test(l)), li.join('\n'));
+    const charts = (await chartsOf(page)).filter((c) => /^server-/.test(c.kind));
+    const cache = charts.filter((c) => c.kind === 'server-cache_mb');
+    assert.equal(cache.length, 2, 'a cache chart for each WiredTiger run, none for MMAPv1');
+    assert.ok(cache.every((c) => c.engines[0] === 'wiredtiger' && c.lines === 3), JSON.stringify(cache));
+    assert.equal(charts.filter((c) => c.kind === 'server-lag_s').length, 4, 'a lag chart for every run (replica sets)');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
 });
