@@ -206,3 +206,20 @@ test('serverStatus refused (a user without clusterMonitor): one line says what i
     assert.ok(lines.length >= 6 && lines.every((l) => l.wt === undefined && l.repl), 'replication still recorded, counters not');
   });
 });
+
+test('--server-record off: no server.ndjson, summary.json server_record null; a value other than on|off is a usage error', async () => {
+  const server = await startServer();
+  try {
+    const r = await runLoader(args(server, ['--server-record', 'off']));
+    assert.equal(r.code, 0, r.stderr);
+    const { dir, summary } = latestRun(results, 'experiment2', require('./support/server').UNREPORTED_ENGINE_FOLDER);
+    assert.equal(fs.existsSync(path.join(dir, 'server.ndjson')), false);
+    assert.equal(summary.server_record, null);
+    assert.equal(summary.steps[0].write_cost, undefined);
+    const bad = await runLoader(['check', 'experiment2', '--server-record', 'maybe']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--server-record: 'maybe' is not on or off/);
+  } finally {
+    await server.stop();
+  }
+});
