@@ -223,3 +223,30 @@ test('--server-record off: no server.ndjson, summary.json server_record null; a 
     await server.stop();
   }
 });
+
+test('through mongos: the router, each shard member (listShards) and each config member (sharding.configsvrConnectionString) are sampled', async () => {
+  const shard = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  const config = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  const mongos = await startServer({ line: 'mongos-8.0' });
+  try {
+    mongos.shim.state.shards = `rs0/${shard.shim.hosts.join(',')}`;
+    mongos.shim.state.configsvr = `cfgrs/${config.shim.hosts.join(',')}`;
+    const r = await runLoader(args(mongos));
+    assert.equal(r.code, 0, r.stderr);
+    const { dir, summary } = latestRun(results, 'experiment2', 'wiredtiger'); // the shard's engine (describe.js)
+    const members = summary.server_record.members;
+    assert.deepEqual(members.map((m) => [m.host, m.role, m.set]), [
+      [mongos.shim.hosts[0], 'router', null],
+      ...shard.shim.hosts.map((h) => [h, 'shard', 'rs0']),
+      ...config.shim.hosts.map((h) => [h, 'config', 'cfgrs']),
+    ]);
+    const lines = recordOf(dir);
+    for (const m of members) assert.ok(lines.filter((l) => l.member === m.host).length >= 2, `${m.host} sampled: ${JSON.stringify(m)}`);
+    assert.ok(lines.filter((l) => l.role === 'config').every((l) => l.repl && l.repl.state));
+    const router = lines.filter((l) => l.role === 'router');
+    assert.ok(router.every((l) => l.repl === undefined && l.wt === undefined) && router.some((l) => l.ops && l.ops.query > 0), JSON.stringify(router));
+    assert.ok(summary.server_record.absent[mongos.shim.hosts[0]].includes('wt.*'), 'mongos stores nothing: no WiredTiger section');
+  } finally {
+    await Promise.all([mongos.stop(), shard.stop(), config.stop()]);
+  }
+});

@@ -6,8 +6,9 @@
 //  - a standalone: the one host;
 //  - mongos: each mongos the URI names, each shard's members (listShards' host "set/h1,h2"), and
 //    the config servers, learned from the first serverStatus that carries
-//    sharding.configsvrConnectionString (8.0 src/mongo/db/s/sharding_server_status.cpp:93 on a
-//    shard member; "cfgrs/cfg1:27019,..."). The issue asks for the config primary; every config
+//    sharding.configsvrConnectionString (8.0 src/mongo/s/s_sharding_server_status.cpp:70 on
+//    mongos, src/mongo/db/s/sharding_server_status.cpp:93 on a shard member;
+//    "cfgrs/cfg1:27019,..."). The issue asks for the config primary; every config
 //    member is sampled (one connection each) so that a config failover is seen too.
 const { shardUri } = require('../describe');
 

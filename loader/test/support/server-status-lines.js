@@ -78,7 +78,10 @@ function sections(line, state, role) {
   const sinceS = (Date.now() - state.server.startedAt) / 1000;
   const cpu = { page_faults: Math.floor(c.read / 65536) };
   const out = { ...common(c), ...(line.replSet ? { repl: { setName: line.replSet.name, ismaster: role === 0, secondary: role !== 0 } } : {}) };
-  const engine = line.storageEngine.name;
+  const engine = line.storageEngine ? line.storageEngine.name : null;
+  // mongos: the common sections and the config servers it routes through (8.0
+  // src/mongo/s/s_sharding_server_status.cpp; on a shard member db/s/sharding_server_status.cpp:93).
+  if (line.mongos && state.configsvr) out.sharding = { configsvrConnectionString: state.configsvr };
   if (engine === 'wiredTiger' || engine === 'inMemory') {
     const wt = { cache: wtCache(c), checkpoint: checkpoint(c, sinceS) };
     if (engine === 'wiredTiger') Object.assign(wt, { 'block-manager': { 'bytes written': c.written, 'bytes read': c.read }, log: { 'log bytes written': c.written / 3 } });
@@ -145,7 +148,7 @@ const SIZES = {
 };
 const sizedCommand = (cmd) => cmd.name === 'collStats' || cmd.name === 'dbStats';
 function sized(cmd, doc, line) {
-  if (doc.ok !== 1) return doc;
+  if (doc.ok !== 1 || !line.storageEngine) return doc; // mongos: the test server's own answer
   const k = SIZES[line.storageEngine.name];
   const count = cmd.name === 'collStats' ? doc.count : doc.objects;
   const size = cmd.name === 'collStats' ? doc.size : doc.dataSize;
@@ -160,6 +163,12 @@ function sized(cmd, doc, line) {
   return out;
 }
 
+// listShards as a mongos answers it: the shard a test named in state.shards ("rs0/h1,h2,h3").
+function listShards(state) {
+  const shards = state.shards ? [{ _id: state.shards.split('/')[0], host: state.shards, state: 1 }] : [];
+  return { shards, ok: 1 };
+}
+
 const isOplogFind = (cmd) => cmd.name === 'find' && cmd.body.find === 'oplog.rs' && cmd.body.$db === 'local';
 
-module.exports = { sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized };
+module.exports = { sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized, listShards };

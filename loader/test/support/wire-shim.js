@@ -55,6 +55,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     out.maxWireVersion = line.wire;
     if (line.sessions === true || (line.sessions === 'fcv36' && state.fcv === '3.6')) out.logicalSessionTimeoutMinutes = 30;
     else delete out.logicalSessionTimeoutMinutes;
+    if (line.mongos) out.msg = 'isdbgrid'; // hello of a mongos (manual 'hello')
     if (line.replSet) {
       const primary = role === 0;
       Object.assign(out, { setName: line.replSet.name, setVersion: 1, hosts, primary: hosts[0], me: hosts[role], secondary: !primary });
@@ -74,7 +75,11 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     if (pending.kind === 'buildInfo') {
       return { ...doc, version: line.version, versionArray: line.version.split(/[.-]/).slice(0, 4).map(Number), maxWireVersion: line.wire, ...(line.buildInfo || {}) };
     }
-    if (pending.kind === 'serverStatus') return { ...doc, version: line.version, process: 'mongod', storageEngine: line.storageEngine, ...serverSide.sections(line, state, pending.role) };
+    if (pending.kind === 'serverStatus') {
+      const out = { ...doc, version: line.version, process: line.mongos ? 'mongos' : 'mongod', storageEngine: line.storageEngine, ...serverSide.sections(line, state, pending.role) };
+      if (!line.storageEngine) delete out.storageEngine; // mongos stores nothing
+      return out;
+    }
     if (pending.kind === 'sized') return serverSide.sized(pending.cmd, doc, line);
     if (pending.kind === 'writeConcernError' && doc.ok === 1) return { ...doc, writeConcernError: pending.error };
     return doc;
@@ -105,8 +110,8 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           client.write(wire.reply(parsed, { ok: 0, code: 13, codeName: 'Unauthorized', errmsg: `not authorized on admin to execute command { ${cmd.name}: 1 }` }, nextRequestId++));
           continue;
         }
-        if (line.replSet && (cmd.name === 'replSetGetStatus' || serverSide.isOplogFind(cmd))) {
-          const doc = cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts) : serverSide.oplogFind(cmd, state);
+        if ((line.replSet && (cmd.name === 'replSetGetStatus' || serverSide.isOplogFind(cmd))) || (line.mongos && cmd.name === 'listShards')) {
+          const doc = cmd.name === 'listShards' ? serverSide.listShards(state) : cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts) : serverSide.oplogFind(cmd, state);
           stats.replied[cmd.name] = (stats.replied[cmd.name] || 0) + 1;
           client.write(wire.reply(parsed, doc, nextRequestId++));
           continue;
