@@ -624,7 +624,8 @@ class Run {
     if (this.serverRecord) await this.serverRecord.stop();
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
-    // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised.
+    // tick + 3 s for in-flight ops + 2 s to stop the server record (its last sweep bounded at 1 s,
+    // its clients' close at 1 s) + 3 s close + 2.5 s annotations = 26.5 s < the 30 s promised.
     await Promise.all([
       this.pool ? this.pool.close() : null,
       this.client ? Promise.race([this.client.close(true).catch(() => {}), sleep(3000)]) : null,
