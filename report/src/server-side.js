@@ -17,6 +17,7 @@ const METRICS = {
   lag_p99_s: 'worst secondary lag p99 (s)',
   footprint_bytes_per_doc: 'bytes per document on disk with indexes (end of run)',
   logical_bytes_per_doc: 'logical bytes per document (end of run)',
+  data_dir_bytes_per_doc: 'data directory bytes per document (largest shard member, du -sb)',
 };
 
 // compare(name, A, B): A, B = { side, samples }; lower is better, so the smaller side reads first.
@@ -59,6 +60,14 @@ function sidesOf(metric, bySide, value) {
   return { what: METRICS[metric], sides, verdicts };
 }
 
+// dataDirPerDoc(run): the largest shard member's data directory over the end's documents, or null.
+function dataDirPerDoc(r) {
+  const f = r.footprint;
+  const sizes = f && f.data_dir_bytes ? Object.values(f.data_dir_bytes).filter((x) => typeof x === 'number') : [];
+  const docs = f && f.end && f.end.documents;
+  return sizes.length && docs ? Math.round((Math.max(...sizes) / docs) * 10) / 10 : null;
+}
+
 // serverSide(report, runs) -> [{ experiment, set, footprint, seed_reference, points }]
 function serverSide(report, runs) {
   const byDir = new Map(runs.map((r) => [r.dir, r]));
@@ -93,6 +102,8 @@ function serverSide(report, runs) {
         footprint: {
           on_disk_with_indexes: sidesOf('footprint_bytes_per_doc', bySide, (r) => end(r)?.on_disk_with_indexes ?? null),
           logical: sidesOf('logical_bytes_per_doc', bySide, (r) => end(r)?.logical ?? null),
+          // On Compose, ./run.sh adds each shard member's du -sb (footprint.data_dir_bytes).
+          data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc),
         },
         // The seed's published sizes (experiment1: 10M documents), beside the footprint.
         seed_reference: all.map((r) => r.footprint && r.footprint.seed_reference).find(Boolean) ?? null,
@@ -108,7 +119,7 @@ function serverSideText(list) {
   const lines = [];
   for (const s of list) {
     const head = `${s.experiment} set ${s.set}`;
-    for (const v of [...s.footprint.on_disk_with_indexes.verdicts, ...s.footprint.logical.verdicts]) lines.push(`${head}: ${v.sentence}`);
+    for (const v of [...s.footprint.on_disk_with_indexes.verdicts, ...s.footprint.logical.verdicts, ...s.footprint.data_dir.verdicts]) lines.push(`${head}: ${v.sentence}`);
     if (s.seed_reference) lines.push(`${head}: seeds/004 published, for ${s.seed_reference.documents} documents: ${Object.entries(s.seed_reference.bytes_per_doc).map(([k, v]) => `${k} ${v} bytes/doc`).join(', ')} (du -sh of the data directory)`);
     for (const p of s.points) {
       for (const m of ['write_bytes_per_doc', 'cpu_ms_per_1000_ops', 'lag_p99_s']) for (const v of p[m].verdicts) lines.push(`${head} ${p.point}: ${v.sentence}`);
