@@ -311,7 +311,38 @@ experiment_in_stack() {
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}" || rc=$?
   # A member killed for memory during the run (it may have gone on, failed over): incomplete.
   [[ $DRY_RUN == 1 ]] || experiment_oom_check "$since" || rc=1
+  # The shard members' data directories on disk, into the run's summary.json footprint.
+  [[ $DRY_RUN == 1 ]] || experiment_data_dirs || true
   return "$rc"
+}
+
+# experiment_data_dirs: each shard member's data directory size on disk after the run (`du -sb
+# /data/db` inside the member, what seeds/004 measured with `du -sh`: data, indexes, journal,
+# oplog and, on MMAPv1, preallocated files), written into summary.json footprint.data_dir_bytes
+# {member: bytes} of each folder this run created (EXPERIMENT_RESULTS): the loader's container
+# sees no member volume. A member that does not answer is left out; none: nothing is changed.
+experiment_data_dirs() {
+  local svc out bytes pairs=() obj dir note
+  while IFS= read -r svc; do
+    out=$(compose exec -T "$svc" du -sb /data/db 2>/dev/null) || continue
+    bytes=${out%%[[:space:]]*}
+    [[ $bytes =~ ^[0-9]+$ ]] && pairs+=("\"$svc\": $bytes")
+  done < <(topology_services shard)
+  ((${#pairs[@]})) || return 0
+  obj="{$(printf '%s, ' "${pairs[@]}")"
+  obj="${obj%, }}"
+  note="du -sb /data/db in each shard member after the run (./run.sh): data, indexes, journal, oplog and any preallocated files"
+  while IFS= read -r dir; do
+    [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
+    # summary.json is JSON.stringify(..., null, 2): footprint's own fields are the lines indented
+    # by four spaces (after_load and end sit deeper), as experiment_mark_incomplete relies on too.
+    awk -v obj="$obj" -v note="$note" '
+      /^    "data_dir_bytes": null,$/ { print "    \"data_dir_bytes\": " obj ","; next }
+      /^    "data_dir_note": ".*"$/ { print "    \"data_dir_note\": \"" note "\""; next }
+      { print }' "$LAB_ROOT/$dir/summary.json" >"$LAB_ROOT/$dir/summary.json.tmp" &&
+      mv "$LAB_ROOT/$dir/summary.json.tmp" "$LAB_ROOT/$dir/summary.json"
+    info "$dir: shard members' data directories on disk: $obj bytes (summary.json footprint.data_dir_bytes)"
+  done <<<"$EXPERIMENT_RESULTS"
 }
 
 # experiment_journal_off NAME VIA LOADER_ARGS...: seeds/001's import without a journal, after the

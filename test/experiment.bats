@@ -153,6 +153,32 @@ oom_summary() {
   assert_output "[false,\"$why\",1,[\"shard01-b\"],true,null]"
 }
 
+# fp_summary DIR: a summary.json with the loader's own footprint block (loader/src/footprint.js).
+fp_summary() {
+  mkdir -p "$1"
+  node -e 'const { footprintSummary } = require(process.argv[1]);
+    process.stdout.write(JSON.stringify({ schema_version: 1, complete: true, reason: null, exit_code: 0, experiment: "experiment1",
+      steps: [{ index: 1, complete: true }], footprint: footprintSummary({ name: "experiment1" }, { end: { documents: 1000 } }) }, null, 2) + "\n")' \
+    "$BATS_TEST_DIRNAME/../loader/src/footprint.js" >"$1/summary.json"
+}
+
+@test "after an in-stack run: each shard member's data directory size (du -sb /data/db) goes into summary.json footprint.data_dir_bytes (issue 39 item 2)" {
+  all_up_rules
+  rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"
+  rule "compose * exec -T shard01-a du -sb /data/db" 0 "10307921510 /data/db"
+  rule "compose * exec -T shard01-b du -sb /data/db" 0 "10307921000 /data/db"
+  rule "compose * exec -T shard01-c du -sb /data/db" 1 ""
+  local dir=$LAB/results/experiment1/wiredtiger/20260101T000002Z
+  fp_summary "$dir"
+  lab experiment1 --docs 1000
+  assert_success
+  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml exec -T shard01-a du -sb /data/db"
+  run node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log(JSON.stringify([s.footprint.data_dir_bytes, s.footprint.data_dir_note, s.footprint.end.documents, s.footprint.seed_reference.documents, s.complete]))' "$dir/summary.json"
+  assert_success
+  assert_output '[{"shard01-a":10307921510,"shard01-b":10307921000},"du -sb /data/db in each shard member after the run (./run.sh): data, indexes, journal, oplog and any preallocated files",1000,10000000,true]'
+}
+
 @test "a container OOM-killed before the run (an older kill) leaves the run as it is" {
   all_up_rules
   rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"

@@ -32,6 +32,7 @@ const COMMON_OPTIONS = {
   'grafana-password-file': { type: 'string' },
   'server-selection-timeout': { type: 'string', default: '10s' },
   'stall-timeout': { type: 'string', default: '15s' },
+  'server-record': { type: 'string', default: 'on' },
   warmup: { type: 'string' },
   'progress-interval': { type: 'string', default: '5s' },
   image: { type: 'string', multiple: true },
@@ -93,6 +94,9 @@ Output:
   --grafana-password-file FILE    Grafana admin password for the annotations
   --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s;
                                   at least 100ms, checked every 25 ms)
+  --server-record on|off          sample each reachable member's serverStatus and replication
+                                  once a second over its own connection into server.ndjson
+                                  (default on; off only to measure its cost: loader/README.md)
   --warmup DUR                    run each step's first DUR as warm-up: shown in the timeline,
                                   left out of its throughput, percentiles and verdicts (default:
                                   the experiment file's warmup:, else 5s for a duration-bound
@@ -212,6 +216,11 @@ function withNegatives(argv) {
   return out;
 }
 
+function parseOnOff(flag, text) {
+  if (text === 'on' || text === 'off') return text === 'on';
+  throw new UsageError(`${flag}: '${text}' is not on or off`);
+}
+
 function parse(argv) {
   let parsed;
   try {
@@ -280,6 +289,7 @@ function parse(argv) {
     grafanaPasswordFile: v['grafana-password-file'],
     serverSelectionTimeoutMs: parseDuration('--server-selection-timeout', v['server-selection-timeout']),
     stallTimeoutMs: parseStallTimeout(v['stall-timeout']),
+    serverRecord: parseOnOff('--server-record', v['server-record']),
     warmupMs: v.warmup !== undefined ? parseWarmup('--warmup', v.warmup) : undefined,
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),

@@ -34,6 +34,8 @@ const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round } = require('./stats');
 const { Rng } = require('./rng');
+const { startServerRecord } = require('./server-record');
+const footprint = require('./footprint');
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -199,10 +201,26 @@ class Run {
     this.storage = storageFacts({ flag: opts.engine, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile });
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
+    // The server's side of the run: each member once a second, its own connections, from here to
+    // the end (src/server-record/; summary.json server_record, server.ndjson).
+    // A record that cannot start (its file cannot be created) is said and the run goes on.
+    if (opts.serverRecord) {
+      try {
+        this.serverRecord = startServerRecord({ conn: this.conn, description, client: this.client, dir: this.runDir.dir, log: this.log });
+      } catch (e) {
+        this.log(`server record: not started (${e.code || e.message}); the run goes on without server.ndjson`);
+      }
+    }
 
     if (!this.setupDone) await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
+    // The collection's footprint after the load and at the end (src/footprint.js), bounded so a
+    // hung server cannot hold the run here.
+    const measureFootprint = (phase) => this.untilStopped(Promise.race([footprint.measure(this.client, config, phase),
+      sleep(10000).then(() => ({ phase, error: 'collStats did not answer within 10 s' }))]));
+    if (!this.stopReason && this.preload) this.footprint = { afterLoad: await measureFootprint('after_load') };
     if (!this.stopReason) await this.runSteps();
+    if (!this.stopReason) (this.footprint ||= {}).end = await measureFootprint('end');
   }
 
   // listenMetrics: the given --metrics-port, or the default 9464 and any free port when another
@@ -507,6 +525,9 @@ class Run {
       this.stepWaiters = [];
       this.progress.stop();
       const entry = this.stepSummary(step, acc, now());
+      // The server's side of the step (src/server-record/step-facts.js): replication (lag per
+      // secondary, oplog window, state changes, flagged) and write cost, over its measured part.
+      if (this.serverRecord) Object.assign(entry, this.serverRecord.stepFacts(acc.measuredFrom ?? step.startAt, now()));
       // After the step, on the main thread: facts the kind gathers (counts, checksums), also for
       // a step cut short (the kind says what it left behind); a failure here is the step's note.
       if (k.afterStep) {
@@ -533,7 +554,7 @@ class Run {
   }
 
   summaryObject(complete, reason, { running = false, steps = this.steps } = {}) {
-    return buildSummary({
+    const summary = buildSummary({
       complete, reason, running, steps,
       shape: this.config ? kind(this.config.workload.type).shape : 'steps',
       exitCode: this.exitCode,
@@ -574,6 +595,12 @@ class Run {
         peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
       },
     });
+    // server_record: what server.ndjson holds, what no member reported, what was not recorded
+    // and why (src/server-record/sampler.js); null when --server-record off or before connecting.
+    summary.server_record = this.serverRecord ? this.serverRecord.summary() : null;
+    // footprint: the collection's size after the load and at the end (src/footprint.js).
+    summary.footprint = this.config ? footprint.footprintSummary(this.config, this.footprint) : null;
+    return summary;
   }
 
   // forceExit: a second signal. The summary gets every finished step and the one in progress as
@@ -605,6 +632,8 @@ class Run {
 
   async finish() {
     this.finished = true;
+    // The record stops first: its last second is the run's last, and its clients close here.
+    if (this.serverRecord) await this.serverRecord.stop();
     // a kind's put-back of what its beforeSetup changed, while the client is open (bounded)
     const k = this.config && this.client ? kind(this.config.workload.type) : null;
     if (k && k.afterRun) await Promise.race([k.afterRun(this.hookContext()).catch((e) => this.log(`warning: ${e.message}`)), sleep(10000)]);
@@ -663,6 +692,12 @@ class Run {
     // --sla: the search's steps and the capacity (src/capacity-table.js).
     this.capacity = capacityFor(this.config, this.steps, this.stopReason);
     if (this.capacity) this.stdout.write(capacityTable(this.capacity));
+    const end = this.footprint && this.footprint.end;
+    if (end && end.documents) this.stdout.write(`footprint at the end: ${end.documents} documents, ${end.bytes_per_doc.logical ?? 'n/a'} bytes/doc logical, ${end.bytes_per_doc.on_disk_with_indexes ?? 'n/a'} bytes/doc on disk with indexes${end.file_bytes ? `, data files ${end.file_bytes} bytes` : ''}\n`);
+    // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
+    for (const st of this.steps) {
+      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);
+    }
   }
 }
 

@@ -65,6 +65,7 @@ function parse(argv) {
 }
 
 const { capacityReport, capacityText } = require('./capacity');
+const { serverSide, serverSideText, seriesOf } = require('./server-side');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -93,8 +94,11 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // not a sweep, so they get no per-step throughput verdicts in the summary.
     report.capacity = capacityReport(input.runs, opts.by);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
+    // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
+    report.server_side = serverSide(report, input.runs);
+    report.server_series = seriesOf(input.runs);
     const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
-    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }));
+    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side));
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {

@@ -48,6 +48,7 @@ function renderHtml(report) {
   const d3Js = libFile('d3', 'dist/d3.min.js');
   const page = fs.readFileSync(path.join(__dirname, 'page.js'), 'utf8');
   const capacityPage = fs.readFileSync(path.join(__dirname, 'capacity-page.js'), 'utf8'); // --sla runs
+  const serverPage = fs.readFileSync(path.join(__dirname, 'server-side-page.js'), 'utf8'); // issue 39
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -63,6 +64,7 @@ function renderHtml(report) {
 <script>${safeScript(plotJs)}</script>
 <script>${safeScript(page)}</script>
 <script>${safeScript(capacityPage)}</script>
+<script>${safeScript(serverPage)}</script>
 </body>
 </html>
 `;

@@ -70,6 +70,20 @@ function sumRates(ops) {
   return xs.length ? xs.reduce((a, b) => a + b, 0) : null;
 }
 
+// serverOf(step) -> { write_bytes_per_doc, cpu_ms_per_1000_ops, lag_p99_s, flagged } where the
+// run recorded the server (issue 39), else null; each figure null where the line reports none.
+function serverOf(e) {
+  if (!e.write_cost && !e.replication) return null;
+  const lags = e.replication ? Object.values(e.replication.lag_s || {}).map((l) => l.p99).filter((x) => typeof x === 'number') : [];
+  return {
+    write_bytes_per_doc: e.write_cost?.bytes_per_doc ?? null,
+    write_reason: e.write_cost?.bytes_per_doc == null ? e.write_cost?.reason ?? 'not recorded' : null,
+    cpu_ms_per_1000_ops: e.write_cost?.cpu_ms_per_1000_ops?.value ?? null,
+    lag_p99_s: lags.length ? Math.max(...lags) : null,
+    flagged: e.replication?.flagged ?? null,
+  };
+}
+
 function points(summary) {
   const out = [];
   for (const list of POINT_LISTS) {
@@ -112,6 +126,8 @@ function points(summary) {
         latency_meaning: e.latency_meaning ?? null,
         journal: typeof e.journal === 'boolean' ? e.journal : null,
         journal_source: e.journal_source ?? null,
+        // The server's side of the point (loader/src/server-record/step-facts.js), or null.
+        server: serverOf(e),
       });
     });
   }
@@ -203,6 +219,7 @@ function normalise(s, timelineLines, dir) {
     published: s.published ?? null,
     points: points(s),
     capacity: s.capacity ?? null, // --sla runs: the capacity search (src/capacity.js)
+    footprint: s.footprint ?? null, // issue 39: the collection's size after the load and at the end
     timeline: timeline(timelineLines),
   };
 }

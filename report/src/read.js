@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { normalise } = require('./normalise');
+const { serverSeries } = require('./server-side');
 const { checkSummary, BadRun } = require('./check');
 
 const SUPPORTED_SCHEMA = [1];
@@ -31,8 +32,10 @@ function findRunDirs(root, depth = 0, out = []) {
   return out;
 }
 
-function readTimeline(dir) {
-  const file = path.join(dir, 'timeline.ndjson');
+const readServer = (dir) => readTimeline(dir, 'server.ndjson');
+
+function readTimeline(dir, name = 'timeline.ndjson') {
+  const file = path.join(dir, name);
   if (!fs.existsSync(file)) return [];
   const lines = [];
   for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
@@ -67,7 +70,10 @@ function readRun(dir) {
     if (e instanceof BadRun) return { kind: 'skipped', dir, why: `summary.json: ${e.message}` };
     throw e;
   }
-  return { kind: 'experiment', run: normalise(s, readTimeline(dir), dir) };
+  const run = normalise(s, readTimeline(dir), dir);
+  // server.ndjson (the loader's server record, issue 39): each run's series for its appendix.
+  run.server_series = serverSeries(readServer(dir));
+  return { kind: 'experiment', run };
 }
 
 // readAll(roots, {experiments, engines, since}) -> { runs, faults, skipped }

@@ -188,6 +188,15 @@ const LINES = {
     buildInfo: { psmdbVersion: '3.6.23-13.0' },
     behaviours: ['retryable-writes-refused-fcv34', 'fcv-upgrade-refused-rocksdb', 'fcv-set', ...COMMON], journalCommitInterval: 0,
   },
+  // A mongos (issue 39's server record through a router): hello says msg 'isdbgrid' (manual
+  // 'hello', mongos), serverStatus has process 'mongos' and no storageEngine, listShards and
+  // serverStatus.sharding.configsvrConnectionString name what a test set in shim.state.shards /
+  // shim.state.configsvr (support/server-status-lines.js). No write-concern behaviours: mongos
+  // passes those to the shards.
+  'mongos-8.0': {
+    version: '8.0.4', wire: 25, hello: true, mongos: true, // no storageEngine: mongos stores nothing
+    journal: true, replSet: null, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'], behaviours: [],
+  },
 };
 
 // mongo-java-server 1.47.0 (the tests' server) where it is not MongoDB: what it does, what

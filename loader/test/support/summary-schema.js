@@ -90,6 +90,20 @@ function checkSummary(s) {
     assert.ok(Array.isArray(st.loader.contention), `${n}.loader.contention`);
     assert.ok(Array.isArray(st.loader.reasons), `${n}.loader.reasons`);
     assert.ok(Array.isArray(st.loader.workers), `${n}.loader.workers`);
+    // The server's side of the step (src/server-record/step-facts.js), where the record ran.
+    if (st.write_cost) {
+      assert.ok(st.write_cost.bytes_per_doc === null ? typeof st.write_cost.reason === 'string' : st.write_cost.bytes_per_doc > 0, `${n}.write_cost: bytes_per_doc, or null with reason`);
+      if (st.write_cost.cpu_ms_per_1000_ops) assert.ok(st.write_cost.cpu_ms_per_1000_ops.value === null ? typeof st.write_cost.cpu_ms_per_1000_ops.reason === 'string' : st.write_cost.cpu_ms_per_1000_ops.value >= 0, `${n}.write_cost.cpu_ms_per_1000_ops`);
+    }
+    if (st.replication) {
+      assert.ok(isObj(st.replication.lag_s) && Array.isArray(st.replication.state_changes), `${n}.replication`);
+      assert.ok(st.replication.flagged === null || (Array.isArray(st.replication.flagged) && st.replication.flagged.length > 0), `${n}.replication.flagged: null or reasons`);
+    }
+  }
+  // server_record (src/server-record/sampler.js): null with --server-record off.
+  if (s.server_record) {
+    assert.equal(s.server_record.file, 'server.ndjson');
+    assert.ok(Array.isArray(s.server_record.members) && isObj(s.server_record.absent) && Array.isArray(s.server_record.not_recorded), 'server_record: members, absent, not_recorded');
   }
   assert.ok(typeof s.loader_limited === 'boolean' || s.loader_limited === null, 'loader_limited');
   // --sla: the capacity search (src/sla.js capacityOf); absent without --sla.

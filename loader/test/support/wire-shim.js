@@ -11,6 +11,8 @@
 const net = require('node:net');
 const wire = require('./wire');
 const { BEHAVIOURS, lineOf } = require('./server-lines');
+// The server's side (serverStatus sections, replSetGetStatus, the oplog's ends): its own file.
+const serverSide = require('./server-status-lines');
 
 const HELLO = new Set(['hello', 'isMaster', 'ismaster']);
 const BUILD_INFO = new Set(['buildInfo', 'buildinfo']);
@@ -35,6 +37,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
   const sockets = new Set();
+  const memberSockets = []; // per member: its client sockets, for killMember
   for (let i = 0; i < members; i += 1) {
     const server = net.createServer((client) => serve(client, i));
     await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
@@ -52,6 +55,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     out.maxWireVersion = line.wire;
     if (line.sessions === true || (line.sessions === 'fcv36' && state.fcv === '3.6')) out.logicalSessionTimeoutMinutes = 30;
     else delete out.logicalSessionTimeoutMinutes;
+    if (line.mongos) out.msg = 'isdbgrid'; // hello of a mongos (manual 'hello')
     if (line.replSet) {
       const primary = role === 0;
       Object.assign(out, { setName: line.replSet.name, setVersion: 1, hosts, primary: hosts[0], me: hosts[role], secondary: !primary });
@@ -71,13 +75,19 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     if (pending.kind === 'buildInfo') {
       return { ...doc, version: line.version, versionArray: line.version.split(/[.-]/).slice(0, 4).map(Number), maxWireVersion: line.wire, ...(line.buildInfo || {}) };
     }
-    if (pending.kind === 'serverStatus') return { ...doc, version: line.version, process: 'mongod', storageEngine: line.storageEngine };
+    if (pending.kind === 'serverStatus') {
+      const out = { ...doc, version: line.version, process: line.mongos ? 'mongos' : 'mongod', storageEngine: line.storageEngine, ...serverSide.sections(line, state, pending.role) };
+      if (!line.storageEngine) delete out.storageEngine; // mongos stores nothing
+      return out;
+    }
+    if (pending.kind === 'sized') return serverSide.sized(pending.cmd, doc, line);
     if (pending.kind === 'writeConcernError' && doc.ok === 1) return { ...doc, writeConcernError: pending.error };
     return doc;
   }
 
   function serve(client, role) {
     sockets.add(client);
+    (memberSockets[role] ||= new Set()).add(client);
     const backend = net.connect(backendPort, backendHost);
     sockets.add(backend);
     const fromClient = new wire.Splitter();
@@ -95,6 +105,18 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
         stats.commands += 1;
         if (cmd.body && cmd.body.txnNumber !== undefined) stats.txnNumbers += 1;
         const id = parsed.header.requestId;
+        serverSide.count(state, role, cmd, msg.length, members);
+        if (state.refused && state.refused.has(cmd.name)) {
+          // refuseCommand: as a user without the privilege is answered (code 13, Unauthorized).
+          client.write(wire.reply(parsed, { ok: 0, code: 13, codeName: 'Unauthorized', errmsg: `not authorized on admin to execute command { ${cmd.name}: 1 }` }, nextRequestId++));
+          continue;
+        }
+        if ((line.replSet && (cmd.name === 'replSetGetStatus' || serverSide.isOplogFind(cmd))) || (line.mongos && cmd.name === 'listShards')) {
+          const doc = cmd.name === 'listShards' ? serverSide.listShards(state) : cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts) : serverSide.oplogFind(cmd, state);
+          stats.replied[cmd.name] = (stats.replied[cmd.name] || 0) + 1;
+          client.write(wire.reply(parsed, doc, nextRequestId++));
+          continue;
+        }
         const rule = line.behaviours.map((b) => [b, BEHAVIOURS[b]]).find(([, b]) => b.when(cmd, line, state));
         if (rule && (rule[1].answer.refuse || rule[1].answer.reply)) {
           const [name, b] = rule;
@@ -112,7 +134,9 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
         } else if (BUILD_INFO.has(cmd.name)) {
           pending.set(id, { kind: 'buildInfo' });
         } else if (cmd.name === 'serverStatus') {
-          pending.set(id, { kind: 'serverStatus' });
+          pending.set(id, { kind: 'serverStatus', role });
+        } else if (serverSide.sizedCommand(cmd)) {
+          pending.set(id, { kind: 'sized', cmd: { name: cmd.name } });
         }
         if (cmd.name === 'hello' && line.hello && parsed.header.opCode === wire.OP_MSG) {
           // hello exists from 4.4.2 (manual 'hello'); the test server knows only isMaster.
@@ -152,6 +176,22 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     line,
     state,
     stats,
+    // killMember(i): member i stops answering (its port closed, its connections cut), as a
+    // killed mongod does; the others report it unreachable in replSetGetStatus.
+    killMember(i) {
+      serverSide.count(state, i, { name: 'ping', body: {} }, 0, members); // its counters exist
+      state.server.down.add(i);
+      for (const c of memberSockets[i] || []) c.destroy();
+      return new Promise((r) => servers[i].close(r));
+    },
+    // holdSecondary(i, seconds): member i's optime trails the primary's by that many seconds.
+    holdSecondary(i, seconds) {
+      serverSide.count(state, i, { name: 'ping', body: {} }, 0, members);
+      if (seconds) state.server.held[i] = seconds;
+      else delete state.server.held[i];
+    },
+    // refuseCommand(name): every member answers it Unauthorized from now on.
+    refuseCommand(name) { (state.refused ||= new Set()).add(name); },
     close() {
       for (const s of sockets) s.destroy();
       return Promise.all(servers.map((s) => new Promise((r) => s.close(r))));

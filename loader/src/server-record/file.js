@@ -1,0 +1,37 @@
+'use strict';
+// server.ndjson beside timeline.ndjson: one JSON object per line, written synchronously (a loader
+// killed with SIGKILL leaves every second it sampled). A failed write (disk full) stops the record
+// and says so once; it never stops the run, whose own files have the reserve (src/results.js).
+const fs = require('node:fs');
+const path = require('node:path');
+
+class RecordFile {
+  constructor(dir, log) {
+    this.file = path.join(dir, 'server.ndjson');
+    this.log = log;
+    this.fd = fs.openSync(this.file, 'wx');
+    this.bytes = 0;
+    this.error = null;
+  }
+
+  write(obj) {
+    if (this.fd === undefined || this.error) return;
+    const buf = Buffer.from(JSON.stringify(obj) + '\n');
+    try {
+      let off = 0;
+      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+      this.bytes += buf.length;
+    } catch (e) {
+      try { fs.ftruncateSync(this.fd, this.bytes); } catch { /* read-only: nothing to cut */ }
+      this.error = `cannot write ${this.file}: ${e.code || e.message}; the server record stopped there`;
+      this.log(`server record: ${this.error}`);
+    }
+  }
+
+  close() {
+    if (this.fd !== undefined) { try { fs.closeSync(this.fd); } catch { /* written already */ } }
+    this.fd = undefined;
+  }
+}
+
+module.exports = { RecordFile };

@@ -1,0 +1,201 @@
+'use strict';
+// The sampler: once a second, each member it can reach, over its own connection (one client per
+// member, directConnection, pool of 1), on the main thread, which runs no measured operation:
+// serverStatus; on a replica-set member also replSetGetStatus and the oplog's first and last
+// entry. One line per member per second goes to server.ndjson (src/server-record/file.js).
+//
+// Honest about gaps: a member that does not answer within the second has no line for it
+// (missed_s in summary.json); a field a member never reported is listed once in
+// summary.json server_record.absent; a command refused for want of a privilege is one line in
+// server_record.not_recorded and is not asked again of that member.
+const { driver } = require('../driver-line');
+const { clientOptions } = require('../clients');
+const { FIELDS } = require('./fields');
+const { readStatus, lineValues } = require('./delta');
+const { initialMembers, configMembers, memberUri } = require('./members');
+const { replOf, oplogEnds } = require('./repl');
+
+// A member's commands share the second: whatever has not answered 900 ms after the tick is left
+// for the next one (that member's second is missed), so one slow member never delays the others.
+const ANSWER_WITHIN_MS = 900;
+const UNAUTHORIZED = new Set([13, 'Unauthorized']);
+
+class ServerRecord {
+  // conn: the run's connection settings (uri, credentials, driverLine); description: describe.js;
+  // seedHosts: the run client's hosts; out: { write(obj) } for server.ndjson; log(line).
+  constructor({ conn, description, seedHosts, out, log, intervalMs = 1000, now = () => Date.now() }) {
+    Object.assign(this, { conn, out, log, intervalMs, now });
+    this.members = [];
+    this.notRecorded = [];
+    this.series = []; // compact per-second rows for per-step facts (step-facts.js)
+    this.linesWritten = 0;
+    for (const m of initialMembers(description, seedHosts)) this.addMember(m);
+  }
+
+  addMember({ host, role, set }) {
+    if (this.members.some((m) => m.host === host)) return;
+    const { MongoClient } = driver(this.conn.driverLine);
+    const uri = memberUri(this.conn.uri, host);
+    const opts = clientOptions({ ...this.conn, uri, serverSelectionTimeoutMs: 2000 }, null, {
+      directConnection: true, maxPoolSize: 1, minPoolSize: 0, appName: 'lab-server-record', socketTimeoutMS: 5000,
+    });
+    delete opts.retryWrites; // the record writes nothing
+    this.members.push({
+      host, role, set, client: new MongoClient(uri, opts), busy: false, prev: null,
+      lines: 0, missed: 0, reported: new Set(), answered: false, refused: new Set(), failing: null,
+    });
+  }
+
+  start() {
+    this.startedAt = this.now();
+    const loop = () => {
+      if (this.stopped) return;
+      const due = this.startedAt + Math.ceil((this.now() - this.startedAt + 1) / this.intervalMs) * this.intervalMs;
+      this.timer = setTimeout(() => { this.pending = this.sweep().finally(loop); }, Math.max(0, due - this.now()));
+    };
+    loop();
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.pending) await Promise.race([this.pending, new Promise((r) => setTimeout(r, ANSWER_WITHIN_MS + 100))]);
+    await Promise.all(this.members.map((m) => Promise.race([m.client.close(true).catch(() => {}), new Promise((r) => setTimeout(r, 1000))])));
+  }
+
+  // sweep(): one second: every member at once; then the lines, lag computed against the
+  // primary's own replSetGetStatus (the view rs.printSecondaryReplicationInfo uses).
+  async sweep() {
+    const at = this.now();
+    const results = await Promise.all(this.members.map((m) => this.sampleMember(m)));
+    const primary = results.find((r) => r && r.repl && r.repl.self_state === 'PRIMARY');
+    // The primary's view of every member this second: state changes (step-facts.js) include a
+    // member that stopped answering the record, as the primary sees it go.
+    if (primary) this.series.push({ at, view: (primary.repl.raw.members || []).map((x) => ({ name: x.name, state: x.stateStr })) });
+    for (let i = 0; i < this.members.length; i++) {
+      const m = this.members[i];
+      const r = results[i];
+      if (!r) { m.missed += 1; continue; }
+      this.writeLine(m, r, primary, at);
+    }
+  }
+
+  async sampleMember(m) {
+    if (m.busy) return null; // last second's commands are still out: this second is missed
+    m.busy = true;
+    const work = this.readMember(m).finally(() => { m.busy = false; });
+    const timeout = new Promise((r) => setTimeout(() => r(null), ANSWER_WITHIN_MS));
+    const r = await Promise.race([work.catch((e) => ({ error: e })), timeout]);
+    if (r && r.error) {
+      if (!m.failing) this.log(`server record: ${m.host} did not answer (${r.error.name}: ${r.error.message}); its seconds are absent until it answers`);
+      m.failing = `${r.error.name}: ${r.error.message}`;
+      return null;
+    }
+    if (r && m.failing) { this.log(`server record: ${m.host} answers again`); m.failing = null; }
+    return r;
+  }
+
+  // refused(m, what, e): a privilege the run's user lacks: said once, not asked again.
+  refused(m, what, e) {
+    if (!UNAUTHORIZED.has(e.code) && !UNAUTHORIZED.has(e.codeName)) return false;
+    if (!m.refused.has(what)) {
+      m.refused.add(what);
+      const line = `${m.host}: ${what} refused (${e.codeName || e.code}: ${e.message}): ${what === 'serverStatus' ? 'no server counters' : what === 'replSetGetStatus' ? 'no member state, optime or lag' : 'no oplog window'} recorded for it (grant the run's user clusterMonitor${what === 'oplog' ? ' and read on local' : ''})`;
+      this.notRecorded.push(line);
+      this.log(`server record: ${line}`);
+    }
+    return true;
+  }
+
+  async readMember(m) {
+    const admin = m.client.db('admin');
+    const at = this.now();
+    let status = null;
+    if (!m.refused.has('serverStatus')) {
+      try {
+        status = await admin.command({ serverStatus: 1 });
+      } catch (e) {
+        if (!this.refused(m, 'serverStatus', e)) throw e;
+      }
+    }
+    if (status) for (const c of configMembers(status)) this.addMember(c);
+    const isMember = Boolean(status && status.repl && status.repl.setName) || (m.set && m.role !== 'router');
+    let repl = null;
+    if (isMember && !m.refused.has('replSetGetStatus')) {
+      try {
+        repl = replOf(await admin.command({ replSetGetStatus: 1 }), m.host);
+      } catch (e) {
+        if (!this.refused(m, 'replSetGetStatus', e) && !/NoReplicationEnabled|not running with --replSet/.test(e.message)) throw e;
+      }
+    }
+    let oplog = null;
+    if (repl && !m.refused.has('oplog')) {
+      try {
+        oplog = await oplogEnds(m.client);
+      } catch (e) {
+        if (!this.refused(m, 'oplog', e)) oplog = { error: `${e.codeName || e.name}: ${e.message}` };
+      }
+    }
+    m.answered = true;
+    return { at, status, repl, replStatus: repl && repl.raw, oplog };
+  }
+
+  writeLine(m, r, primary, at) {
+    const line = { t: new Date(at).toISOString(), member: m.host, role: m.role, ...(m.set ? { set: m.set } : {}) };
+    let values = {};
+    if (r.status) {
+      const cur = { at: r.at, ...readStatus(r.status) };
+      for (const k of Object.keys(cur.values)) m.reported.add(k);
+      const { fields, gaps } = lineValues(m.prev, cur);
+      line.interval_s = m.prev ? Math.round((cur.at - m.prev.at) / 10) / 100 : null;
+      Object.assign(line, fields);
+      if (gaps.length) line.gaps = gaps;
+      m.prev = cur;
+      values = fields;
+    }
+    if (r.repl) {
+      const view = primary ? primary.repl : r.repl;
+      const lag = view.lagOf(m.host);
+      line.repl = {
+        state: r.repl.self_state,
+        optime: r.repl.self_optime,
+        ...(r.repl.self_state === 'SECONDARY' ? { lag_s: lag.lagSeconds, lag_seen_by: primary ? 'primary' : 'itself (no primary answered this second)' } : {}),
+        ...(r.oplog && !r.oplog.error ? r.oplog : {}),
+        ...(r.oplog && r.oplog.error ? { oplog_error: r.oplog.error } : {}),
+      };
+    }
+    m.lines += 1;
+    this.linesWritten += 1;
+    this.out.write(line);
+    this.series.push({ at, member: m.host, role: m.role, set: m.set, interval_s: line.interval_s ?? null, values, repl: line.repl || null });
+  }
+
+  // summary() -> summary.json server_record.
+  summary() {
+    const absent = {};
+    for (const m of this.members) {
+      if (!m.answered || m.refused.has('serverStatus')) continue;
+      // A group none of whose fields the member reported is one entry ("mmapv1.*"), so the list
+      // reads as what the line lacks: a WiredTiger member has no MMAPv1 or MongoRocks section.
+      const missing = [];
+      for (const group of [...new Set(FIELDS.map((f) => f.key.split('.')[0]))]) {
+        const keys = FIELDS.map((f) => f.key).filter((k) => k.startsWith(`${group}.`));
+        const not = keys.filter((k) => !m.reported.has(k));
+        if (not.length === keys.length) missing.push(`${group}.*`);
+        else missing.push(...not);
+      }
+      if (missing.length) absent[m.host] = missing;
+    }
+    return {
+      file: 'server.ndjson',
+      interval_ms: this.intervalMs,
+      fields: 'loader/src/server-record/fields.js (per server line, with the source each name was read in)',
+      lines: this.linesWritten,
+      members: this.members.map((m) => ({ host: m.host, role: m.role, set: m.set ?? null, lines: m.lines, missed_s: m.missed, ...(m.failing ? { last_error: m.failing } : {}) })),
+      absent,
+      not_recorded: this.notRecorded,
+    };
+  }
+}
+
+module.exports = { ServerRecord, ANSWER_WITHIN_MS };

@@ -1,0 +1,174 @@
+'use strict';
+// The server's side of each line, as the wire shim (wire-shim.js) plays it: serverStatus sections
+// whose counters move with the operations that pass through the shim, replSetGetStatus, and the
+// oplog's first and last entry. Kept apart from server-lines.js (its behaviours table) so that
+// each grows on its own; the field names and where they were read are in
+// loader/src/server-record/fields.js (the loader's field map), which these sections follow:
+//   8.0 WiredTiger  opcounters, opcountersRepl, opLatencies, wiredTiger{cache, checkpoint,
+//                   block-manager, log}, queues.execution, globalLock.currentQueue, flowControl,
+//                   extra_info{page_faults, user_time_us, system_time_us}, network
+//   8.0 inMemory    the same with `inMemory` in place of `wiredTiger`, without log (no journal)
+//                   and without block-manager (not read in Percona's source: the shim leaves them
+//                   out, so the tests exercise the absent path; a real server may differ)
+//   4.0 MMAPv1      no wiredTiger, queues or flowControl (4.2+); backgroundFlushing; dur as the
+//                   last 3 s window (dur.cpp DurStatsResetIntervalMillis); extra_info without CPU
+//   3.6 MongoRocks  rocksdb{ properties as strings, counters, concurrentTransactions }; no
+//                   flowControl; extra_info without CPU
+// Every number here is a stand-in that moves with the traffic (so a test can see a rate follow
+// the operations); none is a measurement of any engine.
+
+const WRITE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
+const READ = new Set(['find', 'aggregate', 'count', 'distinct']);
+
+// counters(state, role): the member's running totals (created on first use).
+function counters(state, role) {
+  state.server ||= { members: {}, startedAt: Date.now(), lastWriteAt: Date.now(), held: {}, down: new Set() };
+  const all = state.server.members;
+  all[role] ||= { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0, replInsert: 0, replUpdate: 0, replDelete: 0,
+    readUs: 0, reads: 0, writeUs: 0, writes: 0, cmdUs: 0, cmds: 0, bytesIn: 0, bytesOut: 0, written: 0, read: 0 };
+  return all[role];
+}
+
+// count(state, role, cmd, bytes, members): one command through member `role`'s port; a write on
+// the primary (role 0) is also applied by every secondary (opcountersRepl, bytes written).
+function count(state, role, cmd, bytes, members) {
+  const c = counters(state, role);
+  c.bytesIn += bytes;
+  c.bytesOut += 200;
+  const name = cmd.name;
+  const docs = Array.isArray(cmd.body.documents) ? cmd.body.documents.length : Array.isArray(cmd.body.updates) ? cmd.body.updates.length : Array.isArray(cmd.body.deletes) ? cmd.body.deletes.length : 1;
+  if (WRITE.has(name)) {
+    const k = name === 'insert' ? 'insert' : name === 'delete' ? 'delete' : 'update';
+    c[k] += docs; c.writes += 1; c.writeUs += 300; c.written += bytes * 3;
+    state.server.lastWriteAt = Date.now();
+    for (let r = 0; r < members; r++) {
+      if (r === role) continue;
+      const s = counters(state, r);
+      s[`repl${k[0].toUpperCase()}${k.slice(1)}`] += docs;
+      s.written += bytes * 3;
+    }
+  } else if (READ.has(name)) {
+    c.query += 1; c.reads += 1; c.readUs += 200; c.read += 4096;
+  } else if (name === 'getMore') {
+    c.getmore += 1; c.reads += 1; c.readUs += 100;
+  } else {
+    c.command += 1; c.cmds += 1; c.cmdUs += 50;
+  }
+}
+
+const ops = (c) => ({ insert: c.insert, query: c.query, update: c.update, delete: c.delete, getmore: c.getmore, command: c.command });
+const lat = (c) => ({ reads: { latency: c.readUs, ops: c.reads }, writes: { latency: c.writeUs, ops: c.writes }, commands: { latency: c.cmdUs, ops: c.cmds } });
+const common = (c) => ({
+  opcounters: ops(c),
+  opcountersRepl: { insert: c.replInsert, query: 0, update: c.replUpdate, delete: c.replDelete, getmore: 0, command: 0 },
+  opLatencies: lat(c),
+  globalLock: { currentQueue: { total: 0, readers: 0, writers: 0 }, activeClients: { total: 0, readers: 0, writers: 0 } },
+  network: { bytesIn: c.bytesIn, bytesOut: c.bytesOut, numRequests: c.cmds + c.reads + c.writes },
+});
+const tickets = (c) => ({ read: { out: 0, available: 128, totalTickets: 128 }, write: { out: c.writes % 2, available: 128 - (c.writes % 2), totalTickets: 128 } });
+const wtCache = (c) => ({
+  'bytes currently in the cache': 1048576 + c.written, 'tracked dirty bytes in the cache': c.written % 65536,
+  'maximum bytes configured': 268435456, 'pages evicted by application threads': Math.floor(c.written / 1e6),
+});
+const checkpoint = (c, sinceS) => ({ 'progress state': 0, 'most recent time (msecs)': 12, 'total succeed number of checkpoints': Math.floor(sinceS / 60) });
+
+// sections(line, state, role) -> what this member's serverStatus adds to the test server's reply.
+function sections(line, state, role) {
+  const c = counters(state, role);
+  const sinceS = (Date.now() - state.server.startedAt) / 1000;
+  const cpu = { page_faults: Math.floor(c.read / 65536) };
+  const out = { ...common(c), ...(line.replSet ? { repl: { setName: line.replSet.name, ismaster: role === 0, secondary: role !== 0 } } : {}) };
+  const engine = line.storageEngine ? line.storageEngine.name : null;
+  // mongos: the common sections and the config servers it routes through (8.0
+  // src/mongo/s/s_sharding_server_status.cpp; on a shard member db/s/sharding_server_status.cpp:93).
+  if (line.mongos && state.configsvr) out.sharding = { configsvrConnectionString: state.configsvr };
+  if (engine === 'wiredTiger' || engine === 'inMemory') {
+    const wt = { cache: wtCache(c), checkpoint: checkpoint(c, sinceS) };
+    if (engine === 'wiredTiger') Object.assign(wt, { 'block-manager': { 'bytes written': c.written, 'bytes read': c.read }, log: { 'log bytes written': c.written / 3 } });
+    out[engine] = wt;
+    out.queues = { execution: tickets(c) };
+    out.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: 0, locksPerKiloOp: 0, sustainerRate: 0, isLagged: Object.keys(state.server.held).length > 0, isLaggedCount: 0, isLaggedTimeMicros: 0 };
+    out.extra_info = { note: 'fields vary by platform', user_time_us: Math.round(sinceS * 1e5 + c.writes * 50 + c.reads * 30), system_time_us: Math.round(sinceS * 2e4), page_faults: cpu.page_faults };
+  } else if (engine === 'mmapv1') {
+    out.backgroundFlushing = { flushes: Math.floor(sinceS / 60), total_ms: Math.floor(sinceS / 60) * 40, average_ms: 40, last_ms: 40, last_finished: new Date() };
+    // dur: the previous 3 s window's totals; the shim spreads the bytes written so far evenly.
+    const perS = sinceS > 0 ? c.written / sinceS : 0;
+    out.dur = { commits: 30, journaledMB: (perS * 3) / 1e6, writeToDataFilesMB: (perS * 3) / 1e6, compression: 0.5, commitsInWriteLock: 0, earlyCommits: 0, timeMs: { dt: 3000, prepLogBuffer: 0, writeToJournal: 1, writeToDataFiles: 1, remapPrivateView: 0, commits: 2, commitsInWriteLock: 0 } };
+    out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
+  } else if (engine === 'rocksdb') {
+    out.rocksdb = {
+      'num-immutable-mem-table': '0', 'mem-table-flush-pending': '0', 'compaction-pending': '0', 'background-errors': '0',
+      'cur-size-all-mem-tables': '64MB',
+      counters: { 'num-keys-written': c.insert + c.update + c.replInsert + c.replUpdate, 'num-keys-read': c.query, 'bytes-written': c.written, 'flush-bytes-written': Math.floor(c.written / 2), 'compaction-bytes-read': 0, 'compaction-bytes-written': Math.floor(c.written / 4), 'block-cache-misses': 0, 'block-cache-hits': c.query },
+      concurrentTransactions: tickets(c),
+    };
+    out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
+  }
+  return out;
+}
+
+// replSetGetStatus as member `role` answers it: the primary's optime is the last write's time;
+// a secondary held back by `holdSecondary(role, s)` reports that many seconds less; a member the
+// test killed is "(not reachable/healthy)" with health 0 and optime 0 (manual "replSetGetStatus").
+function replSetGetStatus(line, state, role, hosts) {
+  counters(state, role);
+  const last = state.server.lastWriteAt;
+  const members = hosts.map((host, i) => {
+    if (state.server.down.has(i)) return { _id: i, name: host, health: 0, state: 8, stateStr: '(not reachable/healthy)', optime: { ts: ts(0), t: -1 }, optimeDate: new Date(0) };
+    const at = last - (state.server.held[i] || 0) * 1000;
+    return { _id: i, name: host, health: 1, state: i === 0 ? 1 : 2, stateStr: i === 0 ? 'PRIMARY' : 'SECONDARY', optime: { ts: ts(Math.floor(at / 1000)), t: 1 }, optimeDate: new Date(at), ...(i === role ? { self: true } : {}) };
+  });
+  return { set: line.replSet.name, date: new Date(), myState: role === 0 ? 1 : 2, members, ok: 1 };
+}
+
+function ts(seconds) {
+  const { Timestamp } = require('mongodb');
+  return new Timestamp({ t: seconds, i: 1 });
+}
+
+// oplogFind: the first (window before the run) or last entry of local.oplog.rs: the shim's oplog
+// spans from an hour before the shim started to the last write.
+function oplogFind(cmd, state) {
+  counters(state, 0);
+  const dir = cmd.body.sort && cmd.body.sort.$natural;
+  const at = dir === -1 ? state.server.lastWriteAt : state.server.startedAt - 3600 * 1000;
+  const { Long } = require('mongodb');
+  return { cursor: { firstBatch: [{ ts: ts(Math.floor(at / 1000)) }], id: Long.fromNumber(0), ns: 'local.oplog.rs' }, ok: 1 };
+}
+
+// collStats / dbStats as each line's engine would size what the test server holds: stand-in
+// ratios (not measurements) of the test server's logical size and count, so that each line has
+// the fields its engine reports (manual collStats: storageSize, totalIndexSize; dbStats fileSize
+// only on MMAPv1, whose data files are preallocated: 64 MB then 128 MB in 4.0's defaults).
+const SIZES = {
+  wiredTiger: { storage: 0.45, indexPerDoc: 12 },
+  inMemory: { storage: 1.0, indexPerDoc: 20 },
+  mmapv1: { storage: 2.0, indexPerDoc: 40, fileSize: 192 * 1048576 },
+  rocksdb: { storage: 0.3, indexPerDoc: 10 },
+};
+const sizedCommand = (cmd) => cmd.name === 'collStats' || cmd.name === 'dbStats';
+function sized(cmd, doc, line) {
+  if (doc.ok !== 1 || !line.storageEngine) return doc; // mongos: the test server's own answer
+  const k = SIZES[line.storageEngine.name];
+  const count = cmd.name === 'collStats' ? doc.count : doc.objects;
+  const size = cmd.name === 'collStats' ? doc.size : doc.dataSize;
+  const out = { ...doc, storageSize: Math.round(size * k.storage) + (count ? 4096 : 0), totalIndexSize: count * k.indexPerDoc + 4096 };
+  if (cmd.name === 'collStats') delete out.indexSize; // the test server's own shape; MongoDB names them indexSizes
+  if (cmd.name === 'dbStats') {
+    delete out.fileSize; // the test server answers 0; only MMAPv1 reports its files
+    delete out.nsSizeMB;
+    delete out.numExtents;
+    if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2 });
+  }
+  return out;
+}
+
+// listShards as a mongos answers it: the shard a test named in state.shards ("rs0/h1,h2,h3").
+function listShards(state) {
+  const shards = state.shards ? [{ _id: state.shards.split('/')[0], host: state.shards, state: 1 }] : [];
+  return { shards, ok: 1 };
+}
+
+const isOplogFind = (cmd) => cmd.name === 'find' && cmd.body.find === 'oplog.rs' && cmd.body.$db === 'local';
+
+module.exports = { sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized, listShards };

@@ -1,0 +1,155 @@
+'use strict';
+// The server's side compared (issue 39 item 5): per experiment, per set of alike runs (the sets
+// compare.js already formed, so the same rule decides what is comparable) and per side: the
+// collection's footprint per document, and per point the engine's write bytes per document, the
+// server's CPU per 1,000 operations and the worst secondary's lag p99. Each figure: the median of
+// the repetitions, and between two sides the same statistic as throughput (stats.js ratioCI: ratio
+// of geometric means with its 95 % interval; at least 2 repetitions a side, positive values).
+// Lower is better for all of them. A figure a line does not report stays null with the reason.
+const { median, ratioCI } = require('./stats');
+
+const LEVEL = 0.95;
+const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+const METRICS = {
+  write_bytes_per_doc: 'engine bytes written per document',
+  cpu_ms_per_1000_ops: 'server CPU ms per 1,000 operations',
+  lag_p99_s: 'worst secondary lag p99 (s)',
+  footprint_bytes_per_doc: 'bytes per document on disk with indexes (end of run)',
+  logical_bytes_per_doc: 'logical bytes per document (end of run)',
+  data_dir_bytes_per_doc: 'data directory bytes per document (largest shard member, du -sb)',
+};
+
+// compare(name, A, B): A, B = { side, samples }; lower is better, so the smaller side reads first.
+function compare(metric, A, B) {
+  const base = { metric, sides: [A.side, B.side] };
+  const a = A.samples;
+  const b = B.samples;
+  if (a.length < 2 || b.length < 2) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (${a.length} and ${b.length} run(s) with a value; a confidence interval needs at least 2 of each)` };
+  if ([...a, ...b].some((x) => !(x > 0))) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (a ratio needs values above 0)` };
+  let [lo, hi, sl, sh] = [A, B, a, b];
+  if (ratioCI(a, b, LEVEL).ratio > 1) [lo, hi, sl, sh] = [B, A, b, a];
+  const ci = ratioCI(sl, sh, LEVEL);
+  const spans = ci.low <= 1 && ci.high >= 1;
+  const ciText = `95% CI ${fmt(ci.low)}-${fmt(ci.high)}`;
+  const runs = sl.length === sh.length ? `${sl.length} runs each` : `${sl.length} and ${sh.length} runs`;
+  return {
+    ...base,
+    status: spans ? 'no-difference' : 'verdict',
+    lower: lo.side,
+    ratio: ci.ratio,
+    ci: [ci.low, ci.high],
+    sentence: spans
+      ? `${METRICS[metric]}: no difference shown between ${lo.side} and ${hi.side} (ratio ${fmt(ci.ratio)}, ${ciText} spans 1.0; ${runs})`
+      : `${METRICS[metric]}: ${lo.side} is ${fmt(ci.ratio)}x ${hi.side} (${ciText}, ${runs})`,
+  };
+}
+
+function sidesOf(metric, bySide, value) {
+  const sides = {};
+  for (const [side, runs] of bySide) {
+    const vals = runs.map(value);
+    const samples = vals.filter((v) => typeof v === 'number');
+    sides[side] = { median: median(samples), samples, ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}) };
+  }
+  const names = Object.keys(sides);
+  const verdicts = [];
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) verdicts.push(compare(metric, { side: names[i], ...sides[names[i]] }, { side: names[j], ...sides[names[j]] }));
+  }
+  return { what: METRICS[metric], sides, verdicts };
+}
+
+// dataDirPerDoc(run): the largest shard member's data directory over the end's documents, or null.
+function dataDirPerDoc(r) {
+  const f = r.footprint;
+  const sizes = f && f.data_dir_bytes ? Object.values(f.data_dir_bytes).filter((x) => typeof x === 'number') : [];
+  const docs = f && f.end && f.end.documents;
+  return sizes.length && docs ? Math.round((Math.max(...sizes) / docs) * 10) / 10 : null;
+}
+
+// serverSide(report, runs) -> [{ experiment, set, footprint, seed_reference, points }]
+function serverSide(report, runs) {
+  const byDir = new Map(runs.map((r) => [r.dir, r]));
+  const out = [];
+  for (const x of report.experiments || []) {
+    for (const set of x.sets || []) {
+      const bySide = new Map();
+      for (const ref of set.runs || []) {
+        const r = byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0]);
+        if (!r) continue;
+        if (!bySide.has(ref.engine)) bySide.set(ref.engine, []);
+        bySide.get(ref.engine).push(r);
+      }
+      const all = [...bySide.values()].flat();
+      if (!all.some((r) => r.footprint || r.points.some((p) => p.server))) continue; // no run recorded the server
+      const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
+      const points = (set.points || []).map((name) => {
+        const at = (r) => r.points.find((p) => p.name === name)?.server ?? null;
+        const flagged = [];
+        for (const [side, rs] of bySide) for (const r of rs) if (at(r)?.flagged) flagged.push({ side, run: r.dir, reasons: at(r).flagged });
+        return {
+          point: name,
+          write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null),
+          cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null),
+          lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null),
+          replication_flagged: flagged,
+        };
+      });
+      out.push({
+        experiment: x.name,
+        set: set.id,
+        footprint: {
+          on_disk_with_indexes: sidesOf('footprint_bytes_per_doc', bySide, (r) => end(r)?.on_disk_with_indexes ?? null),
+          logical: sidesOf('logical_bytes_per_doc', bySide, (r) => end(r)?.logical ?? null),
+          // On Compose, ./run.sh adds each shard member's du -sb (footprint.data_dir_bytes).
+          data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc),
+        },
+        // The seed's published sizes (experiment1: 10M documents), beside the footprint.
+        seed_reference: all.map((r) => r.footprint && r.footprint.seed_reference).find(Boolean) ?? null,
+        points,
+      });
+    }
+  }
+  return out;
+}
+
+// serverSideText(list) -> the terminal's lines: each verdict sentence and each flagged step.
+function serverSideText(list) {
+  const lines = [];
+  for (const s of list) {
+    const head = `${s.experiment} set ${s.set}`;
+    for (const v of [...s.footprint.on_disk_with_indexes.verdicts, ...s.footprint.logical.verdicts, ...s.footprint.data_dir.verdicts]) lines.push(`${head}: ${v.sentence}`);
+    if (s.seed_reference) lines.push(`${head}: seeds/004 published, for ${s.seed_reference.documents} documents: ${Object.entries(s.seed_reference.bytes_per_doc).map(([k, v]) => `${k} ${v} bytes/doc`).join(', ')} (du -sh of the data directory)`);
+    for (const p of s.points) {
+      for (const m of ['write_bytes_per_doc', 'cpu_ms_per_1000_ops', 'lag_p99_s']) for (const v of p[m].verdicts) lines.push(`${head} ${p.point}: ${v.sentence}`);
+      for (const f of p.replication_flagged) lines.push(`${head} ${p.point}: REPLICATION on ${f.side} (${f.run}): ${f.reasons.join('; ')}`);
+    }
+  }
+  return lines.length ? `\nThe server's side (lower is better):\n${lines.map((l) => `  ${l}`).join('\n')}\n` : '';
+}
+
+// serverSeries(server.ndjson lines) -> [{ s, member, state, cache_mb, dirty_mb, checkpoint, lag_s }]
+// per member per second (s: seconds since the record's first line): what the appendix draws.
+// Fields a member did not report stay null (never 0), as in the record.
+function serverSeries(lines) {
+  if (!lines.length) return null;
+  const t0 = Date.parse(lines[0].t);
+  const mb = (x) => (typeof x === 'number' ? Math.round(x / 1048576 * 10) / 10 : null);
+  return lines.map((l) => ({
+    s: Math.round((Date.parse(l.t) - t0) / 100) / 10,
+    member: l.member,
+    state: l.repl?.state ?? l.role ?? null,
+    cache_mb: mb(l.wt?.cache_bytes),
+    dirty_mb: mb(l.wt?.cache_dirty_bytes),
+    checkpoint: typeof l.wt?.checkpoint_running === 'number' ? (l.wt.checkpoint_running ? 1 : 0) : null,
+    lag_s: typeof l.repl?.lag_s === 'number' ? l.repl.lag_s : null,
+  }));
+}
+
+// seriesOf(report, runs): the appendix's per-run server series, for the runs the report shows.
+function seriesOf(runs) {
+  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series }));
+}
+
+module.exports = { serverSide, serverSideText, serverSeries, seriesOf, METRICS };

@@ -1,0 +1,48 @@
+'use strict';
+// src/server-side.js on hand-made runs (issue 39 item 5): medians per side, the throughput
+// verdict's statistic with lower better, figures a line does not report left out (never 0), the
+// data directory per document where ./run.sh recorded it, flagged steps carried through.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { serverSide, serverSideText } = require('../src/server-side');
+
+function run(dir, side, { bpd, cpu, lag, disk, dirBytes, flagged = null }) {
+  return {
+    dir, engine: side,
+    footprint: { end: { documents: 1000, bytes_per_doc: { logical: 250, on_disk_with_indexes: disk } }, seed_reference: null, data_dir_bytes: dirBytes ?? null },
+    points: [{ name: 'clients-1', server: { write_bytes_per_doc: bpd, cpu_ms_per_1000_ops: cpu, lag_p99_s: lag, flagged } }],
+  };
+}
+
+const runs = [
+  run('a1', 'wt', { bpd: 1000, cpu: 50, lag: 1, disk: 150, dirBytes: { 'shard01-a': 400000, 'shard01-b': 500000 } }),
+  run('a2', 'wt', { bpd: 1100, cpu: 55, lag: 2, disk: 155, dirBytes: { 'shard01-a': 510000 } }),
+  run('b1', 'mmap', { bpd: 3000, cpu: null, lag: 1, disk: 600, flagged: ['shard01-b left SECONDARY'] }),
+  run('b2', 'mmap', { bpd: 3100, cpu: null, lag: 30, disk: 610 }),
+];
+const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+
+test('per side medians and a verdict with lower better; unreported figures have no sample and no verdict', () => {
+  const [s] = serverSide(report, runs);
+  const [p] = s.points;
+  assert.deepEqual(p.write_bytes_per_doc.sides.wt, { median: 1050, samples: [1000, 1100] });
+  const v = p.write_bytes_per_doc.verdicts[0];
+  assert.equal(v.status, 'verdict');
+  assert.equal(v.lower, 'wt');
+  assert.ok(v.ratio > 0.3 && v.ratio < 0.4 && v.ci[0] <= v.ratio && v.ratio <= v.ci[1], JSON.stringify(v));
+  assert.match(v.sentence, /^engine bytes written per document: wt is 0\.3\dx mmap \(95% CI /);
+  assert.deepEqual(p.cpu_ms_per_1000_ops.sides.mmap, { median: null, samples: [], not_reported_in: 2 });
+  assert.equal(p.cpu_ms_per_1000_ops.verdicts[0].status, 'no-verdict');
+  assert.deepEqual(p.replication_flagged, [{ side: 'mmap', run: 'b1', reasons: ['shard01-b left SECONDARY'] }]);
+  // Data directory per document: the largest member over the documents, only where recorded.
+  assert.deepEqual(s.footprint.data_dir.sides.wt.samples, [500, 510]);
+  assert.equal(s.footprint.data_dir.sides.mmap.not_reported_in, 2);
+  const text = serverSideText([s]);
+  assert.match(text, /experiment1 set 1 clients-1: REPLICATION on mmap \(b1\): shard01-b left SECONDARY/);
+  assert.match(text, /bytes per document on disk with indexes \(end of run\): wt is 0\.2\dx mmap/);
+});
+
+test('a set where no run recorded the server is left out', () => {
+  const bare = runs.map((r) => ({ ...r, footprint: null, points: [{ name: 'clients-1', server: null }] }));
+  assert.deepEqual(serverSide(report, bare), []);
+});

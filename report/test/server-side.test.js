@@ -1,0 +1,80 @@
+'use strict';
+// The report compares the server's side (issue 39 item 5): real loader runs, two repetitions each,
+// against two server lines the wire shim plays (8.0 WiredTiger and 4.0 MMAPv1, whose serverStatus,
+// collStats and dbStats differ as cited in loader/test/support/server-status-lines.js); the report
+// puts footprint, write bytes per document, CPU per 1,000 ops and lag p99 side by side with the
+// throughput verdict's statistic, and says where a line reports nothing.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir } = require('./support/fixtures');
+const { main } = require('../src/cli');
+const { openPage } = require('./support/browser');
+const { chartsOf } = require('./support/pagecheck');
+
+const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
+const LINES = { wiredtiger: 'mongod-8.0-wiredtiger-replset', mmapv1: 'mongod-4.0-mmapv1-replset' };
+
+test('report: footprint, write cost, CPU and lag per engine over repetitions, with verdicts and what a line lacks', { timeout: 600000 }, async () => {
+  const { startServer } = require(path.join(LOADER_TEST, 'server.js'));
+  const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+  const results = tmpDir();
+  for (const [engine, line] of Object.entries(LINES)) {
+    const server = await startServer({ line });
+    try {
+      const r = await runLoader(['experiment2', '--uri', server.uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0',
+        '--preload-docs', '300', '--clients', '1', '--duration', '3s', '--progress-interval', '1s', '--repeat', '2']);
+      assert.equal(r.code, 0, r.stderr);
+    } finally {
+      await server.stop();
+    }
+  }
+  let out = '';
+  assert.equal(main(['--results-dir', results], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  const rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
+  assert.equal(rep.experiments[0].sets.length, 1, JSON.stringify(rep.experiments[0].differences));
+  assert.equal(rep.server_side.length, 1);
+  const [s] = rep.server_side;
+  // Footprint: both sides, two runs each; the stand-in sizes differ by far more than the noise.
+  const fp = s.footprint.on_disk_with_indexes;
+  assert.deepEqual(Object.keys(fp.sides).sort(), ['mmapv1', 'wiredtiger']);
+  for (const side of Object.values(fp.sides)) assert.equal(side.samples.length, 2);
+  assert.equal(fp.verdicts.length, 1);
+  assert.equal(fp.verdicts[0].status, 'verdict', fp.verdicts[0].sentence);
+  assert.equal(fp.verdicts[0].lower, 'wiredtiger');
+  assert.match(fp.verdicts[0].sentence, /^bytes per document on disk with indexes \(end of run\): wiredtiger is 0\.\d\dx mmapv1 \(95% CI /);
+  assert.equal(s.seed_reference, null, 'seeds/004 published sizes for experiment1 only');
+  // Per point: write bytes per document on both; CPU only where the line reports it; lag 0 s
+  // gives no ratio.
+  const [p] = s.points;
+  assert.equal(p.point, 'clients-1');
+  for (const side of Object.values(p.write_bytes_per_doc.sides)) assert.ok(side.samples.length === 2 && side.median > 0, JSON.stringify(side));
+  assert.ok(['verdict', 'no-difference'].includes(p.write_bytes_per_doc.verdicts[0].status), JSON.stringify(p.write_bytes_per_doc.verdicts));
+  assert.equal(p.cpu_ms_per_1000_ops.sides.wiredtiger.samples.length, 2);
+  assert.deepEqual(p.cpu_ms_per_1000_ops.sides.mmapv1, { median: null, samples: [], not_reported_in: 2 });
+  assert.equal(p.cpu_ms_per_1000_ops.verdicts[0].status, 'no-verdict');
+  assert.ok(Object.values(p.lag_p99_s.sides).every((x) => x.samples.length === 2));
+  assert.deepEqual(p.replication_flagged, []);
+  assert.match(out, /The server's side \(lower is better\):\n {2}experiment2 set 1: bytes per document on disk with indexes \(end of run\): wiredtiger is /);
+  // The page: the section's table and sentences, and each run's server series in the appendix,
+  // with no chart for what a line does not report (MMAPv1 has no WiredTiger cache).
+  assert.equal(rep.server_series.length, 4);
+  const file = fs.realpathSync(path.join(results, 'report', 'latest', 'index.html'));
+  const { page, errors, close } = await openPage(file, results);
+  try {
+    const cells = await page.$$eval('#server-side table.server-side tr', (rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(cells[0], ['point', 'median of the runs', 'mmapv1', 'wiredtiger']);
+    assert.ok(cells.some((c) => c[0] === 'clients-1' && /CPU/.test(c[1]) && /^not reported \(2 run\(s\)\)$/.test(c[2]) && /\(2 runs\)$/.test(c[3])), JSON.stringify(cells));
+    const li = await page.$$eval('#server-side li', (ls) => ls.map((l) => l.textContent));
+    assert.ok(li.some((l) => /^footprint: bytes per document on disk with indexes \(end of run\): wiredtiger is 0\.\d\dx mmapv1/.test(l)), li.join('\n'));
+    const charts = (await chartsOf(page)).filter((c) => /^server-/.test(c.kind));
+    const cache = charts.filter((c) => c.kind === 'server-cache_mb');
+    assert.equal(cache.length, 2, 'a cache chart for each WiredTiger run, none for MMAPv1');
+    assert.ok(cache.every((c) => c.engines[0] === 'wiredtiger' && c.lines === 3), JSON.stringify(cache));
+    assert.equal(charts.filter((c) => c.kind === 'server-lag_s').length, 4, 'a lag chart for every run (replica sets)');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
