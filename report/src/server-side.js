@@ -7,6 +7,7 @@
 // of geometric means with its 95 % interval; at least 2 repetitions a side, positive values).
 // Lower is better for all of them. A figure a line does not report stays null with the reason.
 const { median, ratioCI } = require('./stats');
+const { wrap } = require('./table');
 
 const LEVEL = 0.95;
 const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -25,6 +26,8 @@ function compare(metric, A, B) {
   const base = { metric, sides: [A.side, B.side] };
   const a = A.samples;
   const b = B.samples;
+  // Neither side recorded the figure (a server line that reports none): nothing to say per set.
+  if (!a.length && !b.length) return { ...base, status: 'not-recorded', sentence: `${METRICS[metric]}: recorded by neither ${A.side} nor ${B.side}` };
   if (a.length < 2 || b.length < 2) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (${a.length} and ${b.length} run(s) with a value; a confidence interval needs at least 2 of each)` };
   if ([...a, ...b].some((x) => !(x > 0))) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (a ratio needs values above 0)` };
   let [lo, hi, sl, sh] = [A, B, a, b];
@@ -119,14 +122,16 @@ function serverSideText(list) {
   const lines = [];
   for (const s of list) {
     const head = `${s.experiment} set ${s.set}`;
-    for (const v of [...s.footprint.on_disk_with_indexes.verdicts, ...s.footprint.logical.verdicts, ...s.footprint.data_dir.verdicts]) lines.push(`${head}: ${v.sentence}`);
+    const said = (v) => v.status !== 'not-recorded';
+    for (const v of [...s.footprint.on_disk_with_indexes.verdicts, ...s.footprint.logical.verdicts, ...s.footprint.data_dir.verdicts].filter(said)) lines.push(`${head}: ${v.sentence}`);
     if (s.seed_reference) lines.push(`${head}: seeds/004 published, for ${s.seed_reference.documents} documents: ${Object.entries(s.seed_reference.bytes_per_doc).map(([k, v]) => `${k} ${v} bytes/doc`).join(', ')} (du -sh of the data directory)`);
     for (const p of s.points) {
-      for (const m of ['write_bytes_per_doc', 'cpu_ms_per_1000_ops', 'lag_p99_s']) for (const v of p[m].verdicts) lines.push(`${head} ${p.point}: ${v.sentence}`);
+      for (const m of ['write_bytes_per_doc', 'cpu_ms_per_1000_ops', 'lag_p99_s']) for (const v of p[m].verdicts.filter(said)) lines.push(`${head} ${p.point}: ${v.sentence}`);
       for (const f of p.replication_flagged) lines.push(`${head} ${p.point}: REPLICATION on ${f.side} (${f.run}): ${f.reasons.join('; ')}`);
     }
   }
-  return lines.length ? `\nThe server's side (lower is better):\n${lines.map((l) => `  ${l}`).join('\n')}\n` : '';
+  // Within the terminal's WIDTH like every other line of the summary (table.js wrap).
+  return lines.length ? `\nThe server's side (lower is better):\n${lines.flatMap((l) => wrap(l, '    ', '  ')).join('\n')}\n` : '';
 }
 
 // serverSeries(server.ndjson lines) -> [{ s, member, state, cache_mb, dirty_mb, checkpoint, lag_s }]

@@ -198,4 +198,4 @@ function renderText(report, outDir, opts = {}) {
   return out.join('\n').replace(/^\n/, '') + '\n';
 }
 
-module.exports = { renderText, summaryText, WIDTH };
+module.exports = { renderText, summaryText, wrap, WIDTH };
