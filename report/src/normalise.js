@@ -112,6 +112,9 @@ function points(summary) {
         latency_meaning: e.latency_meaning ?? null,
         journal: typeof e.journal === 'boolean' ? e.journal : null,
         journal_source: e.journal_source ?? null,
+        // The server's record of the step (issues 39, 40), read by src/claims.js when present.
+        stability: e.stability ?? null,
+        replication: e.replication ?? null,
       });
     });
   }
@@ -203,6 +206,9 @@ function normalise(s, timelineLines, dir) {
     published: s.published ?? null,
     points: points(s),
     capacity: s.capacity ?? null, // --sla runs: the capacity search (src/capacity.js)
+    // What the server and the stack record beyond the loader's timing (issue 39 footprint, the
+    // storage facts), read by src/claims.js when present.
+    record: { footprint: s.footprint ?? null, storage: s.storage ?? null },
     timeline: timeline(timelineLines),
   };
 }
