@@ -65,6 +65,7 @@ function parse(argv) {
 }
 
 const { capacityReport, capacityText } = require('./capacity');
+const { claimsReport } = require('./claims');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -92,6 +93,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
     // not a sweep, so they get no per-step throughput verdicts in the summary.
     report.capacity = capacityReport(input.runs, opts.by);
+    // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
+    report.claims = claimsReport(input.runs);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
     const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
     io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }));

@@ -10,6 +10,7 @@ const path = require('node:path');
 const { tmpDir, makeRun } = require('./support/fixtures');
 const { readAll } = require('../src/read');
 const { claimsReport, loadClaims, KINDS } = require('../src/claims');
+const { main } = require('../src/cli');
 
 const CLAIMS = loadClaims();
 const claim = (id) => CLAIMS.find((c) => c.id === id);
@@ -187,4 +188,18 @@ test('the separate journal disk (seeds/000), once runs record storage.journal_pa
   const r = one(root, '000-journal-disk');
   assert.equal(r.status, 'reproduced', JSON.stringify(r));
   assert.match(r.lab, /^3\.00x/);
+});
+
+test('report.json and the terminal carry one row per claim, every line within 120 columns', () => {
+  const root = tmpDir();
+  reps(root, { experiment: 'journal', engine: 'wiredtiger', points: { 'j:false': 1000, 'j:true': 670 } });
+  let out = '';
+  assert.equal(main(['--results-dir', root], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  const rep = JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8'));
+  assert.deepEqual([...new Set(rep.claims.map((c) => c.id))], CLAIMS.map((c) => c.id));
+  assert.equal(rep.claims.find((c) => c.id === '001-journal').status, 'reproduced');
+  assert.match(out, /^== the seeds' findings/m);
+  assert.match(out, /^001-journal \(wiredtiger\)\s+REPRODUCED\s/m);
+  assert.match(out, /^004-insert\s+NOT COMPARABLE\s/m);
+  for (const l of out.split('\n')) assert.ok(l.length <= 120, `${l.length}: ${l}`);
 });
