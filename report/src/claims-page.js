@@ -1,6 +1,7 @@
 // Runs in the browser after page.js (src/html.js inlines it): the seeds' findings (issue 42,
-// src/claims.js), placed right after the summary: one row per claim with the published figure,
-// the lab's figure and interval, the verdict, and why, what differs from the seed or is missing.
+// src/claims.js), placed right after the summary (and the capacity section where there is one):
+// one row per claim with the published figure, the lab's figure and interval, the verdict, and
+// why, what differs from the seed or is missing.
 (function () {
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);
@@ -18,7 +19,8 @@
     el('tbody', {}, rows.map((r) => el('tr', { class: `claim ${r.status.replace(' ', '-')}`, 'data-claim': r.id },
       [`${r.id}${r.side ? ` (${r.side})` : ''}`, r.seed, r.words, r.published, r.lab ?? '-', r.status, r.why, r.differs ?? '-'].map((c) => el('td', {}, c)))))));
   box.append(el('p', { class: 'note' }, 'Each claim is an entry of report/claims.json; ratios use the report\'s verdict rule (ratio of geometric means, Welch t 95% interval) on alike runs only.'));
-  const summary = document.getElementById('summary');
+  // after the summary and the capacity section (--sla runs), which keeps its place right after it
+  const summary = document.getElementById('capacity') || document.getElementById('summary');
   if (summary) summary.after(box);
   else document.getElementById('report').prepend(box);
 })();
