@@ -106,16 +106,15 @@ function runAggregate(runs, side, metric) {
 }
 
 // The point of a side with the highest geometric mean of its usable samples (the seed's "max").
+// Where no step has a usable run, the step with the highest median still stands for the side, so
+// that verdict() says why the runs were excluded instead of the claim reading "not run".
 function peak(runs, side) {
   const names = [...new Set(runs.flatMap((r) => r.points.map((p) => p.name)))];
-  let best = null;
-  for (const n of names) {
-    const a = aggregate(runs, n, side);
-    if (!a || !a.verdict_samples.length) continue;
-    const g = Math.exp(a.verdict_samples.reduce((s, x) => s + Math.log(x), 0) / a.verdict_samples.length);
-    if (!best || g > best.g) best = { a, g };
-  }
-  return best?.a ?? null;
+  const aggs = names.map((n) => aggregate(runs, n, side)).filter(Boolean);
+  const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+  const usable = aggs.filter((a) => a.verdict_samples.length);
+  const score = usable.length ? (a) => geo(a.verdict_samples) : (a) => a.ops_per_s.median ?? 0;
+  return (usable.length ? usable : aggs).reduce((best, a) => (!best || score(a) > score(best) ? a : best), null);
 }
 
 function evalRatio(claim, results) {

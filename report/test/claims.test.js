@@ -86,6 +86,16 @@ test('ratio at each side\'s peak step (seeds/004 read+update) and "about equal" 
   assert.equal(r.status, 'reproduced');
   assert.match(r.lab, /1\.50x .* peak clients-2 vs clients-1/);
 
+  // every run of one side excluded (the loader was the limit): inconclusive, saying so, not "not run"
+  const lim = tmpDir();
+  reps(lim, { experiment: 'experiment2', engine: 'rocksdb', points: { 'clients-1': 800, 'clients-2': 1500 } });
+  for (let i = 0; i < 3; i++) {
+    makeRun(lim, { experiment: 'experiment2', engine: 'mmapv1', stamp: `lim${i}`, steps: [1, 2].map((c) => ({ name: `clients-${c}`, clients: c, limited: true, ops: { insert: { rate: 1000 } } })) });
+  }
+  const l = one(lim, '004-read-update');
+  assert.equal(l.status, 'inconclusive', JSON.stringify(l));
+  assert.match(l.why, /mmapv1: the loader was the limit in 3 of 3 run\(s\), excluded/);
+
   const eq = tmpDir();
   reps(eq, { experiment: 'experiment3', engine: 'mmapv1', points: { 'clients-1': 1020 } });
   reps(eq, { experiment: 'experiment3', engine: 'rocksdb', points: { 'clients-1': 1000 } });
