@@ -304,7 +304,9 @@ function claimsReport(runs, claims = loadClaims()) {
   return claims.flatMap((c) => {
     const fn = KINDS[c.test.kind];
     if (!fn) return [row(c, 'not comparable', { missing: `a test of kind ${c.test.kind}`, why: `claims.json: unknown test.kind '${c.test.kind}' (${Object.keys(KINDS).join(', ')})` })];
-    return fn(c, results);
+    // Runs that ended early never count (as in every verdict), but they are not "no runs": say so.
+    const incomplete = results.filter((r) => r.experiment === c.test.experiment && !r.complete).length;
+    return fn(c, results).map((r) => (r.status === 'not comparable' && incomplete ? { ...r, why: `${r.why} (${incomplete} incomplete run(s) of ${c.test.experiment} not counted)` } : r));
   });
 }
 

@@ -72,7 +72,9 @@ test('ratio between engines (seeds/004 inserts): reproduced, contradicted, incon
   }
   const root = tmpDir();
   reps(root, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 } });
+  makeRun(root, { experiment: 'experiment1', engine: 'rocksdb', stamp: 'cut', complete: false, steps: [{ name: 'clients-1', ops: { insert: { rate: 900 } } }] });
   const r = one(root, '004-insert');
+  assert.match(r.why, /\(1 incomplete run\(s\) of experiment1 not counted\)$/);
   assert.equal(r.status, 'not comparable');
   assert.match(r.missing, /needs runs of experiment1 on rocksdb and mmapv1 alike \(have: mmapv1\)/);
   assert.match(r.why, /\.\/run\.sh experiment1 --engine rocksdb --profile seed2013 --docs 10000000/);
