@@ -150,20 +150,22 @@ const caseAgg = (runs, name) => {
   return a ? { ...a, engine: name } : null;
 };
 
-function perSide(claim, results, fn) {
+// perSide(claim, results, fn, points): fn on each side's runs from one set of alike runs: the set
+// whose runs hold most of the claim's points (a writeconcern run of one case does not stand in
+// for the whole ordering), then the one with the most runs.
+function perSide(claim, results, fn, points = []) {
   const t = claim.test;
   const all = sets(results, t.experiment, t.dimension);
   if (!all.length) return [notComparable(claim, `runs of ${t.experiment}`)];
-  const out = [];
-  const done = new Set();
+  const held = (runs) => points.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
+  const bySide = new Map();
   for (const s of all) {
     for (const [side, runs] of s.sides) {
-      if (done.has(side)) continue; // the set with the most runs of this side
-      done.add(side);
-      out.push({ ...fn(side, runs), side, differs: differs(claim, runs) });
+      const best = bySide.get(side);
+      if (!best || held(runs) > held(best) || (held(runs) === held(best) && runs.length > best.length)) bySide.set(side, runs);
     }
   }
-  return out;
+  return [...bySide].map(([side, runs]) => ({ ...fn(side, runs), side, differs: differs(claim, runs) }));
 }
 
 function evalCost(claim, results) {
@@ -177,7 +179,7 @@ function evalCost(claim, results) {
     if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence });
     const j = judge(o, claim.reproduced_when, claim.published);
     return row(claim, j.status, { lab: `${labText(o, v)} ${t.case}/${t.baseline}`, ratio: o.ratio, ci: o.ci, why: j.why });
-  });
+  }, [t.case, t.baseline]);
 }
 
 function evalOrdering(claim, results) {
@@ -205,7 +207,7 @@ function evalOrdering(claim, results) {
     if (!open.length) return row(claim, 'reproduced', { lab, pairs, why: `every step ordered${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may here` : ''}` });
     const why = [of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('unmeasured').length ? `not measurable (excluded or too few runs): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
     return row(claim, 'inconclusive', { lab, pairs, why });
-  });
+  }, t.cases);
 }
 
 function evalKnee(claim, results) {

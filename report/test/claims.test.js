@@ -138,6 +138,12 @@ test('ordering of cases (seeds/000 write concerns): ordered, reversed, ties, a c
   assert.equal(c.status, 'contradicted');
   assert.match(c.why, /reversed: w:1\/w:1\+j/);
 
+  // a larger set of runs holding one case only (other parameters) does not stand in for the ordering
+  const more = tmpDir();
+  reps(more, { experiment: 'writeconcern', engine: 'wiredtiger', points: order });
+  reps(more, { experiment: 'writeconcern', engine: 'wiredtiger', points: { 'w:1+j': 900 }, n: 5, extra: { profile: 'laptop' } });
+  assert.equal(one(more, '000-ordering').status, 'reproduced');
+
   const tie = tmpDir();
   reps(tie, { experiment: 'writeconcern', engine: 'wiredtiger', points: { 'w:0': 2000, 'w:1': 2000, 'w:1+j': 2000 } });
   const i = one(tie, '000-ordering');
