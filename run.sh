@@ -111,6 +111,8 @@ Common flags:
   --engine NAME           storage engine (default: wiredtiger)
   --profile NAME          resource profile (default: laptop)
   --mongos N              number of mongos routers, 1-3 (default: 1)
+  --journal-path PATH     each shard member's journal on PATH/<member> (its own disk: seeds/000);
+                          refused for an engine without a journal directory (inmemory)
   --no-monitoring         leave Prometheus, exporters and Grafana out
   --host-view VIEW        what the host panels show: host (Linux: this machine's disks), desktop-vm
                           (Docker Desktop: its VM; the host root cannot be mounted there) or auto
@@ -134,6 +136,7 @@ USAGE
 ENGINE=wiredtiger
 PROFILE=laptop
 MONGOS_COUNT=1
+JOURNAL_PATH="" # --journal-path: each shard member's journal on PATH/<member> (compose/journal-path.yml)
 MONITORING=1
 HOST_VIEW=auto
 ASSUME_YES=0
@@ -151,6 +154,8 @@ parse_common_flags() {
       --engine=*) ENGINE=${1#*=}; ENGINE_GIVEN=1; shift ;;
       --profile) require_value "$1" "${2:-}"; PROFILE=$2; STACK_FLAGS_GIVEN+=(--profile); shift 2 ;;
       --profile=*) PROFILE=${1#*=}; STACK_FLAGS_GIVEN+=(--profile); shift ;;
+      --journal-path) require_value "$1" "${2:-}"; JOURNAL_PATH=$2; STACK_FLAGS_GIVEN+=(--journal-path); shift 2 ;;
+      --journal-path=*) JOURNAL_PATH=${1#*=}; STACK_FLAGS_GIVEN+=(--journal-path); shift ;;
       --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; STACK_FLAGS_GIVEN+=(--mongos); shift 2 ;;
       --mongos=*) MONGOS_COUNT=${1#*=}; STACK_FLAGS_GIVEN+=(--mongos); shift ;;
       --no-monitoring) MONITORING=0; shift ;;
@@ -171,6 +176,11 @@ parse_common_flags() {
     validate_engine "$ENGINE"
   fi
   validate_profile "$PROFILE"
+  if [[ -n $JOURNAL_PATH ]]; then
+    [[ $JOURNAL_PATH == /* ]] || die_usage "--journal-path must be an absolute host path (got '$JOURNAL_PATH')"
+    [[ $(engine_field "$ENGINE" journal_dir 2>/dev/null) != - ]] ||
+      die_usage "--journal-path: the $ENGINE engine has no journal directory of its own to move (engines table journal_dir: -)"
+  fi
   [[ $MONGOS_COUNT =~ ^[1-3]$ ]] || die_usage "--mongos must be 1, 2 or 3 (got '$MONGOS_COUNT')"
   [[ $HOST_VIEW =~ ^(auto|host|desktop-vm)$ ]] || die_usage "--host-view must be auto, host or desktop-vm (got '$HOST_VIEW')"
   export DRY_RUN

@@ -193,6 +193,7 @@ verb_experiment() {
       case $given in
         --profile) die_usage "--profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)" ;;
         --mongos) die_usage "--mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI" ;;
+        --journal-path) die_usage "--journal-path does not apply to --uri: it places the journals of the cluster this lab starts" ;;
       esac
     done
   fi
@@ -304,6 +305,8 @@ experiment_in_stack() {
   args+=(--image "mongodb=$(experiment_image_ref "$(engine_field "$ENGINE" image)")")
   # The resource profile the stack runs with, for summary.json (a --uri run has none).
   args+=(--profile "$PROFILE")
+  # Where the shard members' journals are (--journal-path), for summary.json storage.journal_path.
+  [[ -z $JOURNAL_PATH ]] || args+=(--journal-path "$JOURNAL_PATH")
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
   local since rc=0

@@ -23,6 +23,8 @@ stack_secrets_dir() { echo "$SECRETS_ROOT/${1:-$ENGINE}"; }
 # Compose profiles and never start with `up`).
 stack_files() {
   local f files=(compose/cluster.yml "compose/engines/$ENGINE.yml")
+  # --journal-path: each shard member's journal on PATH/<member> (compose/journal-path.yml).
+  [[ -z ${JOURNAL_PATH:-} ]] || files+=(compose/journal-path.yml)
   for f in compose/loader.yml compose/faults.yml compose/ycsb.yml; do
     [[ -f $LAB_ROOT/$f ]] && files+=("$f")
   done
@@ -66,6 +68,8 @@ LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
 ENV
   placement_env
   local extra kept
+  # --journal-path (compose/journal-path.yml): where, and the engine's journal directory under --dbpath.
+  [[ -z ${JOURNAL_PATH:-} ]] || printf 'LAB_JOURNAL_PATH=%s\nLAB_JOURNAL_DIR=%s\n' "$JOURNAL_PATH" "$(engine_field "$ENGINE" journal_dir)"
   # the arguments the shard members were created with (below): every later `up`, resync or heal
   # recreates a member with them; a verb's own value (STACK_EXTRA_ENV, after) wins (env: last one)
   kept=$(stack_shard_args)

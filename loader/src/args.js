@@ -41,6 +41,7 @@ const COMMON_OPTIONS = {
   repeat: { type: 'string' },
   group: { type: 'string' },
   profile: { type: 'string' },
+  'journal-path': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 // A workload kind's own flags (kinds/<kind>.js `options`), e.g. --ops: taken here as text and
@@ -103,6 +104,8 @@ Output:
                                   step and none for a step bounded by its work; 0 = none)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
   --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
+  --journal-path PATH             where ./run.sh put each shard member's journal (PATH/<member>, its own
+                                  disk: seeds/000), recorded in summary.json storage.journal_path
   --label KEY=VALUE               a label of your own, recorded in summary.json "labels" (repeatable;
                                   e.g. --label platform=aws-m5.large --label os=ubuntu-24.04);
                                   ./run.sh report --by KEY compares along it
@@ -268,6 +271,7 @@ function parse(argv) {
     repeat: v.repeat !== undefined ? parseCount('--repeat', v.repeat, 1, 1000) : undefined,
     group: label('--group', v.group),
     profile: label('--profile', v.profile),
+    journalPath: v['journal-path'],
     uri: v.uri,
     username: v.username ?? 'root',
     passwordFile: v['password-file'],

@@ -15,7 +15,8 @@
 //                     the host's, so the numbers were measured under emulation (Docker runs a
 //                     foreign image through QEMU/binfmt or Rosetta). Known only for runs in the
 //                     lab's stack (./run.sh passes --profile), where the loader shares the Docker
-//                     host with the members; null for --uri runs against a server elsewhere.
+//                     host with the members; null for --uri runs against a server elsewhere;
+//   journal_path      ./run.sh --journal-path: the shard members' journals on PATH/<member>.
 const os = require('node:os');
 const { engines, readTable, oplogMbFor } = require('./tables');
 
@@ -39,7 +40,7 @@ function rowFor({ flag, description, repoRoot }) {
 
 // storageFacts({ flag, description, repoRoot, arch }) -> summary.json storage (null fields where
 // neither the table nor the server says).
-function storageFacts({ flag, description, repoRoot, inStack, profile = null, arch = process.arch, platform = os.platform() }) {
+function storageFacts({ flag, description, repoRoot, inStack, profile = null, journalPath = null, arch = process.arch, platform = os.platform() }) {
   const row = rowFor({ flag, description, repoRoot });
   let profileRow = null;
   try {
@@ -62,6 +63,9 @@ function storageFacts({ flag, description, repoRoot, inStack, profile = null, ar
     image_platform: imagePlatform,
     host_platform: hostPlatform,
     emulated: !inStack ? null : imagePlatform ? imagePlatform.split('/')[1] !== (DOCKER_ARCH[arch] || arch) : false,
+    // ./run.sh --journal-path: each shard member's journal on PATH/<member> (the report's seeds/000
+    // claim compares journaled writes with and without it); null: the journal beside the data.
+    journal_path: journalPath ?? null,
   };
 }
 

@@ -49,6 +49,13 @@ test('MongoRocks in the stack (--profile): an amd64-only image, emulated or not 
   assert.equal(/run under emulation/.test(r.stderr), !native, r.stderr);
 });
 
+test('--journal-path (./run.sh passes it in the stack): summary.json storage.journal_path, null without it', async () => {
+  await runOn('mongod-8.0-wiredtiger-replset', ['--engine', 'wiredtiger', '--profile', 'laptop', '--journal-path', '/mnt/disk2']);
+  assert.equal(runsOf(results, 'experiment2', 'wiredtiger').at(-1).storage.journal_path, '/mnt/disk2');
+  await runOn('mongod-8.0-wiredtiger-replset', ['--engine', 'wiredtiger', '--profile', 'laptop']);
+  assert.equal(runsOf(results, 'experiment2', 'wiredtiger').at(-1).storage.journal_path, null);
+});
+
 test('storageFacts: an amd64-only image on an arm64 host is emulated; a multi-arch one is not', () => {
   const rocks = storageFacts({ flag: 'rocksdb', inStack: true, arch: 'arm64', platform: 'linux' });
   assert.deepEqual([rocks.image_platform, rocks.host_platform, rocks.emulated], ['linux/amd64', 'linux/arm64', true]);

@@ -66,6 +66,7 @@ function parse(argv) {
 
 const { capacityReport, capacityText } = require('./capacity');
 const { serverSide, serverSideText, seriesOf } = require('./server-side');
+const { claimsReport } = require('./claims');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -93,6 +94,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
     // not a sweep, so they get no per-step throughput verdicts in the summary.
     report.capacity = capacityReport(input.runs, opts.by);
+    // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
+    report.claims = claimsReport(input.runs);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);

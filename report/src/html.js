@@ -28,6 +28,8 @@ tr.limited td { background: #fff3cd; }
 tr.unsupported td, tr.not-applicable td { background: #eee; color: #555; }
 li.verdict { font-weight: 600; }
 table.summary { font-size: 13px; }
+table.claims tr.reproduced td:nth-child(6) { color: #1a6b1a; font-weight: 600; }
+table.claims tr.contradicted td:nth-child(6) { color: #a00; font-weight: 600; }
 table.summary td { vertical-align: middle; }
 table.summary td:nth-child(2), table.summary td:nth-child(4) { white-space: nowrap; }
 table.summary td:nth-child(5), table.summary th:nth-child(5) { min-width: 262px; padding: 0 2px; }
@@ -49,6 +51,7 @@ function renderHtml(report) {
   const page = fs.readFileSync(path.join(__dirname, 'page.js'), 'utf8');
   const capacityPage = fs.readFileSync(path.join(__dirname, 'capacity-page.js'), 'utf8'); // --sla runs
   const serverPage = fs.readFileSync(path.join(__dirname, 'server-side-page.js'), 'utf8'); // issue 39
+  const claimsPage = fs.readFileSync(path.join(__dirname, 'claims-page.js'), 'utf8'); // the seeds' findings (issue 42)
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -65,6 +68,7 @@ function renderHtml(report) {
 <script>${safeScript(page)}</script>
 <script>${safeScript(capacityPage)}</script>
 <script>${safeScript(serverPage)}</script>
+<script>${safeScript(claimsPage)}</script>
 </body>
 </html>
 `;

@@ -128,6 +128,9 @@ function points(summary) {
         journal_source: e.journal_source ?? null,
         // The server's side of the point (loader/src/server-record/step-facts.js), or null.
         server: serverOf(e),
+        // The server's record of the step (issues 39, 40), read by src/claims.js when present.
+        stability: e.stability ?? null,
+        replication: e.replication ?? null,
       });
     });
   }
@@ -220,6 +223,9 @@ function normalise(s, timelineLines, dir) {
     points: points(s),
     capacity: s.capacity ?? null, // --sla runs: the capacity search (src/capacity.js)
     footprint: s.footprint ?? null, // issue 39: the collection's size after the load and at the end
+    // What the server and the stack record beyond the loader's timing (issue 39 footprint, the
+    // storage facts), read by src/claims.js when present.
+    record: { footprint: s.footprint ?? null, storage: s.storage ?? null },
     timeline: timeline(timelineLines),
   };
 }

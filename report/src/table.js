@@ -73,6 +73,7 @@ function describeRuns(set) {
 }
 
 const WIDTH = 120;
+const { claimsText } = require('./claims-text');
 
 // wrap(text, indent): lines of at most WIDTH columns, continuation lines indented.
 function wrap(text, indent = '', first = '') {
@@ -165,7 +166,8 @@ function notesText(report, outDir) {
 }
 
 function renderText(report, outDir, opts = {}) {
-  const top = summaryText(report);
+  // the summary, then the seeds' findings (src/claims-text.js), issue 42
+  const top = [...summaryText(report), ...claimsText(report.claims)];
   if (!opts.wide) return [...top, '', ...notesText(report, outDir)].join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
   const out = [...top, '', '== every number (--wide)'];
   for (const ex of report.experiments) {

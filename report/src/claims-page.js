@@ -1,0 +1,26 @@
+// Runs in the browser after page.js (src/html.js inlines it): the seeds' findings (issue 42,
+// src/claims.js), placed right after the summary (and the capacity section where there is one):
+// one row per claim with the published figure, the lab's figure and interval, the verdict, and
+// why, what differs from the seed or is missing.
+(function () {
+  'use strict';
+  const report = JSON.parse(document.getElementById('report-data').textContent);
+  const rows = report.claims || [];
+  if (!rows.length) return;
+  const el = (tag, attrs, ...children) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
+    return e;
+  };
+  const box = el('section', { id: 'seeds' }, el('h2', {}, "The seeds' findings: reproduced or not"));
+  const head = ['claim', 'seed', 'its words', 'published', 'lab (95% CI)', 'verdict', 'why / missing', 'differs from the seed'];
+  box.append(el('table', { class: 'claims' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
+    el('tbody', {}, rows.map((r) => el('tr', { class: `claim ${r.status.replace(' ', '-')}`, 'data-claim': r.id },
+      [`${r.id}${r.side ? ` (${r.side})` : ''}`, r.seed, r.words, r.published, r.lab ?? '-', r.status, r.why, r.differs ?? '-'].map((c) => el('td', {}, c)))))));
+  box.append(el('p', { class: 'note' }, 'Each claim is an entry of report/claims.json; ratios use the report\'s verdict rule (ratio of geometric means, Welch t 95% interval) on alike runs only.'));
+  // after the summary and the capacity section (--sla runs), which keeps its place right after it
+  const summary = document.getElementById('capacity') || document.getElementById('summary');
+  if (summary) summary.after(box);
+  else document.getElementById('report').prepend(box);
+})();

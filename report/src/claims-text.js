@@ -1,0 +1,37 @@
+'use strict';
+// The seeds' findings in the terminal (issue 42): one row per claim (and side it was tested on),
+// every line within table.js's 120 columns: the verdict, the published figure beside the lab's,
+// then why, what differs from the seed's setup, or what is missing.
+const WIDTH = 120;
+const STATUS = { reproduced: 'REPRODUCED', contradicted: 'CONTRADICTED', inconclusive: 'INCONCLUSIVE', 'not comparable': 'NOT COMPARABLE' };
+
+function wrap(text, indent, cont = `${indent}  `) {
+  const out = [];
+  let line = indent;
+  for (const word of String(text).split(' ')) {
+    if (line.trim() && (line + ' ' + word).length > WIDTH) {
+      out.push(line);
+      line = `${cont}${word}`;
+    } else {
+      line = line.trim() ? `${line} ${word}` : line + word;
+    }
+  }
+  if (line.trim()) out.push(line);
+  return out.map((l) => (l.length > WIDTH ? `${l.slice(0, WIDTH - 1)}…` : l));
+}
+
+// claimsText(rows) -> lines
+function claimsText(rows) {
+  if (!rows || !rows.length) return [];
+  const out = ['', "== the seeds' findings: each published claim tested on these runs (report/claims.json)"];
+  for (const r of rows) {
+    const head = `${r.id}${r.side ? ` (${r.side})` : ''}`;
+    out.push(...wrap(`${head.padEnd(26)} ${STATUS[r.status].padEnd(14)} ${r.words}`, '', ' '.repeat(42)));
+    out.push(...wrap(`published ${r.published}; lab ${r.lab ?? '-'}`, '    '));
+    if (r.why) out.push(...wrap(`${r.status === 'not comparable' ? 'missing' : 'why'}: ${r.why}`, '    '));
+    if (r.differs) out.push(...wrap(`differs from the seed: ${r.differs}`, '    '));
+  }
+  return out;
+}
+
+module.exports = { claimsText, WIDTH };

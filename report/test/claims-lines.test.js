@@ -1,0 +1,69 @@
+'use strict';
+// seeds/004's engine claims on real loader runs against the shim's two old lines (issue 42 item
+// 4): experiment1, experiment2 and experiment3 with --engine mmapv1 on mongod-4.0-mmapv1-replset
+// and --engine rocksdb on psmdb-3.6-rocksdb-replset (loader/test/support/server.js), each through
+// the driver line the server's wire version picks, --repeat 3; then the report CLI. Both lines
+// stand in front of one Java test server, so the verdicts measure the shim, not the engines: the
+// test checks that each claim is judged from these runs with the figure the summaries hold, and
+// that the rows name both server lines and the scale against the seed's.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir } = require('./support/fixtures');
+const { main } = require('../src/cli');
+
+const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
+const LINES = { mmapv1: 'mongod-4.0-mmapv1-replset', rocksdb: 'psmdb-3.6-rocksdb-replset' };
+const STATUSES = ['reproduced', 'contradicted', 'inconclusive'];
+const geo = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+
+test('seeds/004: inserts, read+update peaks and reads judged on the MMAPv1 and MongoRocks lines', { timeout: 900000 }, async (t) => {
+  const { startServer } = require(path.join(LOADER_TEST, 'server.js'));
+  const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+  const results = tmpDir();
+  for (const [engine, lineName] of Object.entries(LINES)) {
+    const line = await startServer({ line: lineName });
+    try {
+      const common = ['--uri', line.uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0', '--repeat', '3'];
+      for (const args of [['experiment1', '--docs', '3000'], ['experiment2', '--preload-docs', '500', '--clients', '1,2', '--duration', '1s'],
+        ['experiment3', '--preload-docs', '500', '--clients', '1,2', '--duration', '1s']]) {
+        const r = await runLoader([...args, ...common]);
+        assert.equal(r.code, 0, `${engine} ${args[0]}: ${r.stderr}`);
+      }
+    } finally {
+      await line.stop();
+    }
+  }
+  let out = '';
+  assert.equal(main(['--results-dir', results], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  for (const l of out.slice(out.indexOf("== the seeds' findings")).trimEnd().split('\n')) t.diagnostic(l);
+  const rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
+  const row = (id) => rep.claims.find((c) => c.id === id);
+
+  for (const id of ['004-insert', '004-read-update', '004-reads']) {
+    const r = row(id);
+    assert.ok(STATUSES.includes(r.status), `${id}: ${JSON.stringify(r)}`);
+    assert.match(r.differs, /engine line: (mmapv1 on mongod 4\.0\.28, rocksdb on mongod 3\.6\.23-13\.0|rocksdb on mongod 3\.6\.23-13\.0, mmapv1 on mongod 4\.0\.28)/, id);
+  }
+  assert.match(row('004-insert').differs, /scale: 3000 docs \(seed: 10,000,000\)/);
+  assert.match(row('004-reads').differs, /scale: 500 docs preloaded \(seed: 1,000,000\)/);
+
+  // 004-insert's figure is rocksdb / mmapv1 of the summaries' geometric means, when every run counts
+  const ins = (engine) => {
+    const root = path.join(results, 'experiment1', engine);
+    return fs.readdirSync(root).filter((d) => d !== 'latest').map((d) => JSON.parse(fs.readFileSync(path.join(root, d, 'summary.json'), 'utf8')).steps[0]);
+  };
+  const steps = [...ins('rocksdb'), ...ins('mmapv1')];
+  const r = row('004-insert');
+  if (steps.every((s) => !s.loader?.limited && !s.loader?.contention?.length && s.complete !== false)) {
+    const want = geo(ins('rocksdb').map((s) => s.ops.insert.ops_per_s)) / geo(ins('mmapv1').map((s) => s.ops.insert.ops_per_s));
+    assert.ok(Math.abs(r.ratio - want) < 1e-9, `${r.ratio} vs ${want}`);
+    assert.equal(r.status, r.ci[0] > 1 ? 'reproduced' : r.ci[1] < 1 ? 'contradicted' : 'inconclusive');
+  } else {
+    t.diagnostic('experiment1: some runs loader-limited or sharing the host: no ratio check');
+    assert.match(r.why, /excluded|no difference|interval/);
+  }
+  // the read+update claim compares each side's best step
+  if (row('004-read-update').lab && !/no interval/.test(row('004-read-update').lab)) assert.match(row('004-read-update').lab, /peak clients-[12] vs clients-[12]/);
+});

@@ -1,0 +1,125 @@
+'use strict';
+// The seeds' findings on real loader runs (issue 42 item 4): the loader CLI runs journal
+// (seeds/001), writeconcern (seeds/000, also w:1+j with and without --journal-path) and ycsb-a
+// (seeds/002) against the wire shim's
+// mongod-8.0-wiredtiger-replset line (loader/test/support/server.js startServer({ line })), then
+// the report CLI judges the claims. The shim is not WiredTiger: the verdicts are whatever these
+// runs show, so the test checks that each claim is judged from them (not "not comparable"), that
+// its figure is the ratio the summaries hold, that the verdict follows the claim's rule, that the
+// differences from the seed are named, and that the page shows the rows in Chromium.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir } = require('./support/fixtures');
+const { openPage } = require('./support/browser');
+const { main } = require('../src/cli');
+
+const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
+const STATUSES = ['reproduced', 'contradicted', 'inconclusive'];
+const geo = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+
+let line;
+let results;
+test.before(async () => {
+  line = await require(path.join(LOADER_TEST, 'server.js')).startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  results = tmpDir();
+});
+test.after(async () => { await line?.stop(); });
+
+// summaries(experiment) -> every summary.json the loader wrote for it
+function summaries(experiment) {
+  const root = path.join(results, experiment, 'wiredtiger');
+  return fs.readdirSync(root).filter((d) => d !== 'latest').map((d) => JSON.parse(fs.readFileSync(path.join(root, d, 'summary.json'), 'utf8')));
+}
+const rateOf = (s, name) => {
+  const c = [...(s.cases || []), ...(s.steps || [])].find((x) => (x.name ?? x.phase) === name);
+  return Object.values(c.ops).reduce((a, o) => a + o.ops_per_s, 0);
+};
+
+test('seeds/001, 000, 002 judged on journal, writeconcern and ycsb-a runs on the WiredTiger replica-set line', { timeout: 600000 }, async (t) => {
+  const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+  const common = ['--uri', line.uri, '--engine', 'wiredtiger', '--results-dir', results, '--metrics-port', '0', '--repeat', '3'];
+  for (const args of [
+    ['journal', '--docs', '4000', '--batch', '500', '--commit-intervals', 'none', '--cost-min-time', '1ms'],
+    ['writeconcern', '--ops', '100', '--write-concerns', 'w:0,w:1,w:1+j,w:2,majority'],
+    ['ycsb-a', '--records', '1000', '--threads', '1,2,4', '--duration', '1s'],
+    // seeds/000's journal disk: w:1+j with and without --journal-path (as ./run.sh passes it in the
+    // stack, with its --profile), recorded in summary.json storage.journal_path
+    ['writeconcern', '--ops', '100', '--write-concerns', 'w:1+j', '--profile', 'laptop', '--journal-path', '/mnt/disk2'],
+    ['writeconcern', '--ops', '100', '--write-concerns', 'w:1+j', '--profile', 'laptop'],
+  ]) {
+    const r = await runLoader([...args, ...common]);
+    assert.equal(r.code, 0, `${args[0]}: ${r.stderr}`);
+  }
+  let out = '';
+  assert.equal(main(['--results-dir', results], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  const seeds = out.slice(out.indexOf("== the seeds' findings"));
+  for (const l of seeds.trimEnd().split('\n')) t.diagnostic(l);
+  for (const l of out.split('\n')) assert.ok(l.length <= 120, `${l.length}: ${l}`);
+  const dir = fs.realpathSync(path.join(results, 'report', 'latest'));
+  const rep = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
+  const row = (id) => rep.claims.find((c) => c.id === id);
+
+  // seeds/001: j:true against j:false, the ratio of geometric means the summaries hold
+  const j = row('001-journal');
+  assert.equal(j.side, 'wiredtiger');
+  assert.ok(STATUSES.includes(j.status), JSON.stringify(j));
+  const js = summaries('journal');
+  assert.equal(js.length, 3);
+  const usable = js.filter((s) => s.cases.every((c) => !c.loader?.limited && !c.loader?.contention?.length));
+  if (usable.length === 3) {
+    const want = geo(js.map((s) => rateOf(s, 'j:true'))) / geo(js.map((s) => rateOf(s, 'j:false')));
+    assert.ok(Math.abs(j.ratio - want) < 1e-9, `${j.ratio} vs ${want}`);
+    const inRange = j.ci[0] <= 0.70 && j.ci[1] >= 0.65;
+    if (j.ci[1] < 1 && inRange) assert.equal(j.status, 'reproduced');
+    if (j.ci[0] <= 1 && j.ci[1] >= 1) assert.equal(j.status, 'inconclusive');
+    if (j.ci[0] > 1 || (j.ci[1] < 1 && !inRange)) assert.equal(j.status, 'contradicted');
+  } else {
+    t.diagnostic(`journal: ${3 - usable.length} run(s) loader-limited or sharing the host: no ratio check`);
+  }
+  assert.match(j.differs, /engine line: wiredtiger on mongod 8\.0\.4 \(seed: MongoDB 1\.8/);
+  assert.match(j.differs, /scale: 4000 docs \(seed: 20,000,000\)/);
+
+  // seeds/000: every adjacent pair of write concerns measured and judged
+  const w = row('000-ordering');
+  assert.ok(STATUSES.includes(w.status), JSON.stringify(w));
+  assert.deepEqual(w.pairs.map((p) => `${p.a}/${p.b}`), ['w:0/w:1', 'w:1/w:1+j', 'w:1+j/w:2', 'w:2/majority']);
+  assert.ok(w.pairs.every((p) => p.state !== 'missing'), JSON.stringify(w.pairs));
+  assert.match(w.differs, /scale: 100 inserts per case \(seed: 1,000\)/);
+  const reversed = w.pairs.some((p) => p.state === 'reversed');
+  assert.equal(w.status === 'contradicted', reversed);
+  if (w.status === 'reproduced') assert.ok(w.pairs.every((p) => ['ordered', 'tie-allowed'].includes(p.state)));
+
+  // seeds/002: a sweep of three steps judged step to step
+  const k = row('002-knee');
+  assert.ok(STATUSES.includes(k.status), JSON.stringify(k));
+  assert.match(k.lab, /^(knee at \d: )?1 [<>=?] 2 [<>=?] 4 /);
+  assert.match(k.differs, /scale: 1000 records \(seed: 5,000,000\)/);
+
+  // seeds/000's journal disk: the runs with storage.journal_path against those without, alike
+  const d = row('000-journal-disk');
+  assert.ok(STATUSES.includes(d.status), JSON.stringify(d));
+  assert.match(d.lab, /w:1\+j$/);
+  assert.ok(d.ratio > 0 && d.ci[0] <= d.ratio && d.ratio <= d.ci[1], JSON.stringify(d));
+
+  // the rest say what they need
+  for (const id of ['004-insert', '004-storage', '004-dips', '004-stale', '003-os']) {
+    assert.equal(row(id).status, 'not comparable', id);
+    assert.match(row(id).missing, /^needs /, id);
+  }
+
+  // the page: the seeds' section right after the summary, one row per claim row of report.json
+  const { page, errors, close } = await openPage(path.join(dir, 'index.html'), results);
+  try {
+    const seen = await page.evaluate(() => ({
+      after: document.querySelector('#summary').nextElementSibling?.id,
+      rows: [...document.querySelectorAll('#seeds table.claims tbody tr')].map((tr) => ({ id: tr.dataset.claim, verdict: tr.children[5].textContent })),
+    }));
+    assert.equal(seen.after, 'seeds');
+    assert.deepEqual(seen.rows, rep.claims.map((c) => ({ id: c.id, verdict: c.status })));
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,44 @@
+#!/usr/bin/env bats
+# --journal-path PATH (issue 42 item 3, seeds/000: the journal on its own disk): each shard
+# member's journal on PATH/<member> through compose/journal-path.yml, passed to the loader for
+# summary.json storage.journal_path, refused in one line where the engine has no journal directory
+# of its own (engines table journal_dir: -), for a relative path and with --uri. Stub docker.
+
+load test_helper
+
+setup() {
+  setup_lab_with_loader
+}
+
+@test "up --journal-path: the overlay after the engine's, LAB_JOURNAL_PATH and the row's journal_dir" {
+  lab up --engine wiredtiger --journal-path /mnt/disk2 --dry-run
+  assert_success
+  assert_output --regexp "LAB_JOURNAL_PATH=/mnt/disk2 LAB_JOURNAL_DIR=journal docker compose .* -f compose/cluster.yml -f compose/engines/wiredtiger.yml -f compose/journal-path.yml "
+  lab up --engine rocksdb --profile seed2013 --journal-path /mnt/disk2 --dry-run
+  assert_success
+  assert_output --partial "LAB_JOURNAL_DIR=db/journal"
+  # without the flag: neither the overlay nor its variables
+  lab up --engine wiredtiger --dry-run
+  assert_success
+  refute_output --partial "journal-path.yml"
+  refute_output --partial "LAB_JOURNAL_PATH"
+}
+
+@test "an experiment with --journal-path: the loader records it (--journal-path after --profile)" {
+  lab writeconcern --engine wiredtiger --journal-path /mnt/disk2 --ops 10 --dry-run
+  assert_success
+  assert_output --regexp "loader writeconcern .* --profile laptop --journal-path /mnt/disk2"
+}
+
+@test "--journal-path refused: an engine without a journal directory, a relative path, --uri" {
+  lab up --engine inmemory --journal-path /mnt/disk2 --dry-run
+  assert_failure 2
+  assert_line --index 0 "error: --journal-path: the inmemory engine has no journal directory of its own to move (engines table journal_dir: -)"
+  lab up --engine wiredtiger --journal-path disk2 --dry-run
+  assert_failure 2
+  assert_line --index 0 "error: --journal-path must be an absolute host path (got 'disk2')"
+  lab writeconcern --uri mongodb://127.0.0.1:1/ --journal-path /mnt/disk2
+  assert_failure 2
+  assert_line --index 0 "error: --journal-path does not apply to --uri: it places the journals of the cluster this lab starts"
+  nothing_started
+}
