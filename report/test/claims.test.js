@@ -187,9 +187,9 @@ test('the server record (issues 39, 40): not comparable without it, judged when 
   assert.match(one(bare, '000-journal-disk').missing, /--journal-path/);
 
   const rec = tmpDir();
-  reps(rec, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, extra: { footprint: { bytes_per_doc: 960 } },
+  reps(rec, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, extra: { footprint: { end: { bytes_per_doc: { on_disk_with_indexes: 960 } } } },
     step: () => ({ stability: { dips: [{ start_s: 3, causes: ['MMAPv1 background flush'] }] }, replication: { flagged: true } }) });
-  reps(rec, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1000 }, extra: { footprint: { bytes_per_doc: 470 } },
+  reps(rec, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1000 }, extra: { footprint: { end: { bytes_per_doc: { on_disk_with_indexes: 470 } } } },
     step: () => ({ stability: { dips: [{ start_s: 60, causes: ['checkpoint running'] }] }, replication: { flagged: false } }) });
   const s = one(rec, '004-storage');
   assert.equal(s.status, 'reproduced');
