@@ -5,7 +5,7 @@
 // a --repeat group, the capacity of each repetition and their median (the report gives the
 // interval). A search's steps differ between repetitions (each follows its own verdicts), so they
 // are never pooled by step number as a sweep's are (table.js groupTable).
-const { median } = require('./stats');
+const { median } = require('../../common/stats');
 
 const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
 

@@ -32,7 +32,7 @@ const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
-const { round } = require('./stats');
+const { round } = require('../../common/stats');
 const { Rng } = require('./rng');
 
 const now = () => performance.timeOrigin + performance.now();

@@ -8,7 +8,7 @@
 const { mergeGroups } = require('./merge');
 const { dimensionValue } = require('./identity');
 const { fingerprint, diffParameters } = require('./params');
-const { mergeEncoded, percentiles } = require('./hist');
+const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { median, ratioCI } = require('./stats');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
@@ -39,7 +39,7 @@ function runRef(r) {
 function latencyOver(parts) {
   const hists = parts.map((o) => o.histogram);
   if (hists.length && hists.every((h) => typeof h === 'string')) {
-    return { latency_us: percentiles(mergeEncoded(hists)), latency_source: `histograms of ${parts.length} run(s) merged` };
+    return { latency_us: percentiles(mergeEncoded(hists), exactMax(parts.map((o) => o.latency_us))), latency_source: `histograms of ${parts.length} run(s) merged` };
   }
   const pick = (k) => median(parts.map((o) => o.latency_us?.[k]).filter((x) => typeof x === 'number'));
   const counts = parts.map((o) => o.latency_us?.count).filter((x) => typeof x === 'number');
