@@ -9,12 +9,10 @@ const { mergeGroups } = require('./merge');
 const { dimensionValue } = require('./identity');
 const { fingerprint, diffParameters } = require('./params');
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
-const { median, ratioCI } = require('./stats');
+const { median } = require('./stats');
+const { judge, fmt, LEVEL } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
-
-const LEVEL = 0.95;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 function runRef(r) {
   return {
@@ -141,40 +139,32 @@ function spread(xs) {
   return { median: median(n), fastest: n.length ? Math.max(...n) : null, slowest: n.length ? Math.min(...n) : null };
 }
 
-function runsText(na, nb) {
-  return na === nb ? `${na} runs each` : `${na} and ${nb} runs`;
-}
-
 function verdict(point, A, B) {
   const base = { point, engines: [A.engine, B.engine], runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length] };
   const lim = [A, B].filter((x) => Object.keys(x.excluded).length);
   const limText = lim.map((x) => `${x.engine}: ${excludedText(x)}`).join('; ');
   const a = A.verdict_samples;
   const b = B.verdict_samples;
-  if (a.length < 2 || b.length < 2) {
+  const j = judge(a, b);
+  if (!j) {
     let why;
     if (lim.length) why = `${limText}, excluded`;
     else why = `${A.engine} has ${a.length} usable run(s), ${B.engine} ${b.length}; a confidence interval needs at least 2 repetitions of each (--repeat)`;
     return { ...base, status: lim.length ? 'excluded' : 'no-verdict', ratio: null, ci: null, sentence: `${point}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
   }
-  // Put the faster side first (by geometric mean, the statistic shown) so it reads "X is 1.8x Y".
-  let [hi, lo, sh, sl] = [A, B, a, b];
-  if (ratioCI(b, a, LEVEL).ratio > 1) [hi, lo, sh, sl] = [B, A, b, a];
-  const ci = ratioCI(sh, sl, LEVEL);
-  const spans = ci.low <= 1 && ci.high >= 1;
-  const runs = runsText(sh.length, sl.length);
-  const ciText = `95% CI ${fmt(ci.low)}-${fmt(ci.high)}`;
-  const sentence = spans
-    ? `${point}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(ci.ratio)}, ${ciText} spans 1.0; ${runs})`
-    : `${point}: ${hi.engine} is ${fmt(ci.ratio)}x ${lo.engine} (${ciText}, ${runs})`;
+  // The faster side first so it reads "X is 1.8x Y".
+  const [hi, lo, sh, sl] = j.first ? [B, A, b, a] : [A, B, a, b];
+  const sentence = j.spans
+    ? `${point}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
+    : `${point}: ${hi.engine} is ${fmt(j.ratio)}x ${lo.engine} (${j.ciText}, ${j.runs})`;
   return {
     ...base,
-    status: spans ? 'no-difference' : 'verdict',
+    status: j.spans ? 'no-difference' : 'verdict',
     faster: hi.engine,
     slower: lo.engine,
-    ratio: ci.ratio,
-    ci: [ci.low, ci.high],
-    df: ci.df,
+    ratio: j.ratio,
+    ci: j.ci,
+    df: j.df,
     samples: { [hi.engine]: sh, [lo.engine]: sl },
     sentence: lim.length ? `${sentence}; ${limText}, those runs excluded` : sentence,
   };
@@ -370,4 +360,4 @@ function buildReport(input, meta = {}) {
   };
 }
 
-module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey };
+module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey, nameSides };
