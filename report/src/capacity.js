@@ -11,7 +11,7 @@
 // "wiredtiger sustains 1.8x inmemory's rate at p99 <= 10 ms (95% CI ...)".
 const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
-const { median } = require('./stats');
+const { median, round } = require('../../common/stats');
 const { judge, fmt } = require('./verdict');
 
 const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
@@ -90,12 +90,13 @@ function capacityReport(runs, by = 'engine') {
   return out;
 }
 
-// capacityText(sections): the lines the terminal opens with (before the throughput summary).
+// capacityText(sections): the lines the terminal opens with (before the throughput summary). The
+// median to 0.1 ops/s, as the loader prints it at the end of a --repeat group (capacity-table.js).
 function capacityText(sections) {
   if (!sections.length) return '';
   const out = ['== capacity under a latency SLA: the highest offered rate whose intended latency stayed under the target (--sla)'];
   for (const c of sections) {
-    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : `${Math.round(s.median)} ops/s`} (median of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
+    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : `${round(s.median, 1)} ops/s`} (median of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
     for (const v of c.verdicts) out.push(`  ${v.sentence}`);
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }
