@@ -202,3 +202,26 @@ test('--by server: two builds under one engine label compared as servers, the en
   assert.match(set.verdicts[0].sentence, /mongod 8\.0\.4-2 \(psmdb 8\.0\.4-2\) is 3\.00x mongod 8\.0\.4/);
   assert.ok(ex.differences.some((d) => /run\.engine: "wt" vs "rocks"|run\.engine: "rocks" vs "wt"/.test(d.sentence)), 'another engine is another set');
 });
+
+test('runs of different profiles are never pooled: one set per profile, the difference named (setKey keeps the profile)', () => {
+  const root = tmpDir();
+  for (const profile of ['laptop', 'seed2013']) {
+    for (const [e, rates] of Object.entries({ a: [100, 110], b: [200, 210] })) rates.forEach((r, i) => makeRun(root, { engine: e, stamp: `${profile}-${e}${i}`, extra: { profile }, steps: [one(profile === 'laptop' ? r : r * 3)] }));
+  }
+  const ex = build(root).experiments[0];
+  assert.equal(ex.sets.length, 2, 'laptop and seed2013 apart');
+  for (const set of ex.sets) for (const a of set.aggregates) assert.equal(a.runs, 2, `${a.engine}: its own profile's 2 runs`);
+  assert.match(ex.differences[0].sentence, /run\.profile: "(laptop|seed2013)" vs "(laptop|seed2013)"/);
+});
+
+test('driver lines 6.9 and 6.16 are two lines: major.minor, never the major alone', () => {
+  const { driverLine } = require('../src/identity');
+  assert.equal(driverLine('mongodb 6.9.0, chosen for server wire version 7'), 'mongodb 6.9');
+  assert.equal(driverLine('mongodb 6.16.0, chosen for server wire version 8'), 'mongodb 6.16');
+  const root = tmpDir();
+  const loader = (driver) => ({ loader: { version: '1.0.0', node: 'v20', driver, histogram: 'hdr', host_cores: 2, hostname: 'hostA' } });
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `a${i}`, extra: loader('mongodb 6.9.0, chosen for server wire version 7'), steps: [one(r)] }));
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `b${i}`, extra: loader('mongodb 6.16.0, chosen for server wire version 8'), steps: [one(r)] }));
+  const [set] = build(root).experiments[0].sets;
+  assert.deepEqual(set.engines.sort(), ['wt [driver_line mongodb 6.16]', 'wt [driver_line mongodb 6.9]']);
+});
