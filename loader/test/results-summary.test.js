@@ -30,3 +30,23 @@ test('each summary replaces summary.json by rename: the open file keeps the prev
   assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).steps.length, 50);
   assert.deepEqual(fs.readdirSync(run.dir).filter((f) => f.endsWith('.tmp')), []);
 });
+
+test('a summary that breaks the schema is not written: the error names the field, summary.json keeps the last whole one', (t) => {
+  const { checkSummary } = require('../src/summary-schema');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-results-summary-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const exp = path.join(root, 'e.yaml');
+  fs.writeFileSync(exp, 'name: e\n');
+  const run = new RunDir(root, 'e', 'wt', new Date('2026-01-01T00:00:00Z'), { check: checkSummary });
+  const placeholder = { complete: false, experiment: 'e', engine: 'wt', steps: [] };
+  run.create(exp, placeholder);
+  const bad = { ...placeholder, complete: true, steps: [{ ops: { find: { count: 10, errors: 0, ops_per_s: '12' } } }] };
+  assert.throws(() => run.summary(bad, { final: true }), { name: 'SummarySchemaError', message: 'summary.json does not match its schema (common/summary.schema.json): steps[0].ops.find.ops_per_s is "12", must be number or null' });
+  run.close();
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(run.dir, 'summary.json'), 'utf8')), { schema_version: 1, ...placeholder });
+  assert.ok(fs.existsSync(path.join(run.dir, '.reserve')), 'the reserve is kept for the summary that follows');
+  // a placeholder that breaks it: no folder is left behind, the error is the schema's
+  const other = new RunDir(root, 'e', 'wt2', new Date('2026-01-01T00:00:00Z'), { check: checkSummary });
+  assert.throws(() => other.create(exp, { complete: 'no', experiment: 'e', engine: 'wt2' }), { name: 'SummarySchemaError', message: /complete is "no", must be boolean/ });
+  assert.deepEqual(fs.readdirSync(path.join(root, 'e', 'wt2')), []);
+});
