@@ -143,7 +143,7 @@ test('engines: driver_line is the line the loader picks for the row\'s wire vers
 // retryable writes must be that line's, and its image's tag its release line. A wrong value in any
 // of those columns of any row fails here (wire_version was read by no code: 25 on a 7.0 row passed
 // every test). A server line the shim does not play fails too: add it there, with its source.
-test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, wire_version, journal, keeps_data, hold_fcv, retryable_writes)', () => {
+test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, wire_version, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates)', () => {
   const { LINES } = require('./support/server-lines');
   const rows = tables.readTable('engines');
   for (const e of rows) {
@@ -159,6 +159,10 @@ test('engines: each row is the server line the wire shim plays (server_line, ima
       assert.equal(e.hold_fcv, l.fcv === e.server_line ? '-' : l.fcv, `${e.engine}.hold_fcv vs ${name} (fcv ${l.fcv})`);
       const refused = l.behaviours.some((b) => b.startsWith('retryable-writes-refused'));
       assert.equal(e.retryable_writes, refused ? 'no' : 'yes', `${e.engine}.retryable_writes vs ${name}`);
+      // --nojournal: the shim plays its getCmdLineOpts only on a line that accepts it
+      assert.equal(e.nojournal === 'yes', l.behaviours.includes('cmdline-journal'), `${e.engine}.nojournal vs ${name}`);
+      // zero-filled files: MMAPv1's alone (the table's header: manual v4.0 preallocDataFiles)
+      assert.equal(e.preallocates === 'yes', l.storageEngine.name === 'mmapv1', `${e.engine}.preallocates vs ${name}`);
     }
   }
 });
