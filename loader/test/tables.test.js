@@ -143,7 +143,7 @@ test('engines: driver_line is the line the loader picks for the row\'s wire vers
 // retryable writes must be that line's, and its image's tag its release line. A wrong value in any
 // of those columns of any row fails here (wire_version was read by no code: 25 on a 7.0 row passed
 // every test). A server line the shim does not play fails too: add it there, with its source.
-test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, wire_version, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates)', () => {
+test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, wire_version, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates, majority_reads, mem_beyond_cache_mb)', () => {
   const { LINES } = require('./support/server-lines');
   const rows = tables.readTable('engines');
   for (const e of rows) {
@@ -163,6 +163,11 @@ test('engines: each row is the server line the wire shim plays (server_line, ima
       assert.equal(e.nojournal === 'yes', l.behaviours.includes('cmdline-journal'), `${e.engine}.nojournal vs ${name}`);
       // zero-filled files: MMAPv1's alone (the table's header: manual v4.0 preallocDataFiles)
       assert.equal(e.preallocates === 'yes', l.storageEngine.name === 'mmapv1', `${e.engine}.preallocates vs ${name}`);
+      // majority reads served reliably: committed snapshots (supportsCommittedReads), and not
+      // MongoRocks on 3.6, which Percona calls unreliable (the table's header cites it)
+      assert.equal(e.majority_reads === 'yes', l.storageEngine.supportsCommittedReads && l.storageEngine.name !== 'rocksdb', `${e.engine}.majority_reads vs ${name}`);
+      // memory outside the cache flag: MongoRocks' 4 x 64 MB memtables, nothing for the others
+      assert.equal(Number(e.mem_beyond_cache_mb), l.storageEngine.name === 'rocksdb' ? 256 : 0, `${e.engine}.mem_beyond_cache_mb`);
     }
   }
 });
