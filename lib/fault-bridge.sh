@@ -18,12 +18,20 @@ fault_shard_members() { topology_services shard; }
 fault_is_member() { grep -qxF -- "$1" < <(fault_shard_members); }
 
 fault_running_services() { compose_probe ps --services --status running 2>/dev/null || true; }
+fault_paused_services() { compose_probe ps --services --status paused 2>/dev/null || true; }
 
-# probes (read-only; also under --dry-run): the shard members not running, whether netem ever ran
+# probes (read-only; also under --dry-run): the shard members stopped (neither running nor
+# paused: `up` starts them) and paused (`unpause` resumes them; `up` would not), whether netem ran
 fault_stopped_members() {
   local running m
-  running=$(fault_running_services)
+  running=$(fault_running_services; fault_paused_services)
   for m in $(fault_shard_members); do grep -qxF "$m" <<<"$running" || echo "$m"; done
+}
+fault_paused_members() {
+  local paused m
+  paused=$(fault_paused_services)
+  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$paused" && echo "$m"; done
+  return 0
 }
 fault_netem_image() { if docker image inspect lab-netem:local >/dev/null 2>&1; then echo yes; else echo no; fi; }
 
@@ -61,7 +69,7 @@ fault_action_argv() {
   for i in "${!want[@]}"; do fault_arg_ok "${want[i]}" "${args[i]}" || return 1; done
   local m=${1:-}
   case $op in
-    stop | start) FAULT_ARGV=(compose "$op" "$m") ;;
+    stop | start | pause | unpause) FAULT_ARGV=(compose "$op" "$m") ;;
     kill) FAULT_ARGV=(compose kill -s SIGKILL "$m") ;;
     up) FAULT_ARGV=(compose up -d --no-deps "$m") ;;
     rm) FAULT_ARGV=(compose rm -f "$m") ;;
@@ -73,6 +81,7 @@ fault_action_argv() {
     ls-rollback) FAULT_ARGV=(compose exec -T "$m" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true') ;;
     rm-fault-load) FAULT_ARGV=(run docker rm -f "$(stack_project)-fault-load") ;; # an older checkout's load container
     stopped-members) FAULT_ARGV=(fault_stopped_members) ;;
+    paused-members) FAULT_ARGV=(fault_paused_members) ;;
     netem-image) FAULT_ARGV=(fault_netem_image) ;;
     # stack hooks (lib/fault.sh), performed around `up` before the process starts
     running-stack | test-commands | small-oplog) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;

@@ -10,7 +10,8 @@ setup() {
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
   mkdir -p "$W"
-  cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$W/"
+  # common/ beside loader/, as in the repository and the loader image: the loader requires it
+  cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$REPO/common" "$W/"
   mkdir -p "$W/loader"
   cp -r "$REPO/loader/bin" "$REPO/loader/src" "$REPO/loader/package.json" "$W/loader/"
   ln -s "$REPO/loader/node_modules" "$W/loader/node_modules"
@@ -56,7 +57,7 @@ logged() { grep -qF -- "$1" "$STUB_DOCKER_LOG"; }
 not_logged() { if grep -qF -- "$1" "$STUB_DOCKER_LOG"; then echo "unexpected docker call: $1" >&2; return 1; fi; }
 line_of() { grep -nF -- "$1" "$STUB_DOCKER_LOG" | head -1 | cut -d: -f1; }
 # mutating: any recorded docker call other than the read-only probes (ps, image inspect)
-mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' "$STUB_DOCKER_LOG" || true; }
+mutating() { grep -vE ' ps --services --status (running|paused)$|^image inspect |^VERB_' "$STUB_DOCKER_LOG" || true; }
 
 # ---- usage errors (exit 2, nothing run) -------------------------------------------------------------
 @test "fault without a scenario or with an unknown one: exit 2 naming the scenarios" {
@@ -145,9 +146,9 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" help
   [ "$status" -eq 0 ]
   [[ $output == *"one of: failover heal pause-member replica-lag"* ]]
-  [[ $output == *"fault pause-member      stop one member, ping the set --rounds times, start it again"* ]]
-  [[ $output == *"--member NAME         the member to stop: shard01-a|shard01-b|shard01-c (required)"* ]]
-  [[ $output == *"--rounds N            pings while it is stopped (default 3)"* ]]
+  [[ $output == *"fault pause-member      pause one member, ping the set --rounds times, unpause it"* ]]
+  [[ $output == *"--member NAME         the member to pause: shard01-a|shard01-b|shard01-c (required)"* ]]
+  [[ $output == *"--rounds N            pings while it is paused (default 3)"* ]]
   run "$W/lab.sh" fault pause-member --member shard01-b --rounds x --dry-run
   [ "$status" -eq 2 ]
   [[ $output == *"error: --rounds must be a whole number >= 1 (got 'x')"* ]]
@@ -155,8 +156,8 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" fault pause-member --member shard01-b --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *" run --rm --no-deps -T fault-tool run pause-member --member shard01-b --engine wiredtiger"* ]]
-  [[ $output == *"1. docker compose stop shard01-b"*"3. docker compose start shard01-b"* ]]
-  [[ $output == *"-p lab-wiredtiger "*" stop shard01-b"* && $output == *"-p lab-wiredtiger "*" start shard01-b"* ]]
+  [[ $output == *"1. docker compose pause shard01-b"*"3. docker compose unpause shard01-b"* ]]
+  [[ $output == *"-p lab-wiredtiger "*" pause shard01-b"* && $output == *"-p lab-wiredtiger "*" unpause shard01-b"* ]]
   logged "VERB_UP extra=[] dry=1"
   [ "$(mutating | grep -vc ' fault-tool run pause-member ')" -eq 0 ]
 }
@@ -175,7 +176,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   ENGINE=wiredtiger
   local op args kind n=0 labels
   declare -A sample=([member]=shard01-a [others]="shard01-b,shard01-c" [delay]=100ms [rate]=64kbit [since]=2026-01-01T00:00:00Z [mb]=16)
-  while IFS=$'\t' read -r op args kind; do
+  while IFS=$'\t' read -r op args kind _; do
     local -a a=()
     [[ $args == - ]] || for x in ${args//,/ }; do a+=("${sample[$x]}"); done
     fault_action_argv "$op" "${a[@]}" || { echo "row '$op' has no command in bash: $FAULT_WHY" >&2; return 1; }
@@ -183,7 +184,7 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
     [ "${#FAULT_ARGV[@]}" -gt 0 ]
     n=$((n + 1))
   done < <(table_rows "$W/loader/src/faults/docker-ops.tsv")
-  [ "$n" -ge 17 ]
+  [ "$n" -ge 20 ]
   # the other way: each label of fault_action_argv's case (but the catch-all) is a row
   labels=$(declare -f fault_action_argv | sed -n 's/^ *\([a-z| -]*[a-z]\))$/\1/p; s/^ *\([a-z| -]*[a-z]\)) .*/\1/p' | tr -d ' ' | tr '|' '\n')
   [ "$(wc -l <<<"$labels")" -ge 17 ]
@@ -439,14 +440,18 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [[ $output == *"healed"* ]]
 }
 
-@test "heal --dry-run: the real process plans up for the stopped member and netem off on every member" {
+@test "heal --dry-run: the real process plans up for the stopped member, unpause for the paused one, netem off on every member" {
   real_fault_process
-  rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
+  rule '*ps --services --status running*' 0 'shard01-a\nmongos'
+  rule '*ps --services --status paused*' 0 'shard01-b'
   rule 'image inspect lab-netem:local*' 0 ''
   run "$W/lab.sh" fault heal --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"start stopped shard members: shard01-c"* ]]
+  [[ $output == *"unpause paused shard members: shard01-b"* ]]
   [[ $output == *" up -d --no-deps shard01-c"* ]]
+  [[ $output == *" unpause shard01-b"* && $output != *" up -d --no-deps shard01-b"* ]]
+  [[ $output == *"cannot undo: volume-rm"* ]]
   for m in shard01-a shard01-b shard01-c; do [[ $output == *"run --rm --no-deps netem-$m heal"* ]]; done
   [ "$(mutating | grep -vc ' fault-tool run heal ')" -eq 0 ]
 }
@@ -673,7 +678,8 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   rule '*exec -T shard01-a sh -c*' 0 '/data/db/rollback/u1/removed.1.bson'
   bridge $'1\tstop\tshard01-c' $'2\tstart\tshard01-c' $'3\tkill\tshard01-a' $'4\tup\tshard01-b' $'5\trm\tshard01-b' \
     $'6\tvolume-rm\tshard01-b' $'7\tnetem-slow\tshard01-c\t100ms\t64kbit' $'8\tnetem-partition\tshard01-a\tshard01-b,shard01-c' \
-    $'9\tnetem-heal\tshard01-a' $'10\tlogs\tshard01-c\t2026-01-01T00:00:00Z' $'11\tls-rollback\tshard01-a'
+    $'9\tnetem-heal\tshard01-a' $'10\tlogs\tshard01-c\t2026-01-01T00:00:00Z' $'11\tls-rollback\tshard01-a' \
+    $'12\tpause\tshard01-b' $'13\tunpause\tshard01-b'
   [ "$status" -eq 0 ]
   [[ $output == *"an ordinary line"* ]]
   [[ $output == *"process exit 7"* ]]
@@ -688,8 +694,10 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   grep -qE -- "$c.* run --rm --no-deps netem-shard01-a partition shard01-b shard01-c$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* run --rm --no-deps netem-shard01-a heal$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* logs --no-color --no-log-prefix --since 2026-01-01T00:00:00Z shard01-c$" "$STUB_DOCKER_LOG"
-  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 11 ]
-  [ "$(replies | grep -c ' 0 ')" -eq 11 ]
+  grep -qE -- "$c.* pause shard01-b$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* unpause shard01-b$" "$STUB_DOCKER_LOG"
+  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 13 ]
+  [ "$(replies | grep -c ' 0 ')" -eq 13 ]
   replies | grep -qxF "11 0 /data/db/rollback/u1/removed.1.bson"
 }
 
