@@ -74,9 +74,6 @@ experiment_flags_usage() {
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
   --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
-  --records N             ycsb-a: YCSB records (default 5000000); also --fields N, --field-length N
-  --threads LIST          ycsb-a: thread steps (same as --clients; default 1,2,4,8,16,32)
-  --operations N          ycsb-a: operations per step instead of --duration (default: --duration 2m)
   --tool lab|ycsb         ycsb-a: ycsb runs YCSB 0.17.0 itself on the stack with the same
                           parameters (images/ycsb), written as the same summary.json
   --via primary|mongos    in the stack: straight to the shard's primary, as seeds/004 did
@@ -89,7 +86,13 @@ experiment_flags_usage() {
   With --uri the results are filed under the engine the server reports unless --engine says
   otherwise. Durations: a number and a unit, 500ms, 30s, 2m, 1h (decimals allowed).
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
+ Each workload's own flags, as its kind declares them (loader/src/kinds):
 USAGE
+  if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+    node "$LAB_ROOT/loader/bin/lab-loader.js" flags --experiments-dir "$LAB_ROOT/experiments"
+  else
+    echo "  (listed by: node loader/bin/lab-loader.js flags, after 'cd loader && npm ci')"
+  fi
 }
 
 # experiment_loader_check NAME URI LOADER_ARGS...: the loader's own parser and experiment-file

@@ -3,9 +3,9 @@
 # scenario runs as ONE long-lived process in the loader's image; every Docker action it needs is
 # a request line on its stdout, performed here with compose() (so --dry-run prints it and the stub
 # docker records it) and answered on its stdin. The ops, their arguments and kinds are the rows of
-# loader/src/faults/docker-ops.tsv (protocol.js reads the same file); their commands are here, and
-# anything else, or an argument that fails its check (a member must be a shard member of
-# compose/topology.tsv), is refused (rc 126) and runs nothing.
+# loader/src/faults/docker-ops.tsv (protocol.js reads the same file), their commands too (its
+# command column, expanded here); anything else, or an argument that fails its check (a member
+# must be a shard member of compose/topology.tsv), is refused (rc 126) and runs nothing.
 #   request  "@lab-docker<TAB>id<TAB>op<TAB>arg..."     any other stdout line is printed as is
 #   reply    "id<TAB>rc<TAB>base64(stdout of the action)"
 
@@ -18,14 +18,24 @@ fault_shard_members() { topology_services shard; }
 fault_is_member() { grep -qxF -- "$1" < <(fault_shard_members); }
 
 fault_running_services() { compose_probe ps --services --status running 2>/dev/null || true; }
+fault_paused_services() { compose_probe ps --services --status paused 2>/dev/null || true; }
 
-# probes (read-only; also under --dry-run): the shard members not running, whether netem ever ran
+# probes (read-only; also under --dry-run): the shard members stopped (neither running nor
+# paused: `up` starts them) and paused (`unpause` resumes them; `up` would not), whether netem ran
 fault_stopped_members() {
   local running m
-  running=$(fault_running_services)
+  running=$(fault_running_services; fault_paused_services)
   for m in $(fault_shard_members); do grep -qxF "$m" <<<"$running" || echo "$m"; done
 }
+fault_paused_members() {
+  local paused m
+  paused=$(fault_paused_services)
+  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$paused" && echo "$m"; done
+  return 0
+}
 fault_netem_image() { if docker image inspect lab-netem:local >/dev/null 2>&1; then echo yes; else echo no; fi; }
+# the rollback files a member wrote (failover's evidence); the glob is the container's shell's
+fault_ls_rollback() { compose exec -T "$1" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true'; }
 
 # fault_arg_ok NAME VALUE: one request argument, checked by its name in docker-ops.tsv.
 fault_arg_ok() {
@@ -44,10 +54,12 @@ fault_arg_ok() {
   [[ -z $FAULT_WHY ]]
 }
 
-# fault_action_argv OP ARGS...: FAULT_ARGV = the command for one request and FAULT_KIND its kind
-# (action|probe|hook), or returns 1 with FAULT_WHY when it is refused. Pure: runs nothing.
+# fault_action_argv OP ARGS...: FAULT_ARGV = the command for one request (docker-ops.tsv's command
+# column, its {placeholders} replaced by the checked arguments, word by word: no shell reads them)
+# and FAULT_KIND its kind (action|probe|hook), or returns 1 with FAULT_WHY when it is refused.
+# Pure: runs nothing.
 fault_action_argv() {
-  local op=${1:-} names i
+  local op=${1:-} names i template word key
   shift || true
   FAULT_ARGV=() FAULT_WHY="" FAULT_KIND=""
   if ! [[ $op =~ ^[a-z][a-z-]*$ ]] || ! names=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" args); then
@@ -55,30 +67,31 @@ fault_action_argv() {
     return 1
   fi
   FAULT_KIND=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" kind)
-  local -a want=() args=("$@")
+  local -a want=() args=("$@") words=() others=()
   [[ $names == - ]] || IFS=, read -r -a want <<<"$names"
   (($# == ${#want[@]})) || { FAULT_WHY="docker action '$op' takes ${#want[@]} argument(s), got $#"; return 1; }
   for i in "${!want[@]}"; do fault_arg_ok "${want[i]}" "${args[i]}" || return 1; done
-  local m=${1:-}
-  case $op in
-    stop | start) FAULT_ARGV=(compose "$op" "$m") ;;
-    kill) FAULT_ARGV=(compose kill -s SIGKILL "$m") ;;
-    # create a removed member (resync) or start a stopped one (heal), never recreate an existing
-    # one; its arguments are the ones the members were created with (lib/stack.sh stack_shard_args)
-    up) FAULT_ARGV=(compose up -d --no-deps --no-recreate "$m") ;;
-    rm) FAULT_ARGV=(compose rm -f "$m") ;;
-    volume-rm) FAULT_ARGV=(run docker volume rm "$(stack_project)_$m-data") ;;
-    netem-slow) FAULT_ARGV=(compose run --rm --no-deps "netem-$m" slow "$2" "$3") ;;
-    netem-partition) local -a o; IFS=, read -r -a o <<<"$2"; FAULT_ARGV=(compose run --rm --no-deps "netem-$m" partition "${o[@]}") ;;
-    netem-heal) FAULT_ARGV=(compose run --rm --no-deps "netem-$m" heal) ;;
-    logs) FAULT_ARGV=(compose logs --no-color --no-log-prefix --since "$2" "$m") ;;
-    ls-rollback) FAULT_ARGV=(compose exec -T "$m" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true') ;;
-    rm-fault-load) FAULT_ARGV=(run docker rm -f "$(stack_project)-fault-load") ;; # an older checkout's load container
-    stopped-members) FAULT_ARGV=(fault_stopped_members) ;;
-    netem-image) FAULT_ARGV=(fault_netem_image) ;;
-    # stack hooks (lib/fault.sh), performed around `up` before the process starts
-    running-stack | test-commands | small-oplog | netem-kernel) FAULT_ARGV=("fault_hook_${op//-/_}" "$@") ;;
-    *) FAULT_WHY="docker action '$op' has no command in lib/fault-bridge.sh"; return 1 ;;
+  local -A value=([project]="$(stack_project)")
+  for i in "${!want[@]}"; do value[${want[i]}]=${args[i]}; done
+  template=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" command) || template=""
+  read -r -a words <<<"$template"
+  ((${#words[@]})) || { FAULT_WHY="docker action '$op' has no command in $FAULT_OPS_TSV"; return 1; }
+  for word in "${words[@]}"; do
+    if [[ $word == "{others}" ]]; then
+      IFS=, read -r -a others <<<"${value[others]}"
+      FAULT_ARGV+=("${others[@]}")
+      continue
+    fi
+    while [[ $word =~ \{([a-z]+)\} ]]; do
+      key=${BASH_REMATCH[1]}
+      [[ -v "value[$key]" ]] || { FAULT_WHY="docker action '$op': {$key} in its command is not one of its arguments"; FAULT_ARGV=(); return 1; }
+      word=${word//"{$key}"/"${value[$key]}"}
+    done
+    FAULT_ARGV+=("$word")
+  done
+  case ${FAULT_ARGV[0]} in
+    compose | run | fault_*) ;;
+    *) FAULT_WHY="docker action '$op': its command must start with compose, run or a fault_ function"; FAULT_ARGV=(); return 1 ;;
   esac
 }
 

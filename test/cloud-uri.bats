@@ -9,13 +9,24 @@ setup() {
   setup_lab_with_loader
 }
 
-@test "--uri with --profile or --mongos: refused in one line naming why (they were dropped, exit 0)" {
-  lab experiment2 --uri mongodb://db.example:27017/ --profile seed2013 --dry-run
-  assert_failure 2
-  assert_line --index 0 "error: --profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)"
-  lab experiment2 --uri mongodb://db.example:27017/ --mongos=3 --dry-run
-  assert_failure 2
-  assert_line --index 0 "error: --mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI"
+@test "--uri with --profile or --mongos, in either form (FLAG VALUE, FLAG=VALUE): refused in one line naming why (they were dropped, exit 0)" {
+  # run.sh parses each form in its own case branch: the = form once skipped the bookkeeping
+  # (STACK_FLAGS_GIVEN) and was accepted, so every form of both flags and of --uri is tried.
+  local uri profile mongos
+  for uri in "--uri mongodb://db.example:27017/" "--uri=mongodb://db.example:27017/"; do
+    for profile in "--profile seed2013" "--profile=seed2013"; do
+      # shellcheck disable=SC2086  # the flags split into their words
+      lab experiment2 $uri $profile --dry-run
+      assert_failure 2
+      assert_line --index 0 "error: --profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)"
+    done
+    for mongos in "--mongos 3" "--mongos=3"; do
+      # shellcheck disable=SC2086
+      lab experiment2 $uri $mongos --dry-run
+      assert_failure 2
+      assert_line --index 0 "error: --mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI"
+    done
+  done
   nothing_started
 }
 

@@ -9,6 +9,19 @@ setup() {
   setup_lab_with_loader
 }
 
+@test "help lists every workload kind's own flags, from the kinds (no list in bash)" {
+  lab help
+  assert_success
+  local flags flag n=0
+  # shellcheck disable=SC2016  # the script is node's
+  flags=$(cd "$REPO/loader" && node -e 'for (const k of Object.values(require("./src/kinds").KINDS)) for (const o of Object.values(k.options || {})) console.log(o.flag)')
+  for flag in $flags; do
+    assert_line --regexp "^  $flag +[a-z0-9/-]+: "
+    n=$((n + 1))
+  done
+  [ "$n" -ge 10 ]
+}
+
 @test "help lists the experiment flags" {
   lab help
   assert_success

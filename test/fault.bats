@@ -13,7 +13,8 @@ setup() {
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
   mkdir -p "$W"
-  cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$W/"
+  # common/ beside loader/, as in the repository and the loader image: the loader requires it
+  cp -r "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$REPO/common" "$W/"
   mkdir -p "$W/loader"
   cp -r "$REPO/loader/bin" "$REPO/loader/src" "$REPO/loader/package.json" "$W/loader/"
   ln -s "$REPO/loader/node_modules" "$W/loader/node_modules"
@@ -59,13 +60,17 @@ logged() { grep -qF -- "$1" "$STUB_DOCKER_LOG"; }
 not_logged() { if grep -qF -- "$1" "$STUB_DOCKER_LOG"; then echo "unexpected docker call: $1" >&2; return 1; fi; }
 line_of() { grep -nF -- "$1" "$STUB_DOCKER_LOG" | head -1 | cut -d: -f1; }
 # mutating: any recorded docker call other than the read-only probes (ps, image inspect)
-mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' "$STUB_DOCKER_LOG" || true; }
+mutating() { grep -vE ' ps --services --status (running|paused)$|^image inspect |^VERB_' "$STUB_DOCKER_LOG" || true; }
+# scenarios: the scenario modules in the copy, as run.sh names them (from the registry, the
+# folder: a new scenario changes no list here)
+scenarios() { find "$W/loader/src/faults/scenarios" -maxdepth 1 -name '*.js' -printf '%f\n' | sed 's/\.js$//' | LC_ALL=C sort | paste -sd' '; }
 
 # ---- usage errors (exit 2, nothing run) -------------------------------------------------------------
 @test "fault without a scenario or with an unknown one: exit 2 naming the scenarios" {
   run "$W/lab.sh" fault
   [ "$status" -eq 2 ]
-  [[ $output == *"fault needs a scenario (choose one of: failover heal replica-lag resync stale-secondary)"* ]]
+  [[ $output == *"fault needs a scenario (choose one of: $(scenarios))"* ]]
+  [[ $(scenarios) == *"failover heal replica-lag"* ]]
   run "$W/lab.sh" fault meltdown --engine wiredtiger
   [ "$status" -eq 2 ]
   [[ $output == *"unknown fault scenario 'meltdown'"* ]]
@@ -147,10 +152,10 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   real_fault_process
   run "$W/lab.sh" help
   [ "$status" -eq 0 ]
-  [[ $output == *"one of: failover heal pause-member replica-lag"* ]]
-  [[ $output == *"fault pause-member      stop one member, ping the set --rounds times, start it again"* ]]
-  [[ $output == *"--member NAME         the member to stop: shard01-a|shard01-b|shard01-c (required)"* ]]
-  [[ $output == *"--rounds N            pings while it is stopped (default 3)"* ]]
+  [[ $output == *"one of: $(scenarios)"* && $(scenarios) == *pause-member* ]]
+  [[ $output == *"fault pause-member      pause one member, ping the set --rounds times, unpause it"* ]]
+  [[ $output == *"--member NAME         the member to pause: shard01-a|shard01-b|shard01-c (required)"* ]]
+  [[ $output == *"--rounds N            pings while it is paused (default 3)"* ]]
   run "$W/lab.sh" fault pause-member --member shard01-b --rounds x --dry-run
   [ "$status" -eq 2 ]
   [[ $output == *"error: --rounds must be a whole number >= 1 (got 'x')"* ]]
@@ -158,8 +163,8 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   run "$W/lab.sh" fault pause-member --member shard01-b --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *" run --rm --no-deps -T fault-tool run pause-member --member shard01-b --engine wiredtiger"* ]]
-  [[ $output == *"1. docker compose stop shard01-b"*"3. docker compose start shard01-b"* ]]
-  [[ $output == *"-p lab-wiredtiger "*" stop shard01-b"* && $output == *"-p lab-wiredtiger "*" start shard01-b"* ]]
+  [[ $output == *"1. docker compose pause shard01-b"*"3. docker compose unpause shard01-b"* ]]
+  [[ $output == *"-p lab-wiredtiger "*" pause shard01-b"* && $output == *"-p lab-wiredtiger "*" unpause shard01-b"* ]]
   logged "VERB_UP extra=[] dry=1"
   [ "$(mutating | grep -vc ' fault-tool run pause-member ')" -eq 0 ]
 }
@@ -172,27 +177,30 @@ mutating() { grep -vE ' ps --services --status running$|^image inspect |^VERB_' 
   [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 0 ]
 }
 
-@test "one list of docker ops: every row of docker-ops.tsv has its command in bash, and every command of bash a row" {
+@test "one list of docker ops: every row of docker-ops.tsv is a command bash can run (a new op is one row)" {
   # shellcheck source=/dev/null
   source "$W/run.sh"
   ENGINE=wiredtiger
-  local op args kind n=0 labels
+  local op args kind n=0
   declare -A sample=([member]=shard01-a [others]="shard01-b,shard01-c" [delay]=100ms [rate]=64kbit [since]=2026-01-01T00:00:00Z [mb]=16)
-  while IFS=$'\t' read -r op args kind; do
+  while IFS=$'\t' read -r op args kind _; do
     local -a a=()
     [[ $args == - ]] || for x in ${args//,/ }; do a+=("${sample[$x]}"); done
-    fault_action_argv "$op" "${a[@]}" || { echo "row '$op' has no command in bash: $FAULT_WHY" >&2; return 1; }
+    fault_action_argv "$op" "${a[@]}" || { echo "row '$op': $FAULT_WHY" >&2; return 1; }
     [ "$FAULT_KIND" = "$kind" ]
-    [ "${#FAULT_ARGV[@]}" -gt 0 ]
+    # no placeholder left, and a function named by a row exists in lib/
+    [[ "${FAULT_ARGV[*]}" != *"{"* ]] || { echo "row '$op': ${FAULT_ARGV[*]}" >&2; return 1; }
+    [[ ${FAULT_ARGV[0]} == compose || ${FAULT_ARGV[0]} == run ]] || declare -F "${FAULT_ARGV[0]}" >/dev/null ||
+      { echo "row '$op': no function ${FAULT_ARGV[0]} in lib/" >&2; return 1; }
     n=$((n + 1))
   done < <(table_rows "$W/loader/src/faults/docker-ops.tsv")
-  [ "$n" -ge 17 ]
-  # the other way: each label of fault_action_argv's case (but the catch-all) is a row
-  labels=$(declare -f fault_action_argv | sed -n 's/^ *\([a-z| -]*[a-z]\))$/\1/p; s/^ *\([a-z| -]*[a-z]\)) .*/\1/p' | tr -d ' ' | tr '|' '\n')
-  [ "$(wc -l <<<"$labels")" -ge 17 ]
-  for op in $labels; do
-    table_field "$W/loader/src/faults/docker-ops.tsv" "$op" kind >/dev/null || { echo "bash has '$op', docker-ops.tsv does not" >&2; return 1; }
-  done
+  [ "$n" -ge 20 ]
+  # a row added to the table is a command at once; a placeholder that is not an argument is refused
+  printf 'freeze\tmember\taction\tunpause\tcompose pause {member}\nbroken\tmember\taction\t-\tcompose stop {membr}\n' >>"$W/loader/src/faults/docker-ops.tsv"
+  fault_action_argv freeze shard01-b
+  [ "${FAULT_ARGV[*]}" = "compose pause shard01-b" ]
+  if fault_action_argv broken shard01-b; then echo "a misspelt placeholder was run" >&2; return 1; fi
+  [[ $FAULT_WHY == *"{membr} in its command is not one of its arguments"* ]]
 }
 
 # ---- --dry-run plans -----------------------------------------------------------------------------------
@@ -496,14 +504,18 @@ NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
   [[ $output == *"healed"* ]]
 }
 
-@test "heal --dry-run: the real process plans up for the stopped member and netem off on every member" {
+@test "heal --dry-run: the real process plans up for the stopped member, unpause for the paused one, netem off on every member" {
   real_fault_process
-  rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
+  rule '*ps --services --status running*' 0 'shard01-a\nmongos'
+  rule '*ps --services --status paused*' 0 'shard01-b'
   rule 'image inspect lab-netem:local*' 0 ''
   run "$W/lab.sh" fault heal --dry-run
   [ "$status" -eq 0 ]
   [[ $output == *"start stopped shard members: shard01-c"* ]]
+  [[ $output == *"unpause paused shard members: shard01-b"* ]]
   [[ $output == *" up -d --no-deps --no-recreate shard01-c"* ]]
+  [[ $output == *" unpause shard01-b"* && $output != *" up -d --no-deps --no-recreate shard01-b"* ]]
+  [[ $output == *"cannot undo: volume-rm"* ]]
   for m in shard01-a shard01-b shard01-c; do [[ $output == *"run --rm --no-deps netem-$m heal"* ]]; done
   [ "$(mutating | grep -vc ' fault-tool run heal ')" -eq 0 ]
 }
@@ -795,7 +807,8 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   rule '*exec -T shard01-a sh -c*' 0 '/data/db/rollback/u1/removed.1.bson'
   bridge $'1\tstop\tshard01-c' $'2\tstart\tshard01-c' $'3\tkill\tshard01-a' $'4\tup\tshard01-b' $'5\trm\tshard01-b' \
     $'6\tvolume-rm\tshard01-b' $'7\tnetem-slow\tshard01-c\t100ms\t64kbit' $'8\tnetem-partition\tshard01-a\tshard01-b,shard01-c' \
-    $'9\tnetem-heal\tshard01-a' $'10\tlogs\tshard01-c\t2026-01-01T00:00:00Z' $'11\tls-rollback\tshard01-a'
+    $'9\tnetem-heal\tshard01-a' $'10\tlogs\tshard01-c\t2026-01-01T00:00:00Z' $'11\tls-rollback\tshard01-a' \
+    $'12\tpause\tshard01-b' $'13\tunpause\tshard01-b'
   [ "$status" -eq 0 ]
   [[ $output == *"an ordinary line"* ]]
   [[ $output == *"process exit 7"* ]]
@@ -810,8 +823,10 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   grep -qE -- "$c.* run --rm --no-deps netem-shard01-a partition shard01-b shard01-c$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* run --rm --no-deps netem-shard01-a heal$" "$STUB_DOCKER_LOG"
   grep -qE -- "$c.* logs --no-color --no-log-prefix --since 2026-01-01T00:00:00Z shard01-c$" "$STUB_DOCKER_LOG"
-  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 11 ]
-  [ "$(replies | grep -c ' 0 ')" -eq 11 ]
+  grep -qE -- "$c.* pause shard01-b$" "$STUB_DOCKER_LOG"
+  grep -qE -- "$c.* unpause shard01-b$" "$STUB_DOCKER_LOG"
+  [ "$(grep -vc '^info ' "$STUB_DOCKER_LOG")" -eq 13 ]
+  [ "$(replies | grep -c ' 0 ')" -eq 13 ]
   replies | grep -qxF "11 0 /data/db/rollback/u1/removed.1.bson"
 }
 

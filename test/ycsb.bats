@@ -19,7 +19,7 @@ teardown() {
   lab help
   assert_success
   assert_output --regexp "ycsb-a +YCSB workload A \\(50% reads, 50% updates, zipfian keys\\)"
-  assert_output --regexp "--threads LIST +ycsb-a"
+  assert_output --regexp "--threads +ycsb-a: thread steps"
   assert_output --regexp "--tool lab\\|ycsb"
 }
 

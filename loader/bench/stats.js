@@ -2,11 +2,13 @@
 // The bench's arithmetic (bench/bench.js): the loader's steady window out of its timeline, medians,
 // and comparisons paired by round. Pure functions, tested in test/bench.test.js.
 
+const common = require('../../common/stats');
+
 const r1 = (x) => Math.round(x * 10) / 10;
+// the lab's one median (common/stats.js) over the numbers given, to 0.1
 const median = (xs) => {
-  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
-  if (!s.length) return null;
-  return r1(s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2);
+  const m = common.median(xs.filter((x) => typeof x === 'number'));
+  return m === null ? null : r1(m);
 };
 
 // steadyWindow(timeline lines) -> { cpuUs, ops }: the loader's CPU (process CPU of each second,

@@ -27,6 +27,7 @@ async function main(argv) {
   }
   try {
     if (opts.command === 'list') return require('../src/catalog').print(opts.experimentsDir, process.stdout);
+    if (opts.command === 'flags') return require('../src/catalog').printKindFlags(opts.experimentsDir, process.stdout);
     // check: the same parser and experiment-file validation as a run, and nothing else, so that
     // ./run.sh refuses bad flags with the loader's own words before it starts anything.
     if (opts.command === 'check') {

@@ -238,11 +238,12 @@ function parse(argv) {
   const v = parsed.values;
   const positionals = [...parsed.positionals];
   // NAME --help: the common flags and that experiment's own (its workload kind's).
-  if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list'].includes(p)), experimentsDir: v['experiments-dir'] };
-  // Subcommands: check (validate only) and list; anything else names the experiment to run.
-  const command = ['check', 'list'].includes(positionals[0]) ? positionals.shift() : 'run';
-  if (command === 'list') {
-    if (positionals.length) throw new UsageError(`list takes no experiment (got: ${positionals.join(' ')})`);
+  if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list', 'flags'].includes(p)), experimentsDir: v['experiments-dir'] };
+  // Subcommands: check (validate only), list, flags (every kind's own flags, for ./run.sh help);
+  // anything else names the experiment to run.
+  const command = ['check', 'list', 'flags'].includes(positionals[0]) ? positionals.shift() : 'run';
+  if (command === 'list' || command === 'flags') {
+    if (positionals.length) throw new UsageError(`${command} takes no experiment (got: ${positionals.join(' ')})`);
     return { command, experimentsDir: v['experiments-dir'] };
   }
   if (positionals.length !== 1) {

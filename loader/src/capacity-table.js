@@ -5,7 +5,7 @@
 // a --repeat group, the capacity of each repetition and their median (the report gives the
 // interval). A search's steps differ between repetitions (each follows its own verdicts), so they
 // are never pooled by step number as a sweep's are (table.js groupTable).
-const { median } = require('./stats');
+const { median, round } = require('../../common/stats');
 
 const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
 
@@ -31,12 +31,13 @@ function capacityTable(c) {
   return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows)}\n${capacityLine(c)}\n`;
 }
 
-// capacityGroup(results) -> text: one capacity per repetition (summary.json capacity objects).
+// capacityGroup(results) -> text: one capacity per repetition (summary.json capacity objects), and
+// their median to 0.1 ops/s, as the report prints it (report/src/capacity.js capacityText).
 function capacityGroup({ name, engine, group, results }) {
   const caps = results.map((c) => c.capacity_ops_per_s);
   const found = caps.filter((x) => x !== null);
   const sla = results[0].sla;
-  return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${caps.map((x) => (x === null ? 'none' : x)).join(', ')} ops/s${found.length ? `; median ${median(found)}` : ''} (the report gives its interval)\n`;
+  return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${caps.map((x) => (x === null ? 'none' : x)).join(', ')} ops/s${found.length ? `; median ${round(median(found), 1)}` : ''} (the report gives its interval)\n`;
 }
 
 module.exports = { capacityTable, capacityGroup, capacityLine };

@@ -32,4 +32,24 @@ function flagsHelp(name, dir = EXPERIMENTS_DIR) {
   return `\n${config.name} (workload ${k.name}) takes ${flagsOf(k).join(', ') || 'no workload flags'}${lines.length ? ':\n' + lines.join('\n') : ''}\n`;
 }
 
-module.exports = { print, describeFile, flagsHelp };
+// printKindFlags(dir, out): every workload kind's own flags, one line each, named by the
+// experiments of that kind (./run.sh help lists them under "Experiment flags": the kinds declare
+// them, so a new kind's flags appear with no list to edit). Kinds no experiment uses are left out.
+function printKindFlags(dir = EXPERIMENTS_DIR, out) {
+  const { load } = require('./config');
+  const { kind } = require('./kinds');
+  const byKind = new Map();
+  for (const name of list(dir)) {
+    try {
+      const { config } = load({ experiment: name, experimentsDir: dir, kindArgs: {} });
+      if (!byKind.has(config.workload.type)) byKind.set(config.workload.type, []);
+      byKind.get(config.workload.type).push(name);
+    } catch { /* a file that does not load says so when it is run or checked */ }
+  }
+  for (const [type, names] of byKind) {
+    for (const o of Object.values(kind(type).options || {})) out.write(`  ${o.flag.padEnd(22)}  ${names.join('/')}: ${o.help || ''}\n`);
+  }
+  return 0;
+}
+
+module.exports = { print, describeFile, flagsHelp, printKindFlags };

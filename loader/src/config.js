@@ -60,8 +60,12 @@ function load(opts) {
   need(typeof doc.collection === 'string' && doc.collection !== '', 'collection: required');
   need(Object.hasOwn(KINDS, w.type), `workload.type: one of ${Object.keys(KINDS).join(', ')}`);
   const kind = kindOf(w.type);
-  // The seed's {x, y} document, unless the kind reads its own document section (configure).
-  if (!kind.configure) {
+  // The seed's {x, y} document (kinds/ops.js makeDoc): what a kind without configure writes, and
+  // what the preload writes for a kind without a makeDoc of its own. A kind with configure and
+  // no preload reads its own document section. (Deciding on configure alone let a new kind that
+  // reads its own settings pass check and crash in its first preload.)
+  const seedDoc = !kind.configure || (!kind.makeDoc && (opts.preloadDocs ?? pre.docs ?? 0) > 0);
+  if (seedDoc) {
     need(Number.isInteger(d.y_length) && d.y_length >= 0, 'document.y_length: whole number');
     need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
   }
@@ -77,7 +81,7 @@ function load(opts) {
     readConcern: doc.read_concern || 'local',
     seed: opts.seed ?? doc.seed ?? 0,
     setup: { drop: doc.setup?.drop !== false, indexes: doc.setup?.indexes || [] },
-    document: kind.configure ? null : { yLength: d.y_length, alphabet: d.alphabet },
+    document: seedDoc ? { yLength: d.y_length, alphabet: d.alphabet } : null,
     preload: {
       docs: opts.preloadDocs ?? pre.docs ?? 0,
       batch: pre.batch ?? 1000,

@@ -10,8 +10,11 @@
 //  - .reserve (RESERVE_BYTES) is written at creation and deleted just before the final summary,
 //    so a disk that fills during the run still has room for the summary at its end.
 //  - latest moves only when the folder is whole (placeholder summary written).
+//  - check (optional): a function each summary passes before it is written (an experiment run's:
+//    src/summary-schema.js checkSummary); what it throws is thrown as is and nothing is written.
 const fs = require('node:fs');
 const path = require('node:path');
+const { SummarySchemaError } = require('./summary-schema');
 
 const SCHEMA_VERSION = 1;
 const RESERVE_BYTES = 128 * 1024;
@@ -57,7 +60,8 @@ function mkdirEach(dir) {
 }
 
 class RunDir {
-  constructor(root, experiment, engine, startedAt) {
+  constructor(root, experiment, engine, startedAt, { check = null } = {}) {
+    this.check = check;
     this.parent = path.join(root, experiment, engine);
     this.stamp = utcStamp(startedAt);
     this.name = null;
@@ -105,7 +109,7 @@ class RunDir {
         throw e;
       }
     } catch (e) {
-      const err = e instanceof ResultsWriteError ? e : new ResultsWriteError(file, e);
+      const err = e instanceof ResultsWriteError || e instanceof SummarySchemaError ? e : new ResultsWriteError(file, e);
       this.discard();
       throw err;
     }
@@ -138,9 +142,11 @@ class RunDir {
   // whole; the final one first gives back the reserve.
   summary(obj, { final = false } = {}) {
     const file = path.join(this.dir, 'summary.json');
+    const summary = { schema_version: SCHEMA_VERSION, ...obj };
+    if (this.check) this.check(summary);
     if (final) fs.rmSync(path.join(this.dir, '.reserve'), { force: true });
     try {
-      fs.writeFileSync(file + '.tmp', JSON.stringify({ schema_version: SCHEMA_VERSION, ...obj }, null, 2) + '\n');
+      fs.writeFileSync(file + '.tmp', JSON.stringify(summary, null, 2) + '\n');
       fs.renameSync(file + '.tmp', file);
     } catch (e) {
       try { fs.rmSync(file + '.tmp', { force: true }); } catch { /* nothing more to do */ }

@@ -19,6 +19,7 @@ const { engineLabel } = require('./engine-label');
 const { HostCpu } = require('./hostcpu');
 const { register, targetKey } = require('./run-registry');
 const { RunDir } = require('./results');
+const { checkSummary } = require('./summary-schema');
 const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
@@ -32,7 +33,7 @@ const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
-const { round } = require('./stats');
+const { round } = require('../../common/stats');
 const { Rng } = require('./rng');
 const { startServerRecord } = require('./server-record');
 const footprint = require('./footprint');
@@ -254,7 +255,7 @@ class Run {
     this.engine = engine;
     this.engineSource = source;
     const root = this.opts.resultsDir ? path.resolve(this.opts.resultsDir) : path.join(REPO_ROOT, 'results');
-    const runDir = new RunDir(root, this.config.name, engine, this.startedAt);
+    const runDir = new RunDir(root, this.config.name, engine, this.startedAt, { check: checkSummary });
     // The placeholder is replaced at the end: if the loader itself is killed (SIGKILL, OOM), the
     // folder still says the run is incomplete (exit_code null: it never ended on its own).
     runDir.create(this.file, this.summaryObject(false, 'running, or the loader was killed before it could finish', { running: true }));

@@ -2,7 +2,7 @@
 // Self-monitoring: was the loader, not the server, the limit in a step? From the per-second
 // samples the run lifecycle collects (process CPU, each worker's event-loop use and delay, the
 // host's CPU), one verdict per step. Pure: the same samples give the same verdict.
-const { median, mean, round } = require('./stats');
+const { median, mean, round } = require('../../common/stats');
 
 // When the loader, not the server, is the limit (reported per step in summary.json):
 // a worker thread whose event loop is busy > 90 % of the time cannot issue the next op on time;

@@ -4,7 +4,7 @@
 // included, is tested on synthetic input (test/summary.test.js).
 const { percentiles, encode } = require('./hist');
 const { judge } = require('./selfmon');
-const { round } = require('./stats');
+const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
 const { withFailure } = require('./step-failure');
 

@@ -2,6 +2,8 @@
 // The console tables: formatTable at the end of a run, from the summary's steps or cases (every
 // kind alike: one row per step and op, whatever ops the kind records); groupTable at the end of
 // a --repeat group, the fastest, median and slowest repetition per step and op.
+// The median is the lab's one (common/stats.js), the report's too.
+const { median } = require('../../common/stats');
 
 function grid(rows, leftCols) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -83,13 +85,6 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
     if (s.loader.contention.length) out += `note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`;
   }
   return out;
-}
-
-// The middle value (the mean of the two middle ones for an even count).
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const WHY_BOTH = 'fastest: the best this server did; median: what a user should expect, robust to one disturbed repetition; slowest: the spread';

@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { load } = require('./config');
 const { RunDir } = require('./results');
+const { checkSummary } = require('./summary-schema');
 const { kind } = require('./kinds');
 const { parse, toStep, statusTimeline } = require('./ycsb-output');
 
@@ -60,7 +61,7 @@ function prepare(opts, startedAt = new Date()) {
     throw new UsageError(`--tool ycsb runs YCSB's workloads only; ${config.name} is a ${config.workload.type} workload`);
   }
   const engine = opts.engine ?? 'unknown';
-  const run = new RunDir(opts.resultsDir, config.name, engine, startedAt);
+  const run = new RunDir(opts.resultsDir, config.name, engine, startedAt, { check: checkSummary });
   const plan = {
     tool: TOOL,
     experiment: config.name,
@@ -178,6 +179,7 @@ function summarize(dir) {
   fs.writeFileSync(path.join(dir, 'timeline.ndjson'), timeline.map((l) => JSON.stringify(l) + '\n').join(''));
   const summary = summaryOf(plan, { complete: reason === null, reason, steps, preload, endedAt: new Date().toISOString() });
   if (!summary.complete) summary.exit_code = 1;
+  checkSummary(summary); // the schema the report reads with (src/summary-schema.js)
   fs.writeFileSync(path.join(dir, 'summary.json.tmp'), JSON.stringify(summary, null, 2) + '\n');
   fs.renameSync(path.join(dir, 'summary.json.tmp'), path.join(dir, 'summary.json'));
   fs.rmSync(path.join(dir, '.reserve'), { force: true });

@@ -76,3 +76,13 @@ test('the step budget bounds a search that never settles', () => {
   assert.equal(r.capacity_ops_per_s, 1600);
   assert.match(r.search.ended, /budget \(5\) ran out/);
 });
+
+test('a rate that passed above a failing one is noise: the capacity is the highest passing rate below the lowest failing', () => {
+  // 150 failed, then 300 passed (a quiet second on a noisy host): 300 is no capacity, 100 is.
+  const s = new CapacitySearch({ sla: parseSla('p99=10ms'), start: 100 });
+  for (const [rate, passed] of [[100, true], [200, false], [150, false], [300, true]]) s.record({ offered_ops_per_s: rate, passed });
+  const c = s.result(4);
+  assert.equal(c.lowest_failing_ops_per_s, 150);
+  assert.equal(c.capacity_ops_per_s, 100);
+  assert.deepEqual(c.steps.map((x) => x.offered_ops_per_s), [100, 200, 150, 300], 'every step kept, the noisy one too');
+});

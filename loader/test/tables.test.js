@@ -136,3 +136,51 @@ test('engines: driver_line is the line the loader picks for the row\'s wire vers
     assert.ok(Number(l.minServer) <= Number(e.server_line), `${e.engine}: ${l.name} needs MongoDB ${l.minServer}+, the row is ${e.server_line}`);
   }
 });
+
+// Each engine row against the server line the tests' wire shim plays for it (support/server-lines.js
+// LINES: every figure there cited from the server's source). A row is the line whose storage
+// engine and release match; its wire version, journal, held featureCompatibilityVersion and
+// retryable writes must be that line's, and its image's tag its release line. A wrong value in any
+// of those columns of any row fails here (wire_version was read by no code: 25 on a 7.0 row passed
+// every test). A server line the shim does not play fails too: add it there, with its source.
+test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, wire_version, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates, majority_reads, mem_beyond_cache_mb)', () => {
+  const { LINES } = require('./support/server-lines');
+  const rows = tables.readTable('engines');
+  for (const e of rows) {
+    const lines = Object.entries(LINES).filter(([, l]) => l.storageEngine.name === e.server_engine && l.version.startsWith(`${e.server_line}.`));
+    assert.ok(lines.length, `${e.engine}: no line in support/server-lines.js plays ${e.server_engine} on MongoDB ${e.server_line}`);
+    assert.equal(e.image.split(':').pop().split('-')[0], e.server_line, `${e.engine}: image ${e.image} vs server_line ${e.server_line}`);
+    for (const [name, l] of lines) {
+      assert.equal(Number(e.wire_version), l.wire, `${e.engine}.wire_version vs ${name}`);
+      assert.equal(e.journal === 'yes', l.journal, `${e.engine}.journal vs ${name}`);
+      // an engine that keeps no data on disk reports persistent: false (serverStatus.storageEngine)
+      assert.equal(e.keeps_data === 'yes', l.storageEngine.persistent, `${e.engine}.keeps_data vs ${name} (persistent ${l.storageEngine.persistent})`);
+      // The line's featureCompatibilityVersion is held below its release only where init holds it.
+      assert.equal(e.hold_fcv, l.fcv === e.server_line ? '-' : l.fcv, `${e.engine}.hold_fcv vs ${name} (fcv ${l.fcv})`);
+      const refused = l.behaviours.some((b) => b.startsWith('retryable-writes-refused'));
+      assert.equal(e.retryable_writes, refused ? 'no' : 'yes', `${e.engine}.retryable_writes vs ${name}`);
+      // --nojournal: the shim plays its getCmdLineOpts only on a line that accepts it
+      assert.equal(e.nojournal === 'yes', l.behaviours.includes('cmdline-journal'), `${e.engine}.nojournal vs ${name}`);
+      // zero-filled files: MMAPv1's alone (the table's header: manual v4.0 preallocDataFiles)
+      assert.equal(e.preallocates === 'yes', l.storageEngine.name === 'mmapv1', `${e.engine}.preallocates vs ${name}`);
+      // majority reads served reliably: committed snapshots (supportsCommittedReads), and not
+      // MongoRocks on 3.6, which Percona calls unreliable (the table's header cites it)
+      assert.equal(e.majority_reads === 'yes', l.storageEngine.supportsCommittedReads && l.storageEngine.name !== 'rocksdb', `${e.engine}.majority_reads vs ${name}`);
+      // memory outside the cache flag: MongoRocks' 4 x 64 MB memtables, nothing for the others
+      assert.equal(Number(e.mem_beyond_cache_mb), l.storageEngine.name === 'rocksdb' ? 256 : 0, `${e.engine}.mem_beyond_cache_mb`);
+    }
+  }
+});
+
+// The uid each image's mongod runs as, from the images' own Dockerfiles: docker-library/mongo
+// (`groupadd --gid 999 --system mongodb && useradd --uid 999 --system --gid mongodb`) and
+// percona/percona-docker percona-server-mongodb.* (`useradd -u 1001 -r -g 1001 ... mongodb`).
+// A wrong uid makes the keyfile copy unreadable to mongod (mode 400): the cluster never starts.
+test('engines: mongod_uid is the uid the image\'s Dockerfile gives mongod', () => {
+  const UID = { mongo: '999', 'percona/percona-server-mongodb': '1001' };
+  for (const e of tables.readTable('engines')) {
+    const repo = e.image.split(':')[0];
+    assert.ok(repo in UID, `${e.engine}: the uid of ${repo}'s mongod is not known here: add it with its Dockerfile`);
+    assert.equal(e.mongod_uid, UID[repo], `${e.engine}.mongod_uid for ${e.image}`);
+  }
+});

@@ -3,17 +3,17 @@
 // `capacity` (loader/src/sla.js): the highest offered rate whose intended percentile stayed under
 // the target, and every step tried. Here, per experiment and set of alike runs (compare.js
 // setKey: same parameters, the SLA among them, loader, hosts, labels), one side per value of the
-// dimension compared: the capacities over repetitions, each side's latency-throughput curve, and
-// per pair of sides a verdict by the throughput verdict's rules (ratio of geometric means, Welch
-// t interval at 95%, at least 2 usable repetitions per side; a CI spanning 1.0 shows no
-// difference): "wiredtiger sustains 1.8x inmemory's rate at p99 <= 10 ms (95% CI ...)".
-const { setKey } = require('./compare');
+// dimension compared and server identity (compare.js nameSides: the throughput verdicts' sides,
+// so runs on 7.0 and 8.0 under one label are two sides, never one): the capacities over
+// repetitions, each side's latency-throughput curve, and per pair of sides a verdict by the
+// throughput verdict's own rule (verdict.js judge: ratio of geometric means, Welch t interval at
+// 95%, at least 2 usable repetitions per side; a CI spanning 1.0 shows no difference):
+// "wiredtiger sustains 1.8x inmemory's rate at p99 <= 10 ms (95% CI ...)".
+const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
-const { dimensionValue } = require('./identity');
-const { median, ratioCI } = require('./stats');
+const { median, round } = require('../../common/stats');
+const { judge, fmt } = require('./verdict');
 
-const LEVEL = 0.95;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
 
 // why a run's capacity is not a sample (null: it is one). multiHost: the run is one host's part of
@@ -52,20 +52,16 @@ function side(engine, runs) {
 function capacityVerdict(sla, A, B) {
   const base = { engines: [A.engine, B.engine], runs: [A.runs, B.runs], usable: [A.samples.length, B.samples.length] };
   const exText = [A, B].filter((x) => Object.keys(x.excluded).length).map((x) => `${x.engine}: ${Object.entries(x.excluded).map(([k, n]) => `${k} in ${n} of ${x.runs} run(s)`).join(', ')}`).join('; ');
-  if (A.samples.length < 2 || B.samples.length < 2) {
+  const j = judge(A.samples, B.samples);
+  if (!j) {
     const why = `${A.engine} has ${A.samples.length} usable run(s), ${B.engine} ${B.samples.length}; a confidence interval needs at least 2 repetitions of each (--repeat)${exText ? `; ${exText}` : ''}`;
     return { ...base, status: 'no-verdict', ratio: null, ci: null, sentence: `capacity at ${slaText(sla)}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
   }
-  let [hi, lo] = [A, B];
-  if (ratioCI(B.samples, A.samples, LEVEL).ratio > 1) [hi, lo] = [B, A];
-  const ci = ratioCI(hi.samples, lo.samples, LEVEL);
-  const spans = ci.low <= 1 && ci.high >= 1;
-  const runs = hi.samples.length === lo.samples.length ? `${hi.samples.length} runs each` : `${hi.samples.length} and ${lo.samples.length} runs`;
-  const ciText = `95% CI ${fmt(ci.low)}-${fmt(ci.high)}`;
-  const sentence = spans
-    ? `capacity at ${slaText(sla)}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(ci.ratio)}, ${ciText} spans 1.0; ${runs})`
-    : `${hi.engine} sustains ${fmt(ci.ratio)}x ${lo.engine}'s rate at ${slaText(sla)} (${ciText}, ${runs})`;
-  return { ...base, status: spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: ci.ratio, ci: [ci.low, ci.high], df: ci.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
+  const [hi, lo] = j.first ? [B, A] : [A, B];
+  const sentence = j.spans
+    ? `capacity at ${slaText(sla)}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
+    : `${hi.engine} sustains ${fmt(j.ratio)}x ${lo.engine}'s rate at ${slaText(sla)} (${j.ciText}, ${j.runs})`;
+  return { ...base, status: j.spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: j.ratio, ci: j.ci, df: j.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
 }
 
 // capacityReport(runs, by) -> [{ experiment, set, sla, sides, verdicts }] for the runs with a
@@ -84,8 +80,9 @@ function capacityReport(runs, by = 'engine') {
     const experiment = rs[0].experiment;
     perExperiment[experiment] = (perExperiment[experiment] || 0) + 1;
     const sla = rs[0].capacity.sla;
-    const values = [...new Set(rs.map((r) => dimensionValue(r, by)))].sort();
-    const sides = values.map((v) => side(v, rs.filter((r) => dimensionValue(r, by) === v)));
+    nameSides(rs, by);
+    const values = [...new Set(rs.map((r) => r.side))].sort();
+    const sides = values.map((v) => side(v, rs.filter((r) => r.side === v)));
     const verdicts = [];
     for (let i = 0; i < sides.length; i++) for (let j = i + 1; j < sides.length; j++) verdicts.push(capacityVerdict(sla, sides[i], sides[j]));
     out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
@@ -93,12 +90,13 @@ function capacityReport(runs, by = 'engine') {
   return out;
 }
 
-// capacityText(sections): the lines the terminal opens with (before the throughput summary).
+// capacityText(sections): the lines the terminal opens with (before the throughput summary). The
+// median to 0.1 ops/s, as the loader prints it at the end of a --repeat group (capacity-table.js).
 function capacityText(sections) {
   if (!sections.length) return '';
   const out = ['== capacity under a latency SLA: the highest offered rate whose intended latency stayed under the target (--sla)'];
   for (const c of sections) {
-    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : `${Math.round(s.median)} ops/s`} (median of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
+    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : `${round(s.median, 1)} ops/s`} (median of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
     for (const v of c.verdicts) out.push(`  ${v.sentence}`);
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }

@@ -9,13 +9,11 @@ const { mergeGroups } = require('./merge');
 const { dimensionValue } = require('./identity');
 const { restartNotes } = require('./restarts');
 const { fingerprint, diffParameters } = require('./params');
-const { mergeEncoded, percentiles } = require('./hist');
-const { median, ratioCI } = require('./stats');
+const { mergeEncoded, percentiles, exactMax } = require('./hist');
+const { median } = require('./stats');
+const { judge, fmt, LEVEL } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
-
-const LEVEL = 0.95;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 function runRef(r) {
   return {
@@ -40,7 +38,7 @@ function runRef(r) {
 function latencyOver(parts) {
   const hists = parts.map((o) => o.histogram);
   if (hists.length && hists.every((h) => typeof h === 'string')) {
-    return { latency_us: percentiles(mergeEncoded(hists)), latency_source: `histograms of ${parts.length} run(s) merged` };
+    return { latency_us: percentiles(mergeEncoded(hists), exactMax(parts.map((o) => o.latency_us))), latency_source: `histograms of ${parts.length} run(s) merged` };
   }
   const pick = (k) => median(parts.map((o) => o.latency_us?.[k]).filter((x) => typeof x === 'number'));
   const counts = parts.map((o) => o.latency_us?.count).filter((x) => typeof x === 'number');
@@ -144,40 +142,32 @@ function spread(xs) {
   return { median: median(n), fastest: n.length ? Math.max(...n) : null, slowest: n.length ? Math.min(...n) : null };
 }
 
-function runsText(na, nb) {
-  return na === nb ? `${na} runs each` : `${na} and ${nb} runs`;
-}
-
 function verdict(point, A, B) {
   const base = { point, engines: [A.engine, B.engine], runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length] };
   const lim = [A, B].filter((x) => Object.keys(x.excluded).length);
   const limText = lim.map((x) => `${x.engine}: ${excludedText(x)}`).join('; ');
   const a = A.verdict_samples;
   const b = B.verdict_samples;
-  if (a.length < 2 || b.length < 2) {
+  const j = judge(a, b);
+  if (!j) {
     let why;
     if (lim.length) why = `${limText}, excluded`;
     else why = `${A.engine} has ${a.length} usable run(s), ${B.engine} ${b.length}; a confidence interval needs at least 2 repetitions of each (--repeat)`;
     return { ...base, status: lim.length ? 'excluded' : 'no-verdict', ratio: null, ci: null, sentence: `${point}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
   }
-  // Put the faster side first (by geometric mean, the statistic shown) so it reads "X is 1.8x Y".
-  let [hi, lo, sh, sl] = [A, B, a, b];
-  if (ratioCI(b, a, LEVEL).ratio > 1) [hi, lo, sh, sl] = [B, A, b, a];
-  const ci = ratioCI(sh, sl, LEVEL);
-  const spans = ci.low <= 1 && ci.high >= 1;
-  const runs = runsText(sh.length, sl.length);
-  const ciText = `95% CI ${fmt(ci.low)}-${fmt(ci.high)}`;
-  const sentence = spans
-    ? `${point}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(ci.ratio)}, ${ciText} spans 1.0; ${runs})`
-    : `${point}: ${hi.engine} is ${fmt(ci.ratio)}x ${lo.engine} (${ciText}, ${runs})`;
+  // The faster side first so it reads "X is 1.8x Y".
+  const [hi, lo, sh, sl] = j.first ? [B, A, b, a] : [A, B, a, b];
+  const sentence = j.spans
+    ? `${point}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
+    : `${point}: ${hi.engine} is ${fmt(j.ratio)}x ${lo.engine} (${j.ciText}, ${j.runs})`;
   return {
     ...base,
-    status: spans ? 'no-difference' : 'verdict',
+    status: j.spans ? 'no-difference' : 'verdict',
     faster: hi.engine,
     slower: lo.engine,
-    ratio: ci.ratio,
-    ci: [ci.low, ci.high],
-    df: ci.df,
+    ratio: j.ratio,
+    ci: j.ci,
+    df: j.df,
     samples: { [hi.engine]: sh, [lo.engine]: sl },
     sentence: lim.length ? `${sentence}; ${limText}, those runs excluded` : sentence,
   };
@@ -373,4 +363,4 @@ function buildReport(input, meta = {}) {
   };
 }
 
-module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey };
+module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey, nameSides };

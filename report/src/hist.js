@@ -3,14 +3,14 @@
 // base64 (hdr-histogram-js encodeIntoCompressedBase64). Percentiles of merged runs come from the
 // added histograms, never from averaging percentiles (a mean of p99s is not a p99 of anything).
 const hdr = require('hdr-histogram-js');
+const { percentilesOf, HDR } = require('../../common/percentiles');
 
-// Same settings as the loader (loader/src/hist.js): 32-bit counters, pure JS, values in us.
-const BITS = 32;
-const decode = (b64) => hdr.decodeFromCompressedBase64(b64, BITS, false);
+// The loader's settings (common/percentiles.js HDR): 32-bit counters, pure JS, values in us.
+const decode = (b64) => hdr.decodeFromCompressedBase64(b64, HDR.bitBucketSize, HDR.useWebAssembly);
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 
 function newHistogram() {
-  return hdr.build({ bitBucketSize: BITS, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+  return hdr.build({ ...HDR, autoResize: true });
 }
 
 // mergeEncoded([b64, ...]) -> b64 of the sum
@@ -20,18 +20,16 @@ function mergeEncoded(list) {
   return encode(acc);
 }
 
-function percentiles(b64) {
-  const h = decode(b64);
-  if (h.totalCount === 0) return { count: 0, mean: null, p50: null, p90: null, p99: null, p999: null, max: null };
-  return {
-    count: h.totalCount,
-    mean: Math.round(h.mean * 10) / 10,
-    p50: h.getValueAtPercentile(50),
-    p90: h.getValueAtPercentile(90),
-    p99: h.getValueAtPercentile(99),
-    p999: h.getValueAtPercentile(99.9),
-    max: h.maxValue,
-  };
+// percentiles(b64, maxUs): the loader's own reading (common/percentiles.js). maxUs: the exact max
+// the loader stored beside the histogram (latency_us.max; for merged runs the largest of theirs):
+// a decoded histogram knows its max only to the top of its bucket.
+const percentiles = (b64, maxUs) => percentilesOf(decode(b64), { maxUs });
+
+// exactMax(latencies): the largest stored exact max of the runs merged, or undefined when one of
+// them has none (then the decoded histogram's own max is the cap).
+function exactMax(latencies) {
+  const maxes = latencies.map((l) => l?.max);
+  return maxes.length && maxes.every((m) => typeof m === 'number') ? Math.max(...maxes) : undefined;
 }
 
-module.exports = { decode, encode, newHistogram, mergeEncoded, percentiles };
+module.exports = { decode, encode, newHistogram, mergeEncoded, percentiles, exactMax };

@@ -3,7 +3,7 @@
 // started together against one cluster (each host wrote its own folder). They become one result:
 // counts and rates add up (the hosts ran at the same time), percentiles come from the merged
 // histograms. Runs that cannot be merged honestly stay apart, with the reason.
-const { mergeEncoded, percentiles } = require('./hist');
+const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { diffParameters } = require('./params');
 
 function mergeOps(list) {
@@ -20,7 +20,7 @@ function mergeOps(list) {
       errors: parts.reduce((a, o) => a + o.errors, 0),
       ops_per_s: rates.length ? Math.round(rates.reduce((a, b) => a + b, 0) * 10) / 10 : null,
       // Without every host's histogram there is no exact percentile: say so (null), never average.
-      latency_us: histogram ? percentiles(histogram) : null,
+      latency_us: histogram ? percentiles(histogram, exactMax(parts.map((o) => o.latency_us))) : null,
       latency_note: histogram ? null : 'not every host stored a histogram: merged percentiles unavailable',
       histogram,
     };

@@ -61,9 +61,6 @@ function readRun(dir) {
     return { kind: 'skipped', dir, why: `schema_version ${JSON.stringify(s.schema_version ?? null)} is not one this report reads (${SUPPORTED_SCHEMA.join(', ')})` };
   }
   if (typeof s.scenario === 'string') return { kind: 'fault', fault: { dir, ...s } };
-  if (typeof s.experiment !== 'string' || typeof s.engine !== 'string') {
-    return { kind: 'skipped', dir, why: 'summary.json has no experiment/engine' };
-  }
   try {
     checkSummary(s);
   } catch (e) {

@@ -9,13 +9,9 @@
 // Why Welch: two engines need not have the same run-to-run spread.
 const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 
-const median = (xs) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+// The median and mean are the loader's too (common/stats.js: one definition for both).
+const { median, mean } = require('../../common/stats');
+
 const variance = (xs) => {
   const m = mean(xs);
   return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);

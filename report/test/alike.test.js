@@ -185,7 +185,7 @@ test('bad input: a corrupt histogram or a rate stored as text skips that run wit
   assert.doesNotMatch(q.text(), /\n\s+at /, 'no stack trace');
   const flat = q.text().replace(/\n\s+/g, ' '); // lines are wrapped at 120 columns
   assert.match(flat, /skipped: .*torn: summary\.json: steps\[0\]\.ops\.find\.histogram is not a readable HdrHistogram/);
-  assert.match(flat, /skipped: .*text: summary\.json: steps\[0\]\.ops\.find\.ops_per_s is "1000", not a number/);
+  assert.match(flat, /skipped: .*text: summary\.json: steps\[0\]\.ops\.find\.ops_per_s is "1000", must be number or null/);
   const rep = JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8'));
   assert.deepEqual(rep.experiments[0].sets[0].aggregates.map((a) => a.runs), [2, 2], 'the rest reported, the bad runs in no total');
 });
@@ -201,4 +201,54 @@ test('--by server: two builds under one engine label compared as servers, the en
   assert.deepEqual(set.engines, ['mongod 8.0.4', 'mongod 8.0.4-2 (psmdb 8.0.4-2)']);
   assert.match(set.verdicts[0].sentence, /mongod 8\.0\.4-2 \(psmdb 8\.0\.4-2\) is 3\.00x mongod 8\.0\.4/);
   assert.ok(ex.differences.some((d) => /run\.engine: "wt" vs "rocks"|run\.engine: "rocks" vs "wt"/.test(d.sentence)), 'another engine is another set');
+});
+
+test('runs of different profiles are never pooled: one set per profile, the difference named (setKey keeps the profile)', () => {
+  const root = tmpDir();
+  for (const profile of ['laptop', 'seed2013']) {
+    for (const [e, rates] of Object.entries({ a: [100, 110], b: [200, 210] })) rates.forEach((r, i) => makeRun(root, { engine: e, stamp: `${profile}-${e}${i}`, extra: { profile }, steps: [one(profile === 'laptop' ? r : r * 3)] }));
+  }
+  const ex = build(root).experiments[0];
+  assert.equal(ex.sets.length, 2, 'laptop and seed2013 apart');
+  for (const set of ex.sets) for (const a of set.aggregates) assert.equal(a.runs, 2, `${a.engine}: its own profile's 2 runs`);
+  assert.match(ex.differences[0].sentence, /run\.profile: "(laptop|seed2013)" vs "(laptop|seed2013)"/);
+});
+
+test('driver lines 6.9 and 6.16 are two lines: major.minor, never the major alone', () => {
+  const { driverLine } = require('../src/identity');
+  assert.equal(driverLine('mongodb 6.9.0, chosen for server wire version 7'), 'mongodb 6.9');
+  assert.equal(driverLine('mongodb 6.16.0, chosen for server wire version 8'), 'mongodb 6.16');
+  const root = tmpDir();
+  const loader = (driver) => ({ loader: { version: '1.0.0', node: 'v20', driver, histogram: 'hdr', host_cores: 2, hostname: 'hostA' } });
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `a${i}`, extra: loader('mongodb 6.9.0, chosen for server wire version 7'), steps: [one(r)] }));
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `b${i}`, extra: loader('mongodb 6.16.0, chosen for server wire version 8'), steps: [one(r)] }));
+  const [set] = build(root).experiments[0].sets;
+  assert.deepEqual(set.engines.sort(), ['wt [driver_line mongodb 6.16]', 'wt [driver_line mongodb 6.9]']);
+});
+
+test('a summary that breaks the schema is skipped with the field named: a missing count, an SLA percentile the loader never writes, a time that is no time', () => {
+  const root = tmpDir();
+  [100, 110].forEach((r, i) => makeRun(root, { engine: 'a', stamp: `a${i}`, steps: [one(r)] }));
+  const bad = {
+    count: (s) => { delete s.steps[0].ops.find.count; },
+    sla: (s) => { s.capacity = { sla: { percentile: 'p98', target_ms: 10 }, capacity_ops_per_s: 100, clients: 4, complete: true, steps: [] }; },
+    time: (s) => { s.steps[0].started_at = 'yesterday'; },
+    engine: (s) => { delete s.engine; },
+  };
+  for (const [stamp, fn] of Object.entries(bad)) {
+    const dir = makeRun(root, { engine: 'a', stamp, steps: [one(100)] });
+    const f = path.join(dir, 'summary.json');
+    const s = JSON.parse(fs.readFileSync(f, 'utf8'));
+    fn(s);
+    fs.writeFileSync(f, JSON.stringify(s));
+  }
+  const { skipped, runs } = readAll([root], {});
+  assert.equal(runs.length, 2, 'the good runs only');
+  const why = Object.fromEntries(skipped.map((x) => [path.basename(x.dir), x.why]));
+  assert.deepEqual(why, {
+    count: 'summary.json: steps[0].ops.find.count is missing',
+    sla: 'summary.json: capacity.sla.percentile is "p98", must be one of "p50", "p90", "p99", "p99.9"',
+    time: `summary.json: steps[0].started_at is "yesterday", must match pattern "${require('../../common/summary.schema.json').definitions.time.pattern}"`,
+    engine: 'summary.json: engine is missing',
+  });
 });

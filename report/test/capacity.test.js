@@ -62,3 +62,13 @@ test('a run of several loaders (one group and repetition, several hosts) is no c
   assert.equal(c.verdicts[0].status, 'verdict');
   assert.match(c.verdicts[0].sentence, /a: several loaders searched apart in 2 of 4 run\(s\)/);
 });
+
+test('one label on two server versions is two capacity sides, named and judged as the throughput verdicts name them (compare.js nameSides)', () => {
+  // Four wt runs, two on 7.0 and two on 8.0: once pooled into one side "median of 4/4".
+  const on = (version, cap) => ({ ...run('wt', cap), identity: { ...identity, server: { ...identity.server, version } } });
+  const [c] = capacityReport([on('7.0.12', 100), on('7.0.12', 104), on('8.0.4', 200), on('8.0.4', 196)]);
+  assert.deepEqual(c.sides.map((s) => [s.engine, s.samples.length]), [['wt [server.version 7.0.12]', 2], ['wt [server.version 8.0.4]', 2]]);
+  assert.equal(c.verdicts.length, 1);
+  assert.equal(c.verdicts[0].status, 'verdict');
+  assert.match(c.verdicts[0].sentence, /^wt \[server\.version 8\.0\.4\] sustains 1\.9\dx wt \[server\.version 7\.0\.12\]'s rate/);
+});

@@ -231,3 +231,15 @@ test('filters: --engine, --experiment, --since', () => {
   assert.deepEqual(readAll([root], { experiments: ['expY'] }).runs.map((r) => r.experiment), ['expY']);
   assert.deepEqual(readAll([root], { since: new Date('2026-11-15') }).runs.map((r) => r.engine), ['b']);
 });
+
+test('a stored histogram reads as the loader read it: every percentile capped at the exact max stored beside it', () => {
+  // 998 finds at 100 us, 2 at 5001 us: p99.9 falls in 5001's bucket [5000, 5003]. The loader caps
+  // at the exact max it recorded (5001); a decoded histogram knows only the bucket's top (5003).
+  const root = tmpDir();
+  makeRun(root, { engine: 'wt', stamp: 'r1', steps: [{ name: 's', ops: { find: { rate: 1, lat: [[100, 998], [5001, 2]] } } }] });
+  const summary = JSON.parse(fs.readFileSync(require('node:path').join(root, 'expX', 'wt', 'r1', 'summary.json'), 'utf8'));
+  assert.equal(summary.steps[0].ops.find.latency_us.p999, 5001, 'what the loader stored');
+  const l = build(root).experiments[0].sets[0].aggregates[0].ops.find.latency_us;
+  assert.equal(l.p999, 5001);
+  assert.equal(l.max, 5001);
+});

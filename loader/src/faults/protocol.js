@@ -17,9 +17,10 @@ const { parseTable } = require('../tables');
 const PREFIX = '@lab-docker';
 const OPS_FILE = path.join(__dirname, 'docker-ops.tsv');
 
-// readOps(file) -> {op: {args: [names in order], kind: 'action'|'probe'|'hook'}}
+// readOps(file) -> {op: {args: [names in order], kind: 'action'|'probe'|'hook', undo}}
+// undo: what `fault heal` does about the action (scenarios/heal.js): an op, "cannot: why", or "-"
 function readOps(file = OPS_FILE) {
-  return Object.fromEntries(parseTable(fs.readFileSync(file, 'utf8')).map((r) => [r.op, { args: r.args === '-' ? [] : r.args.split(','), kind: r.kind }]));
+  return Object.fromEntries(parseTable(fs.readFileSync(file, 'utf8')).map((r) => [r.op, { args: r.args === '-' ? [] : r.args.split(','), kind: r.kind, undo: r.undo ?? '-' }]));
 }
 const TABLE = readOps();
 // op -> argument names, in order (what encodeRequest reads from a request's args object)

@@ -30,8 +30,9 @@
 //                    parameters (config.params, recorded in summary.json parameters.params).
 //                    need(cond, msg) fails with the file's name; opts: the parsed common flags
 //                    (to tell a common flag given on the command line from the file's value). A
-//                    kind with configure checks its own document section; others use the seed's
-//                    {x, y} document.
+//                    kind with configure checks its own document section; others, and a kind
+//                    without makeDoc whose preload runs, use the seed's {x, y} document (config.js
+//                    requires document.y_length and alphabet then).
 //   plan(config) -> [{ name, clients, params }]: the measured steps in order (default: one per
 //                    entry of workload.clients, named clients-N, no params).
 //   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).

@@ -39,7 +39,7 @@ test('usage lists each scenario with its helped flags and their defaults, not th
   // the CLI prints the same, and reads another folder when told
   assert.equal(run('usage').stdout, u);
   const r = run('usage', '--scenarios-dir', FIXTURES);
-  assert.match(r.stdout, /^ {2}fault pause-member {6}stop one member/m);
+  assert.match(r.stdout, /^ {2}fault pause-member {6}pause one member/m);
   assert.equal(run('list', '--scenarios-dir', FIXTURES).stdout, 'pause-member\n');
 });
 

@@ -87,6 +87,19 @@ test('lag: an unreachable member (epoch-0 optimeDate, health 0) has unknown lag,
   assert.equal(l.state, '(not reachable/healthy)');
 });
 
+test('lag: a member with an epoch-0 optimeDate is not reachable even when health says 1 (no position reported: STARTUP2, a fresh heartbeat)', () => {
+  // The optimeDate alone must make it unknown: a check on health alone read 56 years of lag.
+  const s = statusDoc({ cDown: true });
+  s.members[2].health = 1;
+  s.members[2].stateStr = 'STARTUP2';
+  const l = d.memberLag(s, 'shard01-c');
+  assert.equal(l.known, false);
+  assert.equal(l.lagSeconds, null);
+  assert.match(l.reason, /not reachable \(health 1, optimeDate 1970-01-01T00:00:00.000Z\)/);
+  delete s.members[2].optimeDate;
+  assert.equal(d.memberLag(s, 'shard01-c').known, false, 'no optimeDate at all: unknown too');
+});
+
 test('lag: no primary (election in progress) gives unknown lag with the reason', () => {
   const s = statusDoc({ cLag: 5 });
   s.members[0].stateStr = 'SECONDARY';

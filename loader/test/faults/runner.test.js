@@ -48,11 +48,11 @@ function summaryOf(results) {
   return { s: JSON.parse(fs.readFileSync(path.join(dir, runs[0], 'summary.json'), 'utf8')), dir: path.join(dir, runs[0]) };
 }
 
-test('a whole run: plan, docker stop, watch over the real driver, docker start, verdict true, summary via results.js', async () => {
+test('a whole run: plan, docker pause, watch over the real driver, docker unpause, verdict true, summary via results.js', async () => {
   const r = await runFault(['pause-member', '--member', '127.0.0.1', '--rounds', '3']);
   assert.equal(r.code, 0, r.lines.join('\n'));
-  assert.deepEqual(r.requests, ['stop 127.0.0.1', 'start 127.0.0.1']);
-  assert.ok(r.lines.includes('  1. docker compose stop 127.0.0.1'));
+  assert.deepEqual(r.requests, ['pause 127.0.0.1', 'unpause 127.0.0.1']);
+  assert.ok(r.lines.includes('  1. docker compose pause 127.0.0.1'));
   assert.ok(r.lines.includes('verdict: PASS: pause-member 127.0.0.1: 3 of 3 pings answered'));
   const { s, dir } = summaryOf(r.results);
   assert.equal(s.schema_version, 1);
@@ -69,7 +69,7 @@ test('a whole run: plan, docker stop, watch over the real driver, docker start, 
 test('--dry-run: the plan and each docker action as a request (bash prints them), no results folder, MongoDB untouched', async () => {
   const r = await runFault(['pause-member', '--member', '127.0.0.1', '--dry-run']);
   assert.equal(r.code, 0);
-  assert.deepEqual(r.requests, ['stop 127.0.0.1', 'start 127.0.0.1']);
+  assert.deepEqual(r.requests, ['pause 127.0.0.1', 'unpause 127.0.0.1']);
   assert.deepEqual(fs.readdirSync(r.results), []);
 });
 
@@ -79,7 +79,7 @@ test('SIGINT mid-watch: heal still runs, summary complete:false with why, verdic
     onLine: (l, child) => { if (!sent && /^results: /.test(l)) { sent = true; setTimeout(() => child.kill('SIGINT'), 400); } },
   });
   assert.equal(r.code, 130, r.lines.join('\n'));
-  assert.deepEqual(r.requests, ['stop 127.0.0.1', 'start 127.0.0.1']);
+  assert.deepEqual(r.requests, ['pause 127.0.0.1', 'unpause 127.0.0.1']);
   const { s } = summaryOf(r.results);
   assert.equal(s.complete, false);
   assert.equal(s.why, 'interrupted (SIGINT)');
@@ -89,12 +89,12 @@ test('SIGINT mid-watch: heal still runs, summary complete:false with why, verdic
 });
 
 test('a refused docker action: nothing to undo, summary complete:false naming it, verdict false, exit 1', async () => {
-  const r = await runFault(['pause-member', '--member', '127.0.0.1'], { refuse: ['stop'] });
+  const r = await runFault(['pause-member', '--member', '127.0.0.1'], { refuse: ['pause'] });
   assert.equal(r.code, 1);
-  assert.deepEqual(r.requests, ['stop 127.0.0.1']);
+  assert.deepEqual(r.requests, ['pause 127.0.0.1']);
   const { s } = summaryOf(r.results);
   assert.equal(s.complete, false);
-  assert.match(s.why, /bash refused docker action 'stop'/);
+  assert.match(s.why, /bash refused docker action 'pause'/);
   assert.equal(s.result, false);
 });
 

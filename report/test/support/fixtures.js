@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { newHistogram, encode } = require('../../src/hist');
+const { percentilesOf } = require('../../../common/percentiles');
 
 // Temporary folders are removed when the test process exits (LAB_KEEP_TMP=1 keeps them).
 const made = [];
@@ -17,10 +18,11 @@ function tmpDir(prefix = 'lab-report-test-') {
 }
 
 // histogramOf([[value_us, count], ...]) -> b64
-function histogramOf(pairs) {
+const histogramOf = (pairs) => encode(recorded(pairs));
+function recorded(pairs) {
   const h = newHistogram();
   for (const [v, n] of pairs) h.recordValueWithCount(v, n);
-  return encode(h);
+  return h;
 }
 
 const PARAMS = {
@@ -37,7 +39,8 @@ function step(s, i) {
     const p = o.p ?? { p50: 500, p99: 2000, p999: 4000 };
     ops[op] = {
       count, errors: 0, ops_per_s: o.rate,
-      latency_us: { count, mean: p.p50, p50: p.p50, p90: p.p99, p99: p.p99, p999: p.p999, max: p.p999 },
+      // with a histogram, what the loader stores beside it: its reading of the live histogram
+      latency_us: o.lat ? percentilesOf(recorded(o.lat)) : { count, mean: p.p50, p50: p.p50, p90: p.p99, p99: p.p99, p999: p.p999, max: p.p999 },
       ...(o.lat ? { histogram: histogramOf(o.lat) } : {}),
     };
   }

@@ -1,13 +1,16 @@
 'use strict';
-// heal: undo whatever a scenario may have left: start stopped shard members, remove netem and
-// partitions, failpoints off and fsyncUnlock on every member, then wait until every member is
-// PRIMARY or SECONDARY. Which members are stopped and whether netem ever ran here are Docker
-// facts this process asks bash for (probes stopped-members and netem-image, docker-ops.tsv);
-// --stopped / --netem give them instead (the tests). A leftover load container of an older
-// checkout (its load ran in a container of its own) is removed first.
+// heal: undo whatever a scenario may have left: every Docker action of docker-ops.tsv by the op its
+// `undo` column names (start stopped members, remove netem and partitions, unpause paused
+// members), failpoints off and fsyncUnlock on every member, then wait until every member is
+// PRIMARY or SECONDARY; what the registry says heal cannot undo is said in the plan. Which
+// members are stopped or paused and whether netem ever ran here are Docker facts this process asks
+// bash for (probes stopped-members, paused-members and netem-image); --stopped / --paused /
+// --netem give them instead (the tests). A leftover load container of an older checkout (its
+// load ran in a container of its own) is removed first.
 const d = require('../decisions');
 const { watchUntil } = require('../watch');
 const { sleep } = require('../runner');
+const { TABLE } = require('../protocol');
 
 const FAILPOINTS = ['rsSyncApplyStop', 'stopReplProducer'];
 const names = (env) => env.shard.hosts.map(d.shortName);
@@ -16,17 +19,38 @@ const list = (s) => String(s || '').split(/[,\n]/).map((x) => x.trim()).filter(B
 // stopped and netem assumed (a dry run whose probes could not be answered)
 const facts = (p, live = {}) => ({
   stopped: p.stopped !== undefined ? list(p.stopped) : live.stopped || [],
+  paused: p.paused !== undefined ? list(p.paused) : live.paused || [],
   netem: p.netem ?? live.netem ?? 'yes',
 });
 
+// The members each undo op of docker-ops.tsv is run on, from those facts. An undo op the registry
+// names and this does not know is a plan line, and loader/test/faults/heal.test.js fails on it.
+const MEMBERS_TO_UNDO = {
+  up: (f) => f.stopped,
+  'netem-heal': (f, env) => (f.netem === 'yes' ? names(env) : []),
+  unpause: (f) => f.paused,
+};
+
+// undoOps(table) -> { ops: the undo ops of the registry's actions, in the table's order,
+// cannot: ['volume-rm: why', ...] }
+function undoOps(table = TABLE) {
+  const actions = Object.entries(table).filter(([, r]) => r.kind === 'action');
+  return {
+    ops: [...new Set(actions.map(([, r]) => r.undo).filter((u) => u !== '-' && !u.startsWith('cannot')))],
+    cannot: actions.filter(([, r]) => r.undo.startsWith('cannot')).map(([op, r]) => `${op} (${r.undo.replace(/^cannot:\s*/, '')})`),
+  };
+}
+
 module.exports = {
   name: 'heal',
-  summary: 'undo whatever a scenario may have left: start stopped members, remove netem/partition, failpoints off, fsyncUnlock, stop fault load',
-  options: { stopped: { type: 'string' }, netem: { type: 'string' }, timeout: { type: 'string', default: '300' } },
+  undoOps,
+  MEMBERS_TO_UNDO,
+  summary: 'undo whatever a scenario may have left: start stopped members, unpause paused ones, remove netem/partition, failpoints off, fsyncUnlock, stop fault load',
+  options: { stopped: { type: 'string' }, paused: { type: 'string' }, netem: { type: 'string' }, timeout: { type: 'string', default: '300' } },
   hooks: () => [{ op: 'running-stack' }], // heals the running cluster; never starts one
 
   check(p, env) {
-    for (const m of list(p.stopped)) if (!names(env).includes(m)) throw new Error(`unknown member '${m}' in --stopped`);
+    for (const flag of ['stopped', 'paused']) for (const m of list(p[flag])) if (!names(env).includes(m)) throw new Error(`unknown member '${m}' in --${flag}`);
     if (p.netem !== undefined && !['yes', 'no'].includes(p.netem)) throw new Error(`--netem must be yes or no (got '${p.netem}')`);
     if (d.parseDuration(p.timeout) == null) throw new Error(`--timeout '${p.timeout}' is not a duration`);
   },
@@ -34,22 +58,27 @@ module.exports = {
   // ready: the Docker facts not given as flags, asked of bash (read-only probes)
   async ready(ctx) {
     if (ctx.params.stopped === undefined) ctx.state.stopped = list((await ctx.docker.ask('stopped-members', {})).output);
+    if (ctx.params.paused === undefined) ctx.state.paused = list((await ctx.docker.ask('paused-members', {})).output);
     if (ctx.params.netem === undefined) ctx.state.netem = (await ctx.docker.ask('netem-image', {})).output.trim() === 'yes' ? 'yes' : 'no';
   },
 
   plan(p, env, live) {
-    const { stopped, netem } = facts(p, live);
+    const f = facts(p, live);
+    const { ops, cannot } = undoOps();
+    const unknown = ops.filter((op) => !MEMBERS_TO_UNDO[op]);
     return {
       lines: [
-        `start stopped shard members: ${stopped.join(' ') || 'none'}`,
-        `remove netem and partitions on ${names(env).join(' ')}${netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
+        `start stopped shard members: ${f.stopped.join(' ') || 'none'}`,
+        `remove netem and partitions on ${names(env).join(' ')}${f.netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
+        `unpause paused shard members: ${f.paused.join(' ') || 'none'}`,
         'failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member',
         'wait until every member is PRIMARY or SECONDARY',
+        ...cannot.map((c) => `cannot undo: ${c}`),
+        ...unknown.map((op) => `cannot undo: heal does not know which members need '${op}' (docker-ops.tsv undo)`),
       ],
       actions: [
         { op: 'rm-fault-load', args: {} },
-        ...stopped.map((m) => ({ op: 'up', args: { member: m } })),
-        ...(netem === 'yes' ? names(env).map((m) => ({ op: 'netem-heal', args: { member: m } })) : []),
+        ...ops.filter((op) => MEMBERS_TO_UNDO[op]).flatMap((op) => MEMBERS_TO_UNDO[op](f, env).map((m) => ({ op, args: { member: m } }))),
       ],
     };
   },

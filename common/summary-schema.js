@@ -1,0 +1,39 @@
+'use strict';
+// summary.json's one schema (summary.schema.json, JSON Schema draft-07), checked by the loader
+// before it writes a summary and by the report before it reads one. The validator is Ajv, which
+// each package brings (this folder has no dependencies of its own: the loader image copies it
+// as is), so the caller passes Ajv's class in.
+
+const SCHEMA = require('./summary.schema.json');
+
+// where(path): Ajv's JSON pointer "/steps/0/ops/find" as the field reads in the docs and in
+// messages: "steps[0].ops.find".
+function where(pointer) {
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), '');
+}
+
+const valueAt = (data, pointer) => pointer.split('/').slice(1).reduce((v, p) => (v == null ? v : v[p.replace(/~1/g, '/').replace(/~0/g, '~')]), data);
+
+// explain(error, data) -> one line naming the field: 'steps[0].ops.find.ops_per_s is "12", must be
+// number or null', 'steps[0].ops.find.count is missing'.
+function explain(e, data) {
+  if (e.keyword === 'required') {
+    const base = where(e.instancePath);
+    return `${base ? `${base}.` : ''}${e.params.missingProperty} is missing`;
+  }
+  const field = where(e.instancePath) || 'the summary';
+  const got = JSON.stringify(valueAt(data, e.instancePath));
+  const msg = e.keyword === 'type' ? `must be ${[].concat(e.params.type).join(' or ')}`
+    : e.keyword === 'const' ? `must be ${JSON.stringify(e.params.allowedValue)}`
+    : e.keyword === 'enum' ? `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : e.message;
+  return `${field} is ${got === undefined ? 'undefined' : got.length > 60 ? `${got.slice(0, 57)}...` : got}, ${msg}`;
+}
+
+// summaryValidator(Ajv) -> (summary) => null when it matches, else the first mismatch, one line.
+function summaryValidator(Ajv) {
+  const validate = new Ajv({ allErrors: false }).compile(SCHEMA);
+  return (summary) => (validate(summary) ? null : explain(validate.errors[0], summary));
+}
+
+module.exports = { summaryValidator, SCHEMA };

@@ -1,0 +1,97 @@
+'use strict';
+// DEVELOPERS.md "Adding an experiment" with a new workload kind, done as written: a copy of the
+// loader gets one kind module (src/kinds/scan.js, reading its own setting workload.limit and its
+// own flag --limit, with no document of its own) and the experiments folder one file; nothing
+// else is edited. `check` must catch what the run needs (the seed's document, which the preload
+// writes for a kind without makeDoc: once check and --dry-run passed and the first real run
+// crashed in preload), `flags` (./run.sh help) must list the kind's flag, and a real run against
+// mongo-java-server must complete.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { testServer } = require('./support/server');
+const { checkSummary } = require('./support/summary-schema');
+
+const REPO = path.join(__dirname, '..', '..');
+const KIND = `'use strict';
+const { parseCount } = require('../usage');
+module.exports = {
+  name: 'scan',
+  ops: ['find'],
+  opsPerIteration: 1,
+  bound: 'duration',
+  needsPreload: true,
+  shape: 'steps',
+  options: { limit: { flag: '--limit', parse: (f, s) => parseCount(f, s, 1, 1000), help: 'documents per scan (file: workload.limit)' } },
+  configure({ doc, options, need }) {
+    const limit = options.limit ?? (doc.workload || {}).limit;
+    need(Number.isInteger(limit) && limit >= 1, 'workload.limit: whole number >= 1 (or --limit)');
+    return { limit };
+  },
+  next(config, col) {
+    return async (record, intended, now) => {
+      const t = now();
+      await col.find({}).limit(config.params.limit).toArray();
+      record('find', t, now(), intended, true);
+      return true;
+    };
+  },
+};
+`;
+const FILE = (document) => `# scan-small: the recipe's new kind
+name: scan-small
+database: lab
+collection: scan
+seed: 3
+${document}preload:
+  docs: 200
+  batch: 100
+workload:
+  type: scan
+  limit: 10
+  clients: [1]
+  duration: 1s
+smoke: "--duration 1s"
+`;
+
+let server;
+let root;
+test.before(async () => {
+  server = await testServer();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-new-kind-'));
+  for (const p of ['loader/bin', 'loader/src', 'loader/package.json', 'common']) fs.cpSync(path.join(REPO, p), path.join(root, p), { recursive: true });
+  fs.symlinkSync(path.join(REPO, 'loader', 'node_modules'), path.join(root, 'loader', 'node_modules'));
+  fs.writeFileSync(path.join(root, 'loader', 'src', 'kinds', 'scan.js'), KIND);
+  fs.mkdirSync(path.join(root, 'experiments'));
+});
+test.after(async () => {
+  await server?.stop();
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+const loader = (...args) => spawnSync(process.execPath, [path.join(root, 'loader', 'bin', 'lab-loader.js'), ...args, '--experiments-dir', path.join(root, 'experiments')], { encoding: 'utf8', timeout: 120000 });
+
+test('a new kind is its module plus the experiment file: check catches a missing document, help lists its flag, a real run completes', () => {
+  const file = path.join(root, 'experiments', 'scan-small.yaml');
+  fs.writeFileSync(file, FILE(''));
+  const bad = loader('check', 'scan-small');
+  assert.equal(bad.status, 2, `check must refuse what the preload needs: ${bad.stdout}${bad.stderr}`);
+  assert.match(bad.stderr, /document\.y_length: whole number/);
+
+  fs.writeFileSync(file, FILE('document:\n  y_length: 20\n  alphabet: abc\n'));
+  const ok = loader('check', 'scan-small', '--limit', '5');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(loader('flags').stdout, /^ {2}--limit +scan-small: documents per scan/m);
+
+  const results = path.join(root, 'results');
+  const r = loader('scan-small', '--uri', server.uri, '--engine', 'scan-test', '--results-dir', results, '--metrics-port', '0', '--warmup', '0', '--limit', '5');
+  assert.equal(r.status, 0, r.stderr);
+  const dir = fs.realpathSync(path.join(results, 'scan-small', 'scan-test', 'latest'));
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+  checkSummary(summary);
+  assert.deepEqual(summary.parameters.params, { limit: 5 });
+  assert.ok(summary.steps[0].ops.find.count > 0, JSON.stringify(summary.steps[0].ops));
+});

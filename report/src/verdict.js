@@ -1,0 +1,32 @@
+'use strict';
+// The one ratio-and-interval rule, for every verdict the report gives: throughput per point
+// (compare.js verdict) and capacity under an SLA (capacity.js capacityVerdict). Each caller
+// writes its own sentence; what counts as a verdict is decided here only.
+const { ratioCI } = require('./stats');
+
+const LEVEL = 0.95;
+// A confidence interval needs at least 2 repetitions a side (a t interval over 1 has no spread).
+const MIN_SAMPLES = 2;
+const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const runsText = (na, nb) => (na === nb ? `${na} runs each` : `${na} and ${nb} runs`);
+
+// judge(a, b) -> null when either side has fewer than MIN_SAMPLES samples; else
+// { first: 0 | 1 (the faster side, by the geometric mean: the statistic shown), ratio, ci, df,
+// spans (the interval covers 1.0: no difference shown), ciText, runs }.
+function judge(a, b) {
+  if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return null;
+  const first = ratioCI(b, a, LEVEL).ratio > 1 ? 1 : 0;
+  const [hi, lo] = first ? [b, a] : [a, b];
+  const ci = ratioCI(hi, lo, LEVEL);
+  return {
+    first,
+    ratio: ci.ratio,
+    ci: [ci.low, ci.high],
+    df: ci.df,
+    spans: ci.low <= 1 && ci.high >= 1,
+    ciText: `${LEVEL * 100}% CI ${fmt(ci.low)}-${fmt(ci.high)}`,
+    runs: runsText(hi.length, lo.length),
+  };
+}
+
+module.exports = { judge, fmt, LEVEL, MIN_SAMPLES };

@@ -1,0 +1,134 @@
+'use strict';
+// The loader and the report print the same numbers for the same runs (issue 37 item 1). The real
+// loader CLI runs experiment2 against mongo-java-server (loader/test/support/server.js): label
+// `one` once, label `two` --repeat 2, and a capacity search (--sla, behind the rate proxy so the
+// knee is known and the search short) --repeat 2 under `sla`. The report is built from that
+// results folder. Every figure both print is read from both outputs as printed and compared at
+// the printed precision:
+//   per step and op of a single run: ops/s, p50, p99, p99.9 (loader run table vs the report's
+//     --wide row of a side with that one run);
+//   per step and op over repetitions: the median ops/s (loader group table vs the report's --wide
+//     row), and each repetition's ops/s (loader run tables vs report.json's samples);
+//   capacity: each repetition's (loader capacity line vs report.json's samples) and their median
+//     (loader group line vs the report's capacity line).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir } = require('./support/fixtures');
+const { main } = require('../src/cli');
+
+const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
+const HINT = "run 'bash test/install-tools.sh' (loader/node_modules and mongo-java-server come from test/install.d/40-loader.sh)";
+
+// the loader's run tables: [{ engine, rows: [{ step, op, ops_per_s, p50, p99, p999 }] }], in order
+function runTables(stdout) {
+  const tables = [];
+  let cur = null;
+  for (const line of stdout.split('\n')) {
+    const h = /^experiment2 on (\S+)$/.exec(line);
+    if (h) { cur = { engine: h[1], rows: [] }; tables.push(cur); continue; }
+    const r = /^(\d+)\s+\d+\s+(\w+)\s+\d+\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+\d+$/.exec(line);
+    if (cur && r) cur.rows.push({ step: Number(r[1]), op: r[2], ops_per_s: r[3], p50: r[4], p99: r[5], p999: r[6] });
+    else if (cur && !/^\s|^step /.test(line)) cur = null;
+  }
+  return tables;
+}
+
+// the loader's group table: [{ step, op, median }]
+function groupRows(stdout) {
+  const at = stdout.search(/^experiment2 on \S+: \d+ repetitions .*per step and op/m);
+  assert.ok(at >= 0, `no group table in:\n${stdout}`);
+  return [...stdout.slice(at).matchAll(/^step (\d+)\s+(\w+)\s+\d+\/\d+\s+\S+\s+(\S+)\s+\S+$/gm)].map((m) => ({ step: Number(m[1]), op: m[2], median: m[3] }));
+}
+
+// the report's --wide rows of experiment2: { 'point|engine': { column: text } }
+function wideRows(out) {
+  const rows = {};
+  let head = null;
+  for (const line of out.split('\n')) {
+    if (/^point\s{2,}engine/.test(line)) head = line.split(/\s{2,}/);
+    else if (!line.trim() || /^(fastest\/median|==)/.test(line)) head = null;
+    else if (head) {
+      const cells = line.split(/\s{2,}/);
+      rows[`${cells[0]}|${cells[1]}`] = Object.fromEntries(head.map((k, i) => [k, cells[i]]));
+    }
+  }
+  return rows;
+}
+
+const num = (text) => Number(String(text).replace(/,/g, ''));
+// equal at the printed precision: the report prints ops/s with one decimal ("11.0", "1,234.5"),
+// the loader rounds to one decimal and prints what is left ("11", "1234.5")
+const sameOps = (loader, report, what) => assert.equal(num(report).toFixed(1), num(loader).toFixed(1), what);
+
+let server;
+let proxy;
+let results;
+test.before(async () => {
+  if (!fs.existsSync(path.join(LOADER_TEST, '..', '..', 'node_modules', 'mongodb'))) throw new Error(`loader/node_modules missing: ${HINT}`);
+  server = await require(path.join(LOADER_TEST, 'server.js')).startServer();
+  // The capacity search's knee: at most 60 data commands a second (loader/test/sla-run.test.js).
+  proxy = await require(path.join(LOADER_TEST, 'rate-proxy.js')).rateProxy(Number(new URL(server.uri).port), { rate: 60, burst: 4 });
+  results = tmpDir();
+});
+test.after(async () => {
+  await proxy?.close();
+  await server?.stop();
+});
+
+test('the loader and the report print the same figures for the same runs', { timeout: 600000 }, async () => {
+  const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+  const loader = async (uri, engine, more) => {
+    const r = await runLoader(['experiment2', '--uri', uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0', '--preload-docs', '200', '--duration', '1s', ...more]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  const one = await loader(server.uri, 'one', ['--clients', '1,2']);
+  const two = await loader(server.uri, 'two', ['--clients', '1,2', '--repeat', '2']);
+  const sla = await loader(proxy.uri, 'sla', ['--clients', '4', '--rate', '20', '--sla', 'p99=1s', '--repeat', '2']);
+
+  let out = '';
+  assert.equal(main(['--results-dir', results, '--wide'], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  const rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
+  const [set] = rep.experiments[0].sets.filter((s) => s.engines.includes('one'));
+  assert.ok(set.engines.includes('two'), `one and two are one set: ${set.engines}`);
+  const wide = wideRows(out);
+  const compared = [];
+
+  // one run: every figure of its run table
+  const [t1] = runTables(one);
+  assert.equal(t1.engine, 'one');
+  assert.ok(t1.rows.length >= 4, `two steps of find and update: ${one}`);
+  for (const r of t1.rows) {
+    const row = wide[`${set.points[r.step - 1]}|one`];
+    assert.ok(row, `report row for step ${r.step} of one: ${Object.keys(wide)}`);
+    sameOps(r.ops_per_s, row[`${r.op}/s`], `one step ${r.step} ${r.op} ops/s`);
+    for (const [k, col] of [['p50', 'p50 ms'], ['p99', 'p99 ms'], ['p999', 'p99.9 ms']]) assert.equal(row[`${r.op} ${col}`], r[k], `one step ${r.step} ${r.op} ${k}`);
+    compared.push(r);
+  }
+
+  // two repetitions: each repetition's ops/s, and their median
+  const t2 = runTables(two);
+  assert.equal(t2.length, 2);
+  const g = groupRows(two);
+  assert.ok(g.length >= 4);
+  for (const r of g) {
+    const point = set.points[r.step - 1];
+    sameOps(r.median, wide[`${point}|two`][`${r.op}/s`], `two ${point} ${r.op} median ops/s`);
+    const samples = set.aggregates.find((a) => a.point === point && a.engine === 'two').ops[r.op].ops_per_s_samples;
+    assert.deepEqual([...samples].sort((a, b) => a - b).map((x) => x.toFixed(1)), t2.map((t) => num(t.rows.find((x) => x.step === r.step && x.op === r.op).ops_per_s).toFixed(1)).sort((a, b) => a - b), `two ${point} ${r.op} per repetition`);
+    compared.push(r);
+  }
+
+  // capacity: per repetition and the median
+  const caps = [...sla.matchAll(/^capacity at p99 <= 1000 ms: (\d+(?:\.\d+)?) ops\/s/gm)].map((m) => Number(m[1]));
+  assert.equal(caps.length, 2, sla);
+  const loaderMedian = /per repetition: .* ops\/s; median (\S+) /.exec(sla)?.[1];
+  const reportMedian = /^experiment2: p99 <= 1000 ms, sla (\S+) ops\/s \(median of 2\/2 run\(s\)/m.exec(out)?.[1];
+  assert.ok(loaderMedian && reportMedian, `capacity lines:\n${sla}\n${out}`);
+  assert.equal(reportMedian, loaderMedian, 'the median capacity');
+  const side = rep.capacity.find((c) => c.sides.some((s) => s.engine === 'sla')).sides.find((s) => s.engine === 'sla');
+  assert.deepEqual([...side.samples].sort((a, b) => a - b), [...caps].sort((a, b) => a - b), 'each repetition\'s capacity');
+  assert.ok(compared.length >= 8);
+});
