@@ -6,7 +6,7 @@
 // the lab runs: count, size (logical, uncompressed BSON), storageSize (allocated on disk),
 // totalIndexSize; dbStats fileSize (MMAPv1 only). Whatever a server does not report is null with
 // the reason; a size of 0 for documents that exist is not a size and is treated so.
-const { round } = require('./stats');
+const { round } = require('../../common/stats');
 
 // seeds/004 experiment 1: `du -sh` of the data directory after inserting 10M documents.
 const SEED_REFERENCE = {

@@ -5,7 +5,7 @@
 // without a previous reading (the member's first second, or the first after a gap) or that went
 // down (a restarted process) is left out of that line, with the reason in `gaps`.
 const { FIELDS, read, valueAt } = require('./fields');
-const { round } = require('../stats');
+const { round } = require('../../../common/stats');
 
 // readStatus(status) -> { values: {key: number}, reported: Set(key) }
 function readStatus(status) {

@@ -15,7 +15,7 @@
 //   window, every state change the primary saw (and a member's own), and `flagged` when a
 //   secondary left SECONDARY or lagged past half the oplog window (seeds/004: secondaries lost
 //   heartbeats and fell too stale to catch up during a 20M insert).
-const { round } = require('../stats');
+const { round } = require('../../../common/stats');
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 function quantile(xs, q) {
