@@ -4,6 +4,7 @@
 const { parseArgs } = require('node:util');
 
 const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
+const { redactUri, redactText } = require('./redact-uri');
 
 // The experiments that ship with the lab (any experiments/NAME.yaml is one; this list is only
 // for messages and older callers).
@@ -116,7 +117,9 @@ are written whenever a results folder was created (only after the server answere
 // parseUri: a mongodb:// URI with at least one host ("mongodb://" alone is a usage error, not a
 // server that cannot be reached), parsed by the driver's own parser.
 function parseUri(flag, uri) {
-  if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError(`${flag} '${uri}' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)`);
+  // Every message shows the URI as redactUri does: the one a user typed may hold a password.
+  const shown = redactUri(uri);
+  if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError(`${flag} '${shown}' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)`);
   // The driver parses the URI when a client is constructed (nothing connects until connect()).
   const { MongoClient } = require('mongodb');
   let hosts;
@@ -126,9 +129,12 @@ function parseUri(flag, uri) {
     const o = new MongoClient(uri).options;
     hosts = o.srvHost ? [o.srvHost] : o.hosts;
   } catch (e) {
-    throw new UsageError(`${flag} '${uri}' names no server or is malformed (${e.message}); e.g. mongodb://127.0.0.1:27017/`);
+    // mongodb://root:p@ss@host/: the driver says only "Invalid connection string".
+    const userInfo = /^[^:]*:\/\/([^?]*)@/.exec(uri)?.[1] ?? '';
+    if (userInfo.includes('@')) throw new UsageError(`${flag} '${shown}': the user or password holds an @; write it as %40 (percent-encoded, as any of : / ? # [ ] @)`);
+    throw new UsageError(`${flag} '${shown}' names no server or is malformed (${redactText(e.message)}); e.g. mongodb://127.0.0.1:27017/`);
   }
-  if (!hosts || !hosts.length) throw new UsageError(`${flag} '${uri}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
+  if (!hosts || !hosts.length) throw new UsageError(`${flag} '${shown}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
   return uri;
 }
 

@@ -36,13 +36,14 @@ function compile() {
 // connections (it prints "PORT n" after bind).
 // cpus: optional CPU list for taskset (the bench keeps the server off the loader's core).
 // storageEngine: serverStatus reports it (as mongod does); rejectAuth: saslStart fails as a wrong
-// password does on mongod (code 18). version: { server: '3.6.0', wire: 6 } announces another server
+// password does on mongod (code 18); acceptPlain: authMechanism=PLAIN logs in with any password.
+// version: { server: '3.6.0', wire: 6 } announces another server
 // line in buildInfo and hello (default 7.0.0, wire 21). See LabMongoServer.java.
 // line: a server line of support/server-lines.js ('mongod-4.0-mmapv1-replset', ...): the wire shim
 // (support/wire-shim.js) stands in front and answers as that line does; uri is then the shim's
 // (every member's port and replicaSet=), and shim exposes its state and stats.
-async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, version = null, line = null } = {}) {
-  if (line) return startLine(line, { cpus, rejectAuth });
+async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, acceptPlain = false, version = null, line = null } = {}) {
+  if (line) return startLine(line, { cpus, rejectAuth, acceptPlain });
   compile();
   const pin = cpus ? ['taskset', '-c', cpus] : [];
   const proc = spawn(pin[0] || 'java', [...pin.slice(1), ...(pin.length ? ['java'] : []), '-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', classpath(), 'LabMongoServer', '127.0.0.1', String(port)], {
@@ -51,6 +52,7 @@ async function startServer({ port = 0, cpus = null, storageEngine = null, reject
       ...process.env,
       LAB_STORAGE_ENGINE: storageEngine || '',
       LAB_REJECT_AUTH: rejectAuth ? '1' : '',
+      LAB_ACCEPT_PLAIN: acceptPlain ? '1' : '',
       LAB_SERVER_VERSION: version ? version.server : '',
       LAB_WIRE_VERSION: version ? String(version.wire) : '',
     },
