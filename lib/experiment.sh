@@ -139,16 +139,27 @@ experiment_run_loader() {
   fi
   local out rc=1
   out=$(mktemp "${TMPDIR:-/tmp}/lab-loader-out.XXXXXX")
-  # A Ctrl-C or a SIGTERM to the whole process group (a terminal, timeout(1), a service manager)
-  # reaches the loader, which stops cleanly and prints its table and results line: run.sh, tee
-  # and the filter ignore both and stay to show them and the results lines below (run.sh's own
-  # INT trap exited before them; on SIGTERM tee and the filter died, and the terminal showed
-  # neither). The loader sets its own handlers over the inherited "ignore" (node, and docker's
-  # signal forwarding, do); a signal to run.sh alone waits for the loader.
-  local traps
+  # The loader, tee and the filter run as a process group of their own (set -m), and a SIGINT or
+  # SIGTERM to run.sh, whether sent to run.sh alone (kill PID) or to its whole group (Ctrl-C in a
+  # terminal, timeout(1), a service manager), is passed to that group once: the loader stops
+  # cleanly and prints its table and results line, exactly once per signal (a second one forces
+  # its exit). tee, the filter and the subshells ignore both (inherited from `trap ''` when they
+  # start) and stay to show the lines; the loader sets its own handlers over the inherited
+  # "ignore" (node, and docker's signal forwarding, do). A signal ignored here was the old way,
+  # and a kill to run.sh alone was then lost: the run went on to its end and exited 0.
+  # stdin from /dev/null: a background group that reads the terminal would be stopped (SIGTTIN).
+  local traps group pipeline
   traps=$(trap -p INT TERM)
   trap '' INT TERM
-  { local r=0; "$@" || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') || true
+  set -m
+  { local r=0; "$@" </dev/null || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') &
+  pipeline=$!
+  set +m
+  group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
+  trap 'kill -s INT -- "-$group" 2>/dev/null || true' INT
+  trap 'kill -s TERM -- "-$group" 2>/dev/null || true' TERM
+  # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends.
+  while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
   trap - INT TERM
   eval "$traps"
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)
