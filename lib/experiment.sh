@@ -229,10 +229,14 @@ verb_experiment() {
     ((rc)) || experiment_journal_off "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   # The folders this run created, one per repetition (none: no results line; never an older run's).
+  # A closed stdout (| head) drops these lines, and run.sh still ends with the loader's code: the
+  # loader stopped cleanly and marked its summary; SIGPIPE would make it 141 instead.
   local dir
+  trap '' PIPE
   while IFS= read -r dir; do
-    [[ -z $dir ]] || echo "results: $dir"
+    [[ -z $dir ]] || echo "results: $dir" 2>/dev/null || true
   done <<<"$EXPERIMENT_RESULTS"
+  trap - PIPE
   return "$rc"
 }
 

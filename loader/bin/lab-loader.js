@@ -10,8 +10,9 @@ const { redactText } = require('../src/redact-uri');
 // paths pass through redactText: a message or a driver's stack may quote the URI typed.
 const usageError = (e) => process.stderr.write(`error: ${redactText(e.message)}\n`);
 
-// `lab-loader list | head`: a reader that closed the pipe has what it wanted; no EPIPE trace.
-process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
+// A closed stdout or stderr: `lab-loader list | head` exits 0 (the reader has what it wanted); a
+// run stops cleanly and marks its summary (src/closed-output.js).
+require('../src/closed-output').watchOutput();
 
 async function main(argv) {
   let opts;

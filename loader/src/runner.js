@@ -27,6 +27,7 @@ const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
+const { onOutputClosed, closedReason } = require('./closed-output');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
@@ -137,6 +138,8 @@ class Run {
     const onSigterm = onSignal('SIGTERM', 143);
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
+    // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
+    const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
     try {
       try {
         await this.execute();
@@ -149,6 +152,7 @@ class Run {
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
+      offClosed();
       if (this.registration) this.registration.release();
     }
     return this.exitCode;
