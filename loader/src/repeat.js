@@ -21,7 +21,9 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
   const n = opts.repeat ?? fileRepeat(opts);
   const done = [];
   for (let r = 1; r <= n; r++) {
-    if (n > 1) process.stderr.write(`repetition ${r}/${n} (group ${group})\n`);
+    // On stdout, with the tables it heads: ./run.sh shows stdout through a pipe (tee, a filter)
+    // and stderr straight, so a header on stderr overtook the previous repetition's table.
+    if (n > 1) stdout.write(`repetition ${r}/${n} (group ${group})\n`);
     const run = makeRun({ ...opts, group, repetition: r });
     const code = await run.main();
     if (code !== 0) return code;
