@@ -28,6 +28,7 @@ const { kind } = require('./kinds');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason } = require('./closed-output');
+const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
@@ -383,15 +384,23 @@ class Run {
   // watchStall(step): while the step runs, stop the run when no operation has completed for
   // --stall-timeout (a hung server, a partition), counted from the step's start or its last
   // completed operation; checked every STALL_CHECK_MS. Returns the watcher's stop function.
-  watchStall(step) {
+  // The same check notes pauses (src/pauses.js): silences shorter than the stall timeout, said
+  // when operations resume and listed in the step's summary (acc.pauses).
+  watchStall(step, acc) {
     const limit = this.opts.stallTimeoutMs;
     const every = Math.min(STALL_CHECK_MS, limit / 4);
     let checkedAt = now();
+    const pauses = pauseWatch(step.startAt, pauseThresholdMs({ stallTimeoutMs: limit, rate: step.rate ?? this.config.rate }));
+    acc.pauses = pauses.list;
     const timer = setInterval(() => {
       if (this.stopReason) return;
       const t = now();
       const gap = t - checkedAt;
       checkedAt = t;
+      const pause = pauses.check(t, this.pool.lastOkAt());
+      if (pause) {
+        this.log(`warning: step ${step.index + 1}: no operation completed for ${(pause.idle_ms / 1000).toFixed(1)} s from ${pause.from_s} s into the step, then they resumed: the server paused or froze (summary.json steps[].pauses)`);
+      }
       const idle = t - Math.max(step.startAt, this.pool.lastOkAt());
       if (idle >= limit) {
         // check_gap_ms: how long since the check before: more than STALL_CHECK_MS when this thread
@@ -472,7 +481,7 @@ class Run {
       this.current = { step, acc };
       const done = new Promise((r) => this.stepWaiters.push(r));
       this.pool.post({ type: 'step', step });
-      const unwatch = this.watchStall(step);
+      const unwatch = this.watchStall(step, acc);
       // One tick a second, and one at the end of the warm-up (scheduled for that moment).
       let over = false;
       let wake = () => {};
@@ -511,6 +520,7 @@ class Run {
         }
       }
       Object.assign(entry, extra);
+      if (acc.pauses && acc.pauses.length) entry.pauses = acc.pauses;
       // A step cut short keeps its clients' raw notes too (what it left behind, e.g. a GridFS file
       // id), whether or not a second signal comes before or after this point.
       if (this.stopReason && acc.notes.length && !entry.notes) entry.notes = acc.notes;
