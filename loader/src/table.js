@@ -3,6 +3,8 @@
 // kind alike: one row per step and op, whatever ops the kind records); groupTable at the end of
 // a --repeat group, the fastest, median and slowest repetition per step and op.
 
+const { mibPerS } = require('./mib');
+
 function grid(rows, leftCols) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i < leftCols ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
@@ -50,9 +52,9 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (!steps.length) return '';
   const withMoves = moves(steps);
   // MiB/s beside MB/s where ops move bytes, not documents (files: gridfs, whose seed, seeds/003,
-  // published MiB/s as "MB/s"): the same bytes over the same measured time, in 2^20.
+  // published MiB/s as "MB/s"): from MB/s, as the gridfs line and summary.json say it (src/mib.js).
   const withMib = withMoves && steps.some((s) => Object.values(s.ops || {}).some((o) => o.bytes && !o.docs));
-  const mib = (s, o) => (o.bytes && s.measured_s > 0 ? String(Math.round((o.bytes / 2 ** 20 / s.measured_s) * 1000) / 1000) : '-');
+  const mib = (s, o) => (o.bytes && o.mb_per_s !== null && o.mb_per_s !== undefined ? String(mibPerS(o.mb_per_s)) : '-');
   const moveCols = (s, o) => (withMoves ? [val(o.docs_per_s), val(o.mb_per_s), ...(withMib ? [mib(s, o)] : [])] : []);
   const blank = (x) => (withMoves ? [x, x, ...(withMib ? [x] : [])] : []);
   const head = ['step', 'clients', 'op', 'ops', 'ops/s', ...(withMoves ? ['docs/s', 'MB/s', ...(withMib ? ['MiB/s'] : [])] : []), 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors'];
