@@ -225,7 +225,7 @@ function parse(argv) {
   } catch (e) {
     // util.parseArgs' own messages run to several lines; one line naming the flag instead.
     const flag = /'(-[^' ]*)/.exec(e.message)?.[1];
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (lab-loader --help lists the flags)`);
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (./run.sh help lists the flags)`);
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${flag} needs a value`);
     throw new UsageError(e.message.split('\n')[0]);
   }

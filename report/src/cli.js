@@ -49,7 +49,7 @@ function parse(argv) {
     // util.parseArgs' own text ("To specify a positional argument starting with a '-', place it at
     // the end of the command after '--'...") sends the user the wrong way: one line naming the flag.
     const flag = /'(-[^' ]*)/.exec(e.message)?.[1];
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (lab-report --help lists the flags)`);
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (./run.sh help lists the report's flags)`);
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${flag} needs a value`);
     throw new UsageError(e.message.split('\n')[0]);
   }

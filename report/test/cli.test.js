@@ -71,7 +71,7 @@ test('bad input: one line on stderr, exit 2', () => {
   const root = fixture();
   const cases = [
     // One line naming the flag, not util.parseArgs' advice about '--' (issue 32).
-    [['--bogus'], /^lab-report: unknown flag '--bogus' \(lab-report --help lists the flags\)$/],
+    [['--bogus'], /^lab-report: unknown flag '--bogus' \(\.\/run\.sh help lists the report's flags\)$/],
     [['--since'], /^lab-report: --since needs a value$/],
     [['--since', 'yesterday', '--results-dir', root], /^lab-report: --since 'yesterday' is not a date/],
     [['--results-dir', root, '/nonexistent/folder'], /^lab-report: results folder not found: \/nonexistent\/folder$/],
