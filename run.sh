@@ -179,9 +179,16 @@ parse_common_flags() {
 # verb_report ARGS...: the comparison report, exactly `node report/bin/lab-report.js ARGS`. It
 # reads results folders only: no Docker, no engine or profile flags of ours.
 verb_report() {
+  # --dry-run works on every verb (README): here it prints the one command and runs nothing.
+  local a args=()
+  for a in "$@"; do [[ $a == --dry-run ]] && DRY_RUN=1 || args+=("$a"); done
+  if [[ $DRY_RUN == 1 ]]; then
+    run node "$LAB_ROOT/report/bin/lab-report.js" ${args[@]+"${args[@]}"}
+    return 0
+  fi
   command -v node >/dev/null 2>&1 || die_env "node is not installed: the report needs Node.js >= 20.19"
   [[ -d $LAB_ROOT/report/node_modules ]] || die_env "the report's dependencies are missing: run 'cd report && npm ci' first"
-  exec node "$LAB_ROOT/report/bin/lab-report.js" "$@"
+  exec node "$LAB_ROOT/report/bin/lab-report.js" ${args[@]+"${args[@]}"}
 }
 
 # verb_hint WORD: "; did you mean 'NEAREST'?" for a mistyped verb or experiment name, else nothing.
@@ -204,8 +211,12 @@ main() {
   shift
   case $verb in
     help | -h | --help) usage; return 0 ;;
-    test) exec "$LAB_ROOT/test/run-all.sh" "$@" ;;
-    report) verb_report "$@" ;;
+    test)
+      # The whole suite takes no flags: a flag it ignored started 13 minutes of tests.
+      (($# == 0)) || die_usage "test takes no flags or arguments (got '$1'): it runs every suite; DEVELOPERS.md \"Tests\" says how to run one part"
+      exec "$LAB_ROOT/test/run-all.sh"
+      ;;
+    report) verb_report "$@"; return ;;
   esac
   VERB=$verb
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root

@@ -177,7 +177,14 @@ verb_experiment() {
     split_flag "$@" || die_usage "$name does not take '$1'"
     flag=$FLAG value=$VALUE
     shift "$SHIFT_BY"
-    [[ -n $value ]] || die_usage "$flag needs a value"
+    # A flag without a value: routing flags are bash's (needs a value); any other goes to the
+    # loader alone, whose parser says whether it is unknown (--verbose) or needs a value (--docs).
+    if [[ -z $value ]]; then
+      case $flag in
+        --uri | --via | --password-file | --tool | --loaders) die_usage "$flag needs a value" ;;
+        *) loader_args+=("$flag"); continue ;;
+      esac
+    fi
     # Routing is bash's; every other flag goes to the loader, which checks it (and refuses
     # unknown ones) in experiment_loader_check below.
     case $flag in
@@ -211,6 +218,8 @@ verb_experiment() {
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
+  # --tool ycsb is ycsb-a's (YCSB's own workload A): said first, whatever else was given.
+  [[ $tool != ycsb || $name == ycsb-a ]] || die_usage "--tool ycsb applies to ycsb-a only (YCSB runs its workload A); $name runs with the lab's loader: drop --tool"
   [[ $tool != ycsb || -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
   local label
   label=$(experiment_engine_label)

@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# Messages a new user met (issue 38 items 10-16): each says what happened and what to do, in the
+# words of the command typed (./run.sh ..., never lab-loader or lab-report), exit 2 for usage.
+
+load test_helper
+
+setup() { setup_lab_with_loader; }
+
+@test "experiment2 --tool ycsb: --tool ycsb applies to ycsb-a only (not 'drop --uri'), exit 2 (item 10)" {
+  lab experiment2 --tool ycsb --uri mongodb://127.0.0.1:1/
+  assert_failure 2
+  assert_output --partial "error: --tool ycsb applies to ycsb-a only (YCSB runs its workload A); experiment2 runs with the lab's loader: drop --tool"
+  refute_output --partial "drop --uri"
+  lab experiment2 --tool ycsb
+  assert_failure 2
+  assert_output --partial "applies to ycsb-a only"
+  nothing_started
+}
+
+@test "an unknown switch is unknown, not 'needs a value'; a flag without its value needs one; the hint is ./run.sh's (items 11, 12)" {
+  lab experiment2 --uri mongodb://127.0.0.1:1/ --verbose
+  assert_failure 2
+  assert_output --partial "error: unknown flag '--verbose' (./run.sh help lists the flags)"
+  refute_output --partial "needs a value"
+  refute_output --partial "lab-loader"
+  lab experiment2 --verbose --uri mongodb://127.0.0.1:1/
+  assert_failure 2
+  assert_output --partial "error: unknown flag '--verbose'"
+  lab experiment2 --uri mongodb://127.0.0.1:1/ --docs
+  assert_failure 2
+  assert_output --partial "error: --docs needs a value"
+  lab experiment2 --uri
+  assert_failure 2
+  assert_output --partial "error: --uri needs a value"
+  nothing_started
+}
+
+@test "test --bogus: refused in one line, exit 2, no suite started (item 13)" {
+  SECONDS=0
+  lab test --bogus
+  assert_failure 2
+  assert_output --partial "error: test takes no flags or arguments (got '--bogus')"
+  refute_output --partial "passed,"
+  ((SECONDS < 10)) || fail "took ${SECONDS}s: the suite ran"
+}
+
+@test "report --dry-run: prints the one command it would run, runs nothing, exit 0 (item 14)" {
+  lab report --dry-run --experiment experiment2
+  assert_success
+  assert_output "+ node $LAB/report/bin/lab-report.js --experiment experiment2"
+  [[ ! -e $LAB/results ]] || fail "the report ran: $(find "$LAB/results" | head -3)"
+}
+
+@test "logs bogus --dry-run without Compose: unknown service, names the services and that Compose could not run; a known one prints its command (item 15)" {
+  PATH=$(path_without_docker) run "$LAB/run.sh" logs bogus --dry-run </dev/null
+  assert_failure 2
+  assert_output --partial "error: unknown service 'bogus' (choose one of: "
+  assert_output --regexp "choose one of: [^)]*grafana[^)]*shard01-a"
+  assert_output --partial "'docker compose config' could not run here"
+  refute_output --partial "run up --dry-run"
+  PATH=$(path_without_docker) run "$LAB/run.sh" logs shard01-a --dry-run </dev/null
+  assert_success
+  assert_output --regexp "^\+ env .* docker compose .* logs --follow --tail 200 shard01-a$"
+}
+
+@test "down, status, destroy, logs and shell do not open with the loader-and-cluster CPU warning; up still says it (item 16)" {
+  local verb
+  for verb in down status "destroy --yes" logs shell; do
+    # shellcheck disable=SC2086  # the verb's words
+    LAB_HOST_CPUS=2 run "$LAB/run.sh" $verb --dry-run </dev/null
+    refute_output --partial "share every CPU"
+  done
+  LAB_HOST_CPUS=2 run "$LAB/run.sh" up --dry-run </dev/null
+  assert_output --partial "warning: the Docker host has 2 CPU(s), fewer than profile laptop's data_cpus (2) + loader_cores (1)"
+}
