@@ -1,6 +1,7 @@
 'use strict';
 // Command line: util.parseArgs in strict mode (an unknown flag is an error, never ignored), then
 // every value is checked before anything connects. Usage errors exit 2 (see bin/lab-loader.js).
+const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
 const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
@@ -134,11 +135,29 @@ function parseUri(flag, uri) {
     if (userInfo.includes('@')) throw new UsageError(`${flag} '${shown}': the user or password holds an @; write it as %40 (percent-encoded, as any of : / ? # [ ] @)`);
     throw new UsageError(`${flag} '${shown}' names no server or is malformed (${redactText(e.message)}); e.g. mongodb://127.0.0.1:27017/`);
   }
+  checkTlsFiles(flag, uri);
   if (!hosts || !hosts.length) throw new UsageError(`${flag} '${shown}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
   return uri;
 }
 
 
+
+// checkTlsFiles: the files a URI names for TLS are read by the driver only when it connects, and
+// a missing one came out as "cannot reach the server ... ENOENT", exit 1: a usage error instead,
+// naming the option.
+const TLS_FILES = { tlsCAFile: 'the CA certificate (PEM)', tlsCertificateKeyFile: 'the client certificate and key (PEM)', tlsCRLFile: 'the certificate revocation list' };
+function checkTlsFiles(flag, uri) {
+  const { MongoClient } = require('mongodb');
+  const o = new MongoClient(uri).options;
+  for (const [option, what] of Object.entries(TLS_FILES)) {
+    if (!o[option]) continue;
+    try {
+      fs.accessSync(o[option], fs.constants.R_OK);
+    } catch (e) {
+      throw new UsageError(`${flag}: ${option}=${o[option]} cannot be read (${e.code}): give the path of ${what}`);
+    }
+  }
+}
 
 // parseImages(['mongod=mongo:8.0@sha256:...']) -> { mongod: 'mongo:8.0@sha256:...' }. The same
 // tag can point at another build tomorrow; the digest says which one was measured.
