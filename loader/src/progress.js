@@ -16,6 +16,7 @@ class Progress {
   // start(label, total, unit): a new bar (one per phase or client step).
   start(label, total, unit) {
     this.stop();
+    this.active = true;
     this.label = label;
     this.total = total;
     this.unit = unit;
@@ -35,6 +36,9 @@ class Progress {
   }
 
   update(value, rate) {
+    // Between a stop and the next start (a case skipped, the ticks after a step): nothing to show.
+    // A line then read "undefined: 0/undefined undefined (?%)".
+    if (!this.active) return;
     if (this.bar) {
       this.bar.update(Math.min(value, this.total), { rate: Math.round(rate) });
     } else if (Date.now() - this.lastLine >= this.intervalMs) {
@@ -47,6 +51,7 @@ class Progress {
   }
 
   stop() {
+    this.active = false;
     if (this.bar) this.bar.stop();
     this.bar = null;
   }

@@ -334,3 +334,15 @@ test('notApplicable: a member count that is only a lower bound (hello) or a shar
   assert.equal(notApplicable({ w: 1, j: true }, { kind: 'standalone', members: 1, exact: true }, null), null, 'journal not known: run it');
   assert.equal(notApplicable({ w: 0, j: false }, { kind: 'standalone', members: 1, exact: true }, true), null);
 });
+
+// Issue 38 item 17: only w:2 on a standalone printed "undefined: 0/undefined undefined (?%), 0 ops/s,
+// ETA ?s" (a progress line after the skipped case) and its 300-character reason four times.
+test('--write-concerns w:2 on a standalone: no "undefined" progress line; the reason in full once as the case is skipped, short in the closing lines', async () => {
+  const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+    '--engine', 'wc-one', '--write-concerns', 'w:2', '--ops', '50', '--repeat', '1', '--progress-interval', '200ms']);
+  assert.equal(r.code, 1, `its only case was not run: no step measured\n${r.stderr}`);
+  assert.doesNotMatch(r.stderr, /undefined/, r.stderr);
+  assert.equal((r.stderr.match(/validateWriteConcern/g) || []).length, 1, `the whole reason once on stderr\n${r.stderr}`);
+  assert.match(r.stderr, /^error: no step measured: no case ran \(w:2: w:2 on a standalone\)$/m);
+  for (const line of r.stderr.split('\n').filter((l) => /^(stopping|error): /.test(l))) assert.ok(line.length <= 120, `a closing line over 120 columns: ${line}`);
+});
