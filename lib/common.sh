@@ -35,6 +35,23 @@ die_env() {
   exit 1
 }
 
+# wrap_lines INDENT: stdin with every line longer than 120 columns wrapped at a space, the rest
+# on lines indented by INDENT spaces (help text: a table row's description column).
+wrap_lines() {
+  awk -v ind="$1" -v w=120 '{
+    line = $0
+    while (length(line) > w) {
+      cut = w
+      while (cut > ind + 1 && substr(line, cut + 1, 1) != " ") cut--
+      if (cut <= ind + 1) cut = w
+      head = substr(line, 1, cut); sub(/ +$/, "", head); print head
+      rest = substr(line, cut + 1); sub(/^ +/, "", rest)
+      line = sprintf("%" ind "s%s", "", rest)
+    }
+    print line
+  }'
+}
+
 # quote_cmd ARGS...: the command line as a shell would need it typed (used by --dry-run).
 quote_cmd() {
   local out="" a

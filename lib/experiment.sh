@@ -49,7 +49,19 @@ experiments_usage() {
     name=$(basename "$f" .yaml)
     desc=$(sed -n '1s/^# *//p' "$f")
     printf '  %-24s%s\n' "$name" "${desc#"$name": }"
+  done | wrap_lines 26
+}
+
+# experiments_file_defaults KEY: "NAME VALUE, ..." for the experiment files that set top-level KEY
+# (e.g. repeat: gridfs 5, journal 3, writeconcern 3): the help states what the files say.
+experiments_file_defaults() {
+  local f v out=()
+  for f in "$LAB_ROOT"/experiments/*.yaml; do
+    v=$(sed -n "s/^$1:[[:space:]]*\([^[:space:]#]*\).*/\1/p" "$f" | head -1)
+    [[ -z $v ]] || out+=("$(basename "$f" .yaml) $v")
   done
+  local IFS=,
+  printf '%s' "${out[*]}" | sed 's/,/, /g'
 }
 
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
@@ -58,19 +70,24 @@ experiment_exists() {
 }
 
 experiment_flags_usage() {
-  cat <<'USAGE'
+  local repeats warmups seeds
+  repeats=$(experiments_file_defaults repeat)
+  seeds=$(experiments_file_defaults seed)
+  warmups=$(experiments_file_defaults warmup)
+  cat <<USAGE | wrap_lines 26
   --docs N                experiment1: documents to insert (default 10000000)
   --preload-docs N        experiment2/3: documents loaded first, not measured (default 1000000)
   --clients LIST          client steps, e.g. 1,2,4,6 (default 1,2,3,4,5,6; experiment1: 1)
-  --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m)
+  --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m), after
+                          its warm-up (run and shown, not measured; --warmup DUR: ${warmups})
   --rate N                pace at N ops/s in total; adds latency from the intended start
   --sla PCT=DUR           capacity under a latency SLA, e.g. p99=10ms: instead of the client
                           sweep, search the highest offered rate whose intended PCT stays <= DUR
                           (experiment2/3, ycsb-a; one --clients N, default 32; --rate: first rate)
   --repeat N              run N times back to back, each on a fresh collection, one results
-                          folder each, one group id (default 1)
+                          folder each, one group id (default 1; the experiment files: ${repeats})
   --group ID              name the run group (the same ID on several hosts of one run)
-  --seed N                random generator seed (default 4, from the experiment file)
+  --seed N                random generator seed (default: the experiment file's, ${seeds})
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
   --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
@@ -86,6 +103,7 @@ experiment_flags_usage() {
   --username NAME         with --uri: user for --password-file
   --metrics-port PORT     with --uri: the loader's Prometheus port (default 9464, or any free
                           port when 9464 is taken; printed)
+  --results-dir DIR       with --uri: where results/ goes (default: this checkout's results/)
   With --uri the results are filed under the engine the server reports unless --engine says
   otherwise. Durations: a number and a unit, 500ms, 30s, 2m, 1h (decimals allowed).
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
