@@ -93,8 +93,21 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // not a sweep, so they get no per-step throughput verdicts in the summary.
     report.capacity = capacityReport(input.runs, opts.by);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
-    const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
+    // A folder the report cannot write into (read-only, another owner): the summary is still
+    // printed, then one line naming the folder and the cause, exit 1.
+    let dir = null;
+    let unwritten = null;
+    try {
+      dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
+    } catch (e) {
+      if (!e.code) throw e;
+      unwritten = e;
+    }
     io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }));
+    if (unwritten) {
+      io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${unwritten.code}: ${unwritten.syscall || 'write'} ${unwritten.path || ''}): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
+      return 1;
+    }
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {
