@@ -73,3 +73,18 @@ setup() { setup_lab_with_loader; }
   LAB_HOST_CPUS=2 run "$LAB/run.sh" up --dry-run </dev/null
   assert_output --partial "warning: the Docker host has 2 CPU(s), fewer than profile laptop's data_cpus (2) + loader_cores (1)"
 }
+
+@test "an unknown engine: 'did you mean' for a near name; perconaft points at README's Engines table (item 23)" {
+  lab up --engine wiredtigr --dry-run
+  assert_failure 2
+  assert_output --partial "error: unknown engine 'wiredtigr' (choose one of: wiredtiger inmemory percona-wt mmapv1 rocksdb); did you mean 'wiredtiger'?"
+  cp "$REPO/README.md" "$LAB/" # the table the message points at
+  lab up --engine perconaft --dry-run
+  assert_failure 2
+  assert_output --partial "; perconaft is listed in README \"Engines\" as not added, with why and what to check"
+  grep -qF '| `perconaft` | not added |' "$REPO/README.md" || fail "README's Engines table no longer lists perconaft as not added"
+  lab up --engine zzz --dry-run
+  assert_failure 2
+  refute_output --partial "did you mean"
+  nothing_started
+}

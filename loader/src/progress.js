@@ -45,7 +45,10 @@ class Progress {
       this.lastLine = Date.now();
       const pct = this.total ? ((100 * value) / this.total).toFixed(1) : '?';
       const elapsed = (Date.now() - this.startedAt) / 1000;
-      const eta = value > 0 && this.total ? Math.max(0, Math.round((elapsed * (this.total - value)) / value)) : '?';
+      // Seconds of a timed step: what is left of the shown value (10/30 s: ETA 20s). Extrapolated
+      // from the elapsed time it came out a second off the line's own figures.
+      const eta = this.unit === 's' ? Math.max(0, this.total - value)
+        : value > 0 && this.total ? Math.max(0, Math.round((elapsed * (this.total - value)) / value)) : '?';
       this.stream.write(`${this.label}: ${value}/${this.total} ${this.unit} (${pct}%), ${Math.round(rate)} ops/s, ETA ${eta}s\n`);
     }
   }

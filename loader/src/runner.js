@@ -96,6 +96,8 @@ class Run {
     this.exitCode = code;
     // Before a results folder exists there is nothing to stop: the error line says it all.
     if (this.runDir) this.log(`stopping: ${reason}`);
+    // No progress line after "stopping:": the wind-down's ticks are not progress.
+    if (this.progress) this.progress.stop();
     for (const w of this.workers) w.worker.postMessage({ type: 'stop' });
     for (const f of this.stepWaiters) f();
     for (const f of this.stopWaiters) f();
