@@ -158,7 +158,11 @@ parse_common_flags() {
       --host-view=*) HOST_VIEW=${1#*=}; shift ;;
       --dry-run) DRY_RUN=1; shift ;;
       --yes | -y) ASSUME_YES=1; shift ;;
-      -h | --help) usage; exit 0 ;;
+      -h | --help)
+        # NAME --help: that experiment's flags, not the whole help (./run.sh help is that).
+        if experiment_exists "$VERB"; then experiment_help "$VERB"; else usage; fi
+        exit 0
+        ;;
       *) REST_ARGS+=("$1"); shift ;;
     esac
   done

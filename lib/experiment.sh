@@ -64,6 +64,22 @@ experiments_file_defaults() {
   printf '%s' "${out[*]}" | sed 's/,/, /g'
 }
 
+# experiment_help NAME: ./run.sh NAME --help: the experiment's line, the experiment flags and the
+# flags of its own workload kind (the loader's catalog says which), within 120 columns.
+experiment_help() {
+  local name=$1
+  printf 'Usage: ./run.sh %s [--engine E | --uri URI] [flags]\n' "$name"
+  experiments_usage | grep -E "^  $name( |\$)" || true
+  printf '\nExperiment flags:\n'
+  experiment_flags_usage
+  if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules ]]; then
+    node -e 'process.stdout.write(require(process.argv[1]).flagsHelp(process.argv[2], process.argv[3]))' \
+      "$LAB_ROOT/loader/src/catalog.js" "$name" "$LAB_ROOT/experiments" |
+      awk '/^  --[a-z-]+  / { f = $1; sub(/^  --[a-z-]+ +/, ""); printf "  %-24s%s\n", f, $0; next } { print }' | wrap_lines 26
+  fi
+  printf '\nCommon flags and every other verb: ./run.sh help\n'
+}
+
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
 experiment_exists() {
   [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ && -f $LAB_ROOT/experiments/$1.yaml ]]

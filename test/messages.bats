@@ -88,3 +88,18 @@ setup() { setup_lab_with_loader; }
   refute_output --partial "did you mean"
   nothing_started
 }
+
+@test "NAME --help: that experiment's usage and its workload's own flags within 120 columns, not the global help (item 23)" {
+  lab gridfs --help
+  assert_success
+  assert_line --index 0 "Usage: ./run.sh gridfs [--engine E | --uri URI] [flags]"
+  assert_output --regexp "  --file-size +generated file size"
+  refute_output --partial "Cluster:"
+  local wide
+  wide=$(awk 'length($0) > 120' <<<"$output")
+  [[ -z $wide ]] || fail "over 120 columns: $wide"
+  lab up --help
+  assert_success
+  assert_output --partial "Cluster:"
+  nothing_started
+}
