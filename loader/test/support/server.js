@@ -2,7 +2,7 @@
 // The tests' MongoDB: a real wire-protocol server (de.bwaldvogel:mongo-java-server, in-memory
 // backend) started as a child process, or MONGODB_URI when set (a real mongod / mongos).
 // The jars are fetched by test/install.d/40-loader.sh into <repo>/.tools/mongo-java-server/.
-// The Java launcher is compiled once into .tools/mongo-java-server/classes/.
+// The Java launcher is compiled once per version into .tools/mongo-java-server/classes-<hash>/.
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,8 +10,10 @@ const readline = require('node:readline');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const JARS = path.join(REPO, '.tools', 'mongo-java-server');
-const CLASSES = path.join(JARS, 'classes');
 const SOURCE = path.join(__dirname, 'LabMongoServer.java');
+// One classes folder per version of the source (its hash): checkouts that share .tools (git
+// worktrees) and carry different versions of LabMongoServer.java never run each other's build.
+const CLASSES = path.join(JARS, `classes-${require('node:crypto').createHash('sha256').update(fs.readFileSync(SOURCE)).digest('hex').slice(0, 12)}`);
 const HINT = "run 'bash test/install-tools.sh' (fetches mongo-java-server from Maven Central into .tools/)";
 
 function classpath() {
@@ -23,7 +25,7 @@ function compile() {
     throw new Error(`mongo-java-server jars missing in ${JARS}: ${HINT}`);
   }
   const cls = path.join(CLASSES, 'LabMongoServer.class');
-  if (fs.existsSync(cls) && fs.statSync(cls).mtimeMs >= fs.statSync(SOURCE).mtimeMs) return;
+  if (fs.existsSync(cls)) return;
   fs.mkdirSync(CLASSES, { recursive: true });
   // Compile into a private folder then rename: parallel test files may race here.
   const tmp = fs.mkdtempSync(path.join(JARS, '.classes-'));
