@@ -29,6 +29,7 @@ const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason } = require('./closed-output');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
+const { wrapLine } = require('./wrap');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
@@ -69,7 +70,11 @@ class Run {
     this.opts = opts;
     this.stdout = io.stdout || process.stdout;
     this.stderr = io.stderr || process.stderr;
-    this.log = (m) => (this.progress ? this.progress.log(m) : this.stderr.write(m + '\n'));
+    // Each line within 120 columns (a kind's reason ran to 300); a path stays whole.
+    this.log = (m) => {
+      const text = String(m).split('\n').map((l) => wrapLine(l)).join('\n');
+      return this.progress ? this.progress.log(text) : this.stderr.write(text + '\n');
+    };
     this.stopReason = null;
     this.exitCode = 0;
     this.workers = [];
@@ -182,7 +187,8 @@ class Run {
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
-    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}; results: ${this.runDir.dir}`);
+    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}`);
+    this.log(`writing into ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
     if (opts.engine && reported && !opts.engine.toLowerCase().startsWith(reported.toLowerCase())) {
@@ -401,7 +407,7 @@ class Run {
       checkedAt = t;
       const pause = pauses.check(t, this.pool.lastOkAt());
       if (pause) {
-        this.log(`warning: step ${step.index + 1}: no operation completed for ${(pause.idle_ms / 1000).toFixed(1)} s from ${pause.from_s} s into the step, then they resumed: the server paused or froze (summary.json steps[].pauses)`);
+        this.log(`warning: step ${step.index + 1}: nothing completed for ${(pause.idle_ms / 1000).toFixed(1)} s, ${pause.from_s.toFixed(1)} s into it: the server paused, then resumed (summary.json pauses)`);
       }
       const idle = t - Math.max(step.startAt, this.pool.lastOkAt());
       if (idle >= limit) {

@@ -4,6 +4,7 @@
 // a --repeat group, the fastest, median and slowest repetition per step and op.
 
 const { mibPerS } = require('./mib');
+const { wrapProse } = require('./wrap');
 
 function grid(rows, leftCols) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -70,7 +71,8 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
       if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ...blank(''), ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
     }
   }
-  let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${grid(rows, 3)}\n`;
+  const table = grid(rows, 3);
+  let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${table}\n`;
   if (preload) out += `preload: ${preload.docs} docs in ${preload.duration_s}s (not measured)\n`;
   for (const l of warmupLines(steps, warmupMs)) out += `${l}\n`;
   const journal = steps.find((s) => s.journal !== undefined);
@@ -83,7 +85,8 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
     if (s.loader.limited) out += `WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`;
     if (s.loader.contention.length) out += `note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`;
   }
-  return out;
+  // The notes within 120 columns (one reached 369); the grid as it is.
+  return wrapProse(out, table);
 }
 
 // The middle value (the mean of the two middle ones for an even count).
@@ -103,7 +106,7 @@ function seedRule(published) {
   if (!seed) return 'the experiment file names no seed to compare with';
   const m = published.method;
   if (!m || m.repetitions === undefined) return `${seed} states no rule for its repetitions`;
-  return `${seed} ran each case ${m.repetitions} time(s) and kept ${m.kept ?? 'what it does not say'}`;
+  return `${seed} ran each case ${m.repetitions} time${m.repetitions === 1 ? '' : 's'} and kept ${m.kept ?? 'what it does not say'}`;
 }
 
 // footnote(published): the group table's closing line.
@@ -152,7 +155,8 @@ function groupTable({ name, engine, group, runs, published = null }) {
     if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);
     if (e.costs.length) lines.push(costLine(key, Math.round(median(e.costs) * 10) / 10, e.baseline, ` (median of ${e.costs.length}; per repetition: ${e.costs.join(', ')})`));
   }
-  return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`;
+  const table = grid(rows, 2);
+  return wrapProse(`\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${table}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`, table);
 }
 
 module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule };
