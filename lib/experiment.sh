@@ -103,6 +103,8 @@ experiment_flags_usage() {
   --repeat N              run N times back to back, each on a fresh collection, one results
                           folder each, one group id (default 1; the experiment files: ${repeats})
   --group ID              name the run group (the same ID on several hosts of one run)
+  --wide                  the --repeat group table with fastest, median and slowest docs/s and MB/s
+                          (default: their medians, within 120 columns)
   --seed N                random generator seed (default: the experiment file's, ${seeds})
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)

@@ -42,6 +42,7 @@ const COMMON_OPTIONS = {
   repeat: { type: 'string' },
   group: { type: 'string' },
   profile: { type: 'string' },
+  wide: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 // A workload kind's own flags (kinds/<kind>.js `options`), e.g. --ops: taken here as text and
@@ -100,6 +101,8 @@ Output:
                                   the experiment file's warmup:, else 5s for a duration-bound
                                   step and none for a step bounded by its work; 0 = none)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
+  --wide                          the --repeat group table with fastest, median and slowest docs/s
+                                  and MB/s too (default: their medians, within 120 columns)
   --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
   --label KEY=VALUE               a label of your own, recorded in summary.json "labels" (repeatable;
                                   e.g. --label platform=aws-m5.large --label os=ubuntu-24.04);
@@ -309,6 +312,7 @@ function parse(argv) {
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),
     labels: parseLabels(v.label ?? []),
+    wide: Boolean(v.wide),
     // The kind flags given, as text (config.js parses them with the kind's own parser).
     kindArgs: Object.fromEntries(KIND_FLAGS.filter((f) => v[f.slice(2)] !== undefined).map((f) => [f, v[f.slice(2)]])),
   };

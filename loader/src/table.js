@@ -116,7 +116,9 @@ const footnote = (published) => `${WHY_BOTH}. The seed: ${seedRule(published)}`;
 // the fastest, median and slowest repetition's ops/s (and docs/s, MB/s where recorded). A step
 // that did not measure an op in a repetition (not run, unsupported) is left out of that op's
 // numbers, and the row says in how many repetitions it was measured.
-function groupTable({ name, engine, group, runs, published = null }) {
+// Without wide, docs/s and MB/s show their medians only: twelve columns ran to 225 (the
+// report's --wide, or this table's, has every number).
+function groupTable({ name, engine, group, runs, published = null, wide = false }) {
   const order = [];
   const by = new Map();
   for (const steps of runs) {
@@ -138,16 +140,18 @@ function groupTable({ name, engine, group, runs, published = null }) {
   const all = [...by.values()].flatMap((e) => [...e.ops.values()].flat());
   const withMoves = all.some((o) => typeof o.docs_per_s === 'number' || typeof o.mb_per_s === 'number');
   const head = ['step', 'op', 'runs', 'fastest ops/s', 'median ops/s', 'slowest ops/s'];
-  if (withMoves) head.push('fastest docs/s', 'median docs/s', 'slowest docs/s', 'fastest MB/s', 'median MB/s', 'slowest MB/s');
+  if (withMoves) head.push(...(wide ? ['fastest docs/s', 'median docs/s', 'slowest docs/s', 'fastest MB/s', 'median MB/s', 'slowest MB/s'] : ['median docs/s', 'median MB/s']));
   const rows = [head];
   const three = (xs, d = 1) => (xs.length ? [Math.max(...xs), median(xs), Math.min(...xs)].map((x) => String(Math.round(x * 10 ** d) / 10 ** d)) : ['-', '-', '-']);
+  const moved = (xs, d) => (wide ? three(xs, d) : [three(xs, d)[1]]);
+  const none = wide ? ['-', '-', '-', '-', '-', '-'] : ['-', '-'];
   const lines = [];
   for (const key of order) {
     const e = by.get(key);
-    if (!e.ops.size) rows.push([key, '-', `0/${runs.length}`, '-', '-', '-', ...(withMoves ? ['-', '-', '-', '-', '-', '-'] : [])]);
+    if (!e.ops.size) rows.push([key, '-', `0/${runs.length}`, '-', '-', '-', ...(withMoves ? none : [])]);
     for (const [op, list] of e.ops) {
       const r = [key, op, `${list.length}/${runs.length}`, ...three(list.map((o) => o.ops_per_s))];
-      if (withMoves) r.push(...three(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...three(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
+      if (withMoves) r.push(...moved(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...moved(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
       rows.push(r);
     }
     for (const u of e.notApplicable) lines.push(`not applicable: ${key}: ${u}`);

@@ -51,3 +51,21 @@ test('formatTable: a step\'s long host-contention note is wrapped within 120 col
   assert.ok(text.replace(/\n {2}/g, ' ').includes(contention.join('; ')), text);
   assert.match(text, /^step +clients +op +ops +ops\/s +p50 ms +p99 ms +p99\.9 ms +errors$/m);
 });
+
+test('groupTable: docs/s and MB/s as medians within 120 columns; --wide gives fastest, median and slowest of each', () => {
+  const { groupTable } = require('../src/table');
+  const kase = (i, name, docs) => ({ index: i, name, ops: { insert: { count: 10, ops_per_s: docs / 1000, docs_per_s: docs, mb_per_s: docs / 1e5 } } });
+  const runs = [[kase(1, 'j:false interval=500ms', 123456.7), kase(2, 'j:true', 98765.4)], [kase(1, 'j:false interval=500ms', 120000.1), kase(2, 'j:true', 99999.9)]];
+  const narrow = groupTable({ name: 'journal', engine: 'wiredtiger', group: 'journal-20261126T000000Z-abcdef', runs });
+  assert.deepEqual(narrow.split('\n').filter((l) => l.length > 120), []);
+  assert.match(narrow, /^step +op +runs +fastest ops\/s +median ops\/s +slowest ops\/s +median docs\/s +median MB\/s$/m);
+  assert.match(narrow, /^j:true +insert +2\/2 +100 +99\.4 +98\.8 +99382\.7 +0\.994$/m);
+  const wide = groupTable({ name: 'journal', engine: 'wiredtiger', group: 'g', runs, wide: true });
+  assert.match(wide, /^j:true +insert +2\/2 +100 +99\.4 +98\.8 +99999\.9 +99382\.7 +98765\.4 +1 +0\.994 +0\.988$/m);
+});
+
+test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', () => {
+  const { parse } = require('../src/args');
+  assert.equal(parse(['journal', '--wide']).wide, true);
+  assert.equal(parse(['journal']).wide, false);
+});
