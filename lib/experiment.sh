@@ -80,6 +80,17 @@ experiment_help() {
   printf '\nCommon flags and every other verb: ./run.sh help\n'
 }
 
+# experiment_ycsb_check NAME: --tool ycsb runs experiments whose workload.type is ycsb (YCSB's
+# own workloads, e.g. ycsb-a); any other is a usage error naming those that are.
+experiment_ycsb_check() {
+  local f names=()
+  for f in "$LAB_ROOT"/experiments/*.yaml; do
+    grep -Eq '^[[:space:]]+type:[[:space:]]*ycsb([[:space:]#]|$)' "$f" && names+=("$(basename "$f" .yaml)")
+  done
+  [[ " ${names[*]} " == *" $1 "* ]] ||
+    die_usage "--tool ycsb runs YCSB's own workloads: $1 is not one (its workload.type is not ycsb; ${names[*]:-none} is): drop --tool"
+}
+
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
 experiment_exists() {
   [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ && -f $LAB_ROOT/experiments/$1.yaml ]]
@@ -254,8 +265,9 @@ verb_experiment() {
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
-  # --tool ycsb is ycsb-a's (YCSB's own workload A): said first, whatever else was given.
-  [[ $tool != ycsb || $name == ycsb-a ]] || die_usage "--tool ycsb applies to ycsb-a only (YCSB runs its workload A); $name runs with the lab's loader: drop --tool"
+  # --tool ycsb runs only experiments of YCSB's own workloads: said first, whatever else was
+  # given (with --uri the "drop --uri" below named the wrong problem).
+  [[ $tool != ycsb ]] || experiment_ycsb_check "$name"
   [[ $tool != ycsb || -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
   local label
   label=$(experiment_engine_label)

@@ -6,14 +6,14 @@ load test_helper
 
 setup() { setup_lab_with_loader; }
 
-@test "experiment2 --tool ycsb: --tool ycsb applies to ycsb-a only (not 'drop --uri'), exit 2 (item 10)" {
+@test "experiment2 --tool ycsb: --tool ycsb runs YCSB's own workloads, ycsb-a (not 'drop --uri'), exit 2 (item 10)" {
   lab experiment2 --tool ycsb --uri mongodb://127.0.0.1:1/
   assert_failure 2
-  assert_output --partial "error: --tool ycsb applies to ycsb-a only (YCSB runs its workload A); experiment2 runs with the lab's loader: drop --tool"
+  assert_output --partial "error: --tool ycsb runs YCSB's own workloads: experiment2 is not one (its workload.type is not ycsb; ycsb-a is): drop --tool"
   refute_output --partial "drop --uri"
   lab experiment2 --tool ycsb
   assert_failure 2
-  assert_output --partial "applies to ycsb-a only"
+  assert_output --partial "experiment2 is not one"
   nothing_started
 }
 
