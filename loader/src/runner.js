@@ -30,6 +30,7 @@ const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = requ
 const { onOutputClosed, closedReason } = require('./closed-output');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('./wrap');
+const { plural } = require('./plural');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
@@ -467,7 +468,9 @@ class Run {
       step.startAt = now() + 20; // a moment for the step message to reach every worker
       step.measureAt = step.startAt + warmupMs;
       step.endAt = config.workload.durationMs ? step.measureAt + config.workload.durationMs : null;
-      const what = params ? `case ${phase}` : `${c} client(s)${next.rate ? `, ${rate} ops/s offered` : ''}`;
+      // A kind names its clients (ycsb: YCSB's threads, as --threads says).
+      const who = plural(c, k.clientWord ?? 'client');
+      const what = params ? `case ${phase}` : `${who}${next.rate ? `, ${rate} ops/s offered` : ''}`;
       this.metrics.setOfferedRate(rate);
       this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.totalText}, ${what}${warmupMs ? `, ${durationText(warmupMs)} warm-up first` : ''}`);
       this.metrics.setActiveClients(c);
@@ -476,7 +479,7 @@ class Run {
       const warmNote = warmupMs ? `, ${durationText(warmupMs)} warm-up` : '';
       // A case the kind decided not to run (beforeStep set step.skip, and said so) starts nothing.
       if (step.skip) { /* its "not run" line is the only one */ }
-      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.totalText} (${params ? phase : `${c} clients${next.rate ? `, ${rate} ops/s` : ''}`}${warmNote})`, step.durationS + step.warmupS, 's');
+      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.totalText} (${params ? phase : `${who}${next.rate ? `, ${rate} ops/s` : ''}`}${warmNote})`, step.durationS + step.warmupS, 's');
       else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
       else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
       const acc = {

@@ -45,7 +45,7 @@ test('terminal: a cli-progress bar with value, rate and ETA', () => {
 test('a timed step: the ETA is what is left of the line\'s own figures; after stop() no line at all', async () => {
   const out = sink(false);
   const p = new Progress({ stream: out, intervalMs: 10 });
-  p.start('step 1/1 (1 clients)', 30, 's');
+  p.start('step 1/1 (1 client)', 30, 's');
   p.startedAt = Date.now() - 9600; // 9.6 s elapsed, shown rounded as 10
   await new Promise((r) => setTimeout(r, 20));
   p.update(10, 100);

@@ -46,7 +46,7 @@ test('Ctrl-C to ./run.sh experiment2 --uri ... (SIGINT to the whole group, as a 
     let stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
     p.stderr.on('data', (d) => { stderr += d; });
-    const started = new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 clients[^)]*\): started/.test(stderr)) resolve(); }));
+    const started = new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) resolve(); }));
     await started;
     process.kill(-p.pid, 'SIGINT');
     const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);
@@ -80,7 +80,7 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
       let stderr = '';
       p.stdout.on('data', (d) => { stdout += d; });
       p.stderr.on('data', (d) => { stderr += d; });
-      await new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 clients[^)]*\): started/.test(stderr)) resolve(); }));
+      await new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) resolve(); }));
       const t0 = Date.now();
       process.kill(p.pid, signal);
       const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);

@@ -94,7 +94,7 @@ test('a second Ctrl-C while the run is finishing: still the summary and "forced 
 
 test('SIGTERM: like the first Ctrl-C (clean stop, partial results), exit 143', async () => {
   const l = run('terminated');
-  await l.waitFor(/step 1\/2 \(1 clients\): started/);
+  await l.waitFor(/step 1\/2 \(1 client\): started/);
   await sleep(1200);
   process.kill(-l.proc.pid, 'SIGTERM');
   const r = await l.done;
@@ -116,7 +116,7 @@ test('after "stopping:" no progress line follows, even while in-flight operation
   try {
     const l = startLoader(['experiment2', '--uri', hung.uri, '--preload-docs', '300', '--clients', '1', '--duration', '20s',
       '--results-dir', results, '--metrics-port', '0', '--engine', 'quiet-stop', '--progress-interval', '100ms'], { spawnOptions: { detached: true } });
-    await l.waitFor(/step 1\/1 \(1 clients\): \d+\/20 s/);
+    await l.waitFor(/step 1\/1 \(1 client\): \d+\/20 s/);
     hung.proc.kill('SIGSTOP');
     await sleep(200);
     process.kill(-l.proc.pid, 'SIGINT');

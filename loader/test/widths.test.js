@@ -69,3 +69,23 @@ test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', 
   assert.equal(parse(['journal', '--wide']).wide, true);
   assert.equal(parse(['journal']).wide, false);
 });
+
+test('counts read as words: "1 client", "2 clients", ycsb\'s "4 threads"; "3 times" (issue 38 item 23)', () => {
+  const { plural } = require('../src/plural');
+  assert.equal(plural(1, 'client'), '1 client');
+  assert.equal(plural(2, 'client'), '2 clients');
+  assert.equal(plural(4, require('../src/kinds/ycsb').clientWord), '4 threads');
+  const { seedRule } = require('../src/table');
+  assert.equal(seedRule({ source: 'seeds/000 x', method: { repetitions: 3, kept: 'fastest' } }), 'seeds/000 ran each case 3 times and kept fastest');
+  assert.equal(seedRule({ source: 'seeds/000 x', method: { repetitions: 1, kept: 'it' } }), 'seeds/000 ran each case 1 time and kept it');
+});
+
+test('a run\'s progress names its clients in words: "step 1/1 (1 client)", never "1 clients"', async () => {
+  const { runLoader } = require('./support/loader');
+  const r = await runLoader(['experiment2', '--uri', server.uri, '--preload-docs', '200', '--clients', '1', '--duration', '1s',
+    '--results-dir', results, '--metrics-port', '0', '--engine', 'words', '--progress-interval', '300ms']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^step 1\/1 \(1 client\): started/m);
+  assert.match(r.stderr, /^1 client on 1 worker thread, \d+ CPUs? available$/m);
+  assert.doesNotMatch(r.stderr + r.stdout, /1 clients|client\(s\)|thread\(s\)|CPU\(s\)/);
+});
