@@ -163,7 +163,11 @@ parse_common_flags() {
       --host-view=*) HOST_VIEW=${1#*=}; shift ;;
       --dry-run) DRY_RUN=1; shift ;;
       --yes | -y) ASSUME_YES=1; shift ;;
-      -h | --help) usage; exit 0 ;;
+      -h | --help)
+        # NAME --help: that experiment's flags, not the whole help (./run.sh help is that).
+        if experiment_exists "$VERB"; then experiment_help "$VERB"; else usage; fi
+        exit 0
+        ;;
       *) REST_ARGS+=("$1"); shift ;;
     esac
   done
@@ -189,9 +193,16 @@ parse_common_flags() {
 # verb_report ARGS...: the comparison report, exactly `node report/bin/lab-report.js ARGS`. It
 # reads results folders only: no Docker, no engine or profile flags of ours.
 verb_report() {
+  # --dry-run works on every verb (README): here it prints the one command and runs nothing.
+  local a args=()
+  for a in "$@"; do [[ $a == --dry-run ]] && DRY_RUN=1 || args+=("$a"); done
+  if [[ $DRY_RUN == 1 ]]; then
+    run node "$LAB_ROOT/report/bin/lab-report.js" ${args[@]+"${args[@]}"}
+    return 0
+  fi
   command -v node >/dev/null 2>&1 || die_env "node is not installed: the report needs Node.js >= 20.19"
   [[ -d $LAB_ROOT/report/node_modules ]] || die_env "the report's dependencies are missing: run 'cd report && npm ci' first"
-  exec node "$LAB_ROOT/report/bin/lab-report.js" "$@"
+  exec node "$LAB_ROOT/report/bin/lab-report.js" ${args[@]+"${args[@]}"}
 }
 
 # verb_hint WORD: "; did you mean 'NEAREST'?" for a mistyped verb or experiment name, else nothing.
@@ -214,8 +225,12 @@ main() {
   shift
   case $verb in
     help | -h | --help) usage; return 0 ;;
-    test) exec "$LAB_ROOT/test/run-all.sh" "$@" ;;
-    report) verb_report "$@" ;;
+    test)
+      # The whole suite takes no flags: a flag it ignored started 13 minutes of tests.
+      (($# == 0)) || die_usage "test takes no flags or arguments (got '$1'): it runs every suite; DEVELOPERS.md \"Tests\" says how to run one part"
+      exec "$LAB_ROOT/test/run-all.sh"
+      ;;
+    report) verb_report "$@"; return ;;
   esac
   VERB=$verb
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root

@@ -228,12 +228,27 @@ verb_status() {
 }
 
 # validate_service NAME: NAME is a service of this stack (any part, any profile).
+# Without a working Docker Compose (none installed, no daemon), the names are read from the
+# compose files themselves, and a name that is not there is still an unknown service; a known
+# one goes on (a dry run prints its command).
 validate_service() {
-  local services
-  services=$(compose_probe --profile '*' config --services 2>/dev/null) ||
-    die_env "cannot read the stack's services ('docker compose config' failed): run ./run.sh up --engine $ENGINE --dry-run to see the command"
+  local services why=""
+  if ! services=$(compose_probe --profile '*' config --services 2>/dev/null); then
+    services=$(cluster_services_from_files)
+    why="; 'docker compose config' could not run here (is Docker with the Compose v2 plugin installed?), so the names were read from the compose files"
+  fi
   grep -qxF -- "$1" <<<"$services" ||
-    die_usage "unknown service '$1' (choose one of: $(paste -sd' ' - <<<"$services"))"
+    die_usage "unknown service '$1' (choose one of: $(paste -sd' ' - <<<"$services"))$why"
+}
+
+# cluster_services_from_files: the services the stack's compose files declare (the keys under
+# each file's top-level services:), one a line.
+cluster_services_from_files() {
+  local f
+  while IFS= read -r f; do
+    [[ $f == -f ]] && continue
+    awk '/^[^ #]/ { in_services = ($0 ~ /^services:/) } in_services && /^  [A-Za-z0-9_.-]+:[[:space:]]*$/ { sub(/^  /, ""); sub(/:.*/, ""); print }' "$LAB_ROOT/$f"
+  done < <(stack_files) | sort -u
 }
 
 verb_logs() {

@@ -6,20 +6,50 @@
 LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 DRY_RUN=${DRY_RUN:-0}
 
-info() { printf '%s\n' "$*" >&2; }
-warn() { printf 'warning: %s\n' "$*" >&2; }
+# redact_secrets TEXT: TEXT with every mongodb:// URI's password as *** (the user stays) and the
+# URI options that carry secrets (*password*, *secret*, *token*, authMechanismProperties) as ***,
+# as loader/src/redact-uri.js does: a message or a dry-run line may quote the --uri typed. The
+# user information ends at the last @ before the query (a password may hold an unescaped @, or a
+# character quote_cmd escaped with a backslash). Text without :// is returned as is, unforked.
+redact_secrets() {
+  if [[ $1 != *://* ]]; then printf '%s\n' "$1"; return; fi
+  printf '%s\n' "$1" | sed -E \
+    -e 's,(mongodb(\+srv)?://[^:@/?[:space:]]*):([^?[:space:]\\]|\\[^?])*@,\1:***@,g' \
+    -e 's,([?&][^=&[:space:]]*([pP][aA][sS][sS][wW][oO][rR][dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])[^=&[:space:]]*=)[^&#[:space:]]*,\1***,g' \
+    -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g'
+}
+
+info() { redact_secrets "$*" >&2; }
+warn() { redact_secrets "warning: $*" >&2; }
 
 # die_usage MESSAGE: a usage error (bad verb, flag or value). One line naming the fix, exit 2.
 die_usage() {
-  printf 'error: %s\n' "$1" >&2
+  redact_secrets "error: $1" >&2
   printf "Run './run.sh help' for usage.\n" >&2
   exit 2
 }
 
 # die_env MESSAGE: the environment is not right (Docker missing, daemon down, port taken). Exit 1.
 die_env() {
-  printf 'error: %s\n' "$1" >&2
+  redact_secrets "error: $1" >&2
   exit 1
+}
+
+# wrap_lines INDENT: stdin with every line longer than 120 columns wrapped at a space, the rest
+# on lines indented by INDENT spaces (help text: a table row's description column).
+wrap_lines() {
+  awk -v ind="$1" -v w=120 '{
+    line = $0
+    while (length(line) > w) {
+      cut = w
+      while (cut > ind + 1 && substr(line, cut + 1, 1) != " ") cut--
+      if (cut <= ind + 1) cut = w
+      head = substr(line, 1, cut); sub(/ +$/, "", head); print head
+      rest = substr(line, cut + 1); sub(/^ +/, "", rest)
+      line = sprintf("%" ind "s%s", "", rest)
+    }
+    print line
+  }'
 }
 
 # quote_cmd ARGS...: the command line as a shell would need it typed (used by --dry-run).
@@ -28,7 +58,7 @@ quote_cmd() {
   for a in "$@"; do
     if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then out+="$a "; else out+="$(printf '%q' "$a") "; fi
   done
-  printf '%s\n' "${out% }"
+  redact_secrets "${out% }"
 }
 
 # run ARGS...: run a command that changes something, or print it under --dry-run.

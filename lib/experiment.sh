@@ -49,7 +49,46 @@ experiments_usage() {
     name=$(basename "$f" .yaml)
     desc=$(sed -n '1s/^# *//p' "$f")
     printf '  %-24s%s\n' "$name" "${desc#"$name": }"
+  done | wrap_lines 26
+}
+
+# experiments_file_defaults KEY: "NAME VALUE, ..." for the experiment files that set top-level KEY
+# (e.g. repeat: gridfs 5, journal 3, writeconcern 3): the help states what the files say.
+experiments_file_defaults() {
+  local f v out=()
+  for f in "$LAB_ROOT"/experiments/*.yaml; do
+    v=$(sed -n "s/^$1:[[:space:]]*\([^[:space:]#]*\).*/\1/p" "$f" | head -1)
+    [[ -z $v ]] || out+=("$(basename "$f" .yaml) $v")
   done
+  local IFS=,
+  printf '%s' "${out[*]}" | sed 's/,/, /g'
+}
+
+# experiment_help NAME: ./run.sh NAME --help: the experiment's line, the experiment flags and the
+# flags of its own workload kind (the loader's catalog says which), within 120 columns.
+experiment_help() {
+  local name=$1
+  printf 'Usage: ./run.sh %s [--engine E | --uri URI] [flags]\n' "$name"
+  experiments_usage | grep -E "^  $name( |\$)" || true
+  printf '\nExperiment flags:\n'
+  experiment_flags_usage
+  if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules ]]; then
+    node -e 'process.stdout.write(require(process.argv[1]).flagsHelp(process.argv[2], process.argv[3]))' \
+      "$LAB_ROOT/loader/src/catalog.js" "$name" "$LAB_ROOT/experiments" |
+      awk '/^  --[a-z-]+  / { f = $1; sub(/^  --[a-z-]+ +/, ""); printf "  %-24s%s\n", f, $0; next } { print }' | wrap_lines 26
+  fi
+  printf '\nCommon flags and every other verb: ./run.sh help\n'
+}
+
+# experiment_ycsb_check NAME: --tool ycsb runs experiments whose workload.type is ycsb (YCSB's
+# own workloads, e.g. ycsb-a); any other is a usage error naming those that are.
+experiment_ycsb_check() {
+  local f names=()
+  for f in "$LAB_ROOT"/experiments/*.yaml; do
+    grep -Eq '^[[:space:]]+type:[[:space:]]*ycsb([[:space:]#]|$)' "$f" && names+=("$(basename "$f" .yaml)")
+  done
+  [[ " ${names[*]} " == *" $1 "* ]] ||
+    die_usage "--tool ycsb runs YCSB's own workloads: $1 is not one (its workload.type is not ycsb; ${names[*]:-none} is): drop --tool"
 }
 
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
@@ -58,19 +97,26 @@ experiment_exists() {
 }
 
 experiment_flags_usage() {
-  cat <<'USAGE'
+  local repeats warmups seeds
+  repeats=$(experiments_file_defaults repeat)
+  seeds=$(experiments_file_defaults seed)
+  warmups=$(experiments_file_defaults warmup)
+  cat <<USAGE | wrap_lines 26
   --docs N                experiment1: documents to insert (default 10000000)
   --preload-docs N        experiment2/3: documents loaded first, not measured (default 1000000)
   --clients LIST          client steps, e.g. 1,2,4,6 (default 1,2,3,4,5,6; experiment1: 1)
-  --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m)
+  --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m), after
+                          its warm-up (run and shown, not measured; --warmup DUR: ${warmups})
   --rate N                pace at N ops/s in total; adds latency from the intended start
   --sla PCT=DUR           capacity under a latency SLA, e.g. p99=10ms: instead of the client
                           sweep, search the highest offered rate whose intended PCT stays <= DUR
                           (experiment2/3, ycsb-a; one --clients N, default 32; --rate: first rate)
   --repeat N              run N times back to back, each on a fresh collection, one results
-                          folder each, one group id (default 1)
+                          folder each, one group id (default 1; the experiment files: ${repeats})
   --group ID              name the run group (the same ID on several hosts of one run)
-  --seed N                random generator seed (default 4, from the experiment file)
+  --wide                  the --repeat group table with fastest, median and slowest docs/s and MB/s
+                          (default: their medians, within 120 columns)
+  --seed N                random generator seed (default: the experiment file's, ${seeds})
   --workers N             loader worker threads (default: min(clients, CPU cores))
   --server-selection-timeout DUR   give up on an unreachable server (default 10s)
   --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
@@ -83,6 +129,7 @@ experiment_flags_usage() {
   --username NAME         with --uri: user for --password-file
   --metrics-port PORT     with --uri: the loader's Prometheus port (default 9464, or any free
                           port when 9464 is taken; printed)
+  --results-dir DIR       with --uri: where results/ goes (default: this checkout's results/)
   With --uri the results are filed under the engine the server reports unless --engine says
   otherwise. Durations: a number and a unit, 500ms, 30s, 2m, 1h (decimals allowed).
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
@@ -142,16 +189,27 @@ experiment_run_loader() {
   fi
   local out rc=1
   out=$(mktemp "${TMPDIR:-/tmp}/lab-loader-out.XXXXXX")
-  # A Ctrl-C or a SIGTERM to the whole process group (a terminal, timeout(1), a service manager)
-  # reaches the loader, which stops cleanly and prints its table and results line: run.sh, tee
-  # and the filter ignore both and stay to show them and the results lines below (run.sh's own
-  # INT trap exited before them; on SIGTERM tee and the filter died, and the terminal showed
-  # neither). The loader sets its own handlers over the inherited "ignore" (node, and docker's
-  # signal forwarding, do); a signal to run.sh alone waits for the loader.
-  local traps
+  # The loader, tee and the filter run as a process group of their own (set -m), and a SIGINT or
+  # SIGTERM to run.sh, whether sent to run.sh alone (kill PID) or to its whole group (Ctrl-C in a
+  # terminal, timeout(1), a service manager), is passed to that group once: the loader stops
+  # cleanly and prints its table and results line, exactly once per signal (a second one forces
+  # its exit). tee, the filter and the subshells ignore both (inherited from `trap ''` when they
+  # start) and stay to show the lines; the loader sets its own handlers over the inherited
+  # "ignore" (node, and docker's signal forwarding, do). A signal ignored here was the old way,
+  # and a kill to run.sh alone was then lost: the run went on to its end and exited 0.
+  # stdin from /dev/null: a background group that reads the terminal would be stopped (SIGTTIN).
+  local traps group pipeline
   traps=$(trap -p INT TERM)
   trap '' INT TERM
-  { local r=0; "$@" || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') || true
+  set -m
+  { local r=0; "$@" </dev/null || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') &
+  pipeline=$!
+  set +m
+  group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
+  trap 'kill -s INT -- "-$group" 2>/dev/null || true' INT
+  trap 'kill -s TERM -- "-$group" 2>/dev/null || true' TERM
+  # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends.
+  while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
   trap - INT TERM
   eval "$traps"
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)
@@ -169,7 +227,14 @@ verb_experiment() {
     split_flag "$@" || die_usage "$name does not take '$1'"
     flag=$FLAG value=$VALUE
     shift "$SHIFT_BY"
-    [[ -n $value ]] || die_usage "$flag needs a value"
+    # A flag without a value: routing flags are bash's (needs a value); any other goes to the
+    # loader alone, whose parser says whether it is unknown (--verbose) or needs a value (--docs).
+    if [[ -z $value ]]; then
+      case $flag in
+        --uri | --via | --password-file | --tool | --loaders) die_usage "$flag needs a value" ;;
+        *) loader_args+=("$flag"); continue ;;
+      esac
+    fi
     # Routing is bash's; every other flag goes to the loader, which checks it (and refuses
     # unknown ones) in experiment_loader_check below.
     case $flag in
@@ -204,6 +269,9 @@ verb_experiment() {
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
+  # --tool ycsb runs only experiments of YCSB's own workloads: said first, whatever else was
+  # given (with --uri the "drop --uri" below named the wrong problem).
+  [[ $tool != ycsb ]] || experiment_ycsb_check "$name"
   [[ $tool != ycsb || -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
   local label
   label=$(experiment_engine_label)
@@ -222,10 +290,14 @@ verb_experiment() {
     ((rc)) || experiment_journal_off "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   # The folders this run created, one per repetition (none: no results line; never an older run's).
+  # A closed stdout (| head) drops these lines, and run.sh still ends with the loader's code: the
+  # loader stopped cleanly and marked its summary; SIGPIPE would make it 141 instead.
   local dir
+  trap '' PIPE
   while IFS= read -r dir; do
-    [[ -z $dir ]] || echo "results: $dir"
+    [[ -z $dir ]] || echo "results: $dir" 2>/dev/null || true
   done <<<"$EXPERIMENT_RESULTS"
+  trap - PIPE
   return "$rc"
 }
 

@@ -47,6 +47,9 @@ placement_resolve() {
   loader=$(profile_field "$PROFILE" loader_cores)
   member_min=$(placement_member_min)
   PLACEMENT=$(placement "$cpus" "$loader" "$member_min")
+  # Said where it matters: verbs that start members or the loader. down, status, destroy, logs
+  # and shell start neither, and opened with this warning about a run they were not making.
+  case ${VERB:-} in down | status | destroy | logs | shell) return 0 ;; esac
   if [[ $PLACEMENT == *$'\t'yes ]]; then
     warn "the Docker host has $cpus CPU(s), fewer than profile $PROFILE's data_cpus ($member_min) + loader_cores ($loader): the loader and the cluster's members share every CPU, and the results say so (summary.json placement.shared)"
   fi

@@ -56,8 +56,16 @@ topology_routers() {
 
 # validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
 validate_engine() {
-  engine_names | grep -qxF -- "$1" ||
-    die_usage "unknown engine '$1' (choose one of: $(engine_names | paste -sd' ' -))"
+  engine_names | grep -qxF -- "$1" && return 0
+  local hint="" near names
+  mapfile -t names < <(engine_names)
+  # An engine README's Engines table lists as "not added" (perconaft): say so, not just "unknown".
+  if grep -qF "| \`$1\` | not added |" "$LAB_ROOT/README.md" 2>/dev/null; then
+    hint="; $1 is listed in README \"Engines\" as not added, with why and what to check"
+  elif near=$(nearest_word "$1" "${names[@]}"); then
+    hint="; did you mean '$near'?"
+  fi
+  die_usage "unknown engine '$1' (choose one of: $(engine_names | paste -sd' ' -))$hint"
 }
 validate_profile() {
   profile_names | grep -qxF -- "$1" ||
@@ -67,7 +75,7 @@ validate_profile() {
 # engines_usage / profiles_usage: the tables as usage text.
 engines_usage() {
   table_rows "$LAB_ROOT/compose/engines.tsv" |
-    awk -F'\t' '{ printf "  %-12s %-38s %s\n", $1, $2, $4 }'
+    awk -F'\t' '{ printf "  %-12s %-38s %s\n", $1, $2, $4 }' | wrap_lines 54
 }
 profiles_usage() {
   table_rows "$LAB_ROOT/compose/profiles.tsv" | awk -F'\t' '{ printf "  %-12s %s\n", $1, $8 }'

@@ -23,8 +23,7 @@ ycsb_experiment() {
   local name=$1 via=$2
   shift 2
   local uri out dir cdir threads t most=0 rc=0
-  grep -Eq '^[[:space:]]+type:[[:space:]]*ycsb([[:space:]#]|$)' "$LAB_ROOT/experiments/$name.yaml" ||
-    die_usage "--tool ycsb runs YCSB's own workloads: $name is not one (its workload.type is not ycsb)"
+  experiment_ycsb_check "$name"
   local a prev=""
   for a in "$@"; do
     [[ $prev == --repeat && $a != 1 ]] && die_usage "--repeat does not apply to --tool ycsb (run it again for another repetition)"

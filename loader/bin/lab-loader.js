@@ -4,12 +4,15 @@
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
 // 130 SIGINT, 143 SIGTERM.
 const { parse, UsageError, USAGE } = require('../src/args');
+const { redactText } = require('../src/redact-uri');
 
-// A usage error is one line naming the flag and the fix; --help has the full listing.
-const usageError = (e) => process.stderr.write(`error: ${e.message}\n`);
+// A usage error is one line naming the flag and the fix; --help has the full listing. Both error
+// paths pass through redactText: a message or a driver's stack may quote the URI typed.
+const usageError = (e) => process.stderr.write(`error: ${redactText(e.message)}\n`);
 
-// `lab-loader list | head`: a reader that closed the pipe has what it wanted; no EPIPE trace.
-process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
+// A closed stdout or stderr: `lab-loader list | head` exits 0 (the reader has what it wanted); a
+// run stops cleanly and marks its summary (src/closed-output.js).
+require('../src/closed-output').watchOutput();
 
 async function main(argv) {
   let opts;
@@ -40,7 +43,7 @@ async function main(argv) {
       usageError(e);
       return 2;
     }
-    process.stderr.write(`error: ${e.stack || e}\n`);
+    process.stderr.write(`error: ${redactText(e.stack || e)}\n`);
     return 1;
   }
 }

@@ -1,9 +1,11 @@
 'use strict';
 // Command line: util.parseArgs in strict mode (an unknown flag is an error, never ignored), then
 // every value is checked before anything connects. Usage errors exit 2 (see bin/lab-loader.js).
+const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
 const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
+const { redactUri, redactText } = require('./redact-uri');
 
 // The experiments that ship with the lab (any experiments/NAME.yaml is one; this list is only
 // for messages and older callers).
@@ -42,6 +44,7 @@ const COMMON_OPTIONS = {
   group: { type: 'string' },
   profile: { type: 'string' },
   'journal-path': { type: 'string' },
+  wide: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 // A workload kind's own flags (kinds/<kind>.js `options`), e.g. --ops: taken here as text and
@@ -103,6 +106,8 @@ Output:
                                   the experiment file's warmup:, else 5s for a duration-bound
                                   step and none for a step bounded by its work; 0 = none)
   --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
+  --wide                          the --repeat group table with fastest, median and slowest docs/s
+                                  and MB/s too (default: their medians, within 120 columns)
   --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
   --journal-path PATH             where ./run.sh put each shard member's journal (PATH/<member>, its own
                                   disk: seeds/000), recorded in summary.json storage.journal_path
@@ -123,7 +128,9 @@ are written whenever a results folder was created (only after the server answere
 // parseUri: a mongodb:// URI with at least one host ("mongodb://" alone is a usage error, not a
 // server that cannot be reached), parsed by the driver's own parser.
 function parseUri(flag, uri) {
-  if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError(`${flag} '${uri}' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)`);
+  // Every message shows the URI as redactUri does: the one a user typed may hold a password.
+  const shown = redactUri(uri);
+  if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError(`${flag} '${shown}' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)`);
   // The driver parses the URI when a client is constructed (nothing connects until connect()).
   const { MongoClient } = require('mongodb');
   let hosts;
@@ -133,13 +140,34 @@ function parseUri(flag, uri) {
     const o = new MongoClient(uri).options;
     hosts = o.srvHost ? [o.srvHost] : o.hosts;
   } catch (e) {
-    throw new UsageError(`${flag} '${uri}' names no server or is malformed (${e.message}); e.g. mongodb://127.0.0.1:27017/`);
+    // mongodb://root:p@ss@host/: the driver says only "Invalid connection string".
+    const userInfo = /^[^:]*:\/\/([^?]*)@/.exec(uri)?.[1] ?? '';
+    if (userInfo.includes('@')) throw new UsageError(`${flag} '${shown}': the user or password holds an @; write it as %40 (percent-encoded, as any of : / ? # [ ] @)`);
+    throw new UsageError(`${flag} '${shown}' names no server or is malformed (${redactText(e.message)}); e.g. mongodb://127.0.0.1:27017/`);
   }
-  if (!hosts || !hosts.length) throw new UsageError(`${flag} '${uri}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
+  checkTlsFiles(flag, uri);
+  if (!hosts || !hosts.length) throw new UsageError(`${flag} '${shown}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
   return uri;
 }
 
 
+
+// checkTlsFiles: the files a URI names for TLS are read by the driver only when it connects, and
+// a missing one came out as "cannot reach the server ... ENOENT", exit 1: a usage error instead,
+// naming the option.
+const TLS_FILES = { tlsCAFile: 'the CA certificate (PEM)', tlsCertificateKeyFile: 'the client certificate and key (PEM)', tlsCRLFile: 'the certificate revocation list' };
+function checkTlsFiles(flag, uri) {
+  const { MongoClient } = require('mongodb');
+  const o = new MongoClient(uri).options;
+  for (const [option, what] of Object.entries(TLS_FILES)) {
+    if (!o[option]) continue;
+    try {
+      fs.accessSync(o[option], fs.constants.R_OK);
+    } catch (e) {
+      throw new UsageError(`${flag}: ${option}=${o[option]} cannot be read (${e.code}): give the path of ${what}`);
+    }
+  }
+}
 
 // parseImages(['mongod=mongo:8.0@sha256:...']) -> { mongod: 'mongo:8.0@sha256:...' }. The same
 // tag can point at another build tomorrow; the digest says which one was measured.
@@ -231,7 +259,7 @@ function parse(argv) {
   } catch (e) {
     // util.parseArgs' own messages run to several lines; one line naming the flag instead.
     const flag = /'(-[^' ]*)/.exec(e.message)?.[1];
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (lab-loader --help lists the flags)`);
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (./run.sh help lists the flags)`);
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${flag} needs a value`);
     throw new UsageError(e.message.split('\n')[0]);
   }
@@ -299,6 +327,7 @@ function parse(argv) {
     progressIntervalMs: parseDuration('--progress-interval', v['progress-interval']),
     images: parseImages(v.image ?? []),
     labels: parseLabels(v.label ?? []),
+    wide: Boolean(v.wide),
     // The kind flags given, as text (config.js parses them with the kind's own parser).
     kindArgs: Object.fromEntries(KIND_FLAGS.filter((f) => v[f.slice(2)] !== undefined).map((f) => [f, v[f.slice(2)]])),
   };

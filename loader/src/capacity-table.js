@@ -19,7 +19,8 @@ const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
 function capacityLine(c) {
   const found = c.capacity_ops_per_s === null ? 'no rate passed' : `${c.capacity_ops_per_s} ops/s`;
   const above = c.lowest_failing_ops_per_s === null ? '' : `, lowest failing ${c.lowest_failing_ops_per_s}`;
-  return `capacity at ${slaText(c.sla)}: ${found}${above} (${c.complete ? '' : 'search not finished, a lower bound: '}${c.search.ended})`;
+  const line = `capacity at ${slaText(c.sla)}: ${found}${above} (${c.complete ? '' : 'search not finished, a lower bound: '}${c.search.ended})`;
+  return c.host_caveat ? `${line}\nCAVEAT: ${c.host_caveat.text}` : line;
 }
 
 // capacityTable(capacity) -> text: summary.json capacity as a table.

@@ -4,15 +4,15 @@
 // first heartbeat already says what is wrong, so every seed failing for a reason that a retry will
 // not change (refused, no such host, no route, wrong replica set) ends the wait at once.
 
-const net = require('node:net');
 const { REOPEN } = require('./clients');
 const { lineForWire, tooOldMessage } = require('./driver-line');
+const { probePort } = require('./probe-port');
 
 class ConnectError extends Error {
   constructor(kind, message) {
     super(message);
     this.name = 'Error';
-    this.kind = kind; // refused | dns | srv | unreachable | timeout | silent | auth | replica-set | server-too-old | other
+    this.kind = kind; // refused | dns | srv | unreachable | timeout | silent | not-mongodb | tls | short-timeout | auth | replica-set | server-too-old | other
   }
 }
 
@@ -63,13 +63,35 @@ function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeou
     case 'timeout':
       return `no answer from ${where} within ${timeoutS}s (host down, or a firewall drops the packets): check the address and --server-selection-timeout`;
     case 'silent':
-      return `${where} accepted the TCP connection but sent no MongoDB reply within ${timeoutS}s: something listens there that is not answering as a MongoDB server (another service, a TLS port reached without tls=true in --uri, or a hung mongod)`;
+      return `${where} accepted the TCP connection but sent no MongoDB reply within ${timeoutS}s: something listens there that is not answering as a MongoDB server (another service, or a hung mongod)`;
     case 'replica-set':
       return `${where} is not a member of replica set '${replicaSet}' (it reports ${reported ? `replica set '${reported}'` : 'no replica set'}): check replicaSet= in --uri`;
     case 'auth':
       return `authentication failed for user '${auth.username}' (auth source '${auth.source}', mechanism ${auth.mechanism}): check --username, --password-file and where the user was created${detail ? ` (server: ${detail})` : ''}`;
     default:
       return `cannot reach the server at ${where} within ${timeoutS}s: ${detail}`;
+  }
+}
+
+// byProbe(seed, probe, { tls, timeoutS, timedOut }) -> { kind, message } from what a plain hello
+// found at seed (src/probe-port.js), or null when it adds nothing to the driver's own error.
+// timedOut: server selection ran out of time (a healthy server is then blamed on the timeout).
+function byProbe(seed, probe, { tls, timeoutS, timedOut }) {
+  switch (probe.kind) {
+    case 'http':
+      return { kind: 'not-mongodb', message: `${seed} is a web server, not MongoDB (it answered '${probe.said}'): check the host and port in --uri` };
+    case 'closed':
+      return { kind: 'not-mongodb', message: `${seed} closed the connection at MongoDB's hello ${probe.said ? `after sending ${probe.said}` : 'without a reply'}: it is not a MongoDB server: check the host and port in --uri` };
+    case 'tls':
+      return tls ? null : { kind: 'tls', message: `${seed} speaks TLS and --uri does not: add tls=true to --uri (and tlsCAFile=FILE when its certificate is not signed by a public authority)` };
+    case 'mongodb':
+      if (tls) return { kind: 'tls', message: `${seed} answers as a MongoDB server without TLS, and --uri asks for TLS (tls=true, or mongodb+srv://, which turns TLS on): add tls=false to --uri, or turn TLS on at the server` };
+      if (timedOut) return { kind: 'short-timeout', message: `${seed} answers as a MongoDB server, but no server was selected within ${timeoutS}s: --server-selection-timeout is too short for a first connection (TCP and the hello handshake): raise it (default 10s)` };
+      return null;
+    case 'silent':
+      return timedOut ? { kind: 'silent', message: describeFailure({ kind: 'silent', host: seed, timeoutS }) } : null;
+    default:
+      return null;
   }
 }
 
@@ -110,18 +132,6 @@ function srvFailure(e, options) {
   return `SRV lookup failed for ${name} (${why}): check the cluster's name in --uri and that this machine's DNS resolves it`;
 }
 
-// acceptsTcp('host:port', ms) -> true when something accepts a TCP connection there within ms.
-function acceptsTcp(address, ms) {
-  const i = address.lastIndexOf(':');
-  return new Promise((resolve) => {
-    const s = net.connect({ host: address.slice(0, i).replace(/^\[|\]$/g, ''), port: Number(address.slice(i + 1)) });
-    const done = (ok) => { s.destroy(); clearTimeout(t); resolve(ok); };
-    const t = setTimeout(() => done(false), ms);
-    s.once('connect', () => done(true));
-    s.once('error', () => done(false));
-  });
-}
-
 // connectOnce(client, opts) -> the server's maxWireVersion once connected (undefined if no
 // heartbeat said it); rejects with a ConnectError, or a WireMismatch when the client's driver
 // line refuses the server as too old.
@@ -151,14 +161,30 @@ async function connectOnce(client, { timeoutMs, username }) {
       decide(new ConnectError('other', `no server in --uri can be used: ${seeds.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ')}`));
     }
   };
+  // A seed whose connection fails for no errno (closed, a TLS or protocol error): asked once with
+  // a plain hello; a web server, a closed port or TLS on one side only decides at once (the
+  // driver would retry it until the timeout, then name the wrong cause).
+  const tls = Boolean(client.options.tls);
+  const probed = new Map();
+  const probeSeed = (seed) => {
+    if (!probed.has(seed)) probed.set(seed, probePort(seed, Math.min(2000, Math.max(500, timeoutMs))));
+    return probed.get(seed);
+  };
   const onChange = (ev) => {
     const d = ev.newDescription;
     if (!d.error) return;
     const refused = refusedWire(d.error);
     if (refused !== null) { decide(new WireMismatch(ev.address, refused)); return; }
     if (!seedList().includes(ev.address)) return;
-    perHost.set(ev.address, { ...hostKind(d.error), detail: d.error.message });
+    const hk = hostKind(d.error);
+    perHost.set(ev.address, { ...hk, detail: d.error.message });
     settle();
+    if (hk.kind === 'other' && !isAuthError(d.error)) {
+      probeSeed(ev.address).then((probe) => {
+        const found = byProbe(ev.address, probe, { tls, timeoutS: timeoutMs / 1000, timedOut: false });
+        if (found && seedList().length === 1) decide(new ConnectError(found.kind, found.message));
+      });
+    }
   };
   let wire;
   const onBeat = (ev) => {
@@ -172,6 +198,17 @@ async function connectOnce(client, { timeoutMs, username }) {
   };
   client.on('serverDescriptionChanged', onChange);
   client.on('serverHeartbeatSucceeded', onBeat);
+  // TLS asked of a server that speaks none: the TLS handshake waits out the whole timeout in
+  // silence, so after a second without a connection a plain hello asks what is there.
+  const tlsCheck = tls ? setTimeout(() => {
+    for (const seed of seedList()) {
+      probeSeed(seed).then((probe) => {
+        const found = probe.kind === 'mongodb' ? byProbe(seed, probe, { tls, timeoutS: timeoutMs / 1000, timedOut: false }) : null;
+        if (found) decide(new ConnectError(found.kind, found.message));
+      });
+    }
+  }, 1000) : null;
+  if (tlsCheck) tlsCheck.unref();
   try {
     const connecting = client.connect();
     connecting.catch(() => {}); // the race below reports it; a client closed after a decision rejects here too
@@ -188,17 +225,20 @@ async function connectOnce(client, { timeoutMs, username }) {
     const kinds = new Set(seen.map((h) => h.kind));
     const k = hostKind(e);
     const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
-    // A timeout where the host took the TCP connection is not a dropped packet: say what it is.
-    if (timedOut) {
-      const silent = [];
-      for (const s of seeds) if (await acceptsTcp(s, 1000)) silent.push(s);
-      if (silent.length) throw new ConnectError('silent', describeFailure({ ...base, kind: 'silent', host: silent.join(',') }));
+    // A timeout, or an error with no errno: what a plain hello finds at each seed says which it
+    // is (a web server, TLS on one side only, a healthy server and a timeout too short for it).
+    if (timedOut || kinds.has('other') || (!seen.length && k.kind === 'other')) {
+      for (const seed of seeds) {
+        const found = byProbe(seed, await probeSeed(seed), { tls, timeoutS: timeoutMs / 1000, timedOut });
+        if (found) throw new ConnectError(found.kind, found.message);
+      }
     }
     if (seen.length && kinds.size === 1 && !kinds.has('other')) {
       throw new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
     }
     throw new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
   } finally {
+    clearTimeout(tlsCheck);
     client.off('serverDescriptionChanged', onChange);
     client.off('serverHeartbeatSucceeded', onBeat);
   }

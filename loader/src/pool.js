@@ -7,6 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
+const { plural } = require('./plural');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -63,7 +64,7 @@ class WorkerPool {
         worker.on('exit', () => { entry.closed = true; });
       }));
     }
-    log(`${maxClients} client(s) on ${n} worker thread(s), ${cores} CPU(s) available`);
+    log(`${plural(maxClients, 'client')} on ${plural(n, 'worker thread')}, ${plural(cores, 'CPU')} available`);
     await Promise.all(ready);
   }
 

@@ -16,6 +16,7 @@ class Progress {
   // start(label, total, unit): a new bar (one per phase or client step).
   start(label, total, unit) {
     this.stop();
+    this.active = true;
     this.label = label;
     this.total = total;
     this.unit = unit;
@@ -35,18 +36,25 @@ class Progress {
   }
 
   update(value, rate) {
+    // Between a stop and the next start (a case skipped, the ticks after a step): nothing to show.
+    // A line then read "undefined: 0/undefined undefined (?%)".
+    if (!this.active) return;
     if (this.bar) {
       this.bar.update(Math.min(value, this.total), { rate: Math.round(rate) });
     } else if (Date.now() - this.lastLine >= this.intervalMs) {
       this.lastLine = Date.now();
       const pct = this.total ? ((100 * value) / this.total).toFixed(1) : '?';
       const elapsed = (Date.now() - this.startedAt) / 1000;
-      const eta = value > 0 && this.total ? Math.max(0, Math.round((elapsed * (this.total - value)) / value)) : '?';
+      // Seconds of a timed step: what is left of the shown value (10/30 s: ETA 20s). Extrapolated
+      // from the elapsed time it came out a second off the line's own figures.
+      const eta = this.unit === 's' ? Math.max(0, this.total - value)
+        : value > 0 && this.total ? Math.max(0, Math.round((elapsed * (this.total - value)) / value)) : '?';
       this.stream.write(`${this.label}: ${value}/${this.total} ${this.unit} (${pct}%), ${Math.round(rate)} ops/s, ETA ${eta}s\n`);
     }
   }
 
   stop() {
+    this.active = false;
     if (this.bar) this.bar.stop();
     this.bar = null;
   }

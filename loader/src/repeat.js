@@ -21,7 +21,9 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
   const n = opts.repeat ?? fileRepeat(opts);
   const done = [];
   for (let r = 1; r <= n; r++) {
-    if (n > 1) process.stderr.write(`repetition ${r}/${n} (group ${group})\n`);
+    // On stdout, with the tables it heads: ./run.sh shows stdout through a pipe (tee, a filter)
+    // and stderr straight, so a header on stderr overtook the previous repetition's table.
+    if (n > 1) stdout.write(`repetition ${r}/${n} (group ${group})\n`);
     const run = makeRun({ ...opts, group, repetition: r });
     const code = await run.main();
     if (code !== 0) return code;
@@ -33,7 +35,7 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
     return 0;
   }
   if (n > 1 && done.every((run) => Array.isArray(run.steps) && run.config)) {
-    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps), published: done[0].config.published }));
+    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps), published: done[0].config.published, wide: opts.wide }));
   }
   return 0;
 }

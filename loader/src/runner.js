@@ -28,6 +28,10 @@ const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
+const { onOutputClosed, closedReason } = require('./closed-output');
+const { pauseWatch, pauseThresholdMs } = require('./pauses');
+const { wrapLine } = require('./wrap');
+const { plural } = require('./plural');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
 const { formatTable } = require('./table');
@@ -70,7 +74,11 @@ class Run {
     this.opts = opts;
     this.stdout = io.stdout || process.stdout;
     this.stderr = io.stderr || process.stderr;
-    this.log = (m) => (this.progress ? this.progress.log(m) : this.stderr.write(m + '\n'));
+    // Each line within 120 columns (a kind's reason ran to 300); a path stays whole.
+    this.log = (m) => {
+      const text = String(m).split('\n').map((l) => wrapLine(l)).join('\n');
+      return this.progress ? this.progress.log(text) : this.stderr.write(text + '\n');
+    };
     this.stopReason = null;
     this.exitCode = 0;
     this.workers = [];
@@ -97,6 +105,8 @@ class Run {
     this.exitCode = code;
     // Before a results folder exists there is nothing to stop: the error line says it all.
     if (this.runDir) this.log(`stopping: ${reason}`);
+    // No progress line after "stopping:": the wind-down's ticks are not progress.
+    if (this.progress) this.progress.stop();
     for (const w of this.workers) w.worker.postMessage({ type: 'stop' });
     for (const f of this.stepWaiters) f();
     for (const f of this.stopWaiters) f();
@@ -140,6 +150,8 @@ class Run {
     const onSigterm = onSignal('SIGTERM', 143);
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigterm);
+    // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
+    const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
     try {
       try {
         await this.execute();
@@ -152,6 +164,7 @@ class Run {
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigterm);
+      offClosed();
       if (this.registration) this.registration.release();
     }
     return this.exitCode;
@@ -187,7 +200,8 @@ class Run {
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
-    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}; results: ${this.runDir.dir}`);
+    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}`);
+    this.log(`writing into ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
     if (opts.engine && reported && !opts.engine.toLowerCase().startsWith(reported.toLowerCase())) {
@@ -410,15 +424,23 @@ class Run {
   // watchStall(step): while the step runs, stop the run when no operation has completed for
   // --stall-timeout (a hung server, a partition), counted from the step's start or its last
   // completed operation; checked every STALL_CHECK_MS. Returns the watcher's stop function.
-  watchStall(step) {
+  // The same check notes pauses (src/pauses.js): silences shorter than the stall timeout, said
+  // when operations resume and listed in the step's summary (acc.pauses).
+  watchStall(step, acc) {
     const limit = this.opts.stallTimeoutMs;
     const every = Math.min(STALL_CHECK_MS, limit / 4);
     let checkedAt = now();
+    const pauses = pauseWatch(step.startAt, pauseThresholdMs({ stallTimeoutMs: limit, rate: step.rate ?? this.config.rate }));
+    acc.pauses = pauses.list;
     const timer = setInterval(() => {
       if (this.stopReason) return;
       const t = now();
       const gap = t - checkedAt;
       checkedAt = t;
+      const pause = pauses.check(t, this.pool.lastOkAt());
+      if (pause) {
+        this.log(`warning: step ${step.index + 1}: nothing completed for ${(pause.idle_ms / 1000).toFixed(1)} s, ${pause.from_s.toFixed(1)} s into it: the server paused, then resumed (summary.json pauses)`);
+      }
       const idle = t - Math.max(step.startAt, this.pool.lastOkAt());
       if (idle >= limit) {
         // check_gap_ms: how long since the check before: more than STALL_CHECK_MS when this thread
@@ -477,7 +499,9 @@ class Run {
       step.startAt = now() + 20; // a moment for the step message to reach every worker
       step.measureAt = step.startAt + warmupMs;
       step.endAt = config.workload.durationMs ? step.measureAt + config.workload.durationMs : null;
-      const what = params ? `case ${phase}` : `${c} client(s)${next.rate ? `, ${rate} ops/s offered` : ''}`;
+      // A kind names its clients (ycsb: YCSB's threads, as --threads says).
+      const who = plural(c, k.clientWord ?? 'client');
+      const what = params ? `case ${phase}` : `${who}${next.rate ? `, ${rate} ops/s offered` : ''}`;
       this.metrics.setOfferedRate(rate);
       this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.totalText}, ${what}${warmupMs ? `, ${durationText(warmupMs)} warm-up first` : ''}`);
       this.metrics.setActiveClients(c);
@@ -486,7 +510,7 @@ class Run {
       const warmNote = warmupMs ? `, ${durationText(warmupMs)} warm-up` : '';
       // A case the kind decided not to run (beforeStep set step.skip, and said so) starts nothing.
       if (step.skip) { /* its "not run" line is the only one */ }
-      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.totalText} (${params ? phase : `${c} clients${next.rate ? `, ${rate} ops/s` : ''}`}${warmNote})`, step.durationS + step.warmupS, 's');
+      else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.totalText} (${params ? phase : `${who}${next.rate ? `, ${rate} ops/s` : ''}`}${warmNote})`, step.durationS + step.warmupS, 's');
       else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
       else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
       const acc = {
@@ -499,7 +523,7 @@ class Run {
       this.current = { step, acc };
       const done = new Promise((r) => this.stepWaiters.push(r));
       this.pool.post({ type: 'step', step });
-      const unwatch = this.watchStall(step);
+      const unwatch = this.watchStall(step, acc);
       // One tick a second, and one at the end of the warm-up (scheduled for that moment).
       let over = false;
       let wake = () => {};
@@ -541,6 +565,7 @@ class Run {
         }
       }
       Object.assign(entry, extra);
+      if (acc.pauses && acc.pauses.length) entry.pauses = acc.pauses;
       // A step cut short keeps its clients' raw notes too (what it left behind, e.g. a GridFS file
       // id), whether or not a second signal comes before or after this point.
       if (this.stopReason && acc.notes.length && !entry.notes) entry.notes = acc.notes;

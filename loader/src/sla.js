@@ -122,8 +122,14 @@ class CapacitySearch {
       const lower = Math.floor(this.fail / GROWTH);
       return lower >= MIN_RATE ? lower : this.end(`no rate passes: even ${this.fail} ops/s failed`);
     }
-    if ((this.fail - this.pass) / this.pass <= REFINE_WITHIN || this.fail - this.pass <= 1) {
-      return this.end(`refined to within ${REFINE_WITHIN * 100}% (${this.pass}..${this.fail} ops/s)`);
+    const gap = (this.fail - this.pass) / this.pass;
+    if (gap <= REFINE_WITHIN || this.fail - this.pass <= 1) {
+      // The bracket as it is: at low rates adjacent whole rates are further apart than the aim
+      // (7..8 ops/s is 14%, not "within 5%").
+      const pct = Math.round(gap * 1000) / 10;
+      return this.end(gap <= REFINE_WITHIN
+        ? `refined to within ${pct}% (${this.pass}..${this.fail} ops/s)`
+        : `refined to within ${pct}% (${this.pass}..${this.fail} ops/s: adjacent whole rates, wider than the ${REFINE_WITHIN * 100}% aimed at)`);
     }
     return Math.round((this.pass + this.fail) / 2);
   }
@@ -168,7 +174,23 @@ function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null })
   for (const entry of steps) s.record({ index: entry.index, ...judgeStep(sla, entry.target_rate, entry) });
   // A finished search has nothing more to propose; one stopped early still had.
   const unfinished = stopReason ? `not finished: ${stopReason}` : s.next() === null ? null : 'the run ended before the search did';
-  return s.result(clients, unfinished);
+  return { ...s.result(clients, unfinished), ...hostCaveat(steps) };
+}
+
+// hostCaveat(steps) -> { host_caveat } when steps of the search shared the host with other load
+// or were limited by the loader (src/selfmon.js), else {}. A closed-loop step with these signs
+// is excluded from the report's verdicts as shared host; a capacity judged on such steps may be
+// the host's, not the server's, and says so (it was recorded with no word).
+function hostCaveat(steps) {
+  const shared = steps.filter((e) => e.loader && ((e.loader.contention || []).length || e.loader.limited));
+  if (!shared.length) return {};
+  const first = shared[0].loader.contention?.[0] ?? shared[0].loader.reasons?.[0] ?? 'loader-limited';
+  return {
+    host_caveat: {
+      steps: shared.map((e) => e.index), of: steps.length,
+      text: `${shared.length} of ${steps.length} steps shared the host with other load or were limited by the loader (step ${shared[0].index}: ${first}): the capacity may be this host's, not the server's`,
+    },
+  };
 }
 
 module.exports = { parseSla, judgeStep, CapacitySearch, capacityOf, PERCENTILES, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_START, DEFAULT_CLIENTS, CLIENTS_BUSY };

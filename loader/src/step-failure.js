@@ -59,7 +59,10 @@ function noStepMeasured(steps) {
   if (!failed) {
     const skipped = marked.find(notRun);
     if (!skipped) return 'no step measured: no step ran';
-    return `no step measured: no case ran (${skipped.name || `step ${skipped.index}`}: ${skipped.unsupported || skipped.not_applicable || 'not run'})`;
+    // The reason's first clause only: the whole of it was said when the case was skipped and is
+    // in the table and summary.json; this line is repeated by stopping:, incomplete run and error:.
+    const why = String(skipped.unsupported || skipped.not_applicable || 'not run').split(/: |; | \(/)[0].trim();
+    return `no step measured: no case ran (${skipped.name || `step ${skipped.index}`}: ${why})`;
   }
   const f = failed.failed;
   if (f.operations === 0) {

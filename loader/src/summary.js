@@ -7,21 +7,7 @@ const { judge } = require('./selfmon');
 const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
 const { withFailure } = require('./step-failure');
-
-// redactUri: the password, and URI options that carry secrets (tlsCertificateKeyFilePassword,
-// authMechanismProperties' AWS_SESSION_TOKEN, any *password* / *secret* / *token* option).
-const SECRET_OPTION = /([?&](?:[^=&]*(?:password|secret|token)[^=&]*|authMechanismProperties)=)[^&#]*/gi;
-function redactUri(uri) {
-  let out;
-  try {
-    const u = new URL(uri);
-    if (u.password) u.password = '***';
-    out = u.toString();
-  } catch {
-    out = uri.replace(/\/\/[^@/]*@/, '//***@');
-  }
-  return out.replace(SECRET_OPTION, '$1***');
-}
+const { redactUri } = require('./redact-uri');
 
 // stepSummary({step, acc, endAt, stopReason, rate, cores, shape}) -> one entry of steps[] (or of
 // cases[] for a kind of shape 'cases', which adds the case's name and parameters).

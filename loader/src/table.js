@@ -5,6 +5,9 @@
 // The median is the lab's one (common/stats.js), the report's too.
 const { median } = require('../../common/stats');
 
+const { mibPerS } = require('./mib');
+const { wrapProse } = require('./wrap');
+
 function grid(rows, leftCols) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i < leftCols ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
@@ -53,9 +56,9 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (!steps.length) return '';
   const withMoves = moves(steps);
   // MiB/s beside MB/s where ops move bytes, not documents (files: gridfs, whose seed, seeds/003,
-  // published MiB/s as "MB/s"): the same bytes over the same measured time, in 2^20.
+  // published MiB/s as "MB/s"): from MB/s, as the gridfs line and summary.json say it (src/mib.js).
   const withMib = withMoves && steps.some((s) => Object.values(s.ops || {}).some((o) => o.bytes && !o.docs));
-  const mib = (s, o) => (o.bytes && s.measured_s > 0 ? String(Math.round((o.bytes / 2 ** 20 / s.measured_s) * 1000) / 1000) : '-');
+  const mib = (s, o) => (o.bytes && o.mb_per_s !== null && o.mb_per_s !== undefined ? String(mibPerS(o.mb_per_s)) : '-');
   const moveCols = (s, o) => (withMoves ? [val(o.docs_per_s), val(o.mb_per_s), ...(withMib ? [mib(s, o)] : [])] : []);
   const blank = (x) => (withMoves ? [x, x, ...(withMib ? [x] : [])] : []);
   const head = ['step', 'clients', 'op', 'ops', 'ops/s', ...(withMoves ? ['docs/s', 'MB/s', ...(withMib ? ['MiB/s'] : [])] : []), 'p50 ms', 'p99 ms', 'p99.9 ms', 'errors'];
@@ -71,7 +74,8 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
       if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ...blank(''), ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
     }
   }
-  let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${grid(rows, 3)}\n`;
+  const table = grid(rows, 3);
+  let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${table}\n`;
   if (preload) out += `preload: ${preload.docs} docs in ${preload.duration_s}s (not measured)\n`;
   for (const l of warmupLines(steps, warmupMs)) out += `${l}\n`;
   const journal = steps.find((s) => s.journal !== undefined);
@@ -84,7 +88,8 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
     if (s.loader.limited) out += `WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`;
     if (s.loader.contention.length) out += `note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`;
   }
-  return out;
+  // The notes within 120 columns (one reached 369); the grid as it is.
+  return wrapProse(out, table);
 }
 
 const WHY_BOTH = 'fastest: the best this server did; median: what a user should expect, robust to one disturbed repetition; slowest: the spread';
@@ -97,7 +102,7 @@ function seedRule(published) {
   if (!seed) return 'the experiment file names no seed to compare with';
   const m = published.method;
   if (!m || m.repetitions === undefined) return `${seed} states no rule for its repetitions`;
-  return `${seed} ran each case ${m.repetitions} time(s) and kept ${m.kept ?? 'what it does not say'}`;
+  return `${seed} ran each case ${m.repetitions} time${m.repetitions === 1 ? '' : 's'} and kept ${m.kept ?? 'what it does not say'}`;
 }
 
 // footnote(published): the group table's closing line.
@@ -107,7 +112,9 @@ const footnote = (published) => `${WHY_BOTH}. The seed: ${seedRule(published)}`;
 // the fastest, median and slowest repetition's ops/s (and docs/s, MB/s where recorded). A step
 // that did not measure an op in a repetition (not run, unsupported) is left out of that op's
 // numbers, and the row says in how many repetitions it was measured.
-function groupTable({ name, engine, group, runs, published = null }) {
+// Without wide, docs/s and MB/s show their medians only: twelve columns ran to 225 (the
+// report's --wide, or this table's, has every number).
+function groupTable({ name, engine, group, runs, published = null, wide = false }) {
   const order = [];
   const by = new Map();
   for (const steps of runs) {
@@ -129,16 +136,18 @@ function groupTable({ name, engine, group, runs, published = null }) {
   const all = [...by.values()].flatMap((e) => [...e.ops.values()].flat());
   const withMoves = all.some((o) => typeof o.docs_per_s === 'number' || typeof o.mb_per_s === 'number');
   const head = ['step', 'op', 'runs', 'fastest ops/s', 'median ops/s', 'slowest ops/s'];
-  if (withMoves) head.push('fastest docs/s', 'median docs/s', 'slowest docs/s', 'fastest MB/s', 'median MB/s', 'slowest MB/s');
+  if (withMoves) head.push(...(wide ? ['fastest docs/s', 'median docs/s', 'slowest docs/s', 'fastest MB/s', 'median MB/s', 'slowest MB/s'] : ['median docs/s', 'median MB/s']));
   const rows = [head];
   const three = (xs, d = 1) => (xs.length ? [Math.max(...xs), median(xs), Math.min(...xs)].map((x) => String(Math.round(x * 10 ** d) / 10 ** d)) : ['-', '-', '-']);
+  const moved = (xs, d) => (wide ? three(xs, d) : [three(xs, d)[1]]);
+  const none = wide ? ['-', '-', '-', '-', '-', '-'] : ['-', '-'];
   const lines = [];
   for (const key of order) {
     const e = by.get(key);
-    if (!e.ops.size) rows.push([key, '-', `0/${runs.length}`, '-', '-', '-', ...(withMoves ? ['-', '-', '-', '-', '-', '-'] : [])]);
+    if (!e.ops.size) rows.push([key, '-', `0/${runs.length}`, '-', '-', '-', ...(withMoves ? none : [])]);
     for (const [op, list] of e.ops) {
       const r = [key, op, `${list.length}/${runs.length}`, ...three(list.map((o) => o.ops_per_s))];
-      if (withMoves) r.push(...three(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...three(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
+      if (withMoves) r.push(...moved(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...moved(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
       rows.push(r);
     }
     for (const u of e.notApplicable) lines.push(`not applicable: ${key}: ${u}`);
@@ -146,7 +155,8 @@ function groupTable({ name, engine, group, runs, published = null }) {
     if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);
     if (e.costs.length) lines.push(costLine(key, Math.round(median(e.costs) * 10) / 10, e.baseline, ` (median of ${e.costs.length}; per repetition: ${e.costs.join(', ')})`));
   }
-  return `\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${grid(rows, 2)}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`;
+  const table = grid(rows, 2);
+  return wrapProse(`\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${table}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`, table);
 }
 
 module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule };

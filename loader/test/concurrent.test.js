@@ -82,7 +82,7 @@ test('two runs against the same server and collection: the second is warned; ano
   const a = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '30s',
     '--results-dir', results, '--metrics-port', '0', '--engine', 'first', '--progress-interval', '1s']);
   try {
-    await a.waitFor(/step 1\/1 \(1 clients\): started/);
+    await a.waitFor(/step 1\/1 \(1 client\): started/);
     const other = experimentFile('elsewhere');
     const c = await runLoader([other, '--uri', server.uri, '--docs', '50', '--results-dir', results, '--metrics-port', '0', '--engine', 'third']);
     assert.equal(c.code, 0, c.stderr);
@@ -90,7 +90,8 @@ test('two runs against the same server and collection: the second is warned; ano
     // Same server (written differently) and the same collection as the running one.
     const b = await runLoader(['experiment3', '--uri', server.uri.replace('127.0.0.1', '127.0.0.1').replace(/\/$/, '/?appName=x'), '--preload-docs', '300',
       '--clients', '1', '--duration', '1s', '--results-dir', results, '--metrics-port', '0', '--engine', 'second']);
-    assert.match(b.stderr, new RegExp(`warning: another loader \\(pid ${a.proc.pid}, started [^,]+, results \\S+\\) runs against the same server and lab\\.seed004: the two runs will interfere`));
+    // (log lines are wrapped within 120 columns: continuation lines joined again here)
+    assert.match(b.stderr.replace(/\n {2}/g, ' '), new RegExp(`warning: another loader \\(pid ${a.proc.pid}, started [^,]+, results \\S+\\) runs against the same server and lab\\.seed004: the two runs will interfere`));
   } finally {
     a.proc.kill('SIGINT');
     await a.done;

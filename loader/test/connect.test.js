@@ -127,3 +127,63 @@ test('replica-set name that the server does not have: named, at once', async () 
     await server.stop();
   }
 });
+
+// What listens at the port, asked with a plain hello (src/probe-port.js), names the cause the
+// driver's errors hid (issue 38 items 6-9).
+test('--server-selection-timeout 1ms against a healthy server: the timeout is named, not the server (item 6)', async () => {
+  const server = await startServer();
+  try {
+    const r = await failing(server.uri, ['--server-selection-timeout', '1ms'], { maxMs: 9000 });
+    assert.match(r.error, new RegExp(`^error: 127\\.0\\.0\\.1:${server.port} answers as a MongoDB server, but no server was selected within 0\\.001s: --server-selection-timeout is too short for a first connection .*: raise it \\(default 10s\\)$`));
+    assert.doesNotMatch(r.error, /not answering|hung mongod/);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('an HTTP server at the port: said to be a web server within seconds, not "cannot reach ... closed" after 10 s (item 7)', async () => {
+  const web = require('node:http').createServer((req, res) => res.end('hello'));
+  await new Promise((r) => web.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = web.address();
+    const r = await failing(`mongodb://127.0.0.1:${port}/`, [], { maxMs: 7000 });
+    assert.match(r.error, new RegExp(`^error: 127\\.0\\.0\\.1:${port} is a web server, not MongoDB \\(it answered 'HTTP/1\\.1 400 Bad Request'\\): check the host and port in --uri$`));
+  } finally {
+    web.close();
+  }
+});
+
+test('tls=true against a server without TLS: says the server speaks none (add tls=false), within seconds (item 8)', async () => {
+  const server = await startServer();
+  try {
+    const r = await failing(`${server.uri}?tls=true`, [], { maxMs: 7000 });
+    assert.match(r.error, /answers as a MongoDB server without TLS, and --uri asks for TLS \(tls=true, or mongodb\+srv:\/\/, which turns TLS on\): add tls=false to --uri/);
+    assert.doesNotMatch(r.error, /without tls=true/, 'the hint was backwards');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a TLS port without tls=true in --uri: says it speaks TLS (add tls=true) (item 8, the other way)', async () => {
+  const dir = tmpResults();
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  // Closes a plain connection, as mongod with requireTLS does.
+  const front = require('node:tls').createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (s) => s.end());
+  await new Promise((r) => front.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = front.address();
+    const r = await failing(`mongodb://127.0.0.1:${port}/`, ['--server-selection-timeout', '3s'], { maxMs: 12000 });
+    assert.match(r.error, new RegExp(`^error: 127\\.0\\.0\\.1:${port} speaks TLS and --uri does not: add tls=true to --uri`));
+  } finally {
+    front.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('tlsCAFile= naming a file that does not exist: a usage error naming tlsCAFile, exit 2, nothing connects (item 9)', async () => {
+  const r = await runLoader(['experiment1', '--uri', 'mongodb://127.0.0.1:1/?tls=true&tlsCAFile=/nonexistent.pem', '--metrics-port', '0']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trim(), 'error: --uri: tlsCAFile=/nonexistent.pem cannot be read (ENOENT): give the path of the CA certificate (PEM)');
+});

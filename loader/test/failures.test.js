@@ -44,7 +44,7 @@ test('SIGINT: stops, writes partial results, exits 130', async () => {
   try {
     const l = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '1', '--duration', '120s',
       '--results-dir', results, '--metrics-port', '0', '--engine', 'interrupted', '--progress-interval', '1s']);
-    await l.waitFor(/step 1\/1 \(1 clients\): \d+\/120 s/);
+    await l.waitFor(/step 1\/1 \(1 client\): \d+\/120 s/);
     const t0 = Date.now();
     l.proc.kill('SIGINT');
     const r = await l.done;

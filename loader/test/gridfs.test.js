@@ -13,6 +13,7 @@ const { startServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { corruptingProxy } = require('./support/corrupting-proxy');
+const { formatTable } = require('../src/table');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 
 let server;
@@ -74,6 +75,13 @@ test('upload + download of a generated 3 MiB file, twice (--repeat 2): cases, MB
     assert.equal(up.mb_per_s, up.ops.upload.mb_per_s, 'the case carries MB/s');
     assert.ok(Math.abs(up.mib_per_s * 1.048576 - up.mb_per_s) < 0.01 * up.mb_per_s, 'and MiB/s, the seed\'s unit');
     assert.ok(Math.abs(down.mib_per_s * 1.048576 - down.mb_per_s) < 0.01 * down.mb_per_s);
+    // The table says the same MiB/s as the case and the log line, to the last digit (issue 38
+    // item 18: it divided the bytes by the rounded measured time).
+    for (const c of [up, down]) {
+      const row = formatTable({ name: 'gridfs', engine: 'gen', complete: true, steps: [c] }).split('\n').find((l) => l.includes(` ${c.name} `));
+      assert.ok(row.split(/\s+/).includes(String(c.mib_per_s)), `table row has ${c.mib_per_s} MiB/s: ${row}`);
+      assert.match(r.stderr, new RegExp(`\\(${String(c.mib_per_s).replace('.', '\\.')} MiB/s`), `the ${c.name} line says ${c.mib_per_s} MiB/s`);
+    }
     assert.equal(up.bytes_written, 3145728);
     assert.match(up.sha256_written, SHA);
     assert.equal(down.parameters.file_id, up.file_id, 'the download reads the file the upload wrote');

@@ -19,7 +19,7 @@ test('paced experiment2 with a backlog: the update\'s intended latency shows it,
     // 400 ops/s = 200 pairs/s, far below what one client gets from the test server.
     const l = startLoader(['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0', '--engine', 'paced',
       '--preload-docs', '500', '--clients', '1', '--duration', '4s', '--warmup', '0', '--rate', '400', '--progress-interval', '1s']);
-    await l.waitFor(/step 1\/1 \(1 clients\): started/);
+    await l.waitFor(/step 1\/1 \(1 client\): started/);
     await sleep(1500);
     server.proc.kill('SIGSTOP');
     await sleep(600);

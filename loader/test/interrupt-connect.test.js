@@ -53,7 +53,7 @@ test('a forced exit (a second Ctrl-C while the first waits on a hung server) sti
   try {
     const l = startLoader(['experiment2', '--uri', hung.uri, '--preload-docs', '300', '--clients', '1', '--duration', '5s',
       '--results-dir', root, '--metrics-port', '0', '--engine', 'forced', '--progress-interval', '1s'], { spawnOptions: { detached: true } });
-    await l.waitFor(/step 1\/1 \(1 clients\): started/);
+    await l.waitFor(/step 1\/1 \(1 client\): started/);
     await sleep(300);
     hung.proc.kill('SIGSTOP');
     await sleep(200);

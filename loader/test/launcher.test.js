@@ -52,7 +52,7 @@ test('bin/lab-loader execs node: a SIGTERM to its PID stops the loader as it sto
     const root = tmpResults();
     const run = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '1', '--duration', '60s',
       '--results-dir', root, '--metrics-port', '0', '--engine', 'sig', '--progress-interval', '1s'], { launcher: true, prefix: ['taskset', '-c', '0'] });
-    await run.waitFor(/step 1\/1 \(1 clients\): started/);
+    await run.waitFor(/step 1\/1 \(1 client\): started/);
     // The launcher's PID is node's now (exec), not a shell waiting for it.
     assert.match(fs.readFileSync(`/proc/${run.proc.pid}/cmdline`, 'utf8'), /^node\0--single-threaded-gc\0\S+lab-loader\.js\0(--warmup\x000\0)?experiment2/);
     await sleep(1200);

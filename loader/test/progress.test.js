@@ -39,3 +39,20 @@ test('terminal: a cli-progress bar with value, rate and ETA', () => {
   p.stop();
   assert.match(out.text, /clients-1 \[[█░]+\] 50% \| 500\/1000 docs \| 4321 ops\/s \| ETA \d+s/);
 });
+
+// Issue 38 item 23: "10/30 s ..., ETA 21s" (off by one: extrapolated from the elapsed time), and a
+// progress line printed after the run said "stopping:".
+test('a timed step: the ETA is what is left of the line\'s own figures; after stop() no line at all', async () => {
+  const out = sink(false);
+  const p = new Progress({ stream: out, intervalMs: 10 });
+  p.start('step 1/1 (1 client)', 30, 's');
+  p.startedAt = Date.now() - 9600; // 9.6 s elapsed, shown rounded as 10
+  await new Promise((r) => setTimeout(r, 20));
+  p.update(10, 100);
+  assert.match(out.text, /: 10\/30 s \(33\.3%\), 100 ops\/s, ETA 20s\n$/);
+  p.stop();
+  const before = out.text;
+  await new Promise((r) => setTimeout(r, 20));
+  p.update(11, 100);
+  assert.equal(out.text, before, 'nothing after stop()');
+});

@@ -46,7 +46,7 @@ test('Ctrl-C to ./run.sh experiment2 --uri ... (SIGINT to the whole group, as a 
     let stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
     p.stderr.on('data', (d) => { stderr += d; });
-    const started = new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 clients[^)]*\): started/.test(stderr)) resolve(); }));
+    const started = new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) resolve(); }));
     await started;
     process.kill(-p.pid, 'SIGINT');
     const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);
@@ -62,3 +62,43 @@ test('Ctrl-C to ./run.sh experiment2 --uri ... (SIGINT to the whole group, as a 
     fs.rmSync(results, { recursive: true, force: true });
   }
 });
+
+// A signal to ./run.sh alone (kill PID, as a script or a supervisor that knows only run.sh's pid
+// sends it), not to its group: the loader gets it once, stops as after Ctrl-C, and run.sh shows
+// the table and results line and exits with the loader's code (issue 38 item 2: it was ignored
+// and the run went on to its end, exit 0).
+for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
+  test(`kill -${signal.slice(3)} to ./run.sh alone during a step: the table, the results line, exit ${code}`, async () => {
+    const server = await startServer();
+    const results = tmpResults();
+    const engine = `alone-${signal.slice(3).toLowerCase()}`;
+    try {
+      // detached: run.sh in a group of its own, so that nothing but the kill below reaches it.
+      const p = spawn(RUN_SH, ['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1',
+        '--duration', '60s', '--results-dir', results, '--metrics-port', '0', '--engine', engine], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d) => { stdout += d; });
+      p.stderr.on('data', (d) => { stderr += d; });
+      await new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) resolve(); }));
+      const t0 = Date.now();
+      process.kill(p.pid, signal);
+      const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);
+      const exit = await new Promise((r) => p.on('close', r));
+      clearTimeout(guard);
+      assert.equal(exit, code, `run.sh's exit code\n${stderr}`);
+      assert.ok(Date.now() - t0 < 20000, `stopped within 20 s of the signal, not at the step's end (${Date.now() - t0} ms)`);
+      const dirs = fs.readdirSync(path.join(results, 'experiment2', engine)).filter((d) => d !== 'latest');
+      assert.equal(dirs.length, 1);
+      const summary = JSON.parse(fs.readFileSync(path.join(results, 'experiment2', engine, dirs[0], 'summary.json'), 'utf8'));
+      assert.equal(summary.exit_code, code, 'the loader got the signal once and stopped cleanly (a second would force its exit)');
+      assert.match(summary.reason, new RegExp(`interrupted \\(${signal}\\)`));
+      assert.doesNotMatch(stderr, /forced exit/, 'one signal in, one signal passed on');
+      assert.match(stdout, new RegExp(`^experiment2 on ${engine} \\(INCOMPLETE\\)$`, 'm'), `the table\n${stdout}\n${stderr}`);
+      assert.match(stdout, new RegExp(`^results: \\S*${dirs[0]}$`, 'm'), `the results line\n${stdout}\n${stderr}`);
+    } finally {
+      await server.stop();
+      fs.rmSync(results, { recursive: true, force: true });
+    }
+  });
+}

@@ -94,7 +94,7 @@ test('a second Ctrl-C while the run is finishing: still the summary and "forced 
 
 test('SIGTERM: like the first Ctrl-C (clean stop, partial results), exit 143', async () => {
   const l = run('terminated');
-  await l.waitFor(/step 1\/2 \(1 clients\): started/);
+  await l.waitFor(/step 1\/2 \(1 client\): started/);
   await sleep(1200);
   process.kill(-l.proc.pid, 'SIGTERM');
   const r = await l.done;
@@ -107,4 +107,26 @@ test('SIGTERM: like the first Ctrl-C (clean stop, partial results), exit 143', a
   assert.match(summary.reason, /interrupted \(SIGTERM\)/);
   assert.ok(summary.steps[0].ops.find.count > 0);
   assert.match(r.stdout, /experiment2 on terminated \(INCOMPLETE\)/, 'the usual table');
+});
+
+test('after "stopping:" no progress line follows, even while in-flight operations are waited for (issue 38 item 23)', async () => {
+  // A hung server: the stop waits up to 3 s for operations in flight, and the step's last tick
+  // used to print a progress line after "stopping:".
+  const hung = await startServer();
+  try {
+    const l = startLoader(['experiment2', '--uri', hung.uri, '--preload-docs', '300', '--clients', '1', '--duration', '20s',
+      '--results-dir', results, '--metrics-port', '0', '--engine', 'quiet-stop', '--progress-interval', '100ms'], { spawnOptions: { detached: true } });
+    await l.waitFor(/step 1\/1 \(1 client\): \d+\/20 s/);
+    hung.proc.kill('SIGSTOP');
+    await sleep(200);
+    process.kill(-l.proc.pid, 'SIGINT');
+    const r = await l.done;
+    assert.equal(r.code, 130, r.stderr);
+    const after = r.stderr.split(/^stopping: .*$/m)[1];
+    assert.ok(after !== undefined, r.stderr);
+    assert.doesNotMatch(after, /\d+\/20 s \(/, `a progress line after stopping:\n${r.stderr}`);
+  } finally {
+    hung.proc.kill('SIGCONT');
+    await hung.stop();
+  }
 });

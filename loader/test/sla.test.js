@@ -86,3 +86,32 @@ test('a rate that passed above a failing one is noise: the capacity is the highe
   assert.equal(c.capacity_ops_per_s, 100);
   assert.deepEqual(c.steps.map((x) => x.offered_ops_per_s), [100, 200, 150, 300], 'every step kept, the noisy one too');
 });
+
+// Issue 38 item 22: "refined to within 5% (7..8)" for a 14% bracket; a capacity judged on steps
+// that shared the host recorded with no caveat.
+test('the end of a search names the bracket it reached: adjacent whole rates are not "within 5%"', () => {
+  const r = search((rate) => serverAt(rate, { knee: 1e9, max: 7 }), { start: 2 });
+  assert.equal(r.capacity_ops_per_s, 7);
+  assert.equal(r.lowest_failing_ops_per_s, 8);
+  assert.equal(r.search.ended, 'refined to within 14.3% (7..8 ops/s: adjacent whole rates, wider than the 5% aimed at)');
+  const wide = search((rate) => serverAt(rate, { knee: 1000, max: 1e9 }));
+  const pct = Math.round(((wide.lowest_failing_ops_per_s - wide.capacity_ops_per_s) / wide.capacity_ops_per_s) * 1000) / 10;
+  assert.equal(wide.search.ended, `refined to within ${pct}% (${wide.capacity_ops_per_s}..${wide.lowest_failing_ops_per_s} ops/s)`);
+  assert.ok(pct <= REFINE_WITHIN * 100);
+});
+
+test('capacityOf: steps that shared the host give the capacity a caveat, in summary.json and its line', () => {
+  const { capacityOf } = require('../src/sla');
+  const { capacityLine } = require('../src/capacity-table');
+  const sla = parseSla('p99=10ms');
+  const stall = 'event loop stalled up to 324 ms';
+  const steps = [100, 200, 400, 300].map((rate, i) => ({ index: i + 1, target_rate: rate, clients: 16, ...serverAt(rate, { knee: 250, max: 1e9 }),
+    loader: { limited: false, reasons: [], contention: i % 2 ? [`${stall} while the host was busy`] : [] } }));
+  const c = capacityOf({ sla, start: 100, clients: 16, steps });
+  assert.deepEqual(c.host_caveat.steps, [2, 4]);
+  assert.equal(c.host_caveat.of, 4);
+  assert.match(capacityLine(c), new RegExp(`\\nCAVEAT: 2 of 4 steps shared the host with other load or were limited by the loader \\(step 2: ${stall} while the host was busy\\): the capacity may be this host's, not the server's$`));
+  const clean = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { limited: false, reasons: [], contention: [] } })) });
+  assert.equal(clean.host_caveat, undefined);
+  assert.doesNotMatch(capacityLine(clean), /CAVEAT/);
+});

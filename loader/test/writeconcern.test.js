@@ -100,8 +100,9 @@ test('every write concern of seeds/000 (and w:3) is a case; on a standalone w > 
   assert.equal((r.stdout.match(/^not applicable: \d w:3: w:3 on a standalone/gm) || []).length, 2, 'said once per run');
   assert.match(r.stdout, /^not applicable: w:3: w:3 on a standalone/m);
   assert.match(r.stderr, /w:2: not applicable here, not run: w:2 on a standalone/);
-  assert.ok(r.stdout.includes(WHY_BOTH));
-  assert.match(r.stdout, /^fastest: .*The seed: seeds\/000 ran each case 3 time\(s\) and kept fastest \(Python timeit\)$/m);
+  assert.ok(r.stdout.replace(/\n {2}/g, " ").includes(WHY_BOTH));
+  // wrapped within 120 columns (continuation lines indented by two spaces): joined again here
+  assert.match(r.stdout.replace(/\n {2}/g, ' '), /^fastest: .*The seed: seeds\/000 ran each case 3 times and kept fastest \(Python timeit\)$/m);
   assert.match(r.stderr, /w:0: unsupported here: the server closed the connection/);
 });
 
@@ -304,9 +305,9 @@ test('the group table\'s footnote names the seed each experiment reproduces and 
   const { parse } = require('../src/args');
   const { footnote } = require('../src/table');
   const want = {
-    writeconcern: 'seeds/000 ran each case 3 time(s) and kept fastest (Python timeit)',
-    journal: /^seeds\/001 ran each case 2 or 3 time\(s\) and kept one run's figures/,
-    gridfs: /^seeds\/003 ran each case 5 time\(s\) and kept the average/,
+    writeconcern: 'seeds/000 ran each case 3 times and kept fastest (Python timeit)',
+    journal: /^seeds\/001 ran each case 2 or 3 times and kept one run's figures/,
+    gridfs: /^seeds\/003 ran each case 5 times and kept the average/,
     experiment2: 'seeds/004 states no rule for its repetitions',
     'ycsb-a': 'seeds/002 states no rule for its repetitions',
   };
@@ -333,4 +334,16 @@ test('notApplicable: a member count that is only a lower bound (hello) or a shar
   assert.match(notApplicable({ w: 'majority', j: true }, exact, false), /^j:true asks for the on-disk journal/);
   assert.equal(notApplicable({ w: 1, j: true }, { kind: 'standalone', members: 1, exact: true }, null), null, 'journal not known: run it');
   assert.equal(notApplicable({ w: 0, j: false }, { kind: 'standalone', members: 1, exact: true }, true), null);
+});
+
+// Issue 38 item 17: only w:2 on a standalone printed "undefined: 0/undefined undefined (?%), 0 ops/s,
+// ETA ?s" (a progress line after the skipped case) and its 300-character reason four times.
+test('--write-concerns w:2 on a standalone: no "undefined" progress line; the reason in full once as the case is skipped, short in the closing lines', async () => {
+  const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+    '--engine', 'wc-one', '--write-concerns', 'w:2', '--ops', '50', '--repeat', '1', '--progress-interval', '200ms']);
+  assert.equal(r.code, 1, `its only case was not run: no step measured\n${r.stderr}`);
+  assert.doesNotMatch(r.stderr, /undefined/, r.stderr);
+  assert.equal((r.stderr.match(/validateWriteConcern/g) || []).length, 1, `the whole reason once on stderr\n${r.stderr}`);
+  assert.match(r.stderr, /^error: no step measured: no case ran \(w:2: w:2 on a standalone\)$/m);
+  for (const line of r.stderr.split('\n').filter((l) => /^(stopping|error): /.test(l))) assert.ok(line.length <= 120, `a closing line over 120 columns: ${line}`);
 });

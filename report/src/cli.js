@@ -49,7 +49,7 @@ function parse(argv) {
     // util.parseArgs' own text ("To specify a positional argument starting with a '-', place it at
     // the end of the command after '--'...") sends the user the wrong way: one line naming the flag.
     const flag = /'(-[^' ]*)/.exec(e.message)?.[1];
-    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (lab-report --help lists the flags)`);
+    if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown flag '${flag}' (./run.sh help lists the report's flags)`);
     if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`${flag} needs a value`);
     throw new UsageError(e.message.split('\n')[0]);
   }
@@ -100,8 +100,21 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);
     report.server_series = seriesOf(input.runs);
-    const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
+    // A folder the report cannot write into (read-only, another owner): the summary is still
+    // printed, then one line naming the folder and the cause, exit 1.
+    let dir = null;
+    let unwritten = null;
+    try {
+      dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
+    } catch (e) {
+      if (!e.code) throw e;
+      unwritten = e;
+    }
     io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side));
+    if (unwritten) {
+      io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${unwritten.code}: ${unwritten.syscall || 'write'} ${unwritten.path || ''}): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
+      return 1;
+    }
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {

@@ -8,7 +8,14 @@ const path = require('node:path');
 const stamp = (d) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 
 function writeReport(reportRoot, now, report, html) {
-  fs.mkdirSync(reportRoot, { recursive: true });
+  // One level, not recursive: a recursive mkdir under a read-only folder can report ENOENT; the
+  // results folder exists (the runs were read from it), and the error then names the real cause.
+  try {
+    fs.mkdirSync(reportRoot);
+  } catch (e) {
+    if (e.code === 'ENOENT') fs.mkdirSync(reportRoot, { recursive: true }); // no results/ yet
+    else if (e.code !== 'EEXIST') throw e;
+  }
   const base = stamp(now);
   let name = base;
   for (let n = 2; ; n++) {

@@ -59,7 +59,11 @@
     // The seed's published numbers never rescale the measured points: those within the measured
     // range are dashed lines, those above it are named at the top of the chart (off scale).
     const top = Math.max(...data.map((d) => d.max ?? d.rate)) * 1.15;
-    const pubAll = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s' : measure === 'ops_per_s' && p.op === op && !p.measure));
+    // A byte figure (seeds/003's MiB/s) is drawn in the chart's MB/s and named as published.
+    const pubAll = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s'
+      : measure === 'mb_per_s' ? p.measure === 'mb_per_s' && (p.op === null || p.op === op)
+        : measure === 'ops_per_s' && p.op === op && !p.measure))
+      .map((p) => (p.measure === 'mb_per_s' ? { ...p, value: p.mb_value, said: `${num(p.value, 2)} ${p.unit}` } : { ...p, said: `${num(p.value)}/s` }));
     const pub = pubAll.filter((p) => p.value <= top);
     const pubOff = pubAll.filter((p) => p.value > top);
     const x = xLabel(set);
@@ -72,8 +76,8 @@
       color,
       marks: [
         Plot.ruleY(pub, { y: 'value', stroke: '#777', strokeDasharray: '5,4' }),
-        Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${num(d.value)}/s`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
-        ...pubOff.map((p, i) => Plot.text([p], { text: (d) => `\u2191 published ${d.name}: ${num(d.value)}/s (off scale)`, frameAnchor: 'top-left', textAnchor: 'start', dx: 4, dy: 4 + 13 * i, fill: '#555' })),
+        Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${d.said}`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
+        ...pubOff.map((p, i) => Plot.text([p], { text: (d) => `\u2191 published ${d.name}: ${d.said} (off scale)`, frameAnchor: 'top-left', textAnchor: 'start', dx: 4, dy: 4 + 13 * i, fill: '#555' })),
         // slowest-fastest of the repetitions, one bar per engine side by side so they never hide each other
         ...set.engines.map((e, i) => Plot.ruleX(measured.filter((d) => d.engine === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.engines.length - 1) / 2) * 6 })),
         Plot.line(measured, { x: 'point', y: 'rate', stroke: 'engine' }),
@@ -182,12 +186,17 @@
     const head = [xLabel(set), 'engine', 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
     for (const op of ops) head.push(`${op}/s`, `${op} n`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
     for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
+    // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003
+    // published it (the terminal's --wide table has them too).
+    const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
+    for (const op of bytes) head.push(`${op} MB/s median`, `${op} MiB/s median`);
     head.push('note');
     const rows = [];
     for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
       const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, a.runs, num(a.ops_per_s.fastest, 1), num(a.ops_per_s.median, 1), num(a.ops_per_s.slowest, 1)];
       for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
       for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
+      for (const op of bytes) { const mb = a.ops[op]?.mb_per_s_median; cells.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3)); }
       cells.push(pointNote(a));
       rows.push({ cls: a.not_applicable ? 'not-applicable' : a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells });
     }

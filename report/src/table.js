@@ -76,10 +76,18 @@ const WIDTH = 120;
 const { claimsText } = require('./claims-text');
 
 // wrap(text, indent): lines of at most WIDTH columns, continuation lines indented.
+// A word longer than a line (raw JSON of a parameter that differs) is split across lines, never
+// cut: a line past WIDTH, or a cut, hid what differed.
 function wrap(text, indent = '', first = '') {
   const out = [];
   let line = first;
-  for (const word of String(text).split(' ')) {
+  const words = [];
+  for (const w of String(text).split(' ')) {
+    let rest = w;
+    while (rest.length > WIDTH - indent.length) { words.push(rest.slice(0, WIDTH - indent.length)); rest = rest.slice(WIDTH - indent.length); }
+    words.push(rest);
+  }
+  for (const word of words) {
     if (line.length && (line + ' ' + word).length > WIDTH) {
       out.push(line);
       line = indent + word;
@@ -125,25 +133,39 @@ function excludedLine(r) {
 
 // summaryText(report) -> lines, each within WIDTH columns.
 function summaryText(report) {
-  const rows = report.summary;
+  const given = report.summary;
   const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
-  if (!rows.length) return [...out, 'no experiment runs'];
+  if (!given.length) return [...out, 'no experiment runs'];
+  // The rows of one block together, blocks in the order they first appear.
+  const keyOf = (r) => `${r.experiment}\0${r.set}\0${r.sides.join('\0')}`;
+  const order = [...new Set(given.map(keyOf))];
+  const rows = order.flatMap((k) => given.filter((r) => keyOf(r) === k));
   // one log scale for every row: at least 0.5-2, at most 0.1-10 (beyond is clipped at the edge)
   const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(10, Math.max(0.1, x)));
   const lo = Math.min(0.5, ...bounds);
   const hi = Math.max(2, ...bounds);
   out.push(`forest scale ${fmt(lo)} .. ${fmt(hi)} (log)`);
+  // A block per experiment, set and pair compared: with --by LABEL one set may hold several
+  // pairs (aws vs gcp, aws vs azure, ...), and rows named only by their point did not say which.
+  const blockOf = (r) => `${r.experiment}${r.sets > 1 ? ` set ${r.set}` : ''}: ${r.sides.join(' vs ')}`;
+  // Point and answer columns as wide as their longest cell, within WIDTH (the point is cut last:
+  // "j:false interval 100ms" and "j:false interval 500ms" were both "j:false inter…").
+  const fixed = 2 + 2 + 11 + 2 + FOREST + 2 + 2 + Math.max(...rows.map((r) => r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v ').length), 17);
+  const pw = Math.max(5, ...rows.map((r) => r.point.length));
+  const aw = Math.max(6, ...rows.map((r) => answer(r).length));
+  const pointW = Math.min(pw, Math.max(14, WIDTH - fixed - Math.min(aw, 40)));
+  const answerW = Math.min(aw, WIDTH - fixed - pointW);
   let head = null;
   for (const r of rows) {
-    const h = `${r.experiment}${r.sets > 1 ? ` set ${r.set}` : ''}: ${[...new Set(rows.filter((x) => x.experiment === r.experiment && x.set === r.set).flatMap((x) => x.sides))].join(' vs ')}`;
+    const h = blockOf(r);
     if (h !== head) {
       out.push('', ...wrap(h, '    '));
-      out.push(`  ${'point'.padEnd(14)}  ${'answer'.padEnd(40)}  ${'95% CI'.padEnd(11)}  ${'forest'.padEnd(FOREST + 2)}  runs (usable/all)`);
+      out.push(`  ${'point'.padEnd(pointW)}  ${'answer'.padEnd(answerW)}  ${'95% CI'.padEnd(11)}  ${'forest'.padEnd(FOREST + 2)}  runs (usable/all)`.slice(0, WIDTH));
       head = h;
     }
     const ci = r.ci ? `${fmt(r.ci[0])}-${fmt(r.ci[1])}` : '-';
     const runs = r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v ');
-    out.push(`  ${cut(r.point, 14)}  ${cut(answer(r), 40)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
+    out.push(`  ${cut(r.point, pointW)}  ${cut(answer(r), answerW)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
     const ex = excludedLine(r);
     if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
     if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));

@@ -71,7 +71,7 @@ test('bad input: one line on stderr, exit 2', () => {
   const root = fixture();
   const cases = [
     // One line naming the flag, not util.parseArgs' advice about '--' (issue 32).
-    [['--bogus'], /^lab-report: unknown flag '--bogus' \(lab-report --help lists the flags\)$/],
+    [['--bogus'], /^lab-report: unknown flag '--bogus' \(\.\/run\.sh help lists the report's flags\)$/],
     [['--since'], /^lab-report: --since needs a value$/],
     [['--since', 'yesterday', '--results-dir', root], /^lab-report: --since 'yesterday' is not a date/],
     [['--results-dir', root, '/nonexistent/folder'], /^lab-report: results folder not found: \/nonexistent\/folder$/],
@@ -97,4 +97,18 @@ test('without report/node_modules: one line saying to run npm ci, exit 1', () =>
   const r = spawnSync(process.execPath, [path.join(copy, 'bin', 'lab-report.js')], { encoding: 'utf8' });
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^lab-report: report\/node_modules is missing \(Cannot find module '[^']+'\): run 'cd report && npm ci' once\n$/);
+});
+
+// Issue 38 item 21: a read-only results folder gave a 10-line stack trace naming ENOENT, and no
+// summary. Read-only for real: a read-only bind mount in a user and mount namespace of its own.
+test('a read-only results folder: the summary is printed, then one line naming the folder and EROFS, exit 1', (t) => {
+  const root = fixture();
+  const probe = spawnSync('unshare', ['-rm', 'sh', '-c', `mount --bind "${root}" "${root}" && mount -o remount,ro,bind "${root}" && ! touch "${root}/x"`], { encoding: 'utf8' });
+  if (probe.status !== 0) return t.skip(`no read-only bind mount here (unshare -rm: ${probe.stderr.trim() || probe.status})`);
+  const r = spawnSync('unshare', ['-rm', 'sh', '-c', `mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && exec "$2" "$3" --results-dir "$1"`, 'sh', root, process.execPath, BIN], { encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stdout, /^== summary: who is faster/, 'the summary, as on a writable folder');
+  assert.match(r.stdout, /^ {2}clients-1 +b 2\.00x a /m);
+  assert.equal(r.stderr, `lab-report: cannot write the report into ${root}/report (EROFS: mkdir ${root}/report): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
+  assert.ok(!fs.existsSync(path.join(root, 'report')), 'nothing written');
 });

@@ -45,3 +45,34 @@ test('published: gridfs\'s MiB/s figures unrounded (27.25, 21.19, 14.36)', async
     fs.rmSync(results, { recursive: true, force: true });
   }
 });
+
+// Issue 38 item 19: the HTML's GridFS section had no MB/s or MiB/s column and never drew the
+// seed's MiB/s, which the README promises beside the results. Real loader runs, real Chromium.
+test('HTML: the GridFS numbers table has MB/s and MiB/s per chunk op, and the MB/s charts draw the seed\'s 27.25/21.19/14.36 MiB/s', async () => {
+  const { openPage } = require('./support/browser');
+  const { chartsOf } = require('./support/pagecheck');
+  const server = await require(path.join(LOADER_TEST, 'server.js')).testServer();
+  const results = tmpDir();
+  try {
+    const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
+    const r = await runLoader(['gridfs', '--uri', server.uri, '--file-size', '4MB', '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'pub']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(main(['--results-dir', results], { stdout: { write() {} }, stderr: process.stderr }), 0);
+    const { page, errors, close } = await openPage(fs.realpathSync(path.join(results, 'report', 'latest', 'index.html')), results);
+    try {
+      const heads = await page.$$eval('table.numbers th', (ths) => ths.map((t) => t.textContent));
+      for (const op of ['upload', 'download']) for (const col of ['MB/s median', 'MiB/s median']) assert.ok(heads.includes(`${op} ${col}`), `${op} ${col} in ${heads}`);
+      const mb = (await chartsOf(page)).filter((c) => c.kind === 'throughput-mb');
+      assert.ok(mb.length >= 1, 'a MB/s chart');
+      for (const c of mb) {
+        for (const v of ['27.25', '21.19', '14.36']) assert.ok(c.texts.some((t) => t.includes(`${v} MiB/s`)), `${v} MiB/s drawn: ${c.texts}`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  } finally {
+    await server.stop();
+    fs.rmSync(results, { recursive: true, force: true });
+  }
+});

@@ -35,6 +35,7 @@ const { parseSize, formatBytes } = require('../gridfs/size');
 const { GeneratedSource, FileSource } = require('../gridfs/source');
 const { RssWatch } = require('../gridfs/rss');
 const { lines, driver } = require('../driver-line');
+const { mibPerS: toMib } = require('../mib');
 
 // A chunk is one document, and a document is at most 16 MiB: leave room for its other fields.
 const MAX_CHUNK = 16 * 1024 * 1024 - 1024;
@@ -174,11 +175,9 @@ async function beforeStep(ctx, step) {
 // Notes of one case, by event.
 const noteOf = (notes, event) => notes.find((n) => n.event === event) || null;
 const mbPerS = (entry, op) => entry?.ops?.[op]?.mb_per_s ?? null;
-// The seed's unit: its "MB/s" was 5120 MB (a 5 GiB file) over seconds, i.e. MiB/s.
-const mibPerS = (entry, op) => {
-  const mb = mbPerS(entry, op);
-  return mb === null ? null : Math.round((mb / 1.048576) * 1000) / 1000;
-};
+// The seed's unit: its "MB/s" was 5120 MB (a 5 GiB file) over seconds, i.e. MiB/s (src/mib.js,
+// as the table converts it).
+const mibPerS = (entry, op) => toMib(mbPerS(entry, op));
 
 async function afterStep(ctx, step, notes, entry) {
   const { config } = ctx;

@@ -38,6 +38,7 @@ function share(total, clients, id) {
 
 module.exports = {
   name: 'ycsb',
+  clientWord: 'thread', // YCSB's word: the progress says "4 threads", as --threads does
   ops: ['read', 'update'],
   opsPerIteration: 1,
   bound: 'duration',

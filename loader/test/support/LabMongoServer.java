@@ -1,6 +1,7 @@
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.bson.BinData;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.exception.MongoServerError;
 import io.netty.channel.Channel;
@@ -29,6 +30,10 @@ import java.util.List;
  *   LAB_REJECT_AUTH=1        saslStart answers as mongod does for a wrong password:
  *                            { ok: 0, code: 18, codeName: "AuthenticationFailed", errmsg: "Authentication failed." }
  *                            (without it, saslStart is "no such command").
+ *   LAB_ACCEPT_PLAIN=1       saslStart with mechanism PLAIN (authMechanism=PLAIN, as LDAP users of
+ *                            MongoDB Enterprise and Atlas log in) succeeds in one round
+ *                            { conversationId: 1, done: true, payload: <empty>, ok: 1 }, whatever
+ *                            the password: a run with a user and password in its URI goes through.
  */
 public class LabMongoServer {
     static final MongoVersion MONGO_7_0 = new MongoVersion() {
@@ -58,11 +63,16 @@ public class LabMongoServer {
         int port = args.length > 1 ? Integer.parseInt(args[1]) : 0;
         final String storageEngine = System.getenv("LAB_STORAGE_ENGINE");
         final boolean rejectAuth = "1".equals(System.getenv("LAB_REJECT_AUTH"));
+        final boolean acceptPlain = "1".equals(System.getenv("LAB_ACCEPT_PLAIN"));
         MemoryBackend backend = new MemoryBackend() {
             @Override
             public Document handleCommand(Channel channel, String database, String command, Document query) {
                 if (rejectAuth && (command.equals("saslStart") || command.equals("authenticate"))) {
                     throw new MongoServerError(18, "AuthenticationFailed", "Authentication failed.");
+                }
+                if (acceptPlain && command.equals("saslStart") && "PLAIN".equals(query.get("mechanism"))) {
+                    return new Document("conversationId", 1).append("done", true)
+                        .append("payload", new BinData(new byte[0])).append("ok", 1.0);
                 }
                 return super.handleCommand(channel, database, command, query);
             }

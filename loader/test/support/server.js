@@ -2,7 +2,7 @@
 // The tests' MongoDB: a real wire-protocol server (de.bwaldvogel:mongo-java-server, in-memory
 // backend) started as a child process, or MONGODB_URI when set (a real mongod / mongos).
 // The jars are fetched by test/install.d/40-loader.sh into <repo>/.tools/mongo-java-server/.
-// The Java launcher is compiled once into .tools/mongo-java-server/classes/.
+// The Java launcher is compiled once per version into .tools/mongo-java-server/classes-<hash>/.
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,8 +10,10 @@ const readline = require('node:readline');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const JARS = path.join(REPO, '.tools', 'mongo-java-server');
-const CLASSES = path.join(JARS, 'classes');
 const SOURCE = path.join(__dirname, 'LabMongoServer.java');
+// One classes folder per version of the source (its hash): checkouts that share .tools (git
+// worktrees) and carry different versions of LabMongoServer.java never run each other's build.
+const CLASSES = path.join(JARS, `classes-${require('node:crypto').createHash('sha256').update(fs.readFileSync(SOURCE)).digest('hex').slice(0, 12)}`);
 const HINT = "run 'bash test/install-tools.sh' (fetches mongo-java-server from Maven Central into .tools/)";
 
 function classpath() {
@@ -23,7 +25,7 @@ function compile() {
     throw new Error(`mongo-java-server jars missing in ${JARS}: ${HINT}`);
   }
   const cls = path.join(CLASSES, 'LabMongoServer.class');
-  if (fs.existsSync(cls) && fs.statSync(cls).mtimeMs >= fs.statSync(SOURCE).mtimeMs) return;
+  if (fs.existsSync(cls)) return;
   fs.mkdirSync(CLASSES, { recursive: true });
   // Compile into a private folder then rename: parallel test files may race here.
   const tmp = fs.mkdtempSync(path.join(JARS, '.classes-'));
@@ -36,7 +38,8 @@ function compile() {
 // connections (it prints "PORT n" after bind).
 // cpus: optional CPU list for taskset (the bench keeps the server off the loader's core).
 // storageEngine: serverStatus reports it (as mongod does); rejectAuth: saslStart fails as a wrong
-// password does on mongod (code 18). version: { server: '3.6.0', wire: 6 } announces another server
+// password does on mongod (code 18); acceptPlain: authMechanism=PLAIN logs in with any password.
+// version: { server: '3.6.0', wire: 6 } announces another server
 // line in buildInfo and hello (default 7.0.0, wire 21). See LabMongoServer.java.
 // line: a server line of support/server-lines.js ('mongod-4.0-mmapv1-replset', ...): the wire shim
 // (support/wire-shim.js) stands in front and answers as that line does; uri is then the shim's
@@ -45,9 +48,9 @@ function compile() {
 // (support/ferretdb.js), so the kill and freeze tests act on a real server process of another
 // make; a call that asks for what only mongo-java-server can announce (a line, a version, an
 // engine, refused auth) still gets mongo-java-server.
-async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, version = null, line = null } = {}) {
-  if (line) return startLine(line, { cpus, rejectAuth });
-  if (process.env.LAB_TEST_SERVER === 'ferretdb' && !storageEngine && !rejectAuth && !version && !cpus && !port) {
+async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, acceptPlain = false, version = null, line = null } = {}) {
+  if (line) return startLine(line, { cpus, rejectAuth, acceptPlain });
+  if (process.env.LAB_TEST_SERVER === 'ferretdb' && !storageEngine && !rejectAuth && !acceptPlain && !version && !cpus && !port) {
     return require('./ferretdb').startFerretdb();
   }
   compile();
@@ -58,6 +61,7 @@ async function startServer({ port = 0, cpus = null, storageEngine = null, reject
       ...process.env,
       LAB_STORAGE_ENGINE: storageEngine || '',
       LAB_REJECT_AUTH: rejectAuth ? '1' : '',
+      LAB_ACCEPT_PLAIN: acceptPlain ? '1' : '',
       LAB_SERVER_VERSION: version ? version.server : '',
       LAB_WIRE_VERSION: version ? String(version.wire) : '',
     },

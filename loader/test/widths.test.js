@@ -1,0 +1,91 @@
+'use strict';
+// Every line a default run prints fits 120 columns (issue 38 item 23 and must-be-true 3: per-run
+// notes reached 369 columns, a skipped case's reason 289, the group table's footnote 203). The
+// real ./run.sh, loader and server; stdout and stderr as a terminal shows them. The results
+// folder is short, so that no path is longer than a line (a path is never cut).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { startServer } = require('./support/server');
+
+const RUN_SH = path.resolve(__dirname, '..', '..', 'run.sh');
+
+function runSh(args) {
+  return new Promise((resolve) => {
+    const p = spawn('bash', ['-c', 'exec "$@" 2>&1', 'bash', RUN_SH, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+let server;
+let results;
+test.before(async () => { server = await startServer(); results = fs.mkdtempSync(path.join(os.tmpdir(), 'w-')); });
+test.after(async () => { await server.stop(); fs.rmSync(results, { recursive: true, force: true }); });
+
+for (const [name, args] of [
+  ['experiment2 --repeat 2 (two client steps, warm-up, the group table)', ['experiment2', '--preload-docs', '300', '--clients', '1,2', '--duration', '1s', '--warmup', '500ms', '--repeat', '2']],
+  ['writeconcern --repeat 2 (every case; those a standalone cannot run, with their reasons)', ['writeconcern', '--ops', '30', '--repeat', '2']],
+]) {
+  test(`./run.sh ${name}: every line within 120 columns`, async () => {
+    const r = await runSh([...args, '--uri', server.uri, '--engine', 'w', '--results-dir', results, '--metrics-port', '0', '--progress-interval', '300ms']);
+    assert.equal(r.code, 0, r.out);
+    const lines = r.out.split('\n');
+    assert.ok(lines.length > 10, r.out);
+    const wide = lines.filter((l) => l.length > 120);
+    assert.deepEqual(wide, [], `lines over 120 columns:\n${wide.join('\n')}`);
+  });
+}
+
+test('formatTable: a step\'s long host-contention note is wrapped within 120 columns, the grid untouched, nothing lost', () => {
+  const { formatTable } = require('../src/table');
+  const contention = Array.from({ length: 6 }, (_, i) => `worker ${i} event-loop delay p99 ${20 + i}.5 ms (> 20 ms) while the loader used 0.4 of 2 cores and the host was 97% busy`);
+  const step = { index: 1, clients: 1, complete: true, measured_s: 1, ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1000, p99: 2000, p999: 3000 } } },
+    loader: { limited: false, reasons: [], contention } };
+  const text = formatTable({ name: 'x', engine: 'e', complete: true, steps: [step] });
+  assert.deepEqual(text.split('\n').filter((l) => l.length > 120), []);
+  assert.ok(text.replace(/\n {2}/g, ' ').includes(contention.join('; ')), text);
+  assert.match(text, /^step +clients +op +ops +ops\/s +p50 ms +p99 ms +p99\.9 ms +errors$/m);
+});
+
+test('groupTable: docs/s and MB/s as medians within 120 columns; --wide gives fastest, median and slowest of each', () => {
+  const { groupTable } = require('../src/table');
+  const kase = (i, name, docs) => ({ index: i, name, ops: { insert: { count: 10, ops_per_s: docs / 1000, docs_per_s: docs, mb_per_s: docs / 1e5 } } });
+  const runs = [[kase(1, 'j:false interval=500ms', 123456.7), kase(2, 'j:true', 98765.4)], [kase(1, 'j:false interval=500ms', 120000.1), kase(2, 'j:true', 99999.9)]];
+  const narrow = groupTable({ name: 'journal', engine: 'wiredtiger', group: 'journal-20261126T000000Z-abcdef', runs });
+  assert.deepEqual(narrow.split('\n').filter((l) => l.length > 120), []);
+  assert.match(narrow, /^step +op +runs +fastest ops\/s +median ops\/s +slowest ops\/s +median docs\/s +median MB\/s$/m);
+  assert.match(narrow, /^j:true +insert +2\/2 +100 +99\.4 +98\.8 +99382\.7 +0\.994$/m);
+  const wide = groupTable({ name: 'journal', engine: 'wiredtiger', group: 'g', runs, wide: true });
+  assert.match(wide, /^j:true +insert +2\/2 +100 +99\.4 +98\.8 +99999\.9 +99382\.7 +98765\.4 +1 +0\.994 +0\.988$/m);
+});
+
+test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', () => {
+  const { parse } = require('../src/args');
+  assert.equal(parse(['journal', '--wide']).wide, true);
+  assert.equal(parse(['journal']).wide, false);
+});
+
+test('counts read as words: "1 client", "2 clients", ycsb\'s "4 threads"; "3 times" (issue 38 item 23)', () => {
+  const { plural } = require('../src/plural');
+  assert.equal(plural(1, 'client'), '1 client');
+  assert.equal(plural(2, 'client'), '2 clients');
+  assert.equal(plural(4, require('../src/kinds/ycsb').clientWord), '4 threads');
+  const { seedRule } = require('../src/table');
+  assert.equal(seedRule({ source: 'seeds/000 x', method: { repetitions: 3, kept: 'fastest' } }), 'seeds/000 ran each case 3 times and kept fastest');
+  assert.equal(seedRule({ source: 'seeds/000 x', method: { repetitions: 1, kept: 'it' } }), 'seeds/000 ran each case 1 time and kept it');
+});
+
+test('a run\'s progress names its clients in words: "step 1/1 (1 client)", never "1 clients"', async () => {
+  const { runLoader } = require('./support/loader');
+  const r = await runLoader(['experiment2', '--uri', server.uri, '--preload-docs', '200', '--clients', '1', '--duration', '1s',
+    '--results-dir', results, '--metrics-port', '0', '--engine', 'words', '--progress-interval', '300ms']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^step 1\/1 \(1 client\): started/m);
+  assert.match(r.stderr, /^1 client on 1 worker thread, \d+ CPUs? available$/m);
+  assert.doesNotMatch(r.stderr + r.stdout, /1 clients|client\(s\)|thread\(s\)|CPU\(s\)/);
+});
