@@ -13,6 +13,8 @@ const { mergeEncoded, percentiles } = require('./hist');
 const { median, ratioCI } = require('./stats');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
+// issue 41: the drift guard and order mark over each verdict (src/drift.js)
+const { guardVerdict } = require('./drift');
 
 const LEVEL = 0.95;
 const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -205,7 +207,10 @@ function buildSet(results, incomplete, key, idx) {
       for (let j = i + 1; j < engines.length; j++) {
         const A = aggregates.find((x) => x.point === p && x.engine === engines[i]);
         const B = aggregates.find((x) => x.point === p && x.engine === engines[j]);
-        if (A && B) verdicts.push(verdict(p, A, B));
+        if (!A || !B) continue;
+        // issue 41 item 2: the verdict as verdict() gives it, then the drift guard over it
+        const sideRuns = [engines[i], engines[j]].map((e) => results.filter((r) => r.engine === e));
+        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [engines[i], engines[j]], sides: sideRuns, usable: (x) => exclusion(x) === null }));
       }
     }
   }
@@ -335,7 +340,8 @@ function summaryRows(experiments, safety, by) {
         }
         for (const v of vs) {
           const ex2 = v.engines.map((e) => set.aggregates.find((x) => x.point === p && x.engine === e).excluded);
-          rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence });
+          rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence,
+          order_note: v.order_note ?? null, drift: v.drift ?? null }); // issue 41: src/drift.js
         }
       }
     }
@@ -373,4 +379,4 @@ function buildReport(input, meta = {}) {
   };
 }
 
-module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey };
+module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey, exclusion };

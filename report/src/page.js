@@ -237,7 +237,7 @@
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
     const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
     const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs usable/all (in the order of the sides)', 'excluded from verdicts', 'safety'];
-    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
+    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'drift' ? 'no verdict: drift with the runs\' order' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
     const ex = (r) => r.sides.map((side, i) => { const t = Object.entries(r.excluded[i] || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${r.runs[i]}`).join(', '); return t ? `${side}: ${t}` : null; }).filter(Boolean).join('; ');
     // rows grouped by experiment and set under a line naming the sides; runs in the sides' order
     const trs = [];
@@ -252,7 +252,7 @@
       trs.push({
         cls: `row ${r.status}`,
         attrs: { 'data-experiment': r.experiment, 'data-set': r.set, 'data-point': r.point, 'data-sides': r.sides.join(' | ') },
-        cells: [g, r.point, answer(r),
+        cells: [g, r.point, r.order_note ? `${answer(r)} (${r.order_note})` : answer(r), // issue 41: src/drift.js
           r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
           forest(r), r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v '), ex(r) || '-', r.safety.join('; ') || '-'],
       });

@@ -107,6 +107,7 @@ function answer(r) {
   if (r.status === 'verdict') return `${r.faster} ${fmt(r.ratio)}x ${r.slower}`;
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
+  if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';
   return 'NO VERDICT: too few runs';
 }
@@ -145,6 +146,9 @@ function summaryText(report) {
     out.push(`  ${cut(r.point, 14)}  ${cut(answer(r), 40)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
     const ex = excludedLine(r);
     if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
+    // issue 41: the order the runs were made in, and the drift found (src/drift.js)
+    if (r.order_note) out.push(...wrap(`order: ${r.order_note}`, '                    ', '                '));
+    if (r.status === 'drift') out.push(...wrap(`drift: ${r.sentence.replace(/^[^:]*: drift, not a verdict: /, '')}`, '                    ', '                '));
     if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
   }
   return out;
