@@ -50,14 +50,16 @@ function holm(ps, alpha = ALPHA) {
   return out;
 }
 
-// positioned(runs, point, usable) -> [{position, value, id, started_at}] of the side's runs whose
-// point entered the verdict (usable(p): the verdict's own exclusion rule).
+// positioned(runs, point, usable) -> [{position, value, id, started_at, usable}] of the side's runs
+// with the point; usable: it entered the verdict (usable(p): the verdict's own exclusion rule). The
+// order is read from every run (how they were made), the trend from the usable ones only.
 function positioned(runs, point, usable) {
   const out = [];
   for (const r of runs) {
     const p = r.points.find((x) => x.name === point);
-    if (!p || !usable(p) || !(typeof p.ops_per_s === 'number' && p.ops_per_s > 0)) continue;
-    out.push({ position: r.comparison?.position ?? null, id: r.comparison?.id ?? null, started_at: r.started_at ?? null, value: p.ops_per_s });
+    if (!p) continue;
+    const ok = usable(p) && typeof p.ops_per_s === 'number' && p.ops_per_s > 0;
+    out.push({ position: r.comparison?.position ?? null, id: r.comparison?.id ?? null, started_at: r.started_at ?? null, value: p.ops_per_s, usable: ok });
   }
   return out;
 }
@@ -83,9 +85,12 @@ const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 // `order_note`, `drift` ({tests, found}); a verdict or no-difference whose sides drift becomes
 // status 'drift' with its sentence saying so.
 function guardVerdict(v, { point, sides, names, usable }) {
-  const [a, b] = sides.map((runs) => positioned(runs, point, usable));
-  const order = orderOf(a, b);
-  const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : order === 'unknown' ? UNKNOWN_NOTE : null };
+  const [allA, allB] = sides.map((runs) => positioned(runs, point, usable));
+  const order = orderOf(allA, allB);
+  // The note goes with an answer that has a ratio: a verdict, a tie or drift (not "no verdict").
+  const rated = ['verdict', 'no-difference'].includes(v.status);
+  const out = { ...v, order, order_note: !rated ? null : order === 'sequential' ? SEQUENTIAL_NOTE : order === 'unknown' ? UNKNOWN_NOTE : null };
+  const [a, b] = [allA, allB].map((runs) => runs.filter((r) => r.usable));
   // Trend only within one comparison: positions of two comparisons are not one time axis.
   const tests = [];
   [a, b].forEach((runs, i) => {
