@@ -65,6 +65,7 @@ function parse(argv) {
 }
 
 const { capacityReport, capacityText } = require('./capacity');
+const { applyWords } = require('./words');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -93,6 +94,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // not a sweep, so they get no per-step throughput verdicts in the summary.
     report.capacity = capacityReport(input.runs, opts.by);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
+    // issue 41 item 4: words from the interval, one Holm family over every comparison (src/words.js)
+    applyWords(report);
     const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
     io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }));
     return 0;

@@ -202,7 +202,10 @@
     const box = el('section', { class: 'set', 'data-experiment': ex.name, 'data-set': set.id });
     if (ex.sets.length > 1) box.append(el('h3', {}, `set ${set.id}: ${set.engines.join(', ') || 'incomplete runs only'}`));
     const color = { legend: true, domain: set.engines, scheme: 'tableau10' };
-    if (set.aggregates.length) {
+    if (set.parameters?.sla) {
+      // issue 41: a capacity search's steps are offered rates, not a sweep (drawn in the capacity section)
+      box.append(el('p', { class: 'note' }, 'capacity searches (--sla): their steps are offered rates, drawn as latency against rate in the capacity section, not as a throughput sweep'));
+    } else if (set.aggregates.length) {
       const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
       for (const op of ops) throughputChart(box, set, op, color);
       for (const op of ops) for (const m of ['docs_per_s', 'mb_per_s']) throughputChart(box, set, op, color, m);
@@ -225,6 +228,7 @@
     const rows = report.summary;
     const box = el('section', { id: 'summary' }, el('h2', {}, `Summary: who is faster, by ${report.by}`));
     if (!rows.length) { box.append(el('p', { class: 'note' }, 'no experiment runs')); return box; }
+    if (report.family) box.append(el('p', { class: 'family' }, report.family.text)); // issue 41: src/words.js
     // one log scale for every row: the intervals' range, at least 0.5-2, at most 0.01-100 (an
     // interval beyond is clipped at the edge: its numbers are in the ratio column)
     const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(100, Math.max(0.01, x)));
@@ -237,7 +241,7 @@
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
     const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
     const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs usable/all (in the order of the sides)', 'excluded from verdicts', 'safety'];
-    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'drift' ? 'no verdict: drift with the runs\' order' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
+    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'drift' ? 'no verdict: drift with the runs\' order' : r.status === 'equivalent' ? `no difference within ±${Math.round(r.words.margin * 100)}%: ${r.sides.join(' ~ ')}` : r.status === 'inconclusive' ? 'inconclusive' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
     const ex = (r) => r.sides.map((side, i) => { const t = Object.entries(r.excluded[i] || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${r.runs[i]}`).join(', '); return t ? `${side}: ${t}` : null; }).filter(Boolean).join('; ');
     // rows grouped by experiment and set under a line naming the sides; runs in the sides' order
     const trs = [];
@@ -268,7 +272,8 @@
   const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
   root.append(el('p', { class: 'meta' }, `generated ${report.generated_at} from ${report.inputs.join(', ')}.`));
-  root.append(summarySection());
+  // issue 41: a report of capacity searches alone opens with the capacities (src/capacity-page.js)
+  if (report.summary.length || !(report.capacity || []).length) root.append(summarySection());
   for (const ex of report.experiments) {
     const section = el('section', { class: 'experiment', id: `experiment-${ex.name}` }, el('h2', {}, ex.name));
     for (const d of ex.differences) section.append(el('p', { class: 'differs' }, `Not compared: ${d.sentence}`));

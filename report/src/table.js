@@ -108,6 +108,8 @@ function answer(r) {
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
   if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
+  if (r.status === 'equivalent') return `no difference within ±${Math.round(r.words.margin * 100)}% (${fmt(r.ratio)})`;
+  if (r.status === 'inconclusive') return `inconclusive (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';
   return 'NO VERDICT: too few runs';
 }
@@ -127,7 +129,9 @@ function excludedLine(r) {
 function summaryText(report) {
   const rows = report.summary;
   const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
-  if (!rows.length) return [...out, 'no experiment runs'];
+  // issue 41: a report of capacity searches alone opens with the capacities (printed before this)
+  if (!rows.length) return report.capacity?.length ? [] : [...out, 'no experiment runs'];
+  if (report.family) out.push(...wrap(report.family.text, '    '));
   // one log scale for every row: at least 0.5-2, at most 0.1-10 (beyond is clipped at the edge)
   const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(10, Math.max(0.1, x)));
   const lo = Math.min(0.5, ...bounds);
