@@ -15,6 +15,7 @@ const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
 // issue 41: the drift guard and order mark over each verdict (src/drift.js)
 const { guardVerdict } = require('./drift');
+const { usableFigures } = require('./usable');
 
 const LEVEL = 0.95;
 const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -201,6 +202,8 @@ function buildSet(results, incomplete, key, idx) {
       if (a) aggregates.push(a);
     }
   }
+  // issue 41: each side's figure from its usable runs, the excluded ones apart (src/usable.js)
+  usableFigures(aggregates, results, (x) => exclusion(x) === null);
   const verdicts = [];
   for (const p of pointNames) {
     for (let i = 0; i < engines.length; i++) {

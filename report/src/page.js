@@ -44,9 +44,11 @@
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
+    // issue 41: ops/s is drawn from the usable runs (src/usable.js); excluded runs hollow and grey
+    const fromUsable = measure === 'ops_per_s' ? (a) => a.usable?.ops[op] : () => null;
     const data = set.aggregates.filter((a) => a.ops[op] && typeof a.ops[op][`${measure}_median`] === 'number').map((a) => ({
-      point: a.point, engine: a.engine, rate: a.ops[op][`${measure}_median`],
-      min: a.ops[op][`${measure}_slowest`], max: a.ops[op][`${measure}_fastest`], fastest: a.ops[op][`${measure}_fastest`],
+      point: a.point, engine: a.engine, rate: fromUsable(a)?.median ?? a.ops[op][`${measure}_median`],
+      min: fromUsable(a)?.slowest ?? a.ops[op][`${measure}_slowest`], max: fromUsable(a)?.fastest ?? a.ops[op][`${measure}_fastest`], fastest: fromUsable(a)?.fastest ?? a.ops[op][`${measure}_fastest`],
       limited: a.loader_limited_runs > 0, limitedRuns: a.loader_limited_runs, runs: a.runs,
       excluded: exclLabel(a), measured: a.verdict_samples.length > 0,
     }));
@@ -56,15 +58,17 @@
     const measured = data.filter((d) => d.measured);
     const notMeasured = data.filter((d) => !d.measured);
     const marked = data.filter((d) => d.excluded);
+    const hollow = measure === 'ops_per_s' ? set.aggregates.flatMap((a) => (a.excluded_values?.[op] || []).map((v) => ({ point: a.point, engine: a.engine, value: v }))) : [];
     // The seed's published numbers never rescale the measured points: those within the measured
     // range are dashed lines, those above it are named at the top of the chart (off scale).
-    const top = Math.max(...data.map((d) => d.max ?? d.rate)) * 1.15;
+    const top = Math.max(...data.map((d) => d.max ?? d.rate), ...hollow.map((d) => d.value)) * 1.15;
     const pubAll = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s' : measure === 'ops_per_s' && p.op === op && !p.measure));
     const pub = pubAll.filter((p) => p.value <= top);
     const pubOff = pubAll.filter((p) => p.value > top);
     const x = xLabel(set);
     const caption = `${op} ${unit} per ${x}: median of repetitions (dot), fastest (triangle), bar: slowest-fastest` +
       (pubAll.length ? `; published ${set.published.source}: ${pub.length ? 'dashed' : ''}${pub.length && pubOff.length ? ', ' : ''}${pubOff.length ? 'above the measured range, named at the top (off scale)' : ''}` : '') +
+      (hollow.length ? '; hollow grey dots: excluded runs, one each (never in the median)' : '') +
       (marked.length ? `; red ring: runs excluded from verdicts (loader-limited, errors, unsupported, shared host, docs lost: n of the ${x}'s runs); grey cross: no run usable for a verdict` : '');
     chart(parent, kind, caption, set.engines, {
       x: { type: 'point', domain: set.points, label: x, padding: 0.3 },
@@ -79,6 +83,7 @@
         Plot.line(measured, { x: 'point', y: 'rate', stroke: 'engine' }),
         Plot.dot(measured, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
         ...set.engines.map((e, i) => Plot.dot(measured.filter((d) => d.engine === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'engine', symbol: 'triangle', r: 4, dx: (i - (set.engines.length - 1) / 2) * 6 })),
+        Plot.dot(hollow, { x: 'point', y: 'value', stroke: '#999', fill: 'none', r: 3, className: 'excluded-run' }),
         Plot.dot(notMeasured, { x: 'point', y: 'rate', symbol: 'times', stroke: '#888', r: 5 }),
         Plot.dot(marked, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
         // one label per engine, stacked, so two marked engines at one step stay readable
@@ -185,8 +190,11 @@
     head.push('note');
     const rows = [];
     for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
-      const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, a.runs, num(a.ops_per_s.fastest, 1), num(a.ops_per_s.median, 1), num(a.ops_per_s.slowest, 1)];
-      for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
+      // issue 41: the side's figures from its usable runs; the runs column says how many were left out
+      const u = a.usable?.ops_per_s ?? a.ops_per_s;
+      const runsCell = a.usable && a.usable.runs < a.runs ? `${a.usable.runs} usable of ${a.runs}` : a.runs;
+      const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, runsCell, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
+      for (const op of ops) { const o = a.ops[op]; cells.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
       for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
       cells.push(pointNote(a));
       rows.push({ cls: a.not_applicable ? 'not-applicable' : a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells });
