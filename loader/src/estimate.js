@@ -9,10 +9,11 @@ const { MAX_STEPS } = require('./sla');
 
 // estimateRun(config) -> { seconds, steps, bound }: seconds of the measured steps (warm-up
 // included), or null when they end by their work; bound 'time', 'at most' (an --sla search stops
-// after at most MAX_STEPS steps) or 'work'; preload: whether a preload comes before them.
+// after at most MAX_STEPS steps, each possibly retried once) or 'work'; preload: whether a preload comes before them.
 function estimateRun(config) {
   const stepMs = config.workload.durationMs ? config.workload.durationMs + (config.warmupMs || 0) : null;
-  const steps = config.sla ? MAX_STEPS : planOf(config).length;
+  // a search runs at most MAX_STEPS counted steps, each of which may be tried once more (sla.js)
+  const steps = config.sla ? 2 * MAX_STEPS : planOf(config).length;
   return {
     seconds: stepMs === null ? null : Math.round((steps * stepMs) / 1000),
     steps,

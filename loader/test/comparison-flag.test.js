@@ -38,6 +38,6 @@ test('lab-loader estimate: the measured steps of one run, or unknown when their 
   const est = (...a) => execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'lab-loader.js'), 'estimate', ...a], { encoding: 'utf8' }).trim();
   // 2 steps x (30 s + the file's 5 s warm-up)
   assert.equal(est('experiment2', '--clients', '1,2', '--duration', '30s', '--warmup', '5s'), 'seconds=70 steps=2 bound=time preload=1000000');
-  assert.equal(est('experiment2', '--sla', 'p99=10ms', '--duration', '10s', '--warmup', '0'), 'seconds=120 steps=12 bound=at-most preload=1000000');
+  assert.equal(est('experiment2', '--sla', 'p99=10ms', '--duration', '10s', '--warmup', '0'), 'seconds=240 steps=24 bound=at-most preload=1000000');
   assert.equal(est('experiment1', '--docs', '100'), 'seconds=unknown steps=1 bound=work preload=0');
 });
