@@ -51,7 +51,8 @@ function applyCapacityLimits(sections, runs) {
       }
       const samples = usable.map((b) => b.pass);
       const excluded = contended ? { ...s.excluded, [CONTENTION]: contended } : s.excluded;
-      return { ...s, samples, median: samples.length ? median(samples) : null, excluded, brackets: usable };
+      // the figure the capacity line shows is the statistic the verdict uses: the geometric mean
+      return { ...s, samples, median: samples.length ? median(samples) : null, geomean: samples.length ? gm(samples) : null, excluded, brackets: usable };
     });
     const verdicts = [];
     for (let i = 0; i < c.sides.length; i++) for (let j = i + 1; j < c.sides.length; j++) verdicts.push(widen(capacityVerdict(c.sla, c.sides[i], c.sides[j]), c.sides[i], c.sides[j]));

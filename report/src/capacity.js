@@ -98,7 +98,9 @@ function capacityText(sections) {
   if (!sections.length) return '';
   const out = ['== capacity under a latency SLA: the highest offered rate whose intended latency stayed under the target (--sla)'];
   for (const c of sections) {
-    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : `${Math.round(s.median)} ops/s`} (median of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
+    // issue 41: the geometric mean where src/capacity-limits.js gave one (the verdict's statistic)
+    const fig = (s) => (s.geomean !== undefined ? [s.geomean, 'geometric mean'] : [s.median, 'median']);
+    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${fig(s)[0] === null ? 'no capacity' : `${Math.round(fig(s)[0])} ops/s`} (${fig(s)[1]} of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
     for (const v of c.verdicts) out.push(`  ${v.sentence}`);
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }

@@ -41,6 +41,17 @@ test('searches that all stopped at the same rates: the interval includes their b
   assert.ok(v.ci[0] < 2 && v.ci[1] > 2, `widened: ${v.ci}`);
   assert.match(v.sentence, /b sustains 2\.09x a's rate at p99 <= 10 ms \(95% CI 1\.99-2\.19 with the searches' brackets, 3 runs each\)/);
   assert.match(out, /with the searches' brackets/);
+  // the capacity line shows the verdict's statistic, the geometric mean (not the median)
+  assert.match(out, /a 100 ops\/s \(geometric mean of 3\/3 run\(s\)/);
+});
+
+test('the capacity line shows the geometric mean the verdict uses', () => {
+  const root = tmpDir();
+  // a: 100, 100, 400 -> median 100, geometric mean 159; the verdict's ratio is of geometric means
+  [100, 100, 400].forEach((c, i) => search(root, 'a', `a${i}`, c, c + 4));
+  [300, 310, 320].forEach((c, i) => search(root, 'b', `b${i}`, c, c + 10));
+  const { out } = report(root);
+  assert.match(out, /a 159 ops\/s \(geometric mean of 3\/3 run\(s\)/);
 });
 
 test('a search with contention in a deciding step is left out of the verdict, counted', () => {
