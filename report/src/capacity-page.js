@@ -26,8 +26,8 @@
     box.append(el('h3', {}, `${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${sla}`));
     box.append(el('ul', {}, c.verdicts.map((v) => el('li', { class: v.status }, v.sentence)), c.verdicts.length ? [] : [el('li', {}, 'one side only: nothing to compare')]));
     // issue 41: the geometric mean, the statistic the verdict uses (src/capacity-limits.js)
-    const fig = (s) => (s.geomean !== undefined ? [s.geomean, 'geometric mean'] : [s.median, 'median']);
-    box.append(el('p', { class: 'meta' }, c.sides.map((s) => `${s.engine}: ${fig(s)[0] === null ? 'no capacity' : `${Math.round(fig(s)[0])} ops/s`} (${fig(s)[1]} of ${s.samples.length} usable of ${s.runs} run(s); ${s.clients.join(',')} clients)`).join('; ')));
+    const figure = (s) => (s.geomean !== undefined ? [s.geomean, 'geometric mean'] : [s.median, 'median']);
+    box.append(el('p', { class: 'meta' }, c.sides.map((s) => `${s.engine}: ${figure(s)[0] === null ? 'no capacity' : `${Math.round(figure(s)[0])} ops/s`} (${figure(s)[1]} of ${s.samples.length} usable of ${s.runs} run(s); ${s.clients.join(',')} clients)`).join('; ')));
     const data = c.sides.flatMap((s) => s.curve.filter((p) => p.intended_us > 0).map((p) => ({ ...p, engine: s.engine, ms: p.intended_us / 1000, series: `${s.engine} ${p.run}` })));
     if (!data.length) continue;
     const msAll = [...data.map((d) => d.ms), c.sla.target_ms];
