@@ -18,7 +18,10 @@ test('the side\'s figure from its usable runs; excluded runs hollow and grey, on
   makeRun(root, { engine: 'a', stamp: 'a2', steps: [{ name: 'clients-1', ops: one(1100) }] });
   makeRun(root, { engine: 'a', stamp: 'a3', steps: [{ name: 'clients-1', ops: one(5000), limited: true }] });
   [800, 820].forEach((r, i) => makeRun(root, { engine: 'b', stamp: `b${i}`, steps: [{ name: 'clients-1', ops: one(r) }] }));
-  assert.equal(main(['--results-dir', root], { stdout: { write() {} }, stderr: process.stderr }), 0);
+  let wide = '';
+  assert.equal(main(['--results-dir', root, '--wide'], { stdout: { write: (x) => { wide += x; } }, stderr: process.stderr }), 0);
+  // the terminal's --wide table too: a's row reads 2/3 runs and the usable median 1,050
+  assert.match(wide, /clients-1 +a +2\/3 +1,100(\.0)? +1,050(\.0)? +1,000(\.0)?/);
   const rep = JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8'));
   const a = rep.experiments[0].sets[0].aggregates.find((x) => x.engine === 'a');
   assert.equal(a.usable.ops.find.median, 1050);
