@@ -65,6 +65,8 @@ source "$LAB_ROOT/lib/fault.sh"
 source "$LAB_ROOT/lib/smoke.sh"
 # shellcheck source=lib/k8s.sh
 source "$LAB_ROOT/lib/k8s.sh"
+# shellcheck source=lib/compare.sh
+source "$LAB_ROOT/lib/compare.sh"
 
 usage() {
   cat <<USAGE
@@ -83,6 +85,8 @@ Experiments (each experiments/NAME.yaml is one: ./run.sh NAME [experiment flags]
 $(experiments_usage)
                           stands the stack up if needed, runs the loader, prints a summary;
                           --uri URI drives an existing cluster from this host instead
+Comparisons (interleaved runs of several engines or clusters, then their report):
+$(compare_usage)
 Report:
   report [--experiment NAME ...] [--engine E ...] [--since DATE] [RESULT_DIR ...]
          [--by engine|server|profile|LABEL] [--wide]
@@ -207,7 +211,7 @@ verb_report() {
 
 # verb_hint WORD: "; did you mean 'NEAREST'?" for a mistyped verb or experiment name, else nothing.
 verb_hint() {
-  local names=(help test report up down destroy status logs shell fault resync smoke k8s) f near
+  local names=(help test report compare up down destroy status logs shell fault resync smoke k8s) f near
   for f in "$LAB_ROOT"/experiments/*.yaml; do
     [[ -e $f ]] && names+=("$(basename "$f" .yaml)")
   done
@@ -234,6 +238,11 @@ main() {
   esac
   VERB=$verb
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root
+  # compare parses the common flags itself: they are part of the comparison --resume restores.
+  if [[ $verb == compare ]]; then
+    verb_compare "$@"
+    return
+  fi
   parse_common_flags "$@"
   case $verb in
     up) no_extra_args up; verb_up ;;

@@ -33,6 +33,12 @@ async function main(argv) {
     if (opts.command === 'flags') return require('../src/catalog').printKindFlags(opts.experimentsDir, process.stdout);
     // check: the same parser and experiment-file validation as a run, and nothing else, so that
     // ./run.sh refuses bad flags with the loader's own words before it starts anything.
+    // estimate: what one run's measured steps will take (src/estimate.js), for ./run.sh compare.
+    if (opts.command === 'estimate') {
+      const { estimateRun, estimateLine } = require('../src/estimate');
+      process.stdout.write(`${estimateLine(estimateRun(require('../src/config').load(opts).config))}\n`);
+      return 0;
+    }
     if (opts.command === 'check') {
       require('../src/config').load(opts);
       return 0;

@@ -42,6 +42,7 @@ const COMMON_OPTIONS = {
   'experiments-dir': { type: 'string' },
   repeat: { type: 'string' },
   group: { type: 'string' },
+  comparison: { type: 'string' },
   profile: { type: 'string' },
   'journal-path': { type: 'string' },
   wide: { type: 'boolean' },
@@ -53,11 +54,13 @@ const COMMON_OPTIONS = {
 const KIND_FLAGS = kindFlags().filter((f) => !Object.hasOwn(COMMON_OPTIONS, f.slice(2)));
 const OPTIONS = { ...COMMON_OPTIONS, ...Object.fromEntries(KIND_FLAGS.map((f) => [f.slice(2), { type: 'string' }])) };
 
-const USAGE = `Usage: lab-loader [check] <NAME|FILE.yaml> [flags]
+const USAGE = `Usage: lab-loader [check|estimate] <NAME|FILE.yaml> [flags]
        lab-loader list [--experiments-dir DIR]
 
 NAME is any experiments/NAME.yaml (experiment1, experiment2, experiment3, ...). "check" parses
-and validates NAME and the flags exactly as a run would, connects to nothing, and exits 0 or 2.
+and validates NAME and the flags exactly as a run would, connects to nothing, and exits 0 or 2;
+"estimate" does the same and prints how long the measured steps of one run last (seconds=N, or
+unknown when they end by their work).
 "list" prints each experiment's name and description (its first comment line).
 
 Runs one experiment of seeds/004 against a MongoDB deployment and writes
@@ -86,6 +89,9 @@ Workload (defaults come from the experiment file):
                                   the experiment file's repeat:, else 1)
   --group ID                      the run group's id in summary.json (default: made per
                                   invocation); give the same ID on several hosts of one run
+  --comparison ID:SIDE:POSITION   this run is POSITION (1-based, in the order run) of comparison
+                                  ID, on side SIDE; recorded in summary.json "comparison" (./run.sh
+                                  compare passes it; one run, so not with --repeat above 1)
   --workers N                     worker threads (default min(max clients, CPU cores))
 Output:
   --engine LABEL                  results label (default: the storage engine the server reports)
@@ -124,6 +130,16 @@ DUR is a number with a unit: 500ms, 30s, 2m, 1h (decimals allowed: 1.5s). Exit c
 by SIGTERM; a second signal exits at once, keeping the steps measured so far. Partial results
 are written whenever a results folder was created (only after the server answered).`;
 
+
+// parseComparison('cmp-1:mmapv1:3') -> { id, side, position }: which comparison a run belongs to
+// (./run.sh compare), on which side, at which place in the order the comparison ran its runs; the
+// report looks for a trend across positions (drift) with it. undefined when not given.
+function parseComparison(text) {
+  if (text === undefined) return undefined;
+  const m = /^([A-Za-z0-9][A-Za-z0-9_.-]*):([A-Za-z0-9][A-Za-z0-9_.-]*):([^:]*)$/.exec(text);
+  if (!m) throw new UsageError(`--comparison: '${text}' is not ID:SIDE:POSITION (ID and SIDE: letters, digits, . _ -; e.g. cmp-20261126T1440Z:mmapv1:3)`);
+  return { id: m[1], side: m[2], position: parseCount('--comparison POSITION', m[3], 1, 100000) };
+}
 
 // parseUri: a mongodb:// URI with at least one host ("mongodb://" alone is a usage error, not a
 // server that cannot be reached), parsed by the driver's own parser.
@@ -266,10 +282,11 @@ function parse(argv) {
   const v = parsed.values;
   const positionals = [...parsed.positionals];
   // NAME --help: the common flags and that experiment's own (its workload kind's).
-  if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list', 'flags'].includes(p)), experimentsDir: v['experiments-dir'] };
-  // Subcommands: check (validate only), list, flags (every kind's own flags, for ./run.sh help);
-  // anything else names the experiment to run.
-  const command = ['check', 'list', 'flags'].includes(positionals[0]) ? positionals.shift() : 'run';
+  if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list', 'flags', 'estimate'].includes(p)), experimentsDir: v['experiments-dir'] };
+  // Subcommands: check (validate only), list, flags (every kind's own flags, for ./run.sh help),
+  // estimate (a run's measured time, for ./run.sh compare's plan); anything else names the
+  // experiment to run.
+  const command = ['check', 'list', 'flags', 'estimate'].includes(positionals[0]) ? positionals.shift() : 'run';
   if (command === 'list' || command === 'flags') {
     if (positionals.length) throw new UsageError(`${command} takes no experiment (got: ${positionals.join(' ')})`);
     return { command, experimentsDir: v['experiments-dir'] };
@@ -299,6 +316,7 @@ function parse(argv) {
     // Not given: the experiment file's `repeat:` (e.g. writeconcern repeats each case 3 times), else 1.
     repeat: v.repeat !== undefined ? parseCount('--repeat', v.repeat, 1, 1000) : undefined,
     group: label('--group', v.group),
+    comparison: parseComparison(v.comparison),
     profile: label('--profile', v.profile),
     journalPath: v['journal-path'],
     uri: v.uri,
@@ -331,6 +349,8 @@ function parse(argv) {
     // The kind flags given, as text (config.js parses them with the kind's own parser).
     kindArgs: Object.fromEntries(KIND_FLAGS.filter((f) => v[f.slice(2)] !== undefined).map((f) => [f, v[f.slice(2)]])),
   };
+  // A comparison's position is one run's place in its order: several repetitions would share it.
+  if (opts.comparison && opts.repeat > 1) throw new UsageError(`--comparison names one run of a comparison: it goes with --repeat 1 (got --repeat ${opts.repeat}; ./run.sh compare --repeat N makes N positions per side)`);
   if (!/^[0-9A-Za-z.:-]+$/.test(opts.metricsHost)) {
     throw new UsageError(`--metrics-host: '${opts.metricsHost}' is not an address`);
   }

@@ -383,6 +383,12 @@ class Run {
       }
     }
     const ops = mergeInterval(replies.map((r) => r.ops), intervalS, warming ? acc.warm.ops : acc.ops);
+    // ops due in the warm-up that ended in the window (worker.js `early`): the warm-up's, never the window's
+    const early = replies.map((r) => r.early).filter((e) => e && Object.keys(e).length);
+    if (early.length) {
+      mergeInterval(early, intervalS, acc.warm.ops);
+      for (const e of early) for (const [op, d] of Object.entries(e)) this.metrics.addInterval(op, d);
+    }
     if (warming && askedAt >= step.measureAt - TIMER_SLACK_MS) {
       acc.warming = false;
       acc.measuredFrom = askedAt;

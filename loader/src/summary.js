@@ -91,6 +91,8 @@ function buildSummary(f) {
     // One id for every repetition of one --repeat invocation (and every host of one --group).
     group: opts.group ?? null,
     repetition: opts.repetition ?? 1,
+    // ./run.sh compare's {id, side, position}: the run's place in an interleaved comparison.
+    comparison: opts.comparison ?? null,
     profile: opts.profile ?? null, // ./run.sh --profile for in-stack runs; null for --uri
     labels: opts.labels ?? {}, // --label KEY=VALUE (the user's own dimensions: platform, os, ...)
     // CPUs of the loader and of the members (src/placement.js); shared: true marks a run where

@@ -12,7 +12,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { LoopDelay } = require('./loop-delay');
 const { Rng } = require('./rng');
-const { Recorder, Pacer } = require('./recorder');
+const { Recorder, Pacer, dueBeforeWindow } = require('./recorder');
 const { newClient, isFatal } = require('./clients');
 const { opsFor, clientStream } = require('./workload');
 
@@ -20,6 +20,9 @@ const { conn, config, clientIds, workerIndex, lastOk } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
 
 const recorder = new Recorder(lastOk);
+// Paced ops due during a step's warm-up that ended in its measured window (recorder.js
+// dueBeforeWindow): flushed apart as `early`, counted by the main thread in the warm-up.
+const early = new Recorder(null);
 
 // Commands each client sends in setup, before any step: its pooled connection is open (and
 // authenticated) and the driver's command path (server selection, OP_MSG, BSON) is compiled
@@ -49,7 +52,7 @@ function flush(seq) {
     cpuPrev = process.threadCpuUsage();
     self.cpuUs = c.user + c.system;
   }
-  parentPort.postMessage({ type: 'interval', seq, ops, self, lastError, lastOkAt: recorder.lastOkAt });
+  parentPort.postMessage({ type: 'interval', seq, ops, early: early.flush(), self, lastError, lastOkAt: Math.max(recorder.lastOkAt, early.lastOkAt) });
   lastError = null;
 }
 
@@ -72,6 +75,8 @@ async function runClient(id, step) {
   // env: what a kind may need beyond its collection (kinds/index.js).
   const note = (data) => parentPort.postMessage({ type: 'note', index: step.index, id, data });
   const next = opsFor(config, col, rng, id, step, { db, client, note });
+  const rec = (op, startMs, endMs, intendedMs, ...rest) =>
+    (dueBeforeWindow(step, intendedMs, endMs) ? early.record : record)(op, startMs, endMs, intendedMs, ...rest);
   // Paced clients start spread over one interval (client k of n at k/n of it), so that together
   // they offer an even stream, not n operations at once every interval (a burst that queues at
   // the server and was counted as its latency), and a short step offers its rate, not a whole
@@ -95,7 +100,7 @@ async function runClient(id, step) {
     } else if (step.endAt && now() >= step.endAt) break;
     let r;
     try {
-      r = await next(record, intended, now);
+      r = await next(rec, intended, now);
       consecutiveErrors = 0;
     } catch (e) {
       if (isFatal(e)) { abort(`client ${id}: ${e.name}: ${e.message}`); break; }

@@ -136,7 +136,10 @@ test('a target below the server\'s idle latency: the search goes down, then says
   const c = summary.capacity;
   assert.equal(c.capacity_ops_per_s, null);
   assert.match(c.search.ended, /no rate passes/);
-  assert.deepEqual(c.steps.map((s) => s.offered_ops_per_s), [8, 4, 2, 1]);
+  // a step failed under host contention is tried once more (issue 41; src/sla.js): the rates tried,
+  // retries aside, go down by halves
+  const retried = (s, i) => i > 0 && c.steps[i - 1].retry && c.steps[i - 1].offered_ops_per_s === s.offered_ops_per_s;
+  assert.deepEqual(c.steps.filter((s, i) => !retried(s, i)).map((s) => s.offered_ops_per_s), [8, 4, 2, 1]);
   assertOffered(summary.steps, 1, 2);
   for (const s of c.steps) assert.match(s.why, /intended p99 [\d.]+ ms > 1 ms/);
   for (const s of c.steps) assert.ok(s.service_us >= 5000, `service p99 ${s.service_us} us, under the proxy's 5 ms`);

@@ -115,3 +115,37 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
   assert.equal(clean.host_caveat, undefined);
   assert.doesNotMatch(capacityLine(clean), /CAVEAT/);
 });
+
+// issue 41 item 3: one noisy step must not cap a search. A step the loader flagged for host
+// contention, or one that failed within the search's resolution, is tried once more before it
+// bounds the search; a second failure stands.
+test('a contended or marginal failure is tried once more before it bounds the search', () => {
+  const sla = parseSla('p99=10ms');
+  // the first step at 100 ops/s hits a host stall (contention flagged, p99 blown); the true knee is 1080
+  let stalled = false;
+  const stallOnce = (rate) => {
+    const e = serverAt(rate, { knee: 1000, max: 1e9 });
+    if (rate === 100 && !stalled) {
+      stalled = true;
+      return { ...e, loader: { limited: false, contention: ['worker 0 event-loop delay p99 900 ms (> 20 ms)'] }, ops: { find: { ...e.ops.find, intended_latency_us: { p50: 600, p99: 900000, p999: 900000 } } } };
+    }
+    return e;
+  };
+  const s = new CapacitySearch({ sla });
+  for (let rate = s.next(); rate !== null; rate = s.next()) s.record(judgeStep(sla, rate, stallOnce(rate)));
+  const r = s.result(16);
+  assert.deepEqual(r.steps.slice(0, 3).map((x) => [x.offered_ops_per_s, x.passed]), [[100, false], [100, true], [200, true]]);
+  assert.match(r.steps[0].retry, /other load on the loader's host/);
+  assert.ok(r.capacity_ops_per_s >= 1000, `capped by the stalled step: ${r.capacity_ops_per_s}`);
+  // a marginal miss (p99 10.3 ms against 10 ms) is retried; failing again, it stands and bounds
+  const marginal = judgeStep(sla, 500, { ...serverAt(500, { knee: 1e9, max: 1e9 }), ops: { find: { count: 5000, errors: 0, latency_us: { p50: 1, p99: 1, p999: 1 }, intended_latency_us: { p50: 1, p99: 10300, p999: 10300 } } } });
+  assert.match(marginal.retry, /marginal failure/);
+  const s2 = new CapacitySearch({ sla, start: 500 });
+  assert.equal(s2.next(), 500);
+  s2.record(marginal);
+  assert.equal(s2.next(), 500, 'tried once more');
+  s2.record(marginal);
+  assert.equal(s2.next(), 250, 'a second failure stands: the search goes down');
+  // a clear failure (p99 50 ms) is not retried
+  assert.equal(judgeStep(sla, 500, { ...serverAt(500, { knee: 0, max: 1e9 }) }).retry, undefined);
+});

@@ -25,8 +25,10 @@
     const sla = `${c.sla.percentile} <= ${c.sla.target_ms} ms`;
     box.append(el('h3', {}, `${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${sla}`));
     box.append(el('ul', {}, c.verdicts.map((v) => el('li', { class: v.status }, v.sentence)), c.verdicts.length ? [] : [el('li', {}, 'one side only: nothing to compare')]));
-    // the median to 0.1 ops/s, as the terminal and the loader print it (common/stats.js round)
-    box.append(el('p', { class: 'meta' }, c.sides.map((s) => `${s.engine}: ${s.median === null ? 'no capacity' : `${Math.round(s.median * 10) / 10} ops/s`} (median of ${s.samples.length} usable of ${s.runs} run(s); ${s.clients.join(',')} clients)`).join('; ')));
+    // issue 41: the geometric mean first, the statistic the verdict uses (src/capacity-limits.js),
+    // then the median to 0.1 ops/s as the terminal and the loader print it (common/stats.js round)
+    const figure = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean; median ${Math.round(s.median * 10) / 10}` : `${Math.round(s.median * 10) / 10} ops/s (median`);
+    box.append(el('p', { class: 'meta' }, c.sides.map((s) => `${s.engine}: ${s.median === null ? 'no capacity' : figure(s)} of ${s.samples.length} usable of ${s.runs} run(s); ${s.clients.join(',')} clients)`).join('; ')));
     const data = c.sides.flatMap((s) => s.curve.filter((p) => p.intended_us > 0).map((p) => ({ ...p, engine: s.engine, ms: p.intended_us / 1000, series: `${s.engine} ${p.run}` })));
     if (!data.length) continue;
     const msAll = [...data.map((d) => d.ms), c.sla.target_ms];

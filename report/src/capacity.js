@@ -96,7 +96,10 @@ function capacityText(sections) {
   if (!sections.length) return '';
   const out = ['== capacity under a latency SLA: the highest offered rate whose intended latency stayed under the target (--sla)'];
   for (const c of sections) {
-    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : `${round(s.median, 1)} ops/s`} (median of ${s.samples.length}/${s.runs} run(s), clients ${s.clients.join(',')})`).join('; ')}`);
+    // issue 41: the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
+    // median the loader prints for the same searches (issue 37: both print it, to 0.1 ops/s).
+    const lead = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean of ${s.samples.length}/${s.runs} run(s); median ${round(s.median, 1)}` : `${round(s.median, 1)} ops/s (median of ${s.samples.length}/${s.runs} run(s)`);
+    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : lead(s)}, clients ${s.clients.join(',')})`).join('; ')}`);
     for (const v of c.verdicts) out.push(`  ${v.sentence}`);
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }

@@ -67,6 +67,8 @@ function parse(argv) {
 const { capacityReport, capacityText } = require('./capacity');
 const { serverSide, serverSideText, seriesOf } = require('./server-side');
 const { claimsReport } = require('./claims');
+const { applyWords } = require('./words');
+const { applyCapacityLimits } = require('./capacity-limits');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -93,10 +95,13 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     });
     // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
     // not a sweep, so they get no per-step throughput verdicts in the summary.
-    report.capacity = capacityReport(input.runs, opts.by);
+    // issue 41 item 3: contended searches out, intervals widened by the searches' brackets
+    report.capacity = applyCapacityLimits(capacityReport(input.runs, opts.by), input.runs);
     // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
     report.claims = claimsReport(input.runs);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
+    // issue 41 item 4: words from the interval, one Holm family over every comparison (src/words.js)
+    applyWords(report);
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);
     report.server_series = seriesOf(input.runs);

@@ -14,6 +14,9 @@ const { median } = require('./stats');
 const { judge, fmt, LEVEL } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
+// issue 41: the drift guard and order mark over each verdict (src/drift.js)
+const { guardVerdict } = require('./drift');
+const { usableFigures } = require('./usable');
 
 function runRef(r) {
   return {
@@ -189,13 +192,18 @@ function buildSet(results, incomplete, key, idx) {
       if (a) aggregates.push(a);
     }
   }
+  // issue 41: each side's figure from its usable runs, the excluded ones apart (src/usable.js)
+  usableFigures(aggregates, results, (x) => exclusion(x) === null);
   const verdicts = [];
   for (const p of pointNames) {
     for (let i = 0; i < engines.length; i++) {
       for (let j = i + 1; j < engines.length; j++) {
         const A = aggregates.find((x) => x.point === p && x.engine === engines[i]);
         const B = aggregates.find((x) => x.point === p && x.engine === engines[j]);
-        if (A && B) verdicts.push(verdict(p, A, B));
+        if (!A || !B) continue;
+        // issue 41 item 2: the verdict as verdict() gives it, then the drift guard over it
+        const sideRuns = [engines[i], engines[j]].map((e) => results.filter((r) => r.engine === e));
+        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [engines[i], engines[j]], sides: sideRuns, usable: (x) => exclusion(x) === null }));
       }
     }
   }
@@ -325,7 +333,8 @@ function summaryRows(experiments, safety, by) {
         }
         for (const v of vs) {
           const ex2 = v.engines.map((e) => set.aggregates.find((x) => x.point === p && x.engine === e).excluded);
-          rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence });
+          rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence,
+          order_note: v.order_note ?? null, drift: v.drift ?? null }); // issue 41: src/drift.js
         }
       }
     }
@@ -363,4 +372,4 @@ function buildReport(input, meta = {}) {
   };
 }
 
-module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey, nameSides };
+module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey, nameSides, exclusion };

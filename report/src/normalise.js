@@ -209,6 +209,8 @@ function normalise(s, timelineLines, dir) {
     // Runs without a group (written before --repeat existed) are each their own group of one.
     group: s.group ?? null,
     repetition: Number.isInteger(s.repetition) ? s.repetition : 1,
+    // ./run.sh compare's {id, side, position} (src/drift.js reads the order from it); null without
+    comparison: s.comparison && typeof s.comparison === 'object' ? s.comparison : null,
     host: d.host,
     complete: s.complete === true,
     reason: s.reason ?? null,

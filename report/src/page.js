@@ -44,9 +44,11 @@
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
+    // issue 41: ops/s is drawn from the usable runs (src/usable.js); excluded runs hollow and grey
+    const fromUsable = measure === 'ops_per_s' ? (a) => a.usable?.ops[op] : () => null;
     const data = set.aggregates.filter((a) => a.ops[op] && typeof a.ops[op][`${measure}_median`] === 'number').map((a) => ({
-      point: a.point, engine: a.engine, rate: a.ops[op][`${measure}_median`],
-      min: a.ops[op][`${measure}_slowest`], max: a.ops[op][`${measure}_fastest`], fastest: a.ops[op][`${measure}_fastest`],
+      point: a.point, engine: a.engine, rate: fromUsable(a)?.median ?? a.ops[op][`${measure}_median`],
+      min: fromUsable(a)?.slowest ?? a.ops[op][`${measure}_slowest`], max: fromUsable(a)?.fastest ?? a.ops[op][`${measure}_fastest`], fastest: fromUsable(a)?.fastest ?? a.ops[op][`${measure}_fastest`],
       limited: a.loader_limited_runs > 0, limitedRuns: a.loader_limited_runs, runs: a.runs,
       excluded: exclLabel(a), measured: a.verdict_samples.length > 0,
     }));
@@ -56,9 +58,10 @@
     const measured = data.filter((d) => d.measured);
     const notMeasured = data.filter((d) => !d.measured);
     const marked = data.filter((d) => d.excluded);
+    const hollow = measure === 'ops_per_s' ? set.aggregates.flatMap((a) => (a.excluded_values?.[op] || []).map((v) => ({ point: a.point, engine: a.engine, value: v }))) : [];
     // The seed's published numbers never rescale the measured points: those within the measured
     // range are dashed lines, those above it are named at the top of the chart (off scale).
-    const top = Math.max(...data.map((d) => d.max ?? d.rate)) * 1.15;
+    const top = Math.max(...data.map((d) => d.max ?? d.rate), ...hollow.map((d) => d.value)) * 1.15;
     // A byte figure (seeds/003's MiB/s) is drawn in the chart's MB/s and named as published.
     const pubAll = (set.published?.series || []).filter((p) => (measure === 'docs_per_s' ? p.measure === 'docs_per_s'
       : measure === 'mb_per_s' ? p.measure === 'mb_per_s' && (p.op === null || p.op === op)
@@ -69,6 +72,7 @@
     const x = xLabel(set);
     const caption = `${op} ${unit} per ${x}: median of repetitions (dot), fastest (triangle), bar: slowest-fastest` +
       (pubAll.length ? `; published ${set.published.source}: ${pub.length ? 'dashed' : ''}${pub.length && pubOff.length ? ', ' : ''}${pubOff.length ? 'above the measured range, named at the top (off scale)' : ''}` : '') +
+      (hollow.length ? '; hollow grey dots: excluded runs, one each (never in the median)' : '') +
       (marked.length ? `; red ring: runs excluded from verdicts (loader-limited, errors, unsupported, shared host, docs lost: n of the ${x}'s runs); grey cross: no run usable for a verdict` : '');
     chart(parent, kind, caption, set.engines, {
       x: { type: 'point', domain: set.points, label: x, padding: 0.3 },
@@ -83,6 +87,7 @@
         Plot.line(measured, { x: 'point', y: 'rate', stroke: 'engine' }),
         Plot.dot(measured, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
         ...set.engines.map((e, i) => Plot.dot(measured.filter((d) => d.engine === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'engine', symbol: 'triangle', r: 4, dx: (i - (set.engines.length - 1) / 2) * 6 })),
+        Plot.dot(hollow, { x: 'point', y: 'value', stroke: '#999', fill: 'none', r: 3, className: 'excluded-run' }),
         Plot.dot(notMeasured, { x: 'point', y: 'rate', symbol: 'times', stroke: '#888', r: 5 }),
         Plot.dot(marked, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
         // one label per engine, stacked, so two marked engines at one step stay readable
@@ -193,8 +198,11 @@
     head.push('note');
     const rows = [];
     for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
-      const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, a.runs, num(a.ops_per_s.fastest, 1), num(a.ops_per_s.median, 1), num(a.ops_per_s.slowest, 1)];
-      for (const op of ops) { const o = a.ops[op]; cells.push(num(o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
+      // issue 41: the side's figures from its usable runs; the runs column says how many were left out
+      const u = a.usable?.ops_per_s ?? a.ops_per_s;
+      const runsCell = a.usable && a.usable.runs < a.runs ? `${a.usable.runs} usable of ${a.runs}` : a.runs;
+      const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, runsCell, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
+      for (const op of ops) { const o = a.ops[op]; cells.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
       for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
       for (const op of bytes) { const mb = a.ops[op]?.mb_per_s_median; cells.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3)); }
       cells.push(pointNote(a));
@@ -211,7 +219,10 @@
     const box = el('section', { class: 'set', 'data-experiment': ex.name, 'data-set': set.id });
     if (ex.sets.length > 1) box.append(el('h3', {}, `set ${set.id}: ${set.engines.join(', ') || 'incomplete runs only'}`));
     const color = { legend: true, domain: set.engines, scheme: 'tableau10' };
-    if (set.aggregates.length) {
+    if (set.parameters?.sla) {
+      // issue 41: a capacity search's steps are offered rates, not a sweep (drawn in the capacity section)
+      box.append(el('p', { class: 'note' }, 'capacity searches (--sla): their steps are offered rates, drawn as latency against rate in the capacity section, not as a throughput sweep'));
+    } else if (set.aggregates.length) {
       const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
       for (const op of ops) throughputChart(box, set, op, color);
       for (const op of ops) for (const m of ['docs_per_s', 'mb_per_s']) throughputChart(box, set, op, color, m);
@@ -234,6 +245,7 @@
     const rows = report.summary;
     const box = el('section', { id: 'summary' }, el('h2', {}, `Summary: who is faster, by ${report.by}`));
     if (!rows.length) { box.append(el('p', { class: 'note' }, 'no experiment runs')); return box; }
+    if (report.family) box.append(el('p', { class: 'family' }, report.family.text)); // issue 41: src/words.js
     // one log scale for every row: the intervals' range, at least 0.5-2, at most 0.01-100 (an
     // interval beyond is clipped at the edge: its numbers are in the ratio column)
     const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(100, Math.max(0.01, x)));
@@ -246,7 +258,7 @@
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
     const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
     const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs usable/all (in the order of the sides)', 'excluded from verdicts', 'safety'];
-    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
+    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'drift' ? 'no verdict: drift with the runs\' order' : r.status === 'equivalent' ? `no difference within ±${Math.round(r.words.margin * 100)}%: ${r.sides.join(' ~ ')}` : r.status === 'inconclusive' ? 'inconclusive' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
     const ex = (r) => r.sides.map((side, i) => { const t = Object.entries(r.excluded[i] || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${r.runs[i]}`).join(', '); return t ? `${side}: ${t}` : null; }).filter(Boolean).join('; ');
     // rows grouped by experiment and set under a line naming the sides; runs in the sides' order
     const trs = [];
@@ -261,7 +273,7 @@
       trs.push({
         cls: `row ${r.status}`,
         attrs: { 'data-experiment': r.experiment, 'data-set': r.set, 'data-point': r.point, 'data-sides': r.sides.join(' | ') },
-        cells: [g, r.point, answer(r),
+        cells: [g, r.point, r.order_note ? `${answer(r)} (${r.order_note})` : answer(r), // issue 41: src/drift.js
           r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
           forest(r), r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v '), ex(r) || '-', r.safety.join('; ') || '-'],
       });
@@ -277,7 +289,8 @@
   const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
   root.append(el('p', { class: 'meta' }, `generated ${report.generated_at} from ${report.inputs.join(', ')}.`));
-  root.append(summarySection());
+  // issue 41: a report of capacity searches alone opens with the capacities (src/capacity-page.js)
+  if (report.summary.length || !(report.capacity || []).length) root.append(summarySection());
   for (const ex of report.experiments) {
     const section = el('section', { class: 'experiment', id: `experiment-${ex.name}` }, el('h2', {}, ex.name));
     for (const d of ex.differences) section.append(el('p', { class: 'differs' }, `Not compared: ${d.sentence}`));

@@ -32,7 +32,7 @@ function setTable(set) {
   const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
   // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003 published.
   const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
-  const head = ['point', 'engine', 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
+  const head = ['point', 'engine', 'runs (usable/all)', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
   for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
   for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
   for (const op of bytes) head.push(`${op} MB/s median`, `${op} MiB/s median`);
@@ -40,10 +40,12 @@ function setTable(set) {
   const rows = [head];
   for (const p of set.points) {
     for (const a of set.aggregates.filter((x) => x.point === p)) {
-      const r = [p, engineCell(a), a.runs, num(a.ops_per_s.fastest, 1), num(a.ops_per_s.median, 1), num(a.ops_per_s.slowest, 1)];
+      // issue 41: the side's figures from its usable runs (src/usable.js); "2/3": 1 run left out
+      const u = a.usable?.ops_per_s ?? a.ops_per_s;
+      const r = [p, engineCell(a), a.usable && a.usable.runs < a.runs ? `${a.usable.runs}/${a.runs}` : a.runs, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
       for (const op of ops) {
         const o = a.ops[op];
-        r.push(num(o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
+        r.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
       }
       for (const op of moves) r.push(num(a.ops[op]?.docs_per_s_fastest, 1), num(a.ops[op]?.docs_per_s_median, 1), num(a.ops[op]?.mb_per_s_median, 3));
       for (const op of bytes) {
@@ -116,6 +118,9 @@ function answer(r) {
   if (r.status === 'verdict') return `${r.faster} ${fmt(r.ratio)}x ${r.slower}`;
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
+  if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
+  if (r.status === 'equivalent') return `no difference within ±${Math.round(r.words.margin * 100)}% (${fmt(r.ratio)})`;
+  if (r.status === 'inconclusive') return `inconclusive (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';
   return 'NO VERDICT: too few runs';
 }
@@ -135,7 +140,9 @@ function excludedLine(r) {
 function summaryText(report) {
   const given = report.summary;
   const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
-  if (!given.length) return [...out, 'no experiment runs'];
+  // issue 41: a report of capacity searches alone opens with the capacities (printed before this)
+  if (!given.length) return report.capacity?.length ? [] : [...out, 'no experiment runs'];
+  if (report.family) out.push(...wrap(report.family.text, '    '));
   // The rows of one block together, blocks in the order they first appear.
   const keyOf = (r) => `${r.experiment}\0${r.set}\0${r.sides.join('\0')}`;
   const order = [...new Set(given.map(keyOf))];
@@ -168,6 +175,9 @@ function summaryText(report) {
     out.push(`  ${cut(r.point, pointW)}  ${cut(answer(r), answerW)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
     const ex = excludedLine(r);
     if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
+    // issue 41: the order the runs were made in, and the drift found (src/drift.js)
+    if (r.order_note) out.push(...wrap(`order: ${r.order_note}`, '                    ', '                '));
+    if (r.status === 'drift') out.push(...wrap(`drift: ${r.sentence.replace(/^[^:]*: drift, not a verdict: /, '')}`, '                    ', '                '));
     if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
   }
   return out;

@@ -1,0 +1,380 @@
+# shellcheck shell=bash
+# ./run.sh compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
+# ./run.sh compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
+# ./run.sh compare --resume ID
+# One comparison: every side (an engine's stack, or an existing cluster at a URI) runs the
+# experiment N times, the runs interleaved in a balanced order (compare_order), each run filed under
+# its side's name and carrying summary.json `comparison` {id, side, position} (the loader's
+# --comparison), then the report of exactly those runs. Runs one experiment per run through
+# verb_experiment (lib/experiment.sh), so a run of a comparison is the same run as
+# `./run.sh EXPERIMENT --engine E --repeat 1`.
+# State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders):
+#   args     the compare command's own arguments (NUL-separated, mode 600: a URI may hold a user
+#            name), so that --resume needs nothing else
+#   plan.tsv position<TAB>side, the order
+#   runs.tsv position<TAB>side<TAB>complete|incomplete|interrupted<TAB>exit code<TAB>results folder
+#            one line per run made, appended after each run
+# A position is done when runs.tsv has a complete line for it; --resume runs the others in plan
+# order. Nothing here writes into a run's folder: the loader writes it, the report reads it.
+# Exit codes: 0 every run complete, 1 some run incomplete or an environment error, 2 bad input,
+# 130 interrupted (the state says what is missing; the resume command is printed).
+
+COMPARE_STATE_ROOT=results/.comparisons # relative to LAB_ROOT
+COMPARE_DEFAULT_REPEAT=4                # two ABBA blocks: the smallest balanced count with n = 4 a side
+COMPARE_ID=""
+COMPARE_EXPERIMENT=""
+COMPARE_REPEAT=""
+COMPARE_SIDES=()      # side names in the order given
+declare -gA COMPARE_URI=() # side -> URI (--uri sides only)
+COMPARE_FLAGS=()      # experiment flags passed to every run
+COMPARE_ARGS=()       # the command's arguments, as stored for --resume
+
+compare_usage() {
+  cat <<'USAGE'
+  compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
+  compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
+  compare --resume ID     run only what an interrupted comparison is missing
+                          every side N times (default 4), interleaved A B B A A B B A (never all
+                          of A first), each engine's stack up for its run and down after; prints
+                          the plan and its length first, ends with the report of exactly these
+                          runs; --dry-run prints the whole plan and every command
+USAGE
+}
+
+# compare_mask URI: the URI with any password shown as *** (user:***@); never the secret.
+compare_mask() { sed -E 's#^(mongodb(\+srv)?://)([^:@/]*):[^@/]*@#\1\3:***@#' <<<"$1"; }
+
+# compare_order N SIDE...: the sides to run, one per line, N rounds. Odd rounds go in the given
+# order, even rounds in reverse (A B, B A, A B, ...: ABBA for two, A B C C B A for three). Why:
+# any drift of the host over the comparison (page cache filling, thermal throttling, a background
+# job) then falls on every side alike. Over each pair of rounds every side's mean position is the
+# same, so a linear trend adds the same to each side's mean and cancels in their ratio, and two
+# runs next to each other in time are of different sides. All of A first would turn that drift
+# into a difference between engines (issue 41: 10-38% false verdicts, against 0.2-1.3%
+# interleaved). An odd N leaves its last round unbalanced: the plan says so.
+compare_order() {
+  local n=$1 r i
+  shift
+  local sides=("$@")
+  for ((r = 1; r <= n; r++)); do
+    if ((r % 2)); then
+      for ((i = 0; i < ${#sides[@]}; i++)); do echo "${sides[i]}"; done
+    else
+      for ((i = ${#sides[@]} - 1; i >= 0; i--)); do echo "${sides[i]}"; done
+    fi
+  done
+}
+
+# compare_new_id: cmp-<UTC second>-<4 hex>, unique enough for one host's comparisons.
+compare_new_id() { printf 'cmp-%s-%04x\n' "$(date -u +%Y%m%dT%H%M%SZ)" $((RANDOM * 2 % 65536)); }
+
+compare_state_dir() { echo "$LAB_ROOT/$COMPARE_STATE_ROOT/$1"; }
+
+# compare_resume_args ID: the stored arguments of comparison ID, one per line in COMPARE_ARGS (a
+# missing or unreadable state is bad input: exit 2, nothing started).
+compare_resume_args() {
+  local id=$1 dir
+  [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
+  dir=$(compare_state_dir "$id")
+  [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $COMPARE_STATE_ROOT/ (the folder the comparison printed when it started)"
+  mapfile -d '' -t COMPARE_ARGS <"$dir/args"
+  COMPARE_ID=$id
+}
+
+# compare_parse ARGS...: the compare-specific flags (after run.sh's common flags); experiment
+# flags are kept for every run and checked by the loader (compare_check).
+compare_parse() {
+  local FLAG VALUE SHIFT_BY engines="" name uri
+  COMPARE_EXPERIMENT=${1:-}
+  [[ -n $COMPARE_EXPERIMENT && $COMPARE_EXPERIMENT != --* ]] || die_usage "compare needs an experiment: ./run.sh compare EXPERIMENT --engines A,B"
+  experiment_exists "$COMPARE_EXPERIMENT" || die_usage "compare: unknown experiment '$COMPARE_EXPERIMENT'$(verb_hint "$COMPARE_EXPERIMENT")"
+  shift
+  while (($#)); do
+    split_flag "$@" || die_usage "compare does not take '$1'"
+    shift "$SHIFT_BY"
+    [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+    case $FLAG in
+      --engines) engines=$VALUE ;;
+      --uri)
+        [[ $VALUE =~ ^([A-Za-z0-9][A-Za-z0-9_.-]*)=(mongodb(\+srv)?://.+)$ ]] ||
+          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$(compare_mask "$VALUE")'"
+        name=${BASH_REMATCH[1]} uri=${BASH_REMATCH[2]}
+        [[ -z ${COMPARE_URI[$name]:-} ]] || die_usage "--uri: the name '$name' is given twice (each side needs its own)"
+        COMPARE_URI[$name]=$uri
+        COMPARE_SIDES+=("$name")
+        ;;
+      --repeat)
+        parse_count --repeat "$VALUE" 1 100 || die_usage "$COUNT_ERROR"
+        COMPARE_REPEAT=$COUNT
+        ;;
+      --resume) die_usage "--resume ID goes alone: ./run.sh compare --resume ID (the comparison's flags are stored with it)" ;;
+      --group | --comparison) die_usage "$FLAG is set by compare itself (one comparison id, one run per position)" ;;
+      --tool) die_usage "--tool: compare runs the lab's loader on every side (run YCSB with ./run.sh ycsb-a --tool ycsb)" ;;
+      --on | --loaders) die_usage "$FLAG: compare runs on Docker or on --uri clusters, not on Kubernetes" ;;
+      *) COMPARE_FLAGS+=("$FLAG" "$VALUE") ;;
+    esac
+  done
+  [[ -z $engines || ${#COMPARE_SIDES[@]} -eq 0 ]] || die_usage "compare takes --engines (the lab's stacks) or --uri NAME=URI (existing clusters), not both"
+  if [[ -n $engines ]]; then
+    [[ $engines =~ ^[^,]+(,[^,]+)+$ ]] || die_usage "--engines needs two or more engines, comma-separated (e.g. --engines mmapv1,rocksdb), got '$engines'"
+    IFS=, read -r -a COMPARE_SIDES <<<"$engines"
+    local e seen=" "
+    for e in "${COMPARE_SIDES[@]}"; do
+      validate_engine "$e"
+      [[ $seen != *" $e "* ]] || die_usage "--engines: '$e' is given twice"
+      seen+="$e "
+    done
+  elif ((${#COMPARE_SIDES[@]} < 2)); then
+    die_usage "compare needs two or more sides: --engines A,B or --uri NAME=URI given twice or more"
+  fi
+  # ENGINE_GIVEN and STACK_FLAGS_GIVEN: run.sh's common flags, read for what compare cannot use.
+  # shellcheck disable=SC2153
+  [[ $ENGINE_GIVEN != 1 ]] || die_usage "--engine names one engine: compare takes --engines A,B (or --uri NAME=URI twice)"
+  if ((${#COMPARE_URI[@]})); then
+    local given
+    for given in ${STACK_FLAGS_GIVEN[@]+"${STACK_FLAGS_GIVEN[@]}"}; do
+      die_usage "$given does not apply to --uri sides: it sizes the stacks this lab starts"
+    done
+    [[ " ${COMPARE_FLAGS[*]} " != *" --via "* ]] || die_usage "--via chooses where the stack's loader connects; with --uri each URI says it"
+  else
+    local f
+    for f in --password-file --username --metrics-port; do
+      [[ " ${COMPARE_FLAGS[*]} " != *" $f "* ]] || die_usage "$f goes with --uri sides (the stacks' loader uses each stack's own secret)"
+    done
+  fi
+  COMPARE_REPEAT=${COMPARE_REPEAT:-$COMPARE_DEFAULT_REPEAT}
+}
+
+# compare_run_args SIDE POSITION: the experiment verb's arguments for one run.
+compare_run_args() {
+  local side=$1 pos=$2
+  RUN_ARGS=("$COMPARE_EXPERIMENT")
+  [[ -z ${COMPARE_URI[$side]:-} ]] || RUN_ARGS+=(--uri "${COMPARE_URI[$side]}")
+  RUN_ARGS+=(${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:$pos")
+}
+
+# compare_check: every side's runs checked by the loader's own parser before anything starts
+# (experiment_loader_check: one line, exit 2), with the --comparison flag the runs will carry.
+compare_check() {
+  local side uri
+  for side in "${COMPARE_SIDES[@]}"; do
+    uri=${COMPARE_URI[$side]:-}
+    if [[ -n $uri ]]; then
+      experiment_loader_check "$COMPARE_EXPERIMENT" "$uri" --engine "$side" ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:1"
+    else
+      # the engine's memory against the profile, as its `up` would check it (exit 2 in one line)
+      # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by stack_memory_check, in this subshell only
+      (ENGINE=$side; stack_memory_check) || exit $?
+      experiment_loader_check "$COMPARE_EXPERIMENT" "$(experiment_stack_uri primary)" ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:1"
+    fi
+  done
+}
+
+# compare_done POSITION: runs.tsv has a complete run at POSITION.
+compare_done() {
+  local f
+  f=$(compare_state_dir "$COMPARE_ID")/runs.tsv
+  [[ -f $f ]] && awk -F'\t' -v p="$1" '$1 == p && $3 == "complete" { f = 1 } END { exit !f }' "$f"
+}
+
+# compare_estimate: the plan's length, from the loader's own reading of the flags (lab-loader
+# estimate: the measured steps of one run); what cannot be known in advance is named, not guessed.
+compare_estimate() {
+  local todo=$1 line seconds preload parts=() extra=""
+  line=$(node "$LAB_ROOT/loader/bin/lab-loader.js" estimate "$COMPARE_EXPERIMENT" --experiments-dir "$LAB_ROOT/experiments" \
+    ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} 2>/dev/null) || line=""
+  seconds=$(sed -n 's/.*seconds=\([0-9a-z]*\).*/\1/p' <<<"$line")
+  preload=$(sed -n 's/.*preload=\([0-9]*\).*/\1/p' <<<"$line")
+  ((${#COMPARE_URI[@]})) || parts+=("the stack's up and down")
+  [[ ${preload:-0} == 0 ]] || parts+=("the preload of $preload documents")
+  if ((${#parts[@]})); then extra="per run ${parts[0]}${parts[1]:+ and ${parts[1]}}"; fi
+  if [[ $seconds =~ ^[0-9]+$ ]]; then
+    printf 'estimate: %d run(s) x %s measured = %s%s%s\n' "$todo" "$(compare_hms "$seconds")" "$(compare_hms $((seconds * todo)))" \
+      "$([[ $line == *bound=at-most* ]] && echo ' at most (a search may stop earlier)')" "${extra:+, plus $extra (not known in advance)}"
+  elif [[ -z $line ]]; then
+    printf 'estimate: %d run(s); not computed here (node or loader/node_modules missing)\n' "$todo"
+  else
+    printf 'estimate: %d run(s); their steps end by their work (documents, operations), not by time: not known in advance\n' "$todo"
+  fi
+}
+
+compare_hms() {
+  local s=$1
+  if ((s >= 3600)); then printf '%dh%02dm' $((s / 3600)) $((s % 3600 / 60))
+  elif ((s >= 60)); then printf '%dm%02ds' $((s / 60)) $((s % 60))
+  else printf '%ds' "$s"; fi
+}
+
+# compare_print_plan: what will run, in order, before anything starts.
+compare_print_plan() {
+  local pos side todo=0 mark
+  local kind="engines ${COMPARE_SIDES[*]}"
+  ((${#COMPARE_URI[@]})) && kind="existing clusters ${COMPARE_SIDES[*]}"
+  echo "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
+  while IFS=$'\t' read -r pos side; do
+    mark="to run"
+    if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
+    if [[ -n ${COMPARE_URI[$side]:-} ]]; then
+      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(compare_mask "${COMPARE_URI[$side]}")"
+    else
+      printf '  %3d  %-16s %s\n' "$pos" "$side" "$mark"
+    fi
+  done <"$COMPARE_PLAN_FILE"
+  if ((COMPARE_REPEAT % 2)); then
+    echo "note: an odd --repeat leaves the last round unbalanced (its first side runs earlier); an even one cancels a linear drift"
+  fi
+  if ((${#COMPARE_URI[@]})); then
+    echo "each run: the loader on this host against the side's URI (nothing brought up or down)"
+  else
+    echo "each run: the engine's stack up, the experiment once (the loader drops and reloads its collection), the stack down;"
+    echo "  kept between runs: each engine's volumes (data files) and .secrets/<engine>/, the images; inmemory keeps nothing"
+  fi
+  compare_estimate "$todo"
+  echo "state: $COMPARE_STATE_ROOT/$COMPARE_ID/  (resume: ./run.sh compare --resume $COMPARE_ID)"
+}
+
+# compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's
+# bookkeeping), its folders written to FILE; the engine's stack brought down after, whatever the
+# run did. Returns the run's exit code.
+compare_one() {
+  local side=$1 pos=$2 out=$3 rc=0
+  compare_run_args "$side" "$pos"
+  (
+    ENGINE=$side
+    ENGINE_GIVEN=1
+    trap 'printf "%s\n" "$EXPERIMENT_RESULTS" >"$out"' EXIT
+    verb_experiment "${RUN_ARGS[@]}"
+  ) || rc=$?
+  if [[ -z ${COMPARE_URI[$side]:-} ]]; then
+    # Down after every run: engines run one at a time (same ports), and the next side's run must
+    # not share the host with this one's idle stack.
+    (ENGINE=$side; trap '' INT; verb_down) || warn "$side: down failed; stop it with './run.sh down --engine $side' before resuming"
+  fi
+  return "$rc"
+}
+
+# compare_report: the report of exactly this comparison's runs (every folder in runs.tsv).
+compare_report() {
+  local dirs=() f
+  f=$(compare_state_dir "$COMPARE_ID")/runs.tsv
+  [[ -f $f ]] && mapfile -t dirs < <(awk -F'\t' '$5 != "" { print $5 }' "$f")
+  if ((${#dirs[@]} == 0)); then
+    info "no run of $COMPARE_ID wrote results: no report"
+    return 0
+  fi
+  if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/report/node_modules ]]; then
+    info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report ${dirs[*]}"
+    return 0
+  fi
+  # --results-dir: the report lands beside these runs, in this checkout's results/report/.
+  (cd "$LAB_ROOT" && node report/bin/lab-report.js --results-dir "$LAB_ROOT/results" "${dirs[@]}") || warn "the report failed; run it again with: ./run.sh report ${dirs[*]}"
+}
+
+verb_compare() {
+  local resume="" a rest=()
+  # --dry-run is how this invocation runs, not part of the comparison: never stored.
+  for a in "$@"; do
+    case $a in
+      --dry-run) DRY_RUN=1 ;;
+      --resume | --resume=*) resume=1; rest+=("$a") ;;
+      *) rest+=("$a") ;;
+    esac
+  done
+  export DRY_RUN
+  if [[ -n $resume ]]; then
+    # --resume ID: the stored command replaces the arguments (only --dry-run may come with it).
+    local FLAG VALUE SHIFT_BY
+    if ! split_flag "${rest[@]}" || [[ $FLAG != --resume || -z $VALUE || ${#rest[@]} -ne $SHIFT_BY ]]; then
+      die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--dry-run]"
+    fi
+    compare_resume_args "$VALUE"
+  else
+    COMPARE_ARGS=(${rest[@]+"${rest[@]}"})
+  fi
+  # run.sh's common flags (--profile, --no-monitoring, ...) are among the stored arguments, and
+  # parsed here rather than by run.sh so that --resume restores them.
+  REST_ARGS=() STACK_FLAGS_GIVEN=()
+  parse_common_flags ${COMPARE_ARGS[@]+"${COMPARE_ARGS[@]}"}
+  compare_parse ${REST_ARGS[@]+"${REST_ARGS[@]}"}
+  [[ -n $COMPARE_ID ]] || COMPARE_ID=$(compare_new_id)
+  compare_check
+  local state
+  state=$(compare_state_dir "$COMPARE_ID")
+  COMPARE_PLAN_FILE=$state/plan.tsv
+  if [[ -z $resume ]]; then
+    COMPARE_PLAN_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-compare-plan.XXXXXX")
+    compare_order "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}" | awk '{ printf "%d\t%s\n", NR, $0 }' >"$COMPARE_PLAN_FILE"
+  fi
+  if [[ $DRY_RUN != 1 && -z $resume && ${#COMPARE_URI[@]} -eq 0 ]]; then
+    # Every run starts its engine from a stopped stack: a stack left up would be used as it is
+    # by the first run of its engine and hold the ports against the others.
+    local p
+    for p in $(running_lab_projects); do
+      die_env "the '${p#lab-}' engine's stack is running: a comparison brings each engine up and down itself; stop it with './run.sh down --engine ${p#lab-}'"
+    done
+  fi
+  compare_print_plan
+  if [[ $DRY_RUN == 1 ]]; then
+    local pos side
+    while IFS=$'\t' read -r pos side; do
+      compare_done "$pos" && continue
+      echo "run $pos: $side"
+      compare_run_args "$side" "$pos"
+      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | sed -E 's#(mongodb(\+srv)?://[^:@/ ]*):[^@/ ]*@#\1:***@#g'
+      # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
+      [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
+    done <"$COMPARE_PLAN_FILE"
+    echo "then: ./run.sh report <the folders of these runs>"
+    [[ -n $resume ]] || rm -f "$COMPARE_PLAN_FILE"
+    return 0
+  fi
+  if [[ -z $resume ]]; then
+    mkdir -p "$state" || die_env "cannot create $state"
+    chmod 700 "$state"
+    (umask 077 && printf '%s\0' "${COMPARE_ARGS[@]}" >"$state/args")
+    mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
+    COMPARE_PLAN_FILE=$state/plan.tsv
+  fi
+  local pos side rc status out dir missing=0 interrupted=0 code
+  out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
+  # A Ctrl-C or SIGTERM reaches the run's loader (the whole process group), which stops and keeps
+  # what it measured; this shell only notes it, so that the run is recorded and its stack brought
+  # down before the comparison stops (run.sh's own INT trap would exit at once).
+  COMPARE_STOP=0
+  trap 'COMPARE_STOP=130' INT
+  trap 'COMPARE_STOP=143' TERM
+  while IFS=$'\t' read -r pos side <&3; do
+    compare_done "$pos" && continue
+    echo "== run $pos of $COMPARE_ID: $side"
+    : >"$out"
+    rc=0
+    compare_one "$side" "$pos" "$out" || rc=$?
+    ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
+    case $rc in 0) status=complete ;; 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
+    # One line per folder the run wrote; none when it wrote nothing (the position stays missing).
+    dir=""
+    while IFS= read -r dir; do
+      [[ -n $dir ]] && printf '%s\t%s\t%s\t%s\t%s\n' "$pos" "$side" "$status" "$rc" "$dir" >>"$state/runs.tsv"
+    done <"$out"
+    grep -q . "$out" || printf '%s\t%s\t%s\t%s\t\n' "$pos" "$side" "$status" "$rc" >>"$state/runs.tsv"
+    if [[ $status != complete ]]; then
+      missing=$((missing + 1))
+      [[ $status == interrupted ]] && { interrupted=$rc; break; }
+      warn "run $pos ($side) did not complete (exit $rc): kept and marked; the comparison goes on"
+    fi
+  done 3<"$COMPARE_PLAN_FILE"
+  trap 'exit 130' INT
+  trap - TERM
+  rm -f "$out"
+  if ((interrupted)); then
+    info "interrupted at run $pos: what ran is kept in $COMPARE_STATE_ROOT/$COMPARE_ID/; resume with: ./run.sh compare --resume $COMPARE_ID"
+    return "$interrupted"
+  fi
+  compare_report
+  code=0
+  if ((missing)); then
+    info "$missing run(s) did not complete: ./run.sh compare --resume $COMPARE_ID runs them again"
+    code=1
+  fi
+  return "$code"
+}

@@ -1,0 +1,70 @@
+'use strict';
+// What a capacity verdict can know (issue 41 item 3, src/capacity-limits.js), through the real
+// report CLI on synthetic --sla results folders: an interval that includes the searches' brackets
+// (searches that all stopped at the same rates used to give "2.09x (95% CI 2.09-2.09)", excluding
+// the true 2.0), and a search with host contention in a deciding step left out of the verdict.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { tmpDir, makeRun } = require('./support/fixtures');
+const { main } = require('../src/cli');
+
+const ops = (rate) => ({ find: { rate } });
+// a search that passed at `pass` and failed at `fail` (its two deciding steps)
+function search(root, engine, stamp, pass, fail, { contended = false } = {}) {
+  const step = (offered, passed) => ({ offered_ops_per_s: offered, achieved_ops_per_s: offered, intended_us: passed ? 2000 : 50000, service_us: 1000, passed, why: passed ? null : 'x' });
+  const capacity = { sla: { percentile: 'p99', target_ms: 10, text: 'p99=10ms' }, capacity_ops_per_s: pass, lowest_failing_ops_per_s: fail, clients: 32, complete: true,
+    search: { start: pass, growth: 2, refine_within: 0.05 }, steps: [step(pass, true), step(fail, false)] };
+  const dir = makeRun(root, { engine, stamp, parameters: { sla: 'p99=10ms' }, steps: [{ name: `rate-${pass}`, ops: ops(pass) }, { name: `rate-${fail}`, ops: ops(fail) }], extra: { capacity } });
+  if (contended) {
+    const f = path.join(dir, 'summary.json');
+    const s = JSON.parse(fs.readFileSync(f, 'utf8'));
+    s.steps[0].loader.contention = ['worker 0 event-loop delay p99 150 ms (> 20 ms)'];
+    fs.writeFileSync(f, JSON.stringify(s, null, 2));
+  }
+}
+const report = (root) => {
+  let out = '';
+  assert.equal(main(['--results-dir', root], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
+  return { out, rep: JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8')) };
+};
+
+test('searches that all stopped at the same rates: the interval includes their brackets and the true ratio', () => {
+  const root = tmpDir();
+  // true capacities 102 and 204 (ratio 2.0): every search of a brackets them at 100..105, of b at 209..219
+  for (let i = 0; i < 3; i++) search(root, 'a', `a${i}`, 100, 105);
+  for (let i = 0; i < 3; i++) search(root, 'b', `b${i}`, 209, 219);
+  const { out, rep } = report(root);
+  const v = rep.capacity[0].verdicts[0];
+  assert.deepEqual(v.ci_statistical.map((x) => x.toFixed(2)), ['2.09', '2.09'], 'the t interval alone has zero width');
+  assert.ok(v.ci[0] < 2 && v.ci[1] > 2, `widened: ${v.ci}`);
+  assert.match(v.sentence, /b sustains 2\.09x a's rate at p99 <= 10 ms \(95% CI 1\.99-2\.19 with the searches' brackets, 3 runs each\)/);
+  assert.match(out, /with the searches' brackets/);
+  // the capacity line shows the verdict's statistic, the geometric mean (not the median)
+  assert.match(out, /a 100 ops\/s \(geometric mean of 3\/3 run\(s\)/);
+});
+
+test('the capacity line shows the geometric mean the verdict uses', () => {
+  const root = tmpDir();
+  // a: 100, 100, 400 -> median 100, geometric mean 159; the verdict's ratio is of geometric means
+  [100, 100, 400].forEach((c, i) => search(root, 'a', `a${i}`, c, c + 4));
+  [300, 310, 320].forEach((c, i) => search(root, 'b', `b${i}`, c, c + 10));
+  const { out } = report(root);
+  assert.match(out, /a 159 ops\/s \(geometric mean of 3\/3 run\(s\)/);
+});
+
+test('a search with contention in a deciding step is left out of the verdict, counted', () => {
+  const root = tmpDir();
+  search(root, 'a', 'a0', 100, 105);
+  search(root, 'a', 'a1', 100, 105);
+  search(root, 'a', 'a2', 60, 63, { contended: true });
+  for (let i = 0; i < 3; i++) search(root, 'b', `b${i}`, 200, 210);
+  const { rep } = report(root);
+  const [a] = rep.capacity[0].sides;
+  assert.deepEqual(a.samples, [100, 100]);
+  assert.equal(a.excluded['contention in a deciding step'], 1);
+  const v = rep.capacity[0].verdicts[0];
+  assert.deepEqual(v.usable, [2, 3]);
+  assert.match(v.sentence, /a: contention in a deciding step in 1 of 3 run\(s\)/);
+});

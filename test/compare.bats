@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# ./run.sh compare (lib/compare.sh) with the stub docker: the balanced interleaved order (never all
+# of one engine first), each engine's stack up for its run and down after, the runs named in
+# summary.json through the loader's --comparison, the state an interrupted comparison resumes
+# from, the dry run, and bad input refused in one line before anything starts. The real loader,
+# report and two --uri servers: report/test/compare-uri.test.js.
+
+load test_helper
+
+setup() {
+  setup_lab_with_loader
+  # lib/cluster.sh's ps format; init has exited 0 once `up -d` returns (as in experiment.bats).
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  # inmemory's down removes its volumes, listed by Compose (as in cluster.bats)
+  rule "compose * config --volumes" 0 'shard01-a-data\nkeyfile'
+}
+
+# position_rules [EXIT_AT_POSITION CODE]: each position's loader run names a folder of its own
+# (the stub's "results:" line, as the stack's loader prints it); one position may exit CODE.
+position_rules() {
+  local p side code
+  for p in 1 2 3 4 5 6 7 8; do
+    code=0
+    [[ ${1:-} == "$p" ]] && code=$2
+    for side in wiredtiger inmemory; do
+      rule "compose * run --rm * --comparison *:$side:$p *" "$code" "results: /lab/results/experiment2/$side/2026010${p}T000000Z"
+    done
+  done
+}
+
+# run_sequence: "project:position" of every loader run and "down:project" of every down, in order.
+run_sequence() {
+  sed -nE 's/.* -p lab-([a-z0-9]+) .* run --rm .*--comparison [^ ]*:([0-9]+) .*/\1:\2/p; s/.* -p lab-([a-z0-9]+) .* down .*/down:\1/p' "$STUB_DOCKER_LOG" | paste -sd' ' -
+}
+
+comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output" | head -1; }
+
+@test "bad input: one line, exit 2, nothing started, no state written" {
+  local args
+  local cases=(
+    ""
+    "nosuch --engines wiredtiger,inmemory"
+    "experiment2"
+    "experiment2 --engines wiredtiger"
+    "experiment2 --engines wiredtiger,wiredtiger"
+    "experiment2 --engines wiredtiger,perconaft"
+    "experiment2 --engines wiredtiger,inmemory --uri a=mongodb://h/ --uri b=mongodb://g/"
+    "experiment2 --uri a=mongodb://h/"
+    "experiment2 --uri a=http://h/ --uri b=mongodb://g/"
+    "experiment2 --uri a=mongodb://h/ --uri a=mongodb://g/"
+    "experiment2 --uri a=mongodb://h/ --uri b=mongodb://g/ --profile seed2013"
+    "experiment2 --engines wiredtiger,inmemory --repeat 0"
+    "experiment2 --engines wiredtiger,inmemory --engine wiredtiger"
+    "experiment2 --engines wiredtiger,inmemory --group g1"
+    "experiment2 --engines wiredtiger,inmemory --clients 0"
+    "experiment2 --engines wiredtiger,inmemory --password-file /etc/hostname"
+    "experiment2 --engines wiredtiger,rocksdb"
+    "--resume nonsense"
+    "--resume cmp-20260101T000000Z-abcd"
+    "--resume cmp-20260101T000000Z-abcd --repeat 2"
+  )
+  for args in "${cases[@]}"; do
+    # shellcheck disable=SC2086  # words on purpose
+    lab compare $args
+    assert_failure 2
+    [[ ${lines[0]} == "error: "* ]] || fail "compare $args: first line is not the error: $output"
+    [[ $(grep -c '^error: ' <<<"$output") == 1 ]] || fail "compare $args: one error line expected: $output"
+    refute_line --regexp "^comparison cmp-"
+    nothing_started
+  done
+  lab compare experiment2 --engines wiredtiger,rocksdb
+  assert_output --partial "use --profile seed2013"
+  lab compare experiment2 --uri a=mongodb://u:s3cret@h/ --uri a=mongodb://g/
+  refute_output --partial "s3cret"
+}
+
+@test "balanced order: A B B A A B B A, each engine up for its run and down after, each run named" {
+  position_rules
+  run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --clients 1 --duration 5s --no-monitoring </dev/null
+  assert_success
+  local id
+  id=$(comparison_id)
+  [[ -n $id ]] || fail "no comparison id printed: $output"
+  # the plan and its length come before the first run
+  assert_line --regexp "^ +1  wiredtiger +to run$"
+  assert_line --regexp "^ +8  wiredtiger +to run$"
+  assert_line --regexp "^estimate: 8 run\(s\) x 10s measured = 1m20s, plus per run the stack's up and down and the preload of 1000000 documents"
+  [[ $(grep -n '^estimate: ' <<<"$output" | cut -d: -f1) -lt $(grep -n '^== run 1 ' <<<"$output" | cut -d: -f1) ]] || fail "estimate after the first run: $output"
+  local want="wiredtiger:1 down:wiredtiger inmemory:2 down:inmemory inmemory:3 down:inmemory wiredtiger:4 down:wiredtiger"
+  want+=" wiredtiger:5 down:wiredtiger inmemory:6 down:inmemory inmemory:7 down:inmemory wiredtiger:8 down:wiredtiger"
+  [[ $(run_sequence) == "$want" ]] || fail "order: $(run_sequence)"
+  # every stack up before its run (up -d between each down and the next run)
+  [[ $(grep -c ' up -d' "$STUB_DOCKER_LOG") == 8 ]] || fail "8 up -d expected: $(calls)"
+  # the loader is told the comparison, its side and position, one run each (--repeat 1)
+  assert_called "* -p lab-inmemory * run --rm * --repeat 1 --comparison $id:inmemory:3 *"
+  # state: the order and every run's folder, in a git-ignored place under results/
+  run cat "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ ${#lines[@]} == 8 ]] || fail "8 runs recorded: $output"
+  assert_line "$(printf '3\tinmemory\tcomplete\t0\tresults/experiment2/inmemory/20260103T000000Z')"
+  [[ $(stat -c %a "$LAB/results/.comparisons/$id/args") == 600 ]] || fail "args readable by others"
+}
+
+@test "interrupted at run 3: runs 1-2 kept, the stack brought down; --resume runs only 3..8, with the stored flags" {
+  position_rules 3 130
+  run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --clients 1 --duration 5s --no-monitoring </dev/null
+  assert_failure 130
+  local id
+  id=$(comparison_id)
+  assert_output --partial "resume with: ./run.sh compare --resume $id"
+  [[ $(run_sequence) == "wiredtiger:1 down:wiredtiger inmemory:2 down:inmemory inmemory:3 down:inmemory" ]] || fail "order: $(run_sequence)"
+  run cut -f1,3 "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '1\tcomplete\n2\tcomplete\n3\tinterrupted')" ]] || fail "state: $output"
+  # the resumed comparison: the stored arguments, only the missing positions
+  : >"$STUB_DOCKER_LOG"
+  : >"$STUB_DOCKER_RULES"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "compose * config --volumes" 0 'shard01-a-data\nkeyfile'
+  position_rules
+  run timeout 120 "$LAB/run.sh" compare --resume "$id" </dev/null
+  assert_success
+  assert_line --regexp "^ +1  wiredtiger +done$"
+  assert_line --regexp "^ +3  inmemory +to run$"
+  assert_line --regexp "^estimate: 6 run\(s\) "
+  local want="inmemory:3 down:inmemory wiredtiger:4 down:wiredtiger wiredtiger:5 down:wiredtiger inmemory:6 down:inmemory"
+  want+=" inmemory:7 down:inmemory wiredtiger:8 down:wiredtiger"
+  [[ $(run_sequence) == "$want" ]] || fail "resumed order: $(run_sequence)"
+  assert_called "* run --rm * --clients 1 --duration 5s --repeat 1 --comparison $id:inmemory:3 *"
+  refute_called "* -f compose/monitoring.yml *"
+  # runs 1 and 2 are in the report's list once; 3 twice (the interrupted folder is kept, marked)
+  assert_output --partial "./run.sh report results/experiment2/wiredtiger/20260101T000000Z results/experiment2/inmemory/20260102T000000Z results/experiment2/inmemory/20260103T000000Z results/experiment2/inmemory/20260103T000000Z"
+}
+
+@test "--dry-run: the whole plan and every run's commands, URIs masked; nothing started, no state" {
+  # engines that keep their data: inmemory's down would ask Compose for its volumes (a probe)
+  lab compare experiment2 --engines wiredtiger,percona-wt --repeat 2 --clients 1 --dry-run
+  assert_success
+  local id
+  id=$(comparison_id)
+  assert_line --regexp "^ +4  wiredtiger +to run$"
+  assert_line "run 2: percona-wt"
+  assert_output --regexp "\+ .* -p lab-percona-wt .* run --rm .* --repeat 1 --comparison $id:percona-wt:3 "
+  assert_output --regexp "\+ .* -p lab-wiredtiger .* down --remove-orphans"
+  [[ $(grep -c '^run [0-9]: ' <<<"$output") == 4 ]] || fail "4 runs expected: $output"
+  nothing_started
+  [[ ! -e $LAB/results ]] || fail "state written by a dry run"
+  lab compare experiment2 --uri a=mongodb://u:s3cret@h1:27017/ --uri b=mongodb://h2:27017/ --repeat 2 --dry-run
+  assert_success
+  refute_output --partial "s3cret"
+  assert_output --partial "mongodb://u:***@h1:27017/"
+  assert_output --partial "nothing brought up or down"
+  assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:2"
+  nothing_started
+}
