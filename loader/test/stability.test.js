@@ -79,7 +79,7 @@ test('several causes are all listed; the previous second counts, the next does n
   ].sort((x, y) => x.at - y.at);
   const [d] = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 8000 });
   assert.deepEqual(d.causes.map((c) => c.id), ['dirty_cache', 'app_eviction', 'tickets', 'lag_jump', 'page_faults']);
-  assert.equal(d.cause_text, 'with dirty cache above the eviction trigger, with application threads evicting, with read or write tickets exhausted, with a secondary\'s lag jumping, with a burst of page faults');
+  assert.match(d.cause_text, /^with dirty cache above the eviction trigger, with application threads evicting, .*, with a burst of page faults$/);
 });
 
 test('a member silent in the dip, or changing state, and the loader stalled, are causes', () => {
@@ -88,6 +88,7 @@ test('a member silent in the dip, or changing state, and the loader stalled, are
   const loader = seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]).map((s, i) => ({ ...s, selfs: [{ worker: 0, eldMaxMs: i === 4 ? 300 : 1 }], host: { cores: 2, steal_cores: 0, other_cores: 0 } }));
   const [d] = explainDips(st.dips, { series, loader, from: T0, to: T0 + 7000 });
   assert.deepEqual(d.causes.map((c) => c.id), ['member', 'loader_host']);
+  assert.equal(d.cause_text, "with a member unreachable or changing state; with the loader's host stalled or busy");
   assert.deepEqual(d.causes[0].evidence.map((e) => e.member).sort(), ['a:1', 'c:1']);
 });
 
@@ -105,8 +106,8 @@ test('every rule of causes.json names fields the server record writes, and cites
 });
 
 test('the terminal line stays within 120 columns however many kinds of causes', () => {
-  const dips = RULES.map((r, i) => ({ start: '', end: '', length_s: 1, depth: 0.1, causes: [{ id: r.id }], cause_text: `${r.says} ${i}` }));
+  const dips = RULES.filter((r) => r.id !== 'loader_host').map((r) => ({ start: '', end: '', length_s: 1, depth: 0.1, causes: [{ id: r.id, says: r.says }, { id: 'loader_host', says: 'with the loader\'s host stalled or busy' }] }));
   const line = stabilityLine(3, { dips, dip_seconds: dips.length, cv: 0.2, worst_second_fraction: 0.1 });
   assert.ok(line.length <= 120, `${line.length}: ${line}`);
-  assert.match(line, /^STABILITY: step 3: 11 dips, 11 s in all: 1 during a checkpoint 0, .* more \(summary\.json\)$/);
+  assert.match(line, /^STABILITY: step 3: 10 dips, 10 s in all: 1 during a checkpoint, (.*, )?\d+ more; loader host busy in 10$/);
 });

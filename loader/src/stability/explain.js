@@ -93,7 +93,11 @@ function explainDips(dips, { series = [], loader = [], from, to }) {
       }
       if (evidence.length) causes.push({ id: rule.id, says: rule.says, evidence: evidence.slice(0, 4) });
     }
-    return { ...d, causes, cause_text: causes.length ? causes.map((c) => c.says).join(', ') : NO_EVENT };
+    // The server's causes, or "no server event recorded"; the loader's own stall is said apart,
+    // after them: it is not a server event, and a stall the server did not report stays so.
+    const server = causes.filter((c) => c.id !== 'loader_host');
+    const host = causes.find((c) => c.id === 'loader_host');
+    return { ...d, causes, cause_text: `${server.length ? server.map((c) => c.says).join(', ') : NO_EVENT}${host ? `; ${host.says}` : ''}` };
   });
 }
 

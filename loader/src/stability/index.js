@@ -10,8 +10,11 @@ const { explainDips } = require('./explain');
 const { stabilityLine } = require('./line');
 
 // secondOf(t, intervalS, ops, okTotal, replies, host): what runner.js keeps of a measured second.
+// p99: the second's highest over its ops; with --rate the latency from each op's intended start
+// (a paced client's ops queue behind a stall and are then sent at once: their service time hides
+// the stall, their corrected latency shows it), else the service time.
 function secondOf({ end, intervalS, ops, okTotal, replies, host }) {
-  const p99s = Object.values(ops).map((o) => o.latency_us && o.latency_us.p99).filter((x) => typeof x === 'number');
+  const p99s = Object.values(ops).map((o) => (o.intended_latency_us || o.latency_us || {}).p99).filter((x) => typeof x === 'number');
   return { end, interval_s: intervalS, ops: okTotal, p99_us: p99s.length ? Math.max(...p99s) : null, selfs: replies.map((r) => r.self), host };
 }
 
