@@ -24,6 +24,7 @@ const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
 const { secondOf, stabilityOf, stabilityLine } = require('./stability');
+const { LiveDips, annotationText } = require('./stability/live');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
 const { stepPlan, capacityFor } = require('./step-plan');
@@ -395,7 +396,10 @@ class Run {
     if (warming) acc.warm.seconds += intervalS;
     else acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
     // The step's measured seconds for its stability (src/stability/); warm-up seconds never.
-    if (!warming) acc.stab.push(secondOf({ end: t, intervalS, ops, okTotal, replies, host }));
+    if (!warming) {
+      acc.stab.push(secondOf({ end: t, intervalS, ops, okTotal, replies, host }));
+      this.liveStability(step, acc);
+    }
     try {
       this.runDir.timeline(line);
     } catch (e) {
@@ -492,7 +496,7 @@ class Run {
       else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
       else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
       const acc = {
-        ops: {}, seconds: [], stab: [], totalOk: 0, errorsSeen: new Set(), notes: [],
+        ops: {}, seconds: [], stab: [], live: new LiveDips(), totalOk: 0, errorsSeen: new Set(), notes: [],
         startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
         // warming until the tick at step.measureAt; measuredFrom: when the measurement began
         // (null: the step ended, or was stopped, within its warm-up).
@@ -554,9 +558,24 @@ class Run {
     }
   }
 
+  // liveStability: /metrics and a Grafana annotation per dip as it ends (src/stability/live.js).
+  liveStability(step, acc) {
+    const { st, ended } = acc.live.update(acc.stab, this.serverRecord ? this.serverRecord.series : null, acc.measuredFrom ?? step.startAt);
+    this.metrics.setStability(st);
+    for (const d of ended) {
+      this.annotator.annotate(step.phase, annotationText(this.config.name, step.index + 1, d), { time: Date.parse(d.start), timeEnd: Date.parse(d.end), tags: ['dip'] });
+    }
+  }
+
   stability(entry, acc, step) {
     const from = acc.measuredFrom ?? step.startAt;
     entry.stability = stabilityOf(acc.stab, this.serverRecord ? this.serverRecord.series : null, from, now());
+    this.metrics.setStability(entry.stability);
+    // A dip that lasted to the step's end was not posted live: posted now, from the step's record.
+    for (const d of entry.stability.dips || []) {
+      if (acc.live.posted.has(d.start)) continue;
+      this.annotator.annotate(step.phase, annotationText(this.config.name, step.index + 1, d), { time: Date.parse(d.start), timeEnd: Date.parse(d.end), tags: ['dip'] });
+    }
   }
 
   stepSummary(step, acc, endAt) {

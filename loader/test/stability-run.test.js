@@ -15,6 +15,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { startServer } = require('./support/server');
 const { startLoader, runLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { grafanaRecorder } = require('./support/grafana');
 const { NO_EVENT } = require('../src/stability/explain');
 
 let results;
@@ -33,24 +34,49 @@ const inside = (step, held) => {
   return held.filter((w) => w.from >= from && w.to <= to - 500);
 };
 
+// stalledRun(variant): one 23 s step against the variant; live: while it runs, /metrics is read
+// each second (the highest lab_loader_stability{figure="dips"} seen) and Grafana's annotation
+// API is a recorder (support/grafana.js) that notes when each post arrived.
 async function stalledRun(variant) {
   const server = await startServer({ line: `mongod-8.0-wiredtiger-replset+${variant}` });
+  const g = await grafanaRecorder();
+  const arrived = [];
   try {
-    const r = await runLoader(args(server, ['--duration', '23s', '--warmup', '1s']));
+    const l = startLoader(args(server, ['--duration', '23s', '--warmup', '1s', '--grafana-url', g.url]));
+    const [, port] = await l.waitFor(/metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
+    let liveDips = 0;
+    let over = false;
+    const watch = (async () => {
+      while (!over) {
+        await new Promise((r) => setTimeout(r, 1000));
+        try {
+          const body = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+          const m = /^lab_loader_stability\{[^}]*figure="dips"[^}]*\} (\d+)/m.exec(body);
+          if (m) liveDips = Math.max(liveDips, Number(m[1]));
+        } catch { /* the loader has closed its endpoint: the run is over */ }
+        while (arrived.length < g.posts.length) arrived.push(Date.now());
+      }
+    })();
+    const r = await l.done;
+    over = true;
+    await watch;
     assert.equal(r.code, 0, r.stderr);
     const { summary } = latestRun(results, 'experiment2', 'wiredtiger');
     const step = summary.steps[0];
     const held = inside(step, server.shim.stats.held);
     // Premise: a 23 s step holds two of the 10 s periods' windows.
     assert.ok(held.length >= 2, `windows held in the measured part: ${JSON.stringify(server.shim.stats.held)} (step ${step.measured_from}, ${step.duration_s} s)`);
-    return { r, step, held, st: step.stability };
+    const stepEnd = Date.parse(step.started_at) + step.duration_s * 1000;
+    const dipPosts = g.posts.map((p, i) => ({ ...p.body, arrived: arrived[i] })).filter((p) => p.tags.includes('dip'));
+    return { r, step, held, st: step.stability, liveDips, dipPosts, stepEnd };
   } finally {
+    await g.close();
     await server.stop();
   }
 }
 
 test('a checkpoint that holds writes 1 s every 10 s: a dip on each held second, attributed to the checkpoint', async () => {
-  const { r, st, held } = await stalledRun('checkpoint-stall');
+  const { r, st, held, liveDips, dipPosts, stepEnd } = await stalledRun('checkpoint-stall');
   assert.ok(Array.isArray(st.dips), JSON.stringify(st));
   for (const w of held) {
     const d = st.dips.find((x) => overlaps(x, w));
@@ -65,6 +91,14 @@ test('a checkpoint that holds writes 1 s every 10 s: a dip on each held second, 
     assert.ok(!d.causes.some((c) => c.id === 'checkpoint'), `a checkpoint where none ran: ${JSON.stringify(d)}`);
   }
   assert.match(r.stdout, /STABILITY: step 1: \d+ dips?, [\d.]+ s in all: .*\d+ during a checkpoint/);
+  // Live (item 4): the first hold's dip was on /metrics and posted to Grafana while the step ran,
+  // as a region over its seconds, tagged dip, saying its cause.
+  assert.ok(liveDips >= 1, `lab_loader_stability{figure="dips"} seen live: ${liveDips}`);
+  const first = dipPosts.find((p) => p.time < held[0].to && p.timeEnd > held[0].from);
+  assert.ok(first, `a dip annotation over the first hold: ${JSON.stringify(dipPosts)}`);
+  assert.ok(first.arrived < stepEnd, `posted while the step ran (${new Date(first.arrived).toISOString()} < ${new Date(stepEnd).toISOString()})`);
+  assert.deepEqual(first.tags.slice(0, 2), ['lab', 'experiment2']);
+  assert.match(first.text, /^experiment2: step 1: dip of [\d.]+ s to \d+ % of the median: during a checkpoint/);
   for (const l of r.stdout.split('\n').filter((x) => x.startsWith('STABILITY'))) assert.ok(l.length <= 120, l);
 });
 
