@@ -66,6 +66,7 @@ function parse(argv) {
 
 const { capacityReport, capacityText } = require('./capacity');
 const { serverSide, serverSideText, seriesOf } = require('./server-side');
+const { steadiness, steadinessText, runDips, withSteadier } = require('./steadiness');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -97,8 +98,13 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);
     report.server_series = seriesOf(input.runs);
+    // Steadiness of the alike sets (src/steadiness.js), its sentence on each summary row, and
+    // each run's dips for the appendix timeline's shading.
+    report.steadiness = steadiness(report, input.runs);
+    report.run_dips = runDips(input.runs);
+    withSteadier(report);
     const dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
-    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side));
+    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side) + steadinessText(report.steadiness));
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {

@@ -19,6 +19,7 @@ const POINT_LISTS = ['steps', 'cases', 'phases'];
 // steps[].failed from it; older summaries are judged here by the same function, never a copy).
 const { stepFailure } = require('../../loader/src/step-failure');
 const { serverIdentity, loaderIdentity } = require('./identity');
+const { stabilityOf } = require('./stability-of');
 
 // Parameters that describe where or how the loader ran, not the load it applied: runs that differ
 // only here are the same experiment (e.g. two client hosts with different --uri).
@@ -128,6 +129,8 @@ function points(summary) {
         journal_source: e.journal_source ?? null,
         // The server's side of the point (loader/src/server-record/step-facts.js), or null.
         server: serverOf(e),
+        // How steady the point was, its dips and their causes (src/stability-of.js), or null.
+        stability: stabilityOf(e),
       });
     });
   }
