@@ -49,6 +49,8 @@ function renderHtml(report) {
   const page = fs.readFileSync(path.join(__dirname, 'page.js'), 'utf8');
   const capacityPage = fs.readFileSync(path.join(__dirname, 'capacity-page.js'), 'utf8'); // --sla runs
   const serverPage = fs.readFileSync(path.join(__dirname, 'server-side-page.js'), 'utf8'); // issue 39
+  const dipsMarks = fs.readFileSync(path.join(__dirname, 'timeline-dips.js'), 'utf8'); // issue 40, before page.js
+  const steadinessPage = fs.readFileSync(path.join(__dirname, 'steadiness-page.js'), 'utf8'); // issue 40
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -62,9 +64,11 @@ function renderHtml(report) {
 <script type="application/json" id="report-data">${safeJson(report)}</script>
 <script>${safeScript(d3Js)}</script>
 <script>${safeScript(plotJs)}</script>
+<script>${safeScript(dipsMarks)}</script>
 <script>${safeScript(page)}</script>
 <script>${safeScript(capacityPage)}</script>
 <script>${safeScript(serverPage)}</script>
+<script>${safeScript(steadinessPage)}</script>
 </body>
 </html>
 `;
