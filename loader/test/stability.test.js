@@ -111,3 +111,17 @@ test('the terminal line stays within 120 columns however many kinds of causes', 
   assert.ok(line.length <= 120, `${line.length}: ${line}`);
   assert.match(line, /^STABILITY: step 3: 10 dips, 10 s in all: 1 during a checkpoint, (.*, )?\d+ more; loader host busy in 10$/);
 });
+
+test('the other engines\' events: an MMAPv1 flush, a RocksDB flush pending, flow control, a member the primary sees down', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]));
+  const series = [
+    row(4, 'm:1', { mmapv1: { flushes: 1, last_flush_ms: 900 } }),
+    row(4, 'r:1', { rocks: { mem_table_flush_pending: 1, compaction_pending: 0 } }),
+    row(3, 'w:1', { flow: { is_lagged: 0, time_acquiring_us: 250000 } }),
+    { at: T0 + 4100, view: [{ name: 'w:1', state: 'PRIMARY' }, { name: 'x:1', state: '(not reachable/healthy)' }] },
+    row(4, 'm:1', { mmapv1: { flushes: 0 } }), // a member's second row: nothing more
+  ];
+  const [d] = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 7000 });
+  assert.deepEqual(d.causes.map((c) => c.id), ['flow_control', 'mmapv1_flush', 'rocks_flush', 'member']);
+  assert.deepEqual(d.causes.find((c) => c.id === 'member').evidence, [{ t: new Date(T0 + 4100).toISOString(), field: 'view_unhealthy', value: 'x:1 (not reachable/healthy)' }]);
+});
