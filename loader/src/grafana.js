@@ -12,9 +12,11 @@ class Annotator {
     this.pending = new Set();
   }
 
-  annotate(phase, text) {
+  // annotate(phase, text, { time, timeEnd, tags }): a point now, or a region (a dip's seconds,
+  // src/stability/live.js) with more tags after the phase's.
+  annotate(phase, text, { time = Date.now(), timeEnd, tags = [] } = {}) {
     if (!this.url) return;
-    const body = JSON.stringify({ time: Date.now(), tags: ['lab', this.experiment, phase], text });
+    const body = JSON.stringify({ time, ...(timeEnd ? { timeEnd } : {}), tags: ['lab', this.experiment, phase, ...tags], text });
     const p = fetch(this.url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: this.auth },

@@ -62,6 +62,13 @@ class Metrics {
       name: 'lab_loader_warmup', help: 'A step is in its warm-up (1): its operations are not measured',
       labelNames: ['experiment'], registers: [register],
     });
+    // The current step's stability so far (src/stability/live.js, issue 40): CV of its measured
+    // seconds, its worst second as a fraction of its median, and its dips (count and seconds) as
+    // judged live against the median so far; summary.json steps[].stability is the record.
+    this.stability = new client.Gauge({
+      name: 'lab_loader_stability', help: "The current step's stability so far: cv, worst_second_fraction, dips, dip_seconds",
+      labelNames: ['experiment', 'figure'], registers: [register],
+    });
     // lab_loader_op_duration_seconds is a Prometheus histogram whose bucket counts are summed
     // from the workers' per-op bucket deltas; prom-client's Histogram only takes one observation
     // at a time, so it is a registry metric object with its own get() (prom-client's documented
@@ -139,6 +146,15 @@ class Metrics {
 
   setActiveClients(n) {
     this.activeClients.set({ experiment: this.experiment }, n);
+  }
+
+  // setStability(st): src/stability/stability.js's figures for the step so far (null: removed).
+  setStability(st) {
+    for (const figure of ['cv', 'worst_second_fraction', 'dips', 'dip_seconds']) {
+      const v = !st ? null : figure === 'dips' ? (st.dips ? st.dips.length : null) : st[figure];
+      if (typeof v === 'number') this.stability.set({ experiment: this.experiment, figure }, v);
+      else this.stability.remove({ experiment: this.experiment, figure });
+    }
   }
 
   setWarmup(on) {

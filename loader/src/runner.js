@@ -24,6 +24,8 @@ const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
+const { secondOf, stabilityOf, stabilityLine } = require('./stability');
+const { LiveDips, annotationText } = require('./stability/live');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
 const { stepPlan, capacityFor } = require('./step-plan');
@@ -414,6 +416,11 @@ class Run {
     for (const op of OPS) this.metrics.setIntendedLatency(op, ops[op]?.intended_latency_us);
     if (warming) acc.warm.seconds += intervalS;
     else acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
+    // The step's measured seconds for its stability (src/stability/); warm-up seconds never.
+    if (!warming) {
+      acc.stab.push(secondOf({ end: t, intervalS, ops, okTotal, replies, host }));
+      this.liveStability(step, acc);
+    }
     try {
       this.runDir.timeline(line);
     } catch (e) {
@@ -520,7 +527,7 @@ class Run {
       else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
       else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
       const acc = {
-        ops: {}, seconds: [], totalOk: 0, errorsSeen: new Set(), notes: [],
+        ops: {}, seconds: [], stab: [], live: new LiveDips(), totalOk: 0, errorsSeen: new Set(), notes: [],
         startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
         // warming until the tick at step.measureAt; measuredFrom: when the measurement began
         // (null: the step ended, or was stopped, within its warm-up).
@@ -559,6 +566,8 @@ class Run {
       // The server's side of the step (src/server-record/step-facts.js): replication (lag per
       // secondary, oplog window, state changes, flagged) and write cost, over its measured part.
       if (this.serverRecord) Object.assign(entry, this.serverRecord.stepFacts(acc.measuredFrom ?? step.startAt, now()));
+      // How steady the step was, each dip explained by the server record (src/stability/).
+      this.stability(entry, acc, step);
       // After the step, on the main thread: facts the kind gathers (counts, checksums), also for
       // a step cut short (the kind says what it left behind); a failure here is the step's note.
       if (k.afterStep) {
@@ -578,6 +587,26 @@ class Run {
       this.steps.push(entry);
       this.current = null;
       this.metrics.setActiveClients(0);
+    }
+  }
+
+  // liveStability: /metrics and a Grafana annotation per dip as it ends (src/stability/live.js).
+  liveStability(step, acc) {
+    const { st, ended } = acc.live.update(acc.stab, this.serverRecord ? this.serverRecord.series : null, acc.measuredFrom ?? step.startAt);
+    this.metrics.setStability(st);
+    for (const d of ended) {
+      this.annotator.annotate(step.phase, annotationText(this.config.name, step.index + 1, d), { time: Date.parse(d.start), timeEnd: Date.parse(d.end), tags: ['dip'] });
+    }
+  }
+
+  stability(entry, acc, step) {
+    const from = acc.measuredFrom ?? step.startAt;
+    entry.stability = stabilityOf(acc.stab, this.serverRecord ? this.serverRecord.series : null, from, now());
+    this.metrics.setStability(entry.stability);
+    // A dip that lasted to the step's end was not posted live: posted now, from the step's record.
+    for (const d of entry.stability.dips || []) {
+      if (acc.live.posted.has(d.start)) continue;
+      this.annotator.annotate(step.phase, annotationText(this.config.name, step.index + 1, d), { time: Date.parse(d.start), timeEnd: Date.parse(d.end), tags: ['dip'] });
     }
   }
 
@@ -729,6 +758,11 @@ class Run {
     // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
     for (const st of this.steps) {
       for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);
+    }
+    // One line per step: its dips and their causes (src/stability/line.js).
+    for (const st of this.steps) {
+      const line = stabilityLine(st.index, st.stability);
+      if (line) this.stdout.write(`${line}\n`);
     }
   }
 }

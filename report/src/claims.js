@@ -266,7 +266,7 @@ function evalDips(claim, results) {
   for (const [side, cause] of Object.entries(t.sides)) {
     const mine = runs.filter((r) => sideOf(r, t.dimension) === side);
     const dips = mine.flatMap((r) => r.points.flatMap((p) => p.stability?.dips || []));
-    const hit = dips.filter((d) => (d.causes || []).some((c) => new RegExp(cause, 'i').test(typeof c === 'string' ? c : c.cause || c.rule || ''))).length;
+    const hit = dips.filter((d) => (d.causes || []).some((c) => new RegExp(cause, 'i').test(typeof c === 'string' ? c : [c.cause, c.rule, c.says].filter(Boolean).join(' ')))).length;
     const lab = `${dips.length} dip(s) in ${mine.length} run(s), ${hit} during a ${cause}`;
     let status;
     let why;

@@ -69,6 +69,7 @@ const { serverSide, serverSideText, seriesOf } = require('./server-side');
 const { claimsReport } = require('./claims');
 const { applyWords } = require('./words');
 const { applyCapacityLimits } = require('./capacity-limits');
+const { steadiness, steadinessText, runDips, withSteadier } = require('./steadiness');
 
 function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now = new Date()) {
   let opts;
@@ -105,6 +106,11 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);
     report.server_series = seriesOf(input.runs);
+    // Steadiness of the alike sets (src/steadiness.js), its sentence on each summary row, and
+    // each run's dips for the appendix timeline's shading.
+    report.steadiness = steadiness(report, input.runs);
+    report.run_dips = runDips(input.runs);
+    withSteadier(report);
     // A folder the report cannot write into (read-only, another owner): the summary is still
     // printed, then one line naming the folder and the cause, exit 1.
     let dir = null;
@@ -115,7 +121,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
       if (!e.code) throw e;
       unwritten = e;
     }
-    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side));
+    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side) + steadinessText(report.steadiness));
     if (unwritten) {
       io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${unwritten.code}: ${unwritten.syscall || 'write'} ${unwritten.path || ''}): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
       return 1;

@@ -52,6 +52,8 @@ function renderHtml(report) {
   const capacityPage = fs.readFileSync(path.join(__dirname, 'capacity-page.js'), 'utf8'); // --sla runs
   const serverPage = fs.readFileSync(path.join(__dirname, 'server-side-page.js'), 'utf8'); // issue 39
   const claimsPage = fs.readFileSync(path.join(__dirname, 'claims-page.js'), 'utf8'); // the seeds' findings (issue 42)
+  const dipsMarks = fs.readFileSync(path.join(__dirname, 'timeline-dips.js'), 'utf8'); // issue 40, before page.js
+  const steadinessPage = fs.readFileSync(path.join(__dirname, 'steadiness-page.js'), 'utf8'); // issue 40
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -65,10 +67,12 @@ function renderHtml(report) {
 <script type="application/json" id="report-data">${safeJson(report)}</script>
 <script>${safeScript(d3Js)}</script>
 <script>${safeScript(plotJs)}</script>
+<script>${safeScript(dipsMarks)}</script>
 <script>${safeScript(page)}</script>
 <script>${safeScript(capacityPage)}</script>
 <script>${safeScript(serverPage)}</script>
 <script>${safeScript(claimsPage)}</script>
+<script>${safeScript(steadinessPage)}</script>
 </body>
 </html>
 `;

@@ -19,6 +19,7 @@ const POINT_LISTS = ['steps', 'cases', 'phases'];
 // steps[].failed from it; older summaries are judged here by the same function, never a copy).
 const { stepFailure } = require('../../loader/src/step-failure');
 const { serverIdentity, loaderIdentity } = require('./identity');
+const { stabilityOf } = require('./stability-of');
 
 // Parameters that describe where or how the loader ran, not the load it applied: runs that differ
 // only here are the same experiment (e.g. two client hosts with different --uri).
@@ -128,8 +129,9 @@ function points(summary) {
         journal_source: e.journal_source ?? null,
         // The server's side of the point (loader/src/server-record/step-facts.js), or null.
         server: serverOf(e),
-        // The server's record of the step (issues 39, 40), read by src/claims.js when present.
-        stability: e.stability ?? null,
+        // How steady the point was, its dips and their causes (src/stability-of.js), or null.
+        stability: stabilityOf(e),
+        // The step's replication (issue 39), read by src/claims.js when present.
         replication: e.replication ?? null,
       });
     });

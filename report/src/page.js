@@ -153,6 +153,7 @@
       Plot.ruleX(phases, { x: 't', stroke: '#bbb', strokeDasharray: '2,3' }),
       Plot.text(phases, { x: 't', text: 'phase', frameAnchor: 'top', textAnchor: 'start', dx: 3, dy: 4, fill: '#666' }),
       Plot.line(rows.filter((r) => r[y] !== null), { x: 't', y, stroke: 'op' }),
+      ...(window.labTimelineMarks ? window.labTimelineMarks(tl) : []), // dips shaded (src/timeline-dips.js)
     ];
     const common = { height: 220, x: { label: 'seconds since the first step' }, color: { legend: true, scheme: 'dark2' } };
     chart(parent, 'timeline-rate', `ops/s per second: ${name} (${rel(tl.id)})`, [tl.engine], { ...common, y: { label: 'ops/s', grid: true, zero: true }, marks: marks('rate') });

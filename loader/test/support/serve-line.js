@@ -5,15 +5,15 @@
 // w:0 with no reply on an open connection, serverStatus.storageEngine, journalCommitInterval), so
 // a test that still depends on one of the test server's deviations fails against it unless it
 // names the deviation (support/server.js dependsOn) and skips.
-// Usage: node loader/test/support/serve-line.js [LINE]   (default mongod-8.0-standalone)
+// Usage: node loader/test/support/serve-line.js [LINE[+VARIANT]]   (default mongod-8.0-standalone)
 // Prints "URI <uri>" once it listens; runs until SIGTERM or SIGINT.
 const { startServer } = require('./server');
-const { LINES } = require('./server-lines');
+const { LINES, VARIANTS, lineOf } = require('./server-lines');
 
 async function main() {
   const line = process.argv[2] || 'mongod-8.0-standalone';
-  if (!LINES[line]) {
-    process.stderr.write(`error: unknown server line '${line}' (choose from: ${Object.keys(LINES).join(', ')})\n`);
+  try { lineOf(line); } catch {
+    process.stderr.write(`error: unknown server line '${line}' (choose from: ${Object.keys(LINES).join(', ')}; a variant: LINE+${Object.keys(VARIANTS).join('|')})\n`);
     process.exit(2);
   }
   delete process.env.MONGODB_URI; // the backend is a fresh test server, whatever the caller's

@@ -279,10 +279,24 @@ function deviationOf(id) {
   return DEVIATIONS[id];
 }
 
-function lineOf(name) {
+// Variants of a line (issue 40): '<line>+<variant>' is the line with the variant's settings.
+// checkpoint-stall: every 10 s the primary holds writes for 1 s and its serverStatus says a
+// checkpoint runs meanwhile (wiredTiger.checkpoint['progress state'] 1, and one more 'total
+// succeed number of checkpoints' when it ends), as seeds/004 saw TokuMX's rate drop at each
+// checkpoint; stall-no-event: the same hold with nothing in serverStatus (a stall the server
+// does not report). Played by wire-shim.js (stall windows) and server-status-lines.js.
+const VARIANTS = {
+  'checkpoint-stall': { stall: { everyMs: 10000, holdMs: 1000, checkpoint: true } },
+  'stall-no-event': { stall: { everyMs: 10000, holdMs: 1000, checkpoint: false } },
+};
+
+function lineOf(full) {
+  const [name, variant] = full.split('+');
+  if (variant && !VARIANTS[variant]) throw new Error(`unknown line variant '${variant}' (loader/test/support/server-lines.js: ${Object.keys(VARIANTS).join(', ')})`);
+  if (variant) return { ...lineOf(name), name: full, ...VARIANTS[variant] };
   const line = LINES[name];
   if (!line) throw new Error(`unknown server line '${name}' (loader/test/support/server-lines.js: ${Object.keys(LINES).join(', ')})`);
   return { name, ...line };
 }
 
-module.exports = { BEHAVIOURS, LINES, DEVIATIONS, FERRETDB_DEVIATIONS, lineOf, deviationOf };
+module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, lineOf, deviationOf };

@@ -66,11 +66,46 @@ const common = (c) => ({
   network: { bytesIn: c.bytesIn, bytesOut: c.bytesOut, numRequests: c.cmds + c.reads + c.writes },
 });
 const tickets = (c) => ({ read: { out: 0, available: 128, totalTickets: 128 }, write: { out: c.writes % 2, available: 128 - (c.writes % 2), totalTickets: 128 } });
-const wtCache = (c) => ({
+// quiet: a stall variant's line (server-lines.js VARIANTS), whose serverStatus has no event but
+// the one it plays: no application-thread eviction moving with the writes.
+const wtCache = (c, quiet) => ({
   'bytes currently in the cache': 1048576 + c.written, 'tracked dirty bytes in the cache': c.written % 65536,
-  'maximum bytes configured': 268435456, 'pages evicted by application threads': Math.floor(c.written / 1e6),
+  'maximum bytes configured': 268435456, 'pages evicted by application threads': quiet ? 0 : Math.floor(c.written / 1e6),
 });
-const checkpoint = (c, sinceS) => ({ 'progress state': 0, 'most recent time (msecs)': 12, 'total succeed number of checkpoints': Math.floor(sinceS / 60) });
+const checkpoint = (c, sinceS, state) => {
+  // A line variant whose checkpoint holds writes (server-lines.js VARIANTS): the checkpoint runs
+  // while the hold lasts, and is counted once it has ended.
+  const now = Date.now();
+  const held = stallAt(state, now);
+  const periodic = state.stalls && state.stalls.everyMs && state.stalls.checkpoint;
+  return {
+    'progress state': held && held.checkpoint ? 1 : 0,
+    'most recent time (msecs)': 12,
+    // the base line: one checkpoint a minute (WiredTiger's default 60 s), none of which stalls.
+    'total succeed number of checkpoints': (periodic ? 0 : Math.floor(sinceS / 60)) + (state.stalls ? stallsEnded(state, now, true) : 0),
+  };
+};
+
+// Stall windows (issue 40): the periodic ones of a line variant, { everyMs, holdMs, checkpoint },
+// counted from state.stalls.origin, each holding the last holdMs of its period; and one-off
+// holds a test asked for (shim.holdWrites). stallAt(state, now) -> { from, to, checkpoint } | null.
+function stallAt(state, now) {
+  const st = state.stalls;
+  if (!st) return null;
+  for (const w of st.once) if (now >= w.from && now < w.to) return w;
+  if (!st.everyMs) return null;
+  const phase = (now - st.origin) % st.everyMs;
+  if (phase < st.everyMs - st.holdMs) return null;
+  const from = now - (phase - (st.everyMs - st.holdMs));
+  return { from, to: from + st.holdMs, checkpoint: st.checkpoint };
+}
+
+// stallsEnded(state, now, checkpoint): how many windows (of that kind) have ended by now.
+function stallsEnded(state, now, checkpoint) {
+  const st = state.stalls;
+  const periodic = st.everyMs && st.checkpoint === checkpoint ? Math.floor((now - st.origin) / st.everyMs) : 0;
+  return periodic + st.once.filter((w) => w.checkpoint === checkpoint && w.to <= now).length;
+}
 
 // sections(line, state, role) -> what this member's serverStatus adds to the test server's reply.
 function sections(line, state, role) {
@@ -83,7 +118,7 @@ function sections(line, state, role) {
   // src/mongo/s/s_sharding_server_status.cpp; on a shard member db/s/sharding_server_status.cpp:93).
   if (line.mongos && state.configsvr) out.sharding = { configsvrConnectionString: state.configsvr };
   if (engine === 'wiredTiger' || engine === 'inMemory') {
-    const wt = { cache: wtCache(c), checkpoint: checkpoint(c, sinceS) };
+    const wt = { cache: wtCache(c, Boolean(state.stalls && state.stalls.everyMs)), checkpoint: checkpoint(c, sinceS, state) };
     if (engine === 'wiredTiger') Object.assign(wt, { 'block-manager': { 'bytes written': c.written, 'bytes read': c.read }, log: { 'log bytes written': c.written / 3 } });
     out[engine] = wt;
     out.queues = { execution: tickets(c) };
@@ -171,4 +206,6 @@ function listShards(state) {
 
 const isOplogFind = (cmd) => cmd.name === 'find' && cmd.body.find === 'oplog.rs' && cmd.body.$db === 'local';
 
-module.exports = { sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized, listShards };
+const isWrite = (cmd) => WRITE.has(cmd.name);
+
+module.exports = { stallAt, isWrite, sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized, listShards };

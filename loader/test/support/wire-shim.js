@@ -33,7 +33,9 @@ function commandOf(parsed) {
 async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineName }) {
   const line = lineOf(lineName);
   const state = { fcv: line.fcv, journalCommitInterval: line.journalCommitInterval };
-  const stats = { commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0, txnNumbers: 0 };
+  // Stall windows (server-lines.js VARIANTS, shim.holdWrites): writes to the primary wait them out.
+  state.stalls = { origin: Date.now(), once: [], ...(line.stall || {}) };
+  const stats = { held: [], commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0, txnNumbers: 0 };
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
   const sockets = new Set();
@@ -93,6 +95,19 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     const fromClient = new wire.Splitter();
     const fromBackend = new wire.Splitter();
     const pending = new Map(); // requestId -> what to do with its reply
+    // hold(msg, cmd): a write to the primary inside a stall window is sent when the window ends;
+    // later messages of the connection wait behind it (no overtaking), as a server's queue does.
+    let heldUntil = 0;
+    const toBackend = (msg, cmd) => {
+      const now = Date.now();
+      const w = role === 0 && cmd && serverSide.isWrite(cmd) ? serverSide.stallAt(state, now) : null;
+      if (w) {
+        heldUntil = Math.max(heldUntil, w.to);
+        if (!stats.held.some((x) => x.from === w.from)) stats.held.push({ from: w.from, to: w.to, checkpoint: w.checkpoint });
+      }
+      if (heldUntil > now) setTimeout(() => { if (!backend.destroyed) backend.write(msg); }, heldUntil - now);
+      else backend.write(msg);
+    };
     const closeBoth = () => { client.destroy(); backend.destroy(); sockets.delete(client); sockets.delete(backend); };
     client.on('error', closeBoth).on('close', closeBoth);
     backend.on('error', closeBoth).on('close', closeBoth);
@@ -149,10 +164,10 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           // asked for an acknowledged one, whose reply the shim swallows.
           stats.unacknowledged += 1;
           pending.set(id, { kind: 'swallow' });
-          backend.write(wire.opMsg(id, 0, parsed.flags & ~wire.MORE_TO_COME, { ...parsed.body, writeConcern: { w: 1 } }, parsed.rest));
+          toBackend(wire.opMsg(id, 0, parsed.flags & ~wire.MORE_TO_COME, { ...parsed.body, writeConcern: { w: 1 } }, parsed.rest), cmd);
           continue;
         }
-        backend.write(msg);
+        toBackend(msg, cmd);
       }
     });
 
@@ -189,6 +204,12 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
       serverSide.count(state, i, { name: 'ping', body: {} }, 0, members);
       if (seconds) state.server.held[i] = seconds;
       else delete state.server.held[i];
+    },
+    // holdWrites(ms, { checkpoint }): from now, the primary holds writes for ms (a one-off stall
+    // window); checkpoint: its serverStatus says a checkpoint runs meanwhile.
+    holdWrites(ms, { checkpoint = false } = {}) {
+      const from = Date.now();
+      state.stalls.once.push({ from, to: from + ms, checkpoint });
     },
     // refuseCommand(name): every member answers it Unauthorized from now on.
     refuseCommand(name) { (state.refused ||= new Set()).add(name); },

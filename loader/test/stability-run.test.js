@@ -1,0 +1,191 @@
+'use strict';
+// Stability through the real loader CLI, driver and wire shim (issue 40 item 5): a line variant
+// whose checkpoint holds the primary's writes for 1 s every 10 s (support/server-lines.js
+// VARIANTS) makes dips on those seconds, attributed to the checkpoint from server.ndjson; the same
+// hold with nothing in serverStatus is "no server event recorded"; a steady server makes no dip
+// the server caused; a hold in the warm-up is not counted in the step.
+//
+// Paced (--rate): a paced client does not slow down with a contended host (it catches up), so the
+// seconds hold steady at the rate on the shared test VM, where an unpaced client's seconds varied
+// by a CV of 0.5 against a steady server (loader/README.md "Stability"); a hold still takes the
+// held second's operations, and the catch-up second's latency from their intended start.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { startServer } = require('./support/server');
+const { startLoader, runLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { grafanaRecorder } = require('./support/grafana');
+const { NO_EVENT } = require('../src/stability/explain');
+
+let results;
+test.before(() => { results = tmpResults(); });
+test.after(() => fs.rmSync(results, { recursive: true, force: true }));
+
+const args = (server, extra) => ['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
+  '--preload-docs', '300', '--clients', '2', '--rate', '400', '--progress-interval', '1s', ...extra];
+
+// overlaps(dip, w): the dip's seconds and the held window [from, to) share time.
+const overlaps = (d, w) => Date.parse(d.start) < w.to && Date.parse(d.end) > w.from;
+// measured(step): the windows wholly inside the step's measured part.
+const inside = (step, held) => {
+  const from = Date.parse(step.measured_from ?? step.started_at);
+  const to = Date.parse(step.started_at) + step.duration_s * 1000;
+  return held.filter((w) => w.from >= from && w.to <= to - 500);
+};
+
+// stalledRun(variant): one 23 s step against the variant; live: while it runs, /metrics is read
+// each second (the highest lab_loader_stability{figure="dips"} seen) and Grafana's annotation
+// API is a recorder (support/grafana.js) that notes when each post arrived.
+async function stalledRun(variant) {
+  const server = await startServer({ line: `mongod-8.0-wiredtiger-replset+${variant}` });
+  const g = await grafanaRecorder();
+  const arrived = [];
+  try {
+    const l = startLoader(args(server, ['--duration', '23s', '--warmup', '1s', '--grafana-url', g.url]));
+    const [, port] = await l.waitFor(/metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
+    let liveDips = 0;
+    let over = false;
+    const watch = (async () => {
+      while (!over) {
+        await new Promise((r) => setTimeout(r, 1000));
+        try {
+          const body = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+          const m = /^lab_loader_stability\{[^}]*figure="dips"[^}]*\} (\d+)/m.exec(body);
+          if (m) liveDips = Math.max(liveDips, Number(m[1]));
+        } catch { /* the loader has closed its endpoint: the run is over */ }
+        while (arrived.length < g.posts.length) arrived.push(Date.now());
+      }
+    })();
+    const r = await l.done;
+    over = true;
+    await watch;
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(results, 'experiment2', 'wiredtiger');
+    const step = summary.steps[0];
+    const held = inside(step, server.shim.stats.held);
+    // Premise: a 23 s step holds two of the 10 s periods' windows.
+    assert.ok(held.length >= 2, `windows held in the measured part: ${JSON.stringify(server.shim.stats.held)} (step ${step.measured_from}, ${step.duration_s} s)`);
+    const stepEnd = Date.parse(step.started_at) + step.duration_s * 1000;
+    const dipPosts = g.posts.map((p, i) => ({ ...p.body, arrived: arrived[i] })).filter((p) => p.tags.includes('dip'));
+    return { r, step, held, st: step.stability, liveDips, dipPosts, stepEnd };
+  } finally {
+    await g.close();
+    await server.stop();
+  }
+}
+
+test('a checkpoint that holds writes 1 s every 10 s: a dip on each held second, attributed to the checkpoint', async () => {
+  const { r, st, held, liveDips, dipPosts, stepEnd } = await stalledRun('checkpoint-stall');
+  assert.ok(Array.isArray(st.dips), JSON.stringify(st));
+  for (const w of held) {
+    const d = st.dips.find((x) => overlaps(x, w));
+    assert.ok(d, `a dip over the hold ${new Date(w.from).toISOString()}: dips ${JSON.stringify(st.dips)}`);
+    const cp = d.causes.find((c) => c.id === 'checkpoint');
+    assert.ok(cp, `the dip is attributed to the checkpoint: ${JSON.stringify(d)}`);
+    assert.ok(cp.evidence.some((e) => e.field === 'wt.checkpoint_running' || e.field === 'wt.checkpoints'), JSON.stringify(cp));
+    assert.ok(d.depth < 0.5 || d.p99_ratio > 4, JSON.stringify(d));
+  }
+  // No dip away from a hold (or the second after it) is put down to a checkpoint.
+  for (const d of st.dips.filter((x) => !held.some((w) => overlaps(x, { from: w.from, to: w.to + 2000 })))) {
+    assert.ok(!d.causes.some((c) => c.id === 'checkpoint'), `a checkpoint where none ran: ${JSON.stringify(d)}`);
+  }
+  assert.match(r.stdout, /STABILITY: step 1: \d+ dips?, [\d.]+ s in all: .*\d+ during a checkpoint/);
+  // Live (item 4): the first hold's dip was on /metrics and posted to Grafana while the step ran,
+  // as a region over its seconds, tagged dip, saying its cause.
+  assert.ok(liveDips >= 1, `lab_loader_stability{figure="dips"} seen live: ${liveDips}`);
+  const first = dipPosts.find((p) => p.time < held[0].to && p.timeEnd > held[0].from);
+  assert.ok(first, `a dip annotation over the first hold: ${JSON.stringify(dipPosts)}`);
+  assert.ok(first.arrived < stepEnd, `posted while the step ran (${new Date(first.arrived).toISOString()} < ${new Date(stepEnd).toISOString()})`);
+  assert.deepEqual(first.tags.slice(0, 2), ['lab', 'experiment2']);
+  assert.match(first.text, /^experiment2: step 1: dip of [\d.]+ s to \d+ % of the median: during a checkpoint/);
+  for (const l of r.stdout.split('\n').filter((x) => x.startsWith('STABILITY'))) assert.ok(l.length <= 120, l);
+});
+
+test('the same hold with no server event: its dips say "no server event recorded"', async () => {
+  const { r, st, held } = await stalledRun('stall-no-event');
+  for (const w of held) {
+    const d = st.dips.find((x) => overlaps(x, w));
+    assert.ok(d, `a dip over the hold ${new Date(w.from).toISOString()}: dips ${JSON.stringify(st.dips)}`);
+    // The loader's own host may have been busy (said after it); the server reported nothing.
+    assert.deepEqual(d.causes.filter((c) => c.id !== 'loader_host'), [], JSON.stringify(d));
+    assert.ok(d.cause_text.startsWith(NO_EVENT), d.cause_text);
+  }
+  assert.match(r.stdout, /STABILITY: step 1: .*with no server event recorded/);
+});
+
+// The steady server: the base line, nothing held. A minute is the issue's figure; the suite keeps
+// 20 s (2 clients at 400 ops/s: 8,000 operations, each second judged against the step's median).
+// What the host does meanwhile is measured each second (its other processes' CPU): a dip in a
+// second when other processes held the loader's cores is said as the loader's host, never the
+// server's, and this test accepts those and no other.
+// The test server is one of the host's processes too: in a second when the host's CPUs were
+// busy (the test server starved as much as the loader), a dip is the premise failing, measured
+// from the timeline's host figures and said as a skip with the figure.
+test('a steady server: no dip that the server caused over 20 s', async (t) => {
+  const server = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  try {
+    const r = await runLoader(args(server, ['--duration', '21s', '--warmup', '1s']));
+    assert.equal(r.code, 0, r.stderr);
+    const { dir, summary } = latestRun(results, 'experiment2', 'wiredtiger');
+    const st = summary.steps[0].stability;
+    assert.ok(st.seconds >= 19, JSON.stringify(st));
+    assert.ok(Array.isArray(st.dips), JSON.stringify(st));
+    const lines = readTimeline(dir);
+    const busy = (d) => lines.filter((l) => Date.parse(l.t) > Date.parse(d.start) - 1000 && Date.parse(l.t) <= Date.parse(d.end) && l.host)
+      .map((l) => l.host.busy_cores / l.host.cores).reduce((a, b) => Math.max(a, b), 0);
+    const starved = st.dips.filter((d) => !d.causes.some((c) => c.id === 'loader_host') && busy(d) >= 0.75);
+    if (starved.length) {
+      t.skip(`premise: a free core for the test server; the host's CPUs were ${Math.round(busy(starved[0]) * 100)} % busy in the dip at ${starved[0].start} (p99 ${starved[0].p99_ratio}x its median)`);
+      return;
+    }
+    for (const d of st.dips) {
+      assert.ok(d.causes.some((c) => c.id === 'loader_host'), `a dip without the loader's host busy: ${JSON.stringify(d)} (thresholds ${JSON.stringify(st.thresholds)}, CV ${st.cv})`);
+      assert.deepEqual(d.causes.filter((c) => c.id !== 'loader_host'), [], JSON.stringify(d));
+    }
+    if (!st.dips.length) assert.match(r.stdout, /STABILITY: step 1: no dips; worst second \d+ % of the median, CV [\d.]+/);
+  } finally {
+    await server.stop();
+  }
+});
+
+// A hold in the warm-up: the timeline shows it (warmup: true), the step's stability does not.
+// The warm-up is 6 s and the hold starts in its first second, so that the paced clients' catch-up
+// after it is over too before the measurement starts (seen here: a hold ending under 1 s before
+// the measurement left its late operations' latency in the first measured second).
+test('a dip in the warm-up is not counted in the step', async () => {
+  const server = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  const own = tmpResults();
+  try {
+    const run = startLoader(args(server, ['--duration', '8s', '--warmup', '6s']).map((a) => (a === results ? own : a)));
+    // The warm-up's first second is in the timeline: hold the writes 1.5 s from then.
+    const root = path.join(own, 'experiment2', 'wiredtiger');
+    let held = null;
+    for (let i = 0; i < 600 && !held; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const dirs = fs.existsSync(root) ? fs.readdirSync(root).filter((d) => d !== 'latest') : [];
+      const tl = dirs.length ? path.join(root, dirs[0], 'timeline.ndjson') : null;
+      if (tl && fs.existsSync(tl) && fs.readFileSync(tl, 'utf8').includes('"warmup":true')) {
+        server.shim.holdWrites(1500, { checkpoint: true });
+        held = Date.now();
+      }
+    }
+    const r = await run.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(held, 'the warm-up was seen in the timeline');
+    const { dir, summary } = latestRun(own, 'experiment2', 'wiredtiger');
+    const step = summary.steps[0];
+    // Premise: the hold ended within the warm-up, and the warm-up's seconds show it.
+    assert.ok(held + 1500 + 2000 <= Date.parse(step.measured_from), `hold ${new Date(held).toISOString()} + 1.5 s, measured from ${step.measured_from}`);
+    const warm = readTimeline(dir).filter((l) => l.warmup && !l.partial && l.ops.find);
+    assert.ok(warm.some((l) => l.ops.find.ops_per_s < 100), `a warm-up second shows the hold: ${warm.map((l) => l.ops.find.ops_per_s)}`);
+    const st = step.stability;
+    assert.ok(st.seconds >= 7 && st.seconds <= 8, JSON.stringify(st));
+    assert.ok(Array.isArray(st.dips), JSON.stringify(st));
+    assert.ok(!st.dips.some((d) => Date.parse(d.start) < held + 1500), `a dip from the warm-up counted: ${JSON.stringify(st.dips)}`);
+    assert.ok(!st.dips.some((d) => d.causes.some((c) => c.id === 'checkpoint')), JSON.stringify(st.dips));
+  } finally {
+    await server.stop();
+    fs.rmSync(own, { recursive: true, force: true });
+  }
+});

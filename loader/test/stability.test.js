@@ -1,0 +1,127 @@
+'use strict';
+// A step's stability (issue 40 items 1 and 2) on hand-made seconds and server rows: the pure
+// functions of src/stability/. The same paths run through the real loader, driver and wire shim
+// in test/stability-run.test.js.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { stepStability } = require('../src/stability/stability');
+const { explainDips, NO_EVENT, RULES } = require('../src/stability/explain');
+const { stabilityLine } = require('../src/stability/line');
+const { FIELDS } = require('../src/server-record/fields');
+
+const T0 = Date.parse('2026-11-26T12:00:00Z');
+// seconds(rates, p99s): one full second each, ending at T0 + (i + 1) s.
+const seconds = (rates, p99s = []) => rates.map((r, i) => ({ end: T0 + (i + 1) * 1000, interval_s: 1, ops: r, p99_us: p99s[i] ?? 1000 }));
+
+test('a steady step: no dips, CV and worst second as measured', () => {
+  const st = stepStability(seconds([1000, 1010, 990, 1005, 995, 1000, 1002, 998]));
+  assert.deepEqual(st.dips, []);
+  assert.equal(st.dip_seconds, 0);
+  assert.equal(st.median_ops_per_s, 1000);
+  assert.equal(st.worst_second_fraction, 0.99);
+  assert.ok(st.cv > 0 && st.cv < 0.01, String(st.cv));
+  assert.deepEqual(st.p99_us, { median: 1000, worst: 1000 });
+});
+
+test('a second below half the median is a dip; adjacent ones are one dip; start, length, depth', () => {
+  const st = stepStability(seconds([1000, 1000, 400, 100, 1000, 1000, 1000, 300, 1000, 1000]));
+  assert.equal(st.dips.length, 2, JSON.stringify(st.dips));
+  assert.equal(st.dips[0].start, new Date(T0 + 2000).toISOString());
+  assert.equal(st.dips[0].length_s, 2);
+  assert.equal(st.dips[0].depth, 0.1);
+  assert.equal(st.dips[1].length_s, 1);
+  assert.equal(st.dip_seconds, 3);
+  assert.equal(st.worst_second_fraction, 0.1);
+});
+
+test('a second whose p99 passed 4x the median per-second p99 is a dip even when its throughput held', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 1000, 1000], [1000, 1000, 4100, 1000, 3900, 1000]));
+  assert.equal(st.dips.length, 1, JSON.stringify(st.dips));
+  assert.deepEqual(st.dips[0].by, ['p99']);
+  assert.equal(st.dips[0].p99_ratio, 4.1);
+  assert.equal(st.p99_us.worst, 4100);
+});
+
+test('the partial last second is left out; too few seconds or operations: dips not judged, with the reason', () => {
+  const st = stepStability([...seconds([1000, 1000, 1000, 1000, 1000]), { end: T0 + 5300, interval_s: 0.3, ops: 10, p99_us: 1000 }]);
+  assert.equal(st.seconds, 5);
+  assert.deepEqual(st.dips, []);
+  assert.equal(stepStability(seconds([1000, 1000, 10])).dips, null);
+  assert.match(stepStability(seconds([1000, 1000, 10])).not_judged, /3 measured seconds/);
+  assert.match(stepStability(seconds([5, 6, 5, 6, 5, 1])).not_judged, /median second of 5 operations/);
+});
+
+// A server row as the sampler keeps it (src/server-record/sampler.js series).
+const row = (s, member, values, repl = null) => ({ at: T0 + s * 1000 + 100, member, role: 'shard', interval_s: 1, values, repl });
+
+test('a dip during a checkpoint is attributed to it, with the row that shows it; none is "no server event recorded"', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 100, 1000, 1000, 1000, 1000, 100, 1000]));
+  const series = [];
+  for (let s = 0; s < 10; s++) series.push(row(s, 'a:1', { wt: { checkpoint_running: s === 3 ? 1 : 0, checkpoints: 0 } }));
+  const dips = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 10000 });
+  assert.deepEqual(dips[0].causes.map((c) => c.id), ['checkpoint']);
+  assert.equal(dips[0].causes[0].evidence[0].field, 'wt.checkpoint_running');
+  assert.equal(dips[0].causes[0].evidence[0].t, new Date(T0 + 3100).toISOString());
+  assert.deepEqual(dips[1].causes, []);
+  assert.equal(dips[1].cause_text, NO_EVENT);
+  assert.equal(stabilityLine(1, { ...st, dips }), 'STABILITY: step 1: 2 dips, 2 s in all: 1 during a checkpoint, 1 with no server event recorded');
+});
+
+test('several causes are all listed; the previous second counts, the next does not', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 100, 1000, 1000, 1000]));
+  const series = [
+    row(3, 'a:1', { wt: { cache_dirty_bytes: 30, cache_max_bytes: 100, app_evicted_pages: 12 } }, { state: 'PRIMARY' }),
+    row(4, 'a:1', { tickets: { write_available: 0, read_available: 100 } }, { state: 'PRIMARY' }),
+    row(3, 'b:1', {}, { state: 'SECONDARY', lag_s: 0 }),
+    row(4, 'b:1', { proc: { page_faults: 50 } }, { state: 'SECONDARY', lag_s: 3 }),
+    row(5, 'a:1', { mmapv1: { flushes: 1 } }, { state: 'PRIMARY' }), // the second after: not a cause
+    ...[0, 1, 2, 5, 6].map((s) => row(s, 'b:1', { proc: { page_faults: 5 } }, { state: 'SECONDARY', lag_s: 0 })),
+  ].sort((x, y) => x.at - y.at);
+  const [d] = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 8000 });
+  assert.deepEqual(d.causes.map((c) => c.id), ['dirty_cache', 'app_eviction', 'tickets', 'lag_jump', 'page_faults']);
+  assert.match(d.cause_text, /^with dirty cache above the eviction trigger, with application threads evicting, .*, with a burst of page faults$/);
+});
+
+test('a member silent in the dip, or changing state, and the loader stalled, are causes', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]));
+  const series = [row(2, 'a:1', {}, { state: 'PRIMARY' }), row(3, 'a:1', {}, { state: 'SECONDARY' }), row(2, 'c:1', {}, { state: 'SECONDARY' })];
+  const loader = seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]).map((s, i) => ({ ...s, selfs: [{ worker: 0, eldMaxMs: i === 4 ? 300 : 1 }], host: { cores: 2, steal_cores: 0, other_cores: 0 } }));
+  const [d] = explainDips(st.dips, { series, loader, from: T0, to: T0 + 7000 });
+  assert.deepEqual(d.causes.map((c) => c.id), ['member', 'loader_host']);
+  assert.equal(d.cause_text, "with a member unreachable or changing state; with the loader's host stalled or busy");
+  assert.deepEqual(d.causes[0].evidence.map((e) => e.member).sort(), ['a:1', 'c:1']);
+});
+
+test('every rule of causes.json names fields the server record writes, and cites each server line', () => {
+  const keys = new Set(FIELDS.map((f) => f.key));
+  for (const r of RULES) {
+    assert.equal(Object.keys(r.meaning).length, 4, `${r.id}: meaning on every line`);
+    assert.ok(r.says && r.why, r.id);
+    for (const c of r.any) {
+      if (!c.field || r.source === 'loader' || c.field.startsWith('repl.')) continue;
+      assert.ok(keys.has(c.field), `${r.id}: ${c.field} is a server.ndjson field`);
+      if (c.over) assert.ok(keys.has(c.over), `${r.id}: ${c.over}`);
+    }
+  }
+});
+
+test('the terminal line stays within 120 columns however many kinds of causes', () => {
+  const dips = RULES.filter((r) => r.id !== 'loader_host').map((r) => ({ start: '', end: '', length_s: 1, depth: 0.1, causes: [{ id: r.id, says: r.says }, { id: 'loader_host', says: 'with the loader\'s host stalled or busy' }] }));
+  const line = stabilityLine(3, { dips, dip_seconds: dips.length, cv: 0.2, worst_second_fraction: 0.1 });
+  assert.ok(line.length <= 120, `${line.length}: ${line}`);
+  assert.match(line, /^STABILITY: step 3: 10 dips, 10 s in all: 1 during a checkpoint, (.*, )?\d+ more; loader host busy in 10$/);
+});
+
+test('the other engines\' events: an MMAPv1 flush, a RocksDB flush pending, flow control, a member the primary sees down', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]));
+  const series = [
+    row(4, 'm:1', { mmapv1: { flushes: 1, last_flush_ms: 900 } }),
+    row(4, 'r:1', { rocks: { mem_table_flush_pending: 1, compaction_pending: 0 } }),
+    row(3, 'w:1', { flow: { is_lagged: 0, time_acquiring_us: 250000 } }),
+    { at: T0 + 4100, view: [{ name: 'w:1', state: 'PRIMARY' }, { name: 'x:1', state: '(not reachable/healthy)' }] },
+    row(4, 'm:1', { mmapv1: { flushes: 0 } }), // a member's second row: nothing more
+  ];
+  const [d] = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 7000 });
+  assert.deepEqual(d.causes.map((c) => c.id), ['flow_control', 'mmapv1_flush', 'rocks_flush', 'member']);
+  assert.deepEqual(d.causes.find((c) => c.id === 'member').evidence, [{ t: new Date(T0 + 4100).toISOString(), field: 'view_unhealthy', value: 'x:1 (not reachable/healthy)' }]);
+});

@@ -1,0 +1,125 @@
+'use strict';
+// Steadiness compared (issue 40 item 3): per experiment, alike set and point (the sets
+// compare.js formed, so the same rule decides what is comparable), each side's seconds in dips
+// per minute and worst second as a fraction of its step's median second (loader/src/stability/,
+// summary.json steps[].stability), with compare.js's own verdict (ratio of geometric means and
+// its 95 % interval over repetitions) on two figures where higher is steadier:
+//   worst second / median      as recorded
+//   steady seconds per minute  60 - seconds in dips per minute: a ratio needs values above 0, and
+//                              an engine with no dip at all has 0 seconds in dips
+// and why: the causes of the less steady side's dips, counted over its runs.
+const { verdict } = require('./compare');
+const { median } = require('./stats');
+
+const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2)); // as compare.js writes a ratio
+
+const FIGURES = {
+  worst_second_fraction: 'worst second / median second',
+  steady_s_per_min: 'seconds per minute outside dips',
+};
+
+// side figures and the verdict per figure, through compare.js verdict().
+function figureOf(key, bySide, point) {
+  const sides = {};
+  for (const [side, list] of bySide) {
+    const vals = list.map((s) => (s ? s[key] : null)).filter((v) => typeof v === 'number');
+    sides[side] = { median: median(vals), samples: vals };
+  }
+  const names = Object.keys(sides);
+  const verdicts = [];
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const side = (n) => ({ engine: n, runs: bySide.get(n).length, verdict_samples: sides[n].samples, excluded: {} });
+      // A ratio of geometric means needs values above 0 (a worst second with no operation is 0).
+      if ([...sides[names[i]].samples, ...sides[names[j]].samples].some((x) => !(x > 0))) {
+        verdicts.push({ point: `${point} ${FIGURES[key]}`, engines: [names[i], names[j]], status: 'no-verdict', ratio: null, ci: null, sentence: `${point} ${FIGURES[key]}: no verdict between ${names[i]} and ${names[j]} (a ratio needs values above 0: a run had a second with no operation)` });
+        continue;
+      }
+      verdicts.push(verdict(`${point} ${FIGURES[key]}`, side(names[i]), side(names[j])));
+    }
+  }
+  return { what: FIGURES[key], sides, verdicts };
+}
+
+// why(list): the causes of a side's dips over its runs, most frequent first.
+function why(list) {
+  const n = {};
+  for (const s of list) for (const [k, v] of Object.entries((s && s.causes) || {})) n[k] = (n[k] || 0) + v;
+  return Object.entries(n).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v} ${k}`);
+}
+
+// steadier(point, figures, bySide) -> one sentence when a verdict says one side is steadier on
+// either figure and neither says the other; else null (the runs do not show it).
+function steadier(point, figs, bySide) {
+  const won = new Set();
+  for (const f of Object.values(figs)) for (const v of f.verdicts) if (v.status === 'verdict') won.add(`${v.faster}\t${v.slower}\t${f.what}\t${fmt(v.ratio)}\t${v.ci.map(fmt).join('-')}`);
+  const pairs = [...won].map((w) => w.split('\t'));
+  const winners = new Set(pairs.map((p) => p[0]));
+  const losers = new Set(pairs.map((p) => p[1]));
+  if (!pairs.length || [...winners].some((w) => losers.has(w))) return null;
+  const [a, b] = [pairs[0][0], pairs[0][1]];
+  const evidence = pairs.map((p) => `${p[2]} ${p[3]}x, 95% CI ${p[4]}`).join('; ');
+  const causes = why(bySide.get(b) || []);
+  return `${point}: ${a} was steadier than ${b} (${evidence})${causes.length ? `; ${b}'s dips: ${causes.slice(0, 3).join(', ')}` : ''}`;
+}
+
+// steadiness(report, runs) -> [{ experiment, set, points: [{ point, worst_second_fraction,
+//   steady_s_per_min, dip_s_per_min (medians per side), steadier }] }]
+function steadiness(report, runs) {
+  const byDir = new Map(runs.map((r) => [r.dir, r]));
+  const out = [];
+  for (const x of report.experiments || []) {
+    for (const set of x.sets || []) {
+      const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]).filter(([, r]) => r);
+      if (!refs.some(([, r]) => r.points.some((p) => p.stability))) continue; // no run judged its steadiness
+      const points = (set.points || []).map((name) => {
+        const bySide = new Map();
+        for (const [ref, r] of refs) {
+          if (!bySide.has(ref.engine)) bySide.set(ref.engine, []);
+          bySide.get(ref.engine).push(r.points.find((p) => p.name === name)?.stability ?? null);
+        }
+        const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name), steady_s_per_min: figureOf('steady_s_per_min', bySide, name) };
+        const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean).map((s) => s.dip_s_per_min))]));
+        return { point: name, ...figs, dip_s_per_min: dipMin, why: Object.fromEntries([...bySide].map(([side, list]) => [side, why(list)])), steadier: steadier(name, figs, bySide) };
+      });
+      out.push({ experiment: x.name, set: set.id, points });
+    }
+  }
+  return out;
+}
+
+// steadinessText(list) -> the terminal's lines (each within 120 columns where the names allow).
+function steadinessText(list) {
+  const lines = [];
+  for (const s of list) {
+    for (const p of s.points) {
+      const head = `${s.experiment} set ${s.set}`;
+      lines.push(`${head} ${p.point}: seconds in dips per minute (median): ${Object.entries(p.dip_s_per_min).map(([k, v]) => `${k} ${v ?? 'n/a'}`).join(', ')}`);
+      lines.push(`${head}: ${p.steadier || `${p.point}: no side shown steadier (${[...p.worst_second_fraction.verdicts, ...p.steady_s_per_min.verdicts].map((v) => v.status).join(', ')})`}`);
+    }
+  }
+  return lines.length ? `\nSteadiness (higher is steadier):\n${lines.map((l) => `  ${l}`).join('\n')}\n` : '';
+}
+
+// runDips(runs): each run's dips with causes, placed on its timeline's axis (elapsed_s counts
+// from the run's start, summary.json started_at), for the appendix timeline's shading.
+function runDips(runs) {
+  return runs.flatMap((r) => {
+    const t0 = Date.parse(r.started_at);
+    const at = (iso) => Math.round((Date.parse(iso) - t0) / 100) / 10;
+    const dips = r.points.flatMap((p) => (p.stability ? p.stability.dips : []).map((d) => ({ point: p.name, from_s: at(d.start), to_s: at(d.end), depth: d.depth, cause_text: d.cause_text })));
+    return dips.length && Number.isFinite(t0) ? [{ run: r.dir, dips }] : [];
+  });
+}
+
+// withSteadier(report): each summary row of a point whose runs show a steadier side says so
+// (row.steadier: the sentence, or null).
+function withSteadier(report) {
+  for (const row of report.summary || []) {
+    const s = (report.steadiness || []).find((x) => x.experiment === row.experiment && x.set === row.set);
+    const p = s && s.points.find((x) => x.point === row.point);
+    row.steadier = p ? p.steadier : null;
+  }
+}
+
+module.exports = { steadiness, steadinessText, runDips, withSteadier, FIGURES };

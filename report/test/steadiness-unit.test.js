@@ -1,0 +1,63 @@
+'use strict';
+// src/steadiness.js and src/stability-of.js on hand-made runs (issue 40 item 3): per side the
+// seconds in dips per minute and the worst second, compare.js's verdict on them (higher is
+// steadier), the steadier side said with the causes of the other's dips, and each run's dips
+// kept for the appendix's shading.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { steadiness, steadinessText, runDips, withSteadier } = require('../src/steadiness');
+const { stabilityOf } = require('../src/stability-of');
+
+const dip = (cause) => ({ start: '2026-11-26T12:00:10Z', end: '2026-11-26T12:00:11Z', length_s: 1, depth: 0.1, causes: cause ? [{ id: 'checkpoint', says: cause }] : [], cause_text: cause || 'no server event recorded' });
+// step(worst, dipS, causes): a 60 s step with dipS seconds in dips.
+const step = (worst, dipS, cause) => ({ stability: { seconds: 60, worst_second_fraction: worst, dip_seconds: dipS, dips: Array.from({ length: dipS }, () => dip(cause)) } });
+const run = (dir, side, e) => ({ dir, engine: side, started_at: '2026-11-26T12:00:00Z', points: [{ name: 'clients-1', stability: stabilityOf(e) }] });
+
+const runs = [
+  run('a1', 'toku', step(0.82, 0)), run('a2', 'toku', step(0.85, 0)), run('a3', 'toku', step(0.8, 0)),
+  run('b1', 'mmap', step(0.1, 6, 'during an MMAPv1 background flush')), run('b2', 'mmap', step(0.15, 5, 'during an MMAPv1 background flush')), run('b3', 'mmap', step(0.12, 6)),
+];
+const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }], summary: [{ experiment: 'experiment1', set: 1, point: 'clients-1' }] };
+
+test('stabilityOf: seconds in dips per minute, outside them, and the causes counted; null where dips were not judged', () => {
+  const s = stabilityOf(step(0.1, 6, 'during a checkpoint'));
+  assert.equal(s.dip_s_per_min, 6);
+  assert.equal(s.steady_s_per_min, 54);
+  assert.deepEqual(s.causes, { 'during a checkpoint': 6 });
+  assert.deepEqual(stabilityOf(step(0.1, 1)).causes, { 'with no server event recorded': 1 });
+  assert.equal(stabilityOf({ stability: { seconds: 3, dips: null } }), null);
+  assert.equal(stabilityOf({}), null);
+});
+
+test('the steadier side by compare.js verdict on both figures, and why the other dropped', () => {
+  const [s] = steadiness(report, runs);
+  const [p] = s.points;
+  assert.deepEqual(p.dip_s_per_min, { toku: 0, mmap: 6 });
+  const v = p.worst_second_fraction.verdicts[0];
+  assert.equal(v.status, 'verdict');
+  assert.equal(v.faster, 'toku');
+  assert.ok(v.ratio > 5 && v.ci[0] > 1, JSON.stringify(v));
+  assert.equal(p.steady_s_per_min.verdicts[0].faster, 'toku');
+  assert.match(p.steadier, /^clients-1: toku was steadier than mmap \(worst second \/ median second [\d.]+x, 95% CI [\d.]+-[\d.]+; seconds per minute outside dips 1\.\d\dx, 95% CI [\d.]+-[\d.]+\); mmap's dips: 11 during an MMAPv1 background flush, 6 with no server event recorded$/);
+  withSteadier({ ...report, steadiness: [s] });
+  assert.equal(report.summary[0].steadier, p.steadier);
+  assert.match(steadinessText([s]), /experiment1 set 1 clients-1: seconds in dips per minute \(median\): toku 0, mmap 6/);
+  assert.deepEqual(runDips(runs).map((d) => [d.run, d.dips.length]), [['b1', 6], ['b2', 5], ['b3', 6]]);
+  assert.deepEqual(runDips(runs)[0].dips[0], { point: 'clients-1', from_s: 10, to_s: 11, depth: 0.1, cause_text: 'during an MMAPv1 background flush' });
+});
+
+test('no steadier side when the intervals span 1 or a side has one run', () => {
+  const alike = [run('a1', 'x', step(0.5, 2)), run('a2', 'x', step(0.6, 3)), run('b1', 'y', step(0.55, 2)), run('b2', 'y', step(0.62, 3))];
+  const rep = { experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: alike.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const [s] = steadiness(rep, alike);
+  assert.equal(s.points[0].steadier, null);
+  assert.match(steadinessText([s]), /clients-1: no side shown steadier \(no-difference, no-difference\)/);
+  const one = [run('a1', 'x', step(0.9, 0)), run('b1', 'y', step(0.1, 9))];
+  const [s1] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: one.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, one);
+  assert.equal(s1.points[0].steadier, null);
+  assert.equal(s1.points[0].worst_second_fraction.verdicts[0].status, 'no-verdict');
+  // A worst second with no operation: no ratio (log 0), said so, never NaN.
+  const zero = [run('a1', 'x', step(0.9, 0)), run('a2', 'x', step(0.8, 0)), run('b1', 'y', step(0, 9)), run('b2', 'y', step(0.1, 9))];
+  const [s0] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: zero.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, zero);
+  assert.match(s0.points[0].worst_second_fraction.verdicts[0].sentence, /no verdict between x and y \(a ratio needs values above 0/);
+});
