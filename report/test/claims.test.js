@@ -188,9 +188,9 @@ test('the server record (issues 39, 40): not comparable without it, judged when 
 
   const rec = tmpDir();
   reps(rec, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, extra: { footprint: { end: { bytes_per_doc: { on_disk_with_indexes: 960 } } } },
-    step: () => ({ stability: { dips: [{ start_s: 3, causes: ['MMAPv1 background flush'] }] }, replication: { flagged: true } }) });
+    step: () => ({ stability: { seconds: 60, dip_seconds: 1, worst_second_fraction: 0.4, dips: [{ start: '2026-01-01T00:00:03Z', length_s: 1, depth: 0.4, causes: [{ rule: 'mmapv1_flush', says: 'during an MMAPv1 background flush' }], cause_text: 'during an MMAPv1 background flush' }] }, replication: { flagged: true } }) });
   reps(rec, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1000 }, extra: { footprint: { end: { bytes_per_doc: { on_disk_with_indexes: 470 } } } },
-    step: () => ({ stability: { dips: [{ start_s: 60, causes: ['checkpoint running'] }] }, replication: { flagged: false } }) });
+    step: () => ({ stability: { seconds: 60, dip_seconds: 1, worst_second_fraction: 0.4, dips: [{ start: '2026-01-01T00:01:00Z', length_s: 1, depth: 0.4, causes: [{ rule: 'checkpoint', says: 'during a checkpoint' }], cause_text: 'during a checkpoint' }] }, replication: { flagged: false } }) });
   const s = one(rec, '004-storage');
   assert.equal(s.status, 'reproduced');
   assert.match(s.lab, /^0\.49x/);
