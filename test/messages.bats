@@ -82,7 +82,7 @@ setup() { setup_lab_with_loader; }
   lab up --engine perconaft --dry-run
   assert_failure 2
   assert_output --partial "; perconaft is listed in README \"Engines\" as not added, with why and what to check"
-  grep -qF '| `perconaft` | not added |' "$REPO/README.md" || fail "README's Engines table no longer lists perconaft as not added"
+  grep -qF "| \`perconaft\` | not added |" "$REPO/README.md" || fail "README's Engines table no longer lists perconaft as not added"
   lab up --engine zzz --dry-run
   assert_failure 2
   refute_output --partial "did you mean"

@@ -35,6 +35,8 @@ function flagsHelp(name, dir = EXPERIMENTS_DIR) {
 // printKindFlags(dir, out): every workload kind's own flags, one line each, named by the
 // experiments of that kind (./run.sh help lists them under "Experiment flags": the kinds declare
 // them, so a new kind's flags appear with no list to edit). Kinds no experiment uses are left out.
+const { wrapLine, WIDTH } = require('./wrap');
+
 function printKindFlags(dir = EXPERIMENTS_DIR, out) {
   const { load } = require('./config');
   const { kind } = require('./kinds');
@@ -47,7 +49,8 @@ function printKindFlags(dir = EXPERIMENTS_DIR, out) {
     } catch { /* a file that does not load says so when it is run or checked */ }
   }
   for (const [type, names] of byKind) {
-    for (const o of Object.values(kind(type).options || {})) out.write(`  ${o.flag.padEnd(22)}  ${names.join('/')}: ${o.help || ''}\n`);
+    // within 120 columns like the rest of the help (src/wrap.js), continuation lines under the text
+    for (const o of Object.values(kind(type).options || {})) out.write(`${wrapLine(`  ${o.flag.padEnd(22)}  ${names.join('/')}: ${o.help || ''}`, WIDTH, ' '.repeat(26))}\n`);
   }
   return 0;
 }

@@ -49,7 +49,7 @@ module.exports = {
     records: { flag: '--records', parse: (f, s) => parseCount(f, s, 1, 2147483646), help: 'records loaded before the run (YCSB recordcount; file: 5000000)' },
     fields: { flag: '--fields', parse: (f, s) => parseCount(f, s, 1, 1000), help: 'fields per record (YCSB fieldcount; file: 10)' },
     fieldLength: { flag: '--field-length', parse: (f, s) => parseCount(f, s, 1, MAX_RECORD_BYTES), help: 'bytes per field (YCSB fieldlength; file: 100)' },
-    threads: { flag: '--threads', parse: parseClients, help: 'thread steps, e.g. 1,2,4,8,16,32 (YCSB -threads per step; --clients is the same)' },
+    threads: { flag: '--threads', parse: parseClients, help: 'thread steps (YCSB -threads per step; --clients is the same; file: 1,2,4,8,16,32)' },
     operations: { flag: '--operations', parse: (f, s) => parseCount(f, s, 1), help: 'operations per step, over all threads (YCSB operationcount), instead of --duration' },
   },
   configure({ doc, options, config, need, opts }) {
