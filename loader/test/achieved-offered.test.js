@@ -29,7 +29,7 @@ test('a stall across the end of the warm-up: achieved stays at or under offered'
     // 200 ops/s = 100 find+update pairs/s, far below what one client gets from the test server.
     const l = startLoader(['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0', '--engine', 'paced',
       '--preload-docs', '200', '--clients', '1', '--duration', '3s', '--warmup', '2s', '--rate', '200', '--progress-interval', '1s']);
-    await l.waitFor(/step 1\/1 \(1 clients, 2s warm-up\): started/);
+    await l.waitFor(/step 1\/1 \(1 client, 2s warm-up\): started/);
     await sleep(1000);
     server.proc.kill('SIGSTOP');
     await sleep(1600);

@@ -50,7 +50,7 @@ test('--help: usage on stdout, exit 0', async () => {
   const r = await runLoader(['--help']);
   assert.equal(r.code, 0);
   // Any experiments/NAME.yaml is an experiment: the usage names no fixed list.
-  assert.match(r.stdout, /Usage: lab-loader \[check\] <NAME\|FILE.yaml>/);
+  assert.match(r.stdout, /Usage: lab-loader \[check\|estimate\] <NAME\|FILE.yaml>/);
   for (const f of ['--repeat', '--group', '--profile', '--experiments-dir', '--uri', '--docs', '--preload-docs', '--clients', '--duration', '--rate', '--seed', '--engine', '--results-dir', '--metrics-port', '--grafana-url', '--server-selection-timeout']) {
     assert.ok(r.stdout.includes(f), `usage mentions ${f}`);
   }
