@@ -169,8 +169,8 @@ test('an interrupted search (SIGINT) keeps the steps it measured, judged, and sa
   assert.match(metrics, /^lab_loader_offered_ops_per_second\{experiment="experiment2"\} 40$/m, 'step 2 offers 40 ops/s');
   assert.match(metrics, /^lab_loader_intended_latency_seconds\{experiment="experiment2",op="find",quantile="0\.99"\} [\d.e-]+$/m);
   const texts = posts.map((p) => `${p.tags.join(',')}: ${p.text}`);
-  assert.ok(texts.some((t) => /^lab,experiment2,rate-20: .*step 1\/<=12, 2 client\(s\), 20 ops\/s offered/.test(t)), texts.join('\n'));
-  assert.ok(texts.some((t) => /^lab,experiment2,rate-40: .*step 2\/<=12, 2 client\(s\), 40 ops\/s offered/.test(t)), texts.join('\n'));
+  assert.ok(texts.some((t) => /^lab,experiment2,rate-20: .*step 1\/<=12, 2 clients, 20 ops\/s offered/.test(t)), texts.join('\n'));
+  assert.ok(texts.some((t) => /^lab,experiment2,rate-40: .*step 2\/<=12, 2 clients, 40 ops\/s offered/.test(t)), texts.join('\n'));
   assert.ok(texts.some((t) => /^lab,experiment2,capacity: experiment2: capacity: 20 ops\/s offered, [\d.]+ achieved, intended p99 [\d.]+ ms: passed$/.test(t)), texts.join('\n'));
   assert.equal(r.code, 130, r.stderr);
   const { summary } = latestRun(results, 'experiment2', 'cut');

@@ -25,15 +25,18 @@ scratch_end() {
 # a free port, for at most SECONDS (it ends when its stdin closes); sets MPORT. On failure, prints
 # why and returns 1.
 start_mongo_java_server() {
-  local mjs=$TOOLS_DIR/mongo-java-server
-  if ! compgen -G "$mjs/*.jar" >/dev/null || [[ ! -f $mjs/classes/LabMongoServer.class ]]; then
+  local mjs=$TOOLS_DIR/mongo-java-server cp
+  # The launcher is compiled per version of its source (loader/test/support/server.js: classes-<hash>);
+  # the same module compiles it if needed and names the class path.
+  if ! compgen -G "$mjs/*.jar" >/dev/null ||
+    ! cp=$(node -e 'const s = require(process.argv[1]); s.compile(); process.stdout.write(s.classpath())' "$LAB_ROOT/loader/test/support/server.js" 2>/dev/null); then
     echo "mongo-java-server missing in .tools/mongo-java-server: $INSTALL_HINT"
     return 1
   fi
   mkfifo "$WORK/mjs.in"
   sleep "$1" >"$WORK/mjs.in" &
   PIDS+=($!)
-  java -cp "$mjs/*:$mjs/classes" LabMongoServer 127.0.0.1 0 <"$WORK/mjs.in" >"$WORK/mjs.out" 2>&1 &
+  java -cp "$cp" LabMongoServer 127.0.0.1 0 <"$WORK/mjs.in" >"$WORK/mjs.out" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 100); do grep -q '^PORT ' "$WORK/mjs.out" 2>/dev/null && break; sleep 0.1; done
   MPORT=$(awk '/^PORT /{print $2}' "$WORK/mjs.out")

@@ -139,4 +139,4 @@ function dependsOn(...ids) {
 // version (src/engine-label.js), never by its process (the executable's name).
 const UNREPORTED_ENGINE_FOLDER = 'unknown-7.0.0';
 
-module.exports = { startServer, testServer, dependsOn, compile, REPO, UNREPORTED_ENGINE_FOLDER };
+module.exports = { startServer, testServer, dependsOn, compile, classpath, REPO, UNREPORTED_ENGINE_FOLDER };
