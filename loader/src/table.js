@@ -3,7 +3,7 @@
 // kind alike: one row per step and op, whatever ops the kind records); groupTable at the end of
 // a --repeat group, the fastest, median and slowest repetition per step and op.
 // The median is the lab's one (common/stats.js), the report's too.
-const { median } = require('../../common/stats');
+const { median, round } = require('../../common/stats');
 
 const { mibPerS } = require('./mib');
 const { wrapProse } = require('./wrap');
@@ -138,7 +138,7 @@ function groupTable({ name, engine, group, runs, published = null, wide = false 
   const head = ['step', 'op', 'runs', 'fastest ops/s', 'median ops/s', 'slowest ops/s'];
   if (withMoves) head.push(...(wide ? ['fastest docs/s', 'median docs/s', 'slowest docs/s', 'fastest MB/s', 'median MB/s', 'slowest MB/s'] : ['median docs/s', 'median MB/s']));
   const rows = [head];
-  const three = (xs, d = 1) => (xs.length ? [Math.max(...xs), median(xs), Math.min(...xs)].map((x) => String(Math.round(x * 10 ** d) / 10 ** d)) : ['-', '-', '-']);
+  const three = (xs, d = 1) => (xs.length ? [Math.max(...xs), median(xs), Math.min(...xs)].map((x) => String(round(x, d))) : ['-', '-', '-']);
   const moved = (xs, d) => (wide ? three(xs, d) : [three(xs, d)[1]]);
   const none = wide ? ['-', '-', '-', '-', '-', '-'] : ['-', '-'];
   const lines = [];

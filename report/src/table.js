@@ -4,7 +4,10 @@
 // per side, what was excluded and the safety facts), every line within WIDTH columns; then what
 // was not compared, left out or skipped. --wide adds every number: per experiment and set, one
 // row per point and side, the verdicts, incomplete runs and the speed/safety table.
-const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
+// Rounded by the loader's own rule first (common/stats.js round), then grouped: toLocaleString alone
+// rounds the binary value, so 1846.45 printed 1846.4 here and 1846.5 in the loader's table.
+const { round } = require('../../common/stats');
+const num = (x, d = 0) => (typeof x === 'number' ? round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
 const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
 
 function grid(rows) {
