@@ -173,6 +173,18 @@ experiment_results_from() {
     echo "$dir"
   done
 }
+# experiment_forward SIG GROUP: pass SIG to the loader's process group once. timeout(1) and
+# service managers signal run.sh and its whole group, so one SIGTERM can reach run.sh twice within
+# microseconds; forwarded twice, the loader took the second as "stop now" and forced its exit. A
+# repeat within 0.5 s is that echo and is dropped; a later one is the user's and is passed on.
+# EPOCHREALTIME is bash 5's; on 4.4 every signal is passed on, as before.
+experiment_forward() {
+  local now=${EPOCHREALTIME/./} last_var="EXPERIMENT_LAST_$1"
+  if [[ -n $now && -n ${!last_var:-} ]] && ((now - ${!last_var} < 500000)); then return 0; fi
+  printf -v "$last_var" '%s' "$now"
+  kill -s "$1" -- "-$2" 2>/dev/null || true
+}
+
 
 # experiment_run_loader CMD...: run the loader (node or compose run) with its stdout shown as it
 # comes and also kept, to learn which folder this run created (EXPERIMENT_RESULTS). tee -i: a
@@ -206,8 +218,8 @@ experiment_run_loader() {
   pipeline=$!
   set +m
   group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
-  trap 'kill -s INT -- "-$group" 2>/dev/null || true' INT
-  trap 'kill -s TERM -- "-$group" 2>/dev/null || true' TERM
+  trap 'experiment_forward INT "$group"' INT
+  trap 'experiment_forward TERM "$group"' TERM
   # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends.
   while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
   trap - INT TERM

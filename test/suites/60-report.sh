@@ -12,6 +12,7 @@ report_suite() {
   local files
   mapfile -t files < <(find "$LAB_ROOT/report/test" -maxdepth 1 -name '*.test.js' | sort)
   ((${#files[@]})) || { echo "not ok 1 - no report tests found"; return 1; }
-  (cd "$LAB_ROOT/report" && node --test --test-reporter=tap "${files[@]}")
+  # Two test files at a time, as the loader suite (test/suites/40-loader.sh).
+  (cd "$LAB_ROOT/report" && node --test --test-concurrency=2 --test-reporter=tap "${files[@]}")
 }
 run_suite report report_suite
