@@ -49,8 +49,12 @@ function printKindFlags(dir = EXPERIMENTS_DIR, out) {
     } catch { /* a file that does not load says so when it is run or checked */ }
   }
   for (const [type, names] of byKind) {
-    // within 120 columns like the rest of the help (src/wrap.js), continuation lines under the text
-    for (const o of Object.values(kind(type).options || {})) out.write(`${wrapLine(`  ${o.flag.padEnd(22)}  ${names.join('/')}: ${o.help || ''}`, WIDTH, ' '.repeat(26))}\n`);
+    // within 120 columns like the rest of the help (src/wrap.js): the text wrapped in its own
+    // column, continuation lines under it (the flag's padding is not prose to wrap)
+    for (const o of Object.values(kind(type).options || {})) {
+      const [first, ...rest] = wrapLine(`${names.join('/')}: ${o.help || ''}`, WIDTH - 26, '').split('\n');
+      out.write([`  ${o.flag.padEnd(22)}  ${first}`, ...rest.map((l) => `${' '.repeat(26)}${l}`)].join('\n') + '\n');
+    }
   }
   return 0;
 }
