@@ -12,6 +12,7 @@ async function tryCommand(admin, cmd) {
 }
 
 const { vendorsOf, productOf } = require('./products');
+const { sameProcess } = require('../../common/process-start');
 
 // connectTo(uri): a MongoClient with the run's credentials (optional; used to reach shards).
 async function describe(client, connectTo) {
@@ -121,16 +122,11 @@ async function serverProcessNow(client) {
   }
 }
 
-// Two readings of one process differ only by clock rounding; a restart changes the pid or moves
-// the start by far more. 2 s covers a server whose uptime is whole seconds.
-const SAME_START_MS = 2000;
-
 // restartFacts(atStart, atEnd) -> { process_at_end, restarted_during_run: true | false | null,
 // restart_note }: null (not known) when either reading is missing.
 function restartFacts(a, b) {
   if (!a || !b) return { process_at_end: b || null, restarted_during_run: null, restart_note: b ? 'no process reading at the start' : 'the server did not answer serverStatus at the end' };
-  const moved = a.started_at && b.started_at ? Math.abs(Date.parse(a.started_at) - Date.parse(b.started_at)) > SAME_START_MS : false;
-  const restarted = (a.pid !== null && b.pid !== null && a.pid !== b.pid) || moved;
+  const restarted = !sameProcess(a, b); // common/process-start.js, the report's rule too
   return { process_at_end: b, restarted_during_run: restarted,
     ...(restarted ? { restart_note: `the server restarted during the run: pid ${a.pid} started ${a.started_at}, at the end pid ${b.pid} started ${b.started_at}` } : {}) };
 }
@@ -178,4 +174,4 @@ async function describeShard(host, connectTo) {
   }
 }
 
-module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, SAME_START_MS };
+module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts };

@@ -8,10 +8,8 @@
 // note of its own.
 const { dimensionValue } = require('./identity');
 
-// Readings of one process differ by clock rounding only (loader/src/describe.js SAME_START_MS).
-const SAME_START_MS = 2000;
-
-const sameProcess = (a, b) => a.pid === b.pid && Math.abs(Date.parse(a.started_at) - Date.parse(b.started_at)) <= SAME_START_MS;
+// Whether two readings are one process: the loader's own rule (common/process-start.js).
+const { sameProcess } = require('../../common/process-start');
 
 // restartNotes(results, by) -> [note]: results are normalised runs (src/normalise.js).
 function restartNotes(results, by = 'engine') {

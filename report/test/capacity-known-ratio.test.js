@@ -12,18 +12,8 @@ const path = require('node:path');
 const { CapacitySearch, judgeStep, parseSla } = require(path.join(__dirname, '..', '..', 'loader', 'src', 'sla'));
 const { capacityReport } = require('../src/capacity');
 const { applyCapacityLimits } = require('../src/capacity-limits');
+const { rng, normal } = require('./support/seeded');
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const normal = (r) => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
 
 const sla = parseSla('p99=10ms');
 const identity = { server: { version: '7.0.0', storage_engine: 'x' }, loader: { version: '1.0.0', node: 'v20', driver_line: '7' } };

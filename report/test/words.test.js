@@ -12,23 +12,12 @@ const { verdict } = require('../src/compare');
 const { applyWords, pValue, holmAdjusted } = require('../src/words');
 const { ratioCI } = require('../src/stats');
 const { main } = require('../src/cli');
+const { rng, normal } = require('./support/seeded');
 
 // A report holding just these verdicts (one set, one experiment), the shape applyWords reads.
 const reportOf = (verdicts, capacity = []) => ({ experiments: [{ name: 'e', sets: [{ id: 1, parameters: {}, verdicts }] }], summary: [], capacity });
 const agg = (engine, xs) => ({ engine, runs: xs.length, verdict_samples: xs, excluded: {} });
 
-// mulberry32: a small seeded generator, so every figure below is reproducible.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const normal = (r) => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
 const logNormalRuns = (r, n, sigma = 0.15) => Array.from({ length: n }, () => 1000 * Math.exp(sigma * normal(r)));
 
 test('p from the interval matches Welch\'s t on the samples; Holm-adjusted p-values step down', () => {
