@@ -28,7 +28,20 @@
     // issue 41: the geometric mean first, the statistic the verdict uses (src/capacity-limits.js),
     // then the median to 0.1 ops/s as the terminal and the loader print it (common/stats.js round)
     const figure = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean; median ${Math.round(s.median * 10) / 10}` : `${Math.round(s.median * 10) / 10} ops/s (median`);
-    box.append(el('p', { class: 'meta' }, c.sides.map((s) => `${s.engine}: ${s.median === null ? 'no capacity' : figure(s)} of ${s.samples.length} usable of ${s.runs} run(s); ${s.clients.join(',')} clients)`).join('; ')));
+    // issue 38 item 22: a host-limited search (capacity.host_caveat) is left out of the figure and
+    // the verdict (src/capacity.js), and shown apart with its caveat
+    const hostLimited = (s) => s.host_limited || [];
+    const hostFigure = (s) => {
+      const xs = hostLimited(s).map((h) => h.capacity_ops_per_s).sort((a, b) => a - b);
+      const mid = xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2;
+      return xs.length ? `${Math.round(mid * 10) / 10} ops/s (host-limited: median` : '';
+    };
+    const leftOut = (s) => (hostLimited(s).length && s.median !== null ? `; ${hostLimited(s).length} host-limited run(s) left out` : '');
+    box.append(el('p', { class: 'meta' }, c.sides.map((s) => (s.median === null && hostLimited(s).length
+      ? `${s.engine}: ${hostFigure(s)} of ${hostLimited(s).length} host-limited of ${s.runs} run(s); ${s.clients.join(',')} clients)`
+      : `${s.engine}: ${s.median === null ? 'no capacity' : figure(s)} of ${s.samples.length} usable of ${s.runs} run(s)${leftOut(s)}; ${s.clients.join(',')} clients)`)).join('; ')));
+    const caveats = c.sides.flatMap((s) => hostLimited(s).map((h) => el('li', { class: 'host-limited' }, `${s.engine} host-limited (${h.run}): ${h.text}`)));
+    if (caveats.length) box.append(el('ul', { class: 'caveats' }, caveats));
     const data = c.sides.flatMap((s) => s.curve.filter((p) => p.intended_us > 0).map((p) => ({ ...p, engine: s.engine, ms: p.intended_us / 1000, series: `${s.engine} ${p.run}` })));
     if (!data.length) continue;
     const msAll = [...data.map((d) => d.ms), c.sla.target_ms];

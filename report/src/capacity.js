@@ -13,8 +13,16 @@ const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
 const { judge, fmt } = require('./verdict');
+const { wrap } = require('./table');
 
 const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
+
+// A search whose steps shared the loader's host with other load or were limited by the loader
+// (summary.json capacity.host_caveat, loader/src/sla.js hostCaveat: event-loop stalls, a busy
+// host) measured the host as much as the server: its capacity is left out of the verdict, as a
+// closed-loop step with the same signs is (compare.js exclusion shared_host), counted under this
+// reason, and shown with its caveat wherever its figure is (issue 38 item 22).
+const HOST_LIMITED = 'host-limited (capacity.host_caveat: the loader\'s host was saturated)';
 
 // why a run's capacity is not a sample (null: it is one). multiHost: the run is one host's part of
 // a run of several loaders (same group and repetition): each searched on its own, offering its
@@ -24,6 +32,7 @@ function unusable(r, multiHost) {
   if (!r.complete) return 'incomplete run';
   if (!r.capacity.complete) return 'search interrupted';
   if (r.capacity.capacity_ops_per_s === null) return 'no rate passed';
+  if (r.capacity.host_caveat) return HOST_LIMITED;
   return null;
 }
 
@@ -40,6 +49,8 @@ function side(engine, runs) {
     median: samples.length ? median(samples) : null,
     excluded,
     clients: [...new Set(runs.map((r) => r.capacity.clients))],
+    // the host-limited searches' capacities and caveats: shown beside the side's figure, never in it
+    host_limited: runs.filter((_, i) => why[i] === HOST_LIMITED).map((r) => ({ run: r.dir, capacity_ops_per_s: r.capacity.capacity_ops_per_s, text: r.capacity.host_caveat.text })),
     // The curve: every step of every run, intended latency at the SLA's percentile against the
     // rate achieved (what a capacity planner reads the knee from).
     curve: runs.flatMap((r) => r.capacity.steps.map((s) => ({
@@ -99,11 +110,20 @@ function capacityText(sections) {
     // issue 41: the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
     // median the loader prints for the same searches (issue 37: both print it, to 0.1 ops/s).
     const lead = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean of ${s.samples.length}/${s.runs} run(s); median ${round(s.median, 1)}` : `${round(s.median, 1)} ops/s (median of ${s.samples.length}/${s.runs} run(s)`);
-    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? 'no capacity' : lead(s)}, clients ${s.clients.join(',')})`).join('; ')}`);
+    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`).join('; ')}`);
+    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.engine} host-limited: ${h.text}`, '      ', '    '));
     for (const v of c.verdicts) out.push(`  ${v.sentence}`);
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }
   return `${out.join('\n')}\n\n`;
 }
 
-module.exports = { capacityReport, capacityText, capacityVerdict };
+// hostLimitedFigure(side): a side whose every search was host-limited still shows what they
+// found, with the caveat: "7 ops/s (host-limited: median of 1 run(s)"; '' when it has none.
+function hostLimitedFigure(s) {
+  const xs = (s.host_limited || []).map((h) => h.capacity_ops_per_s);
+  return xs.length ? `${round(median(xs), 1)} ops/s (host-limited: median of ${xs.length}/${s.runs} run(s), caveat below` : '';
+}
+const hostLimitedCount = (s) => ((s.host_limited || []).length ? `; ${s.host_limited.length} host-limited run(s) left out, caveat below` : '');
+
+module.exports = { capacityReport, capacityText, capacityVerdict, hostLimitedFigure, HOST_LIMITED };
