@@ -28,8 +28,9 @@ k8s_mongosh() {
   if [[ $DRY_RUN == 1 ]]; then
     shown=$script
     [[ -z $pw ]] || shown=${script//"$pw"/<clusterAdmin password>}
-    printf '+ %s <<< %s\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" exec -i "$pod" -c mongod -- mongosh --quiet --norc)" \
-      "$(quote_cmd "$shown")"
+    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" exec -i "$pod" -c mongod -- mongosh --quiet --norc '<<<' "$shown"
+    QUOTED[${#QUOTED[@]} - 2]='<<<'
+    print_cmd "${QUOTED[@]}"
     return 0
   fi
   kube_probe -n "$K8S_NAMESPACE" exec -i "$pod" -c mongod -- mongosh --quiet --norc <<<"$script"

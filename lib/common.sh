@@ -5,6 +5,12 @@
 
 LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 DRY_RUN=${DRY_RUN:-0}
+# LAB_WRAP: the columns a message line or a --dry-run command line is wrapped at (issue 38: output
+# fits 120 columns). Not a user switch: smoke sets it 4 narrower for the children whose lines it
+# prints after "#   ", and the bats tests that match whole command lines on one line set 0 (no
+# wrapping); test/messages.bats measures the default.
+LAB_WRAP=${LAB_WRAP:-120}
+[[ $LAB_WRAP =~ ^[0-9]+$ ]] || LAB_WRAP=120
 
 # redact_secrets TEXT: TEXT with every mongodb:// URI's password as *** (the user stays) and the
 # URI options that carry secrets (*password*, *secret*, *token*, authMechanismProperties) as ***,
@@ -19,26 +25,40 @@ redact_secrets() {
     -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g'
 }
 
-info() { redact_secrets "$*" >&2; }
-warn() { redact_secrets "warning: $*" >&2; }
+# say TEXT: TEXT redacted (redact_secrets), each line longer than LAB_WRAP columns wrapped at a
+# space, the rest on lines indented by two spaces (as the loader wraps its notes). Forks only for a
+# URI or a long line.
+say() {
+  local text
+  text=$(redact_secrets "$1")
+  if ((LAB_WRAP > 0 && ${#text} > LAB_WRAP)); then
+    printf '%s\n' "$text" | wrap_lines 2 "$LAB_WRAP"
+  else
+    printf '%s\n' "$text"
+  fi
+}
+
+info() { say "$*" >&2; }
+warn() { say "warning: $*" >&2; }
 
 # die_usage MESSAGE: a usage error (bad verb, flag or value). One line naming the fix, exit 2.
 die_usage() {
-  redact_secrets "error: $1" >&2
+  say "error: $1" >&2
   printf "Run './run.sh help' for usage.\n" >&2
   exit 2
 }
 
 # die_env MESSAGE: the environment is not right (Docker missing, daemon down, port taken). Exit 1.
 die_env() {
-  redact_secrets "error: $1" >&2
+  say "error: $1" >&2
   exit 1
 }
 
-# wrap_lines INDENT: stdin with every line longer than 120 columns wrapped at a space, the rest
-# on lines indented by INDENT spaces (help text: a table row's description column).
+# wrap_lines INDENT [WIDTH]: stdin with every line longer than WIDTH (default 120) columns wrapped
+# at a space, the rest on lines indented by INDENT spaces (help text: a table row's description
+# column).
 wrap_lines() {
-  awk -v ind="$1" -v w=120 '{
+  awk -v ind="$1" -v w="${2:-120}" '{
     line = $0
     while (length(line) > w) {
       cut = w
@@ -61,11 +81,54 @@ quote_cmd() {
   redact_secrets "${out% }"
 }
 
+# quote_words ARGS...: QUOTED, each argument as a shell would need it typed, secrets masked
+# (quote_cmd's words, one array element each, for print_cmd).
+# shellcheck disable=SC2034  # QUOTED is this function's result
+quote_words() {
+  local a q
+  QUOTED=()
+  for a in "$@"; do
+    if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then q=$a; else q=$(printf '%q' "$a"); fi
+    [[ $q == *://* ]] && q=$(redact_secrets "$q")
+    QUOTED+=("$q")
+  done
+}
+
+# print_cmd WORD...: a --dry-run command line, "+ " and the words (already quoted: quote_words;
+# a literal such as '|' or '<<EOF' passes as is), wrapped at LAB_WRAP columns between words with a
+# trailing " \" and a continuation indented by 4, so the printed text stays one shell command to
+# copy. A word longer than a line is split inside with a backslash-newline (removed by the shell),
+# its rest from column 0 (an indent there would become part of the word); never a $'...' word, nor
+# right after an escaping backslash.
+print_cmd() {
+  local width=$LAB_WRAP line="+" w cut head n IFS=' '
+  if ((width <= 0)); then printf '+ %s\n' "$*"; return 0; fi
+  for w in "$@"; do
+    if [[ $line == "+" ]] || ((${#line} + 1 + ${#w} + 2 <= width)); then
+      line+=" $w"
+    else
+      printf '%s \\\n' "$line"
+      line="    $w"
+    fi
+    [[ $w == \$\'* ]] && continue
+    while ((${#line} > width - 2)); do
+      cut=$((width - 1))
+      head=${line:0:cut}
+      n=${head##*[!\\]}
+      ((${#n} % 2 == 0)) || { cut=$((cut - 1)); head=${line:0:cut}; }
+      printf '%s\\\n' "$head"
+      line=${line:cut}
+    done
+  done
+  printf '%s\n' "$line"
+}
+
 # run ARGS...: run a command that changes something, or print it under --dry-run.
 # Read-only probes (is the daemon up? is a port free?) call the command directly instead.
 run() {
   if [[ $DRY_RUN == 1 ]]; then
-    printf '+ %s\n' "$(quote_cmd "$@")"
+    quote_words "$@"
+    print_cmd "${QUOTED[@]}"
     return 0
   fi
   "$@"

@@ -189,8 +189,8 @@ compare_estimate() {
   [[ ${preload:-0} == 0 ]] || parts+=("the preload of $preload documents")
   if ((${#parts[@]})); then extra="per run ${parts[0]}${parts[1]:+ and ${parts[1]}}"; fi
   if [[ $seconds =~ ^[0-9]+$ ]]; then
-    printf 'estimate: %d run(s) x %s measured = %s%s%s\n' "$todo" "$(compare_hms "$seconds")" "$(compare_hms $((seconds * todo)))" \
-      "$([[ $line == *bound=at-most* ]] && echo ' at most (a search may stop earlier)')" "${extra:+, plus $extra (not known in advance)}"
+    say "$(printf 'estimate: %d run(s) x %s measured = %s%s%s' "$todo" "$(compare_hms "$seconds")" "$(compare_hms $((seconds * todo)))" \
+      "$([[ $line == *bound=at-most* ]] && echo ' at most (a search may stop earlier)')" "${extra:+, plus $extra (not known in advance)}")"
   elif [[ -z $line ]]; then
     printf 'estimate: %d run(s); not computed here (node or loader/node_modules missing)\n' "$todo"
   else

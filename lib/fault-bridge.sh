@@ -143,6 +143,11 @@ fault_bridge() {
     ((st == 0)) || break
     if [[ $line == "@lab-docker"$'\t'* ]]; then
       fault_answer "$line" >&"$wfd" || true
+    elif ((LAB_WRAP > 0 && ${#line} > LAB_WRAP)); then
+      # the process's own line (its plan, its progress) within LAB_WRAP, continuation indented
+      # two more than the line
+      local lead=${line%%[! ]*}
+      printf '%s\n' "$line" | wrap_lines $((${#lead} + 2)) "$LAB_WRAP"
     else
       printf '%s\n' "$line"
     fi
@@ -169,7 +174,8 @@ fault_process() {
   local -a argv
   mapfile -t argv < <(compose_argv run --rm --no-deps -T fault-tool run "$@" --engine "$ENGINE")
   if [[ $DRY_RUN == 1 ]]; then
-    printf '+ %s\n' "$(quote_cmd "${argv[@]}")"
+    quote_words "${argv[@]}"
+    print_cmd "${QUOTED[@]}"
     if ! fault_stack_up; then
       if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
         info "dry run: the $1 plan comes from the fault process, which needs the $ENGINE stack up or Node.js with 'cd loader && npm ci' on this host"

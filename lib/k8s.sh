@@ -84,7 +84,8 @@ kube_probe() { kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
 # are printed after the command.
 kube_apply_stdin() {
   if [[ $DRY_RUN == 1 ]]; then
-    printf '+ %s <<EOF\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -)"
+    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+    print_cmd "${QUOTED[@]}" '<<EOF'
     cat
     printf 'EOF\n'
     return 0
@@ -214,8 +215,11 @@ k8s_apply_secret() {
   local name=$1
   shift
   if [[ $DRY_RUN == 1 ]]; then
-    printf '+ %s | %s\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" create secret generic "$name" "$@" --dry-run=client -o yaml)" \
-      "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -)"
+    local -a create
+    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" create secret generic "$name" "$@" --dry-run=client -o yaml
+    create=("${QUOTED[@]}")
+    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+    print_cmd "${create[@]}" '|' "${QUOTED[@]}"
     return 0
   fi
   kube_probe -n "$K8S_NAMESPACE" create secret generic "$name" "$@" --dry-run=client -o yaml |
@@ -252,7 +256,8 @@ YAML
 # paused by an earlier lab's `kubectl patch`, manager kubectl-patch, is unpaused too).
 k8s_set_pause() {
   if [[ $DRY_RUN == 1 ]]; then
-    printf '+ %s <<EOF\n' "$(quote_cmd kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -)"
+    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
+    print_cmd "${QUOTED[@]}" '<<EOF'
     k8s_pause_manifest "$1"
     printf 'EOF\n'
     return 0

@@ -30,6 +30,8 @@ EOF
   chmod +x "$W/lab.sh"
   export PATH="$REPO/test/stub:$PATH"
   export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/rules
+  # whole command lines and messages on one line (test_helper.bash setup_lab says why)
+  export LAB_WRAP=0
   : >"$STUB_DOCKER_LOG"
   : >"$STUB_DOCKER_RULES"
 }

@@ -103,3 +103,88 @@ setup() { setup_lab_with_loader; }
   assert_output --partial "Cluster:"
   nothing_started
 }
+
+# ---- dry runs within 120 columns, still the same commands (issue 38 item 23, must-be-true 3) -----
+# Each verb's --dry-run as a user runs it (no LAB_WRAP: the default width). Its command lines were
+# 641-747 columns (the env prefix of every `docker compose`); they are wrapped between words with a
+# trailing " \", so that a pasted line is still one command.
+DRY_RUNS=(
+  "up" "down" "destroy --yes" "status" "logs" "shell" "shell shard01-a"
+  "experiment2 --uri mongodb://root:pw@127.0.0.1:1/?replicaSet=rs0,x"
+  "compare experiment2 --engines wiredtiger,inmemory" "report"
+  "fault replica-lag" "fault replica-lag --method failpoint" "fault replica-lag --method netem"
+  "fault failover --w majority" "fault failover --w 1 --how kill" "fault stale-secondary --yes" "fault heal" "resync shard01-c"
+  "k8s up --engine percona-wt --registry reg.example/lab" "k8s status --engine percona-wt" "k8s down --engine percona-wt"
+  "k8s destroy --engine percona-wt --yes" "fault failover --on k8s --engine percona-wt"
+)
+
+# dry_run_setup: the lab with the loader (the fault plans), k8s/ and dashboards/ (the k8s verbs)
+dry_run_setup() {
+  cp -R "$REPO/k8s" "$REPO/dashboards" "$LAB/"
+  export STUB_KUBECTL_LOG=$BATS_TEST_TMPDIR/kubectl.log STUB_KUBECTL_RULES=$BATS_TEST_TMPDIR/kubectl.rules STUB_KUBECTL_STDIN=$BATS_TEST_TMPDIR/applied
+  : >"$STUB_KUBECTL_RULES"
+  rule "compose * config --volumes" 0 'cfg1-data\ncfg2-data\ncfg3-data\nshard01-a-data\nshard01-b-data\nshard01-c-data'
+}
+
+# commands_of TEXT: each "+ " command of a dry run, as the shell reads it: its words printed one
+# per line in [brackets] (eval of the printed text with the command replaced by a printer), a
+# wrapped command's continuation lines (after a trailing backslash) read with it.
+commands_of() {
+  local block="" l
+  while IFS= read -r l; do
+    if [[ -z $block && $l != "+ "* ]]; then continue; fi
+    block+=${block:+$'\n'}$l
+    local tail=${l##*[!\\]}
+    ((${#tail} % 2 == 1)) && continue
+    # shellcheck disable=SC2016  # expanded by the child bash
+    bash -c 'argv() { printf "[%s]" "$@"; echo; }; kubectl() { argv kubectl "$@"; }; eval "argv ${1#+ }"' _ "$block" 2>/dev/null
+    block=""
+  done <<<"$1" | sed -E 's/cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]+/cmp-ID/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/TIME/g' # a new id, a new time each run
+}
+
+@test "every verb's --dry-run fits 120 columns: command lines wrapped, each still the command it was (items 23, must-be-true 3)" {
+  dry_run_setup
+  local v f wide wrapped flat n=0 verbs=("${DRY_RUNS[@]}")
+  for f in "$LAB"/experiments/*.yaml; do verbs+=("$(basename "$f" .yaml)"); done
+  for v in "${verbs[@]}"; do
+    # shellcheck disable=SC2086  # each entry is a word list on purpose
+    LAB_WRAP='' run "$LAB/run.sh" $v --dry-run </dev/null
+    [[ $status -eq 0 ]] || fail "$v --dry-run: exit $status"$'\n'"$output"
+    # every line but a manifest's (the data kubectl apply reads after <<EOF: YAML and dashboards'
+    # JSON, not a command; k8s manifests is the verb that prints them)
+    wide=$(awk '/<<EOF$/ { body = 1; next } body && /^EOF$/ { body = 0; next } !body && length($0) > 120' <<<"$output")
+    [[ -z $wide ]] || fail "$v --dry-run: over 120 columns:"$'\n'"$wide"
+    wrapped=$(commands_of "$output")
+    # shellcheck disable=SC2086
+    LAB_WRAP=0 run "$LAB/run.sh" $v --dry-run </dev/null
+    flat=$(commands_of "$output")
+    [[ $wrapped == "$flat" ]] || fail "$v --dry-run: the wrapped commands differ from the one-line ones:"$'\n'"$(diff <(echo "$wrapped") <(echo "$flat"))"
+    n=$((n + $(grep -c . <<<"$flat")))
+  done
+  ((n >= 60)) || fail "only $n commands read: the dry runs printed fewer than they do"
+  # the URI's password stays masked in the wrapped command too
+  LAB_WRAP='' run "$LAB/run.sh" experiment2 --uri 'mongodb://root:pw@127.0.0.1:1/?replicaSet=rs0,x' --dry-run </dev/null
+  refute_output --partial ":pw@"
+  assert_output --partial "root:***@"
+}
+
+@test "print_cmd: a wrapped command, pasted into bash, gives the same argv; a word longer than a line is split inside and still one word" {
+  local long w out
+  long=$(printf 'x%.0s' {1..150})
+  # shellcheck disable=SC2016  # $HOME is an argument, as typed; $1 is the child's
+  out=$(LAB_WRAP=40 bash -c 'source "$1/lib/common.sh"; DRY_RUN=1; shift; run "$@"' _ "$LAB" cmd "a b" "it's" '$HOME' "$long" 'tab	here' "$long,\\,y" 'new
+line' --uri 'mongodb://u:secret@h/?authSource=admin' last)
+  while IFS= read -r w; do
+    ((${#w} <= 40)) || fail "over 40 columns: $w"
+  done <<<"$out"
+  [[ $(wc -l <<<"$out") -ge 10 ]] || fail "not wrapped: $out"
+  [[ $out != *secret* ]] || fail "the password was printed: $out"
+  local want got
+  # shellcheck disable=SC2016  # $HOME is an argument, as typed
+  want=$(printf '[%s]' cmd "a b" "it's" '$HOME' "$long" 'tab	here' "$long,\\,y" 'new
+line' --uri 'mongodb://u:***@h/?authSource=admin' last)
+  # shellcheck disable=SC2016
+  got=$(bash -c 'argv() { printf "[%s]" "$@"; }; eval "argv ${1#+ }"' _ "$out")
+  [[ $got == "$want" ]] || fail "argv differs:"$'\n'"got:  $got"$'\n'"want: $want"$'\n'"printed:"$'\n'"$out"
+  bash -n <<<"${out#+ }" || fail "not valid shell: $out"
+}

@@ -20,7 +20,10 @@ setup_lab() {
   : >"$STUB_DOCKER_LOG"
   : >"$STUB_DOCKER_RULES"
   PATH="$REPO/test/stub:$PATH"
-  export PATH LAB
+  # no wrapping at 120 columns (lib/common.sh LAB_WRAP): these tests match a whole dry-run command
+  # or message on one line; test/messages.bats measures and pastes back the wrapped default
+  LAB_WRAP=0
+  export PATH LAB LAB_WRAP
 }
 
 # setup_lab_with_loader: setup_lab, and the loader beside run.sh: run.sh asks the loader to check
