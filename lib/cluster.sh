@@ -111,6 +111,11 @@ verb_up() {
   local profiles=()
   stack_memory_check # a shard member that does not fit the profile's memory: one line, exit 2
   mapfile -t profiles < <(cluster_profile_args)
+  if [[ $DRY_RUN == 1 && ${LAB_SMOKE_UP:-} == "$ENGINE" ]]; then
+    # a step of `smoke --dry-run` (lib/smoke.sh): smoke's own up was printed above
+    info "dry run: the $ENGINE stack is up here (smoke's up above); up does nothing"
+    return 0
+  fi
   if [[ $DRY_RUN == 1 ]]; then
     info "dry run: would check docker, Compose v2, the daemon, other engines' stacks, the profile's CPUs against the daemon's and ports $(cluster_ports | paste -sd, -)"
     secrets_ensure

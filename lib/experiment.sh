@@ -525,6 +525,13 @@ experiment_mark_incomplete() {
 smoke_experiments() {
   local engine=$1 exp file flags want rc=0
   want=$(engine_field "$engine" server_engine 2>/dev/null || true)
+  if [[ $DRY_RUN == 1 ]]; then # the dry runs side by side (lib/smoke.sh smoke_prefetch), printed in order below
+    for file in "$LAB_ROOT"/experiments/*.yaml; do
+      flags=$(experiment_smoke_flags "$file")
+      # shellcheck disable=SC2086  # the flags are words on purpose
+      [[ -z $flags ]] || smoke_prefetch "$(basename "$file" .yaml)" $flags
+    done
+  fi
   for file in "$LAB_ROOT"/experiments/*.yaml; do
     exp=$(basename "$file" .yaml)
     flags=$(experiment_smoke_flags "$file")

@@ -121,10 +121,17 @@ fault_hook_test_commands() {
     return 0
   fi
   fault_step "restart the shard members with enableTestCommands=1 (test-only; they keep it until destroy: .state/$ENGINE/shard-extra-args)"
-  for x in $(fault_shard_members); do
+  local -a members
+  mapfile -t members < <(fault_shard_members)
+  for x in "${members[@]}"; do
     compose up -d --no-deps --wait "$x"
     fault_tool watch --until healthy --timeout 300 --phase restart ||
       die_env "the shard did not become healthy after restarting $x; ./run.sh status --engine $ENGINE"
+    # a dry run prints the two commands once: the same for each other member
+    if [[ $DRY_RUN == 1 ]] && ((${#members[@]} > 1)); then
+      info "dry run: the same two commands for each of: ${members[*]:1} (one member at a time, x ${#members[@]} members)"
+      break
+    fi
   done
 }
 
@@ -145,6 +152,7 @@ fault_hook_small_oplog() {
     die_usage "this scenario needs an oplog created with --oplogSize $n: this DESTROYS the $ENGINE cluster's data and recreates it; rerun with --yes"
   [[ $ASSUME_YES == 1 ]] || info "(dry run: a real run stops here without --yes, since this DESTROYS the $ENGINE cluster's data)"
   fault_step "recreate the $ENGINE cluster with a $n MB oplog"
+  unset LAB_SMOKE_UP # destroyed: `up` starts it again, also in smoke's dry run
   verb_destroy
 }
 
@@ -245,6 +253,14 @@ smoke_faults() {
     "fault heal"
   )
   local failed=0 netem_log
+  if [[ $DRY_RUN == 1 ]]; then
+    # the dry runs side by side (lib/smoke.sh smoke_prefetch), printed in order below; resync
+    # takes the member stale-secondary makes stale, decided live: in a dry run the last member
+    for args in "${runs[@]}"; do
+      # shellcheck disable=SC2086  # each entry is a word list on purpose
+      smoke_prefetch ${args/STALE_MEMBER/$(fault_shard_members | tail -1)}
+    done
+  fi
   for args in "${runs[@]}"; do
     # netem needs the Docker host's kernel to have it (fault_netem_probe): skipped with the reason
     if [[ $args == *"--method netem"* && $DRY_RUN != 1 ]]; then

@@ -41,19 +41,33 @@ smoke_check() {
   "$@" || rc=$?
   SMOKE_N=$((SMOKE_N + 1))
   if ((rc == 0)); then
-    echo "ok $SMOKE_N - $name"
+    smoke_tap "ok $SMOKE_N - $name"
   else
-    echo "not ok $SMOKE_N - $name"
+    smoke_tap "not ok $SMOKE_N - $name"
     SMOKE_FAILED=1
     SMOKE_NOT_OK=$((SMOKE_NOT_OK + 1))
   fi
   return "$rc"
 }
 
+# smoke_tap LINE: a TAP result line. It is one line: past the width (LAB_WRAP, 4 narrower than the
+# lines smoke prints after "#   ") it is cut at a space and the rest goes on in "#" lines after it.
+smoke_tap() {
+  local line=$1 width=$((LAB_WRAP + 4)) head
+  if ((LAB_WRAP > 0 && ${#line} > width)); then
+    head=${line:0:width}
+    head=${head% *}
+    printf '%s\n' "$head"
+    printf '%s\n' "${line:${#head}+1}" | wrap_lines 0 "$LAB_WRAP" | sed 's/^/#   /'
+    return 0
+  fi
+  printf '%s\n' "$line"
+}
+
 # smoke_skip NAME REASON: a check that does not apply here, as TAP's SKIP (counts, never fails).
 smoke_skip() {
   SMOKE_N=$((SMOKE_N + 1))
-  echo "ok $SMOKE_N - $1 # SKIP $2"
+  smoke_tap "ok $SMOKE_N - $1 # SKIP $2"
 }
 
 # smoke_results_dirs: every results/KIND/ENGINE/<UTC>/ folder there is now, one per line.
@@ -98,10 +112,44 @@ smoke_result_grep() {
 # from die_env) fails the check instead of ending the smoke run; its output (stdout and stderr)
 # as TAP diagnostics ("#   " before each line); its exit status. It marks the results folders
 # first (smoke_mark) and gives the child no stdin.
+# Under --dry-run a step's commands are printed once: a step (smoke_lab's arguments) already shown
+# for an earlier engine runs no child and prints nothing (verb_smoke says so once per engine),
+# and steps started ahead by smoke_prefetch are read from their files, in order. A dry run of
+# every engine's every step, one after another, took 76 s and printed 1,376 lines (issue 38 item 23).
+declare -gA SMOKE_DRY_SHOWN=() # ARGS -> the engine whose dry run printed them
+declare -gA SMOKE_PREFETCH=()  # ARGS -> "PID FILE" of a child started by smoke_prefetch
 smoke_lab() {
   smoke_mark # here, not in the pipeline's subshell, so that SMOKE_MARK_FILE is kept
+  local key="$*" pid f rc=0
+  if [[ $DRY_RUN == 1 ]]; then
+    if [[ -n ${SMOKE_PREFETCH[$key]:-} ]]; then
+      read -r pid f <<<"${SMOKE_PREFETCH[$key]}"
+      unset "SMOKE_PREFETCH[$key]"
+      wait "$pid" || true
+      sed 's/^/#   /' "$f"
+      rc=$(cat "$f.rc" 2>/dev/null || echo 1)
+      rm -f "$f" "$f.rc"
+      SMOKE_DRY_SHOWN[$key]=$ENGINE
+      return "$rc"
+    fi
+    [[ -z ${SMOKE_DRY_SHOWN[$key]:-} ]] || return 0
+    SMOKE_DRY_SHOWN[$key]=$ENGINE
+  fi
   smoke_lab_raw "$@" 2>&1 | sed 's/^/#   /'
   return "${PIPESTATUS[0]}"
+}
+
+# smoke_prefetch ARGS...: under --dry-run, start the child that smoke_lab ARGS would run, in the
+# background, its output and status into a file; smoke_lab ARGS then waits for it and prints it
+# in its place. A dry run's children only print (no results, no docker beyond read-only probes),
+# so they may run side by side; a real run never prefetches.
+smoke_prefetch() {
+  [[ $DRY_RUN == 1 ]] || return 0
+  local key="$*" f
+  [[ -z ${SMOKE_DRY_SHOWN[$key]:-} && -z ${SMOKE_PREFETCH[$key]:-} ]] || return 0
+  f=$(mktemp "${TMPDIR:-/tmp}/lab-smoke-dry.XXXXXX")
+  { smoke_lab_raw "$@" >"$f" 2>&1; echo "$?" >"$f.rc"; } &
+  SMOKE_PREFETCH[$key]="$! $f"
 }
 
 # smoke_lab_raw VERB [ARGS...]: the child with its output as it is, for a caller that reads it;
@@ -205,13 +253,22 @@ verb_smoke() {
     preflight_resources
     preflight_ports
   fi
+  # every line from here on is printed after "#   " (smoke_lab, smoke_diag) or is TAP: the children
+  # and this process wrap 4 columns narrower, so that the lines stay within the width
+  if ((LAB_WRAP > 4)); then LAB_WRAP=$((LAB_WRAP - 4)); fi
+  export LAB_WRAP
   SMOKE_SINCE=$(date -u +%Y%m%dT%H%M%SZ)
   smoke_mark
+  local shown_for=""
   for engine in "${engines[@]}"; do
     ENGINE=$engine
     failed_before=$SMOKE_FAILED
     SMOKE_FAILED=0
     echo "# engine $engine (profile $PROFILE, $MONGOS_COUNT mongos)"
+    if [[ $DRY_RUN == 1 && -n $shown_for ]]; then
+      echo "#   dry run: each step runs the commands printed for $shown_for above, on the $engine stack (lab-$engine);"
+      echo "#   only the commands not printed before are printed here"
+    fi
     # An engine whose shard member does not fit the profile's memory (lib/stack.sh
     # stack_memory_check) is not started: skipped with the reason and the profile that fits.
     if ! unfit=$( (stack_memory_check) 2>&1); then
@@ -220,6 +277,10 @@ verb_smoke() {
       continue
     fi
     if smoke_check "$engine: up" smoke_lab up; then
+      shown_for=${shown_for:-$engine}
+      # a dry run's later steps take the stack as up, as it is in a real smoke here: `up` inside
+      # them (an experiment's, a fault's) says so in one line instead of printing it all again
+      [[ $DRY_RUN != 1 ]] || export LAB_SMOKE_UP=$engine
       smoke_cluster "$engine" || true
       for hook in smoke_experiments smoke_monitoring; do
         declare -F "$hook" >/dev/null || continue

@@ -393,6 +393,46 @@ inmemory_volume_rules() {
   [[ ! -s $STUB_DOCKER_LOG ]]
 }
 
+@test "smoke --faults --dry-run: each step's commands once, every line within 120 columns, at most 800 lines, no sleep" {
+  # the real fault plans: the loader beside run.sh (lab-fault.js check and run --dry-run)
+  ln -s "$REPO/loader" "$LAB/loader"
+  # a dry run never sleeps or polls: a sleep on PATH that records its calls
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/sh\necho "sleep $*" >>"%s"\n' "$BATS_TEST_TMPDIR/slept" >"$BATS_TEST_TMPDIR/bin/sleep"
+  chmod +x "$BATS_TEST_TMPDIR/bin/sleep"
+  PATH="$BATS_TEST_TMPDIR/bin:$PATH" LAB_WRAP='' run "$LAB/run.sh" smoke --faults --dry-run </dev/null
+  assert_success
+  assert_tap_numbering
+  [[ ! -e $BATS_TEST_TMPDIR/slept ]] || fail "the dry run slept: $(cat "$BATS_TEST_TMPDIR/slept")"
+  local wide n plans faults e first
+  wide=$(awk 'length($0) > 120' <<<"$output")
+  [[ -z $wide ]] || fail "over 120 columns:"$'\n'"$wide"
+  # Budget: what a user reads to know what smoke --faults does: the first engine's steps with every
+  # docker command exactly (each ~8 lines wrapped at 120 columns; ~550 lines), then one line per
+  # check of each other engine. It printed 1,376 lines (every step of every engine, the stack's up
+  # again inside each step) in 76 s.
+  n=$(wc -l <<<"$output")
+  ((n <= 800)) || fail "$n lines (budget 800)"
+  # each fault scenario's plan once: as many plans as distinct fault checks, all the first engine's
+  first=$(awk -F'\t' '!/^#/ && n++ { print $1; exit }' "$LAB/compose/engines.tsv")
+  faults=$(grep -E "^ok [0-9]+ - [a-z0-9-]+: (fault|resync) " <<<"$output" | sed -E 's/^ok [0-9]+ - [a-z0-9-]+: //' | sort -u | wc -l)
+  plans=$(grep -c '^#   plan:$' <<<"$output")
+  ((faults >= 5 && plans == faults)) || fail "$plans plans for $faults distinct fault checks"
+  [[ $(grep -c '^#   plan:$' <<<"$(sed -n "/^# engine $first /,/^# engine /p" <<<"$output")") -eq $faults ]] ||
+    fail "the plans are not all under the first engine, $first"
+  # the failpoint's member restarts: the two commands once, the others named
+  assert_output --regexp "#   dry run: the same two commands for each of: shard01-b shard01-c \(one member at a time, x 3 members\)"
+  [[ $(grep -c "up -d --no-deps --wait" <<<"$output") -eq 1 ]] || fail "a member's restart printed more than once"
+  # every other engine still lists its checks, and says whose commands it runs
+  local others
+  mapfile -t others < <(awk -F'\t' '!/^#/ && n++ { print $1 }' "$LAB/compose/engines.tsv" | grep -vx "$first" | grep -vx rocksdb)
+  ((${#others[@]} >= 3)) || fail "fewer engines than the table has: ${others[*]}"
+  for e in "${others[@]}"; do
+    assert_line --regexp "^ok [0-9]+ - $e: fault heal$"
+    assert_output --partial "#   dry run: each step runs the commands printed for $first above, on the $e stack (lab-$e);"
+  done
+}
+
 # ---- the smoke framework (lib/smoke.sh) with the other parts' hooks replaced ----------------------
 # smoke_wrapper HOOKS: $LAB/smoke.sh is run.sh with the functions in HOOKS (bash source text)
 # defined after lib/, so these tests pin lib/smoke.sh alone; the stub answers the cluster's probes.
