@@ -21,7 +21,11 @@
 #    smoke_new_result KIND ENGINE (or the ready-made check smoke_result_grep), never
 #    results/.../latest, which may be an older run's (a --uri run, yesterday's smoke).
 #  - Other output lines start with "#" (TAP diagnostics).
-# Under --dry-run every step prints its docker commands instead of running them.
+# Under --dry-run every step prints its docker commands instead of running them, once: a step
+# (smoke_lab's arguments) printed for an earlier engine is not run again, the steps take the stack
+# as up (LAB_SMOKE_UP), and a hook may start its steps' dry runs side by side first
+# (smoke_prefetch ARGS..., then smoke_lab ARGS... prints each in order). A dry run never sleeps.
+# Lines fit 120 columns: children wrap at LAB_WRAP, 4 narrower than smoke's own width.
 
 SMOKE_FAILED=0 # 1 once a check failed (hooks may save and restore it)
 SMOKE_N=0      # TAP lines printed so far
