@@ -110,9 +110,12 @@ function capacityText(sections) {
     // issue 41: the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
     // median the loader prints for the same searches (issue 37: both print it, to 0.1 ops/s).
     const lead = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean of ${s.samples.length}/${s.runs} run(s); median ${round(s.median, 1)}` : `${round(s.median, 1)} ops/s (median of ${s.samples.length}/${s.runs} run(s)`);
-    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}, ${c.sides.map((s) => `${s.engine} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`).join('; ')}`);
+    // One line per side and the verdicts wrapped: within table.js's 120 columns (issue 38), where
+    // two sides on one line reached 178.
+    out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}`);
+    for (const s of c.sides) out.push(...wrap(`${s.engine} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
     for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.engine} host-limited: ${h.text}`, '      ', '    '));
-    for (const v of c.verdicts) out.push(`  ${v.sentence}`);
+    for (const v of c.verdicts) out.push(...wrap(v.sentence, '    ', '  '));
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }
   return `${out.join('\n')}\n\n`;

@@ -137,7 +137,7 @@ test('the loader and the report print the same figures for the same runs', { tim
   assert.equal(caps.length, 2, sla);
   const loaderMedian = /per repetition: .* ops\/s; median (\S+) /.exec(sla)?.[1];
   // the report leads with the verdict's geometric mean and gives the median beside it (issue 41)
-  const cap = /^experiment2: p99 <= 1000 ms, sla (?:\S+ ops\/s \(geometric mean of \d\/2 run\(s\); median (\S+),|(\S+) ops\/s \(median of \d\/2 run\(s\))/m.exec(out);
+  const cap = /^experiment2: p99 <= 1000 ms\n {2}sla (?:\S+ ops\/s \(geometric mean of \d\/2 run\(s\); median (\S+),|(\S+) ops\/s \(median of \d\/2 run\(s\))/m.exec(out);
   const reportMedian = cap ? cap[1] ?? cap[2] : undefined;
   assert.ok(loaderMedian && reportMedian, `capacity lines:\n${sla}\n${out}`);
   assert.equal(reportMedian, loaderMedian, 'the median capacity');
