@@ -153,10 +153,7 @@ experiment_loader_check() {
     return 0
   fi
   out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
-  if ((rc == 0)); then
-    [[ $DRY_RUN != 1 || -z $out ]] || printf '%s\n' "$out"
-    return 0
-  fi
+  ((rc)) || { [[ $DRY_RUN != 1 || -z $out ]] || printf '%s\n' "$out"; return 0; }
   out=$(printf '%s\n' "$out" | head -1)
   ((rc == 2)) && die_usage "${out#error: }"
   die_env "the loader could not check the flags (exit $rc): ${out#error: }"
