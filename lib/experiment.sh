@@ -74,8 +74,7 @@ experiment_help() {
   experiment_flags_usage
   if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules ]]; then
     node -e 'process.stdout.write(require(process.argv[1]).flagsHelp(process.argv[2], process.argv[3]))' \
-      "$LAB_ROOT/loader/src/catalog.js" "$name" "$LAB_ROOT/experiments" |
-      awk '/^  --[a-z-]+  / { f = $1; sub(/^  --[a-z-]+ +/, ""); printf "  %-24s%s\n", f, $0; next } { print }' | wrap_lines 26
+      "$LAB_ROOT/loader/src/catalog.js" "$name" "$LAB_ROOT/experiments"
   fi
   printf '\nCommon flags and every other verb: ./run.sh help\n'
 }
@@ -144,7 +143,8 @@ USAGE
 
 # experiment_loader_check NAME URI LOADER_ARGS...: the loader's own parser and experiment-file
 # checks (`lab-loader check`, which connects to nothing), run before anything starts, also under
-# --dry-run (it changes nothing). Its one-line message is ours; exit 2.
+# --dry-run (it changes nothing), where it also prints the kind's settings and their sources. Its
+# one-line message is ours; exit 2.
 experiment_loader_check() {
   local name=$1 uri=$2 out rc=0
   shift 2
@@ -153,7 +153,7 @@ experiment_loader_check() {
     return 0
   fi
   out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
-  ((rc == 0)) && return 0
+  ((rc)) || { [[ $DRY_RUN != 1 || -z $out ]] || printf '%s\n' "$out"; return 0; }
   out=$(printf '%s\n' "$out" | head -1)
   ((rc == 2)) && die_usage "${out#error: }"
   die_env "the loader could not check the flags (exit $rc): ${out#error: }"

@@ -56,9 +56,15 @@ one_reason() {
 --chunk-size 16MiB|--chunk-size: '16MiB' (16777216 bytes) is out of range 1 B..16383 KiB
 --from-file /nonexistent.bin|--from-file: cannot read /nonexistent.bin: ENOENT
 --clients 2|--clients does not apply to gridfs (one upload stream, then one download stream, as mongofiles does)
---duration 10s|--duration does not apply to gridfs (its gridfs workload takes --file-size, --chunk-size, --bucket, --checksum, --from-file)
 --checksum md5|--checksum: 'md5' is not a checksum (choose from: sha256, none)
 CASES
+  # the flags it takes, as the kind declares them
+  # shellcheck disable=SC2016  # the script is node's
+  want="--duration does not apply to gridfs (its gridfs workload takes $(cd "$REPO/loader" && node -p 'const k = require("./src/kinds"); k.flagsOf(k.kind("gridfs")).join(", ")'))"
+  lab gridfs --duration 10s
+  assert_failure 2
+  one_reason "$want"
+  nothing_started
   lab experiment2 --file-size 1MB
   assert_failure 2
   one_reason "--file-size does not apply to experiment2 (its read_update workload takes --duration, --preload-docs)"

@@ -40,7 +40,9 @@ async function main(argv) {
       return 0;
     }
     if (opts.command === 'check') {
-      require('../src/config').load(opts);
+      const { config, settings } = require('../src/config').load(opts);
+      const lines = require('../src/catalog').settingsLines(config.workload.type, settings);
+      if (lines) process.stdout.write(`${lines}\n`); // the kind's own settings and their sources
       return 0;
     }
     return await require('../src/repeat').runRepeated(opts);

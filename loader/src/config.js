@@ -100,23 +100,14 @@ function load(opts) {
     repeat: doc.repeat ?? 1, // the default of --repeat
     params: null, // the kind's own parameters (configure)
   };
-  // A workload flag of another bound or another kind does not apply to this kind: say which
-  // flags it takes instead.
-  const takes = flagsOf(kind).join(', ') || 'no workload flags';
-  const notHere = (flag) => new UsageError(`${flag} does not apply to ${config.name} (its ${kind.name} workload takes ${takes})`);
-  for (const [bound, flags] of Object.entries(BOUND_FLAGS)) {
-    if (bound === kind.bound) continue;
-    for (const [key, flag] of Object.entries(flags)) {
-      if (opts[key] !== undefined && !Object.values(BOUND_FLAGS[kind.bound]).includes(flag)) throw notHere(flag);
-    }
-  }
-  const options = {};
-  for (const [flag, text] of Object.entries(opts.kindArgs || {})) {
-    const entry = Object.entries(kind.options || {}).find(([, o]) => o.flag === flag);
-    if (!entry) throw notHere(flag);
-    options[entry[0]] = entry[1].parse(flag, text);
-  }
-  if (kind.configure) config.params = kind.configure({ doc, options, config, need, opts }) ?? null;
+  // A workload flag of another bound or another kind (or one the kind refuses) does not apply to
+  // this kind: say which flags it takes instead.
+  const takes = flagsOf(kind);
+  const notHere = (flag) => new UsageError(`${flag} does not apply to ${config.name} (its ${kind.name} workload takes ${takes.join(', ') || 'no workload flags'})`);
+  for (const [key, flag] of Object.values(BOUND_FLAGS).flatMap(Object.entries)) if (opts[key] !== undefined && !takes.includes(flag)) throw notHere(flag);
+  const settings = kindSettings(kind, doc, opts, file, notHere);
+  const options = Object.fromEntries(Object.entries(settings).map(([key, s]) => [key, s.value]));
+  config.params = kind.configure ? kind.configure({ doc, options, settings, config, need, opts }) ?? null : (kind.options ? options : null);
   // Each step's warm-up (ms): run and shown, not measured (runner.js). --warmup; else none for a
   // duration-bound kind whose steps the flags bound by their work instead (ycsb's --operations:
   // measured whole, as YCSB's operationcount is; the file's warmup: is for its duration-bound
@@ -129,7 +120,34 @@ function load(opts) {
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
     config.workload.clients.every((c) => Number.isInteger(c) && c >= CLIENTS.min && c <= CLIENTS.max), `workload.clients: list of whole numbers ${CLIENTS.min}..${CLIENTS.max}`);
-  return { file, text, config };
+  return { file, text, config, settings };
+}
+
+// kindSettings -> { key: { flag, value, source, text } }: each option the kind declares
+// (kinds/index.js) from its flag (or the common flag it aliases), else the file's key, else its
+// default; a file value and a default go through the flag's own parser.
+function kindSettings(kind, doc, opts, file, notHere) {
+  const declared = Object.entries(kind.options || {});
+  for (const flag of Object.keys(opts.kindArgs || {})) if (!declared.some(([, o]) => o.flag === flag)) throw notHere(flag);
+  const settings = {};
+  for (const [key, o] of declared) {
+    const flagged = opts.kindArgs?.[o.flag];
+    const alias = o.alias && opts[o.alias] !== undefined ? String(opts[o.alias]) : undefined;
+    if (flagged !== undefined && alias !== undefined) throw new UsageError(`${o.flag} and --${o.alias} are the same setting: give one`);
+    const inFile = o.file && o.file.split('.').reduce((v, k) => v?.[k], doc);
+    const [source, text] = flagged !== undefined ? ['flag', flagged] : alias !== undefined ? ['flag', alias]
+      : inFile !== undefined && inFile !== null ? ['file', [].concat(inFile).join(',')] : ['default', o.default ?? null];
+    if (text === null && o.required) fail(file, `${o.file}: required (or ${o.flag})`);
+    let value = null;
+    try {
+      if (text !== null) value = o.parse(source === 'file' ? o.file : o.flag, text);
+    } catch (e) {
+      if (source === 'file' && e instanceof UsageError) fail(file, e.message);
+      throw e;
+    }
+    settings[key] = { flag: o.flag, value, source, text: text ?? 'none' };
+  }
+  return settings;
 }
 
 // slaClients: --sla searches over offered rates on an open loop whose steps last --duration; a

@@ -54,17 +54,15 @@ test('--seed and the warm-up: each experiment file\'s value, as the loader appli
   }
 });
 
-test('--docs, --preload-docs, --clients, --duration, --records, --threads: the defaults stated are the experiment files\'', () => {
-  // the common flags say "(default N"; a workload kind's own flags "file: N" (kinds/*.js options)
-  const num = (flag) => Number(/(?:\(default|file:) (\d+)/.exec(entry(flag))[1]);
+// A workload kind's own flags state their declared defaults and each file's value: kind-options.test.js.
+test('--docs, --preload-docs, --clients, --duration: the defaults stated are the experiment files\'', () => {
+  const num = (flag) => Number(/\(default (\d+)/.exec(entry(flag))[1]);
   assert.equal(configOf('experiment1').workload.docs, num('--docs'));
   assert.equal(configOf('experiment2').preload.docs, num('--preload-docs'));
   assert.equal(configOf('experiment3').preload.docs, num('--preload-docs'));
-  assert.equal(configOf('ycsb-a').preload.docs, num('--records'));
   const clients = /\(default ([\d,]+); experiment1: ([\d,]+)\)/.exec(entry('--clients'));
   assert.deepEqual(configOf('experiment2').workload.clients, clients[1].split(',').map(Number));
   assert.deepEqual(configOf('experiment1').workload.clients, clients[2].split(',').map(Number));
-  assert.deepEqual(configOf('ycsb-a').workload.clients, /file: ([\d,]+)\)/.exec(entry('--threads'))[1].split(',').map(Number));
   const duration = ms(/\(default (\w+)\)/.exec(entry('--duration'))[1]);
   for (const name of ['experiment2', 'experiment3', 'ycsb-a']) assert.equal(configOf(name).workload.durationMs, duration, `${name}: --duration`);
 });

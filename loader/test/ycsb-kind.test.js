@@ -97,7 +97,7 @@ test('ycsb-a bad input: exit 2, one line, nothing run', async () => {
     [['--field-length', 'x'], /--field-length: 'x' is not a whole number/],
     [['--operations', '10', '--duration', '1s'], /--duration and --operations both bound a step/],
     [['--operations', '2', '--threads', '4', '--records', '10'], /--operations 2 is below the largest --threads step/],
-    [['--threads', '2', '--clients', '2'], /--threads and --clients are the same list/],
+    [['--threads', '2', '--clients', '2'], /--threads and --clients are the same setting/],
     [['--preload-docs', '10'], /--preload-docs does not apply to ycsb-a/],
     [['--fields', '1000', '--field-length', '100000'], /BSON's limit/],
   ];

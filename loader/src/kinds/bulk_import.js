@@ -68,7 +68,7 @@ const runState = (config) => {
 };
 
 function parseIntervals(flag, text) {
-  if (text === 'none') return [];
+  if (text === 'none' || text === '') return []; // '': the file's empty list
   const parts = String(text).split(',');
   if (parts.some((p) => p === '')) throw new UsageError(`${flag}: '${text}' is not a list like 1,100,500 (or none)`);
   return parts.map((p) => parseCount(flag, p, 1, 500));
@@ -85,40 +85,25 @@ module.exports = {
   needsPreload: false,
   shape: 'cases',
   options: {
-    batch: { flag: '--batch', parse: (f, s) => parseCount(f, s, 1, MAX_WRITE_BATCH), help: `documents per insertMany (file: workload.batch; at most ${MAX_WRITE_BATCH}, the server's maxWriteBatchSize, and ${MAX_MESSAGE_BYTES} bytes)` },
-    valLength: { flag: '--val-length', parse: (f, s) => parseCount(f, s, 0, 16000000), help: 'characters of each document\'s val (file: document.val_length; seeds/001: 5)' },
-    commitIntervals: { flag: '--commit-intervals', parse: parseIntervals, help: 'journalCommitInterval values (ms, 1..500) swept as j:false cases, e.g. 1,100,500, or none' },
-    costMinTime: { flag: '--cost-min-time', parse: (f, s) => parseDuration(f, s), help: `shortest measured time of a case (and of j:false) for its cost against j:false to be computed (default ${MIN_COST_MS / 1000}s)` },
+    batch: { flag: '--batch', file: 'workload.batch', required: true, parse: (f, s) => parseCount(f, s, 1, MAX_WRITE_BATCH), help: `documents per insertMany (at most ${MAX_WRITE_BATCH}, the server's maxWriteBatchSize, and ${MAX_MESSAGE_BYTES} bytes)` },
+    valLength: { flag: '--val-length', file: 'document.val_length', required: true, parse: (f, s) => parseCount(f, s, 0, 16000000), help: 'characters of each document\'s val (seeds/001: 5)' },
+    commitIntervals: { flag: '--commit-intervals', file: 'workload.commit_intervals_ms', default: 'none', parse: parseIntervals, help: 'journalCommitInterval values (ms, 1..500) swept as j:false cases, e.g. 1,100,500, or none' },
+    costMinTime: { flag: '--cost-min-time', default: `${MIN_COST_MS / 1000}s`, parse: (f, s) => parseDuration(f, s), help: 'shortest measured time of a case (and of j:false) for its cost against j:false to be computed' },
     // ./run.sh journal passes it after restarting the shard members with --nojournal where the
     // engines table allows it (compose/engines.tsv nojournal: MMAPv1 on 4.0), for seeds/001's own
     // with/without-journal comparison; checked against getCmdLineOpts before the case runs.
-    membersJournal: { flag: '--members-journal', parse: (f, s) => { if (s !== 'on' && s !== 'off') throw new UsageError(`${f}: '${s}' is not on or off`); return s; }, help: 'off: the shard members run with --nojournal (./run.sh journal restarts them so where compose/engines.tsv nojournal says yes): only the journal-off case runs' },
+    membersJournal: { flag: '--members-journal', default: 'on', parse: (f, s) => { if (s !== 'on' && s !== 'off') throw new UsageError(`${f}: '${s}' is not on or off`); return s; }, help: 'off: the shard members run with --nojournal (./run.sh journal restarts them so where compose/engines.tsv nojournal says yes): only the journal-off case runs' },
   },
-  configure({ doc, options, config, need }) {
-    const w = doc.workload || {};
+  configure({ doc, options: o, settings, config, need }) {
     const d = doc.document || {};
-    const valLength = options.valLength ?? d.val_length;
-    need(Number.isInteger(valLength) && valLength >= 0, 'document.val_length: whole number (or --val-length)');
     need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');
-    const batch = options.batch ?? w.batch;
-    need(Number.isInteger(batch) && batch >= 1 && batch <= MAX_WRITE_BATCH, `workload.batch: whole number 1..${MAX_WRITE_BATCH} (or --batch)`);
-    let intervals = options.commitIntervals;
-    if (intervals === undefined) {
-      need(w.commit_intervals_ms === undefined || Array.isArray(w.commit_intervals_ms), 'workload.commit_intervals_ms: list of ms (1..500)');
-      try {
-        intervals = parseIntervals('workload.commit_intervals_ms', (w.commit_intervals_ms || []).join(',') || 'none');
-      } catch (e) {
-        need(false, e.message);
-      }
+    const bytes = docBytes(config.workload.docs ?? 1, o.valLength);
+    if (o.batch * bytes > MAX_MESSAGE_BYTES) {
+      const what = `${o.batch} documents of up to ${bytes} bytes are ${o.batch * bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte message limit (maxMessageSizeBytes)`;
+      throw new UsageError(settings.batch.source === 'flag' ? `--batch ${o.batch}: ${what}` : `${config.name}: workload.batch: ${what}`);
     }
-    const docs = config.workload.docs ?? 1;
-    const bytes = docBytes(docs, valLength);
-    if (batch * bytes > MAX_MESSAGE_BYTES) {
-      const what = `${batch} documents of up to ${bytes} bytes are ${batch * bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte message limit (maxMessageSizeBytes)`;
-      throw new UsageError(options.batch !== undefined ? `--batch ${batch}: ${what}` : `${config.name}: workload.batch: ${what}`);
-    }
-    return { batch, val_length: valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: intervals, cost_min_s: (options.costMinTime ?? MIN_COST_MS) / 1000,
-      members_journal: options.membersJournal ?? 'on' };
+    return { batch: o.batch, val_length: o.valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: o.commitIntervals, cost_min_s: o.costMinTime / 1000,
+      members_journal: o.membersJournal };
   },
   plan(config) {
     const p = config.params;

@@ -64,35 +64,21 @@ function parseBucket(flag, text) {
 }
 
 const options = {
-  fileSize: { flag: '--file-size', parse: (f, t) => parseSize(f, t), help: 'generated file size, e.g. 64MB, 5GiB (file: 5GiB, the seed\'s); KB MB GB TB = 10^3.., K/KiB M/MiB G/GiB T/TiB = 2^10..' },
-  chunkSize: { flag: '--chunk-size', parse: (f, t) => parseSize(f, t, { max: MAX_CHUNK }), help: 'GridFS chunk size, at most 16 MiB - 1 KiB (file: 255KiB = 261120 bytes, the driver\'s default)' },
-  bucket: { flag: '--bucket', parse: parseBucket, help: 'GridFS bucket NAME (NAME.files, NAME.chunks; emptied first) (file: fs, the default)' },
-  checksum: { flag: '--checksum', parse: parseChecksum, help: 'sha256 (every byte written and read back, compared after the download) or none (byte counts only, as mongofiles; no sha256: ~190 us less loader CPU per 255 KiB chunk here) (file: sha256)' },
+  fileSize: { flag: '--file-size', file: 'document.file_size', default: '5GiB', parse: (f, t) => parseSize(f, t), help: 'generated file size, e.g. 64MB, 5GiB; KB MB GB TB = 10^3.., K/KiB M/MiB G/GiB T/TiB = 2^10..' },
+  chunkSize: { flag: '--chunk-size', file: 'document.chunk_size', default: '255KiB', parse: (f, t) => parseSize(f, t, { max: MAX_CHUNK }), help: 'GridFS chunk size, at most 16 MiB - 1 KiB (255KiB = 261120 bytes is the driver\'s)' },
+  bucket: { flag: '--bucket', file: 'collection', required: true, parse: parseBucket, help: 'GridFS bucket NAME (NAME.files, NAME.chunks; emptied first)' },
+  checksum: { flag: '--checksum', file: 'document.checksum', default: 'sha256', parse: parseChecksum, help: 'sha256 (every byte written and read back, compared after the download) or none (byte counts only, as mongofiles; no sha256: ~190 us less loader CPU per 255 KiB chunk here)' },
   fromFile: { flag: '--from-file', parse: (f, t) => String(t), help: 'upload this file (its own size) instead of a generated one; in the stack only results/NAME, given from the repository root, is visible to the loader' },
 };
 
-// configure: the document section describes the file; the flags override it.
-//   document: { file_size: 5GiB, chunk_size: 255KiB }; collection: the bucket.
-function configure({ doc, options: o, config, need, opts = {} }) {
-  const d = doc.document || {};
-  const flagOrFile = (key, field, parse) => {
-    if (o[key] !== undefined) return o[key];
-    try {
-      return parse(`document.${field}`, d[field]);
-    } catch (e) {
-      need(false, e.message);
-    }
-    return undefined;
-  };
+// configure: one stream each way, and the file: generated (--file-size) or --from-file's.
+function configure({ options: o, settings, config, opts = {} }) {
   if (opts.clients !== undefined) throw new UsageError('--clients does not apply to gridfs (one upload stream, then one download stream, as mongofiles does)');
   if (opts.rate !== undefined) throw new UsageError('--rate does not apply to gridfs (it moves the file as fast as the server takes it)');
-  const bucket = o.bucket ?? (() => { try { return parseBucket('collection', doc.collection); } catch (e) { need(false, e.message); } return null; })();
-  const chunkSize = flagOrFile('chunkSize', 'chunk_size', (f, t) => parseSize(f, t ?? '255KiB', { max: MAX_CHUNK }));
-  const checksum = flagOrFile('checksum', 'checksum', (f, t) => parseChecksum(f, t ?? 'sha256'));
-  let fileSize;
+  let fileSize = o.fileSize;
   let file = null;
-  if (o.fromFile !== undefined) {
-    if (o.fileSize !== undefined) throw new UsageError('--file-size and --from-file: give one (an uploaded file\'s size is its own)');
+  if (o.fromFile !== null) {
+    if (settings.fileSize.source === 'flag') throw new UsageError('--file-size and --from-file: give one (an uploaded file\'s size is its own)');
     file = path.resolve(o.fromFile);
     let st;
     try {
@@ -104,24 +90,21 @@ function configure({ doc, options: o, config, need, opts = {} }) {
     if (!st.isFile()) throw new UsageError(`--from-file: ${file} is not a regular file`);
     if (st.size === 0) throw new UsageError(`--from-file: ${file} is empty (nothing to upload)`);
     fileSize = st.size;
-  } else {
-    need(d.file_size !== undefined, 'document.file_size: required (e.g. 5GiB), or --file-size');
-    fileSize = flagOrFile('fileSize', 'file_size', (f, t) => parseSize(f, t));
   }
   // The bucket is what the run owns: setup drops its chunks collection (the runner's collection)
   // and the upload case its files collection; the driver creates GridFS's own indexes.
-  config.collection = `${bucket}.chunks`;
+  config.collection = `${o.bucket}.chunks`;
   config.setup = { ...config.setup, indexes: [] };
   config.workload.clients = [1];
   return {
-    bucket,
-    chunk_size: chunkSize,
+    bucket: o.bucket,
+    chunk_size: o.chunkSize,
     file_size: fileSize,
     file_size_text: formatBytes(fileSize),
     source: file ? 'file' : 'generated',
     from_file: file,
     filename: file ? path.basename(file) : `${config.name}-${formatBytes(fileSize).replace(' ', '')}-seed${config.seed}.bin`,
-    checksum,
+    checksum: o.checksum,
   };
 }
 

@@ -23,16 +23,19 @@
 //                    record(op, startMs, endMs, intendedMs, ok, docs, bytes): docs and bytes (0 when
 //                    not given) add up per op into docs_per_s and mb_per_s (MB = 10^6 bytes).
 // Optional:
-//   options          the kind's own flags: { key: { flag: '--ops', parse(flag, text), help } }.
-//                    A flag of another kind is refused as not applying to the experiment.
-//   configure({ doc, options, config, need, opts }) -> params: reads the file (doc) and the parsed
-//                    options, may adjust config (e.g. workload.clients), returns the kind's own
-//                    parameters (config.params, recorded in summary.json parameters.params).
-//                    need(cond, msg) fails with the file's name; opts: the parsed common flags
-//                    (to tell a common flag given on the command line from the file's value). A
+//   options          the kind's own settings: { key: { flag: '--ops', file: 'workload.ops', default:
+//                    '1000' | required: true, parse(name, text), help, alias } }. config.js takes
+//                    each from its flag (or the common flag `alias`, e.g. 'clients'), else the file's
+//                    dotted path `file`, else `default` (text as typed; absent: none); all through
+//                    parse, so a bad file value names file and key. check prints each with its
+//                    source, help its default. Another kind's flag is refused as not applying.
+//   configure({ doc, options, settings, config, need, opts }) -> params: the kind's own logic only
+//                    (rules across settings, other file keys, config changes such as
+//                    workload.clients); options: { key: value }, settings: { key: { value, source,
+//                    text } }, need(cond, msg) fails naming the file, opts: the common flags.
+//                    Returns summary.json parameters.params (without configure: the options). A
 //                    kind with configure checks its own document section; others, and a kind
-//                    without makeDoc whose preload runs, use the seed's {x, y} document (config.js
-//                    requires document.y_length and alphabet then).
+//                    without makeDoc whose preload runs, use the seed's {x, y} document.
 //   plan(config) -> [{ name, clients, params }]: the measured steps in order (default: one per
 //                    entry of workload.clients, named clients-N, no params).
 //   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).

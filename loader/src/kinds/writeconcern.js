@@ -49,34 +49,14 @@ module.exports = {
   needsPreload: false,
   shape: 'cases',
   options: {
-    ops: { flag: '--ops', parse: (f, s) => parseCount(f, s, 1, 1e8), help: 'inserts per case (file: workload.ops; seeds/000: 1000)' },
-    writeConcerns: { flag: '--write-concerns', parse: parseWriteConcerns, help: 'cases, e.g. w:0,w:1,w:1+j,majority+j (w:N or majority, +j = j:true)' },
-    wtimeout: { flag: '--wtimeout', parse: parseWtimeout, help: 'bound on waiting for an acknowledged write concern (file: workload.wtimeout); a case past it is recorded as unsupported' },
+    ops: { flag: '--ops', file: 'workload.ops', required: true, parse: (f, s) => parseCount(f, s, 1, 1e8), help: 'inserts per case (seeds/000: 1000)' },
+    writeConcerns: { flag: '--write-concerns', file: 'workload.write_concerns', required: true, parse: parseWriteConcerns, help: 'cases, e.g. w:0,w:1,w:1+j,majority+j (w:N or majority, +j = j:true)' },
+    wtimeout: { flag: '--wtimeout', file: 'workload.wtimeout', default: '5s', parse: parseWtimeout, help: 'bound on waiting for an acknowledged write concern; a case past it is recorded as unsupported' },
   },
-  configure({ doc, options, need }) {
-    const w = doc.workload || {};
+  configure({ doc, options: o, need }) {
     const d = doc.document || {};
     need(d.static && typeof d.static === 'object' && !Array.isArray(d.static) && !('_id' in d.static), 'document.static: the mapping every insert writes (no _id: each case numbers its own)');
-    let cases = options.writeConcerns;
-    if (!cases) {
-      need(Array.isArray(w.write_concerns) && w.write_concerns.length > 0, 'workload.write_concerns: list of write concerns (w:1, majority+j, ...)');
-      try {
-        cases = parseWriteConcerns('workload.write_concerns', w.write_concerns.join(','));
-      } catch (e) {
-        throw new UsageError(e.message);
-      }
-    }
-    const ops = options.ops ?? w.ops;
-    need(Number.isInteger(ops) && ops >= 1 && ops <= 1e8, 'workload.ops: whole number 1..100000000 (or --ops)');
-    let wtimeoutMs = options.wtimeout;
-    if (wtimeoutMs === undefined) {
-      try {
-        wtimeoutMs = parseWtimeout('workload.wtimeout', w.wtimeout ?? '5s');
-      } catch (e) {
-        need(false, e.message);
-      }
-    }
-    return { cases, ops, wtimeout_ms: wtimeoutMs, static: d.static };
+    return { cases: o.writeConcerns, ops: o.ops, wtimeout_ms: o.wtimeout, static: d.static };
   },
   // One case per write concern (per client count, when --clients lists several).
   plan(config) {

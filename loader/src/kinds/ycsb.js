@@ -42,38 +42,27 @@ module.exports = {
   ops: ['read', 'update'],
   opsPerIteration: 1,
   bound: 'duration',
-  refuses: ['--preload-docs'], // its records are --records (configure says so)
+  refuses: ['--preload-docs'], // its records are --records
   needsPreload: true,
   shape: 'steps',
   options: {
-    records: { flag: '--records', parse: (f, s) => parseCount(f, s, 1, 2147483646), help: 'records loaded before the run (YCSB recordcount; file: 5000000)' },
-    fields: { flag: '--fields', parse: (f, s) => parseCount(f, s, 1, 1000), help: 'fields per record (YCSB fieldcount; file: 10)' },
-    fieldLength: { flag: '--field-length', parse: (f, s) => parseCount(f, s, 1, MAX_RECORD_BYTES), help: 'bytes per field (YCSB fieldlength; file: 100)' },
-    threads: { flag: '--threads', parse: parseClients, help: 'thread steps (YCSB -threads per step; --clients is the same; file: 1,2,4,8,16,32)' },
+    records: { flag: '--records', file: 'document.records', required: true, parse: (f, s) => parseCount(f, s, 1, 2147483646), help: 'records loaded before the run (YCSB recordcount)' },
+    fields: { flag: '--fields', file: 'document.fields', required: true, parse: (f, s) => parseCount(f, s, 1, 1000), help: 'fields per record (YCSB fieldcount)' },
+    fieldLength: { flag: '--field-length', file: 'document.field_length', required: true, parse: (f, s) => parseCount(f, s, 1, MAX_RECORD_BYTES), help: 'bytes per field (YCSB fieldlength)' },
+    threads: { flag: '--threads', file: 'workload.threads', required: true, alias: 'clients', parse: parseClients, help: 'thread steps (YCSB -threads per step; --clients is the same)' },
     operations: { flag: '--operations', parse: (f, s) => parseCount(f, s, 1), help: 'operations per step, over all threads (YCSB operationcount), instead of --duration' },
   },
-  configure({ doc, options, config, need, opts }) {
-    const d = doc.document || {};
+  configure({ doc, options: o, config, need, opts }) {
     const w = doc.workload || {};
-    need(Number.isInteger(d.records) && d.records >= 1, 'document.records: whole number >= 1');
-    need(Number.isInteger(d.fields) && d.fields >= 1, 'document.fields: whole number >= 1');
-    need(Number.isInteger(d.field_length) && d.field_length >= 1, 'document.field_length: whole number >= 1');
     need(typeof w.readproportion === 'number' && typeof w.updateproportion === 'number' &&
       w.readproportion >= 0 && w.updateproportion >= 0 && w.readproportion + w.updateproportion > 0,
     'workload.readproportion, workload.updateproportion: numbers >= 0, not both 0');
     need(w.requestdistribution === 'zipfian', 'workload.requestdistribution: zipfian (the one this kind implements)');
-    if (opts.preloadDocs !== undefined) throw new UsageError(`--preload-docs does not apply to ${config.name} (its records are --records)`);
-    if (opts.clients !== undefined && options.threads !== undefined) throw new UsageError('--threads and --clients are the same list: give one');
-    if (opts.durationMs !== undefined && options.operations !== undefined) throw new UsageError('--duration and --operations both bound a step: give one');
-    const records = options.records ?? d.records;
-    const fields = options.fields ?? d.fields;
-    const fieldLength = options.fieldLength ?? d.field_length;
-    const threads = options.threads ?? opts.clients ?? w.threads;
-    need(Array.isArray(threads) && threads.length > 0 && threads.every((c) => Number.isInteger(c) && c >= 1 && c <= 256), 'workload.threads: list of whole numbers 1..256');
+    if (opts.durationMs !== undefined && o.operations !== null) throw new UsageError('--duration and --operations both bound a step: give one');
+    const { records, fields, fieldLength, threads, operations } = o;
     const most = Math.max(...threads);
     if (records < most) throw new UsageError(`--records ${records} is below the largest --threads step (${most}): every thread needs records to work on`);
     if (fields * fieldLength > MAX_RECORD_BYTES) throw new UsageError(`--fields ${fields} x --field-length ${fieldLength} makes records over ${MAX_RECORD_BYTES} bytes (BSON's limit is 16 MB)`);
-    const operations = options.operations ?? null;
     if (operations !== null) {
       if (operations < most) throw new UsageError(`--operations ${operations} is below the largest --threads step (${most}): every thread needs an operation`);
       config.workload.durationMs = null; // bounded by operations, not time
