@@ -3,7 +3,6 @@
 // record each outcome (ok / fail / indeterminate) while the primary is cut off or killed; after
 // recovery a majority read classifies every id (Jepsen's set checker). The verdict needs an
 // observed failover: a primary other than the old one seen by the watch.
-const fs = require('node:fs');
 const path = require('node:path');
 const d = require('../decisions');
 const setcheck = require('../setcheck');

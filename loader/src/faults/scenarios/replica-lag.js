@@ -115,7 +115,6 @@ module.exports = {
   },
 
   async watch(ctx) {
-    const m = ctx.state.member;
     const t = thresholdS(ctx.params);
     const limit = ctx.params['fault-seconds'] !== undefined ? Number(ctx.params['fault-seconds']) : Math.ceil(t * 3) + 120;
     ctx.state.fault = await watchStep(ctx, `lag>=${t}`, limit, 'fault', { step: 'lag-fault' });
