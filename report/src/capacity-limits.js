@@ -15,9 +15,9 @@
 //   (95% CI 2.09-2.09)", which excluded the true 2.0.
 const { capacityVerdict } = require('./capacity');
 const { median } = require('./stats');
+const { fmt } = require('./verdict');
 
 const gm = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const CONTENTION = 'contention in a deciding step';
 
 // brackets(run) -> { pass, fail, contended }: the search's bracket and whether a deciding step

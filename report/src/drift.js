@@ -5,6 +5,7 @@
 // the verdict by "drift, not a verdict". Why, and the sentences: report/README.md, "Drift and run
 // order". verdict() itself (compare.js, the shared statistics) is not changed: this wraps its answer.
 const { twoSidedP } = require('./tdist');
+const { fmt } = require('./verdict');
 
 const ALPHA = 0.05;
 const MIN_RUNS = 3; // a slope and its spread need n - 2 >= 1 degrees of freedom
@@ -70,7 +71,6 @@ function orderOf(a, b) {
 }
 
 const pText = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`);
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 // guardVerdict(v, {point, sides: [runsA, runsB], names: [A, B], usable}) -> v with `order`,
 // `order_note`, `drift` ({tests, found}); a verdict or no-difference whose sides drift becomes

@@ -8,9 +8,7 @@
 // Lower is better for all of them. A figure a line does not report stays null with the reason.
 const { median, ratioCI } = require('./stats');
 const { wrap } = require('./table');
-
-const LEVEL = 0.95;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const { fmt, LEVEL } = require('./verdict');
 
 const METRICS = {
   write_bytes_per_doc: 'engine bytes written per document',

@@ -10,8 +10,7 @@
 // and why: the causes of the less steady side's dips, counted over its runs.
 const { verdict } = require('./compare');
 const { median } = require('./stats');
-
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2)); // as compare.js writes a ratio
+const { fmt } = require('./verdict'); // as compare.js writes a ratio
 
 const FIGURES = {
   worst_second_fraction: 'worst second / median second',

@@ -8,11 +8,11 @@
 // t = log(ratio) / se with se = log(high / low) / (2 t_{0.975, df}).
 const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 const { twoSidedP } = require('./tdist');
+const { fmt } = require('./verdict');
 
 const MARGIN = 0.1;
 const BAND = [1 - MARGIN, 1 + MARGIN];
 const ALPHA = 0.05;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const pct = () => `${Math.round(MARGIN * 100)}%`;
 
 // pValue(v) -> the two-sided p of "ratio = 1" from the verdict's interval and df.
