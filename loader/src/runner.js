@@ -68,20 +68,6 @@ const durationText = (ms) => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
 // a tick this close to the end of the warm-up is its end.
 const TIMER_SLACK_MS = 2;
 
-function pkgVersion(name) {
-  let dir = path.dirname(require.resolve(name));
-  for (;;) {
-    const f = path.join(dir, 'package.json');
-    if (fs.existsSync(f)) {
-      const p = JSON.parse(fs.readFileSync(f, 'utf8'));
-      if (p.name === name) return p.version;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
-
 class Run {
   constructor(opts, io = {}) {
     this.opts = opts;
@@ -643,7 +629,7 @@ class Run {
         // Node/V8 flags the process started with (bin/lab-loader: --single-threaded-gc on one CPU).
         node_flags: process.execArgv,
         driver: require('./driver-line').driverDescription(this.conn),
-        histogram: `hdr-histogram-js ${pkgVersion('hdr-histogram-js')} (pure JS), 3 significant digits, microseconds`,
+        histogram: `hdr-histogram-js ${require('hdr-histogram-js/package.json').version} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),
         cpu_model: os.cpus()[0]?.model ?? null,
         metrics_port: this.metricsPort ?? null,
