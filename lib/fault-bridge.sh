@@ -5,9 +5,8 @@
 # docker records it) and answered on its stdin. The ops, their arguments and kinds are the rows of
 # loader/src/faults/docker-ops.tsv (protocol.js reads the same file), their commands too (its
 # command column, expanded here); anything else, or an argument that fails its check (a member
-# must be a shard member of compose/topology.tsv), is refused (rc 126) and runs nothing.
-#   request  "@lab-docker<TAB>id<TAB>op<TAB>arg..."     any other stdout line is printed as is
-#   reply    "id<TAB>rc<TAB>base64(stdout of the action)"
+# must be a shard member of compose/topology.tsv), is refused (rc 126) and runs nothing. The
+# request and reply lines: DEVELOPERS.md, "The Docker interface".
 
 FAULT_REFUSED=126
 FAULT_OPS_TSV=loader/src/faults/docker-ops.tsv

@@ -10,8 +10,8 @@ MONITORING_DASHBOARDS=$'lab-cluster-overview\tcluster overview\nlab-engine-cache
 # monitoring_host_view: which node_exporter the stack runs, and so what the host panels show:
 #   host        Linux: compose/monitoring.yml's node_exporter with the host's root mounted; the
 #               panels show this host's disks, CPUs and page cache
-#   desktop-vm  Docker Desktop (macOS, Windows), which refuses that mount ("not a shared or slave
-#               mount", prometheus/node_exporter#2742, #2518): lib/stack.sh adds
+#   desktop-vm  Docker Desktop (macOS, Windows), which refuses that mount (compose/monitoring.yml,
+#               node-exporter, says why): lib/stack.sh adds
 #               compose/monitoring/node-exporter-desktop-vm.yml, no host root; the panels show
 #               the Desktop VM, and the dashboard says so
 # --host-view host|desktop-vm (run.sh sets HOST_VIEW) chooses; auto, the default, asks the daemon

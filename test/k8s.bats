@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # run.sh's Kubernetes verbs (lib/k8s.sh, k8s/*.sh) with a stub kubectl (test/stub/kubectl) and the
 # stub docker: the exact command lines, what is applied (the stub keeps each "-f -" stdin), and
-# the one-line refusals. The manifests themselves are checked by real tools in
-# test/suites/70-k8s.sh (kubeconform, kube-apiserver, the operator's own code).
+# the one-line refusals: every k8s command line, the watch over the loader pods (a failed pod named
+# in one line, the others stopped, the run ending after 40 s when they do not hand over, everything
+# collected from bundles, not logs) and the node-fit refusal. The manifests themselves are checked
+# by real tools in test/suites/70-k8s.sh (kubeconform, kube-apiserver, the operator's own code).
 
 # shellcheck disable=SC2030,SC2031
 

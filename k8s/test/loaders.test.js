@@ -1,9 +1,13 @@
 'use strict';
-// The loaders Job without a cluster: N loader-pod.js processes (what each pod of the Indexed Job
-// runs) against one mongo-java-server (the real wire-protocol server, loader/test/support), with
-// the start barrier on 127.0.0.1; their stdout is collected as kubectl logs would return it
-// (collect.js) into one run folder, and the real report (report/src/cli.js) must read that folder
-// as ONE run of N hosts whose percentiles come from the sum of the pods' histograms.
+// The loaders Job without a cluster: the barrier; N=3 loader-pod.js processes (what each pod of the
+// Indexed Job runs) against one mongo-java-server (the real wire-protocol server,
+// loader/test/support), with the start barrier on 127.0.0.1; their bundles collected as ./run.sh
+// does (collect.js; no result in any log: the logs cut to their second half, as rotation would,
+// lose nothing) into one run folder, which the real report (report/src/cli.js) must read as ONE
+// run of N hosts whose merged percentiles and count are those of the raw values recorded (each
+// pod's histogram replaced by one recorded from known latencies, a distribution per pod). A failed
+// pod (its loader killed mid-run) exits at once non-zero, the others stop on the stop file and
+// hand over their measured steps, and the run is marked incomplete.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

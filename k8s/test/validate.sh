@@ -5,8 +5,17 @@
 #     operator's CRDs (test/install.d/70-k8s.sh makes them).
 #  2. psmdb-check: the operator's Go code (CheckNSetDefaults + StatefulSpec) on every CR: accepted,
 #     and the mongod arguments it would start carry the lab's engine, cache sizes, no encryption.
-#  3. kube-apiserver + etcd: the operator's CRDs installed, every manifest applied with
-#     --dry-run=server (strict field validation, built-in validation such as Indexed Jobs).
+#  3. kube-apiserver + etcd (Debian's etcd-server, 3.4): the operator's CRDs installed, every
+#     manifest applied with --dry-run=server (strict field validation, built-in validation such as
+#     Indexed Jobs).
+#  4. the pods' sizes and anti-affinity on the operator's own StatefulSets (every pod within its
+#     profile's CPUs, dedicated members apart from every lab member of any engine).
+#  5. the dashboards' selectors on Kubernetes targets as on Compose (k8s/relabel-check, Prometheus's
+#     own relabelling and PromQL parser: the generated config applied to pods labelled as the
+#     operator labels them, Compose's to its targets, every selector with a literal target-label
+#     matcher run on both: same roles, config servers included).
+#  6. `down` then `up` on the real kube-apiserver (the CR stored, pause true, then false again,
+#     owned by lab-pause alone, also after an older lab's `kubectl patch`).
 # Each check is also shown a manifest it must reject, so a check that examines nothing fails.
 # What is rendered: every engine of compose/engines.tsv the operator runs, plus a WiredTiger and an
 # inMemory row of this test's own (so both engine paths are checked whatever the table holds),

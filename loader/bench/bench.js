@@ -3,22 +3,11 @@
 // kind in loader/src/kinds, beside the floor of the same driver and, where it runs, YCSB.
 //
 // Per kind (bench/kinds.json: its experiment file and tiny flags), in one invocation, interleaved
-// over --rounds rounds (the order alternates, so drift on a shared machine hits every column):
-//   loader   the real loader CLI (bin/lab-loader.js, worker threads, metrics, timeline), one
-//            16-client step; CPU per op = the step's process CPU (timeline.ndjson: loader
-//            cpu_cores x interval_s) / its operations, after its first 5 s (steadyWindow)
-//   before   the same from another checkout (--before DIR, e.g. a `git worktree` of an older
-//            commit's loader/), for before/after figures from the same machine and load
-//   floor    bench/floor.js: a bare loop of the official driver sending the same server
-//            operations with the leanest public API (bench/floors/<kind>.js), same clients
-//   ycsb     YCSB 0.17.0 workload A (bench/ycsb.js), 16 threads, 1,000 records: printed beside
-//            the kinds that are a read+update mix (read_update, ycsb)
-//   side by side  the loader and its floor at the same time on the pinned core (sideBySide): the
-//            comparison least moved by the shared machine's drift, on which the goal is judged
-// Every measured process runs on CPU 0 (taskset) and mongo-java-server on CPU 1; medians of the
-// rounds are printed, with each run's 1-minute load average, and every paired median with a 95 %
-// interval (bench/stats.js). Prints numbers, asserts nothing; results.json is written after every
-// round.
+// over --rounds rounds (the order alternates, so drift on a shared machine hits every column): the
+// loader, its floor (bench/floor.js), --before's checkout, YCSB beside the read+update mixes, and
+// the loader and its floor side by side. What each row measures, how two figures are compared and
+// what the runs showed: loader/README.md, "The loader's cost". Prints numbers, asserts nothing;
+// results.json is written after every round.
 //
 // Usage: npm run bench -- [--rounds 3] [--duration 15s] [--before DIR] [--kinds a,b]
 //                         [--no-ycsb] [--no-side-by-side] [--profile DIR] [--out FILE]
@@ -195,15 +184,9 @@ function floorRun(kind, entry, uri) {
 // sideBySide(kind, entry, uri) -> { loader_us_per_op, floor_us_per_op, ratio, ... } or { error } /
 // { absent }: the loader and the floor at the same time on the same pinned core, each one's CPU
 // per op over the same seconds (the floor's measured window; the loader's timeline seconds that
-// lie wholly inside it). Run one after the other, the two see different machines: on this shared
-// 2-vCPU VM consecutive runs of the same program differ by 20-45 %, while two copies of the floor
-// side by side agreed within 1-2 % (three pairs, 2026-11-24). Side by side both pay the same
-// neighbours, caches and clock at every moment, so their ratio is the loader's overhead with the
-// machine's drift paired out. Each gets about half the core, so each wakes for fewer replies per
-// second than alone: absolute figures are higher than alone, and the loader's fixed cost per
-// second (tick, timeline, metrics: ~29 ms) weighs about twice what it weighs alone, against the
-// loader. The loader is given an unreachable bound (entry.side_by_side flags, or a long
-// --duration) and stopped with SIGINT once the floor's window is over.
+// lie wholly inside it); why: loader/README.md, "How two figures are compared". The loader is
+// given an unreachable bound (entry.side_by_side flags, or a long --duration) and stopped with
+// SIGINT once the floor's window is over.
 async function sideBySide(kind, entry, uri) {
   const floorModule = path.join(__dirname, 'floors', `${kind}.js`);
   if (!fs.existsSync(floorModule)) return { absent: `no bench/floors/${kind}.js` };
@@ -249,17 +232,11 @@ async function sideBySide(kind, entry, uri) {
 // ratio, whole_cases, ... } } }: a kind of one stream in phases (gridfs: upload, then download)
 // beside its floor's live mode (LAB_BENCH_LIVE=1, bench/floor.js). The floor prepares alone (the
 // file it will read), then the loader starts; as the loader's timeline shows each case begin, the
-// floor is sent a line ('next') and does that phase's work (floors/gridfs.js: an upload for as long as
-// the loader's lasts, one whole read of its file). Each phase of side_by_side_whole is paired as
-// the loader's whole case (every second of it) against the floor's work begun with it (up to ~1 s
-// later); a phase not listed is measured one after the other only. Whole cases and not a window
-// of the seconds both were in a phase: on mongo-java-server the download's chunks arrive in bursts
-// (the whole file in one reply after seconds of sorting), so a window paired CPU with chunks it had
-// not paid for (549 against 1503 us per chunk for the floor's whole download, 2026-11-24 00:50);
-// and the upload's window, 6-12 s of a 1 GB file once its first 2 s were
-// trimmed, beside a floor that rolled over to a new file every 256 MB and deleted the last, put
-// the floor at 659-1805 us per chunk in one 9-round run (2026-11-24 06:16-06:37: two rounds at
-// +57 and +59 % over it, the rest -46..+3 %).
+// floor is sent a line ('next') and does that phase's work (floors/gridfs.js). Each phase of
+// side_by_side_whole is paired as the loader's whole case (every second of it) against the floor's
+// work begun with it (up to ~1 s later); a phase not listed is measured one after the other only.
+// Why whole cases and not a window of the seconds both were in a phase: loader/README.md, "How two
+// figures are compared".
 async function sideBySidePhases(kind, entry, uri) {
   const c = loaderCommand(LOADER, kind, entry, uri);
   const l = load1();

@@ -3,6 +3,8 @@
 // the server reports them. Anything the server does not answer is recorded as not reported (with
 // the error), never filled in: mongo-java-server, for one, has no storageEngine in serverStatus
 // and no listShards.
+// tryCommand(db, cmd) -> { ok: true, value } or { ok: false, error }: a command whose failure is a
+// fact to record, not an error (also src/footprint.js's).
 async function tryCommand(admin, cmd) {
   try {
     return { ok: true, value: await admin.command(cmd) };
@@ -174,4 +176,4 @@ async function describeShard(host, connectTo) {
   }
 }
 
-module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts };
+module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, tryCommand };

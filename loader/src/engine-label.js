@@ -1,17 +1,10 @@
 'use strict';
-// Which engine a run is filed under (results/<experiment>/<engine>/):
-//   --engine LABEL given: LABEL as given (any label, e.g. for a foreign cluster), source "flag";
-//   otherwise the storage engine the server reports: the engines table's name (compose/engines.tsv,
-//   lower case) when its server_engine column knows the reported name, else the reported name
-//   itself (made safe for a folder name), source "server";
-//   a server that reports no storage engine but names its product (a vendor field of buildInfo,
-//   src/products.js): the product, its version and its backend where it reveals one
-//   ("ferretdb-v1.24.2-sqlite-3.46.0"), source "product";
-//   else "unknown-" and the version it reports ("unknown-7.0.0"), source "none".
-// Never the process name: serverStatus.process is the executable's file name (src/products.js),
-// and the same server copied as `mongod` must not be filed apart, nor two servers as one. Two
-// servers that differ in what they say about themselves also differ in the report's identity
-// (report/src/identity.js), which keeps them apart even where a label is shared.
+// Which engine a run is filed under (results/<experiment>/<engine>/): --engine LABEL as given
+// (source "flag"); else the storage engine the server reports, by the engines table's name where
+// its server_engine column knows it, else as reported, made safe for a folder name ("server");
+// else the product a vendor field of buildInfo names ("product", src/products.js); else
+// "unknown-<version>" ("none"). Never the process name. The rule with its examples and why:
+// loader/README.md, "Outputs" (`<engine>`).
 const { engines } = require('./tables');
 const { imageVendor } = require('./products');
 

@@ -7,6 +7,7 @@
 // totalIndexSize; dbStats fileSize (MMAPv1 only). Whatever a server does not report is null with
 // the reason; a size of 0 for documents that exist is not a size and is treated so.
 const { round } = require('../../common/stats');
+const { tryCommand } = require('./describe');
 
 // seeds/004 experiment 1: `du -sh` of the data directory after inserting 10M documents.
 const SEED_REFERENCE = {
@@ -18,14 +19,6 @@ const SEED_REFERENCE = {
 };
 
 const num = (v) => (typeof v === 'number' ? v : v && typeof v.toNumber === 'function' ? v.toNumber() : undefined);
-
-async function tryCommand(db, cmd) {
-  try {
-    return { ok: true, value: await db.command(cmd) };
-  } catch (e) {
-    return { ok: false, error: `${e.codeName || e.name}: ${e.message}` };
-  }
-}
 
 // measure(client, config, phase) -> the footprint at this moment.
 async function measure(client, config, phase) {

@@ -4,12 +4,8 @@
 // interval's p99 and max, judged by src/selfmon.js) and, through prom-client's default metrics,
 // by the main thread (nodejs_eventloop_lag_seconds, src/metrics.js).
 //
-// Why 20 ms and not Node's and prom-client's 10: the timer wakes a thread that is otherwise
-// waiting on the server, and a wake-up is not free. On the bench's 2-vCPU VM (2026-11-24, per-
-// thread /proc counters over 20 s, an otherwise idle `node -e`): a 10 ms monitor cost 10 ms of
-// CPU a second, a 20 ms one 5; in an idle loader (one client, 1 op/s) the two monitors were about
-// half of its ~20 ms a second, which the bare driver loop (bench/floor.js) does not pay, and
-// which weighs most where the loader waits longest (a gridfs download waiting for its reply).
+// Why 20 ms and not Node's and prom-client's 10 (each fire wakes a thread that is otherwise
+// waiting, and a wake-up costs CPU; measured): loader/README.md, "Fixed cost per second".
 // What 20 ms still sees: a block of B ms that covers a fire reads B - 20 .. B late (10 ms: B - 10
 // .. B), and every block of 20 ms or more covers one; the judgement is p99 > 20 ms, so a loop
 // blocked 40 ms or more is always judged, 20-40 ms sometimes (10 ms: from 30 ms).

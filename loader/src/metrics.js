@@ -15,60 +15,31 @@ class Metrics {
     // The main thread's event-loop lag at the workers' resolution, not prom-client's 10 ms: each
     // fire wakes the thread, and at 10 ms that was ~5 of its ~10 ms of CPU a second (src/loop-delay.js).
     client.collectDefaultMetrics({ register, eventLoopMonitoringPrecision: LOOP_DELAY_RESOLUTION_MS });
-    this.opsTotal = new client.Counter({
-      name: 'lab_loader_ops_total', help: 'Operations completed, by op type and outcome',
-      labelNames: ['experiment', 'op', 'outcome'], registers: [register],
-    });
+    const metric = (Type, name, help, labelNames) => new Type({ name, help, labelNames, registers: [register] });
+    this.opsTotal = metric(client.Counter, 'lab_loader_ops_total', 'Operations completed, by op type and outcome', ['experiment', 'op', 'outcome']);
     // What successful ops moved, where a kind says (GridFS: a chunk's bytes): MB/s in Grafana is
     // rate(lab_loader_bytes_total[...]) / 1e6, as mb_per_s in the timeline and summary.
-    this.bytesTotal = new client.Counter({
-      name: 'lab_loader_bytes_total', help: 'Bytes moved by successful operations, by op type',
-      labelNames: ['experiment', 'op'], registers: [register],
-    });
+    this.bytesTotal = metric(client.Counter, 'lab_loader_bytes_total', 'Bytes moved by successful operations, by op type', ['experiment', 'op']);
     // Documents moved by successful ops, where a kind says (bulk_import: a batch's documents):
     // the seed's docs/s is rate(lab_loader_docs_total[...]), as docs_per_s in the timeline.
-    this.docsTotal = new client.Counter({
-      name: 'lab_loader_docs_total', help: 'Documents moved by successful operations, by op type',
-      labelNames: ['experiment', 'op'], registers: [register],
-    });
-    this.latency = new client.Gauge({
-      name: 'lab_loader_latency_seconds', help: "Last second's HdrHistogram latency quantiles",
-      labelNames: ['experiment', 'op', 'quantile'], registers: [register],
-    });
+    this.docsTotal = metric(client.Counter, 'lab_loader_docs_total', 'Documents moved by successful operations, by op type', ['experiment', 'op']);
+    this.latency = metric(client.Gauge, 'lab_loader_latency_seconds', "Last second's HdrHistogram latency quantiles", ['experiment', 'op', 'quantile']);
     // The coordinated-omission corrected latency (from each op's intended start) of a paced step
     // (--rate, --sla), last second's quantiles as lab_loader_latency_seconds: the capacity search
     // judges its steps on it. Absent when the step is not paced.
-    this.intendedLatency = new client.Gauge({
-      name: 'lab_loader_intended_latency_seconds', help: "Last second's latency from each op's intended start (paced steps), quantiles",
-      labelNames: ['experiment', 'op', 'quantile'], registers: [register],
-    });
+    this.intendedLatency = metric(client.Gauge, 'lab_loader_intended_latency_seconds', "Last second's latency from each op's intended start (paced steps), quantiles", ['experiment', 'op', 'quantile']);
     // The rate the step offers (--rate, or a capacity search's step): 0 when not paced. What was
     // achieved is rate(lab_loader_ops_total{outcome="ok"}[...]).
-    this.offeredRate = new client.Gauge({
-      name: 'lab_loader_offered_ops_per_second', help: 'Operations per second the current step offers (paced steps; 0 = not paced)',
-      labelNames: ['experiment'], registers: [register],
-    });
-    this.activeClients = new client.Gauge({
-      name: 'lab_loader_active_clients', help: 'Clients running operations now',
-      labelNames: ['experiment'], registers: [register],
-    });
-    this.phaseInfo = new client.Gauge({
-      name: 'lab_loader_phase_info', help: 'Current phase (1) of the experiment',
-      labelNames: ['experiment', 'phase', 'step'], registers: [register],
-    });
+    this.offeredRate = metric(client.Gauge, 'lab_loader_offered_ops_per_second', 'Operations per second the current step offers (paced steps; 0 = not paced)', ['experiment']);
+    this.activeClients = metric(client.Gauge, 'lab_loader_active_clients', 'Clients running operations now', ['experiment']);
+    this.phaseInfo = metric(client.Gauge, 'lab_loader_phase_info', 'Current phase (1) of the experiment', ['experiment', 'phase', 'step']);
     // 1 while a step runs its warm-up (run, not measured: runner.js), 0 otherwise: the dashboards
     // shade those seconds, and the timeline marks them (warmup: true).
-    this.warmup = new client.Gauge({
-      name: 'lab_loader_warmup', help: 'A step is in its warm-up (1): its operations are not measured',
-      labelNames: ['experiment'], registers: [register],
-    });
+    this.warmup = metric(client.Gauge, 'lab_loader_warmup', 'A step is in its warm-up (1): its operations are not measured', ['experiment']);
     // The current step's stability so far (src/stability/live.js, issue 40): CV of its measured
     // seconds, its worst second as a fraction of its median, and its dips (count and seconds) as
     // judged live against the median so far; summary.json steps[].stability is the record.
-    this.stability = new client.Gauge({
-      name: 'lab_loader_stability', help: "The current step's stability so far: cv, worst_second_fraction, dips, dip_seconds",
-      labelNames: ['experiment', 'figure'], registers: [register],
-    });
+    this.stability = metric(client.Gauge, 'lab_loader_stability', "The current step's stability so far: cv, worst_second_fraction, dips, dip_seconds", ['experiment', 'figure']);
     // lab_loader_op_duration_seconds is a Prometheus histogram whose bucket counts are summed
     // from the workers' per-op bucket deltas; prom-client's Histogram only takes one observation
     // at a time, so it is a registry metric object with its own get() (prom-client's documented
@@ -116,28 +87,16 @@ class Metrics {
     d.sum += delta.sumUs / 1e6;
   }
 
-  // setLatency(op, pct): pct from hist.percentiles() in microseconds (null when no op completed).
-  setLatency(op, pct) {
-    const e = this.experiment;
-    if (pct.count === 0) {
-      for (const q of ['0.5', '0.99', '0.999']) this.latency.remove({ experiment: e, op, quantile: q });
-      return;
+  // setLatency(op, pct): pct from hist.percentiles() in microseconds (null when no op completed);
+  // setIntendedLatency(op, pct): the intended latency's. No op completed (or no pct): removed.
+  setLatency(op, pct) { this.setQuantiles(this.latency, op, pct); }
+  setIntendedLatency(op, pct) { this.setQuantiles(this.intendedLatency, op, pct); }
+  setQuantiles(gauge, op, pct) {
+    for (const [quantile, p] of [['0.5', 'p50'], ['0.99', 'p99'], ['0.999', 'p999']]) {
+      const labels = { experiment: this.experiment, op, quantile };
+      if (!pct || pct.count === 0) gauge.remove(labels);
+      else gauge.set(labels, pct[p] / 1e6);
     }
-    this.latency.set({ experiment: e, op, quantile: '0.5' }, pct.p50 / 1e6);
-    this.latency.set({ experiment: e, op, quantile: '0.99' }, pct.p99 / 1e6);
-    this.latency.set({ experiment: e, op, quantile: '0.999' }, pct.p999 / 1e6);
-  }
-
-  // setIntendedLatency(op, pct): the intended latency's percentiles (us), or null/empty: removed.
-  setIntendedLatency(op, pct) {
-    const e = this.experiment;
-    if (!pct || pct.count === 0) {
-      for (const q of ['0.5', '0.99', '0.999']) this.intendedLatency.remove({ experiment: e, op, quantile: q });
-      return;
-    }
-    this.intendedLatency.set({ experiment: e, op, quantile: '0.5' }, pct.p50 / 1e6);
-    this.intendedLatency.set({ experiment: e, op, quantile: '0.99' }, pct.p99 / 1e6);
-    this.intendedLatency.set({ experiment: e, op, quantile: '0.999' }, pct.p999 / 1e6);
   }
 
   setOfferedRate(rate) {

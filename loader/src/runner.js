@@ -47,6 +47,17 @@ const footprint = require('./footprint');
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// secretFlag(flag, file): the secret a --*-file flag names (clients.js readSecret), undefined
+// without the flag; a file that cannot be read is a usage error naming the flag.
+function secretFlag(flag, file) {
+  if (!file) return undefined;
+  try {
+    return readSecret(file);
+  } catch (e) {
+    throw new UsageError(`${flag}: cannot read ${file}: ${e.code || e.message}`);
+  }
+}
+
 // How often a running step is checked for a stall (no operation completed for --stall-timeout):
 // the workers publish their last completion time in shared memory at every operation
 // (src/pool.js lastOkAt), so the check costs one read per worker, and a stall is seen within
@@ -56,20 +67,6 @@ const durationText = (ms) => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
 // A timer may fire up to a millisecond early against this clock (setTimeout rounds to whole ms):
 // a tick this close to the end of the warm-up is its end.
 const TIMER_SLACK_MS = 2;
-
-function pkgVersion(name) {
-  let dir = path.dirname(require.resolve(name));
-  for (;;) {
-    const f = path.join(dir, 'package.json');
-    if (fs.existsSync(f)) {
-      const p = JSON.parse(fs.readFileSync(f, 'utf8'));
-      if (p.name === name) return p.version;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
 
 class Run {
   constructor(opts, io = {}) {
@@ -119,22 +116,8 @@ class Run {
     const { file, config } = load(opts); // UsageError -> exit 2 in bin/
     this.file = file;
     this.config = config;
-    let password;
-    if (opts.passwordFile) {
-      try {
-        password = readSecret(opts.passwordFile);
-      } catch (e) {
-        throw new UsageError(`--password-file: cannot read ${opts.passwordFile}: ${e.code || e.message}`);
-      }
-    }
-    let grafanaPassword;
-    if (opts.grafanaPasswordFile) {
-      try {
-        grafanaPassword = readSecret(opts.grafanaPasswordFile);
-      } catch (e) {
-        throw new UsageError(`--grafana-password-file: cannot read ${opts.grafanaPasswordFile}: ${e.code || e.message}`);
-      }
-    }
+    const password = secretFlag('--password-file', opts.passwordFile);
+    const grafanaPassword = secretFlag('--grafana-password-file', opts.grafanaPasswordFile);
     this.conn = { uri: opts.uri, username: opts.username, password, serverSelectionTimeoutMs: opts.serverSelectionTimeoutMs };
     this.startedAt = new Date();
     this.progress = new Progress({ stream: this.stderr, intervalMs: opts.progressIntervalMs });
@@ -646,7 +629,7 @@ class Run {
         // Node/V8 flags the process started with (bin/lab-loader: --single-threaded-gc on one CPU).
         node_flags: process.execArgv,
         driver: require('./driver-line').driverDescription(this.conn),
-        histogram: `hdr-histogram-js ${pkgVersion('hdr-histogram-js')} (pure JS), 3 significant digits, microseconds`,
+        histogram: `hdr-histogram-js ${require('hdr-histogram-js/package.json').version} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),
         cpu_model: os.cpus()[0]?.model ?? null,
         metrics_port: this.metricsPort ?? null,

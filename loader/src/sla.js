@@ -22,13 +22,9 @@ const GROWTH = 2;
 const REFINE_WITHIN = 0.05;
 const MAX_STEPS = 12;
 const MIN_RATE = 1;
-// The client count of a search when --clients is not given (README "Capacity under a latency
-// SLA"). An open loop at R ops/s with a mean latency of L s keeps R x L operations in flight
-// (Little's law); each client has one in flight, so the clients cap the rate at clients / L.
-// 32 clients at a 1 ms mean allow 32,000 ops/s, and 3,200 at 10 ms: above what the lab's 2-core
-// members reached in a closed loop of 6 clients. A step whose clients were all busy says so
-// (CLIENTS_BUSY): a saturated server keeps every client waiting too, so this does not tell the
-// server's limit from the clients'; only a run with more clients does.
+// The client count of a search when --clients is not given, and the share of busy clients a failed
+// step says it had: why 32 (Little's law) and what a busy step can and cannot tell, in the README,
+// "Capacity under a latency SLA" (Clients).
 const DEFAULT_CLIENTS = 32;
 const CLIENTS_BUSY = 0.9;
 

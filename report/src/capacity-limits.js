@@ -1,23 +1,18 @@
 'use strict';
-// What a capacity verdict can know (issue 41 item 3, the report's part), applied over
-// capacityReport's sections (src/capacity.js, the shared statistics, unchanged):
-// - A search with host contention in a deciding step is no measurement of the server: the step at
-//   its capacity (the highest passing rate) or at its lowest failing rate shared the loader's host
-//   with other load (steps[].loader.contention, the same flag that excludes throughput steps). Its
-//   capacity leaves the side's samples, counted as "contention in a deciding step", and the
-//   verdict is made again without it (capacityVerdict).
-// - A capacity is known only to its search's bracket: the server's true capacity lies between the
-//   highest passing rate p and the lowest failing rate f. The geometric mean of a side's true
-//   capacities therefore lies between gm(p) and gm(f), and the interval of the ratio A/B is
-//   widened by those brackets: low x gm(p_B)/gm(f_B), high x gm(f_A)/gm(p_A). Where a search never
-//   failed (its step budget ran out while raising), f is the next rate it would have tried
-//   (p x growth). Two sides whose searches all stopped at the same rates no longer get "2.09x
-//   (95% CI 2.09-2.09)", which excluded the true 2.0.
+// What a capacity verdict can know (issue 41 item 3, the report's part; report/README.md "What a
+// capacity can know"), applied over capacityReport's sections (src/capacity.js, unchanged):
+// - A search with host contention (steps[].loader.contention, the flag that excludes throughput
+//   steps) in a deciding step leaves the side's samples, counted as
+//   "contention in a deciding step", and the verdict is made again without it (capacityVerdict).
+// - A capacity is known only to its search's bracket [p, f] (highest passing, lowest failing rate;
+//   p x growth where none failed), so the geometric mean of a side's true capacities lies between
+//   gm(p) and gm(f), and the ratio A/B's interval is widened to low x gm(p_B)/gm(f_B),
+//   high x gm(f_A)/gm(p_A).
 const { capacityVerdict } = require('./capacity');
 const { median } = require('./stats');
+const { fmt } = require('./verdict');
 
 const gm = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const CONTENTION = 'contention in a deciding step';
 
 // brackets(run) -> { pass, fail, contended }: the search's bracket and whether a deciding step

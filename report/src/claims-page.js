@@ -7,12 +7,7 @@
   const report = JSON.parse(document.getElementById('report-data').textContent);
   const rows = report.claims || [];
   if (!rows.length) return;
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-    return e;
-  };
+  const el = window.labEl; // page.js's
   const box = el('section', { id: 'seeds' }, el('h2', {}, "The seeds' findings: reproduced or not"));
   const head = ['claim', 'seed', 'its words', 'published', 'lab (95% CI)', 'verdict', 'why / missing', 'differs from the seed'];
   box.append(el('table', { class: 'claims' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),

@@ -211,7 +211,6 @@ function evalOrdering(claim, results) {
 }
 
 function evalKnee(claim, results) {
-  const t = claim.test;
   return perSide(claim, results, (side, runs) => {
     const names = [...new Set(runs.flatMap((r) => r.points.map((p) => p.name)))];
     const steps = names.map((n) => aggregate(runs, n, n)).filter((a) => a && typeof a.clients === 'number').sort((x, y) => x.clients - y.clients);

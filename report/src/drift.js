@@ -1,19 +1,11 @@
 'use strict';
-// The drift guard over a verdict (issue 41 item 2). A host drifts: its page cache fills, it warms
-// up and throttles, a backup starts. Runs made one side after the other turn any such drift into
-// a difference between the sides; runs interleaved by ./run.sh compare (A B B A ...) spread it over
-// both, and their positions let the report see it:
-// - order: whether the two sides' runs were interleaved (positions of one comparison, else start
-//   times), run one after the other ("sequential"), or not recorded. Sequential sides keep their
-//   verdict, marked "run one after the other: drift can look like a difference".
-// - drift: within one comparison, each side's usable runs (at least 3) are tested for a trend of
-//   log(ops/s) across positions: the least-squares slope and its Student t test (df = n - 2). The
-//   sides' tests are corrected together with Holm's step-down at 5% (two tests for one question:
-//   "does either side move?"). A trend found means the difference between the sides depends on
-//   when the runs ran: the verdict is replaced by "drift, not a verdict", its ratio and interval
-//   kept for the reader.
-// verdict() itself (compare.js, the shared statistics) is not changed: this wraps its answer.
+// The drift guard over a verdict (issue 41 item 2): the run order of the two sides (interleaved,
+// one after the other, or not recorded) and, within one comparison, each side's trend of log(ops/s)
+// across positions (least-squares slope, Student t, Holm over the sides); a trend found replaces
+// the verdict by "drift, not a verdict". Why, and the sentences: report/README.md, "Drift and run
+// order". verdict() itself (compare.js, the shared statistics) is not changed: this wraps its answer.
 const { twoSidedP } = require('./tdist');
+const { fmt } = require('./verdict');
 
 const ALPHA = 0.05;
 const MIN_RUNS = 3; // a slope and its spread need n - 2 >= 1 degrees of freedom
@@ -79,7 +71,6 @@ function orderOf(a, b) {
 }
 
 const pText = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`);
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 // guardVerdict(v, {point, sides: [runsA, runsB], names: [A, B], usable}) -> v with `order`,
 // `order_note`, `drift` ({tests, found}); a verdict or no-difference whose sides drift becomes

@@ -48,12 +48,11 @@ li.no-verdict, li.excluded { color: #8a4b00; }
 function renderHtml(report) {
   const plotJs = libFile('@observablehq/plot', 'dist/plot.umd.min.js');
   const d3Js = libFile('d3', 'dist/d3.min.js');
-  const page = fs.readFileSync(path.join(__dirname, 'page.js'), 'utf8');
-  const capacityPage = fs.readFileSync(path.join(__dirname, 'capacity-page.js'), 'utf8'); // --sla runs
-  const serverPage = fs.readFileSync(path.join(__dirname, 'server-side-page.js'), 'utf8'); // issue 39
-  const claimsPage = fs.readFileSync(path.join(__dirname, 'claims-page.js'), 'utf8'); // the seeds' findings (issue 42)
-  const dipsMarks = fs.readFileSync(path.join(__dirname, 'timeline-dips.js'), 'utf8'); // issue 40, before page.js
-  const steadinessPage = fs.readFileSync(path.join(__dirname, 'steadiness-page.js'), 'utf8'); // issue 40
+  // The page's scripts, in order: the dips' marks before page.js (which asks for them; issue 40),
+  // page.js, then the sections it places: capacity (--sla runs), the server's side (issue 39), the
+  // seeds' findings (issue 42), steadiness (issue 40).
+  const scripts = ['timeline-dips.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
+    .map((f) => `<script>${safeScript(fs.readFileSync(path.join(__dirname, f), 'utf8'))}</script>`).join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -67,12 +66,7 @@ function renderHtml(report) {
 <script type="application/json" id="report-data">${safeJson(report)}</script>
 <script>${safeScript(d3Js)}</script>
 <script>${safeScript(plotJs)}</script>
-<script>${safeScript(dipsMarks)}</script>
-<script>${safeScript(page)}</script>
-<script>${safeScript(capacityPage)}</script>
-<script>${safeScript(serverPage)}</script>
-<script>${safeScript(claimsPage)}</script>
-<script>${safeScript(steadinessPage)}</script>
+${scripts}
 </body>
 </html>
 `;

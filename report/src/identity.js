@@ -41,8 +41,6 @@ function serverName(id) {
   return [id.process ?? 'process not reported', id.version ?? 'version not reported'].join(' ') + (id.product ? ` (${id.product}${id.backend ? ` on ${id.backend}` : ''})` : '');
 }
 
-const DIMENSIONS = ['engine', 'platform', 'os', 'server', 'profile'];
-
 // The value of run r along dimension `by`. engine: the results label; a run filed under the
 // loader's bare "unknown" (the server reported no storage engine, engine_source "none"; loaders
 // before 'unknown-<process>-<version>' folders) is named by what the server does report, so two
@@ -55,4 +53,4 @@ function dimensionValue(r, by) {
   return r.labels[by] ?? `no ${by} label`;
 }
 
-module.exports = { serverIdentity, loaderIdentity, driverLine, serverName, dimensionValue, DIMENSIONS };
+module.exports = { serverIdentity, loaderIdentity, driverLine, serverName, dimensionValue };

@@ -9,7 +9,8 @@
 //     makes two runs comparable), description (shown beside the numbers), published (the seed's
 //     numbers), points: [{ name, list, order, clients, started_at, duration_s, complete,
 //       loader_limited, loader_reasons, failed, shared_host, shared_server, parameters, ops: { <op>: { count,
-//       errors, ops_per_s, latency_us {p50, p99, p999, ...}, histogram } }, ops_per_s }],
+//       errors, ops_per_s, latency_us {p50, p99, p999, ...}, histogram, docs_per_s, mb_per_s } },
+//       ops_per_s, unsupported, documents, relative_to_baseline, latency_meaning, journal }],
 //     timeline: [...] }
 
 // Lists of measured points a summary may hold, in the order they are shown. `steps` (client

@@ -14,6 +14,7 @@
     for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
     return e;
   }
+  window.labEl = el; // the DOM helper of the sections inlined after this file (claims-page.js, ...)
   const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
   const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
   // run folders relative to the first input, so tables stay readable (report.json keeps full paths)

@@ -10,12 +10,7 @@
   const sets = report.server_side || [];
   const series = report.server_series || [];
   if (!sets.length && !series.length) return;
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-    return e;
-  };
+  const el = window.labEl; // page.js's
   const cell = (x) => (x && x.median !== null ? `${x.median} (${x.samples.length} run${x.samples.length === 1 ? '' : 's'})` : `not reported${x && x.not_reported_in ? ` (${x.not_reported_in} run(s))` : ''}`);
   const box = el('section', { id: 'server-side' }, el('h2', {}, `The server's side, by ${report.by} (lower is better)`));
   for (const s of sets) {

@@ -1,16 +1,11 @@
 'use strict';
-// The server's side compared (issue 39 item 5): per experiment, per set of alike runs (the sets
-// compare.js already formed, so the same rule decides what is comparable) and per side: the
-// collection's footprint per document, and per point the engine's write bytes per document, the
-// server's CPU per 1,000 operations and the worst secondary's lag p99. Each figure: the median of
-// the repetitions, and between two sides the same statistic as throughput (stats.js ratioCI: ratio
-// of geometric means with its 95 % interval; at least 2 repetitions a side, positive values).
-// Lower is better for all of them. A figure a line does not report stays null with the reason.
+// The server's side compared (issue 39 item 5): per experiment, set of alike runs (the sets
+// compare.js formed) and side, the footprint per document and per point the write cost, CPU and
+// lag, each as the median of the repetitions and, between two sides, the throughput's statistic
+// (stats.js ratioCI); lower is better. The figures: report/README.md, "The server's side".
 const { median, ratioCI } = require('./stats');
 const { wrap } = require('./table');
-
-const LEVEL = 0.95;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const { fmt, LEVEL } = require('./verdict');
 
 const METRICS = {
   write_bytes_per_doc: 'engine bytes written per document',

@@ -1,12 +1,7 @@
 'use strict';
-// Verdict statistics over repetitions. One statistic: the ratio of the two sides' geometric mean
-// throughput, with Welch's Student t interval on log(throughput) of the repetitions,
-// exponentiated, i.e. a 95 % CI for that same ratio.
-// Why t and not the bootstrap: a lab runs 3-5 repetitions per engine; a percentile bootstrap over
-// 3 values has only 10 distinct resamples and is known to give intervals that are too narrow at
-// such n, while the t interval widens with few samples as it should. Why logs: a ratio is
-// multiplicative, so the interval is symmetric in ratio terms and can never go below 0.
-// Why Welch: two engines need not have the same run-to-run spread.
+// Verdict statistics over repetitions: the ratio of the two sides' geometric mean throughput,
+// with Welch's Student t 95 % interval on log(throughput), exponentiated. Why t and not the
+// bootstrap, why logs, why Welch: report/README.md, "Verdicts".
 const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 
 // The median and mean are the loader's too (common/stats.js: one definition for both).

@@ -7,12 +7,7 @@
   const report = JSON.parse(document.getElementById('report-data').textContent);
   const sets = report.steadiness || [];
   if (!sets.length) return;
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-    return e;
-  };
+  const el = window.labEl; // page.js's
   const med = (f, side) => (f.sides[side] && f.sides[side].median !== null ? `${f.sides[side].median} (${f.sides[side].samples.length} run${f.sides[side].samples.length === 1 ? '' : 's'})` : 'not judged');
   const box = el('section', { id: 'steadiness' }, el('h2', {}, `Steadiness, by ${report.by} (higher is steadier)`));
   for (const s of sets) {

@@ -1,17 +1,11 @@
 'use strict';
-// Steadiness compared (issue 40 item 3): per experiment, alike set and point (the sets
-// compare.js formed, so the same rule decides what is comparable), each side's seconds in dips
-// per minute and worst second as a fraction of its step's median second (loader/src/stability/,
-// summary.json steps[].stability), with compare.js's own verdict (ratio of geometric means and
-// its 95 % interval over repetitions) on two figures where higher is steadier:
-//   worst second / median      as recorded
-//   steady seconds per minute  60 - seconds in dips per minute: a ratio needs values above 0, and
-//                              an engine with no dip at all has 0 seconds in dips
-// and why: the causes of the less steady side's dips, counted over its runs.
+// Steadiness compared (issue 40 item 3): per experiment, alike set and point (the sets compare.js
+// formed), each side's steadiness figures with compare.js's own verdict on the two where higher is
+// steadier, and why the less steady side dropped. The figures and why these two: report/README.md,
+// "Steadiness".
 const { verdict } = require('./compare');
 const { median } = require('./stats');
-
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2)); // as compare.js writes a ratio
+const { fmt } = require('./verdict'); // as compare.js writes a ratio
 
 const FIGURES = {
   worst_second_fraction: 'worst second / median second',

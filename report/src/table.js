@@ -7,6 +7,7 @@
 // Rounded by the loader's own rule first (common/stats.js round), then grouped: toLocaleString alone
 // rounds the binary value, so 1846.45 printed 1846.4 here and 1846.5 in the loader's table.
 const { round } = require('../../common/stats');
+const { fmt } = require('./verdict');
 const num = (x, d = 0) => (typeof x === 'number' ? round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
 const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
 
@@ -127,7 +128,6 @@ function answer(r) {
   if (r.status === 'one-side') return 'one side only';
   return 'NO VERDICT: too few runs';
 }
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
 function excludedLine(r) {
   const parts = [];

@@ -1,29 +1,18 @@
 'use strict';
-// Words that say what the interval says, and a correction for the number of comparisons a report
-// makes (issue 41 item 4). verdict() and capacityVerdict() (the shared statistics) are not changed:
-// this reads their ratio, 95% interval and degrees of freedom and rewrites the answer.
-// - The margin (MARGIN, here and only here): a tie is "no difference shown within ±10%" only when
-//   the whole interval lies inside 0.90-1.10; an interval that spans 1.0 and reaches beyond that
-//   band is "inconclusive" (the runs cannot tell a 10% gain from a 10% loss, or from none): never
-//   a tie.
-// - The family: every comparison of the report (each step's throughput verdict and each capacity
-//   verdict) is one test of "the sides are equal". A 6-step sweep tested each at 5% carries a
-//   ~26% chance of at least one false verdict. Holm's step-down correction keeps that chance, the
-//   family-wise error rate, at 5%. Why Holm: it holds whatever the dependence between the tests
-//   (steps of one sweep share runs, host and server, so they are correlated), and it rejects
-//   everything Bonferroni rejects and more; the false discovery rate (Benjamini-Hochberg) bounds
-//   the share of wrong verdicts, not the chance that a page holds one, which is what a reader of
-//   a published comparison relies on. A verdict whose interval excludes 1.0 but that Holm does
-//   not keep is "inconclusive ... does not hold after correcting for N comparisons".
+// Words that say what the interval says, with the margin (MARGIN, here and only here), and Holm's
+// correction for the number of comparisons a report makes (issue 41 item 4); the words, and why
+// Holm: report/README.md, "Words, the margin and the number of comparisons". verdict() and
+// capacityVerdict() (the shared statistics) are not changed: this reads their ratio, 95% interval
+// and degrees of freedom and rewrites the answer.
 // Each comparison's p-value comes back from its own interval: Welch's t on log ops/s, so
 // t = log(ratio) / se with se = log(high / low) / (2 t_{0.975, df}).
 const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 const { twoSidedP } = require('./tdist');
+const { fmt } = require('./verdict');
 
 const MARGIN = 0.1;
 const BAND = [1 - MARGIN, 1 + MARGIN];
 const ALPHA = 0.05;
-const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const pct = () => `${Math.round(MARGIN * 100)}%`;
 
 // pValue(v) -> the two-sided p of "ratio = 1" from the verdict's interval and df.

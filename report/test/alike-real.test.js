@@ -7,7 +7,9 @@
 // The report must keep the servers apart, merge only the hosts that ran together, never pool the
 // 2-host run with single-host runs, exclude w:0 from verdicts, compare along --label, and open
 // with the summary: in real Chromium it stands above the first chart and carries every verdict's
-// numbers. LAB_REPORT_SUMMARY_SHOT=FILE also saves a picture of the summary there.
+// numbers, with a forest cell per row and the timelines collapsed. LAB_REPORT_SUMMARY_SHOT=FILE
+// also saves a picture of the summary there. About 30 s; on a machine so busy that every verdict
+// was excluded (loader-limited or shared host) its numbers check skips, saying so.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

@@ -1,8 +1,12 @@
 'use strict';
 // Issue 27, from hand-made results folders with known values: runs are compared only when alike
-// (server identity, loader, hosts, labels), multi-host parts merge only when their steps overlap,
-// steps that measured no engine never enter a verdict, one statistic, any dimension (--by), and a
-// summary whose numbers do not read is skipped with its reason.
+// (two servers reporting no engine are two sides named by what they report; one label on two
+// builds named apart; loader version/Node and host count keep sets apart), multi-host parts merge
+// only when their steps overlap (a part 7 s apart left out), steps that measured no engine
+// (failed, unsupported, docs lost, shared host) never enter a verdict and are counted, one
+// statistic (the headline inside its own CI with bimodal samples), any dimension (--by platform),
+// and a summary whose numbers do not read (a torn histogram, a rate stored as text) is skipped
+// with the field named, exit 0.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

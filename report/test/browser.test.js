@@ -1,7 +1,11 @@
 'use strict';
-// The HTML in real headless Chromium (Debian's /usr/bin/chromium via playwright-core): no console
-// error, no network request (works offline from disk), every chart drawn with its marks, axis
-// labels and a legend naming every engine; a screenshot in the test's temporary folder.
+// The HTML in real headless Chromium (Debian's /usr/bin/chromium via playwright-core, flags in
+// support/browser.js, a fresh profile): no console error, no network request (works offline from
+// disk), every chart's SVG drawn with lines and dots per engine, axis labels, a legend naming every
+// engine (and every percentile), the published lines labelled, the loader-limited mark, phases on
+// every timeline, verdicts, an incomplete run marked; a screenshot in the test's temporary folder.
+// Edge shapes too (one engine, two hosts merged, only incomplete runs, unknown schema). A missing
+// Chromium fails with the install hint.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

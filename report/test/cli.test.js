@@ -1,6 +1,7 @@
 'use strict';
-// The CLI as ./run.sh report calls it: output folder, latest link, never overwriting, exit codes
-// and one-line messages for bad input.
+// The CLI as ./run.sh report calls it: output folder, latest link, never overwriting, RESULT_DIR
+// arguments, exit codes and one-line messages for bad input (exit 2, nothing written), each run's
+// description in the table, and a missing node_modules (one line: run npm ci).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

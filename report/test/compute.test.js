@@ -1,7 +1,12 @@
 'use strict';
-// report.json computed from hand-made results folders with known values: ratios and CIs, merged
-// histograms, incomplete and loader-limited handling, schema mismatch, differing parameters,
-// published reference series, the speed/safety table, and a future point list ("cases").
+// report.json computed from hand-made results folders with known values (support/fixtures.js): the
+// t interval against textbook numbers (df 4, t 2.776); ratio, CI and sentence; one repetition ->
+// no verdict; "CI spans 1.0"; two hosts merged with known histograms (900 x 100 us + 100 x
+// 10,000 us -> p50 100 us, p99 10,000 us; an average would say ~5,000); no average when a
+// histogram is missing; differing hosts not merged; repetitions pool histograms; incomplete and
+// loader-limited handling; an unknown schema_version named and skipped; differing parameters
+// named; published reference series; a point list of `cases`; speed/safety rows and sentence;
+// filters.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

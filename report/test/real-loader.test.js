@@ -2,7 +2,8 @@
 // A report built from real loader runs: the loader CLI (loader/bin/lab-loader.js) runs
 // experiment2 over TCP against mongo-java-server (loader/test/support/server.js) under two engine
 // labels, `--repeat RUNS` each (one group per label, repetitions 1..RUNS, each step's histograms
-// stored); the report is built from those folders and opened in Chromium.
+// stored); the report built from those folders finds one group per label with its repetitions,
+// latency from the merged stored histograms, and is opened in Chromium.
 // LAB_REPORT_RUNS (default 2), LAB_REPORT_DURATION (per step, default 2s) and
 // LAB_REPORT_SCREENSHOT (also save the full-page screenshot there) make the README's screenshot.
 const test = require('node:test');

@@ -45,4 +45,16 @@ async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docByte
   return { documents: n, failedBatches: errors };
 }
 
-module.exports = { runLoad };
+// startLoad(ctx, maxSeconds): runLoad through mongos in the background of a scenario, at
+// --rate; stopLoad(ctx) (in heal, which always runs) stops it and reports its error.
+function startLoad(ctx, maxSeconds) {
+  ctx.state.stopLoad = false;
+  ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds, shouldStop: () => ctx.state.stopLoad, say: ctx.say });
+  ctx.state.loading.catch(() => {}); // its error is reported when stopLoad awaits it
+}
+async function stopLoad(ctx) {
+  ctx.state.stopLoad = true;
+  if (ctx.state.loading) await ctx.state.loading.catch((e) => ctx.say(`load: ${e.message.split('\n')[0]}`));
+}
+
+module.exports = { runLoad, startLoad, stopLoad };

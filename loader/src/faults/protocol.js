@@ -1,14 +1,9 @@
 'use strict';
 // The one interface between a fault process (loader image, no Docker socket) and bash, which owns
-// every Docker action (lib/fault-bridge.sh). Why bash and not the Docker API: the socket stays out
-// of containers, --dry-run keeps printing the exact docker commands, and the stub docker tests them.
-//
-// Request: one stdout line  "@lab-docker<TAB>id<TAB>op<TAB>arg..."  (tab-separated, so bash reads
-//          it with `read -a` and needs no JSON parser on the host). Every other stdout line is
-//          ordinary output that bash prints as it comes.
-// Reply:   one stdin line    "id<TAB>rc<TAB>base64(output)"   (rc 0 = done; 126 = refused).
-// The ops and their argument names are read from docker-ops.tsv beside this file, the one list
-// bash reads too (lib/fault-bridge.sh, the authority: it refuses with 126 what it does not allow).
+// every Docker action (lib/fault-bridge.sh): request and reply lines, and why bash and not the
+// Docker API, in DEVELOPERS.md, "The Docker interface". The ops and their argument names are read
+// from docker-ops.tsv beside this file, the one list bash reads too (lib/fault-bridge.sh, the
+// authority: it refuses with 126 what it does not allow).
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');

@@ -6,6 +6,7 @@
 // or SECONDARY for 3 ticks in a row), never (just record until the timeout).
 const d = require('./decisions');
 const tables = require('../tables');
+const { sleep } = require('./runner');
 
 function parseUntil(s) {
   let m;
@@ -127,4 +128,13 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
   return res;
 }
 
-module.exports = { watchUntil, parseUntil };
+// watchStep(ctx, until, timeoutS, phase, {member, step, optime}): watchUntil as a scenario runs it,
+// on its run's members, lines, timeline and signal (member: ctx.state.member unless given); with
+// step, the result is also recorded as that step (ctx.step).
+async function watchStep(ctx, until, timeoutS, phase, { member = ctx.state.member, step = null, optime = null } = {}) {
+  const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, optime, say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
+  if (step) ctx.step(step, r);
+  return r;
+}
+
+module.exports = { watchUntil, watchStep, parseUntil };

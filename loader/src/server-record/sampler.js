@@ -4,10 +4,8 @@
 // serverStatus; on a replica-set member also replSetGetStatus and the oplog's first and last
 // entry. One line per member per second goes to server.ndjson (src/server-record/file.js).
 //
-// Honest about gaps: a member that does not answer within the second has no line for it
-// (missed_s in summary.json); a field a member never reported is listed once in
-// summary.json server_record.absent; a command refused for want of a privilege is one line in
-// server_record.not_recorded and is not asked again of that member.
+// Honest about gaps (a member that does not answer in time, a field never reported, a command
+// refused): loader/README.md, "The server's side".
 const { driver } = require('../driver-line');
 const { clientOptions } = require('../clients');
 const { FIELDS } = require('./fields');

@@ -1,14 +1,10 @@
 'use strict';
 // Every threshold of a step's stability (issue 40), in one place, each with its reason.
 //
-// The noise figure behind them: the loader against mongo-java-server (a fast, steady server
-// whose replies never pause) on the shared 2-core test VM, 2026-11-26, experiment2
-// (loader/README.md "Stability"): paced (--rate 400, 2 clients, 30 s) CV 0.04, worst second 0.875
-// of the median, per-second p99 worst 8.1x its median (2 such seconds, both while other
-// processes held the loader's cores); unpaced (1 client, 29 s) CV 0.51, worst second 0.125, p99
-// 16.7x, every low second one in which other processes held 1.6-1.9 of the 2 cores. So: the
-// throughput threshold has room on a paced run; the p99 one is crossed by a busy host, which
-// is why the loader's host is a cause of its own (causes.json loader_host).
+// The noise figure behind them (the loader against mongo-java-server on the shared 2-core test VM,
+// 2026-11-26, paced and unpaced) and what it means for them: loader/README.md, "Stability"; the
+// p99 threshold is crossed by a busy host, which is why the loader's host is a cause of its own
+// (causes.json loader_host).
 const THRESHOLDS = {
   // A second whose throughput is below this fraction of the step's median second is in a dip.
   // The loader's own worst steady second was far above it (README "Stability"); a server that

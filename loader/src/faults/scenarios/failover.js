@@ -3,13 +3,11 @@
 // record each outcome (ok / fail / indeterminate) while the primary is cut off or killed; after
 // recovery a majority read classifies every id (Jepsen's set checker). The verdict needs an
 // observed failover: a primary other than the old one seen by the watch.
-const fs = require('node:fs');
 const path = require('node:path');
 const d = require('../decisions');
 const setcheck = require('../setcheck');
 const verdicts = require('../verdicts');
-const { watchUntil } = require('../watch');
-const { sleep } = require('../runner');
+const { watchStep } = require('../watch');
 
 const HEALED_LAG = verdicts.HEALED_LAG_SECONDS;
 
@@ -79,7 +77,7 @@ module.exports = {
       client, w, writers: Number(ctx.params.writers), seconds: 3600, historyFile: ctx.state.history,
       shouldStop: () => ctx.state.stopWriters, log: ctx.say,
     });
-    await this.look(ctx, 'never', Number(ctx.params['load-seconds']), 'load');
+    await watchStep(ctx, 'never', Number(ctx.params['load-seconds']), 'load');
     const m = ctx.state.primary;
     ctx.say(`fault: ${how} ${m}`);
     ctx.state.faulted = true;
@@ -89,13 +87,13 @@ module.exports = {
 
   async watch(ctx) {
     const m = ctx.state.primary;
-    ctx.state.failover = await this.look(ctx, `primary-not=${m}`, Number(ctx.params['failover-seconds']), 'failover', { step: 'failover' });
-    await this.look(ctx, 'never', Number(ctx.params['load-seconds']), 'new-primary');
+    ctx.state.failover = await watchStep(ctx, `primary-not=${m}`, Number(ctx.params['failover-seconds']), 'failover', { step: 'failover' });
+    await watchStep(ctx, 'never', Number(ctx.params['load-seconds']), 'new-primary');
     await this.undo(ctx);
-    await this.look(ctx, 'healthy', 300, 'recovery', { step: 'recovery' });
+    await watchStep(ctx, 'healthy', 300, 'recovery', { step: 'recovery' });
     // The old primary can look SECONDARY before it has found its divergence; it can only come
     // within 2 s of the new primary (writers still running) after it rolled back.
-    await this.look(ctx, `lag<${HEALED_LAG}`, 300, 'caught-up', { member: m, step: 'caught-up' });
+    await watchStep(ctx, `lag<${HEALED_LAG}`, 300, 'caught-up', { member: m, step: 'caught-up' });
     await this.stopWriters(ctx);
     const outcomes = setcheck.readHistory(ctx.state.history);
     const client = ctx.mongos();
@@ -131,12 +129,6 @@ module.exports = {
   },
 
   // ---- helpers of this scenario ----
-  async look(ctx, until, timeoutS, phase, { member = null, step = null } = {}) {
-    const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
-    if (step) ctx.step(step, r);
-    return r;
-  },
-
   async undo(ctx) {
     if (!ctx.state.faulted) return;
     const m = ctx.state.primary;

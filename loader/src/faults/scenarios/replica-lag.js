@@ -10,9 +10,8 @@
 // bash: netem-slow / netem-heal), so the lag it produces depends on the load.
 const d = require('../decisions');
 const verdicts = require('../verdicts');
-const { watchUntil } = require('../watch');
-const { runLoad } = require('../load');
-const { sleep } = require('../runner');
+const { watchStep } = require('../watch');
+const { startLoad, stopLoad } = require('../load');
 const { durationMs } = require('../../duration');
 
 const METHODS = ['fsync', 'failpoint', 'netem'];
@@ -94,10 +93,8 @@ module.exports = {
 
   async apply(ctx) {
     const m = ctx.state.member;
-    ctx.state.stopLoad = false;
-    ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds: 1800, shouldStop: () => ctx.state.stopLoad, say: ctx.say });
-    ctx.state.loading.catch(() => {}); // its error is reported when heal awaits it
-    await this.look(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
+    startLoad(ctx, 1800);
+    await watchStep(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
     ctx.say(`slow ${m} by ${ctx.params.method}`);
     ctx.state.faulted = true; // from here on, heal undoes it (also a half-applied one)
     try {
@@ -118,12 +115,11 @@ module.exports = {
   },
 
   async watch(ctx) {
-    const m = ctx.state.member;
     const t = thresholdS(ctx.params);
     const limit = ctx.params['fault-seconds'] !== undefined ? Number(ctx.params['fault-seconds']) : Math.ceil(t * 3) + 120;
-    ctx.state.fault = await this.look(ctx, `lag>=${t}`, limit, 'fault', { step: 'lag-fault' });
+    ctx.state.fault = await watchStep(ctx, `lag>=${t}`, limit, 'fault', { step: 'lag-fault' });
     await this.undo(ctx);
-    ctx.state.healed = await this.look(ctx, `lag<${HEALED_LAG}`, Number(ctx.params['heal-seconds']), 'heal', { step: 'lag-heal' });
+    ctx.state.healed = await watchStep(ctx, `lag<${HEALED_LAG}`, Number(ctx.params['heal-seconds']), 'heal', { step: 'lag-heal' });
   },
 
   // always: undo the method if still in force (an undo that fails is the runner's heal error), stop the load
@@ -131,8 +127,7 @@ module.exports = {
     try {
       await this.undo(ctx);
     } finally {
-      ctx.state.stopLoad = true;
-      if (ctx.state.loading) await ctx.state.loading.catch((e) => ctx.say(`load: ${e.message.split('\n')[0]}`));
+      await stopLoad(ctx);
     }
   },
 
@@ -157,12 +152,6 @@ module.exports = {
   },
 
   // ---- helpers of this scenario ----
-  async look(ctx, until, timeoutS, phase, { step = null } = {}) {
-    const r = await watchUntil(ctx.members, { until, member: ctx.state.member, timeoutS, phase, say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
-    if (step) ctx.step(step, r);
-    return r;
-  },
-
   async undo(ctx) {
     if (!ctx.state.faulted) return;
     const m = ctx.state.member;

@@ -12,9 +12,8 @@ const path = require('node:path');
 const d = require('../decisions');
 const { wholeNumber } = require('../../numbers');
 const verdicts = require('../verdicts');
-const { watchUntil } = require('../watch');
-const { runLoad } = require('../load');
-const { sleep } = require('../runner');
+const { watchStep } = require('../watch');
+const { startLoad, stopLoad } = require('../load');
 const replicaLag = require('./replica-lag');
 
 const names = (env) => env.shard.hosts.map(d.shortName);
@@ -75,10 +74,8 @@ module.exports = {
 
   async apply(ctx) {
     const m = ctx.state.member;
-    ctx.state.stopLoad = false;
-    ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds: 3600, shouldStop: () => ctx.state.stopLoad, say: ctx.say });
-    ctx.state.loading.catch(() => {}); // its error is reported when heal awaits it
-    await this.look(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
+    startLoad(ctx, 3600);
+    await watchStep(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
     // its own last applied optime, just before the stop
     const self = await ctx.members.selfStatus(m);
     const before = { member: m, source: 'own replSetGetStatus optimes.appliedOpTime', optime: d.toTs(self.optimes && self.optimes.appliedOpTime), at: new Date().toISOString() };
@@ -100,16 +97,16 @@ module.exports = {
   async watch(ctx) {
     const m = ctx.state.member;
     ctx.say(`write until both healthy members' oplogs dropped ${m}'s last optime`);
-    ctx.state.past = await this.look(ctx, 'rolled-past', Number(ctx.params['roll-seconds']), 'roll', { step: 'stale-past', optime: ctx.state.bound.optime });
+    ctx.state.past = await watchStep(ctx, 'rolled-past', Number(ctx.params['roll-seconds']), 'roll', { step: 'stale-past', optime: ctx.state.bound.optime });
     ctx.say(`restart ${m}`);
     const since = new Date().toISOString();
     await ctx.docker.ask('start', { member: m });
     ctx.state.stopped = false;
-    await this.look(ctx, 'state=RECOVERING|SECONDARY', Number(ctx.params['restart-seconds']), 'restart');
+    await watchStep(ctx, 'state=RECOVERING|SECONDARY', Number(ctx.params['restart-seconds']), 'restart');
     const logFile = path.join(ctx.run.dir, `${m}.log`);
     let log = '';
     for (let i = 0; i < Number(ctx.params['settle-looks']); i++) {
-      ctx.state.settled = await this.look(ctx, 'never', Number(ctx.params['settle-seconds']), 'settle', { step: 'stale-state' });
+      ctx.state.settled = await watchStep(ctx, 'never', Number(ctx.params['settle-seconds']), 'settle', { step: 'stale-state' });
       log = (await ctx.docker.ask('logs', { member: m, since }, { allowFail: true })).output;
       fs.writeFileSync(logFile, log);
       if (TOO_STALE.test(log) || ctx.state.settled.finalState === 'SECONDARY') break;
@@ -123,8 +120,7 @@ module.exports = {
       if (ctx.state.stopped) await ctx.docker.ask('start', { member: ctx.state.member });
       ctx.state.stopped = false;
     } finally {
-      ctx.state.stopLoad = true;
-      if (ctx.state.loading) await ctx.state.loading.catch((e) => ctx.say(`load: ${e.message.split('\n')[0]}`));
+      await stopLoad(ctx);
       if (ctx.state.evidence) ctx.say(`recover ${ctx.state.member} by initial sync: ./run.sh resync ${ctx.state.member} --engine ${ctx.env.engine.engine}`);
     }
   },
@@ -149,12 +145,6 @@ module.exports = {
   },
 
   // ---- helpers of this scenario ----
-  async look(ctx, until, timeoutS, phase, { step = null, optime = null } = {}) {
-    const r = await watchUntil(ctx.members, { until, member: ctx.state.member, timeoutS, phase, optime, say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
-    if (step) ctx.step(step, r);
-    return r;
-  },
-
   // evidence: too-stale lines of its log, its own status, the other members' oplog windows
   async evidence(ctx, lines) {
     const m = ctx.state.member;
