@@ -9,12 +9,7 @@
   const report = JSON.parse(document.getElementById('report-data').textContent);
   const sections = report.capacity || [];
   if (!sections.length) return;
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : String(c));
-    return e;
-  };
+  const el = window.labEl; // page.js's
   const ticks125 = (lo, hi) => {
     const out = [];
     for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const m of [1, 2, 5]) out.push(Number((m * 10 ** e).toPrecision(1)));
