@@ -2,10 +2,10 @@
 // The server's side compared (issue 39 item 5): per experiment, set of alike runs (the sets
 // compare.js formed) and side, the footprint per document and per point the write cost, CPU and
 // lag, each as the median of the repetitions and, between two sides, the throughput's statistic
-// (stats.js ratioCI); lower is better. The figures: report/README.md, "The server's side".
-const { median, ratioCI } = require('./stats');
+// (verdict.js judge, the one rule); lower is better. The figures: report/README.md, "The server's side".
+const { median } = require('./stats');
 const { wrap } = require('./table');
-const { fmt, LEVEL } = require('./verdict');
+const { fmt, judge, MIN_SAMPLES } = require('./verdict');
 
 const METRICS = {
   write_bytes_per_doc: 'engine bytes written per document',
@@ -17,29 +17,26 @@ const METRICS = {
 };
 
 // compare(name, A, B): A, B = { side, samples }; lower is better, so the smaller side reads first.
+// The rule is verdict.js judge, the throughput's and capacity's; only the sentences are this file's.
 function compare(metric, A, B) {
   const base = { metric, sides: [A.side, B.side] };
   const a = A.samples;
   const b = B.samples;
   // Neither side recorded the figure (a server line that reports none): nothing to say per set.
   if (!a.length && !b.length) return { ...base, status: 'not-recorded', sentence: `${METRICS[metric]}: recorded by neither ${A.side} nor ${B.side}` };
-  if (a.length < 2 || b.length < 2) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (${a.length} and ${b.length} run(s) with a value; a confidence interval needs at least 2 of each)` };
+  if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (${a.length} and ${b.length} run(s) with a value; a confidence interval needs at least ${MIN_SAMPLES} of each)` };
   if ([...a, ...b].some((x) => !(x > 0))) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (a ratio needs values above 0)` };
-  let [lo, hi, sl, sh] = [A, B, a, b];
-  if (ratioCI(a, b, LEVEL).ratio > 1) [lo, hi, sl, sh] = [B, A, b, a];
-  const ci = ratioCI(sl, sh, LEVEL);
-  const spans = ci.low <= 1 && ci.high >= 1;
-  const ciText = `95% CI ${fmt(ci.low)}-${fmt(ci.high)}`;
-  const runs = sl.length === sh.length ? `${sl.length} runs each` : `${sl.length} and ${sh.length} runs`;
+  const j = judge(a, b, { lowerIsBetter: true });
+  const [lo, hi] = j.first ? [B, A] : [A, B];
   return {
     ...base,
-    status: spans ? 'no-difference' : 'verdict',
+    status: j.spans ? 'no-difference' : 'verdict',
     lower: lo.side,
-    ratio: ci.ratio,
-    ci: [ci.low, ci.high],
-    sentence: spans
-      ? `${METRICS[metric]}: no difference shown between ${lo.side} and ${hi.side} (ratio ${fmt(ci.ratio)}, ${ciText} spans 1.0; ${runs})`
-      : `${METRICS[metric]}: ${lo.side} is ${fmt(ci.ratio)}x ${hi.side} (${ciText}, ${runs})`,
+    ratio: j.ratio,
+    ci: j.ci,
+    sentence: j.spans
+      ? `${METRICS[metric]}: no difference shown between ${lo.side} and ${hi.side} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
+      : `${METRICS[metric]}: ${lo.side} is ${fmt(j.ratio)}x ${hi.side} (${j.ciText}, ${j.runs})`,
   };
 }
 

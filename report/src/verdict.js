@@ -10,12 +10,13 @@ const MIN_SAMPLES = 2;
 const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const runsText = (na, nb) => (na === nb ? `${na} runs each` : `${na} and ${nb} runs`);
 
-// judge(a, b) -> null when either side has fewer than MIN_SAMPLES samples; else
-// { first: 0 | 1 (the faster side, by the geometric mean: the statistic shown), ratio, ci, df,
-// spans (the interval covers 1.0: no difference shown), ciText, runs }.
-function judge(a, b) {
+// judge(a, b, { lowerIsBetter }) -> null when either side has fewer than MIN_SAMPLES samples; else
+// { first: 0 | 1 (the better side, by the geometric mean: the statistic shown; the higher one, or
+// the lower with lowerIsBetter, as the server's costs), ratio (first / other), ci, df, spans (the
+// interval covers 1.0: no difference shown), ciText, runs }.
+function judge(a, b, { lowerIsBetter = false } = {}) {
   if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return null;
-  const first = ratioCI(b, a, LEVEL).ratio > 1 ? 1 : 0;
+  const first = (lowerIsBetter ? ratioCI(a, b, LEVEL) : ratioCI(b, a, LEVEL)).ratio > 1 ? 1 : 0;
   const [hi, lo] = first ? [b, a] : [a, b];
   const ci = ratioCI(hi, lo, LEVEL);
   return {
