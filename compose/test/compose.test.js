@@ -180,10 +180,8 @@ test('tables: engines each with an overlay, two profiles, caches that fit their 
     assert.match(e.server_line, /^\d+\.\d+$/);
     assert.match(e.server_engine, /^\S+$/);
     assert.match(e.shell, /^(mongosh|mongo)$/, `${e.engine}: shell`);
-    assert.match(e.wire_version, /^\d+$/, `${e.engine}: wire_version`);
     assert.match(e.cache_flag, /^(-|--\w+)$/, `${e.engine}: cache_flag`);
     assert.match(e.majority_reads, /^(yes|no)$/);
-    assert.match(e.exporter_collectors, /^\w+(,\w+)*$/);
     // mongosh ships from the 6.0 images on; the old lines have only the legacy shell.
     assert.equal(e.shell, Number(e.server_line) >= 6 ? 'mongosh' : 'mongo', `${e.engine}: the shell of a ${e.server_line} image`);
   }
@@ -529,14 +527,6 @@ test('monitoring: an exporter per topology row and a Prometheus target per expor
   assert.deepEqual(statics('mongos'), ROUTERS.filter((m) => !m.compose_profile).map(target).sort(), 'mongos job: the routers always up');
   assert.deepEqual(dns('mongos-optional'), ROUTERS.filter((m) => m.compose_profile).map(target).sort(),
     'mongos-optional job: routers behind a Compose profile, found by DNS');
-  // The collectors every exporter runs are the ones each engine's row says work on its line.
-  for (const m of TOPOLOGY) {
-    const e = model.services[`${m.service}-exporter`];
-    const collectors = [...(e.command || []), ...(e.entrypoint || [])].filter((a) => a.startsWith('--collector.')).map((a) => a.slice('--collector.'.length).split('=')[0]).sort();
-    for (const eng of ENGINES) {
-      assert.deepEqual(collectors, eng.exporter_collectors.split(',').sort(), `${m.service}-exporter collectors vs engines.tsv ${eng.engine}.exporter_collectors`);
-    }
-  }
 });
 
 // node_exporter per platform (lib/monitoring.sh monitoring_host_view), each rendered by the real

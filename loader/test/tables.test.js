@@ -121,17 +121,20 @@ test('bash engine capability readers (engine_is, engine_has_fault_method) agree 
   assert.ok(checked >= 14, `only ${checked} checked`);
 });
 
-// The driver line a row names is the one the loader picks from that server line's hello
-// (src/driver-line.js lineForWire), and that line accepts the row's wire version and server line.
-test('engines: driver_line is the line the loader picks for the row\'s wire version', () => {
+// The driver line a row names is the one the loader picks from the hello of the row's server line
+// (src/driver-line.js lineForWire over the wire version support/server-lines.js cites for it), and
+// that line accepts the row's server line.
+test('engines: driver_line is the line the loader picks for the wire version of the row\'s server line', () => {
   const { lineForWire, line } = require('../src/driver-line');
+  const { linesOf } = require('./support/server-lines');
   const engines = tables.engines();
   assert.ok(engines.some((e) => e.driver_line !== 'mongodb'), 'an engine on an older driver line');
   for (const e of engines) {
-    const wire = Number(e.wire_version);
-    const picked = lineForWire(wire);
-    assert.ok(picked, `${e.engine}: no driver line accepts wire ${wire}`);
-    assert.equal(e.driver_line, picked.name, `${e.engine}: engines.tsv driver_line vs the loader's choice for wire ${wire}`);
+    for (const [name, { wire }] of linesOf(e)) {
+      const picked = lineForWire(wire);
+      assert.ok(picked, `${e.engine}: no driver line accepts wire ${wire} (${name})`);
+      assert.equal(e.driver_line, picked.name, `${e.engine}: engines.tsv driver_line vs the loader's choice for ${name} (wire ${wire})`);
+    }
     const l = line(e.driver_line);
     assert.ok(Number(l.minServer) <= Number(e.server_line), `${e.engine}: ${l.name} needs MongoDB ${l.minServer}+, the row is ${e.server_line}`);
   }
@@ -139,20 +142,18 @@ test('engines: driver_line is the line the loader picks for the row\'s wire vers
 
 // Each engine row against the server line the tests' wire shim plays for it (support/server-lines.js
 // LINES: every figure there cited from the server's source). A row is the line whose storage
-// engine and release match; its wire version, journal, held featureCompatibilityVersion and
-// retryable writes must be that line's, and its image's tag its release line. A wrong value in any
-// of those columns of any row fails here (wire_version was read by no code: 25 on a 7.0 row passed
-// every test). A server line the shim does not play fails too: add it there, with its source.
-test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, wire_version, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates, majority_reads, mem_beyond_cache_mb)', () => {
-  const { LINES } = require('./support/server-lines');
+// engine and release match; its journal, held featureCompatibilityVersion and retryable writes
+// must be that line's, and its image's tag its release line. A wrong value in any of those
+// columns of any row fails here. A server line the shim does not play fails too: add it there,
+// with its source.
+test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates, majority_reads, mem_beyond_cache_mb)', () => {
+  const { linesOf } = require('./support/server-lines');
   const rows = tables.readTable('engines');
   for (const e of rows) {
-    // (a mongos line has no storage engine)
-    const lines = Object.entries(LINES).filter(([, l]) => l.storageEngine && l.storageEngine.name === e.server_engine && l.version.startsWith(`${e.server_line}.`));
+    const lines = linesOf(e);
     assert.ok(lines.length, `${e.engine}: no line in support/server-lines.js plays ${e.server_engine} on MongoDB ${e.server_line}`);
     assert.equal(e.image.split(':').pop().split('-')[0], e.server_line, `${e.engine}: image ${e.image} vs server_line ${e.server_line}`);
     for (const [name, l] of lines) {
-      assert.equal(Number(e.wire_version), l.wire, `${e.engine}.wire_version vs ${name}`);
       assert.equal(e.journal === 'yes', l.journal, `${e.engine}.journal vs ${name}`);
       // an engine that keeps no data on disk reports persistent: false (serverStatus.storageEngine)
       assert.equal(e.keeps_data === 'yes', l.storageEngine.persistent, `${e.engine}.keeps_data vs ${name} (persistent ${l.storageEngine.persistent})`);

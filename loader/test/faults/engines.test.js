@@ -9,6 +9,7 @@ const { spawnSync } = require('node:child_process');
 const tables = require('../../src/tables');
 const { Members, mongosClient } = require('../../src/faults/cluster');
 const { startServer } = require('../support/server');
+const { linesOf } = require('../support/server-lines');
 
 const BIN = path.join(__dirname, '../../bin/lab-fault.js');
 const run = (...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 30000, input: '' });
@@ -32,9 +33,11 @@ test('failover refuses, in one line and exit 2, on an engine without reliable ma
 
 // The tool's member and mongos clients on the engine's driver line, against mongo-java-server
 // announcing that engine's server line; the current line is refused by the same server.
+// The wire version is the one support/server-lines.js cites for the row's server line.
 for (const e of tables.engines().filter((x) => x.driver_line !== 'mongodb')) {
-  test(`fault tool clients for ${e.engine} (MongoDB ${e.server_line}, wire ${e.wire_version}) use ${e.driver_line}`, async () => {
-    const srv = await startServer({ version: { server: `${e.server_line}.0`, wire: Number(e.wire_version) } });
+  const [[, { wire }]] = linesOf(e);
+  test(`fault tool clients for ${e.engine} (MongoDB ${e.server_line}, wire ${wire}) use ${e.driver_line}`, async () => {
+    const srv = await startServer({ version: { server: `${e.server_line}.0`, wire } });
     const host = srv.uri.replace(/^mongodb:\/\//, '').replace(/\/$/, '');
     const members = new Members([host], { driverLine: e.driver_line });
     const mongos = mongosClient({ mongos: host, driverLine: e.driver_line, serverSelectionTimeoutMS: 3000 });

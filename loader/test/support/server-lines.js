@@ -274,6 +274,12 @@ const FERRETDB_DEVIATIONS = {
   },
 };
 
+// linesOf(row) -> [[name, line]]: the server lines a row of compose/engines.tsv is, by its storage
+// engine and release line (a mongos line has no storage engine).
+function linesOf(row) {
+  return Object.entries(LINES).filter(([, l]) => l.storageEngine && l.storageEngine.name === row.server_engine && l.version.startsWith(`${row.server_line}.`));
+}
+
 function deviationOf(id) {
   if (!DEVIATIONS[id]) throw new Error(`no test-server deviation '${id}' in loader/test/support/server-lines.js`);
   return DEVIATIONS[id];
@@ -299,4 +305,4 @@ function lineOf(full) {
   return { name, ...line };
 }
 
-module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, lineOf, deviationOf };
+module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, lineOf, linesOf, deviationOf };
