@@ -16,8 +16,9 @@ MUTANTS=$(cat <<'EOF'
 engine	percona-wt	perconawt
 image	wiredtiger	mongo:7.0
 mongod_uid	rocksdb	999
-description	percona-wt	WiredTiger in Percona Server for MongoDB 7.0 (same engine as wiredtiger, Percona build)
+description	percona-wt	WiredTiger on Percona Server for MongoDB 7.0 (same engine as wiredtiger, Percona build)
 description	mmapv1	MMAPv1 on Percona Server for MongoDB 4.0, its last line
+description	inmemory	WiredTiger on Percona Server for MongoDB 8.0 (no data on disk)
 server_engine	percona-wt	inMemory
 keeps_data	inmemory	yes
 journal	inmemory	yes
@@ -57,11 +58,13 @@ TESTS=(
   compose/test/compose.test.js
 )
 
-header=$(grep -v '^#' "$ROOT/compose/engines.tsv" | head -1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar -C "$ROOT" --exclude=./.git --exclude=node_modules --exclude=./results -cf - . | tar -C "$tmp" -xf -
 for d in loader report; do ln -s "$(readlink -f "$ROOT/$d/node_modules")" "$tmp/$d/node_modules"; done
+table=$tmp/engines.tsv.orig # the table as it was at the start, whatever happens to the working tree
+cp "$ROOT/compose/engines.tsv" "$table"
+header=$(grep -v '^#' "$table" | head -1)
 
 # run_one FILE: 0 when it passes; otherwise prints the first failing test's name.
 run_one() {
@@ -76,19 +79,20 @@ run_one() {
 }
 
 start=$SECONDS
+# the unchanged table passes every file, so a failure below is the mutant's
+for t in "${TESTS[@]}"; do why=$(run_one "$t") || { echo "BASELINE FAILS $t: $why"; exit 1; }; done
 killed=0 survived=0
 declare -A mutated=()
 while IFS=$'\t' read -r col row value; do
   (($#)) && ! printf '%s\n' "$@" | grep -qxF -- "$col" && continue
   mutated[$col]=1
   if ! tr '\t' '\n' <<<"$header" | grep -qxF -- "$col"; then echo "GONE     $col (no such column)"; continue; fi
-  cp "$ROOT/compose/engines.tsv" "$tmp/compose/engines.tsv"
   awk -F'\t' -v OFS='\t' -v col="$col" -v row="$row" -v value="$value" '
     /^#/ { print; next }
     !hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; print; next }
     $1 == row { $(idx[col]) = value; hit = 1 }
     { print }
-    END { if (!hit) exit 1 }' "$ROOT/compose/engines.tsv" >"$tmp/compose/engines.tsv" ||
+    END { if (!hit) exit 1 }' "$table" >"$tmp/compose/engines.tsv" ||
     { echo "NO ROW   $col: $row"; continue; }
   killer=""
   for t in "${TESTS[@]}"; do
@@ -102,7 +106,7 @@ while IFS=$'\t' read -r col row value; do
     survived=$((survived + 1)); printf 'SURVIVED %s %s=%s\n' "$col" "$row" "$value"
   fi
 done <<<"$MUTANTS"
-cp "$ROOT/compose/engines.tsv" "$tmp/compose/engines.tsv"
+cp "$table" "$tmp/compose/engines.tsv"
 if (($# == 0)); then
   for col in $(tr '\t' ' ' <<<"$header"); do [[ -n ${mutated[$col]:-} ]] || { echo "UNTESTED $col (no mutant here)"; survived=$((survived + 1)); }; done
 fi

@@ -45,31 +45,17 @@ test('engines: capabilities typed (journal, keeps_data, majority_reads booleans;
   assert.equal(tables.engine('no-such-engine'), null);
 });
 
-// The columns the loader and init read per server line (issue 26): typed by the reader, each
-// explained with its source in the table's header comment, one oplog size for every engine.
-test('engines: server-line capabilities (retryable_writes, hold_fcv, nojournal, oplog_mb, preallocates, platform, mem_beyond_cache_mb)', () => {
+// The columns the loader and init read per server line (issue 26), typed by the reader; one
+// oplog size for every engine (compose.test.js: rendered as each member's --oplogSize).
+test('engines: server-line capabilities typed (retryable_writes, hold_fcv, nojournal, oplog_mb, preallocates, mem_beyond_cache_mb)', () => {
   const rows = tables.engines();
   for (const e of rows) {
     for (const col of ['retryable_writes', 'nojournal', 'preallocates']) assert.equal(typeof e[col], 'boolean', `${e.engine}.${col}`);
     assert.ok(e.hold_fcv === null || /^\d+\.\d+$/.test(e.hold_fcv), `${e.engine}.hold_fcv ${e.hold_fcv}`);
-    assert.ok(e.platform === null || /^linux\/(amd64|arm64)$/.test(e.platform), `${e.engine}.platform ${e.platform}`);
     assert.ok(Number.isInteger(e.oplog_mb) && e.oplog_mb > 0, `${e.engine}.oplog_mb`);
     assert.ok(Number.isInteger(e.mem_beyond_cache_mb) && e.mem_beyond_cache_mb >= 0, `${e.engine}.mem_beyond_cache_mb`);
   }
   assert.equal(new Set(rows.map((e) => e.oplog_mb)).size, 1, 'every engine gets the same --oplogSize');
-  const header = fs.readFileSync(path.join(__dirname, '..', '..', 'compose', 'engines.tsv'), 'utf8').split('\n').filter((l) => l.startsWith('#')).join('\n');
-  for (const col of ['retryable_writes', 'hold_fcv', 'nojournal', 'oplog_mb', 'preallocates', 'platform', 'mem_beyond_cache_mb']) {
-    const at = header.indexOf(`#   ${col} `);
-    assert.ok(at >= 0, `${col} is explained in the header`);
-    const rest = header.slice(at + 5);
-    const next = rest.search(/\n# {3}\S/); // the next column's entry
-    const text = next >= 0 ? rest.slice(0, next) : rest;
-    assert.match(text, /(src\/|percona-docker|docs\.percona\.com|official-images|manual)/, `${col}: its source is named`);
-  }
-  const mmap = tables.engine('mmapv1');
-  const rocks = tables.engine('rocksdb');
-  assert.deepEqual([mmap.retryable_writes, mmap.nojournal, mmap.preallocates], [false, true, true]);
-  assert.deepEqual([rocks.retryable_writes, rocks.hold_fcv, rocks.platform, rocks.mem_beyond_cache_mb], [false, '3.4', 'linux/amd64', 256]);
 });
 
 test('topology: config and shard sets of three, routers with published ports; same as bash', () => {
@@ -174,15 +160,43 @@ test('engines: each row is the server line the wire shim plays (server_line, ima
   }
 });
 
-// The uid each image's mongod runs as, from the images' own Dockerfiles: docker-library/mongo
-// (`groupadd --gid 999 --system mongodb && useradd --uid 999 --system --gid mongodb`) and
-// percona/percona-docker percona-server-mongodb.* (`useradd -u 1001 -r -g 1001 ... mongodb`).
-// A wrong uid makes the keyfile copy unreadable to mongod (mode 400): the cluster never starts.
-test('engines: mongod_uid is the uid the image\'s Dockerfile gives mongod', () => {
-  const UID = { mongo: '999', 'percona/percona-server-mongodb': '1001' };
+// Each row against its image's own build (support/server-lines.js IMAGES, cited there): mongod's
+// uid (a wrong one leaves the keyfile copy unreadable: the cluster never starts), the platform
+// (the one platform the tag is published for, or - when it has several), and the vendor the
+// usage text names.
+test('engines: mongod_uid and platform are the image\'s, by its Dockerfile and published platforms', () => {
+  const { IMAGES } = require('./support/server-lines');
   for (const e of tables.readTable('engines')) {
-    const repo = e.image.split(':')[0];
-    assert.ok(repo in UID, `${e.engine}: the uid of ${repo}'s mongod is not known here: add it with its Dockerfile`);
-    assert.equal(e.mongod_uid, UID[repo], `${e.engine}.mongod_uid for ${e.image}`);
+    const img = IMAGES[e.image];
+    assert.ok(img, `${e.engine}: image ${e.image} is not in support/server-lines.js IMAGES: add it with its sources`);
+    assert.equal(e.mongod_uid, img.uid, `${e.engine}.mongod_uid for ${e.image}`);
+    assert.equal(e.platform, img.platforms.length === 1 ? img.platforms[0] : '-', `${e.engine}.platform: ${e.image} is published for ${img.platforms.join(', ')}`);
+  }
+});
+
+// The usage text (./run.sh help) says which server a row runs: its storage engine (the server's
+// own name for it, serverStatus storageEngine.name), its vendor (only Percona's images say
+// Percona) and its release line, as "<vendor> <server_line>".
+test('engines: description names the row\'s storage engine, vendor and server line', () => {
+  const { IMAGES } = require('./support/server-lines');
+  for (const e of tables.readTable('engines')) {
+    const { vendor } = IMAGES[e.image];
+    const d = e.description;
+    assert.match(d, new RegExp(`\\b${e.server_engine}\\b`, 'i'), `${e.engine}.description names ${e.server_engine}`);
+    assert.ok(d.includes(`${vendor} ${e.server_line}`), `${e.engine}.description names "${vendor} ${e.server_line}": ${d}`);
+    assert.equal(/Percona/.test(d), vendor.includes('Percona'), `${e.engine}.description says Percona only for Percona's image: ${d}`);
+  }
+});
+
+// fault_methods: the methods replica-lag knows, less those the row's server line lacks
+// (support/server-lines.js LINES lacks, cited there).
+test('engines: fault_methods are replica-lag\'s methods less what the row\'s server line lacks', () => {
+  const { methods } = require('../src/faults/scenarios/replica-lag');
+  const { linesOf } = require('./support/server-lines');
+  assert.ok(methods.length >= 3, 'replica-lag exports its methods');
+  for (const e of tables.engines()) {
+    for (const [name, l] of linesOf(e)) {
+      assert.deepEqual([...e.fault_methods].sort(), methods.filter((m) => !(l.lacks || []).includes(m)).sort(), `${e.engine}.fault_methods vs ${name}`);
+    }
   }
 });

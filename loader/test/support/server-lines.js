@@ -162,6 +162,12 @@ const BEHAVIOURS = {
 // replica-set member or mongos (lib/utils.js supportsRetryableWrites, same in 6.9, 6.16, 7.8):
 // true (4.0 appends it unconditionally, replication_info.cpp; 8.0 likewise), or 'fcv36' (a 3.6
 // mongod only at featureCompatibilityVersion 3.6: 3.6 repl/replication_info.cpp).
+// lacks (absent: none): the replica-lag methods (src/faults/scenarios/replica-lag.js methods) the
+// line cannot perform, each with its source; compose/engines.tsv fault_methods is the rest
+// (tables.test.js). None of these lines lacks one: fsyncLock is a command on every line (manual
+// "fsyncLock"); rsSyncApplyStop, "Failpoint which stops the applier", is defined in
+// src/mongo/db/repl/initial_syncer.cpp (read in 4.0-era and 6.x-era copies; 3.6 not read); netem
+// is the Docker host's kernel, not the server's.
 const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-above-members-unsatisfiable', 'repl-set-get-config', 'journal-commit-interval'];
 const LINES = {
   'mongod-8.0-standalone': {
@@ -274,6 +280,26 @@ const FERRETDB_DEVIATIONS = {
   },
 };
 
+// The images of compose/engines.tsv (its image column), with what their own builds say
+// (tables.test.js checks each row against its image):
+//   vendor     who builds the server: docker-library's official `mongo` is MongoDB's own release;
+//              percona/percona-server-mongodb is Percona Server for MongoDB
+//   uid        the uid mongod runs as: docker-library/mongo Dockerfile (`useradd --uid 999 --system
+//              --gid mongodb`); percona/percona-docker percona-server-mongodb.* (`useradd -u 1001 -r
+//              -g 1001 ... mongodb`). A wrong uid leaves the keyfile copy (mode 400) unreadable
+//   platforms  the platforms the tag is published for: docker-library/official-images library/mongo
+//              (4.0 and 8.0: amd64 and arm64v8); percona/percona-docker has no aarch64 Dockerfile for
+//              percona-server-mongodb-3.6; Percona's 8.0 tags carry an ARM64 digest beside the amd64
+//              one (docs.percona.com percona-operator-for-mongodb images.html). On a Docker host:
+//              docker manifest inspect IMAGE
+const BOTH = ['linux/amd64', 'linux/arm64'];
+const IMAGES = {
+  'mongo:8.0': { vendor: 'MongoDB', uid: '999', platforms: BOTH },
+  'mongo:4.0': { vendor: 'MongoDB', uid: '999', platforms: BOTH },
+  'percona/percona-server-mongodb:8.0': { vendor: 'Percona Server for MongoDB', uid: '1001', platforms: BOTH },
+  'percona/percona-server-mongodb:3.6': { vendor: 'Percona Server for MongoDB', uid: '1001', platforms: ['linux/amd64'] },
+};
+
 // linesOf(row) -> [[name, line]]: the server lines a row of compose/engines.tsv is, by its storage
 // engine and release line (a mongos line has no storage engine).
 function linesOf(row) {
@@ -305,4 +331,4 @@ function lineOf(full) {
   return { name, ...line };
 }
 
-module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, lineOf, linesOf, deviationOf };
+module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, IMAGES, lineOf, linesOf, deviationOf };

@@ -26,6 +26,7 @@ const thresholdS = (p) => durationMs('--threshold', p.threshold).ms / 1000;
 module.exports = {
   name: 'replica-lag',
   summary: 'slow one secondary, print its lag every second, assert --threshold, heal',
+  methods: METHODS, // an engine's fault_methods are these, less what its server line lacks (tables.test.js)
   // options with `help` are listed by ./run.sh help (src/faults/catalog.js); the rest tune tests
   options: {
     member: { type: 'string', arg: 'NAME', help: (env) => `${names(env).join('|')}, must be a SECONDARY now (default ${defaultMember(env)}, or another secondary if it is not one)` },
