@@ -74,8 +74,8 @@ validate_profile() {
 
 # engines_usage / profiles_usage: the tables as usage text.
 engines_usage() {
-  table_rows "$LAB_ROOT/compose/engines.tsv" |
-    awk -F'\t' '{ printf "  %-12s %-38s %s\n", $1, $2, $4 }' | wrap_lines 54
+  awk -F'\t' '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { printf "  %-12s %-38s %s\n", $1, $c["image"], $c["description"] }' "$LAB_ROOT/compose/engines.tsv" | wrap_lines 54
 }
 profiles_usage() {
   table_rows "$LAB_ROOT/compose/profiles.tsv" | awk -F'\t' '{ printf "  %-12s %s\n", $1, $8 }'

@@ -29,10 +29,12 @@ no_stack_started() {
   assert_output --regexp "wiredtiger +mongo:8.0"
   assert_output --regexp "inmemory +percona/percona-server-mongodb:8.0"
   assert_output --regexp "seed2013 +seeds/004 servers"
-  # the seed's engines, each on its last server line, with what it stands for
-  assert_output --regexp "mmapv1 +mongo:4.0 +MMAPv1 on MongoDB 4.0, its last line: the engine of the seed"
-  assert_output --regexp "rocksdb +percona/percona-server-mongodb:3.6 +MongoRocks \(LSM\) on Percona Server for MongoDB 3.6"
-  assert_output --regexp "percona-wt +percona/percona-server-mongodb:8.0 +WiredTiger in Percona Server for MongoDB 8.0"
+  # every engine with its image and description, read from the table by column name (what a
+  # description must say: loader/test/tables.test.js)
+  local e image desc
+  while IFS=$'\t' read -r e image desc; do
+    assert_output --partial "$(printf '  %-12s %-38s %s' "$e" "$image" "${desc:0:30}")"
+  done < <(engine_columns "$LAB/compose/engines.tsv" engine image description)
 }
 
 @test "unknown verb: exit 2, names the verb, nothing started" {

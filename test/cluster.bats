@@ -377,16 +377,17 @@ inmemory_volume_rules() {
   # skipped, naming the profile that fits (lib/stack.sh stack_memory_check), never started
   assert_line --partial " - rocksdb: up # SKIP error: profile 'laptop' gives each shard member 1536m and rocksdb needs 1792 MB there (cache 1024 MB, beyond the cache 256 MB, mongod 512 MB): use --profile seed2013"
   refute_output --partial "-p lab-rocksdb "
-  engines=$(grep -vx rocksdb <<<"$engines")
-  for e in $engines; do
-    # the write/read check runs in the engine's own shell (engines.tsv column 10, shell)
-    assert_line --regexp "-p lab-$e .* exec -T mongos $(awk -F'\t' -v e="$e" '$1 == e { print $10 }' "$LAB/compose/engines.tsv") --nodb --quiet --norc /lab/init/smoke\.js$"
+  local shell
+  while IFS=$'\t' read -r e shell; do
+    [[ $e != rocksdb ]] || continue
+    # the write/read check runs in the engine's own shell (engines.tsv shell)
+    assert_line --regexp "-p lab-$e .* exec -T mongos $shell --nodb --quiet --norc /lab/init/smoke\.js$"
     assert_output --partial "# engine $e"
     assert_output --partial "-p lab-$e -f compose/cluster.yml -f compose/engines/$e.yml"
     assert_line --regexp "^ok [0-9]+ - $e: up$"
     assert_line --regexp "^ok [0-9]+ - $e: status \(dry run\)$"
     assert_line --regexp "^ok [0-9]+ - $e: destroy$"
-  done
+  done < <(engine_columns "$LAB/compose/engines.tsv" engine shell)
   assert_output --partial "/lab/init/smoke.js"
   assert_output --partial "smoke: all"
   assert_tap_numbering
@@ -452,7 +453,7 @@ WRAP
   while IFS=$'\t' read -r engine reported shell; do
     rule "compose * -p lab-$engine * exec -T mongos $shell *status.js" 0 "summary engine=$reported shards=shard01 cfgrs=cfg1:27017 shard01=shard01-a:27017"
     rule "compose * -p lab-$engine * exec -T mongos $shell *smoke.js" 0 'smoke write-read ok smoke-1'
-  done < <(awk -F'\t' '!/^#/ && n++ { print $1 "\t" $5 "\t" $10 }' "$LAB/compose/engines.tsv")
+  done < <(engine_columns "$LAB/compose/engines.tsv" engine server_engine shell)
 }
 
 # assert_tap_numbering: the TAP lines of $output are numbered 1, 2, 3... in the order printed, and
@@ -651,7 +652,9 @@ shard01"
 }
 
 @test "tables: engine capabilities (engine_is, engine_has_fault_method) come from the row" {
-  printf 'fake\tmongo:8.0\t999\ta fake\twiredTiger\tyes\tno\tnetem\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
+  local row
+  row=$(engine_row_like "$LAB/compose/engines.tsv" wiredtiger fake journal=no fault_methods=netem)
+  printf '%s\n' "$row" >>"$LAB/compose/engines.tsv"
   tables 'engine_is wiredtiger journal && echo wt-journal; engine_is inmemory journal || echo im-no-journal
           engine_is fake keeps_data && echo fake-keeps; engine_is fake journal || echo fake-no-journal
           engine_has_fault_method fake netem && echo fake-netem

@@ -20,15 +20,13 @@ setup() {
   : >"$STUB_KUBECTL_RULES"
   # Engines of the test's own, so the tests do not depend on the table's current rows: one the
   # operator runs per engine word, and one per reason it refuses.
-  local row
-  for row in \
-    "k8s-wt|percona/percona-server-mongodb:8.0|1001|test|wiredTiger|yes|yes|fsync|8.0|mongosh" \
-    "k8s-mem|percona/percona-server-mongodb:8.0|1001|test|inMemory|no|no|fsync|8.0|mongosh" \
-    "k8s-upstream|mongo:8.0|999|test|wiredTiger|yes|yes|fsync|8.0|mongosh" \
-    "k8s-old|percona/percona-server-mongodb:4.0|1001|test|wiredTiger|yes|yes|fsync|4.0|mongo" \
-    "k8s-mmap|percona/percona-server-mongodb:8.0|1001|test|mmapv1|yes|yes|fsync|8.0|mongosh"; do
-    tr '|' '\t' <<<"$row" >>"$LAB/compose/engines.tsv"
-  done
+  local t=$LAB/compose/engines.tsv rows
+  rows=$(engine_row_like "$t" percona-wt k8s-wt
+    engine_row_like "$t" inmemory k8s-mem
+    engine_row_like "$t" wiredtiger k8s-upstream
+    engine_row_like "$t" percona-wt k8s-old image=percona/percona-server-mongodb:4.0 server_line=4.0 shell=mongo
+    engine_row_like "$t" percona-wt k8s-mmap server_engine=mmapv1)
+  printf '%s\n' "$rows" >>"$t"
   # each engine's storage declaration (compose/engines/<engine>.yml), from the table's engine of
   # the same storage engine
   cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-wt.yml"

@@ -8,6 +8,8 @@
 REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+# shellcheck source=test/lib/engines.sh
+source "$REPO/test/lib/engines.sh" # engine_columns, engine_row_like
 
 setup_lab() {
   LAB=$BATS_TEST_TMPDIR/lab

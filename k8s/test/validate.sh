@@ -50,8 +50,11 @@ trap cleanup EXIT
 LAB=$WORK/lab
 mkdir -p "$LAB" "$WORK/manifests"
 cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$REPO/k8s" "$REPO/dashboards" "$REPO/experiments" "$LAB/"
-printf 'k8s-check-wt\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\twiredTiger\tyes\tyes\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
-printf 'k8s-check-mem\tpercona/percona-server-mongodb:8.0\t1001\tvalidate.sh\tinMemory\tno\tno\tfsync\t8.0\tmongosh\n' >>"$LAB/compose/engines.tsv"
+# shellcheck source=test/lib/engines.sh
+source "$REPO/test/lib/engines.sh" # engine_row_like: the rows by the header's column names
+rows=$(engine_row_like "$LAB/compose/engines.tsv" percona-wt k8s-check-wt
+  engine_row_like "$LAB/compose/engines.tsv" inmemory k8s-check-mem)
+printf '%s\n' "$rows" >>"$LAB/compose/engines.tsv"
 # an engine is a row plus its storage declaration (compose/engines/<engine>.yml; k8s_storage reads it)
 cp "$LAB/compose/engines/percona-wt.yml" "$LAB/compose/engines/k8s-check-wt.yml"
 cp "$LAB/compose/engines/inmemory.yml" "$LAB/compose/engines/k8s-check-mem.yml"
