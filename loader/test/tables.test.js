@@ -149,10 +149,10 @@ test('engines: each row is the server line the wire shim plays (server_line, ima
       assert.equal(e.retryable_writes, refused ? 'no' : 'yes', `${e.engine}.retryable_writes vs ${name}`);
       // --nojournal: the shim plays its getCmdLineOpts only on a line that accepts it
       assert.equal(e.nojournal === 'yes', l.behaviours.includes('cmdline-journal'), `${e.engine}.nojournal vs ${name}`);
-      // zero-filled files: MMAPv1's alone (the table's header: manual v4.0 preallocDataFiles)
+      // zero-filled files: MMAPv1's alone (DEVELOPERS.md preallocates: manual v4.0 preallocDataFiles)
       assert.equal(e.preallocates === 'yes', l.storageEngine.name === 'mmapv1', `${e.engine}.preallocates vs ${name}`);
       // majority reads served reliably: committed snapshots (supportsCommittedReads), and not
-      // MongoRocks on 3.6, which Percona calls unreliable (the table's header cites it)
+      // MongoRocks on 3.6, which Percona calls unreliable (DEVELOPERS.md majority_reads cites it)
       assert.equal(e.majority_reads === 'yes', l.storageEngine.supportsCommittedReads && l.storageEngine.name !== 'rocksdb', `${e.engine}.majority_reads vs ${name}`);
       // memory outside the cache flag: MongoRocks' 4 x 64 MB memtables, nothing for the others
       assert.equal(Number(e.mem_beyond_cache_mb), l.storageEngine.name === 'rocksdb' ? 256 : 0, `${e.engine}.mem_beyond_cache_mb`);
@@ -199,4 +199,15 @@ test('engines: fault_methods are replica-lag\'s methods less what the row\'s ser
       assert.deepEqual([...e.fault_methods].sort(), methods.filter((m) => !(l.lacks || []).includes(m)).sort(), `${e.engine}.fault_methods vs ${name}`);
     }
   }
+});
+
+// DEVELOPERS.md "Adding an engine" describes the table as it is: one entry per column of the
+// header, none for a column that is gone.
+test('engines: DEVELOPERS.md lists exactly the columns of the header', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'DEVELOPERS.md'), 'utf8');
+  const recipe = text.slice(text.indexOf('## Adding an engine'), text.indexOf('\n2. Copy `compose/engines/'));
+  const listed = recipe.split('\n').filter((l) => /^ {3}- `/.test(l)).flatMap((l) => l.split(':')[0].match(/`\w+`/g).map((c) => c.slice(1, -1)));
+  const header = Object.keys(tables.readTable('engines')[0]);
+  assert.deepEqual([...listed].sort(), [...header].sort(), 'DEVELOPERS.md "Adding an engine" columns vs compose/engines.tsv header');
+  assert.equal(new Set(listed).size, listed.length, 'each column described once');
 });
