@@ -132,8 +132,8 @@ test('engines: driver_line is the line the loader picks for the wire version of 
 // must be that line's, and its image's tag its release line. A wrong value in any of those
 // columns of any row fails here. A server line the shim does not play fails too: add it there,
 // with its source.
-test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates, majority_reads, mem_beyond_cache_mb)', () => {
-  const { linesOf } = require('./support/server-lines');
+test('engines: each row is the server line the wire shim plays (server_line, image tag, server_engine, journal, keeps_data, hold_fcv, retryable_writes, nojournal, preallocates, majority_reads, mem_beyond_cache_mb, journal_dir)', () => {
+  const { linesOf, JOURNAL_DIRS } = require('./support/server-lines');
   const rows = tables.readTable('engines');
   for (const e of rows) {
     const lines = linesOf(e);
@@ -156,6 +156,8 @@ test('engines: each row is the server line the wire shim plays (server_line, ima
       assert.equal(e.majority_reads === 'yes', l.storageEngine.supportsCommittedReads && l.storageEngine.name !== 'rocksdb', `${e.engine}.majority_reads vs ${name}`);
       // memory outside the cache flag: MongoRocks' 4 x 64 MB memtables, nothing for the others
       assert.equal(Number(e.mem_beyond_cache_mb), l.storageEngine.name === 'rocksdb' ? 256 : 0, `${e.engine}.mem_beyond_cache_mb`);
+      // the journal's directory under --dbpath, none without a journal
+      assert.equal(e.journal_dir, l.journal ? JOURNAL_DIRS[l.storageEngine.name] : '-', `${e.engine}.journal_dir vs ${name}`);
     }
   }
 });

@@ -300,6 +300,13 @@ const IMAGES = {
   'percona/percona-server-mongodb:3.6': { vendor: 'Percona Server for MongoDB', uid: '1001', platforms: ['linux/amd64'] },
 };
 
+// JOURNAL_DIRS: where each storage engine keeps its journal under --dbpath, on a line with a
+// journal (compose/engines.tsv journal_dir). WiredTiger and MMAPv1: <dbpath>/journal (manual
+// "Journaling"); MongoRocks: <dbpath>/db/journal, RocksDB's write-ahead log (mongodb-partners/
+// mongo-rocks rocks_init.cpp: the engine's path is dbpath + "/db"; rocks_engine.cpp: options.wal_dir
+// = _path + "/journal").
+const JOURNAL_DIRS = { wiredTiger: 'journal', mmapv1: 'journal', rocksdb: 'db/journal' };
+
 // linesOf(row) -> [[name, line]]: the server lines a row of compose/engines.tsv is, by its storage
 // engine and release line (a mongos line has no storage engine).
 function linesOf(row) {
@@ -331,4 +338,4 @@ function lineOf(full) {
   return { name, ...line };
 }
 
-module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, IMAGES, lineOf, linesOf, deviationOf };
+module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, IMAGES, JOURNAL_DIRS, lineOf, linesOf, deviationOf };
