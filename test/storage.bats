@@ -121,8 +121,13 @@ refusal() { (source "$W/run.sh"; k8s_load 2>/dev/null || true; k8s_engine_refusa
     "$W/compose/engines/percona-wt.yml" >"$W/compose/engines/percona-odd.yml"
   run "$W/run.sh" k8s up --engine percona-odd --registry reg.example/lab --dry-run
   [ "$status" -eq 2 ]
-  [[ ${lines[1]:-} == "Run './run.sh help' for usage." ]] # the one line, and run.sh's usual pointer
-  [[ ${lines[0]} == "error: engine 'percona-odd': storage flag --zstdDefaultCompressionLevel (compose/engines/percona-odd.yml) cannot be expressed by the Percona Operator"* ]]
+  # one message (wrapped at 120 columns, its continuation indented), then run.sh's usual pointer
+  local n=${#lines[@]} i
+  [[ ${lines[n - 1]} == "Run './run.sh help' for usage." ]]
+  for ((i = 1; i < n - 1; i++)); do [[ ${lines[i]} == "  "* ]]; done
+  local message=${lines[0]}
+  for ((i = 1; i < n - 1; i++)); do message+=" ${lines[i]#  }"; done
+  [[ $message == "error: engine 'percona-odd': storage flag --zstdDefaultCompressionLevel (compose/engines/percona-odd.yml) cannot be expressed by the Percona Operator"* ]]
   [[ $output != *"kubectl"* ]]
   # and the renderer never drops it silently either
   run bash -c "cd '$W' && source run.sh && k8s_load && k8s_storage '' percona-odd data 0.5 1536m"
