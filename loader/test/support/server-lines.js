@@ -327,6 +327,9 @@ function deviationOf(id) {
 const VARIANTS = {
   'checkpoint-stall': { stall: { everyMs: 10000, holdMs: 1000, checkpoint: true } },
   'stall-no-event': { stall: { everyMs: 10000, holdMs: 1000, checkpoint: false } },
+  // The steady base line: no stall and no event in serverStatus (no application-thread eviction
+  // moving with the writes), so a dip can only be the host's (stability-run.test.js).
+  steady: { quiet: true },
 };
 
 function lineOf(full) {

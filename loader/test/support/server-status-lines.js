@@ -66,8 +66,8 @@ const common = (c) => ({
   network: { bytesIn: c.bytesIn, bytesOut: c.bytesOut, numRequests: c.cmds + c.reads + c.writes },
 });
 const tickets = (c) => ({ read: { out: 0, available: 128, totalTickets: 128 }, write: { out: c.writes % 2, available: 128 - (c.writes % 2), totalTickets: 128 } });
-// quiet: a stall variant's line (server-lines.js VARIANTS), whose serverStatus has no event but
-// the one it plays: no application-thread eviction moving with the writes.
+// quiet: a stall variant's line or the steady one (server-lines.js VARIANTS), whose serverStatus
+// has no event but the one it plays: no application-thread eviction moving with the writes.
 const wtCache = (c, quiet) => ({
   'bytes currently in the cache': 1048576 + c.written, 'tracked dirty bytes in the cache': c.written % 65536,
   'maximum bytes configured': 268435456, 'pages evicted by application threads': quiet ? 0 : Math.floor(c.written / 1e6),
@@ -118,7 +118,7 @@ function sections(line, state, role) {
   // src/mongo/s/s_sharding_server_status.cpp; on a shard member db/s/sharding_server_status.cpp:93).
   if (line.mongos && state.configsvr) out.sharding = { configsvrConnectionString: state.configsvr };
   if (engine === 'wiredTiger' || engine === 'inMemory') {
-    const wt = { cache: wtCache(c, Boolean(state.stalls && state.stalls.everyMs)), checkpoint: checkpoint(c, sinceS, state) };
+    const wt = { cache: wtCache(c, Boolean(line.quiet || (state.stalls && state.stalls.everyMs))), checkpoint: checkpoint(c, sinceS, state) };
     if (engine === 'wiredTiger') Object.assign(wt, { 'block-manager': { 'bytes written': c.written, 'bytes read': c.read }, log: { 'log bytes written': c.written / 3 } });
     out[engine] = wt;
     out.queues = { execution: tickets(c) };
