@@ -28,6 +28,7 @@ const { secondOf, stabilityOf, stabilityLine } = require('./stability');
 const { LiveDips, annotationText } = require('./stability/live');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
+const { dropIfThere } = require('./kinds/ops');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason } = require('./closed-output');
@@ -275,12 +276,7 @@ class Run {
     if (k.beforeSetup) await k.beforeSetup(this.hookContext());
     if (config.setup.drop) {
       this.log(`setup: dropping ${config.database}.${config.collection} (experiments start from an empty collection)`);
-      try {
-        await col.drop();
-      } catch (e) {
-        // NamespaceNotFound (26); mongo-java-server answers without a code, only 'ns not found'.
-        if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
-      }
+      await dropIfThere(col);
     }
     for (const spec of config.setup.indexes) await col.createIndex(spec);
   }

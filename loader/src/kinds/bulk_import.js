@@ -19,6 +19,7 @@ const { journalOf, caseMeasures } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');
 const { ignoredBy } = require('../products');
 const { journalDefaultOff, journalDefaultBack, heldFor } = require('../journal-majority');
+const { dropIfThere } = require('./ops');
 
 const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
 const MAX_WRITE_BATCH = 100000; // the server's maxWriteBatchSize (hello): the driver splits above it
@@ -136,9 +137,7 @@ module.exports = {
 
   async beforeStep(ctx, step) {
     // A fresh collection per case that runs: the same data into the same (empty) state.
-    const fresh = () => ctx.col.drop().catch((e) => {
-      if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
-    });
+    const fresh = () => dropIfThere(ctx.col);
     if (step.params.members_journal === 'off') {
       const off = await membersWithoutJournal(ctx);
       if (off.error) {
