@@ -35,4 +35,4 @@ function capacityGroup({ name, engine, group, results }) {
   return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${caps.map((x) => (x === null ? 'none' : x)).join(', ')} ops/s${found.length ? `; median ${round(median(found), 1)}` : ''} (the report gives its interval)\n`;
 }
 
-module.exports = { capacityTable, capacityGroup, capacityLine };
+module.exports = { capacityTable, capacityGroup, capacityLine, slaText };
