@@ -36,4 +36,4 @@ function summaryValidator(Ajv) {
   return (summary) => (validate(summary) ? null : explain(validate.errors[0], summary));
 }
 
-module.exports = { summaryValidator, SCHEMA };
+module.exports = { summaryValidator };

@@ -153,4 +153,4 @@ function parseUntil(s) {
   }
 }
 
-module.exports = { main, parseUntil, UsageError, NotReached };
+module.exports = { main, parseUntil, UsageError };

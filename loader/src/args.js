@@ -357,4 +357,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseWarmup, MIN_STALL_TIMEOUT_MS, parseDuration, parseUri, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE };
+module.exports = { parse, parseWarmup, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE };

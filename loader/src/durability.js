@@ -95,6 +95,6 @@ function dataMembers(description, clientHosts) {
 }
 
 module.exports = {
-  parseWriteConcern, parseWriteConcerns, driverWriteConcern, isNetworkError, describeError,
+  parseWriteConcerns, driverWriteConcern, isNetworkError, describeError,
   journalFacts, dataMembers, SET_PARAMETER_ROLE,
 };

@@ -34,4 +34,4 @@ const percentiles = (h, sumUs) => percentilesOf(h, { sumUs });
 const PROM_BOUNDS_US = [100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000,
   500000, 1000000, 2500000, 10000000];
 
-module.exports = { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US, USE_WASM };
+module.exports = { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US };

@@ -211,4 +211,4 @@ async function annotate(summary, { url, password, post = fetch, log = () => {} }
   return n;
 }
 
-module.exports = { prepare, summarize, annotate, properties, TOOL, UNBOUNDED_OPERATIONS };
+module.exports = { prepare, summarize, annotate, properties };

@@ -311,4 +311,4 @@ function claimsReport(runs, claims = loadClaims()) {
   });
 }
 
-module.exports = { claimsReport, loadClaims, judge, CLAIMS_FILE, KINDS };
+module.exports = { claimsReport, loadClaims, judge, KINDS };

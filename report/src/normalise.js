@@ -235,4 +235,4 @@ function normalise(s, timelineLines, dir) {
   };
 }
 
-module.exports = { normalise, comparableParameters, POINT_LISTS, NOT_COMPARED };
+module.exports = { normalise, POINT_LISTS, NOT_COMPARED };

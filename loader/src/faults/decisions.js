@@ -349,8 +349,6 @@ module.exports = {
   toTs,
   compareTs,
   tsString,
-  dateMs,
-  memberReachable,
   findMember,
   primaryOf,
   shortName,

@@ -64,4 +64,4 @@ async function dropIfThere(col) {
   }
 }
 
-module.exports = { makeDoc, findOneCommand, isRetryableRead, dropIfThere };
+module.exports = { makeDoc, findOneCommand, dropIfThere };
