@@ -46,7 +46,7 @@ const { startServerRecord } = require('./server-record');
 const footprint = require('./footprint');
 
 const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // secretFlag(flag, file): the secret a --*-file flag names (clients.js readSecret), undefined
 // without the flag; a file that cannot be read is a usage error naming the flag.
