@@ -37,7 +37,7 @@ const { wrapLine } = require('./wrap');
 const { plural } = require('./plural');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
-const { formatTable } = require('./table');
+const { formatTable, durationText } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round } = require('../../common/stats');
@@ -64,7 +64,6 @@ function secretFlag(flag, file) {
 // (src/pool.js lastOkAt), so the check costs one read per worker, and a stall is seen within
 // 25 ms of its deadline (args.js refuses a --stall-timeout under 100 ms).
 const STALL_CHECK_MS = 25;
-const durationText = (ms) => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
 // A timer may fire up to a millisecond early against this clock (setTimeout rounds to whole ms):
 // a tick this close to the end of the warm-up is its end.
 const TIMER_SLACK_MS = 2;

@@ -16,6 +16,7 @@ function grid(rows, left) {
 
 // Latencies in ms to 10 us, from summary.json's us (capacity-table.js prints them alike).
 const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
+const durationText = (t) => (t >= 1000 ? `${t / 1000}s` : `${t}ms`); // 5000 -> 5s, 500 -> 500ms (runner.js too)
 const val = (x) => (x === null || x === undefined ? '-' : String(x));
 // Documents and bytes per second are shown where a kind records them (bulk imports, files).
 const moves = (steps) => steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
@@ -48,8 +49,7 @@ function caseLines(s) {
 function warmupLines(steps, warmupMs) {
   const warm = steps.filter((s) => s.warmup);
   if (!warm.length || !warmupMs) return [];
-  const text = warmupMs >= 1000 ? `${warmupMs / 1000}s` : `${warmupMs}ms`;
-  const out = [`warm-up: each step's first ${text} (${warm.reduce((a, s) => a + s.warmup.ops, 0)} operations) ran and is not in these figures`];
+  const out = [`warm-up: each step's first ${durationText(warmupMs)} (${warm.reduce((a, s) => a + s.warmup.ops, 0)} operations) ran and is not in these figures`];
   for (const s of warm) if (s.warmup.measured === false) out.push(`warm-up: step ${s.index} ended within its warm-up: nothing was measured`);
   return out;
 }
@@ -161,4 +161,4 @@ function groupTable({ name, engine, group, runs, published = null, wide = false 
   return wrapProse(`\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${table}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`, table);
 }
 
-module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule, grid, ms };
+module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule, grid, ms, durationText };
