@@ -14,4 +14,4 @@ function sameProcess(a, b) {
   return true;
 }
 
-module.exports = { sameProcess, SAME_START_MS };
+module.exports = { sameProcess };

@@ -6,14 +6,11 @@
 
 const SCHEMA = require('./summary.schema.json');
 
-// where(path): Ajv's JSON pointer "/steps/0/ops/find" as the field reads in the docs and in
-// messages: "steps[0].ops.find".
-function where(pointer) {
-  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), '');
-}
-
-const valueAt = (data, pointer) => pointer.split('/').slice(1).reduce((v, p) => (v == null ? v : v[p.replace(/~1/g, '/').replace(/~0/g, '~')]), data);
+// Ajv's JSON pointer "/steps/0/ops/find" as its keys, unescaped (RFC 6901: ~1 is /, ~0 is ~).
+const keysOf = (pointer) => pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+// where(pointer): the field as it reads in the docs and in messages: "steps[0].ops.find".
+const where = (pointer) => keysOf(pointer).reduce((out, p) => (/^\d+$/.test(p) ? `${out}[${p}]` : out ? `${out}.${p}` : p), '');
+const valueAt = (data, pointer) => keysOf(pointer).reduce((v, p) => (v == null ? v : v[p]), data);
 
 // explain(error, data) -> one line naming the field: 'steps[0].ops.find.ops_per_s is "12", must be
 // number or null', 'steps[0].ops.find.count is missing'.
@@ -36,4 +33,4 @@ function summaryValidator(Ajv) {
   return (summary) => (validate(summary) ? null : explain(validate.errors[0], summary));
 }
 
-module.exports = { summaryValidator, SCHEMA };
+module.exports = { summaryValidator };

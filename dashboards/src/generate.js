@@ -111,11 +111,6 @@ function onlyWhere(p, why, where) {
   p.fieldConfig.defaults.noValue = `${NOT_COLLECTED}: ${why} (collected where: ${where}; compose/engines.tsv)`;
   return p;
 }
-// collectedWhere(noValue) -> the rule's text, or null when the panel has none.
-function collectedWhere(noValue) {
-  const m = /\(collected where: ([^;]+); compose\/engines\.tsv\)$/.exec(noValue || '');
-  return m ? m[1] : null;
-}
 // reports(where, engineRow) -> whether that engine's members produce the panel's series.
 function reports(where, e) {
   return where.split('|').some((alt) => alt.split('&').every((term) => {
@@ -556,4 +551,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { DASHBOARDS, NOT_COLLECTED, collectedWhere, reports };
+module.exports = { DASHBOARDS, NOT_COLLECTED, reports };

@@ -10,9 +10,14 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const assert = require('node:assert/strict');
-const { DASHBOARDS, NOT_COLLECTED, collectedWhere, reports } = require('../src/generate');
+const { DASHBOARDS, NOT_COLLECTED, reports } = require('../src/generate');
 const ENGINES = require('../../loader/src/tables').engines();
 
+// collectedWhere(noValue) -> the rule's text in a panel's note (generate.js onlyWhere), or null.
+function collectedWhere(noValue) {
+  const m = /\(collected where: ([^;]+); compose\/engines\.tsv\)$/.exec(noValue || '');
+  return m ? m[1] : null;
+}
 const line = (e) => Number(e.server_line);
 // series prefix -> which engines produce it (facts: dashboards/metrics-catalog, MongoDB release notes)
 const ONLY = [

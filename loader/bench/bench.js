@@ -144,7 +144,7 @@ function floorCommand(kind, entry, uri) {
   return [...PIN, process.execPath, path.join(__dirname, 'floor.js'), kind, exp, String(DURATION_MS), String(warmupOf(entry) * 1000), uri, ...entry.flags];
 }
 const floorOut = (stdout) => JSON.parse(stdout.trim().split('\n').pop());
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 const lastWords = (text) => String(text).trim().split('\n').slice(-2).join(' ');
 
 // started(cmd, options) -> { proc, out, err, code, exited }: a measured process started in the

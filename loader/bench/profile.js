@@ -61,4 +61,4 @@ function print(summaries, write = (s) => process.stdout.write(s)) {
 
 if (require.main === module) print(summarize(process.argv[2], Number(process.argv[3]) || 12));
 
-module.exports = { summarize, print, category };
+module.exports = { summarize, print };

@@ -145,4 +145,4 @@ function unmeasured(r, ops) {
   return null;
 }
 
-module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, loaderSecond, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired };
+module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired };

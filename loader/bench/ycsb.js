@@ -71,4 +71,4 @@ async function run(uri, { threads = 16, seconds = 10, pin = [] } = {}) {
   };
 }
 
-module.exports = { run, installed, HINT, WORKLOAD_A };
+module.exports = { run, installed, HINT };

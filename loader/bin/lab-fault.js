@@ -25,7 +25,7 @@ const d = require('../src/faults/decisions');
 const { Members } = require('../src/faults/cluster');
 const tables = require('../src/tables');
 const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
-const { runCommand, scenarioNames, UsageError: RunUsageError } = require('../src/faults/process');
+const { runCommand, scenarioNames, UsageError } = require('../src/faults/process');
 const catalog = require('../src/faults/catalog');
 
 const OPTIONS = {
@@ -42,7 +42,6 @@ const OPTIONS = {
   'optime-file': { type: 'string' },
 };
 
-class UsageError extends Error {}
 class NotReached extends Error {}
 
 const say = (s) => process.stdout.write(`${s}\n`);
@@ -138,8 +137,8 @@ if (require.main === module) {
     () => process.exit(process.exitCode || 0),
     (e) => {
       // a usage error is one line as run.sh prints its own (`error: ...`), which bash passes on
-      process.stderr.write(`${e instanceof UsageError || e instanceof RunUsageError || e.usage ? 'error' : 'lab-fault'}: ${e.message}\n`);
-      process.exit(e instanceof UsageError || e instanceof RunUsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
+      process.stderr.write(`${e instanceof UsageError || e.usage ? 'error' : 'lab-fault'}: ${e.message}\n`);
+      process.exit(e instanceof UsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
     },
   );
 }
@@ -153,4 +152,4 @@ function parseUntil(s) {
   }
 }
 
-module.exports = { main, parseUntil, UsageError, NotReached };
+module.exports = { main, parseUntil, UsageError };

@@ -7,9 +7,6 @@ const { parseArgs } = require('node:util');
 const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
 const { redactUri, redactText } = require('./redact-uri');
 
-// The experiments that ship with the lab (any experiments/NAME.yaml is one; this list is only
-// for messages and older callers).
-const EXPERIMENTS = ['experiment1', 'experiment2', 'experiment3'];
 const DEFAULT_METRICS_PORT = 9464;
 
 const { kindFlags } = require('./kinds');
@@ -360,4 +357,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseWarmup, MIN_STALL_TIMEOUT_MS, parseDuration, parseUri, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE, EXPERIMENTS };
+module.exports = { parse, parseWarmup, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE };

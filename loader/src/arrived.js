@@ -5,7 +5,7 @@
 // two reads STEP_MS apart, bounded by LIMIT_MS.
 const STEP_MS = 250;
 const LIMIT_MS = 10000;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 async function countArrived(col, filter, expected, { stepMs = STEP_MS, limitMs = LIMIT_MS } = {}) {
   const t0 = Date.now();

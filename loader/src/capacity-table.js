@@ -6,13 +6,7 @@
 // interval). A search's steps differ between repetitions (each follows its own verdicts), so they
 // are never pooled by step number as a sweep's are (table.js groupTable).
 const { median, round } = require('../../common/stats');
-
-const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
-
-function grid(rows) {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
-}
+const { grid, ms } = require('./table');
 
 const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
 
@@ -29,7 +23,7 @@ function capacityTable(c) {
   const rows = [['step', 'offered', 'achieved', `intended ${p} ms`, `service ${p} ms`, 'clients busy', 'verdict']];
   c.steps.forEach((s, i) => rows.push([String(i + 1), String(s.offered_ops_per_s), String(s.achieved_ops_per_s), ms(s.intended_us), ms(s.service_us),
     s.clients_busy === null || s.clients_busy === undefined ? '-' : `${Math.round(s.clients_busy * 100)}%`, s.passed ? 'passed' : `failed: ${s.why}`]));
-  return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows)}\n${capacityLine(c)}\n`;
+  return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows, (i, n) => i === n - 1)}\n${capacityLine(c)}\n`;
 }
 
 // capacityGroup(results) -> text: one capacity per repetition (summary.json capacity objects), and
@@ -41,4 +35,4 @@ function capacityGroup({ name, engine, group, results }) {
   return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${caps.map((x) => (x === null ? 'none' : x)).join(', ')} ops/s${found.length ? `; median ${round(median(found), 1)}` : ''} (the report gives its interval)\n`;
 }
 
-module.exports = { capacityTable, capacityGroup, capacityLine };
+module.exports = { capacityTable, capacityGroup, capacityLine, slaText };

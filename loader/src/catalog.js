@@ -80,4 +80,4 @@ function printKindFlags(dir = EXPERIMENTS_DIR, out) {
   return 0;
 }
 
-module.exports = { print, describeFile, flagsHelp, printKindFlags, settingsLines };
+module.exports = { print, flagsHelp, printKindFlags, settingsLines };

@@ -202,4 +202,4 @@ function parseFileDuration(file, v) {
   return undefined;
 }
 
-module.exports = { load, list, experimentPath, REPO_ROOT, EXPERIMENTS_DIR, DEFAULT_WARMUP_MS };
+module.exports = { load, list, REPO_ROOT, EXPERIMENTS_DIR, DEFAULT_WARMUP_MS };

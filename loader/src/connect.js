@@ -274,4 +274,4 @@ async function connect(client, opts) {
   }
 }
 
-module.exports = { connect, ConnectError, hostKind, describeFailure };
+module.exports = { connect };

@@ -80,4 +80,4 @@ function driverDescription(conn = {}) {
   return `mongodb ${l.version}${alias}${why}`;
 }
 
-module.exports = { lines, line, driver, lineForWire, tooOldMessage, driverDescription, CURRENT };
+module.exports = { lines, line, driver, lineForWire, tooOldMessage, driverDescription };

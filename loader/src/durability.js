@@ -3,6 +3,7 @@
 // by name, how a case the server cannot do is told apart from a lost server, whether the engine
 // journals, and server parameters set on the members that hold the data.
 const { UsageError } = require('./usage');
+const { ignoredBy } = require('./products');
 
 // Write concerns by name, as seeds/000 lists them: w:0, w:1, w:1+j, w:2, w:2+j, majority,
 // majority+j (and w:N for any N). "+j" is j:true; without it j is false, written out so that the
@@ -94,7 +95,29 @@ function dataMembers(description, clientHosts) {
   return clientHosts;
 }
 
+// caseNotes(ctx, step, notes, wc, leftOut) -> a case's entry fields from its clients' notes (the
+// first unsupported, with timed_out, and stopped), and server_ignores where the server's product
+// documents wc as ignored (src/products.js): the case is measured and recorded, but it measured
+// nothing of its label, so it is left out of leftOut ('verdicts'; bulk_import: costs too).
+function caseNotes(ctx, step, notes, wc, leftOut) {
+  const out = {};
+  const unsupported = notes.find((x) => x.unsupported);
+  if (unsupported) {
+    out.unsupported = unsupported.unsupported;
+    if (unsupported.timed_out) out.timed_out = true;
+    ctx.log(`${step.phase}: unsupported here: ${out.unsupported}`);
+  }
+  const stopped = notes.find((x) => x.stopped);
+  if (stopped) out.stopped = stopped.stopped;
+  const ignored = ignoredBy(ctx.description?.server, wc);
+  if (ignored) {
+    out.server_ignores = ignored;
+    ctx.log(`${step.phase}: ${ignored.split(':')[0]}: measured, left out of ${leftOut}`);
+  }
+  return out;
+}
+
 module.exports = {
-  parseWriteConcern, parseWriteConcerns, driverWriteConcern, isNetworkError, describeError,
-  journalFacts, dataMembers, SET_PARAMETER_ROLE,
+  parseWriteConcerns, driverWriteConcern, isNetworkError, describeError,
+  journalFacts, dataMembers, caseNotes, SET_PARAMETER_ROLE,
 };

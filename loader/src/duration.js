@@ -23,4 +23,4 @@ function durationMs(flag, text) {
   return { ms: Number(ms) };
 }
 
-module.exports = { durationMs, MAX_MS: Number(MAX_MS) };
+module.exports = { durationMs };

@@ -51,4 +51,4 @@ function engineLabel({ flag, reported, server = null, repoRoot }) {
   return { engine: (known && known.engine) || folderSafe(rep) || 'unknown', source: 'server', reported: rep };
 }
 
-module.exports = { engineLabel, tableEngines };
+module.exports = { engineLabel };

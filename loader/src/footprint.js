@@ -66,4 +66,4 @@ function footprintSummary(config, { afterLoad = null, end = null } = {}) {
   };
 }
 
-module.exports = { measure, footprintSummary, SEED_REFERENCE };
+module.exports = { measure, footprintSummary };

@@ -9,9 +9,6 @@ const { percentilesOf, HDR } = require('../../common/percentiles');
 // loader/bench measured recordValue at ~100 ns (JS, 32-bit), ~60 ns (WASM, 32-bit), ~200 ns (WASM,
 // packed), ~600 ns (JS, packed) per value (bench/results.json, "hdr"). 40 ns per op is noise next
 // to the driver's ~100 us per op.
-const USE_WASM = HDR.useWebAssembly;
-const BITS = HDR.bitBucketSize;
-
 function newHistogram() {
   return hdr.build({
     ...HDR,
@@ -22,7 +19,7 @@ function newHistogram() {
 }
 
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
-const decode = (b64) => hdr.decodeFromCompressedBase64(b64, BITS, USE_WASM);
+const decode = (b64) => hdr.decodeFromCompressedBase64(b64, HDR.bitBucketSize, HDR.useWebAssembly);
 
 // percentiles(h, sumUs): common/percentiles.js (the report reads stored histograms with the same
 // function). A live histogram knows its exact max, so every percentile is capped at it.
@@ -34,4 +31,4 @@ const percentiles = (h, sumUs) => percentilesOf(h, { sumUs });
 const PROM_BOUNDS_US = [100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000,
   500000, 1000000, 2500000, 10000000];
 
-module.exports = { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US, USE_WASM };
+module.exports = { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US };

@@ -63,4 +63,4 @@ class HostCpu {
   }
 }
 
-module.exports = { HostCpu, allowedCpus };
+module.exports = { HostCpu };

@@ -81,4 +81,4 @@ async function journalDefaultBack(ctx) {
   }
 }
 
-module.exports = { journalDefaultOff, journalDefaultBack, heldFor, FIELD };
+module.exports = { journalDefaultOff, journalDefaultBack, heldFor };

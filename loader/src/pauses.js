@@ -44,4 +44,4 @@ function pauseWatch(stepStartAt, thresholdMs) {
   };
 }
 
-module.exports = { pauseThresholdMs, pauseWatch, PAUSE_MIN_MS };
+module.exports = { pauseThresholdMs, pauseWatch };

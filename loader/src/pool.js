@@ -9,7 +9,7 @@ const { Worker } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { plural } = require('./plural');
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // A worker's young generation (V8 new space): every operation allocates short-lived driver and
 // BSON objects, and a larger nursery means fewer scavenges per operation. 96 MB (32 MB semi-spaces)

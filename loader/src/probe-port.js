@@ -91,4 +91,4 @@ async function probePort(address, ms = 2000) {
   return found;
 }
 
-module.exports = { probePort, probeHello, classify };
+module.exports = { probePort };

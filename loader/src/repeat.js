@@ -50,4 +50,4 @@ function fileRepeat(opts) {
   }
 }
 
-module.exports = { runRepeated, newGroupId };
+module.exports = { runRepeated };

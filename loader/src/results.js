@@ -163,4 +163,4 @@ class RunDir {
   }
 }
 
-module.exports = { RunDir, ResultsWriteError, utcStamp, SCHEMA_VERSION, RESERVE_BYTES };
+module.exports = { RunDir };

@@ -82,4 +82,4 @@ async function apply(client, { decision, conn, reopen, timeoutMs, username, log 
   return connect(reopen(), { timeoutMs, username });
 }
 
-module.exports = { decide, apply, fcvBelowMin };
+module.exports = { decide, apply };

@@ -28,6 +28,7 @@ const { secondOf, stabilityOf, stabilityLine } = require('./stability');
 const { LiveDips, annotationText } = require('./stability/live');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
+const { dropIfThere } = require('./kinds/ops');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason } = require('./closed-output');
@@ -36,7 +37,7 @@ const { wrapLine } = require('./wrap');
 const { plural } = require('./plural');
 const { placementOf } = require('./placement');
 const { LIMITS } = require('./selfmon');
-const { formatTable } = require('./table');
+const { formatTable, durationText } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round } = require('../../common/stats');
@@ -45,7 +46,7 @@ const { startServerRecord } = require('./server-record');
 const footprint = require('./footprint');
 
 const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // secretFlag(flag, file): the secret a --*-file flag names (clients.js readSecret), undefined
 // without the flag; a file that cannot be read is a usage error naming the flag.
@@ -63,7 +64,6 @@ function secretFlag(flag, file) {
 // (src/pool.js lastOkAt), so the check costs one read per worker, and a stall is seen within
 // 25 ms of its deadline (args.js refuses a --stall-timeout under 100 ms).
 const STALL_CHECK_MS = 25;
-const durationText = (ms) => (ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`);
 // A timer may fire up to a millisecond early against this clock (setTimeout rounds to whole ms):
 // a tick this close to the end of the warm-up is its end.
 const TIMER_SLACK_MS = 2;
@@ -275,12 +275,7 @@ class Run {
     if (k.beforeSetup) await k.beforeSetup(this.hookContext());
     if (config.setup.drop) {
       this.log(`setup: dropping ${config.database}.${config.collection} (experiments start from an empty collection)`);
-      try {
-        await col.drop();
-      } catch (e) {
-        // NamespaceNotFound (26); mongo-java-server answers without a code, only 'ns not found'.
-        if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
-      }
+      await dropIfThere(col);
     }
     for (const spec of config.setup.indexes) await col.createIndex(spec);
   }

@@ -211,4 +211,4 @@ function hostCaveat(steps) {
   };
 }
 
-module.exports = { parseSla, judgeStep, CapacitySearch, capacityOf, PERCENTILES, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_START, DEFAULT_CLIENTS, CLIENTS_BUSY };
+module.exports = { parseSla, judgeStep, CapacitySearch, capacityOf, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_CLIENTS };

@@ -8,12 +8,15 @@ const { median, round } = require('../../common/stats');
 const { mibPerS } = require('./mib');
 const { wrapProse } = require('./wrap');
 
-function grid(rows, leftCols) {
+// grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
+function grid(rows, left) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i < leftCols ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows.map((r) => r.map((c, i) => (left(i, r.length) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
+// Latencies in ms to 10 us, from summary.json's us (capacity-table.js prints them alike).
 const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
+const durationText = (t) => (t >= 1000 ? `${t / 1000}s` : `${t}ms`); // 5000 -> 5s, 500 -> 500ms (runner.js too)
 const val = (x) => (x === null || x === undefined ? '-' : String(x));
 // Documents and bytes per second are shown where a kind records them (bulk imports, files).
 const moves = (steps) => steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
@@ -46,8 +49,7 @@ function caseLines(s) {
 function warmupLines(steps, warmupMs) {
   const warm = steps.filter((s) => s.warmup);
   if (!warm.length || !warmupMs) return [];
-  const text = warmupMs >= 1000 ? `${warmupMs / 1000}s` : `${warmupMs}ms`;
-  const out = [`warm-up: each step's first ${text} (${warm.reduce((a, s) => a + s.warmup.ops, 0)} operations) ran and is not in these figures`];
+  const out = [`warm-up: each step's first ${durationText(warmupMs)} (${warm.reduce((a, s) => a + s.warmup.ops, 0)} operations) ran and is not in these figures`];
   for (const s of warm) if (s.warmup.measured === false) out.push(`warm-up: step ${s.index} ended within its warm-up: nothing was measured`);
   return out;
 }
@@ -74,7 +76,7 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
       if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ...blank(''), ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
     }
   }
-  const table = grid(rows, 3);
+  const table = grid(rows, (i) => i < 3);
   let out = `\n${name} on ${engine}${complete ? '' : ' (INCOMPLETE)'}\n${table}\n`;
   if (preload) out += `preload: ${preload.docs} docs in ${preload.duration_s}s (not measured)\n`;
   for (const l of warmupLines(steps, warmupMs)) out += `${l}\n`;
@@ -155,8 +157,8 @@ function groupTable({ name, engine, group, runs, published = null, wide = false 
     if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);
     if (e.costs.length) lines.push(costLine(key, Math.round(median(e.costs) * 10) / 10, e.baseline, ` (median of ${e.costs.length}; per repetition: ${e.costs.join(', ')})`));
   }
-  const table = grid(rows, 2);
+  const table = grid(rows, (i) => i < 2);
   return wrapProse(`\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${table}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`, table);
 }
 
-module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule };
+module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule, grid, ms, durationText };

@@ -59,7 +59,7 @@ function flush(seq) {
 const clients = new Map(); // client id -> { client, col }
 let stopping = false;
 let aborted = false;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 function abort(reason) {
   if (aborted) return;

@@ -133,4 +133,4 @@ function statusTimeline(text, { step, phase, clients, startedMs = null, runStart
   return out;
 }
 
-module.exports = { parse, toStep, latency, statusTimeline, OP_NAMES };
+module.exports = { parse, toStep, latency, statusTimeline };

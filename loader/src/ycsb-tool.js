@@ -10,6 +10,7 @@ const path = require('node:path');
 const { load } = require('./config');
 const { RunDir } = require('./results');
 const { checkSummary } = require('./summary-schema');
+const { redactUri } = require('./redact-uri');
 const { kind } = require('./kinds');
 const { parse, toStep, statusTimeline } = require('./ycsb-output');
 
@@ -88,10 +89,6 @@ function placeholder(plan) {
   return summaryOf(plan, { complete: false, reason: 'running (YCSB)', steps: [], preload: null });
 }
 
-function redact(uri) {
-  return String(uri).replace(/\/\/[^@/]*@/, '//***@');
-}
-
 // summaryOf(plan, {...}) -> summary.json (schema_version 1, as the loader's).
 function summaryOf(plan, { complete, reason, steps, preload, endedAt = null }) {
   const c = plan.config;
@@ -114,7 +111,7 @@ function summaryOf(plan, { complete, reason, steps, preload, endedAt = null }) {
     parameters: {
       database: c.database, collection: c.collection, write_concern: c.writeConcern,
       read_preference: c.readPreference, read_concern: c.readConcern, seed: null,
-      workload: c.workload, preload: c.preload, rate: c.rate, params: c.params, uri: redact(plan.uri),
+      workload: c.workload, preload: c.preload, rate: c.rate, params: c.params, uri: redactUri(plan.uri),
       ycsb_properties: 'ycsb/workload.properties',
     },
     server: null,
@@ -211,4 +208,4 @@ async function annotate(summary, { url, password, post = fetch, log = () => {} }
   return n;
 }
 
-module.exports = { prepare, summarize, annotate, properties, TOOL, UNBOUNDED_OPERATIONS };
+module.exports = { prepare, summarize, annotate, properties };

@@ -116,6 +116,23 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
   assert.doesNotMatch(capacityLine(clean), /CAVEAT/);
 });
 
+test('the run\'s table and the capacity table print a latency alike: ms to 10 us, - when absent; columns aligned', () => {
+  const { formatTable } = require('../src/table');
+  const { capacityTable } = require('../src/capacity-table');
+  const step = { index: 1, clients: 1, complete: true, measured_s: 1, loader: { limited: false, reasons: [], contention: [] },
+    ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1234, p99: 56789.4, p999: null } } } };
+  assert.match(formatTable({ name: 'x', engine: 'e', complete: true, steps: [step] }), /^1 +1 +find +10 +10 +1\.23 +56\.79 +- +0$/m);
+  const c = { clients: 8, sla: { percentile: 'p99', target_ms: 30 }, capacity_ops_per_s: 1000, lowest_failing_ops_per_s: 3200, complete: true, search: { ended: 'refined' },
+    steps: [{ offered_ops_per_s: 1000, achieved_ops_per_s: 999.5, intended_us: 1234, service_us: 56789.4, clients_busy: 0.5, passed: true },
+      { offered_ops_per_s: 3200, achieved_ops_per_s: 3000, intended_us: 145678.9, service_us: null, clients_busy: null, passed: false, why: 'p99 over' }] };
+  const lines = capacityTable(c).split('\n');
+  assert.deepEqual(lines.slice(2, 5), [
+    'step  offered  achieved  intended p99 ms  service p99 ms  clients busy  verdict',
+    '   1     1000     999.5             1.23           56.79           50%  passed',
+    '   2     3200      3000           145.68               -             -  failed: p99 over',
+  ]);
+});
+
 // issue 41 item 3: one noisy step must not cap a search. A step the loader flagged for host
 // contention, or one that failed within the search's resolution, is tried once more before it
 // bounds the search; a second failure stands.

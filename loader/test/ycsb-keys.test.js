@@ -18,11 +18,25 @@
 //    (verbose), counted, against the kind's generator's counts (the last test).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { fnv64, decimalOf, fnvhash64Big } = require('../src/ycsb/fnv');
+const { fnv64, decimalOf } = require('../src/ycsb/fnv');
 const { buildKeyName, KeyCache } = require('../src/ycsb/keys');
 const { keyChooser, ZETAN } = require('../src/ycsb/scrambled');
 const { Rng } = require('../src/rng');
 const { runYcsb, basicDbArgs } = require('./support/ycsb/core');
+
+// fnvhash64Big(val): the same hash with BigInt, a second, plain transcription of YCSB's loop
+// (signed 64-bit arithmetic as Java's long).
+function fnvhash64Big(val) {
+  let v = BigInt.asIntN(64, BigInt(val));
+  let h = BigInt.asIntN(64, 0xcbf29ce484222325n);
+  for (let i = 0; i < 8; i++) {
+    const octet = v & 0xffn;
+    v >>= 8n;
+    h = BigInt.asIntN(64, h ^ octet);
+    h = BigInt.asIntN(64, h * 1099511628211n);
+  }
+  return h < 0n ? BigInt.asIntN(64, -h) : h; // Math.abs(Long.MIN_VALUE) == Long.MIN_VALUE
+}
 
 // From YCSB's jar (see the header).
 const YCSB_FIRST_KEYS = ['user6284781860667377211', 'user8517097267634966620', 'user1820151046732198393',

@@ -70,4 +70,4 @@ function widen(v, A, B) {
   return { ...v, status, ci, ci_statistical: v.ci, resolution: { faster: up, slower: down }, sentence: v.sentence.replace(old, now) };
 }
 
-module.exports = { applyCapacityLimits, brackets, CONTENTION };
+module.exports = { applyCapacityLimits, brackets };

@@ -14,8 +14,7 @@ const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
 const { judge, fmt } = require('./verdict');
 const { wrap } = require('./table');
-
-const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
+const { slaText } = require('../../loader/src/capacity-table'); // "p99 <= 10 ms", as the loader says it
 
 // A search whose steps shared the loader's host with other load or were limited by the loader
 // (summary.json capacity.host_caveat, loader/src/sla.js hostCaveat: event-loop stalls, a busy
@@ -129,4 +128,4 @@ function hostLimitedFigure(s) {
 }
 const hostLimitedCount = (s) => ((s.host_limited || []).length ? `; ${s.host_limited.length} host-limited run(s) left out, caveat below` : '');
 
-module.exports = { capacityReport, capacityText, capacityVerdict, hostLimitedFigure, HOST_LIMITED };
+module.exports = { capacityReport, capacityText, capacityVerdict };

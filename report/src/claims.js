@@ -11,11 +11,11 @@ const { aggregate, verdict, setKey } = require('./compare');
 const { mergeGroups } = require('./merge');
 const { fingerprint } = require('./params');
 const { dimensionValue } = require('./identity');
+const { fmt: f2 } = require('./verdict'); // ratios as every verdict prints them
 
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
 const loadClaims = (file = CLAIMS_FILE) => JSON.parse(fs.readFileSync(file, 'utf8')).claims;
 
-const f2 = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const getPath = (o, p) => p.split('.').reduce((a, k) => (a && typeof a === 'object' ? a[k] : undefined), o);
 
 // The value of run r along a claim's dimension: the engine, a label, or where the journal lives
@@ -311,4 +311,4 @@ function claimsReport(runs, claims = loadClaims()) {
   });
 }
 
-module.exports = { claimsReport, loadClaims, judge, CLAIMS_FILE, KINDS };
+module.exports = { claimsReport, loadClaims, judge, KINDS };

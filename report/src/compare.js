@@ -372,4 +372,4 @@ function buildReport(input, meta = {}) {
   };
 }
 
-module.exports = { buildReport, verdict, aggregate, EXCLUSIONS, setKey, nameSides, exclusion };
+module.exports = { buildReport, verdict, aggregate, setKey, nameSides, exclusion };

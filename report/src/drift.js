@@ -103,4 +103,4 @@ function guardVerdict(v, { point, sides, names, usable }) {
   return out;
 }
 
-module.exports = { guardVerdict, trend, holm, orderOf, SEQUENTIAL_NOTE, UNKNOWN_NOTE };
+module.exports = { guardVerdict, trend, holm, orderOf };

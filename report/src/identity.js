@@ -53,4 +53,4 @@ function dimensionValue(r, by) {
   return r.labels[by] ?? `no ${by} label`;
 }
 
-module.exports = { serverIdentity, loaderIdentity, driverLine, serverName, dimensionValue };
+module.exports = { serverIdentity, loaderIdentity, driverLine, dimensionValue };

@@ -155,4 +155,4 @@ function mergeGroups(runs) {
   return { results, notes, left_out: leftOut };
 }
 
-module.exports = { mergeGroups, mergeHosts, overlap, OVERLAP_MIN };
+module.exports = { mergeGroups, overlap };

@@ -1,7 +1,7 @@
 'use strict';
 // The one adapter from a results folder's summary.json to the report's result shape. Everything
 // after this file reads only this shape, so a new experiment kind (client steps, write-concern
-// cases, phases) needs no code here or elsewhere: each kind is a list of measured points.
+// cases) needs no code here or elsewhere: each kind is a list of measured points.
 //
 // Normalised run:
 //   { dir, experiment, engine, engine_source, group, repetition, host, complete, reason,
@@ -13,9 +13,9 @@
 //       ops_per_s, unsupported, documents, relative_to_baseline, latency_meaning, journal }],
 //     timeline: [...] }
 
-// Lists of measured points a summary may hold, in the order they are shown. `steps` (client
-// sweep) exists today; `cases` (e.g. a write-concern matrix) and `phases` follow the same shape.
-const POINT_LISTS = ['steps', 'cases', 'phases'];
+// Lists of measured points a summary may hold, in the order they are shown: `steps` (a client
+// sweep) and `cases` (e.g. a write-concern matrix), one shape (loader/src/kinds/index.js shape).
+const POINT_LISTS = ['steps', 'cases'];
 // When a step's failed operations make it no measurement: the loader's one rule (issue 26 writes
 // steps[].failed from it; older summaries are judged here by the same function, never a copy).
 const { stepFailure } = require('../../loader/src/step-failure');
@@ -235,4 +235,4 @@ function normalise(s, timelineLines, dir) {
   };
 }
 
-module.exports = { normalise, comparableParameters, POINT_LISTS, NOT_COMPARED };
+module.exports = { normalise, POINT_LISTS, NOT_COMPARED };

@@ -99,4 +99,4 @@ function readAll(roots, filter = {}) {
   return out;
 }
 
-module.exports = { readAll, readRun, findRunDirs, InputError, SUPPORTED_SCHEMA };
+module.exports = { readAll, InputError };

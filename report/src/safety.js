@@ -74,4 +74,4 @@ function safetyRows(faults, experiments) {
   return rows;
 }
 
-module.exports = { safetyRows, speedAt };
+module.exports = { safetyRows };

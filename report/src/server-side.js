@@ -149,4 +149,4 @@ function seriesOf(runs) {
   return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series }));
 }
 
-module.exports = { serverSide, serverSideText, serverSeries, seriesOf, METRICS };
+module.exports = { serverSide, serverSideText, serverSeries, seriesOf };

@@ -32,4 +32,4 @@ function ratioCI(a, b, level = 0.95) {
   return { ratio, low: Math.exp(d - t * se), high: Math.exp(d + t * se), df };
 }
 
-module.exports = { median, mean, variance, ratioCI };
+module.exports = { median, mean, ratioCI };

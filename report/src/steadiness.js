@@ -116,4 +116,4 @@ function withSteadier(report) {
   }
 }
 
-module.exports = { steadiness, steadinessText, runDips, withSteadier, FIGURES };
+module.exports = { steadiness, steadinessText, runDips, withSteadier };

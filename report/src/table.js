@@ -235,4 +235,4 @@ function renderText(report, outDir, opts = {}) {
   return out.join('\n').replace(/^\n/, '') + '\n';
 }
 
-module.exports = { renderText, summaryText, wrap, WIDTH };
+module.exports = { renderText, wrap, WIDTH };

@@ -90,4 +90,4 @@ function applyWords(report) {
   return report;
 }
 
-module.exports = { applyWords, pValue, holmAdjusted, MARGIN, BAND };
+module.exports = { applyWords, pValue, holmAdjusted };

@@ -13,7 +13,7 @@ const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { GridFSBucket } = require('mongodb');
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // measure(step, warmMs, durationMs): call step() (one piece; false at the end) until warmMs have
 // passed, then count pieces and process CPU until durationMs more have passed or step() ends.

@@ -109,4 +109,4 @@ function mongosClient(opts, extra = {}) {
   return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault', ...extra });
 }
 
-module.exports = { Members, mongosClient, readPassword, MEMBER_OPTS };
+module.exports = { Members, mongosClient, readPassword };

@@ -65,6 +65,8 @@ function primaryOf(status) {
 function shortName(name) {
   return String(name).split(':')[0];
 }
+// memberNames(env): the shard's members as the scenarios name them (service names, no port).
+const memberNames = (env) => env.shard.hosts.map(shortName);
 
 // memberLag(status, name): lag of one member as replSetGetStatus reports it: primary optimeDate
 // minus member optimeDate, in seconds. Heartbeat based (every 2 s), so a few seconds of error;
@@ -349,11 +351,10 @@ module.exports = {
   toTs,
   compareTs,
   tsString,
-  dateMs,
-  memberReachable,
   findMember,
   primaryOf,
   shortName,
+  memberNames,
   memberLag,
   memberStates,
   pickStatusView,

@@ -8,7 +8,7 @@
 // Bounded by maxSeconds and shouldStop().
 const crypto = require('node:crypto');
 
-const defaultSleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: defaultSleep } = require('node:timers/promises');
 
 async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');

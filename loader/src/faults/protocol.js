@@ -83,4 +83,4 @@ class DockerPeer {
   }
 }
 
-module.exports = { DockerPeer, encodeRequest, decodeReply, RefusedError, OPS, TABLE, readOps, PREFIX };
+module.exports = { DockerPeer, encodeRequest, RefusedError, OPS, TABLE, PREFIX };

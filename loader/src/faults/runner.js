@@ -132,4 +132,4 @@ function sleep(ms, signal) {
   });
 }
 
-module.exports = { runScenario, verdictOf, sleep, Aborted };
+module.exports = { runScenario, verdictOf, sleep };

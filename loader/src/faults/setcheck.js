@@ -79,4 +79,4 @@ async function reset(client) {
   await client.db(DB).createCollection(COLL).catch(() => {});
 }
 
-module.exports = { runWriters, readHistory, finalRead, collectionUuid, reset, DB, COLL };
+module.exports = { runWriters, readHistory, finalRead, collectionUuid, reset, DB };

@@ -38,7 +38,7 @@ function shortener() {
   return (k) => (prefix && k.startsWith(prefix) ? k.slice(prefix.length) : k);
 }
 
-const defaultSleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { setTimeout: defaultSleep } = require('node:timers/promises');
 
 // watchUntil(m, {until, member, timeoutS, phase, optime, say, timeline, sleep}) -> result:
 // {reached, peakLagSeconds, lastLagSeconds, flowControlEverLagged, ticks, finalState, primary,

@@ -42,4 +42,4 @@ function formatBytes(n) {
   return `${n} B`;
 }
 
-module.exports = { parseSize, formatBytes, UNITS, UNIT_HELP };
+module.exports = { parseSize, formatBytes };

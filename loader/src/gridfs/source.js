@@ -86,4 +86,4 @@ class FileSource {
   }
 }
 
-module.exports = { GeneratedSource, FileSource, SPREAD };
+module.exports = { GeneratedSource, FileSource };

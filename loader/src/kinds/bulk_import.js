@@ -14,11 +14,11 @@
 // on an engine without a journal the interval cases are not run (nothing to flush).
 const { BSON } = require('mongodb');
 const { parseCount, parseDuration, UsageError } = require('../usage');
-const { driverWriteConcern, isNetworkError, describeError, dataMembers } = require('../durability');
+const { driverWriteConcern, isNetworkError, describeError, dataMembers, caseNotes } = require('../durability');
 const { journalOf, caseMeasures } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');
-const { ignoredBy } = require('../products');
 const { journalDefaultOff, journalDefaultBack, heldFor } = require('../journal-majority');
+const { dropIfThere } = require('./ops');
 
 const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
 const MAX_WRITE_BATCH = 100000; // the server's maxWriteBatchSize (hello): the driver splits above it
@@ -136,9 +136,7 @@ module.exports = {
 
   async beforeStep(ctx, step) {
     // A fresh collection per case that runs: the same data into the same (empty) state.
-    const fresh = () => ctx.col.drop().catch((e) => {
-      if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
-    });
+    const fresh = () => dropIfThere(ctx.col);
     if (step.params.members_journal === 'off') {
       const off = await membersWithoutJournal(ctx);
       if (off.error) {
@@ -280,30 +278,19 @@ module.exports = {
     out.documents = early
       ? { sent, arrived: await ctx.col.estimatedDocumentCount(), arrived_source: 'the collection\'s metadata count (count command): the case was cut short, no full count' }
       : { sent, arrived: await ctx.col.countDocuments({}) };
-    const unsupported = notes.find((x) => x.unsupported);
-    if (unsupported) {
-      out.unsupported = unsupported.unsupported;
-      ctx.log(`${step.phase}: unsupported here: ${out.unsupported}`);
-    }
-    const stopped = notes.find((x) => x.stopped);
-    if (stopped) out.stopped = stopped.stopped;
-    // What the server's product documents as ignored (src/products.js): measured, never a cost.
-    const ignored = ignoredBy(ctx.description?.server, step.params.write_concern);
-    if (ignored) {
-      out.server_ignores = ignored;
-      ctx.log(`${step.phase}: ${ignored.split(':')[0]}: measured, left out of costs and verdicts`);
-    }
+    const said = caseNotes(ctx, step, notes, step.params.write_concern, 'costs and verdicts');
+    Object.assign(out, said);
     const rate = entry?.ops?.insert?.docs_per_s ?? null;
     const clients = step.clients.length;
     if (step.params.write_concern.j === false && step.params.journal_commit_interval_ms === null) {
       state.baselines.set(clients, { name: step.phase, rate, measured_s: entry?.measured_s ?? 0 });
-    } else if (state.baselines.get(clients)?.rate && rate !== null && !unsupported) {
+    } else if (state.baselines.get(clients)?.rate && rate !== null && !said.unsupported) {
       const { journal } = await journalOf(ctx);
       const base = state.baselines.get(clients);
       const minS = ctx.config.params.cost_min_s ?? MIN_COST_MS / 1000;
       const short = [[step.phase, entry?.measured_s ?? 0], [base.name, base.measured_s]].filter(([, sec]) => sec < minS);
-      if (ignored) {
-        out.cost_not_computed = `${ignored.split(':')[0]}: no cost against j:false`;
+      if (said.server_ignores) {
+        out.cost_not_computed = `${said.server_ignores.split(':')[0]}: no cost against j:false`;
       } else if (journal !== true) {
         // No journal reported (not known, or none): the difference from j:false is not a journal's
         // cost, so none is computed; the case stays as measured, and says why it has no cost.

@@ -36,6 +36,7 @@ const { GeneratedSource, FileSource } = require('../gridfs/source');
 const { RssWatch } = require('../gridfs/rss');
 const { lines, driver } = require('../driver-line');
 const { mibPerS: toMib } = require('../mib');
+const { dropIfThere } = require('./ops');
 
 // A chunk is one document, and a document is at most 16 MiB: leave room for its other fields.
 const MAX_CHUNK = 16 * 1024 * 1024 - 1024;
@@ -126,15 +127,6 @@ const stateOf = (config) => {
   if (!runs.has(config)) runs.set(config, {});
   return runs.get(config);
 };
-
-async function dropIfThere(col) {
-  try {
-    await col.drop();
-  } catch (e) {
-    // NamespaceNotFound (26); mongo-java-server answers without a code, only 'ns not found'.
-    if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
-  }
-}
 
 async function beforeStep(ctx, step) {
   const { config } = ctx;

@@ -1,5 +1,6 @@
 'use strict';
-// Helpers the kinds share: the seed's document, and findOne as one command. (Each kind times its
+// Helpers the kinds share: the seed's document, findOne as one command, and a drop that finds
+// nothing to drop. (Each kind times its
 // operations inline: a shared timing wrapper costs a closure and an async layer per op.)
 
 // Documents are { x: i, y: <y_length random characters> } as in seeds/004 insertData().
@@ -53,4 +54,14 @@ function findOneCommand(db, col) {
   };
 }
 
-module.exports = { makeDoc, findOneCommand, isRetryableRead };
+// Drops col; a collection that is not there is already what the caller wants.
+async function dropIfThere(col) {
+  try {
+    await col.drop();
+  } catch (e) {
+    // NamespaceNotFound (26); mongo-java-server answers without a code, only 'ns not found'.
+    if (e.codeName !== 'NamespaceNotFound' && e.code !== 26 && !/ns not found/.test(e.message)) throw e;
+  }
+}
+
+module.exports = { makeDoc, findOneCommand, dropIfThere };

@@ -12,9 +12,8 @@
 // instead of waiting forever. The client records the op as an error, posts a note and ends the
 // case; afterStep turns the note into the case's `unsupported` line. The run goes on with the next
 // case.
-const { ignoredBy } = require('../products');
 const { parseCount, parseDuration, UsageError } = require('../usage');
-const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError } = require('../durability');
+const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError, caseNotes } = require('../durability');
 const { journalOf } = require('../journal-facts');
 const { countArrived } = require('../arrived');
 const { dataBearing, notApplicable } = require('../wc-topology');
@@ -133,21 +132,7 @@ module.exports = {
     const out = { documents: { sent, arrived: counted.arrived, count_waited_ms: counted.waited_ms } };
     Object.assign(out, await journalOf(ctx));
     if (wc.w === 0) out.latency_meaning = W0_LATENCY;
-    const unsupported = notes.find((x) => x.unsupported);
-    if (unsupported) {
-      out.unsupported = unsupported.unsupported;
-      if (unsupported.timed_out) out.timed_out = true;
-      ctx.log(`${step.phase}: unsupported here: ${out.unsupported}`);
-    }
-    const stopped = notes.find((x) => x.stopped);
-    if (stopped) out.stopped = stopped.stopped;
-    // What the server's product documents as ignored (src/products.js): the case is measured and
-    // recorded, but it measured nothing of its label, so the report leaves it out of verdicts.
-    const ignored = ignoredBy(ctx.description?.server, wc);
-    if (ignored) {
-      out.server_ignores = ignored;
-      ctx.log(`${step.phase}: ${ignored.split(':')[0]}: measured, left out of verdicts`);
-    }
+    Object.assign(out, caseNotes(ctx, step, notes, wc, 'verdicts'));
     if (counted.arrived < sent) {
       out.documents.lost = sent - counted.arrived;
       ctx.log(`${step.phase}: ${sent} insert(s) sent, ${counted.arrived} arrived (counted after the case, ${counted.waited_ms} ms)`);

@@ -47,4 +47,4 @@ function lineValues(prev, cur) {
   return { fields: out, gaps: [...gaps] };
 }
 
-module.exports = { readStatus, lineValues, setPath };
+module.exports = { readStatus, lineValues };

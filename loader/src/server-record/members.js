@@ -56,4 +56,4 @@ function memberUri(runUri, host) {
   return `mongodb://${userinfo ? `${userinfo}@` : ''}${host}${dbPath || '/'}?${params.join('&')}`;
 }
 
-module.exports = { initialMembers, configMembers, memberUri, hostsOfSetString, shardUri };
+module.exports = { initialMembers, configMembers, memberUri, shardUri };

@@ -196,4 +196,4 @@ class ServerRecord {
   }
 }
 
-module.exports = { ServerRecord, ANSWER_WITHIN_MS };
+module.exports = { ServerRecord };

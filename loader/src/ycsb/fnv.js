@@ -96,18 +96,4 @@ function decimalOf(hi, lo) {
   return q === 0 ? String(r) : String(q) + String(r).padStart(7, '0');
 }
 
-// fnvhash64Big(val): the same hash with BigInt, a second, plain transcription of YCSB's loop
-// for the tests (signed 64-bit arithmetic as Java's long).
-function fnvhash64Big(val) {
-  let v = BigInt.asIntN(64, BigInt(val));
-  let h = BigInt.asIntN(64, 0xcbf29ce484222325n);
-  for (let i = 0; i < 8; i++) {
-    const octet = v & 0xffn;
-    v >>= 8n;
-    h = BigInt.asIntN(64, h ^ octet);
-    h = BigInt.asIntN(64, h * 1099511628211n);
-  }
-  return h < 0n ? BigInt.asIntN(64, -h) : h; // Math.abs(Long.MIN_VALUE) == Long.MIN_VALUE
-}
-
-module.exports = { fnv64, modOf, decimalOf, fnvhash64Big };
+module.exports = { fnv64, modOf, decimalOf };

@@ -54,4 +54,4 @@ function keyChooser(records, operations = 0, insertProportion = 0) {
   };
 }
 
-module.exports = { ScrambledZipfian, keyChooser, ZETAN, ITEM_COUNT, USED_ZIPFIAN_CONSTANT };
+module.exports = { keyChooser, ZETAN, ITEM_COUNT };

@@ -50,4 +50,4 @@ function uniform53(rng) {
   return ((rng.u32() >>> 6) * 134217728 + (rng.u32() >>> 5)) / 9007199254740992;
 }
 
-module.exports = { Zipfian, zetastatic, uniform53, ZIPFIAN_CONSTANT };
+module.exports = { Zipfian, uniform53 };

@@ -63,7 +63,7 @@ module.exports = {
     const p = st && d.primaryOf(st.status);
     if (!p) throw new Error(`could not find the shard's primary; ./run.sh status --engine ${ctx.env.engine.engine}`);
     ctx.state.primary = d.shortName(p.name);
-    ctx.state.others = ctx.env.shard.hosts.map(d.shortName).filter((x) => x !== ctx.state.primary);
+    ctx.state.others = d.memberNames(ctx.env).filter((x) => x !== ctx.state.primary);
     ctx.say(`primary now: ${ctx.state.primary}`);
   },
 

@@ -13,7 +13,6 @@ const { sleep } = require('../runner');
 const { TABLE } = require('../protocol');
 
 const FAILPOINTS = ['rsSyncApplyStop', 'stopReplProducer'];
-const names = (env) => env.shard.hosts.map(d.shortName);
 const list = (s) => String(s || '').split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
 // facts(p, live): the Docker facts given as flags, else as bash answered them (ready), else none
 // stopped and netem assumed (a dry run whose probes could not be answered)
@@ -27,7 +26,7 @@ const facts = (p, live = {}) => ({
 // names and this does not know is a plan line, and loader/test/faults/heal.test.js fails on it.
 const MEMBERS_TO_UNDO = {
   up: (f) => f.stopped,
-  'netem-heal': (f, env) => (f.netem === 'yes' ? names(env) : []),
+  'netem-heal': (f, env) => (f.netem === 'yes' ? d.memberNames(env) : []),
   unpause: (f) => f.paused,
 };
 
@@ -50,7 +49,7 @@ module.exports = {
   hooks: () => [{ op: 'running-stack' }], // heals the running cluster; never starts one
 
   check(p, env) {
-    for (const flag of ['stopped', 'paused']) for (const m of list(p[flag])) if (!names(env).includes(m)) throw new Error(`unknown member '${m}' in --${flag}`);
+    for (const flag of ['stopped', 'paused']) for (const m of list(p[flag])) if (!d.memberNames(env).includes(m)) throw new Error(`unknown member '${m}' in --${flag}`);
     if (p.netem !== undefined && !['yes', 'no'].includes(p.netem)) throw new Error(`--netem must be yes or no (got '${p.netem}')`);
     if (d.parseDuration(p.timeout) == null) throw new Error(`--timeout '${p.timeout}' is not a duration`);
   },
@@ -69,7 +68,7 @@ module.exports = {
     return {
       lines: [
         `start stopped shard members: ${f.stopped.join(' ') || 'none'}`,
-        `remove netem and partitions on ${names(env).join(' ')}${f.netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
+        `remove netem and partitions on ${d.memberNames(env).join(' ')}${f.netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
         `unpause paused shard members: ${f.paused.join(' ') || 'none'}`,
         'failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member',
         'wait until every member is PRIMARY or SECONDARY',

@@ -17,8 +17,7 @@ const { durationMs } = require('../../duration');
 const METHODS = ['fsync', 'failpoint', 'netem'];
 const NETEM = { delay: '100ms', rate: '64kbit' }; // ~120 ACKs/s from the member: ~350 KB/s into it
 const HEALED_LAG = verdicts.HEALED_LAG_SECONDS; // "caught up" (replSetGetStatus is heartbeat based, 2 s)
-const names = (env) => env.shard.hosts.map(d.shortName);
-const defaultMember = (env) => names(env)[names(env).length - 1];
+const defaultMember = (env) => d.memberNames(env).at(-1);
 const methodsOf = (env) => String(env.engine.fault_methods || '').split(',').filter(Boolean);
 // the lab's one duration grammar (src/duration.js = lib/common.sh parse_duration)
 const thresholdS = (p) => durationMs('--threshold', p.threshold).ms / 1000;
@@ -29,7 +28,7 @@ module.exports = {
   methods: METHODS, // an engine's fault_methods are these, less what its server line lacks (tables.test.js)
   // options with `help` are listed by ./run.sh help (src/faults/catalog.js); the rest tune tests
   options: {
-    member: { type: 'string', arg: 'NAME', help: (env) => `${names(env).join('|')}, must be a SECONDARY now (default ${defaultMember(env)}, or another secondary if it is not one)` },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, must be a SECONDARY now (default ${defaultMember(env)}, or another secondary if it is not one)` },
     method: { type: 'string', default: 'fsync', arg: 'M', help: 'fsync (fsyncLock on the member itself; stock images, no restart), failpoint (rsSyncApplyStop; RESTARTS the shard members with --setParameter enableTestCommands=1), netem (delay 100ms + rate 64kbit from a sidecar in the member\'s network namespace); the engine\'s fault_methods (compose/engines.tsv) say which apply' },
     threshold: { type: 'string', default: '30s', arg: 'DUR', help: 'lag to reach, e.g. 30s, 2m, at least 3s' },
     rate: { type: 'string', default: '2000' }, // load: documents per second (tests lower it)
@@ -39,7 +38,7 @@ module.exports = {
   },
 
   check(p, env) {
-    if (p.member !== undefined && !names(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${names(env).join(' ')})`);
+    if (p.member !== undefined && !d.memberNames(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${d.memberNames(env).join(' ')})`);
     if (!METHODS.includes(p.method)) throw new Error(`unknown --method '${p.method}' (choose one of: ${METHODS.join(' ')})`);
     // what an engine cannot do is in its row of compose/engines.tsv, never in a name test
     if (!methodsOf(env).includes(p.method)) throw new Error(`--method ${p.method} does not apply to engine ${env.engine.engine} (its fault_methods: ${env.engine.fault_methods})`);

@@ -6,20 +6,19 @@ const d = require('../decisions');
 const { watchUntil } = require('../watch');
 const { sleep } = require('../runner');
 
-const shortNames = (env) => env.shard.hosts.map(d.shortName);
 
 module.exports = {
   name: 'resync',
   summary: 'stop --member, delete its data volume, start it, wait for initial sync to finish (SECONDARY); also ./run.sh resync MEMBER',
   options: {
-    member: { type: 'string', arg: 'NAME', help: (env) => `${shortNames(env).join('|')}, not the PRIMARY (required)` },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, not the PRIMARY (required)` },
     timeout: { type: 'string', default: '3600' },
   },
   hooks: () => [{ op: 'running-stack' }], // acts on the running cluster; never starts one
 
   check(params, env) {
-    if (!params.member) throw new Error(`resync needs a member (choose one of: ${shortNames(env).join(' ')})`);
-    if (!shortNames(env).includes(params.member)) throw new Error(`unknown member '${params.member}' (choose one of: ${shortNames(env).join(' ')})`);
+    if (!params.member) throw new Error(`resync needs a member (choose one of: ${d.memberNames(env).join(' ')})`);
+    if (!d.memberNames(env).includes(params.member)) throw new Error(`unknown member '${params.member}' (choose one of: ${d.memberNames(env).join(' ')})`);
     if (d.parseDuration(params.timeout) == null) throw new Error(`--timeout '${params.timeout}' is not a duration`);
   },
 

@@ -16,14 +16,13 @@ const { watchStep } = require('../watch');
 const { startLoad, stopLoad } = require('../load');
 const replicaLag = require('./replica-lag');
 
-const names = (env) => env.shard.hosts.map(d.shortName);
 const TOO_STALE = /"id":21126|RS102|too stale to catch up -- entering maintenance mode/; // 4.4+ JSON, 2.4, 3.x-4.2 (decisions.js)
 
 module.exports = {
   name: 'stale-secondary',
   summary: 'small oplog, stop a secondary, write until both healthy oplogs dropped its last optime, restart it, show RECOVERING + "too stale" evidence',
   options: {
-    member: { type: 'string', arg: 'NAME', help: (env) => `${names(env).join('|')}, must be a SECONDARY now (default ${names(env)[names(env).length - 1]})` },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, must be a SECONDARY now (default ${d.memberNames(env).at(-1)})` },
     'oplog-size-mb': { type: 'string', default: '16', arg: 'N', help: 'oplog size. Honoured only when the oplog is created: unless the running cluster already has it, the engine\'s cluster is DESTROYED and recreated (needs --yes)' },
     rate: { type: 'string', default: '2000' }, // load: documents per second (tests lower it)
     'baseline-seconds': { type: 'string', default: '5' },
@@ -36,7 +35,7 @@ module.exports = {
   },
 
   check(p, env) {
-    if (p.member !== undefined && !names(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${names(env).join(' ')})`);
+    if (p.member !== undefined && !d.memberNames(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${d.memberNames(env).join(' ')})`);
     if (!/^[1-9][0-9]*$/.test(p['oplog-size-mb'])) throw new Error(`--oplog-size-mb must be a whole number >= 1 (got '${p['oplog-size-mb']}')`);
     // mongod reads --oplogSize as an int (mongodb/mongo src/mongo/db/mongod_options.cpp
     // populateReplSettings: params["replication.oplogSizeMB"].as<int>()): a larger value is refused
@@ -55,7 +54,7 @@ module.exports = {
   ready: (ctx) => replicaLag.ready(ctx),
 
   plan(p, env, live = {}) {
-    const m = live.member || p.member || names(env)[names(env).length - 1];
+    const m = live.member || p.member || d.memberNames(env).at(-1);
     const e = env.engine.engine;
     const n = p['oplog-size-mb'];
     const lines = [
