@@ -74,7 +74,7 @@ function prepare(opts, startedAt = new Date()) {
     config,
     profile: opts.profile ?? null,
     images: opts.images ?? {},
-    uri: opts.uri,
+    uri: redactUri(opts.uri), // the file is the run's record: no password (YCSB gets the URI from run.sh)
   };
   run.create(file, placeholder(plan));
   run.close();
@@ -111,7 +111,7 @@ function summaryOf(plan, { complete, reason, steps, preload, endedAt = null }) {
     parameters: {
       database: c.database, collection: c.collection, write_concern: c.writeConcern,
       read_preference: c.readPreference, read_concern: c.readConcern, seed: null,
-      workload: c.workload, preload: c.preload, rate: c.rate, params: c.params, uri: redactUri(plan.uri),
+      workload: c.workload, preload: c.preload, rate: c.rate, params: c.params, uri: plan.uri,
       ycsb_properties: 'ycsb/workload.properties',
     },
     server: null,

@@ -40,7 +40,7 @@ test('--tool ycsb: YCSB 0.17.0\'s real load and run output becomes the lab\'s su
   for (const l of ['recordcount=500', 'fieldcount=2', 'fieldlength=8', 'operationcount=3000', 'requestdistribution=zipfian', 'readallfields=true', 'readproportion=0.5', 'updateproportion=0.5', 'table=usertable']) {
     assert.ok(props.split('\n').includes(l), `${l} in workload.properties`);
   }
-  assert.doesNotMatch(props + fs.readFileSync(path.join(dir, 'ycsb', 'plan.json'), 'utf8').replace(/"uri": "[^"]*"/, ''), /secret/, 'no credentials in the files');
+  assert.doesNotMatch(props + fs.readFileSync(path.join(dir, 'ycsb', 'plan.json'), 'utf8'), /secret/, 'no credentials in the files');
   await ycsbInto(dir, 'load.txt', ['-load', '-threads', '2']);
   const outs = {};
   for (const t of threads) outs[t] = await ycsbInto(dir, `run-threads-${t}.txt`, ['-t', '-threads', String(t)]);
