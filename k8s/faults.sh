@@ -107,8 +107,7 @@ k8s_run_fault() {
   k8s_parse_flags "$@"
   set -- "${K8S_REST[@]}"
   while (($#)); do
-    split_flag "$@" || die_usage "fault $scenario --on k8s does not take '$1'"
-    [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+    flag_value "fault $scenario --on k8s" "$@"
     case $FLAG in
       --on) on=$VALUE ;;
       --member) member=$VALUE ;;

@@ -175,8 +175,7 @@ k8s_run_experiment() {
     case $1 in
       --on | --on=* | --loaders | --loaders=* | --clients | --clients=* | --via | --via=* | --uri | --uri=* | \
         --results-dir | --results-dir=* | --group | --group=*)
-        split_flag "$@"
-        [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+        flag_value "$name" "$@"
         case $FLAG in
           --on) on=$VALUE ;;
           --loaders) K8S_LOADERS=$VALUE ;;

@@ -153,6 +153,10 @@ split_flag() {
   esac
 }
 
+# flag_value WHO ARGS...: split_flag on ARGS for a flag that takes a value: a usage error for a
+# word that is no flag ("WHO does not take ...") or a flag without its value.
+flag_value() { split_flag "${@:2}" || die_usage "$1 does not take '$2'"; [[ -n $VALUE ]] || die_usage "$FLAG needs a value"; }
+
 # edit_distance A B: the Levenshtein distance between two words (insert, delete, substitute).
 edit_distance() {
   local a=$1 b=$2 i j cost del ins sub

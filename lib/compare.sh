@@ -90,9 +90,8 @@ compare_parse() {
   experiment_exists "$COMPARE_EXPERIMENT" || die_usage "compare: unknown experiment '$COMPARE_EXPERIMENT'$(verb_hint "$COMPARE_EXPERIMENT")"
   shift
   while (($#)); do
-    split_flag "$@" || die_usage "compare does not take '$1'"
+    flag_value compare "$@"
     shift "$SHIFT_BY"
-    [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
     case $FLAG in
       --engines) engines=$VALUE ;;
       --uri)

@@ -49,8 +49,7 @@ k8s_parse_flags() {
     case $1 in
       --context | --context=* | --namespace | --namespace=* | --registry | --registry=* | --placement | --placement=* | \
         --storage-size | --storage-size=* | --storage-class | --storage-class=*)
-        split_flag "$@"
-        [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+        flag_value k8s "$@"
         case $FLAG in
           --context) K8S_CONTEXT=$VALUE ;;
           --namespace) K8S_NAMESPACE=$VALUE ;;

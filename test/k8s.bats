@@ -369,3 +369,21 @@ k8s_bundle() {
   assert_line --index 0 "error: --storage-size must be more than zero (got '0Gi'): each member's volume holds its data"
   [[ ! -s $STUB_KUBECTL_LOG ]] || fail "kubectl was called: $(cat "$STUB_KUBECTL_LOG")"
 }
+
+@test "a flag without its value, or a word that is no flag, is one line naming it (lib/common.sh flag_value)" {
+  local args want
+  while IFS='|' read -r args want; do
+    # shellcheck disable=SC2086  # words on purpose
+    lab $args
+    assert_failure 2
+    assert_line --index 0 "error: $want"
+  done <<'CASES'
+k8s up --engine k8s-wt --namespace|--namespace needs a value
+experiment2 --engine k8s-wt --on k8s --loaders|--loaders needs a value
+fault failover --engine k8s-wt --on k8s --member|--member needs a value
+fault failover --engine k8s-wt --on k8s member|fault failover --on k8s does not take 'member'
+compare experiment2 --engines|--engines needs a value
+compare experiment2 bogus|compare does not take 'bogus'
+CASES
+  [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
+}
