@@ -39,13 +39,8 @@ stack_files() {
   for f in "${files[@]}"; do printf -- '-f\n%s\n' "$f"; done
 }
 
-# stack_env: NAME=VALUE lines for everything the compose files interpolate. No secret values:
-# secrets are files under the engine's secrets folder, mounted into the containers that need them.
-# LAB_SHELL is the image's shell (engines table: mongosh, or the legacy mongo on 3.6/4.0 images);
-# LAB_DATA_CACHE_GB_WHOLE is data_cache_gb rounded up to a whole GB, at least 1, for a cache flag
-# that takes whole gigabytes (MongoRocks' --rocksdbCacheSizeGB, compose/engines/rocksdb.yml);
-# LAB_OPLOG_MB is the shard members' --oplogSize (engines table oplog_mb, compose/cluster.yml);
-# LAB_PLATFORM the image's one platform (engines table platform), empty for a multi-arch image.
+# stack_env: NAME=VALUE lines for everything the compose files interpolate, each described in
+# DEVELOPERS.md "Stack contract"; no secret values (secrets are files, mounted).
 stack_env() {
   cat <<ENV
 LAB_ENGINE=$ENGINE
@@ -93,12 +88,10 @@ stack_oplog_mb() {
   awk -v s="$share" -v g="$(profile_field "$2" data_cache_gb)" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
 }
 
-# The shard members' extra arguments (LAB_SHARD_EXTRA_ARGS: a fault's --oplogSize N or
-# --setParameter enableTestCommands=1), kept per engine in .state/<engine>/shard-extra-args
-# (git-ignored) from the fault that set them until the cluster's volumes go (destroy; down of an
-# engine that keeps no data). Without it a member recreated later (`up` of a partly running
-# stack, resync, heal) got the stack's defaults: a 1024 MB oplog among 16 MB ones after
-# stale-secondary, and a config differing from its running peers made Compose recreate every
+# The shard members' extra arguments a fault set (LAB_SHARD_EXTRA_ARGS), kept per engine: where
+# and until when, DEVELOPERS.md "Stack contract". Without them a member recreated later (`up` of a
+# partly running stack, resync, heal) got the stack's defaults: a 1024 MB oplog among 16 MB ones
+# after stale-secondary, and a config differing from its running peers made Compose recreate every
 # shard member at once (issue 36 item 5).
 STATE_ROOT="$LAB_ROOT/.state"
 stack_shard_args_file() { echo "$STATE_ROOT/${1:-$ENGINE}/shard-extra-args"; }
