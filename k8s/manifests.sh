@@ -16,18 +16,13 @@ K8S_SHARD_RS=rs0             # the operator names the config set "cfg"; the shar
 K8S_USERS_SECRET=lab-secrets # system users, made by ./run.sh from .secrets/ (never the operator's random ones)
 K8S_MONGOD_PORT=27017
 K8S_EXPORTER_PORT=9216
-# The exporter sidecar's budget, requests = limits (Guaranteed), carved out of the member's CPUs so
-# that the pod asks for the profile's CPUs in all and fits a node of that size. 250m: ~12x the
-# largest scrape measured here (20 ms of CPU against mongo-java-server, k8s/test/exporter-cpu.sh),
-# i.e. a 125 ms scrape still answers within 500 ms under the CFS quota; mongo-java-server lacks the
-# FTDC document and replSetGetStatus a real mongod adds (k8s/README.md "Exporter CPU").
+# The exporter sidecar's budget, requests = limits, carved out of the member's CPUs (k8s/README.md
+# "Resources"); why 250m: k8s/README.md "Exporter CPU".
 K8S_EXPORTER_CPU_M=250
 K8S_EXPORTER_MEM=128Mi
 
-# k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why.
-# The operator runs Percona Server for MongoDB only (its images, its flags such as
-# --relaxPermChecks), majors 6.0/7.0/8.0, engines wiredTiger and inMemory (mmapv1 is in its enum
-# but rejected: pkg/apis/psmdb/v1/psmdb_defaults.go).
+# k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why
+# (what it runs, and where that was read: k8s/README.md "Engines" and the pins).
 k8s_engine_refusal() {
   local engine=$1 image line server_engine
   image=$(engine_field "$engine" image)
@@ -79,9 +74,7 @@ k8s_mib() {
 }
 
 # k8s_cache_ratio ENGINE_WORD CACHE_GB MEM: the ratio that makes the operator pass exactly
-# CACHE_GB. The operator computes wiredTiger's cache as ratio * (limit - 1 GiB) and inMemory's as
-# ratio * limit, floored at 0.25 GB (pkg/psmdb/container.go getWiredTigerCacheSizeGB), so a lab
-# cache is a ratio here; psmdb-check reads the resulting --wiredTigerCacheSizeGB back.
+# CACHE_GB (its formulas and floor: k8s/README.md "Cache sizes").
 k8s_cache_ratio() {
   local word=$1 cache=$2 mib
   mib=$(k8s_mib "$3")

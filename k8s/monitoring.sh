@@ -1,12 +1,7 @@
 # shellcheck shell=bash
-# Monitoring at 1 s in the engine's namespace: the lab's own Prometheus (not a cluster-wide
-# prometheus-operator, which many clusters lack and whose PodMonitor would need its CRDs) finds
-# every pod port named lab-metrics (the exporter beside each mongod and mongos) and lab-loader
-# (the loader pods) through the Kubernetes API, scrapes each every 1 s with a 1 s timeout as on
-# Compose, and labels series as compose/monitoring/prometheus.yml does (job mongod|mongos|loader,
-# instance = pod, engine), so the same dashboards work; Grafana gets the lab's dashboards and
-# provisioning as they are in dashboards/. Images are the ones compose/monitoring.yml pins.
-# Sourced by lib/k8s.sh after k8s/manifests.sh.
+# Monitoring at 1 s in the engine's namespace, as k8s/README.md "Monitoring" describes it: the lab's
+# own Prometheus (not a cluster-wide prometheus-operator, which many clusters lack and whose
+# PodMonitor would need its CRDs) and Grafana. Sourced by lib/k8s.sh after k8s/manifests.sh.
 
 # k8s_compose_image NAME: the image compose/monitoring.yml uses for prometheus|grafana.
 k8s_compose_image() {

@@ -1,9 +1,6 @@
 # shellcheck shell=bash
-# ./run.sh k8s up|status|down|destroy and ./run.sh NAME --on k8s: the lab's topology on an
-# existing Kubernetes cluster through the Percona Operator for MongoDB (pinned in
-# k8s/versions.env), with the lab's exporter, Prometheus at 1 s and Grafana in the engine's
-# namespace, and experiments as an Indexed Job of loader pods. Manifests: k8s/manifests.sh,
-# k8s/monitoring.sh, k8s/loaders.sh; every change goes through `run` (printed under --dry-run).
+# ./run.sh k8s up|status|down|destroy|manifests, NAME --on k8s, fault --on k8s: verbs, flags and
+# kubectl command lines (the other files: k8s/README.md); every change goes through `run`.
 
 # k8s_load: the manifest generators, read only when a Kubernetes verb runs (run.sh sources this
 # file for every verb; the Compose verbs need nothing from k8s/).
@@ -127,10 +124,8 @@ k8s_resolve_placement() {
 }
 
 # k8s_check_node_fit: with dedicated placement, every node labelled for a role must allocate what
-# one member's pod of the profile asks (mongod or mongos + the exporter sidecar: the profile's CPUs
-# in all, its memory + the sidecar's), else up refuses in one line: a pod that fits no node stays
-# Pending and up would wait its 20 minutes. Allocatable, not capacity: the kubelet's reserve and
-# the node's system pods come off a node's size.
+# one member's pod of the profile asks (k8s/README.md "Resources"), else up refuses in one line: a
+# pod that fits no node stays Pending and up would wait its 20 minutes.
 k8s_check_node_fit() {
   [[ $DRY_RUN == 1 || $K8S_PLACEMENT != dedicated ]] && return 0
   local role cpus mem need_cpu need_mem short nodes
@@ -234,10 +229,8 @@ k8s_render() {
   return 0
 }
 
-# k8s_pause_manifest true|false: the PerconaServerMongoDB's spec.pause alone. Applied server-side by
-# its own field manager (lab-pause), so that manager owns spec.pause and nothing else: the lab
-# manager's apply of the whole CR never names pause, down sets it true and up false through the
-# same manager, so no apply conflicts with another's and up after down unpauses.
+# k8s_pause_manifest true|false: the PerconaServerMongoDB's spec.pause alone, applied by its own
+# field manager, lab-pause (why: k8s/README.md, the spec.pause bullet).
 k8s_pause_manifest() {
   cat <<YAML
 apiVersion: psmdb.percona.com/v1
@@ -250,9 +243,7 @@ spec:
 YAML
 }
 
-# k8s_set_pause true|false: spec.pause through its one manager. --force-conflicts takes the field
-# over from another manager only: the applied object holds nothing but spec.pause (a cluster
-# paused by an earlier lab's `kubectl patch`, manager kubectl-patch, is unpaused too).
+# k8s_set_pause true|false: spec.pause through its one manager (--force-conflicts: the same bullet).
 k8s_set_pause() {
   if [[ $DRY_RUN == 1 ]]; then
     quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
@@ -302,10 +293,8 @@ k8s_status() {
   kube -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
 }
 
-# down: the operator's pause stops every mongod and mongos and keeps the volumes (spec.pause, owned
-# by the lab-pause field manager: k8s_set_pause);
-# monitoring scales to 0. An engine that keeps no data (inMemory) is removed instead, as on
-# Compose: config servers would otherwise route to a shard whose data is gone.
+# down: spec.pause true (k8s_set_pause: every mongod and mongos stopped, volumes kept), monitoring
+# scaled to 0; an engine that keeps no data is removed instead, as on Compose (keeps_data).
 k8s_down() {
   k8s_require_kubectl
   if engine_is "$ENGINE" keeps_data; then
