@@ -75,18 +75,19 @@ kube() { run kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
 # kube_probe ARGS: read-only kubectl, always run.
 kube_probe() { kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
 
-# kube_apply_stdin: apply the manifests on stdin (server-side: the dashboards ConfigMap is larger
-# than client-side apply's 256 KiB last-applied annotation allows). Under --dry-run the manifests
-# are printed after the command.
+# kube_apply_stdin [MANAGER FLAG...]: apply the manifests on stdin as field manager MANAGER (default
+# lab), server-side: the dashboards ConfigMap is larger than client-side apply's 256 KiB
+# last-applied annotation allows. Under --dry-run the manifests are printed after the command.
 kube_apply_stdin() {
+  local cmd=(kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side "--field-manager=${1:-lab}" "${@:2}" -f -)
   if [[ $DRY_RUN == 1 ]]; then
-    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+    quote_words "${cmd[@]}"
     print_cmd "${QUOTED[@]}" '<<EOF'
     cat
     printf 'EOF\n'
     return 0
   fi
-  kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+  "${cmd[@]}"
 }
 
 k8s_require_kubectl() {
@@ -244,16 +245,7 @@ YAML
 }
 
 # k8s_set_pause true|false: spec.pause through its one manager (--force-conflicts: the same bullet).
-k8s_set_pause() {
-  if [[ $DRY_RUN == 1 ]]; then
-    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
-    print_cmd "${QUOTED[@]}" '<<EOF'
-    k8s_pause_manifest "$1"
-    printf 'EOF\n'
-    return 0
-  fi
-  k8s_pause_manifest "$1" | kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
-}
+k8s_set_pause() { k8s_pause_manifest "$1" | kube_apply_stdin lab-pause --force-conflicts; }
 
 # k8s_apply_cluster: every manifest of the engine's cluster (manager lab), then spec.pause false
 # (manager lab-pause): up brings back a cluster that down paused.
