@@ -41,9 +41,6 @@ compare_usage() {
 USAGE
 }
 
-# compare_mask URI: the URI with any password shown as *** (user:***@); never the secret.
-compare_mask() { sed -E 's#^(mongodb(\+srv)?://)([^:@/]*):[^@/]*@#\1\3:***@#' <<<"$1"; }
-
 # compare_order N SIDE...: the sides to run, one per line, N rounds. Odd rounds go in the given
 # order, even rounds in reverse (A B, B A, A B, ...: ABBA for two, A B C C B A for three). Why:
 # any drift of the host over the comparison (page cache filling, thermal throttling, a background
@@ -96,7 +93,7 @@ compare_parse() {
       --engines) engines=$VALUE ;;
       --uri)
         [[ $VALUE =~ ^([A-Za-z0-9][A-Za-z0-9_.-]*)=(mongodb(\+srv)?://.+)$ ]] ||
-          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$(compare_mask "$VALUE")'"
+          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$VALUE'" # die_usage masks the password
         name=${BASH_REMATCH[1]} uri=${BASH_REMATCH[2]}
         [[ -z ${COMPARE_URI[$name]:-} ]] || die_usage "--uri: the name '$name' is given twice (each side needs its own)"
         COMPARE_URI[$name]=$uri
@@ -214,7 +211,7 @@ compare_print_plan() {
     mark="to run"
     if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
     if [[ -n ${COMPARE_URI[$side]:-} ]]; then
-      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(compare_mask "${COMPARE_URI[$side]}")"
+      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(redact_secrets "${COMPARE_URI[$side]}")"
     else
       printf '  %3d  %-16s %s\n' "$pos" "$side" "$mark"
     fi
