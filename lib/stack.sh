@@ -123,22 +123,19 @@ compose_argv() {
 }
 
 # compose ARGS...: run docker compose for this engine's project (printed, not run, under --dry-run).
-compose() {
-  local argv
-  if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
-  placement_resolve
-  mapfile -t argv < <(compose_argv "$@")
-  run "${argv[@]}"
-}
-
+compose() { compose_with run "$@"; }
 # compose_probe ARGS...: a read-only docker compose call (ps, config, exec of a read-only command);
 # runs even under --dry-run so that the dry run can say what state it found.
-compose_probe() {
-  local argv
+compose_probe() { compose_with command "$@"; }
+
+# compose_with RUNNER ARGS...: the host view and placement resolved, then RUNNER and the command line.
+compose_with() {
+  local runner=$1 argv
+  shift
   if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
   placement_resolve
   mapfile -t argv < <(compose_argv "$@")
-  "${argv[@]}"
+  "$runner" "${argv[@]}"
 }
 
 # Memory of a shard member, checked against the profile's data_mem before `up` (issue 26): the
