@@ -5,13 +5,9 @@
 #                docker compose ... --profile loader run --rm --build --use-aliases loader EXP ...
 #                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
 #   --uri URI:   no Docker at all; loader/bin/lab-loader (node lab-loader.js) on this host against URI.
-# Every experiment flag is checked before anything starts (exit 2) by the loader's own parser
-# (`lab-loader check`, experiment_loader_check), so there is one set of rules and messages. Bash
-# checks only what is bash's: the engine and profile (run.sh), where the loader runs (--uri or
-# the stack, --via) and which flags go with which route. Without node or loader/node_modules on
-# this host, in-stack runs say so in one line and the loader checks the flags when it starts.
-# Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 2 usage error,
-# 130 interrupted by Ctrl-C, 143 stopped by SIGTERM).
+# Experiment flags are the loader's to check (experiment_loader_check; DEVELOPERS.md "Loader
+# contract"); bash checks only the engine and profile (run.sh), where the loader runs (--uri or the
+# stack, --via) and which flags go with which route. Exit codes: the loader's (loader/README.md "Exit codes").
 # The closing "results: DIR" line names the folder this run created, read from the loader's own
 # closing line (EXPERIMENT_RESULTS), never `latest`: a run that wrote nothing prints none.
 

@@ -1,11 +1,7 @@
 # shellcheck shell=bash
-# ./run.sh fault SCENARIO [flags] and ./run.sh resync MEMBER. Every module in
-# loader/src/faults/scenarios/ is a scenario (its usage, flags, checks and plan are the module's:
-# `lab-fault.js usage|check|run`); bash passes the flags on unread, performs the named stack hooks
-# a module asks for (below: running-stack, test-commands, small-oplog) and answers the one fault
-# process's Docker requests (lib/fault-bridge.sh). Each process writes
-# results/fault-<scenario>/<engine>/<UTC>/ and a `latest` link, and ends with one verdict line.
-# Exit codes: 0 verdict PASS, 1 environment error or verdict FAIL, 2 usage error.
+# ./run.sh fault SCENARIO [flags] and ./run.sh resync MEMBER. The scenario modules, their flags
+# (passed on unread), hooks, results and exit codes: DEVELOPERS.md "Adding a fault"; here the
+# stack hooks (below) and the one fault process, whose Docker requests lib/fault-bridge.sh answers.
 
 # shellcheck source=lib/fault-bridge.sh
 source "$LAB_ROOT/lib/fault-bridge.sh"
