@@ -6,9 +6,7 @@
 # Every docker compose call in lib/ goes through compose() (changes things, honours --dry-run) or
 # compose_probe() (read-only, always runs), so the command lines are built in one place.
 
-# Engines run one at a time: they publish the same host ports, because two clusters on one machine
-# would compete for CPU and disk and skew both measurements. `up` refuses while another engine's
-# stack is running (see cluster.sh).
+# Engines run one at a time (why: lib/preflight.sh preflight_one_engine).
 stack_project() { echo "lab-${1:-$ENGINE}"; }
 
 SECRETS_ROOT="$LAB_ROOT/.secrets"
