@@ -132,13 +132,8 @@ YAML
 }
 
 # k8s_placement INDENT ROLE PLACEMENT: one member per node (PLACEMENT=dedicated: nodes labelled
-# lab.role=ROLE), and no node shared with another member of any engine's lab cluster: the
-# operator's own anti-affinity (antiAffinityTopologyKey) holds within one cluster only, so two
-# engines' members could share a node and measure each other. affinity.advanced replaces it
-# (operator v1.23.0 pkg/psmdb/statefulset.go PodAffinity: Advanced is used as is) with one
-# required term: no pod of the operator's (app.kubernetes.io/name percona-server-mongodb) in any
-# namespace labelled lab.engine (k8s_namespace_manifest) on the same host. PLACEMENT=shared: the
-# cluster has too few nodes, anti-affinity off.
+# lab.role=ROLE), and no node shared with another member of any engine's lab cluster (why
+# affinity.advanced: k8s/README.md "Isolation"). PLACEMENT=shared: too few nodes, anti-affinity off.
 k8s_placement() {
   local pad=$1 role=$2 placement=$3
   if [[ $placement == dedicated ]]; then

@@ -432,16 +432,13 @@ experiment_data_dirs() {
 }
 
 # experiment_journal_off NAME VIA LOADER_ARGS...: seeds/001's import without a journal, after the
-# bulk-import cases, on an engine whose server line allows it (compose/engines.tsv nojournal: yes;
-# MMAPv1 on 4.0, where only WiredTiger replica-set members refuse --nojournal: mongodb/mongo
-# src/mongo/db/db.cpp _initAndListen). The shard members are restarted with --nojournal one at a
-# time (Compose recreates each with LAB_SHARD_EXTRA_ARGS=--nojournal and waits until it is
-# healthy), the loader runs the journal-off case alone (--members-journal off; it checks
-# getCmdLineOpts itself, and sets the shard set's writeConcernMajorityJournalDefault false for the
-# case, before its setup's drop, and back after: w:majority never completes without a journal
-# while it is true, SERVER-49428; loader/src/journal-majority.js), and the members are restarted
-# as the stack defines them, journal on.
-# Other kinds and engines: nothing (said once for an engine that cannot).
+# bulk-import cases, on an engine whose server line allows it (engines table nojournal: which and
+# why, DEVELOPERS.md). The shard members are restarted with --nojournal one at a time (Compose
+# recreates each and waits until it is healthy), the loader runs the journal-off case alone
+# (--members-journal off; it checks getCmdLineOpts itself, and holds the set's
+# writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/journal-majority.js),
+# and the members are restarted as the stack defines them, journal on. Other kinds and engines:
+# nothing (said once for an engine that cannot).
 experiment_journal_off() {
   local name=$1 via=$2 m rc=0 before
   shift 2

@@ -137,11 +137,10 @@ compose_with() {
 }
 
 # Memory of a shard member, checked against the profile's data_mem before `up` (issue 26): the
-# engine's cache (the profile's data_cache_gb; in whole GB, at least 1, for a flag that takes whole
-# GB: MongoRocks' --rocksdbCacheSizeGB, rocks_global_options.cpp moe::Int validRange(1, 10000)),
-# what the engine holds beyond it (engines table mem_beyond_cache_mb: MongoRocks' 4 x 64 MB
-# memtables), and mongod's own allowance below. A member over its limit is killed by the kernel
-# (Docker's OOMKilled) in the middle of a run.
+# engine's cache (whole GB for MongoRocks: rocks_global_options.cpp validRange(1, 10000)), what it
+# holds beyond it and mongod's own allowance below (engines table cache_flag and
+# mem_beyond_cache_mb, DEVELOPERS.md). A member over its limit is killed by the kernel (Docker's
+# OOMKilled) in the middle of a run.
 # MONGOD_OWN_MB: the lab's allowance for mongod itself (heap, a thread and its stack per
 # connection, the oplog's and the replication's buffers); the lab's budget, not a server figure.
 MONGOD_OWN_MB=512
