@@ -152,12 +152,10 @@ fault_hook_small_oplog() {
   verb_destroy
 }
 
-# netem-kernel: the netem qdisc is a kernel module of the Docker host (sch_netem), missing from
-# Docker Desktop's WSL2 kernel (microsoft/WSL#6065; bitnami/containers#32326), where every netem
-# request failed as a bare failed docker action mid-fault. Probed before anything starts: the
-# sidecar's image (built) adds and removes a netem qdisc in a container of its own (no network:
-# its lo; the qdisc kind is the kernel's, the same in every namespace). Missing: one line naming
-# tc's error and the engine's other methods (engines.tsv fault_methods), exit 1, nothing started.
+# netem-kernel (DEVELOPERS.md "stack hooks"): the netem qdisc is a kernel module of the Docker host
+# (sch_netem; bitnami/containers#32326), without which every netem request failed as a bare failed
+# docker action mid-fault. The probe's container has no network (its lo): the qdisc kind is the
+# kernel's, the same in every namespace.
 fault_hook_netem_kernel() {
   [[ $1 == before ]] || return 0
   fault_netem_probe || die_env "$FAULT_NETEM_WHY"
