@@ -1,9 +1,8 @@
 # shellcheck shell=bash
 # Experiment verbs: ./run.sh NAME [flags] for every experiments/NAME.yaml (seeds/004 gave the
 # first three; an experiment is its file, the loader is loader/bin/lab-loader.js).
-#   In a stack:  stands the engine's stack up if needed (verb_up), then
-#                docker compose ... --profile loader run --rm --build --use-aliases loader EXP ...
-#                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
+#   In a stack:  stands the engine's stack up if needed (verb_up), then runs compose/loader.yml's
+#                loader one-shot on the stack network (the command line: that file's header).
 #   --uri URI:   no Docker at all; loader/bin/lab-loader (node lab-loader.js) on this host against URI.
 # Experiment flags are the loader's to check (experiment_loader_check; DEVELOPERS.md "Loader
 # contract"); bash checks only the engine and profile (run.sh), where the loader runs (--uri or the
