@@ -98,6 +98,23 @@ YAML
   [[ -z $selector ]] || printf '%s\n' "$selector"
 }
 
+# k8s_service NAME NAMESPACE APP PORT: a Service on port PORT (named http) of the pods labelled
+# app.kubernetes.io/name=APP.
+k8s_service() {
+  cat <<YAML
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: $1
+  namespace: $2
+spec:
+  selector: {app.kubernetes.io/name: $3}
+  ports:
+    - {name: http, port: $4, targetPort: $4}
+YAML
+}
+
 # k8s_monitoring_manifest ENGINE NAMESPACE PLACEMENT
 k8s_monitoring_manifest() {
   local engine=$1 ns=$2 placement=$3 prom_image grafana_image selector=""
@@ -171,19 +188,10 @@ YAML
           configMap: {name: lab-prometheus}
         - name: data
           emptyDir: {}
----
-# Named "prometheus" because the provisioned datasource (dashboards/provisioning) points at
-# http://prometheus:9090, as on Compose.
-apiVersion: v1
-kind: Service
-metadata:
-  name: prometheus
-  namespace: $ns
-spec:
-  selector: {app.kubernetes.io/name: lab-prometheus}
-  ports:
-    - {name: http, port: 9090, targetPort: 9090}
 YAML
+  # Named "prometheus" because the provisioned datasource (dashboards/provisioning) points at
+  # http://prometheus:9090, as on Compose.
+  k8s_service prometheus "$ns" lab-prometheus 9090
   k8s_deployment_head grafana "$ns" lab-grafana "$selector"
   cat <<YAML
       containers:
@@ -217,15 +225,6 @@ YAML
           configMap: {name: lab-grafana-dashboard-provider}
         - name: dashboards
           configMap: {name: lab-grafana-dashboards}
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: grafana
-  namespace: $ns
-spec:
-  selector: {app.kubernetes.io/name: lab-grafana}
-  ports:
-    - {name: http, port: 3000, targetPort: 3000}
 YAML
+  k8s_service grafana "$ns" lab-grafana 3000
 }
