@@ -1,11 +1,9 @@
 # shellcheck shell=bash
-# The lab's topology on Kubernetes as manifests, from the same tables as Compose
-# (compose/engines.tsv, profiles.tsv, topology.tsv): one PerconaServerMongoDB (config replica set
-# of 3, one shard replica set of 3, N mongos) per engine in its own namespace, the lab's exporter
-# beside every mongod and mongos, the lab's Prometheus (1 s) and Grafana with the lab's
-# dashboards, and the loaders' Indexed Job. Pure functions: they print YAML and run nothing, so
-# --dry-run, the tests (kubeconform, kube-apiserver, the operator's own checks) and `up` all see
-# the same text. Field names and defaults: k8s/README.md (sources: operator v1.23.0).
+# The lab's topology on Kubernetes as manifests, from the same tables as Compose: one
+# PerconaServerMongoDB per engine in its own namespace, the lab's exporter beside every mongod and
+# mongos. Pure functions: they print YAML and run nothing, so --dry-run, the tests (kubeconform,
+# kube-apiserver, the operator's own checks) and `up` all see the same text. Field names and
+# defaults: k8s/README.md (sources: operator v1.23.0).
 # Needs lib/common.sh and lib/tables.sh; sourced by lib/k8s.sh.
 
 # shellcheck source=k8s/versions.env
@@ -39,10 +37,8 @@ k8s_engine_refusal() {
   fi
 }
 
-# k8s_server_image ENGINE: the server image the CR runs. An engine row naming a release line's
-# floating tag (percona/percona-server-mongodb:8.0) gets that line's exact build of the pinned
-# operator release (k8s/versions.env PSMDB_IMAGE_<line>), with its digest when one is recorded;
-# a row that already names an exact tag or digest keeps it.
+# k8s_server_image ENGINE: the server image the CR runs: a line's floating tag becomes the pinned
+# exact build (k8s/README.md, the pins); a row naming an exact tag or digest keeps it.
 k8s_server_image() {
   local image line pin dig digest
   image=$(engine_field "$1" image)
