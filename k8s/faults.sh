@@ -100,7 +100,7 @@ k8s_fault_heal() {
   done
 }
 
-# k8s_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s [--member I] [--duration D] [--how kill].
+# k8s_run_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s [--member I] [--duration D] [--how kill].
 k8s_run_fault() {
   local scenario=${1:-} member=1 duration=30s how=kill on=""
   shift || true

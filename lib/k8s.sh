@@ -311,18 +311,6 @@ k8s_destroy() {
   kube delete namespace "$K8S_NAMESPACE" --ignore-not-found --wait=true
 }
 
-# k8s_experiment NAME ARGS...: ./run.sh NAME --on k8s ... (k8s/loaders.sh).
-k8s_experiment() {
-  k8s_load
-  k8s_run_experiment "$@"
-}
-
-# k8s_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s ... (k8s/faults.sh).
-k8s_fault() {
-  k8s_load
-  k8s_run_fault "$@"
-}
-
 # verb_k8s ACTION [flags]: ./run.sh k8s up|status|down|destroy|manifests.
 verb_k8s() {
   local action=${1:-}
