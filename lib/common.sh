@@ -187,6 +187,9 @@ nearest_word() {
   printf '%s\n' "$best"
 }
 
+# loader_on_host: Node.js and the loader's modules are on this host (else the loader's image has them).
+loader_on_host() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
+
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

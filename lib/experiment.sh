@@ -129,7 +129,7 @@ experiment_flags_usage() {
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
  Each workload's own flags, as its kind declares them (loader/src/kinds):
 USAGE
-  if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+  if loader_on_host; then
     node "$LAB_ROOT/loader/bin/lab-loader.js" flags --experiments-dir "$LAB_ROOT/experiments"
   else
     echo "  (listed by: node loader/bin/lab-loader.js flags, after 'cd loader && npm ci')"
@@ -143,7 +143,7 @@ USAGE
 experiment_loader_check() {
   local name=$1 uri=$2 out rc=0
   shift 2
-  if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+  if ! loader_on_host; then
     info "note: node or loader/node_modules not found on this host: the experiment flags are checked by the loader when it starts"
     return 0
   fi

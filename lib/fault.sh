@@ -14,12 +14,9 @@ fault_scenario_names() {
   for f in "$LAB_ROOT/$FAULT_SCENARIO_DIR"/*.js; do [[ -f $f ]] && basename "$f" .js; done
 }
 
-# fault_host_node: Node.js and the loader's modules are on this host (else the image runs them).
-fault_host_node() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
-
 # fault_flags_usage: the "Fault flags" of ./run.sh help, from the modules (lab-fault.js usage).
 fault_flags_usage() {
-  if fault_host_node; then
+  if loader_on_host; then
     node "$LAB_ROOT/loader/bin/lab-fault.js" usage
   else
     printf '  fault %s\n%s\n' "$(fault_scenario_names | paste -sd'|' -)" \
@@ -71,7 +68,7 @@ fault_step() { info ""; info "== $*"; }
 FAULT_HOOKS=()
 fault_check() {
   local out rc=0
-  if fault_host_node; then
+  if loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-fault.js" check "$@" --engine "$ENGINE" 2>&1) || rc=$?
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the fault process checks the $1 flags when it starts"
