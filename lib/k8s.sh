@@ -196,12 +196,12 @@ k8s_ensure_secret_files() {
       umask 077
       for role in BACKUP:backup DATABASE_ADMIN:databaseAdmin CLUSTER_ADMIN:clusterAdmin CLUSTER_MONITOR:clusterMonitor USER_ADMIN:userAdmin; do
         user=${role#*:}
-        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
+        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(secret_password)"
       done >"$dir/users.env"
     )
   fi
   [[ -s $dir/grafana-admin-password ]] ||
-    (umask 077 && head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32 >"$dir/grafana-admin-password")
+    (umask 077 && secret_password | tr -d '\n' >"$dir/grafana-admin-password")
 }
 
 # k8s_apply_secret NAME ARGS...: create-or-update a Secret from files (kubectl create --dry-run=client

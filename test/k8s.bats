@@ -76,6 +76,11 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
     ! grep -qF -- "$pw" "$STUB_KUBECTL_LOG" "$STUB_DOCKER_LOG" || fail "a password is on a command line"
   done
   [[ $(stat -c %a "$LAB/.secrets/k8s-k8s-mem") == 700 ]]
+  # lib/secrets.sh secret_password's: 32 characters of [A-Za-z0-9]; Grafana's file holds no newline
+  [[ $(grep -cE '^MONGODB_[A-Z_]+_PASSWORD=[A-Za-z0-9]{32}$' "$LAB/.secrets/k8s-k8s-mem/users.env") == 5 ]] ||
+    fail "users.env: $(sed 's/=.*/=.../' "$LAB/.secrets/k8s-k8s-mem/users.env")"
+  grep -qE '^[A-Za-z0-9]{32}$' "$LAB/.secrets/k8s-k8s-mem/grafana-admin-password" &&
+    [[ $(wc -c <"$LAB/.secrets/k8s-k8s-mem/grafana-admin-password") == 32 ]] || fail "grafana-admin-password is not 32 characters"
   applied | grep -q "engine: inMemory" || fail "no inMemory PerconaServerMongoDB applied"
   applied | grep -q "name: lab-grafana-dashboards" || fail "dashboards not applied"
   # up unpauses a cluster that down paused: spec.pause false through pause's own manager, after
