@@ -6,9 +6,9 @@
 #   --uri URI:   no Docker at all; loader/bin/lab-loader (node lab-loader.js) on this host against URI.
 # Experiment flags are the loader's to check (experiment_loader_check; DEVELOPERS.md "Loader
 # contract"); bash checks only the engine and profile (run.sh), where the loader runs (--uri or the
-# stack, --via) and which flags go with which route. Exit codes: the loader's (loader/README.md "Exit codes").
-# The closing "results: DIR" line names the folder this run created, read from the loader's own
-# closing line (EXPERIMENT_RESULTS), never `latest`: a run that wrote nothing prints none.
+# stack, --via) and which flags go with which route. Exit codes: the loader's (loader/README.md
+# "Exit codes"). The closing "results: DIR" line names the folder this run created, read from the
+# loader's own closing line (EXPERIMENT_RESULTS), never `latest`: a run that wrote nothing prints none.
 
 # Where the stack's loader connects (--via), by service name, with the root password file that
 # compose/loader.yml mounts from .secrets/<engine>/ (never on a command line).
