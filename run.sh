@@ -252,9 +252,9 @@ main() {
     logs) verb_logs "${REST_ARGS[@]}" ;;
     shell) verb_shell "${REST_ARGS[@]}" ;;
     fault)
-      # --on k8s: the fault acts through the Kubernetes API (lib/k8s.sh)
+      # --on k8s: the fault acts through the Kubernetes API (k8s/faults.sh)
       if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
-        k8s_fault "${REST_ARGS[@]}"
+        k8s_load; k8s_run_fault "${REST_ARGS[@]}"
         return
       fi
       verb_fault "${REST_ARGS[@]}"
@@ -265,9 +265,9 @@ main() {
     *)
       # Any experiments/NAME.yaml is a verb: an experiment is its file, no list to edit here.
       experiment_exists "$verb" || die_usage "unknown verb '$verb'$(verb_hint "$verb")"
-      # --on k8s: the loader runs as pods on a Kubernetes cluster (lib/k8s.sh)
+      # --on k8s: the loader runs as pods on a Kubernetes cluster (k8s/loaders.sh)
       if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
-        k8s_experiment "$verb" "${REST_ARGS[@]}"
+        k8s_load; k8s_run_experiment "$verb" "${REST_ARGS[@]}"
         return
       fi
       verb_experiment "$verb" "${REST_ARGS[@]}"

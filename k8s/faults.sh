@@ -100,15 +100,14 @@ k8s_fault_heal() {
   done
 }
 
-# k8s_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s [--member I] [--duration D] [--how kill].
+# k8s_run_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s [--member I] [--duration D] [--how kill].
 k8s_run_fault() {
   local scenario=${1:-} member=1 duration=30s how=kill on=""
   shift || true
   k8s_parse_flags "$@"
   set -- "${K8S_REST[@]}"
   while (($#)); do
-    split_flag "$@" || die_usage "fault $scenario --on k8s does not take '$1'"
-    [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+    flag_value "fault $scenario --on k8s" "$@"
     case $FLAG in
       --on) on=$VALUE ;;
       --member) member=$VALUE ;;

@@ -1,15 +1,7 @@
 # shellcheck shell=bash
-# ./run.sh NAME --on k8s [--loaders N]: the experiment's loader as an Indexed Job of N pods on the
-# client nodes (one per node: topologySpreadConstraints on the host name), each running its share
-# of the clients; k8s/pod/loader-pod.js holds them at a start barrier (served by pod 0, reached
-# through the Job's headless Service) until all have reached the cluster, writes its results into
-# a bundle in the pod and waits (ready) until ./run.sh has read it with kubectl exec: the results
-# never depend on the pod's log, which the kubelet rotates. ./run.sh watches the pods
-# (k8s_watch_loaders): a pod that fails is named within seconds, the others are stopped and keep
-# what they measured; everything is collected into results/<NAME>/<engine>/<UTC>-k8s/pod-<i>/ and
-# the report reads that folder as one run (same --group: percentiles from the merged histograms),
-# marked incomplete when a pod failed.
-# Sourced by lib/k8s.sh.
+# ./run.sh NAME --on k8s [--loaders N]: the experiment's loader as an Indexed Job of N pods, each
+# running its share of the clients; how they start together, hand their results over, fail and
+# are collected as one run: k8s/README.md "Loaders as pods". Sourced by lib/k8s.sh.
 
 K8S_LOADERS=1
 K8S_LOADER_METRICS_PORT=9464 # the loader's --metrics-port, scraped as job "loader"
@@ -175,8 +167,7 @@ k8s_run_experiment() {
     case $1 in
       --on | --on=* | --loaders | --loaders=* | --clients | --clients=* | --via | --via=* | --uri | --uri=* | \
         --results-dir | --results-dir=* | --group | --group=*)
-        split_flag "$@"
-        [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+        flag_value "$name" "$@"
         case $FLAG in
           --on) on=$VALUE ;;
           --loaders) K8S_LOADERS=$VALUE ;;
@@ -262,13 +253,10 @@ k8s_server_meta() {
        one_build: (if ($m | length) == 0 then null else (([$m[].image_id] | unique | length) == 1) end)}'
 }
 
-# k8s_watch_loaders JOB N RUN_DIR: wait for the loader pods. A pod that fails (the Job fails only
-# its index: backoffLimitPerIndex) is named at once in one line with its exit and last log
-# lines; the others are stopped (their loaders end as on SIGTERM, keeping what they measured,
-# marked incomplete). When every pod has either failed or has its results waiting (ready), or
-# K8S_STOP_WAIT_S after a failure, the bundles (kubectl exec cat) and the failed pods' logs are
-# collected into RUN_DIR, marked incomplete unless every pod ended well, and the pods released.
-# Returns 1 when the run is not whole.
+# k8s_watch_loaders JOB N RUN_DIR: wait for the loader pods, naming a failed one and stopping the
+# others (k8s/README.md "Loaders as pods", 4.); when every pod has failed or has its results
+# waiting (ready), or K8S_STOP_WAIT_S after a failure, collect the bundles and the failed pods'
+# logs into RUN_DIR and release the pods. Returns 1 when the run is not whole.
 k8s_watch_loaders() {
   local job=$1 n=$2 run_dir=$3 rc=0 failed_at="" idx name phase ready code waiting failed
   local -A reported=() stopped=()

@@ -1,11 +1,9 @@
 # shellcheck shell=bash
-# The lab's topology on Kubernetes as manifests, from the same tables as Compose
-# (compose/engines.tsv, profiles.tsv, topology.tsv): one PerconaServerMongoDB (config replica set
-# of 3, one shard replica set of 3, N mongos) per engine in its own namespace, the lab's exporter
-# beside every mongod and mongos, the lab's Prometheus (1 s) and Grafana with the lab's
-# dashboards, and the loaders' Indexed Job. Pure functions: they print YAML and run nothing, so
-# --dry-run, the tests (kubeconform, kube-apiserver, the operator's own checks) and `up` all see
-# the same text. Field names and defaults: k8s/README.md (sources: operator v1.23.0).
+# The lab's topology on Kubernetes as manifests, from the same tables as Compose: one
+# PerconaServerMongoDB per engine in its own namespace, the lab's exporter beside every mongod and
+# mongos. Pure functions: they print YAML and run nothing, so --dry-run, the tests (kubeconform,
+# kube-apiserver, the operator's own checks) and `up` all see the same text. Field names and
+# defaults: k8s/README.md (sources: operator v1.23.0).
 # Needs lib/common.sh and lib/tables.sh; sourced by lib/k8s.sh.
 
 # shellcheck source=k8s/versions.env
@@ -16,18 +14,13 @@ K8S_SHARD_RS=rs0             # the operator names the config set "cfg"; the shar
 K8S_USERS_SECRET=lab-secrets # system users, made by ./run.sh from .secrets/ (never the operator's random ones)
 K8S_MONGOD_PORT=27017
 K8S_EXPORTER_PORT=9216
-# The exporter sidecar's budget, requests = limits (Guaranteed), carved out of the member's CPUs so
-# that the pod asks for the profile's CPUs in all and fits a node of that size. 250m: ~12x the
-# largest scrape measured here (20 ms of CPU against mongo-java-server, k8s/test/exporter-cpu.sh),
-# i.e. a 125 ms scrape still answers within 500 ms under the CFS quota; mongo-java-server lacks the
-# FTDC document and replSetGetStatus a real mongod adds (k8s/README.md "Exporter CPU").
+# The exporter sidecar's budget, requests = limits, carved out of the member's CPUs (k8s/README.md
+# "Resources"); why 250m: k8s/README.md "Exporter CPU".
 K8S_EXPORTER_CPU_M=250
 K8S_EXPORTER_MEM=128Mi
 
-# k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why.
-# The operator runs Percona Server for MongoDB only (its images, its flags such as
-# --relaxPermChecks), majors 6.0/7.0/8.0, engines wiredTiger and inMemory (mmapv1 is in its enum
-# but rejected: pkg/apis/psmdb/v1/psmdb_defaults.go).
+# k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why
+# (what it runs, and where that was read: k8s/README.md "Engines" and the pins).
 k8s_engine_refusal() {
   local engine=$1 image line server_engine
   image=$(engine_field "$engine" image)
@@ -44,10 +37,8 @@ k8s_engine_refusal() {
   fi
 }
 
-# k8s_server_image ENGINE: the server image the CR runs. An engine row naming a release line's
-# floating tag (percona/percona-server-mongodb:8.0) gets that line's exact build of the pinned
-# operator release (k8s/versions.env PSMDB_IMAGE_<line>), with its digest when one is recorded;
-# a row that already names an exact tag or digest keeps it.
+# k8s_server_image ENGINE: the server image the CR runs: a line's floating tag becomes the pinned
+# exact build (k8s/README.md, the pins); a row naming an exact tag or digest keeps it.
 k8s_server_image() {
   local image line pin dig digest
   image=$(engine_field "$1" image)
@@ -79,9 +70,7 @@ k8s_mib() {
 }
 
 # k8s_cache_ratio ENGINE_WORD CACHE_GB MEM: the ratio that makes the operator pass exactly
-# CACHE_GB. The operator computes wiredTiger's cache as ratio * (limit - 1 GiB) and inMemory's as
-# ratio * limit, floored at 0.25 GB (pkg/psmdb/container.go getWiredTigerCacheSizeGB), so a lab
-# cache is a ratio here; psmdb-check reads the resulting --wiredTigerCacheSizeGB back.
+# CACHE_GB (its formulas and floor: k8s/README.md "Cache sizes").
 k8s_cache_ratio() {
   local word=$1 cache=$2 mib
   mib=$(k8s_mib "$3")
@@ -139,13 +128,8 @@ YAML
 }
 
 # k8s_placement INDENT ROLE PLACEMENT: one member per node (PLACEMENT=dedicated: nodes labelled
-# lab.role=ROLE), and no node shared with another member of any engine's lab cluster: the
-# operator's own anti-affinity (antiAffinityTopologyKey) holds within one cluster only, so two
-# engines' members could share a node and measure each other. affinity.advanced replaces it
-# (operator v1.23.0 pkg/psmdb/statefulset.go PodAffinity: Advanced is used as is) with one
-# required term: no pod of the operator's (app.kubernetes.io/name percona-server-mongodb) in any
-# namespace labelled lab.engine (k8s_namespace_manifest) on the same host. PLACEMENT=shared: the
-# cluster has too few nodes, anti-affinity off.
+# lab.role=ROLE), and no node shared with another member of any engine's lab cluster (why
+# affinity.advanced: k8s/README.md "Isolation"). PLACEMENT=shared: too few nodes, anti-affinity off.
 k8s_placement() {
   local pad=$1 role=$2 placement=$3
   if [[ $placement == dedicated ]]; then

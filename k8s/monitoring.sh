@@ -1,12 +1,7 @@
 # shellcheck shell=bash
-# Monitoring at 1 s in the engine's namespace: the lab's own Prometheus (not a cluster-wide
-# prometheus-operator, which many clusters lack and whose PodMonitor would need its CRDs) finds
-# every pod port named lab-metrics (the exporter beside each mongod and mongos) and lab-loader
-# (the loader pods) through the Kubernetes API, scrapes each every 1 s with a 1 s timeout as on
-# Compose, and labels series as compose/monitoring/prometheus.yml does (job mongod|mongos|loader,
-# instance = pod, engine), so the same dashboards work; Grafana gets the lab's dashboards and
-# provisioning as they are in dashboards/. Images are the ones compose/monitoring.yml pins.
-# Sourced by lib/k8s.sh after k8s/manifests.sh.
+# Monitoring at 1 s in the engine's namespace, as k8s/README.md "Monitoring" describes it: the lab's
+# own Prometheus (not a cluster-wide prometheus-operator, which many clusters lack and whose
+# PodMonitor would need its CRDs) and Grafana. Sourced by lib/k8s.sh after k8s/manifests.sh.
 
 # k8s_compose_image NAME: the image compose/monitoring.yml uses for prometheus|grafana.
 k8s_compose_image() {
@@ -103,6 +98,23 @@ YAML
   [[ -z $selector ]] || printf '%s\n' "$selector"
 }
 
+# k8s_service NAME NAMESPACE APP PORT: a Service on port PORT (named http) of the pods labelled
+# app.kubernetes.io/name=APP.
+k8s_service() {
+  cat <<YAML
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: $1
+  namespace: $2
+spec:
+  selector: {app.kubernetes.io/name: $3}
+  ports:
+    - {name: http, port: $4, targetPort: $4}
+YAML
+}
+
 # k8s_monitoring_manifest ENGINE NAMESPACE PLACEMENT
 k8s_monitoring_manifest() {
   local engine=$1 ns=$2 placement=$3 prom_image grafana_image selector=""
@@ -176,19 +188,10 @@ YAML
           configMap: {name: lab-prometheus}
         - name: data
           emptyDir: {}
----
-# Named "prometheus" because the provisioned datasource (dashboards/provisioning) points at
-# http://prometheus:9090, as on Compose.
-apiVersion: v1
-kind: Service
-metadata:
-  name: prometheus
-  namespace: $ns
-spec:
-  selector: {app.kubernetes.io/name: lab-prometheus}
-  ports:
-    - {name: http, port: 9090, targetPort: 9090}
 YAML
+  # Named "prometheus" because the provisioned datasource (dashboards/provisioning) points at
+  # http://prometheus:9090, as on Compose.
+  k8s_service prometheus "$ns" lab-prometheus 9090
   k8s_deployment_head grafana "$ns" lab-grafana "$selector"
   cat <<YAML
       containers:
@@ -222,15 +225,6 @@ YAML
           configMap: {name: lab-grafana-dashboard-provider}
         - name: dashboards
           configMap: {name: lab-grafana-dashboards}
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: grafana
-  namespace: $ns
-spec:
-  selector: {app.kubernetes.io/name: lab-grafana}
-  ports:
-    - {name: http, port: 3000, targetPort: 3000}
 YAML
+  k8s_service grafana "$ns" lab-grafana 3000
 }

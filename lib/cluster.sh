@@ -1,14 +1,10 @@
 # shellcheck shell=bash
-# Cluster verbs: up, down, destroy, status, logs, shell. The topology is compose/cluster.yml; the
-# engine's storage flags are compose/engines/<engine>.yml; every docker call goes through
-# compose()/compose_probe() (lib/stack.sh). Checks live in lib/preflight.sh, secrets in
-# lib/secrets.sh. Exit codes: 0 ok, 1 environment/runtime error, 2 usage error.
+# Cluster verbs: up, down, destroy, status, logs, shell, through compose()/compose_probe()
+# (lib/stack.sh); checks in lib/preflight.sh, secrets in lib/secrets.sh.
 
 # Services with a shell inside (shell targets) are every member and router of compose/topology.tsv
-# (topology_services); the routers beyond the first exist with --mongos N. The shell is the
-# image's (engines table, shell): mongosh, or the legacy mongo shell of the 3.6/4.0 images; the
-# scripts in compose/init run in both.
-# cluster_shell: that shell's command name.
+# (topology_services); the routers beyond the first exist with --mongos N.
+# cluster_shell: the image's shell command (engines table shell: mongosh, or the legacy mongo).
 cluster_shell() { engine_field "$ENGINE" shell; }
 # Longest wait for the init service to finish after `docker compose up -d` returned. init's own
 # steps each give up after 180 s; 600 s covers a cold start on a slow disk with room to spare.
@@ -193,9 +189,8 @@ cluster_remove_volumes() {
   run docker volume rm "${names[@]}"
 }
 
-# down keeps the volumes, except for an engine that keeps no data (engines table, keeps_data):
-# its shard comes back empty, while the config servers would still route to the old one. Then
-# the cluster's volumes go, and only those: Prometheus's and Grafana's history stays.
+# down keeps the volumes, except the cluster's own for an engine that keeps no data (engines table
+# keeps_data: why); Prometheus's and Grafana's history stays.
 verb_down() {
   [[ $DRY_RUN == 1 ]] || preflight_docker
   if [[ $(engine_field "$ENGINE" keeps_data) == no ]]; then

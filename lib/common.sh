@@ -153,6 +153,10 @@ split_flag() {
   esac
 }
 
+# flag_value WHO ARGS...: split_flag on ARGS for a flag that takes a value: a usage error for a
+# word that is no flag ("WHO does not take ...") or a flag without its value.
+flag_value() { split_flag "${@:2}" || die_usage "$1 does not take '$2'"; [[ -n $VALUE ]] || die_usage "$FLAG needs a value"; }
+
 # edit_distance A B: the Levenshtein distance between two words (insert, delete, substitute).
 edit_distance() {
   local a=$1 b=$2 i j cost del ins sub
@@ -182,6 +186,9 @@ nearest_word() {
   [[ -n $best ]] && ((best_d * 2 < ${#word})) || return 1
   printf '%s\n' "$best"
 }
+
+# loader_on_host: Node.js and the loader's modules are on this host (else the loader's image has them).
+loader_on_host() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
 
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }

@@ -2,12 +2,10 @@
 # ./run.sh compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
 # ./run.sh compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
 # ./run.sh compare --resume ID
-# One comparison: every side (an engine's stack, or an existing cluster at a URI) runs the
-# experiment N times, the runs interleaved in a balanced order (compare_order), each run filed under
-# its side's name and carrying summary.json `comparison` {id, side, position} (the loader's
-# --comparison), then the report of exactly those runs. Runs one experiment per run through
-# verb_experiment (lib/experiment.sh), so a run of a comparison is the same run as
-# `./run.sh EXPERIMENT --engine E --repeat 1`.
+# One comparison (README.md "Comparing engines: the report"): every side (an engine's stack, or an
+# existing cluster at a URI) runs the experiment N times, interleaved (compare_order), one run at a
+# time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
+# --repeat 1`.
 # State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders):
 #   args     the compare command's own arguments (NUL-separated, mode 600: a URI may hold a user
 #            name), so that --resume needs nothing else
@@ -41,17 +39,10 @@ compare_usage() {
 USAGE
 }
 
-# compare_mask URI: the URI with any password shown as *** (user:***@); never the secret.
-compare_mask() { sed -E 's#^(mongodb(\+srv)?://)([^:@/]*):[^@/]*@#\1\3:***@#' <<<"$1"; }
-
-# compare_order N SIDE...: the sides to run, one per line, N rounds. Odd rounds go in the given
-# order, even rounds in reverse (A B, B A, A B, ...: ABBA for two, A B C C B A for three). Why:
-# any drift of the host over the comparison (page cache filling, thermal throttling, a background
-# job) then falls on every side alike. Over each pair of rounds every side's mean position is the
-# same, so a linear trend adds the same to each side's mean and cancels in their ratio, and two
-# runs next to each other in time are of different sides. All of A first would turn that drift
-# into a difference between engines (issue 41: 10-38% false verdicts, against 0.2-1.3%
-# interleaved). An odd N leaves its last round unbalanced: the plan says so.
+# compare_order N SIDE...: the sides to run, one per line, N rounds: odd rounds in the given order,
+# even rounds reversed (ABBA for two, A B C C B A for three). Why (the host's drift falls on every
+# side alike, and neighbouring runs are of different sides; issue 41): README.md "Comparing
+# engines: the report". An odd N leaves its last round unbalanced: the plan says so.
 compare_order() {
   local n=$1 r i
   shift
@@ -90,14 +81,13 @@ compare_parse() {
   experiment_exists "$COMPARE_EXPERIMENT" || die_usage "compare: unknown experiment '$COMPARE_EXPERIMENT'$(verb_hint "$COMPARE_EXPERIMENT")"
   shift
   while (($#)); do
-    split_flag "$@" || die_usage "compare does not take '$1'"
+    flag_value compare "$@"
     shift "$SHIFT_BY"
-    [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
     case $FLAG in
       --engines) engines=$VALUE ;;
       --uri)
         [[ $VALUE =~ ^([A-Za-z0-9][A-Za-z0-9_.-]*)=(mongodb(\+srv)?://.+)$ ]] ||
-          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$(compare_mask "$VALUE")'"
+          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$VALUE'" # die_usage masks the password
         name=${BASH_REMATCH[1]} uri=${BASH_REMATCH[2]}
         [[ -z ${COMPARE_URI[$name]:-} ]] || die_usage "--uri: the name '$name' is given twice (each side needs its own)"
         COMPARE_URI[$name]=$uri
@@ -215,7 +205,7 @@ compare_print_plan() {
     mark="to run"
     if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
     if [[ -n ${COMPARE_URI[$side]:-} ]]; then
-      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(compare_mask "${COMPARE_URI[$side]}")"
+      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(redact_secrets "${COMPARE_URI[$side]}")"
     else
       printf '  %3d  %-16s %s\n' "$pos" "$side" "$mark"
     fi

@@ -1,19 +1,14 @@
 # shellcheck shell=bash
 # Experiment verbs: ./run.sh NAME [flags] for every experiments/NAME.yaml (seeds/004 gave the
 # first three; an experiment is its file, the loader is loader/bin/lab-loader.js).
-#   In a stack:  stands the engine's stack up if needed (verb_up), then
-#                docker compose ... --profile loader run --rm --build --use-aliases loader EXP ...
-#                on the stack network (--use-aliases: Prometheus finds it as loader:9464).
+#   In a stack:  stands the engine's stack up if needed (verb_up), then runs compose/loader.yml's
+#                loader one-shot on the stack network (the command line: that file's header).
 #   --uri URI:   no Docker at all; loader/bin/lab-loader (node lab-loader.js) on this host against URI.
-# Every experiment flag is checked before anything starts (exit 2) by the loader's own parser
-# (`lab-loader check`, experiment_loader_check), so there is one set of rules and messages. Bash
-# checks only what is bash's: the engine and profile (run.sh), where the loader runs (--uri or
-# the stack, --via) and which flags go with which route. Without node or loader/node_modules on
-# this host, in-stack runs say so in one line and the loader checks the flags when it starts.
-# Exit codes: the loader's (0 complete, 1 runtime error or incomplete run, 2 usage error,
-# 130 interrupted by Ctrl-C, 143 stopped by SIGTERM).
-# The closing "results: DIR" line names the folder this run created, read from the loader's own
-# closing line (EXPERIMENT_RESULTS), never `latest`: a run that wrote nothing prints none.
+# Experiment flags are the loader's to check (experiment_loader_check; DEVELOPERS.md "Loader
+# contract"); bash checks only the engine and profile (run.sh), where the loader runs (--uri or the
+# stack, --via) and which flags go with which route. Exit codes: the loader's (loader/README.md
+# "Exit codes"). The closing "results: DIR" line names the folder this run created, read from the
+# loader's own closing line (EXPERIMENT_RESULTS), never `latest`: a run that wrote nothing prints none.
 
 # Where the stack's loader connects (--via), by service name, with the root password file that
 # compose/loader.yml mounts from .secrets/<engine>/ (never on a command line).
@@ -134,7 +129,7 @@ experiment_flags_usage() {
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
  Each workload's own flags, as its kind declares them (loader/src/kinds):
 USAGE
-  if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+  if loader_on_host; then
     node "$LAB_ROOT/loader/bin/lab-loader.js" flags --experiments-dir "$LAB_ROOT/experiments"
   else
     echo "  (listed by: node loader/bin/lab-loader.js flags, after 'cd loader && npm ci')"
@@ -148,7 +143,7 @@ USAGE
 experiment_loader_check() {
   local name=$1 uri=$2 out rc=0
   shift 2
-  if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+  if ! loader_on_host; then
     info "note: node or loader/node_modules not found on this host: the experiment flags are checked by the loader when it starts"
     return 0
   fi
@@ -436,16 +431,13 @@ experiment_data_dirs() {
 }
 
 # experiment_journal_off NAME VIA LOADER_ARGS...: seeds/001's import without a journal, after the
-# bulk-import cases, on an engine whose server line allows it (compose/engines.tsv nojournal: yes;
-# MMAPv1 on 4.0, where only WiredTiger replica-set members refuse --nojournal: mongodb/mongo
-# src/mongo/db/db.cpp _initAndListen). The shard members are restarted with --nojournal one at a
-# time (Compose recreates each with LAB_SHARD_EXTRA_ARGS=--nojournal and waits until it is
-# healthy), the loader runs the journal-off case alone (--members-journal off; it checks
-# getCmdLineOpts itself, and sets the shard set's writeConcernMajorityJournalDefault false for the
-# case, before its setup's drop, and back after: w:majority never completes without a journal
-# while it is true, SERVER-49428; loader/src/journal-majority.js), and the members are restarted
-# as the stack defines them, journal on.
-# Other kinds and engines: nothing (said once for an engine that cannot).
+# bulk-import cases, on an engine whose server line allows it (engines table nojournal: which and
+# why, DEVELOPERS.md). The shard members are restarted with --nojournal one at a time (Compose
+# recreates each and waits until it is healthy), the loader runs the journal-off case alone
+# (--members-journal off; it checks getCmdLineOpts itself, and holds the set's
+# writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/journal-majority.js),
+# and the members are restarted as the stack defines them, journal on. Other kinds and engines:
+# nothing (said once for an engine that cannot).
 experiment_journal_off() {
   local name=$1 via=$2 m rc=0 before
   shift 2

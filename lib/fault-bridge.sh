@@ -176,7 +176,7 @@ fault_process() {
     quote_words "${argv[@]}"
     print_cmd "${QUOTED[@]}"
     if ! fault_stack_up; then
-      if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/loader/node_modules/mongodb ]]; then
+      if ! loader_on_host; then
         info "dry run: the $1 plan comes from the fault process, which needs the $ENGINE stack up or Node.js with 'cd loader && npm ci' on this host"
         return 0
       fi

@@ -1,11 +1,7 @@
 # shellcheck shell=bash
-# ./run.sh fault SCENARIO [flags] and ./run.sh resync MEMBER. Every module in
-# loader/src/faults/scenarios/ is a scenario (its usage, flags, checks and plan are the module's:
-# `lab-fault.js usage|check|run`); bash passes the flags on unread, performs the named stack hooks
-# a module asks for (below: running-stack, test-commands, small-oplog) and answers the one fault
-# process's Docker requests (lib/fault-bridge.sh). Each process writes
-# results/fault-<scenario>/<engine>/<UTC>/ and a `latest` link, and ends with one verdict line.
-# Exit codes: 0 verdict PASS, 1 environment error or verdict FAIL, 2 usage error.
+# ./run.sh fault SCENARIO [flags] and ./run.sh resync MEMBER. The scenario modules, their flags
+# (passed on unread), hooks, results and exit codes: DEVELOPERS.md "Adding a fault"; here the
+# stack hooks (below) and the one fault process, whose Docker requests lib/fault-bridge.sh answers.
 
 # shellcheck source=lib/fault-bridge.sh
 source "$LAB_ROOT/lib/fault-bridge.sh"
@@ -18,12 +14,9 @@ fault_scenario_names() {
   for f in "$LAB_ROOT/$FAULT_SCENARIO_DIR"/*.js; do [[ -f $f ]] && basename "$f" .js; done
 }
 
-# fault_host_node: Node.js and the loader's modules are on this host (else the image runs them).
-fault_host_node() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
-
 # fault_flags_usage: the "Fault flags" of ./run.sh help, from the modules (lab-fault.js usage).
 fault_flags_usage() {
-  if fault_host_node; then
+  if loader_on_host; then
     node "$LAB_ROOT/loader/bin/lab-fault.js" usage
   else
     printf '  fault %s\n%s\n' "$(fault_scenario_names | paste -sd'|' -)" \
@@ -75,7 +68,7 @@ fault_step() { info ""; info "== $*"; }
 FAULT_HOOKS=()
 fault_check() {
   local out rc=0
-  if fault_host_node; then
+  if loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-fault.js" check "$@" --engine "$ENGINE" 2>&1) || rc=$?
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the fault process checks the $1 flags when it starts"
@@ -156,12 +149,10 @@ fault_hook_small_oplog() {
   verb_destroy
 }
 
-# netem-kernel: the netem qdisc is a kernel module of the Docker host (sch_netem), missing from
-# Docker Desktop's WSL2 kernel (microsoft/WSL#6065; bitnami/containers#32326), where every netem
-# request failed as a bare failed docker action mid-fault. Probed before anything starts: the
-# sidecar's image (built) adds and removes a netem qdisc in a container of its own (no network:
-# its lo; the qdisc kind is the kernel's, the same in every namespace). Missing: one line naming
-# tc's error and the engine's other methods (engines.tsv fault_methods), exit 1, nothing started.
+# netem-kernel (DEVELOPERS.md "stack hooks"): the netem qdisc is a kernel module of the Docker host
+# (sch_netem; bitnami/containers#32326), without which every netem request failed as a bare failed
+# docker action mid-fault. The probe's container has no network (its lo): the qdisc kind is the
+# kernel's, the same in every namespace.
 fault_hook_netem_kernel() {
   [[ $1 == before ]] || return 0
   fault_netem_probe || die_env "$FAULT_NETEM_WHY"

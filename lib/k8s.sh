@@ -1,9 +1,6 @@
 # shellcheck shell=bash
-# ./run.sh k8s up|status|down|destroy and ./run.sh NAME --on k8s: the lab's topology on an
-# existing Kubernetes cluster through the Percona Operator for MongoDB (pinned in
-# k8s/versions.env), with the lab's exporter, Prometheus at 1 s and Grafana in the engine's
-# namespace, and experiments as an Indexed Job of loader pods. Manifests: k8s/manifests.sh,
-# k8s/monitoring.sh, k8s/loaders.sh; every change goes through `run` (printed under --dry-run).
+# ./run.sh k8s up|status|down|destroy|manifests, NAME --on k8s, fault --on k8s: verbs, flags and
+# kubectl command lines (the other files: k8s/README.md); every change goes through `run`.
 
 # k8s_load: the manifest generators, read only when a Kubernetes verb runs (run.sh sources this
 # file for every verb; the Compose verbs need nothing from k8s/).
@@ -49,8 +46,7 @@ k8s_parse_flags() {
     case $1 in
       --context | --context=* | --namespace | --namespace=* | --registry | --registry=* | --placement | --placement=* | \
         --storage-size | --storage-size=* | --storage-class | --storage-class=*)
-        split_flag "$@"
-        [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+        flag_value k8s "$@"
         case $FLAG in
           --context) K8S_CONTEXT=$VALUE ;;
           --namespace) K8S_NAMESPACE=$VALUE ;;
@@ -79,18 +75,19 @@ kube() { run kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
 # kube_probe ARGS: read-only kubectl, always run.
 kube_probe() { kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} "$@"; }
 
-# kube_apply_stdin: apply the manifests on stdin (server-side: the dashboards ConfigMap is larger
-# than client-side apply's 256 KiB last-applied annotation allows). Under --dry-run the manifests
-# are printed after the command.
+# kube_apply_stdin [MANAGER FLAG...]: apply the manifests on stdin as field manager MANAGER (default
+# lab), server-side: the dashboards ConfigMap is larger than client-side apply's 256 KiB
+# last-applied annotation allows. Under --dry-run the manifests are printed after the command.
 kube_apply_stdin() {
+  local cmd=(kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side "--field-manager=${1:-lab}" "${@:2}" -f -)
   if [[ $DRY_RUN == 1 ]]; then
-    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+    quote_words "${cmd[@]}"
     print_cmd "${QUOTED[@]}" '<<EOF'
     cat
     printf 'EOF\n'
     return 0
   fi
-  kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab -f -
+  "${cmd[@]}"
 }
 
 k8s_require_kubectl() {
@@ -128,10 +125,8 @@ k8s_resolve_placement() {
 }
 
 # k8s_check_node_fit: with dedicated placement, every node labelled for a role must allocate what
-# one member's pod of the profile asks (mongod or mongos + the exporter sidecar: the profile's CPUs
-# in all, its memory + the sidecar's), else up refuses in one line: a pod that fits no node stays
-# Pending and up would wait its 20 minutes. Allocatable, not capacity: the kubelet's reserve and
-# the node's system pods come off a node's size.
+# one member's pod of the profile asks (k8s/README.md "Resources"), else up refuses in one line: a
+# pod that fits no node stays Pending and up would wait its 20 minutes.
 k8s_check_node_fit() {
   [[ $DRY_RUN == 1 || $K8S_PLACEMENT != dedicated ]] && return 0
   local role cpus mem need_cpu need_mem short nodes
@@ -201,12 +196,12 @@ k8s_ensure_secret_files() {
       umask 077
       for role in BACKUP:backup DATABASE_ADMIN:databaseAdmin CLUSTER_ADMIN:clusterAdmin CLUSTER_MONITOR:clusterMonitor USER_ADMIN:userAdmin; do
         user=${role#*:}
-        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
+        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(secret_password)"
       done >"$dir/users.env"
     )
   fi
   [[ -s $dir/grafana-admin-password ]] ||
-    (umask 077 && head -c 48 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32 >"$dir/grafana-admin-password")
+    (umask 077 && secret_password | tr -d '\n' >"$dir/grafana-admin-password")
 }
 
 # k8s_apply_secret NAME ARGS...: create-or-update a Secret from files (kubectl create --dry-run=client
@@ -235,10 +230,8 @@ k8s_render() {
   return 0
 }
 
-# k8s_pause_manifest true|false: the PerconaServerMongoDB's spec.pause alone. Applied server-side by
-# its own field manager (lab-pause), so that manager owns spec.pause and nothing else: the lab
-# manager's apply of the whole CR never names pause, down sets it true and up false through the
-# same manager, so no apply conflicts with another's and up after down unpauses.
+# k8s_pause_manifest true|false: the PerconaServerMongoDB's spec.pause alone, applied by its own
+# field manager, lab-pause (why: k8s/README.md, the spec.pause bullet).
 k8s_pause_manifest() {
   cat <<YAML
 apiVersion: psmdb.percona.com/v1
@@ -251,19 +244,8 @@ spec:
 YAML
 }
 
-# k8s_set_pause true|false: spec.pause through its one manager. --force-conflicts takes the field
-# over from another manager only: the applied object holds nothing but spec.pause (a cluster
-# paused by an earlier lab's `kubectl patch`, manager kubectl-patch, is unpaused too).
-k8s_set_pause() {
-  if [[ $DRY_RUN == 1 ]]; then
-    quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
-    print_cmd "${QUOTED[@]}" '<<EOF'
-    k8s_pause_manifest "$1"
-    printf 'EOF\n'
-    return 0
-  fi
-  k8s_pause_manifest "$1" | kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} apply --server-side --field-manager=lab-pause --force-conflicts -f -
-}
+# k8s_set_pause true|false: spec.pause through its one manager (--force-conflicts: the same bullet).
+k8s_set_pause() { k8s_pause_manifest "$1" | kube_apply_stdin lab-pause --force-conflicts; }
 
 # k8s_apply_cluster: every manifest of the engine's cluster (manager lab), then spec.pause false
 # (manager lab-pause): up brings back a cluster that down paused.
@@ -303,10 +285,8 @@ k8s_status() {
   kube -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
 }
 
-# down: the operator's pause stops every mongod and mongos and keeps the volumes (spec.pause, owned
-# by the lab-pause field manager: k8s_set_pause);
-# monitoring scales to 0. An engine that keeps no data (inMemory) is removed instead, as on
-# Compose: config servers would otherwise route to a shard whose data is gone.
+# down: spec.pause true (k8s_set_pause: every mongod and mongos stopped, volumes kept), monitoring
+# scaled to 0; an engine that keeps no data is removed instead, as on Compose (keeps_data).
 k8s_down() {
   k8s_require_kubectl
   if engine_is "$ENGINE" keeps_data; then
@@ -329,18 +309,6 @@ k8s_destroy() {
   # The CR first, so the operator (in the same namespace) removes what it made while it runs.
   kube -n "$K8S_NAMESPACE" delete "psmdb/$K8S_CLUSTER" --ignore-not-found --wait=true
   kube delete namespace "$K8S_NAMESPACE" --ignore-not-found --wait=true
-}
-
-# k8s_experiment NAME ARGS...: ./run.sh NAME --on k8s ... (k8s/loaders.sh).
-k8s_experiment() {
-  k8s_load
-  k8s_run_experiment "$@"
-}
-
-# k8s_fault SCENARIO ARGS...: ./run.sh fault SCENARIO --on k8s ... (k8s/faults.sh).
-k8s_fault() {
-  k8s_load
-  k8s_run_fault "$@"
 }
 
 # verb_k8s ACTION [flags]: ./run.sh k8s up|status|down|destroy|manifests.

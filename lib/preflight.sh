@@ -1,8 +1,7 @@
 # shellcheck shell=bash
-# Environment checks before a verb touches Docker. Each failure is one line naming the fix and
-# exits 1 (an environment error; usage errors exit 2 earlier, in run.sh). They are read-only
-# probes, so they call docker directly rather than through run(); under --dry-run verbs skip them
-# because a dry run must work (and print its commands) where Docker is missing.
+# Environment checks before a verb touches Docker, each failure one line (die_env). They are
+# read-only probes, so they call docker directly rather than through run(); under --dry-run verbs
+# skip them because a dry run must work (and print its commands) where Docker is missing.
 
 # Oldest Compose v2 that can run the lab: 2.21.0. lib/cluster.sh reads `docker compose ps --format`
 # with a Go template ('{{.Service}}|{{.State}}|...'). Compose took templates from 2.21.0 on

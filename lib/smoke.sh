@@ -116,10 +116,8 @@ smoke_result_grep() {
 # from die_env) fails the check instead of ending the smoke run; its output (stdout and stderr)
 # as TAP diagnostics ("#   " before each line); its exit status. It marks the results folders
 # first (smoke_mark) and gives the child no stdin.
-# Under --dry-run a step's commands are printed once: a step (smoke_lab's arguments) already shown
-# for an earlier engine runs no child and prints nothing (verb_smoke says so once per engine),
-# and steps started ahead by smoke_prefetch are read from their files, in order. A dry run of
-# every engine's every step, one after another, took 76 s and printed 1,376 lines (issue 38 item 23).
+# Under --dry-run a step's commands are printed once (the header's last paragraph): every engine's
+# every step, one after another, took 76 s and printed 1,376 lines (issue 38 item 23).
 declare -gA SMOKE_DRY_SHOWN=() # ARGS -> the engine whose dry run printed them
 declare -gA SMOKE_PREFETCH=()  # ARGS -> "PID FILE" of a child started by smoke_prefetch
 smoke_lab() {

@@ -6,9 +6,7 @@
 # Every docker compose call in lib/ goes through compose() (changes things, honours --dry-run) or
 # compose_probe() (read-only, always runs), so the command lines are built in one place.
 
-# Engines run one at a time: they publish the same host ports, because two clusters on one machine
-# would compete for CPU and disk and skew both measurements. `up` refuses while another engine's
-# stack is running (see cluster.sh).
+# Engines run one at a time (why: lib/preflight.sh preflight_one_engine).
 stack_project() { echo "lab-${1:-$ENGINE}"; }
 
 SECRETS_ROOT="$LAB_ROOT/.secrets"
@@ -39,13 +37,8 @@ stack_files() {
   for f in "${files[@]}"; do printf -- '-f\n%s\n' "$f"; done
 }
 
-# stack_env: NAME=VALUE lines for everything the compose files interpolate. No secret values:
-# secrets are files under the engine's secrets folder, mounted into the containers that need them.
-# LAB_SHELL is the image's shell (engines table: mongosh, or the legacy mongo on 3.6/4.0 images);
-# LAB_DATA_CACHE_GB_WHOLE is data_cache_gb rounded up to a whole GB, at least 1, for a cache flag
-# that takes whole gigabytes (MongoRocks' --rocksdbCacheSizeGB, compose/engines/rocksdb.yml);
-# LAB_OPLOG_MB is the shard members' --oplogSize (engines table oplog_mb, compose/cluster.yml);
-# LAB_PLATFORM the image's one platform (engines table platform), empty for a multi-arch image.
+# stack_env: NAME=VALUE lines for everything the compose files interpolate, each described in
+# DEVELOPERS.md "Stack contract"; no secret values (secrets are files, mounted).
 stack_env() {
   cat <<ENV
 LAB_ENGINE=$ENGINE
@@ -93,12 +86,10 @@ stack_oplog_mb() {
   awk -v s="$share" -v g="$(profile_field "$2" data_cache_gb)" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
 }
 
-# The shard members' extra arguments (LAB_SHARD_EXTRA_ARGS: a fault's --oplogSize N or
-# --setParameter enableTestCommands=1), kept per engine in .state/<engine>/shard-extra-args
-# (git-ignored) from the fault that set them until the cluster's volumes go (destroy; down of an
-# engine that keeps no data). Without it a member recreated later (`up` of a partly running
-# stack, resync, heal) got the stack's defaults: a 1024 MB oplog among 16 MB ones after
-# stale-secondary, and a config differing from its running peers made Compose recreate every
+# The shard members' extra arguments a fault set (LAB_SHARD_EXTRA_ARGS), kept per engine: where
+# and until when, DEVELOPERS.md "Stack contract". Without them a member recreated later (`up` of a
+# partly running stack, resync, heal) got the stack's defaults: a 1024 MB oplog among 16 MB ones
+# after stale-secondary, and a config differing from its running peers made Compose recreate every
 # shard member at once (issue 36 item 5).
 STATE_ROOT="$LAB_ROOT/.state"
 stack_shard_args_file() { echo "$STATE_ROOT/${1:-$ENGINE}/shard-extra-args"; }
@@ -130,30 +121,26 @@ compose_argv() {
 }
 
 # compose ARGS...: run docker compose for this engine's project (printed, not run, under --dry-run).
-compose() {
-  local argv
-  if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
-  placement_resolve
-  mapfile -t argv < <(compose_argv "$@")
-  run "${argv[@]}"
-}
-
+compose() { compose_with run "$@"; }
 # compose_probe ARGS...: a read-only docker compose call (ps, config, exec of a read-only command);
 # runs even under --dry-run so that the dry run can say what state it found.
-compose_probe() {
-  local argv
+compose_probe() { compose_with command "$@"; }
+
+# compose_with RUNNER ARGS...: the host view and placement resolved, then RUNNER and the command line.
+compose_with() {
+  local runner=$1 argv
+  shift
   if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
   placement_resolve
   mapfile -t argv < <(compose_argv "$@")
-  "${argv[@]}"
+  "$runner" "${argv[@]}"
 }
 
 # Memory of a shard member, checked against the profile's data_mem before `up` (issue 26): the
-# engine's cache (the profile's data_cache_gb; in whole GB, at least 1, for a flag that takes whole
-# GB: MongoRocks' --rocksdbCacheSizeGB, rocks_global_options.cpp moe::Int validRange(1, 10000)),
-# what the engine holds beyond it (engines table mem_beyond_cache_mb: MongoRocks' 4 x 64 MB
-# memtables), and mongod's own allowance below. A member over its limit is killed by the kernel
-# (Docker's OOMKilled) in the middle of a run.
+# engine's cache (whole GB for MongoRocks: rocks_global_options.cpp validRange(1, 10000)), what it
+# holds beyond it and mongod's own allowance below (engines table cache_flag and
+# mem_beyond_cache_mb, DEVELOPERS.md). A member over its limit is killed by the kernel (Docker's
+# OOMKilled) in the middle of a run.
 # MONGOD_OWN_MB: the lab's allowance for mongod itself (heap, a thread and its stack per
 # connection, the oplog's and the replication's buffers); the lab's budget, not a server figure.
 MONGOD_OWN_MB=512

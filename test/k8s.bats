@@ -76,6 +76,11 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
     ! grep -qF -- "$pw" "$STUB_KUBECTL_LOG" "$STUB_DOCKER_LOG" || fail "a password is on a command line"
   done
   [[ $(stat -c %a "$LAB/.secrets/k8s-k8s-mem") == 700 ]]
+  # lib/secrets.sh secret_password's: 32 characters of [A-Za-z0-9]; Grafana's file holds no newline
+  [[ $(grep -cE '^MONGODB_[A-Z_]+_PASSWORD=[A-Za-z0-9]{32}$' "$LAB/.secrets/k8s-k8s-mem/users.env") == 5 ]] ||
+    fail "users.env: $(sed 's/=.*/=.../' "$LAB/.secrets/k8s-k8s-mem/users.env")"
+  grep -qE '^[A-Za-z0-9]{32}$' "$LAB/.secrets/k8s-k8s-mem/grafana-admin-password" &&
+    [[ $(wc -c <"$LAB/.secrets/k8s-k8s-mem/grafana-admin-password") == 32 ]] || fail "grafana-admin-password is not 32 characters"
   applied | grep -q "engine: inMemory" || fail "no inMemory PerconaServerMongoDB applied"
   applied | grep -q "name: lab-grafana-dashboards" || fail "dashboards not applied"
   # up unpauses a cluster that down paused: spec.pause false through pause's own manager, after
@@ -368,4 +373,22 @@ k8s_bundle() {
   assert_failure 2
   assert_line --index 0 "error: --storage-size must be more than zero (got '0Gi'): each member's volume holds its data"
   [[ ! -s $STUB_KUBECTL_LOG ]] || fail "kubectl was called: $(cat "$STUB_KUBECTL_LOG")"
+}
+
+@test "a flag without its value, or a word that is no flag, is one line naming it (lib/common.sh flag_value)" {
+  local args want
+  while IFS='|' read -r args want; do
+    # shellcheck disable=SC2086  # words on purpose
+    lab $args
+    assert_failure 2
+    assert_line --index 0 "error: $want"
+  done <<'CASES'
+k8s up --engine k8s-wt --namespace|--namespace needs a value
+experiment2 --engine k8s-wt --on k8s --loaders|--loaders needs a value
+fault failover --engine k8s-wt --on k8s --member|--member needs a value
+fault failover --engine k8s-wt --on k8s member|fault failover --on k8s does not take 'member'
+compare experiment2 --engines|--engines needs a value
+compare experiment2 bogus|compare does not take 'bogus'
+CASES
+  [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
 }
