@@ -83,6 +83,7 @@ run_one() {
   return 1
 }
 
+case ${1:-} in -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 start=$SECONDS
 # the unchanged table passes every file, so a failure below is the mutant's
 for t in "${TESTS[@]}"; do why=$(run_one "$t") || { echo "BASELINE FAILS $t: $why"; exit 1; }; done
@@ -112,6 +113,8 @@ while IFS=$'\t' read -r col row value; do
   fi
 done <<<"$MUTANTS"
 cp "$table" "$tmp/compose/engines.tsv"
+# a check that examined nothing fails: a column named on the command line with no mutant here
+for col in "$@"; do [[ -n ${mutated[$col]:-} ]] || { echo "NO MUTANT $col (the columns: $(tr '\t' ' ' <<<"$header"))"; survived=$((survived + 1)); }; done
 if (($# == 0)); then
   for col in $(tr '\t' ' ' <<<"$header"); do [[ -n ${mutated[$col]:-} ]] || { echo "UNTESTED $col (no mutant here)"; survived=$((survived + 1)); }; done
 fi
