@@ -192,21 +192,25 @@ function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null })
   for (const entry of steps) s.record({ index: entry.index, ...judgeStep(sla, entry.target_rate, entry) });
   // A finished search has nothing more to propose; one stopped early still had.
   const unfinished = stopReason ? `not finished: ${stopReason}` : s.next() === null ? null : 'the run ended before the search did';
-  return { ...s.result(clients, unfinished), ...hostCaveat(steps) };
+  return { ...s.result(clients, unfinished), ...hostCaveat(steps, s.steps) };
 }
 
-// hostCaveat(steps) -> { host_caveat } when steps of the search shared the host with other load
-// or were limited by the loader (src/selfmon.js), else {}. A closed-loop step with these signs
-// is excluded from the report's verdicts as shared host; a capacity judged on such steps may be
-// the host's, not the server's, and says so (it was recorded with no word).
-function hostCaveat(steps) {
-  const shared = steps.filter((e) => e.loader && ((e.loader.contention || []).length || e.loader.limited));
+// hostCaveat(steps, judged) -> { host_caveat } when failing steps of the search shared the host
+// with other load or were limited by the loader (src/selfmon.js), else {}. Only a failure bounds
+// the capacity, and one on a busy host may be the host's: the capacity may then be this host's,
+// not the server's, and says so (the report leaves it out of verdicts, as it leaves out a
+// closed-loop step with these signs). A step that passed while the host was busy passed anyway
+// (a busy host only adds latency), so it moves no bound: counting it excluded most searches on a
+// 2-core host where the failures were clean.
+function hostCaveat(steps, judged) {
+  const failed = new Set(judged.filter((j) => !j.passed).map((j) => j.index));
+  const shared = steps.filter((e) => failed.has(e.index) && e.loader && ((e.loader.contention || []).length || e.loader.limited));
   if (!shared.length) return {};
   const first = shared[0].loader.contention?.[0] ?? shared[0].loader.reasons?.[0] ?? 'loader-limited';
   return {
     host_caveat: {
-      steps: shared.map((e) => e.index), of: steps.length,
-      text: `${shared.length} of ${steps.length} steps shared the host with other load or were limited by the loader (step ${shared[0].index}: ${first}): the capacity may be this host's, not the server's`,
+      steps: shared.map((e) => e.index), of: failed.size,
+      text: `${shared.length} of ${failed.size} failing steps shared the host with other load or were limited by the loader (step ${shared[0].index}: ${first}): the capacity may be this host's, not the server's`,
     },
   };
 }
