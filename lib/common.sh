@@ -72,18 +72,8 @@ wrap_lines() {
   }'
 }
 
-# quote_cmd ARGS...: the command line as a shell would need it typed (used by --dry-run).
-quote_cmd() {
-  local out="" a
-  for a in "$@"; do
-    if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then out+="$a "; else out+="$(printf '%q' "$a") "; fi
-  done
-  redact_secrets "${out% }"
-}
-
-# quote_words ARGS...: QUOTED, each argument as a shell would need it typed, secrets masked
-# (quote_cmd's words, one array element each, for print_cmd).
-# shellcheck disable=SC2034  # QUOTED is this function's result
+# quote_words ARGS...: QUOTED, each argument as a shell would need it typed, secrets masked, one
+# array element each (for print_cmd, which wraps them; quote_cmd joins them).
 quote_words() {
   local a q
   QUOTED=()
@@ -92,6 +82,13 @@ quote_words() {
     [[ $q == *://* ]] && q=$(redact_secrets "$q")
     QUOTED+=("$q")
   done
+}
+
+# quote_cmd ARGS...: the command line as a shell would need it typed, on one line (--dry-run).
+quote_cmd() {
+  local IFS=' '
+  quote_words "$@"
+  printf '%s\n' "${QUOTED[*]}"
 }
 
 # print_cmd WORD...: a --dry-run command line, "+ " and the words (already quoted: quote_words;
