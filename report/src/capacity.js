@@ -16,9 +16,9 @@ const { judge, fmt } = require('./verdict');
 const { wrap } = require('./table');
 const { slaText } = require('../../loader/src/capacity-table'); // "p99 <= 10 ms", as the loader says it
 
-// A search whose steps shared the loader's host with other load or were limited by the loader
-// (summary.json capacity.host_caveat, loader/src/sla.js hostCaveat: event-loop stalls, a busy
-// host) measured the host as much as the server: its capacity is left out of the verdict, as a
+// A search whose failing steps shared the loader's host with other load or were limited by the
+// loader (summary.json capacity.host_caveat, loader/src/sla.js hostCaveat: event-loop stalls, a
+// busy host) may have measured the host, not the server: its capacity is left out of the verdict, as a
 // closed-loop step with the same signs is (compare.js exclusion shared_host), counted under this
 // reason, and shown with its caveat wherever its figure is (issue 38 item 22).
 const HOST_LIMITED = 'host-limited (capacity.host_caveat: the loader\'s host was saturated)';
