@@ -67,6 +67,25 @@ test('a dip during a checkpoint is attributed to it, with the row that shows it;
   assert.equal(stabilityLine(1, { ...st, dips }), 'STABILITY: step 1: 2 dips, 2 s in all: 1 during a checkpoint, 1 with no server event recorded');
 });
 
+test('live: a dip is posted once the server record has reached its end (or after RECORD_WAIT_MS), explained by that record', () => {
+  const { LiveDips, RECORD_WAIT_MS } = require('../src/stability/live');
+  const secs = seconds([1000, 1000, 1000, 100, 1000, 1000]); // the dip: the 4th second, ending at T0 + 4000
+  const rows = (n) => Array.from({ length: n }, (_, s) => row(s, 'a:1', { wt: { checkpoint_running: s === 3 ? 1 : 0, checkpoints: 0 } }));
+  const live = new LiveDips();
+  assert.deepEqual(live.update(secs, rows(3), T0).ended, [], 'the record (rows to T0 + 2100) has not reached the dip');
+  const [d] = live.update(secs, rows(5), T0).ended;
+  assert.ok(d, 'posted once a row after its end arrived');
+  assert.deepEqual(d.causes.map((c) => c.id), ['checkpoint']);
+  assert.deepEqual(live.update(secs, rows(6), T0).ended, [], 'posted once');
+  // no server record: posted at once, with nothing to say about the server
+  assert.equal(new LiveDips().update(secs, null, T0).ended[0].cause_text, NO_EVENT);
+  // a record that stopped (a frozen server): posted RECORD_WAIT_MS after the dip's end
+  const stuck = new LiveDips();
+  const wait = seconds([1000, 1000, 1000, 100, ...Array(RECORD_WAIT_MS / 1000).fill(1000)]);
+  assert.deepEqual(stuck.update(wait.slice(0, -1), rows(3), T0).ended, []);
+  assert.equal(stuck.update(wait, rows(3), T0).ended.length, 1);
+});
+
 test('several causes are all listed; the previous second counts, the next does not', () => {
   const st = stepStability(seconds([1000, 1000, 1000, 1000, 100, 1000, 1000, 1000]));
   const series = [
