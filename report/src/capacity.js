@@ -38,13 +38,15 @@ function unusable(r, multiHost) {
 function side(engine, runs) {
   const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group && x.repetition === r.repetition).length : 1);
   const why = runs.map((r) => unusable(r, partsOf(r) > 1));
-  const samples = runs.filter((_, i) => why[i] === null).map((r) => r.capacity.capacity_ops_per_s);
+  const usable = runs.filter((_, i) => why[i] === null);
+  const samples = usable.map((r) => r.capacity.capacity_ops_per_s);
   const excluded = {};
   for (const w of why) if (w) excluded[w] = (excluded[w] || 0) + 1;
   return {
     engine,
     runs: runs.length,
     samples,
+    sample_runs: usable.map((r) => r.dir), // each sample's run, in the same order
     median: samples.length ? median(samples) : null,
     excluded,
     clients: [...new Set(runs.map((r) => r.capacity.clients))],

@@ -96,7 +96,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     });
     // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
     // not a sweep, so they get no per-step throughput verdicts in the summary.
-    // issue 41 item 3: contended searches out, intervals widened by the searches' brackets
+    // issue 41 item 3: intervals widened by the searches' brackets (host-limited searches are
+    // left out in capacityReport, by the loader's capacity.host_caveat)
     report.capacity = applyCapacityLimits(capacityReport(input.runs, opts.by), input.runs);
     // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
     report.claims = claimsReport(input.runs);

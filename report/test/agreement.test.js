@@ -149,7 +149,7 @@ test('the loader and the report print the same figures for the same runs', { tim
   else assert.equal(Number(reportMedian), Math.round((side.samples.length ? side.samples[0] : side.host_limited[0].capacity_ops_per_s) * 10) / 10, `the one search the report counts: ${out}`);
   // a host-limited search (capacity.host_caveat) is out of the verdict's samples, its figure kept beside them
   const found = [...side.samples, ...(side.host_limited || []).map((h) => h.capacity_ops_per_s)];
-  assert.deepEqual(found.sort((a, b) => a - b), [...caps].sort((a, b) => a - b), 'each repetition\'s capacity');
+  assert.deepEqual(found.sort((a, b) => a - b), [...caps].sort((a, b) => a - b), `each repetition's capacity (the report excluded: ${JSON.stringify(side.excluded)})\n${sla}`);
   assert.ok(compared.length >= 8);
   assert.ok(mediansCompared >= 1, "at least one figure compared in both (every run excluded here: a host too busy for the premise)");
 });
