@@ -7,6 +7,7 @@
 // are never pooled by step number as a sweep's are (table.js groupTable).
 const { median, round } = require('../../common/stats');
 const { grid, ms } = require('./table');
+const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 
 const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
 
@@ -27,12 +28,19 @@ function capacityTable(c) {
 }
 
 // capacityGroup(results) -> text: one capacity per repetition (summary.json capacity objects), and
-// their median to 0.1 ops/s, as the report prints it (report/src/capacity.js capacityText).
+// the median of those that are samples (common/capacity-sample.js, the report's rule: a
+// host-limited search is marked and left out) to 0.1 ops/s, as the report prints it
+// (report/src/capacity.js).
 function capacityGroup({ name, engine, group, results }) {
-  const caps = results.map((c) => c.capacity_ops_per_s);
-  const found = caps.filter((x) => x !== null);
+  const each = results.map((c) => {
+    const why = searchExclusion(c);
+    if (c.capacity_ops_per_s === null) return 'none';
+    return why === HOST_LIMITED ? `${c.capacity_ops_per_s} (host-limited)` : String(c.capacity_ops_per_s);
+  });
+  const samples = results.filter((c) => searchExclusion(c) === null).map((c) => c.capacity_ops_per_s);
+  const out = samples.length < results.length ? ` of ${samples.length}` : '';
   const sla = results[0].sla;
-  return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${caps.map((x) => (x === null ? 'none' : x)).join(', ')} ops/s${found.length ? `; median ${round(median(found), 1)}` : ''} (the report gives its interval)\n`;
+  return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${each.join(', ')} ops/s${samples.length ? `; median ${round(median(samples), 1)}${out}` : ''} (the report gives its interval)\n`;
 }
 
 module.exports = { capacityTable, capacityGroup, capacityLine, slaText };

@@ -15,13 +15,7 @@ const { median, round } = require('../../common/stats');
 const { judge, fmt } = require('./verdict');
 const { wrap } = require('./table');
 const { slaText } = require('../../loader/src/capacity-table'); // "p99 <= 10 ms", as the loader says it
-
-// A search whose failing steps shared the loader's host with other load or were limited by the
-// loader (summary.json capacity.host_caveat, loader/src/sla.js hostCaveat: event-loop stalls, a
-// busy host) may have measured the host, not the server: its capacity is left out of the verdict, as a
-// closed-loop step with the same signs is (compare.js exclusion shared_host), counted under this
-// reason, and shown with its caveat wherever its figure is (issue 38 item 22).
-const HOST_LIMITED = 'host-limited (capacity.host_caveat: the loader\'s host was saturated)';
+const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 
 // why a run's capacity is not a sample (null: it is one). multiHost: the run is one host's part of
 // a run of several loaders (same group and repetition): each searched on its own, offering its
@@ -29,10 +23,7 @@ const HOST_LIMITED = 'host-limited (capacity.host_caveat: the loader\'s host was
 function unusable(r, multiHost) {
   if (multiHost) return 'several loaders searched apart';
   if (!r.complete) return 'incomplete run';
-  if (!r.capacity.complete) return 'search interrupted';
-  if (r.capacity.capacity_ops_per_s === null) return 'no rate passed';
-  if (r.capacity.host_caveat) return HOST_LIMITED;
-  return null;
+  return searchExclusion(r.capacity); // the loader's --repeat line applies the same rule
 }
 
 function side(engine, runs) {

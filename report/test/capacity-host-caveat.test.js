@@ -93,3 +93,14 @@ test('one run of three host-limited: left out of the verdict and counted in its 
   assert.match(out, /1 host-limited run\(s\) left out, caveat below/);
   assert.ok(flat(out).includes(`inmemory host-limited: ${CAVEAT}`), out);
 });
+
+test('the loader\'s --repeat line and the report give one median for the same searches, a host-limited one marked and left out by both (common/capacity-sample.js)', () => {
+  const { capacityGroup } = require('../../loader/src/capacity-table');
+  const caps = [[1800], [1850], [9, true]];
+  const { out, rep } = report(fixture({ inmemory: caps }));
+  const [side] = rep.capacity[0].sides;
+  assert.equal(side.median, 1825);
+  assert.match(out, /inmemory \d+ ops\/s \(geometric mean of 2\/3 run\(s\); median 1825[,;]/);
+  const line = capacityGroup({ name: 'experiment2', engine: 'inmemory', group: 'g', results: caps.map(([c, h]) => search(c, h)) });
+  assert.match(line, /per repetition: 1800, 1850, 9 \(host-limited\) ops\/s; median 1825 of 2 \(the report gives its interval\)/);
+});
