@@ -18,15 +18,16 @@ FAILED=0
 SKIPPED=0
 FAILED_SUITES=()
 
-# record SUITE PASS FAIL [SKIP]: add a suite's counts; a suite that ran nothing is a failure.
+# record SUITE PASS FAIL [SKIP [SECONDS]]: add a suite's counts; a suite that ran nothing is a
+# failure. Its time is shown so a slow suite is seen (the whole run is meant to stay under 15 min).
 record() {
-  local suite=$1 pass=$2 fail=$3 skip=${4:-0}
+  local suite=$1 pass=$2 fail=$3 skip=${4:-0} secs=${5:-}
   if ((pass + fail + skip == 0)); then fail=1; echo "  $suite: ran no test (see $LOG_DIR/$suite.log)"; fi
   PASSED=$((PASSED + pass))
   FAILED=$((FAILED + fail))
   SKIPPED=$((SKIPPED + skip))
   ((fail == 0)) || FAILED_SUITES+=("$suite")
-  printf '%-28s %4d passed, %d failed, %d skipped\n' "$suite" "$pass" "$fail" "$skip"
+  printf '%-28s %4d passed, %d failed, %d skipped%s\n' "$suite" "$pass" "$fail" "$skip" "${secs:+ ($((secs / 60))m$((secs % 60))s)}"
 }
 
 # tap_counts FILE: "PASS FAIL SKIP" of a suite's TAP log.
@@ -56,7 +57,7 @@ tap_skips() {
 
 # run_suite NAME CMD...: run a TAP-producing command, keep its log, show failures.
 run_suite() {
-  local name=$1 log="$LOG_DIR/$1.log" rc
+  local name=$1 log="$LOG_DIR/$1.log" rc start=$SECONDS
   shift
   "$@" >"$log" 2>&1
   rc=$?
@@ -72,7 +73,7 @@ run_suite() {
     grep -qE '^ *not ok ' "$log" || tail -40 "$log"
     echo "----"
   fi
-  record "$name" "$p" "$f" "$k"
+  record "$name" "$p" "$f" "$k" $((SECONDS - start))
 }
 
 # Sourced (test/run-all.bats): the functions only.

@@ -7,6 +7,7 @@ const { median, round } = require('../../common/stats');
 
 const { mibPerS } = require('./mib');
 const { wrapProse } = require('./wrap');
+const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('./step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
 function grid(rows, left) {
@@ -110,31 +111,39 @@ function seedRule(published) {
 // footnote(published): the group table's closing line.
 const footnote = (published) => `${WHY_BOTH}. The seed: ${seedRule(published)}`;
 
-// groupTable({name, engine, group, runs: [steps or cases of each repetition]}): per step and op,
-// the fastest, median and slowest repetition's ops/s (and docs/s, MB/s where recorded). A step
-// that did not measure an op in a repetition (not run, unsupported) is left out of that op's
-// numbers, and the row says in how many repetitions it was measured.
+// groupTable({name, engine, group, runs: [steps or cases of each repetition], concurrent}): per
+// step and op, the fastest, median and slowest repetition's ops/s (and docs/s, MB/s where
+// recorded). A step that is no measurement in a repetition (src/step-exclusion.js, the report's
+// rule too: not run, unsupported, errors, the loader the limit, its host or server shared) is left
+// out of its numbers, said under the table, and the row says in how many repetitions it counted:
+// so the median here is the report's. concurrent: each repetition's summary.json concurrent_runs.
 // Without wide, docs/s and MB/s show their medians only: twelve columns ran to 225 (the
 // report's --wide, or this table's, has every number).
-function groupTable({ name, engine, group, runs, published = null, wide = false }) {
+function groupTable({ name, engine, group, runs, concurrent = [], published = null, wide = false }) {
   const order = [];
   const by = new Map();
-  for (const steps of runs) {
+  runs.forEach((steps, rep) => {
     for (const s of steps) {
       const key = s.name ?? `step ${s.index}`;
-      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null }); order.push(key); }
+      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null, left: [] }); order.push(key); }
       const e = by.get(key);
       if (s.not_applicable) e.notApplicable.add(s.not_applicable);
       if (s.cost_not_computed) e.noCost = s.cost_not_computed;
       if (s.unsupported) e.unsupported.add(s.unsupported);
       if (s.relative_to_baseline) { e.costs.push(s.relative_to_baseline.change_percent); e.baseline = s.relative_to_baseline.baseline; }
+      const why = stepExclusion(exclusionFacts(s, concurrent[rep]));
+      if (why) {
+        // not run and unsupported have their own lines below
+        if (why !== 'not_applicable' && why !== 'unsupported') e.left.push(`repetition ${rep + 1}: ${EXCLUSIONS[why]}`);
+        continue;
+      }
       for (const [op, o] of Object.entries(s.ops || {})) {
         if (!o.count || typeof o.ops_per_s !== 'number') continue;
         if (!e.ops.has(op)) e.ops.set(op, []);
         e.ops.get(op).push(o);
       }
     }
-  }
+  });
   const all = [...by.values()].flatMap((e) => [...e.ops.values()].flat());
   const withMoves = all.some((o) => typeof o.docs_per_s === 'number' || typeof o.mb_per_s === 'number');
   const head = ['step', 'op', 'runs', 'fastest ops/s', 'median ops/s', 'slowest ops/s'];
@@ -152,6 +161,7 @@ function groupTable({ name, engine, group, runs, published = null, wide = false 
       if (withMoves) r.push(...moved(list.map((o) => o.docs_per_s).filter((x) => typeof x === 'number')), ...moved(list.map((o) => o.mb_per_s).filter((x) => typeof x === 'number'), 3));
       rows.push(r);
     }
+    if (e.left.length) lines.push(`left out: ${key}: ${e.left.join('; ')} (as the report leaves it out)`);
     for (const u of e.notApplicable) lines.push(`not applicable: ${key}: ${u}`);
     for (const u of e.unsupported) lines.push(`unsupported: ${key}: ${u}`);
     if (e.noCost && !e.costs.length) lines.push(`measured: ${key}: ${e.noCost}`);

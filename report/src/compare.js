@@ -17,6 +17,9 @@ const { safetyRows } = require('./safety');
 // issue 41: the drift guard and order mark over each verdict (src/drift.js)
 const { guardVerdict } = require('./drift');
 const { usableFigures } = require('./usable');
+// Why a run's point is no measurement of the engine (EXCLUSIONS' keys, null: it is one): the
+// loader's one rule, which its --repeat group table applies too.
+const { EXCLUSIONS, stepExclusion } = require('../../loader/src/step-exclusion');
 
 function runRef(r) {
   return {
@@ -51,7 +54,7 @@ function latencyOver(parts) {
 function aggregate(results, pointName, engine) {
   const pts = results.map((r) => r.points.find((p) => p.name === pointName)).filter(Boolean);
   if (!pts.length) return null;
-  const why = pts.map(exclusion);
+  const why = pts.map(stepExclusion);
   const usable = pts.filter((p, i) => why[i] === null);
   const excluded = {};
   for (const w of why) if (w) excluded[w] = (excluded[w] || 0) + 1;
@@ -106,32 +109,6 @@ function aggregate(results, pointName, engine) {
     latency_meaning: pts.find((p) => p.latency_meaning)?.latency_meaning ?? null,
     journal: pts.find((p) => p.journal !== null)?.journal ?? null,
   };
-}
-
-// Why a run's point is no measurement of the engine, in the order they are judged; null: it is
-// one. Each is shown, marked and counted, and never enters a verdict (issue 27 item 4).
-const EXCLUSIONS = {
-  incomplete: 'the run did not complete',
-  not_applicable: 'the case does not apply to the topology (not run)',
-  unsupported: 'the server could not do it',
-  server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
-  failed: 'errors above the threshold',
-  lost_documents: 'not every document sent arrived',
-  loader_limited: 'the loader was the limit',
-  shared_host: 'the loader shared its host with other load',
-  shared_server: 'another loader ran against the same server and collection',
-};
-function exclusion(p) {
-  if (!p.complete) return 'incomplete';
-  if (p.not_applicable) return 'not_applicable';
-  if (p.unsupported) return 'unsupported';
-  if (p.server_ignores) return 'server_ignores';
-  if (p.failed) return 'failed';
-  if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
-  if (p.loader_limited) return 'loader_limited';
-  if (p.shared_host) return 'shared_host';
-  if (p.shared_server) return 'shared_server';
-  return null;
 }
 
 // "a: the loader was the limit in 3 of 3 run(s)"; '' when nothing was excluded.
@@ -193,7 +170,7 @@ function buildSet(results, incomplete, key, idx) {
     }
   }
   // issue 41: each side's figure from its usable runs, the excluded ones apart (src/usable.js)
-  usableFigures(aggregates, results, (x) => exclusion(x) === null);
+  usableFigures(aggregates, results, (x) => stepExclusion(x) === null);
   const verdicts = [];
   for (const p of pointNames) {
     for (let i = 0; i < engines.length; i++) {
@@ -203,7 +180,7 @@ function buildSet(results, incomplete, key, idx) {
         if (!A || !B) continue;
         // issue 41 item 2: the verdict as verdict() gives it, then the drift guard over it
         const sideRuns = [engines[i], engines[j]].map((e) => results.filter((r) => r.engine === e));
-        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [engines[i], engines[j]], sides: sideRuns, usable: (x) => exclusion(x) === null }));
+        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [engines[i], engines[j]], sides: sideRuns, usable: (x) => stepExclusion(x) === null }));
       }
     }
   }
@@ -372,4 +349,4 @@ function buildReport(input, meta = {}) {
   };
 }
 
-module.exports = { buildReport, verdict, aggregate, setKey, nameSides, exclusion };
+module.exports = { buildReport, verdict, aggregate, setKey, nameSides };

@@ -16,9 +16,9 @@
 // Lists of measured points a summary may hold, in the order they are shown: `steps` (a client
 // sweep) and `cases` (e.g. a write-concern matrix), one shape (loader/src/kinds/index.js shape).
 const POINT_LISTS = ['steps', 'cases'];
-// When a step's failed operations make it no measurement: the loader's one rule (issue 26 writes
-// steps[].failed from it; older summaries are judged here by the same function, never a copy).
-const { stepFailure } = require('../../loader/src/step-failure');
+// Which points are no measurement, and the facts that say so: the loader's one rule, shared with
+// its --repeat group table (a failed step: loader/src/step-failure.js, issue 26).
+const { exclusionFacts } = require('../../loader/src/step-exclusion');
 const { serverIdentity, loaderIdentity } = require('./identity');
 const { stabilityOf } = require('./stability-of');
 
@@ -54,19 +54,6 @@ function normOps(ops) {
   return out;
 }
 
-// sharedServer(runs, step) -> the other loaders whose run overlapped this step, as one line
-// each, or null. A run without started_at, or a step without times, is taken to overlap.
-function sharedServer(runs, step) {
-  if (!Array.isArray(runs) || !runs.length) return null;
-  const from = Date.parse(step.started_at);
-  const to = from + (Number(step.duration_s) || 0) * 1000;
-  const hit = runs.filter((o) => {
-    const at = Date.parse(o.started_at);
-    return !(Number.isFinite(at) && Number.isFinite(from) && o.noticed !== 'at this run\'s start' && at > to);
-  });
-  return hit.length ? hit.map((o) => `loader pid ${o.pid}${o.host ? ` on ${o.host}` : ''}, started ${o.started_at}${o.results ? `, results ${o.results}` : ''}`) : null;
-}
-
 function sumRates(ops) {
   const xs = Object.values(ops).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
   return xs.length ? xs.reduce((a, b) => a + b, 0) : null;
@@ -99,31 +86,13 @@ function points(summary) {
         clients: e.clients ?? null,
         started_at: e.started_at ?? null,
         duration_s: e.duration_s ?? null,
-        complete: e.complete !== false,
-        loader_limited: Boolean(e.loader && e.loader.limited),
-        loader_reasons: (e.loader && e.loader.reasons) || [],
-        // Errors above the loader's threshold (loader/src/step-failure.js): the loader's own mark
-        // where it wrote one, else the same rule applied here. A case the server could not do is
-        // `unsupported` (below), not failed.
-        failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
-        // Other load on the loader's host during the step (the loader's selfmon: steps[].loader.contention).
-        shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
-        // Another loader ran against the same server and collection during this step (the run's
-        // concurrent_runs, loader/src/run-registry.js): both measured the pair, not the engine.
-        shared_server: sharedServer(summary.concurrent_runs, e),
+        // complete, failed, loader_limited, shared_host, shared_server, unsupported, not_applicable,
+        // server_ignores, documents: the facts the loader's one exclusion rule reads
+        // (loader/src/step-exclusion.js; src/compare.js judges them with it)
+        ...exclusionFacts(e, summary.concurrent_runs),
         parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
         ops,
         ops_per_s: sumRates(ops),
-        // What a case says beyond its numbers (durability cases, report/README.md): the server
-        // could not do it, what w:0 delivered, its change against the baseline case, the journal.
-        unsupported: typeof e.unsupported === 'string' ? e.unsupported : null,
-        // A case the loader did not run because the topology it reached cannot satisfy it (the
-        // writeconcern kind's not_applicable: w:2 on a standalone): no measurement either.
-        not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
-        // A case whose write concern the server's product documents as ignored (FerretDB: w, j;
-        // loader/src/products.js): measured, but not what its label says.
-        server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
-        documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
         relative_to_baseline: e.relative_to_baseline ?? null,
         latency_meaning: e.latency_meaning ?? null,
         journal: typeof e.journal === 'boolean' ? e.journal : null,

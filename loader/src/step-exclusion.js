@@ -1,0 +1,77 @@
+'use strict';
+// Which measured steps (or cases) are no measurement of the engine, and why: the one rule for the
+// loader's --repeat group table (src/table.js groupTable: its medians leave them out) and the
+// report (report/src/normalise.js takes each point's facts from exclusionFacts, and
+// report/src/compare.js judges them with stepExclusion, for its medians and verdicts), so the two
+// print one median for the same repetitions (issue 37). Each is shown, marked and counted, and
+// never enters a verdict (issue 27 item 4).
+const { stepFailure } = require('./step-failure');
+
+// In the order they are judged.
+const EXCLUSIONS = {
+  incomplete: 'the run did not complete',
+  not_applicable: 'the case does not apply to the topology (not run)',
+  unsupported: 'the server could not do it',
+  server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
+  failed: 'errors above the threshold',
+  lost_documents: 'not every document sent arrived',
+  loader_limited: 'the loader was the limit',
+  shared_host: 'the loader shared its host with other load',
+  shared_server: 'another loader ran against the same server and collection',
+};
+
+// sharedServer(runs, step) -> the other loaders whose run overlapped this step, as one line
+// each, or null. runs: summary.json concurrent_runs (src/run-registry.js). A run without
+// started_at, or a step without times, is taken to overlap.
+function sharedServer(runs, step) {
+  if (!Array.isArray(runs) || !runs.length) return null;
+  const from = Date.parse(step.started_at);
+  const to = from + (Number(step.duration_s) || 0) * 1000;
+  const hit = runs.filter((o) => {
+    const at = Date.parse(o.started_at);
+    return !(Number.isFinite(at) && Number.isFinite(from) && o.noticed !== 'at this run\'s start' && at > to);
+  });
+  return hit.length ? hit.map((o) => `loader pid ${o.pid}${o.host ? ` on ${o.host}` : ''}, started ${o.started_at}${o.results ? `, results ${o.results}` : ''}`) : null;
+}
+
+// exclusionFacts(entry, concurrentRuns) -> what the rule reads of a summary.json steps[]/cases[]
+// entry (the report keeps them on each point).
+function exclusionFacts(e, concurrentRuns) {
+  return {
+    complete: e.complete !== false,
+    loader_limited: Boolean(e.loader && e.loader.limited),
+    loader_reasons: (e.loader && e.loader.reasons) || [],
+    // Errors above the loader's threshold (src/step-failure.js): the loader's own mark where it
+    // wrote one, else the same rule applied here (older summaries). A case the server could not do
+    // is `unsupported`, not failed.
+    failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
+    // Other load on the loader's host during the step (src/selfmon.js: steps[].loader.contention).
+    shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
+    // Another loader ran against the same server and collection during this step: both measured
+    // the pair, not the engine.
+    shared_server: sharedServer(concurrentRuns, e),
+    // A case the server could not do; one the loader did not run because the topology cannot
+    // satisfy it (writeconcern's w:2 on a standalone); one whose write concern the server's
+    // product documents as ignored (FerretDB: w, j; src/products.js).
+    unsupported: typeof e.unsupported === 'string' ? e.unsupported : null,
+    not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
+    server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
+    documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
+  };
+}
+
+// stepExclusion(facts) -> a key of EXCLUSIONS, or null: the step is a measurement.
+function stepExclusion(p) {
+  if (!p.complete) return 'incomplete';
+  if (p.not_applicable) return 'not_applicable';
+  if (p.unsupported) return 'unsupported';
+  if (p.server_ignores) return 'server_ignores';
+  if (p.failed) return 'failed';
+  if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
+  if (p.loader_limited) return 'loader_limited';
+  if (p.shared_host) return 'shared_host';
+  if (p.shared_server) return 'shared_server';
+  return null;
+}
+
+module.exports = { EXCLUSIONS, exclusionFacts, stepExclusion };
