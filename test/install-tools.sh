@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything ./run.sh test needs on a fresh machine of this project's kind; idempotent,
 # so developers run it too. Called by .ci/run. Nothing here needs a Docker engine.
-#   Debian: shellcheck, bats, prometheus (promtool + server), jq
+#   Debian: shellcheck, bats, prometheus (promtool + server), jq, parallel (bats --jobs)
 #   Go module proxy: Compose v2, built from source (no engine needed to validate files)
 #   npm: the loader's dependencies (npm ci)
 #   Maven Central: de.bwaldvogel:mongo-java-server, the wire-protocol server the loader tests use
@@ -11,7 +11,7 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$LAB_ROOT/test/lib/tools.sh"
 mkdir -p "$TOOLS_DIR/bin"
 
-apt_packages=(shellcheck bats bats-support bats-assert prometheus jq)
+apt_packages=(shellcheck bats bats-support bats-assert prometheus jq parallel)
 missing=()
 for p in "${apt_packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then
