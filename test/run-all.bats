@@ -23,6 +23,9 @@ setup() {
   source "$REPO/test/run-all.sh"
   printf '# tests 7\n# suites 0\n# pass 3\n# fail 1\n# cancelled 1\n# skipped 1\n# todo 1\n# duration_ms 3.2\n' >"$BATS_TEST_TMPDIR/tap"
   [ "$(tap_counts "$BATS_TEST_TMPDIR/tap")" = "3 2 2" ]
+  # a suite that ran node --test twice (the report's: most files two at a time, then one alone)
+  printf '# pass 1\n# fail 0\n# cancelled 0\n# skipped 1\n# todo 0\n' >>"$BATS_TEST_TMPDIR/tap"
+  [ "$(tap_counts "$BATS_TEST_TMPDIR/tap")" = "4 2 3" ]
 }
 
 @test "the closing line counts skips apart; a suite of skips only ran something; reasons are shown" {
@@ -69,4 +72,41 @@ SUITE
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   grep -qF 'MONGODB_URI set (db1.example:27017,db2.example:27017/?replicaSet=rs0): ' <<<"$output"
   if grep -q 's3cret' <<<"$output"; then echo "the password was shown"; false; fi
+}
+
+@test "node_tests: a '// runs alone:' file runs after the others, by itself; both runs' totals count; a failure in either fails" {
+  LAB_ROOT=$W
+  # shellcheck source=test/lib/tools.sh
+  source "$W/test/lib/tools.sh"
+  local d=$BATS_TEST_TMPDIR/t
+  mkdir -p "$d"
+  # two ordinary files run together: each sees the other's start; the alone one sees both ends
+  # (b ends 0.8 s after a: run in the same batch, c would take a's slot while b still runs)
+  for n in a b; do
+    cat >"$d/$n.test.js" <<JS
+const test = require('node:test');
+const fs = require('node:fs');
+test('$n', async () => {
+  fs.writeFileSync('$d/$n.started', '');
+  await new Promise((r) => setTimeout(r, '$n' === 'a' ? 700 : 1500));
+  if (!fs.existsSync('$d/' + ('$n' === 'a' ? 'b' : 'a') + '.started')) throw new Error('not run beside the other file');
+  fs.writeFileSync('$d/$n.ended', '');
+});
+JS
+  done
+  cat >"$d/c.test.js" <<JS
+// runs alone: the test below checks it
+const test = require('node:test');
+const fs = require('node:fs');
+test('c', () => { for (const n of ['a', 'b']) if (!fs.existsSync('$d/' + n + '.ended')) throw new Error(n + ' still running'); });
+JS
+  run node_tests "$d" 2 "$d/a.test.js" "$d/b.test.js" "$d/c.test.js"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/tap"
+  source "$W/test/run-all.sh"
+  [ "$(tap_counts "$BATS_TEST_TMPDIR/tap")" = "3 0 0" ] || { echo "$output"; false; }
+  # a failure in the alone run fails the whole
+  sed -i 's/ended/never/' "$d/c.test.js"
+  run node_tests "$d" 2 "$d/a.test.js" "$d/b.test.js" "$d/c.test.js"
+  [ "$status" -ne 0 ]
 }

@@ -32,12 +32,13 @@ record() {
 
 # tap_counts FILE: "PASS FAIL SKIP" of a suite's TAP log.
 # node --test prints totals ("# pass N", "# fail N", "# cancelled N", "# skipped N", "# todo N"),
-# preferred when present: cancelled counts as failed, todo as skipped (neither is a pass).
+# preferred when present, summed over each node --test the suite ran (the report suite runs two):
+# cancelled counts as failed, todo as skipped (neither is a pass).
 # Otherwise flat TAP (bats, the shell suites): "ok N ... # skip REASON" (any case, TAP's SKIP
 # directive) is a skip, any other "ok" a pass, "not ok" a failure.
 tap_counts() {
   local f=$1 p fl sk
-  tap_total() { local n; n=$(grep -E "^# $1 [0-9]+\$" "$f" | tail -1 | awk '{print $3}'); echo "${n:-0}"; }
+  tap_total() { grep -E "^# $1 [0-9]+\$" "$f" | awk '{ n += $3 } END { print n + 0 }'; }
   if grep -qE '^# pass [0-9]+$' "$f"; then
     p=$(tap_total pass)
     fl=$(($(tap_total fail) + $(tap_total cancelled)))

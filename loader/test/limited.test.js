@@ -5,6 +5,8 @@
 //  - a paced run far below capacity while other processes load the same core (busy loops, the
 //    loader at nice 19 behind them): its event loop is delayed by the host, not by its own work,
 //    so the step is not flagged and the contention is recorded beside it.
+// runs alone: each test needs the other processes off the loader's core before it starts (its
+// measured premise); beside other test files they never were.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

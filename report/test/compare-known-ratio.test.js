@@ -5,6 +5,9 @@
 // real run.sh, loader and report. The capacity verdict's interval, with the searches' brackets,
 // must contain the true 2.0. Many seeded repetitions of the same question run on synthetic servers
 // in capacity-known-ratio.test.js; this is the real path once.
+// runs alone: beside another test file the loader's host is busy, a failing step shares it, and
+// the search is host-limited (common/capacity-sample.js), leaving a side one usable search
+// (test/suites/60-report.sh runs this file after the others, by itself).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

@@ -21,3 +21,18 @@ compose_bin() {
   if [[ -x $TOOLS_DIR/bin/docker-compose ]]; then echo "$TOOLS_DIR/bin/docker-compose"; return 0; fi
   command -v docker-compose 2>/dev/null
 }
+
+# node_tests DIR CONCURRENCY FILE...: node --test over FILE... from DIR, CONCURRENCY files at a
+# time, TAP out. A file whose premise is a quiet host says so on a line of its own
+# ("// runs alone: why") and runs after the others, by itself: beside other test files its
+# premise failed and it skipped in every run (loader/test/limited.test.js,
+# stability-steady.test.js, report/test/compare-known-ratio.test.js; 2026-11-26).
+node_tests() {
+  local dir=$1 conc=$2 alone rest rc=0
+  shift 2
+  mapfile -t alone < <(grep -l '^// runs alone: ' "$@")
+  mapfile -t rest < <(printf '%s\n' "$@" "${alone[@]}" | sort | uniq -u)
+  if ((${#rest[@]})); then (cd "$dir" && node --test --test-concurrency="$conc" --test-reporter=tap "${rest[@]}") || rc=1; fi
+  if ((${#alone[@]})); then (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "${alone[@]}") || rc=1; fi
+  return "$rc"
+}

@@ -12,7 +12,8 @@ report_suite() {
   local files
   mapfile -t files < <(find "$LAB_ROOT/report/test" -maxdepth 1 -name '*.test.js' | sort)
   ((${#files[@]})) || { echo "not ok 1 - no report tests found"; return 1; }
-  # Two test files at a time, as the loader suite (test/suites/40-loader.sh).
-  (cd "$LAB_ROOT/report" && node --test --test-concurrency=2 --test-reporter=tap "${files[@]}")
+  # Two test files at a time, as the loader suite; the files that run alone after them
+  # (test/lib/tools.sh node_tests).
+  node_tests "$LAB_ROOT/report" 2 "${files[@]}"
 }
 run_suite report report_suite
