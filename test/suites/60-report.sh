@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The comparison report (report/): report.json from hand-made results folders, the CLI, the HTML
 # in real headless Chromium (/usr/bin/chromium, Debian's package), and a report built from real
-# loader runs against mongo-java-server. node:test, TAP out. About a minute.
+# loader runs against mongo-java-server. node:test, TAP out. About 3 minutes.
 report_suite() {
   need_tool node || return 1
   [[ -x /usr/bin/chromium || -n ${CHROMIUM:-} ]] || { echo "not ok 1 - missing tool 'chromium' (Debian package): $INSTALL_HINT"; return 1; }
