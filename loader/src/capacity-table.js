@@ -32,12 +32,9 @@ function capacityTable(c) {
 // host-limited search is marked and left out) to 0.1 ops/s, as the report prints it
 // (report/src/capacity.js).
 function capacityGroup({ name, engine, group, results }) {
-  const each = results.map((c) => {
-    const why = searchExclusion(c);
-    if (c.capacity_ops_per_s === null) return 'none';
-    return why === HOST_LIMITED ? `${c.capacity_ops_per_s} (host-limited)` : String(c.capacity_ops_per_s);
-  });
-  const samples = results.filter((c) => searchExclusion(c) === null).map((c) => c.capacity_ops_per_s);
+  const why = results.map(searchExclusion);
+  const each = results.map((c, i) => (c.capacity_ops_per_s === null ? 'none' : `${c.capacity_ops_per_s}${why[i] === HOST_LIMITED ? ' (host-limited)' : ''}`));
+  const samples = results.filter((_, i) => why[i] === null).map((c) => c.capacity_ops_per_s);
   const out = samples.length < results.length ? ` of ${samples.length}` : '';
   const sla = results[0].sla;
   return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${each.join(', ')} ops/s${samples.length ? `; median ${round(median(samples), 1)}${out}` : ''} (the report gives its interval)\n`;

@@ -1,6 +1,6 @@
 'use strict';
 // What a capacity verdict can know (issue 41 item 3, the report's part; report/README.md "What a
-// capacity can know"), applied over capacityReport's sections (src/capacity.js, unchanged):
+// capacity can know"), applied over capacityReport's sections and verdicts (src/capacity.js):
 // a capacity is known only to its search's bracket [p, f] (highest passing, lowest failing rate;
 // p x growth where none failed), so the geometric mean of a side's true capacities lies between
 // gm(p) and gm(f), and the ratio A/B's interval is widened to low x gm(p_B)/gm(f_B),
@@ -10,7 +10,6 @@
 // anyway), applied in src/capacity.js (HOST_LIMITED). A second rule here also left out searches
 // whose passing step was contended: the report then dropped a capacity the loader printed as
 // clean (report/test/agreement.test.js failed on a busy CI host).
-const { capacityVerdict } = require('./capacity');
 const { fmt } = require('./verdict');
 
 const gm = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
@@ -35,9 +34,9 @@ function applyCapacityLimits(sections, runs) {
       // the figure the capacity line shows is the statistic the verdict uses: the geometric mean
       return { ...s, geomean: s.samples.length ? gm(s.samples) : null, brackets: usable };
     });
-    const verdicts = [];
-    for (let i = 0; i < c.sides.length; i++) for (let j = i + 1; j < c.sides.length; j++) verdicts.push(widen(capacityVerdict(c.sla, c.sides[i], c.sides[j]), c.sides[i], c.sides[j]));
-    c.verdicts = verdicts;
+    // capacityReport's verdicts stand (the samples are the same); each is only widened
+    const sideOf = (engine) => c.sides.find((s) => s.engine === engine);
+    c.verdicts = c.verdicts.map((v) => widen(v, sideOf(v.engines[0]), sideOf(v.engines[1])));
   }
   return sections;
 }

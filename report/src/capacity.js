@@ -121,4 +121,4 @@ function hostLimitedFigure(s) {
 }
 const hostLimitedCount = (s) => ((s.host_limited || []).length ? `; ${s.host_limited.length} host-limited run(s) left out, caveat below` : '');
 
-module.exports = { capacityReport, capacityText, capacityVerdict };
+module.exports = { capacityReport, capacityText };
