@@ -14,7 +14,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { startServer } = require('./support/server');
-const { startLoader, runLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { startLoader, runLoader, pacedArgs, tmpResults, latestRun, readTimeline } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { NO_EVENT } = require('../src/stability/explain');
 
@@ -22,8 +22,7 @@ let results;
 test.before(() => { results = tmpResults(); });
 test.after(() => fs.rmSync(results, { recursive: true, force: true }));
 
-const args = (server, extra) => ['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
-  '--preload-docs', '300', '--clients', '2', '--rate', '400', '--progress-interval', '1s', ...extra];
+const args = (server, extra) => pacedArgs(server.uri, results, extra);
 
 // overlaps(dip, w): the dip's seconds and the held window [from, to) share time.
 const overlaps = (d, w) => Date.parse(d.start) < w.to && Date.parse(d.end) > w.from;

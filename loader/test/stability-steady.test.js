@@ -2,21 +2,20 @@
 // Stability through the real loader CLI, driver and wire shim (issue 40 item 5): a steady server
 // makes no dip that the server caused. The '+steady' line's serverStatus reports no event at all
 // (support/server-lines.js VARIANTS), so a dip the loader explains by the server would be one it
-// made up; a dip of the loader's own host is said as that. Paced, as stability-run.test.js.
+// made up; a dip of the loader's own host is said as that. Paced (support/loader.js pacedArgs).
 // runs alone: a dip while the host's CPUs are busy is no test of the server (the test skips,
 // naming the dip); beside other test files the host was busy in every run.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { startServer } = require('./support/server');
-const { runLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { runLoader, pacedArgs, tmpResults, latestRun, readTimeline } = require('./support/loader');
 
 let results;
 test.before(() => { results = tmpResults(); });
 test.after(() => fs.rmSync(results, { recursive: true, force: true }));
 
-const args = (server, extra) => ['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
-  '--preload-docs', '300', '--clients', '2', '--rate', '400', '--progress-interval', '1s', ...extra];
+const args = (server, extra) => pacedArgs(server.uri, results, extra);
 
 test('a steady server: no dip that the server caused over 20 s', async (t) => {
   const server = await startServer({ line: 'mongod-8.0-wiredtiger-replset+steady' });

@@ -67,6 +67,12 @@ function startLoader(args, { env, prefix = [], spawnOptions = {}, launcher = fal
 
 const runLoader = (args, o) => startLoader(args, o).done;
 
+// pacedArgs(uri, results, extra): experiment2 paced at 400 ops/s by 2 clients, the stability
+// tests' run (stability-run, stability-steady): a paced client does not slow down with a
+// contended host (it catches up), so its seconds hold steady at the rate on the shared test VM.
+const pacedArgs = (uri, results, extra) => ['experiment2', '--uri', uri, '--results-dir', results, '--metrics-port', '0',
+  '--preload-docs', '300', '--clients', '2', '--rate', '400', '--progress-interval', '1s', ...extra];
+
 function tmpResults() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'lab-loader-test-'));
 }
@@ -105,4 +111,4 @@ function runsOf(results, experiment, engine) {
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f, 'summary.json'), 'utf8')));
 }
 
-module.exports = { startLoader, runLoader, tmpResults, latestRun, readTimeline, withServerAndResults, runsOf, BIN };
+module.exports = { startLoader, runLoader, pacedArgs, tmpResults, latestRun, readTimeline, withServerAndResults, runsOf, BIN };
