@@ -1,7 +1,7 @@
 'use strict';
 // Helpers the kinds share: the seed's document, findOne as one command, and a drop that finds
-// nothing to drop. (Each kind times its
-// operations inline: a shared timing wrapper costs a closure and an async layer per op.)
+// nothing to drop. (Each kind times its operations inline: a shared timing wrapper costs a
+// closure and an async layer per op.)
 
 // Documents are { x: i, y: <y_length random characters> } as in seeds/004 insertData().
 function makeDoc(config, rng, i) {

@@ -6,7 +6,6 @@ const d = require('../decisions');
 const { watchUntil } = require('../watch');
 const { sleep } = require('../runner');
 
-
 module.exports = {
   name: 'resync',
   summary: 'stop --member, delete its data volume, start it, wait for initial sync to finish (SECONDARY); also ./run.sh resync MEMBER',
