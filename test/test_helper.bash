@@ -89,10 +89,27 @@ all_up_rules() {
   rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit\nprometheus'
 }
 
-# path_without_docker: PATH minus every directory that holds a docker executable.
+# path_without_docker: PATH on which `command -v docker` fails and every other program stays:
+# each directory holding a docker executable is replaced by a directory (made once per test under
+# BATS_TEST_TMPDIR) of links to all its entries but docker. Dropping the directory itself took
+# bash and env with it where docker is /usr/bin/docker (Debian's and Ubuntu's docker.io), and
+# run.sh's `#!/usr/bin/env bash` then failed with exit 127 before any check ran.
 path_without_docker() {
-  local d out=() IFS=:
-  for d in $PATH; do [[ -x $d/docker ]] || out+=("$d"); done
+  local d out=() IFS=: n=0 shadow
+  for d in $PATH; do
+    if [[ ! -x $d/docker ]]; then
+      out+=("$d")
+      continue
+    fi
+    n=$((n + 1))
+    shadow=$BATS_TEST_TMPDIR/path-without-docker/$n
+    if [[ ! -d $shadow ]]; then
+      mkdir -p "$shadow"
+      ln -s "$d"/* "$shadow"/ 2>/dev/null || true
+      rm -f "$shadow/docker"
+    fi
+    out+=("$shadow")
+  done
   echo "${out[*]}"
 }
 
