@@ -9,7 +9,10 @@
 // Percona 3.6), a SpiderMonkey 45 shell. So the scripts keep to what both have: ES5 and the ES2015
 // SpiderMonkey 45 knows (no String.prototype.padEnd: pad() below), files read with cat() where
 // there is no require('fs'), connections opened by openConnection() below, and isMaster where
-// hello does not exist (MongoDB < 4.4.2). The test runs every script in a stand-in of each shell.
+// hello does not exist (MongoDB < 4.4.2). compose/test/init-scripts.test.js runs every script in
+// a stand-in of each shell; compose/test/init-mongosh.test.js runs them under the real mongosh
+// against a real server (see run() for what only mongosh shows); the legacy shell cannot be
+// installed on the test machines.
 
 // The topology, by host name (never IPs: see compose/cluster.yml).
 var LAB = {
@@ -165,18 +168,34 @@ function uri(hosts, opts) {
   return 'mongodb://' + auth + [].concat(hosts).map(hostPort).join(',') + '/?' + params.join('&');
 }
 
-// run(db, doc): a command's reply, never a throw for a server error. Depending on the mongosh
-// and driver version a failed command comes back with ok:0 or is thrown as a MongoServerError
-// (with code and codeName); callers see the reply either way. Network errors still throw.
+// run(db, doc): a command's reply, never a throw for a server error. The legacy shell answers a
+// failed command with ok:0; mongosh throws a MongoServerError (code, codeName), turned here into
+// { ok: 0, code, codeName, errmsg }. Network errors still throw.
+// The reply is taken into a variable: under mongosh the call must not be the operand of a return
+// inside the try. mongosh's async rewriter (mongodb-js/mongosh packages/async-rewriter2) makes
+// every function async underneath and awaits each expression that is a shell call's pending
+// result, except a return's own operand (src/stages/transform-maybe-await.ts, the
+// isReturnStatement case: `return _srv = db.runCommand(doc), ...`; the same in
+// @mongosh/async-rewriter2 1.10.6, 2.0.0, 2.4.19 and 2.6.0, mongosh 2.12.0's). So the old
+// `return db.runCommand(doc)` left the try before the reply came, and a refusal escaped this
+// catch: init died on its first command, replSetGetStatus on a fresh config server
+// (NotYetInitialized), on every 8.0 engine. The rewriter's README has no list of limitations;
+// mongosh's manual lists the contexts that cannot take a shell call's result at all ("Script
+// Considerations": class constructors, non-async generators, sort() callbacks, class setters),
+// and these scripts use none. compose/test/init-mongosh.test.js runs every script here under the
+// real mongosh, and fails on a return of a call inside a try (or inside its catch when a finally
+// follows).
 function run(db, doc) {
+  var reply;
   try {
-    return db.runCommand(doc);
+    reply = db.runCommand(doc);
   } catch (e) {
     if (e && (e.code !== undefined || e.codeName)) {
       return { ok: 0, code: e.code, codeName: e.codeName, errmsg: e.message };
     }
     throw e;
   }
+  return reply;
 }
 
 // retry(label, fn, deadlineMs): call fn until it returns a value other than undefined/false,
