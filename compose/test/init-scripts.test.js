@@ -1,7 +1,8 @@
 'use strict';
 // The mongosh scripts the containers run (compose/init/*.js): syntax, and the pure functions of
-// lab.js evaluated in a bare node:vm context. What needs a server (initiate, users, addShard)
-// is exercised by ./run.sh smoke on a Docker host.
+// lab.js evaluated in a bare node:vm context. init-mongosh.test.js runs the scripts under the real
+// mongosh against a real server (FerretDB); what needs a replica set and a mongos (initiate,
+// users, addShard) is exercised by ./run.sh smoke on a Docker host.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
