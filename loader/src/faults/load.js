@@ -9,6 +9,7 @@
 const crypto = require('node:crypto');
 
 const { setTimeout: defaultSleep } = require('node:timers/promises');
+const { within } = require('./runner');
 
 async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
@@ -52,9 +53,25 @@ function startLoad(ctx, maxSeconds) {
   ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds, shouldStop: () => ctx.state.stopLoad, say: ctx.say });
   ctx.state.loading.catch(() => {}); // its error is reported when stopLoad awaits it
 }
+// The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered,
+// which takes milliseconds on a server that answers. One that stops answering (a frozen member:
+// the connection stays open, no reply ever comes) would hold the heal forever: the driver does
+// not end that write (serverSelectionTimeoutMS only bounds finding a server, and mongos's client
+// has no socketTimeoutMS). So the wait is bounded (ctx.bounds.inFlightMs, runner.js BOUNDS) and
+// past it the batch is abandoned, said in one line and recorded by the runner as left; the heal's
+// other steps have run or still run, and the process exits without its answer.
 async function stopLoad(ctx) {
   ctx.state.stopLoad = true;
-  if (ctx.state.loading) await ctx.state.loading.catch((e) => ctx.say(`load: ${e.message.split('\n')[0]}`));
+  const loading = ctx.state.loading;
+  if (!loading) return;
+  const ms = ctx.bounds.inFlightMs;
+  const r = await within(ctx.waitFor('the write load (stopping: its batch in flight through mongos)', loading), ms);
+  ctx.state.loading = null;
+  if (!r.settled) {
+    ctx.abandon(`heal: the write load did not stop within ${ms / 1000} s (a member is not answering)`, 'its write batch in flight through mongos, abandoned (the server may still apply it)');
+  } else if (r.error) {
+    ctx.say(`load: ${r.error.message.split('\n')[0]}`);
+  }
 }
 
 module.exports = { runLoad, startLoad, stopLoad };

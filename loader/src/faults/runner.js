@@ -1,10 +1,12 @@
 'use strict';
 // The life of one fault scenario in one process: plan -> (dry run: show the docker actions and
-// stop) -> results folder -> apply -> watch -> heal (always, even after an error or Ctrl-C) ->
-// verdict -> summary.json through the experiments' results writer. A scenario is a module with
+// stop) -> results folder -> apply -> watch -> heal (always, even after an error or Ctrl-C;
+// every wait after a signal and the heal itself bounded, BOUNDS below; a second signal exits at
+// once) -> verdict -> summary.json through the experiments' results writer. A scenario is a module with
 //   name, options (node:util parseArgs), check(params, env), plan(params, env) -> {lines, actions},
 //   [ready(ctx)], apply(ctx), watch(ctx), heal(ctx), verdict(ctx) -> {result: true|false|'unknown', line, evidence}
-// (DEVELOPERS.md "Adding a fault"). Exit codes: 0 verdict true, 1 false/unknown/error, 130 signal.
+// (DEVELOPERS.md "Adding a fault"). Exit codes: 0 verdict true, 1 false/unknown/error, 130 signal
+// (SIGINT or SIGTERM: lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
 const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
 
@@ -26,15 +28,68 @@ function verdictOf(scenario, ctx, { complete, why }) {
 
 const WORD = { true: 'PASS', false: 'FAIL', unknown: 'UNKNOWN' };
 
-// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals})
+// Every wait after a signal, and the heal itself, is bounded. A server that stops answering (a
+// frozen member, a paused container, a host gone quiet) keeps its TCP connections open and never
+// replies, so nothing in the driver ends an operation already sent to it: serverSelectionTimeoutMS
+// bounds finding a server, not a reply; mongos's client sets no socketTimeoutMS (a write under a
+// fault may rightly take long); a member's direct client has socketTimeoutMS 5 s (cluster.js), but
+// a watch tick asks several things of it in turn. Past a bound the wait is abandoned, said in one
+// line naming what is left, and recorded (summary.json `left`); the process then exits on its own.
+//   inFlightMs  the load's or the writers' operation in flight when they are told to stop
+//               (load.js stopLoad, failover stopWriters): they see the stop within 200 ms and a
+//               batch takes milliseconds on a server that answers
+//   stopMs      apply/watch to end once the run is aborted (a watch tick between looks ends at
+//               once; one waiting on a frozen member is abandoned and the heal runs beside it)
+//   healMs      the whole heal: docker actions run by bash (compose start/up/unpause, the netem
+//               sidecar: seconds each), member commands (driver timeouts above), the load's stop
+//   closeMs     closing the clients: with mongos frozen mid-write, the 6.16 driver line's close
+//               (the 4.0 engine's) was still waiting after 8 s; 7.8's and 6.9's return at once
+const BOUNDS = { inFlightMs: 5000, stopMs: 5000, healMs: 60000, closeMs: 2000 };
+
+// within(promise, ms) -> {settled: true, value} | {settled: true, error} | {settled: false}: the
+// promise's outcome, or none after ms (the promise is left running; its timer is cleared).
+async function within(promise, ms) {
+  let t;
+  const timeout = new Promise((resolve) => { t = setTimeout(() => resolve({ settled: false }), ms); });
+  try {
+    return await Promise.race([promise.then((value) => ({ settled: true, value }), (error) => ({ settled: true, error })), timeout]);
+  } finally {
+    clearTimeout(t);
+  }
+}
+
+const secs = (ms) => `${ms / 1000} s`;
+
+// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, bounds})
 //   env: {engine: <engines.tsv row>, shard: {name, hosts}}; makeContext(ctx) adds the cluster
 //   handles (Members, mongos) a scenario uses; signals: the process to listen on (tests pass an
-//   EventEmitter).
-async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process }) {
+//   EventEmitter); bounds: BOUNDS overridden (tests).
+// ctx also carries, for the scenarios and load.js: bounds; waitFor(what, promise) (the promise,
+// named while it is pending: a forced exit lists it as left; every docker request is one);
+// abandon(what, left) (one line `what; left: left`, recorded as left and as the heal's error).
+async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, bounds = {} }) {
   const controller = new AbortController();
+  const limits = { ...BOUNDS, ...bounds };
   let run = null;
+  const pending = new Map();
+  let nextWait = 0;
+  const waitFor = (what, promise) => {
+    const k = nextWait++;
+    pending.set(k, what);
+    const done = () => pending.delete(k);
+    promise.then(done, done);
+    return promise;
+  };
+  const left = [];
+  let abandoned = null;
   const ctx = {
-    params, env, docker, say, signal: controller.signal, state: {},
+    params, env, say, signal: controller.signal, state: {}, bounds: limits, waitFor,
+    docker: { ask: (op, args = {}, opts) => waitFor(`docker ${[op, ...Object.values(args)].join(' ')} (asked of bash, not answered)`, docker.ask(op, args, opts)) },
+    abandon: (what, l) => {
+      say(`${what}; left: ${l}`);
+      left.push(l);
+      abandoned = abandoned || what.replace(/^heal: /, '');
+    },
     timeline: (row) => run.timeline(row),
     step: (name, obj) => writeStep(run, name, obj),
     ...(await makeContext({ params, env, signal: controller.signal, say })),
@@ -47,7 +102,7 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
       await scenario.ready(ctx);
     } catch (e) {
       if (!dryRun) {
-        if (ctx.close) await ctx.close();
+        if (ctx.close) await within(ctx.close(), limits.closeMs);
         say(`error: ${e.message}`);
         return { code: e.usage ? 2 : 1 };
       }
@@ -61,16 +116,24 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   if (dryRun) {
     // bash prints each as the exact docker command (and runs none); nothing else is touched
     for (const a of plan.actions || []) await docker.ask(a.op, a.args);
-    if (ctx.close) await ctx.close();
+    if (ctx.close) await within(ctx.close(), limits.closeMs);
     return { code: 0 };
   }
   run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
   ctx.run = run;
   // as the user sees it: results/... (the container mounts the repository's results/ there)
   say(`results: ${path.join(path.basename(resultsRoot), path.relative(resultsRoot, run.dir))}/`);
+  // A first signal aborts the scenario and heals; a second one (the heal seems stuck to whoever
+  // sends it) ends the run at once: the summary names what was still pending, the process exits.
   let signalled = null;
+  let forced = null;
+  let force;
+  const forcedSignal = new Promise((resolve) => { force = resolve; });
   const onSignal = (sig) => {
-    if (signalled) return; // the heal is running: let it finish (it is bounded)
+    if (signalled) {
+      if (!forced) { forced = sig; force({ forced: sig }); }
+      return;
+    }
     signalled = sig;
     say(`${sig}: stopping the scenario, healing, writing the summary`);
     controller.abort(new Aborted(`interrupted (${sig})`));
@@ -80,22 +143,56 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   let why = null;
   let healError = null;
   const started = new Date();
-  try {
+  let phase = 'apply';
+  const body = (async () => {
     await scenario.apply(ctx);
     if (controller.signal.aborted) throw controller.signal.reason;
+    phase = 'watch';
     await scenario.watch(ctx);
     if (controller.signal.aborted) throw controller.signal.reason;
-  } catch (e) {
-    why = controller.signal.aborted ? controller.signal.reason.message : `error: ${e.message}`;
+  })();
+  // apply/watch end by themselves, or within stopMs of the abort (else they are left running)
+  let stopTimer;
+  const stopped = new Promise((resolve) => {
+    const onAbort = () => { stopTimer = setTimeout(() => resolve({ stuck: true }), limits.stopMs); };
+    if (controller.signal.aborted) onAbort();
+    else controller.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const ended = await Promise.race([body.then(() => ({}), (error) => ({ error })), stopped, forcedSignal]);
+  clearTimeout(stopTimer);
+  if (ended.error) {
+    why = controller.signal.aborted ? controller.signal.reason.message : `error: ${ended.error.message}`;
     say(`the scenario stopped early: ${why}`);
-  } finally {
-    try {
-      await scenario.heal(ctx);
-    } catch (e) {
-      healError = e.message;
-      say(`heal failed: ${e.message}; run ./run.sh fault heal --engine ${env.engine.engine}`);
+  } else if (ended.stuck || ended.forced) {
+    why = controller.signal.reason.message;
+    body.catch(() => {}); // it may still end, long after; nobody waits for it
+    if (ended.stuck) say(`the scenario's ${phase} did not end within ${secs(limits.stopMs)} of ${signalled} (still waiting on ${[...pending.values()].join(', ') || 'the cluster'}); healing beside it`);
+  }
+  let healStarted = false;
+  if (!forced) {
+    healStarted = true;
+    const healing = (async () => scenario.heal(ctx))();
+    const healed = await Promise.race([within(healing, limits.healMs), forcedSignal]);
+    if (healed.forced) {
+      healing.catch(() => {});
+    } else if (!healed.settled) {
+      healing.catch(() => {});
+      const l = [...pending.values()].join(', ') || 'the rest of the heal';
+      ctx.abandon(`heal: did not finish within ${secs(limits.healMs)}`, l);
+    } else if (healed.error) {
+      healError = healed.error.message;
+      say(`heal failed: ${healed.error.message}; run ./run.sh fault heal --engine ${env.engine.engine}`);
     }
   }
+  if (forced) {
+    // at once: what is still pending is named, nothing more is waited for (the process exits)
+    const l = [...pending.values(), ...(healStarted ? [] : ['the heal (not started)'])];
+    if (!l.length) l.push('the rest of the heal');
+    say(`${forced} again: exiting now, the heal unfinished; left: ${l.join(', ')}`);
+    left.push(...l);
+    why = `${why || `interrupted (${signalled})`}; then forced to exit by a second signal (${forced}) ${healStarted ? 'while healing' : 'before the heal'}`;
+  }
+  healError = healError || abandoned;
   const complete = why === null && healError === null;
   const v = verdictOf(scenario, ctx, { complete, why: why || `heal failed: ${healError}` });
   run.summary({
@@ -111,12 +208,14 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
     verdict: `${WORD[v.result]}: ${v.line}`,
     evidence: v.evidence,
     ...(healError ? { heal_error: healError } : {}),
+    ...(left.length ? { left } : {}),
     heal: `./run.sh fault heal --engine ${env.engine.engine}`,
   }, { final: true });
   run.close();
+  // closing the clients: bounded, and not at all after a second signal
+  if (ctx.close && !forced) await Promise.race([within(ctx.close(), limits.closeMs), forcedSignal]);
   signals.off('SIGINT', onSignal);
   signals.off('SIGTERM', onSignal);
-  if (ctx.close) await ctx.close();
   if (!complete) say(`the scenario stopped early. If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine ${env.engine.engine}`);
   say(`verdict: ${WORD[v.result]}: ${v.line}`);
   return { code: signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };
@@ -132,4 +231,4 @@ function sleep(ms, signal) {
   });
 }
 
-module.exports = { runScenario, verdictOf, sleep };
+module.exports = { runScenario, verdictOf, sleep, within, BOUNDS };

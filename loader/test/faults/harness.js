@@ -44,8 +44,10 @@ function scriptedMembers(statuses, hosts = tables.shardSet().hosts) {
   };
 }
 
-// runWith(scenario, params, {statuses, fail: {op: rc}, engine, extra}) -> {code, asked, lines, summary, dir}
-async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'wiredtiger', extra = {}, dryRun = false, onAsk = () => {}, signalAfterMs = null } = {}) {
+// runWith(scenario, params, {statuses, fail: {op: rc}, hang: [op], engine, extra, bounds}) ->
+// {code, asked, lines, summary, dir}; an op in hang is asked and never answered (bash busy or
+// stuck); bounds: runScenario's, shortened
+async function runWith(scenario, params, { statuses = [], fail = {}, hang = [], engine = 'wiredtiger', extra = {}, dryRun = false, onAsk = () => {}, signalAfterMs = null, bounds = {} } = {}) {
   const asked = [];
   const lines = [];
   const signals = new EventEmitter();
@@ -53,6 +55,7 @@ async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'w
     async ask(op, args, { allowFail = false } = {}) {
       asked.push([op, ...Object.values(args)].join(' '));
       onAsk(op, signals);
+      if (hang.includes(op)) return new Promise(() => {});
       const rc = fail[op] ?? 0;
       if (rc && !allowFail) throw new Error(`docker action '${op}' failed (exit ${rc})`);
       return { rc, output: extra.outputs && extra.outputs[op] ? extra.outputs[op] : '' };
@@ -63,7 +66,7 @@ async function runWith(scenario, params, { statuses = [], fail = {}, engine = 'w
   const members = scriptedMembers(statuses);
   if (signalAfterMs !== null) setTimeout(() => signals.emit('SIGTERM', 'SIGTERM'), signalAfterMs);
   const r = await runScenario(scenario, {
-    params, env, docker, say: (l) => lines.push(l), dryRun, resultsRoot: root, signals,
+    params, env, docker, say: (l) => lines.push(l), dryRun, resultsRoot: root, signals, bounds,
     makeContext: async () => ({ members, ...(extra.context || {}) }),
   });
   let summary = null;
