@@ -8,7 +8,8 @@
 // netem undo is asked and answered), abandons the write after its bound, names it, writes the
 // summary of an interrupted run and exits 130 on its own; a second SIGTERM while it heals exits
 // at once. Docker requests are answered here as lib/fault-bridge.sh answers them. Below them, the
-// runner's other bounds in this process (harness.js). The bounds are src/faults/runner.js BOUNDS.
+// runner's other bounds in this process (harness.js), and failover's writers against the frozen
+// server. The bounds are src/faults/runner.js BOUNDS.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -138,7 +139,9 @@ test('a second SIGTERM while it heals: exits at once, naming what it left; the s
 
 // ---- the runner's other bounds, in this process (harness.js: docker answered or never answered,
 // signals from an EventEmitter), with the bounds shortened ----
-const { runWith } = require('./harness');
+const { MongoClient } = require('mongodb');
+const { runWith, mem } = require('./harness');
+const failover = require('../../src/faults/scenarios/failover');
 
 // a scenario as small as the recipe's: pause a member, watch, unpause it in the heal
 const pausing = (watch) => ({
@@ -184,4 +187,26 @@ test('a second signal before the heal could start: exits at once, the heal named
   assert.ok(r.lines.includes('SIGINT again: exiting now, the heal unfinished; left: the heal (not started)'), r.lines.join('\n'));
   assert.equal(r.summary.why, 'interrupted (SIGTERM); then forced to exit by a second signal (SIGINT) before the heal');
   assert.deepEqual(r.summary.left, ['the heal (not started)']);
+});
+
+test('failover: SIGTERM with mongos frozen under the writers: the primary started again, the writes abandoned after their bound, exit 130', { timeout: 15000 }, async () => {
+  const client = new MongoClient(mongos.uri, { serverSelectionTimeoutMS: 3000 });
+  const aPrimary = { term: 1, members: [mem('shard01-a', 'PRIMARY'), mem('shard01-b', 'SECONDARY'), mem('shard01-c', 'SECONDARY')] };
+  try {
+    let frozen = false;
+    const freeze = setTimeout(() => { frozen = true; mongos.proc.kill('SIGSTOP'); }, 600);
+    const r = await runWith(failover, { w: '1', how: 'kill', writers: '2', 'load-seconds': '0', 'failover-seconds': '30' }, {
+      statuses: [aPrimary], extra: { context: { mongos: () => client } }, signalAfterMs: 1100, bounds: { inFlightMs: 500 },
+    });
+    clearTimeout(freeze);
+    assert.ok(frozen);
+    assert.equal(r.code, 130, r.lines.join('\n'));
+    assert.deepEqual(r.asked, ['kill shard01-a', 'start shard01-a']);
+    assert.ok(r.lines.includes('heal: the writers did not stop within 0.5 s (a member is not answering); left: their writes in flight through mongos, abandoned (history.ndjson has no outcome for them)'), r.lines.join('\n'));
+    assert.equal(r.summary.why, 'interrupted (SIGTERM)');
+    assert.equal(r.summary.heal_error, 'the writers did not stop within 0.5 s (a member is not answering)');
+  } finally {
+    mongos.proc.kill('SIGCONT');
+    await client.close();
+  }
 });

@@ -8,6 +8,7 @@ const d = require('../decisions');
 const setcheck = require('../setcheck');
 const verdicts = require('../verdicts');
 const { watchStep } = require('../watch');
+const { within } = require('../runner');
 
 const HEALED_LAG = verdicts.HEALED_LAG_SECONDS;
 
@@ -111,7 +112,7 @@ module.exports = {
   // always: undo the fault if still in force, stop the writers
   async heal(ctx) {
     await this.undo(ctx);
-    await this.stopWriters(ctx);
+    await this.stopWriters(ctx, { inHeal: true });
   },
 
   verdict(ctx) {
@@ -137,12 +138,23 @@ module.exports = {
     ctx.state.faulted = false;
   },
 
-  async stopWriters(ctx) {
+  // stopWriters(ctx, {inHeal}): each writer sees the stop before its next write and the writes in
+  // flight are waited for. Before the check (the cluster healthy again) that wait is the writes'
+  // own (wtimeoutMS, server selection), and a signal bounds it (runner.js stopMs). In the heal it
+  // is bounded by ctx.bounds.inFlightMs (runner.js BOUNDS: a server that stops answering never
+  // ends them, and the driver does not either): past it the writes are abandoned and named, and
+  // the process exits without their outcome.
+  async stopWriters(ctx, { inHeal = false } = {}) {
     ctx.state.stopWriters = true;
-    if (ctx.state.writing) {
-      const r = await ctx.state.writing;
-      ctx.state.writing = null;
-      ctx.say(`writers: done: ${r.attempted} attempted, ok ${r.ok}, fail ${r.fail}, indeterminate ${r.info}`);
+    if (!ctx.state.writing) return;
+    const writing = ctx.waitFor('the writers (stopping: their writes in flight through mongos)', ctx.state.writing);
+    const r = inHeal ? await within(writing, ctx.bounds.inFlightMs) : { settled: true, value: await writing };
+    ctx.state.writing = null;
+    if (!r.settled) {
+      ctx.abandon(`heal: the writers did not stop within ${ctx.bounds.inFlightMs / 1000} s (a member is not answering)`, 'their writes in flight through mongos, abandoned (history.ndjson has no outcome for them)');
+      return;
     }
+    if (r.error) throw r.error;
+    ctx.say(`writers: done: ${r.value.attempted} attempted, ok ${r.value.ok}, fail ${r.value.fail}, indeterminate ${r.value.info}`);
   },
 };
