@@ -1,0 +1,488 @@
+'use strict';
+// The stand-in mongod: a replica-set member whose documents live in a real server (FerretDB on
+// SQLite, in --dbpath), and whose replica-set behaviour is played here, after MongoDB's manual
+// ("Replica Set Members", "replSetGetStatus", "Write Concern", "fsync", "Replica Set Oplog"):
+//  - replSetInitiate stores the config and sends it to the other members; the initiating member
+//    becomes PRIMARY, the others SECONDARY once they have the config.
+//  - Writes go to the primary only (NotWritablePrimary elsewhere). Each successful write command
+//    is recorded in the primary's oplog, bounded by --oplogSize MB like a capped collection.
+//  - Secondaries pull the oplog from the primary (a long poll, as the oplog fetcher's awaitData
+//    cursor) and apply each entry to their own FerretDB; lag is what they have not applied yet.
+//    fsyncLock and the failpoint rsSyncApplyStop stop applying (fetching and heartbeats go on);
+//    a secondary whose next entry has left the primary's oplog turns RECOVERING, "too stale".
+//  - w:<n> and w:"majority" wait until that many members have applied the write (wtimeout gives
+//    WriteConcernFailed, code 64, as a writeConcernError); j is accepted.
+//  - With no primary for the election timeout, the reachable member with the newest oplog (then
+//    the lowest _id) of a majority becomes PRIMARY with the next term. No rollback is played.
+// What it is not: no storage engine (serverStatus.storageEngine.name is "standin", no cache,
+// checkpoint or journal figures), entries are whole commands rather than per-document oplog
+// entries, roles are not enforced beyond "authenticated". It names itself in buildInfo
+// (standinVersion), so a run against it is never taken for an engine's.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { EventEmitter } = require('node:events');
+const { BSON } = require('./bson');
+const { Link } = require('./link');
+const { serve, error } = require('./session');
+const { credentials, MECHS } = require('./scram');
+const common = require('./common');
+
+const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'collMod', 'renameCollection']);
+const STATE_NUM = { STARTUP: 0, PRIMARY: 1, SECONDARY: 2, RECOVERING: 3, DOWN: 8 };
+// FerretDB's port inside the member's container (loopback only); another for several members on one host.
+const BACKEND_PORT = Number(process.env.STANDIN_BACKEND_PORT || 37017);
+
+async function startMember(opts) {
+  const key = common.keyOf(opts.keyFile);
+  const stats = common.newStats();
+  const me = `${os.hostname()}:${opts.port}`;
+  const started = Date.now();
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const params = { ...opts.setParameter };
+  const testCommands = params.enableTestCommands === '1' || params.enableTestCommands === 'true';
+
+  // ---- the backend: FerretDB on SQLite under --dbpath, loopback only
+  const dir = path.join(opts.dbpath, 'standin-ferretdb');
+  fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
+  const ferret = spawn('ferretdb', ['--handler=sqlite', `--sqlite-url=file:${dir}/data/`, `--state-dir=${dir}`,
+    `--listen-addr=127.0.0.1:${BACKEND_PORT}`, '--debug-addr=-', '--telemetry=disable', '--log-level=ERROR'],
+  { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DO_NOT_TRACK: '1' } });
+  ferret.on('exit', (code, sig) => { common.log(`backend FerretDB exited (${code ?? sig}); stopping`); process.exit(1); });
+  const backend = new Link(`127.0.0.1:${BACKEND_PORT}`, null, { timeoutMs: 60000 });
+  for (let i = 0; ; i += 1) {
+    try { await backend.request({ ping: 1, $db: 'admin' }); break; } catch (e) {
+      if (i > 300) throw new Error(`FerretDB did not answer within 30 s: ${e.message}`);
+      await common.sleep(100);
+    }
+  }
+  const store = (coll) => ({
+    async get(id) {
+      const r = await backend.request({ find: coll, filter: { _id: id }, limit: 1, $db: 'standin' });
+      return r.ok === 1 ? r.cursor.firstBatch[0] || null : null;
+    },
+    async all(filter = {}) {
+      const r = await backend.request({ find: coll, filter, $db: 'standin' });
+      return r.ok === 1 ? r.cursor.firstBatch : [];
+    },
+  });
+  const replsetStore = store('replset');
+  const usersStore = store('users');
+
+  // ---- replica-set state
+  const rs = {
+    cfg: null,
+    term: 0,
+    role: opts.replSet ? 'STARTUP' : 'STANDALONE',
+    primary: null, // host:port of the primary as last known
+    lastPrimaryContact: 0,
+    stepDownUntil: 0,
+    stale: false,
+    fcv: '8.0',
+    locked: 0,
+    failpoints: new Set(),
+    views: new Map(), // host -> { seq, wall, ts, lastSeen, state } (the primary's and heartbeats' view)
+  };
+  const saved = await replsetStore.get('state');
+  if (saved) {
+    rs.cfg = saved.cfg || null;
+    rs.term = Number(saved.term || 0);
+    rs.fcv = saved.fcv || rs.fcv;
+  }
+  const oplog = common.newOplog(opts.oplogSizeMB, saved && saved.applied);
+  if (rs.cfg) rs.role = 'SECONDARY';
+
+  async function saveState() {
+    await backend.request({ update: 'replset', updates: [{ q: { _id: 'state' }, u: { _id: 'state', cfg: rs.cfg, term: rs.term, fcv: rs.fcv, applied: oplog.applied }, upsert: true }], $db: 'standin' });
+  }
+  setInterval(() => { saveState().catch(() => {}); }, 1000).unref();
+
+  const peers = new Map();
+  const linkTo = (host) => {
+    if (!peers.has(host)) peers.set(host, new Link(host, key, { timeoutMs: 3000 }));
+    return peers.get(host);
+  };
+  const memberHosts = () => (rs.cfg ? rs.cfg.members.map((m) => m.host) : []);
+  const others = () => memberHosts().filter((h) => h !== me);
+  const majority = () => Math.floor(memberHosts().length / 2) + 1;
+  const isPrimary = () => rs.role === 'PRIMARY';
+
+  function become(role, why) {
+    if (rs.role === role) return;
+    common.log(`${me}: ${rs.role} -> ${role}${why ? ` (${why})` : ''}`);
+    rs.role = role;
+    if (role === 'PRIMARY') rs.primary = me;
+    events.emit('role');
+  }
+
+  // ---- writes on the primary: record, then wait for the write concern
+  async function record(cmd, db) {
+    const entry = oplog.append(common.oplogCommand(cmd, db), rs.term);
+    events.emit('oplog');
+    return entry;
+  }
+
+  function appliedBy(seq) {
+    let n = oplog.applied.seq >= seq ? 1 : 0;
+    for (const h of others()) { const v = rs.views.get(h); if (v && v.seq >= seq) n += 1; }
+    return n;
+  }
+
+  async function waitConcern(wc, seq) {
+    if (!wc || wc.w === undefined || wc.w === 0 || wc.w === 1) return null;
+    const need = wc.w === 'majority' ? majority() : Number(wc.w);
+    if (!Number.isFinite(need)) return { code: 79, codeName: 'UnknownReplWriteConcern', errmsg: `unrecognized write concern mode: ${wc.w}` };
+    if (need > memberHosts().length) return { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes' };
+    const deadline = wc.wtimeout > 0 ? Date.now() + Number(wc.wtimeout) : Infinity;
+    while (appliedBy(seq) < need) {
+      if (Date.now() >= deadline) return { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out', errInfo: { wtimeout: true } };
+      await new Promise((r) => { const t = setTimeout(r, 50); events.once('applied', () => { clearTimeout(t); r(); }); });
+    }
+    return null;
+  }
+
+  async function write(cmd, name) {
+    if (!isPrimary()) throw error(10107, 'NotWritablePrimary', 'not primary');
+    while (rs.locked > 0) await new Promise((r) => events.once('unlocked', r)); // fsyncLock blocks writes
+    const body = common.forBackend(cmd.body, cmd.db);
+    const reply = await backend.request(body);
+    const changed = reply.ok === 1 && !(Array.isArray(reply.writeErrors) && reply.n === 0 && name !== 'update');
+    common.countWrite(stats.opcounters, name, cmd.body);
+    if (!changed) return reply;
+    const entry = await record(body, cmd.db);
+    const wce = await waitConcern(cmd.body.writeConcern, entry.seq);
+    if (wce) reply.writeConcernError = wce;
+    return reply;
+  }
+
+  // ---- users (stored in standin.users, replicated as writes)
+  async function lookupUser(db, user) {
+    const doc = await usersStore.get(`${db}.${user}`);
+    return doc ? doc.credentials : null;
+  }
+
+  async function userCommand(cmd) {
+    const { name, body, db } = cmd;
+    if (name === 'usersInfo') {
+      const want = typeof body.usersInfo === 'object' ? body.usersInfo : { user: body.usersInfo, db };
+      const docs = await usersStore.all(want.user ? { _id: `${want.db || db}.${want.user}` } : {});
+      return { users: docs.map((d) => ({ _id: d._id, userId: d.userId, user: d.user, db: d.db, roles: d.roles, mechanisms: Object.keys(d.credentials) })), ok: 1 };
+    }
+    const user = body[name];
+    const id = `${db}.${user}`;
+    const existing = await usersStore.get(id);
+    if (name === 'createUser' && existing) throw error(51003, 'Location51003', `User "${user}@${db}" already exists`);
+    if (name !== 'createUser' && !existing) throw error(11, 'UserNotFound', `User ${user}@${db} not found`);
+    let doc;
+    if (name === 'dropUser') doc = null;
+    else {
+      doc = existing ? { ...existing } : { _id: id, userId: new BSON.Binary(require('node:crypto').randomBytes(16), 4), user, db, roles: [] };
+      if (body.roles) doc.roles = body.roles;
+      if (body.pwd !== undefined) {
+        doc.credentials = {};
+        for (const mech of Object.keys(MECHS)) doc.credentials[mech] = credentials(user, String(body.pwd), mech);
+      }
+    }
+    const update = doc
+      ? { update: 'users', updates: [{ q: { _id: id }, u: doc, upsert: true }], $db: 'standin', writeConcern: body.writeConcern }
+      : { delete: 'users', deletes: [{ q: { _id: id }, limit: 1 }], $db: 'standin', writeConcern: body.writeConcern };
+    const r = await write({ body: update, db: 'standin' }, doc ? 'update' : 'delete');
+    if (r.ok !== 1) return r;
+    return r.writeConcernError ? { ok: 1, writeConcernError: r.writeConcernError } : { ok: 1 };
+  }
+
+  // ---- what a member says about itself
+  function helloReply(body) {
+    const h = common.helloBase(stats);
+    if (!opts.replSet) return { ...h, isWritablePrimary: true, ismaster: true };
+    if (!rs.cfg) return { ...h, isWritablePrimary: false, ismaster: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config', topologyVersion: undefined };
+    Object.assign(h, {
+      isWritablePrimary: isPrimary(), ismaster: isPrimary(), secondary: rs.role === 'SECONDARY',
+      setName: rs.cfg._id, setVersion: rs.cfg.version || 1, hosts: memberHosts(), me,
+      electionId: isPrimary() ? new BSON.ObjectId(Buffer.from(`7fffffff${String(rs.term).padStart(16, '0')}`, 'hex')) : undefined,
+      lastWrite: { opTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, lastWriteDate: oplog.applied.wall, majorityOpTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, majorityWriteDate: oplog.applied.wall },
+    });
+    if (rs.primary && rs.role !== 'STARTUP') h.primary = rs.primary;
+    if (rs.cfg.configsvr) h.configsvr = 2;
+    if (body && body.saslSupportedMechs) h.saslSupportedMechs = Object.keys(MECHS);
+    for (const k of Object.keys(h)) if (h[k] === undefined) delete h[k];
+    return h;
+  }
+
+  function memberStatus(host) {
+    const selfView = host === me;
+    const m = rs.cfg.members.find((x) => x.host === host);
+    const v = selfView ? { ...oplog.applied, state: rs.role, lastSeen: Date.now() } : rs.views.get(host);
+    const alive = v && Date.now() - v.lastSeen < 10000;
+    const state = alive ? v.state : 'DOWN';
+    const out = {
+      _id: m._id, name: host, health: alive ? 1 : 0, state: STATE_NUM[state] ?? 0, stateStr: alive ? state : '(not reachable/healthy)',
+      uptime: selfView ? Math.floor((Date.now() - started) / 1000) : 0,
+      optime: { ts: v ? v.ts : new BSON.Timestamp({ t: 0, i: 0 }), t: BSON.Long.fromNumber(v ? v.t : -1) },
+      optimeDate: v ? v.wall : new Date(0),
+      lastAppliedWallTime: v ? v.wall : new Date(0),
+      lastDurableWallTime: v ? v.wall : new Date(0),
+      syncSourceHost: state === 'SECONDARY' ? rs.primary || '' : '',
+      configVersion: rs.cfg.version || 1, configTerm: rs.term,
+    };
+    if (selfView) out.self = true;
+    else { out.lastHeartbeat = new Date(v ? v.lastSeen : 0); out.lastHeartbeatRecv = out.lastHeartbeat; out.pingMs = BSON.Long.fromNumber(0); }
+    if (selfView && rs.stale) { out.infoMessage = 'could not find member to sync from'; out.lastHeartbeatMessage = 'too stale to catch up'; }
+    return out;
+  }
+
+  function serverStatus() {
+    const s = common.serverStatusBase(stats, started, 'mongod');
+    if (opts.replSet && rs.cfg) {
+      s.repl = { ...helloReply(), rbid: 1 };
+    }
+    s.storageEngine = { name: 'standin', supportsCommittedReads: true, persistent: true, readOnly: false, backupCursorOpen: false };
+    s.opcountersRepl = { ...stats.opcountersRepl };
+    return s;
+  }
+
+  // ---- internal protocol (between stand-in members)
+  async function pull(body) {
+    const from = body.me;
+    rs.views.set(from, { seq: body.seq, ts: body.ts, t: body.t, wall: body.wall, state: body.state, lastSeen: Date.now() });
+    events.emit('applied');
+    if (!isPrimary()) return { ok: 0, code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' };
+    if (body.seq < oplog.firstSeq() - 1) return { ok: 1, stale: true, term: rs.term, cfg: rs.cfg };
+    if (!body.peek && oplog.last().seq <= body.seq) {
+      await new Promise((r) => { const t = setTimeout(r, 500); events.once('oplog', () => { clearTimeout(t); r(); }); });
+    }
+    const entries = body.peek ? [] : oplog.after(body.seq, 500);
+    return { ok: 1, entries, term: rs.term, cfg: rs.cfg, views: viewsOut() };
+  }
+
+  function viewsOut() {
+    const out = {};
+    for (const [h, v] of rs.views) out[h] = v;
+    out[me] = { ...oplog.applied, state: rs.role, lastSeen: Date.now() };
+    return out;
+  }
+
+  function heartbeat(body) {
+    if (body.cfg && (!rs.cfg || (body.cfg.version || 1) > (rs.cfg.version || 1) || (rs.cfg && rs.cfg._id !== body.cfg._id))) {
+      rs.cfg = body.cfg;
+      if (rs.role === 'STARTUP') become('SECONDARY', 'received the set config');
+      saveState().catch(() => {});
+    }
+    if (body.term >= rs.term && body.primary && body.primary !== me) {
+      if (isPrimary() && body.term > rs.term) become('SECONDARY', `a newer primary, ${body.primary}, term ${body.term}`);
+      rs.term = body.term;
+      rs.primary = body.primary;
+      rs.lastPrimaryContact = Date.now();
+    }
+    return { ok: 1, state: rs.role, term: rs.term, seq: oplog.applied.seq, ...oplog.appliedOut(), cfgVersion: rs.cfg ? rs.cfg.version || 1 : 0 };
+  }
+
+  // primary: heartbeats to every member each second (config, term, who is primary)
+  setInterval(async () => {
+    if (!isPrimary()) return;
+    for (const h of others()) {
+      linkTo(h).request({ _standinHeartbeat: 1, cfg: rs.cfg, term: rs.term, primary: me, $db: 'admin' })
+        .then((r) => { if (r.ok === 1) { const v = rs.views.get(h) || {}; rs.views.set(h, { ...v, state: r.state, seq: Math.max(v.seq ?? -1, r.seq), ts: r.ts, t: r.t, wall: r.wall, lastSeen: Date.now() }); } })
+        .catch(() => {});
+    }
+  }, 1000).unref();
+
+  // secondary: pull and apply; election when no primary is heard
+  async function secondaryLoop() {
+    for (;;) {
+      if (rs.role === 'SECONDARY' || rs.role === 'RECOVERING') {
+        try { await pullOnce(); } catch (e) { await common.sleep(200); }
+        await maybeElect();
+      } else await common.sleep(200);
+    }
+  }
+
+  async function pullOnce() {
+    const source = rs.primary && rs.primary !== me ? rs.primary : null;
+    if (!source) { await common.sleep(200); return; }
+    const stopped = rs.locked > 0 || rs.failpoints.has('rsSyncApplyStop') || rs.stale;
+    const r = await linkTo(source).request({ _standinPull: 1, me, state: rs.role, peek: stopped, ...oplog.appliedOut(), seq: oplog.applied.seq, $db: 'admin' });
+    if (r.ok !== 1) { rs.primary = null; return; }
+    rs.lastPrimaryContact = Date.now();
+    if (r.term > rs.term) rs.term = r.term;
+    for (const [h, v] of Object.entries(r.views || {})) if (h !== me) rs.views.set(h, v);
+    if (r.stale) {
+      if (!rs.stale) { rs.stale = true; become('RECOVERING', 'too stale to catch up: the primary\'s oplog no longer holds the next entry'); }
+      await common.sleep(500);
+      return;
+    }
+    for (const e of r.entries || []) {
+      if (rs.locked > 0 || rs.failpoints.has('rsSyncApplyStop')) break;
+      const reply = await backend.request(e.cmd);
+      if (reply.ok !== 1) common.log(`apply ${Object.keys(e.cmd)[0]} (seq ${e.seq}) failed: ${reply.errmsg}`);
+      common.countWrite(stats.opcountersRepl, Object.keys(e.cmd)[0], e.cmd);
+      oplog.replay(e);
+    }
+    if (stopped) await common.sleep(200);
+  }
+
+  async function maybeElect() {
+    if (rs.stale || Date.now() < rs.stepDownUntil) return;
+    const timeout = rs.lastPrimaryContact ? ((rs.cfg.settings && rs.cfg.settings.electionTimeoutMillis) || 10000) : 2000;
+    if (Date.now() - Math.max(rs.lastPrimaryContact, started) < timeout) return;
+    const seen = [{ host: me, seq: oplog.applied.seq, term: rs.term, state: rs.role }];
+    for (const h of others()) {
+      try {
+        const r = await linkTo(h).request({ _standinHeartbeat: 1, term: -1, $db: 'admin' });
+        if (r.ok === 1) seen.push({ host: h, seq: r.seq, term: r.term, state: r.state });
+      } catch { /* unreachable */ }
+    }
+    const primary = seen.find((s) => s.state === 'PRIMARY');
+    if (primary) { rs.primary = primary.host; rs.lastPrimaryContact = Date.now(); return; }
+    if (seen.length < majority()) return;
+    const idOf = (h) => rs.cfg.members.find((m) => m.host === h)._id;
+    seen.sort((a, b) => b.seq - a.seq || idOf(a.host) - idOf(b.host));
+    if (seen[0].host !== me) return;
+    rs.term = Math.max(...seen.map((s) => s.term)) + 1;
+    become('PRIMARY', `elected in term ${rs.term}`);
+    rs.lastPrimaryContact = Date.now();
+    saveState().catch(() => {});
+  }
+  secondaryLoop();
+
+  // ---- commands
+  async function handle(conn, cmd) {
+    const { name, body } = cmd;
+    switch (name) {
+      case 'hello': case 'isMaster': case 'ismaster': return helloReply(body);
+      case 'buildInfo': case 'buildinfo': return common.buildInfo();
+      case 'ping': return { ok: 1 };
+      case 'serverStatus': stats.opcounters.command += 1; return serverStatus();
+      case 'getDiagnosticData': return { data: { start: new Date(), serverStatus: serverStatus(), end: new Date() }, ok: 1 };
+      case 'getCmdLineOpts': return { argv: opts.argv, parsed: opts.parsed, ok: 1 };
+      case 'getLog': return { totalLinesWritten: 0, log: [], ok: 1 };
+      case 'hostInfo': return common.hostInfo();
+      case 'connectionStatus': return { authInfo: { authenticatedUsers: conn.users, authenticatedUserRoles: [] }, ok: 1 };
+      case 'getParameter': return getParameter(body);
+      case 'setParameter': { const { setParameter, $db, ...rest } = body; Object.assign(params, rest); return { ok: 1 }; }
+      case 'setFeatureCompatibilityVersion': rs.fcv = String(body.setFeatureCompatibilityVersion); await saveState(); return { ok: 1 };
+      case 'createUser': case 'updateUser': case 'dropUser': case 'usersInfo': return userCommand(cmd);
+      case '_standinUser': return { ok: 1, credentials: await lookupUser(body.db, body.user) };
+      case '_standinPull': return pull(body);
+      case '_standinHeartbeat': return heartbeat(body);
+      case '_standinSetConfig': return heartbeat({ cfg: body.cfg, term: body.term, primary: body.primary });
+      case 'replSetGetStatus': return replSetGetStatus();
+      case 'replSetGetConfig': if (!rs.cfg) throw error(94, 'NotYetInitialized', 'no replset config has been received'); return { config: rs.cfg, ok: 1 };
+      case 'replSetInitiate': return initiate(body.replSetInitiate);
+      case 'replSetReconfig': return reconfig(body.replSetReconfig);
+      case 'replSetStepDown': {
+        if (!isPrimary()) throw error(10107, 'NotWritablePrimary', 'not primary so can\'t step down');
+        rs.stepDownUntil = Date.now() + 1000 * Number(body.replSetStepDown || 60);
+        become('SECONDARY', 'replSetStepDown');
+        rs.primary = null;
+        return { ok: 1 };
+      }
+      case 'replSetFreeze': rs.stepDownUntil = Date.now() + 1000 * Number(body.replSetFreeze || 0); return { ok: 1 };
+      case 'fsync':
+        if (body.lock) { rs.locked += 1; return { info: 'now locked against writes, use db.fsyncUnlock() to unlock', lockCount: BSON.Long.fromNumber(rs.locked), seeAlso: 'http://dochub.mongodb.org/core/fsynccommand', ok: 1 }; }
+        return { numFiles: 1, ok: 1 };
+      case 'fsyncUnlock':
+        if (rs.locked === 0) throw error(125, 'CommandFailed', 'fsyncUnlock called when not locked');
+        rs.locked -= 1;
+        if (rs.locked === 0) events.emit('unlocked');
+        return { info: rs.locked ? 'fsyncUnlock completed' : 'fsyncUnlock completed', lockCount: BSON.Long.fromNumber(rs.locked), ok: 1 };
+      case 'configureFailPoint': {
+        if (!testCommands) throw error(59, 'CommandNotFound', 'no such command: \'configureFailPoint\'');
+        const mode = body.mode;
+        if (mode === 'off') rs.failpoints.delete(body.configureFailPoint); else rs.failpoints.add(body.configureFailPoint);
+        return { count: BSON.Long.fromNumber(0), ok: 1 };
+      }
+      case 'currentOp': return { inprog: [], ok: 1 };
+      case 'shutdown': setTimeout(() => stop(), 100); return { ok: 1 };
+      default: break;
+    }
+    if (cmd.db === 'local' && common.targets(body, 'oplog.rs')) return oplogCommand(cmd);
+    if (WRITES.has(name)) return write(cmd, name);
+    common.countRead(stats.opcounters, name);
+    return backend.request(common.forBackend(body, cmd.db), { moreToCome: cmd.moreToCome });
+  }
+
+  function getParameter(body) {
+    const out = { ok: 1 };
+    let any = false;
+    for (const k of Object.keys(body)) {
+      if (k === 'getParameter' || k === '$db' || k.startsWith('$') || k === 'lsid') continue;
+      any = true;
+      if (k === 'featureCompatibilityVersion') out.featureCompatibilityVersion = { version: rs.fcv };
+      else if (params[k] !== undefined) out[k] = params[k];
+      else throw error(72, 'InvalidOptions', `no option found to get: ${k}`);
+    }
+    if (!any && body.getParameter !== '*') throw error(72, 'InvalidOptions', 'no option found to get');
+    return out;
+  }
+
+  function replSetGetStatus() {
+    if (!opts.replSet) throw error(76, 'NoReplicationEnabled', 'not running with --replSet');
+    if (!rs.cfg) throw error(94, 'NotYetInitialized', 'no replset config has been received');
+    return {
+      set: rs.cfg._id, date: new Date(), myState: STATE_NUM[rs.role], term: BSON.Long.fromNumber(rs.term),
+      syncSourceHost: rs.role === 'SECONDARY' ? rs.primary || '' : '', heartbeatIntervalMillis: BSON.Long.fromNumber(2000),
+      majorityVoteCount: majority(), writeMajorityCount: majority(), votingMembersCount: memberHosts().length, writableVotingMembersCount: memberHosts().length,
+      optimes: { lastCommittedOpTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, appliedOpTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, lastAppliedWallTime: oplog.applied.wall },
+      members: memberHosts().map(memberStatus),
+      ok: 1,
+    };
+  }
+
+  async function initiate(cfg) {
+    if (!opts.replSet) throw error(76, 'NoReplicationEnabled', 'This node was not started with replication enabled.');
+    if (rs.cfg) throw error(23, 'AlreadyInitialized', 'already initialized');
+    if (!cfg || cfg._id !== opts.replSet) throw error(93, 'InvalidReplicaSetConfig', `Attempting to initiate a replica set with name ${cfg && cfg._id}, but command line reports ${opts.replSet}; rejecting`);
+    if (Boolean(cfg.configsvr) !== Boolean(opts.configsvr)) throw error(93, 'InvalidReplicaSetConfig', 'Nodes being used for config servers must be started with the --configsvr flag, and a config with configsvr: true');
+    if (!cfg.members.some((m) => m.host === me)) throw error(93, 'InvalidReplicaSetConfig', `No host described in new configuration with {version: 1, term: 0} for replica set ${cfg._id} maps to this node`);
+    for (const m of cfg.members) {
+      if (m.host === me) continue;
+      try { await linkTo(m.host).request({ ping: 1, $db: 'admin' }); } catch (e) {
+        throw error(74, 'NodeNotFound', `replSetInitiate quorum check failed because not all proposed set members responded affirmatively: ${m.host} failed with ${e.message}`);
+      }
+    }
+    rs.cfg = { version: 1, term: 1, ...cfg };
+    rs.term = 1;
+    await saveState();
+    become('PRIMARY', 'initiated the set');
+    rs.lastPrimaryContact = Date.now();
+    for (const h of others()) linkTo(h).request({ _standinSetConfig: 1, cfg: rs.cfg, term: rs.term, primary: me, $db: 'admin' }).catch(() => {});
+    return { ok: 1 };
+  }
+
+  async function reconfig(cfg) {
+    if (!isPrimary() && !(cfg && cfg.force)) throw error(10107, 'NotWritablePrimary', 'replSetReconfig should only be run on a writable PRIMARY');
+    rs.cfg = { ...cfg, version: (rs.cfg.version || 1) + 1 };
+    await saveState();
+    return { ok: 1 };
+  }
+
+  function oplogCommand({ name, body }) {
+    if (name === 'collStats') {
+      return { ns: 'local.oplog.rs', size: oplog.bytes(), count: oplog.count(), storageSize: oplog.bytes(), capped: true, max: 0, maxSize: oplog.maxBytes, ok: 1 };
+    }
+    if (name === 'find') {
+      const dir = body.sort && body.sort.$natural === -1 ? -1 : 1;
+      const limit = Math.abs(Number(body.limit || body.batchSize || 101)) || 101;
+      return { cursor: { firstBatch: oplog.docs(dir, limit), id: BSON.Long.fromNumber(0), ns: 'local.oplog.rs' }, ok: 1 };
+    }
+    throw error(115, 'CommandNotSupported', `the stand-in answers find and collStats on local.oplog.rs, not ${name}`);
+  }
+
+  const server = serve({ port: opts.port, key, lookupUser, handle, stats });
+  common.log(`stand-in mongod ${me} listening (replSet ${opts.replSet || '-'}${opts.configsvr ? ', configsvr' : ''}${opts.shardsvr ? ', shardsvr' : ''}; data in FerretDB under ${dir})`);
+
+  async function stop() {
+    server.close();
+    try { await saveState(); } catch { /* the backend may be gone */ }
+    ferret.removeAllListeners('exit');
+    ferret.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 3000).unref();
+    ferret.once('exit', () => process.exit(0));
+  }
+  return { stop };
+}
+
+module.exports = { startMember };

@@ -1,0 +1,143 @@
+'use strict';
+// The listening side shared by the stand-in mongod and mongos: one connection at a time reads
+// OP_MSG (and the legacy OP_QUERY a handshake may use), folds document sequences into the command,
+// applies the authentication rules of a server started with --keyFile, and answers with whatever
+// the role's handler returns. Requests on one connection are answered in order, as a server does.
+const net = require('node:net');
+const { BSON } = require('./bson');
+const wire = require('../../../loader/test/support/wire');
+const { Conversation, credentials, MECHS } = require('./scram');
+const { internalProof } = require('./link');
+const { bodyOf, KEEP_TYPES } = require('./wire-types');
+
+// What a connection may run before it authenticates, with auth on (mongod --keyFile): the
+// handshake, ping (the images' healthchecks ping without credentials), buildInfo and the SASL
+// conversation itself (MongoDB marks these requiresAuth() false: hello_cmd, ping, buildinfo,
+// sasl_commands.cpp).
+const OPEN = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'buildinfo', 'saslStart', 'saslContinue', 'logout', 'endSessions', '_standinAuth']);
+
+function error(code, codeName, errmsg) { return Object.assign(new Error(errmsg), { code, codeName }); }
+
+// foldSequences(parsed): the command body with each kind-1 document sequence (insert's
+// "documents", update's "updates", ...) put back as the array field it stands for.
+function foldSequences(parsed) {
+  const body = { ...parsed.body };
+  for (const sec of parsed.rest || []) {
+    const size = sec.readInt32LE(1);
+    const end = 1 + size;
+    const nameEnd = sec.indexOf(0, 5);
+    const name = sec.toString('utf8', 5, nameEnd);
+    const docs = [];
+    let at = nameEnd + 1;
+    while (at < end) {
+      const len = sec.readInt32LE(at);
+      docs.push(BSON.deserialize(sec.subarray(at, at + len), KEEP_TYPES));
+      at += len;
+    }
+    body[name] = docs;
+  }
+  return body;
+}
+
+// command(parsed) -> { name, db, body, moreToCome } or null
+function commandOf(parsed) {
+  if (!parsed.body) return null;
+  if (parsed.header.opCode === wire.OP_QUERY) {
+    let body = parsed.body;
+    if (body.$query && typeof body.$query === 'object') body = body.$query;
+    return { name: Object.keys(body)[0], db: parsed.collection.split('.')[0], body, moreToCome: false };
+  }
+  const body = foldSequences(parsed);
+  return { name: Object.keys(body)[0], db: body.$db || 'admin', body, moreToCome: Boolean(parsed.flags & wire.MORE_TO_COME) };
+}
+
+// serve({ port, key, lookupUser, handle, stats }) -> net.Server
+//   key: the keyfile text (internal authentication and __system's password)
+//   lookupUser(db, user) -> async { 'SCRAM-SHA-1': creds, 'SCRAM-SHA-256': creds } or null
+//   handle(conn, cmd) -> async reply document
+function serve({ port, key, lookupUser, handle, stats }) {
+  const system = {};
+  for (const mech of Object.keys(MECHS)) system[mech] = credentials('__system', key, mech);
+  let nextConn = 1;
+  let nextReply = 1;
+  const server = net.createServer((sock) => {
+    sock.setNoDelay(true);
+    const conn = { id: nextConn++, users: [], internal: false, sasl: null, sock, state: {} };
+    stats.connections.current += 1;
+    stats.connections.totalCreated += 1;
+    const split = new wire.Splitter();
+    let chain = Promise.resolve();
+    sock.on('data', (chunk) => {
+      stats.network.bytesIn += chunk.length;
+      for (const msg of split.push(chunk)) chain = chain.then(() => answer(conn, msg));
+    });
+    sock.on('error', () => {});
+    sock.on('close', () => {
+      stats.connections.current -= 1;
+      if (conn.onClose) conn.onClose();
+    });
+  });
+
+  async function answer(conn, msg) {
+    const parsed = wire.parse(msg);
+    parsed.body = bodyOf(msg, parsed);
+    stats.network.numRequests += 1;
+    const cmd = commandOf(parsed);
+    if (!cmd) return;
+    let reply;
+    try {
+      reply = await dispatch(conn, cmd);
+    } catch (e) {
+      reply = { ok: 0, errmsg: e.message, code: e.code ?? 1, codeName: e.codeName || 'InternalError' };
+    }
+    if (cmd.moreToCome || conn.sock.destroyed) return;
+    const out = wire.reply(parsed, reply, nextReply++);
+    stats.network.bytesOut += out.length;
+    conn.sock.write(out);
+  }
+
+  async function dispatch(conn, cmd) {
+    const { name, body } = cmd;
+    if (name === '_standinAuth') {
+      if (body.proof !== internalProof(key)) throw error(18, 'AuthenticationFailed', 'internal authentication failed: not the cluster keyfile');
+      conn.internal = true;
+      return { ok: 1 };
+    }
+    if (name === 'saslStart') return saslStart(conn, cmd);
+    if (name === 'saslContinue') return saslContinue(conn, cmd);
+    if (name === 'logout') { conn.users = []; return { ok: 1 }; }
+    if (!OPEN.has(name) && !conn.internal && conn.users.length === 0) {
+      throw error(13, 'Unauthorized', `Command ${name} requires authentication`);
+    }
+    return handle(conn, cmd);
+  }
+
+  async function saslStart(conn, { body, db }) {
+    const text = Buffer.from(body.payload.buffer || body.payload).toString('utf8');
+    const m = /^[ny],[^,]*,n=([^,]*),/.exec(text);
+    const user = m ? m[1].replace(/=2C/g, ',').replace(/=3D/g, '=') : '';
+    const creds = user === '__system' && db === 'local' ? system : await lookupUser(db, user);
+    const sasl = new Conversation(body.mechanism, () => (creds ? creds[body.mechanism] : null));
+    const serverFirst = sasl.start(text);
+    conn.sasl = { sasl, db, user };
+    return { conversationId: 1, done: false, payload: new BSON.Binary(Buffer.from(serverFirst)), ok: 1 };
+  }
+
+  async function saslContinue(conn, { body }) {
+    if (!conn.sasl) throw error(17, 'ProtocolError', 'No SASL session state found');
+    const { sasl, db, user } = conn.sasl;
+    const text = Buffer.from(body.payload.buffer || body.payload).toString('utf8');
+    if (text === '') { conn.sasl = null; return { conversationId: 1, done: true, payload: new BSON.Binary(Buffer.alloc(0)), ok: 1 }; }
+    const serverFinal = sasl.finish(text);
+    conn.users.push({ user, db });
+    if (user === '__system') conn.internal = true;
+    // skipEmptyExchange (the driver's saslStart options): done at once.
+    conn.sasl = null;
+    return { conversationId: 1, done: true, payload: new BSON.Binary(Buffer.from(serverFinal)), ok: 1 };
+  }
+
+  server.listen(port, '0.0.0.0');
+  return server;
+}
+
+module.exports = { serve, error, commandOf };

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+'use strict';
+// The lab's stand-in for mongod and mongos in the Docker suite (test/docker.sh): the image's
+// /usr/local/bin/mongod and mongos run `node standin.js mongod|mongos <the flags compose/cluster.yml
+// gives>`. Why a stand-in, what it plays and what it does not: member.js and router.js headers.
+const common = require('./common');
+const { startMember } = require('./member');
+const { startRouter } = require('./router');
+
+async function main() {
+  const [role, ...argv] = process.argv.slice(2);
+  const opts = common.parseArgs(argv);
+  opts.argv[0] = role;
+  if (!opts.keyFile) throw new Error('the stand-in runs with --keyFile only, as the lab does');
+  const s = role === 'mongos' ? await startRouter(opts) : await startMember(opts);
+  // PID 1 in its container (compose/cluster.yml execs it): SIGTERM from docker stop is ours to handle.
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => s.stop());
+}
+
+main().catch((e) => { process.stderr.write(`standin: ${e.stack || e}\n`); process.exit(1); });
