@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# The main job on a real Docker engine: `./run.sh up`, status, experiment2 with the loader in its
+# container, fault replica-lag, down, up with the data kept, destroy, and up refusing a member that
+# never becomes healthy, as TAP. `./run.sh test` runs it as its suite `docker`; alone:
+#   bash test/docker.sh
+# What it proves: the compose files, init (under the real mongosh), the lab's bash, the loader and
+# fault images, the real mongodb_exporter and a real Prometheus on a real engine (Debian's
+# docker.io, Engine 20.10, the oldest the lab supports). What it cannot: the real mongod and
+# Percona images (test/docker/standin plays mongod and mongos on FerretDB; test/docker/images.sh
+# says what every image holds), Grafana and cAdvisor (left out, said below). `./run.sh smoke` on a
+# Docker host with the real images is that proof.
+#
+# The suite's own daemon: a dockerd started here with its own data root, exec root and socket
+# under $LAB_DOCKER_SUITE_DIR (default /var/tmp/lab-docker-suite: images stay cached across runs),
+# --iptables=false and no default bridge (the lab's stacks use their own networks), stopped by
+# its PID at the end. It never talks to another daemon: DOCKER_HOST points at its socket. It needs
+# root (dockerd does); Debian's docker.io is installed when dockerd is missing.
+# The lab runs from a temporary copy of this checkout, so the suite's secrets, state and results
+# never touch the developer's.
+set -uo pipefail
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=test/lib/tools.sh
+source "$LAB_ROOT/test/lib/tools.sh"
+
+SUITE_DIR=${LAB_DOCKER_SUITE_DIR:-/var/tmp/lab-docker-suite}
+N=0
+FAILED=0
+tap() { # tap RC NAME [DETAIL_FILE]: one TAP line; returns RC
+  N=$((N + 1))
+  if (($1 == 0)); then echo "ok $N - $2"; else
+    echo "not ok $N - $2"
+    FAILED=$((FAILED + 1))
+    [[ -n ${3:-} && -f $3 ]] && sed 's/^/#   /' "$3" | tail -40
+  fi
+  return "$1"
+}
+bail() { echo "not ok $((N + 1)) - $1"; echo "1..$((N + 1))"; exit 1; }
+
+# ---- tools -------------------------------------------------------------------------------------
+[[ $(id -u) == 0 ]] || bail "the Docker suite starts its own dockerd and needs root"
+if ! command -v dockerd >/dev/null 2>&1; then
+  echo "# installing Debian's docker.io (dockerd, containerd, runc)"
+  (export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends docker.io >/dev/null) ||
+    bail "dockerd is missing and 'apt-get install docker.io' failed"
+fi
+for t in docker dockerd busybox prometheus prometheus-node-exporter node; do
+  command -v "$t" >/dev/null 2>&1 || bail "missing tool '$t': $INSTALL_HINT"
+done
+for t in docker-compose ferretdb mongosh lab-exporter mongodb_exporter; do
+  [[ -x $TOOLS_DIR/bin/$t ]] || bail "missing tool '$t' (.tools/bin/$t): $INSTALL_HINT"
+done
+[[ -d $LAB_ROOT/loader/node_modules/mongodb ]] || bail "loader/node_modules missing: $INSTALL_HINT"
+
+# ---- the suite's daemon ------------------------------------------------------------------------
+mkdir -p "$SUITE_DIR"
+export DOCKER_HOST="unix://$SUITE_DIR/docker.sock"
+export DOCKER_CONFIG="$SUITE_DIR/docker-config"
+mkdir -p "$DOCKER_CONFIG/cli-plugins"
+ln -sf "$TOOLS_DIR/bin/docker-compose" "$DOCKER_CONFIG/cli-plugins/docker-compose"
+PIDFILE=$SUITE_DIR/dockerd.pid
+
+# stop_daemon: this suite's dockerd only, by the PID it wrote; it stops its containers first.
+stop_daemon() {
+  local pid i
+  pid=$(cat "$PIDFILE" 2>/dev/null) || return 0
+  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || { rm -f "$PIDFILE"; return 0; }
+  kill "$pid" 2>/dev/null
+  for ((i = 0; i < 300; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null
+  rm -f "$PIDFILE"
+}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lab-docker-suite.XXXXXX")
+cleanup() {
+  # whatever a failed test left running goes with the daemon; the copy of the checkout with it
+  stop_daemon
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+stop_daemon # one left by a run that was killed before its trap ran
+dockerd --data-root "$SUITE_DIR/root" --exec-root "$SUITE_DIR/exec" --pidfile "$PIDFILE" -H "$DOCKER_HOST" \
+  --iptables=false --ip-masq=false --bridge=none \
+  --containerd-namespace lab-suite --containerd-plugins-namespace lab-suite-plugins >"$SUITE_DIR/dockerd.log" 2>&1 &
+for ((i = 0; i < 300; i++)); do docker info >/dev/null 2>&1 && break; sleep 0.1; done
+docker info >/dev/null 2>&1 || { tail -20 "$SUITE_DIR/dockerd.log" | sed 's/^/# /'; bail "the suite's dockerd did not start (log above)"; }
+# What a killed earlier run left in this daemon (containers, volumes, networks): the suite starts clean.
+docker ps -aq | xargs -r docker rm -f >/dev/null 2>&1
+docker volume ls -q | xargs -r docker volume rm -f >/dev/null 2>&1
+docker network prune -f >/dev/null 2>&1
+echo "# dockerd $(docker info --format '{{.ServerVersion}} ({{.Driver}}, cgroup v{{.CgroupVersion}})'), Compose $(docker compose version --short)"
+
+# ---- images ------------------------------------------------------------------------------------
+# shellcheck source=test/docker/images.sh
+source "$LAB_ROOT/test/docker/images.sh"
+SUITE_IMAGE_DIR=$WORK/images
+out=$WORK/images.log
+start=$SECONDS
+suite_images >"$out" 2>&1
+tap $? "images built here from what test/install-tools.sh fetched ($((SECONDS - start)) s); each tag holds:" "$out"
+grep '^# ' "$out"
+echo "# left out: cAdvisor (a privileged container, which this engine refuses) and Grafana (its licence rules out building it here): the stacks run with LAB_LEAVE_OUT='cadvisor grafana'"
+
+# ---- the lab, from a copy of this checkout -----------------------------------------------------
+LAB=$WORK/lab
+mkdir -p "$LAB"
+(cd "$LAB_ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$LAB" 2>/dev/null) ||
+  (cd "$LAB_ROOT" && tar --exclude=./.tools --exclude=./.secrets --exclude=./results --exclude=./.state --exclude=./loader/node_modules -cf - . | tar -C "$LAB" -xf -)
+cp -r "$LAB_ROOT/loader/node_modules" "$LAB/loader/node_modules"
+ln -s "$LAB_ROOT/.tools" "$LAB/.tools"
+if [[ -n ${SUITE_TMP_PATCH:-} ]]; then sed -i '/start_interval/d' "$LAB"/compose/*.yml; sed -i 's/^DOCKER_MIN_MAJOR=25/DOCKER_MIN_MAJOR=20/' "$LAB/lib/preflight.sh"; sed -i 's#/:/host:ro,rslave#/:/host:ro#' "$LAB/compose/monitoring.yml"; fi
+export LAB_LEAVE_OUT="cadvisor grafana"
+lab() { (cd "$LAB" && ./run.sh "$@"); }
+step() { # step NAME CMD...: run a lab command, its output kept for the checks and shown on failure
+  local name=$1 rc
+  shift
+  "$@" >"$WORK/$name.out" 2>&1
+  rc=$?
+  echo "$rc" >"$WORK/$name.rc"
+  return "$rc"
+}
+mongosh_in() { # mongosh_in SERVICE JS: the real mongosh inside a member, as root
+  (cd "$LAB" && docker compose -p lab-wiredtiger exec -T "$1" sh -c \
+    'mongosh --quiet --norc "mongodb://root:$(cat /run/lab-secrets/root-password)@127.0.0.1:27017/admin" --eval "$0"' "$2")
+}
+
+start=$SECONDS
+step up lab up --engine wiredtiger
+if ! tap $? "up --engine wiredtiger on a fresh cluster: init under the real mongosh ($((SECONDS - start)) s)" "$WORK/up.out"; then
+  # the last lines of every service that exited with an error, to see why
+  docker ps -a --filter label=com.docker.compose.project=lab-wiredtiger --filter status=exited --format '{{.Names}} {{.Status}}' |
+    grep -v 'Exited (0)' | while read -r name _; do docker logs --tail 8 "$name" 2>&1 | sed "s/^/#   $name: /"; done
+  bail "the rest needs the stack up"
+fi
+grep -q 'init: done' "$WORK/up.out" || (cd "$LAB" && docker compose -p lab-wiredtiger logs init 2>&1 | grep -q 'init: done')
+tap $? "init completed: both sets initiated, users made, shard added" "$WORK/up.out"
+
+step status lab status --engine wiredtiger
+rc=$?
+grep -q PRIMARY "$WORK/status.out" && grep -q SECONDARY "$WORK/status.out"
+tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMARY, SECONDARY)" "$WORK/status.out"
+
+start=$SECONDS
+step experiment lab experiment2 --engine wiredtiger --preload-docs 2000 --clients 1 --duration 5s
+rc=$?
+summary=$(find "$LAB/results" -name summary.json -newer "$WORK/up.rc" 2>/dev/null | head -1)
+tap "$rc" "experiment2 with the loader in its container ($((SECONDS - start)) s, image built offline)" "$WORK/experiment.out"
+node -e '
+  const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const fail = (m) => { console.error(m); process.exit(1); };
+  if (s.complete !== true) fail(`not complete: ${s.reason}`);
+  const vendors = (s.server && s.server.vendors) || [];
+  if (!vendors.some((v) => v.product === "standin")) fail(`server vendors ${JSON.stringify(vendors)}: the stand-in is not named`);
+  if (s.engine !== "standin" || s.engine_reported !== "standin") fail(`filed under ${s.engine} (reported ${s.engine_reported}), not the stand-in`);
+  if (!(s.topology && s.topology.kind === "mongos")) fail(`topology ${JSON.stringify(s.topology)}: not through mongos`);
+' "${summary:-/nonexistent}" >"$WORK/summary-check.out" 2>&1
+tap $? "summary.json complete, through mongos, filed under the stand-in, never under wiredtiger (${summary#"$LAB"/})" "$WORK/summary-check.out"
+
+node -e '
+  const http = require("http");
+  http.get("http://127.0.0.1:9090/api/v1/targets?state=active", (res) => {
+    let b = ""; res.on("data", (c) => (b += c)); res.on("end", () => {
+      const t = JSON.parse(b).data.activeTargets;
+      // the mongod and mongos jobs of compose/monitoring/prometheus.yml: one exporter per member
+      const exp = t.filter((x) => x.labels.job === "mongod" || x.labels.job === "mongos");
+      const up = exp.filter((x) => x.health === "up");
+      console.log(`${up.length} of ${exp.length} mongodb_exporter targets up, node-exporter ${(t.find((x) => x.labels.job === "node") || {}).health}; scrape interval ${[...new Set(t.map((x) => x.scrapeInterval))].join(",")}`);
+      for (const x of t) if (x.health !== "up") console.log(`  ${x.labels.job} ${x.labels.instance}: ${x.health} ${x.lastError}`);
+      process.exit(up.length === 7 && exp.length === 7 && t.every((x) => x.scrapeInterval === "1s") ? 0 : 1);
+    });
+  }).on("error", (e) => { console.log(e.message); process.exit(1); });
+' >"$WORK/targets.out" 2>&1
+tap $? "Prometheus (the lab's configuration): every mongodb_exporter target up at 1 s ($(head -1 "$WORK/targets.out"))" "$WORK/targets.out"
+
+start=$SECONDS
+step fault lab fault replica-lag --engine wiredtiger --threshold 5s --rate 200
+rc=$?
+grep -q PASS "$WORK/fault.out"
+tap $((rc || $?)) "fault replica-lag: a secondary falls 5 s behind and comes back, verdict PASS ($((SECONDS - start)) s)" "$WORK/fault.out"
+
+mongosh_in mongos 'db.getSiblingDB("suite").marker.insertOne({kept: "across down and up"}, {writeConcern: {w: "majority"}}).acknowledged' >"$WORK/marker.out" 2>&1
+tap $? "a marker document written through mongos" "$WORK/marker.out"
+
+step down lab down --engine wiredtiger
+rc=$?
+[[ -z $(docker ps -q --filter label=com.docker.compose.project=lab-wiredtiger) ]]
+tap $((rc || $?)) "down: no container of the stack left running" "$WORK/down.out"
+docker volume ls -q | grep -q '^lab-wiredtiger_shard01-a-data$'
+tap $? "down keeps the data volumes"
+
+start=$SECONDS
+step up2 lab up --engine wiredtiger
+tap $? "up again on the kept volumes ($((SECONDS - start)) s)" "$WORK/up2.out"
+mongosh_in mongos 'db.getSiblingDB("suite").marker.countDocuments({kept: "across down and up"})' >"$WORK/marker2.out" 2>&1
+[[ $(tail -1 "$WORK/marker2.out") == 1 ]]
+tap $? "the marker document is still there" "$WORK/marker2.out"
+
+step destroy lab destroy --engine wiredtiger --yes
+rc=$?
+! docker volume ls -q | grep -q '^lab-wiredtiger_'
+tap $((rc || $?)) "destroy: containers and volumes gone" "$WORK/destroy.out"
+
+# A member that never becomes healthy: the engine's image is swapped for one whose mongod exits at
+# once (a bad flag, a missing library, ...). up must stop with one line naming the service, exit
+# non-zero, and say what it left.
+docker tag mongo:8.0 lab-suite/standin-good:8.0
+printf 'FROM lab-suite/standin-good:8.0\nRUN printf "#!/bin/sh\\necho \\"mongod: the suite broke this image on purpose\\" >&2\\nexit 14\\n" > /usr/local/bin/mongod\n' |
+  DOCKER_BUILDKIT=0 docker build -q -t mongo:8.0 - >/dev/null 2>&1
+step broken lab up --engine wiredtiger
+rc=$?
+docker tag lab-suite/standin-good:8.0 mongo:8.0
+((rc != 0)) && grep -qE 'cfg1|shard01|healthy|exited' "$WORK/broken.out"
+tap $? "up refuses cleanly when a member never becomes healthy: exit $rc, names it" "$WORK/broken.out"
+sed 's/^/#   /' "$WORK/broken.out" | tail -4
+lab destroy --engine wiredtiger --yes >/dev/null 2>&1
+
+echo "1..$N"
+((FAILED == 0))
