@@ -187,6 +187,22 @@ nearest_word() {
 # loader_on_host: Node.js and the loader's modules are on this host (else the loader's image has them).
 loader_on_host() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
 
+# loader_deps_source: where the loader image takes its dependencies (images/loader/Dockerfile,
+# LOADER_DEPS): "host" when this checkout's loader/node_modules is a complete `npm ci` of the
+# current lock file (npm writes node_modules/.package-lock.json at the end of an install; an older
+# one than package-lock.json is a stale install) with no compiled addon (*.node: built for this
+# host's OS, which may not be the image's); else "registry" (npm ci inside the build). With "host"
+# the image builds with no registry reachable.
+loader_deps_source() {
+  local nm=$LAB_ROOT/loader/node_modules
+  if [[ -f $nm/.package-lock.json && -d $nm/mongodb && ! $LAB_ROOT/loader/package-lock.json -nt $nm/.package-lock.json ]] &&
+    [[ -z $(find "$nm" -name '*.node' -type f -print -quit 2>/dev/null) ]]; then
+    echo host
+  else
+    echo registry
+  fi
+}
+
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

@@ -157,8 +157,11 @@ k8s_check_node_fit() {
 k8s_exporter_image() { echo "${K8S_REGISTRY:+$K8S_REGISTRY/}lab-mongodb-exporter:$K8S_EXPORTER_TAG"; }
 
 # k8s_push_image CONTEXT_DIR DOCKERFILE REF: build a lab image and push it where the cluster pulls.
+# BuildKit, which builds only the stages the image needs: the loader's Dockerfile takes its
+# dependencies from one of two stages (LOADER_DEPS, lib/common.sh loader_deps_source), and the
+# legacy builder of Engines before 23 would build both, running npm ci even for an offline build.
 k8s_push_image() {
-  run docker build -t "$3" -f "$2" "$1"
+  run env DOCKER_BUILDKIT=1 docker build --build-arg "LOADER_DEPS=$(loader_deps_source)" -t "$3" -f "$2" "$1"
   run docker push "$3"
 }
 

@@ -51,7 +51,7 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
 @test "k8s up --dry-run: prints the kubectl commands and the manifests, runs nothing" {
   lab k8s up --engine k8s-wt --registry reg.example/lab --dry-run
   assert_success
-  assert_output --partial "+ docker build -t reg.example/lab/lab-mongodb-exporter:0.43.1"
+  assert_output --regexp "DOCKER_BUILDKIT=1 docker build --build-arg LOADER_DEPS=(host|registry) -t reg.example/lab/lab-mongodb-exporter:0.43.1"
   assert_output --partial "+ kubectl apply --server-side --force-conflicts -n lab-k8s-wt -f https://raw.githubusercontent.com/percona/percona-server-mongodb-operator/v1.23.0/deploy/bundle.yaml"
   assert_output --partial "kind: PerconaServerMongoDB"
   assert_output --partial "engine: wiredTiger"
