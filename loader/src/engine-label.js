@@ -1,6 +1,7 @@
 'use strict';
 // Which engine a run is filed under (results/<experiment>/<engine>/): --engine LABEL as given
-// (source "flag"); else the storage engine the server reports, by the engines table's name where
+// (source "flag"), unless LABEL is an engine of the table and the server reports another storage
+// engine; else the storage engine the server reports, by the engines table's name where
 // its server_engine column knows it, else as reported, made safe for a folder name ("server");
 // else the product a vendor field of buildInfo names ("product", src/products.js); else
 // "unknown-<version>" ("none"). Never the process name. The rule with its examples and why:
@@ -35,7 +36,12 @@ const folderSafe = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._
 // server: summary.json's server ({ version, vendors, backend }) for a server reporting no engine.
 function engineLabel({ flag, reported, server = null, repoRoot }) {
   const rep = typeof reported === 'string' && reported !== '' ? reported : null;
-  if (flag) return { engine: flag, source: 'flag', reported: rep };
+  // --engine naming a row of the engines table is a claim about the server (./run.sh passes the
+  // stack's engine): a server that reports another storage engine is filed under its own word, so
+  // a run on something else (the Docker suite's stand-in, a misconfigured image) is never counted
+  // as that engine's. Any other label is the user's name for the run and is kept as given.
+  const row = flag ? tableEngines(repoRoot).find((r) => r.engine === String(flag).toLowerCase()) : null;
+  if (flag && !(row && rep && rep !== row.server_engine)) return { engine: flag, source: 'flag', reported: rep };
   if (!rep) {
     const vendor = server && Array.isArray(server.vendors) ? server.vendors[0] : null;
     const backend = server && server.backend ? [server.backend.name, server.backend.version] : [];

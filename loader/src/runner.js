@@ -181,7 +181,10 @@ class Run {
       this.setupDone = true;
       Object.assign(description.server, await backendOf(this.client.db('admin'), description.server));
     }
-    const reported = description.server.storage_engine?.name;
+    // A mongos stores nothing and reports no engine: its shards' members do (describe.js asks
+    // them), and that is the engine the run measured when every shard names the same one.
+    const shardEngines = [...new Set((description.topology.shards || []).map((sh) => sh.storage_engine?.name).filter(Boolean))];
+    const reported = description.server.storage_engine?.name ?? (shardEngines.length === 1 ? shardEngines[0] : undefined);
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
