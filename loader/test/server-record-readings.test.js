@@ -1,0 +1,136 @@
+'use strict';
+// The loader's reading of each server line, checked against recorded outputs and against the
+// server's own definitions, one rule per test so that a wrong reading fails by name:
+//  - a recorded 4.2.8 primary (percona/mongodb_exporter's test data, support/recorded/) read
+//    through fields.js gives exactly the recorded values, section by section;
+//  - the 8.0 ticket path (queues.execution.<read|write>.<out|available>);
+//  - a counter that did not move is a rate of 0, not a restart;
+//  - a line's interval_s is the seconds between the member's two readings;
+//  - lag is the primary's view wherever the line says "seen by primary";
+//  - a file size of 0 is no size.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { Timestamp } = require('mongodb');
+const { FIELDS, read } = require('../src/server-record/fields');
+const { readStatus, lineValues } = require('../src/server-record/delta');
+const { ServerRecord } = require('../src/server-record/sampler');
+const { replOf } = require('../src/server-record/repl');
+const footprint = require('../src/footprint');
+
+// recorded(name): a recorded output as the driver hands it over: dates as Date, {T, I} as Timestamp.
+function revive(v, key = '') {
+  if (Array.isArray(v)) return v.map((x) => revive(x, key));
+  if (v && typeof v === 'object') {
+    if (typeof v.T === 'number' && typeof v.I === 'number' && Object.keys(v).length === 2) return new Timestamp({ t: v.T, i: v.I });
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x, k)]));
+  }
+  if (typeof v === 'string' && /(Date|date|WallTime|Heartbeat|HeartbeatRecv)$/.test(key) && !Number.isNaN(Date.parse(v))) return new Date(v);
+  return v;
+}
+const recorded = (name) => revive(JSON.parse(fs.readFileSync(path.join(__dirname, 'support', 'recorded', name), 'utf8')));
+
+test('a recorded 4.2.8 WiredTiger primary: every field the map names is read with the recorded value', () => {
+  const rec = recorded('mongod-4.2.8-wiredtiger-primary.json');
+  const s = rec.serverStatus;
+  const { values } = readStatus(s);
+  const expect = {
+    'ops.insert': s.opcounters.insert, 'ops.update': s.opcounters.update, 'ops.command': s.opcounters.command,
+    'repl_ops.insert': s.opcountersRepl.insert,
+    'latency.writes_us': s.opLatencies.writes.latency, 'latency.writes_ops': s.opLatencies.writes.ops,
+    'wt.cache_bytes': s.wiredTiger.cache['bytes currently in the cache'],
+    'wt.cache_dirty_bytes': s.wiredTiger.cache['tracked dirty bytes in the cache'],
+    'wt.cache_max_bytes': s.wiredTiger.cache['maximum bytes configured'],
+    'wt.app_evicted_pages': s.wiredTiger.cache['pages evicted by application threads'],
+    'wt.checkpoint_running': 0,
+    'wt.checkpoint_last_ms': s.wiredTiger.transaction['transaction checkpoint most recent time (msecs)'],
+    'wt.checkpoints': s.wiredTiger.transaction['transaction checkpoints'],
+    'wt.block_written_bytes': s.wiredTiger['block-manager']['bytes written'],
+    'wt.log_written_bytes': s.wiredTiger.log['log bytes written'],
+    'tickets.read_available': s.wiredTiger.concurrentTransactions.read.available,
+    'tickets.write_out': s.wiredTiger.concurrentTransactions.write.out,
+    'flow.is_lagged': 0, 'flow.time_acquiring_us': s.flowControl.timeAcquiringMicros,
+    'proc.cpu_user_us': s.extra_info.user_time_us, 'proc.cpu_system_us': s.extra_info.system_time_us, 'proc.page_faults': s.extra_info.page_faults,
+    'net.bytes_in': s.network.bytesIn,
+  };
+  for (const [k, v] of Object.entries(expect)) assert.equal(values[k], v, `${k}: read ${values[k]}, recorded ${v}`);
+  // Nothing read that the recording does not have (no MMAPv1, MongoRocks or 8.0 queues).
+  for (const k of Object.keys(values)) assert.ok(!/^(mmapv1|rocks)\./.test(k), k);
+});
+
+test('8.0 tickets: queues.execution.<read|write>.<out|available> (8.0 queues_server_status_section.cpp, ticketholder.cpp)', () => {
+  // The 8.0 section's shape as its source builds it: execution.{read,write} each
+  // { out, available, totalTickets, ... } (the literal paths monitoring tools read on 8.0).
+  const status = { queues: { execution: { read: { out: 3, available: 125, totalTickets: 128 }, write: { out: 7, available: 121, totalTickets: 128 } } } };
+  const { values } = readStatus(status);
+  assert.deepEqual([values['tickets.read_out'], values['tickets.read_available'], values['tickets.write_out'], values['tickets.write_available']], [3, 125, 7, 121]);
+  for (const f of FIELDS.filter((x) => x.key.startsWith('tickets.'))) assert.ok(read(f, status), `${f.key} read on 8.0`);
+});
+
+test('a counter that did not move is a rate of 0 that second, not a restart', () => {
+  const s = (n) => ({ opcounters: { insert: n, query: 5 }, wiredTiger: { 'block-manager': { 'bytes written': 4096 } } });
+  const a = { at: 0, ...readStatus(s(10)) };
+  const b = { at: 1000, ...readStatus(s(10)) };
+  const v = lineValues(a, b);
+  assert.deepEqual(v.gaps, []);
+  assert.equal(v.fields.ops.insert, 0);
+  assert.equal(v.fields.ops.query, 0);
+  assert.equal(v.fields.wt.block_written_bytes, 0);
+});
+
+// A ServerRecord with no members of its own: writeLine is fed readings by hand.
+function bareRecord() {
+  const out = [];
+  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [], out: { write: (l) => out.push(l) }, log: () => {} });
+  return { rec, out };
+}
+
+test("interval_s is the seconds between a member's two readings; a step's totals are rates x that", () => {
+  const { rec, out } = bareRecord();
+  const m = { host: 'a:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0 };
+  const status = (n) => ({ opcounters: { insert: n } });
+  rec.writeLine(m, { at: 10000, status: status(0) }, null, 10000);
+  rec.writeLine(m, { at: 11000, status: status(100) }, null, 11000);
+  rec.writeLine(m, { at: 13500, status: status(600) }, null, 13500);
+  assert.deepEqual(out.map((l) => l.interval_s), [null, 1, 2.5]);
+  const { stepFacts } = require('../src/server-record/step-facts');
+  assert.equal(stepFacts(rec.series, 10000, 13500).write_cost.docs_written, 600, 'the documents the server counted, over the step');
+});
+
+test('lag labelled "seen by primary" is the primary\'s view of that secondary, not its own', () => {
+  const { rec, out } = bareRecord();
+  const t = Date.UTC(2026, 0, 1, 12, 0, 10);
+  const member = (name, state, at, self) => ({ name, stateStr: state, optime: { ts: new Timestamp({ t: Math.floor(at / 1000), i: 1 }), t: 1 }, optimeDate: new Date(Math.floor(at / 1000) * 1000), ...(self ? { self: true } : {}) });
+  // The primary sees b 7 s behind; b, from its last heartbeat of the primary, thinks itself 1 s behind.
+  const primaryStatus = { members: [member('a:1', 'PRIMARY', t, true), member('b:1', 'SECONDARY', t - 7000)] };
+  const ownStatus = { members: [member('a:1', 'PRIMARY', t - 6000), member('b:1', 'SECONDARY', t - 7000, true)] };
+  const primary = { repl: replOf(primaryStatus, 'a:1') };
+  const m = { host: 'b:1', role: 'shard', set: 'rs', prev: null, reported: new Set(), lines: 0 };
+  rec.writeLine(m, { at: t, status: null, repl: replOf(ownStatus, 'b:1') }, primary, t);
+  assert.equal(out[0].repl.lag_seen_by, 'primary');
+  assert.equal(out[0].repl.lag_s, 7);
+  // With no primary answering, the member's own view, said so.
+  rec.writeLine(m, { at: t, status: null, repl: replOf(ownStatus, 'b:1') }, null, t);
+  assert.equal(out[1].repl.lag_s, 1);
+  assert.match(out[1].repl.lag_seen_by, /itself/);
+});
+
+test('footprint: a file size of 0 (a line without data files) is no size, and says so', async () => {
+  const docs = [{ _id: 1, x: 'abc' }, { _id: 2, x: 'defg' }];
+  const fake = (dbStats) => ({
+    db: () => ({
+      command: async (cmd) => {
+        if (cmd.collStats) return { ok: 1, count: 2, size: 60, storageSize: 4096, totalIndexSize: 4096 };
+        if (cmd.dbStats) return { ok: 1, ...dbStats };
+        throw new Error('unexpected');
+      },
+      collection: () => ({ find: () => ({ toArray: async () => docs, [Symbol.asyncIterator]: async function* () { yield* docs; } }), aggregate: () => ({ toArray: async () => docs }) }),
+    }),
+  });
+  const zero = await footprint.measure(fake({ fileSize: 0 }), { database: 'lab', collection: 'c' }, 'end');
+  assert.equal(zero.file_bytes, null);
+  assert.ok(zero.not_reported.some((n) => /fileSize/.test(n)), JSON.stringify(zero));
+  const some = await footprint.measure(fake({ fileSize: 201326592 }), { database: 'lab', collection: 'c' }, 'end');
+  assert.equal(some.file_bytes, 201326592);
+});
