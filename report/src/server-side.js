@@ -132,7 +132,8 @@ function serverSideText(list) {
 function serverSeries(lines) {
   if (!lines.length) return null;
   const t0 = Date.parse(lines[0].t);
-  const mb = (x) => (typeof x === 'number' ? Math.round(x / 1048576 * 10) / 10 : null);
+  // MB as the lab writes it everywhere (10^6 bytes: loader/README.md, the metrics' MB/s).
+  const mb = (x) => (typeof x === 'number' ? Math.round(x / 1e5) / 10 : null);
   return lines.map((l) => ({
     s: Math.round((Date.parse(l.t) - t0) / 100) / 10,
     member: l.member,

@@ -46,3 +46,15 @@ test('a set where no run recorded the server is left out', () => {
   const bare = runs.map((r) => ({ ...r, footprint: null, points: [{ name: 'clients-1', server: null }] }));
   assert.deepEqual(serverSide(report, bare), []);
 });
+
+test("the appendix's cache and dirty MB are the lab's MB (10^6 bytes), nulls kept", () => {
+  const { serverSeries } = require('../src/server-side');
+  const s = serverSeries([
+    { t: '2026-01-01T00:00:00.000Z', member: 'a:1', role: 'shard', wt: { cache_bytes: 268435456, cache_dirty_bytes: 5e6, checkpoint_running: 0 }, repl: { state: 'PRIMARY' } },
+    { t: '2026-01-01T00:00:01.000Z', member: 'b:1', role: 'shard', repl: { state: 'SECONDARY', lag_s: 1 } },
+  ]);
+  assert.equal(s[0].cache_mb, 268.4);
+  assert.equal(s[0].dirty_mb, 5);
+  assert.equal(s[1].cache_mb, null);
+  assert.equal(s[1].s, 1);
+});
