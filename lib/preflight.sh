@@ -9,11 +9,22 @@
 # first in tag v2.21.0, cmd/compose/ps.go: formatter.NewContainerFormat). Up to v2.20.3
 # cmd/formatter/formatter.go Print() accepts only table|json and fails with "format value ...
 # could not be parsed", so `up` saw no state and waited its whole 600 s for init.
-# Oldest Docker Engine: 25 (API 1.44), the first to which Compose passes healthcheck
-# start_interval. Docker Desktop 4.27.0 is the first Desktop with both (Engine 25.0.0, Compose
-# 2.24.3; Desktop release notes).
+# Oldest Docker Engine: 20.10 (API 1.41), Debian 12's docker.io. Compose has no floor of its own:
+# its client negotiates down to the daemon's API (docker/docker v28.5.1, the client of Compose
+# v2.40.3: client/client.go negotiateAPIVersionPing) and Compose gates each feature on it
+# (pkg/compose/convert.go, create.go: RuntimeVersion). What the lab's files need, below 25: a
+# container of one platform (the rocksdb engine's image, engines table platform: Compose passes it
+# to ContainerCreate, pkg/compose/convergence.go createMobyContainer, and the client refuses it
+# below API 1.41: client/container_create.go "specify container image platform"), so 20.10. The one
+# thing that needs 25 (API 1.44) is healthcheck start_interval (Compose: "can't set
+# healthcheck.start_interval as feature require Docker Engine v25 or later", convert.go); it lives
+# in compose/healthcheck-start-interval.yml, which lib/stack.sh adds on 25+ only, and below 25
+# `up` says once what that costs. The lab uses none of the other gated features (image volumes:
+# 1.48, interface_name: 1.49). Docker Desktop 4.23.0 is the first Desktop with Compose 2.21.0
+# (Engine 24.0.6; Desktop release notes).
 COMPOSE_MIN_MINOR=21
-DOCKER_MIN_MAJOR=25
+DOCKER_MIN_MAJOR=20
+DOCKER_MIN_MINOR=10
 
 preflight_docker() {
   command -v docker >/dev/null 2>&1 ||
@@ -27,14 +38,20 @@ preflight_docker() {
     ((BASH_REMATCH[1] < 2 || (BASH_REMATCH[1] == 2 && BASH_REMATCH[2] < COMPOSE_MIN_MINOR))); then
     die_env "Docker Compose $v is too old: the lab needs 2.$COMPOSE_MIN_MINOR or newer (upgrade the docker-compose-plugin package)"
   fi
-  local engine
-  engine=$(docker info --format '{{.ServerVersion}}' 2>/dev/null) ||
+  # the version is asked once per run and kept (lib/stack.sh stack_resolve_docker_server)
+  stack_resolve_docker_server
+  ((DOCKER_SERVER_UNREACHABLE == 0)) ||
     die_env "cannot reach the Docker daemon ('docker info' failed): start it (e.g. 'sudo systemctl start docker'), or check DOCKER_HOST and your access to the Docker socket"
-  # Compose refuses healthcheck start_interval below Engine API 1.44 ("can't set
-  # healthcheck.start_interval as feature require Docker Engine v25 or later", pkg/compose/convert.go).
-  if [[ $engine =~ ^([0-9]+)\. ]] && ((BASH_REMATCH[1] < DOCKER_MIN_MAJOR)); then
-    die_env "Docker Engine $engine is too old: the lab needs $DOCKER_MIN_MAJOR or newer (upgrade docker-ce)"
+  if stack_docker_server_older "$DOCKER_MIN_MAJOR" "$DOCKER_MIN_MINOR"; then
+    die_env "Docker Engine $DOCKER_SERVER_VERSION is too old: the oldest the lab runs on is $DOCKER_MIN_MAJOR.$DOCKER_MIN_MINOR (API 1.41, which Compose needs to create a container of one platform, such as the rocksdb engine's image): upgrade Docker Engine"
   fi
+}
+
+# preflight_engine_note: on Engine 20.10 to 24.x, what runs without start_interval and what that
+# costs, in one line (why: the header above).
+preflight_engine_note() {
+  stack_engine_has_start_interval ||
+    info "Docker Engine ${DOCKER_SERVER_VERSION%%+*}: healthchecks poll every 10 s while members start (start_interval needs Engine 25), so up waits up to ~10 s longer"
 }
 
 # running_lab_projects: the lab-* Compose projects with at least one running container.
@@ -135,9 +152,11 @@ mem_bytes() {
 }
 
 # preflight_up: what `up` (and `smoke`, before its first up) checks before it starts anything:
-# docker and Compose versions, the daemon, no other engine's stack, the profile fits the daemon.
+# docker and Compose versions, the daemon (and what an engine before 25 leaves out), no other
+# engine's stack, the profile fits the daemon.
 preflight_up() {
   preflight_docker
+  preflight_engine_note
   preflight_one_engine
   preflight_resources
   preflight_platform

@@ -26,6 +26,8 @@ stack_files() {
   for f in compose/loader.yml compose/faults.yml compose/ycsb.yml; do
     [[ -f $LAB_ROOT/$f ]] && files+=("$f")
   done
+  # healthcheck start_interval, which Compose refuses below Engine 25 (the file's header says why)
+  stack_engine_has_start_interval && files+=(compose/healthcheck-start-interval.yml)
   if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then
     files+=(compose/monitoring.yml)
     # Docker Desktop refuses node_exporter's Linux host mount: an override replaces it there
@@ -33,6 +35,7 @@ stack_files() {
     if declare -F monitoring_host_view >/dev/null && [[ $(monitoring_host_view) == desktop-vm ]]; then
       files+=(compose/monitoring/node-exporter-desktop-vm.yml)
     fi
+    stack_engine_has_start_interval && files+=(compose/monitoring/healthcheck-start-interval.yml)
   fi
   for f in "${files[@]}"; do printf -- '-f\n%s\n' "$f"; done
 }
@@ -110,6 +113,39 @@ stack_shard_args_keep() {
 }
 stack_shard_args_forget() { [[ $DRY_RUN == 1 ]] || rm -f "$(stack_shard_args_file)"; }
 
+# The daemon's Docker Engine version (docker info ServerVersion: "28.5.1", Debian's
+# "20.10.24+dfsg1"), "auto" until asked. stack_resolve_docker_server asks at most once per run and
+# is called in the main shell (compose_with, preflight_docker) before a command line is built, so
+# that the answer outlives the subshells that build it. A dry run asks nothing (it must work
+# without Docker) and leaves it empty, as does a daemon that does not answer
+# (DOCKER_SERVER_UNREACHABLE=1: preflight_docker stops the verb with one line).
+DOCKER_SERVER_VERSION=auto
+DOCKER_SERVER_UNREACHABLE=0
+stack_resolve_docker_server() {
+  [[ $DOCKER_SERVER_VERSION == auto ]] || return 0
+  DOCKER_SERVER_VERSION=""
+  if [[ ${DRY_RUN:-0} != 1 ]] && command -v docker >/dev/null 2>&1; then
+    if ! DOCKER_SERVER_VERSION=$(docker info --format '{{.ServerVersion}}' 2>/dev/null); then
+      DOCKER_SERVER_VERSION=""
+      # shellcheck disable=SC2034 # read by preflight_docker (lib/preflight.sh)
+      DOCKER_SERVER_UNREACHABLE=1
+    fi
+  fi
+  return 0
+}
+
+# stack_docker_server_older MAJOR MINOR: the daemon's engine is known and older than MAJOR.MINOR.
+stack_docker_server_older() {
+  stack_resolve_docker_server
+  [[ $DOCKER_SERVER_VERSION =~ ^([0-9]+)\.([0-9]+) ]] || return 1
+  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
+  ((major < $1 || (major == $1 && minor < $2)))
+}
+
+# stack_engine_has_start_interval: Compose may pass healthcheck start_interval: Engine 25 (API
+# 1.44) or newer, or not known to be older (a dry run, an unreadable version).
+stack_engine_has_start_interval() { ! stack_docker_server_older 25 0; }
+
 # compose_argv ARGS...: the full docker compose command line, one word per line (NUL-free).
 compose_argv() {
   local line
@@ -126,10 +162,12 @@ compose() { compose_with run "$@"; }
 # runs even under --dry-run so that the dry run can say what state it found.
 compose_probe() { compose_with command "$@"; }
 
-# compose_with RUNNER ARGS...: the host view and placement resolved, then RUNNER and the command line.
+# compose_with RUNNER ARGS...: the Docker Engine version, the host view and placement resolved,
+# then RUNNER and the command line.
 compose_with() {
   local runner=$1 argv
   shift
+  stack_resolve_docker_server
   if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
   placement_resolve
   mapfile -t argv < <(compose_argv "$@")

@@ -124,7 +124,7 @@ setup() {
   lab experiment1 --docs 1000
   assert_success
   refute_called "* up -d"
-  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile loader run --rm --no-deps --build --use-aliases loader experiment1 --uri mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine wiredtiger --docs 1000 *"
+  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml -f compose/monitoring/healthcheck-start-interval.yml --profile loader run --rm --no-deps --build --use-aliases loader experiment1 --uri mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01 --password-file /run/lab-secrets/root-password --metrics-host 0.0.0.0 --engine wiredtiger --docs 1000 *"
   assert_line "results: results/experiment1/wiredtiger/20260101T000002Z"
   refute_output --partial "20260101T000000Z"
   # one closing line per run: the loader's own (the container's path) is not shown beside it
@@ -209,7 +209,7 @@ fp_summary() {
   fp_summary "$dir"
   lab experiment1 --docs 1000
   assert_success
-  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml exec -T shard01-a du -sb /data/db"
+  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml -f compose/monitoring/healthcheck-start-interval.yml exec -T shard01-a du -sb /data/db"
   run node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     console.log(JSON.stringify([s.footprint.data_dir_bytes, s.footprint.data_dir_note, s.footprint.end.documents, s.footprint.seed_reference.documents, s.complete]))' "$dir/summary.json"
   assert_success

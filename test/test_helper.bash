@@ -71,12 +71,14 @@ refute_called() {
   return 0
 }
 
-# compose_prefix ENGINE: how every recorded `docker compose` call of ENGINE's project starts.
+# compose_prefix ENGINE: how every recorded `docker compose` call of ENGINE's project starts (on
+# Docker Engine 25+, which is what the stub's empty `docker info` counts as).
 compose_prefix() {
   local extra=""
   [[ -f $LAB/compose/loader.yml ]] && extra+=" -f compose/loader.yml"
   [[ -f $LAB/compose/faults.yml ]] && extra+=" -f compose/faults.yml"
   [[ -f $LAB/compose/ycsb.yml ]] && extra+=" -f compose/ycsb.yml"
+  extra+=" -f compose/healthcheck-start-interval.yml"
   echo "compose --project-directory $LAB -p lab-$1 -f compose/cluster.yml -f compose/engines/$1.yml$extra"
 }
 

@@ -77,7 +77,7 @@ teardown() {
   rule "compose * --entrypoint node loader /lab/loader/bin/lab-ycsb.js prepare *" 0 "dir: /lab/results/ycsb-a/wiredtiger/20260101T000003Z\nthreads: 2 8"
   lab ycsb-a --tool ycsb --via mongos --records 100 --threads 2,8 --duration 5s
   assert_success
-  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml --profile ycsb run --rm --no-deps --build -e YCSB_URI=mongodb://mongos:27017/ -e YCSB_DATABASE=ycsb ycsb load /lab/results/ycsb-a/wiredtiger/20260101T000003Z 8"
+  assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml -f compose/monitoring/healthcheck-start-interval.yml --profile ycsb run --rm --no-deps --build -e YCSB_URI=mongodb://mongos:27017/ -e YCSB_DATABASE=ycsb ycsb load /lab/results/ycsb-a/wiredtiger/20260101T000003Z 8"
   assert_called "* --profile ycsb run * ycsb run /lab/results/ycsb-a/wiredtiger/20260101T000003Z 2"
   assert_called "* --profile ycsb run * ycsb run /lab/results/ycsb-a/wiredtiger/20260101T000003Z 8"
   # with monitoring: one Grafana annotation per step, the admin password as a mounted file

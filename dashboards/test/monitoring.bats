@@ -107,6 +107,8 @@ host_view_with() { # host_view_with OPERATING_SYSTEM: monitoring_host_view again
   # shellcheck source=/dev/null
   source "$REPO/lib/stack.sh"
   ENGINE=wiredtiger
+  # shellcheck disable=SC2034 # read by stack_files: the daemon's engine, not asked (lib/stack.sh)
+  DOCKER_SERVER_VERSION=25.0.0
   HOST_VIEW=desktop-vm run stack_files
   assert_line compose/monitoring.yml
   assert_line compose/monitoring/node-exporter-desktop-vm.yml
