@@ -118,9 +118,10 @@ Common flags:
   --journal-path PATH     each shard member's journal on PATH/<member> (its own disk: seeds/000);
                           refused for an engine without a journal directory (inmemory)
   --no-monitoring         leave Prometheus, exporters and Grafana out
-  --host-view VIEW        what the host panels show: host (Linux: this machine's disks), desktop-vm
-                          (Docker Desktop: its VM; the host root cannot be mounted there) or auto
-                          (default: asks docker info)
+  --host-view VIEW        what the host panels show: host (Linux: this machine's disks), host-private
+                          (Linux with / a private mount, no systemd: the disks mounted at the start),
+                          desktop-vm (Docker Desktop: its VM; the host root cannot be mounted there)
+                          or auto (default: asks docker info and reads /'s propagation)
   --dry-run               print the exact docker commands, run nothing
   --yes                   do not ask before destroying data
 
@@ -190,7 +191,7 @@ parse_common_flags() {
       die_usage "--journal-path: the $ENGINE engine has no journal directory of its own to move (engines table journal_dir: -)"
   fi
   [[ $MONGOS_COUNT =~ ^[1-3]$ ]] || die_usage "--mongos must be 1, 2 or 3 (got '$MONGOS_COUNT')"
-  [[ $HOST_VIEW =~ ^(auto|host|desktop-vm)$ ]] || die_usage "--host-view must be auto, host or desktop-vm (got '$HOST_VIEW')"
+  [[ $HOST_VIEW =~ ^(auto|host|host-private|desktop-vm)$ ]] || die_usage "--host-view must be auto, host, host-private or desktop-vm (got '$HOST_VIEW')"
   export DRY_RUN
 }
 

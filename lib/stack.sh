@@ -30,10 +30,13 @@ stack_files() {
   stack_engine_has_start_interval && files+=(compose/healthcheck-start-interval.yml)
   if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then
     files+=(compose/monitoring.yml)
-    # Docker Desktop refuses node_exporter's Linux host mount: an override replaces it there
-    # (lib/monitoring.sh monitoring_host_view).
-    if declare -F monitoring_host_view >/dev/null && [[ $(monitoring_host_view) == desktop-vm ]]; then
-      files+=(compose/monitoring/node-exporter-desktop-vm.yml)
+    # Docker Desktop refuses node_exporter's Linux host mount, and so does a Linux daemon whose /
+    # is a private mount: an override replaces it there (lib/monitoring.sh monitoring_host_view).
+    if declare -F monitoring_host_view >/dev/null; then
+      case $(monitoring_host_view) in
+        desktop-vm) files+=(compose/monitoring/node-exporter-desktop-vm.yml) ;;
+        host-private) files+=(compose/monitoring/node-exporter-host-private.yml) ;;
+      esac
     fi
     stack_engine_has_start_interval && files+=(compose/monitoring/healthcheck-start-interval.yml)
   fi

@@ -114,12 +114,12 @@ no_stack_started() {
   [[ ! -s $STUB_DOCKER_LOG ]]
 }
 
-@test "malformed value: --host-view other than auto, host or desktop-vm" {
+@test "malformed value: --host-view other than auto, host, host-private or desktop-vm" {
   local v
-  for v in mac Host desktop; do
+  for v in mac Host desktop private; do
     lab up --host-view "$v"
     assert_failure 2
-    assert_output --partial "error: --host-view must be auto, host or desktop-vm (got '$v')"
+    assert_output --partial "error: --host-view must be auto, host, host-private or desktop-vm (got '$v')"
   done
   lab up --host-view
   assert_failure 2

@@ -586,12 +586,17 @@ test('healthcheck start_interval without monitoring: the cluster\'s file alone, 
 // rslave propagation (node_exporter's README). Docker Desktop refuses that mount ("not a shared or
 // slave mount", prometheus/node_exporter#2742, #2518): compose/monitoring/
 // node-exporter-desktop-vm.yml replaces it, and the textfile tells the dashboard that the panels
-// show the Desktop VM.
-for (const view of ['host', 'desktop-vm']) {
+// show the Desktop VM. So does a Linux daemon whose / is a private mount (no systemd):
+// compose/monitoring/node-exporter-host-private.yml mounts the host root without rslave, and the
+// panels still show this host (textfile node-view/host).
+const OVERRIDES = { 'desktop-vm': 'compose/monitoring/node-exporter-desktop-vm.yml', 'host-private': 'compose/monitoring/node-exporter-host-private.yml' };
+for (const view of ['host', 'host-private', 'desktop-vm']) {
   test(`node_exporter for --host-view ${view}: rendered by the real Compose`, () => {
     const a = argv({ stack: true, hostView: view });
-    assert.equal(a.includes('compose/monitoring/node-exporter-desktop-vm.yml'), view === 'desktop-vm',
-      `node-exporter-desktop-vm.yml only on Docker Desktop: ${a.join(' ')}`);
+    for (const [v, file] of Object.entries(OVERRIDES)) {
+      assert.equal(a.includes(file), view === v, `${file} only for --host-view ${v}: ${a.join(' ')}`);
+    }
+    const shows = view === 'desktop-vm' ? 'desktop-vm' : 'host';
     const quiet = runCompose({ stack: true, hostView: view }, 'config', '--quiet');
     assert.equal(quiet.status, 0, quiet.stderr);
     const r = runCompose({ stack: true, hostView: view }, 'config', '--format', 'json');
@@ -603,8 +608,8 @@ for (const view of ['host', 'desktop-vm']) {
     const textfile = (ne.volumes || []).filter((v) => v.target === '/etc/lab-node-view');
     assert.equal(textfile.length, 1, 'one textfile directory');
     assert.ok(textfile[0].type === 'bind' && textfile[0].read_only, 'textfile directory mounted read-only');
-    assert.equal(path.relative(ROOT, textfile[0].source), `compose/monitoring/node-view/${view}`);
-    assert.match(fs.readFileSync(path.join(textfile[0].source, 'lab.prom'), 'utf8'), new RegExp(`^lab_node_view\\{view="${view}",`, 'm'));
+    assert.equal(path.relative(ROOT, textfile[0].source), `compose/monitoring/node-view/${shows}`);
+    assert.match(fs.readFileSync(path.join(textfile[0].source, 'lab.prom'), 'utf8'), new RegExp(`^lab_node_view\\{view="${shows}",`, 'm'));
     assert.ok(ne.command.includes('--collector.textfile.directory=/etc/lab-node-view'));
     const host = (ne.volumes || []).filter((v) => v.target === '/host');
     assert.equal(host.length, 1, 'one mount at /host');
@@ -612,6 +617,11 @@ for (const view of ['host', 'desktop-vm']) {
     if (view === 'host') {
       assert.equal(host[0].source, '/', 'Linux: the host root at /host');
       assert.equal(host[0].bind && host[0].bind.propagation, 'rslave');
+      assert.ok(ne.command.includes('--path.rootfs=/host'));
+    } else if (view === 'host-private') {
+      assert.equal(host[0].source, '/', 'Linux, private /: the host root at /host');
+      assert.ok(!/slave|shared/.test((host[0].bind && host[0].bind.propagation) || ''),
+        `private /: no shared or slave propagation (${JSON.stringify(host[0].bind)})`);
       assert.ok(ne.command.includes('--path.rootfs=/host'));
     } else {
       assert.ok(!(ne.volumes || []).some((v) => v.source === '/'), 'Docker Desktop: no host root mount');
