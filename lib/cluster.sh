@@ -77,6 +77,26 @@ cluster_wait_init() {
   return 1
 }
 
+# cluster_failed_starts: "service|error" for each container that Docker refused to start, of a
+# service outside the cluster's own (monitoring's, other parts'): state created with the start's
+# error recorded (moby daemon/start.go sets State.Error, and exit code 128, when a start fails; a
+# container still waiting for its dependencies has none). It never ran. A read-only probe.
+cluster_failed_starts() {
+  local ids=()
+  mapfile -t ids < <(docker ps -aq --filter "label=com.docker.compose.project=$(stack_project)" --filter status=created 2>/dev/null)
+  ((${#ids[@]})) || return 0
+  docker inspect --format '{{index .Config.Labels "com.docker.compose.service"}}|{{.State.Error}}' "${ids[@]}" 2>/dev/null |
+    awk -F'|' 'NR == FNR { own[$1] = 1; next } $2 != "" && !($1 in own)' <({ topology_services; echo keyfile; echo init; }) - || true
+}
+
+# cluster_up_failure: the reason up_failed gives when `docker compose up` failed: a part's one-line
+# diagnosis of a container Docker refused to start (monitoring_start_refused), else the plain one.
+cluster_up_failure() {
+  local why=""
+  if declare -F monitoring_start_refused >/dev/null; then why=$(cluster_failed_starts | monitoring_start_refused); fi
+  echo "${why:-docker compose up failed (see above)}"
+}
+
 # up_failed REASON [EXIT]: say what is running and how to clean up; exit 1 (130 for Ctrl-C).
 up_failed() {
   trap - INT
@@ -114,6 +134,7 @@ verb_up() {
   fi
   if [[ $DRY_RUN == 1 ]]; then
     info "dry run: would check docker, Compose v2, the daemon, other engines' stacks, the profile's CPUs against the daemon's and ports $(cluster_ports | paste -sd, -)"
+    if declare -F monitoring_before_up >/dev/null; then monitoring_before_up; fi
     secrets_ensure
     compose "${profiles[@]}" up -d
     info "dry run: would then wait up to ${UP_INIT_TIMEOUT}s for the init service to exit 0"
@@ -121,6 +142,7 @@ verb_up() {
     return 0
   fi
   preflight_up
+  if declare -F monitoring_before_up >/dev/null; then monitoring_before_up; fi
   local running
   running=$(running_profile)
   # Switching profiles means new memory/CPU limits and cache sizes for every member: a restart of
@@ -138,13 +160,22 @@ verb_up() {
       # shard members at once after a fault changed them; an empty shard on inmemory).
       keep=(--no-recreate)
       info "The $ENGINE stack is partly up: starting the services that are not, without recreating the running ones (a changed configuration applies after './run.sh down --engine $ENGINE')."
+      # --no-recreate would start a container Docker refused to start before as it is, and it would
+      # fail the same way (node_exporter's rslave mount on a private /): it never ran, so it goes,
+      # and up creates it from the current files. Members are never among them.
+      local failed=()
+      mapfile -t failed < <(cluster_failed_starts | cut -d'|' -f1 | sort -u)
+      if ((${#failed[@]})); then
+        info "Docker refused to start ${failed[*]} on an earlier up: removing that container (it never ran), so that up creates it from the current files."
+        compose --profile '*' rm -f "${failed[@]}" || up_failed "removing the container of ${failed[*]} failed (see above)"
+      fi
     else
       preflight_ports
     fi
     secrets_ensure
     info "Starting the $ENGINE stack (project $(stack_project)); the first start pulls images and takes a few minutes."
     trap 'up_failed "interrupted" 130' INT
-    compose "${profiles[@]}" up -d "${keep[@]}" || up_failed "docker compose up failed (see above)"
+    compose "${profiles[@]}" up -d "${keep[@]}" || up_failed "$(cluster_up_failure)"
     cluster_wait_init || up_failed "the init service did not complete"
     trap - INT
   fi

@@ -22,10 +22,16 @@ setup_lab() {
   : >"$STUB_DOCKER_LOG"
   : >"$STUB_DOCKER_RULES"
   PATH="$REPO/test/stub:$PATH"
+  # run.sh reads the propagation of / for node_exporter's host view when the daemon is local
+  # (lib/monitoring.sh monitoring_root_propagation): here that is / as systemd mounts it, shared,
+  # whatever this machine's own / is, and the daemon is the stub's, local
+  LAB_MOUNTINFO=$BATS_TEST_TMPDIR/mountinfo
+  echo '27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw' >"$LAB_MOUNTINFO"
+  unset DOCKER_HOST
   # no wrapping at 120 columns (lib/common.sh LAB_WRAP): these tests match a whole dry-run command
   # or message on one line; test/messages.bats measures and pastes back the wrapped default
   LAB_WRAP=0
-  export PATH LAB LAB_WRAP
+  export PATH LAB LAB_WRAP LAB_MOUNTINFO
 }
 
 # setup_lab_with_loader: setup_lab, and the loader beside run.sh: run.sh asks the loader to check

@@ -59,20 +59,32 @@ setup() {
 
 # ---- node_exporter per platform (monitoring_host_view; lib/stack.sh adds the file it names) ------
 # The stub docker (test/stub/docker) answers `docker info` as a Linux engine or Docker Desktop would.
-host_view_with() { # host_view_with OPERATING_SYSTEM: monitoring_host_view against a stub daemon
+# host_view_with OPERATING_SYSTEM [ROOT_FIELDS]: monitoring_host_view against a stub daemon, local,
+# on a host whose / has ROOT_FIELDS among its mountinfo optional fields (default shared:1, as
+# systemd mounts it; "" private), whatever this machine's own / is.
+host_view_with() {
   export STUB_DOCKER_LOG=$BATS_TEST_TMPDIR/docker.log STUB_DOCKER_RULES=$BATS_TEST_TMPDIR/rules
   : >"$STUB_DOCKER_LOG"
   printf 'info --format {{.OperatingSystem}}\t0\t%s\n' "$1" >"$STUB_DOCKER_RULES"
+  LAB_MOUNTINFO=$BATS_TEST_TMPDIR/mountinfo
+  local fields=${2-shared:1}
+  echo "27 1 254:0 / / rw,relatime ${fields:+$fields }- ext4 /dev/vda rw" >"$LAB_MOUNTINFO"
+  unset DOCKER_HOST
   PATH="$REPO/test/stub:$PATH" monitoring_host_view
 }
 
-@test "monitoring_host_view: Docker Desktop (docker info) -> desktop-vm, a Linux engine -> host" {
+@test "monitoring_host_view: Docker Desktop (docker info) -> desktop-vm, a Linux engine -> host (host-private on a private /)" {
   HOST_VIEW=auto run host_view_with "Docker Desktop"
   assert_success
   assert_output desktop-vm
   HOST_VIEW=auto run host_view_with "Ubuntu 24.04.1 LTS"
   assert_output host
   grep -qx 'info --format {{.OperatingSystem}}' "$BATS_TEST_TMPDIR/docker.log"
+  # a Linux engine on a private / (no systemd): node_exporter without rslave (test/docker-host.bats)
+  HOST_VIEW=auto run host_view_with "Ubuntu 24.04.1 LTS" ""
+  assert_output host-private
+  HOST_VIEW=auto run host_view_with "Docker Desktop" ""
+  assert_output desktop-vm
 }
 
 @test "monitoring_host_view: --host-view chooses without asking the daemon; a dry run never asks" {
