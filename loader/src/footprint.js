@@ -1,13 +1,25 @@
 'use strict';
-// The experiment collection's footprint (issue 39 item 2), after the load phase and at the end of
-// a run: collStats through the run's connection (the primary of a replica set; mongos sums its
-// shards), dbStats for the file sizes a line reports (MMAPv1's fileSize, which includes its
-// preallocated files). Fields as the manual's collStats / dbStats pages name them, on every line
-// the lab runs: count, size (logical, uncompressed BSON), storageSize (allocated on disk),
-// totalIndexSize; dbStats fileSize (MMAPv1 only). Whatever a server does not report is null with
-// the reason; a size of 0 for documents that exist is not a size and is treated so.
+// The experiment collection's footprint (issue 39 item 2), after the load and at the end of a
+// run, each figure with the quantity it is on this server (common/meanings.js):
+//  - logical: the documents' BSON size, measured here on every line: the collection read as raw
+//    BSON (every document up to SCAN_ALL, else a $sample of SAMPLE documents, said), never
+//    collStats `size`, which counts padded records on MMAPv1 and table pages on FerretDB;
+//  - engine_storage: collStats storageSize + totalIndexSize, which is a different quantity per
+//    engine (compressed files on WiredTiger, padded extents on MMAPv1, logical bytes on
+//    MongoRocks, memory on inMemory); on_disk_with_indexes only where it is what lies on disk;
+//  - dbStats fileSize (MMAPv1's data files, preallocation included).
+// The member's whole data directory (du -sb, Compose) is added by ./run.sh: data_dir_bytes.
+// Whatever a server does not report is null with the reason; a size of 0 for documents that
+// exist is not a size and is treated so.
 const { round } = require('../../common/stats');
 const { tryCommand } = require('./describe');
+const { meaningOf } = require('../../common/meanings');
+
+// Up to this many documents the logical size is every document's; above, a sample's mean.
+const SCAN_ALL = 20000;
+const SAMPLE = 1000;
+// engine_storage is what lies on disk only where the table says so.
+const ON_DISK = new Set(['wt_file_bytes', 'mmapv1_extent_bytes']);
 
 // seeds/004 experiment 1: `du -sh` of the data directory after inserting 10M documents.
 const SEED_REFERENCE = {
@@ -20,10 +32,42 @@ const SEED_REFERENCE = {
 
 const num = (v) => (typeof v === 'number' ? v : v && typeof v.toNumber === 'function' ? v.toNumber() : undefined);
 
-// measure(client, config, phase) -> the footprint at this moment.
-async function measure(client, config, phase) {
+// bsonBytes(col, count) -> { bytes_per_doc, documents_read, method } or { error }: the documents
+// as raw BSON (the driver's `raw: true` hands each over as the Buffer the server sent).
+async function bsonBytes(col, count) {
+  const sum = async (cursor) => {
+    let bytes = 0;
+    let n = 0;
+    for await (const d of cursor) {
+      if (!Buffer.isBuffer(d)) throw new Error('the driver did not hand the documents over as raw BSON');
+      bytes += d.length;
+      n += 1;
+    }
+    return { bytes, n };
+  };
+  try {
+    if (count <= SCAN_ALL) {
+      const { bytes, n } = await sum(col.find({}, { raw: true, batchSize: 1000 }));
+      return n ? { bytes_per_doc: round(bytes / n, 1), documents_read: n, method: 'every document' } : { error: 'no document read' };
+    }
+    let r;
+    try {
+      r = await sum(col.aggregate([{ $sample: { size: SAMPLE } }], { raw: true }));
+    } catch {
+      r = await sum(col.find({}, { raw: true, limit: SAMPLE, batchSize: SAMPLE }));
+      r.first = true;
+    }
+    return r.n ? { bytes_per_doc: round(r.bytes / r.n, 1), documents_read: r.n, method: r.first ? `the first ${r.n} documents ($sample refused)` : `a random sample of ${r.n} ($sample)` } : { error: 'no document read' };
+  } catch (e) {
+    return { error: `${e.codeName || e.name}: ${e.message}` };
+  }
+}
+
+// measure(client, config, phase, { storageEngine }) -> the footprint at this moment.
+// storageEngine: serverStatus.storageEngine.name of the members (describe.js), or null.
+async function measure(client, config, phase, { storageEngine = null } = {}) {
   const db = client.db(config.database);
-  const out = { phase, at: new Date().toISOString(), collection: `${config.database}.${config.collection}` };
+  const out = { phase, at: new Date().toISOString(), collection: `${config.database}.${config.collection}`, storage_engine: storageEngine };
   const cs = await tryCommand(db, { collStats: config.collection });
   if (!cs.ok) return { ...out, error: `collStats failed: ${cs.error}` };
   const s = cs.value;
@@ -39,10 +83,21 @@ async function measure(client, config, phase) {
   out.storage_bytes = field('storageSize', s.storageSize);
   out.index_bytes = field('totalIndexSize', s.totalIndexSize);
   const docs = out.documents;
+  const logical = docs ? await bsonBytes(db.collection(config.collection), docs) : { error: 'no documents' };
+  if (logical.error) notes.push(`logical: not measured (${logical.error})`);
+  const storage = meaningOf('engine_storage', storageEngine);
+  const engineStorage = docs && out.storage_bytes !== null && out.index_bytes !== null ? round((out.storage_bytes + out.index_bytes) / docs, 1) : null;
   out.bytes_per_doc = {
-    logical: docs && out.data_bytes !== null ? round(out.data_bytes / docs, 1) : null,
-    on_disk_with_indexes: docs && out.storage_bytes !== null && out.index_bytes !== null ? round((out.storage_bytes + out.index_bytes) / docs, 1) : null,
+    logical: logical.bytes_per_doc ?? null,
+    engine_storage: engineStorage,
+    on_disk_with_indexes: ON_DISK.has(storage.quantity) ? engineStorage : null,
   };
+  out.logical_method = logical.method ?? null;
+  // What each figure counts on this server (common/meanings.js): the report compares a figure
+  // across engines only where these are equal.
+  out.quantities = { logical: meaningOf('logical').quantity, engine_storage: storage.quantity };
+  out.engine_storage_means = storage.measures;
+  if (engineStorage !== null && !ON_DISK.has(storage.quantity)) notes.push(`on disk: not known from collStats on this engine (${storage.measures})`);
   const ds = await tryCommand(db, { dbStats: 1 });
   const fileSize = ds.ok ? num(ds.value.fileSize) : undefined;
   // fileSize: MMAPv1's data files, preallocation included; other engines do not report it.
@@ -66,4 +121,4 @@ function footprintSummary(config, { afterLoad = null, end = null } = {}) {
   };
 }
 
-module.exports = { measure, footprintSummary };
+module.exports = { measure, footprintSummary, SCAN_ALL };

@@ -219,7 +219,7 @@ class Run {
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
     // The collection's footprint after the load and at the end (src/footprint.js), bounded so a
     // hung server cannot hold the run here.
-    const measureFootprint = (phase) => this.untilStopped(Promise.race([footprint.measure(this.client, config, phase),
+    const measureFootprint = (phase) => this.untilStopped(Promise.race([footprint.measure(this.client, config, phase, { storageEngine: this.description?.server?.storage_engine?.name ?? null }),
       sleep(10000).then(() => ({ phase, error: 'collStats did not answer within 10 s' }))]));
     if (!this.stopReason && this.preload) this.footprint = { afterLoad: await measureFootprint('after_load') };
     if (!this.stopReason) await this.runSteps();
@@ -735,7 +735,12 @@ class Run {
     this.capacity = capacityFor(this.config, this.steps, this.stopReason);
     if (this.capacity) this.stdout.write(capacityTable(this.capacity));
     const end = this.footprint && this.footprint.end;
-    if (end && end.documents) this.stdout.write(`footprint at the end: ${end.documents} documents, ${end.bytes_per_doc.logical ?? 'n/a'} bytes/doc logical, ${end.bytes_per_doc.on_disk_with_indexes ?? 'n/a'} bytes/doc on disk with indexes${end.file_bytes ? `, data files ${end.file_bytes} bytes` : ''}\n`);
+    if (end && end.documents) {
+      const b = end.bytes_per_doc;
+      // On disk only where collStats says what lies on disk on this engine (common/meanings.js).
+      const disk = b.on_disk_with_indexes !== null ? `${b.on_disk_with_indexes} bytes/doc on disk with indexes` : `${b.engine_storage ?? 'n/a'} bytes/doc in collStats storage, not on-disk bytes here`;
+      this.stdout.write(`footprint at the end: ${end.documents} documents, ${b.logical ?? 'n/a'} bytes/doc logical (BSON), ${disk}${end.file_bytes ? `, data files ${end.file_bytes} bytes` : ''}\n`);
+    }
     // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
     for (const st of this.steps) {
       for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);

@@ -65,8 +65,8 @@ test('write cost: engine bytes over documents written on the primary; null with 
 test('replication: lag percentiles per secondary, smallest window, state changes, flags', () => {
   const rows = [];
   for (let s = 1; s <= 100; s++) {
-    rows.push(row(s * 1000, 'a:1', 'PRIMARY', {}, { oplog_window_s: 100 }));
-    rows.push(row(s * 1000, 'b:1', 'SECONDARY', {}, { lag_s: s === 100 ? 60 : 1, oplog_window_s: 100 }));
+    rows.push(row(s * 1000, 'a:1', 'PRIMARY', {}, { oplog_window_s: 100, oplog_full: true }));
+    rows.push(row(s * 1000, 'b:1', 'SECONDARY', {}, { lag_s: s === 100 ? 60 : 1, oplog_window_s: 100, oplog_full: true }));
     rows.push({ at: s * 1000, view: [{ name: 'a:1', state: 'PRIMARY' }, { name: 'c:1', state: s > 50 ? '(not reachable/healthy)' : 'SECONDARY' }] });
   }
   const r = stepFacts(rows, 0, 100000).replication;
@@ -77,6 +77,21 @@ test('replication: lag percentiles per secondary, smallest window, state changes
   assert.match(r.flagged[0], /^c:1 left SECONDARY/);
   assert.match(r.flagged[1], /^b:1 lagged 60 s, past half the oplog window \(100 s\)/);
   assert.equal(stepFacts(rows.filter((x) => x.member !== 'b:1' && !x.view), 0, 100000).replication.flagged, null);
+});
+
+test("an oplog not yet full: its span is the set's age, no secondary is judged stale against it, and that is said", () => {
+  const rows = [];
+  for (let s = 1; s <= 10; s++) {
+    rows.push(row(s * 1000, 'a:1', 'PRIMARY', {}, { oplog_window_s: 100, oplog_full: false }));
+    rows.push(row(s * 1000, 'b:1', 'SECONDARY', {}, { lag_s: 80, lag_source: 'optimeDate', lag_floor_s: 2, oplog_window_s: 100, oplog_full: false }));
+  }
+  const r = stepFacts(rows, 0, 10000).replication;
+  assert.equal(r.flagged, null);
+  assert.equal(r.oplog_full, false);
+  assert.match(r.oplog_window_note, /^oplog not yet full/);
+  assert.equal(r.lag_source, 'optimeDate');
+  assert.equal(r.lag_floor_s, 2);
+  assert.match(r.lag_note, /up to 2 s/);
 });
 
 test('members: a set from hello, mongos + shards + config set, direct URIs keep credentials and drop the set', () => {

@@ -30,6 +30,19 @@ async function onLine(line, fn) {
 const args = (server, extra = []) => ['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
   '--preload-docs', '300', '--clients', '1', '--duration', '3s', '--progress-interval', '1s', ...extra];
 
+// bsonPerDoc(uri): the experiment collection's mean BSON size per document, read here as raw
+// BSON (the test's own measure, not the loader's code).
+async function bsonPerDoc(uri) {
+  const { MongoClient } = require('mongodb-6.9'); // every line the shim plays, 3.6 to 8.0
+  const c = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+  try {
+    const docs = await c.db('lab').collection('seed004').find({}, { raw: true }).toArray();
+    return Math.round((docs.reduce((a, d) => a + d.length, 0) / docs.length) * 10) / 10;
+  } finally {
+    await c.close();
+  }
+}
+
 function recordOf(dir) {
   return fs.readFileSync(path.join(dir, 'server.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
@@ -42,7 +55,9 @@ const seconds = (lines, member, from) => new Set(lines.filter((l) => l.member ==
 // line reports CPU time (server CPU per 1,000 ops, else null with the reason).
 const LINES = {
   'mongod-8.0-wiredtiger-replset': { engine: 'wiredtiger', moves: (l) => l.wt && l.wt.block_written_bytes, absent: ['mmapv1.*', 'rocks.*'], write: 'wiredtiger', cpu: true },
-  'psmdb-8.0-inmemory-replset': { engine: 'inmemory', moves: (l) => l.wt && l.wt.cache_bytes, absent: ['wt.block_written_bytes', 'wt.log_written_bytes', 'mmapv1.*', 'rocks.*'], write: null, cpu: true },
+  // inMemory: its block manager writes about nothing (a write cost of about 0 bytes per document,
+  // the same quantity as WiredTiger's); no log, no checkpoints, no application-thread eviction.
+  'psmdb-8.0-inmemory-replset': { engine: 'inmemory', moves: (l) => l.wt && l.wt.cache_bytes, absent: ['wt.log_written_bytes', 'wt.checkpoint_running', 'wt.checkpoints', 'wt.app_evicted_pages', 'mmapv1.*', 'rocks.*'], write: 'inmemory', cpu: true },
   'mongod-4.0-mmapv1-replset': { engine: 'mmapv1', moves: (l) => l.mmapv1 && l.mmapv1.journaled_bytes, absent: ['wt.*', 'tickets.*', 'flow.*', 'rocks.*', 'proc.cpu_user_us'], write: 'mmapv1', cpu: false },
   'psmdb-3.6-rocksdb-replset': { engine: 'rocksdb', moves: (l) => l.rocks && l.rocks.bytes_written, absent: ['wt.*', 'flow.*', 'mmapv1.*', 'proc.cpu_user_us'], write: 'rocksdb', cpu: false },
 };
@@ -82,12 +97,22 @@ for (const [line, expect] of Object.entries(LINES)) {
       const last = (host) => lines.filter((l) => l.member === host).at(-1);
       assert.equal(last(server.shim.hosts[0]).repl.state, 'PRIMARY');
       assert.equal(last(server.shim.hosts[1]).repl.state, 'SECONDARY');
-      assert.ok(last(server.shim.hosts[1]).repl.oplog_window_s >= 3600, JSON.stringify(last(server.shim.hosts[1]).repl));
+      // A fresh set's oplog is not full: its first entry is the initiate, so the span is the set's age.
+      assert.equal(last(server.shim.hosts[1]).repl.oplog_full, false, JSON.stringify(last(server.shim.hosts[1]).repl));
+      assert.ok(last(server.shim.hosts[1]).repl.oplog_window_s < 600, JSON.stringify(last(server.shim.hosts[1]).repl));
+      // Lag as the line defines it: lastAppliedWallTime on 8.0 (4.4+), else the heartbeat optime.
+      const lagSource = server.shim.line.wire >= 9 ? 'lastAppliedWallTime' : 'optimeDate';
+      assert.ok(lines.filter((l) => l.repl && l.repl.state === 'SECONDARY').every((l) => l.repl.lag_source === lagSource), lagSource);
       // Per step: write cost from the engine's own counters, or null with the reason.
       const wc = step.write_cost;
-      if (expect.write) {
+      if (expect.write === 'inmemory') {
+        assert.equal(wc.source, expect.write, JSON.stringify(wc));
+        assert.equal(wc.quantity, 'file_write_bytes');
+        assert.ok(wc.docs_written > 0 && wc.bytes_per_doc === 0 && /no bytes reached the files/.test(wc.zero_note), JSON.stringify(wc));
+      } else if (expect.write) {
         assert.equal(wc.source, expect.write, JSON.stringify(wc));
         assert.ok(wc.docs_written > 0 && wc.bytes_per_doc > 0, JSON.stringify(wc));
+        assert.equal(wc.quantity, expect.engine === 'mmapv1' ? 'mmapv1_journal_and_view_bytes' : 'file_write_bytes', JSON.stringify(wc));
       } else {
         assert.equal(wc.bytes_per_doc, null);
         assert.match(wc.reason, /reports no bytes written by its engine/);
@@ -96,17 +121,28 @@ for (const [line, expect] of Object.entries(LINES)) {
       else assert.deepEqual(wc.cpu_ms_per_1000_ops, { value: null, reason: 'the server reports no CPU time (extra_info user_time_us / system_time_us)' });
       // Footprint after the load and at the end: the line's sizes, per document; file sizes only
       // where the line reports them (MMAPv1's preallocated data files).
+      // Logical: the documents' BSON, as this test measures it itself; on disk only where
+      // collStats says what lies on disk on the engine (common/meanings.js engine_storage).
+      const bson = await bsonPerDoc(server.uri);
       for (const f of [summary.footprint.after_load, summary.footprint.end]) {
         assert.equal(f.documents, 300, JSON.stringify(f));
-        assert.ok(f.bytes_per_doc.logical > 0 && f.bytes_per_doc.on_disk_with_indexes > 0, JSON.stringify(f));
+        assert.equal(f.quantities.logical, 'bson_bytes');
+        assert.ok(f.bytes_per_doc.engine_storage > 0, JSON.stringify(f));
+        if (['wiredtiger', 'mmapv1'].includes(expect.engine)) assert.ok(f.bytes_per_doc.on_disk_with_indexes > 0, JSON.stringify(f));
+        else assert.equal(f.bytes_per_doc.on_disk_with_indexes, null, JSON.stringify(f));
         if (expect.engine === 'mmapv1') assert.equal(f.file_bytes, 192 * 1048576);
         else { assert.equal(f.file_bytes, null); assert.ok(f.not_reported.some((n) => /fileSize: not reported/.test(n))); }
       }
-      assert.match(r.stdout, /footprint at the end: 300 documents, [\d.]+ bytes\/doc logical, [\d.]+ bytes\/doc on disk with indexes/);
+      assert.equal(summary.footprint.end.bytes_per_doc.logical, bson, 'logical bytes per document = the BSON this test measured');
+      if (expect.engine === 'mmapv1') assert.ok(summary.footprint.end.data_bytes / 300 > bson, 'MMAPv1 collStats size counts padded records, above the BSON');
+      assert.match(r.stdout, ['wiredtiger', 'mmapv1'].includes(expect.engine)
+        ? /footprint at the end: 300 documents, [\d.]+ bytes\/doc logical \(BSON\), [\d.]+ bytes\/doc on disk with indexes/
+        : /footprint at the end: 300 documents, [\d.]+ bytes\/doc logical \(BSON\), [\d.]+ bytes\/doc in collStats storage, not on-disk bytes here/);
       assert.equal(summary.footprint.seed_reference, null, 'the seed published sizes for experiment1 only');
       // Replication per step: both secondaries' lag, the window, nothing flagged.
       assert.deepEqual(Object.keys(step.replication.lag_s).sort(), server.shim.hosts.slice(1).sort());
-      assert.ok(step.replication.oplog_window_s_min >= 3600);
+      assert.equal(step.replication.oplog_full, false);
+      assert.match(step.replication.oplog_window_note, /^oplog not yet full/);
       assert.equal(step.replication.flagged, null, JSON.stringify(step.replication));
     });
   });
@@ -178,7 +214,8 @@ test('a secondary the shim holds back 30 s shows lag_s 30 on its lines', async (
 
 test('a secondary held back past half the oplog window: the step is flagged in summary.json and on the terminal', async () => {
   await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
-    server.shim.holdSecondary(1, 2000); // the shim's oplog spans an hour (3600 s) and more
+    server.shim.holdSecondary(1, 2000);
+    server.shim.fillOplog(3600); // a full oplog spanning an hour: the window is a staleness bound
     const r = await runLoader(args(server));
     assert.equal(r.code, 0, r.stderr);
     const { summary } = latestRun(results, 'experiment2', 'wiredtiger');
@@ -189,6 +226,24 @@ test('a secondary held back past half the oplog window: the step is flagged in s
     assert.equal(rep.flagged.length, 1, JSON.stringify(rep.flagged));
     assert.match(rep.flagged[0], new RegExp(`^${held.replace(/\./g, '\\.')} lagged 20\\d\\d s, past half the oplog window \\(\\d+ s\\)`));
     assert.match(r.stdout, /REPLICATION: step 1: .* lagged 20\d\d s, past half the oplog window/);
+  });
+});
+
+test('a secondary held back 2000 s on a fresh set: the oplog is not yet full, so nothing is judged stale, and that is said', async () => {
+  await onLine('mongod-4.0-mmapv1-replset', async (server) => {
+    server.shim.holdSecondary(1, 2000);
+    const r = await runLoader(args(server));
+    assert.equal(r.code, 0, r.stderr);
+    const { summary } = latestRun(results, 'experiment2', 'mmapv1');
+    const rep = summary.steps[0].replication;
+    assert.ok(rep.lag_s[server.shim.hosts[1]].p50 >= 1998, JSON.stringify(rep.lag_s));
+    // 4.0: lag from the heartbeat optime, whole seconds, its 2 s floor stated.
+    assert.equal(rep.lag_source, 'optimeDate');
+    assert.equal(rep.lag_floor_s, 2);
+    assert.ok(rep.lag_s[server.shim.hosts[2]].max <= 2, JSON.stringify(rep.lag_s));
+    assert.equal(rep.oplog_full, false);
+    assert.equal(rep.flagged, null, JSON.stringify(rep));
+    assert.match(rep.oplog_window_note, /^oplog not yet full: its first entry is the set's initiate/);
   });
 });
 

@@ -45,7 +45,12 @@ const FIELDS = [
   { key: 'wt.cache_bytes', kind: 'gauge', paths: [['wiredTiger', 'cache', 'bytes currently in the cache'], ['inMemory', 'cache', 'bytes currently in the cache']], unit: 'bytes' }, // stat.c:1476
   { key: 'wt.cache_dirty_bytes', kind: 'gauge', paths: [['wiredTiger', 'cache', 'tracked dirty bytes in the cache'], ['inMemory', 'cache', 'tracked dirty bytes in the cache']], unit: 'bytes' }, // stat.c:1651
   { key: 'wt.cache_max_bytes', kind: 'gauge', paths: [['wiredTiger', 'cache', 'maximum bytes configured'], ['inMemory', 'cache', 'maximum bytes configured']], unit: 'bytes' }, // stat.c:1603
-  { key: 'wt.app_evicted_pages', kind: 'counter', paths: [['wiredTiger', 'cache', 'pages evicted by application threads'], ['inMemory', 'cache', 'pages evicted by application threads']], unit: 'per second' }, // stat.c:1617
+  { key: 'wt.app_evicted_pages', kind: 'counter', paths: [['wiredTiger', 'cache', 'pages evicted by application threads']], unit: 'per second' }, // stat.c:1617; not on inMemory (below)
+  // inMemory reports the same statistics, but never checkpoints (Percona inmemory_init.cpp opens
+  // WiredTiger with checkpoint=(wait=0); WiredTiger refuses a checkpoint in memory) and never makes
+  // application threads evict for dirty pages (WiredTiger cache_inline.h: in-memory trees are not
+  // evicted for dirtiness): its checkpoint and application-eviction statistics are not read, so
+  // they are absent on that line rather than a 0 that a rule could read as "none this second".
   // checkpoints. 8.0: "checkpoint: progress state" (stat.c:1714; 0 = WT_CHECKPOINT_STATE_INACTIVE,
   // include/checkpoint.h:13; set while one runs, txn/txn_ckpt.c), "checkpoint: most recent time
   // (msecs)" (stat.c:1693), "checkpoint: total succeed number of checkpoints" (stat.c:1723).
@@ -53,9 +58,9 @@ const FIELDS = [
   // "transaction: transaction checkpoint most recent time (msecs)" and "transaction: transaction
   // checkpoints" (removed by WT-11171, shared/reference/monitoring.md): read in WiredTiger
   // stat.c copies of the 3.x/4.x era the code index holds (not the r4.0.28 tree itself).
-  { key: 'wt.checkpoint_running', kind: 'gauge', paths: [['wiredTiger', 'checkpoint', 'progress state'], ['wiredTiger', 'transaction', 'transaction checkpoint currently running'], ['inMemory', 'checkpoint', 'progress state']], unit: '0 = none running', running: true },
-  { key: 'wt.checkpoint_last_ms', kind: 'gauge', paths: [['wiredTiger', 'checkpoint', 'most recent time (msecs)'], ['wiredTiger', 'transaction', 'transaction checkpoint most recent time (msecs)'], ['inMemory', 'checkpoint', 'most recent time (msecs)']], unit: 'ms' },
-  { key: 'wt.checkpoints', kind: 'counter', paths: [['wiredTiger', 'checkpoint', 'total succeed number of checkpoints'], ['wiredTiger', 'transaction', 'transaction checkpoints'], ['inMemory', 'checkpoint', 'total succeed number of checkpoints']], unit: 'per second' },
+  { key: 'wt.checkpoint_running', kind: 'gauge', paths: [['wiredTiger', 'checkpoint', 'progress state'], ['wiredTiger', 'transaction', 'transaction checkpoint currently running']], unit: '0 = none running', running: true },
+  { key: 'wt.checkpoint_last_ms', kind: 'gauge', paths: [['wiredTiger', 'checkpoint', 'most recent time (msecs)'], ['wiredTiger', 'transaction', 'transaction checkpoint most recent time (msecs)']], unit: 'ms' },
+  { key: 'wt.checkpoints', kind: 'counter', paths: [['wiredTiger', 'checkpoint', 'total succeed number of checkpoints'], ['wiredTiger', 'transaction', 'transaction checkpoints']], unit: 'per second' },
   // block manager and log: stat.c:1458 "block-manager: bytes written", :1455 "block-manager:
   // bytes read", :1879 "log: log bytes written".
   { key: 'wt.block_written_bytes', kind: 'counter', paths: [['wiredTiger', 'block-manager', 'bytes written'], ['inMemory', 'block-manager', 'bytes written']], unit: 'bytes per second' },
@@ -94,6 +99,12 @@ const FIELDS = [
   // tickers as numbers, present when storage.rocksdb.counters is true (its default:
   // rocks_global_options.cpp:79-83; rocks_engine.cpp:194). Ticker names: rocks_server_status.cpp:73-86.
   { key: 'rocks.bytes_written', kind: 'counter', paths: [['rocksdb', 'counters', 'bytes-written']], unit: 'bytes per second' },
+  // Every RocksDB ticker is in counters, "rocksdb." dropped and dots made dashes (percona/mongo-rocks
+  // v3.6 @e8912ab src/rocks_server_status.cpp initTickersToNames): WAL_FILE_BYTES "wal-bytes" (bytes
+  // written to the WAL file) and STALL_MICROS "stall-micros" (time writers were stalled). bytes-written
+  // above is BYTES_WRITTEN, the logical bytes of Puts, not file writes (common/meanings.js).
+  { key: 'rocks.wal_bytes', kind: 'counter', paths: [['rocksdb', 'counters', 'wal-bytes']], unit: 'bytes per second' },
+  { key: 'rocks.stall_micros', kind: 'counter', paths: [['rocksdb', 'counters', 'stall-micros']], unit: 'µs per second' },
   { key: 'rocks.flush_bytes_written', kind: 'counter', paths: [['rocksdb', 'counters', 'flush-bytes-written']], unit: 'bytes per second' },
   { key: 'rocks.compaction_bytes_written', kind: 'counter', paths: [['rocksdb', 'counters', 'compaction-bytes-written']], unit: 'bytes per second' },
   { key: 'rocks.compaction_bytes_read', kind: 'counter', paths: [['rocksdb', 'counters', 'compaction-bytes-read']], unit: 'bytes per second' },

@@ -157,7 +157,7 @@ class ServerRecord {
       line.repl = {
         state: r.repl.self_state,
         optime: r.repl.self_optime,
-        ...(r.repl.self_state === 'SECONDARY' ? { lag_s: lag.lagSeconds, lag_seen_by: primary ? 'primary' : 'itself (no primary answered this second)' } : {}),
+        ...(r.repl.self_state === 'SECONDARY' ? { lag_s: lag.lagSeconds, lag_source: lag.source, ...(lag.floor_s ? { lag_floor_s: lag.floor_s } : {}), lag_seen_by: primary ? 'primary' : 'itself (no primary answered this second)' } : {}),
         ...(r.oplog && !r.oplog.error ? r.oplog : {}),
         ...(r.oplog && r.oplog.error ? { oplog_error: r.oplog.error } : {}),
       };
@@ -165,7 +165,8 @@ class ServerRecord {
     m.lines += 1;
     this.linesWritten += 1;
     this.out.write(line);
-    this.series.push({ at, member: m.host, role: m.role, set: m.set, interval_s: line.interval_s ?? null, values, repl: line.repl || null });
+    if (r.status && r.status.storageEngine && r.status.storageEngine.name) m.engine = r.status.storageEngine.name;
+    this.series.push({ at, member: m.host, role: m.role, set: m.set, engine: m.engine ?? null, interval_s: line.interval_s ?? null, values, repl: line.repl || null });
   }
 
   // summary() -> summary.json server_record.

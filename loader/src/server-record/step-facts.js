@@ -3,19 +3,25 @@
 // ({ at, member, role, interval_s, values, repl } per member per second, and the primary's view
 // { at, view: [{ name, state }] }), so they are tested on synthetic rows as well as on runs.
 //
-// write_cost: bytes the engine wrote per document written, on the members that took the writes
-//   (each second's PRIMARY, or a standalone): WiredTiger block manager + log, MMAPv1 dur journal
-//   + data files, MongoRocks bytes-written (its WAL and memtable writes) + flush + compaction.
+// write_cost: bytes written to files per document written, on the members that took the writes
+//   (each second's PRIMARY, or a standalone), from the counters common/meanings.js names for the
+//   member's storage engine (write_bytes: WiredTiger block manager + log; inMemory's block
+//   manager; MMAPv1 dur journal + the copies into the mapped view, which are no disk writes;
+//   MongoRocks WAL + flush + compaction, never its logical bytes-written), with `quantity` (the
+//   same id on two engines = the same quantity) and `means`.
 //   Documents written = the same members' opcounters insert + update + delete over the step
 //   (operations as the server counted them: an insert counts documents, an update statements).
 //   cpu_ms_per_1000_ops: their extra_info user + system CPU over insert + query + update + delete
 //   + getmore (commands left out: the record's own serverStatus calls are commands).
 //   A figure a line does not report is null with the reason, never 0.
-// replication: per secondary lag p50 / p99 / max over the step's seconds, the smallest oplog
-//   window, every state change the primary saw (and a member's own), and `flagged` when a
-//   secondary left SECONDARY or lagged past half the oplog window (seeds/004: secondaries lost
-//   heartbeats and fell too stale to catch up during a 20M insert).
+// replication: per secondary lag p50 / p99 / max over the step's seconds with its source
+//   (lastAppliedWallTime, or optimeDate with its 2 s heartbeat floor), the smallest oplog window
+//   and whether the oplog was full, every state change the primary saw (and a member's own), and
+//   `flagged` when a secondary left SECONDARY or lagged past half the oplog window of a full
+//   oplog (seeds/004: secondaries lost heartbeats and fell too stale to catch up during a 20M
+//   insert); with an oplog not yet full the window is the set's age and nothing is judged on it.
 const { round } = require('../../../common/stats');
+const { meaningOf } = require('../../../common/meanings');
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 function quantile(xs, q) {
@@ -31,11 +37,18 @@ function total(rows, group, name) {
 
 const isWriter = (r) => (r.repl ? r.repl.state === 'PRIMARY' : r.role === 'standalone' || r.role === 'shard');
 
-const SOURCES = [
-  { name: 'wiredtiger', parts: [['wt', 'block_written_bytes'], ['wt', 'log_written_bytes']] },
-  { name: 'mmapv1', parts: [['mmapv1', 'journaled_bytes'], ['mmapv1', 'data_file_bytes']] },
-  { name: 'rocksdb', parts: [['rocks', 'bytes_written'], ['rocks', 'flush_bytes_written'], ['rocks', 'compaction_bytes_written']] },
-];
+// The engine of the writing members (the first that names one), else guessed from the sections
+// they reported (a server that names none: a standalone test server).
+function engineOf(w) {
+  const named = w.find((r) => r.engine);
+  if (named) return named.engine;
+  const has = (g, n) => w.some((r) => r.values[g] && typeof r.values[g][n] === 'number');
+  if (has('wt', 'log_written_bytes')) return 'wiredTiger';
+  if (has('wt', 'block_written_bytes')) return 'inMemory';
+  if (has('mmapv1', 'journaled_bytes')) return 'mmapv1';
+  if (has('rocks', 'wal_bytes')) return 'rocksdb';
+  return null;
+}
 
 function writeCost(rows) {
   const w = rows.filter((r) => r.member && isWriter(r));
@@ -43,17 +56,24 @@ function writeCost(rows) {
   const docs = ['insert', 'update', 'delete'].map((k) => total(w, 'ops', k));
   const docsWritten = docs.every((d) => d === null) ? null : Math.round(sum(docs.filter((d) => d !== null)));
   const out = { members: [...new Set(w.map((r) => r.member))], docs_written: docsWritten, bytes_written: null, bytes_per_doc: null, parts: {} };
-  for (const src of SOURCES) {
-    const parts = src.parts.map(([g, n]) => [`${g}.${n}`, total(w, g, n)]).filter(([, v]) => v !== null);
-    if (!parts.length) continue;
-    out.source = src.name;
-    for (const [k, v] of parts) out.parts[k] = Math.round(v);
-    out.bytes_written = Math.round(sum(parts.map(([, v]) => v)));
-    break;
+  const engine = engineOf(w);
+  const meaning = meaningOf('write_bytes', engine);
+  if (meaning.parts) {
+    const parts = meaning.parts.map((k) => [k, total(w, ...k.split('.'))]).filter(([, v]) => v !== null);
+    if (parts.length) {
+      out.source = engine.toLowerCase();
+      for (const [k, v] of parts) out.parts[k] = Math.round(v);
+      out.bytes_written = Math.round(sum(parts.map(([, v]) => v)));
+      out.quantity = meaning.quantity;
+      out.means = meaning.measures;
+    }
   }
   if (out.bytes_written === null) out.reason = 'the server reports no bytes written by its engine (no block-manager, log, dur or rocksdb counters: summary.json server_record.absent)';
   else if (!docsWritten) out.reason = docsWritten === 0 ? 'no document written in the step' : 'the server reports no opcounters';
-  else out.bytes_per_doc = round(out.bytes_written / docsWritten, 1);
+  else {
+    out.bytes_per_doc = round(out.bytes_written / docsWritten, 1);
+    if (out.bytes_per_doc === 0) out.zero_note = `no bytes reached the files for the ${docsWritten} documents written (${out.means})`;
+  }
   const cpu = [total(w, 'proc', 'cpu_user_us'), total(w, 'proc', 'cpu_system_us')];
   const ops = ['insert', 'query', 'update', 'delete', 'getmore'].map((k) => total(w, 'ops', k)).filter((v) => v !== null);
   if (cpu.some((c) => c === null)) out.cpu_ms_per_1000_ops = { value: null, reason: 'the server reports no CPU time (extra_info user_time_us / system_time_us)' };
@@ -68,11 +88,23 @@ function replication(rows) {
   if (!lines.length) return null; // not a replica set (or replSetGetStatus not recorded)
   const secondaries = {};
   for (const r of lines.filter((x) => x.repl.state === 'SECONDARY' && typeof x.repl.lag_s === 'number')) {
-    (secondaries[r.member] ||= []).push(r.repl.lag_s);
+    const s = (secondaries[r.member] ||= { xs: [], sources: new Set(), floor: null });
+    s.xs.push(r.repl.lag_s);
+    if (r.repl.lag_source) s.sources.add(r.repl.lag_source);
+    if (r.repl.lag_floor_s) s.floor = r.repl.lag_floor_s;
   }
-  const lag = Object.fromEntries(Object.entries(secondaries).map(([m, xs]) => [m, { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), max: Math.max(...xs), seconds: xs.length }]));
-  const windows = lines.map((r) => r.repl.oplog_window_s).filter((x) => typeof x === 'number');
-  const minWindow = windows.length ? Math.min(...windows) : null;
+  const lag = Object.fromEntries(Object.entries(secondaries).map(([m, { xs, sources, floor }]) => {
+    // One source over the step, or 'mixed' (a line that changed: never compared).
+    const source = sources.size === 1 ? [...sources][0] : sources.size ? 'mixed' : null;
+    return [m, { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), max: Math.max(...xs), seconds: xs.length, ...(source ? { source } : {}), ...(floor ? { floor_s: floor } : {}) }];
+  }));
+  const sources = [...new Set(Object.values(lag).map((l) => l.source))];
+  const lagMeaning = sources.length === 1 && sources[0] && sources[0] !== 'mixed' ? meaningOf('lag', sources[0]) : null;
+  const windows = lines.filter((r) => typeof r.repl.oplog_window_s === 'number');
+  const minWindow = windows.length ? Math.min(...windows.map((r) => r.repl.oplog_window_s)) : null;
+  // The window is a staleness bound only once the oplog is full on every member that reported it.
+  const fullness = windows.map((r) => r.repl.oplog_full).filter((x) => typeof x === 'boolean');
+  const oplogFull = fullness.length ? fullness.every(Boolean) : null;
   // State changes: as the primary saw each member, second by second; and each member's own.
   const changes = [];
   const last = {};
@@ -89,12 +121,23 @@ function replication(rows) {
   }
   const flagged = [];
   for (const c of changes.filter((x) => x.from === 'SECONDARY')) flagged.push(`${c.member} left SECONDARY (${c.to}, seen by ${c.seen_by === 'primary' ? 'the primary' : 'itself'}) at ${c.t}`);
-  if (minWindow !== null) {
+  if (minWindow !== null && oplogFull === true) {
     for (const [m, l] of Object.entries(lag)) {
       if (l.max > minWindow / 2) flagged.push(`${m} lagged ${l.max} s, past half the oplog window (${minWindow} s): a secondary that falls a whole window behind is too stale to catch up`);
     }
   }
-  return { lag_s: lag, oplog_window_s_min: minWindow, state_changes: changes, flagged: flagged.length ? flagged : null };
+  const windowNote = minWindow === null ? null : oplogFull === true ? null
+    : oplogFull === false ? `oplog not yet full: its first entry is the set's initiate, so the ${minWindow} s span is the set's age, not a staleness window; no secondary judged against it`
+      : 'oplog size against maxSize not reported: the window is not judged';
+  return {
+    lag_s: lag,
+    ...(lagMeaning ? { lag_source: sources[0], lag_quantity: lagMeaning.quantity, ...(lagMeaning.floor_s ? { lag_floor_s: lagMeaning.floor_s, lag_note: `lag from the heartbeat optime, whole seconds: a healthy secondary reads up to ${lagMeaning.floor_s} s` } : {}) } : {}),
+    oplog_window_s_min: minWindow,
+    oplog_full: oplogFull,
+    ...(windowNote ? { oplog_window_note: windowNote } : {}),
+    state_changes: changes,
+    flagged: flagged.length ? flagged : null,
+  };
 }
 
 // stepFacts(series, from, to) -> { replication, write_cost } for the rows sampled in (from, to].

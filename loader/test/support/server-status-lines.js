@@ -1,21 +1,31 @@
 'use strict';
 // The server's side of each line, as the wire shim (wire-shim.js) plays it: serverStatus sections
-// whose counters move with the operations that pass through the shim, replSetGetStatus, and the
-// oplog's first and last entry. Kept apart from server-lines.js (its behaviours table) so that
-// each grows on its own; the field names and where they were read are in
-// loader/src/server-record/fields.js (the loader's field map), which these sections follow:
+// whose counters move with the operations that pass through the shim, replSetGetStatus, the
+// oplog's first and last entry and its collStats, and collStats/dbStats per engine. Kept apart
+// from server-lines.js (its behaviours table) so that each grows on its own; the field names and
+// where they were read are in loader/src/server-record/fields.js, and what each engine's figures
+// mean in common/meanings.js, which the sizes below follow (server-record-meanings.test.js checks
+// the two against each other). The semantics follow recorded servers, each cited where it is played:
 //   8.0 WiredTiger  opcounters, opcountersRepl, opLatencies, wiredTiger{cache, checkpoint,
 //                   block-manager, log}, queues.execution, globalLock.currentQueue, flowControl,
 //                   extra_info{page_faults, user_time_us, system_time_us}, network
-//   8.0 inMemory    the same with `inMemory` in place of `wiredTiger`, without log (no journal)
-//                   and without block-manager (not read in Percona's source: the shim leaves them
-//                   out, so the tests exercise the absent path; a real server may differ)
+//   8.0 inMemory    `inMemory` in place of `wiredTiger`, without log (no journal); its block
+//                   manager writes about nothing, and it never checkpoints (Percona
+//                   inmemory_init.cpp opens WiredTiger with checkpoint=(wait=0); WiredTiger refuses
+//                   checkpoints in memory) nor makes application threads evict for dirty pages
 //   4.0 MMAPv1      no wiredTiger, queues or flowControl (4.2+); backgroundFlushing; dur as the
 //                   last 3 s window (dur.cpp DurStatsResetIntervalMillis); extra_info without CPU
-//   3.6 MongoRocks  rocksdb{ properties as strings, counters, concurrentTransactions }; no
-//                   flowControl; extra_info without CPU
-// Every number here is a stand-in that moves with the traffic (so a test can see a rate follow
-// the operations); none is a measurement of any engine.
+//   3.6 MongoRocks  rocksdb{ properties as strings, counters (every RocksDB ticker: wal-bytes,
+//                   stall-micros, ...), concurrentTransactions }; compaction-pending '1' while
+//                   writes go on (its normal state under load); no flowControl; no extra_info CPU
+// replSetGetStatus: optimeDate is the whole seconds of the optime; another member's optime is as
+// of the last heartbeat (every 2 s: heartbeatIntervalMillis 2000); 4.4+ lines add
+// lastAppliedWallTime to the millisecond (8.0 topology_coordinator.cpp prepareStatusResponse;
+// recorded 4.2.8 replSetGetStatus, support/recorded/, has optimeDate in whole seconds and no
+// member wall times). The oplog begins at the set's initiate (the shim's start) and is full only
+// when a test fills it (fillOplog), as a fresh lab set is.
+// Every rate here is a stand-in that moves with the traffic (so a test can see a rate follow the
+// operations); none is a measurement of any engine.
 
 const WRITE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 const READ = new Set(['find', 'aggregate', 'count', 'distinct']);
@@ -118,8 +128,11 @@ function sections(line, state, role) {
   // src/mongo/s/s_sharding_server_status.cpp; on a shard member db/s/sharding_server_status.cpp:93).
   if (line.mongos && state.configsvr) out.sharding = { configsvrConnectionString: state.configsvr };
   if (engine === 'wiredTiger' || engine === 'inMemory') {
-    const wt = { cache: wtCache(c, Boolean(line.quiet || (state.stalls && state.stalls.everyMs))), checkpoint: checkpoint(c, sinceS, state) };
+    const memory = engine === 'inMemory';
+    const wt = { cache: wtCache(c, memory || Boolean(line.quiet || (state.stalls && state.stalls.everyMs))), checkpoint: memory ? { 'progress state': 0, 'most recent time (msecs)': 0, 'total succeed number of checkpoints': 0 } : checkpoint(c, sinceS, state) };
     if (engine === 'wiredTiger') Object.assign(wt, { 'block-manager': { 'bytes written': c.written, 'bytes read': c.read }, log: { 'log bytes written': c.written / 3 } });
+    // inMemory's block manager: its metadata only, a few KB however much is written.
+    else wt['block-manager'] = { 'bytes written': 4096, 'bytes read': 0 };
     out[engine] = wt;
     out.queues = { execution: tickets(c) };
     out.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: 0, locksPerKiloOp: 0, sustainerRate: 0, isLagged: Object.keys(state.server.held).length > 0, isLaggedCount: 0, isLaggedTimeMicros: 0 };
@@ -132,9 +145,10 @@ function sections(line, state, role) {
     out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
   } else if (engine === 'rocksdb') {
     out.rocksdb = {
-      'num-immutable-mem-table': '0', 'mem-table-flush-pending': '0', 'compaction-pending': '0', 'background-errors': '0',
+      // compaction-pending: RocksDB's NeedsCompaction, true most of the time under writes.
+      'num-immutable-mem-table': '0', 'mem-table-flush-pending': '0', 'compaction-pending': Date.now() - state.server.lastWriteAt < 2000 ? '1' : '0', 'background-errors': '0',
       'cur-size-all-mem-tables': '64MB',
-      counters: { 'num-keys-written': c.insert + c.update + c.replInsert + c.replUpdate, 'num-keys-read': c.query, 'bytes-written': c.written, 'flush-bytes-written': Math.floor(c.written / 2), 'compaction-bytes-read': 0, 'compaction-bytes-written': Math.floor(c.written / 4), 'block-cache-misses': 0, 'block-cache-hits': c.query },
+      counters: { 'num-keys-written': c.insert + c.update + c.replInsert + c.replUpdate, 'num-keys-read': c.query, 'bytes-written': c.written, 'wal-bytes': Math.floor(c.written * 1.05), 'stall-micros': state.stallMicros || 0, 'flush-bytes-written': Math.floor(c.written / 2), 'compaction-bytes-read': 0, 'compaction-bytes-written': Math.floor(c.written / 4), 'block-cache-misses': 0, 'block-cache-hits': c.query },
       concurrentTransactions: tickets(c),
     };
     out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
@@ -142,18 +156,30 @@ function sections(line, state, role) {
   return out;
 }
 
-// replSetGetStatus as member `role` answers it: the primary's optime is the last write's time;
-// a secondary held back by `holdSecondary(role, s)` reports that many seconds less; a member the
-// test killed is "(not reachable/healthy)" with health 0 and optime 0 (manual "replSetGetStatus").
+// replSetGetStatus as member `role` answers it. A member's applied time is the last write's
+// (a secondary held back by `holdSecondary(role, s)` that many seconds less); the viewer sees its
+// own exactly and the others' optimes as of the last heartbeat (every 2 s from the shim's start);
+// a 4.4+ line adds each member's lastAppliedWallTime, which the primary has from the
+// secondaries' position updates, to the millisecond. A member the test killed is "(not
+// reachable/healthy)" with health 0 and optime 0 (manual "replSetGetStatus").
+const HEARTBEAT_MS = 2000;
 function replSetGetStatus(line, state, role, hosts) {
   counters(state, role);
-  const last = state.server.lastWriteAt;
+  const now = Date.now();
+  const applied = (i, at) => Math.min(at, state.server.lastWriteAt) - (state.server.held[i] || 0) * 1000;
+  const lastHeartbeat = state.server.startedAt + Math.floor((now - state.server.startedAt) / HEARTBEAT_MS) * HEARTBEAT_MS;
+  const wallTimes = line.wire >= 9;
   const members = hosts.map((host, i) => {
     if (state.server.down.has(i)) return { _id: i, name: host, health: 0, state: 8, stateStr: '(not reachable/healthy)', optime: { ts: ts(0), t: -1 }, optimeDate: new Date(0) };
-    const at = last - (state.server.held[i] || 0) * 1000;
-    return { _id: i, name: host, health: 1, state: i === 0 ? 1 : 2, stateStr: i === 0 ? 'PRIMARY' : 'SECONDARY', optime: { ts: ts(Math.floor(at / 1000)), t: 1 }, optimeDate: new Date(at), ...(i === role ? { self: true } : {}) };
+    const at = applied(i, i === role ? now : lastHeartbeat);
+    return {
+      _id: i, name: host, health: 1, state: i === 0 ? 1 : 2, stateStr: i === 0 ? 'PRIMARY' : 'SECONDARY',
+      optime: { ts: ts(Math.floor(at / 1000)), t: 1 }, optimeDate: new Date(Math.floor(at / 1000) * 1000),
+      ...(wallTimes ? { lastAppliedWallTime: new Date(applied(i, now)), lastDurableWallTime: new Date(applied(i, now)) } : {}),
+      ...(i === role ? { self: true } : { lastHeartbeat: new Date(lastHeartbeat), pingMs: 0 }),
+    };
   });
-  return { set: line.replSet.name, date: new Date(), myState: role === 0 ? 1 : 2, members, ok: 1 };
+  return { set: line.replSet.name, date: new Date(now), myState: role === 0 ? 1 : 2, heartbeatIntervalMillis: HEARTBEAT_MS, members, ok: 1 };
 }
 
 function ts(seconds) {
@@ -161,35 +187,61 @@ function ts(seconds) {
   return new Timestamp({ t: seconds, i: 1 });
 }
 
-// oplogFind: the first (window before the run) or last entry of local.oplog.rs: the shim's oplog
-// spans from an hour before the shim started to the last write.
+// oplogFind: the first or last entry of local.oplog.rs. The first is the set's initiate (the
+// shim's start) until a test fills the oplog (fillOplog(windowS): full, its first entry that
+// many seconds before the last write); the last is the last write.
 function oplogFind(cmd, state) {
   counters(state, 0);
   const dir = cmd.body.sort && cmd.body.sort.$natural;
-  const at = dir === -1 ? state.server.lastWriteAt : state.server.startedAt - 3600 * 1000;
+  const full = state.server.oplogFullWindowS;
+  const first = full ? state.server.lastWriteAt - full * 1000 : state.server.startedAt;
+  const at = dir === -1 ? state.server.lastWriteAt : first;
   const { Long } = require('mongodb');
   return { cursor: { firstBatch: [{ ts: ts(Math.floor(at / 1000)) }], id: Long.fromNumber(0), ns: 'local.oplog.rs' }, ok: 1 };
 }
 
-// collStats / dbStats as each line's engine would size what the test server holds: stand-in
-// ratios (not measurements) of the test server's logical size and count, so that each line has
-// the fields its engine reports (manual collStats: storageSize, totalIndexSize; dbStats fileSize
-// only on MMAPv1, whose data files are preallocated: 64 MB then 128 MB in 4.0's defaults).
+// collStats of local.oplog.rs: maxSize (--oplogSize, 16 MB here) and its size so far, the bytes
+// the primary wrote (full: maxSize), as a capped collection reports them (recorded 4.2.8: size
+// 1865616, maxSize 16777216).
+const OPLOG_MAX = 16 * 1048576;
+const isOplogStats = (cmd) => cmd.name === 'collStats' && cmd.body.collStats === 'oplog.rs' && cmd.body.$db === 'local';
+function oplogStats(state) {
+  const c = counters(state, 0);
+  const size = state.server.oplogFullWindowS ? OPLOG_MAX : Math.min(OPLOG_MAX, Math.round(c.written / 3));
+  return { ns: 'local.oplog.rs', size, count: c.insert + c.update + c.delete, capped: true, max: -1, maxSize: OPLOG_MAX, storageSize: size, ok: 1 };
+}
+
+// collStats / dbStats as each line's engine reports what the test server holds, after the
+// engines' sources (common/meanings.js engine_storage, each row cited): the test server's `size`
+// is the documents' BSON; per engine:
+//   wiredTiger  size = the BSON; storageSize = the files: compressed blocks (a stand-in 0.45 of
+//               the BSON; the recorded 4.2.8 oplog's file is 0.18 of its size) plus one 4 KB block
+//   inMemory    storageSize = the data size in memory (no file)
+//   mmapv1      size = every record with its 16-byte header padded to a power of 2
+//               (record_store_v1_base.cpp quantizeAllocationSpace); storageSize = the extents;
+//               dbStats fileSize = preallocated files, 64 MB then 128 MB (4.0 defaults)
+//   rocksdb     storageSize = max(size & ~255, 256) (rocks_record_store.cpp:373); totalIndexSize
+//               = the index keys' bytes (rocks_index.cpp:661)
+const pow2 = (n) => 2 ** Math.ceil(Math.log2(Math.max(32, n)));
 const SIZES = {
-  wiredTiger: { storage: 0.45, indexPerDoc: 12 },
-  inMemory: { storage: 1.0, indexPerDoc: 20 },
-  mmapv1: { storage: 2.0, indexPerDoc: 40, fileSize: 192 * 1048576 },
-  rocksdb: { storage: 0.3, indexPerDoc: 10 },
+  wiredTiger: (size, count) => ({ size, storageSize: Math.round(size * 0.45) + (count ? 4096 : 0), totalIndexSize: count * 12 + 4096 }),
+  inMemory: (size, count) => ({ size, storageSize: size, totalIndexSize: count * 20 }),
+  mmapv1: (size, count) => {
+    const padded = count ? count * pow2(size / count + 16) : 0;
+    return { size: padded, storageSize: padded + 8192, totalIndexSize: count * 40 + 8192, fileSize: 192 * 1048576 };
+  },
+  rocksdb: (size, count) => ({ size, storageSize: Math.max(size & ~255, 256), totalIndexSize: Math.max(count * 17, 1) }),
 };
 const sizedCommand = (cmd) => cmd.name === 'collStats' || cmd.name === 'dbStats';
 function sized(cmd, doc, line) {
   if (doc.ok !== 1 || !line.storageEngine) return doc; // mongos: the test server's own answer
-  const k = SIZES[line.storageEngine.name];
   const count = cmd.name === 'collStats' ? doc.count : doc.objects;
   const size = cmd.name === 'collStats' ? doc.size : doc.dataSize;
-  const out = { ...doc, storageSize: Math.round(size * k.storage) + (count ? 4096 : 0), totalIndexSize: count * k.indexPerDoc + 4096 };
-  if (cmd.name === 'collStats') delete out.indexSize; // the test server's own shape; MongoDB names them indexSizes
+  const k = SIZES[line.storageEngine.name](size, count);
+  const out = { ...doc, storageSize: k.storageSize, totalIndexSize: k.totalIndexSize };
+  if (cmd.name === 'collStats') { out.size = k.size; delete out.indexSize; } // the test server's own shape; MongoDB names them indexSizes
   if (cmd.name === 'dbStats') {
+    out.dataSize = k.size;
     delete out.fileSize; // the test server answers 0; only MMAPv1 reports its files
     delete out.nsSizeMB;
     delete out.numExtents;
@@ -208,4 +260,4 @@ const isOplogFind = (cmd) => cmd.name === 'find' && cmd.body.find === 'oplog.rs'
 
 const isWrite = (cmd) => WRITE.has(cmd.name);
 
-module.exports = { stallAt, isWrite, sections, count, replSetGetStatus, oplogFind, isOplogFind, sizedCommand, sized, listShards };
+module.exports = { stallAt, isWrite, sections, count, replSetGetStatus, oplogFind, isOplogFind, isOplogStats, oplogStats, sizedCommand, sized, listShards, SIZES, OPLOG_MAX };

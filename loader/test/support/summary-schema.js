@@ -91,7 +91,8 @@ function checkSummary(s) {
     assert.ok(Array.isArray(st.loader.workers), `${n}.loader.workers`);
     // The server's side of the step (src/server-record/step-facts.js), where the record ran.
     if (st.write_cost) {
-      assert.ok(st.write_cost.bytes_per_doc === null ? typeof st.write_cost.reason === 'string' : st.write_cost.bytes_per_doc > 0, `${n}.write_cost: bytes_per_doc, or null with reason`);
+      // 0 only said so (an engine that writes no file for its documents: inMemory).
+      assert.ok(st.write_cost.bytes_per_doc === null ? typeof st.write_cost.reason === 'string' : st.write_cost.bytes_per_doc > 0 || (st.write_cost.bytes_per_doc === 0 && typeof st.write_cost.zero_note === 'string'), `${n}.write_cost: bytes_per_doc, or null with reason, or 0 with zero_note`);
       if (st.write_cost.cpu_ms_per_1000_ops) assert.ok(st.write_cost.cpu_ms_per_1000_ops.value === null ? typeof st.write_cost.cpu_ms_per_1000_ops.reason === 'string' : st.write_cost.cpu_ms_per_1000_ops.value >= 0, `${n}.write_cost.cpu_ms_per_1000_ops`);
     }
     if (st.replication) {

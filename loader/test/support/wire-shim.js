@@ -126,8 +126,9 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           client.write(wire.reply(parsed, { ok: 0, code: 13, codeName: 'Unauthorized', errmsg: `not authorized on admin to execute command { ${cmd.name}: 1 }` }, nextRequestId++));
           continue;
         }
-        if ((line.replSet && (cmd.name === 'replSetGetStatus' || serverSide.isOplogFind(cmd))) || (line.mongos && cmd.name === 'listShards')) {
-          const doc = cmd.name === 'listShards' ? serverSide.listShards(state) : cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts) : serverSide.oplogFind(cmd, state);
+        if ((line.replSet && (cmd.name === 'replSetGetStatus' || serverSide.isOplogFind(cmd) || serverSide.isOplogStats(cmd))) || (line.mongos && cmd.name === 'listShards')) {
+          const doc = cmd.name === 'listShards' ? serverSide.listShards(state) : cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts)
+            : serverSide.isOplogStats(cmd) ? serverSide.oplogStats(state) : serverSide.oplogFind(cmd, state);
           stats.replied[cmd.name] = (stats.replied[cmd.name] || 0) + 1;
           client.write(wire.reply(parsed, doc, nextRequestId++));
           continue;
@@ -211,6 +212,9 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
       const from = Date.now();
       state.stalls.once.push({ from, to: from + ms, checkpoint });
     },
+    // fillOplog(windowS): the oplog has reached its maxSize, its first entry windowS before the
+    // last write (a fresh set's oplog is not full: its first entry is the initiate).
+    fillOplog(windowS) { serverSide.count(state, 0, { name: 'ping', body: {} }, 0, members); state.server.oplogFullWindowS = windowS; },
     // refuseCommand(name): every member answers it Unauthorized from now on.
     refuseCommand(name) { (state.refused ||= new Set()).add(name); },
     close() {
