@@ -67,8 +67,13 @@ function serverOf(e) {
   return {
     write_bytes_per_doc: e.write_cost?.bytes_per_doc ?? null,
     write_reason: e.write_cost?.bytes_per_doc == null ? e.write_cost?.reason ?? 'not recorded' : null,
+    // What each figure counts on the run's server (common/meanings.js), null where the run did
+    // not record it (a run before the table: never compared).
+    write_quantity: e.write_cost?.quantity ?? null,
     cpu_ms_per_1000_ops: e.write_cost?.cpu_ms_per_1000_ops?.value ?? null,
     lag_p99_s: lags.length ? Math.max(...lags) : null,
+    lag_quantity: e.replication?.lag_quantity ?? null,
+    lag_note: e.replication?.lag_note ?? null,
     flagged: e.replication?.flagged ?? null,
   };
 }

@@ -14,9 +14,9 @@
   const cell = (x) => (x && x.median !== null ? `${x.median} (${x.samples.length} run${x.samples.length === 1 ? '' : 's'})` : `not reported${x && x.not_reported_in ? ` (${x.not_reported_in} run(s))` : ''}`);
   const box = el('section', { id: 'server-side' }, el('h2', {}, `The server's side, by ${report.by} (lower is better)`));
   for (const s of sets) {
-    const metrics = [['footprint', s.footprint.on_disk_with_indexes], ['footprint', s.footprint.logical], ['footprint', s.footprint.data_dir],
+    const metrics = [['footprint', s.footprint.logical], ['footprint', s.footprint.engine_storage], ['footprint', s.footprint.data_dir],
       ...s.points.flatMap((p) => [[p.point, p.write_bytes_per_doc], [p.point, p.cpu_ms_per_1000_ops], [p.point, p.lag_p99_s]])];
-    const sides = Object.keys(s.footprint.on_disk_with_indexes.sides);
+    const sides = Object.keys(s.footprint.logical.sides);
     box.append(el('h3', {}, `${s.experiment}${s.set > 1 ? ` set ${s.set}` : ''}`));
     box.append(el('table', { class: 'server-side' },
       el('tr', {}, el('th', {}, 'point'), el('th', {}, 'median of the runs'), sides.map((x) => el('th', {}, x))),

@@ -6,15 +6,19 @@
 const { median } = require('./stats');
 const { wrap } = require('./table');
 const { fmt, judge, MIN_SAMPLES } = require('./verdict');
+const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
+// Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
+// count the same thing: only then a ratio and a verdict; else one line of what each side counts.
 const METRICS = {
-  write_bytes_per_doc: 'engine bytes written per document',
-  cpu_ms_per_1000_ops: 'server CPU ms per 1,000 operations',
-  lag_p99_s: 'worst secondary lag p99 (s)',
-  footprint_bytes_per_doc: 'bytes per document on disk with indexes (end of run)',
-  logical_bytes_per_doc: 'logical bytes per document (end of run)',
-  data_dir_bytes_per_doc: 'data directory bytes per document (largest shard member, du -sb)',
+  write_bytes_per_doc: FIGURES.write_bytes.what,
+  cpu_ms_per_1000_ops: FIGURES.cpu.what,
+  lag_p99_s: FIGURES.lag.what,
+  engine_storage_bytes_per_doc: FIGURES.engine_storage.what,
+  logical_bytes_per_doc: `${FIGURES.logical.what} (end of run)`,
+  data_dir_bytes_per_doc: FIGURES.data_dir.what,
 };
+const FIGURE_OF = { write_bytes_per_doc: 'write_bytes', cpu_ms_per_1000_ops: 'cpu', lag_p99_s: 'lag', engine_storage_bytes_per_doc: 'engine_storage', logical_bytes_per_doc: 'logical', data_dir_bytes_per_doc: 'data_dir' };
 
 // compare(name, A, B): A, B = { side, samples }; lower is better, so the smaller side reads first.
 // The rule is verdict.js judge, the throughput's and capacity's; only the sentences are this file's.
@@ -40,20 +44,35 @@ function compare(metric, A, B) {
   };
 }
 
-function sidesOf(metric, bySide, value) {
+// sidesOf(metric, bySide, value, quantity): value(run) -> number | null; quantity(run) -> the
+// quantity id the run's figure is (common/meanings.js), null when unknown. Two sides are judged
+// only where every run with a value counted the same quantity.
+function sidesOf(metric, bySide, value, quantity) {
   const sides = {};
+  const quantities = {};
   for (const [side, runs] of bySide) {
     const vals = runs.map(value);
     const samples = vals.filter((v) => typeof v === 'number');
-    sides[side] = { median: median(samples), samples, ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}) };
+    quantities[side] = runs.filter((r, i) => typeof vals[i] === 'number').map((r) => quantity(r) ?? null);
+    const q = [...new Set(quantities[side])];
+    sides[side] = { median: median(samples), samples, ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}), ...(q.length === 1 ? { quantity: q[0] } : q.length ? { quantity: 'mixed' } : {}) };
   }
   const names = Object.keys(sides);
   const verdicts = [];
   for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) verdicts.push(compare(metric, { side: names[i], ...sides[names[i]] }, { side: names[j], ...sides[names[j]] }));
+    for (let j = i + 1; j < names.length; j++) {
+      const [a, b] = [names[i], names[j]];
+      const A = { side: a, ...sides[a] };
+      const B = { side: b, ...sides[b] };
+      const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }) : { same: true };
+      verdicts.push(c.same ? compare(metric, A, B) : { metric, sides: [a, b], status: 'not-comparable', sentence: c.why });
+    }
   }
   return { what: METRICS[metric], sides, verdicts };
 }
+
+// engineOf(run): the storage engine the run's server named (footprint, else its description).
+const engineOf = (r) => r.footprint?.end?.storage_engine ?? r.footprint?.after_load?.storage_engine ?? null;
 
 // dataDirPerDoc(run): the largest shard member's data directory over the end's documents, or null.
 function dataDirPerDoc(r) {
@@ -85,9 +104,9 @@ function serverSide(report, runs) {
         for (const [side, rs] of bySide) for (const r of rs) if (at(r)?.flagged) flagged.push({ side, run: r.dir, reasons: at(r).flagged });
         return {
           point: name,
-          write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null),
-          cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null),
-          lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null),
+          write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null, (r) => at(r)?.write_quantity),
+          cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null, () => meaningOf('cpu').quantity),
+          lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null, (r) => at(r)?.lag_quantity),
           replication_flagged: flagged,
         };
       });
@@ -95,10 +114,14 @@ function serverSide(report, runs) {
         experiment: x.name,
         set: set.id,
         footprint: {
-          on_disk_with_indexes: sidesOf('footprint_bytes_per_doc', bySide, (r) => end(r)?.on_disk_with_indexes ?? null),
-          logical: sidesOf('logical_bytes_per_doc', bySide, (r) => end(r)?.logical ?? null),
-          // On Compose, ./run.sh adds each shard member's du -sb (footprint.data_dir_bytes).
-          data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc),
+          // collStats storage: a different quantity per engine (compressed files, padded extents,
+          // logical bytes, memory): compared only between runs whose engines count the same.
+          engine_storage: sidesOf('engine_storage_bytes_per_doc', bySide, (r) => end(r)?.engine_storage ?? null, (r) => r.footprint?.end?.quantities?.engine_storage),
+          // The documents' BSON, measured by the loader on every line: the same quantity everywhere.
+          logical: sidesOf('logical_bytes_per_doc', bySide, (r) => end(r)?.logical ?? null, (r) => r.footprint?.end?.quantities?.logical),
+          // On Compose, ./run.sh adds each shard member's du -sb (footprint.data_dir_bytes): what
+          // the engine occupies on disk, except where its data lives in memory.
+          data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc, (r) => (engineOf(r) ? meaningOf('data_dir', engineOf(r)).quantity : null)),
         },
         // The seed's published sizes (experiment1: 10M documents), beside the footprint.
         seed_reference: all.map((r) => r.footprint && r.footprint.seed_reference).find(Boolean) ?? null,
@@ -115,7 +138,7 @@ function serverSideText(list) {
   for (const s of list) {
     const head = `${s.experiment} set ${s.set}`;
     const said = (v) => v.status !== 'not-recorded';
-    for (const v of [...s.footprint.on_disk_with_indexes.verdicts, ...s.footprint.logical.verdicts, ...s.footprint.data_dir.verdicts].filter(said)) lines.push(`${head}: ${v.sentence}`);
+    for (const v of [...s.footprint.logical.verdicts, ...s.footprint.engine_storage.verdicts, ...s.footprint.data_dir.verdicts].filter(said)) lines.push(`${head}: ${v.sentence}`);
     if (s.seed_reference) lines.push(`${head}: seeds/004 published, for ${s.seed_reference.documents} documents: ${Object.entries(s.seed_reference.bytes_per_doc).map(([k, v]) => `${k} ${v} bytes/doc`).join(', ')} (du -sh of the data directory)`);
     for (const p of s.points) {
       for (const m of ['write_bytes_per_doc', 'cpu_ms_per_1000_ops', 'lag_p99_s']) for (const v of p[m].verdicts.filter(said)) lines.push(`${head} ${p.point}: ${v.sentence}`);

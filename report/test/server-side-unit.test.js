@@ -6,31 +6,46 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { serverSide, serverSideText } = require('../src/server-side');
 
-function run(dir, side, { bpd, cpu, lag, disk, dirBytes, flagged = null }) {
+// Each side's storage engine decides what its figures count (common/meanings.js): the run's
+// footprint and step record the quantity ids, as the loader writes them.
+const { meaningOf } = require('../../common/meanings');
+const ENGINE = { wt: 'wiredTiger', mmap: 'mmapv1', rocks: 'rocksdb' };
+function run(dir, side, { bpd, cpu, lag, disk, dirBytes, flagged = null, lagSource = 'lastAppliedWallTime' }) {
+  const engine = ENGINE[side];
   return {
     dir, engine: side,
-    footprint: { end: { documents: 1000, bytes_per_doc: { logical: 250, on_disk_with_indexes: disk } }, seed_reference: null, data_dir_bytes: dirBytes ?? null },
-    points: [{ name: 'clients-1', server: { write_bytes_per_doc: bpd, cpu_ms_per_1000_ops: cpu, lag_p99_s: lag, flagged } }],
+    footprint: { end: { documents: 1000, storage_engine: engine, bytes_per_doc: { logical: 250, engine_storage: disk }, quantities: { logical: 'bson_bytes', engine_storage: meaningOf('engine_storage', engine).quantity } }, seed_reference: null, data_dir_bytes: dirBytes ?? null },
+    points: [{ name: 'clients-1', server: { write_bytes_per_doc: bpd, write_quantity: meaningOf('write_bytes', engine).quantity, cpu_ms_per_1000_ops: cpu, lag_p99_s: lag, lag_quantity: meaningOf('lag', lagSource).quantity, flagged } }],
   };
 }
 
 const runs = [
   run('a1', 'wt', { bpd: 1000, cpu: 50, lag: 1, disk: 150, dirBytes: { 'shard01-a': 400000, 'shard01-b': 500000 } }),
   run('a2', 'wt', { bpd: 1100, cpu: 55, lag: 2, disk: 155, dirBytes: { 'shard01-a': 510000 } }),
-  run('b1', 'mmap', { bpd: 3000, cpu: null, lag: 1, disk: 600, flagged: ['shard01-b left SECONDARY'] }),
-  run('b2', 'mmap', { bpd: 3100, cpu: null, lag: 30, disk: 610 }),
+  run('b1', 'mmap', { bpd: 3000, cpu: null, lag: 1, disk: 600, flagged: ['shard01-b left SECONDARY'], lagSource: 'optimeDate' }),
+  run('b2', 'mmap', { bpd: 3100, cpu: null, lag: 30, disk: 610, lagSource: 'optimeDate' }),
 ];
 const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
 
-test('per side medians and a verdict with lower better; unreported figures have no sample and no verdict', () => {
-  const [s] = serverSide(report, runs);
-  const [p] = s.points;
-  assert.deepEqual(p.write_bytes_per_doc.sides.wt, { median: 1050, samples: [1000, 1100] });
-  const v = p.write_bytes_per_doc.verdicts[0];
+test('per side medians and a verdict with lower better where both sides count the same quantity; unreported figures have no sample and no verdict', () => {
+  // wt against rocks: both write cost figures are bytes written to files (common/meanings.js).
+  const same = [runs[0], runs[1], { ...run('c1', 'rocks', { bpd: 3000, cpu: 10, lag: 1, disk: 300 }) }, { ...run('c2', 'rocks', { bpd: 3100, cpu: 11, lag: 1, disk: 310 }) }];
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: same.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const [sv] = serverSide(rep, same);
+  const v = sv.points[0].write_bytes_per_doc.verdicts[0];
   assert.equal(v.status, 'verdict');
   assert.equal(v.lower, 'wt');
   assert.ok(v.ratio > 0.3 && v.ratio < 0.4 && v.ci[0] <= v.ratio && v.ratio <= v.ci[1], JSON.stringify(v));
-  assert.match(v.sentence, /^engine bytes written per document: wt is 0\.3\dx mmap \(95% CI /);
+  assert.match(v.sentence, /^bytes written to files per document written: wt is 0\.3\dx rocks \(95% CI /);
+  const [s] = serverSide(report, runs);
+  const [p] = s.points;
+  assert.deepEqual(p.write_bytes_per_doc.sides.wt, { median: 1050, samples: [1000, 1100], quantity: 'file_write_bytes' });
+  // wt against mmap: MMAPv1's counters are the journal plus copies into the mapped view, no disk
+  // writes: one line of what each side counts, no ratio.
+  const u = p.write_bytes_per_doc.verdicts[0];
+  assert.equal(u.status, 'not-comparable');
+  assert.equal(u.ratio, undefined);
+  assert.match(u.sentence, /^bytes written to files per document written: not the same quantity, so no verdict: wt counts bytes written to the data files \(block manager\) and the journal \(log\); mmap counts journal bytes written, plus bytes copied into the mapped view/);
   assert.deepEqual(p.cpu_ms_per_1000_ops.sides.mmap, { median: null, samples: [], not_reported_in: 2 });
   assert.equal(p.cpu_ms_per_1000_ops.verdicts[0].status, 'no-verdict');
   assert.deepEqual(p.replication_flagged, [{ side: 'mmap', run: 'b1', reasons: ['shard01-b left SECONDARY'] }]);
@@ -39,7 +54,30 @@ test('per side medians and a verdict with lower better; unreported figures have 
   assert.equal(s.footprint.data_dir.sides.mmap.not_reported_in, 2);
   const text = serverSideText([s]);
   assert.match(text, /experiment1 set 1 clients-1: REPLICATION on mmap \(b1\): shard01-b left SECONDARY/);
-  assert.match(text, /bytes per document on disk with indexes \(end of run\): wt is 0\.2\dx mmap/);
+  // collStats storage: WiredTiger's files against MMAPv1's padded extents: no verdict, said.
+  assert.equal(s.footprint.engine_storage.verdicts[0].status, 'not-comparable');
+  assert.match(s.footprint.engine_storage.verdicts[0].sentence, /^collStats storageSize \+ totalIndexSize per document \(end of run\): not the same quantity, so no verdict: wt counts the size of the collection's and its indexes' WiredTiger files/);
+  // Logical: the BSON on both: compared (equal here: no difference shown).
+  assert.equal(s.footprint.logical.verdicts[0].status, 'no-difference');
+  // Lag: lastAppliedWallTime (ms) against the heartbeat optime (whole seconds): no verdict.
+  assert.equal(p.lag_p99_s.verdicts[0].status, 'not-comparable');
+  assert.match(p.lag_p99_s.verdicts[0].sentence, /heartbeat/);
+  assert.doesNotMatch(text.replace(/\n\s+/g, ' '), / is \d\.\d+x /, 'no ratio between unlike quantities anywhere');
+});
+
+test('data directory: compared between engines that keep their data on disk; inMemory says why not', () => {
+  const mem = (dir, bytes) => {
+    const r = run(dir, 'wt', { bpd: 0, cpu: 1, lag: 0, disk: 250, dirBytes: { 'shard01-a': bytes } });
+    r.engine = 'mem';
+    r.footprint.end.storage_engine = 'inMemory';
+    return r;
+  };
+  const rs = [runs[0], runs[1], mem('m1', 20000), mem('m2', 21000)];
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const [s] = serverSide(rep, rs);
+  const v = s.footprint.data_dir.verdicts[0];
+  assert.equal(v.status, 'not-comparable');
+  assert.match(v.sentence, /mem counts no known quantity/);
 });
 
 test('a set where no run recorded the server is left out', () => {

@@ -36,27 +36,39 @@ test('report: footprint, write cost, CPU and lag per engine over repetitions, wi
   assert.equal(rep.experiments[0].sets.length, 1, JSON.stringify(rep.experiments[0].differences));
   assert.equal(rep.server_side.length, 1);
   const [s] = rep.server_side;
-  // Footprint: both sides, two runs each; the stand-in sizes differ by far more than the noise.
-  const fp = s.footprint.on_disk_with_indexes;
+  // Footprint: both sides, two runs each. collStats storage is WiredTiger's files against
+  // MMAPv1's padded extents: not one quantity, so one line of what each counts and no ratio.
+  const fp = s.footprint.engine_storage;
   assert.deepEqual(Object.keys(fp.sides).sort(), ['mmapv1', 'wiredtiger']);
   for (const side of Object.values(fp.sides)) assert.equal(side.samples.length, 2);
   assert.equal(fp.verdicts.length, 1);
-  assert.equal(fp.verdicts[0].status, 'verdict', fp.verdicts[0].sentence);
-  assert.equal(fp.verdicts[0].lower, 'wiredtiger');
-  assert.match(fp.verdicts[0].sentence, /^bytes per document on disk with indexes \(end of run\): wiredtiger is 0\.\d\dx mmapv1 \(95% CI /);
+  assert.equal(fp.verdicts[0].status, 'not-comparable', fp.verdicts[0].sentence);
+  assert.match(fp.verdicts[0].sentence, /^collStats storageSize \+ totalIndexSize per document \(end of run\): not the same quantity, so no verdict: mmapv1 counts the extents .*; wiredtiger counts the size of the collection's and its indexes' WiredTiger files/);
+  // Logical: the documents' BSON on both, measured: one quantity, so compared (the documents
+  // are alike; the updates of each run leave them a few bytes apart).
+  const lg = s.footprint.logical;
+  assert.ok(Object.values(lg.sides).every((x) => x.quantity === 'bson_bytes' && x.samples.length === 2 && x.median > 200 && x.median < 300), JSON.stringify(lg.sides));
+  assert.ok(['verdict', 'no-difference'].includes(lg.verdicts[0].status), lg.verdicts[0].sentence);
   assert.equal(s.seed_reference, null, 'seeds/004 published sizes for experiment1 only');
   // Per point: write bytes per document on both; CPU only where the line reports it; lag 0 s
   // gives no ratio.
   const [p] = s.points;
   assert.equal(p.point, 'clients-1');
   for (const side of Object.values(p.write_bytes_per_doc.sides)) assert.ok(side.samples.length === 2 && side.median > 0, JSON.stringify(side));
-  assert.ok(['verdict', 'no-difference'].includes(p.write_bytes_per_doc.verdicts[0].status), JSON.stringify(p.write_bytes_per_doc.verdicts));
+  // Write cost: MMAPv1's dur counts copies into the mapped view, not disk writes: no ratio.
+  assert.equal(p.write_bytes_per_doc.verdicts[0].status, 'not-comparable', JSON.stringify(p.write_bytes_per_doc.verdicts));
+  assert.match(p.write_bytes_per_doc.verdicts[0].sentence, /mmapv1 counts journal bytes written, plus bytes copied into the mapped view/);
   assert.equal(p.cpu_ms_per_1000_ops.sides.wiredtiger.samples.length, 2);
   assert.deepEqual(p.cpu_ms_per_1000_ops.sides.mmapv1, { median: null, samples: [], not_reported_in: 2 });
   assert.equal(p.cpu_ms_per_1000_ops.verdicts[0].status, 'no-verdict');
   assert.ok(Object.values(p.lag_p99_s.sides).every((x) => x.samples.length === 2));
+  // Lag: 8.0's lastAppliedWallTime (ms) against 4.0's heartbeat optime (whole seconds): no ratio.
+  assert.equal(p.lag_p99_s.verdicts[0].status, 'not-comparable', JSON.stringify(p.lag_p99_s.verdicts));
   assert.deepEqual(p.replication_flagged, []);
-  assert.match(out, /The server's side \(lower is better\):\n {2}experiment2 set 1: bytes per document on disk with indexes \(end of run\): wiredtiger is /);
+  assert.match(out, /The server's side \(lower is better\):\n {2}experiment2 set 1: logical bytes per document \(the documents' BSON, measured\) \(end of run\): /);
+  // A ratio only where both count one quantity: the logical bytes, nothing else here.
+  const ratios = out.replace(/\n\s+/g, ' ').match(/[^:]+: (wiredtiger|mmapv1) is \d\.\d+x (mmapv1|wiredtiger)/g) || [];
+  assert.ok(ratios.every((x) => /logical bytes per document/.test(x)), ratios.join('\n'));
   // The page: the section's table and sentences, and each run's server series in the appendix,
   // with no chart for what a line does not report (MMAPv1 has no WiredTiger cache).
   assert.equal(rep.server_series.length, 4);
@@ -67,7 +79,7 @@ test('report: footprint, write cost, CPU and lag per engine over repetitions, wi
     assert.deepEqual(cells[0], ['point', 'median of the runs', 'mmapv1', 'wiredtiger']);
     assert.ok(cells.some((c) => c[0] === 'clients-1' && /CPU/.test(c[1]) && /^not reported \(2 run\(s\)\)$/.test(c[2]) && /\(2 runs\)$/.test(c[3])), JSON.stringify(cells));
     const li = await page.$$eval('#server-side li', (ls) => ls.map((l) => l.textContent));
-    assert.ok(li.some((l) => /^footprint: bytes per document on disk with indexes \(end of run\): wiredtiger is 0\.\d\dx mmapv1/.test(l)), li.join('\n'));
+    assert.ok(li.some((l) => /^footprint: collStats storageSize \+ totalIndexSize per document \(end of run\): not the same quantity, so no verdict/.test(l)), li.join('\n'));
     const charts = (await chartsOf(page)).filter((c) => /^server-/.test(c.kind));
     const cache = charts.filter((c) => c.kind === 'server-cache_mb');
     assert.equal(cache.length, 2, 'a cache chart for each WiredTiger run, none for MMAPv1');
