@@ -103,7 +103,11 @@ test('several causes are all listed; the previous second counts, the next does n
 
 test('a member silent in the dip, or changing state, and the loader stalled, are causes', () => {
   const st = stepStability(seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]));
-  const series = [row(2, 'a:1', {}, { state: 'PRIMARY' }), row(3, 'a:1', {}, { state: 'SECONDARY' }), row(2, 'c:1', {}, { state: 'SECONDARY' })];
+  // A member answers every second, as the record samples it; c:1 is silent in the dip's seconds.
+  const series = [
+    ...[0, 1, 2, 3, 4, 5, 6].map((s) => row(s, 'a:1', {}, { state: s < 3 ? 'PRIMARY' : 'SECONDARY' })),
+    ...[0, 1, 2, 5, 6].map((s) => row(s, 'c:1', {}, { state: 'SECONDARY' })),
+  ].sort((x, y) => x.at - y.at);
   const loader = seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]).map((s, i) => ({ ...s, selfs: [{ worker: 0, eldMaxMs: i === 4 ? 300 : 1 }], host: { cores: 2, steal_cores: 0, other_cores: 0 } }));
   const [d] = explainDips(st.dips, { series, loader, from: T0, to: T0 + 7000 });
   assert.deepEqual(d.causes.map((c) => c.id), ['member', 'loader_host']);
@@ -139,8 +143,59 @@ test('the other engines\' events: an MMAPv1 flush, a RocksDB flush pending, flow
     row(3, 'w:1', { flow: { is_lagged: 0, time_acquiring_us: 250000 } }),
     { at: T0 + 4100, view: [{ name: 'w:1', state: 'PRIMARY' }, { name: 'x:1', state: '(not reachable/healthy)' }] },
     row(4, 'm:1', { mmapv1: { flushes: 0 } }), // a member's second row: nothing more
-  ];
+    // every member answers in the other seconds, with nothing to say
+    ...[0, 1, 2, 5, 6].flatMap((s) => ['m:1', 'r:1', 'w:1'].map((m) => row(s, m, {}))),
+    row(3, 'm:1', {}), row(3, 'r:1', {}), row(4, 'w:1', {}),
+  ].sort((x, y) => (x.at - y.at));
   const [d] = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 7000 });
   assert.deepEqual(d.causes.map((c) => c.id), ['flow_control', 'mmapv1_flush', 'rocks_flush', 'member']);
   assert.deepEqual(d.causes.find((c) => c.id === 'member').evidence, [{ t: new Date(T0 + 4100).toISOString(), field: 'view_unhealthy', value: 'x:1 (not reachable/healthy)' }]);
+});
+
+// A step of 20 seconds with one dip (the 11th second) and rows for one member every second.
+function oneDip(values) {
+  const st = stepStability(seconds(Array.from({ length: 20 }, (_, i) => (i === 10 ? 100 : 1000))));
+  const series = Array.from({ length: 20 }, (_, s) => row(s, 'a:1', values(s), { state: 'PRIMARY' }));
+  return explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 20000 })[0];
+}
+
+test('an event as frequent outside the dips as in them is no cause: "coincides with", its base rate said', () => {
+  // Application threads evicting in every other second: as often outside the dip as in it.
+  const d = oneDip((s) => ({ wt: { app_evicted_pages: s % 2 ? 1 : 0 } }));
+  assert.deepEqual(d.causes, []);
+  assert.deepEqual(d.coincides.map((c) => c.id), ['app_eviction']);
+  assert.match(d.coincides[0].base_rate.outside_dips, /^\d+\/\d+$/);
+  assert.match(d.cause_text, /^no server event recorded; coincides with application threads evicting \(as often outside dips: \d+\/\d+ windows\)$/);
+  // The same event only in the dip's seconds: a cause, with its base rate.
+  const e = oneDip((s) => ({ wt: { app_evicted_pages: s === 10 ? 5 : 0 } }));
+  assert.deepEqual(e.causes.map((c) => c.id), ['app_eviction']);
+  assert.match(e.causes[0].base_rate.outside_dips, /^0\//);
+});
+
+test("a lag jump is a rise between adjacent seconds, never against a row further back", () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 1000, 100, 1000, 1000]));
+  const mk = (secs) => explainDips(st.dips, { series: secs.map(([s, lag]) => row(s, 'b:1', {}, { state: 'SECONDARY', lag_s: lag })), loader: [], from: T0, to: T0 + 8000 })[0];
+  // 0 at second 1, then nothing until 2.5 s at second 4 (the row before is 3 s back): no jump.
+  assert.deepEqual(mk([[1, 0], [4, 2.5], [5, 2.5]]).causes, []);
+  // 0 at second 3, 2.5 at second 4: a jump.
+  assert.deepEqual(mk([[0, 0], [1, 0], [2, 0], [3, 0], [4, 2.5], [5, 2.5], [6, 2.5], [7, 2.5]]).causes.map((c) => c.id), ['lag_jump']);
+});
+
+test('an MMAPv1 flush reported in the second it ended is placed back over its last_ms', () => {
+  // The dip is the 11th second (T0 + 10 s .. 11 s); the flush ended at 12.1 s and lasted 2,500 ms.
+  const d = oneDip((s) => ({ mmapv1: s === 12 ? { flushes: 1, last_flush_ms: 2500 } : { flushes: 0, last_flush_ms: 2500 } }));
+  assert.deepEqual(d.causes.map((c) => c.id), ['mmapv1_flush']);
+  // A short flush ending that late did not cover the dip.
+  const e = oneDip((s) => ({ mmapv1: s === 12 ? { flushes: 1, last_flush_ms: 300 } : { flushes: 0, last_flush_ms: 300 } }));
+  assert.deepEqual(e.causes, []);
+});
+
+test("inMemory never checkpoints nor evicts for dirty pages: those rules do not hold on its rows; MongoRocks' compaction-pending is no event, stall-micros is", () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 100, 1000, 1000]));
+  const mem = (values) => ({ ...row(3, 'i:1', values), engine: 'inMemory' });
+  const d = explainDips(st.dips, { series: [mem({ wt: { checkpoint_running: 1, app_evicted_pages: 3, cache_dirty_bytes: 90, cache_max_bytes: 100 } })], loader: [], from: T0, to: T0 + 6000 })[0];
+  assert.deepEqual(d.causes, []);
+  const r = (values) => explainDips(st.dips, { series: [row(3, 'r:1', { rocks: values })], loader: [], from: T0, to: T0 + 6000 })[0];
+  assert.deepEqual(r({ compaction_pending: 1 }).causes, []);
+  assert.deepEqual(r({ compaction_pending: 1, stall_micros: 250000 }).causes.map((c) => c.id), ['rocks_flush']);
 });

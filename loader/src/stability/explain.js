@@ -3,6 +3,12 @@
 // (issue 40 item 2), by the rules of causes.json: every rule that holds is listed with the rows
 // that made it hold (member, time, field, value), so a reviewer can check it against
 // server.ndjson; no rule holding is "no server event recorded", never a guess.
+// A rule is named as a cause ("with ...") only where its event is more frequent in the step's
+// dips than outside them: each rule's base rate over the step's 2 s windows (the share of windows
+// in dips where it holds, against the share outside dips) is kept with it (base_rate), and an
+// event at least as frequent outside the dips is said as "coincides with ..." at most, in
+// `coincides`, never among `causes` (MongoRocks' compaction-pending, one evicted page: events of
+// every second are no cause of a dip).
 // Pure: series = the server record's rows (src/server-record/sampler.js `series`), loader =
 // the step's measured seconds as runner.js keeps them ({ end, interval_s, selfs, host }).
 const { median } = require('../../../common/stats');
@@ -37,6 +43,8 @@ function holds(cond, row, ctx) {
     }
     case 'rise_ge': case 'changed': {
       const prev = ctx.previous(row);
+      // Only between adjacent seconds: a rise against a row further back is no jump.
+      if (cond.op === 'rise_ge' && prev && row.at - prev.at > 1500) return undefined;
       const p = prev ? valueOf(prev, cond.field) : undefined;
       if (v === undefined || p === undefined) return undefined;
       if (cond.op === 'changed') return v !== p ? `${p} -> ${v}` : undefined;
@@ -54,7 +62,8 @@ function holds(cond, row, ctx) {
   }
 }
 
-// explainDips(dips, { series, loader, from, to }) -> the dips, each with `causes` and `cause_text`.
+// explainDips(dips, { series, loader, from, to }) -> the dips, each with `causes`, `coincides`
+// and `cause_text`.
 function explainDips(dips, { series = [], loader = [], from, to }) {
   if (!dips) return dips;
   const stepRows = series.filter((r) => r.at > from && r.at <= to);
@@ -71,33 +80,64 @@ function explainDips(dips, { series = [], loader = [], from, to }) {
     },
   };
   const members = [...new Set(stepRows.filter((r) => r.member).map((r) => r.member))];
+  // evidenceIn(rule, lo, hi): the rows of [lo, hi] on which the rule holds. A rule may name
+  // engines it does not apply to (not_on: the row's serverStatus.storageEngine.name).
+  const evidenceIn = (rule, lo, hi) => {
+    const rows = series.filter((r) => r.at >= lo && r.at <= hi && !(rule.not_on && r.engine && rule.not_on.includes(r.engine)));
+    const secs = loader.filter((s) => s.end > lo && s.end <= hi).map((s) => ({ at: s.end, values: { loader: loaderValues(s) } }));
+    const evidence = [];
+    for (const cond of rule.any) {
+      if (cond.op === 'member_silent') {
+        for (const m of members) if (!rows.some((r) => r.member === m)) evidence.push({ member: m, condition: 'no server.ndjson line in these seconds (did not answer)' });
+        continue;
+      }
+      // An event placed back over its own length (an MMAPv1 flush is reported in the second it
+      // ends, with last_ms its length): rows up to that length after the window count too.
+      const pool = cond.back_ms_field ? series.filter((r) => r.member && r.at >= lo && r.at <= hi + 60000 && r.at - (Number(valueOf(r, cond.back_ms_field)) || 0) <= hi)
+        : rule.source === 'loader' ? secs : cond.op === 'view_unhealthy' ? rows.filter((r) => r.view) : rows.filter((r) => r.member);
+      for (const r of pool) {
+        const c = rule.source === 'loader' ? { ...cond, field: `loader.${cond.field}` } : cond;
+        const v = holds(c, r, ctx);
+        if (v !== undefined) evidence.push({ ...(r.member ? { member: r.member } : {}), t: new Date(r.at).toISOString(), field: cond.field || cond.op, value: v });
+      }
+    }
+    return evidence;
+  };
+  const windows = dips.map((d) => [Date.parse(d.start) - 1000, Date.parse(d.end)]);
+  const inDip = (lo, hi) => windows.some(([a, b]) => lo <= b && hi >= a);
+  // The step's 2 s windows, each in a dip or outside: the base rate of every rule.
+  const steps = [];
+  for (let hi = from + 2000; hi <= to; hi += 1000) steps.push([hi - 2000 + 1, hi]);
+  const base = new Map(RULES.map((rule) => {
+    const n = { in: [0, 0], out: [0, 0] };
+    for (const [lo, hi] of steps) {
+      const k = inDip(lo, hi) ? 'in' : 'out';
+      n[k][1] += 1;
+      if (evidenceIn(rule, lo, hi).length) n[k][0] += 1;
+    }
+    return [rule.id, n];
+  }));
   return dips.map((d) => {
     const lo = Date.parse(d.start) - 1000; // the second before the dip
     const hi = Date.parse(d.end);
-    const rows = series.filter((r) => r.at >= lo && r.at <= hi);
-    const secs = loader.filter((s) => s.end > lo && s.end <= hi).map((s) => ({ at: s.end, values: { loader: loaderValues(s) } }));
     const causes = [];
+    const coincides = [];
     for (const rule of RULES) {
-      const evidence = [];
-      for (const cond of rule.any) {
-        if (cond.op === 'member_silent') {
-          for (const m of members) if (!rows.some((r) => r.member === m)) evidence.push({ member: m, condition: 'no server.ndjson line in these seconds (did not answer)' });
-          continue;
-        }
-        const pool = rule.source === 'loader' ? secs : cond.op === 'view_unhealthy' ? rows.filter((r) => r.view) : rows.filter((r) => r.member);
-        for (const r of pool) {
-          const c = rule.source === 'loader' ? { ...cond, field: `loader.${cond.field}` } : cond;
-          const v = holds(c, r, ctx);
-          if (v !== undefined) evidence.push({ ...(r.member ? { member: r.member } : {}), t: new Date(r.at).toISOString(), field: cond.field || cond.op, value: v });
-        }
-      }
-      if (evidence.length) causes.push({ id: rule.id, says: rule.says, evidence: evidence.slice(0, 4) });
+      const evidence = evidenceIn(rule, lo, hi);
+      if (!evidence.length) continue;
+      const n = base.get(rule.id);
+      const rateIn = n.in[1] ? n.in[0] / n.in[1] : 1;
+      const rateOut = n.out[1] ? n.out[0] / n.out[1] : 0;
+      const entry = { id: rule.id, says: rule.says, evidence: evidence.slice(0, 4), base_rate: { in_dips: `${n.in[0]}/${n.in[1]}`, outside_dips: `${n.out[0]}/${n.out[1]}` } };
+      if (rateIn > rateOut) causes.push(entry);
+      else coincides.push(entry);
     }
     // The server's causes, or "no server event recorded"; the loader's own stall is said apart,
     // after them: it is not a server event, and a stall the server did not report stays so.
     const server = causes.filter((c) => c.id !== 'loader_host');
     const host = causes.find((c) => c.id === 'loader_host');
-    return { ...d, causes, cause_text: `${server.length ? server.map((c) => c.says).join(', ') : NO_EVENT}${host ? `; ${host.says}` : ''}` };
+    const also = coincides.length ? `; coincides with ${coincides.map((c) => `${c.says.replace(/^(with|during) /, '')} (as often outside dips: ${c.base_rate.outside_dips} windows)`).join(', ')}` : '';
+    return { ...d, causes, ...(coincides.length ? { coincides } : {}), cause_text: `${server.length ? server.map((c) => c.says).join(', ') : NO_EVENT}${host ? `; ${host.says}` : ''}${also}` };
   });
 }
 
