@@ -134,3 +134,16 @@ test('footprint: a file size of 0 (a line without data files) is no size, and sa
   const some = await footprint.measure(fake({ fileSize: 201326592 }), { database: 'lab', collection: 'c' }, 'end');
   assert.equal(some.file_bytes, 201326592);
 });
+
+test('3.6/4.0 opcounters wrap together past 2^30 (counters.cpp _checkWrap): said as a wrap, not a restart', () => {
+  const s = (insert, query) => ({ opcounters: { insert, query, update: 5, delete: 0, getmore: 0, command: 9 }, extra_info: { page_faults: 3 } });
+  const a = { at: 0, ...readStatus(s(2 ** 30 + 10, 500)) };
+  const b = { at: 1000, ...readStatus(s(40, 3)) };
+  const v = lineValues(a, b);
+  assert.equal(v.fields.ops, undefined, 'no opcounter rate the second of the wrap');
+  assert.equal(v.fields.proc.page_faults, 0, 'other counters go on');
+  assert.deepEqual(v.gaps, ['opcounters wrapped (3.6/4.0 set all six to 0 when one passes 2^30): their rates are left out this second']);
+  // Below 2^30 a fall is still a restart.
+  const c = lineValues({ at: 0, ...readStatus(s(5000, 500)) }, b);
+  assert.match(c.gaps[0], /went down \(the process restarted\?\)/);
+});
