@@ -1,7 +1,6 @@
-// Runs in the browser after page.js (src/html.js inlines it): the seeds' findings (issue 42,
-// src/claims.js), placed right after the summary (and the capacity section where there is one):
-// one row per claim with the published figure, the lab's figure and interval, the verdict, and
-// why, what differs from the seed or is missing.
+// Runs in the browser after page.js (src/html.js inlines it): the seeds' findings (src/claims.js), placed right after the summary (and the capacity section where there is one):
+// one row per claim with the seed's words, the published figure, the lab's figure and interval,
+// the verdict, why, what stands in for what, and every difference from the seed.
 (function () {
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);
@@ -9,11 +8,13 @@
   if (!rows.length) return;
   const el = window.labEl; // page.js's
   const box = el('section', { id: 'seeds' }, el('h2', {}, "The seeds' findings: reproduced or not"));
-  const head = ['claim', 'seed', 'its words', 'published', 'lab (95% CI)', 'verdict', 'why / missing', 'differs from the seed'];
+  const head = ['claim', 'seed', 'its words', 'published', 'lab (95% CI)', 'verdict', 'why / missing', 'stand-in and differences from the seed'];
   box.append(el('table', { class: 'claims' }, el('thead', {}, el('tr', {}, head.map((h) => el('th', {}, h)))),
     el('tbody', {}, rows.map((r) => el('tr', { class: `claim ${r.status.replace(' ', '-')}`, 'data-claim': r.id },
-      [`${r.id}${r.side ? ` (${r.side})` : ''}`, r.seed, r.words, r.published, r.lab ?? '-', r.status, r.why, r.differs ?? '-'].map((c) => el('td', {}, c)))))));
-  box.append(el('p', { class: 'note' }, 'Each claim is an entry of report/claims.json; ratios use the report\'s verdict rule (ratio of geometric means, Welch t 95% interval) on alike runs only.'));
+      [`${r.id}${r.side ? ` (${r.side})` : ''}`, `${r.seed}: ${r.experiment_of_seed ?? ''}`, `${r.words}. ${r.quote ?? ''}`, r.published, r.lab ?? '-', r.status,
+        `${r.why}${typeof r.p_holm === 'number' ? ` [Holm-adjusted p ${r.p_holm.toFixed(3)}, ${r.comparisons} claim tests]` : ''}`,
+        [r.stands_for ? `stand-in: ${r.stands_for}` : '', ...(r.differences || [])].filter(Boolean).join('; ') || '-'].map((c) => el('td', {}, c)))))));
+  box.append(el('p', { class: 'note' }, 'Each claim is an entry of report/claims.json, judged under the seed\'s conditions: ratios use the report\'s verdict rule (ratio of geometric means, Welch t 95% interval) on alike runs only; a size is reproduced only when the interval lies within its band; the claims are one Holm family.'));
   // after the summary and the capacity section (--sla runs), which keeps its place right after it
   const summary = document.getElementById('capacity') || document.getElementById('summary');
   if (summary) summary.after(box);

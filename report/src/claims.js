@@ -1,172 +1,353 @@
 'use strict';
-// The seeds' findings, reproduced or not (issue 42): each claim of report/claims.json tested on
-// the runs at hand. A claim names its comparison (test.kind); ratios go through compare.js's own
-// aggregate() and verdict() (the report's one ratio-and-interval rule: geometric means, Welch's t
-// at 95%, the same exclusions), and only then is the claim judged: reproduced, contradicted,
-// inconclusive, or not comparable with what is missing. Runs are taken only from one set of alike
-// runs (compare.js setKey), as every other verdict of the report.
+// The seeds' findings, reproduced or not: each claim of report/claims.json tested on the runs at
+// hand, under the seed's conditions and at the seed's size.
+// - Runs: only from one set of alike runs (compare.js setKey, the sets every verdict uses); the
+//   set that meets the claim's conditions is chosen first, then the one nearest the seed's scale,
+//   then the one with most runs. A condition a set's runs do not meet (the engine the server
+//   reports, the topology, the write concern, the journal, the data against memory, the scale
+//   where it is the finding) makes the claim not comparable, naming it; what differs but does not
+//   break the finding is listed in the row.
+// - Figures: ratios through verdict.js judge (ratio of geometric means, Welch's t at 95%) on the
+//   samples compare.js aggregate() keeps (the same exclusions). A direction is reproduced when the
+//   interval is clear of 1.0 that way; a size when the interval lies within the claim's band,
+//   contradicted when it lies wholly outside it; a zero-width interval (identical values) is no
+//   interval; no evidence is inconclusive.
+// - Holm: every claim decided on an interval carries the p of the bound it rests on; the claims
+//   are one Holm family (words.js holmAdjusted), and a decision that does not hold after it is
+//   inconclusive.
 const fs = require('node:fs');
 const path = require('node:path');
+const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 const { aggregate, verdict, setKey } = require('./compare');
 const { mergeGroups } = require('./merge');
 const { fingerprint } = require('./params');
 const { dimensionValue } = require('./identity');
-const { fmt: f2 } = require('./verdict'); // ratios as every verdict prints them
+const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
+const { twoSidedP } = require('./tdist');
+const { holmAdjusted } = require('./words');
+const { stepExclusion } = require('../../loader/src/step-exclusion');
 
+const ALPHA = 1 - LEVEL;
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
 const loadClaims = (file = CLAIMS_FILE) => JSON.parse(fs.readFileSync(file, 'utf8')).claims;
 
 const getPath = (o, p) => p.split('.').reduce((a, k) => (a && typeof a === 'object' ? a[k] : undefined), o);
+const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+const num = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
+const uniq = (xs) => [...new Set(xs)];
 
-// The value of run r along a claim's dimension: the engine, a label, or where the journal lives
-// (summary.json storage.journal_path, issue 42 item 3).
-function sideOf(r, dim) {
-  if (dim === 'journal_path') return r.record?.storage?.journal_path ? 'journal apart' : 'journal with data';
-  if (dim === 'engine') return dimensionValue(r, 'engine');
-  return r.labels[dim] ?? null;
+// The memory of a profile's data-bearing member (compose/profiles.tsv data_mem), in bytes.
+function profileMemory(profile) {
+  if (!profile) return null;
+  try {
+    const row = require('../../loader/src/tables').readTable('profiles').find((p) => p.profile === profile);
+    const m = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(row?.data_mem ?? '');
+    return m ? Number(m[1]) * { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[m[2].toLowerCase()] : null;
+  } catch {
+    return null;
+  }
 }
 
-// sets(results, experiment, dim) -> [{ runs, sides: Map(value -> runs) }], most runs first.
-function sets(results, experiment, dim) {
-  const key = dim === 'journal_path' ? 'engine' : dim;
+// The value of run r along a claim's dimension: the engine, where the journal lives, whether the
+// members ran without a journal, or a label (test.match 'prefix': the claim's side its value
+// starts with, so os=ubuntu-24.04 is the side 'ubuntu').
+function sideOf(r, t) {
+  const dim = t.dimension;
+  if (dim === 'journal_path') return r.record?.storage?.journal_path ? 'journal apart' : 'journal with data';
+  if (dim === 'members_journal') return r.parameters?.params?.members_journal === 'off' ? 'journal off' : 'journal on';
+  if (dim === 'engine') return dimensionValue(r, 'engine');
+  const v = r.labels[dim];
+  if (v === undefined) return null;
+  if (t.match !== 'prefix') return v;
+  const names = [t.numerator, t.denominator, ...(t.pairs || []).flat()].filter(Boolean);
+  return names.find((n) => String(v).toLowerCase().startsWith(n)) ?? null;
+}
+
+// sets(results, t) -> [{ runs, sides: Map(value -> runs) }]: compare.js's alike sets along the
+// claim's dimension (a parameter that is the dimension itself is left out of the key).
+function sets(results, t) {
   const by = new Map();
-  for (const r of results.filter((x) => x.experiment === experiment && x.complete)) {
-    const v = sideOf(r, dim);
+  for (const r of results.filter((x) => x.experiment === t.experiment && x.complete)) {
+    const v = sideOf(r, t);
     if (v === null) continue;
-    // journal_path: both sides on one engine label, so the engine stays part of the set
-    const k = fingerprint({ ...setKey(r, key), ...(dim === 'journal_path' ? { engine: r.engine } : {}) });
+    const key = JSON.parse(JSON.stringify(setKey(r, ['journal_path', 'members_journal'].includes(t.dimension) ? 'journal' : t.dimension)));
+    for (const p of t.ignore_parameters || []) {
+      const parts = p.split('.');
+      const parent = parts.slice(0, -1).reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), key);
+      if (parent && typeof parent === 'object') delete parent[parts[parts.length - 1]];
+    }
+    const k = fingerprint(key);
     if (!by.has(k)) by.set(k, { runs: [], sides: new Map() });
     const s = by.get(k);
     s.runs.push(r);
     if (!s.sides.has(v)) s.sides.set(v, []);
     s.sides.get(v).push(r);
   }
-  return [...by.values()].sort((a, b) => b.runs.length - a.runs.length);
+  return [...by.values()];
 }
 
-// What differs from the seed's setup: the engine line, the hardware and the scale of these runs.
-function differs(claim, runs) {
-  const seen = (xs) => [...new Set(xs)].join(', ');
-  const lines = seen(runs.map((r) => `${dimensionValue(r, 'engine')} on ${r.identity.server.process ?? 'server'} ${r.identity.server.version ?? '?'}`));
-  const hw = seen(runs.map((r) => `${r.description.host_cpus} CPUs${r.profile ? `, profile ${r.profile}` : ''}`));
+const kindOf = (r) => String(r.description?.topology ?? 'not recorded').split(',')[0];
+const journalOfRun = (r) => {
+  const js = r.points.map((p) => p.journal).filter((j) => typeof j === 'boolean');
+  if (js.length) return js.every(Boolean);
+  return r.description?.journal === 'yes' ? true : /^NO JOURNAL/.test(r.description?.journal ?? '') ? false : null;
+};
+const scaleOf = (claim, r) => {
   const sc = claim.seed_setup?.scale;
-  const scale = sc ? seen(runs.map((r) => String(getPath(r.parameters, sc.parameter) ?? 'not recorded'))) : null;
-  const out = [`engine line: ${lines || 'no runs'} (seed: ${claim.seed_setup?.engines ?? '?'})`, `hardware: ${hw || '-'} (seed: ${claim.seed_setup?.hardware ?? '?'})`];
-  if (sc) out.push(`scale: ${scale} ${sc.unit} (seed: ${sc.value.toLocaleString('en-US')})`);
-  return out.join('; ');
+  const v = sc ? getPath(r.parameters, sc.parameter) : undefined;
+  return typeof v === 'number' ? v : null;
+};
+const MB = (b) => `${Math.round(b / 1e6).toLocaleString('en-US')} MB`;
+
+// conditions(claim, bySide) -> { fail: [...], differ: [...] }: each of the claim's conditions on
+// the runs of the sides it reads. fail: not comparable for this claim; differ: shown in the row.
+function conditions(claim, bySide) {
+  const c = claim.conditions || {};
+  const fail = [];
+  const differ = [];
+  const all = [...bySide.values()].flat();
+  const count = (runs, pred) => runs.filter(pred).length;
+  for (const [side, runs] of bySide) {
+    const spec = c.engines?.[side];
+    if (!spec) continue;
+    const reported = uniq(runs.map((r) => r.identity.server.storage_engine));
+    const wrong = reported.filter((e) => String(e ?? '').toLowerCase() !== spec.server_engine);
+    if (wrong.length) fail.push(`engine: runs labelled ${side} ${wrong.map((e) => (e ? `report ${e}` : 'report no storage engine')).join(', ')} (the claim needs ${spec.server_engine}, standing in for ${spec.stands_for})`);
+    const servers = uniq(runs.map((r) => fingerprint(r.identity.server)));
+    if (servers.length > 1) fail.push(`engine: the ${side} runs come from ${servers.length} different servers (versions ${uniq(runs.map((r) => r.identity.server.version)).join(', ')}): one side, one server`);
+  }
+  if (c.topology) {
+    const kinds = uniq(all.map(kindOf));
+    const bad = kinds.filter((k) => !c.topology.need.includes(k));
+    if (bad.length) fail.push(`topology: ${bad.join(', ')} in ${count(all, (r) => bad.includes(kindOf(r)))} of ${all.length} runs (the seed: ${c.topology.seed})`);
+    else differ.push(`topology: ${kinds.join(', ').replace(/_/g, ' ')} (seed: ${c.topology.seed})`);
+  }
+  if (c.write_concern) {
+    const ws = uniq(all.map((r) => r.parameters?.write_concern?.w));
+    const bad = ws.filter((w) => w !== undefined && w !== c.write_concern.w);
+    if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: w:${c.write_concern.w})`);
+    if (ws.includes(undefined)) differ.push('write concern: not recorded');
+  }
+  if (c.journal) {
+    const js = all.map(journalOfRun);
+    if (js.includes(false)) fail.push(`journal: ${count(js, (j) => j === false)} of ${all.length} runs on a server without a journal (the claim is about journal writes)`);
+    else if (js.includes(null)) fail.push(`journal: not recorded in ${count(js, (j) => j === null)} of ${all.length} runs (the claim is about journal writes; durability cases record it)`);
+  }
+  const sc = claim.seed_setup?.scale;
+  if (sc) {
+    const vs = all.map((r) => scaleOf(claim, r));
+    const shown = uniq(vs.map((v) => (v === null ? 'not recorded' : v.toLocaleString('en-US')))).join(', ');
+    if (c.scale_min && vs.some((v) => v === null || v < sc.min)) fail.push(`scale: ${shown} ${sc.unit}, below the seed's ${sc.min.toLocaleString('en-US')}, where the finding appeared`);
+    else if (vs.some((v) => v !== sc.value)) differ.push(`scale: ${shown} ${sc.unit} (seed: ${sc.value.toLocaleString('en-US')})`);
+  }
+  if (c.data_vs_memory) {
+    const need = c.data_vs_memory.need;
+    const seen = all.map((r) => {
+      const e = r.record?.footprint?.end;
+      const data = typeof e?.data_bytes === 'number' ? e.data_bytes + (e.index_bytes ?? 0) : null;
+      return { data, mem: profileMemory(r.profile) };
+    });
+    const known = seen.filter((s) => s.data !== null && s.mem !== null);
+    const wrong = known.filter((s) => (need === 'exceeds' ? s.data <= s.mem : s.data >= s.mem));
+    if (wrong.length) fail.push(`data against memory: ${MB(wrong[0].data)} of data and indexes ${need === 'exceeds' ? 'fit in' : 'exceed'} ${MB(wrong[0].mem)} of memory in ${wrong.length} of ${all.length} runs (the seed: ${c.data_vs_memory.seed})`);
+    else if (known.length < all.length) differ.push(`data against memory: not known in ${all.length - known.length} of ${all.length} runs (no profile or no footprint; the seed's data ${need === 'exceeds' ? 'did not fit in' : 'fit in'} RAM)`);
+  }
+  // always different: the engine line and the hardware
+  const lines = uniq(all.map((r) => `${dimensionValue(r, 'engine')} on ${r.identity.server.process ?? 'server'} ${r.identity.server.version ?? '?'}`)).join(', ');
+  differ.unshift(`engine line: ${lines || 'no runs'} (seed: ${claim.seed_setup?.engines ?? '?'})`);
+  const hw = uniq(all.map((r) => `${r.description.host_cpus} CPUs${r.profile ? `, profile ${r.profile}` : ''}`)).join(', ');
+  differ.splice(1, 0, `hardware: ${hw || '-'} (seed: ${claim.seed_setup?.hardware ?? '?'})`);
+  return { fail: uniq(fail), differ: uniq(differ) };
 }
 
-const row = (claim, status, fields) => ({
-  id: claim.id, seed: claim.seed, words: claim.words, published: claim.published.text, status,
-  side: null, lab: null, ratio: null, ci: null, why: '', missing: null, differs: null, ...fields,
-});
+// choose(claim, results, needed) -> { set, bySide, cond } or { none: why }: among the alike sets
+// that hold every needed side, the one that meets the conditions, then holds most of the claim's
+// points (a writeconcern run of one case does not stand in for the whole ordering), then nearest
+// the seed's scale, then with most runs.
+function choose(claim, results, needed, filter = () => true) {
+  const t0 = claim.test;
+  const pts = uniq([...(t0.dimension === 'engine' && t0.pairs ? t0.pairs.flat() : []), t0.case, t0.baseline].filter(Boolean));
+  const held = (runs) => pts.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
+  const t = claim.test;
+  const all = sets(results, t).filter(filter);
+  const cands = all.filter((s) => needed.every((n) => s.sides.has(n)));
+  if (!cands.length) {
+    const have = uniq(all.flatMap((s) => [...s.sides.keys()]));
+    return { none: `runs of ${t.experiment} on ${needed.join(' and ')} alike${have.length ? ` (have: ${have.join(', ')})` : ''}` };
+  }
+  const sc = claim.seed_setup?.scale;
+  const dist = (s) => {
+    const vs = s.runs.map((r) => scaleOf(claim, r)).filter((v) => v > 0);
+    return sc && vs.length ? Math.abs(Math.log(geo(vs) / sc.value)) : Infinity;
+  };
+  const scored = cands.map((s) => {
+    const bySide = new Map(needed.map((n) => [n, s.sides.get(n)]));
+    const runs = [...bySide.values()].flat();
+    return { set: s, bySide, cond: conditions(claim, bySide), h: held(runs), d: dist(s), n: runs.length };
+  });
+  scored.sort((a, b) => (a.cond.fail.length > 0) - (b.cond.fail.length > 0) || b.h - a.h || a.d - b.d || b.n - a.n);
+  return scored[0];
+}
 
-function notComparable(claim, what) {
-  return row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${claim.needs.filter((n) => n.startsWith('./run.sh')).join(' ; ')}` });
+const standsFor = (claim) => Object.entries(claim.conditions?.engines || {}).map(([side, e]) => `${side} stands in for ${e.stands_for}`).join('; ') || null;
+
+const row = (claim, status, fields) => {
+  const differences = fields.differences ?? [];
+  return {
+    id: claim.id, seed: claim.seed, words: claim.words, quote: claim.quote, experiment_of_seed: claim.experiment_of_seed,
+    published: claim.published.text, status, stands_for: standsFor(claim), side: null, lab: null, ratio: null, ci: null,
+    p: null, why: '', missing: null, ...fields, differences, differs: differences.length ? differences.join('; ') : null,
+  };
+};
+
+const runsNeeded = (claim) => claim.needs.filter((n) => n.startsWith('./run.sh')).join(' ; ');
+function notComparable(claim, what, differences = []) {
+  return row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${runsNeeded(claim)}`, differences });
+}
+// a chosen set that fails a condition: not comparable, naming each condition
+const failed = (claim, pick, fields = {}) => row(claim, 'not comparable', { missing: `runs that meet the seed's conditions: ${pick.cond.fail.join('; ')}`, why: `not the seed's conditions: ${pick.cond.fail.join('; ')}`, differences: pick.cond.differ, ...fields });
+
+// pBeyond(o, b): the two-sided p of "the ratio is b", from the interval and its df (the test the
+// 95% interval inverts: the interval excludes b exactly when p < 0.05).
+function pBeyond(o, b) {
+  const [lo, hi] = o.ci;
+  if (!(hi > lo * (1 + 1e-9)) || !o.df) return null;
+  const se = Math.log(hi / lo) / (2 * tQuantile(1 - ALPHA / 2, o.df));
+  return twoSidedP(Math.log(o.ratio / b) / se, o.df);
+}
+
+// judge(o, when) -> { status, why, p }: the claim's rule on an oriented ratio { ratio, ci, df }.
+function judge(o, when) {
+  const [lo, hi] = o.ci;
+  // identical values leave a width of rounding errors only: no interval
+  if (!(hi > lo * (1 + 1e-9)) || !o.df) return { status: 'inconclusive', why: 'no interval: every run gave the same value (zero width), so no spread was seen', p: null };
+  if (when.expect === 'size') {
+    const [b0, b1] = when.band;
+    const band = `${fmt(b0)}-${fmt(b1)}`;
+    if (lo >= b0 && hi <= b1) return { status: 'reproduced', why: `the interval lies within the claimed ${band}`, p: Math.max(pBeyond(o, b0), pBeyond(o, b1)) };
+    if (hi < b0 || lo > b1) return { status: 'contradicted', why: `the interval lies wholly ${hi < b0 ? 'below' : 'above'} the claimed ${band}: not the seed's size`, p: pBeyond(o, hi < b0 ? b0 : b1) };
+    return { status: 'inconclusive', why: `the interval reaches ${lo < b0 && hi > b1 ? 'both below and above' : lo < b0 ? 'below' : 'above'} the claimed ${band}: neither the size nor its absence shown (more runs narrow it)`, p: null };
+  }
+  const up = when.expect === 'higher';
+  if (up ? hi < 1 : lo > 1) return { status: 'contradicted', why: 'the other way round (interval clear of 1.0)', p: pBeyond(o, 1) };
+  if (up ? lo > 1 : hi < 1) return { status: 'reproduced', why: `${up ? 'higher' : 'lower'}, interval clear of 1.0`, p: pBeyond(o, 1) };
+  return { status: 'inconclusive', why: 'the interval spans 1.0: no difference shown', p: null };
 }
 
 // Orient a report verdict as a / b (verdict() puts the faster side first).
 function oriented(v, a) {
   if (!v.ci) return null;
-  return v.faster === a ? { ratio: v.ratio, ci: v.ci } : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]] };
+  return v.faster === a ? { ratio: v.ratio, ci: v.ci, df: v.df } : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]], df: v.df };
 }
 
-// judge(o, when, published): the claim's rule on an oriented ratio and its interval.
-function judge(o, when, published) {
-  const [lo, hi] = o.ci;
-  const range = published?.range ?? (typeof published?.ratio === 'number' ? [published.ratio, published.ratio] : null);
-  const meets = range ? lo <= range[1] && hi >= range[0] : null;
-  const pubText = range ? `published ${range[0] === range[1] ? f2(range[0]) : `${f2(range[0])}-${f2(range[1])}`} ${meets ? 'inside' : 'outside'} the interval` : '';
-  if (when.expect === 'equal') {
-    const band = [1 / (1 + when.equal_within), 1 + when.equal_within];
-    if (lo >= band[0] && hi <= band[1]) return { status: 'reproduced', why: `within ${f2(band[0])}-${f2(band[1])}` };
-    if (lo > band[1] || hi < band[0]) return { status: 'contradicted', why: `the interval lies outside ${f2(band[0])}-${f2(band[1])}: not about equal` };
-    return { status: 'inconclusive', why: `the interval reaches beyond ${f2(band[0])}-${f2(band[1])}: more runs (--repeat) narrow it` };
-  }
-  const up = when.expect === 'higher';
-  const holds = up ? lo > 1 : hi < 1;
-  const reversed = up ? hi < 1 : lo > 1;
-  if (reversed) return { status: 'contradicted', why: `the other way round (interval clear of 1.0)${pubText ? `; ${pubText}` : ''}` };
-  if (!holds) return { status: 'inconclusive', why: `the interval spans 1.0: no difference shown${pubText ? `; ${pubText}` : ''}` };
-  if (when.contains_published && !meets) return { status: 'contradicted', why: `the direction holds but not the size: ${pubText}` };
-  return { status: 'reproduced', why: `${up ? 'higher' : 'lower'}, interval clear of 1.0${pubText ? `; ${pubText}` : ''}` };
-}
-
-const labText = (o, v) => `${f2(o.ratio)}x (95% CI ${f2(o.ci[0])}-${f2(o.ci[1])}, ${v.usable.join(' and ')} runs)`;
-
-// A run-level number (footprint.bytes_per_doc) as an aggregate verdict() reads: one sample a run.
+// A run-level number (footprint.end.bytes_per_doc) as an aggregate verdict() reads: one sample a run.
 function runAggregate(runs, side, metric) {
-  const pick = (r) => {
-    const v = getPath(r.record, metric);
-    return typeof v === 'number' ? v : typeof v?.on_disk === 'number' ? v.on_disk : null;
-  };
-  const xs = runs.map(pick).filter((x) => typeof x === 'number' && x > 0);
-  // runs without the field simply give no sample (verdict() then says how many were usable)
+  const xs = runs.map((r) => getPath(r.record, metric)).filter((x) => typeof x === 'number' && x > 0);
   return { engine: side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 
-// The point of a side with the highest geometric mean of its usable samples (the seed's "max").
-// Where no step has a usable run, the step with the highest median still stands for the side, so
-// that verdict() says why the runs were excluded instead of the claim reading "not run".
-function peak(runs, side) {
-  const names = [...new Set(runs.flatMap((r) => r.points.map((p) => p.name)))];
-  const aggs = names.map((n) => aggregate(runs, n, side)).filter(Boolean);
-  const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
-  const usable = aggs.filter((a) => a.verdict_samples.length);
-  const score = usable.length ? (a) => geo(a.verdict_samples) : (a) => a.ops_per_s.median ?? 0;
-  return (usable.length ? usable : aggs).reduce((best, a) => (!best || score(a) > score(best) ? a : best), null);
+// The step where the two sides together do most: the highest product of their geometric means.
+// Under no difference the product carries no information on the ratio (their logs' sum and
+// difference are independent), so choosing on it does not favour either side.
+function commonPeak(na, nb, a, b) {
+  const names = uniq([...na, ...nb].flatMap((r) => r.points.map((p) => p.name)));
+  let best = null;
+  for (const n of names) {
+    const A = aggregate(na, n, a);
+    const B = aggregate(nb, n, b);
+    if (!A || !B) continue;
+    const score = A.verdict_samples.length && B.verdict_samples.length ? Math.log(geo(A.verdict_samples)) + Math.log(geo(B.verdict_samples)) : -Infinity;
+    if (!best || score > best.score) best = { n, A, B, score };
+  }
+  return best;
+}
+
+const minRunsWhy = (claim, usable) => `needs at least ${claim.minimum?.runs ?? 2} usable runs a side (have ${usable.join(' and ')})`;
+const labText = (o, A, B, a, b, unit, v) => `${a} ${num(geo(A.verdict_samples))} vs ${b} ${num(geo(B.verdict_samples))} ${unit} (geometric means): ${fmt(o.ratio)}x (95% CI ${fmt(o.ci[0])}-${fmt(o.ci[1])}, ${v.usable.join(' and ')} runs)`;
+
+// ratioRow(claim, A, B, names, where, unit, extra): verdict, minimum, judge.
+function ratioRow(claim, A, B, [a, b], where, unit, extra) {
+  const v = verdict(where, A, B);
+  const min = claim.minimum?.runs ?? 2;
+  if (v.usable.some((n) => n < min)) return row(claim, 'inconclusive', { lab: `${v.usable.join(' and ')} usable runs at ${where}`, why: `${minRunsWhy(claim, v.usable)}${v.ci ? '' : `: ${v.sentence}`}`, ...extra });
+  const o = oriented(v, a);
+  if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, ...extra });
+  const j = judge(o, claim.reproduced_when);
+  return row(claim, j.status, { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, p: j.p, why: j.why, ...extra });
 }
 
 function evalRatio(claim, results) {
   const t = claim.test;
   const record = t.metric.startsWith('footprint');
-  if (record && !results.some((r) => r.experiment === t.experiment && r.record?.footprint)) return [notComparable(claim, t.record)];
-  if (t.dimension === 'journal_path' && !results.some((r) => r.experiment === t.experiment && r.record?.storage?.journal_path)) return [notComparable(claim, t.record)];
-  const s = sets(results, t.experiment, t.dimension).find((x) => x.sides.has(t.numerator) && x.sides.has(t.denominator));
-  if (!s) {
-    const have = [...new Set(sets(results, t.experiment, t.dimension).flatMap((x) => [...x.sides.keys()]))];
-    return [notComparable(claim, `runs of ${t.experiment} on ${t.numerator} and ${t.denominator}${have.length ? ` alike (have: ${have.join(', ')})` : ''}`)];
+  const one = (pick) => {
+    const extra = { differences: pick.cond.differ, side: t.per_engine ? pick.set.runs[0].engine : null };
+    if (pick.cond.fail.length) return failed(claim, pick, { side: extra.side });
+    const [na, nb] = [pick.bySide.get(t.numerator), pick.bySide.get(t.denominator)];
+    if (record) {
+      const [A, B] = [runAggregate(na, t.numerator, t.metric), runAggregate(nb, t.denominator, t.metric)];
+      if (!A.verdict_samples.length || !B.verdict_samples.length) return row(claim, 'not comparable', { missing: `needs ${t.record}`, why: `the runs hold no ${t.metric}; runs: ${runsNeeded(claim)}`, ...extra });
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra);
+    }
+    if (t.point === 'peak') {
+      const pk = commonPeak(na, nb, t.numerator, t.denominator);
+      if (!pk) return row(claim, 'not comparable', { missing: 'needs a step measured on both sides', why: 'no step measured on both sides', ...extra });
+      return ratioRow(claim, pk.A, pk.B, [t.numerator, t.denominator], `${pk.n} (the step where both together do most)`, 'ops/s', extra);
+    }
+    const [pa, pb] = [t.points?.[t.numerator] ?? t.point, t.points?.[t.denominator] ?? t.point];
+    const A = aggregate(na, pa, t.numerator);
+    const B = aggregate(nb, pb, t.denominator);
+    if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
+    const A2 = { ...A, engine: t.numerator };
+    const B2 = { ...B, engine: t.denominator };
+    return ratioRow(claim, A2, B2, [t.numerator, t.denominator], pa === pb ? pa : `${pa} vs ${pb}`, 'ops/s', extra);
+  };
+  const needed = [t.numerator, t.denominator];
+  if (t.per_engine) {
+    const engines = uniq(sets(results, t).flatMap((s) => s.runs.map((r) => r.engine)));
+    const rows = engines.map((e) => choose(claim, results, needed, (s) => s.runs[0].engine === e)).filter((p) => !p.none).map(one);
+    return rows.length ? rows : [notComparable(claim, `runs of ${t.experiment} with ${needed.join(' and ')} on one engine`)];
   }
-  const na = s.sides.get(t.numerator);
-  const nb = s.sides.get(t.denominator);
-  let A;
-  let B;
-  if (record) [A, B] = [runAggregate(na, t.numerator, t.metric), runAggregate(nb, t.denominator, t.metric)];
-  else if (t.point === 'peak') [A, B] = [peak(na, t.numerator), peak(nb, t.denominator)];
-  else [A, B] = [aggregate(na, t.point, t.numerator), aggregate(nb, t.point, t.denominator)];
-  const diff = differs(claim, [...na, ...nb]);
-  if (!A || !B) return [row(claim, 'not comparable', { missing: `needs ${t.point} measured on both`, why: `no usable ${t.point} on ${!A ? t.numerator : t.denominator}`, differs: diff })];
-  const where = t.point === 'peak' ? `peak ${A.point} vs ${B.point}` : t.point ?? t.metric;
-  const v = verdict(where, A, B);
-  const o = oriented(v, t.numerator);
-  if (!o) return [row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, differs: diff })];
-  const j = judge(o, claim.reproduced_when, claim.published);
-  return [row(claim, j.status, { lab: `${labText(o, v)} ${where}`, ratio: o.ratio, ci: o.ci, why: j.why, differs: diff })];
+  const pick = choose(claim, results, needed);
+  if (pick.none) return [notComparable(claim, t.record && !sets(results, t).some((s) => s.sides.has(t.numerator)) ? t.record : pick.none)];
+  return [one(pick)];
 }
 
-// cost and ordering: cases of one side compared with each other through verdict().
+// Each run's seconds per minute outside dips over its measured steps (src/stability-of.js).
+function steadinessAggregate(runs, side, figure) {
+  const xs = runs.map((r) => {
+    const vals = r.points.filter((p) => p.stability && stepExclusion(p) === null).map((p) => p.stability[figure]).filter((x) => typeof x === 'number');
+    return vals.length ? vals.reduce((a, x) => a + x, 0) / vals.length : null;
+  }).filter((x) => typeof x === 'number' && x > 0);
+  return { engine: side, runs: runs.length, excluded: {}, verdict_samples: xs };
+}
+
+function evalSteadiness(claim, results) {
+  const t = claim.test;
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  const pick = choose(claim, results, [t.numerator, t.denominator]);
+  if (pick.none) return [notComparable(claim, pick.none)];
+  if (pick.cond.fail.length) return [failed(claim, pick)];
+  const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure), steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
+  return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ })];
+}
+
+// per-side kinds: each side value of the dimension, its own chosen set.
+function perSide(claim, results, fn) {
+  const t = claim.test;
+  const sides = t.side ? [t.side] : uniq(sets(results, t).flatMap((s) => [...s.sides.keys()]));
+  if (!sides.length) return [notComparable(claim, `runs of ${t.experiment}`)];
+  return sides.map((side) => {
+    const pick = choose(claim, results, [side]);
+    if (pick.none) return { ...notComparable(claim, pick.none), side };
+    if (pick.cond.fail.length) return { ...failed(claim, pick), side };
+    return { ...fn(side, pick.bySide.get(side), pick), side, differences: pick.cond.differ, differs: pick.cond.differ.join('; ') };
+  });
+}
+
 const caseAgg = (runs, name) => {
   const a = aggregate(runs, name, name);
   return a ? { ...a, engine: name } : null;
 };
-
-// perSide(claim, results, fn, points): fn on each side's runs from one set of alike runs: the set
-// whose runs hold most of the claim's points (a writeconcern run of one case does not stand in
-// for the whole ordering), then the one with the most runs.
-function perSide(claim, results, fn, points = []) {
-  const t = claim.test;
-  const all = sets(results, t.experiment, t.dimension);
-  if (!all.length) return [notComparable(claim, `runs of ${t.experiment}`)];
-  const held = (runs) => points.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
-  const bySide = new Map();
-  for (const s of all) {
-    for (const [side, runs] of s.sides) {
-      const best = bySide.get(side);
-      if (!best || held(runs) > held(best) || (held(runs) === held(best) && runs.length > best.length)) bySide.set(side, runs);
-    }
-  }
-  return [...bySide].map(([side, runs]) => ({ ...fn(side, runs), side, differs: differs(claim, runs) }));
-}
 
 function evalCost(claim, results) {
   const t = claim.test;
@@ -174,141 +355,161 @@ function evalCost(claim, results) {
     const A = caseAgg(runs, t.case);
     const B = caseAgg(runs, t.baseline);
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs cases ${t.case} and ${t.baseline}` });
-    const v = verdict(`${t.case} vs ${t.baseline}`, A, B);
-    const o = oriented(v, t.case);
-    if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence });
-    const j = judge(o, claim.reproduced_when, claim.published);
-    return row(claim, j.status, { lab: `${labText(o, v)} ${t.case}/${t.baseline}`, ratio: o.ratio, ci: o.ci, why: j.why });
-  }, [t.case, t.baseline]);
+    return ratioRow(claim, A, B, [t.case, t.baseline], `${t.case}/${t.baseline}`, 'ops/s', {});
+  });
+}
+
+// ordering: each pair [a, b] of cases (or of sides at one point): a faster than b.
+function orderPairs(claim, aggOf) {
+  const t = claim.test;
+  const tie = (a, b) => (t.may_tie || []).some(([x, y]) => x === a && y === b);
+  const min = claim.minimum?.runs ?? 2;
+  const pairs = t.pairs.map(([a, b]) => {
+    const A = aggOf(a);
+    const B = aggOf(b);
+    if (!A || !B) return { a, b, state: 'missing' };
+    const v = verdict(`${a} vs ${b}`, A, B);
+    const o = oriented(v, a);
+    if (!o || v.usable.some((n) => n < min)) return { a, b, state: 'unmeasured', why: v.sentence };
+    if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+    const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < 1 ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
+    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, 1), A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+  });
+  const fig = pairs.map((p) => `${p.a}/${p.b} ${p.ratio ? `${fmt(p.ratio)} (${num(p.A)}/${num(p.B)})` : p.state === 'missing' ? 'not run' : 'n/a'}`).join(', ');
+  const of = (st) => pairs.filter((p) => p.state === st).map((p) => `${p.a}/${p.b}`);
+  const need = pairs.filter((p) => !tie(p.a, p.b));
+  const lab = `${of('ordered').length} of ${pairs.length} pairs in the seed's order (ops/s ratio, geometric means: ${fig})`;
+  const rev = pairs.filter((p) => p.state === 'reversed');
+  if (rev.length) return row(claim, 'contradicted', { lab, pairs, p: Math.min(1, Math.min(...rev.map((p) => p.p)) * pairs.length), why: `reversed: ${of('reversed').join(', ')} (interval clear of 1.0)` });
+  const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval')];
+  if (!open.length && need.every((p) => p.state === 'ordered')) {
+    return row(claim, 'reproduced', { lab, pairs, p: Math.max(...need.map((p) => p.p)), why: `every pair in order${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may` : ''}` });
+  }
+  const why = [of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('no-interval').length ? `no interval (identical values): ${of('no-interval').join(', ')}` : '', of('unmeasured').length ? `too few usable runs (at least ${min} a side): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
+  return row(claim, 'inconclusive', { lab, pairs, why });
 }
 
 function evalOrdering(claim, results) {
   const t = claim.test;
-  const tie = (a, b) => (t.may_tie || []).some(([x, y]) => x === a && y === b);
-  return perSide(claim, results, (side, runs) => {
-    const pairs = [];
-    for (let i = 0; i + 1 < t.cases.length; i++) {
-      const [a, b] = [t.cases[i], t.cases[i + 1]];
-      const A = caseAgg(runs, a);
-      const B = caseAgg(runs, b);
-      if (!A || !B) { pairs.push({ a, b, state: 'missing' }); continue; }
-      const v = verdict(`${a} vs ${b}`, A, B);
-      const o = oriented(v, a);
-      if (!o) { pairs.push({ a, b, state: 'unmeasured', why: v.sentence }); continue; }
-      const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < 1 ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
-      pairs.push({ a, b, state, ratio: o.ratio, ci: o.ci });
-    }
-    const fig = pairs.map((p) => `${p.a}/${p.b} ${p.ratio ? f2(p.ratio) : p.state === 'missing' ? 'not run' : 'n/a'}`).join(', ');
-    const of = (st) => pairs.filter((p) => p.state === st).map((p) => `${p.a}/${p.b}`);
-    const count = `${of('ordered').length} of ${pairs.length} steps slower as durability rises`;
-    const lab = `${count} (ops/s ratios: ${fig})`;
-    if (of('reversed').length) return row(claim, 'contradicted', { lab, pairs, why: `reversed: ${of('reversed').join(', ')} (interval clear of 1.0)` });
-    const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing')];
-    if (!open.length) return row(claim, 'reproduced', { lab, pairs, why: `every step ordered${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may here` : ''}` });
-    const why = [of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('unmeasured').length ? `not measurable (excluded or too few runs): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
-    return row(claim, 'inconclusive', { lab, pairs, why });
-  }, t.cases);
+  if (t.dimension === 'engine') return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
+  const names = uniq(t.pairs.flat());
+  const pick = choose(claim, results, names);
+  if (pick.none) return [notComparable(claim, pick.none)];
+  if (pick.cond.fail.length) return [failed(claim, pick)];
+  return [{ ...orderPairs(claim, (n) => { const a = aggregate(pick.bySide.get(n), t.point, n); return a && { ...a, engine: n }; }), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
 }
 
+// A usable point's latency: the geometric mean over its ops of latency_us.p50 (ms shown).
+function latencySamples(runs, name) {
+  return runs.map((r) => r.points.find((p) => p.name === name)).filter((p) => p && stepExclusion(p) === null)
+    .map((p) => Object.values(p.ops).map((o) => o.latency_us?.p50).filter((x) => x > 0)).filter((xs) => xs.length).map(geo);
+}
+
+// knee: the seed read its sweet spot from latency. Step to step, throughput and latency each
+// climb ('<'), fall ('>') or show no difference ('=') on the 95% interval; '?' too few runs.
 function evalKnee(claim, results) {
   return perSide(claim, results, (side, runs) => {
-    const names = [...new Set(runs.flatMap((r) => r.points.map((p) => p.name)))];
+    const names = uniq(runs.flatMap((r) => r.points.map((p) => p.name)));
     const steps = names.map((n) => aggregate(runs, n, n)).filter((a) => a && typeof a.clients === 'number').sort((x, y) => x.clients - y.clients);
     if (steps.length < 3) return row(claim, 'not comparable', { missing: `needs a sweep of at least 3 steps (have ${steps.length})` });
-    const rises = [];
+    const lat = steps.map((s) => latencySamples(runs, s.point));
+    const min = claim.minimum?.runs ?? 2;
+    const move = (a, b) => {
+      if (a.length < min || b.length < min) return { s: '?' };
+      const j = judgeSamples(b, a); // b / a as the higher first: recompute orientation below
+      if (!j || !(j.ci[1] > j.ci[0] * (1 + 1e-9)) || !j.df) return { s: '?' };
+      const o = j.first ? { ratio: 1 / j.ratio, ci: [1 / j.ci[1], 1 / j.ci[0]], df: j.df } : { ratio: j.ratio, ci: j.ci, df: j.df };
+      return { s: o.ci[0] > 1 ? '<' : o.ci[1] < 1 ? '>' : '=', p: pBeyond(o, 1) };
+    };
+    const thr = [];
+    const lt = [];
     for (let i = 0; i + 1 < steps.length; i++) {
-      const v = verdict(`${steps[i + 1].point} vs ${steps[i].point}`, { ...steps[i + 1], engine: steps[i + 1].point }, { ...steps[i], engine: steps[i].point });
-      const o = oriented(v, steps[i + 1].point);
-      rises.push(o ? (o.ci[0] > 1 ? 'up' : o.ci[1] < 1 ? 'down' : 'flat') : 'n/a');
+      thr.push(move(steps[i].verdict_samples, steps[i + 1].verdict_samples));
+      lt.push(move(lat[i], lat[i + 1]));
     }
-    const seq = steps.map((s, i) => `${s.clients}${i < rises.length ? ` ${{ up: '<', down: '>', flat: '=', 'n/a': '?' }[rises[i]]} ` : ''}`).join('');
-    const lab = `${seq} (ops/s step to step; < significant climb)`;
-    if (rises.includes('n/a')) return row(claim, 'inconclusive', { lab, why: 'some steps have fewer than 2 usable runs (--repeat)' });
-    const lastUp = rises.lastIndexOf('up');
-    if (lastUp === -1) return row(claim, 'contradicted', { lab, why: 'no significant climb from the first step: no sweet spot to find' });
-    if (lastUp === rises.length - 1) return row(claim, 'inconclusive', { lab, why: `still climbing at ${steps[steps.length - 1].clients} clients: no knee within the sweep (extend --threads)` });
-    const knee = steps[lastUp + 1].clients;
-    return row(claim, 'reproduced', { lab: `knee at ${knee}: ${lab}`, knee, why: `climbs to ${knee} clients, no significant climb beyond (published ${claim.published.knee.join(' / ')}; the knee moves with the hardware)` });
+    const clients = steps.map((s) => s.clients).join(' ');
+    const ops = steps.map((s) => (s.verdict_samples.length ? num(geo(s.verdict_samples)) : '-')).join(' ');
+    const ms = lat.map((xs) => (xs.length ? (geo(xs) / 1000).toPrecision(2) : '-')).join(' ');
+    const lab = `clients ${clients}; ops/s ${ops}; p50 ms ${ms}; ops/s ${thr.map((x) => x.s).join(' ')}; latency ${lt.map((x) => x.s).join(' ')} (< climbs, = no difference, > falls, ? too few runs)`;
+    for (let j = 1; j < steps.length - 1; j++) {
+      if (thr[j - 1].s === '<' && lt[j].s === '<' && thr[j].s !== '<' && thr[j].s !== '?') {
+        return row(claim, 'reproduced', { lab: `sweet spot at ${steps[j].clients}: ${lab}`, knee: steps[j].clients, p: Math.max(thr[j - 1].p, lt[j].p), why: `throughput climbs to ${steps[j].clients} clients, then latency rises while throughput climbs no more (published ${claim.published.knee.join(' / ')}; it moves with the hardware)` });
+      }
+    }
+    if (thr[0].s === '>' && lt[0].s === '<' && !thr.some((x) => x.s === '<')) return row(claim, 'contradicted', { lab, p: Math.max(thr[0].p, lt[0].p), why: 'throughput falls and latency rises from the first step: no load to climb to' });
+    const why = thr.some((x) => x.s === '?') || lt.some((x) => x.s === '?') ? `some steps lack ${min} usable runs (--repeat)` : thr[thr.length - 1].s === '<' ? `throughput still climbing at ${steps[steps.length - 1].clients} clients: no sweet spot within the sweep` : 'no step where throughput climbs up to it and latency rises after it';
+    return row(claim, 'inconclusive', { lab, why });
   });
 }
 
-function evalLabels(claim, results) {
-  const t = claim.test;
-  const s = sets(results, t.experiment, t.label).find((x) => x.sides.size >= 2);
-  if (!s) return [notComparable(claim, `${t.experiment} runs labelled with at least two values of --label ${t.label}=...`)];
-  const sides = [...s.sides.keys()].sort();
-  const found = [];
-  for (let i = 0; i < sides.length; i++) {
-    for (let j = i + 1; j < sides.length; j++) {
-      const A = aggregate(s.sides.get(sides[i]), t.point, sides[i]);
-      const B = aggregate(s.sides.get(sides[j]), t.point, sides[j]);
-      if (!A || !B) continue;
-      const v = verdict(t.point, A, B);
-      if (v.ci) found.push({ v, o: oriented(v, v.faster) });
-    }
-  }
-  const diff = differs(claim, s.runs);
-  if (!found.length) return [row(claim, 'inconclusive', { lab: 'no interval', why: 'too few usable runs per label (--repeat)', differs: diff })];
-  const top = found.sort((x, y) => y.o.ratio - x.o.ratio)[0];
-  const lab = `${top.v.faster}/${top.v.slower} ${labText(top.o, top.v)}`;
-  if (found.some((x) => x.o.ci[0] > 1)) return [row(claim, 'reproduced', { lab, ratio: top.o.ratio, ci: top.o.ci, why: `${t.label} labels differ (interval clear of 1.0)`, differs: diff })];
-  if (found.every((x) => x.o.ci[0] >= 1 / 1.1 && x.o.ci[1] <= 1.1)) return [row(claim, 'contradicted', { lab, ratio: top.o.ratio, ci: top.o.ci, why: `every pair of ${t.label} labels within 10%`, differs: diff })];
-  return [row(claim, 'inconclusive', { lab, ratio: top.o.ratio, ci: top.o.ci, why: 'no difference shown, none ruled out', differs: diff })];
-}
-
-// dips (issue 40's steps[].stability.dips[].causes) and replication (issue 39's steps[].replication).
+// dips: the side's dips during its own cause, matched by the cause id the loader writes.
 function evalDips(claim, results) {
   const t = claim.test;
-  const runs = results.filter((r) => r.experiment === t.experiment && r.complete);
-  if (!runs.some((r) => r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
-  const out = [];
-  for (const [side, cause] of Object.entries(t.sides)) {
-    const mine = runs.filter((r) => sideOf(r, t.dimension) === side);
-    const dips = mine.flatMap((r) => r.points.flatMap((p) => p.stability?.dips || []));
-    const hit = dips.filter((d) => (d.causes || []).some((c) => new RegExp(cause, 'i').test(typeof c === 'string' ? c : [c.cause, c.rule, c.says].filter(Boolean).join(' ')))).length;
-    const lab = `${dips.length} dip(s) in ${mine.length} run(s), ${hit} during a ${cause}`;
-    let status;
-    let why;
-    if (!mine.length) [status, why] = ['not comparable', `needs runs of ${t.experiment} on ${side}`];
-    else if (!dips.length) [status, why] = ['inconclusive', 'no dips recorded'];
-    else if (hit * 2 >= dips.length) [status, why] = ['reproduced', `most dips during a ${cause}`];
-    else if (hit === 0) [status, why] = ['contradicted', `no dip during a ${cause}`];
-    else [status, why] = ['inconclusive', `fewer than half the dips during a ${cause}`];
-    out.push(row(claim, status, { side, lab, why, ...(status === 'not comparable' ? { missing: why } : {}), differs: differs(claim, mine) }));
-  }
-  return out;
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  return perSide(claim, results, (side, runs) => {
+    const withRec = runs.filter((r) => r.points.some((p) => p.stability));
+    const dips = withRec.flatMap((r) => r.points.filter((p) => stepExclusion(p) === null).flatMap((p) => p.stability?.dips || []));
+    const hit = dips.filter((d) => (d.causes || []).some((c) => c && typeof c === 'object' && t.cause_ids.includes(c.id))).length;
+    const lab = `${dips.length} dip(s) in ${withRec.length} run(s), ${hit} during a ${t.cause} (cause ${t.cause_ids.join(' or ')})`;
+    const min = claim.minimum || {};
+    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record (have ${withRec.length})` });
+    if (dips.length < (min.dips ?? 1)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.dips ?? 1} dips to attribute (have ${dips.length})` });
+    if (hit * 2 >= dips.length) return row(claim, 'reproduced', { lab, why: `at least half the dips during a ${t.cause}` });
+    if (hit === 0) return row(claim, 'contradicted', { lab, why: `no dip during a ${t.cause}` });
+    return row(claim, 'inconclusive', { lab, why: `fewer than half the dips during a ${t.cause}` });
+  });
 }
 
 function evalReplication(claim, results) {
   const t = claim.test;
-  const runs = results.filter((r) => r.experiment === t.experiment && r.complete);
-  if (!runs.some((r) => r.points.some((p) => p.replication))) return [notComparable(claim, t.record)];
-  const flaggedRuns = (side) => {
-    const mine = runs.filter((r) => sideOf(r, t.dimension) === side && r.points.some((p) => p.replication));
-    return { n: mine.length, flagged: mine.filter((r) => r.points.some((p) => p.replication?.flagged)).length, runs: mine };
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.replication))) return [notComparable(claim, t.record)];
+  const pick = choose(claim, results, [t.flagged, t.steady]);
+  if (pick.none) return [notComparable(claim, pick.none)];
+  if (pick.cond.fail.length) return [failed(claim, pick)];
+  const of = (side) => {
+    const mine = pick.bySide.get(side).filter((r) => r.points.some((p) => p.replication));
+    return { n: mine.length, flagged: mine.filter((r) => r.points.some((p) => p.replication?.flagged)).length };
   };
-  const a = flaggedRuns(t.flagged);
-  const b = flaggedRuns(t.steady);
-  const lab = `${t.flagged} flagged in ${a.flagged}/${a.n} run(s), ${t.steady} in ${b.flagged}/${b.n}`;
-  const diff = differs(claim, [...a.runs, ...b.runs]);
-  if (!a.n || !b.n) return [row(claim, 'not comparable', { lab, missing: `needs runs of ${t.experiment} on ${!a.n ? t.flagged : t.steady} with the record`, why: `needs runs of ${t.experiment} on both; runs: ${claim.needs.filter((n) => n.startsWith('./run.sh')).join(' ; ')}`, differs: diff })];
-  if (a.flagged && !b.flagged) return [row(claim, 'reproduced', { lab, why: `${t.flagged}'s secondaries fell behind, ${t.steady}'s kept up`, differs: diff })];
-  if (!a.flagged) return [row(claim, 'contradicted', { lab, why: `${t.flagged}'s secondaries kept up`, differs: diff })];
-  return [row(claim, 'inconclusive', { lab, why: 'both fell behind', differs: diff })];
+  const a = of(t.flagged);
+  const b = of(t.steady);
+  const lab = `${t.flagged} flagged in ${a.flagged} of ${a.n} run(s), ${t.steady} in ${b.flagged} of ${b.n}`;
+  const extra = { lab, differences: pick.cond.differ };
+  const [minA, minB] = [claim.minimum?.runs ?? 3, claim.minimum?.runs_steady ?? 1];
+  if (a.n < minA || b.n < minB) return [row(claim, 'inconclusive', { ...extra, why: `needs at least ${minA} ${t.flagged} and ${minB} ${t.steady} run(s) with the record (have ${a.n} and ${b.n})` })];
+  if (a.flagged === a.n && b.flagged === 0) return [row(claim, 'reproduced', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did` })];
+  if (a.flagged === 0) return [row(claim, 'contradicted', { ...extra, why: `no ${t.flagged} run's secondaries fell behind` })];
+  return [row(claim, 'inconclusive', { ...extra, why: a.flagged < a.n ? `${t.flagged} fell behind in ${a.flagged} of ${a.n} runs, not every one` : `${t.steady} fell behind too` })];
 }
 
-const KINDS = { ratio: evalRatio, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalLabels, dips: evalDips, replication: evalReplication };
+const KINDS = { ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalRatio, dips: evalDips, replication: evalReplication };
+
+// holmClaims(rows): one Holm family over the claims decided on an interval (rows with p); a
+// reproduced or contradicted claim whose adjusted p is above 5% becomes inconclusive.
+function holmClaims(rows) {
+  const idx = rows.map((r, i) => (typeof r.p === 'number' ? i : -1)).filter((i) => i >= 0);
+  const adj = holmAdjusted(idx.map((i) => rows[i].p));
+  return rows.map((r, k) => {
+    const at = idx.indexOf(k);
+    if (at < 0) return r;
+    const out = { ...r, p_holm: adj[at], comparisons: idx.length };
+    if ((r.status === 'reproduced' || r.status === 'contradicted') && adj[at] > ALPHA) {
+      return { ...out, status: 'inconclusive', why: `${r.why}, but does not hold after correcting for ${idx.length} claim tests (Holm-adjusted p = ${adj[at].toFixed(3)})` };
+    }
+    return out;
+  });
+}
 
 // claimsReport(runs, claims) -> rows (report.json `claims`), one per claim and side it was tested on.
 function claimsReport(runs, claims = loadClaims()) {
   const { results } = mergeGroups(runs);
-  return claims.flatMap((c) => {
+  const rows = claims.flatMap((c) => {
     const fn = KINDS[c.test.kind];
     if (!fn) return [row(c, 'not comparable', { missing: `a test of kind ${c.test.kind}`, why: `claims.json: unknown test.kind '${c.test.kind}' (${Object.keys(KINDS).join(', ')})` })];
     // Runs that ended early never count (as in every verdict), but they are not "no runs": say so.
     const incomplete = results.filter((r) => r.experiment === c.test.experiment && !r.complete).length;
     return fn(c, results).map((r) => (r.status === 'not comparable' && incomplete ? { ...r, why: `${r.why} (${incomplete} incomplete run(s) of ${c.test.experiment} not counted)` } : r));
   });
+  return holmClaims(rows);
 }
 
-module.exports = { claimsReport, loadClaims, judge, KINDS };
+module.exports = { claimsReport, loadClaims, judge, KINDS, holmClaims };
