@@ -249,15 +249,17 @@ function runAggregate(runs, side, metric) {
 // The step where the two sides together do most: the highest product of their geometric means.
 // Under no difference the product carries no information on the ratio (their logs' sum and
 // difference are independent), so choosing on it does not favour either side.
-function commonPeak(na, nb, a, b) {
+function commonPeak(na, nb, a, b, min = 2) {
   const names = uniq([...na, ...nb].flatMap((r) => r.points.map((p) => p.name)));
   let best = null;
   for (const n of names) {
     const A = aggregate(na, n, a);
     const B = aggregate(nb, n, b);
     if (!A || !B) continue;
-    const score = A.verdict_samples.length && B.verdict_samples.length ? Math.log(geo(A.verdict_samples)) + Math.log(geo(B.verdict_samples)) : -Infinity;
-    if (!best || score > best.score) best = { n, A, B, score };
+    // steps where both sides have their minimum of usable runs come first
+    const tier = (A.verdict_samples.length >= min && B.verdict_samples.length >= min ? 2 : 0) + (A.verdict_samples.length && B.verdict_samples.length ? 1 : 0);
+    const score = tier ? Math.log(geo(A.verdict_samples)) + Math.log(geo(B.verdict_samples)) : -Infinity;
+    if (!best || tier > best.tier || (tier === best.tier && score > best.score)) best = { n, A, B, score, tier };
   }
   return best;
 }
@@ -289,7 +291,7 @@ function evalRatio(claim, results) {
       return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra);
     }
     if (t.point === 'peak') {
-      const pk = commonPeak(na, nb, t.numerator, t.denominator);
+      const pk = commonPeak(na, nb, t.numerator, t.denominator, claim.minimum?.runs ?? 2);
       if (!pk) return row(claim, 'not comparable', { missing: 'needs a step measured on both sides', why: 'no step measured on both sides', ...extra });
       return ratioRow(claim, pk.A, pk.B, [t.numerator, t.denominator], `${pk.n} (the step where both together do most)`, 'ops/s', extra);
     }

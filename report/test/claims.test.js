@@ -178,6 +178,15 @@ test('peak (004 read+update) at the step both sides together peak; "about equal"
   assert.match(x.lab, /at clients-2 \(the step where both together do most\)/);
   assert.equal(x.status, 'contradicted');
 
+  // a step with too few usable runs on a side is not the peak while another step has enough
+  const few = tmpDir();
+  reps(few, { experiment: 'experiment2', engine: 'rocksdb', points: { 'clients-1': 1300, 'clients-2': 3000 }, ...ex });
+  reps(few, { experiment: 'experiment2', engine: 'mmapv1', points: { 'clients-1': 1000 }, ...ex });
+  makeRun(few, { experiment: 'experiment2', engine: 'mmapv1', stamp: 'one', parameters: P(1000000), extra: RS, steps: [{ name: 'clients-2', clients: 2, ops: { insert: { rate: 3000 } } }] });
+  const f = one(few, '004-read-update');
+  assert.match(f.lab, /at clients-1 \(/);
+  assert.equal(f.status, 'reproduced');
+
   const lim = tmpDir();
   reps(lim, { experiment: 'experiment2', engine: 'rocksdb', points: { 'clients-1': 800, 'clients-2': 1500 }, ...ex });
   for (let i = 0; i < 3; i++) makeRun(lim, { experiment: 'experiment2', engine: 'mmapv1', stamp: `lim${i}`, parameters: P(1000000), extra: RS, steps: [1, 2].map((c) => ({ name: `clients-${c}`, clients: c, limited: true, ops: { insert: { rate: 1000 } } })) });
