@@ -3,7 +3,9 @@
 // --stall-timeout (which stops the run). A server frozen for 5 s (SIGSTOP, a long checkpoint, a
 // VM stolen from) used to leave only a 5 s max latency in summary.json: the step looked whole.
 // Each pause is now said once in the terminal when operations resume, and listed in the step's
-// summary.json entry (steps[].pauses: from_s into the step, idle_ms).
+// summary.json entry (steps[].pauses: from_s into the step, idle_ms, op_p99_ms: the step's own
+// operation times it was judged against). A paused step is no measurement of the engine
+// (src/step-exclusion.js `paused`).
 //
 // The threshold: 1 s, the lab's resolution (the timeline, Grafana), where operations take
 // milliseconds; longer for a paced step whose operations are that far apart (3 intended
@@ -15,11 +17,18 @@ function pauseThresholdMs({ stallTimeoutMs, rate = null }) {
   return Math.min(Math.max(PAUSE_MIN_MS, paced), stallTimeoutMs / 2);
 }
 
-// pauseWatch(stepStartAt, thresholdMs) -> { check(t, lastOkAt) -> a pause that just ended, or
-// null; list }. check runs at every stall check (every 25 ms). A pause is the silence a check saw
-// itself (no completion for thresholdMs at check time), ended by the next completion: a main
+// A silence is a pause only when it is far beyond the server's own operation times in the step:
+// OP_TIMES times the median of the step's per-second p99 latencies so far (a server that takes
+// 0.5-2 s per operation, FerretDB on SQLite, is silent for a second between completions with no
+// pause at all). Until a second's latency is known, the threshold alone decides.
+const OP_TIMES = 10;
+
+// pauseWatch(stepStartAt, thresholdMs, opTimeMs) -> { check(t, lastOkAt) -> a pause that just
+// ended, or null; list }. check runs at every stall check (every 25 ms). A pause is the silence a
+// check saw itself (no completion for thresholdMs at check time), ended by the next completion,
+// and longer than OP_TIMES x opTimeMs() (the step's median per-second p99, ms, or null): a main
 // thread that was not scheduled for a second (a busy host) sees completions it missed, no pause.
-function pauseWatch(stepStartAt, thresholdMs) {
+function pauseWatch(stepStartAt, thresholdMs, opTimeMs = () => null) {
   const list = [];
   let seenOk = stepStartAt; // the idle time counts from the step's start or its last completion
   let silent = false;
@@ -37,11 +46,13 @@ function pauseWatch(stepStartAt, thresholdMs) {
       seenOk = lastOk;
       silent = false;
       if (!was) return null;
-      const pause = { from_s: Math.round(from - stepStartAt) / 1000, idle_ms: Math.round(idle) };
+      const op = opTimeMs();
+      if (typeof op === 'number' && idle < OP_TIMES * op) return null; // within the server's own pace
+      const pause = { from_s: Math.round(from - stepStartAt) / 1000, idle_ms: Math.round(idle), ...(typeof op === 'number' ? { op_p99_ms: Math.round(op * 10) / 10 } : {}) };
       list.push(pause);
       return pause;
     },
   };
 }
 
-module.exports = { pauseThresholdMs, pauseWatch };
+module.exports = { pauseThresholdMs, pauseWatch, OP_TIMES };

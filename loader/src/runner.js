@@ -40,7 +40,7 @@ const { LIMITS } = require('./selfmon');
 const { formatTable, durationText } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
-const { round } = require('../../common/stats');
+const { round, median } = require('../../common/stats');
 const { Rng } = require('./rng');
 const { startServerRecord } = require('./server-record');
 const footprint = require('./footprint');
@@ -393,6 +393,9 @@ class Run {
       loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
       host, // the CPUs this process may use: busy, steal, and what other processes took
     };
+    // The second's slowest p99 of any op (ms): what pauses are judged against (src/pauses.js).
+    const p99s = OPS.map((op) => ops[op]?.latency_us?.p99).filter((x) => typeof x === 'number');
+    if (p99s.length) (acc.opP99Ms ||= []).push(Math.max(...p99s) / 1000);
     for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
     for (const op of OPS) this.metrics.setIntendedLatency(op, ops[op]?.intended_latency_us);
     if (warming) acc.warm.seconds += intervalS;
@@ -424,7 +427,9 @@ class Run {
     const limit = this.opts.stallTimeoutMs;
     const every = Math.min(STALL_CHECK_MS, limit / 4);
     let checkedAt = now();
-    const pauses = pauseWatch(step.startAt, pauseThresholdMs({ stallTimeoutMs: limit, rate: step.rate ?? this.config.rate }));
+    // The step's own operation times (the median of its seconds' p99, ms; tick keeps them).
+    acc.opP99Ms ||= [];
+    const pauses = pauseWatch(step.startAt, pauseThresholdMs({ stallTimeoutMs: limit, rate: step.rate ?? this.config.rate }), () => median(acc.opP99Ms));
     acc.pauses = pauses.list;
     const timer = setInterval(() => {
       if (this.stopReason) return;

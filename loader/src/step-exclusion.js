@@ -15,6 +15,7 @@ const EXCLUSIONS = {
   server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
   failed: 'errors above the threshold',
   lost_documents: 'not every document sent arrived',
+  paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/pauses.js)',
   loader_limited: 'the loader was the limit',
   shared_host: 'the loader shared its host with other load',
   shared_server: 'another loader ran against the same server and collection',
@@ -57,6 +58,8 @@ function exclusionFacts(e, concurrentRuns) {
     not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
     server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
     documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
+    // Silences the loader judged pauses of the server (steps[].pauses, src/pauses.js).
+    paused: Array.isArray(e.pauses) && e.pauses.length ? e.pauses : null,
   };
 }
 
@@ -68,6 +71,7 @@ function stepExclusion(p) {
   if (p.server_ignores) return 'server_ignores';
   if (p.failed) return 'failed';
   if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
+  if (p.paused) return 'paused';
   if (p.loader_limited) return 'loader_limited';
   if (p.shared_host) return 'shared_host';
   if (p.shared_server) return 'shared_server';

@@ -5,6 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const path = require('node:path');
 const { startServer } = require('./support/server');
 const { startLoader, tmpResults, latestRun } = require('./support/loader');
 const { pauseWatch, pauseThresholdMs } = require('../src/pauses');
@@ -18,6 +19,18 @@ test('pauseWatch: a silence seen by the checks is a pause when operations resume
   // The checking thread was not scheduled for 3 s while operations kept completing.
   assert.equal(w.check(5050, 5049), null);
   assert.deepEqual(w.list, [{ from_s: 0.02, idle_ms: 1990 }]);
+});
+
+test("pauseWatch: a silence within the server's own operation times is no pause; far beyond them it is, with the times said", () => {
+  // A slow server: p99 500 ms per operation; 2 s without a completion is 4x that, its own pace.
+  const slow = pauseWatch(0, 1000, () => 500);
+  for (let t = 25; t <= 2000; t += 25) slow.check(t, 0);
+  assert.equal(slow.check(2025, 2010), null);
+  assert.deepEqual(slow.list, []);
+  // A fast one: p99 5 ms; the same 2 s is a pause, judged against 5 ms.
+  const fast = pauseWatch(0, 1000, () => 5);
+  for (let t = 25; t <= 2000; t += 25) fast.check(t, 0);
+  assert.deepEqual(fast.check(2025, 2010), { from_s: 0, idle_ms: 2010, op_p99_ms: 5 });
 });
 
 test('pauseThresholdMs: 1 s, 3 intended intervals of a slow --rate, at most half the stall timeout', () => {
@@ -48,6 +61,16 @@ test('a server frozen (SIGSTOP) for 2.5 s inside a step: one warning line when i
     assert.equal(pauses.length, 1, JSON.stringify(pauses));
     assert.ok(pauses[0].idle_ms >= 2400 && pauses[0].idle_ms < 4000, `idle ${pauses[0].idle_ms} ms`);
     assert.ok(pauses[0].from_s >= 0.5 && pauses[0].from_s < 4, `from ${pauses[0].from_s} s`);
+    assert.ok(pauses[0].op_p99_ms > 0 && pauses[0].op_p99_ms * 10 < pauses[0].idle_ms, `judged against the step's own operation times: ${JSON.stringify(pauses[0])}`);
+    // The pause reaches the report: the step is no measurement of the engine, and says why.
+    const { main: report } = require('../../report/src/cli');
+    let out = '';
+    assert.equal(report(['--results-dir', results], { stdout: { write: (x) => { out += x; } }, stderr: { write: () => {} } }), 0);
+    const rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
+    const agg = rep.experiments[0].sets[0].aggregates[0];
+    assert.deepEqual(agg.excluded, { paused: 1 }, JSON.stringify(agg.excluded));
+    assert.equal(agg.paused.length, 1);
+    assert.match(out, /excluded: frozen: paused 1\/1/);
   } finally {
     process.kill(server.proc.pid, 'SIGCONT');
     await server.stop();

@@ -40,7 +40,7 @@
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
   // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
-  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', server_ignores: 'server ignores it', failed: 'errors', lost_documents: 'docs lost', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
+  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', server_ignores: 'server ignores it', failed: 'errors', lost_documents: 'docs lost', paused: 'server paused', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
   const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
@@ -183,6 +183,7 @@
     for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations${f.first_error ? ` (first: ${f.first_error.codeName || f.first_error.code || ''} ${f.first_error.message || ''})` : ''}`);
     if ((a.shared_host || []).length) n.push(`shared the host with other load: ${a.shared_host.join('; ')}`);
     if ((a.shared_server || []).length) n.push(`another loader ran against the same server and collection: ${a.shared_server.join('; ')}`);
+    if ((a.paused || []).length) n.push(`the server paused: ${a.paused.map((p) => `nothing completed for ${(p.idle_ms / 1000).toFixed(1)} s, ${p.from_s} s in${p.op_p99_ms ? ` (its operations' p99 ${p.op_p99_ms} ms)` : ''}`).join('; ')}`);
     if (Object.keys(a.excluded || {}).length) n.push(`EXCLUDED from verdicts: ${exclLabel(a)}`);
     return n.join('; ');
   }

@@ -27,6 +27,7 @@ function pointNote(a) {
   if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
   if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
   if (a.loader_limited_runs) n.push(`LOADER-LIMITED in ${a.loader_limited_runs}/${a.runs}: excluded from verdicts`);
+  if ((a.paused || []).length) n.push(`SERVER PAUSED (${a.paused.map((p) => `${(p.idle_ms / 1000).toFixed(1)} s`).join(', ')}): excluded from verdicts`);
   return n.join('; ');
 }
 
