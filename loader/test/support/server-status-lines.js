@@ -232,6 +232,8 @@ const SIZES = {
   },
   rocksdb: (size, count) => ({ size, storageSize: Math.max(size & ~255, 256), totalIndexSize: Math.max(count * 17, 1) }),
 };
+// Every engine of the table of meanings is played (a new row there needs its sizes here).
+for (const e of require('../../../common/meanings').ENGINES) if (!SIZES[e]) throw new Error(`server-status-lines.js: no collStats sizes for ${e} (common/meanings.js)`);
 const sizedCommand = (cmd) => cmd.name === 'collStats' || cmd.name === 'dbStats';
 function sized(cmd, doc, line) {
   if (doc.ok !== 1 || !line.storageEngine) return doc; // mongos: the test server's own answer

@@ -1,0 +1,64 @@
+'use strict';
+// The table of meanings (common/meanings.js) against the two things that must agree with it: the
+// loader's field map (every counter a figure names is one the record reads) and the test server
+// (each line plays its engine's collStats and counters as the table says the engine reports
+// them, so a run on the shim gives each figure the quantity the table names).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { FIELDS } = require('../src/server-record/fields');
+const { readStatus } = require('../src/server-record/delta');
+const { FIGURES, ENGINES, meaningOf, comparable } = require('../../common/meanings');
+const shim = require('./support/server-status-lines');
+const { lineOf } = require('./support/server-lines');
+
+const LINE_OF = { wiredTiger: 'mongod-8.0-wiredtiger-replset', inMemory: 'psmdb-8.0-inmemory-replset', mmapv1: 'mongod-4.0-mmapv1-replset', rocksdb: 'psmdb-3.6-rocksdb-replset' };
+
+test('every figure has a row for every engine (or a default), each with what it measures and its source', () => {
+  for (const [name, f] of Object.entries(FIGURES)) {
+    assert.ok(f.what, name);
+    for (const e of ENGINES) {
+      const m = meaningOf(name, name === 'lag' ? 'optimeDate' : e);
+      assert.ok(m.measures && m.source, `${name} on ${e}`);
+    }
+  }
+});
+
+test('write bytes: each engine\'s parts are fields the record reads, and the line the shim plays reports them', () => {
+  const keys = new Set(FIELDS.map((f) => f.key));
+  for (const e of ENGINES) {
+    const m = meaningOf('write_bytes', e);
+    for (const p of m.parts) assert.ok(keys.has(p), `${e}: ${p} is a server.ndjson field`);
+    const line = lineOf(LINE_OF[e]);
+    const state = {};
+    shim.count(state, 0, { name: 'insert', body: { documents: [{}] } }, 500, 3);
+    const { values } = readStatus(shim.sections(line, state, 0));
+    for (const p of m.parts) assert.equal(typeof values[p], 'number', `${e}: the shim's line reports ${p}`);
+  }
+  // One quantity where all parts are file writes; MMAPv1's is its own.
+  assert.ok(comparable('write_bytes', { a: ['file_write_bytes'], b: [meaningOf('write_bytes', 'rocksdb').quantity] }).same);
+  assert.equal(comparable('write_bytes', { a: ['file_write_bytes'], b: [meaningOf('write_bytes', 'mmapv1').quantity] }).same, false);
+});
+
+test("collStats per engine as the table says: MongoRocks' storage is its logical size rounded to 256 B, MMAPv1's size is padded, inMemory's storage is its data", () => {
+  const bson = 238 * 300; // the test server's size: the documents' BSON
+  const cs = (e) => shim.sized({ name: 'collStats' }, { ok: 1, count: 300, size: bson, storageSize: 0, totalIndexSize: 0 }, lineOf(LINE_OF[e]));
+  assert.equal(cs('rocksdb').storageSize, bson & ~255);
+  assert.equal(meaningOf('engine_storage', 'rocksdb').quantity, 'rocks_logical_bytes');
+  assert.equal(cs('mmapv1').size, 300 * 256, 'each 238 B record + 16 B header padded to 256');
+  assert.equal(cs('inMemory').storageSize, bson);
+  assert.ok(cs('wiredTiger').storageSize < bson, 'compressed files');
+  // No two engines' collStats storage is one quantity.
+  const qs = ENGINES.map((e) => meaningOf('engine_storage', e).quantity);
+  assert.equal(new Set(qs).size, ENGINES.length);
+});
+
+test('lag: 4.4+ lines report lastAppliedWallTime (ms), older ones only the whole-second optimeDate', () => {
+  for (const e of ENGINES) {
+    const line = lineOf(LINE_OF[e]);
+    const state = {};
+    shim.count(state, 0, { name: 'insert', body: { documents: [{}] } }, 500, 3);
+    const st = shim.replSetGetStatus(line, state, 0, ['a:1', 'b:1', 'c:1']);
+    for (const m of st.members) assert.equal(m.optimeDate.getTime() % 1000, 0, `${e}: optimeDate in whole seconds`);
+    assert.equal(st.members.every((m) => m.lastAppliedWallTime instanceof Date), line.wire >= 9, `${e}: lastAppliedWallTime only on 4.4+`);
+  }
+});
