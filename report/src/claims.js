@@ -226,12 +226,14 @@ function judge(o, when) {
     const band = `${fmt(b0)}-${fmt(b1)}`;
     if (lo >= b0 && hi <= b1) return { status: 'reproduced', why: `the interval lies within the claimed ${band}`, p: Math.max(pBeyond(o, b0), pBeyond(o, b1)) };
     if (hi < b0 || lo > b1) return { status: 'contradicted', why: `the interval lies wholly ${hi < b0 ? 'below' : 'above'} the claimed ${band}: not the seed's size`, p: pBeyond(o, hi < b0 ? b0 : b1) };
-    return { status: 'inconclusive', why: `the interval reaches ${lo < b0 && hi > b1 ? 'both below and above' : lo < b0 ? 'below' : 'above'} the claimed ${band}: neither the size nor its absence shown (more runs narrow it)`, p: null };
+    // still one of the family's tests: the p of the bound that would have decided it
+    const pIn = o.ratio >= b0 && o.ratio <= b1 ? Math.max(pBeyond(o, b0), pBeyond(o, b1)) : pBeyond(o, o.ratio < b0 ? b0 : b1);
+    return { status: 'inconclusive', why: `the interval reaches ${lo < b0 && hi > b1 ? 'both below and above' : lo < b0 ? 'below' : 'above'} the claimed ${band}: neither the size nor its absence shown (more runs narrow it)`, p: pIn };
   }
   const up = when.expect === 'higher';
   if (up ? hi < 1 : lo > 1) return { status: 'contradicted', why: 'the other way round (interval clear of 1.0)', p: pBeyond(o, 1) };
   if (up ? lo > 1 : hi < 1) return { status: 'reproduced', why: `${up ? 'higher' : 'lower'}, interval clear of 1.0`, p: pBeyond(o, 1) };
-  return { status: 'inconclusive', why: 'the interval spans 1.0: no difference shown', p: null };
+  return { status: 'inconclusive', why: 'the interval spans 1.0: no difference shown', p: pBeyond(o, 1) };
 }
 
 // Orient a report verdict as a / b (verdict() puts the faster side first).
@@ -388,7 +390,7 @@ function orderPairs(claim, aggOf) {
     return row(claim, 'reproduced', { lab, pairs, p: Math.max(...need.map((p) => p.p)), why: `every pair in order${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may` : ''}` });
   }
   const why = [of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('no-interval').length ? `no interval (identical values): ${of('no-interval').join(', ')}` : '', of('unmeasured').length ? `too few usable runs (at least ${min} a side): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
-  return row(claim, 'inconclusive', { lab, pairs, why });
+  return row(claim, 'inconclusive', { lab, pairs, why, p: pairs.some((x) => typeof x.p === 'number') ? 1 : null });
 }
 
 function evalOrdering(claim, results) {
@@ -440,7 +442,7 @@ function evalKnee(claim, results) {
     }
     if (thr[0].s === '>' && lt[0].s === '<' && !thr.some((x) => x.s === '<')) return row(claim, 'contradicted', { lab, p: Math.max(thr[0].p, lt[0].p), why: 'throughput falls and latency rises from the first step: no load to climb to' });
     const why = thr.some((x) => x.s === '?') || lt.some((x) => x.s === '?') ? `some steps lack ${min} usable runs (--repeat)` : thr[thr.length - 1].s === '<' ? `throughput still climbing at ${steps[steps.length - 1].clients} clients: no sweet spot within the sweep` : 'no step where throughput climbs up to it and latency rises after it';
-    return row(claim, 'inconclusive', { lab, why });
+    return row(claim, 'inconclusive', { lab, why, p: [...thr, ...lt].some((x) => typeof x.p === 'number') ? 1 : null });
   });
 }
 
@@ -485,8 +487,9 @@ function evalReplication(claim, results) {
 
 const KINDS = { ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalRatio, dips: evalDips, replication: evalReplication };
 
-// holmClaims(rows): one Holm family over the claims decided on an interval (rows with p); a
-// reproduced or contradicted claim whose adjusted p is above 5% becomes inconclusive.
+// holmClaims(rows): one Holm family over the claims tested on an interval (rows with p, the
+// inconclusive ones too: each was a test); a reproduced or contradicted claim whose adjusted p is
+// above 5% becomes inconclusive.
 function holmClaims(rows) {
   const idx = rows.map((r, i) => (typeof r.p === 'number' ? i : -1)).filter((i) => i >= 0);
   const adj = holmAdjusted(idx.map((i) => rows[i].p));

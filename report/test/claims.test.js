@@ -396,6 +396,9 @@ test('Holm over the claims: a decision that holds alone but not among many becom
   assert.match(out[0].why, /does not hold after correcting for 3 claim tests \(Holm-adjusted p = 0\.060\)/);
   assert.equal(out[1].comparisons, 3);
   assert.equal(out[3].p_holm, undefined);
+  // an inconclusive claim with an interval is one of the family's tests too
+  assert.equal(judge({ ratio: 1, ci: [0.8, 1.25], df: 4 }, { expect: 'higher' }).p, 1);
+  assert.ok(judge({ ratio: 0.7, ci: [0.5, 0.98], df: 4 }, claim('004-storage').reproduced_when).p > 0.05);
   // through the judge: every decided claim carries its p and the family size
   const root = tmpDir();
   reps(root, { experiment: 'journal', engine: 'wiredtiger', points: { 'j:false': 1000, 'j:true': 670 }, step: () => ({ journal: true }) });
