@@ -743,7 +743,8 @@ class Run {
     if (end && end.documents) {
       const b = end.bytes_per_doc;
       // On disk only where collStats says what lies on disk on this engine (common/meanings.js).
-      const disk = b.on_disk_with_indexes !== null ? `${b.on_disk_with_indexes} bytes/doc on disk with indexes` : `${b.engine_storage ?? 'n/a'} bytes/doc in collStats storage, not on-disk bytes here`;
+      const disk = b.on_disk_with_indexes !== null ? `${b.on_disk_with_indexes} bytes/doc on disk with indexes`
+        : b.engine_storage !== null ? `${b.engine_storage} in collStats storage (not on disk here)` : 'on disk unknown';
       this.stdout.write(`footprint at the end: ${end.documents} documents, ${b.logical ?? 'n/a'} bytes/doc logical (BSON), ${disk}${end.file_bytes ? `, data files ${end.file_bytes} bytes` : ''}\n`);
     }
     // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
