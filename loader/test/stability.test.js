@@ -199,3 +199,10 @@ test("inMemory never checkpoints nor evicts for dirty pages: those rules do not 
   assert.deepEqual(r({ compaction_pending: 1 }).causes, []);
   assert.deepEqual(r({ compaction_pending: 1, stall_micros: 250000 }).causes.map((c) => c.id), ['rocks_flush']);
 });
+
+test('on a line whose lag is the heartbeat optime (2 s floor), a 0 -> 2 s step is the heartbeat, not a jump', () => {
+  const st = stepStability(seconds([1000, 1000, 1000, 1000, 1000, 100, 1000, 1000]));
+  const mk = (lags) => explainDips(st.dips, { series: lags.map((lag, s) => row(s, 'b:1', {}, { state: 'SECONDARY', lag_s: lag, lag_source: 'optimeDate', lag_floor_s: 2 })), loader: [], from: T0, to: T0 + 8000 })[0];
+  assert.deepEqual(mk([0, 0, 0, 0, 2, 2, 0, 0]).causes, []);
+  assert.deepEqual(mk([0, 0, 0, 0, 5, 5, 5, 5]).causes.map((c) => c.id), ['lag_jump']);
+});

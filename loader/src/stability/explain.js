@@ -48,7 +48,10 @@ function holds(cond, row, ctx) {
       const p = prev ? valueOf(prev, cond.field) : undefined;
       if (v === undefined || p === undefined) return undefined;
       if (cond.op === 'changed') return v !== p ? `${p} -> ${v}` : undefined;
-      return v - p >= cond.value ? `${p} -> ${v}` : undefined;
+      // Lag from the heartbeat optime moves 0-2 s with no event (its floor, repl.js lag_floor_s):
+      // a jump there must rise that much further.
+      const floor = cond.field === 'repl.lag_s' && row.repl && typeof row.repl.lag_floor_s === 'number' ? row.repl.lag_floor_s : 0;
+      return v - p >= cond.value + floor ? `${p} -> ${v}` : undefined;
     }
     case 'burst': {
       const m = ctx.memberMedian(row.member, cond.field);
