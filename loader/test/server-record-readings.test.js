@@ -57,6 +57,15 @@ test('a recorded 4.2.8 WiredTiger primary: every field the map names is read wit
   for (const [k, v] of Object.entries(expect)) assert.equal(values[k], v, `${k}: read ${values[k]}, recorded ${v}`);
   // Nothing read that the recording does not have (no MMAPv1, MongoRocks or 8.0 queues).
   for (const k of Object.keys(values)) assert.ok(!/^(mmapv1|rocks)\./.test(k), k);
+  // Its replSetGetStatus: optimeDate in whole seconds, no member wall times (4.4+), so the lag is
+  // the heartbeat optime's, with its floor; its oplog (size 1865616 of maxSize 16777216) is not full.
+  const st = rec.replSetGetStatus;
+  for (const m of st.members) assert.equal(m.optimeDate.getTime() % 1000, 0);
+  assert.equal(st.heartbeatIntervalMillis, 2000);
+  const view = replOf(st, st.members[0].name);
+  for (const m of st.members.filter((x) => x.stateStr === 'SECONDARY')) assert.deepEqual(view.lagOf(m.name), { lagSeconds: 0, source: 'optimeDate', floor_s: 2 });
+  const { FULL_AT } = require('../src/server-record/repl');
+  assert.ok(rec.oplogStats.size < FULL_AT * rec.oplogStats.maxSize, 'a 16 MB oplog holding 1.9 MB is not full');
 });
 
 test('8.0 tickets: queues.execution.<read|write>.<out|available> (8.0 queues_server_status_section.cpp, ticketholder.cpp)', () => {
