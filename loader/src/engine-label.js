@@ -1,7 +1,7 @@
 'use strict';
 // Which engine a run is filed under (results/<experiment>/<engine>/): --engine LABEL as given
-// (source "flag"), unless LABEL is an engine of the table and the server reports another storage
-// engine; else the storage engine the server reports, by the engines table's name where
+// (source "flag"), unless LABEL is an engine of the table and the server reports a storage engine
+// no row of the table runs; else the storage engine the server reports, by the engines table's name where
 // its server_engine column knows it, else as reported, made safe for a folder name ("server");
 // else the product a vendor field of buildInfo names ("product", src/products.js); else
 // "unknown-<version>" ("none"). Never the process name. The rule with its examples and why:
@@ -37,11 +37,15 @@ const folderSafe = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._
 function engineLabel({ flag, reported, server = null, repoRoot }) {
   const rep = typeof reported === 'string' && reported !== '' ? reported : null;
   // --engine naming a row of the engines table is a claim about the server (./run.sh passes the
-  // stack's engine): a server that reports another storage engine is filed under its own word, so
-  // a run on something else (the Docker suite's stand-in, a misconfigured image) is never counted
-  // as that engine's. Any other label is the user's name for the run and is kept as given.
-  const row = flag ? tableEngines(repoRoot).find((r) => r.engine === String(flag).toLowerCase()) : null;
-  if (flag && !(row && rep && rep !== row.server_engine)) return { engine: flag, source: 'flag', reported: rep };
+  // stack's engine): a server reporting a storage engine that no row of the table runs is none of
+  // the table's engines, and is filed under its own word, so a run on something else (the Docker
+  // suite's stand-in, which reports "standin") is never counted as that engine's. A server
+  // reporting another engine of the table keeps the label (the engine_reported beside it and the
+  // note below say so; the report's claims check the reported engine). Any other label is the
+  // user's name for the run and is kept as given.
+  const rows = flag && rep ? tableEngines(repoRoot) : [];
+  const foreign = rows.some((r) => r.engine === String(flag).toLowerCase()) && !rows.some((r) => r.server_engine === rep);
+  if (flag && !foreign) return { engine: flag, source: 'flag', reported: rep };
   if (!rep) {
     const vendor = server && Array.isArray(server.vendors) ? server.vendors[0] : null;
     const backend = server && server.backend ? [server.backend.name, server.backend.version] : [];

@@ -86,11 +86,11 @@ test('--engine any label: recorded as given, the server\'s word beside it', asyn
   assert.match(r.stderr, /labelled 'atlas-m10' \(--engine\) and the server reports storage engine 'wiredTiger'/);
 });
 
-test('--engine naming a table engine on a server that reports another engine: filed under the server\'s word', () => {
+test('--engine naming a table engine on a server that reports an engine no row runs: filed under the server\'s word', () => {
   const { engineLabel } = require('../src/engine-label');
   const standin = engineLabel({ flag: 'wiredtiger', reported: 'standin', server: { vendors: [{ product: 'standin', version: '1' }] } });
   assert.deepEqual(standin, { engine: 'standin', source: 'server', reported: 'standin' }, 'the Docker suite\'s stand-in is never filed as wiredtiger');
-  assert.equal(engineLabel({ flag: 'rocksdb', reported: 'wiredTiger' }).engine, 'wiredtiger', 'a rocksdb stack whose server runs wiredTiger');
+  assert.equal(engineLabel({ flag: 'rocksdb', reported: 'wiredTiger' }).engine, 'rocksdb', 'another engine of the table: the label stands, engine_reported beside it');
   assert.equal(engineLabel({ flag: 'wiredtiger', reported: 'wiredTiger' }).source, 'flag', 'the engine it names: the flag stands');
   assert.equal(engineLabel({ flag: 'wiredtiger', reported: null }).source, 'flag', 'a server that reports nothing (mongos alone, FerretDB): the flag stands');
   assert.equal(engineLabel({ flag: 'atlas-m10', reported: 'standin' }).engine, 'atlas-m10', 'a label of the user\'s own, not a table engine: kept');
