@@ -41,8 +41,17 @@ cluster_router() { topology_services router | head -n1; }
 # cluster_ps [SERVICE...]: "service|state|health|exitcode" per container of this engine's project.
 cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }
 
+# service_up STATE SERVICE: in cluster_ps output STATE, SERVICE is up: running and healthy, or
+# running with its health not judged yet ("starting": on Engines before 25, which take no
+# start_interval, the first check comes a whole interval, 10 s, after the start, and init can
+# finish before mongos was ever checked; an unhealthy one is not up), or a one-shot that exited 0.
+service_up() {
+  awk -F'|' -v s="$2" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy" || $3 == "starting")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
+    END { exit !ok }' <<<"$1"
+}
+
 # cluster_is_up PROFILE_ARGS...: every service of the stack (ours and those other parts add) is
-# running and healthy, or has exited 0 if it is a one-shot; `up` is then a no-op.
+# up (service_up); `up` is then a no-op.
 cluster_is_up() {
   local state svc want=()
   state=$(cluster_ps)
@@ -50,8 +59,7 @@ cluster_is_up() {
   mapfile -t want < <({ cluster_services; compose_probe "$@" config --services 2>/dev/null; } | sort -u)
   for svc in "${want[@]}"; do
     [[ -n $svc ]] || continue
-    awk -F'|' -v s="$svc" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
-      END { exit !ok }' <<<"$state" || return 1
+    service_up "$state" "$svc" || return 1
   done
 }
 
@@ -126,6 +134,9 @@ cluster_report() {
 verb_up() {
   local profiles=()
   stack_memory_check # a shard member that does not fit the profile's memory: one line, exit 2
+  stack_leave_out
+  [[ -z ${LAB_LEAVE_OUT:-} || $MONITORING != 1 ]] ||
+    info "Left out of the stack (LAB_LEAVE_OUT): ${LAB_LEAVE_OUT}; the panels and links that need them stay empty."
   mapfile -t profiles < <(cluster_profile_args)
   if [[ $DRY_RUN == 1 && ${LAB_SMOKE_UP:-} == "$ENGINE" ]]; then
     # a step of `smoke --dry-run` (lib/smoke.sh): smoke's own up was printed above

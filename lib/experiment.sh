@@ -356,8 +356,7 @@ experiment_stack_not_up() {
   state=$(cluster_ps)
   while IFS= read -r svc; do
     [[ -n $svc ]] || continue
-    awk -F'|' -v s="$svc" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
-      END { exit !ok }' <<<"$state" || echo "$svc"
+    service_up "$state" "$svc" || echo "$svc"
   done < <(cluster_services)
 }
 
@@ -373,7 +372,7 @@ experiment_in_stack() {
   # --metrics-host 0.0.0.0: Prometheus scrapes loader:9464 over the stack network; no host port.
   local args=("$name" --uri "$(experiment_stack_uri "$via")" --password-file "$EXPERIMENT_SECRETS/root-password"
     --metrics-host 0.0.0.0 --engine "$ENGINE" "$@")
-  if [[ $MONITORING == 1 ]]; then
+  if [[ $MONITORING == 1 ]] && ! left_out grafana; then
     args+=(--grafana-url http://grafana:3000 --grafana-password-file "$EXPERIMENT_SECRETS/grafana-admin-password")
   fi
   if [[ $DRY_RUN != 1 ]] && stack_has_running; then

@@ -83,10 +83,14 @@ monitoring_start_refused() {
   done
 }
 
+# left_out SERVICE: the user's LAB_LEAVE_OUT names SERVICE (a monitoring service the engine
+# cannot run; lib/stack.sh stack_leave_out checks the names).
+left_out() { [[ " ${LAB_LEAVE_OUT:-} " == *" $1 "* ]]; }
+
 # monitoring_ports: host ports `up` publishes for monitoring (preflight checks they are free).
 monitoring_ports() {
   [[ $MONITORING == 1 ]] || return 0
-  echo "$MONITORING_GRAFANA_PORT"
+  left_out grafana || echo "$MONITORING_GRAFANA_PORT"
   echo "$MONITORING_PROMETHEUS_PORT"
 }
 
@@ -96,10 +100,14 @@ monitoring_after_up() {
   [[ $MONITORING == 1 ]] || return 0
   local grafana="http://127.0.0.1:$MONITORING_GRAFANA_PORT" uid title
   echo "Monitoring (1 s resolution; anonymous read-only viewer, no login needed):"
-  while IFS=$'\t' read -r uid title; do
-    printf '  %-17s %s/d/%s?var-engine=%s\n' "$title" "$grafana" "$uid" "$ENGINE"
-  done <<<"$MONITORING_DASHBOARDS"
-  echo "  Grafana admin:    user admin, password in .secrets/$ENGINE/grafana-admin-password"
+  if left_out grafana; then
+    echo "  Grafana:          left out (LAB_LEAVE_OUT); the same series are in Prometheus"
+  else
+    while IFS=$'\t' read -r uid title; do
+      printf '  %-17s %s/d/%s?var-engine=%s\n' "$title" "$grafana" "$uid" "$ENGINE"
+    done <<<"$MONITORING_DASHBOARDS"
+    echo "  Grafana admin:    user admin, password in .secrets/$ENGINE/grafana-admin-password"
+  fi
   echo "  Prometheus:       http://127.0.0.1:$MONITORING_PROMETHEUS_PORT/targets (every target scraped every 1 s)"
 }
 

@@ -39,8 +39,23 @@ stack_files() {
       esac
     fi
     stack_engine_has_start_interval && files+=(compose/monitoring/healthcheck-start-interval.yml)
+    # LAB_LEAVE_OUT="cadvisor grafana": monitoring services an engine cannot run, left out of the
+    # stack (compose/monitoring/leave-out-<service>.yml; checked by stack_leave_out).
+    for f in ${LAB_LEAVE_OUT:-}; do files+=("compose/monitoring/leave-out-$f.yml"); done
   fi
   for f in "${files[@]}"; do printf -- '-f\n%s\n' "$f"; done
+}
+
+# stack_leave_out: LAB_LEAVE_OUT names only services that have a leave-out file; one line else.
+stack_leave_out() {
+  local f known=""
+  for f in "$LAB_ROOT"/compose/monitoring/leave-out-*.yml; do
+    f=${f##*/leave-out-}
+    known+="${known:+ }${f%.yml}"
+  done
+  for f in ${LAB_LEAVE_OUT:-}; do
+    [[ -f $LAB_ROOT/compose/monitoring/leave-out-$f.yml ]] || die_usage "LAB_LEAVE_OUT names '$f', which cannot be left out (these can: $known)"
+  done
 }
 
 # stack_env: NAME=VALUE lines for everything the compose files interpolate, each described in
@@ -64,6 +79,7 @@ LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
 LAB_OPLOG_MB=$(stack_oplog_mb "$ENGINE" "$PROFILE")
 LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
+LAB_LOADER_DEPS=$(loader_deps_source)
 ENV
   placement_env
   local extra kept

@@ -85,6 +85,20 @@ port_27017_free() {
   assert_output --partial "The wiredtiger stack is partly up: starting the services that are not, without recreating the running ones"
 }
 
+@test "service_up: a running member whose health is not judged yet (starting) is up, an unhealthy one is not" {
+  # Engine 20.10 takes no start_interval: mongos is first checked 10 s after it starts, and init
+  # can finish before that; `up` and an experiment must not call the stack partly up then.
+  up() { (LAB_ROOT=$LAB; source "$LAB/lib/common.sh"; source "$LAB/lib/cluster.sh"; service_up "$1" "$2"); }
+  local ps=$'keyfile|exited||0\nshard01-b|exited||137\ncfg1|running|healthy|0\nmongos|running|starting|0\ncfg2|running|unhealthy|0\ninit|running||0'
+  up "$ps" mongos || fail "running, health starting: not up"
+  up "$ps" cfg1 || fail "running and healthy: not up"
+  up "$ps" keyfile || fail "a one-shot that exited 0: not up"
+  up "$ps" init || fail "running with no healthcheck: not up"
+  ! up "$ps" cfg2 || fail "unhealthy: up"
+  ! up "$ps" shard01-b || fail "exited 137: up"
+  ! up "$ps" shard01-a || fail "absent: up"
+}
+
 @test "kept shard arguments (.state/ENGINE/shard-extra-args, a fault's): every compose line carries them; destroy and down of a no-data engine forget them, down of a data engine keeps them" {
   local e
   for e in wiredtiger inmemory; do mkdir -p "$LAB/.state/$e" && echo "--oplogSize 16" >"$LAB/.state/$e/shard-extra-args"; done
