@@ -65,7 +65,11 @@ function sidesOf(metric, bySide, value, quantity) {
       const A = { side: a, ...sides[a] };
       const B = { side: b, ...sides[b] };
       const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }) : { same: true };
-      verdicts.push(c.same ? compare(metric, A, B) : { metric, sides: [a, b], status: 'not-comparable', sentence: c.why });
+      // A quantity with a floor (lag from the heartbeat optime: 0-2 s on a healthy secondary):
+      // values all within it say nothing about either side.
+      const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
+      if (floor && [...A.samples, ...B.samples].every((x) => x <= floor)) verdicts.push({ metric, sides: [a, b], status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${a} and ${b} (every value within the ${floor} s the heartbeat optime cannot resolve)` });
+      else verdicts.push(c.same ? compare(metric, A, B) : { metric, sides: [a, b], status: 'not-comparable', sentence: c.why });
     }
   }
   return { what: METRICS[metric], sides, verdicts };

@@ -96,3 +96,14 @@ test("the appendix's cache and dirty MB are the lab's MB (10^6 bytes), nulls kep
   assert.equal(s[1].cache_mb, null);
   assert.equal(s[1].s, 1);
 });
+
+test('lag from the heartbeat optime on both sides: values within its 2 s floor give no verdict, said so', () => {
+  const rs = [
+    run('m1', 'mmap', { bpd: 1, cpu: null, lag: 1, disk: 600, lagSource: 'optimeDate' }), run('m2', 'mmap', { bpd: 1, cpu: null, lag: 2, disk: 600, lagSource: 'optimeDate' }),
+    run('r1', 'rocks', { bpd: 1, cpu: null, lag: 2, disk: 300, lagSource: 'optimeDate' }), run('r2', 'rocks', { bpd: 1, cpu: null, lag: 1, disk: 300, lagSource: 'optimeDate' }),
+  ];
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const v = serverSide(rep, rs)[0].points[0].lag_p99_s.verdicts[0];
+  assert.equal(v.status, 'no-verdict');
+  assert.match(v.sentence, /within the 2 s the heartbeat optime cannot resolve/);
+});
