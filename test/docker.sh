@@ -63,7 +63,7 @@ PIDFILE=$SUITE_DIR/dockerd.pid
 stop_daemon() {
   local pid i
   pid=$(cat "$PIDFILE" 2>/dev/null) || return 0
-  [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null || { rm -f "$PIDFILE"; return 0; }
+  if [[ -z $pid ]] || ! kill -0 "$pid" 2>/dev/null; then rm -f "$PIDFILE"; return 0; fi
   kill "$pid" 2>/dev/null
   for ((i = 0; i < 300; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null
@@ -108,7 +108,6 @@ mkdir -p "$LAB"
   (cd "$LAB_ROOT" && tar --exclude=./.tools --exclude=./.secrets --exclude=./results --exclude=./.state --exclude=./loader/node_modules -cf - . | tar -C "$LAB" -xf -)
 cp -r "$LAB_ROOT/loader/node_modules" "$LAB/loader/node_modules"
 ln -s "$LAB_ROOT/.tools" "$LAB/.tools"
-if [[ -n ${SUITE_TMP_PATCH:-} ]]; then sed -i '/start_interval/d' "$LAB"/compose/*.yml; sed -i 's/^DOCKER_MIN_MAJOR=25/DOCKER_MIN_MAJOR=20/' "$LAB/lib/preflight.sh"; sed -i 's#/:/host:ro,rslave#/:/host:ro#' "$LAB/compose/monitoring.yml"; fi
 export LAB_LEAVE_OUT="cadvisor grafana"
 lab() { (cd "$LAB" && ./run.sh "$@"); }
 step() { # step NAME CMD...: run a lab command, its output kept for the checks and shown on failure
@@ -117,7 +116,17 @@ step() { # step NAME CMD...: run a lab command, its output kept for the checks a
   "$@" >"$WORK/$name.out" 2>&1
   rc=$?
   echo "$rc" >"$WORK/$name.rc"
+  ((rc == 0)) || diagnose >>"$WORK/$name.out"
   return "$rc"
+}
+# diagnose: the last lines of each container of the stack that exited with an error or is not
+# healthy, to see why a step failed (appended to the step's output).
+diagnose() {
+  docker ps -a --filter label=com.docker.compose.project=lab-wiredtiger --format '{{.Names}}|{{.Status}}' |
+    grep -E 'Exited \([1-9]|unhealthy' | while IFS='|' read -r name status; do
+      echo "$name: $status"
+      docker logs --tail 6 "$name" 2>&1 | sed "s/^/  $name: /"
+    done
 }
 mongosh_in() { # mongosh_in SERVICE JS: the real mongosh inside a member, as root
   (cd "$LAB" && docker compose -p lab-wiredtiger exec -T "$1" sh -c \
@@ -127,9 +136,6 @@ mongosh_in() { # mongosh_in SERVICE JS: the real mongosh inside a member, as roo
 start=$SECONDS
 step up lab up --engine wiredtiger
 if ! tap $? "up --engine wiredtiger on a fresh cluster: init under the real mongosh ($((SECONDS - start)) s)" "$WORK/up.out"; then
-  # the last lines of every service that exited with an error, to see why
-  docker ps -a --filter label=com.docker.compose.project=lab-wiredtiger --filter status=exited --format '{{.Names}} {{.Status}}' |
-    grep -v 'Exited (0)' | while read -r name _; do docker logs --tail 8 "$name" 2>&1 | sed "s/^/#   $name: /"; done
   bail "the rest needs the stack up"
 fi
 grep -q 'init: done' "$WORK/up.out" || (cd "$LAB" && docker compose -p lab-wiredtiger logs init 2>&1 | grep -q 'init: done')
@@ -145,31 +151,22 @@ step experiment lab experiment2 --engine wiredtiger --preload-docs 2000 --client
 rc=$?
 summary=$(find "$LAB/results" -name summary.json -newer "$WORK/up.rc" 2>/dev/null | head -1)
 tap "$rc" "experiment2 with the loader in its container ($((SECONDS - start)) s, image built offline)" "$WORK/experiment.out"
-node -e '
-  const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  const fail = (m) => { console.error(m); process.exit(1); };
-  if (s.complete !== true) fail(`not complete: ${s.reason}`);
-  const vendors = (s.server && s.server.vendors) || [];
-  if (!vendors.some((v) => v.product === "standin")) fail(`server vendors ${JSON.stringify(vendors)}: the stand-in is not named`);
-  if (s.engine !== "standin" || s.engine_reported !== "standin") fail(`filed under ${s.engine} (reported ${s.engine_reported}), not the stand-in`);
-  if (!(s.topology && s.topology.kind === "mongos")) fail(`topology ${JSON.stringify(s.topology)}: not through mongos`);
-' "${summary:-/nonexistent}" >"$WORK/summary-check.out" 2>&1
-tap $? "summary.json complete, through mongos, filed under the stand-in, never under wiredtiger (${summary#"$LAB"/})" "$WORK/summary-check.out"
+node "$LAB_ROOT/test/docker/check-summary.js" "${summary:-/nonexistent}" >"$WORK/summary-check.out" 2>&1
+tap $? "summary.json complete, on the shard's replica set, filed under the stand-in, never under wiredtiger (${summary#"$LAB"/})" "$WORK/summary-check.out"
 
-node -e '
-  const http = require("http");
-  http.get("http://127.0.0.1:9090/api/v1/targets?state=active", (res) => {
-    let b = ""; res.on("data", (c) => (b += c)); res.on("end", () => {
-      const t = JSON.parse(b).data.activeTargets;
-      // the mongod and mongos jobs of compose/monitoring/prometheus.yml: one exporter per member
-      const exp = t.filter((x) => x.labels.job === "mongod" || x.labels.job === "mongos");
-      const up = exp.filter((x) => x.health === "up");
-      console.log(`${up.length} of ${exp.length} mongodb_exporter targets up, node-exporter ${(t.find((x) => x.labels.job === "node") || {}).health}; scrape interval ${[...new Set(t.map((x) => x.scrapeInterval))].join(",")}`);
-      for (const x of t) if (x.health !== "up") console.log(`  ${x.labels.job} ${x.labels.instance}: ${x.health} ${x.lastError}`);
-      process.exit(up.length === 7 && exp.length === 7 && t.every((x) => x.scrapeInterval === "1s") ? 0 : 1);
-    });
-  }).on("error", (e) => { console.log(e.message); process.exit(1); });
-' >"$WORK/targets.out" 2>&1
+# The loader image's registry path with no registry: the build must fail on its own, with a line
+# saying why (it once printed nothing for 10 minutes). Compose's build of the loader image, as
+# compose/loader.yml has it, its registry stage asked for, with no network at all (the build sends
+# nothing anywhere) and the whole install bounded at 30 s (NPM_CI_TIMEOUT, 300 by default).
+start=$SECONDS
+printf 'services:\n  loader:\n    build: {context: %s, dockerfile: images/loader/Dockerfile, network: none, args: {LOADER_DEPS: registry, NPM_CI_TIMEOUT: "30"}}\n    image: lab-suite/loader-registry\n' "$LAB" >"$WORK/registry.yml"
+timeout 240 docker compose -p lab-suite-registry -f "$WORK/registry.yml" --progress plain build --no-cache loader >"$WORK/registry.out" 2>&1
+rc=$?
+took=$((SECONDS - start))
+((rc != 0 && rc != 124 && took < 120)) && grep -qE 'npm (ERR|error)|loader image: npm ci did not finish within' "$WORK/registry.out"
+tap $? "the loader image's registry path with no registry: npm ci fails on its own in ${took} s (exit $rc), saying why" "$WORK/registry.out"
+
+node "$LAB_ROOT/test/docker/check-targets.js" >"$WORK/targets.out" 2>&1
 tap $? "Prometheus (the lab's configuration): every mongodb_exporter target up at 1 s ($(head -1 "$WORK/targets.out"))" "$WORK/targets.out"
 
 start=$SECONDS

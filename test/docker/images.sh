@@ -3,7 +3,8 @@
 # no registry is reachable from this engine, so nothing is pulled. Each image is tagged with the
 # name the lab's compose files use, inside the suite's own daemon only (its own data root), and
 # labelled lab.suite.stands-in with what it really holds, so no one takes it for the original.
-#   lab-suite/base:1               busybox (sh, sed, wget, install) + Node.js (this host's) + libs
+#   lab-suite/base:1               busybox (sh, sed, wget) + coreutils' install and du + Node.js
+#                                  and npm (this host's) + the libraries they load
 #   mongo:8.0                      the stand-in mongod/mongos (test/docker/standin) on FerretDB
 #                                  v1.24.2, with the real mongosh (npm) as `mongosh`
 #   node:20-slim                   lab-suite/base: what images/loader/Dockerfile builds FROM
@@ -46,17 +47,25 @@ inputs_hash() {
 # build_base: busybox + node, imported as a root filesystem (there is no base image to pull).
 build_base() {
   local hash dir
-  hash=$(inputs_hash /bin/busybox "$(command -v node)" "$LAB_ROOT/test/docker/images.sh")
+  hash=$(inputs_hash /bin/busybox "$(command -v node)" "$(readlink -f "$(command -v npm)")" "$LAB_ROOT/test/docker/images.sh")
   image_current lab-suite/base:1 "$hash" && return 0
   dir=$SUITE_IMAGE_DIR/base
   rm -rf "$dir" && mkdir -p "$dir"/{bin,usr/local/bin,etc,tmp,home/node} && chmod 1777 "$dir/tmp"
   cp /bin/busybox "$dir/bin/busybox"
   local a
-  for a in sh ash cat cp echo env grep hostname id install kill ln ls mkdir mv nc ps rm sed sleep tar test true false wget; do ln -s busybox "$dir/bin/$a"; done
+  for a in sh ash cat cp echo env grep hostname id kill ln ls mkdir mv nc ps rm sed sleep tar test true false wget; do ln -s busybox "$dir/bin/$a"; done
+  # scripts' #!/usr/bin/env (npm's among them)
+  mkdir -p "$dir/usr/bin" && ln -s /bin/busybox "$dir/usr/bin/env"
   # coreutils' install and du, which busybox lacks (or lacks -b): the lab's keyfile service runs
   # `install -m 400 -o UID`, and ./run.sh measures a member's data directory with `du -sb`.
   rootfs_add "$dir" "$(command -v node)" /usr/bin/install /usr/bin/du
   [[ -e $dir/usr/local/bin/node ]] || ln -s "$(command -v node)" "$dir/usr/local/bin/node"
+  # npm, as node:20-slim has it: the loader image's registry stage runs npm ci
+  local npm_dir
+  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  mkdir -p "$dir/usr/local/lib/node_modules"
+  cp -r "$npm_dir" "$dir/usr/local/lib/node_modules/npm"
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$dir/usr/local/bin/npm"
   printf 'root:x:0:0:root:/root:/bin/sh\nnode:x:1000:1000:node:/home/node:/bin/sh\nmongodb:x:999:999:mongodb:/data/db:/bin/sh\n' >"$dir/etc/passwd"
   printf 'root:x:0:\nnode:x:1000:\nmongodb:x:999:\n' >"$dir/etc/group"
   echo "hosts: files dns" >"$dir/etc/nsswitch.conf"
@@ -92,12 +101,16 @@ build_standin() {
   printf '#!/bin/sh\nexec node /opt/lab/test/docker/standin/standin.js mongos "$@"\n' >"$ctx/mongos"
   printf '#!/bin/sh\nexec node /opt/mongosh/node_modules/mongosh/bin/mongosh.js "$@"\n' >"$ctx/mongosh-bin"
   chmod 755 "$ctx/mongod" "$ctx/mongos" "$ctx/mongosh-bin"
+  # mongosh's global configuration: no telemetry, no update check (the suite's containers talk to
+  # nothing outside the stack)
+  printf 'mongosh:\n  forceDisableTelemetry: true\n  updateURL: ""\n' >"$ctx/mongosh.conf"
   build_from mongo:8.0 "$hash" "FROM lab-suite/base:1
 COPY lab /opt/lab
 COPY mongosh /opt/mongosh
 COPY ferretdb /usr/local/bin/ferretdb
 COPY mongod mongos /usr/local/bin/
 COPY mongosh-bin /usr/local/bin/mongosh
+COPY mongosh.conf /etc/mongosh.conf
 RUN mkdir -p /data/db /data/configdb && chmod 1777 /data/db /data/configdb
 LABEL lab.suite.stands-in=\"the lab's stand-in mongod and mongos (test/docker/standin) on FerretDB v1.24.2, with the real mongosh from npm; not MongoDB\"" "$ctx"
 }
@@ -139,7 +152,8 @@ suite_images() {
   build_exporter
   build_debian_binary prom/prometheus:v3.5.0 /usr/bin/prometheus /bin/prometheus "Debian's prometheus $(prometheus --version 2>&1 | awk 'NR==1{ print $3 }')"
   build_debian_binary prom/node-exporter:v1.9.1 /usr/bin/prometheus-node-exporter /bin/node_exporter "Debian's prometheus-node-exporter $(prometheus-node-exporter --version 2>&1 | awk 'NR==1{ print $3 }')"
-  docker image ls --filter dangling=false --format '{{.Repository}}:{{.Tag}}' | grep -v '^lab-suite/standin-' | while read -r t; do
+  local t
+  for t in mongo:8.0 node:20-slim lab-mongodb-exporter:0.43.1 prom/prometheus:v3.5.0 prom/node-exporter:v1.9.1; do
     printf '# %-30s %s\n' "$t" "$(docker image inspect -f '{{index .Config.Labels "lab.suite.stands-in"}}' "$t" 2>/dev/null)"
   done
 }

@@ -15,6 +15,10 @@ async function main() {
   const s = role === 'mongos' ? await startRouter(opts) : await startMember(opts);
   // PID 1 in its container (compose/cluster.yml execs it): SIGTERM from docker stop is ours to handle.
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => s.stop());
+  // One connection's failure (a peer gone mid-request) is that connection's: said, never the
+  // process's end, as a server keeps serving its other clients.
+  process.on('unhandledRejection', (e) => common.log(`unhandled: ${(e && e.stack) || e}`));
+  process.on('uncaughtException', (e) => common.log(`uncaught: ${(e && e.stack) || e}`));
 }
 
 main().catch((e) => { process.stderr.write(`standin: ${e.stack || e}\n`); process.exit(1); });
