@@ -19,7 +19,6 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -27,7 +26,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const DIR = path.join(ROOT, 'compose', 'init');
 const MONGOSH = path.join(ROOT, '.tools', 'bin', 'mongosh');
 const PINNED = require('../../test/install.d/mongosh/package.json').dependencies.mongosh;
-const { FERRETDB_BIN } = require('../../loader/test/support/ferretdb');
+const { FERRETDB_BIN, freePort, accepts } = require('../../loader/test/support/ferretdb');
 const HINT = "run 'bash test/install-tools.sh' (test/install.d/47-mongosh.sh installs mongosh, 45-ferretdb.sh builds FerretDB)";
 const LOAD = "load('/lab/init/lab.js');";
 
@@ -40,21 +39,6 @@ const ROOT_PASSWORD = SECRETS['root-password'].trim();
 
 let dir;
 let server;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-function accepts(port) {
-  return new Promise((resolve) => {
-    const sock = net.connect({ port, host: '127.0.0.1' }, () => { sock.destroy(); resolve(true); });
-    sock.once('error', () => resolve(false));
-  });
-}
 
 // FerretDB as support/ferretdb.js starts it (loopback, telemetry off, no debug listener, its own
 // SQLite folder), with authentication on and root@admin made at start.

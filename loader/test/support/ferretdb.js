@@ -62,4 +62,4 @@ async function startFerretdb() {
   };
 }
 
-module.exports = { startFerretdb, FERRETDB_BIN: BIN };
+module.exports = { startFerretdb, FERRETDB_BIN: BIN, freePort, accepts };
