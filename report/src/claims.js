@@ -25,6 +25,7 @@ const { dimensionValue } = require('./identity');
 const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
 const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
+const { dataDirPerDoc } = require('./data-dir');
 const { stepExclusion } = require('../../loader/src/step-exclusion');
 
 const ALPHA = 1 - LEVEL;
@@ -242,9 +243,14 @@ function oriented(v, a) {
   return v.faster === a ? { ratio: v.ratio, ci: v.ci, df: v.df } : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]], df: v.df };
 }
 
-// A run-level number (footprint.end.bytes_per_doc) as an aggregate verdict() reads: one sample a run.
+// Run-level figures computed rather than read: the data directory per document, as the
+// server-side appendix computes it (./data-dir.js), what seeds/004's du -sh measured.
+const DERIVED = { 'footprint.data_dir_bytes_per_doc': dataDirPerDoc };
+
+// A run-level number (footprint...) as an aggregate verdict() reads: one sample a run.
 function runAggregate(runs, side, metric) {
-  const xs = runs.map((r) => getPath(r.record, metric)).filter((x) => typeof x === 'number' && x > 0);
+  const read = DERIVED[metric] || ((rec) => getPath(rec, metric));
+  const xs = runs.map((r) => read(r.record)).filter((x) => typeof x === 'number' && x > 0);
   return { engine: side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 

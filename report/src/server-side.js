@@ -3,6 +3,7 @@
 // compare.js formed) and side, the footprint per document and per point the write cost, CPU and
 // lag, each as the median of the repetitions and, between two sides, the throughput's statistic
 // (verdict.js judge, the one rule); lower is better. The figures: report/README.md, "The server's side".
+const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
 const { wrap } = require('./table');
 const { fmt, judge, MIN_SAMPLES } = require('./verdict');
@@ -77,14 +78,6 @@ function sidesOf(metric, bySide, value, quantity) {
 
 // engineOf(run): the storage engine the run's server named (footprint, else its description).
 const engineOf = (r) => r.footprint?.end?.storage_engine ?? r.footprint?.after_load?.storage_engine ?? null;
-
-// dataDirPerDoc(run): the largest shard member's data directory over the end's documents, or null.
-function dataDirPerDoc(r) {
-  const f = r.footprint;
-  const sizes = f && f.data_dir_bytes ? Object.values(f.data_dir_bytes).filter((x) => typeof x === 'number') : [];
-  const docs = f && f.end && f.end.documents;
-  return sizes.length && docs ? Math.round((Math.max(...sizes) / docs) * 10) / 10 : null;
-}
 
 // serverSide(report, runs) -> [{ experiment, set, footprint, seed_reference, points }]
 function serverSide(report, runs) {
