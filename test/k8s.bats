@@ -64,7 +64,7 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
 @test "k8s up: pushes the exporter, installs the pinned operator, secrets from files, applies, waits" {
   lab k8s up --engine k8s-mem --registry reg.example/lab --context kind-lab
   assert_success
-  assert_called "build -t reg.example/lab/lab-mongodb-exporter:0.43.1 *"
+  assert_called "build --build-arg LOADER_DEPS=* -t reg.example/lab/lab-mongodb-exporter:0.43.1 *"
   assert_called "push reg.example/lab/lab-mongodb-exporter:0.43.1"
   assert_kcalled "--context kind-lab -n lab-k8s-mem get deployment percona-server-mongodb-operator *"
   assert_kcalled "--context kind-lab apply --server-side --force-conflicts -n lab-k8s-mem -f https://raw.githubusercontent.com/percona/percona-server-mongodb-operator/v1.23.0/deploy/bundle.yaml"
@@ -214,7 +214,7 @@ k8s_nodes_json() {
   export LAB_K8S_POLL_S=0.1
   lab experiment2 --on k8s --loaders 3 --clients 3,6 --engine k8s-wt --registry r --duration 10s
   assert_kcalled "-n lab-k8s-wt get pods -l batch.kubernetes.io/job-name=lab-experiment2-* -o json"
-  assert_called "build -t r/lab-loader:* -f $LAB/images/loader/Dockerfile $LAB"
+  assert_called "build --build-arg LOADER_DEPS=* -t r/lab-loader:* -f $LAB/images/loader/Dockerfile $LAB"
   local job
   job=$(applied)
   grep -q "completionMode: Indexed" <<<"$job" || fail "not Indexed"
