@@ -147,7 +147,7 @@ grep -q PRIMARY "$WORK/status.out" && grep -q SECONDARY "$WORK/status.out"
 tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMARY, SECONDARY)" "$WORK/status.out"
 
 start=$SECONDS
-step experiment lab experiment2 --engine wiredtiger --preload-docs 2000 --clients 1 --duration 5s
+step experiment lab experiment2 --engine wiredtiger --preload-docs 2000 --clients 1 --duration 5s --warmup 1s
 rc=$?
 summary=$(find "$LAB/results" -name summary.json -newer "$WORK/up.rc" 2>/dev/null | head -1)
 tap "$rc" "experiment2 with the loader in its container ($((SECONDS - start)) s, image built offline)" "$WORK/experiment.out"
@@ -170,7 +170,7 @@ node "$LAB_ROOT/test/docker/check-targets.js" >"$WORK/targets.out" 2>&1
 tap $? "Prometheus (the lab's configuration): every mongodb_exporter target up at 1 s ($(head -1 "$WORK/targets.out"))" "$WORK/targets.out"
 
 start=$SECONDS
-step fault lab fault replica-lag --engine wiredtiger --threshold 5s --rate 200
+step fault lab fault replica-lag --engine wiredtiger --threshold 5s --rate 200 --baseline-seconds 2
 rc=$?
 grep -q PASS "$WORK/fault.out"
 tap $((rc || $?)) "fault replica-lag: a secondary falls 5 s behind and comes back, verdict PASS ($((SECONDS - start)) s)" "$WORK/fault.out"

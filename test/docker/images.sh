@@ -36,11 +36,12 @@ image_current() {
   [[ $(docker image inspect -f '{{index .Config.Labels "lab.suite.hash"}}' "$1" 2>/dev/null) == "$2" ]]
 }
 
-# inputs_hash FILE...: one hash of the files' contents and names (a changed input rebuilds).
+# inputs_hash FILE...: one hash of the files' contents and names (a changed input rebuilds), the
+# same wherever the checkout is (CI clones it into a new folder each time).
 inputs_hash() {
   local f
   for f in "$@"; do
-    if [[ -d $f ]]; then (cd "$f" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum); else sha256sum "$f"; fi
+    if [[ -d $f ]]; then (cd "$f" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum); else echo "$(sha256sum <"$f" | cut -d' ' -f1) ${f##*/}"; fi
   done | sha256sum | cut -c1-16
 }
 
