@@ -29,6 +29,8 @@ async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docByte
       n += batch;
     } catch (e) {
       errors++;
+      // asked to stop: the error is the stop's (the client closed under the batch), not a write's
+      if (shouldStop()) break;
       if (errors % 10 === 1) say(`load: write error (${e.name}: ${String(e.message).split('\n')[0]}); continuing`);
       await sleep(500);
     }
@@ -50,7 +52,11 @@ async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docByte
 // --rate; stopLoad(ctx) (in heal, which always runs) stops it and reports its error.
 function startLoad(ctx, maxSeconds) {
   ctx.state.stopLoad = false;
-  ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds, shouldStop: () => ctx.state.stopLoad, say: ctx.say });
+  ctx.state.loadAbandoned = false;
+  // once its batch is abandoned (stopLoad), the load says nothing more: its last words would land
+  // after the verdict, when the closed client ends the batch
+  const say = (m) => { if (!ctx.state.loadAbandoned) ctx.say(m); };
+  ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds, shouldStop: () => ctx.state.stopLoad, say });
   ctx.state.loading.catch(() => {}); // its error is reported when stopLoad awaits it
 }
 // The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered,
@@ -68,6 +74,7 @@ async function stopLoad(ctx) {
   const r = await within(ctx.waitFor('the write load (stopping: its batch in flight through mongos)', loading), ms);
   ctx.state.loading = null;
   if (!r.settled) {
+    ctx.state.loadAbandoned = true;
     ctx.abandon(`heal: the write load did not stop within ${ms / 1000} s (a member is not answering)`, 'its write batch in flight through mongos, abandoned (the server may still apply it)');
   } else if (r.error) {
     ctx.say(`load: ${r.error.message.split('\n')[0]}`);
