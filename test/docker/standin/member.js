@@ -197,7 +197,7 @@ async function startMember(opts) {
   function helloReply(body) {
     const h = common.helloBase(stats);
     if (!opts.replSet) return { ...h, isWritablePrimary: true, ismaster: true };
-    if (!rs.cfg) return { ...h, isWritablePrimary: false, ismaster: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config', topologyVersion: undefined };
+    if (!rs.cfg) return { ...h, isWritablePrimary: false, ismaster: false, secondary: false, isreplicaset: true, info: 'Does not have a valid replica set config' };
     Object.assign(h, {
       isWritablePrimary: isPrimary(), ismaster: isPrimary(), secondary: rs.role === 'SECONDARY',
       setName: rs.cfg._id, setVersion: rs.cfg.version || 1, hosts: memberHosts(), me,
