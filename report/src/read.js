@@ -40,14 +40,22 @@ function readTimeline(dir, name = 'timeline.ndjson') {
   const lines = [];
   for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!l.trim()) continue;
+    let v;
     try {
-      lines.push(JSON.parse(l));
+      v = JSON.parse(l);
     } catch {
       // A loader killed mid-write leaves a torn last line; the seconds before it still count.
+      continue;
     }
+    // A line that is not an object ('null' from a disk that filled) is no second: left out.
+    if (isObject(v)) lines.push(v);
   }
   return lines;
 }
+
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+// What JSON.parse gave, in words: "null", "an array", "a number".
+const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
 
 // readRun(dir) -> { kind: 'experiment', run } | { kind: 'fault', fault } | { kind: 'skipped', dir, why }
 function readRun(dir) {
@@ -55,8 +63,12 @@ function readRun(dir) {
   try {
     s = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
   } catch (e) {
+    if (e instanceof SyntaxError) return { kind: 'skipped', dir, why: `summary.json is not whole JSON (${e.message.split('\n')[0]}): cut off while written?` };
     return { kind: 'skipped', dir, why: `summary.json unreadable (${e.code || e.message.split('\n')[0]})` };
   }
+  // One folder's odd summary (null, a list, a number) is that folder's problem: it is skipped with
+  // this line and the other runs are still reported.
+  if (!isObject(s)) return { kind: 'skipped', dir, why: `summary.json holds ${kindOf(s)}, not a run's summary object` };
   if (!SUPPORTED_SCHEMA.includes(s.schema_version)) {
     return { kind: 'skipped', dir, why: `schema_version ${JSON.stringify(s.schema_version ?? null)} is not one this report reads (${SUPPORTED_SCHEMA.join(', ')})` };
   }
