@@ -1,5 +1,5 @@
 'use strict';
-// The journal-off case (bulk_import, --members-journal off) and w:majority (issue 36 item 3).
+// The journal-off case (bulk_import, --members-journal off) and w:majority.
 // With the shard members on --nojournal and the replica set's writeConcernMajorityJournalDefault
 // true (the default with protocolVersion 1), w:majority never completes: mongod waits for a
 // journal write that never comes (the 4.0 startup warning quoted in SERVER-49428: "...must be set

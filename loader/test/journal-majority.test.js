@@ -1,5 +1,5 @@
 'use strict';
-// Issue 36 item 3: MMAPv1's journal-off case. With the shard members on --nojournal and the set's
+// MMAPv1's journal-off case. With the shard members on --nojournal and the set's
 // writeConcernMajorityJournalDefault true, w:majority never completes (SERVER-49428's 4.0 startup
 // warning; DOCS-9367): through mongos the setup's drop reaches the shard with majority write
 // concern, and the case failed. The shim's 4.0 MMAPv1 line plays it (majority-never-without-
@@ -57,6 +57,27 @@ test('journal-off case on MMAPv1 with majority setup: writeConcernMajorityJourna
     assert.equal(c.write_concern_majority_journal_default_restored, true);
     assert.equal(server.shim.state.wcMajorityJournalDefault, true, 'put back after the case');
     assert.equal(server.shim.stats.replied['repl-set-reconfig'], 2);
+  } finally {
+    await server.stop();
+  }
+});
+
+// A set config that does not carry the field means true (the default with protocolVersion 1): the
+// case must still set it false, or its w:majority setup never completes.
+test('journal-off case: a set config without writeConcernMajorityJournalDefault is read as true and set false for the case', async () => {
+  const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
+  try {
+    server.shim.state.nojournal = true;
+    server.shim.state.viaMongos = true;
+    server.shim.state.wcFieldAbsent = true;
+    const r = await runLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
+      '--docs', '1000', '--batch', '500', '--members-journal', 'off', '--progress-interval', '1s']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /writeConcernMajorityJournalDefault true -> false on the shard's set/);
+    const c = runsOf(results, 'journal', 'mmapv1').at(-1).cases[0];
+    assert.equal(c.documents.arrived, 1000);
+    assert.equal(c.write_concern_majority_journal_default.before, true);
+    assert.equal(server.shim.stats.replied['repl-set-reconfig'], 2, 'set false for the case, put back after');
   } finally {
     await server.stop();
   }

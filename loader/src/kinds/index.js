@@ -50,6 +50,10 @@
 //                    change the setup itself needs, and its put-back (bulk_import's journal-off
 //                    case: writeConcernMajorityJournalDefault, src/journal-majority.js).
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
+//   clientWord       what one client is called in the progress line (default 'client'; ycsb's
+//                    'thread', as YCSB's own --threads says)
+//   refuses          common flags of its bound it does not take, e.g. ycsb: ['--preload-docs']
+//                    (its records are --records): refused as not applying, left out of its help
 // Adding a kind is adding one file here: every module in this folder that exports a `name` and
 // a `next` is a kind (index.js and helpers such as ops.js are not).
 const fs = require('node:fs');

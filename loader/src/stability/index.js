@@ -1,15 +1,17 @@
 'use strict';
-// A step's stability (issue 40): one file per job in this folder:
+// A step's stability: one file per job in this folder:
 //   thresholds.js  every threshold, with its reason and the noise figure behind it
 //   stability.js   CV, worst second, per-second p99, dips (summary.json steps[].stability)
 //   causes.json    why a dip happened: rules as data, citing each field per server line
 //   explain.js     the rules applied to the server record of the dip's seconds
 //   line.js        the terminal's one line per step
+//   live.js        the step's stability while it runs (/metrics, Grafana annotations of dips)
 const { stepStability } = require('./stability');
 const { explainDips } = require('./explain');
 const { stabilityLine } = require('./line');
 
-// secondOf(t, intervalS, ops, okTotal, replies, host): what runner.js keeps of a measured second.
+// secondOf({ end, intervalS, ops, okTotal, replies, host }): what runner.js keeps of a measured
+// second (end: the second's end, ms since the epoch).
 // p99: the second's highest over its ops; with --rate the latency from each op's intended start
 // (a paced client's ops queue behind a stall and are then sent at once: their service time hides
 // the stall, their corrected latency shows it), else the service time.

@@ -98,7 +98,10 @@ const BEHAVIOURS = {
       reply(cmd, line, state) {
         if (!line.replSet) return { ok: 0, code: 76, codeName: 'NoReplicationEnabled', errmsg: 'not running with --replSet' };
         const members = state.hosts.map((host, i) => ({ _id: i, host, arbiterOnly: false, buildIndexes: true, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }));
-        return { config: { _id: line.replSet.name, version: state.configVersion || 1, term: 1, members, protocolVersion: 1, writeConcernMajorityJournalDefault: state.wcMajorityJournalDefault ?? true }, ok: 1 };
+        // state.wcFieldAbsent (set by a test): a stored config without the field, which means
+        // true (manual "Replica Set Configuration": the default with protocolVersion 1).
+        const wc = state.wcFieldAbsent ? {} : { writeConcernMajorityJournalDefault: state.wcMajorityJournalDefault ?? true };
+        return { config: { _id: line.replSet.name, version: state.configVersion || 1, term: 1, members, protocolVersion: 1, ...wc }, ok: 1 };
       },
     },
   },
@@ -128,6 +131,7 @@ const BEHAVIOURS = {
         if (!(cfg.version > (state.configVersion || 1))) return { ok: 0, code: 103, codeName: 'NewReplicaSetConfigurationIncompatible', errmsg: `version field value of ${cfg.version} is not above the current config's ${state.configVersion || 1}` };
         state.configVersion = cfg.version;
         state.wcMajorityJournalDefault = cfg.writeConcernMajorityJournalDefault !== false;
+        state.wcFieldAbsent = !('writeConcernMajorityJournalDefault' in cfg); // the new config as stored
         return { ok: 1 };
       },
     },
