@@ -11,8 +11,8 @@ const { redactText } = require('../src/redact-uri');
 const usageError = (e) => process.stderr.write(`error: ${redactText(e.message)}\n`);
 
 // A closed stdout or stderr: `lab-loader list | head` exits 0 (the reader has what it wanted); a
-// run stops cleanly and marks its summary (src/closed-output.js).
-require('../src/closed-output').watchOutput();
+// run stops cleanly and marks its summary (common/closed-output.js).
+require('../../common/closed-output').watchOutput();
 
 async function main(argv) {
   let opts;

@@ -5,6 +5,7 @@
 // message had nowhere to go), and left the "running" placeholder summary and the .reserve file.
 // Here the stream is muted (later writes are dropped: nobody reads them) and the run is told
 // once, so it stops, writes its summary marked incomplete with the reason, and exits 1.
+// The report shares it (report/bin/lab-report.js): `./run.sh report | head -1` ends quietly.
 let closedName = null;
 const listeners = new Set();
 
@@ -17,7 +18,8 @@ function mute(stream) {
 }
 
 // watchOutput(streams, onClosedWithoutRun): stdout and stderr watched; when no run listens (list,
-// --help, a usage error) a closed output exits 0 as before: the reader had what it wanted.
+// --help, a usage error) a closed output exits 0 as before: the reader had what it wanted. The
+// report passes its own onClosedWithoutRun (nothing to do: it keeps its exit code).
 function watchOutput({ stdout = process.stdout, stderr = process.stderr } = {}, onClosedWithoutRun = () => process.exit(0)) {
   for (const [name, stream] of [['stdout', stdout], ['stderr', stderr]]) {
     stream.on('error', (e) => {
