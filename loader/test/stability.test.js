@@ -76,6 +76,9 @@ test('live: a dip is posted once the server record has reached its end (or after
   const [d] = live.update(secs, rows(5), T0).ended;
   assert.ok(d, 'posted once a row after its end arrived');
   assert.deepEqual(d.causes.map((c) => c.id), ['checkpoint']);
+  // Grafana's annotation: the dip's second did 100 of the median 1000 operations
+  const { annotationText } = require('../src/stability/live');
+  assert.equal(annotationText('experiment2', 1, d), 'experiment2: step 1: dip of 1 s to 10 % of the median: during a checkpoint');
   assert.deepEqual(live.update(secs, rows(6), T0).ended, [], 'posted once');
   // no server record: posted at once, with nothing to say about the server
   assert.equal(new LiveDips().update(secs, null, T0).ended[0].cause_text, NO_EVENT);

@@ -1,5 +1,5 @@
 'use strict';
-// While a step runs (issue 40 item 4): once a second, the step's stability so far, for /metrics,
+// While a step runs: once a second, the step's stability so far, for /metrics,
 // and each dip as soon as it has ended (a second back above the thresholds), explained from the
 // server record and posted as a Grafana annotation spanning its seconds. Judged against the
 // median of the seconds so far, so a live dip early in a step can differ from the step's final
