@@ -8,6 +8,7 @@ const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
 const { withFailure } = require('./step-failure');
 const { redactUri } = require('./redact-uri');
+const { stepWritten, runWritten } = require('./documents-written');
 
 // stepSummary({step, acc, endAt, stopReason, rate, cores, shape}) -> one entry of steps[] (or of
 // cases[] for a kind of shape 'cases', which adds the case's name and parameters).
@@ -35,6 +36,8 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
       ? `ended early (${stopReason}): ops_per_s is over measured_s, from the step's start to its last completed operation`
       : acc.warm ? 'ops_per_s is over the whole step after its warm-up' : 'ops_per_s is over the whole step',
     target_rate: rate,
+    // Documents written in the whole step, warm-up included (src/documents-written.js).
+    documents_written: stepWritten(acc),
     ops: {},
   };
   // What the warm-up ran (operations done, not measured), where the step had one.
@@ -150,6 +153,14 @@ function buildSummary(f) {
     loader: f.loader,
     published: config.published,
     preload: f.preload,
+    // Every document this run wrote (preload, warm-ups, measured steps): the divisor of the block
+    // writes ./run.sh measures over the loader's whole invocation (src/documents-written.js).
+    documents_written: runWritten(f.preload, steps),
+    // Filled by ./run.sh on Compose (lib/block-writes.sh): each shard member's bytes written to
+    // block devices, from its own cgroup, over the loader's invocation. One line each: run.sh
+    // replaces them in place.
+    block_writes: null,
+    block_writes_note: 'not measured: only ./run.sh on Compose reads the shard members\' block I/O (not a --uri or Kubernetes run)',
     // A sweep writes steps; a matrix of cases (shape 'cases') writes cases, same entry shape.
     // failed: a step whose operations failed above the threshold is no measurement
     // (src/step-failure.js; the report never compares it).

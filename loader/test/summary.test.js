@@ -104,3 +104,29 @@ test('second Ctrl-C (forced exit): finished steps and the one in progress, never
   assert.equal(s.steps.length, 2);
   assert.match(formatTable({ name: 'synthetic', engine: 'e', complete: false, steps, preload: null }), /synthetic on e \(INCOMPLETE\)[\s\S]*note: step 2 ended early/);
 });
+
+test('documents written: every write of the run (preload, warm-ups, measured steps), the divisor of the block writes over the invocation', () => {
+  const { checkSummary } = require('../src/summary-schema');
+  const writes = (ins, upd, warmIns, docs) => {
+    const a = acc(0, T0 + 1);
+    a.ops.insert = { ok: ins, err: 3, docs, hist: newHistogram(), intended: null };
+    a.ops.update = { ok: upd, err: 0, hist: newHistogram(), intended: null };
+    a.warm = { ops: { insert: { ok: warmIns, err: 0 }, find: { ok: 50, err: 0 } }, seconds: 1 };
+    a.measuredFrom = T0 + 1000;
+    return a;
+  };
+  // Inserts one document each, updates one each, the warm-up's inserts too; finds write nothing
+  // and failed writes are not counted.
+  const s1 = stepSummary({ step: step(0, 1), acc: writes(100, 40, 7), endAt: T0 + 10000, stopReason: null, rate: null, cores: 2 });
+  assert.equal(s1.documents_written, 147);
+  // A batch op (bulk_import) counts its documents, not its operations.
+  const s2 = stepSummary({ step: step(1, 1), acc: writes(4, 0, 0, 4000), endAt: T0 + 20000, stopReason: null, rate: null, cores: 2 });
+  assert.equal(s2.documents_written, 4000);
+  const s = buildSummary(facts({ steps: [s1, s2], preload: { docs: 10 } }));
+  assert.equal(s.documents_written, 10 + 147 + 4000);
+  // ./run.sh fills the block writes on Compose; the loader leaves them null with the reason.
+  assert.equal(s.block_writes, null);
+  assert.match(s.block_writes_note, /only \.\/run\.sh on Compose/);
+  checkSummary({ schema_version: 1, ...s });
+  assert.throws(() => checkSummary({ schema_version: 1, ...s, block_writes: { cgroup_version: 3, bytes: {}, runs: [] } }), /block_writes/);
+});
