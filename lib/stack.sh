@@ -97,7 +97,7 @@ STACK_EXTRA_ENV=()
 # stack_oplog_mb ENGINE PROFILE: the shard members' --oplogSize in MB. The engines table's
 # oplog_mb, or for an engine that keeps its oplog inside its cache flag's store (oplog_share, a
 # fraction: inMemory, where all data and the oplog must fit in --inMemorySizeGB) that share of the
-# profile's data_cache_gb, in whole MB, at least 1. loader/src/tables.js oplogMbFor is the same rule.
+# profile's data_cache_gb, in whole MB, at least 1. common/tables.js oplogMbFor is the same rule.
 stack_oplog_mb() {
   local share
   share=$(engine_field "$1" oplog_share)

@@ -2,7 +2,7 @@
 # Reads compose/engines.tsv, compose/profiles.tsv and compose/topology.tsv: the single place
 # engines, profiles and the cluster's members are declared. Validation, usage text, the cluster
 # verbs and tests all go through these functions, so no engine or member name is written in logic.
-# loader/src/tables.js is the Node reader of the same files (checked against this one).
+# common/tables.js is the Node reader of the same files (checked against this one).
 
 # table_rows FILE: data rows of a TSV table (comments and the header skipped).
 table_rows() { grep -v '^#' "$1" | tail -n +2; }

@@ -20,10 +20,10 @@ function bash(script, opts = {}) {
   return r;
 }
 
-// The engines, profiles and topology tables through the lab's Node reader (loader/src/tables.js,
+// The engines, profiles and topology tables through the lab's Node reader (common/tables.js,
 // checked cell by cell against lib/tables.sh): the engine list, the members and the routers are
 // never written here, so a new row is tested like the others.
-const tables = require('../../loader/src/tables');
+const tables = require('../../common/tables');
 const ENGINES = tables.readTable('engines');
 const PROFILES = tables.readTable('profiles');
 const TOPOLOGY = tables.topology();

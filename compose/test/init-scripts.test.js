@@ -49,7 +49,7 @@ test('replica-set configs use host names and the topology of compose/cluster.yml
 // The mongosh scripts cannot read compose/topology.tsv (only compose/init is mounted), so lab.js
 // holds the topology as constants and this test proves they are the table's.
 test('lab.js topology is compose/topology.tsv: sets, members, first router, port', () => {
-  const tables = require('../../loader/src/tables');
+  const tables = require('../../common/tables');
   const topo = tables.topology();
   const set = (role) => {
     const rows = topo.filter((m) => m.role === role);

@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const tables = require('../../loader/src/tables');
+const tables = require('../../common/tables');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SHARD = tables.topology().filter((m) => m.role === 'shard').map((m) => m.service);

@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const tables = require('../../loader/src/tables');
+const tables = require('../../common/tables');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ENGINE = 'fake';
@@ -46,7 +46,7 @@ function bashIn(script, env = {}) {
 
 test('the new row reads through the tables like the others', () => {
   const e = tables.engine(ENGINE, copy);
-  assert.ok(e, 'engine row read by loader/src/tables.js');
+  assert.ok(e, 'engine row read by common/tables.js');
   assert.equal(e.image, IMAGE);
   assert.ok(e.keeps_data && e.journal);
   const r = bashIn('source lib/common.sh; source lib/tables.sh; engine_field fake image; engine_has_fault_method fake netem && echo netem');

@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const assert = require('node:assert/strict');
 const { DASHBOARDS, NOT_COLLECTED, reports } = require('../src/generate');
-const ENGINES = require('../../loader/src/tables').engines();
+const ENGINES = require('../../common/tables').engines();
 
 // collectedWhere(noValue) -> the rule's text in a panel's note (generate.js onlyWhere), or null.
 function collectedWhere(noValue) {
@@ -104,7 +104,7 @@ test('adding an engine row regenerates nothing: generate.js --check passes in a 
     const tsv = path.join(tmp, 'compose', 'engines.tsv');
     const row = fs.readFileSync(tsv, 'utf8').split('\n').find((l) => l.startsWith('percona-wt\t'));
     fs.appendFileSync(tsv, `${row.replace(/^percona-wt\t/, 'percona-zstd\t')}\n`);
-    assert.ok(require(path.join(tmp, 'loader/src/tables')).engines().some((e) => e.engine === 'percona-zstd'));
+    assert.ok(require(path.join(tmp, 'common/tables')).engines().some((e) => e.engine === 'percona-zstd'));
     const r = spawnSync(process.execPath, [path.join(tmp, 'dashboards/src/generate.js'), '--check'], { encoding: 'utf8', timeout: 60000 });
     assert.equal(r.status, 0, r.stderr);
   } finally {

@@ -15,7 +15,7 @@ const readline = require('node:readline');
 const { parse } = require('../src/args');
 const { load } = require('../src/config');
 const { newClient } = require('../src/clients');
-const { Rng } = require('../src/rng');
+const { Rng } = require('../../common/rng');
 const { clientStream } = require('../src/workload');
 
 

@@ -8,8 +8,7 @@
 const { median, round } = require('../../common/stats');
 const { grid, ms } = require('./table');
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
-
-const slaText = (sla) => `${sla.percentile} <= ${sla.target_ms} ms`;
+const { slaText } = require('../../common/sla-text');
 
 function capacityLine(c) {
   const found = c.capacity_ops_per_s === null ? 'no rate passed' : `${c.capacity_ops_per_s} ops/s`;
@@ -40,4 +39,4 @@ function capacityGroup({ name, engine, group, results }) {
   return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${each.join(', ')} ops/s${samples.length ? `; median ${round(median(samples), 1)}${out}` : ''} (the report gives its interval)\n`;
 }
 
-module.exports = { capacityTable, capacityGroup, capacityLine, slaText };
+module.exports = { capacityTable, capacityGroup, capacityLine };

@@ -6,7 +6,7 @@
 // else the product a vendor field of buildInfo names ("product", src/products.js); else
 // "unknown-<version>" ("none"). Never the process name. The rule with its examples and why:
 // loader/README.md, "Outputs" (`<engine>`).
-const { engines } = require('./tables');
+const { engines } = require('../../common/tables');
 const { imageVendor } = require('./products');
 
 // tableEngines(repoRoot) -> [{ engine, server_engine, vendor }] from the table, empty when the

@@ -2,7 +2,7 @@
 // journalOf(ctx) -> { journal, journal_source }: whether this run's server journals (durability.js
 // journalFacts), asked once per run and recorded on every durability case, so the comparison
 // between engines shows inMemory's "no journal" beside its numbers.
-const { engine } = require('./tables');
+const { engine } = require('../../common/tables');
 const { journalFacts } = require('./durability');
 
 const perRun = new WeakMap(); // config object (one per run) -> facts

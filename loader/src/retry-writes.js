@@ -13,7 +13,7 @@
 // The engines table says which engines cannot have them (retryable_writes); a --uri run without a
 // known --engine decides from what the server reports: its featureCompatibilityVersion, and its
 // storage engine looked up in the same table. summary.json retry_writes records the decision.
-const { engines } = require('./tables');
+const { engines } = require('../../common/tables');
 const { connect } = require('./connect');
 
 // Retryable writes need featureCompatibilityVersion 3.6 or later (the 3.6 release's sessions).

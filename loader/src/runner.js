@@ -12,7 +12,7 @@ const { readSecret, newClient } = require('./clients');
 const { describe, backendOf, serverProcessNow, restartFacts } = require('./describe');
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
-const { noStepMeasured } = require('./step-failure');
+const { noStepMeasured } = require('../../common/step-failure');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -41,7 +41,7 @@ const { formatTable, durationText } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round, median } = require('../../common/stats');
-const { Rng } = require('./rng');
+const { Rng } = require('../../common/rng');
 const { startServerRecord } = require('./server-record');
 const footprint = require('./footprint');
 

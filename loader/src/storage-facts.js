@@ -18,7 +18,7 @@
 //                     host with the members; null for --uri runs against a server elsewhere;
 //   journal_path      ./run.sh --journal-path: the shard members' journals on PATH/<member>.
 const os = require('node:os');
-const { engines, readTable, oplogMbFor } = require('./tables');
+const { engines, readTable, oplogMbFor } = require('../../common/tables');
 
 const PREALLOCATION_NOTE = 'the engine preallocates (zero-fills) its files: the oplog at its full size when the member starts, and data files of doubling size (64 MB up to 2 GB) as a collection grows, so the first writes into a fresh collection include file allocation';
 

@@ -6,7 +6,7 @@ const { percentiles, encode } = require('./hist');
 const { judge } = require('./selfmon');
 const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
-const { withFailure } = require('./step-failure');
+const { withFailure } = require('../../common/step-failure');
 const { redactUri } = require('./redact-uri');
 const { stepWritten, runWritten } = require('./documents-written');
 

@@ -7,7 +7,7 @@ const { median, round } = require('../../common/stats');
 
 const { mibPerS } = require('./mib');
 const { wrapProse } = require('./wrap');
-const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('./step-exclusion');
+const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
 function grid(rows, left) {

@@ -11,7 +11,7 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { LoopDelay } = require('./loop-delay');
-const { Rng } = require('./rng');
+const { Rng } = require('../../common/rng');
 const { Recorder, Pacer, dueBeforeWindow } = require('./recorder');
 const { newClient, isFatal } = require('./clients');
 const { opsFor, clientStream } = require('./workload');

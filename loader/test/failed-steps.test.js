@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const { startServer } = require('./support/server');
 const { runLoader, tmpResults, runsOf } = require('./support/loader');
 const { BEHAVIOURS } = require('./support/server-lines');
-const { FAILED_STEP_ERROR_FRACTION, withFailure, noStepMeasured } = require('../src/step-failure');
+const { FAILED_STEP_ERROR_FRACTION, withFailure, noStepMeasured } = require('../../common/step-failure');
 
 const REFUSAL = BEHAVIOURS['retryable-writes-refused-mmapv1'].answer.refuse;
 

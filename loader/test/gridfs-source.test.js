@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { GeneratedSource, FileSource } = require('../src/gridfs/source');
-const { Rng } = require('../src/rng');
+const { Rng } = require('../../common/rng');
 
 async function drain(source) {
   const h = crypto.createHash('sha256');

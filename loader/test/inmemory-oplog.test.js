@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const { MongoClient } = require('mongodb');
 const { startServer } = require('./support/server');
 const { BEHAVIOURS } = require('./support/server-lines');
-const tables = require('../src/tables');
+const tables = require('../../common/tables');
 
 const ROW = tables.engine('inmemory');
 const PROFILES = tables.readTable('profiles');

@@ -2,7 +2,7 @@
 // The same seed must give every engine the same operations.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Rng, ALPHANUMERIC } = require('../src/rng');
+const { Rng, ALPHANUMERIC } = require('../../common/rng');
 const { opsFor, makeDoc, clientStream } = require('../src/workload');
 const { KINDS } = require('../src/kinds');
 

@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const { startServer } = require('./support/server');
 const { newClient } = require('../src/clients');
 const { lines } = require('../src/driver-line');
-const { Rng } = require('../src/rng');
+const { Rng } = require('../../common/rng');
 const { opsFor, clientStream } = require('../src/workload');
 
 const KEYS = 50;

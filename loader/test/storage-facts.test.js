@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const { startServer } = require('./support/server');
 const { runLoader, tmpResults, runsOf } = require('./support/loader');
 const { storageFacts, PREALLOCATION_NOTE } = require('../src/storage-facts');
-const tables = require('../src/tables');
+const tables = require('../../common/tables');
 
 let results;
 test.before(() => { results = tmpResults(); });

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { parseTable } = require('../src/tables');
+const { parseTable } = require('../../common/tables');
 
 const ROOT = path.join(__dirname, '..', '..');
 const TABLES = ['compose/engines.tsv', 'compose/profiles.tsv', 'compose/topology.tsv', 'loader/src/faults/docker-ops.tsv'];
@@ -42,7 +42,7 @@ for (const file of TABLES) {
 // The shard members' --oplogSize (issue 36 item 1) is one rule written twice: lib/stack.sh
 // stack_oplog_mb (what Compose gets) and src/tables.js oplogMbFor (what summary.json records).
 test('the oplog rule: bash stack_oplog_mb and Node oplogMbFor agree for every engine and profile', () => {
-  const { engines, readTable, oplogMbFor } = require('../src/tables');
+  const { engines, readTable, oplogMbFor } = require('../../common/tables');
   const profiles = readTable('profiles');
   const pairs = engines().flatMap((e) => profiles.map((p) => [e, p]));
   const script = `source lib/common.sh; source lib/tables.sh; source lib/stack.sh

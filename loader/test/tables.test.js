@@ -1,12 +1,12 @@
 'use strict';
-// loader/src/tables.js reads the real tables of this repository (compose/*.tsv), and agrees with
+// common/tables.js reads the real tables of this repository (compose/*.tsv), and agrees with
 // lib/tables.sh, the bash reader of the same files.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const tables = require('../src/tables');
+const tables = require('../../common/tables');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -21,7 +21,7 @@ const assert = require('node:assert/strict');
 const { fnv64, decimalOf } = require('../src/ycsb/fnv');
 const { buildKeyName, KeyCache } = require('../src/ycsb/keys');
 const { keyChooser, ZETAN } = require('../src/ycsb/scrambled');
-const { Rng } = require('../src/rng');
+const { Rng } = require('../../common/rng');
 const { runYcsb, basicDbArgs } = require('./support/ycsb/core');
 
 // fnvhash64Big(val): the same hash with BigInt, a second, plain transcription of YCSB's loop

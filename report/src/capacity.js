@@ -14,7 +14,7 @@ const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
 const { judge, fmt } = require('./verdict');
 const { wrap } = require('./table');
-const { slaText } = require('../../loader/src/capacity-table'); // "p99 <= 10 ms", as the loader says it
+const { slaText } = require('../../common/sla-text'); // "p99 <= 10 ms", as the loader says it
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 
 // why a run's capacity is not a sample (null: it is one). multiHost: the run is one host's part of

@@ -26,7 +26,7 @@ const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
 const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
 const { dataDirPerDoc } = require('./data-dir');
-const { stepExclusion } = require('../../loader/src/step-exclusion');
+const { stepExclusion } = require('../../common/step-exclusion');
 
 const ALPHA = 1 - LEVEL;
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
@@ -41,7 +41,7 @@ const uniq = (xs) => [...new Set(xs)];
 function profileMemory(profile) {
   if (!profile) return null;
   try {
-    const row = require('../../loader/src/tables').readTable('profiles').find((p) => p.profile === profile);
+    const row = require('../../common/tables').readTable('profiles').find((p) => p.profile === profile);
     const m = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(row?.data_mem ?? '');
     return m ? Number(m[1]) * { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[m[2].toLowerCase()] : null;
   } catch {

@@ -19,7 +19,7 @@ const { guardVerdict } = require('./drift');
 const { usableFigures } = require('./usable');
 // Why a run's point is no measurement of the engine (EXCLUSIONS' keys, null: it is one): the
 // loader's one rule, which its --repeat group table applies too.
-const { EXCLUSIONS, stepExclusion } = require('../../loader/src/step-exclusion');
+const { EXCLUSIONS, stepExclusion } = require('../../common/step-exclusion');
 
 function runRef(r) {
   return {

@@ -17,8 +17,8 @@
 // sweep) and `cases` (e.g. a write-concern matrix), one shape (loader/src/kinds/index.js shape).
 const POINT_LISTS = ['steps', 'cases'];
 // Which points are no measurement, and the facts that say so: the loader's one rule, shared with
-// its --repeat group table (a failed step: loader/src/step-failure.js, issue 26).
-const { exclusionFacts } = require('../../loader/src/step-exclusion');
+// its --repeat group table (a failed step: common/step-failure.js, issue 26).
+const { exclusionFacts } = require('../../common/step-exclusion');
 const { serverIdentity, loaderIdentity } = require('./identity');
 const { stabilityOf } = require('./stability-of');
 
@@ -93,7 +93,7 @@ function points(summary) {
         duration_s: e.duration_s ?? null,
         // complete, failed, loader_limited, shared_host, shared_server, unsupported, not_applicable,
         // server_ignores, documents: the facts the loader's one exclusion rule reads
-        // (loader/src/step-exclusion.js; src/compare.js judges them with it)
+        // (common/step-exclusion.js; src/compare.js judges them with it)
         ...exclusionFacts(e, summary.concurrent_runs),
         parameters: e.parameters ?? null, // a case's own settings (e.g. its write concern)
         ops,

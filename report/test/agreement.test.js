@@ -62,7 +62,7 @@ const num = (text) => Number(String(text).replace(/,/g, ''));
 // A single run's table is that run's measurement; the report's row is the median of the runs the
 // verdict keeps (issue 41: "usable/all" where a busy host's step was left out), so one run's
 // figure is compared only when its point was kept. Group medians are compared always: the loader's
-// group table leaves out the same steps by the same rule (loader/src/step-exclusion.js).
+// group table leaves out the same steps by the same rule (common/step-exclusion.js).
 let mediansCompared = 0;
 const kept = (row) => {
   const cell = row['runs (usable/all)'] ?? '';

@@ -15,7 +15,7 @@ const { tmpDir, makeRun, histogramOf } = require('./support/fixtures');
 const { readAll } = require('../src/read');
 const { buildReport } = require('../src/compare');
 const { main } = require('../src/cli');
-const { FAILED_STEP_ERROR_FRACTION } = require('../../loader/src/step-failure');
+const { FAILED_STEP_ERROR_FRACTION } = require('../../common/step-failure');
 
 const build = (root, by) => buildReport(readAll([root], {}), { by });
 const quiet = () => { let out = ''; return { io: { stdout: { write: (s) => { out += s; } }, stderr: { write: (s) => { out += s; } } }, text: () => out }; };

@@ -7,7 +7,7 @@
 //   check(argv)       lab-fault.js check: parse + check, then one protocol request line per hook
 const { scenarioNames, loadScenario, parse, UsageError } = require('./process');
 const { encodeRequest, TABLE } = require('./protocol');
-const tables = require('../tables');
+const tables = require('../../../common/tables');
 
 const WIDTH = 100;
 const COL = 26; // where descriptions start, as in run.sh's own usage text

@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const tables = require('../tables');
+const tables = require('../../../common/tables');
 const { DockerPeer } = require('./protocol');
 const { runScenario } = require('./runner');
 const { Members, mongosClient } = require('./cluster');

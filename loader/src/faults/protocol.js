@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
-const { parseTable } = require('../tables');
+const { parseTable } = require('../../../common/tables');
 
 const PREFIX = '@lab-docker';
 const OPS_FILE = path.join(__dirname, 'docker-ops.tsv');

@@ -5,7 +5,7 @@
 // Conditions: lag>=N, lag<N, state=A|B, rolled-past, primary-not=X, healthy (every member PRIMARY
 // or SECONDARY for 3 ticks in a row), never (just record until the timeout).
 const d = require('./decisions');
-const tables = require('../tables');
+const tables = require('../../../common/tables');
 const { sleep } = require('./runner');
 
 function parseUntil(s) {

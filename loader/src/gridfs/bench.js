@@ -7,7 +7,7 @@
 //   node loader/src/gridfs/bench.js [SIZE=2GB] [CHUNK=255KiB]
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const { Rng } = require('../rng');
+const { Rng } = require('../../../common/rng');
 const { GeneratedSource } = require('./source');
 const { parseSize } = require('./size');
 

@@ -10,7 +10,7 @@ const test = require('node:test');
 const { MongoClient } = require('mongodb');
 const { startServer } = require('../support/server');
 const { runScenario } = require('../../src/faults/runner');
-const tables = require('../../src/tables');
+const tables = require('../../../common/tables');
 
 const at = (s) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 const mem = (name, stateStr, sec = 10, extra = {}) => ({ name: `${name}:27017`, stateStr, state: { PRIMARY: 1, SECONDARY: 2, RECOVERING: 3 }[stateStr] ?? 0, health: 1, optimeDate: at(sec), ...extra });

@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const stale = require('../../src/faults/scenarios/stale-secondary');
-const tables = require('../../src/tables');
+const tables = require('../../../common/tables');
 
 const params = (extra) => ({ 'oplog-size-mb': '16', rate: '200', 'baseline-seconds': '0', 'roll-seconds': '3', 'restart-seconds': '3', 'settle-seconds': '0', 'settle-looks': '3', ...extra });
 

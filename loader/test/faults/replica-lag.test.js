@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const replicaLag = require('../../src/faults/scenarios/replica-lag');
-const tables = require('../../src/tables');
+const tables = require('../../../common/tables');
 const { runWith, scriptedMembers, mem, mongosClient } = require('./harness');
 
 const mongos = mongosClient();

@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer } = require('../support/server');
 const { Members, mongosClient } = require('../../src/faults/cluster');
-const tables = require('../../src/tables');
+const tables = require('../../../common/tables');
 
 test('mmapv1 row: member and mongos clients write without txnNumber; with retryable writes on, the line refuses them', async () => {
   const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });

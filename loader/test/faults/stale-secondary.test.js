@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const stale = require('../../src/faults/scenarios/stale-secondary');
-const tables = require('../../src/tables');
+const tables = require('../../../common/tables');
 const { runWith, scriptedMembers, mem, down, mongosClient } = require('./harness');
 
 const mongos = mongosClient();

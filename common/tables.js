@@ -3,11 +3,11 @@
 // compose/topology.tsv (every mongod and mongos: set, role, ports) and compose/profiles.tsv. The
 // same files lib/tables.sh reads for bash, so no engine, member or set name is written into logic.
 // In the loader's image they sit at /lab/compose/ (images/loader/Dockerfile copies them), beside
-// /lab/loader as in the repository.
+// /lab/common as in the repository.
 const fs = require('node:fs');
 const path = require('node:path');
 
-const DEFAULT_ROOT = path.resolve(__dirname, '..', '..');
+const DEFAULT_ROOT = path.resolve(__dirname, '..');
 
 // parseTable(text) -> [{column: value}]: tab-separated, '#' lines are comments, the first other
 // line is the header. "-" is kept as written (the tables use it for "none").
