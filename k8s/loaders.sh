@@ -142,36 +142,21 @@ $(k8s_yaml_args '            ' "$@")
 YAML
 }
 
-# k8s_split_clients TOTAL_LIST N: each pod's share of every step (the totals must divide by N,
-# so all pods run the same parameters and the report merges them).
-k8s_split_clients() {
-  local list=$1 n=$2 out="" c
-  local -a steps
-  [[ $list =~ ^[0-9]+(,[0-9]+)*$ ]] || die_usage "--clients must be a list of client counts like 2,4,6 (got '$list')"
-  IFS=, read -r -a steps <<<"$list"
-  for c in "${steps[@]}"; do
-    ((c % n == 0 && c > 0)) || die_usage "--clients $list with --loaders $n: every step must be a multiple of $n (each pod runs an equal share)"
-    out+="${out:+,}$((c / n))"
-  done
-  echo "$out"
-}
-
 # k8s_run_experiment NAME ARGS...: ./run.sh NAME --on k8s [--loaders N] [k8s flags] [loader flags].
 k8s_run_experiment() {
-  local name=$1 on="" clients="" sla="" group stamp job run_dir rc=0
+  local name=$1 on="" sla="" group stamp job run_dir rc=0
   shift
   local args=()
   k8s_parse_flags "$@"
   set -- "${K8S_REST[@]}"
   while (($#)); do
     case $1 in
-      --on | --on=* | --loaders | --loaders=* | --clients | --clients=* | --via | --via=* | --uri | --uri=* | \
+      --on | --on=* | --loaders | --loaders=* | --via | --via=* | --uri | --uri=* | \
         --results-dir | --results-dir=* | --group | --group=*)
         flag_value "$name" "$@"
         case $FLAG in
           --on) on=$VALUE ;;
           --loaders) K8S_LOADERS=$VALUE ;;
-          --clients) clients=$VALUE ;;
           --via) K8S_VIA=$VALUE ;;
           --uri) die_usage "--uri drives a cluster from this host; with --on k8s the loader pods connect to the cluster in $K8S_NAMESPACE" ;;
           --results-dir | --group) die_usage "$FLAG is set by ./run.sh for --on k8s runs (one group per Job, results under results/)" ;;
@@ -188,10 +173,11 @@ k8s_run_experiment() {
   # A capacity search steers one loader's rate by the latency it sees; N pods would each search on
   # their own, and no one rate would be the cluster's answer.
   ((K8S_LOADERS == 1)) || [[ -z $sla ]] || die_usage "--sla searches the rate of one loader: run it with --loaders 1 (--loaders $K8S_LOADERS would run $K8S_LOADERS searches, each on its own)"
-  ((K8S_LOADERS == 1)) || [[ -n $clients ]] || die_usage "--loaders $K8S_LOADERS needs --clients (the total per step, e.g. --clients $((K8S_LOADERS * 2)),$((K8S_LOADERS * 4))): each pod runs its share"
   k8s_check_engine
   [[ -n $K8S_REGISTRY ]] || die_usage "--on k8s needs --registry REG: the loader pods pull the lab's loader image (images/loader) from there"
-  [[ -z $clients ]] || args+=(--clients "$(k8s_split_clients "$clients" "$K8S_LOADERS")")
+  # Each pod runs 1/N of every step's clients: the loader splits them (and refuses steps that do
+  # not divide), from --clients as given or the experiment file's.
+  ((K8S_LOADERS == 1)) || args+=(--share-of "$K8S_LOADERS")
   stamp=$(date -u +%Y%m%dT%H%M%SZ)
   group="k8s-$name-$ENGINE-$stamp"
   args=("$name" --engine "$ENGINE" --group "$group" --profile "$PROFILE" --metrics-host 0.0.0.0 --metrics-port "$K8S_LOADER_METRICS_PORT" "${args[@]}")

@@ -47,42 +47,24 @@ experiments_usage() {
   done | wrap_lines 26
 }
 
-# experiments_file_defaults KEY: "NAME VALUE, ..." for the experiment files that set top-level KEY
-# (e.g. repeat: gridfs 5, journal 3, writeconcern 3): the help states what the files say.
-experiments_file_defaults() {
-  local f v out=()
-  for f in "$LAB_ROOT"/experiments/*.yaml; do
-    v=$(sed -n "s/^$1:[[:space:]]*\([^[:space:]#]*\).*/\1/p" "$f" | head -1)
-    [[ -z $v ]] || out+=("$(basename "$f" .yaml) $v")
-  done
-  local IFS=,
-  printf '%s' "${out[*]}" | sed 's/,/, /g'
-}
-
-# experiment_help NAME: ./run.sh NAME --help: the experiment's line, the experiment flags and the
-# flags of its own workload kind (the loader's catalog says which), within 120 columns.
+# experiment_help NAME: ./run.sh NAME --help: the experiment's line, ./run.sh's routing flags and
+# the flags the loader says NAME takes (`lab-loader flags NAME`: defaults from the file, as it loads
+# it, then its workload kind's own), within 120 columns.
 experiment_help() {
   local name=$1
   printf 'Usage: ./run.sh %s [--engine E | --uri URI] [flags]\n' "$name"
   experiments_usage | grep -E "^  $name( |\$)" || true
   printf '\nExperiment flags:\n'
-  experiment_flags_usage
-  if command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules ]]; then
-    node -e 'process.stdout.write(require(process.argv[1]).flagsHelp(process.argv[2], process.argv[3]))' \
-      "$LAB_ROOT/loader/src/catalog.js" "$name" "$LAB_ROOT/experiments"
-  fi
+  experiment_flags_usage "$name"
   printf '\nCommon flags and every other verb: ./run.sh help\n'
 }
 
-# experiment_ycsb_check NAME: --tool ycsb runs experiments whose workload.type is ycsb (YCSB's
-# own workloads, e.g. ycsb-a); any other is a usage error naming those that are.
+# experiment_ycsb_check NAME: --tool ycsb runs experiments of YCSB's own workloads (workload.type
+# ycsb, as the loader's check said: EXPERIMENT_FACTS[kind]); any other is a usage error.
 experiment_ycsb_check() {
-  local f names=()
-  for f in "$LAB_ROOT"/experiments/*.yaml; do
-    grep -Eq '^[[:space:]]+type:[[:space:]]*ycsb([[:space:]#]|$)' "$f" && names+=("$(basename "$f" .yaml)")
-  done
-  [[ " ${names[*]} " == *" $1 "* ]] ||
-    die_usage "--tool ycsb runs YCSB's own workloads: $1 is not one (its workload.type is not ycsb; ${names[*]:-none} is): drop --tool"
+  local kind=${EXPERIMENT_FACTS[kind]:-}
+  [[ -z $kind || $kind == ycsb ]] ||
+    die_usage "--tool ycsb runs YCSB's own workloads: $1 is not one (its workload.type is $kind, not ycsb): drop --tool"
 }
 
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
@@ -90,68 +72,80 @@ experiment_exists() {
   [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ && -f $LAB_ROOT/experiments/$1.yaml ]]
 }
 
+# experiment_flags_usage [NAME]: ./run.sh help's "Experiment flags" (NAME --help's with NAME):
+# ./run.sh's own routing flags, then the flags the loader takes, from the loader (`lab-loader
+# flags`: one help for both, its defaults read from the experiment files), as the fault flags come
+# from lab-fault.js.
 experiment_flags_usage() {
-  local repeats warmups seeds
-  repeats=$(experiments_file_defaults repeat)
-  seeds=$(experiments_file_defaults seed)
-  warmups=$(experiments_file_defaults warmup)
   cat <<USAGE | wrap_lines 26
-  --docs N                experiment1: documents to insert (default 10000000)
-  --preload-docs N        experiment2/3: documents loaded first, not measured (default 1000000)
-  --clients LIST          client steps, e.g. 1,2,4,6 (default 1,2,3,4,5,6; experiment1: 1)
-  --duration DUR          experiment2/3: length of each client step, e.g. 30s, 2m (default 2m), after
-                          its warm-up (run and shown, not measured; --warmup DUR: ${warmups})
-  --rate N                pace at N ops/s in total; adds latency from the intended start
-  --sla PCT=DUR           capacity under a latency SLA, e.g. p99=10ms: instead of the client
-                          sweep, search the highest offered rate whose intended PCT stays <= DUR
-                          (experiment2/3, ycsb-a; one --clients N, default 32; --rate: first rate)
-  --repeat N              run N times back to back, each on a fresh collection, one results
-                          folder each, one group id (default 1; the experiment files: ${repeats})
-  --group ID              name the run group (the same ID on several hosts of one run)
-  --wide                  the --repeat group table with fastest, median and slowest docs/s and MB/s
-                          (default: their medians, within 120 columns)
-  --seed N                random generator seed (default: the experiment file's, ${seeds})
-  --workers N             loader worker threads (default: min(clients, CPU cores))
-  --server-selection-timeout DUR   give up on an unreachable server (default 10s)
-  --stall-timeout DUR     stop when no operation completes for DUR (default 15s)
-  --tool lab|ycsb         ycsb-a: ycsb runs YCSB 0.17.0 itself on the stack with the same
-                          parameters (images/ycsb), written as the same summary.json
+  --uri URI               run the loader on this host against URI (any cluster); no Docker
   --via primary|mongos    in the stack: straight to the shard's primary, as seeds/004 did
                           (default), or through mongos
-  --uri URI               run the loader on this host against URI (any cluster); no Docker
-  --password-file FILE    with --uri: password of --username (default user root)
-  --username NAME         with --uri: user for --password-file
-  --metrics-port PORT     with --uri: the loader's Prometheus port (default 9464, or any free
-                          port when 9464 is taken; printed)
-  --results-dir DIR       with --uri: where results/ goes (default: this checkout's results/)
+  --tool lab|ycsb         ycsb-a: ycsb runs YCSB 0.17.0 itself on the stack with the same
+                          parameters (images/ycsb), written as the same summary.json
   With --uri the results are filed under the engine the server reports unless --engine says
   otherwise. Durations: a number and a unit, 500ms, 30s, 2m, 1h (decimals allowed).
   Results: results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson); latest -> newest.
- Each workload's own flags, as its kind declares them (loader/src/kinds):
 USAGE
   if loader_on_host; then
-    node "$LAB_ROOT/loader/bin/lab-loader.js" flags --experiments-dir "$LAB_ROOT/experiments"
+    node "$LAB_ROOT/loader/bin/lab-loader.js" flags ${1:+"$1"} --experiments-dir "$LAB_ROOT/experiments"
   else
-    echo "  (listed by: node loader/bin/lab-loader.js flags, after 'cd loader && npm ci')"
+    echo "  (the loader's flags: node loader/bin/lab-loader.js flags${1:+ $1}, after 'cd loader && npm ci')"
   fi
 }
 
 # experiment_loader_check NAME URI LOADER_ARGS...: the loader's own parser and experiment-file
 # checks (`lab-loader check`, which connects to nothing), run before anything starts, also under
 # --dry-run (it changes nothing), where it also prints the kind's settings and their sources. Its
-# one-line message is ours; exit 2.
+# one-line message is ours; exit 2. The loader also says what ./run.sh needs of the experiment
+# (loader/src/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
+# EXPERIMENT_HOOKS (the kind's stack hooks, request lines). On this host when it has Node.js, else
+# in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
+declare -A EXPERIMENT_FACTS=()
+EXPERIMENT_HOOKS=()
 experiment_loader_check() {
-  local name=$1 uri=$2 out rc=0
+  local name=$1 uri=$2 out rc=0 line
   shift 2
-  if ! loader_on_host; then
-    info "note: node or loader/node_modules not found on this host: the experiment flags are checked by the loader when it starts"
+  EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=()
+  if loader_on_host; then
+    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
+  elif [[ $DRY_RUN == 1 ]]; then
+    info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
     return 0
+  else
+    out=$(compose --profile loader run --rm --no-deps --build -T --entrypoint node loader \
+      /lab/loader/bin/lab-loader.js check "$name" --experiments-dir /lab/experiments --uri "$uri" "$@" 2>&1) || rc=$?
   fi
-  out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
-  ((rc)) || { [[ $DRY_RUN != 1 || -z $out ]] || printf '%s\n' "$out"; return 0; }
-  out=$(printf '%s\n' "$out" | head -1)
-  ((rc == 2)) && die_usage "${out#error: }"
-  die_env "the loader could not check the flags (exit $rc): ${out#error: }"
+  if ((rc)); then
+    out=$(grep -m1 '^error: ' <<<"$out" || head -1 <<<"$out")
+    ((rc == 2)) && die_usage "${out#error: }"
+    die_env "the loader could not check the flags (exit $rc): ${out#error: }"
+  fi
+  local -a w
+  while IFS= read -r line; do
+    line=${line%$'\r'}
+    case $line in
+      @lab-fact$'\t'*) IFS=$'\t' read -r -a w <<<"$line" && EXPERIMENT_FACTS[${w[1]}]=${w[2]:-} ;;
+      @lab-docker$'\t'*) EXPERIMENT_HOOKS+=("$line") ;;
+      *) [[ $DRY_RUN != 1 || -z $line ]] || printf '%s\n' "$line" ;;
+    esac
+  done <<<"$out"
+}
+
+# experiment_hooks PHASE NAME VIA LOADER_ARGS...: perform the stack hooks the loader asked for
+# (EXPERIMENT_HOOKS; docker-ops.tsv rows of kind hook whose command is an experiment_hook_
+# function), each at PHASE (after: the loader's run ended well).
+experiment_hooks() {
+  local phase=$1 line rc=0
+  shift
+  local -a w
+  for line in ${EXPERIMENT_HOOKS[@]+"${EXPERIMENT_HOOKS[@]}"}; do
+    IFS=$'\t' read -r -a w <<<"$line"
+    { fault_action_argv "${w[@]:2}" && [[ $FAULT_KIND == hook && ${FAULT_ARGV[0]} == experiment_hook_* ]]; } ||
+      die_env "the loader asked for '${w[2]:-}' as a stack hook: ${FAULT_WHY:-not an experiment hook in $FAULT_OPS_TSV}"
+    "${FAULT_ARGV[0]}" "$phase" "$@" || rc=$?
+  done
+  return "$rc"
 }
 
 # experiment_results_from FILE: the folders named by the loader's closing "results: DIR" lines in
@@ -278,12 +272,12 @@ verb_experiment() {
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
   # --tool ycsb runs only experiments of YCSB's own workloads: said first, whatever else was
   # given (with --uri the "drop --uri" below named the wrong problem).
-  [[ $tool != ycsb ]] || experiment_ycsb_check "$name"
   [[ $tool != ycsb || -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
   local label
   label=$(experiment_engine_label)
   if [[ $tool == ycsb ]]; then
     experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
+    experiment_ycsb_check "$name"
     # shellcheck source=lib/ycsb.sh
     source "$LAB_ROOT/lib/ycsb.sh"
     ycsb_experiment "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
@@ -293,8 +287,8 @@ verb_experiment() {
   else
     experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
-    # seeds/001's import without a journal, where the engine's members may run so (bulk imports)
-    ((rc)) || experiment_journal_off "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
+    # what the kind asked of the stack after its run (bulk_import: seeds/001's journal-off case)
+    ((rc)) || experiment_hooks after "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   fi
   # The folders this run created, one per repetition (none: no results line; never an older run's).
   # A closed stdout (| head) drops these lines, and run.sh still ends with the loader's code: the
@@ -429,18 +423,19 @@ experiment_data_dirs() {
   done <<<"$EXPERIMENT_RESULTS"
 }
 
-# experiment_journal_off NAME VIA LOADER_ARGS...: seeds/001's import without a journal, after the
+# experiment_hook_journal_off PHASE NAME VIA LOADER_ARGS... (the bulk_import kind's stack hook,
+# loader/src/kinds/bulk_import.js hooks): seeds/001's import without a journal, after the
 # bulk-import cases, on an engine whose server line allows it (engines table nojournal: which and
 # why, DEVELOPERS.md). The shard members are restarted with --nojournal one at a time (Compose
 # recreates each and waits until it is healthy), the loader runs the journal-off case alone
 # (--members-journal off; it checks getCmdLineOpts itself, and holds the set's
 # writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/journal-majority.js),
-# and the members are restarted as the stack defines them, journal on. Other kinds and engines:
-# nothing (said once for an engine that cannot).
-experiment_journal_off() {
-  local name=$1 via=$2 m rc=0 before
-  shift 2
-  grep -qE '^[[:space:]]+type:[[:space:]]*bulk_import([[:space:]]|$)' "$LAB_ROOT/experiments/$name.yaml" 2>/dev/null || return 0
+# and the members are restarted as the stack defines them, journal on. On an engine that cannot:
+# said once.
+experiment_hook_journal_off() {
+  [[ $1 == after ]] || return 0
+  local name=$2 via=$3 m rc=0 before
+  shift 3
   if ! engine_is "$ENGINE" nojournal; then
     info "journal off: not run on $ENGINE (compose/engines.tsv nojournal: no; its members cannot run without a journal, or it has none)"
     return 0
@@ -543,8 +538,10 @@ smoke_experiments() {
   return "$rc"
 }
 
-# experiment_smoke_flags FILE: the flags of FILE's top-level `smoke:` line (quotes dropped), e.g.
-#   smoke: "--preload-docs 20000 --clients 1,2 --duration 10s"
+# experiment_smoke_flags FILE: the flags of FILE's `smoke:` key as the loader reads it (its check's
+# smoke fact), e.g. smoke: "--preload-docs 20000 --clients 1,2 --duration 10s"; nothing when the
+# file has none (or under a dry run with no loader on this host).
 experiment_smoke_flags() {
-  sed -n 's/^smoke:[[:space:]]*//p' "$1" | head -1 | sed 's/[[:space:]]*#.*$//; s/^"\(.*\)"$/\1/; s/^'"'"'\(.*\)'"'"'$/\1/'
+  experiment_loader_check "$(basename "$1" .yaml)" "$(experiment_stack_uri primary)" >/dev/null
+  printf '%s' "${EXPERIMENT_FACTS[smoke]:-}"
 }

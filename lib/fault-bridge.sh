@@ -89,8 +89,8 @@ fault_action_argv() {
     FAULT_ARGV+=("$word")
   done
   case ${FAULT_ARGV[0]} in
-    compose | run | fault_*) ;;
-    *) FAULT_WHY="docker action '$op': its command must start with compose, run or a fault_ function"; FAULT_ARGV=(); return 1 ;;
+    compose | run | fault_* | experiment_hook_*) ;;
+    *) FAULT_WHY="docker action '$op': its command must start with compose, run, a fault_ or an experiment_hook_ function"; FAULT_ARGV=(); return 1 ;;
   esac
 }
 

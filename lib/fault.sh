@@ -91,7 +91,7 @@ fault_hooks() {
   local -a w
   for line in "${FAULT_HOOKS[@]}"; do
     IFS=$'\t' read -r -a w <<<"$line"
-    { fault_action_argv "${w[@]:2}" && [[ $FAULT_KIND == hook ]]; } ||
+    { fault_action_argv "${w[@]:2}" && [[ $FAULT_KIND == hook && ${FAULT_ARGV[0]} == fault_hook_* ]]; } ||
       die_env "the fault tool asked for '${w[2]:-}' as a stack hook: ${FAULT_WHY:-not a hook in $FAULT_OPS_TSV}"
     "${FAULT_ARGV[0]}" "$1" "${FAULT_ARGV[@]:1}"
   done

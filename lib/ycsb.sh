@@ -18,12 +18,12 @@ ycsb_node() {
   compose --profile loader run --rm --no-deps --build --entrypoint node loader /lab/loader/bin/lab-ycsb.js "$@"
 }
 
-# ycsb_experiment NAME VIA LOADER_ARGS...: the three stages above; sets EXPERIMENT_RESULTS.
+# ycsb_experiment NAME VIA LOADER_ARGS...: the three stages above; sets EXPERIMENT_RESULTS. The
+# experiment's database and thread steps are the loader's (its check: EXPERIMENT_FACTS).
 ycsb_experiment() {
   local name=$1 via=$2
   shift 2
   local uri out dir cdir threads t most=0 rc=0
-  experiment_ycsb_check "$name"
   local a prev=""
   for a in "$@"; do
     [[ $prev == --repeat && $a != 1 ]] && die_usage "--repeat does not apply to --tool ycsb (run it again for another repetition)"
@@ -38,7 +38,7 @@ ycsb_experiment() {
   if [[ $DRY_RUN == 1 ]]; then
     ycsb_node "${prep[@]}"
     cdir="/lab/results/$name/$ENGINE/<UTC time>"
-    threads=$(ycsb_threads "$name" "$@")
+    threads=${EXPERIMENT_FACTS[clients]:-} # the loader's check said them (none: no loader here to ask)
   else
     out=$(ycsb_node "${prep[@]}") || return $?
     cdir=$(sed -n 's/^dir: //p' <<<"$out" | tr -d '\r')
@@ -47,7 +47,7 @@ ycsb_experiment() {
   fi
   dir=results/${cdir#/lab/results/}
   for t in $threads; do ((t > most)) && most=$t; done
-  local ycsb=(--profile ycsb run --rm --no-deps --build -e "YCSB_URI=$uri" -e "YCSB_DATABASE=$(ycsb_database "$name")" ycsb)
+  local ycsb=(--profile ycsb run --rm --no-deps --build -e "YCSB_URI=$uri" -e "YCSB_DATABASE=${EXPERIMENT_FACTS[database]:-}" ycsb)
   info "ycsb: load phase ($most threads), then runs with ${threads// /, } threads; output in $dir/ycsb/"
   compose "${ycsb[@]}" load "$cdir" "$most" || rc=$?
   if ((rc == 0)); then
@@ -62,24 +62,4 @@ ycsb_experiment() {
   # shellcheck disable=SC2034  # read by verb_experiment (lib/experiment.sh)
   EXPERIMENT_RESULTS=$dir
   return "$rc"
-}
-
-# ycsb_database NAME: the experiment file's database (YCSB's mongodb.url names it).
-ycsb_database() {
-  sed -n 's/^database:[[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' "$LAB_ROOT/experiments/$1.yaml" | head -1
-}
-
-# ycsb_threads NAME FLAGS...: the thread steps for a dry run's printout: --threads/--clients,
-# else the experiment file's workload.threads (ycsb-a: 1 2 4 8 16 32).
-ycsb_threads() {
-  local name=$1 list=""
-  shift
-  while (($#)); do
-    case $1 in
-      --threads | --clients) list=${2:-} ;;
-    esac
-    shift
-  done
-  [[ -n $list ]] || list=$(sed -n 's/^[[:space:]]*threads:[[:space:]]*\[\([0-9, ]*\)\].*/\1/p' "$LAB_ROOT/experiments/$name.yaml" | head -1)
-  echo "${list//,/ }" | tr -s ' '
 }

@@ -219,7 +219,9 @@ k8s_nodes_json() {
   job=$(applied)
   grep -q "completionMode: Indexed" <<<"$job" || fail "not Indexed"
   grep -q "completions: 3" <<<"$job" && grep -q "parallelism: 3" <<<"$job" || fail "not 3 pods at once"
-  grep -A1 -- '- "--clients"' <<<"$job" | grep -q '"1,2"' || fail "clients not split 3,6 -> 1,2 per pod"
+  # the loader splits the clients (--share-of): each pod runs 1,2 of 3,6
+  grep -A1 -- '- "--clients"' <<<"$job" | grep -q '"3,6"' || fail "clients not passed through as given"
+  grep -A1 -- '- "--share-of"' <<<"$job" | grep -q '"3"' || fail "no --share-of 3"
   grep -A1 -- '- "--group"' <<<"$job" | grep -q '"k8s-experiment2-k8s-wt-' || fail "no shared group"
   grep -q "whenUnsatisfiable: DoNotSchedule" <<<"$job" || fail "pods not spread one per node"
   grep -A8 "podAntiAffinity:" <<<"$job" | grep -q "{key: lab.engine, operator: Exists}" || fail "loader pods may share a node with another engine's loaders"
@@ -311,6 +313,8 @@ k8s_bundle() {
 
 @test "experiment --on k8s: bad input is one line, exit 2, nothing run" {
   local args
+  # the loader beside run.sh checks the flags (it splits the clients per pod: --share-of)
+  ln -s "$REPO/loader" "$LAB/loader"
   for args in "--on k8s --loaders 3 --clients 4 --registry r" "--on k8s --loaders 2 --registry r" \
     "--on k8s --loaders 0 --clients 2 --registry r" "--on k8s --clients 2" "--on moon --registry r" \
     "--on k8s --registry r --uri mongodb://x/" "--on k8s --registry r --group g"; do

@@ -3,7 +3,7 @@
 // lab-loader: runs experiments/NAME.yaml against MongoDB (check: validate only; list). See --help.
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
 // 130 SIGINT, 143 SIGTERM.
-const { parse, UsageError, USAGE } = require('../src/args');
+const { parse, UsageError, usage } = require('../src/args');
 const { redactText } = require('../src/redact-uri');
 
 // A usage error is one line naming the flag and the fix; --help has the full listing. Both error
@@ -25,12 +25,22 @@ async function main(argv) {
   }
   if (opts.help) {
     const own = opts.experiment ? require('../src/catalog').flagsHelp(opts.experiment, opts.experimentsDir) : '';
-    process.stdout.write(USAGE + '\n' + own);
+    process.stdout.write(usage(opts.experimentsDir) + '\n' + own);
     return 0;
   }
   try {
     if (opts.command === 'list') return require('../src/catalog').print(opts.experimentsDir, process.stdout);
-    if (opts.command === 'flags') return require('../src/catalog').printKindFlags(opts.experimentsDir, process.stdout);
+    // flags [NAME]: ./run.sh help's experiment flags (or NAME --help's), defaults from the files
+    if (opts.command === 'flags') {
+      const catalog = require('../src/catalog');
+      process.stdout.write(require('../src/flag-help').runshFlags(opts.experimentsDir, opts.experiment));
+      if (opts.experiment) process.stdout.write(catalog.flagsHelp(opts.experiment, opts.experimentsDir));
+      else {
+        process.stdout.write(' Each workload\'s own flags, as its kind declares them (loader/src/kinds):\n');
+        catalog.printKindFlags(opts.experimentsDir, process.stdout);
+      }
+      return 0;
+    }
     // check: the same parser and experiment-file validation as a run, and nothing else, so that
     // ./run.sh refuses bad flags with the loader's own words before it starts anything.
     // estimate: what one run's measured steps will take (src/estimate.js), for ./run.sh compare.
@@ -40,9 +50,11 @@ async function main(argv) {
       return 0;
     }
     if (opts.command === 'check') {
-      const { config, settings } = require('../src/config').load(opts);
-      const lines = require('../src/catalog').settingsLines(config.workload.type, settings);
+      const loaded = require('../src/config').load(opts);
+      const lines = require('../src/catalog').settingsLines(loaded.config.workload.type, loaded.settings);
       if (lines) process.stdout.write(`${lines}\n`); // the kind's own settings and their sources
+      // what ./run.sh needs of the experiment: its facts and the kind's stack hooks
+      process.stdout.write(`${require('../src/stack-requests').requestLines(loaded).join('\n')}\n`);
       return 0;
     }
     return await require('../src/repeat').runRepeated(opts);

@@ -42,6 +42,7 @@ const COMMON_OPTIONS = {
   comparison: { type: 'string' },
   profile: { type: 'string' },
   'journal-path': { type: 'string' },
+  'share-of': { type: 'string' },
   wide: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -51,76 +52,24 @@ const COMMON_OPTIONS = {
 const KIND_FLAGS = kindFlags().filter((f) => !Object.hasOwn(COMMON_OPTIONS, f.slice(2)));
 const OPTIONS = { ...COMMON_OPTIONS, ...Object.fromEntries(KIND_FLAGS.map((f) => [f.slice(2), { type: 'string' }])) };
 
-const USAGE = `Usage: lab-loader [check|estimate] <NAME|FILE.yaml> [flags]
+// usage(dir): the help, its flag rows and their defaults from src/flag-help.js (the experiment
+// files in dir give the defaults).
+const usage = (dir) => `Usage: lab-loader [check|estimate] <NAME|FILE.yaml> [flags]
        lab-loader list [--experiments-dir DIR]
+       lab-loader flags [NAME] [--experiments-dir DIR]
 
 NAME is any experiments/NAME.yaml (experiment1, experiment2, experiment3, ...). "check" parses
 and validates NAME and the flags exactly as a run would, connects to nothing, and exits 0 or 2;
 "estimate" does the same and prints how long the measured steps of one run last (seconds=N, or
 unknown when they end by their work).
-"list" prints each experiment's name and description (its first comment line).
+"list" prints each experiment's name and description (its first comment line); "flags" the
+experiment flags as ./run.sh help lists them (NAME: as ./run.sh NAME --help does).
 
 Runs one experiment of seeds/004 against a MongoDB deployment and writes
 results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson, the experiment file).
 
-Connection:
-  --uri URI                       server or mongos (default mongodb://127.0.0.1:27017/)
-  --username NAME                 user for --password-file (default root)
-  --password-file FILE            read the password from FILE (never from the command line)
-  --server-selection-timeout DUR  give up on an unreachable server after DUR (default 10s)
-Workload (defaults come from the experiment file):
-  --docs N                        experiment1: documents to insert (file: 10000000)
-  --preload-docs N                experiment2/3: documents loaded before measuring (file: 1000000)
-  --clients LIST                  client steps, e.g. 1,2,4,6 (file: 1,2,3,4,5,6)
-  --duration DUR                  per client step, e.g. 30s, 2m (file: 2m)
-  --rate N                        pace all clients together at N ops/s (experiment2: a find+update
-                                  pair counts as 2) and also report latency from each op's
-                                  intended start (coordinated omission corrected)
-  --sla PCT=DUR                   capacity under a latency SLA, e.g. p99=10ms (p50, p90, p99,
-                                  p99.9): instead of the client sweep, search the highest offered
-                                  rate whose intended PCT stays <= DUR (duration-bound experiments;
-                                  --clients N one count, default 32; --rate N the first rate)
-  --seed N                        random generator seed (file: 4)
-  --repeat N                      run the same parameters N times back to back, each against a
-                                  freshly set-up collection, each its own results folder (default:
-                                  the experiment file's repeat:, else 1)
-  --group ID                      the run group's id in summary.json (default: made per
-                                  invocation); give the same ID on several hosts of one run
-  --comparison ID:SIDE:POSITION   this run is POSITION (1-based, in the order run) of comparison
-                                  ID, on side SIDE; recorded in summary.json "comparison" (./run.sh
-                                  compare passes it; one run, so not with --repeat above 1)
-  --workers N                     worker threads (default min(max clients, CPU cores))
-Output:
-  --engine LABEL                  results label (default: the storage engine the server reports)
-  --results-dir DIR               results root (default <repo>/results)
-  --metrics-port PORT             Prometheus endpoint port, 0 = any free port (default 9464, or
-                                  any free port when 9464 is taken; the port is printed)
-  --metrics-host ADDR             address it listens on (default 127.0.0.1; ./run.sh passes 0.0.0.0
-                                  inside the stack, whose network only Prometheus shares)
-  --grafana-url URL               post phase annotations to Grafana at URL
-  --grafana-password-file FILE    Grafana admin password for the annotations
-  --stall-timeout DUR             stop the run when no operation completes for DUR (default 15s;
-                                  at least 100ms, checked every 25 ms)
-  --server-record on|off          sample each reachable member's serverStatus and replication
-                                  once a second over its own connection into server.ndjson
-                                  (default on; off only to measure its cost: loader/README.md)
-  --warmup DUR                    run each step's first DUR as warm-up: shown in the timeline,
-                                  left out of its throughput, percentiles and verdicts (default:
-                                  the experiment file's warmup:, else 5s for a duration-bound
-                                  step and none for a step bounded by its work; 0 = none)
-  --progress-interval DUR         plain progress line period when not on a terminal (default 5s)
-  --wide                          the --repeat group table with fastest, median and slowest docs/s
-                                  and MB/s too (default: their medians, within 120 columns)
-  --profile NAME                  the lab resource profile, recorded in summary.json (./run.sh passes it)
-  --journal-path PATH             where ./run.sh put each shard member's journal (PATH/<member>, its own
-                                  disk: seeds/000), recorded in summary.json storage.journal_path
-  --label KEY=VALUE               a label of your own, recorded in summary.json "labels" (repeatable;
-                                  e.g. --label platform=aws-m5.large --label os=ubuntu-24.04);
-                                  ./run.sh report --by KEY compares along it
-  --experiments-dir DIR           where NAME.yaml is looked up (default <repo>/experiments)
-  --image NAME=REF                record which image ran NAME (repeatable; ./run.sh passes the
-                                  engine image's digest), copied into summary.json "images"
-  -h, --help                      this text; NAME --help adds that experiment's own flags
+${require('./flag-help').loaderFlags(dir)}
+  -h, --help              this text; NAME --help adds that experiment's own flags
 
 DUR is a number with a unit: 500ms, 30s, 2m, 1h (decimals allowed: 1.5s). Exit codes: 0 complete,
 1 runtime error or incomplete run, 2 usage error, 130 interrupted by Ctrl-C (SIGINT), 143 stopped
@@ -280,14 +229,15 @@ function parse(argv) {
   const positionals = [...parsed.positionals];
   // NAME --help: the common flags and that experiment's own (its workload kind's).
   if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list', 'flags', 'estimate'].includes(p)), experimentsDir: v['experiments-dir'] };
-  // Subcommands: check (validate only), list, flags (every kind's own flags, for ./run.sh help),
-  // estimate (a run's measured time, for ./run.sh compare's plan); anything else names the
-  // experiment to run.
+  // Subcommands: check (validate only; prints the experiment's facts and stack hooks for
+  // ./run.sh), list, flags [NAME] (./run.sh help's experiment flags, or NAME --help's), estimate (a
+  // run's measured time, for ./run.sh compare's plan); anything else names the experiment to run.
   const command = ['check', 'list', 'flags', 'estimate'].includes(positionals[0]) ? positionals.shift() : 'run';
-  if (command === 'list' || command === 'flags') {
-    if (positionals.length) throw new UsageError(`${command} takes no experiment (got: ${positionals.join(' ')})`);
+  if (command === 'list' || (command === 'flags' && positionals.length !== 1)) {
+    if (positionals.length) throw new UsageError(`${command} takes ${command === 'flags' ? 'one experiment at most' : 'no experiment'} (got: ${positionals.join(' ')})`);
     return { command, experimentsDir: v['experiments-dir'] };
   }
+  if (command === 'flags') return { command, experiment: positionals[0], experimentsDir: v['experiments-dir'] };
   if (positionals.length !== 1) {
     throw new UsageError(positionals.length === 0
       ? 'name an experiment (experiments/NAME.yaml, e.g. experiment2) or a .yaml file'
@@ -314,6 +264,7 @@ function parse(argv) {
     repeat: v.repeat !== undefined ? parseCount('--repeat', v.repeat, 1, 1000) : undefined,
     group: label('--group', v.group),
     comparison: parseComparison(v.comparison),
+    shareOf: v['share-of'] !== undefined ? parseCount('--share-of', v['share-of'], 1, 99) : 1,
     profile: label('--profile', v.profile),
     journalPath: v['journal-path'],
     uri: v.uri,
@@ -357,4 +308,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseWarmup, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, USAGE };
+module.exports = { parse, parseWarmup, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage, COMMON_OPTIONS };

@@ -18,7 +18,7 @@ function experimentPath(nameOrFile, dir = EXPERIMENTS_DIR) {
 }
 
 // The keys an experiment file may have (a kind's own settings live under workload:). smoke: is
-// read by ./run.sh smoke (lib/experiment.sh smoke_experiments), warmup: by the runner.
+// for ./run.sh smoke (`check` prints it: src/stack-requests.js), warmup: for the runner.
 const FILE_KEYS = ['name', 'database', 'collection', 'write_concern', 'read_preference', 'read_concern', 'seed',
   'setup', 'document', 'preload', 'workload', 'repeat', 'warmup', 'published', 'smoke'];
 
@@ -118,9 +118,12 @@ function load(opts) {
   if (config.sla) slaClients(config, kind, opts);
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
+  if (opts.shareOf > 1) config.workload.clients = shareOf(config.workload.clients, opts.shareOf, opts.clients ? '--clients' : 'workload.clients');
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
     config.workload.clients.every((c) => Number.isInteger(c) && c >= CLIENTS.min && c <= CLIENTS.max), `workload.clients: list of whole numbers ${CLIENTS.min}..${CLIENTS.max}`);
-  return { file, text, config, settings };
+  // smoke: the flags ./run.sh smoke runs the experiment with, at a tiny scale (check prints them).
+  need(doc.smoke === undefined || typeof doc.smoke === 'string', 'smoke: the flags of a tiny run, as one string (e.g. "--docs 2000")');
+  return { file, text, config, settings, smoke: doc.smoke ?? null };
 }
 
 // kindSettings -> { key: { flag, value, source, text } }: each option the kind declares
@@ -148,6 +151,16 @@ function kindSettings(kind, doc, opts, file, notHere) {
     settings[key] = { flag: o.flag, value, source, text: text ?? 'none' };
   }
   return settings;
+}
+
+// shareOf(steps, n, from) -> each step's clients / n: this loader's share when n loaders run the
+// experiment together (--share-of; ./run.sh NAME --on k8s --loaders N), so that they run the
+// steps asked for between them and the report merges their runs as one.
+function shareOf(steps, n, from) {
+  if (steps.some((c) => !Number.isInteger(c) || c % n !== 0)) {
+    throw new UsageError(`--loaders ${n}: every client step must be a multiple of ${n}, each loader running an equal share (${from} is ${steps.join(',')}; give --clients, e.g. --clients ${n * 2},${n * 4})`);
+  }
+  return steps.map((c) => c / n);
 }
 
 // slaClients: --sla searches over offered rates on an open loop whose steps last --duration; a

@@ -69,6 +69,9 @@ test.after(async () => {
 
 const loader = (...args) => spawnSync(process.execPath, [path.join(root, 'loader', 'bin', 'lab-loader.js'), ...args, '--experiments-dir', path.join(root, 'experiments')], { encoding: 'utf8', timeout: 120000 });
 
+// forUser(stdout): check's lines for the user; the @lab- lines are ./run.sh's (src/stack-requests.js).
+const forUser = (out) => out.split('\n').filter((l) => l && !l.startsWith('@lab-')).map((l) => `${l}\n`).join('');
+
 test('a new kind is its module plus the experiment file: check catches a missing document and prints the declared setting, help lists it with its default, a real run completes with the file\'s value', () => {
   const file = path.join(root, 'experiments', 'scan-small.yaml');
   fs.writeFileSync(file, FILE(''));
@@ -80,16 +83,19 @@ test('a new kind is its module plus the experiment file: check catches a missing
   fs.writeFileSync(file, FILE(doc, ''));
   const byDefault = loader('check', 'scan-small');
   assert.equal(byDefault.status, 0, byDefault.stderr);
-  assert.equal(byDefault.stdout, 'scan settings: --limit 10 (default)\n');
+  assert.equal(forUser(byDefault.stdout), 'scan settings: --limit 10 (default)\n');
+  // and what ./run.sh needs of it (src/stack-requests.js): the new kind's facts, no hook
+  assert.match(byDefault.stdout, /^@lab-fact\tkind\tscan$/m);
+  assert.doesNotMatch(byDefault.stdout, /^@lab-docker/m);
   fs.writeFileSync(file, FILE(doc, '  limit: 0\n'));
   const badFile = loader('check', 'scan-small');
   assert.equal(badFile.status, 2);
   assert.equal(badFile.stderr, `error: ${file}: workload.limit: 0 is out of range 1..1000\n`);
   fs.writeFileSync(file, FILE(doc));
-  assert.equal(loader('check', 'scan-small').stdout, 'scan settings: --limit 7 (file)\n');
+  assert.equal(forUser(loader('check', 'scan-small').stdout), 'scan settings: --limit 7 (file)\n');
   const ok = loader('check', 'scan-small', '--limit', '5');
   assert.equal(ok.status, 0, ok.stderr);
-  assert.equal(ok.stdout, 'scan settings: --limit 5 (flag)\n');
+  assert.equal(forUser(ok.stdout), 'scan settings: --limit 5 (flag)\n');
   assert.match(loader('flags').stdout, /^ {2}--limit +scan-small: documents per scan \[default 10; file: workload\.limit = 7\]$/m);
 
   const results = path.join(root, 'results');

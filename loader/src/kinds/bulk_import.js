@@ -94,6 +94,11 @@ module.exports = {
     // with/without-journal comparison; checked against getCmdLineOpts before the case runs.
     membersJournal: { flag: '--members-journal', default: 'on', parse: (f, s) => { if (s !== 'on' && s !== 'off') throw new UsageError(`${f}: '${s}' is not on or off`); return s; }, help: 'off: the shard members run with --nojournal (./run.sh journal restarts them so where compose/engines.tsv nojournal says yes): only the journal-off case runs' },
   },
+  // seeds/001's import without a journal: after the cases, ./run.sh restarts the shard members
+  // with --nojournal where the engines table allows it and runs the journal-off case, then
+  // restarts them with their journal (lib/experiment.sh experiment_hook_journal_off). Not asked
+  // for by the journal-off run itself.
+  hooks: (config) => (config.params.members_journal === 'on' ? [{ op: 'journal-off' }] : []),
   configure({ doc, options: o, settings, config, need }) {
     const d = doc.document || {};
     need(typeof d.alphabet === 'string' && d.alphabet.length > 0, 'document.alphabet: required');

@@ -1,0 +1,31 @@
+'use strict';
+// --share-of N (./run.sh NAME --on k8s --loaders N): the loader splits each step's clients among the
+// N loaders itself, from --clients or the experiment file's, and refuses steps that do not divide.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const BIN = path.join(__dirname, '..', 'bin', 'lab-loader.js');
+const check = (...args) => spawnSync(process.execPath, [BIN, 'check', ...args], { encoding: 'utf8' });
+const clientsFact = (r) => /^@lab-fact\tclients\t(.*)$/m.exec(r.stdout)?.[1];
+
+test('each loader runs its share of every step: --clients 3,6 among 3 is 1,2 each; the file\'s steps too', () => {
+  const r = check('experiment2', '--share-of', '3', '--clients', '3,6');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(clientsFact(r), '1 2');
+  const one = check('experiment2', '--clients', '3,6');
+  assert.equal(clientsFact(one), '3 6', 'one loader runs them all');
+  const file = check('experiment1', '--share-of', '1');
+  assert.equal(clientsFact(file), '1');
+});
+
+test('steps that do not divide are refused in one line naming where they came from', () => {
+  const r = check('experiment2', '--share-of', '3', '--clients', '4');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'error: --loaders 3: every client step must be a multiple of 3, each loader running an equal share (--clients is 4; give --clients, e.g. --clients 6,12)\n');
+  const file = check('experiment2', '--share-of', '2');
+  assert.equal(file.status, 2);
+  assert.match(file.stderr, /^error: --loaders 2: .*\(workload\.clients is 1,2,3,4,5,6; /);
+  assert.equal(check('experiment2', '--share-of', '0').status, 2);
+});
