@@ -49,7 +49,7 @@ no_stack_started() {
   # perconaft: the seed's fractal tree, which no image the lab can run carries (README, Engines)
   lab up --engine perconaft
   assert_failure 2
-  assert_output --partial "error: unknown engine 'perconaft' (choose one of: wiredtiger inmemory percona-wt mmapv1 rocksdb)"
+  assert_output --partial "error: unknown engine 'perconaft' (choose one of: $(table_engines))"
   [[ ! -s $STUB_DOCKER_LOG ]]
   no_stack_started
 }
@@ -59,7 +59,7 @@ no_stack_started() {
   for e in MMAPv1 RocksDB mongo:4.0 'mmapv1,' ' mmapv1' percona; do
     lab up --engine "$e"
     assert_failure 2
-    assert_output --partial "error: unknown engine '$e' (choose one of: wiredtiger inmemory percona-wt mmapv1 rocksdb)"
+    assert_output --partial "error: unknown engine '$e' (choose one of: $(table_engines))"
   done
   lab experiment2 --engine mmap --dry-run
   assert_failure 2
@@ -71,7 +71,7 @@ no_stack_started() {
 @test "unknown profile: exit 2, lists the profiles" {
   lab up --profile huge
   assert_failure 2
-  assert_output --partial "error: unknown profile 'huge' (choose one of: laptop seed2013)"
+  assert_output --partial "error: unknown profile 'huge' (choose one of: $(table_profiles))"
   [[ ! -s $STUB_DOCKER_LOG ]]
 }
 

@@ -513,17 +513,17 @@ smoke_hook() {
     smoke_experiments wiredtiger' _ "$LAB" "$1" </dev/null
 }
 
-@test "smoke_experiments reads the summary its own run wrote, never latest's older one (issue 9 item 10)" {
+@test "smoke_experiments reads the summary its own run wrote, never latest's older one" {
   smoke_hook writes
   assert_success
-  assert_line "ok 2 - wiredtiger: experiment1 summary.json of this run is complete"
-  assert_line "ok 3 - wiredtiger: experiment1 summary.json of this run records storage engine wiredTiger as the server reports it"
-  assert_line "ok 9 - wiredtiger: experiment3 summary.json of this run records storage engine wiredTiger as the server reports it"
+  assert_line --regexp "^ok [0-9]+ - wiredtiger: experiment1 summary\.json of this run is complete$"
+  assert_line --regexp "^ok [0-9]+ - wiredtiger: experiment1 summary\.json of this run records storage engine wiredTiger as the server reports it$"
+  assert_line --regexp "^ok [0-9]+ - wiredtiger: experiment3 summary\.json of this run records storage engine wiredTiger as the server reports it$"
   rm -rf "$LAB/results"
   smoke_hook nothing
   assert_failure 1
-  assert_line --regexp "^ok 1 - wiredtiger: experiment1 runs to completion in the stack \(--docs 5000 --via mongos\)$"
-  assert_line "not ok 2 - wiredtiger: experiment1 summary.json of this run is complete"
+  assert_line --regexp "^ok [0-9]+ - wiredtiger: experiment1 runs to completion in the stack \(--docs 5000 --via mongos\)$"
+  assert_line --regexp "^not ok [0-9]+ - wiredtiger: experiment1 summary\.json of this run is complete$"
   assert_output --partial "# no results/experiment1/wiredtiger/ folder written by this smoke run's last step"
   refute_line --regexp "^ok [0-9]+ - .*summary\\.json"
 }

@@ -141,3 +141,10 @@ start_test_server() {
 stop_test_server() {
   [[ -z ${SERVER_PID:-} ]] || kill "$SERVER_PID" 2>/dev/null || true
 }
+
+# table_engines: the engines of compose/engines.tsv, space-separated, in the table's order (what
+# run.sh's "choose one of" lists): tests read the registry they check, so adding an engine (one
+# file plus one row, DEVELOPERS.md) needs no test edit.
+table_engines() { grep -v '^#' "$REPO/compose/engines.tsv" | tail -n +2 | cut -f1 | paste -sd' ' -; }
+# table_profiles: the profiles of compose/profiles.tsv, as table_engines.
+table_profiles() { grep -v '^#' "$REPO/compose/profiles.tsv" | tail -n +2 | cut -f1 | paste -sd' ' -; }
