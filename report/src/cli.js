@@ -107,6 +107,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);
     report.server_series = seriesOf(input.runs);
+    // A run whose server.ndjson lost lines: said once per run; its appendix charts say it too.
+    for (const r of input.runs) if (r.server_record_gap) report.notes.push(`${r.dir}: ${r.server_record_gap.sentence}; this run's server charts in the appendix have gaps there`);
     // Steadiness of the alike sets (src/steadiness.js), its sentence on each summary row, and
     // each run's dips for the appendix timeline's shading.
     report.steadiness = steadiness(report, input.runs);

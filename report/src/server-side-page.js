@@ -31,6 +31,8 @@
     const app = el('details', { class: 'appendix', id: 'server-series' }, el('summary', {}, 'Appendix: server series per run (server.ndjson)'));
     for (const r of series) {
       app.append(el('h4', {}, `${r.experiment}, ${r.engine}, repetition ${r.repetition}: ${r.run}`));
+      // server.ndjson lost lines (src/record-gap.js): the charts below have gaps, said above them
+      if (r.gap) app.append(el('p', { class: 'differs record-gap' }, r.gap));
       for (const [key, label] of [['cache_mb', 'cache MB'], ['dirty_mb', 'dirty MB'], ['checkpoint', 'checkpoint running'], ['lag_s', 'lag s (secondaries)']]) {
         const data = r.series.filter((d) => d[key] !== null);
         if (!data.length) continue; // the line does not report it: no chart, never a flat zero

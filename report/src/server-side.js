@@ -167,7 +167,7 @@ function serverSeries(lines) {
 
 // seriesOf(report, runs): the appendix's per-run server series, for the runs the report shows.
 function seriesOf(runs) {
-  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series }));
+  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series, gap: r.server_record_gap?.sentence ?? null }));
 }
 
 module.exports = { serverSide, serverSideText, serverSeries, seriesOf };
