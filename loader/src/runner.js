@@ -9,7 +9,7 @@ const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
-const { describe, backendOf, serverProcessNow, restartFacts } = require('./describe');
+const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('./describe');
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
 const { noStepMeasured } = require('./step-failure');
@@ -330,12 +330,34 @@ class Run {
         stepDone: () => { for (const f of this.stepWaiters) f(); },
         // A kind's note from a worker (kinds/index.js env.note): kept for its afterStep.
         note: (index, data) => { if (this.current && this.current.step.index === index) this.current.acc.notes.push(data); },
-        abort: (reason) => this.stop(`lost the server: ${reason}`, 1),
+        abort: (reason) => this.lostClient(reason),
         crash: (reason) => this.stop(reason, 1),
       },
     });
     this.workers = this.pool.workers;
     await this.pool.start(maxClients, this.opts.workers, this.log);
+  }
+
+  // lostClient(reason): a client's connection failed for good (src/clients.js isFatal). "Lost the
+  // server" only when the server does not answer now (2 s); one that answers as a new process
+  // restarted; one that answers as the same process stayed up (its backend, a proxy or the
+  // network failed the client): each stops the run with what happened.
+  // The step waits for this check (this.lostCheck) before it is summed up: it ended because of it.
+  lostClient(reason) {
+    if (this.stopReason || this.lostCheck) return;
+    this.lostCheck = this.whyLost(reason);
+  }
+
+  async whyLost(reason) {
+    const start = this.description && this.description.server ? this.description.server.process_start : null;
+    const now = this.client ? await Promise.race([serverProcessNow(this.client), sleep(2000).then(() => null)]) : null;
+    if (!now) return this.stop(`lost the server: ${reason}`, 1);
+    const facts = restartFacts(start, now);
+    if (facts.restarted_during_run) {
+      Object.assign(this.description.server, facts);
+      return this.stop(`${restartReason(this.description.server)}; ${reason}`, 1);
+    }
+    return this.stop(`the server stayed up (it answers, pid ${now.pid}) but a client's connection failed: ${reason}`, 1);
   }
 
   async tick(step, acc) {
@@ -538,6 +560,7 @@ class Run {
         }
       })();
       await done;
+      if (this.lostCheck) await this.lostCheck; // a client lost its server: why, before the step is summed up
       over = true;
       wake();
       await ticker;
@@ -689,6 +712,10 @@ class Run {
     if (this.client && this.description && this.description.server && !this.stopReason) {
       const end = await Promise.race([serverProcessNow(this.client), sleep(2000).then(() => null)]);
       Object.assign(this.description.server, restartFacts(this.description.server.process_start, end));
+      // What it measured spans two server processes (a crash and a restart the driver rode
+      // through): no sample of one server. Incomplete, exit 1: the report leaves it out of
+      // verdicts and compare --resume runs it again.
+      if (this.description.server.restarted_during_run) this.stop(restartReason(this.description.server), 1);
     }
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
@@ -722,7 +749,6 @@ class Run {
         } catch { /* the placeholder stays */ }
       }
       this.printTable(complete);
-      if (this.description && this.description.server && this.description.server.restarted_during_run) this.stderr.write(`warning: ${this.description.server.restart_note}: what was measured spans two server processes (summary.json server.restarted_during_run)\n`);
       for (const o of this.registration ? this.registration.overlaps().filter((x) => x.noticed === 'started during this run') : []) {
         this.stderr.write(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)\n`);
       }
