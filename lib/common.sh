@@ -12,17 +12,23 @@ DRY_RUN=${DRY_RUN:-0}
 LAB_WRAP=${LAB_WRAP:-120}
 [[ $LAB_WRAP =~ ^[0-9]+$ ]] || LAB_WRAP=120
 
-# redact_secrets TEXT: TEXT with every mongodb:// URI's password as *** (the user stays) and the
-# URI options that carry secrets (*password*, *secret*, *token*, authMechanismProperties) as ***,
-# as loader/src/redact-uri.js does: a message or a dry-run line may quote the --uri typed. The
-# user information ends at the last @ before the query (a password may hold an unescaped @, or a
-# character quote_cmd escaped with a backslash). Text without :// is returned as is, unforked.
+# redact_secrets TEXT: TEXT with the password of every URI-ish word (USER:PASSWORD@, with a scheme
+# such as mongodb:// or without one: `--uri prod=root:pw@host/` is a mistake worth a usage error,
+# not worth a leaked password) as *** (the user stays) and the URI options that carry secrets
+# (*password*, *secret*, *token*, authMechanismProperties) as ***, as loader/src/redact-uri.js
+# does: a message or a dry-run line may quote the --uri typed. A word starts at the text's start, a
+# space, a quote or an = (NAME=URI); the user information ends at the last @ before the query (a
+# password may hold an unescaped @, or a character quote_cmd escaped with a backslash). An image
+# digest (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
+# Text without @ or :// is returned as is.
 redact_secrets() {
-  if [[ $1 != *://* ]]; then printf '%s\n' "$1"; return; fi
+  if [[ $1 != *://* && $1 != *@* ]]; then printf '%s\n' "$1"; return; fi
   printf '%s\n' "$1" | sed -E \
-    -e 's,(mongodb(\+srv)?://[^:@/?[:space:]]*):([^?[:space:]\\]|\\[^?])*@,\1:***@,g' \
+    -e 's,@(sha256:),\x01\1,g' \
+    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/?[:space:]\\]|\\[^?]|/[^/?[:space:]\\])([^?[:space:]\\]|\\[^?])*)?@,\1\2:***@,g' \
     -e 's,([?&][^=&[:space:]]*([pP][aA][sS][sS][wW][oO][rR][dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])[^=&[:space:]]*=)[^&#[:space:]]*,\1***,g' \
-    -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g'
+    -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g' \
+    -e 's,\x01,@,g'
 }
 
 # say TEXT: TEXT redacted (redact_secrets), each line longer than LAB_WRAP columns wrapped at a
@@ -79,7 +85,7 @@ quote_words() {
   QUOTED=()
   for a in "$@"; do
     if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then q=$a; else q=$(printf '%q' "$a"); fi
-    [[ $q == *://* ]] && q=$(redact_secrets "$q")
+    [[ $q == *://* || $q == *@* ]] && q=$(redact_secrets "$q")
     QUOTED+=("$q")
   done
 }

@@ -8,7 +8,12 @@
 # --repeat 1`.
 # State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders):
 #   args     the compare command's own arguments (NUL-separated, mode 600: a URI may hold a user
-#            name), so that --resume needs nothing else
+#            name), every secret masked (redact_secrets): results/ is what users copy, share and
+#            attach to a bug report, so it holds no password, ever
+#   (the arguments as typed, with their passwords, are in .secrets/.comparisons/ID instead, mode
+#   600 in a 700 folder beside the stacks' secrets and git-ignored with them, and only while
+#   --resume may still need them: removed once every position is complete. Written only when a
+#   secret was masked; --resume reads them, else args.)
 #   plan.tsv position<TAB>side, the order
 #   runs.tsv position<TAB>side<TAB>complete|incomplete|interrupted<TAB>exit code<TAB>results folder
 #            one line per run made, appended after each run
@@ -61,6 +66,26 @@ compare_new_id() { printf 'cmp-%s-%04x\n' "$(date -u +%Y%m%dT%H%M%SZ)" $((RANDOM
 
 compare_state_dir() { echo "$LAB_ROOT/$COMPARE_STATE_ROOT/$1"; }
 
+# compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
+# is complete (the header says why not in results/).
+compare_secret_file() { echo "$LAB_ROOT/.secrets/.comparisons/$1"; }
+
+# compare_store_args DIR: COMPARE_ARGS into DIR/args with every secret masked, and as typed into
+# compare_secret_file when a secret was masked.
+compare_store_args() {
+  local dir=$1 a masked=() secret=0 file
+  for a in "${COMPARE_ARGS[@]}"; do
+    masked+=("$(redact_secrets "$a")")
+    [[ ${masked[-1]} == "$a" ]] || secret=1
+  done
+  (umask 077 && printf '%s\0' "${masked[@]}" >"$dir/args")
+  ((secret)) || return 0
+  file=$(compare_secret_file "$COMPARE_ID")
+  (umask 077 && mkdir -p "${file%/*}" && printf '%s\0' "${COMPARE_ARGS[@]}" >"$file") ||
+    die_env "cannot keep the --uri passwords for --resume in ${file#"$LAB_ROOT"/}"
+  chmod 700 "$LAB_ROOT/.secrets" "${file%/*}"
+}
+
 # compare_resume_args ID: the stored arguments of comparison ID, one per line in COMPARE_ARGS (a
 # missing or unreadable state is bad input: exit 2, nothing started).
 compare_resume_args() {
@@ -68,7 +93,15 @@ compare_resume_args() {
   [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
   dir=$(compare_state_dir "$id")
   [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $COMPARE_STATE_ROOT/ (the folder the comparison printed when it started)"
-  mapfile -d '' -t COMPARE_ARGS <"$dir/args"
+  local secret
+  secret=$(compare_secret_file "$id")
+  if [[ -r $secret ]]; then
+    mapfile -d '' -t COMPARE_ARGS <"$secret"
+  else
+    mapfile -d '' -t COMPARE_ARGS <"$dir/args"
+    [[ " ${COMPARE_ARGS[*]} " != *":***@"* ]] ||
+      die_env "--resume: the --uri passwords of $id are no longer kept (${secret#"$LAB_ROOT"/} is gone): start a new comparison"
+  fi
   COMPARE_ID=$id
 }
 
@@ -305,12 +338,12 @@ verb_compare() {
   fi
   compare_print_plan
   if [[ $DRY_RUN == 1 ]]; then
-    local pos side
+    local pos side line
     while IFS=$'\t' read -r pos side; do
       compare_done "$pos" && continue
       echo "run $pos: $side"
       compare_run_args "$side" "$pos"
-      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | sed -E 's#(mongodb(\+srv)?://[^:@/ ]*):[^@/ ]*@#\1:***@#g'
+      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done <"$COMPARE_PLAN_FILE"
@@ -321,7 +354,7 @@ verb_compare() {
   if [[ -z $resume ]]; then
     mkdir -p "$state" || die_env "cannot create $state"
     chmod 700 "$state"
-    (umask 077 && printf '%s\0' "${COMPARE_ARGS[@]}" >"$state/args")
+    compare_store_args "$state"
     mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
     COMPARE_PLAN_FILE=$state/plan.tsv
   fi
@@ -365,6 +398,8 @@ verb_compare() {
   if ((missing)); then
     info "$missing run(s) did not complete: ./run.sh compare --resume $COMPARE_ID runs them again"
     code=1
+  else
+    rm -f "$(compare_secret_file "$COMPARE_ID")" # every position complete: nothing left to resume
   fi
   return "$code"
 }
