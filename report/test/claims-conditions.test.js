@@ -1,0 +1,50 @@
+'use strict';
+// The seeds' findings, kind by kind, under each condition their claims carry (report/claims.json):
+// hand-made runs that must reproduce, contradict, stay inconclusive, and be not comparable for
+// each condition (the topology, the engine the server reports, the write concern, the data against
+// memory, the journal, the seed's experiment, the label and server identity, the minimum of runs),
+// beside the plain cases of claims.test.js.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { tmpDir } = require('./support/fixtures');
+const { claim, RS, W, P, reps, one, judged, dip, stab, LIMITED } = require('./support/claim-runs');
+
+// a claim as claims.json states it, with its minimum of runs raised (a stated minimum, honoured)
+const withMin = (id, runs) => ({ ...claim(id), minimum: { ...claim(id).minimum, runs } });
+
+// knee (002): a client sweep of ycsb-a; each row [what, runs (or [runs, claim]), status, field, pattern]
+test('knee (002): each outcome, the minimum of runs, excluded steps, and not comparable for each condition', () => {
+  const clients = [1, 2, 4, 8, 16];
+  const sweep = (rates, lat, over = {}) => {
+    const root = tmpDir();
+    const at = (xs) => Object.fromEntries(clients.slice(0, xs.length).map((c, i) => [`clients-${c}`, xs[i]]));
+    reps(root, { experiment: 'ycsb-a', engine: 'wiredtiger', points: at(rates), p50: at(lat), parameters: { params: { records: 1000 } }, ...over });
+    return root;
+  };
+  const SPOT = [[100, 190, 350, 600, 605], [500, 500, 510, 520, 1000]];
+  // the limited run's latency falls where the others' rises: left out, it changes nothing
+  const reversed = { 'clients-8': 2000, 'clients-16': 200 };
+  const limitedFirst = { n: 4, spread: [1, 0.99, 1, 1.01], step: (ph, i, e) => (i === 0 ? { ...LIMITED, ops: { insert: { ...e.ops.insert, latency_us: { ...e.ops.insert.latency_us, p50: reversed[ph] ?? e.ops.insert.latency_us.p50 } } } } : {}) };
+  const rows = [
+    ['a sweet spot', sweep(...SPOT), 'reproduced', 'lab', /^sweet spot at 8: clients 1 2 4 8 16/],
+    ['throughput still climbing while latency rises: no sweet spot within the sweep', sweep([100, 200, 400, 800, 1600], [500, 500, 600, 800, 1000]), 'inconclusive', 'why', /still climbing at 16 clients/],
+    ['throughput falls from the first step but latency does not rise', sweep([1000, 500, 400, 300, 200], [500, 500, 500, 500, 500]), 'inconclusive', 'why', /no step where throughput climbs/],
+    ['throughput falls and latency rises from the first step', sweep([1000, 500, 400, 300, 200], [500, 1000, 2000, 4000, 8000]), 'contradicted', 'why', /from the first step/],
+    ['two runs where the claim asks three', [sweep(...SPOT, { n: 2 }), withMin('002-knee', 3)], 'inconclusive', 'why', /some steps lack 3 usable runs/],
+    ['a loader-limited run\'s latency is no measurement', sweep(...SPOT, limitedFirst), 'reproduced', 'lab', /^sweet spot at 8/],
+    ['topology not recorded', sweep(...SPOT, { extra: { topology: null } }), 'not comparable', 'missing', /topology: not recorded in 3 of 3 runs \(the seed: a standalone mongod\)/],
+    ['a sweep of two steps', sweep([100, 190], [500, 500]), 'not comparable', 'missing', /needs a sweep of at least 3 steps \(have 2\)/],
+    ['the sweep run as another experiment', sweep(...SPOT, { experiment: 'ycsb-b' }), 'not comparable', 'missing', /needs runs of ycsb-a/],
+  ];
+  for (const [what, spec, status, field, re] of rows) {
+    const [root, c] = Array.isArray(spec) ? spec : [spec, '002-knee'];
+    const r = one(root, c);
+    assert.equal(r.status, status, `${what}: ${JSON.stringify(r)}`);
+    assert.match(r[field], re, what);
+    if (status !== 'not comparable') assert.match(r.differs, /scale: 1,000 records \(seed: 5,000,000\)/, what);
+  }
+  // one row per engine swept, each judged on its own runs
+  const two = sweep(...SPOT);
+  reps(two, { experiment: 'ycsb-a', engine: 'inmemory', points: { 'clients-1': 100, 'clients-2': 200, 'clients-4': 400 }, p50: { 'clients-1': 500, 'clients-2': 500, 'clients-4': 500 }, parameters: { params: { records: 1000 } } });
+  assert.deepEqual(judged(two, '002-knee').map((r) => [r.side, r.status]).sort(), [['inmemory', 'inconclusive'], ['wiredtiger', 'reproduced']]);
+});
