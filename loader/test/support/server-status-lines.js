@@ -142,7 +142,9 @@ function sections(line, state, role) {
     // dur: the previous 3 s window's totals; the shim spreads the bytes written so far evenly.
     const perS = sinceS > 0 ? c.written / sinceS : 0;
     out.dur = { commits: 30, journaledMB: (perS * 3) / 1e6, writeToDataFilesMB: (perS * 3) / 1e6, compression: 0.5, commitsInWriteLock: 0, earlyCommits: 0, timeMs: { dt: 3000, prepLogBuffer: 0, writeToJournal: 1, writeToDataFiles: 1, remapPrivateView: 0, commits: 2, commitsInWriteLock: 0 } };
-    out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
+    // extra_info: page_faults only, as recorded on 3.0.2 and 3.6.20 (support/recorded/): no CPU
+    // time before 4.2, and no heap_usage_bytes either.
+    out.extra_info = { note: 'fields vary by platform', page_faults: cpu.page_faults };
   } else if (engine === 'rocksdb') {
     out.rocksdb = {
       // compaction-pending: RocksDB's NeedsCompaction, true most of the time under writes.
@@ -151,7 +153,7 @@ function sections(line, state, role) {
       counters: { 'num-keys-written': c.insert + c.update + c.replInsert + c.replUpdate, 'num-keys-read': c.query, 'bytes-written': c.written, 'wal-bytes': Math.floor(c.written * 1.05), 'stall-micros': state.stallMicros || 0, 'flush-bytes-written': Math.floor(c.written / 2), 'compaction-bytes-read': 0, 'compaction-bytes-written': Math.floor(c.written / 4), 'block-cache-misses': 0, 'block-cache-hits': c.query },
       concurrentTransactions: tickets(c),
     };
-    out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
+    out.extra_info = { note: 'fields vary by platform', page_faults: cpu.page_faults }; // as the recorded 3.6.20
   }
   return out;
 }
@@ -202,13 +204,15 @@ function oplogFind(cmd, state) {
 
 // collStats of local.oplog.rs: maxSize (--oplogSize, 16 MB here) and its size so far, the bytes
 // the primary wrote (full: maxSize), as a capped collection reports them (recorded 4.2.8: size
-// 1865616, maxSize 16777216).
+// 1865616, maxSize 16777216), with the fields a recorded 3.6.20 oplog's collStats has (no index:
+// nindexes 0, totalIndexSize 0, indexSizes {}; avgObjSize).
 const OPLOG_MAX = 16 * 1048576;
 const isOplogStats = (cmd) => cmd.name === 'collStats' && cmd.body.collStats === 'oplog.rs' && cmd.body.$db === 'local';
 function oplogStats(state) {
   const c = counters(state, 0);
   const size = state.server.oplogFullWindowS ? OPLOG_MAX : Math.min(OPLOG_MAX, Math.round(c.written / 3));
-  return { ns: 'local.oplog.rs', size, count: c.insert + c.update + c.delete, capped: true, max: -1, maxSize: OPLOG_MAX, storageSize: size, ok: 1 };
+  const count = c.insert + c.update + c.delete;
+  return { ns: 'local.oplog.rs', size, count, avgObjSize: count ? Math.floor(size / count) : 0, capped: true, max: -1, maxSize: OPLOG_MAX, storageSize: size, nindexes: 0, totalIndexSize: 0, indexSizes: {}, ok: 1 };
 }
 
 // collStats / dbStats as each line's engine reports what the test server holds, after the
