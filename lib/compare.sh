@@ -253,7 +253,8 @@ compare_print_plan() {
     echo "  kept between runs: each engine's volumes (data files) and .secrets/<engine>/, the images; inmemory keeps nothing"
   fi
   compare_estimate "$todo"
-  echo "state: $COMPARE_STATE_ROOT/$COMPARE_ID/  (resume: ./run.sh compare --resume $COMPARE_ID)"
+  # a dry run writes no state: there would be nothing to resume
+  [[ $DRY_RUN == 1 ]] || echo "state: $COMPARE_STATE_ROOT/$COMPARE_ID/  (resume: ./run.sh compare --resume $COMPARE_ID)"
 }
 
 # compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's

@@ -143,6 +143,18 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   [[ $(grep -c '^run [0-9]: ' <<<"$output") == 4 ]] || fail "4 runs expected: $output"
   nothing_started
   [[ ! -e $LAB/results ]] || fail "state written by a dry run"
+  refute_output --partial "resume"
+  # inmemory's down removes its volumes: a dry run reads their names from the compose files, it
+  # does not ask docker compose config
+  lab compare experiment2 --engines wiredtiger,inmemory --repeat 2 --clients 1 --dry-run
+  assert_success
+  assert_output --regexp "\+ docker volume rm .*lab-inmemory_shard01-a-data"
+  refute_output --partial "resume"
+  nothing_started
+  lab down --engine inmemory --dry-run
+  assert_success
+  assert_output --regexp "\+ docker volume rm lab-inmemory_cfg1-data .*lab-inmemory_shard01-c-data"
+  nothing_started
   lab compare experiment2 --uri a=mongodb://u:s3cret@h1:27017/ --uri b=mongodb://h2:27017/ --repeat 2 --dry-run
   assert_success
   refute_output --partial "s3cret"
