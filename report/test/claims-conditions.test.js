@@ -48,3 +48,47 @@ test('knee (002): each outcome, the minimum of runs, excluded steps, and not com
   reps(two, { experiment: 'ycsb-a', engine: 'inmemory', points: { 'clients-1': 100, 'clients-2': 200, 'clients-4': 400 }, p50: { 'clients-1': 500, 'clients-2': 500, 'clients-4': 500 }, parameters: { params: { records: 1000 } } });
   assert.deepEqual(judged(two, '002-knee').map((r) => [r.side, r.status]).sort(), [['inmemory', 'inconclusive'], ['wiredtiger', 'reproduced']]);
 });
+
+// steadiness (004): each run's seconds per minute outside dips, rocksdb against mmapv1
+test('steadiness (004): each outcome, the minimum of runs, excluded steps, and not comparable for each condition', () => {
+  const GOOD = { experiment2: { extra: RS, parameters: P(1000000) }, experiment1: { extra: RS, parameters: W(10000000) } };
+  // k dips a step on a side (and i more in its i-th run); over: what differs on a side (or both)
+  const make = (experiment, rocksDips, mmapDips, over = {}) => {
+    const root = tmpDir();
+    for (const [engine, k, id] of [['rocksdb', rocksDips, 'rocks_flush'], ['mmapv1', mmapDips, 'mmapv1_flush']]) {
+      const o = { ...GOOD[experiment], ...(over.both || {}), ...(over[engine] || {}) };
+      const extraStep = o.extraStep || (() => ({}));
+      reps(root, { experiment, engine, points: { 'clients-1': 1000, 'clients-2': 1000 }, ...o, step: (ph, i, e) => ({ ...stab([...Array(k + i)].map(() => dip(id, 'x'))), ...extraStep(ph, i, e) }) });
+    }
+    return root;
+  };
+  const fits = { extra: { ...RS, profile: 'seed2013', footprint: { end: { data_bytes: 3e6, index_bytes: 1e6 } } } };
+  const exceeds = { extra: { ...RS, profile: 'seed2013', footprint: { end: { data_bytes: 3e9, index_bytes: 1e9 } } } };
+  // rocksdb's second step was loader-limited, and dipped all the while: no measurement of the engine
+  const limitedDips = { extraStep: (ph) => (ph === 'clients-2' ? { ...LIMITED, ...stab([...Array(40)].map(() => dip('rocks_flush', 'x'))) } : {}) };
+  const wm = { parameters: { ...P(1000000), write_concern: { w: 'majority' } } };
+  const rows = [
+    ['read+update: rocksdb steadier', '004-read-update-steady', make('experiment2', 1, 20), 'reproduced', 'why', /higher, interval clear of 1\.0/],
+    ['insert: mmapv1 steadier', '004-insert-steady', make('experiment1', 20, 1), 'contradicted', 'why', /the other way round/],
+    ['insert: as steady, noisy', '004-insert-steady', make('experiment1', 5, 5), 'inconclusive', 'why', /the interval spans 1\.0/],
+    ['two runs a side where the claim asks three', withMin('004-read-update-steady', 3), make('experiment2', 1, 20, { both: { n: 2 } }), 'inconclusive', 'why', /needs at least 3 usable runs a side \(have 2 and 2\)/],
+    ['a loader-limited step\'s dips are left out', '004-read-update-steady', make('experiment2', 1, 20, { rocksdb: limitedDips }), 'reproduced', 'lab', /s\/min outside dips/],
+    ['the server of the rocksdb runs reports wiredTiger', '004-read-update-steady', make('experiment2', 1, 20, { rocksdb: { reported: 'wiredTiger' } }), 'not comparable', 'missing', /engine: runs labelled rocksdb report wiredTiger \(the claim needs rocksdb, standing in for TokuMX 1\.x\)/],
+    ['a standalone', '004-read-update-steady', make('experiment2', 1, 20, { both: { extra: {} } }), 'not comparable', 'missing', /topology: standalone in 6 of 6 runs/],
+    ['w:majority', '004-insert-steady', make('experiment1', 1, 20, { both: { parameters: { ...W(10000000), write_concern: { w: 'majority' } } } }), 'not comparable', 'missing', /write concern: w:majority \(the seed: w:1\)/],
+    ['read+update on data larger than memory', '004-read-update-steady', make('experiment2', 1, 20, { both: exceeds }), 'not comparable', 'missing', /data against memory: 4,000 MB of data and indexes exceed 2,147 MB of memory in 6 of 6 runs/],
+    ['the insert on data that fits in memory', '004-insert-steady', make('experiment1', 1, 20, { both: fits }), 'not comparable', 'missing', /data against memory: 4 MB of data and indexes fit in 2,147 MB/],
+    ['steadiness recorded for another experiment only', '004-read-update-steady', make('experiment1', 1, 20), 'not comparable', 'missing', /needs summary\.json steps\[\]\.stability/],
+  ];
+  for (const [what, c, root, status, field, re] of rows) {
+    const r = one(root, c);
+    assert.equal(r.status, status, `${what}: ${JSON.stringify(r)}`);
+    assert.match(r[field], re, what);
+  }
+  // the set that meets the conditions is chosen over a larger one that does not
+  const both = make('experiment2', 1, 20);
+  for (const engine of ['rocksdb', 'mmapv1']) reps(both, { experiment: 'experiment2', engine, n: 5, points: { 'clients-1': 1000 }, extra: RS, ...wm, step: () => stab([]) });
+  const r = one(both, '004-read-update-steady');
+  assert.equal(r.status, 'reproduced', JSON.stringify(r));
+  assert.match(r.lab, /3 and 3 runs/);
+});
