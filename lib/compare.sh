@@ -119,9 +119,13 @@ compare_parse() {
     case $FLAG in
       --engines) engines=$VALUE ;;
       --uri)
-        [[ $VALUE =~ ^([A-Za-z0-9][A-Za-z0-9_.-]*)=(mongodb(\+srv)?://.+)$ ]] ||
-          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$VALUE'" # die_usage masks the password
-        name=${BASH_REMATCH[1]} uri=${BASH_REMATCH[2]}
+        # die_usage masks a password in what it quotes
+        name=${VALUE%%=*} uri=${VALUE#*=}
+        [[ $VALUE == *=* && $name != *://* ]] ||
+          die_usage "--uri needs NAME=URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$VALUE'"
+        compare_side_name_check --uri "$name"
+        [[ $uri =~ ^mongodb(\+srv)?://.+$ ]] ||
+          die_usage "--uri $name=URI: '$uri' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)"
         [[ -z ${COMPARE_URI[$name]:-} ]] || die_usage "--uri: the name '$name' is given twice (each side needs its own)"
         COMPARE_URI[$name]=$uri
         COMPARE_SIDES+=("$name")
@@ -166,6 +170,25 @@ compare_parse() {
     done
   fi
   COMPARE_REPEAT=${COMPARE_REPEAT:-$COMPARE_DEFAULT_REPEAT}
+}
+
+# compare_side_name_check FLAG NAME: NAME can name a side. It names the side's results folder
+# (results/EXPERIMENT/NAME/), so: a plain folder name (letters, digits, . _ -, not starting with a
+# dot: the report skips dot folders), short enough for any file system (a folder name is at most
+# 255 bytes, and the loader writes deeper paths under it), and none the lab keeps for itself: the
+# report skips every folder named report (its own output), and latest is the link to the newest run.
+COMPARE_NAME_MAX=64
+COMPARE_RESERVED_NAMES=(report latest)
+compare_side_name_check() {
+  local flag=$1 name=$2 r
+  [[ -n $name ]] || die_usage "$flag: the side's name before = is empty (e.g. --uri prod=mongodb://host/)"
+  ((${#name} <= COMPARE_NAME_MAX)) ||
+    die_usage "$flag: the side's name is ${#name} characters, at most $COMPARE_NAME_MAX (it names the side's results folder)"
+  [[ $name =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] ||
+    die_usage "$flag: the side's name '$name' may hold only letters, digits, . _ - (it names the side's results folder)"
+  for r in "${COMPARE_RESERVED_NAMES[@]}"; do
+    [[ $name != "$r" ]] || die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"
+  done
 }
 
 # compare_run_args SIDE POSITION: the experiment verb's arguments for one run.

@@ -74,6 +74,28 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   refute_output --partial "s3cret"
 }
 
+@test "a side's name is a results folder: a reserved, too long or unusual name is refused in one line naming the name" {
+  local long
+  long=$(printf 'x%.0s' {1..300})
+  local name
+  for name in report latest "a b" a/b "$long" .hidden; do
+    lab compare experiment2 --uri "$name=mongodb://h/" --uri b=mongodb://g/
+    assert_failure 2
+    [[ ${lines[0]} == "error: --uri: "*"'$name'"* || ${lines[0]} == "error: --uri: the side's name is 300 characters, at most 64"* ]] ||
+      fail "--uri '$name=...': the error does not blame the name: $output"
+    [[ $output != *"not a mongodb:// URI"* ]] || fail "the URI blamed for the name: $output"
+    [[ ${#lines[@]} == 2 && ${#lines[0]} -le 120 ]] || fail "not one line: $output"
+    nothing_started
+  done
+  # no name at all, or a URI that is not one: said as such
+  lab compare experiment2 --uri mongodb://h/?a=b --uri b=mongodb://g/
+  assert_failure 2
+  assert_line --index 0 --partial "--uri needs NAME=URI"
+  lab compare experiment2 --uri a=h/ --uri b=mongodb://g/
+  assert_failure 2
+  assert_line --index 0 "error: --uri a=URI: 'h/' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)"
+}
+
 @test "balanced order: A B B A A B B A, each engine up for its run and down after, each run named" {
   position_rules
   run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --clients 1 --duration 5s --no-monitoring </dev/null
