@@ -92,3 +92,43 @@ test('steadiness (004): each outcome, the minimum of runs, excluded steps, and n
   assert.equal(r.status, 'reproduced', JSON.stringify(r));
   assert.match(r.lab, /3 and 3 runs/);
 });
+
+// labels (003, 001 preallocation): sides are --label values, on one server line; each row
+// [what, claim, runs, status, field, pattern]
+test('labels (003 systems, 001 preallocation): each outcome, the minimum of runs, and not comparable for each condition', () => {
+  // os: { label value: rate }; over: per label value
+  const gridfs = (rates, over = {}) => {
+    const root = tmpDir();
+    for (const [os, rate] of Object.entries(rates)) reps(root, { experiment: 'gridfs', engine: 'wiredtiger', points: { upload: rate }, ...(over[os] || {}), extra: { labels: { os }, ...(over[os]?.extra || {}) } });
+    return root;
+  };
+  const ORDER = { 'ubuntu-24.04': 2725, 'centos-9': 2119, 'freebsd-14': 1436 };
+  const other = { extra: { server: { version: '6.0.0', storage_engine: { name: 'wiredtiger' } } } };
+  // journal_prealloc=yes against =no, on a server that journals (or not)
+  const prealloc = (yes, no, { journal = true, spread } = {}) => {
+    const root = tmpDir();
+    for (const [v, rate] of [['yes', yes], ['no', no]]) reps(root, { experiment: 'journal', engine: 'mmapv1', points: { 'j:false': rate }, extra: { labels: { journal_prealloc: v } }, step: () => ({ journal }), ...(spread ? { spread } : {}) });
+    return root;
+  };
+  const rows = [
+    ['the order', '003-os-order', gridfs(ORDER), 'reproduced', 'why', /every pair in order/],
+    ['CentOS above Ubuntu', '003-os-order', gridfs({ ...ORDER, 'centos-9': 3000 }), 'contradicted', 'why', /reversed: ubuntu\/centos/],
+    ['CentOS as fast as FreeBSD', '003-os-order', gridfs({ ...ORDER, 'centos-9': 1436 }), 'inconclusive', 'why', /no difference shown: centos\/freebsd/],
+    ['identical values', '003-os-order', gridfs(ORDER, Object.fromEntries(Object.keys(ORDER).map((k) => [k, { spread: [1] }]))), 'inconclusive', 'why', /no interval \(identical values\): ubuntu\/centos, centos\/freebsd/],
+    ['two runs a side where the claim asks three', withMin('003-os-order', 3), gridfs(ORDER, Object.fromEntries(Object.keys(ORDER).map((k) => [k, { n: 2 }]))), 'inconclusive', 'why', /too few usable runs \(at least 3 a side\): ubuntu\/centos, centos\/freebsd/],
+    ['no CentOS runs', '003-os-order', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }), 'not comparable', 'missing', /runs of gridfs on ubuntu and centos and freebsd alike \(have: ubuntu, freebsd\)/],
+    ['FreeBSD on another server version', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }, { 'freebsd-14': other }), 'not comparable', 'missing', /runs of gridfs on ubuntu and freebsd alike/],
+    ['two runs a side where the claim asks three', withMin('003-os', 3), gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }, { 'ubuntu-24.04': { n: 2 }, 'freebsd-14': { n: 2 } }), 'inconclusive', 'why', /needs at least 3 usable runs a side \(have 2 and 2\)/],
+    ['a label of another system is no side', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436, 'debian-12': 5000 }), 'reproduced', 'lab', /^ubuntu 2,725 vs freebsd 1,436/],
+    ['preallocated faster', '001-prealloc', prealloc(1100, 1000), 'reproduced', 'why', /higher, interval clear of 1\.0/],
+    ['preallocated slower', '001-prealloc', prealloc(900, 1000), 'contradicted', 'why', /the other way round/],
+    ['as fast, noisy', '001-prealloc', prealloc(1000, 1000, { spread: [0.8, 1, 1.25] }), 'inconclusive', 'why', /spans 1\.0/],
+    ['a server without a journal', '001-prealloc', prealloc(1100, 1000, { journal: false }), 'not comparable', 'missing', /journal: 6 of 6 runs on a server without a journal/],
+    ['the journal not recorded', '001-prealloc', prealloc(1100, 1000, { journal: null }), 'not comparable', 'missing', /journal: not recorded in 6 of 6 runs/],
+  ];
+  for (const [what, c, root, status, field, re] of rows) {
+    const r = one(root, c);
+    assert.equal(r.status, status, `${what}: ${JSON.stringify(r)}`);
+    assert.match(r[field], re, what);
+  }
+});
