@@ -1,5 +1,6 @@
 'use strict';
-// lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
+// lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE]
+//            [--results-dir DIR] [RESULT_DIR ...]
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { readAll, InputError } = require('./read');
@@ -10,7 +11,8 @@ const { writeReport } = require('./output');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-const USAGE = `Usage: lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
+const USAGE = `Usage: lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE]
+                  [--results-dir DIR] [RESULT_DIR ...]
 
 Reads results folders (summary.json + timeline.ndjson) and writes DIR/report/<UTC time>/index.html
 and report.json, prints the comparison (the summary first), and points DIR/report/latest at it.

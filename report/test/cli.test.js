@@ -113,3 +113,11 @@ test('a read-only results folder: the summary is printed, then one line naming t
   assert.equal(r.stderr, `lab-report: cannot write the report into ${root}/report (EROFS: mkdir ${root}/report): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
   assert.ok(!fs.existsSync(path.join(root, 'report')), 'nothing written');
 });
+
+// The usage line was 127 columns: --help, like every line the report prints, fits 120.
+test('--help: every line within 120 columns', () => {
+  const r = run(['--help']);
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /^Usage: lab-report \[--by DIM\]/);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => l.length > 120), []);
+});
