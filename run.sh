@@ -238,6 +238,7 @@ main() {
     report) verb_report "$@"; return ;;
   esac
   VERB=$verb
+  LAB_CALLER_DIR=$PWD # where a relative path the user typed starts (caller_path)
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root
   # compare parses the common flags itself: they are part of the comparison --resume restores.
   if [[ $verb == compare ]]; then

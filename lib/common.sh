@@ -209,6 +209,13 @@ loader_deps_source() {
   fi
 }
 
+# caller_path PATH: PATH as the user meant it: a relative one is taken from the directory the user
+# ran ./run.sh in (LAB_CALLER_DIR, set by run.sh before it changes to the checkout), not from the
+# checkout. Not resolved further (the folder may not exist yet).
+caller_path() {
+  if [[ $1 == /* ]]; then printf '%s\n' "$1"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${1#./}"; fi
+}
+
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

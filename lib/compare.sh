@@ -6,7 +6,9 @@
 # existing cluster at a URI) runs the experiment N times, interleaved (compare_order), one run at a
 # time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
 # --repeat 1`.
-# State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders):
+# State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders), or
+# DIR/.comparisons/ID/ with --results-dir DIR (--uri sides: their runs, state and report under DIR;
+# stored absolute, so --resume ID --results-dir DIR works from any directory):
 #   args     the compare command's own arguments (NUL-separated, mode 600: a URI may hold a user
 #            name), every secret masked (redact_secrets): results/ is what users copy, share and
 #            attach to a bug report, so it holds no password, ever
@@ -22,7 +24,7 @@
 # Exit codes: 0 every run complete, 1 some run incomplete or an environment error, 2 bad input,
 # 130 interrupted (the state says what is missing; the resume command is printed).
 
-COMPARE_STATE_ROOT=results/.comparisons # relative to LAB_ROOT
+COMPARE_RESULTS_DIR="" # --results-dir, absolute (caller_path); empty: the checkout's results/
 COMPARE_DEFAULT_REPEAT=4                # two ABBA blocks: the smallest balanced count with n = 4 a side
 COMPARE_ID=""
 COMPARE_EXPERIMENT=""
@@ -64,7 +66,12 @@ compare_order() {
 # compare_new_id: cmp-<UTC second>-<4 hex>, unique enough for one host's comparisons.
 compare_new_id() { printf 'cmp-%s-%04x\n' "$(date -u +%Y%m%dT%H%M%SZ)" $((RANDOM * 2 % 65536)); }
 
-compare_state_dir() { echo "$LAB_ROOT/$COMPARE_STATE_ROOT/$1"; }
+compare_results_root() { echo "${COMPARE_RESULTS_DIR:-$LAB_ROOT/results}"; }
+compare_state_dir() { echo "$(compare_results_root)/.comparisons/$1"; }
+# compare_state_shown ID: the state folder as messages name it (relative to the checkout by default).
+compare_state_shown() { local d; d=$(compare_state_dir "$1"); d=${d%/}; echo "${d#"$LAB_ROOT"/}/"; }
+# compare_resume_cmd: the command that resumes this comparison.
+compare_resume_cmd() { echo "./run.sh compare --resume $COMPARE_ID${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR}"; }
 
 # compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
 # is complete (the header says why not in results/).
@@ -92,7 +99,7 @@ compare_resume_args() {
   local id=$1 dir
   [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
   dir=$(compare_state_dir "$id")
-  [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $COMPARE_STATE_ROOT/ (the folder the comparison printed when it started)"
+  [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
   local secret
   secret=$(compare_secret_file "$id")
   if [[ -r $secret ]]; then
@@ -118,6 +125,10 @@ compare_parse() {
     shift "$SHIFT_BY"
     case $FLAG in
       --engines) engines=$VALUE ;;
+      --results-dir)
+        COMPARE_RESULTS_DIR=$(caller_path "$VALUE")
+        COMPARE_FLAGS+=(--results-dir "$COMPARE_RESULTS_DIR")
+        ;;
       --uri)
         # die_usage masks a password in what it quotes
         name=${VALUE%%=*} uri=${VALUE#*=}
@@ -165,7 +176,7 @@ compare_parse() {
     [[ " ${COMPARE_FLAGS[*]} " != *" --via "* ]] || die_usage "--via chooses where the stack's loader connects; with --uri each URI says it"
   else
     local f
-    for f in --password-file --username --metrics-port; do
+    for f in --password-file --username --metrics-port --results-dir; do
       [[ " ${COMPARE_FLAGS[*]} " != *" $f "* ]] || die_usage "$f goes with --uri sides (the stacks' loader uses each stack's own secret)"
     done
   fi
@@ -277,7 +288,7 @@ compare_print_plan() {
   fi
   compare_estimate "$todo"
   # a dry run writes no state: there would be nothing to resume
-  [[ $DRY_RUN == 1 ]] || echo "state: $COMPARE_STATE_ROOT/$COMPARE_ID/  (resume: ./run.sh compare --resume $COMPARE_ID)"
+  [[ $DRY_RUN == 1 ]] || echo "state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
 }
 
 # compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's
@@ -313,28 +324,74 @@ compare_report() {
     info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report ${dirs[*]}"
     return 0
   fi
-  # --results-dir: the report lands beside these runs, in this checkout's results/report/.
-  (cd "$LAB_ROOT" && node report/bin/lab-report.js --results-dir "$LAB_ROOT/results" "${dirs[@]}") || warn "the report failed; run it again with: ./run.sh report ${dirs[*]}"
+  # --results-dir: the report lands beside these runs, in results/report/ (or DIR/report/).
+  (cd "$LAB_ROOT" && node report/bin/lab-report.js --results-dir "$(compare_results_root)" "${dirs[@]}") || warn "the report failed; run it again with: ./run.sh report ${dirs[*]}"
+}
+
+# compare_help: ./run.sh compare --help, compare's own part of the help.
+compare_help() {
+  echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
+  compare_usage
+  echo "  --results-dir DIR       with --uri sides: their runs, the comparison's state and report under DIR"
+  echo "  --resume ID [--results-dir DIR]"
+  echo "                          DIR: where a comparison run with --results-dir DIR keeps its state"
+  echo "Experiment flags (every run gets them): ./run.sh EXPERIMENT --help; every other verb: ./run.sh help"
+}
+
+# compare_resumable: the ids of the comparisons under the results root with a position not done.
+compare_resumable() {
+  local dir id
+  for dir in "$(compare_results_root)"/.comparisons/cmp-*; do
+    [[ -r $dir/plan.tsv ]] || continue
+    id=${dir##*/}
+    awk -F'\t' 'NR == FNR { want[$1] = 1; next } $3 == "complete" { delete want[$1] } END { for (p in want) n++; exit !n }' \
+      "$dir/plan.tsv" "$dir/runs.tsv" 2>/dev/null || [[ ! -f $dir/runs.tsv ]] || continue
+    echo "$id"
+  done
 }
 
 verb_compare() {
-  local resume="" a rest=()
+  local resume="" a rest=() given_dir=""
   # --dry-run is how this invocation runs, not part of the comparison: never stored.
   for a in "$@"; do
     case $a in
+      -h | --help) compare_help; exit 0 ;;
       --dry-run) DRY_RUN=1 ;;
       --resume | --resume=*) resume=1; rest+=("$a") ;;
       *) rest+=("$a") ;;
     esac
   done
   export DRY_RUN
+  # A relative --results-dir is the user's directory's, and stored absolute: --resume may be typed
+  # anywhere.
+  local i
+  for ((i = 0; i < ${#rest[@]}; i++)); do
+    case ${rest[i]} in
+      --results-dir=?*) given_dir=$(caller_path "${rest[i]#*=}"); rest[i]=--results-dir=$given_dir ;;
+      --results-dir) if [[ -n ${rest[i + 1]:-} && ${rest[i + 1]} != --* ]]; then given_dir=$(caller_path "${rest[i + 1]}"); rest[i + 1]=$given_dir; fi ;;
+    esac
+  done
   if [[ -n $resume ]]; then
-    # --resume ID: the stored command replaces the arguments (only --dry-run may come with it).
-    local FLAG VALUE SHIFT_BY
-    if ! split_flag "${rest[@]}" || [[ $FLAG != --resume || -z $VALUE || ${#rest[@]} -ne $SHIFT_BY ]]; then
-      die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--dry-run]"
-    fi
-    compare_resume_args "$VALUE"
+    # --resume ID [--results-dir DIR]: the stored command replaces the arguments (only --dry-run
+    # may come with it); DIR says where the state is.
+    local FLAG VALUE SHIFT_BY id="" ids
+    COMPARE_RESULTS_DIR=$given_dir
+    while ((${#rest[@]})); do
+      split_flag "${rest[@]}" || die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run]"
+      case $FLAG in
+        --resume)
+          if [[ -z $VALUE ]]; then
+            ids=$(compare_resumable | paste -sd' ' -)
+            die_usage "--resume needs the comparison's ID (printed when it started): ${ids:+resumable here: $ids}${ids:-none is resumable in $(compare_state_shown "")}"
+          fi
+          id=$VALUE
+          ;;
+        --results-dir) [[ -n $VALUE ]] || die_usage "--results-dir needs a value" ;;
+        *) die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run] (got '$FLAG')" ;;
+      esac
+      rest=("${rest[@]:SHIFT_BY}")
+    done
+    compare_resume_args "$id"
   else
     COMPARE_ARGS=(${rest[@]+"${rest[@]}"})
   fi
@@ -414,13 +471,13 @@ verb_compare() {
   trap - TERM
   rm -f "$out"
   if ((interrupted)); then
-    info "interrupted at run $pos: what ran is kept in $COMPARE_STATE_ROOT/$COMPARE_ID/; resume with: ./run.sh compare --resume $COMPARE_ID"
+    info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
     return "$interrupted"
   fi
   compare_report
   code=0
   if ((missing)); then
-    info "$missing run(s) did not complete: ./run.sh compare --resume $COMPARE_ID runs them again"
+    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again"
     code=1
   else
     rm -f "$(compare_secret_file "$COMPARE_ID")" # every position complete: nothing left to resume

@@ -225,11 +225,13 @@ experiment_run_loader() {
   return "$rc"
 }
 
+EXPERIMENT_RESULTS_DIR="" # --results-dir, absolute (caller_path); empty: the checkout's results/
 verb_experiment() {
   local name=$1 uri="" via="" password_file="" tool="" flag value rc=0
   shift
   local loader_args=()
   local FLAG VALUE SHIFT_BY
+  EXPERIMENT_RESULTS_DIR=""
   while (($#)); do
     split_flag "$@" || die_usage "$name does not take '$1'"
     flag=$FLAG value=$VALUE
@@ -249,6 +251,8 @@ verb_experiment() {
       --via) via=$value ;;
       --password-file) password_file=$value ;;
       --tool) tool=$value ;; # lab (the loader, default) or ycsb (YCSB itself: lib/ycsb.sh)
+      # where the user stands, not the checkout run.sh works in (the loader would take it from there)
+      --results-dir) EXPERIMENT_RESULTS_DIR=$(caller_path "$value") ;;
       # several loaders are pods of a Job: only the Kubernetes path has them (lib/k8s.sh)
       --loaders) die_usage "--loaders runs that many loader pods on Kubernetes: it goes with --on k8s (./run.sh $name --on k8s --loaders $value)" ;;
       *) loader_args+=("$flag" "$value") ;;
@@ -272,6 +276,9 @@ verb_experiment() {
       esac
     done
   fi
+  # the stack's loader writes into the checkout's results/, mounted in its container
+  [[ -n $uri || -z $EXPERIMENT_RESULTS_DIR ]] ||
+    die_usage "--results-dir goes with --uri (the stack's loader writes into this checkout's results/)"
   if [[ -z $uri && " ${loader_args[*]} " == *" --metrics-port "* ]]; then
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
@@ -327,7 +334,7 @@ experiment_on_host() {
   shift 3
   local label args
   label=$(experiment_engine_label)
-  args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "$LAB_ROOT/results" "$@")
+  args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "${EXPERIMENT_RESULTS_DIR:-$LAB_ROOT/results}" "$@")
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   # The experiment file is read from this checkout (not the loader's own folder's).
   args+=(--experiments-dir "$LAB_ROOT/experiments")

@@ -7,6 +7,8 @@
 
 load test_helper
 
+teardown() { stop_test_server; }
+
 setup() {
   setup_lab_with_loader
   # lib/cluster.sh's ps format; init has exited 0 once `up -d` returns (as in experiment.bats).
@@ -184,4 +186,36 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   assert_output --partial "nothing brought up or down"
   assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:2"
   nothing_started
+}
+
+@test "--results-dir: a relative one is the user's directory's; compare keeps its runs, state and report there" {
+  start_test_server
+  ln -s "$REPO/report" "$LAB/report"
+  local here=$BATS_TEST_TMPDIR/elsewhere
+  mkdir -p "$here"
+  cd "$here"
+  run "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine one --results-dir out --docs 200 --metrics-port 0 </dev/null
+  assert_success
+  assert_line --regexp "^results: $here/out/experiment1/one/[0-9]{8}T[0-9]{6}Z$"
+  [[ -f $(sed -n 's/^results: //p' <<<"$output")/summary.json ]] || fail "the results line names no run"
+  run "$LAB/run.sh" compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --results-dir out --docs 200 --metrics-port 0 </dev/null
+  assert_success
+  local id
+  id=$(comparison_id)
+  assert_line "state: $here/out/.comparisons/$id/  (resume: ./run.sh compare --resume $id --results-dir $here/out)"
+  [[ $(cut -f5 "$here/out/.comparisons/$id/runs.tsv" | grep -c "^$here/out/experiment1/[ab]/") == 2 ]] ||
+    fail "runs not under out/: $(cat "$here/out/.comparisons/$id/runs.tsv")"
+  compgen -G "$here/out/report/*/index.html" >/dev/null || fail "no closing report under out/report/: $output"
+  [[ ! -e $LAB/results ]] || fail "written into the checkout's results/: $(find "$LAB/results" | head -5)"
+  # stored absolute: --resume finds it from anywhere with its --results-dir, and says nothing is left
+  cd /
+  run "$LAB/run.sh" compare --resume "$id" --results-dir "$here/out" --dry-run </dev/null
+  assert_success
+  assert_line --regexp "^ +2  b +done "
+  # the stack's loader writes into the checkout: --results-dir is refused there
+  lab compare experiment2 --engines wiredtiger,inmemory --results-dir out
+  assert_failure 2
+  lab experiment2 --results-dir out
+  assert_failure 2
+  assert_output --partial "--results-dir goes with --uri"
 }
