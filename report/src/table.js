@@ -124,6 +124,7 @@ function answer(r) {
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
   if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
+  if (r.status === 'not-interleaved') return `NO VERDICT: ratio ${fmt(r.ratio)}, not interleaved`;
   if (r.status === 'equivalent') return `no difference within ±${Math.round(r.words.margin * 100)}% (${fmt(r.ratio)})`;
   if (r.status === 'inconclusive') return `inconclusive (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';
@@ -181,7 +182,7 @@ function summaryText(report) {
     if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
     // issue 41: the order the runs were made in, and the drift found (src/drift.js)
     if (r.order_note) out.push(...wrap(`order: ${r.order_note}`, '                    ', '                '));
-    if (r.status === 'drift') out.push(...wrap(`drift: ${r.sentence.replace(/^[^:]*: drift, not a verdict: /, '')}`, '                    ', '                '));
+    if (r.drift?.found) out.push(...wrap(`drift: ${r.drift.text}`, '                    ', '                '));
     if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
   }
   return out;
