@@ -145,20 +145,32 @@ require_value() {
 # split_flag ARGS...: the flag word at $1 as FLAG and VALUE (--name=value or --name value), and
 # SHIFT_BY, how many words it used. VALUE is empty when the value is missing (nothing follows, or
 # another flag does), so callers reject an unknown flag first and a missing value second.
-# Returns 1 when $1 is not a --flag at all.
-# shellcheck disable=SC2034  # FLAG, VALUE and SHIFT_BY are this function's results
+# Returns 1 when $1 is not a --flag at all. VALUE_EMPTY is 1 when the value was typed and is empty
+# (--duration '' or --duration=, e.g. from an unset shell variable): that is said as such, not as
+# a missing value or a stray '' word.
+# shellcheck disable=SC2034  # FLAG, VALUE, SHIFT_BY and VALUE_EMPTY are this function's results
 split_flag() {
-  FLAG=$1 VALUE="" SHIFT_BY=1
+  FLAG=$1 VALUE="" SHIFT_BY=1 VALUE_EMPTY=0
   case $FLAG in
-    --*=*) VALUE=${FLAG#*=}; FLAG=${FLAG%%=*} ;;
-    --*) if [[ -n ${2:-} && ${2:0:2} != -- ]]; then VALUE=$2; SHIFT_BY=2; fi ;;
+    --*=*) VALUE=${FLAG#*=}; FLAG=${FLAG%%=*}; [[ -n $VALUE ]] || VALUE_EMPTY=1 ;;
+    --*)
+      if [[ -n ${2:-} && ${2:0:2} != -- ]]; then VALUE=$2; SHIFT_BY=2
+      elif (($# >= 2)) && [[ -z $2 ]]; then SHIFT_BY=2 VALUE_EMPTY=1; fi
+      ;;
     *) return 1 ;;
   esac
 }
 
+# empty_value_error FLAG: the one line for a value typed empty.
+empty_value_error() { die_usage "$1: the value is empty (got ''): give it a value (./run.sh help lists each flag's)"; }
+
 # flag_value WHO ARGS...: split_flag on ARGS for a flag that takes a value: a usage error for a
 # word that is no flag ("WHO does not take ...") or a flag without its value.
-flag_value() { split_flag "${@:2}" || die_usage "$1 does not take '$2'"; [[ -n $VALUE ]] || die_usage "$FLAG needs a value"; }
+flag_value() {
+  split_flag "${@:2}" || die_usage "$1 does not take '$2'"
+  ((!VALUE_EMPTY)) || empty_value_error "$FLAG"
+  [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+}
 
 # edit_distance A B: the Levenshtein distance between two words (insert, delete, substitute).
 edit_distance() {

@@ -382,7 +382,8 @@ verb_compare() {
         --resume)
           if [[ -z $VALUE ]]; then
             ids=$(compare_resumable | paste -sd' ' -)
-            die_usage "--resume needs the comparison's ID (printed when it started): ${ids:+resumable here: $ids}${ids:-none is resumable in $(compare_state_shown "")}"
+            [[ -n $ids ]] && ids="resumable here: $ids" || ids="none is resumable in $(compare_state_shown "")"
+            die_usage "--resume needs the comparison's ID (printed when it started): $ids"
           fi
           id=$VALUE
           ;;

@@ -238,6 +238,7 @@ verb_experiment() {
     shift "$SHIFT_BY"
     # A flag without a value: routing flags are bash's (needs a value); any other goes to the
     # loader alone, whose parser says whether it is unknown (--verbose) or needs a value (--docs).
+    ((!VALUE_EMPTY)) || empty_value_error "$flag"
     if [[ -z $value ]]; then
       case $flag in
         --uri | --via | --password-file | --tool | --loaders) die_usage "$flag needs a value" ;;

@@ -219,3 +219,31 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   assert_failure 2
   assert_output --partial "--results-dir goes with --uri"
 }
+
+@test "what a new user types: compare --help is compare's, --resume without an ID lists the resumable, an empty value is said" {
+  lab compare --help
+  assert_success
+  assert_line --index 0 --partial "Usage: ./run.sh compare EXPERIMENT"
+  [[ ${#lines[@]} -lt 20 ]] || fail "compare --help printed the whole help (${#lines[@]} lines)"
+  refute_output --partial "Faults:"
+  # one comparison with a position left, one complete
+  local s=$LAB/results/.comparisons
+  mkdir -p "$s/cmp-20260101T000000Z-abcd" "$s/cmp-20260102T000000Z-0123"
+  printf '1\twiredtiger\n2\tinmemory\n' | tee "$s/cmp-20260101T000000Z-abcd/plan.tsv" >"$s/cmp-20260102T000000Z-0123/plan.tsv"
+  printf '1\twiredtiger\tcomplete\t0\tresults/x\n' >"$s/cmp-20260101T000000Z-abcd/runs.tsv"
+  printf '1\twiredtiger\tcomplete\t0\tresults/x\n2\tinmemory\tcomplete\t0\tresults/y\n' >"$s/cmp-20260102T000000Z-0123/runs.tsv"
+  lab compare --resume
+  assert_failure 2
+  assert_line --index 0 "error: --resume needs the comparison's ID (printed when it started): resumable here: cmp-20260101T000000Z-abcd"
+  local flag
+  for flag in --duration --clients --server-record; do
+    lab experiment2 "$flag" ''
+    assert_failure 2
+    assert_line --index 0 "error: $flag: the value is empty (got ''): give it a value (./run.sh help lists each flag's)"
+    lab compare experiment2 --engines wiredtiger,inmemory "$flag" ''
+    assert_failure 2
+    assert_line --index 0 "error: $flag: the value is empty (got ''): give it a value (./run.sh help lists each flag's)"
+  done
+  lab experiment2 --duration=
+  assert_line --index 0 --partial "error: --duration: the value is empty"
+}
