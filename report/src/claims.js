@@ -129,10 +129,28 @@ function conditions(claim, bySide) {
     if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: w:${c.write_concern.w})`);
     if (ws.includes(undefined)) differ.push('write concern: not recorded');
   }
-  if (c.journal) {
+  if (c.journal === true) {
     const js = all.map(journalOfRun);
     if (js.includes(false)) fail.push(`journal: ${count(js, (j) => j === false)} of ${all.length} runs on a server without a journal (the claim is about journal writes)`);
     else if (js.includes(null)) fail.push(`journal: not recorded in ${count(js, (j) => j === null)} of ${all.length} runs (the claim is about journal writes; durability cases record it)`);
+  } else if (c.journal && typeof c.journal === 'object') {
+    // per side: the seed's mongod with --journal against without it; a 'journal on' side whose
+    // server wrote no journal (--nojournal, an in-memory engine) compares nothing with nothing
+    for (const [side, runs] of bySide) {
+      const want = c.journal[side];
+      if (typeof want !== 'boolean') continue;
+      const js = runs.map(journalOfRun);
+      if (js.includes(!want)) fail.push(`journal: ${count(js, (j) => j === !want)} of ${runs.length} ${side} runs on a server ${want ? 'without' : 'with'} a journal (the seed's mongod ran ${want ? 'with' : 'without'} --journal)`);
+      else if (js.includes(null)) fail.push(`journal: not recorded in ${count(js, (j) => j === null)} of ${runs.length} ${side} runs (the claim is about the journal; the journal experiment's cases record it)`);
+    }
+  }
+  // a side named by a label's prefix is one system: os=ubuntu-22.04 and os=ubuntu-24.04 are two
+  // systems, never one side's repetitions (as two servers under one label are two sides)
+  if (claim.test?.match === 'prefix') {
+    for (const [side, runs] of bySide) {
+      const vs = uniq(runs.map((r) => r.labels[claim.test.dimension]));
+      if (vs.length > 1) fail.push(`label: the ${side} runs carry ${vs.map((v) => `${claim.test.dimension}=${v}`).join(', ')}: one system a side, as the seed ran`);
+    }
   }
   const sc = claim.seed_setup?.scale;
   if (sc) {

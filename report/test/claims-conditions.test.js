@@ -119,6 +119,7 @@ test('labels (003 systems, 001 preallocation): each outcome, the minimum of runs
     ['no CentOS runs', '003-os-order', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }), 'not comparable', 'missing', /runs of gridfs on ubuntu and centos and freebsd alike \(have: ubuntu, freebsd\)/],
     ['FreeBSD on another server version', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }, { 'freebsd-14': other }), 'not comparable', 'missing', /runs of gridfs on ubuntu and freebsd alike/],
     ['two runs a side where the claim asks three', withMin('003-os', 3), gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }, { 'ubuntu-24.04': { n: 2 }, 'freebsd-14': { n: 2 } }), 'inconclusive', 'why', /needs at least 3 usable runs a side \(have 2 and 2\)/],
+    ['two Ubuntu releases pooled as one side', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'ubuntu-22.04': 2725, 'freebsd-14': 1436 }), 'not comparable', 'missing', /label: the ubuntu runs carry os=ubuntu-24\.04, os=ubuntu-22\.04: one system a side/],
     ['a label of another system is no side', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436, 'debian-12': 5000 }), 'reproduced', 'lab', /^ubuntu 2,725 vs freebsd 1,436/],
     ['preallocated faster', '001-prealloc', prealloc(1100, 1000), 'reproduced', 'why', /higher, interval clear of 1\.0/],
     ['preallocated slower', '001-prealloc', prealloc(900, 1000), 'contradicted', 'why', /the other way round/],
@@ -131,4 +132,33 @@ test('labels (003 systems, 001 preallocation): each outcome, the minimum of runs
     assert.equal(r.status, status, `${what}: ${JSON.stringify(r)}`);
     assert.match(r[field], re, what);
   }
+});
+
+// the journal switch (001): mongod with --journal against without it, per engine; each side's
+// server must be what the side says
+test('journal switch (001): each side\'s server with or without a journal, per engine; not comparable otherwise', () => {
+  const make = (on, off, { journalOn = true, journalOff = false, extra } = {}) => {
+    const root = tmpDir();
+    reps(root, { experiment: 'journal', engine: 'mmapv1', points: { 'j:false': on, 'j:true': on * 0.9 }, parameters: { params: { members_journal: 'on', commit_intervals_ms: [100] } }, step: () => ({ journal: journalOn }), ...(extra ? { extra } : {}) });
+    reps(root, { experiment: 'journal', engine: 'mmapv1', points: { 'journal off': off }, parameters: { params: { members_journal: 'off' } }, step: () => ({ journal: journalOff }), ...(extra ? { extra } : {}) });
+    return root;
+  };
+  const rows = [
+    ['the seed\'s cost', make(670, 1000), 'reproduced', 'why', /within the claimed 0\.60-0\.75/],
+    ['journal-on runs on a server that wrote no journal', make(1000, 1000, { journalOn: false }), 'not comparable', 'missing', /journal: 3 of 3 journal on runs on a server without a journal \(the seed's mongod ran with --journal\)/],
+    ['journal-off runs on a server that journals', make(670, 1000, { journalOff: true }), 'not comparable', 'missing', /journal: 3 of 3 journal off runs on a server with a journal/],
+    ['the journal not recorded', make(670, 1000, { journalOn: null }), 'not comparable', 'missing', /journal: not recorded in 3 of 3 journal on runs/],
+    ['topology not recorded', make(670, 1000, { extra: { topology: null } }), 'not comparable', 'missing', /topology: not recorded in 6 of 6 runs \(the seed: one mongod on one machine\)/],
+  ];
+  for (const [what, root, status, field, re] of rows) {
+    const r = one(root, '001-journal');
+    assert.equal(r.status, status, `${what}: ${JSON.stringify(r)}`);
+    assert.match(r[field], re, what);
+    assert.equal(r.side, 'mmapv1', what);
+  }
+  // one row per engine that ran both cases, each on its own runs
+  const both = make(670, 1000);
+  reps(both, { experiment: 'journal', engine: 'wiredtiger', points: { 'j:false': 950 }, parameters: { params: { members_journal: 'on', commit_intervals_ms: [100] } }, step: () => ({ journal: true }) });
+  reps(both, { experiment: 'journal', engine: 'wiredtiger', points: { 'journal off': 1000 }, parameters: { params: { members_journal: 'off' } }, step: () => ({ journal: false }) });
+  assert.deepEqual(judged(both, '001-journal').map((r) => [r.side, r.status]).sort(), [['mmapv1', 'reproduced'], ['wiredtiger', 'contradicted']]);
 });
