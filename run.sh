@@ -187,6 +187,19 @@ parse_common_flags() {
   validate_profile "$PROFILE"
   if [[ -n $JOURNAL_PATH ]]; then
     [[ $JOURNAL_PATH == /* ]] || die_usage "--journal-path must be an absolute host path (got '$JOURNAL_PATH')"
+    # Compose's short volume syntax is SOURCE:TARGET[:MODE]: a ':' in the path splits it into
+    # another mount; a control character (a newline) would end the variable's line.
+    [[ $JOURNAL_PATH != *:* && $JOURNAL_PATH != *[[:cntrl:]]* ]] ||
+      die_usage "--journal-path: '$JOURNAL_PATH' holds a ':' or a control character, which Compose's volume syntax splits: use a path without"
+    # Compose creates a missing bind source itself, as root, on the root disk: the journals would
+    # land there while summary.json says "own disk". Checked where the path is this host's (a local
+    # daemon); a remote daemon's host is not this one.
+    if [[ -z ${DOCKER_HOST:-} || ${DOCKER_HOST:-} == unix://* ]]; then
+      [[ ! -e $JOURNAL_PATH || -d $JOURNAL_PATH ]] ||
+        die_usage "--journal-path: '$JOURNAL_PATH' is not a directory: name the directory where the journals' disk is mounted"
+      [[ -d $JOURNAL_PATH ]] ||
+        die_usage "--journal-path: '$JOURNAL_PATH' does not exist: mount the journals' disk there first (Docker would create it on the root disk)"
+    fi
     [[ $(engine_field "$ENGINE" journal_dir 2>/dev/null) != - ]] ||
       die_usage "--journal-path: the $ENGINE engine has no journal directory of its own to move (engines table journal_dir: -)"
   fi
