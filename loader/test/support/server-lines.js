@@ -182,9 +182,12 @@ const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-
 //               file holding metrics.query only), DataDog/integrations-core mongo/tests/fixtures
 //               (a 4.1.13 mongos serverStatus with hand-set values, 4.2-era replSetGetStatus),
 //               open-telemetry/opentelemetry-collector-contrib mongodbreceiver testdata (4.0.25
-//               with sections of later versions added, hand-made replSetGetStatus), and the code
-//               index for 8.0 section names (queues.execution, wiredTiger.checkpoint) in captured
-//               replies. The nearest recording, 4.2.8 WiredTiger, backs their common sections.
+//               with sections of later versions added, hand-made replSetGetStatus), netdata/
+//               go.d.plugin modules/mongodb/testdata/v6.0.3 (a 6.0.3 reply re-serialised through
+//               the collector's Go structs: renamed fields, only those the structs hold, so no
+//               section's presence or absence can be read from it), and the code index for 8.0
+//               section names (queues.execution, wiredTiger.checkpoint) in captured replies. The
+//               nearest recording, 4.2.8 WiredTiger, backs their common sections.
 //   inMemory    none public (same searches; Percona's exporter documents mongodb_ss_inMemory_* only).
 //   MMAPv1      a recorded 3.0.2 standalone's serverStatus (no replSetGetStatus, collStats or
 //               dbStats of an MMAPv1 server found).
