@@ -153,3 +153,35 @@ test('the field map reads every recorded field the lab needs from these servers 
     assert.ok(seen.has(f.key), `${f.key}: read from no recorded 3.x server`);
   }
 });
+
+// The 8.0 lines have no public recording (support/server-lines.js, above LINES); the nearest is
+// the 4.2.8 WiredTiger primary (support/recorded/). Between the two versions the fields the lab
+// reads keep their keys; two sections moved and one was added, each said here: tickets went from
+// wiredTiger.concurrentTransactions to queues.execution (7.0+), the checkpoint statistics from
+// wiredTiger.transaction to wiredTiger.checkpoint (WiredTiger WT-11171), and replSetGetStatus
+// members carry lastAppliedWallTime and lastDurableWallTime from 4.4.
+test("the test server's 8.0 lines read as the nearest recorded WiredTiger server does (4.2.8), inMemory less what it never does", () => {
+  const rec = recorded('mongod-4.2.8-wiredtiger-primary.json');
+  const expect = [...reported(rec.serverStatus)].sort();
+  for (const name of ['mongod-8.0-standalone', 'mongod-8.0-wiredtiger-replset']) {
+    const { status } = played(name);
+    assert.deepEqual([...reported(status)].sort(), expect, name);
+    assert.ok(status.queues && !(status.wiredTiger && status.wiredTiger.concurrentTransactions), `${name}: tickets in queues.execution`);
+    assert.ok(status.wiredTiger.checkpoint && !status.wiredTiger.transaction, `${name}: checkpoints in wiredTiger.checkpoint`);
+    for (const sec of ['flowControl', 'opLatencies', 'backgroundFlushing', 'dur', 'rocksdb']) assert.equal(sec in status, sec in rec.serverStatus, `${name}: section ${sec}`);
+  }
+  // inMemory: no checkpoints, no application-thread eviction for dirty pages, no journal log
+  // (Percona inmemory_init.cpp, WiredTiger cache_inline.h: server-status-lines.js).
+  const never = ['wt.app_evicted_pages', 'wt.checkpoint_last_ms', 'wt.checkpoint_running', 'wt.checkpoints', 'wt.log_written_bytes'];
+  assert.deepEqual([...reported(played('psmdb-8.0-inmemory-replset').status)].sort(), expect.filter((k) => !never.includes(k)));
+  // replSetGetStatus: the same member fields as the recording, plus the 4.4+ wall times.
+  const { state, line } = played('mongod-8.0-wiredtiger-replset');
+  const st = shim.replSetGetStatus(line, state, 0, ['a:1', 'b:1', 'c:1']);
+  const READ = ['name', 'health', 'state', 'stateStr', 'optime', 'optimeDate', 'self', 'lastHeartbeat'];
+  const keys = (m) => READ.filter((k) => k in m).join(',');
+  for (const pick of [(s) => s.members.find((m) => m.self), (s) => s.members.find((m) => !m.self)]) {
+    assert.equal(keys(pick(st)), keys(pick(rec.replSetGetStatus)));
+    assert.ok(pick(st).lastAppliedWallTime instanceof Date && !('lastAppliedWallTime' in pick(rec.replSetGetStatus)));
+  }
+  assert.equal(st.heartbeatIntervalMillis, rec.replSetGetStatus.heartbeatIntervalMillis);
+});
