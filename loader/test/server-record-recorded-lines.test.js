@@ -5,7 +5,9 @@
 //  - MMAPv1: a 3.0.2 standalone's serverStatus (the lab runs MMAPv1 on 4.0; the sections it reads,
 //    backgroundFlushing, dur, extra_info, are built by the same mmap_v1 code, frozen after 3.x);
 //  - 3.6: a 3.6.20 WiredTiger primary's serverStatus, replSetGetStatus and oplog collStats: the
-//    version the MongoRocks line runs, for everything that is not the storage engine's own section.
+//    version the MongoRocks line runs, for everything that is not the storage engine's own section;
+//  - 8.0: no public recording; the 4.2.8 WiredTiger primary (read field by field in
+//    server-record-readings.test.js) against the 8.0 lines' shape, the version differences named.
 // No public recorded output of a MongoRocks serverStatus, collStats or dbStats was found (see the
 // comment above LINES in support/server-lines.js), so the `rocksdb` section itself is
 // checked only against the engine's source (server-record-meanings.test.js).
