@@ -57,6 +57,8 @@ source "$LAB_ROOT/lib/secrets.sh"
 source "$LAB_ROOT/lib/cluster.sh"
 # shellcheck source=lib/experiment.sh
 source "$LAB_ROOT/lib/experiment.sh"
+# shellcheck source=lib/block-writes.sh
+source "$LAB_ROOT/lib/block-writes.sh"
 # shellcheck source=lib/monitoring.sh
 source "$LAB_ROOT/lib/monitoring.sh"
 # shellcheck source=lib/fault.sh

@@ -400,7 +400,11 @@ experiment_in_stack() {
   run mkdir -p "$LAB_ROOT/results"
   local since rc=0
   since=$(date -u +%Y-%m-%dT%H:%M:%S)
+  # Each shard member's block writes over the loader's invocation (lib/block-writes.sh): read
+  # right before it starts and after it ends.
+  [[ $DRY_RUN == 1 ]] || block_writes_before
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}" || rc=$?
+  [[ $DRY_RUN == 1 ]] || block_writes_after || true
   # A member killed for memory during the run (it may have gone on, failed over): incomplete.
   [[ $DRY_RUN == 1 ]] || experiment_oom_check "$since" || rc=1
   # The shard members' data directories on disk, into the run's summary.json footprint.

@@ -13,6 +13,7 @@ const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = r
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
 const { noStepMeasured } = require('./step-failure');
+const { everyStepTooShort } = require('./too-short');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -731,7 +732,8 @@ class Run {
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
     if (this.registration) this.registration.release();
     // Every step's operations failed (or none ran): not a measurement, exit 1 (src/step-failure.js).
-    const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) : null;
+    // Every step too short to measure, for the --duration asked (src/too-short.js): exit 1 as well.
+    const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) || everyStepTooShort(this.steps) : null;
     if (unmeasured) this.stop(unmeasured, 1);
     let complete = !this.stopReason;
     if (this.runDir) {
