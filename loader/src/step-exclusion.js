@@ -14,6 +14,7 @@ const EXCLUSIONS = {
   unsupported: 'the server could not do it',
   server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
   failed: 'errors above the threshold',
+  too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/too-short.js)',
   lost_documents: 'not every document sent arrived',
   paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/pauses.js)',
   loader_limited: 'the loader was the limit',
@@ -58,6 +59,8 @@ function exclusionFacts(e, concurrentRuns) {
     not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
     server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
     documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
+    // Too few operations or too short a time to measure (src/too-short.js).
+    too_short: typeof e.too_short === 'string' ? e.too_short : null,
     // Silences the loader judged pauses of the server (steps[].pauses, src/pauses.js).
     paused: Array.isArray(e.pauses) && e.pauses.length ? e.pauses : null,
   };
@@ -70,6 +73,7 @@ function stepExclusion(p) {
   if (p.unsupported) return 'unsupported';
   if (p.server_ignores) return 'server_ignores';
   if (p.failed) return 'failed';
+  if (p.too_short) return 'too_short';
   if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
   if (p.paused) return 'paused';
   if (p.loader_limited) return 'loader_limited';

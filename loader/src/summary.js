@@ -7,6 +7,7 @@ const { judge } = require('./selfmon');
 const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
 const { withFailure } = require('./step-failure');
+const { tooShort } = require('./too-short');
 const { redactUri } = require('./redact-uri');
 const { stepWritten, runWritten } = require('./documents-written');
 
@@ -69,6 +70,10 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     }
   }
   out.loader = judge(acc.seconds, cores);
+  // Too few operations or too short a time to measure (src/too-short.js); a step cut short has
+  // its own mark (complete: false).
+  const short = early ? null : tooShort(out, { durationBound: step.durationS !== null && step.durationS !== undefined });
+  if (short) out.too_short = short;
   return out;
 }
 

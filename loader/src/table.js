@@ -88,6 +88,7 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (w0) out += `note: ${w0.latency_meaning}\n`;
   for (const s of steps) {
     if (!s.complete) out += `note: step ${s.index} ended early; its ops/s are over the ${s.measured_s} s it was measuring (to its last completed operation)\n`;
+    if (s.too_short) out += `note: step ${s.index} is too short to measure, left out of verdicts: ${s.too_short}\n`;
     if (s.loader.limited) out += `WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`;
     if (s.loader.contention.length) out += `note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`;
   }
