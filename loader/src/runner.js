@@ -14,6 +14,7 @@ const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
 const { noStepMeasured } = require('./step-failure');
 const { everyStepTooShort } = require('./too-short');
+const { serverLine } = require('./server-line');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -189,7 +190,7 @@ class Run {
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
-    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}`);
+    this.log(serverLine(description.server, description.topology, reported)); // names FerretDB, Percona (src/server-line.js)
     this.log(`writing into ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").

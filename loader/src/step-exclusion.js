@@ -12,7 +12,7 @@ const EXCLUSIONS = {
   incomplete: 'the run did not complete',
   not_applicable: 'the case does not apply to the topology (not run)',
   unsupported: 'the server could not do it',
-  server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
+  server_ignores: 'the server ignores what the case asks: cannot be tested on this server (its product documents it: loader/src/products.js)',
   failed: 'errors above the threshold',
   too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/too-short.js)',
   lost_documents: 'not every document sent arrived',

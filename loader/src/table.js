@@ -35,7 +35,8 @@ function caseLines(s) {
   const label = s.name ? `${s.index} ${s.name}` : `step ${s.index}`;
   if (s.not_applicable) out.push(`not applicable: ${label}: ${s.not_applicable}`);
   if (s.unsupported) out.push(`unsupported: ${label}: ${s.unsupported}`);
-  if (s.server_ignores) out.push(`${s.server_ignores.split(':')[0]}: ${label}: measured, never a verdict (${s.server_ignores.slice(s.server_ignores.indexOf(':') + 2).split(' (')[0]})`);
+  if (s.server_ignores && s.skipped) out.push(`${s.server_ignores.split(':')[0]}: ${label}: not run, cannot be tested on this server`);
+  else if (s.server_ignores) out.push(`${s.server_ignores.split(':')[0]}: ${label}: measured, never a verdict (${s.server_ignores.slice(s.server_ignores.indexOf(':') + 2).split(' (')[0]})`);
   if (s.stopped) out.push(`stopped: ${label}: ${s.stopped}`);
   if (s.documents && s.documents.arrived !== undefined && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
     out.push(`documents: ${label}: ${s.documents.sent} sent, ${s.documents.arrived} arrived (counted after the case)`);
