@@ -187,3 +187,29 @@ test("the test server's 8.0 lines read as the nearest recorded WiredTiger server
   }
   assert.equal(st.heartbeatIntervalMillis, rec.replSetGetStatus.heartbeatIntervalMillis);
 });
+
+// dbStats has no public recording for these lines; MongoDB's own jstests/core/dbstats.js says
+// which fields each has (mongodb/mongo @b6a71bf1, the 3.6/4.0 era; @05a0f8e9, a 5.0+ tree).
+test("the test server's dbStats per line has the fields MongoDB's dbstats jstest asserts", () => {
+  // mongo-java-server's own reply (its field names), sized by the shim as each line.
+  const raw = { db: 'lab', collections: 1, objects: 2, avgObjSize: 29, dataSize: 58, storageSize: 0, numExtents: 0, indexes: 1, indexSize: 2, fileSize: 0, nsSizeMB: 0, ok: 1 };
+  const dbStats = (name) => shim.sized({ name: 'dbStats' }, { ...raw }, lineOf(name));
+  for (const name of ['mongod-8.0-standalone', 'mongod-8.0-wiredtiger-replset', 'psmdb-8.0-inmemory-replset', 'mongod-4.0-mmapv1-replset', 'psmdb-3.6-rocksdb-replset']) {
+    const d = dbStats(name);
+    const line = lineOf(name);
+    for (const f of ['db', 'objects', 'dataSize', 'avgObjSize', 'storageSize', 'indexes', 'indexSize']) assert.ok(f in d, `${name}: ${f}`);
+    assert.equal('totalIndexSize' in d, false, `${name}: dbStats says indexSize, never totalIndexSize`);
+    assert.equal(d.indexSize, shim.SIZES[line.storageEngine.name](58, 2).totalIndexSize, `${name}: the engine's index bytes`);
+    if (line.wire < 8) { // 3.6 / 4.0 (@b6a71bf1)
+      assert.ok('numExtents' in d, `${name}: numExtents on every engine`);
+      assert.equal('extentFreeList' in d, line.storageEngine.name === 'mmapv1', `${name}: extentFreeList on MMAPv1 only`);
+      assert.deepEqual(Object.keys(d.extentFreeList || { num: 0, totalSize: 0 }).sort(), ['num', 'totalSize']);
+    } else { // 8.0 (@05a0f8e9)
+      assert.equal(d.totalSize, d.storageSize + d.indexSize, name);
+      const persistent = line.storageEngine.persistent;
+      for (const f of ['freeStorageSize', 'indexFreeStorageSize', 'totalFreeStorageSize', 'fsUsedSize', 'fsTotalSize']) assert.equal(f in d, persistent, `${name}: ${f} ${persistent ? 'on' : 'not on'} persistent storage`);
+      if (persistent) assert.equal(d.freeStorageSize + d.indexFreeStorageSize, d.totalFreeStorageSize);
+      assert.equal('fileSize' in d, false, `${name}: only MMAPv1 reports fileSize`);
+    }
+  }
+});

@@ -246,14 +246,30 @@ function sized(cmd, doc, line) {
   const k = SIZES[line.storageEngine.name](size, count);
   const out = { ...doc, storageSize: k.storageSize, totalIndexSize: k.totalIndexSize };
   if (cmd.name === 'collStats') { out.size = k.size; delete out.indexSize; } // the test server's own shape; MongoDB names them indexSizes
-  if (cmd.name === 'dbStats') {
-    out.dataSize = k.size;
-    delete out.fileSize; // the test server answers 0; only MMAPv1 reports its files
-    delete out.nsSizeMB;
-    delete out.numExtents;
-    if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2 });
-  }
+  if (cmd.name === 'dbStats') dbStatsShape(out, k, line);
   return out;
+}
+
+// dbStats's fields per line, as MongoDB's own jstests/core/dbstats.js asserts them (mongodb/mongo):
+// at @b6a71bf1 (the 3.6/4.0 era) storageSize, numExtents and indexSize on every engine, and
+// extentFreeList {num, totalSize} on MMAPv1 only; at @05a0f8e9 (a 5.0+ tree) storageSize,
+// totalSize and indexSize, and on persistent storage freeStorageSize, indexFreeStorageSize,
+// totalFreeStorageSize (their sum), fsUsedSize and fsTotalSize. The index bytes are indexSize
+// (dbStats never says totalIndexSize, collStats's name). fileSize: only MMAPv1 reports its files.
+function dbStatsShape(out, k, line) {
+  out.dataSize = k.size;
+  out.indexSize = k.totalIndexSize;
+  for (const f of ['totalIndexSize', 'fileSize', 'nsSizeMB', 'numExtents']) delete out[f];
+  if (line.wire < 8) out.numExtents = 0; // before 4.2
+  if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2, extentFreeList: { num: 0, totalSize: 0 } });
+  if (line.wire >= 9) { // 4.4+
+    out.totalSize = out.storageSize + out.indexSize;
+    if (line.storageEngine.persistent) {
+      const fsStat = require('node:fs').statfsSync(require('node:os').tmpdir());
+      Object.assign(out, { freeStorageSize: 0, indexFreeStorageSize: 0, totalFreeStorageSize: 0,
+        fsUsedSize: (fsStat.blocks - fsStat.bfree) * fsStat.bsize, fsTotalSize: fsStat.blocks * fsStat.bsize });
+    }
+  }
 }
 
 // listShards as a mongos answers it: the shard a test named in state.shards ("rs0/h1,h2,h3").
