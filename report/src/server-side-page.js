@@ -15,6 +15,7 @@
   const box = el('section', { id: 'server-side' }, el('h2', {}, `The server's side, by ${report.by} (lower is better)`));
   for (const s of sets) {
     const metrics = [['footprint', s.footprint.logical], ['footprint', s.footprint.engine_storage], ['footprint', s.footprint.data_dir],
+      ...(s.block_writes ? [['whole run', s.block_writes]] : []),
       ...s.points.flatMap((p) => [[p.point, p.write_bytes_per_doc], [p.point, p.cpu_ms_per_1000_ops], [p.point, p.lag_p99_s]])];
     const sides = Object.keys(s.footprint.logical.sides);
     box.append(el('h3', {}, `${s.experiment}${s.set > 1 ? ` set ${s.set}` : ''}`));
