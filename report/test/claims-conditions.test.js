@@ -120,6 +120,7 @@ test('labels (003 systems, 001 preallocation): each outcome, the minimum of runs
     ['FreeBSD on another server version', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }, { 'freebsd-14': other }), 'not comparable', 'missing', /runs of gridfs on ubuntu and freebsd alike/],
     ['two runs a side where the claim asks three', withMin('003-os', 3), gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }, { 'ubuntu-24.04': { n: 2 }, 'freebsd-14': { n: 2 } }), 'inconclusive', 'why', /needs at least 3 usable runs a side \(have 2 and 2\)/],
     ['two Ubuntu releases pooled as one side', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'ubuntu-22.04': 2725, 'freebsd-14': 1436 }), 'not comparable', 'missing', /label: the ubuntu runs carry os=ubuntu-24\.04, os=ubuntu-22\.04: one system a side/],
+    ['two Ubuntu releases in the order', '003-os-order', gridfs({ ...ORDER, 'ubuntu-22.04': 2725 }), 'not comparable', 'missing', /label: the ubuntu runs carry os=ubuntu-24\.04, os=ubuntu-22\.04/],
     ['a label of another system is no side', '003-os', gridfs({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436, 'debian-12': 5000 }), 'reproduced', 'lab', /^ubuntu 2,725 vs freebsd 1,436/],
     ['preallocated faster', '001-prealloc', prealloc(1100, 1000), 'reproduced', 'why', /higher, interval clear of 1\.0/],
     ['preallocated slower', '001-prealloc', prealloc(900, 1000), 'contradicted', 'why', /the other way round/],
@@ -161,4 +162,69 @@ test('journal switch (001): each side\'s server with or without a journal, per e
   reps(both, { experiment: 'journal', engine: 'wiredtiger', points: { 'j:false': 950 }, parameters: { params: { members_journal: 'on', commit_intervals_ms: [100] } }, step: () => ({ journal: true }) });
   reps(both, { experiment: 'journal', engine: 'wiredtiger', points: { 'journal off': 1000 }, parameters: { params: { members_journal: 'off' } }, step: () => ({ journal: false }) });
   assert.deepEqual(judged(both, '001-journal').map((r) => [r.side, r.status]).sort(), [['mmapv1', 'reproduced'], ['wiredtiger', 'contradicted']]);
+});
+
+// Every claim of claims.json and every condition it carries: runs that meet all of them are judged
+// (any verdict), and runs that break exactly one are not comparable, naming it.
+// runsFor(claim, v): the claim's runs, each condition met but the one v breaks: v.reported (that
+// side's server reports wiredTiger), v.topology, v.w, v.memory (data against memory the other
+// way), v.docs (below the seed's scale), v.journal (a server without one where the claim needs it).
+function runsFor(c, v = {}) {
+  const t = c.test;
+  const cond = c.conditions;
+  const root = tmpDir();
+  const sc = c.seed_setup.scale;
+  const scaled = { 'workload.docs': W, 'preload.docs': P }[sc.parameter]?.(v.docs ?? sc.value) ?? {};
+  const topo = cond.topology?.need.includes('standalone') ? { topology: v.topology ? null : { kind: 'standalone' } } : v.topology ? {} : RS;
+  const memBytes = cond.data_vs_memory && ((cond.data_vs_memory.need === 'fits') === !v.memory ? 4e6 : 4e9);
+  const journalOf = (side) => (cond.journal === true ? !v.journal : cond.journal?.[side] === true ? !v.journal : cond.journal?.[side] ?? true);
+  const add = (side, { engine = side, points, labels, params, journal_path, step = () => ({}) }) => reps(root, {
+    experiment: t.experiment, engine, points, reported: v.reported === side ? 'wiredTiger' : undefined,
+    parameters: { ...scaled, ...(v.w ? { write_concern: { w: v.w } } : {}), ...(params ? { params } : {}) },
+    extra: { ...topo, ...(labels ? { labels } : {}), ...(journal_path ? { storage: { journal_path } } : {}),
+      ...(memBytes ? { profile: 'seed2013' } : {}),
+      footprint: { end: { documents: 10000, data_bytes: memBytes || 1e6, index_bytes: 0 }, data_dir_bytes: { a: side === t.numerator ? 4.9e6 : 1e7 } } },
+    step: (ph, i) => ({ journal: journalOf(side), ...stab([dip(t.cause_ids?.[0] ?? 'x', 'x'), dip(t.cause_ids?.[0] ?? 'x', 'x')]), replication: { flagged: side === t.flagged }, ...step(ph, i) }),
+  });
+  const two = { 'clients-1': 1000, 'clients-2': 1500 };
+  if (t.kind === 'knee') add('wiredtiger', { points: { 'clients-1': 100, 'clients-2': 190, 'clients-4': 350 } });
+  else if (t.kind === 'dips') add(t.side, { points: two });
+  else if (t.kind === 'replication') for (const s of [t.flagged, t.steady]) add(s, { points: { 'clients-1': 1000 } });
+  else if (t.kind === 'cost') add('wiredtiger', { points: { [t.case]: 670, [t.baseline]: 1000 } });
+  else if (t.dimension === 'engine' && t.kind === 'ordering') add('wiredtiger', { points: Object.fromEntries(t.pairs.flat().map((p, i) => [p, 1000 - i])) });
+  else if (t.dimension === 'engine') for (const s of [t.numerator, t.denominator]) add(s, { points: t.point === 'peak' || t.kind === 'steadiness' ? two : { [t.point]: 1000 } });
+  else if (t.dimension === 'members_journal') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: { [t.points[s]]: 1000 }, params: { members_journal: s === 'journal off' ? 'off' : 'on' } });
+  else if (t.dimension === 'journal_path') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'wiredtiger', points: { [t.point]: 1000 }, journal_path: s === 'journal apart' ? '/mnt/disk2' : undefined });
+  else for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: { [t.point]: 1000 }, labels: { [t.dimension]: s } });
+  return root;
+}
+
+test('every claim, every condition it carries: met, it is judged; broken alone, not comparable naming it', () => {
+  const breaks = (c) => {
+    const cond = c.conditions;
+    const out = Object.keys(cond.engines || {}).map((side) => [`engine of ${side}`, { reported: side }, new RegExp(`engine: runs labelled ${side} report wiredTiger`)]);
+    if (cond.topology) out.push(['topology', { topology: true }, cond.topology.need.includes('standalone') ? /topology: not recorded in/ : /topology: standalone in/]);
+    if (cond.write_concern) out.push(['write concern', { w: 'majority' }, /write concern: w:majority \(the seed: w:1\)/]);
+    if (cond.data_vs_memory) out.push(['data against memory', { memory: true }, /data against memory: [\d,]+ MB of data and indexes (fit in|exceed)/]);
+    if (cond.scale_min) out.push(['scale', { docs: 2000 }, /scale: 2,000 docs, below the seed's/]);
+    if (cond.journal) out.push(['journal', { journal: true }, /journal: .*on a server without a journal/]);
+    return out;
+  };
+  const KNOWN = ['engines', 'topology', 'write_concern', 'data_vs_memory', 'scale_min', 'journal'];
+  let seen = 0;
+  for (const c of require('./support/claim-runs').CLAIMS) {
+    for (const k of Object.keys(c.conditions)) assert.ok(KNOWN.includes(k), `${c.id}: condition ${k} has no break here`);
+    if (!Object.keys(c.conditions).length) continue; // 003's systems: the labels test above
+    const base = judged(runsFor(c), c);
+    for (const r of base) assert.notEqual(r.status, 'not comparable', `${c.id} with every condition met: ${JSON.stringify(r)}`);
+    for (const [what, v, re] of breaks(c)) {
+      const rows = judged(runsFor(c, v), c);
+      for (const r of rows) {
+        assert.equal(r.status, 'not comparable', `${c.id}, ${what} broken: ${JSON.stringify(r)}`);
+        assert.match(r.missing, re, `${c.id}, ${what}`);
+      }
+      seen++;
+    }
+  }
+  assert.ok(seen >= 40, `${seen} claim conditions broken`);
 });
