@@ -5,6 +5,7 @@
 // SLA") from YCSB runs; YCSB itself has -target but no search. This file is the search alone, as
 // pure functions of the steps it is told about: the runner runs each proposed step.
 const { durationMs } = require('./duration');
+const { hostSlowed } = require('../../common/host-slowed');
 
 // The percentiles a summary has (src/hist.js percentiles): the SLA can name any of them.
 const PERCENTILES = { p50: 'p50', p90: 'p90', p99: 'p99', 'p99.9': 'p999', p999: 'p999' };
@@ -195,8 +196,9 @@ function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null })
   return { ...s.result(clients, unfinished), ...hostCaveat(steps, s.steps) };
 }
 
-// hostCaveat(steps, judged) -> { host_caveat } when failing steps of the search shared the host
-// with other load or were limited by the loader (src/selfmon.js), else {}. Only a failure bounds
+// hostCaveat(steps, judged) -> { host_caveat } when failing steps of the search were slowed by
+// other load on the host (common/host-slowed.js: the loader late by a material share of what it
+// measured, the closed-loop steps' rule) or limited by the loader (src/selfmon.js), else {}. Only a failure bounds
 // the capacity, and one on a busy host may be the host's: the capacity may then be this host's,
 // not the server's, and says so (the report leaves it out of verdicts, as it leaves out a
 // closed-loop step with these signs). A step that passed while the host was busy passed anyway
@@ -204,9 +206,9 @@ function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null })
 // 2-core host where the failures were clean.
 function hostCaveat(steps, judged) {
   const failed = new Set(judged.filter((j) => !j.passed).map((j) => j.index));
-  const shared = steps.filter((e) => failed.has(e.index) && e.loader && ((e.loader.contention || []).length || e.loader.limited));
+  const shared = steps.filter((e) => failed.has(e.index) && e.loader && (hostSlowed(e) || e.loader.limited));
   if (!shared.length) return {};
-  const first = shared[0].loader.contention?.[0] ?? shared[0].loader.reasons?.[0] ?? 'loader-limited';
+  const first = hostSlowed(shared[0])?.[0] ?? shared[0].loader.reasons?.[0] ?? 'loader-limited';
   return {
     host_caveat: {
       steps: shared.map((e) => e.index), of: failed.size,

@@ -6,6 +6,7 @@
 // print one median for the same repetitions (issue 37). Each is shown, marked and counted, and
 // never enters a verdict (issue 27 item 4).
 const { stepFailure } = require('./step-failure');
+const { hostSlowed } = require('../../common/host-slowed');
 
 // In the order they are judged.
 const EXCLUSIONS = {
@@ -18,7 +19,7 @@ const EXCLUSIONS = {
   lost_documents: 'not every document sent arrived',
   paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/pauses.js)',
   loader_limited: 'the loader was the limit',
-  shared_host: 'the loader shared its host with other load',
+  shared_host: 'other load on the loader\'s host made the loader late by a material share of what it measured',
   shared_server: 'another loader ran against the same server and collection',
 };
 
@@ -47,8 +48,9 @@ function exclusionFacts(e, concurrentRuns) {
     // wrote one, else the same rule applied here (older summaries). A case the server could not do
     // is `unsupported`, not failed.
     failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
-    // Other load on the loader's host during the step (src/selfmon.js: steps[].loader.contention).
-    shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
+    // Other load on the loader's host that changed what the step measured (common/host-slowed.js:
+    // the loader's own delay against the latencies it recorded), not other load alone.
+    shared_host: hostSlowed(e),
     // Another loader ran against the same server and collection during this step: both measured
     // the pair, not the engine.
     shared_server: sharedServer(concurrentRuns, e),

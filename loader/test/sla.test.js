@@ -118,6 +118,12 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
   assert.equal(passedBusy.host_caveat, undefined, 'a passing step on a busy host moves no bound');
   const limitedFail = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { limited: e.target_rate === 400, reasons: e.target_rate === 400 ? ['event loop busy'] : [], contention: [] } })) });
   assert.deepEqual(limitedFail.host_caveat.steps, [3], 'a failing step the loader limited');
+  // other load that did not make the loader late (0.01 ms against operations of 0.5 ms): the
+  // failure is the server's, no caveat (common/host-slowed.js)
+  const unslowed = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { ...e.loader, contention: ['worker 0 event loop busy 95% of the time while the host was busy'], workers: [{ worker: 0, eld_p99_ms_median: 0.01 }] } })) });
+  assert.equal(unslowed.host_caveat, undefined, JSON.stringify(unslowed.host_caveat));
+  const slowed = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { ...e.loader, contention: [stall], workers: [{ worker: 0, eld_p99_ms_median: 324 }] } })) });
+  assert.deepEqual(slowed.host_caveat.steps, [3]);
   const clean = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { limited: false, reasons: [], contention: [] } })) });
   assert.equal(clean.host_caveat, undefined);
   assert.doesNotMatch(capacityLine(clean), /CAVEAT/);
