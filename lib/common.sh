@@ -34,13 +34,15 @@ redact_secrets() {
 # say TEXT: TEXT redacted (redact_secrets), each line longer than LAB_WRAP columns wrapped at a
 # space, the rest on lines indented by two spaces (as the loader wraps its notes). Forks only for a
 # URI or a long line.
+# A write that fails (the terminal gone after a hang-up) is no reason to stop what is being done
+# (under set -e a failed printf would end run.sh in the middle of its bookkeeping): it returns 0.
 say() {
   local text
   text=$(redact_secrets "$1")
   if ((LAB_WRAP > 0 && ${#text} > LAB_WRAP)); then
-    printf '%s\n' "$text" | wrap_lines 2 "$LAB_WRAP"
+    printf '%s\n' "$text" | wrap_lines 2 "$LAB_WRAP" 2>/dev/null || true
   else
-    printf '%s\n' "$text"
+    printf '%s\n' "$text" 2>/dev/null || true
   fi
 }
 

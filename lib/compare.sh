@@ -291,6 +291,17 @@ compare_print_plan() {
   [[ $DRY_RUN == 1 ]] || echo "state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
 }
 
+# compare_out LINE: LINE on stdout; when stdout is closed (| head ended, the terminal is gone),
+# said once on stderr and the rest of stdout sent to /dev/null: the comparison goes on.
+COMPARE_STDOUT_CLOSED=0
+compare_out() {
+  printf '%s\n' "$1" 2>/dev/null && return 0
+  ((COMPARE_STDOUT_CLOSED)) && return 0
+  COMPARE_STDOUT_CLOSED=1
+  exec >/dev/null
+  info "the output was closed (e.g. | head): the comparison goes on, its lines no longer shown; the state keeps every run"
+}
+
 # compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's
 # bookkeeping), its folders written to FILE; the engine's stack brought down after, whatever the
 # run did. Returns the run's exit code.
@@ -306,7 +317,7 @@ compare_one() {
   if [[ -z ${COMPARE_URI[$side]:-} ]]; then
     # Down after every run: engines run one at a time (same ports), and the next side's run must
     # not share the host with this one's idle stack.
-    (ENGINE=$side; trap '' INT; verb_down) || warn "$side: down failed; stop it with './run.sh down --engine $side' before resuming"
+    (ENGINE=$side; trap '' INT HUP; verb_down) || warn "$side: down failed; stop it with './run.sh down --engine $side' before resuming"
   fi
   return "$rc"
 }
@@ -442,20 +453,28 @@ verb_compare() {
   fi
   local pos side rc status out dir missing=0 interrupted=0 code
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
-  # A Ctrl-C or SIGTERM reaches the run's loader (the whole process group), which stops and keeps
-  # what it measured; this shell only notes it, so that the run is recorded and its stack brought
-  # down before the comparison stops (run.sh's own INT trap would exit at once).
+  # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job) reaches
+  # the run's loader (experiment_run_loader passes it on; a hang-up as SIGTERM), which stops and
+  # keeps what it measured; this shell only notes it, so that the run is recorded and its stack
+  # brought down before the comparison stops (run.sh's own INT trap would exit at once, and a
+  # hang-up not trapped ended this shell at once, 129, with the run's loader still going).
   COMPARE_STOP=0
   trap 'COMPARE_STOP=130' INT
   trap 'COMPARE_STOP=143' TERM
+  trap 'COMPARE_STOP=129' HUP
+  # A closed output (| head, a terminal gone) must not end the comparison by SIGPIPE between two
+  # runs with no report and no resume line: the signal is caught (a trap, not an ignore, so that
+  # the programs started here keep the usual one), the failed write noticed by compare_out, and
+  # the rest of the output goes to /dev/null; the messages on stderr stay.
+  trap ':' PIPE
   while IFS=$'\t' read -r pos side <&3; do
     compare_done "$pos" && continue
-    echo "== run $pos of $COMPARE_ID: $side"
+    compare_out "== run $pos of $COMPARE_ID: $side"
     : >"$out"
     rc=0
     compare_one "$side" "$pos" "$out" || rc=$?
     ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
-    case $rc in 0) status=complete ;; 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
+    case $rc in 0) status=complete ;; 129 | 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
     # One line per folder the run wrote; none when it wrote nothing (the position stays missing).
     dir=""
     while IFS= read -r dir; do
@@ -469,9 +488,10 @@ verb_compare() {
     fi
   done 3<"$COMPARE_PLAN_FILE"
   trap 'exit 130' INT
-  trap - TERM
+  trap - TERM HUP
   rm -f "$out"
   if ((interrupted)); then
+    ((interrupted != 129)) || info "hang-up (SIGHUP: the terminal closed?): the run's loader was stopped"
     info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
     return "$interrupted"
   fi

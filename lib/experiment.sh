@@ -205,9 +205,12 @@ experiment_run_loader() {
   # "ignore" (node, and docker's signal forwarding, do). A signal ignored here was the old way,
   # and a kill to run.sh alone was then lost: the run went on to its end and exited 0.
   # stdin from /dev/null: a background group that reads the terminal would be stopped (SIGTTIN).
-  local traps group pipeline
-  traps=$(trap -p INT TERM)
-  trap '' INT TERM
+  # A hang-up (SIGHUP: the terminal closed, its shell hangs up the job, not the loader's own group)
+  # is passed on as SIGTERM, which the loader handles as a stop; untrapped it ended run.sh at once
+  # and left the loader running, its run never recorded.
+  local traps group pipeline hup=0
+  traps=$(trap -p INT TERM HUP)
+  trap '' INT TERM HUP
   set -m
   { local r=0; "$@" </dev/null || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') &
   pipeline=$!
@@ -215,11 +218,16 @@ experiment_run_loader() {
   group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
   trap 'experiment_forward INT "$group"' INT
   trap 'experiment_forward TERM "$group"' TERM
+  trap 'hup=1; experiment_forward TERM "$group"' HUP
   # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends.
   while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
-  trap - INT TERM
+  trap - INT TERM HUP
   eval "$traps"
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+  if ((hup)); then
+    info "hang-up (SIGHUP): the loader was stopped as by SIGTERM; what it measured is kept, marked incomplete"
+    rc=129
+  fi
   EXPERIMENT_RESULTS=$(experiment_results_from "$out")
   rm -f "$out" "$out.rc"
   return "$rc"

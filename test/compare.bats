@@ -247,3 +247,59 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   lab experiment2 --duration=
   assert_line --index 0 --partial "error: --duration: the value is empty"
 }
+
+# hang_up_after TEXT ARGS...: ./run.sh ARGS as a job of its own (set -m: its process group, as a
+# terminal's shell starts it), SIGHUP to that whole group once TEXT is in its output (what a
+# closing terminal does); STATUS and OUTPUT_FILE after it ends.
+hang_up_after() {
+  local text=$1 i
+  shift
+  OUTPUT_FILE=$BATS_TEST_TMPDIR/hup.out
+  set -m
+  "$LAB/run.sh" "$@" </dev/null >"$OUTPUT_FILE" 2>&1 &
+  local pid=$!
+  set +m
+  for ((i = 0; i < 300; i++)); do grep -q -- "$text" "$OUTPUT_FILE" && break; sleep 0.1; done
+  grep -q -- "$text" "$OUTPUT_FILE" || fail "never printed '$text': $(cat "$OUTPUT_FILE")"
+  kill -HUP -- "-$pid"
+  STATUS=0
+  wait "$pid" || STATUS=$?
+}
+
+@test "SIGHUP (the terminal closed) during an experiment and a compare run: the loader stopped, said, the run marked; --resume redoes it" {
+  start_test_server
+  hang_up_after "): started (" experiment2 --uri "$SERVER_URI" --engine hup --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  run cat "$OUTPUT_FILE"
+  [[ $STATUS == 129 ]] || fail "experiment: exit $STATUS, want 129: $output"
+  assert_output --partial "hang-up (SIGHUP): the loader was stopped"
+  local dir
+  dir=$(sed -n 's/^results: //p' <<<"$output")
+  grep -q '"complete": false' "$LAB/$dir/summary.json" || fail "the hung-up run is not marked incomplete"
+
+  hang_up_after "): started (" compare experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  run cat "$OUTPUT_FILE"
+  [[ $STATUS == 129 ]] || fail "compare: exit $STATUS, want 129: $output"
+  local id
+  id=$(comparison_id)
+  assert_output --partial "resume with: ./run.sh compare --resume $id"
+  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '1\ta\tinterrupted\t129')" ]] || fail "runs.tsv: $output"
+  # no loader of this comparison left running (untrapped, the hang-up ended run.sh and not it)
+  sleep 1
+  ! pgrep -f -- "--comparison $id" >/dev/null || fail "a loader still runs: $(pgrep -af -- "--comparison $id")"
+  lab compare --resume "$id" --dry-run
+  assert_line --regexp "^ +1  a +to run "
+}
+
+@test "a closed output (| head) ends no comparison: every run made and recorded, one line on stderr" {
+  start_test_server
+  local err=$BATS_TEST_TMPDIR/err
+  run bash -c "'$LAB/run.sh' compare experiment1 --uri 'a=$SERVER_URI' --uri 'b=$SERVER_URI' --repeat 2 --docs 300 --metrics-port 0 </dev/null 2>'$err' | head -12; echo \"exit \${PIPESTATUS[0]}\""
+  assert_line "exit 0"
+  local id
+  id=$(comparison_id)
+  [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 4 ]] ||
+    fail "not every run recorded complete: $(cat "$LAB/results/.comparisons/$id/runs.tsv"); stderr: $(cat "$err")"
+  grep -q "the output was closed (e.g. | head): the comparison goes on" "$err" || fail "not said: $(cat "$err")"
+  ! grep -qi "broken pipe\|write error" "$err" || fail "write errors: $(cat "$err")"
+}
