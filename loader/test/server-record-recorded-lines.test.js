@@ -213,3 +213,16 @@ test("the test server's dbStats per line has the fields MongoDB's dbstats jstest
     }
   }
 });
+
+test("the test server's collStats has a recorded collection's common fields on every line, numExtents on MMAPv1 only", () => {
+  const recordedKeys = ['ns', 'count', 'size', 'avgObjSize', 'storageSize', 'capped', 'nindexes', 'totalIndexSize', 'indexSizes', 'ok'];
+  for (const k of recordedKeys) assert.ok(k in recorded(V36).oplogStats, `recorded 3.6.20 collStats has ${k}`);
+  const raw = { ns: 'lab.c', count: 2, size: 58, avgObjSize: 29, storageSize: 0, numExtents: 1, nindexes: 1, indexSize: 2, ok: 1 };
+  for (const name of ['mongod-8.0-standalone', 'psmdb-8.0-inmemory-replset', 'mongod-4.0-mmapv1-replset', 'psmdb-3.6-rocksdb-replset']) {
+    const line = lineOf(name);
+    const cs = shim.sized({ name: 'collStats' }, { ...raw }, line);
+    const mmap = line.storageEngine.name === 'mmapv1';
+    assert.deepEqual(Object.keys(cs).sort(), [...recordedKeys, ...(mmap ? ['numExtents'] : [])].sort(), name);
+    assert.deepEqual(Object.values(cs.indexSizes).reduce((a, b) => a + b, 0), cs.totalIndexSize, `${name}: indexSizes add up to totalIndexSize`);
+  }
+});

@@ -245,9 +245,21 @@ function sized(cmd, doc, line) {
   const size = cmd.name === 'collStats' ? doc.size : doc.dataSize;
   const k = SIZES[line.storageEngine.name](size, count);
   const out = { ...doc, storageSize: k.storageSize, totalIndexSize: k.totalIndexSize };
-  if (cmd.name === 'collStats') { out.size = k.size; delete out.indexSize; } // the test server's own shape; MongoDB names them indexSizes
+  if (cmd.name === 'collStats') collStatsShape(out, k, line);
   if (cmd.name === 'dbStats') dbStatsShape(out, k, line);
   return out;
+}
+
+// collStats's common fields as a recorded 3.6.20 collection's (support/recorded/: ns, count,
+// size, avgObjSize, storageSize, capped, nindexes, totalIndexSize, indexSizes by index name);
+// numExtents only on MMAPv1 (a WiredTiger collection has none in that recording; mongo-java-
+// server answers it on every line). mongo-java-server's indexSize is not a collStats field.
+function collStatsShape(out, k, line) {
+  out.size = k.size;
+  delete out.indexSize;
+  if (line.storageEngine.name !== 'mmapv1') delete out.numExtents;
+  out.capped = out.capped ?? false;
+  out.indexSizes = { _id_: k.totalIndexSize };
 }
 
 // dbStats's fields per line, as MongoDB's own jstests/core/dbstats.js asserts them (mongodb/mongo):
