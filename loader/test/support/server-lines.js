@@ -196,6 +196,9 @@ const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-
 //               searches, plus find-by-content for its property and ticker names: only parsers'
 //               struct definitions and Percona's jstest that asserts the 93 ticker names exist).
 //   mongos      none recorded (DataDog's mongos serverStatus has hand-set values).
+// dbStats on every row follows MongoDB's own jstests/core/dbstats.js (which fields each version
+// and engine has) and collStats the recorded 3.6.20 collection's common fields, for want of a
+// recorded dbStats or collStats of these rows.
 const LINES = {
   'mongod-8.0-standalone': {
     version: '8.0.4', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },
