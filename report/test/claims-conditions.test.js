@@ -6,6 +6,8 @@
 // beside the plain cases of claims.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 const { tmpDir } = require('./support/fixtures');
 const { claim, RS, W, P, reps, one, judged, dip, stab, LIMITED } = require('./support/claim-runs');
 
@@ -226,5 +228,53 @@ test('every claim, every condition it carries: met, it is judged; broken alone, 
       seen++;
     }
   }
-  assert.ok(seen >= 40, `${seen} claim conditions broken`);
+  assert.ok(seen >= 51, `${seen} claim conditions broken`); // 51 in claims.json today
+});
+
+// the outcomes claims.test.js leaves out, claim by claim; each row [what, claim, runs, status, field, pattern]
+test('the remaining outcomes: stale secondaries on both sides, the j:true stand-in, dips in excluded steps, storage, the journal disk', () => {
+  const root = (fill) => { const d = tmpDir(); fill(d); return d; };
+  const ex1 = { experiment: 'experiment1', extra: RS };
+  const stale = (rocksFlagged) => root((d) => {
+    for (const engine of ['mmapv1', 'rocksdb']) reps(d, { ...ex1, engine, points: { 'clients-1': 1000 }, parameters: W(20000000), step: () => ({ replication: { flagged: engine === 'mmapv1' || rocksFlagged } }) });
+  });
+  const jtrue = (points, spread) => root((d) => reps(d, { experiment: 'journal', engine: 'wiredtiger', points, step: () => ({ journal: true }), ...(spread ? { spread } : {}) }));
+  // mmapv1's dips: two during its flush a step; the second step, loader-limited, dipped ten times otherwise
+  const limitedDips = root((d) => reps(d, { ...ex1, engine: 'mmapv1', points: { 'clients-1': 1000, 'clients-2': 1000 }, parameters: W(10000000),
+    step: (ph) => (ph === 'clients-2' ? { ...LIMITED, ...stab([...Array(10)].map(() => dip('page_faults', 'x'))) } : stab([dip('mmapv1_flush', 'x'), dip('mmapv1_flush', 'x')])) }));
+  const rocksDips = (hit, other) => root((d) => reps(d, { experiment: 'experiment2', extra: RS, engine: 'rocksdb', points: { 'clients-1': 1000 }, parameters: P(1000000), step: () => stab([...[...Array(hit)].map(() => dip('rocks_flush', 'x')), ...[...Array(other)].map(() => dip('checkpoint', 'x'))]) }));
+  // the data directory per document, spread over the runs (or not recorded)
+  const storage = (rocks, spread, recorded = true) => root((d) => {
+    for (const [engine, bpd] of [['mmapv1', 1000], ['rocksdb', rocks]]) {
+      let i = 0;
+      reps(d, { ...ex1, engine, points: { 'clients-1': 1000 }, parameters: W(10000000), step: () => ({}) });
+      const dir = path.join(d, 'experiment1', engine);
+      for (const run of fs.readdirSync(dir)) {
+        const f = path.join(dir, run, 'summary.json');
+        const s = JSON.parse(fs.readFileSync(f, 'utf8'));
+        s.footprint = { end: { documents: 10000 }, ...(recorded ? { data_dir_bytes: { 'shard01-a': bpd * spread[i++ % spread.length] * 10000 } } : {}) };
+        fs.writeFileSync(f, JSON.stringify(s));
+      }
+    }
+  });
+  const disk = (experiment, point, apart, spread) => root((d) => {
+    reps(d, { experiment, engine: 'wiredtiger', points: { [point]: apart }, extra: { ...RS, storage: { journal_path: '/mnt/disk2' } }, step: () => ({ journal: true }), spread });
+    reps(d, { experiment, engine: 'wiredtiger', points: { [point]: 1000 }, extra: RS, step: () => ({ journal: true }) });
+  });
+  const rows = [
+    ['rocksdb\'s secondaries fell behind too', '004-stale', stale(true), 'inconclusive', 'why', /rocksdb fell behind too/],
+    ['j:true noisy', '001-journal-jtrue', jtrue({ 'j:false': 1000, 'j:true': 670 }, [0.4, 1, 2.5]), 'inconclusive', 'why', /the interval reaches/],
+    ['no j:true case', '001-journal-jtrue', jtrue({ 'j:false': 1000 }), 'not comparable', 'missing', /needs cases j:true and j:false/],
+    ['dips of a loader-limited step are left out', '004-dips-mmapv1', limitedDips, 'reproduced', 'lab', /^6 dip\(s\) in 3 run\(s\), 6 during/],
+    ['fewer than half of rocksdb\'s dips at its flush', '004-dips-rocksdb', rocksDips(1, 2), 'inconclusive', 'why', /fewer than half/],
+    ['storage spread over both sides of the band', '004-storage', storage(500, [0.5, 1, 2]), 'inconclusive', 'why', /reaches both below and above the claimed 0\.40-0\.60/],
+    ['no data directory recorded', '004-storage', storage(500, [1], false), 'not comparable', 'missing', /needs summary\.json footprint\.data_dir_bytes/],
+    ['the journal apart, noisy (000)', '000-journal-disk', disk('writeconcern', 'w:1+j', 2000, [0.3, 1, 3.3]), 'inconclusive', 'why', /the interval reaches/],
+    ['the journal apart, noisy (001)', '001-journal-disk', disk('journal', 'j:false', 1000, [0.5, 1, 2]), 'inconclusive', 'why', /spans 1\.0/],
+  ];
+  for (const [what, c, d, status, field, re] of rows) {
+    const r = one(d, c);
+    assert.equal(r.status, status, `${what}: ${JSON.stringify(r)}`);
+    assert.match(r[field], re, what);
+  }
 });
