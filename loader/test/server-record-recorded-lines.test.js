@@ -226,3 +226,14 @@ test("the test server's collStats has a recorded collection's common fields on e
     assert.deepEqual(Object.values(cs.indexSizes).reduce((a, b) => a + b, 0), cs.totalIndexSize, `${name}: indexSizes add up to totalIndexSize`);
   }
 });
+
+// MongoDB's own jstests/noPassthrough/server_status.js (mongodb/mongo @b6a71bf1, the 3.6/4.0 era):
+// backgroundFlushing is MMAPv1's only, and dur is MMAPv1's only and only with a journal.
+test("every line's serverStatus has backgroundFlushing and dur where MongoDB's server_status jstest says", () => {
+  for (const name of ['mongod-8.0-standalone', 'mongod-8.0-wiredtiger-replset', 'psmdb-8.0-inmemory-replset', 'mongod-4.0-mmapv1-replset', 'psmdb-3.6-rocksdb-replset']) {
+    const { line, status } = played(name);
+    const mmap = line.storageEngine.name === 'mmapv1';
+    assert.equal('backgroundFlushing' in status, mmap, `${name}: backgroundFlushing`);
+    assert.equal('dur' in status, mmap && line.journal, `${name}: dur`);
+  }
+});
