@@ -332,11 +332,23 @@ compare_report() {
     return 0
   fi
   if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/report/node_modules ]]; then
-    info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report ${dirs[*]}"
+    info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
     return 0
   fi
   # --results-dir: the report lands beside these runs, in results/report/ (or DIR/report/).
-  (cd "$LAB_ROOT" && node report/bin/lab-report.js --results-dir "$(compare_results_root)" "${dirs[@]}") || warn "the report failed; run it again with: ./run.sh report ${dirs[*]}"
+  local again
+  again="./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
+  # A Ctrl-C here stops only the report: every run is made and recorded, and this says how to get
+  # it. The report's own exit (130) tells: bash runs no trap for a SIGINT its child handled.
+  local rc=0
+  trap ':' INT
+  (trap - INT; cd "$LAB_ROOT" && exec node report/bin/lab-report.js --results-dir "$(compare_results_root)" "${dirs[@]}") || rc=$?
+  trap 'exit 130' INT
+  if ((rc == 130)); then
+    info "interrupted during the report: every run is kept; get the report with: $again"
+    exit 130
+  fi
+  ((rc == 0)) || warn "the report failed; run it again with: $again"
 }
 
 # compare_help: ./run.sh compare --help, compare's own part of the help.
