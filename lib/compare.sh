@@ -264,7 +264,7 @@ compare_hms() {
 
 # compare_print_plan: what will run, in order, before anything starts.
 compare_print_plan() {
-  local pos side todo=0 mark
+  local pos side todo=0 mark row uri room
   local kind="engines ${COMPARE_SIDES[*]}"
   ((${#COMPARE_URI[@]})) && kind="existing clusters ${COMPARE_SIDES[*]}"
   echo "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
@@ -272,7 +272,15 @@ compare_print_plan() {
     mark="to run"
     if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
     if [[ -n ${COMPARE_URI[$side]:-} ]]; then
-      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(redact_secrets "${COMPARE_URI[$side]}")"
+      row=$(printf '  %3d  %-16s %-7s ' "$pos" "$side" "$mark")
+      uri=$(redact_secrets "${COMPARE_URI[$side]}")
+      # A URI longer than the row's room (LAB_WRAP columns) keeps its start and its end (hosts,
+      # then options) around a "...": the user typed it whole; the row only says which it is.
+      room=$((LAB_WRAP - ${#row}))
+      if ((LAB_WRAP > 0 && ${#uri} > room && room > 20)); then
+        uri="${uri:0:$(((room - 3) * 2 / 3))}...${uri: -$(((room - 3) - (room - 3) * 2 / 3))}"
+      fi
+      printf '%s%s\n' "$row" "$uri"
     else
       printf '  %3d  %-16s %s\n' "$pos" "$side" "$mark"
     fi

@@ -321,3 +321,13 @@ hang_up_after() {
   [[ $rc == 130 ]] || fail "exit $rc, want 130: $output"
   assert_line "interrupted during the report: every run is kept; get the report with: ./run.sh report results/experiment2/wiredtiger/20260101T000000Z results/experiment2/inmemory/20260102T000000Z"
 }
+
+@test "the plan's rows fit 120 columns with a long --uri: its start and end kept around '...'" {
+  local long="mongodb://root:s3cret@$(printf 'host%d.example.com:27017,' {1..12})last.example.com:27017/?replicaSet=rs0&tls=true"
+  LAB_WRAP=120 run "$LAB/run.sh" compare experiment2 --uri "a=$long" --uri b=mongodb://h/ --repeat 2 --dry-run </dev/null
+  assert_success
+  local l
+  for l in "${lines[@]}"; do ((${#l} <= 120)) || fail "a line of ${#l} columns: $l"; done
+  assert_line --regexp "^ +1  a +to run +mongodb://root:\*\*\*@host1\.example\.com:27017,.*\.\.\..*replicaSet=rs0&tls=true$"
+  assert_line --regexp "^ +2  b +to run +mongodb://h/$"
+}
