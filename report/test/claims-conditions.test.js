@@ -242,6 +242,9 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
   // mmapv1's dips: two during its flush a step; the second step, loader-limited, dipped ten times otherwise
   const limitedDips = root((d) => reps(d, { ...ex1, engine: 'mmapv1', points: { 'clients-1': 1000, 'clients-2': 1000 }, parameters: W(10000000),
     step: (ph) => (ph === 'clients-2' ? { ...LIMITED, ...stab([...Array(10)].map(() => dip('page_faults', 'x'))) } : stab([dip('mmapv1_flush', 'x'), dip('mmapv1_flush', 'x')])) }));
+  // two runs: the first loader-limited all along, the second with four dips during the flush
+  const oneUsable = root((d) => reps(d, { ...ex1, engine: 'mmapv1', n: 2, points: { 'clients-1': 1000 }, parameters: W(10000000),
+    step: (ph, i) => ({ ...(i === 0 ? LIMITED : {}), ...stab([...Array(4)].map(() => dip('mmapv1_flush', 'x'))) }) }));
   const rocksDips = (hit, other) => root((d) => reps(d, { experiment: 'experiment2', extra: RS, engine: 'rocksdb', points: { 'clients-1': 1000 }, parameters: P(1000000), step: () => stab([...[...Array(hit)].map(() => dip('rocks_flush', 'x')), ...[...Array(other)].map(() => dip('checkpoint', 'x'))]) }));
   // the data directory per document, spread over the runs (or not recorded)
   const storage = (rocks, spread, recorded = true) => root((d) => {
@@ -266,6 +269,7 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
     ['j:true noisy', '001-journal-jtrue', jtrue({ 'j:false': 1000, 'j:true': 670 }, [0.4, 1, 2.5]), 'inconclusive', 'why', /the interval reaches/],
     ['no j:true case', '001-journal-jtrue', jtrue({ 'j:false': 1000 }), 'not comparable', 'missing', /needs cases j:true and j:false/],
     ['dips of a loader-limited step are left out', '004-dips-mmapv1', limitedDips, 'reproduced', 'lab', /^6 dip\(s\) in 3 run\(s\), 6 during/],
+    ['a run whose every step was loader-limited is no run toward the minimum', '004-dips-mmapv1', oneUsable, 'inconclusive', 'why', /needs at least 2 runs with the record on a measured step \(have 1\)/],
     ['fewer than half of rocksdb\'s dips at its flush', '004-dips-rocksdb', rocksDips(1, 2), 'inconclusive', 'why', /fewer than half/],
     ['storage spread over both sides of the band', '004-storage', storage(500, [0.5, 1, 2]), 'inconclusive', 'why', /reaches both below and above the claimed 0\.40-0\.60/],
     ['no data directory recorded', '004-storage', storage(500, [1], false), 'not comparable', 'missing', /needs summary\.json footprint\.data_dir_bytes/],
