@@ -17,24 +17,29 @@ declare -gA BLOCK_WRITES_BEFORE=()
 
 BLOCK_WRITES_V1_CAVEAT="cgroup v1: buffered writeback by the kernel's flusher threads is charged to the root cgroup, not the container, so these bytes are a lower bound (writes the member submits itself, e.g. through fsync, are counted)"
 
-# block_writes_read SVC: "VERSION BYTES", the member's cgroup version and its bytes written to
-# block devices since the container started; fails, printing nothing, when neither file answers.
+# block_writes_read SVC: "VERSION BYTES DEVICES", the member's cgroup version, its bytes written
+# to block devices since the container started, and how many devices its file lists; fails,
+# printing nothing, when no file answers. Under v1 a file that lists no device has counted
+# nothing: the kernel keeps v1 throttle statistics only on a disk where blk-throttle is active,
+# i.e. a limit was configured (block/blk-throttle.h blk_should_throtl: blk_throtl_activated
+# first), and the bfq and cfq files only under those schedulers; the next file is tried.
 # stdin from /dev/null: `compose exec -T` forwards stdin and would eat the caller's member list.
 block_writes_read() {
   local out
   if out=$(compose exec -T "$1" cat /sys/fs/cgroup/io.stat </dev/null 2>/dev/null); then
-    awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^wbytes=/) s += substr($i, 8) } END { printf "2 %.0f\n", s }' <<<"$out"
+    awk '{ n++; for (i = 2; i <= NF; i++) if ($i ~ /^wbytes=/) s += substr($i, 8) } END { printf "2 %.0f %d\n", s, n }' <<<"$out"
     return 0
   fi
-  local f
-  for f in blkio.throttle.io_service_bytes blkio.io_service_bytes; do
+  local f found=""
+  for f in blkio.throttle.io_service_bytes blkio.bfq.io_service_bytes blkio.io_service_bytes; do
     out=$(compose exec -T "$1" cat "/sys/fs/cgroup/blkio/$f" </dev/null 2>/dev/null) || continue
+    found=1
     if grep -qE '^[0-9]+:[0-9]+ Write [0-9]+' <<<"$out"; then
-      awk '$2 == "Write" { s += $3 } END { printf "1 %.0f\n", s }' <<<"$out"
+      awk '$2 == "Write" { s += $3; n++ } END { printf "1 %.0f %d\n", s, n }' <<<"$out"
       return 0
     fi
   done
-  return 1
+  [[ -n $found ]] && echo "1 0 0"
 }
 
 # block_writes_before: each shard member's reading, kept until block_writes_after.
@@ -62,11 +67,11 @@ block_writes_join() {
 
 # block_writes_after: each member's bytes written since block_writes_before, divided by the
 # documents the invocation's runs wrote (EXPERIMENT_RESULTS), into each run's summary.json. A
-# member not read on both sides, of another cgroup version, or whose counter went back (the
-# container restarted) is absent with the reason; none measured: block_writes stays null and
-# block_writes_note says why.
+# member not read on both sides, of another cgroup version, whose counter went back (the
+# container restarted) or whose v1 file counted nothing is absent with the reason; no member
+# read at all: block_writes stays null and block_writes_note says why.
 block_writes_after() {
-  local svc before after version="" v0 b0 v1 b1 most=-1 most_svc="" dir d docs=0 no_docs=""
+  local svc before after version="" v0 b0 n0 v1 b1 n1 most=-1 most_svc="" dir d docs=0 no_docs=""
   local bytes=() absent=() runs=() why=()
   [[ -n $EXPERIMENT_RESULTS ]] || return 0
   while IFS= read -r svc; do
@@ -76,10 +81,13 @@ block_writes_after() {
     elif ! after=$(block_writes_read "$svc"); then
       why+=("$svc: its cgroup's block I/O could not be read after the run (the member did not answer)")
     else
-      read -r v0 b0 <<<"$before"
-      read -r v1 b1 <<<"$after"
+      read -r v0 b0 n0 <<<"$before"
+      read -r v1 b1 n1 <<<"$after"
       if [[ $v0 != "$v1" || ( -n $version && $v1 != "$version" ) ]]; then
         why+=("$svc: read under cgroup v$v0 then v$v1, beside v${version:-$v0}: not one count")
+      elif [[ $v1 == 1 && $n0 == 0 && $n1 == 0 ]]; then
+        version=1
+        why+=("$svc: cgroup v1 blkio lists no device for it, before or after the run: nothing was counted (the kernel keeps v1 statistics only on a disk with a throttle limit configured, blk-throttle.h blk_should_throtl, or under the bfq/cfq schedulers)")
       elif ((b1 < b0)); then
         why+=("$svc: its counter went back ($b0 to $b1 bytes): the container restarted during the run")
       else
@@ -98,8 +106,10 @@ block_writes_after() {
     if [[ -n $d ]]; then docs=$((docs + d)); else no_docs=$dir; fi
   done <<<"$EXPERIMENT_RESULTS"
   local obj=null note per=null per_note=null caveat=null docs_json=$docs
-  if ((${#bytes[@]})); then
-    if [[ -n $no_docs ]]; then
+  if [[ -n $version ]]; then
+    if ((${#bytes[@]} == 0)); then
+      per_note='"no member'"'"'s writes were counted (absent says why)"'
+    elif [[ -n $no_docs ]]; then
       docs_json=null
       per_note=$(block_writes_json "$no_docs records no documents_written (its loader did not finish): the invocation's documents are not known")
     elif ((docs > 0)); then
@@ -108,9 +118,9 @@ block_writes_after() {
       per_note='"the runs wrote no document"'
     fi
     [[ $version != 1 ]] || caveat=$(block_writes_json "$BLOCK_WRITES_V1_CAVEAT")
-    obj="{\"cgroup_version\": $version, \"bytes\": {$(block_writes_join "${bytes[@]}")}, \"absent\": {$(block_writes_join ${absent[@]+"${absent[@]}"})}"
+    obj="{\"cgroup_version\": $version, \"bytes\": {$(block_writes_join ${bytes[@]+"${bytes[@]}"})}, \"absent\": {$(block_writes_join ${absent[@]+"${absent[@]}"})}"
     obj+=", \"runs\": [$(block_writes_join "${runs[@]}")], \"documents_written\": $docs_json, \"bytes_per_doc\": $per"
-    obj+=", \"bytes_per_doc_note\": $per_note, \"per_doc_of\": $(block_writes_json "$most_svc"), \"caveat\": $caveat}"
+    obj+=", \"bytes_per_doc_note\": $per_note, \"per_doc_of\": $([[ -n $most_svc ]] && block_writes_json "$most_svc" || echo null), \"caveat\": $caveat}"
     note="measured by ./run.sh: each shard member's own cgroup (v$version) read inside it before the loader started and after it ended, bytes written summed over its devices; bytes_per_doc is the largest member's over every document the invocation's runs wrote"
   else
     note="not measured: no shard member's block I/O was read on both sides of the run ($(block_writes_join "${why[@]}"))"
@@ -127,8 +137,10 @@ block_writes_after() {
       { print }' "$LAB_ROOT/$dir/summary.json" >"$LAB_ROOT/$dir/summary.json.tmp" &&
       mv "$LAB_ROOT/$dir/summary.json.tmp" "$LAB_ROOT/$dir/summary.json"
   done <<<"$EXPERIMENT_RESULTS"
-  if [[ $obj == null ]]; then
+  if [[ -z $version ]]; then
     info "block writes: not measured (summary.json block_writes_note says why)"
+  elif [[ -z $most_svc ]]; then
+    info "block writes: no shard member's writes counted under cgroup v$version (summary.json block_writes.absent says why)"
   else
     info "block writes: largest shard member $most_svc $most bytes, $per bytes/doc (cgroup v$version$([[ $version != 1 ]] || echo ', a lower bound'); summary.json block_writes)"
   fi

@@ -101,3 +101,19 @@ two_runs() {
   run block_writes "$DIR1"
   assert_output --partial '{"block_writes":null,"note":"not measured: no shard member'"'"'s block I/O was read on both sides of the run (shard01-a: its cgroup'"'"'s block I/O could not be read before the run'
 }
+
+@test "cgroup v1 files that list no device (a kernel that keeps v1 statistics only where a throttle limit is set): nothing counted, said per member, no figure" {
+  two_runs
+  rule "compose * exec -T * cat /sys/fs/cgroup/io.stat" 1 ""
+  rule "compose * exec -T * cat /sys/fs/cgroup/blkio/*" 0 'Total 0'
+  lab experiment1 --docs 1000
+  assert_success
+  assert_line --partial "block writes: no shard member's writes counted under cgroup v1 (summary.json block_writes.absent says why)"
+  assert_called "* exec -T shard01-b cat /sys/fs/cgroup/blkio/blkio.bfq.io_service_bytes"
+  run block_writes "$DIR1"
+  assert_output --partial '{"block_writes":{"cgroup_version":1,"bytes":{},"absent":{"shard01-a":"cgroup v1 blkio lists no device for it, before or after the run: nothing was counted (the kernel keeps v1 statistics only on a disk with a throttle limit configured'
+  assert_output --partial '"documents_written":2500,"bytes_per_doc":null,"bytes_per_doc_note":"no member'"'"'s writes were counted (absent says why)","per_doc_of":null,'
+  run node -e 'require(process.argv[1]).checkSummary(JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")))' \
+    "$REPO/loader/src/summary-schema.js" "$LAB/$DIR1/summary.json"
+  assert_success
+}
