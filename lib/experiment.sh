@@ -428,7 +428,8 @@ experiment_in_stack() {
 experiment_data_dirs() {
   local svc out bytes pairs=() obj dir note
   while IFS= read -r svc; do
-    out=$(compose exec -T "$svc" du -sb /data/db 2>/dev/null) || continue
+    # stdin from /dev/null: compose exec -T forwards it and would eat the rest of the member list
+    out=$(compose exec -T "$svc" du -sb /data/db </dev/null 2>/dev/null) || continue
     bytes=${out%%[[:space:]]*}
     [[ $bytes =~ ^[0-9]+$ ]] && pairs+=("\"$svc\": $bytes")
   done < <(topology_services shard)
