@@ -72,7 +72,7 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
   out.loader = judge(acc.seconds, cores);
   // Too few operations or too short a time to measure (src/too-short.js); a step cut short has
   // its own mark (complete: false).
-  const short = early ? null : tooShort(out, { durationBound: step.durationS !== null && step.durationS !== undefined });
+  const short = early ? null : tooShort(out, { durationS: step.durationS ?? null });
   if (short) out.too_short = short;
   return out;
 }

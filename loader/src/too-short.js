@@ -6,20 +6,22 @@
 // median second either (src/stability/thresholds.js).
 const { THRESHOLDS } = require('./stability/thresholds');
 
-// tooShort(entry, { durationBound }) -> the reason, or null (a measurement). entry: a steps[] /
-// cases[] entry as stepSummary builds it (ops, measured_s). A case not run has its own mark; a
-// step that measured no operation at all is failed (src/step-failure.js), not short.
-function tooShort(entry, { durationBound }) {
+// tooShort(entry, { durationS }) -> the reason, or null (a measurement). entry: a steps[] / cases[]
+// entry as stepSummary builds it (ops, measured_s); durationS: the step's asked --duration in
+// seconds, or null for a step bounded by its work. A case not run has its own mark; a step that
+// measured no operation at all is failed (src/step-failure.js), not short.
+function tooShort(entry, { durationS }) {
   if (typeof entry.unsupported === 'string' || typeof entry.not_applicable === 'string' || entry.skipped) return null;
   const done = Object.values(entry.ops || {}).reduce((a, o) => a + (Number(o.count) || 0), 0);
   if (done === 0) return null;
   const what = `${done} operation${done === 1 ? '' : 's'} in ${entry.measured_s} s`;
   // A step bounded by its work measured all of it, whatever its size: its rate is that work over
-  // its time, no sample of a process. A duration-bound step samples one: a window under a second,
-  // or one with fewer operations than a median second needs, counts too few to give a rate (one
+  // its time, no sample of a process. A duration-bound step samples one: asked for under a second
+  // (a paced step may end before its duration, when no op is due any more: the asked one counts),
+  // or with fewer operations than a median second needs, it counts too few to give a rate (one
   // operation more or less moves it by more than 5%).
-  if (!durationBound) return null;
-  if (entry.measured_s < THRESHOLDS.fullSecond) return `${what}: shorter than one second, too short to measure (give a longer --duration)`;
+  if (durationS === null || durationS === undefined) return null;
+  if (durationS < THRESHOLDS.fullSecond) return `${what}: shorter than one second, too short to measure (give a longer --duration)`;
   if (done < THRESHOLDS.minMedianOps) return `${what}: fewer than ${THRESHOLDS.minMedianOps} operations, too short to measure (give a longer --duration)`;
   return null;
 }

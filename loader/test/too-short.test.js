@@ -43,16 +43,17 @@ test('--duration 1ms after a warm-up: not complete (exit 1); its total and ETA p
 
 test('tooShort: a duration-bound step under one second, or fewer operations than a median second needs; not a case not run', () => {
   const step = (count, measured_s, extra = {}) => ({ index: 1, ops: { find: { count } }, measured_s, ...extra });
-  assert.match(tooShort(step(3, 0.001), { durationBound: true }), /^3 operations in 0\.001 s: shorter than one second/);
-  assert.equal(tooShort(step(500, 0.3), { durationBound: false }), null, 'a step bounded by its work is measured whole');
-  assert.equal(tooShort(step(5, 0.02), { durationBound: false }), null, 'five documents asked for are measured whole');
-  assert.match(tooShort(step(8, 1), { durationBound: true }), /^8 operations in 1 s: fewer than 20 operations/);
-  assert.equal(tooShort(step(20, 2), { durationBound: true }), null);
-  assert.equal(tooShort(step(0, 2), { durationBound: true }), null, 'nothing measured is a failed step, not a short one');
-  assert.equal(tooShort(step(3, 0.01, { not_applicable: 'w:2 on a standalone' }), { durationBound: false }), null);
+  assert.match(tooShort(step(3, 0.001), { durationS: 0.001 }), /^3 operations in 0\.001 s: shorter than one second/);
+  assert.equal(tooShort(step(500, 0.3), { durationS: null }), null, 'a step bounded by its work is measured whole');
+  assert.equal(tooShort(step(5, 0.02), { durationS: null }), null, 'five documents asked for are measured whole');
+  assert.match(tooShort(step(8, 1), { durationS: 1 }), /^8 operations in 1 s: fewer than 20 operations/);
+  assert.equal(tooShort(step(20, 2), { durationS: 2 }), null);
+  assert.match(tooShort(step(8, 0.872), { durationS: 1 }), /fewer than 20/, 'a paced 1 s step that ended with its last due op is not under a second');
+  assert.equal(tooShort(step(0, 2), { durationS: 2 }), null, 'nothing measured is a failed step, not a short one');
+  assert.equal(tooShort(step(3, 0.01, { not_applicable: 'w:2 on a standalone' }), { durationS: 0.01 }), null);
   // The run fails only where every step was shorter than a second; a slow second is still a run.
-  assert.equal(everyStepTooShort([{ index: 1, ops: { find: { count: 8 } }, too_short: tooShort(step(8, 1), { durationBound: true }) }]), null);
-  assert.match(everyStepTooShort([{ index: 1, ops: { find: { count: 3 } }, too_short: tooShort(step(3, 0.001), { durationBound: true }) }]), /^no step measured: step 1 ran 3/);
+  assert.equal(everyStepTooShort([{ index: 1, ops: { find: { count: 8 } }, too_short: tooShort(step(8, 1), { durationS: 1 }) }]), null);
+  assert.match(everyStepTooShort([{ index: 1, ops: { find: { count: 3 } }, too_short: tooShort(step(3, 0.001), { durationS: 0.001 }) }]), /^no step measured: step 1 ran 3/);
 });
 
 test('progress of warm-up + --duration 1ms: total and ETA to the millisecond', () => {
