@@ -282,3 +282,24 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
     assert.match(r[field], re, what);
   }
 });
+
+// one side, one server: along the engine, runs of two server versions are two sides even where the
+// claim names no engine (the durability order, the knee, the j:true stand-in)
+test('one side, one server: wiredtiger runs of 7.0 and 8.0 are not pooled as one side', () => {
+  const v8 = { server: { version: '8.0.4', storage_engine: { name: 'wiredtiger' } } };
+  const order = { 'w:0': 4000, 'w:1': 3990, 'w:1+j': 1000, 'w:2': 1500, 'w:2+j': 500, majority: 1480, 'majority+j': 490 };
+  const rows = [
+    ['000-ordering', { points: order, extra: RS, step: () => ({ journal: true }) }, { extra: { ...RS, ...v8 } }],
+    ['001-journal-jtrue', { points: { 'j:false': 1000, 'j:true': 670 }, step: () => ({ journal: true }) }, { extra: v8 }],
+    ['002-knee', { points: { 'clients-1': 100, 'clients-2': 190, 'clients-4': 350 }, p50: { 'clients-1': 500, 'clients-2': 500, 'clients-4': 900 } }, { extra: v8 }],
+  ];
+  for (const [id, spec, other] of rows) {
+    const d = tmpDir();
+    reps(d, { experiment: claim(id).test.experiment, engine: 'wiredtiger', ...spec });
+    assert.notEqual(one(d, id).status, 'not comparable', id);
+    reps(d, { experiment: claim(id).test.experiment, engine: 'wiredtiger', ...spec, ...other });
+    const r = one(d, id);
+    assert.equal(r.status, 'not comparable', `${id}: ${JSON.stringify(r)}`);
+    assert.match(r.missing, /engine: the wiredtiger runs come from 2 different servers \(versions 7\.0\.0, 8\.0\.4\): one side, one server/, id);
+  }
+});
