@@ -364,47 +364,62 @@ class Run {
 
   async tick(step, acc) {
     // A warm-up second: run and shown (timeline warmup: true), counted in the step's warm-up, not
-    // in its measurement (throughput, percentiles, the loader's verdict). The tick at the end of
-    // the warm-up is scheduled for that moment (runSteps), and what its flush collects is still
-    // warm-up: the measurement starts when that flush was asked for.
+    // in its measurement (throughput, percentiles, the loader's verdict). The measured window opens
+    // at step.measureAt exactly, and each op is placed by when it completed (worker.js: `warm` for
+    // the ops that completed before it): the window counts exactly the ops that completed in it,
+    // the warm-up's stragglers and a paced client's backlog included. The tick at the end of the
+    // warm-up is scheduled for that moment (runSteps); its line ends at measureAt, and what its
+    // flush brought that completed after measureAt opens the first measured line (acc.carry).
     const warming = acc.warming;
     const askedAt = now();
     const replies = await this.pool.flush();
     const t = now();
-    const intervalS = (t - acc.lastTick) / 1000;
-    acc.lastTick = t;
+    const ending = warming && askedAt >= step.measureAt - TIMER_SLACK_MS;
+    const lineEnd = ending ? Math.min(t, step.measureAt) : t;
+    const intervalS = Math.max(0.001, (lineEnd - acc.lastTick) / 1000);
+    acc.lastTick = lineEnd;
+    const cpuS = Math.max(0.001, (t - (acc.lastCpuAt ?? acc.startAt)) / 1000);
+    acc.lastCpuAt = t;
     const cpu = process.cpuUsage(acc.lastCpu);
     acc.lastCpu = process.cpuUsage();
-    const cpuCores = (cpu.user + cpu.system) / 1e6 / intervalS;
+    const cpuCores = (cpu.user + cpu.system) / 1e6 / cpuS;
     const host = this.hostCpu ? this.hostCpu.sample(cpuCores) : null;
-    let okTotal = 0;
+    let doneOk = 0; // every op that completed in this flush, warm-up's too: the progress of a step bounded by its work
     for (const r of replies) {
       if (r.lastOkAt > acc.lastOkAt) acc.lastOkAt = r.lastOkAt;
       if (r.lastError && !acc.errorsSeen.has(r.lastError)) {
         acc.errorsSeen.add(r.lastError);
         this.log(`operation error (counted as outcome=error): ${r.lastError}`);
       }
-      for (const [op, d] of Object.entries(r.ops)) {
-        okTotal += d.ok;
-        this.metrics.addInterval(op, d);
+      for (const d of [r.ops, r.warm || {}]) {
+        for (const [op, x] of Object.entries(d)) {
+          doneOk += x.ok;
+          this.metrics.addInterval(op, x);
+        }
       }
+      acc.warm.backlog = (acc.warm.backlog || 0) + (r.backlog || 0);
     }
-    const ops = mergeInterval(replies.map((r) => r.ops), intervalS, warming ? acc.warm.ops : acc.ops);
-    // ops due in the warm-up that ended in the window (worker.js `early`): the warm-up's, never the window's
-    const early = replies.map((r) => r.early).filter((e) => e && Object.keys(e).length);
-    if (early.length) {
-      mergeInterval(early, intervalS, acc.warm.ops);
-      for (const e of early) for (const [op, d] of Object.entries(e)) this.metrics.addInterval(op, d);
+    const warmDeltas = replies.map((r) => r.warm).filter((e) => e && Object.keys(e).length);
+    let ops;
+    if (warming) {
+      ops = mergeInterval(warmDeltas, intervalS, acc.warm.ops);
+      acc.carry = [...(acc.carry || []), ...replies.map((r) => r.ops)];
+    } else {
+      // completed before the window opened, flushed after it did: the warm-up's count, no line's
+      if (warmDeltas.length) mergeInterval(warmDeltas, intervalS, acc.warm.ops);
+      ops = mergeInterval([...(acc.carry || []), ...replies.map((r) => r.ops)], intervalS, acc.ops);
+      acc.carry = null;
     }
-    if (warming && askedAt >= step.measureAt - TIMER_SLACK_MS) {
+    const okTotal = Object.values(ops).reduce((n, o) => n + o.ok, 0); // this line's operations
+    if (ending) {
       acc.warming = false;
-      acc.measuredFrom = askedAt;
+      acc.measuredFrom = step.measureAt;
       this.metrics.setWarmup(false);
       this.annotator.annotate(step.phase, `${this.config.name}: step ${step.index + 1}: warm-up over (${durationText(this.config.warmupMs)}), measuring`);
     }
     const line = {
-      t: new Date(t).toISOString(),
-      elapsed_s: round((t - this.runStart) / 1000, 3),
+      t: new Date(lineEnd).toISOString(),
+      elapsed_s: round((lineEnd - this.runStart) / 1000, 3),
       interval_s: round(intervalS, 3),
       // The last line of a step covers the rest of a second; its ops_per_s is a rate over a short
       // interval, so graphs can leave it out.
@@ -435,8 +450,8 @@ class Run {
       // A full or read-only disk: stop cleanly; what was measured stays in memory for the summary.
       this.stop(e.message, 1);
     }
-    acc.totalOk += okTotal;
-    const rate = okTotal / intervalS;
+    acc.totalOk += doneOk;
+    const rate = doneOk / cpuS;
     // Progress in what bounds the step: documents done, or seconds elapsed.
     if (step.durationS === null) this.progress.update(acc.totalOk, rate);
     else this.progress.update(Math.min(step.durationS + step.warmupS, Math.round((t - acc.startAt) / 1000)), rate);
