@@ -32,6 +32,9 @@ function vendorsOf(build) {
 // reads "Powered by FerretDB v1.24.2." and the backend is not known yet).
 const FERRETDB_POWERED = /Powered by FerretDB (\S+?)(?: and (\S+) (\S+?))?\.$/;
 
+// Nor does FerretDB say when its backend restarted: its serverStatus pid, uptime and localTime are
+// FerretDB's own process (v1.24.2 msg_serverstatus.go), so a PostgreSQL restarted under a running
+// FerretDB is not seen (common/process-start.js compares FerretDB's process only).
 async function ferretdbBackend(admin) {
   let r;
   try {
