@@ -26,7 +26,8 @@ const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
-const { secondOf, stabilityOf, stabilityLine } = require('./stability');
+const { secondOf, stabilityOf } = require('./stability');
+const { stabilityLines } = require('./stability/line');
 const { LiveDips, annotationText } = require('./stability/live');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
@@ -768,14 +769,15 @@ class Run {
       }
       this.printTable(complete);
       for (const o of this.registration ? this.registration.overlaps().filter((x) => x.noticed === 'started during this run') : []) {
-        this.stderr.write(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)\n`);
+        this.log(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)`);
       }
       this.stdout.write(`results: ${this.runDir.dir}\n`);
-      if (!complete) this.stderr.write(`incomplete run (${this.stopReason}); ${file ? `partial results in ${file}` : `summary.json in ${this.runDir.dir} could not be written; the table above is what was measured`}\n`);
+      // The reason is the error line's below: said once (with a driver's message it ran to 382 columns).
+      if (!complete) this.log(`incomplete run: ${file ? `partial results in ${file}` : `summary.json in ${this.runDir.dir} could not be written; the table above is what was measured`}`);
     } else if (this.steps.length) {
       this.printTable(false);
     }
-    if (!complete) this.stderr.write(`error: ${this.stopReason}\n`);
+    if (!complete) this.log(`error: ${this.stopReason}`); // this.log: within 120 columns
   }
 
   printTable(complete) {
@@ -793,13 +795,10 @@ class Run {
     }
     // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
     for (const st of this.steps) {
-      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);
+      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`${wrapLine(`REPLICATION: step ${st.index}: ${f}`)}\n`);
     }
-    // One line per step: its dips and their causes (src/stability/line.js).
-    for (const st of this.steps) {
-      const line = stabilityLine(st.index, st.stability);
-      if (line) this.stdout.write(`${line}\n`);
-    }
+    // Per step its dips and their causes; steps that read the same said once (src/stability/line.js).
+    for (const line of stabilityLines(this.steps)) this.stdout.write(`${line}\n`);
   }
 }
 

@@ -6,13 +6,23 @@
 const { median, round } = require('../../common/stats');
 
 const { mibPerS } = require('./mib');
-const { wrapProse } = require('./wrap');
+const { wrapProse, wrapLine, WIDTH } = require('./wrap');
 const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('./step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
+// A left-aligned last column is prose (a capacity step's verdict, a note): where a row would pass
+// WIDTH it wraps under itself, the other columns kept aligned.
 function grid(rows, left) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (left(i, r.length) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows.map((r) => {
+    const cells = r.map((c, i) => (left(i, r.length) ? c.padEnd(widths[i]) : c.padStart(widths[i])));
+    const line = cells.join('  ').trimEnd();
+    const before = cells.slice(0, -1).join('  ');
+    const room = WIDTH - before.length - 2;
+    if (line.length <= WIDTH || !left(r.length - 1, r.length) || room < 20) return line;
+    const [first, ...rest] = wrapLine(r.at(-1), room, '').split('\n');
+    return [`${before}  ${first}`, ...rest.map((l) => `${' '.repeat(before.length + 2)}${l}`)].join('\n');
+  }).join('\n');
 }
 
 // Latencies in ms to 10 us, from summary.json's us (capacity-table.js prints them alike).
