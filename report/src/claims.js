@@ -131,6 +131,12 @@ function conditions(claim, bySide) {
     const bad = ws.filter((w) => w !== undefined && w !== c.write_concern.w);
     if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: w:${c.write_concern.w})`);
     if (ws.includes(undefined)) differ.push('write concern: not recorded');
+    // j where the claim states it (the seed's acknowledged writes waited for no journal): a run's j
+    // not given is j:false, the server's default
+    if (typeof c.write_concern.j === 'boolean') {
+      const js = all.filter((r) => (r.parameters?.write_concern?.j ?? false) !== c.write_concern.j).length;
+      if (js) fail.push(`write concern: j:${!c.write_concern.j} in ${js} of ${all.length} runs (the seed: j:${c.write_concern.j})`);
+    }
   }
   if (c.journal === true) {
     const js = all.map(journalOfRun);
