@@ -42,8 +42,11 @@ test('writes results/report/<UTC>/index.html + report.json, points latest at it,
   assert.ok(w.stdout.startsWith(lines[0]));
   assert.match(w.stdout, /== expX: a vs b/);
   assert.match(w.stdout, /clients-1: b is 2\.00x a \(95% CI [\d.]+-[\d.]+, 2 runs each\)/);
-  assert.match(w.stdout, /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
+  // prose below the grids is wrapped within 120 columns: read it joined
+  assert.match(w.stdout.replace(/\n {4}(?=\S)/g, ' '), /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
   assert.ok(w.stdout.includes('report: '));
+  // --wide's grid rows are a table (a column per op); every other line fits 120 columns
+  assert.deepEqual(w.stdout.split('\n').filter((l) => l.length > 120 && !/^(point|clients-\d) /.test(l)), []);
   // the report folder is not read back as results
   assert.equal(run(['--results-dir', root]).status, 0);
 });
