@@ -165,6 +165,9 @@ test('consecutive steps with the same line are said once: "steps 1-13"', () => {
     'STABILITY: steps 7-13: dips not judged (1 measured second (fewer than 5): no median to judge dips by)',
   ]);
   assert.deepEqual(stabilityLines([{ index: 1, stability: short }, { index: 2, stability: null }, { index: 3, stability: short }]).length, 2, 'a step between breaks the run');
+  // the count in words, as the step measured it
+  assert.equal(stepStability(seconds([1000])).not_judged, '1 measured second (fewer than 5): no median to judge dips by');
+  assert.match(stepStability(seconds([1000, 1000])).not_judged, /^2 measured seconds \(fewer than 5\)/);
 });
 
 test('the other engines\' events: an MMAPv1 flush, a RocksDB flush pending, flow control, a member the primary sees down', () => {
