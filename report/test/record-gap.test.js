@@ -11,6 +11,7 @@ const path = require('node:path');
 const { tmpDir } = require('./support/fixtures');
 const { main } = require('../src/cli');
 const { recordGap } = require('../src/record-gap');
+const { openPage } = require('./support/browser');
 
 const LOADER_TEST = path.join(__dirname, '..', '..', 'loader', 'test', 'support');
 
@@ -46,6 +47,17 @@ test('a server.ndjson missing lines: the report says how many of the seconds sum
   const series = Object.fromEntries(rep.server_series.map((s) => [s.run, s]));
   assert.match(series[cut].gap, new RegExp(`^server record: ${counted - kept} of ${counted} seconds missing`));
   assert.equal(series[whole].gap, null);
+  // the page: said above the cut run's server charts in the appendix, and only there
+  const { page, errors, close } = await openPage(fs.realpathSync(path.join(results, 'report', 'latest', 'index.html')), results);
+  try {
+    const marks = await page.$$eval('#server-series p.record-gap', (ps) => ps.map((p) => [p.previousElementSibling.textContent, p.textContent]));
+    assert.equal(marks.length, 1, JSON.stringify(marks));
+    assert.ok(marks[0][0].endsWith(cut), marks[0][0]);
+    assert.equal(marks[0][1], series[cut].gap);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
 });
 
 test('several members: each member\'s missing seconds; an absent file is all of them missing', () => {
