@@ -57,6 +57,8 @@ source "$LAB_ROOT/lib/secrets.sh"
 source "$LAB_ROOT/lib/cluster.sh"
 # shellcheck source=lib/experiment.sh
 source "$LAB_ROOT/lib/experiment.sh"
+# shellcheck source=lib/block-writes.sh
+source "$LAB_ROOT/lib/block-writes.sh"
 # shellcheck source=lib/monitoring.sh
 source "$LAB_ROOT/lib/monitoring.sh"
 # shellcheck source=lib/fault.sh
@@ -187,6 +189,19 @@ parse_common_flags() {
   validate_profile "$PROFILE"
   if [[ -n $JOURNAL_PATH ]]; then
     [[ $JOURNAL_PATH == /* ]] || die_usage "--journal-path must be an absolute host path (got '$JOURNAL_PATH')"
+    # Compose's short volume syntax is SOURCE:TARGET[:MODE]: a ':' in the path splits it into
+    # another mount; a control character (a newline) would end the variable's line.
+    [[ $JOURNAL_PATH != *:* && $JOURNAL_PATH != *[[:cntrl:]]* ]] ||
+      die_usage "--journal-path: '$JOURNAL_PATH' holds a ':' or a control character, which Compose's volume syntax splits: use a path without"
+    # Compose creates a missing bind source itself, as root, on the root disk: the journals would
+    # land there while summary.json says "own disk". Checked where the path is this host's (a local
+    # daemon); a remote daemon's host is not this one.
+    if [[ -z ${DOCKER_HOST:-} || ${DOCKER_HOST:-} == unix://* ]]; then
+      [[ ! -e $JOURNAL_PATH || -d $JOURNAL_PATH ]] ||
+        die_usage "--journal-path: '$JOURNAL_PATH' is not a directory: name the directory where the journals' disk is mounted"
+      [[ -d $JOURNAL_PATH ]] ||
+        die_usage "--journal-path: '$JOURNAL_PATH' does not exist: mount the journals' disk there first (Docker would create it on the root disk)"
+    fi
     [[ $(engine_field "$ENGINE" journal_dir 2>/dev/null) != - ]] ||
       die_usage "--journal-path: the $ENGINE engine has no journal directory of its own to move (engines table journal_dir: -)"
   fi
@@ -238,6 +253,7 @@ main() {
     report) verb_report "$@"; return ;;
   esac
   VERB=$verb
+  LAB_CALLER_DIR=$PWD # where a relative path the user typed starts (caller_path)
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root
   # compare parses the common flags itself: they are part of the comparison --resume restores.
   if [[ $verb == compare ]]; then

@@ -52,6 +52,15 @@ const FIGURES = {
     mmapv1: { quantity: 'mmapv1_journal_and_view_bytes', parts: ['mmapv1.journaled_bytes', 'mmapv1.data_file_bytes'], measures: 'journal bytes written, plus bytes copied into the mapped view of the data files (the kernel writes those later, counted nowhere); preallocation counted nowhere', source: 'mmap_v1 dur.cpp Stats journaledMB, writeToDataFilesMB; dur_recover.cpp / dur_writetodatafiles: a memcpy into the shared view, not a disk write' },
     rocksdb: { quantity: 'file_write_bytes', parts: ['rocks.wal_bytes', 'rocks.flush_bytes_written', 'rocks.compaction_bytes_written'], measures: 'bytes written to the WAL, by memtable flushes to SST files and by compaction', source: 'mongo-rocks v3.6 src/rocks_server_status.cpp: every RocksDB ticker, "rocksdb." dropped and dots made dashes (WAL_FILE_BYTES "wal-bytes", FLUSH_WRITE_BYTES, COMPACT_WRITE_BYTES); bytes-written (BYTES_WRITTEN) is the logical Put bytes, not file writes, so it is left out' },
   },
+  // Bytes the shard member's container wrote to block devices, from its own cgroup, over the
+  // loader's whole invocation (lib/block-writes.sh, Compose only), per document the loader wrote:
+  // the kernel's count, the same on every engine (inMemory too: whatever it writes still counts).
+  // Keyed by cgroup version, which decides what the kernel charges to the container.
+  block_writes: {
+    what: 'block-device bytes written per document written (largest shard member, its cgroup)',
+    v2: { quantity: 'cgroup_block_write_bytes', measures: "bytes the member's container wrote to block devices (cgroup v2 io.stat wbytes): the kernel's writeback of its dirty pages is charged to it", source: 'Linux Documentation/admin-guide/cgroup-v2.rst, "Writeback": a page is charged to the cgroup that dirtied it; io.stat wbytes' },
+    v1: { quantity: 'cgroup_v1_block_write_bytes', lower_bound: true, measures: "bytes the member's container itself submitted to block devices (cgroup v1 blkio Write), a lower bound: buffered writeback by the kernel's flusher threads is charged to the root cgroup", source: 'Linux Documentation/admin-guide/cgroup-v1/blkio-controller.rst blkio.throttle.io_service_bytes; cgroup-v2.rst: v1 charges writeback to the root cgroup (writes the process submits, e.g. through fsync, stay its own)' },
+  },
   cpu: {
     what: 'server CPU ms per 1,000 operations',
     default: { quantity: 'process_cpu', measures: 'the mongod process\'s user + system CPU time (getrusage) over the operations it counted', source: '8.0 util/processinfo_linux.cpp extra_info user_time_us, system_time_us; absent on 4.0 and 3.6 (recorded 4.2.8 has them; the 3.x text has page_faults only)' },

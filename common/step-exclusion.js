@@ -6,18 +6,20 @@
 // print one median for the same repetitions (issue 37). Each is shown, marked and counted, and
 // never enters a verdict (issue 27 item 4).
 const { stepFailure } = require('./step-failure');
+const { hostSlowed } = require('./host-slowed');
 
 // In the order they are judged.
 const EXCLUSIONS = {
   incomplete: 'the run did not complete',
   not_applicable: 'the case does not apply to the topology (not run)',
   unsupported: 'the server could not do it',
-  server_ignores: 'the server ignores what the case asks (its product documents it: loader/src/products.js)',
+  server_ignores: 'the server ignores what the case asks: cannot be tested on this server (its product documents it: loader/src/products.js)',
   failed: 'errors above the threshold',
+  too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/too-short.js)',
   lost_documents: 'not every document sent arrived',
   paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/pauses.js)',
   loader_limited: 'the loader was the limit',
-  shared_host: 'the loader shared its host with other load',
+  shared_host: 'other load on the loader\'s host made the loader late by a material share of what it measured',
   shared_server: 'another loader ran against the same server and collection',
 };
 
@@ -46,8 +48,9 @@ function exclusionFacts(e, concurrentRuns) {
     // wrote one, else the same rule applied here (older summaries). A case the server could not do
     // is `unsupported`, not failed.
     failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
-    // Other load on the loader's host during the step (src/selfmon.js: steps[].loader.contention).
-    shared_host: Array.isArray(e.loader?.contention) && e.loader.contention.length ? e.loader.contention : null,
+    // Other load on the loader's host that changed what the step measured (common/host-slowed.js:
+    // the loader's own delay against the latencies it recorded), not other load alone.
+    shared_host: hostSlowed(e),
     // Another loader ran against the same server and collection during this step: both measured
     // the pair, not the engine.
     shared_server: sharedServer(concurrentRuns, e),
@@ -58,6 +61,8 @@ function exclusionFacts(e, concurrentRuns) {
     not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
     server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
     documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
+    // Too few operations or too short a time to measure (src/too-short.js).
+    too_short: typeof e.too_short === 'string' ? e.too_short : null,
     // Silences the loader judged pauses of the server (steps[].pauses, src/pauses.js).
     paused: Array.isArray(e.pauses) && e.pauses.length ? e.pauses : null,
   };
@@ -70,6 +75,7 @@ function stepExclusion(p) {
   if (p.unsupported) return 'unsupported';
   if (p.server_ignores) return 'server_ignores';
   if (p.failed) return 'failed';
+  if (p.too_short) return 'too_short';
   if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
   if (p.paused) return 'paused';
   if (p.loader_limited) return 'loader_limited';

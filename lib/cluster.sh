@@ -197,12 +197,26 @@ verb_up() {
 # cluster_volume_keys: the named volumes the cluster's own compose files declare (cluster.yml,
 # the engine's file, loader and faults), as keys; monitoring's (Prometheus, Grafana) are left out
 # by rendering the project without compose/monitoring.yml. A read-only probe.
+# A dry run runs no docker at all: it reads the keys from the files (cluster_volume_keys_from_files).
 cluster_volume_keys() {
   (
     # shellcheck disable=SC2034  # read by stack_files, inside compose_probe
     MONITORING=0
-    compose_probe --profile '*' config --volumes 2>/dev/null
+    if [[ $DRY_RUN == 1 ]]; then
+      cluster_volume_keys_from_files
+    else
+      compose_probe --profile '*' config --volumes 2>/dev/null
+    fi
   )
+}
+
+# cluster_volume_keys_from_files: the keys under each stack file's top-level volumes:, one a line.
+cluster_volume_keys_from_files() {
+  local f
+  while IFS= read -r f; do
+    [[ $f == -f ]] && continue
+    awk '/^[^ #]/ { in_volumes = ($0 ~ /^volumes:/) } in_volumes && /^  [A-Za-z0-9_.-]+:/ { sub(/^  /, ""); sub(/:.*/, ""); print }' "$LAB_ROOT/$f"
+  done < <(stack_files) | sort -u
 }
 
 # cluster_volume_names KEY...: the Docker volumes of this engine's project holding those keys.

@@ -12,29 +12,37 @@ DRY_RUN=${DRY_RUN:-0}
 LAB_WRAP=${LAB_WRAP:-120}
 [[ $LAB_WRAP =~ ^[0-9]+$ ]] || LAB_WRAP=120
 
-# redact_secrets TEXT: TEXT with every mongodb:// URI's password as *** (the user stays) and the
-# URI options that carry secrets (*password*, *secret*, *token*, authMechanismProperties) as ***,
-# as loader/src/redact-uri.js does: a message or a dry-run line may quote the --uri typed. The
-# user information ends at the last @ before the query (a password may hold an unescaped @, or a
-# character quote_cmd escaped with a backslash). Text without :// is returned as is, unforked.
+# redact_secrets TEXT: TEXT with the password of every URI-ish word (USER:PASSWORD@, with a scheme
+# such as mongodb:// or without one: `--uri prod=root:pw@host/` is a mistake worth a usage error,
+# not worth a leaked password) as *** (the user stays) and the URI options that carry secrets
+# (*password*, *secret*, *token*, authMechanismProperties) as ***, as loader/src/redact-uri.js
+# does: a message or a dry-run line may quote the --uri typed. A word starts at the text's start, a
+# space, a quote or an = (NAME=URI); the user information ends at the last @ before the query (a
+# password may hold an unescaped @, or a character quote_cmd escaped with a backslash). An image
+# digest (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
+# Text without @ or :// is returned as is.
 redact_secrets() {
-  if [[ $1 != *://* ]]; then printf '%s\n' "$1"; return; fi
+  if [[ $1 != *://* && $1 != *@* ]]; then printf '%s\n' "$1"; return; fi
   printf '%s\n' "$1" | sed -E \
-    -e 's,(mongodb(\+srv)?://[^:@/?[:space:]]*):([^?[:space:]\\]|\\[^?])*@,\1:***@,g' \
+    -e 's,@(sha256:),\x01\1,g' \
+    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/?[:space:]\\]|\\[^?]|/[^/?[:space:]\\])([^?[:space:]\\]|\\[^?])*)?@,\1\2:***@,g' \
     -e 's,([?&][^=&[:space:]]*([pP][aA][sS][sS][wW][oO][rR][dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])[^=&[:space:]]*=)[^&#[:space:]]*,\1***,g' \
-    -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g'
+    -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g' \
+    -e 's,\x01,@,g'
 }
 
 # say TEXT: TEXT redacted (redact_secrets), each line longer than LAB_WRAP columns wrapped at a
 # space, the rest on lines indented by two spaces (as the loader wraps its notes). Forks only for a
 # URI or a long line.
+# A write that fails (the terminal gone after a hang-up) is no reason to stop what is being done
+# (under set -e a failed printf would end run.sh in the middle of its bookkeeping): it returns 0.
 say() {
   local text
   text=$(redact_secrets "$1")
   if ((LAB_WRAP > 0 && ${#text} > LAB_WRAP)); then
-    printf '%s\n' "$text" | wrap_lines 2 "$LAB_WRAP"
+    printf '%s\n' "$text" | wrap_lines 2 "$LAB_WRAP" 2>/dev/null || true
   else
-    printf '%s\n' "$text"
+    printf '%s\n' "$text" 2>/dev/null || true
   fi
 }
 
@@ -79,7 +87,7 @@ quote_words() {
   QUOTED=()
   for a in "$@"; do
     if [[ $a =~ ^[A-Za-z0-9_./:=,@%+-]+$ ]]; then q=$a; else q=$(printf '%q' "$a"); fi
-    [[ $q == *://* ]] && q=$(redact_secrets "$q")
+    [[ $q == *://* || $q == *@* ]] && q=$(redact_secrets "$q")
     QUOTED+=("$q")
   done
 }
@@ -139,20 +147,32 @@ require_value() {
 # split_flag ARGS...: the flag word at $1 as FLAG and VALUE (--name=value or --name value), and
 # SHIFT_BY, how many words it used. VALUE is empty when the value is missing (nothing follows, or
 # another flag does), so callers reject an unknown flag first and a missing value second.
-# Returns 1 when $1 is not a --flag at all.
-# shellcheck disable=SC2034  # FLAG, VALUE and SHIFT_BY are this function's results
+# Returns 1 when $1 is not a --flag at all. VALUE_EMPTY is 1 when the value was typed and is empty
+# (--duration '' or --duration=, e.g. from an unset shell variable): that is said as such, not as
+# a missing value or a stray '' word.
+# shellcheck disable=SC2034  # FLAG, VALUE, SHIFT_BY and VALUE_EMPTY are this function's results
 split_flag() {
-  FLAG=$1 VALUE="" SHIFT_BY=1
+  FLAG=$1 VALUE="" SHIFT_BY=1 VALUE_EMPTY=0
   case $FLAG in
-    --*=*) VALUE=${FLAG#*=}; FLAG=${FLAG%%=*} ;;
-    --*) if [[ -n ${2:-} && ${2:0:2} != -- ]]; then VALUE=$2; SHIFT_BY=2; fi ;;
+    --*=*) VALUE=${FLAG#*=}; FLAG=${FLAG%%=*}; [[ -n $VALUE ]] || VALUE_EMPTY=1 ;;
+    --*)
+      if [[ -n ${2:-} && ${2:0:2} != -- ]]; then VALUE=$2; SHIFT_BY=2
+      elif (($# >= 2)) && [[ -z $2 ]]; then SHIFT_BY=2 VALUE_EMPTY=1; fi
+      ;;
     *) return 1 ;;
   esac
 }
 
+# empty_value_error FLAG: the one line for a value typed empty.
+empty_value_error() { die_usage "$1: the value is empty (got ''): give it a value (./run.sh help lists each flag's)"; }
+
 # flag_value WHO ARGS...: split_flag on ARGS for a flag that takes a value: a usage error for a
 # word that is no flag ("WHO does not take ...") or a flag without its value.
-flag_value() { split_flag "${@:2}" || die_usage "$1 does not take '$2'"; [[ -n $VALUE ]] || die_usage "$FLAG needs a value"; }
+flag_value() {
+  split_flag "${@:2}" || die_usage "$1 does not take '$2'"
+  ((!VALUE_EMPTY)) || empty_value_error "$FLAG"
+  [[ -n $VALUE ]] || die_usage "$FLAG needs a value"
+}
 
 # edit_distance A B: the Levenshtein distance between two words (insert, delete, substitute).
 edit_distance() {
@@ -201,6 +221,13 @@ loader_deps_source() {
   else
     echo registry
   fi
+}
+
+# caller_path PATH: PATH as the user meant it: a relative one is taken from the directory the user
+# ran ./run.sh in (LAB_CALLER_DIR, set by run.sh before it changes to the checkout), not from the
+# checkout. Not resolved further (the folder may not exist yet).
+caller_path() {
+  if [[ $1 == /* ]]; then printf '%s\n' "$1"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${1#./}"; fi
 }
 
 # is_uint VALUE: a whole number >= 0.

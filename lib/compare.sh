@@ -6,9 +6,16 @@
 # existing cluster at a URI) runs the experiment N times, interleaved (compare_order), one run at a
 # time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
 # --repeat 1`.
-# State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders):
+# State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders), or
+# DIR/.comparisons/ID/ with --results-dir DIR (--uri sides: their runs, state and report under DIR;
+# stored absolute, so --resume ID --results-dir DIR works from any directory):
 #   args     the compare command's own arguments (NUL-separated, mode 600: a URI may hold a user
-#            name), so that --resume needs nothing else
+#            name), every secret masked (redact_secrets): results/ is what users copy, share and
+#            attach to a bug report, so it holds no password, ever
+#   (the arguments as typed, with their passwords, are in .secrets/.comparisons/ID instead, mode
+#   600 in a 700 folder beside the stacks' secrets and git-ignored with them, and only while
+#   --resume may still need them: removed once every position is complete. Written only when a
+#   secret was masked; --resume reads them, else args.)
 #   plan.tsv position<TAB>side, the order
 #   runs.tsv position<TAB>side<TAB>complete|incomplete|interrupted<TAB>exit code<TAB>results folder
 #            one line per run made, appended after each run
@@ -17,7 +24,7 @@
 # Exit codes: 0 every run complete, 1 some run incomplete or an environment error, 2 bad input,
 # 130 interrupted (the state says what is missing; the resume command is printed).
 
-COMPARE_STATE_ROOT=results/.comparisons # relative to LAB_ROOT
+COMPARE_RESULTS_DIR="" # --results-dir, absolute (caller_path); empty: the checkout's results/
 COMPARE_DEFAULT_REPEAT=4                # two ABBA blocks: the smallest balanced count with n = 4 a side
 COMPARE_ID=""
 COMPARE_EXPERIMENT=""
@@ -59,7 +66,32 @@ compare_order() {
 # compare_new_id: cmp-<UTC second>-<4 hex>, unique enough for one host's comparisons.
 compare_new_id() { printf 'cmp-%s-%04x\n' "$(date -u +%Y%m%dT%H%M%SZ)" $((RANDOM * 2 % 65536)); }
 
-compare_state_dir() { echo "$LAB_ROOT/$COMPARE_STATE_ROOT/$1"; }
+compare_results_root() { echo "${COMPARE_RESULTS_DIR:-$LAB_ROOT/results}"; }
+compare_state_dir() { echo "$(compare_results_root)/.comparisons/$1"; }
+# compare_state_shown ID: the state folder as messages name it (relative to the checkout by default).
+compare_state_shown() { local d; d=$(compare_state_dir "$1"); d=${d%/}; echo "${d#"$LAB_ROOT"/}/"; }
+# compare_resume_cmd: the command that resumes this comparison.
+compare_resume_cmd() { echo "./run.sh compare --resume $COMPARE_ID${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR}"; }
+
+# compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
+# is complete (the header says why not in results/).
+compare_secret_file() { echo "$LAB_ROOT/.secrets/.comparisons/$1"; }
+
+# compare_store_args DIR: COMPARE_ARGS into DIR/args with every secret masked, and as typed into
+# compare_secret_file when a secret was masked.
+compare_store_args() {
+  local dir=$1 a masked=() secret=0 file
+  for a in "${COMPARE_ARGS[@]}"; do
+    masked+=("$(redact_secrets "$a")")
+    [[ ${masked[-1]} == "$a" ]] || secret=1
+  done
+  (umask 077 && printf '%s\0' "${masked[@]}" >"$dir/args")
+  ((secret)) || return 0
+  file=$(compare_secret_file "$COMPARE_ID")
+  (umask 077 && mkdir -p "${file%/*}" && printf '%s\0' "${COMPARE_ARGS[@]}" >"$file") ||
+    die_env "cannot keep the --uri passwords for --resume in ${file#"$LAB_ROOT"/}"
+  chmod 700 "$LAB_ROOT/.secrets" "${file%/*}"
+}
 
 # compare_resume_args ID: the stored arguments of comparison ID, one per line in COMPARE_ARGS (a
 # missing or unreadable state is bad input: exit 2, nothing started).
@@ -67,8 +99,16 @@ compare_resume_args() {
   local id=$1 dir
   [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
   dir=$(compare_state_dir "$id")
-  [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $COMPARE_STATE_ROOT/ (the folder the comparison printed when it started)"
-  mapfile -d '' -t COMPARE_ARGS <"$dir/args"
+  [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
+  local secret
+  secret=$(compare_secret_file "$id")
+  if [[ -r $secret ]]; then
+    mapfile -d '' -t COMPARE_ARGS <"$secret"
+  else
+    mapfile -d '' -t COMPARE_ARGS <"$dir/args"
+    [[ " ${COMPARE_ARGS[*]} " != *":***@"* ]] ||
+      die_env "--resume: the --uri passwords of $id are no longer kept (${secret#"$LAB_ROOT"/} is gone): start a new comparison"
+  fi
   COMPARE_ID=$id
 }
 
@@ -85,10 +125,18 @@ compare_parse() {
     shift "$SHIFT_BY"
     case $FLAG in
       --engines) engines=$VALUE ;;
+      --results-dir)
+        COMPARE_RESULTS_DIR=$(caller_path "$VALUE")
+        COMPARE_FLAGS+=(--results-dir "$COMPARE_RESULTS_DIR")
+        ;;
       --uri)
-        [[ $VALUE =~ ^([A-Za-z0-9][A-Za-z0-9_.-]*)=(mongodb(\+srv)?://.+)$ ]] ||
-          die_usage "--uri needs NAME=URI with a mongodb:// URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$VALUE'" # die_usage masks the password
-        name=${BASH_REMATCH[1]} uri=${BASH_REMATCH[2]}
+        # die_usage masks a password in what it quotes
+        name=${VALUE%%=*} uri=${VALUE#*=}
+        [[ $VALUE == *=* && $name != *://* ]] ||
+          die_usage "--uri needs NAME=URI (e.g. --uri atlas=mongodb+srv://user@c0.example/), got '$VALUE'"
+        compare_side_name_check --uri "$name"
+        [[ $uri =~ ^mongodb(\+srv)?://.+$ ]] ||
+          die_usage "--uri $name=URI: '$uri' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)"
         [[ -z ${COMPARE_URI[$name]:-} ]] || die_usage "--uri: the name '$name' is given twice (each side needs its own)"
         COMPARE_URI[$name]=$uri
         COMPARE_SIDES+=("$name")
@@ -128,11 +176,30 @@ compare_parse() {
     [[ " ${COMPARE_FLAGS[*]} " != *" --via "* ]] || die_usage "--via chooses where the stack's loader connects; with --uri each URI says it"
   else
     local f
-    for f in --password-file --username --metrics-port; do
+    for f in --password-file --username --metrics-port --results-dir; do
       [[ " ${COMPARE_FLAGS[*]} " != *" $f "* ]] || die_usage "$f goes with --uri sides (the stacks' loader uses each stack's own secret)"
     done
   fi
   COMPARE_REPEAT=${COMPARE_REPEAT:-$COMPARE_DEFAULT_REPEAT}
+}
+
+# compare_side_name_check FLAG NAME: NAME can name a side. It names the side's results folder
+# (results/EXPERIMENT/NAME/), so: a plain folder name (letters, digits, . _ -, not starting with a
+# dot: the report skips dot folders), short enough for any file system (a folder name is at most
+# 255 bytes, and the loader writes deeper paths under it), and none the lab keeps for itself: the
+# report skips every folder named report (its own output), and latest is the link to the newest run.
+COMPARE_NAME_MAX=64
+COMPARE_RESERVED_NAMES=(report latest)
+compare_side_name_check() {
+  local flag=$1 name=$2 r
+  [[ -n $name ]] || die_usage "$flag: the side's name before = is empty (e.g. --uri prod=mongodb://host/)"
+  ((${#name} <= COMPARE_NAME_MAX)) ||
+    die_usage "$flag: the side's name is ${#name} characters, at most $COMPARE_NAME_MAX (it names the side's results folder)"
+  [[ $name =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] ||
+    die_usage "$flag: the side's name '$name' may hold only letters, digits, . _ - (it names the side's results folder)"
+  for r in "${COMPARE_RESERVED_NAMES[@]}"; do
+    [[ $name != "$r" ]] || die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"
+  done
 }
 
 # compare_run_args SIDE POSITION: the experiment verb's arguments for one run.
@@ -197,7 +264,7 @@ compare_hms() {
 
 # compare_print_plan: what will run, in order, before anything starts.
 compare_print_plan() {
-  local pos side todo=0 mark
+  local pos side todo=0 mark row uri room
   local kind="engines ${COMPARE_SIDES[*]}"
   ((${#COMPARE_URI[@]})) && kind="existing clusters ${COMPARE_SIDES[*]}"
   echo "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
@@ -205,7 +272,15 @@ compare_print_plan() {
     mark="to run"
     if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
     if [[ -n ${COMPARE_URI[$side]:-} ]]; then
-      printf '  %3d  %-16s %-7s %s\n' "$pos" "$side" "$mark" "$(redact_secrets "${COMPARE_URI[$side]}")"
+      row=$(printf '  %3d  %-16s %-7s ' "$pos" "$side" "$mark")
+      uri=$(redact_secrets "${COMPARE_URI[$side]}")
+      # A URI longer than the row's room (LAB_WRAP columns) keeps its start and its end (hosts,
+      # then options) around a "...": the user typed it whole; the row only says which it is.
+      room=$((LAB_WRAP - ${#row}))
+      if ((LAB_WRAP > 0 && ${#uri} > room && room > 20)); then
+        uri="${uri:0:$(((room - 3) * 2 / 3))}...${uri: -$(((room - 3) - (room - 3) * 2 / 3))}"
+      fi
+      printf '%s%s\n' "$row" "$uri"
     else
       printf '  %3d  %-16s %s\n' "$pos" "$side" "$mark"
     fi
@@ -220,7 +295,19 @@ compare_print_plan() {
     echo "  kept between runs: each engine's volumes (data files) and .secrets/<engine>/, the images; inmemory keeps nothing"
   fi
   compare_estimate "$todo"
-  echo "state: $COMPARE_STATE_ROOT/$COMPARE_ID/  (resume: ./run.sh compare --resume $COMPARE_ID)"
+  # a dry run writes no state: there would be nothing to resume
+  [[ $DRY_RUN == 1 ]] || echo "state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
+}
+
+# compare_out LINE: LINE on stdout; when stdout is closed (| head ended, the terminal is gone),
+# said once on stderr and the rest of stdout sent to /dev/null: the comparison goes on.
+COMPARE_STDOUT_CLOSED=0
+compare_out() {
+  printf '%s\n' "$1" 2>/dev/null && return 0
+  ((COMPARE_STDOUT_CLOSED)) && return 0
+  COMPARE_STDOUT_CLOSED=1
+  exec >/dev/null
+  info "the output was closed (e.g. | head): the comparison goes on, its lines no longer shown; the state keeps every run"
 }
 
 # compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's
@@ -238,7 +325,7 @@ compare_one() {
   if [[ -z ${COMPARE_URI[$side]:-} ]]; then
     # Down after every run: engines run one at a time (same ports), and the next side's run must
     # not share the host with this one's idle stack.
-    (ENGINE=$side; trap '' INT; verb_down) || warn "$side: down failed; stop it with './run.sh down --engine $side' before resuming"
+    (ENGINE=$side; trap '' INT HUP; verb_down) || warn "$side: down failed; stop it with './run.sh down --engine $side' before resuming"
   fi
   return "$rc"
 }
@@ -253,31 +340,90 @@ compare_report() {
     return 0
   fi
   if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/report/node_modules ]]; then
-    info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report ${dirs[*]}"
+    info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
     return 0
   fi
-  # --results-dir: the report lands beside these runs, in this checkout's results/report/.
-  (cd "$LAB_ROOT" && node report/bin/lab-report.js --results-dir "$LAB_ROOT/results" "${dirs[@]}") || warn "the report failed; run it again with: ./run.sh report ${dirs[*]}"
+  # --results-dir: the report lands beside these runs, in results/report/ (or DIR/report/).
+  local again
+  again="./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
+  # A Ctrl-C here stops only the report: every run is made and recorded, and this says how to get
+  # it. The report's own exit (130) tells: bash runs no trap for a SIGINT its child handled.
+  local rc=0
+  trap ':' INT
+  (trap - INT; cd "$LAB_ROOT" && exec node report/bin/lab-report.js --results-dir "$(compare_results_root)" "${dirs[@]}") || rc=$?
+  trap 'exit 130' INT
+  if ((rc == 130)); then
+    info "interrupted during the report: every run is kept; get the report with: $again"
+    exit 130
+  fi
+  ((rc == 0)) || warn "the report failed; run it again with: $again"
+}
+
+# compare_help: ./run.sh compare --help, compare's own part of the help.
+compare_help() {
+  echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
+  compare_usage
+  echo "  --results-dir DIR       with --uri sides: their runs, the comparison's state and report under DIR"
+  echo "  --resume ID [--results-dir DIR]"
+  echo "                          DIR: where a comparison run with --results-dir DIR keeps its state"
+  echo "Experiment flags (every run gets them): ./run.sh EXPERIMENT --help; every other verb: ./run.sh help"
+}
+
+# compare_resumable: the ids of the comparisons under the results root with a position not done.
+compare_resumable() {
+  local dir id
+  for dir in "$(compare_results_root)"/.comparisons/cmp-*; do
+    [[ -r $dir/plan.tsv ]] || continue
+    id=${dir##*/}
+    awk -F'\t' 'NR == FNR { want[$1] = 1; next } $3 == "complete" { delete want[$1] } END { for (p in want) n++; exit !n }' \
+      "$dir/plan.tsv" "$dir/runs.tsv" 2>/dev/null || [[ ! -f $dir/runs.tsv ]] || continue
+    echo "$id"
+  done
 }
 
 verb_compare() {
-  local resume="" a rest=()
+  local resume="" a rest=() given_dir=""
   # --dry-run is how this invocation runs, not part of the comparison: never stored.
   for a in "$@"; do
     case $a in
+      -h | --help) compare_help; exit 0 ;;
       --dry-run) DRY_RUN=1 ;;
       --resume | --resume=*) resume=1; rest+=("$a") ;;
       *) rest+=("$a") ;;
     esac
   done
   export DRY_RUN
+  # A relative --results-dir is the user's directory's, and stored absolute: --resume may be typed
+  # anywhere.
+  local i
+  for ((i = 0; i < ${#rest[@]}; i++)); do
+    case ${rest[i]} in
+      --results-dir=?*) given_dir=$(caller_path "${rest[i]#*=}"); rest[i]=--results-dir=$given_dir ;;
+      --results-dir) if [[ -n ${rest[i + 1]:-} && ${rest[i + 1]} != --* ]]; then given_dir=$(caller_path "${rest[i + 1]}"); rest[i + 1]=$given_dir; fi ;;
+    esac
+  done
   if [[ -n $resume ]]; then
-    # --resume ID: the stored command replaces the arguments (only --dry-run may come with it).
-    local FLAG VALUE SHIFT_BY
-    if ! split_flag "${rest[@]}" || [[ $FLAG != --resume || -z $VALUE || ${#rest[@]} -ne $SHIFT_BY ]]; then
-      die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--dry-run]"
-    fi
-    compare_resume_args "$VALUE"
+    # --resume ID [--results-dir DIR]: the stored command replaces the arguments (only --dry-run
+    # may come with it); DIR says where the state is.
+    local FLAG VALUE SHIFT_BY id="" ids
+    COMPARE_RESULTS_DIR=$given_dir
+    while ((${#rest[@]})); do
+      split_flag "${rest[@]}" || die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run]"
+      case $FLAG in
+        --resume)
+          if [[ -z $VALUE ]]; then
+            ids=$(compare_resumable | paste -sd' ' -)
+            [[ -n $ids ]] && ids="resumable here: $ids" || ids="none is resumable in $(compare_state_shown "")"
+            die_usage "--resume needs the comparison's ID (printed when it started): $ids"
+          fi
+          id=$VALUE
+          ;;
+        --results-dir) [[ -n $VALUE ]] || die_usage "--results-dir needs a value" ;;
+        *) die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run] (got '$FLAG')" ;;
+      esac
+      rest=("${rest[@]:SHIFT_BY}")
+    done
+    compare_resume_args "$id"
   else
     COMPARE_ARGS=(${rest[@]+"${rest[@]}"})
   fi
@@ -305,12 +451,12 @@ verb_compare() {
   fi
   compare_print_plan
   if [[ $DRY_RUN == 1 ]]; then
-    local pos side
+    local pos side line
     while IFS=$'\t' read -r pos side; do
       compare_done "$pos" && continue
       echo "run $pos: $side"
       compare_run_args "$side" "$pos"
-      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | sed -E 's#(mongodb(\+srv)?://[^:@/ ]*):[^@/ ]*@#\1:***@#g'
+      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done <"$COMPARE_PLAN_FILE"
@@ -321,26 +467,34 @@ verb_compare() {
   if [[ -z $resume ]]; then
     mkdir -p "$state" || die_env "cannot create $state"
     chmod 700 "$state"
-    (umask 077 && printf '%s\0' "${COMPARE_ARGS[@]}" >"$state/args")
+    compare_store_args "$state"
     mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
     COMPARE_PLAN_FILE=$state/plan.tsv
   fi
   local pos side rc status out dir missing=0 interrupted=0 code
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
-  # A Ctrl-C or SIGTERM reaches the run's loader (the whole process group), which stops and keeps
-  # what it measured; this shell only notes it, so that the run is recorded and its stack brought
-  # down before the comparison stops (run.sh's own INT trap would exit at once).
+  # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job) reaches
+  # the run's loader (experiment_run_loader passes it on; a hang-up as SIGTERM), which stops and
+  # keeps what it measured; this shell only notes it, so that the run is recorded and its stack
+  # brought down before the comparison stops (run.sh's own INT trap would exit at once, and a
+  # hang-up not trapped ended this shell at once, 129, with the run's loader still going).
   COMPARE_STOP=0
   trap 'COMPARE_STOP=130' INT
   trap 'COMPARE_STOP=143' TERM
+  trap 'COMPARE_STOP=129' HUP
+  # A closed output (| head, a terminal gone) must not end the comparison by SIGPIPE between two
+  # runs with no report and no resume line: the signal is caught (a trap, not an ignore, so that
+  # the programs started here keep the usual one), the failed write noticed by compare_out, and
+  # the rest of the output goes to /dev/null; the messages on stderr stay.
+  trap ':' PIPE
   while IFS=$'\t' read -r pos side <&3; do
     compare_done "$pos" && continue
-    echo "== run $pos of $COMPARE_ID: $side"
+    compare_out "== run $pos of $COMPARE_ID: $side"
     : >"$out"
     rc=0
     compare_one "$side" "$pos" "$out" || rc=$?
     ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
-    case $rc in 0) status=complete ;; 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
+    case $rc in 0) status=complete ;; 129 | 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
     # One line per folder the run wrote; none when it wrote nothing (the position stays missing).
     dir=""
     while IFS= read -r dir; do
@@ -354,17 +508,20 @@ verb_compare() {
     fi
   done 3<"$COMPARE_PLAN_FILE"
   trap 'exit 130' INT
-  trap - TERM
+  trap - TERM HUP
   rm -f "$out"
   if ((interrupted)); then
-    info "interrupted at run $pos: what ran is kept in $COMPARE_STATE_ROOT/$COMPARE_ID/; resume with: ./run.sh compare --resume $COMPARE_ID"
+    ((interrupted != 129)) || info "hang-up (SIGHUP: the terminal closed?): the run's loader was stopped"
+    info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
     return "$interrupted"
   fi
   compare_report
   code=0
   if ((missing)); then
-    info "$missing run(s) did not complete: ./run.sh compare --resume $COMPARE_ID runs them again"
+    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again"
     code=1
+  else
+    rm -f "$(compare_secret_file "$COMPARE_ID")" # every position complete: nothing left to resume
   fi
   return "$code"
 }

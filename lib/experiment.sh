@@ -199,9 +199,12 @@ experiment_run_loader() {
   # "ignore" (node, and docker's signal forwarding, do). A signal ignored here was the old way,
   # and a kill to run.sh alone was then lost: the run went on to its end and exited 0.
   # stdin from /dev/null: a background group that reads the terminal would be stopped (SIGTTIN).
-  local traps group pipeline
-  traps=$(trap -p INT TERM)
-  trap '' INT TERM
+  # A hang-up (SIGHUP: the terminal closed, its shell hangs up the job, not the loader's own group)
+  # is passed on as SIGTERM, which the loader handles as a stop; untrapped it ended run.sh at once
+  # and left the loader running, its run never recorded.
+  local traps group pipeline hup=0
+  traps=$(trap -p INT TERM HUP)
+  trap '' INT TERM HUP
   set -m
   { local r=0; "$@" </dev/null || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') &
   pipeline=$!
@@ -209,27 +212,35 @@ experiment_run_loader() {
   group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
   trap 'experiment_forward INT "$group"' INT
   trap 'experiment_forward TERM "$group"' TERM
+  trap 'hup=1; experiment_forward TERM "$group"' HUP
   # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends.
   while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
-  trap - INT TERM
+  trap - INT TERM HUP
   eval "$traps"
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+  if ((hup)); then
+    info "hang-up (SIGHUP): the loader was stopped as by SIGTERM; what it measured is kept, marked incomplete"
+    rc=129
+  fi
   EXPERIMENT_RESULTS=$(experiment_results_from "$out")
   rm -f "$out" "$out.rc"
   return "$rc"
 }
 
+EXPERIMENT_RESULTS_DIR="" # --results-dir, absolute (caller_path); empty: the checkout's results/
 verb_experiment() {
   local name=$1 uri="" via="" password_file="" tool="" flag value rc=0
   shift
   local loader_args=()
   local FLAG VALUE SHIFT_BY
+  EXPERIMENT_RESULTS_DIR=""
   while (($#)); do
     split_flag "$@" || die_usage "$name does not take '$1'"
     flag=$FLAG value=$VALUE
     shift "$SHIFT_BY"
     # A flag without a value: routing flags are bash's (needs a value); any other goes to the
     # loader alone, whose parser says whether it is unknown (--verbose) or needs a value (--docs).
+    ((!VALUE_EMPTY)) || empty_value_error "$flag"
     if [[ -z $value ]]; then
       case $flag in
         --uri | --via | --password-file | --tool | --loaders) die_usage "$flag needs a value" ;;
@@ -243,6 +254,8 @@ verb_experiment() {
       --via) via=$value ;;
       --password-file) password_file=$value ;;
       --tool) tool=$value ;; # lab (the loader, default) or ycsb (YCSB itself: lib/ycsb.sh)
+      # where the user stands, not the checkout run.sh works in (the loader would take it from there)
+      --results-dir) EXPERIMENT_RESULTS_DIR=$(caller_path "$value") ;;
       # several loaders are pods of a Job: only the Kubernetes path has them (lib/k8s.sh)
       --loaders) die_usage "--loaders runs that many loader pods on Kubernetes: it goes with --on k8s (./run.sh $name --on k8s --loaders $value)" ;;
       *) loader_args+=("$flag" "$value") ;;
@@ -266,6 +279,9 @@ verb_experiment() {
       esac
     done
   fi
+  # the stack's loader writes into the checkout's results/, mounted in its container
+  [[ -n $uri || -z $EXPERIMENT_RESULTS_DIR ]] ||
+    die_usage "--results-dir goes with --uri (the stack's loader writes into this checkout's results/)"
   if [[ -z $uri && " ${loader_args[*]} " == *" --metrics-port "* ]]; then
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
@@ -321,7 +337,7 @@ experiment_on_host() {
   shift 3
   local label args
   label=$(experiment_engine_label)
-  args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "$LAB_ROOT/results" "$@")
+  args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "${EXPERIMENT_RESULTS_DIR:-$LAB_ROOT/results}" "$@")
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   # The experiment file is read from this checkout (not the loader's own folder's).
   args+=(--experiments-dir "$LAB_ROOT/experiments")
@@ -386,7 +402,11 @@ experiment_in_stack() {
   run mkdir -p "$LAB_ROOT/results"
   local since rc=0
   since=$(date -u +%Y-%m-%dT%H:%M:%S)
+  # Each shard member's block writes over the loader's invocation (lib/block-writes.sh): read
+  # right before it starts and after it ends.
+  [[ $DRY_RUN == 1 ]] || block_writes_before
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}" || rc=$?
+  [[ $DRY_RUN == 1 ]] || block_writes_after || true
   # A member killed for memory during the run (it may have gone on, failed over): incomplete.
   [[ $DRY_RUN == 1 ]] || experiment_oom_check "$since" || rc=1
   # The shard members' data directories on disk, into the run's summary.json footprint.
@@ -402,7 +422,8 @@ experiment_in_stack() {
 experiment_data_dirs() {
   local svc out bytes pairs=() obj dir note
   while IFS= read -r svc; do
-    out=$(compose exec -T "$svc" du -sb /data/db 2>/dev/null) || continue
+    # stdin from /dev/null: compose exec -T forwards it and would eat the rest of the member list
+    out=$(compose exec -T "$svc" du -sb /data/db </dev/null 2>/dev/null) || continue
     bytes=${out%%[[:space:]]*}
     [[ $bytes =~ ^[0-9]+$ ]] && pairs+=("\"$svc\": $bytes")
   done < <(topology_services shard)

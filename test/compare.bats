@@ -7,6 +7,8 @@
 
 load test_helper
 
+teardown() { stop_test_server; }
+
 setup() {
   setup_lab_with_loader
   # lib/cluster.sh's ps format; init has exited 0 once `up -d` returns (as in experiment.bats).
@@ -72,6 +74,28 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   assert_output --partial "use --profile seed2013"
   lab compare experiment2 --uri a=mongodb://u:s3cret@h/ --uri a=mongodb://g/
   refute_output --partial "s3cret"
+}
+
+@test "a side's name is a results folder: a reserved, too long or unusual name is refused in one line naming the name" {
+  local long
+  long=$(printf 'x%.0s' {1..300})
+  local name
+  for name in report latest "a b" a/b "$long" .hidden; do
+    lab compare experiment2 --uri "$name=mongodb://h/" --uri b=mongodb://g/
+    assert_failure 2
+    [[ ${lines[0]} == "error: --uri: "*"'$name'"* || ${lines[0]} == "error: --uri: the side's name is 300 characters, at most 64"* ]] ||
+      fail "--uri '$name=...': the error does not blame the name: $output"
+    [[ $output != *"not a mongodb:// URI"* ]] || fail "the URI blamed for the name: $output"
+    [[ ${#lines[@]} == 2 && ${#lines[0]} -le 120 ]] || fail "not one line: $output"
+    nothing_started
+  done
+  # no name at all, or a URI that is not one: said as such
+  lab compare experiment2 --uri mongodb://h/?a=b --uri b=mongodb://g/
+  assert_failure 2
+  assert_line --index 0 --partial "--uri needs NAME=URI"
+  lab compare experiment2 --uri a=h/ --uri b=mongodb://g/
+  assert_failure 2
+  assert_line --index 0 "error: --uri a=URI: 'h/' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)"
 }
 
 @test "balanced order: A B B A A B B A, each engine up for its run and down after, each run named" {
@@ -143,6 +167,18 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   [[ $(grep -c '^run [0-9]: ' <<<"$output") == 4 ]] || fail "4 runs expected: $output"
   nothing_started
   [[ ! -e $LAB/results ]] || fail "state written by a dry run"
+  refute_output --partial "resume"
+  # inmemory's down removes its volumes: a dry run reads their names from the compose files, it
+  # does not ask docker compose config
+  lab compare experiment2 --engines wiredtiger,inmemory --repeat 2 --clients 1 --dry-run
+  assert_success
+  assert_output --regexp "\+ docker volume rm .*lab-inmemory_shard01-a-data"
+  refute_output --partial "resume"
+  nothing_started
+  lab down --engine inmemory --dry-run
+  assert_success
+  assert_output --regexp "\+ docker volume rm lab-inmemory_cfg1-data .*lab-inmemory_shard01-c-data"
+  nothing_started
   lab compare experiment2 --uri a=mongodb://u:s3cret@h1:27017/ --uri b=mongodb://h2:27017/ --repeat 2 --dry-run
   assert_success
   refute_output --partial "s3cret"
@@ -150,4 +186,148 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   assert_output --partial "nothing brought up or down"
   assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:2"
   nothing_started
+}
+
+@test "--results-dir: a relative one is the user's directory's; compare keeps its runs, state and report there" {
+  start_test_server
+  ln -s "$REPO/report" "$LAB/report"
+  local here=$BATS_TEST_TMPDIR/elsewhere
+  mkdir -p "$here"
+  cd "$here"
+  run "$LAB/run.sh" experiment1 --uri "$SERVER_URI" --engine one --results-dir out --docs 200 --metrics-port 0 </dev/null
+  assert_success
+  assert_line --regexp "^results: $here/out/experiment1/one/[0-9]{8}T[0-9]{6}Z$"
+  [[ -f $(sed -n 's/^results: //p' <<<"$output")/summary.json ]] || fail "the results line names no run"
+  run "$LAB/run.sh" compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --results-dir out --docs 200 --metrics-port 0 </dev/null
+  assert_success
+  local id
+  id=$(comparison_id)
+  assert_line "state: $here/out/.comparisons/$id/  (resume: ./run.sh compare --resume $id --results-dir $here/out)"
+  [[ $(cut -f5 "$here/out/.comparisons/$id/runs.tsv" | grep -c "^$here/out/experiment1/[ab]/") == 2 ]] ||
+    fail "runs not under out/: $(cat "$here/out/.comparisons/$id/runs.tsv")"
+  compgen -G "$here/out/report/*/index.html" >/dev/null || fail "no closing report under out/report/: $output"
+  [[ ! -e $LAB/results ]] || fail "written into the checkout's results/: $(find "$LAB/results" | head -5)"
+  # stored absolute: --resume finds it from anywhere with its --results-dir, and says nothing is left
+  cd /
+  run "$LAB/run.sh" compare --resume "$id" --results-dir "$here/out" --dry-run </dev/null
+  assert_success
+  assert_line --regexp "^ +2  b +done "
+  # the stack's loader writes into the checkout: --results-dir is refused there
+  lab compare experiment2 --engines wiredtiger,inmemory --results-dir out
+  assert_failure 2
+  lab experiment2 --results-dir out
+  assert_failure 2
+  assert_output --partial "--results-dir goes with --uri"
+}
+
+@test "what a new user types: compare --help is compare's, --resume without an ID lists the resumable, an empty value is said" {
+  lab compare --help
+  assert_success
+  assert_line --index 0 --partial "Usage: ./run.sh compare EXPERIMENT"
+  [[ ${#lines[@]} -lt 20 ]] || fail "compare --help printed the whole help (${#lines[@]} lines)"
+  refute_output --partial "Faults:"
+  # one comparison with a position left, one complete
+  local s=$LAB/results/.comparisons
+  mkdir -p "$s/cmp-20260101T000000Z-abcd" "$s/cmp-20260102T000000Z-0123"
+  printf '1\twiredtiger\n2\tinmemory\n' | tee "$s/cmp-20260101T000000Z-abcd/plan.tsv" >"$s/cmp-20260102T000000Z-0123/plan.tsv"
+  printf '1\twiredtiger\tcomplete\t0\tresults/x\n' >"$s/cmp-20260101T000000Z-abcd/runs.tsv"
+  printf '1\twiredtiger\tcomplete\t0\tresults/x\n2\tinmemory\tcomplete\t0\tresults/y\n' >"$s/cmp-20260102T000000Z-0123/runs.tsv"
+  lab compare --resume
+  assert_failure 2
+  assert_line --index 0 "error: --resume needs the comparison's ID (printed when it started): resumable here: cmp-20260101T000000Z-abcd"
+  local flag
+  for flag in --duration --clients --server-record; do
+    lab experiment2 "$flag" ''
+    assert_failure 2
+    assert_line --index 0 "error: $flag: the value is empty (got ''): give it a value (./run.sh help lists each flag's)"
+    lab compare experiment2 --engines wiredtiger,inmemory "$flag" ''
+    assert_failure 2
+    assert_line --index 0 "error: $flag: the value is empty (got ''): give it a value (./run.sh help lists each flag's)"
+  done
+  lab experiment2 --duration=
+  assert_line --index 0 --partial "error: --duration: the value is empty"
+}
+
+# hang_up_after TEXT ARGS...: ./run.sh ARGS as a job of its own (set -m: its process group, as a
+# terminal's shell starts it), SIGHUP to that whole group once TEXT is in its output (what a
+# closing terminal does); STATUS and OUTPUT_FILE after it ends.
+hang_up_after() {
+  local text=$1 i
+  shift
+  OUTPUT_FILE=$BATS_TEST_TMPDIR/hup.out
+  set -m
+  "$LAB/run.sh" "$@" </dev/null >"$OUTPUT_FILE" 2>&1 &
+  local pid=$!
+  set +m
+  for ((i = 0; i < 300; i++)); do grep -q -- "$text" "$OUTPUT_FILE" && break; sleep 0.1; done
+  grep -q -- "$text" "$OUTPUT_FILE" || fail "never printed '$text': $(cat "$OUTPUT_FILE")"
+  kill -HUP -- "-$pid"
+  STATUS=0
+  wait "$pid" || STATUS=$?
+}
+
+@test "SIGHUP (the terminal closed) during an experiment and a compare run: the loader stopped, said, the run marked; --resume redoes it" {
+  start_test_server
+  hang_up_after "): started (" experiment2 --uri "$SERVER_URI" --engine hup --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  run cat "$OUTPUT_FILE"
+  [[ $STATUS == 129 ]] || fail "experiment: exit $STATUS, want 129: $output"
+  assert_output --partial "hang-up (SIGHUP): the loader was stopped"
+  local dir
+  dir=$(sed -n 's/^results: //p' <<<"$output")
+  grep -q '"complete": false' "$LAB/$dir/summary.json" || fail "the hung-up run is not marked incomplete"
+
+  hang_up_after "): started (" compare experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  run cat "$OUTPUT_FILE"
+  [[ $STATUS == 129 ]] || fail "compare: exit $STATUS, want 129: $output"
+  local id
+  id=$(comparison_id)
+  assert_output --partial "resume with: ./run.sh compare --resume $id"
+  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '1\ta\tinterrupted\t129')" ]] || fail "runs.tsv: $output"
+  # no loader of this comparison left running (untrapped, the hang-up ended run.sh and not it)
+  sleep 1
+  ! pgrep -f -- "--comparison $id" >/dev/null || fail "a loader still runs: $(pgrep -af -- "--comparison $id")"
+  lab compare --resume "$id" --dry-run
+  assert_line --regexp "^ +1  a +to run "
+}
+
+@test "a closed output (| head) ends no comparison: every run made and recorded, one line on stderr" {
+  start_test_server
+  local err=$BATS_TEST_TMPDIR/err
+  run bash -c "'$LAB/run.sh' compare experiment1 --uri 'a=$SERVER_URI' --uri 'b=$SERVER_URI' --repeat 2 --docs 300 --metrics-port 0 </dev/null 2>'$err' | head -12; echo \"exit \${PIPESTATUS[0]}\""
+  assert_line "exit 0"
+  local id
+  id=$(comparison_id)
+  [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 4 ]] ||
+    fail "not every run recorded complete: $(cat "$LAB/results/.comparisons/$id/runs.tsv"); stderr: $(cat "$err")"
+  grep -q "the output was closed (e.g. | head): the comparison goes on" "$err" || fail "not said: $(cat "$err")"
+  ! grep -qi "broken pipe\|write error" "$err" || fail "write errors: $(cat "$err")"
+}
+
+@test "Ctrl-C during the closing report: exit 130 and the exact command that makes the report" {
+  position_rules
+  # a report that takes its time (the real one is report/test's): it says it started and waits
+  mkdir -p "$LAB/report/bin" "$LAB/report/node_modules"
+  printf '%s\n' "console.log('report: started'); setTimeout(() => {}, 60000);" >"$LAB/report/bin/lab-report.js"
+  OUTPUT_FILE=$BATS_TEST_TMPDIR/int.out
+  set -m
+  "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --repeat 1 --clients 1 --duration 5s --no-monitoring </dev/null >"$OUTPUT_FILE" 2>&1 &
+  local pid=$! i rc=0
+  set +m
+  for ((i = 0; i < 300; i++)); do grep -q "report: started" "$OUTPUT_FILE" && break; sleep 0.1; done
+  kill -INT -- "-$pid" # Ctrl-C: the terminal signals the whole foreground job
+  wait "$pid" || rc=$?
+  run cat "$OUTPUT_FILE"
+  [[ $rc == 130 ]] || fail "exit $rc, want 130: $output"
+  assert_line "interrupted during the report: every run is kept; get the report with: ./run.sh report results/experiment2/wiredtiger/20260101T000000Z results/experiment2/inmemory/20260102T000000Z"
+}
+
+@test "the plan's rows fit 120 columns with a long --uri: its start and end kept around '...'" {
+  local long="mongodb://root:s3cret@$(printf 'host%d.example.com:27017,' {1..12})last.example.com:27017/?replicaSet=rs0&tls=true"
+  LAB_WRAP=120 run "$LAB/run.sh" compare experiment2 --uri "a=$long" --uri b=mongodb://h/ --repeat 2 --dry-run </dev/null
+  assert_success
+  local l
+  for l in "${lines[@]}"; do ((${#l} <= 120)) || fail "a line of ${#l} columns: $l"; done
+  assert_line --regexp "^ +1  a +to run +mongodb://root:\*\*\*@host1\.example\.com:27017,.*\.\.\..*replicaSet=rs0&tls=true$"
+  assert_line --regexp "^ +2  b +to run +mongodb://h/$"
 }

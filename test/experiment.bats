@@ -233,6 +233,8 @@ fp_summary() {
   rule "compose * exec -T shard01-c du -sb /data/db" 1 ""
   local dir=$LAB/results/experiment1/wiredtiger/20260101T000002Z
   fp_summary "$dir"
+  # docker compose exec -T forwards stdin: the loop over the members must not lose its input.
+  export STUB_DOCKER_EXEC_STDIN=1
   lab experiment1 --docs 1000
   assert_success
   assert_called "$(compose_prefix wiredtiger) -f compose/monitoring.yml -f compose/monitoring/healthcheck-start-interval.yml exec -T shard01-a du -sb /data/db"

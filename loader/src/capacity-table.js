@@ -7,6 +7,9 @@
 // are never pooled by step number as a sweep's are (table.js groupTable).
 const { median, round } = require('../../common/stats');
 const { grid, ms } = require('./table');
+// The capacity line and its caveat (a step's delay and what it is set against) are prose: wrapped
+// within 120 columns as printed.
+const { wrapProse } = require('./wrap');
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 const { slaText } = require('../../common/sla-text');
 
@@ -23,7 +26,7 @@ function capacityTable(c) {
   const rows = [['step', 'offered', 'achieved', `intended ${p} ms`, `service ${p} ms`, 'clients busy', 'verdict']];
   c.steps.forEach((s, i) => rows.push([String(i + 1), String(s.offered_ops_per_s), String(s.achieved_ops_per_s), ms(s.intended_us), ms(s.service_us),
     s.clients_busy === null || s.clients_busy === undefined ? '-' : `${Math.round(s.clients_busy * 100)}%`, s.passed ? 'passed' : `failed: ${s.why}`]));
-  return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows, (i, n) => i === n - 1)}\n${capacityLine(c)}\n`;
+  return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows, (i, n) => i === n - 1)}\n${wrapProse(capacityLine(c))}\n`;
 }
 
 // capacityGroup(results) -> text: one capacity per repetition (summary.json capacity objects), and

@@ -133,6 +133,15 @@ function restartFacts(a, b) {
     ...(restarted ? { restart_note: `the server restarted during the run: pid ${a.pid} started ${a.started_at}, at the end pid ${b.pid} started ${b.started_at}` } : {}) };
 }
 
+// restartReason(server) -> the run's reason when the server restarted during it: one short line
+// (the terminal's "incomplete run (...)"); the full readings are in server.restart_note.
+function restartReason(server) {
+  const a = server.process_start || {};
+  const b = server.process_at_end || {};
+  const which = a.pid !== b.pid ? `pid ${a.pid} -> ${b.pid}` : `pid ${a.pid}, started again ${b.started_at}`;
+  return `the server restarted during the run (${which}): not a sample of one server process`;
+}
+
 // fcvOf(admin) -> the featureCompatibilityVersion string, or null when the server does not answer
 // it. getParameter answers { featureCompatibilityVersion: { version: '3.4' } } from 3.6 on and a
 // plain string on 3.4 (mongodb/mongo jstests/multiVersion/set_feature_compatibility_version.js of
@@ -176,4 +185,4 @@ async function describeShard(host, connectTo) {
   }
 }
 
-module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, tryCommand };
+module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, restartReason, tryCommand };

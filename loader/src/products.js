@@ -32,6 +32,9 @@ function vendorsOf(build) {
 // reads "Powered by FerretDB v1.24.2." and the backend is not known yet).
 const FERRETDB_POWERED = /Powered by FerretDB (\S+?)(?: and (\S+) (\S+?))?\.$/;
 
+// Nor does FerretDB say when its backend restarted: its serverStatus pid, uptime and localTime are
+// FerretDB's own process (v1.24.2 msg_serverstatus.go), so a PostgreSQL restarted under a running
+// FerretDB is not seen (common/process-start.js compares FerretDB's process only).
 async function ferretdbBackend(admin) {
   let r;
   try {
@@ -87,6 +90,17 @@ function ignoredBy(server, wc) {
   return why.length ? `server ignores ${wc.j ? 'j' : 'w'}: ${why.join('; ')}` : null;
 }
 
+// ignoresUnsatisfiableW(server, wc, members) -> the reason a case is not run, or null: a product
+// that ignores w acknowledges w > 1 on a standalone (FerretDB v1.24.2 accepts w:2, w:3 and an
+// unknown tag there), where MongoDB refuses it. MongoDB's reason for skipping would then be the
+// wrong one: this server cannot test w at all. members: src/wc-topology.js dataBearing.
+function ignoresUnsatisfiableW(server, wc, members) {
+  const p = productOf(server);
+  if (!p || !p.ignores['write_concern.w'] || !members || members.kind !== 'standalone') return null;
+  if (!(typeof wc.w === 'number' && wc.w > 1)) return null;
+  return `${p.name} ignores w: it acknowledges w:${wc.w} on a standalone, which MongoDB refuses (BadValue), so w:${wc.w} cannot be tested on this server; ${p.ignores['write_concern.w']}`;
+}
+
 // imageVendor(image) -> the PRODUCTS id whose official image this is ('psmdb'), or null (MongoDB's).
 function imageVendor(image) {
   const repo = String(image || '').split(/[:@]/)[0];
@@ -94,4 +108,4 @@ function imageVendor(image) {
   return hit ? hit[0] : null;
 }
 
-module.exports = { vendorsOf, productOf, ignoredBy, imageVendor, PRODUCTS, FERRETDB_POWERED };
+module.exports = { vendorsOf, productOf, ignoredBy, ignoresUnsatisfiableW, imageVendor, PRODUCTS, FERRETDB_POWERED };

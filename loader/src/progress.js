@@ -18,7 +18,8 @@ class Progress {
     this.stop();
     this.active = true;
     this.label = label;
-    this.total = total;
+    // Seconds to the millisecond: warm-up + --duration 1ms printed 5.001000000000000334.
+    this.total = unit === 's' && typeof total === 'number' ? Math.round(total * 1000) / 1000 : total;
     this.unit = unit;
     this.startedAt = Date.now();
     this.lastLine = Date.now();
@@ -29,9 +30,9 @@ class Progress {
         hideCursor: true,
         etaBuffer: 30,
       }, cliProgress.Presets.shades_classic);
-      this.bar.start(total, 0, { rate: 0 });
+      this.bar.start(this.total, 0, { rate: 0 });
     } else {
-      this.stream.write(`${label}: started (${total} ${unit})\n`);
+      this.stream.write(`${label}: started (${this.total} ${unit})\n`);
     }
   }
 
@@ -47,7 +48,8 @@ class Progress {
       const elapsed = (Date.now() - this.startedAt) / 1000;
       // Seconds of a timed step: what is left of the shown value (10/30 s: ETA 20s). Extrapolated
       // from the elapsed time it came out a second off the line's own figures.
-      const eta = this.unit === 's' ? Math.max(0, this.total - value)
+      // To the millisecond: 1.001 - 1 is 0.001000000000000334 in floating point.
+      const eta = this.unit === 's' ? Math.max(0, Math.round((this.total - value) * 1000) / 1000)
         : value > 0 && this.total ? Math.max(0, Math.round((elapsed * (this.total - value)) / value)) : '?';
       this.stream.write(`${this.label}: ${value}/${this.total} ${this.unit} (${pct}%), ${Math.round(rate)} ops/s, ETA ${eta}s\n`);
     }

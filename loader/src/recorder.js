@@ -106,12 +106,20 @@ class Recorder {
   }
 }
 
-// dueBeforeWindow(step, intendedMs, endMs): a paced op that was due during the step's warm-up and
-// ended inside the measured window (issue 41 item 3). Counted in the window, a client that fell
-// behind in a late warm-up made the window's achieved rate exceed the offered one (258.9 at 225);
-// such an op belongs to the warm-up (worker.js records it apart, runner.js adds it there).
-function dueBeforeWindow(step, intendedMs, endMs) {
-  return Boolean(intendedMs) && step.measureAt > step.startAt && intendedMs < step.measureAt && endMs >= step.measureAt;
+// inWarmup(step, endMs): the op completed before the step's measured window opened (measureAt;
+// a step without warm-up has measureAt = startAt). Ops are placed by when they complete, so the
+// window counts exactly the ops that completed in it. Counting a paced op due in the warm-up in
+// the warm-up instead, wherever it completed, emptied the first measured seconds of a client that
+// had fallen behind (a false dip; 0 ops a second while more was offered than the server served).
+function inWarmup(step, endMs) {
+  return step.measureAt > step.startAt && endMs < step.measureAt;
+}
+
+// dueInWarmup(step, intendedMs): a paced op due in the warm-up (counted in the window where it
+// completed there; summary.json steps[].warmup.backlog_ops says how many, as a window that worked
+// off a backlog may achieve more than was offered).
+function dueInWarmup(step, intendedMs) {
+  return Boolean(intendedMs) && step.measureAt > step.startAt && intendedMs < step.measureAt;
 }
 
 // mergeInterval(deltas, intervalS, acc): deltas = one flush() per worker for the same second.
@@ -154,4 +162,4 @@ function mergeInterval(deltas, intervalS, acc) {
   return line;
 }
 
-module.exports = { dueBeforeWindow, Pacer, Recorder, mergeInterval };
+module.exports = { inWarmup, dueInWarmup, Pacer, Recorder, mergeInterval };

@@ -6,7 +6,8 @@
 // Text, not a URL parser: it must also mask what no parser accepts (a usage error echoes the URI
 // the user typed, e.g. mongodb://root:p@ss@host/ with an unescaped @, or a password with a /).
 // Hosts never hold an @, so the user information ends at the last @ before the query.
-const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^:@/?]*):[^?]*@/;
+// The scheme is optional (root:pw@host/ is refused, and echoed); a scheme's // is no password.
+const USERINFO = /^((?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?)([^:@/?]*):(?!\/\/)[^?]*@/;
 const SECRET_OPTION = /([?&](?:[^=&]*(?:password|secret|token)[^=&]*|authMechanismProperties)=)[^&#]*/gi;
 function redactUri(uri) {
   return String(uri).replace(USERINFO, '$1$2:***@').replace(SECRET_OPTION, '$1***');

@@ -9,10 +9,12 @@ const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./usage');
 const { readSecret, newClient } = require('./clients');
-const { describe, backendOf, serverProcessNow, restartFacts } = require('./describe');
+const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('./describe');
 const retryWrites = require('./retry-writes');
 const { storageFacts } = require('./storage-facts');
 const { noStepMeasured } = require('../../common/step-failure');
+const { everyStepTooShort } = require('./too-short');
+const { serverLine } = require('./server-line');
 const { connect } = require('./connect');
 const { connectionFacts } = require('./connection-facts');
 const { engineLabel } = require('./engine-label');
@@ -24,7 +26,8 @@ const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
-const { secondOf, stabilityOf, stabilityLine } = require('./stability');
+const { secondOf, stabilityOf } = require('./stability');
+const { stabilityLines } = require('./stability/line');
 const { LiveDips, annotationText } = require('./stability/live');
 const { OPS, makeDoc } = require('./workload');
 const { kind } = require('./kinds');
@@ -188,7 +191,7 @@ class Run {
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
-    this.log(`server ${description.server.version ?? '?'} (${description.topology.kind}), storage engine ${reported ?? 'not reported'}`);
+    this.log(serverLine(description.server, description.topology, reported)); // names FerretDB, Percona (src/server-line.js)
     this.log(`writing into ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
@@ -330,7 +333,7 @@ class Run {
         stepDone: () => { for (const f of this.stepWaiters) f(); },
         // A kind's note from a worker (kinds/index.js env.note): kept for its afterStep.
         note: (index, data) => { if (this.current && this.current.step.index === index) this.current.acc.notes.push(data); },
-        abort: (reason) => this.stop(`lost the server: ${reason}`, 1),
+        abort: (reason) => this.lostClient(reason),
         crash: (reason) => this.stop(reason, 1),
       },
     });
@@ -338,49 +341,86 @@ class Run {
     await this.pool.start(maxClients, this.opts.workers, this.log);
   }
 
+  // lostClient(reason): a client's connection failed for good (src/clients.js isFatal). "Lost the
+  // server" only when the server does not answer now (2 s); one that answers as a new process
+  // restarted; one that answers as the same process stayed up (its backend, a proxy or the
+  // network failed the client): each stops the run with what happened.
+  // The step waits for this check (this.lostCheck) before it is summed up: it ended because of it.
+  lostClient(reason) {
+    if (this.stopReason || this.lostCheck) return;
+    this.lostCheck = this.whyLost(reason);
+  }
+
+  async whyLost(reason) {
+    const start = this.description && this.description.server ? this.description.server.process_start : null;
+    const now = this.client ? await Promise.race([serverProcessNow(this.client), sleep(2000).then(() => null)]) : null;
+    if (!now) return this.stop(`lost the server: ${reason}`, 1);
+    const facts = restartFacts(start, now);
+    if (facts.restarted_during_run) {
+      Object.assign(this.description.server, facts);
+      return this.stop(`${restartReason(this.description.server)}; ${reason}`, 1);
+    }
+    return this.stop(`the server stayed up (it answers, pid ${now.pid}) but a client's connection failed: ${reason}`, 1);
+  }
+
   async tick(step, acc) {
     // A warm-up second: run and shown (timeline warmup: true), counted in the step's warm-up, not
-    // in its measurement (throughput, percentiles, the loader's verdict). The tick at the end of
-    // the warm-up is scheduled for that moment (runSteps), and what its flush collects is still
-    // warm-up: the measurement starts when that flush was asked for.
+    // in its measurement (throughput, percentiles, the loader's verdict). The measured window opens
+    // at step.measureAt exactly, and each op is placed by when it completed (worker.js: `warm` for
+    // the ops that completed before it): the window counts exactly the ops that completed in it,
+    // the warm-up's stragglers and a paced client's backlog included. The tick at the end of the
+    // warm-up is scheduled for that moment (runSteps); its line ends at measureAt, and what its
+    // flush brought that completed after measureAt opens the first measured line (acc.carry).
     const warming = acc.warming;
     const askedAt = now();
     const replies = await this.pool.flush();
     const t = now();
-    const intervalS = (t - acc.lastTick) / 1000;
-    acc.lastTick = t;
+    const ending = warming && askedAt >= step.measureAt - TIMER_SLACK_MS;
+    const lineEnd = ending ? Math.min(t, step.measureAt) : t;
+    const intervalS = Math.max(0.001, (lineEnd - acc.lastTick) / 1000);
+    acc.lastTick = lineEnd;
+    const cpuS = Math.max(0.001, (t - (acc.lastCpuAt ?? acc.startAt)) / 1000);
+    acc.lastCpuAt = t;
     const cpu = process.cpuUsage(acc.lastCpu);
     acc.lastCpu = process.cpuUsage();
-    const cpuCores = (cpu.user + cpu.system) / 1e6 / intervalS;
+    const cpuCores = (cpu.user + cpu.system) / 1e6 / cpuS;
     const host = this.hostCpu ? this.hostCpu.sample(cpuCores) : null;
-    let okTotal = 0;
+    let doneOk = 0; // every op that completed in this flush, warm-up's too: the progress of a step bounded by its work
     for (const r of replies) {
       if (r.lastOkAt > acc.lastOkAt) acc.lastOkAt = r.lastOkAt;
       if (r.lastError && !acc.errorsSeen.has(r.lastError)) {
         acc.errorsSeen.add(r.lastError);
         this.log(`operation error (counted as outcome=error): ${r.lastError}`);
       }
-      for (const [op, d] of Object.entries(r.ops)) {
-        okTotal += d.ok;
-        this.metrics.addInterval(op, d);
+      for (const d of [r.ops, r.warm || {}]) {
+        for (const [op, x] of Object.entries(d)) {
+          doneOk += x.ok;
+          this.metrics.addInterval(op, x);
+        }
       }
+      acc.warm.backlog = (acc.warm.backlog || 0) + (r.backlog || 0);
     }
-    const ops = mergeInterval(replies.map((r) => r.ops), intervalS, warming ? acc.warm.ops : acc.ops);
-    // ops due in the warm-up that ended in the window (worker.js `early`): the warm-up's, never the window's
-    const early = replies.map((r) => r.early).filter((e) => e && Object.keys(e).length);
-    if (early.length) {
-      mergeInterval(early, intervalS, acc.warm.ops);
-      for (const e of early) for (const [op, d] of Object.entries(e)) this.metrics.addInterval(op, d);
+    const warmDeltas = replies.map((r) => r.warm).filter((e) => e && Object.keys(e).length);
+    let ops;
+    if (warming) {
+      ops = mergeInterval(warmDeltas, intervalS, acc.warm.ops);
+      acc.carry = [...(acc.carry || []), ...replies.map((r) => r.ops)];
+    } else {
+      // completed before the window opened, flushed after it did: the warm-up's count, no line's
+      if (warmDeltas.length) mergeInterval(warmDeltas, intervalS, acc.warm.ops);
+      ops = mergeInterval([...(acc.carry || []), ...replies.map((r) => r.ops)], intervalS, acc.ops);
+      acc.carry = null;
     }
-    if (warming && askedAt >= step.measureAt - TIMER_SLACK_MS) {
+    const okTotal = Object.values(ops).reduce((n, o) => n + o.ok, 0); // this line's operations
+    if (ending) {
       acc.warming = false;
-      acc.measuredFrom = askedAt;
+      acc.measuredFrom = step.measureAt;
       this.metrics.setWarmup(false);
       this.annotator.annotate(step.phase, `${this.config.name}: step ${step.index + 1}: warm-up over (${durationText(this.config.warmupMs)}), measuring`);
     }
     const line = {
-      t: new Date(t).toISOString(),
-      elapsed_s: round((t - this.runStart) / 1000, 3),
+      t: new Date(lineEnd).toISOString(),
+      elapsed_s: round((lineEnd - this.runStart) / 1000, 3),
       interval_s: round(intervalS, 3),
       // The last line of a step covers the rest of a second; its ops_per_s is a rate over a short
       // interval, so graphs can leave it out.
@@ -411,8 +451,8 @@ class Run {
       // A full or read-only disk: stop cleanly; what was measured stays in memory for the summary.
       this.stop(e.message, 1);
     }
-    acc.totalOk += okTotal;
-    const rate = okTotal / intervalS;
+    acc.totalOk += doneOk;
+    const rate = doneOk / cpuS;
     // Progress in what bounds the step: documents done, or seconds elapsed.
     if (step.durationS === null) this.progress.update(acc.totalOk, rate);
     else this.progress.update(Math.min(step.durationS + step.warmupS, Math.round((t - acc.startAt) / 1000)), rate);
@@ -538,6 +578,7 @@ class Run {
         }
       })();
       await done;
+      if (this.lostCheck) await this.lostCheck; // a client lost its server: why, before the step is summed up
       over = true;
       wake();
       await ticker;
@@ -689,6 +730,10 @@ class Run {
     if (this.client && this.description && this.description.server && !this.stopReason) {
       const end = await Promise.race([serverProcessNow(this.client), sleep(2000).then(() => null)]);
       Object.assign(this.description.server, restartFacts(this.description.server.process_start, end));
+      // What it measured spans two server processes (a crash and a restart the driver rode
+      // through): no sample of one server. Incomplete, exit 1: the report leaves it out of
+      // verdicts and compare --resume runs it again.
+      if (this.description.server.restarted_during_run) this.stop(restartReason(this.description.server), 1);
     }
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
@@ -704,7 +749,8 @@ class Run {
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
     if (this.registration) this.registration.release();
     // Every step's operations failed (or none ran): not a measurement, exit 1 (src/step-failure.js).
-    const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) : null;
+    // Every step too short to measure, for the --duration asked (src/too-short.js): exit 1 as well.
+    const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) || everyStepTooShort(this.steps) : null;
     if (unmeasured) this.stop(unmeasured, 1);
     let complete = !this.stopReason;
     if (this.runDir) {
@@ -722,16 +768,16 @@ class Run {
         } catch { /* the placeholder stays */ }
       }
       this.printTable(complete);
-      if (this.description && this.description.server && this.description.server.restarted_during_run) this.stderr.write(`warning: ${this.description.server.restart_note}: what was measured spans two server processes (summary.json server.restarted_during_run)\n`);
       for (const o of this.registration ? this.registration.overlaps().filter((x) => x.noticed === 'started during this run') : []) {
-        this.stderr.write(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)\n`);
+        this.log(`warning: another loader (pid ${o.pid}, started ${o.started_at}, results ${o.results}) started against the same server and ${this.config.database}.${this.config.collection} during this run: the two interfered (summary.json concurrent_runs)`);
       }
       this.stdout.write(`results: ${this.runDir.dir}\n`);
-      if (!complete) this.stderr.write(`incomplete run (${this.stopReason}); ${file ? `partial results in ${file}` : `summary.json in ${this.runDir.dir} could not be written; the table above is what was measured`}\n`);
+      // The reason is the error line's below: said once (with a driver's message it ran to 382 columns).
+      if (!complete) this.log(`incomplete run: ${file ? `partial results in ${file}` : `summary.json in ${this.runDir.dir} could not be written; the table above is what was measured`}`);
     } else if (this.steps.length) {
       this.printTable(false);
     }
-    if (!complete) this.stderr.write(`error: ${this.stopReason}\n`);
+    if (!complete) this.log(`error: ${this.stopReason}`); // this.log: within 120 columns
   }
 
   printTable(complete) {
@@ -749,13 +795,10 @@ class Run {
     }
     // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
     for (const st of this.steps) {
-      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`REPLICATION: step ${st.index}: ${f}\n`);
+      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`${wrapLine(`REPLICATION: step ${st.index}: ${f}`)}\n`);
     }
-    // One line per step: its dips and their causes (src/stability/line.js).
-    for (const st of this.steps) {
-      const line = stabilityLine(st.index, st.stability);
-      if (line) this.stdout.write(`${line}\n`);
-    }
+    // Per step its dips and their causes; steps that read the same said once (src/stability/line.js).
+    for (const line of stabilityLines(this.steps)) this.stdout.write(`${line}\n`);
   }
 }
 

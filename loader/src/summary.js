@@ -7,6 +7,7 @@ const { judge } = require('./selfmon');
 const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
 const { withFailure } = require('../../common/step-failure');
+const { tooShort } = require('./too-short');
 const { redactUri } = require('./redact-uri');
 const { stepWritten, runWritten } = require('./documents-written');
 
@@ -47,6 +48,10 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
       seconds: round(((from ?? endAt) - step.startAt) / 1000, 3),
       ops: ops.reduce((a, o) => a + o.ok, 0),
       errors: ops.reduce((a, o) => a + o.err, 0),
+      // Paced ops due in the warm-up that completed in the window, and are counted there (the
+      // window counts what completed in it): a window that works off a backlog may achieve more
+      // than it offered.
+      ...(acc.warm.backlog ? { backlog_ops: acc.warm.backlog } : {}),
       ...(from === null ? { measured: false, note: 'the step ended within its warm-up: nothing was measured' } : {}),
     };
     out.measured_from = from === null ? null : new Date(from).toISOString();
@@ -69,6 +74,10 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     }
   }
   out.loader = judge(acc.seconds, cores);
+  // Too few operations or too short a time to measure (src/too-short.js); a step cut short has
+  // its own mark (complete: false).
+  const short = early ? null : tooShort(out, { durationS: step.durationS ?? null });
+  if (short) out.too_short = short;
   return out;
 }
 

@@ -6,13 +6,23 @@
 const { median, round } = require('../../common/stats');
 
 const { mibPerS } = require('./mib');
-const { wrapProse } = require('./wrap');
+const { wrapProse, wrapLine, WIDTH } = require('./wrap');
 const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
+// A left-aligned last column is prose (a capacity step's verdict, a note): where a row would pass
+// WIDTH it wraps under itself, the other columns kept aligned.
 function grid(rows, left) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (left(i, r.length) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows.map((r) => {
+    const cells = r.map((c, i) => (left(i, r.length) ? c.padEnd(widths[i]) : c.padStart(widths[i])));
+    const line = cells.join('  ').trimEnd();
+    const before = cells.slice(0, -1).join('  ');
+    const room = WIDTH - before.length - 2;
+    if (line.length <= WIDTH || !left(r.length - 1, r.length) || room < 20) return line;
+    const [first, ...rest] = wrapLine(r.at(-1), room, '').split('\n');
+    return [`${before}  ${first}`, ...rest.map((l) => `${' '.repeat(before.length + 2)}${l}`)].join('\n');
+  }).join('\n');
 }
 
 // Latencies in ms to 10 us, from summary.json's us (capacity-table.js prints them alike).
@@ -35,7 +45,8 @@ function caseLines(s) {
   const label = s.name ? `${s.index} ${s.name}` : `step ${s.index}`;
   if (s.not_applicable) out.push(`not applicable: ${label}: ${s.not_applicable}`);
   if (s.unsupported) out.push(`unsupported: ${label}: ${s.unsupported}`);
-  if (s.server_ignores) out.push(`${s.server_ignores.split(':')[0]}: ${label}: measured, never a verdict (${s.server_ignores.slice(s.server_ignores.indexOf(':') + 2).split(' (')[0]})`);
+  if (s.server_ignores && s.skipped) out.push(`${s.server_ignores.split(':')[0]}: ${label}: not run, cannot be tested on this server`);
+  else if (s.server_ignores) out.push(`${s.server_ignores.split(':')[0]}: ${label}: measured, never a verdict (${s.server_ignores.slice(s.server_ignores.indexOf(':') + 2).split(' (')[0]})`);
   if (s.stopped) out.push(`stopped: ${label}: ${s.stopped}`);
   if (s.documents && s.documents.arrived !== undefined && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
     out.push(`documents: ${label}: ${s.documents.sent} sent, ${s.documents.arrived} arrived (counted after the case)`);
@@ -88,6 +99,7 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (w0) out += `note: ${w0.latency_meaning}\n`;
   for (const s of steps) {
     if (!s.complete) out += `note: step ${s.index} ended early; its ops/s are over the ${s.measured_s} s it was measuring (to its last completed operation)\n`;
+    if (s.too_short) out += `note: step ${s.index} is too short to measure, left out of verdicts: ${s.too_short}\n`;
     if (s.loader.limited) out += `WARNING: step ${s.index} was limited by the loader, not the server: ${s.loader.reasons.join('; ')}\n`;
     if (s.loader.contention.length) out += `note: step ${s.index} shared the host with other load (not counted against the loader): ${s.loader.contention.join('; ')}\n`;
   }

@@ -12,7 +12,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { LoopDelay } = require('./loop-delay');
 const { Rng } = require('../../common/rng');
-const { Recorder, Pacer, dueBeforeWindow } = require('./recorder');
+const { Recorder, Pacer, inWarmup, dueInWarmup } = require('./recorder');
 const { newClient, isFatal } = require('./clients');
 const { opsFor, clientStream } = require('./workload');
 
@@ -20,9 +20,12 @@ const { conn, config, clientIds, workerIndex, lastOk } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
 
 const recorder = new Recorder(lastOk);
-// Paced ops due during a step's warm-up that ended in its measured window (recorder.js
-// dueBeforeWindow): flushed apart as `early`, counted by the main thread in the warm-up.
-const early = new Recorder(null);
+// Ops that completed before the step's measured window opened (recorder.js inWarmup): flushed
+// apart as `warm`, counted by the main thread in the warm-up. Each op is placed by when it
+// completed, so the window counts exactly the ops that completed in it: the warm-up's stragglers
+// too, and a paced client's backlog from the warm-up (counted apart as `backlog` as well).
+const warm = new Recorder(lastOk);
+let backlog = 0;
 
 // Commands each client sends in setup, before any step: its pooled connection is open (and
 // authenticated) and the driver's command path (server selection, OP_MSG, BSON) is compiled
@@ -52,8 +55,9 @@ function flush(seq) {
     cpuPrev = process.threadCpuUsage();
     self.cpuUs = c.user + c.system;
   }
-  parentPort.postMessage({ type: 'interval', seq, ops, early: early.flush(), self, lastError, lastOkAt: Math.max(recorder.lastOkAt, early.lastOkAt) });
+  parentPort.postMessage({ type: 'interval', seq, ops, warm: warm.flush(), backlog, self, lastError, lastOkAt: Math.max(recorder.lastOkAt, warm.lastOkAt) });
   lastError = null;
+  backlog = 0;
 }
 
 const clients = new Map(); // client id -> { client, col }
@@ -75,8 +79,11 @@ async function runClient(id, step) {
   // env: what a kind may need beyond its collection (kinds/index.js).
   const note = (data) => parentPort.postMessage({ type: 'note', index: step.index, id, data });
   const next = opsFor(config, col, rng, id, step, { db, client, note });
-  const rec = (op, startMs, endMs, intendedMs, ...rest) =>
-    (dueBeforeWindow(step, intendedMs, endMs) ? early.record : record)(op, startMs, endMs, intendedMs, ...rest);
+  const rec = (op, startMs, endMs, intendedMs, ...rest) => {
+    if (inWarmup(step, endMs)) return warm.record(op, startMs, endMs, intendedMs, ...rest);
+    if (dueInWarmup(step, intendedMs)) backlog++;
+    return record(op, startMs, endMs, intendedMs, ...rest);
+  };
   // Paced clients start spread over one interval (client k of n at k/n of it), so that together
   // they offer an even stream, not n operations at once every interval (a burst that queues at
   // the server and was counted as its latency), and a short step offers its rate, not a whole

@@ -1,28 +1,18 @@
 'use strict';
-// Operations due before the measured window are never counted in it (issue 41 item 3): a paced
-// step whose server stalls across the end of its warm-up catches up on the ops due in the warm-up
-// after the window opened. Counted in the window they made achieved exceed offered (258.9 at 225
-// in the issue); they belong to the warm-up (recorder.js dueBeforeWindow, worker.js `early`).
+// Achieved against offered when a paced step's server stalls across the end of its warm-up: the
+// client catches up in the window on ops due in the warm-up. The window counts what completed in
+// it (test/warmup-window.test.js), so any excess over the offered rate is that backlog, which the
+// summary states (steps[].warmup.backlog_ops); nothing else may push achieved above offered.
 // mongo-java-server is paused (SIGSTOP) from 1.0 s to 2.6 s of a step whose warm-up ends at 2 s.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { startServer } = require('./support/server');
 const { startLoader, tmpResults, latestRun } = require('./support/loader');
-const { dueBeforeWindow } = require('../src/recorder');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-test('dueBeforeWindow: a paced op due in the warm-up that ended in the window; nothing else', () => {
-  const step = { startAt: 1000, measureAt: 3000 };
-  assert.equal(dueBeforeWindow(step, 2500, 3100), true);
-  assert.equal(dueBeforeWindow(step, 2500, 2900), false, 'ended in the warm-up: the warm-up\'s flush has it');
-  assert.equal(dueBeforeWindow(step, 3000, 3100), false, 'due in the window');
-  assert.equal(dueBeforeWindow(step, 0, 3100), false, 'unpaced (no due time): as before');
-  assert.equal(dueBeforeWindow({ startAt: 1000, measureAt: 1000 }, 900, 1100), false, 'no warm-up');
-});
-
-test('a stall across the end of the warm-up: achieved stays at or under offered', { timeout: 120000 }, async (t) => {
+test('a stall across the end of the warm-up: achieved above offered only by the backlog the summary counts', { timeout: 120000 }, async (t) => {
   const server = await startServer();
   const results = tmpResults();
   try {
@@ -42,8 +32,12 @@ test('a stall across the end of the warm-up: achieved stays at or under offered'
     t.diagnostic(`offered 200 ops/s, achieved ${achieved.toFixed(1)} in the window; warm-up ${s.warmup?.ops} operations`);
     // the premise: the stall built a backlog (the window's intended p99 shows the wait)
     assert.ok(s.ops.find.intended_latency_us.p99 > 100000, `no backlog: intended p99 ${s.ops.find.intended_latency_us.p99} us`);
-    // ~200 ops were due in the stalled second of the warm-up; in the window they would add ~67/s
-    assert.ok(achieved <= 200 * 1.05, `achieved ${achieved} > offered 200`);
+    // What completed in the window: at most what was due in it (offered x duration, one op a
+    // client of rounding) plus the backlog from the warm-up, which the summary counts.
+    const count = Object.values(s.ops).reduce((a, o) => a + o.count, 0);
+    const backlog = s.warmup.backlog_ops ?? 0;
+    assert.ok(count <= 200 * s.duration_s + 2 + backlog, `${count} completed in ${s.duration_s} s at 200 offered, backlog ${backlog}`);
+    assert.ok(achieved <= 200 * 1.05 || backlog > 0, `achieved ${achieved} > offered 200 with no backlog to explain it`);
   } finally {
     server.proc.kill('SIGCONT');
     await server.stop();

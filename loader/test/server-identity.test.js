@@ -40,3 +40,16 @@ test('ignoredBy: FerretDB ignores j and w>1/majority; w:1 and w:0 ask nothing it
   assert.equal(ignoredBy({ vendors: [{ product: 'psmdb', version: '8.0.4-2' }] }, { w: 1, j: true }), null);
   assert.equal(ignoredBy({ vendors: [] }, { w: 'majority', j: true }), null);
 });
+
+test('serverLine names the product a build names (FerretDB and its backend), else the version; ignoresUnsatisfiableW only where w is ignored on a standalone', () => {
+  const { serverLine } = require('../src/server-line');
+  const { ignoresUnsatisfiableW } = require('../src/products');
+  const ferret = { version: '7.0.42', vendors: [{ product: 'ferretdb', field: 'ferretdbVersion', version: 'v1.24.2' }], backend: { name: 'SQLite', version: '3.46.0' } };
+  assert.equal(serverLine(ferret, { kind: 'standalone' }), 'server FerretDB v1.24.2 (MongoDB 7.0.42 compatible, backend SQLite 3.46.0) (standalone), storage engine not reported');
+  assert.equal(serverLine({ version: '8.0.4' }, { kind: 'mongos' }, 'wiredTiger'), 'server 8.0.4 (mongos), storage engine wiredTiger');
+  const standalone = { kind: 'standalone', members: 1 };
+  assert.match(ignoresUnsatisfiableW(ferret, { w: 2 }, standalone), /^FerretDB ignores w: it acknowledges w:2 on a standalone/);
+  assert.equal(ignoresUnsatisfiableW(ferret, { w: 'majority' }, standalone), null, "majority on a standalone is MongoDB's w:1 too");
+  assert.equal(ignoresUnsatisfiableW({ version: '8.0.4', vendors: [] }, { w: 2 }, standalone), null, 'MongoDB refuses it: its own reason stands');
+  assert.equal(ignoresUnsatisfiableW(ferret, { w: 2 }, { kind: 'replica_set_member', members: 3 }), null);
+});

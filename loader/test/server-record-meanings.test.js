@@ -13,14 +13,28 @@ const { lineOf } = require('./support/server-lines');
 
 const LINE_OF = { wiredTiger: 'mongod-8.0-wiredtiger-replset', inMemory: 'psmdb-8.0-inmemory-replset', mmapv1: 'mongod-4.0-mmapv1-replset', rocksdb: 'psmdb-3.6-rocksdb-replset' };
 
-test('every figure has a row for every engine (or a default), each with what it measures and its source', () => {
+// Figures keyed by something other than the engine: lag by its source, block writes by the
+// cgroup version (the kernel's count is one quantity on every engine).
+const KEYS = { lag: ['optimeDate', 'lastAppliedWallTime'], block_writes: ['v1', 'v2'] };
+
+test('every figure has a row for every engine (or a default, or its own keys), each with what it measures and its source', () => {
   for (const [name, f] of Object.entries(FIGURES)) {
     assert.ok(f.what, name);
-    for (const e of ENGINES) {
-      const m = meaningOf(name, name === 'lag' ? 'optimeDate' : e);
-      assert.ok(m.measures && m.source, `${name} on ${e}`);
+    for (const k of KEYS[name] || ENGINES) {
+      const m = f[k] || f.default;
+      assert.ok(m && m.measures && m.source, `${name} on ${k}`);
     }
   }
+});
+
+test('block writes: one quantity whatever the engine, a cgroup v1 figure (a lower bound) never the same quantity as a v2 one', () => {
+  const v1 = meaningOf('block_writes', 'v1');
+  const v2 = meaningOf('block_writes', 'v2');
+  assert.equal(v1.lower_bound, true);
+  assert.ok(comparable('block_writes', { wiredtiger: [v2.quantity], inmemory: [v2.quantity] }).same);
+  const c = comparable('block_writes', { wiredtiger: [v1.quantity], rocksdb: [v2.quantity] });
+  assert.equal(c.same, false);
+  assert.match(c.why, /no verdict: wiredtiger counts .*a lower bound.*; rocksdb counts .*io\.stat wbytes/);
 });
 
 test('write bytes: each engine\'s parts are fields the record reads, and the line the shim plays reports them', () => {

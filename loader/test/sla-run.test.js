@@ -94,8 +94,10 @@ test('--sla on a server that serves at most R ops/s: the search finds R within i
 test('bad --sla: a percentile the summary does not have, no unit, a sweep of clients, an experiment not bounded by --duration: one line, exit 2', async () => {
   const cases = [
     [['experiment2', '--sla', 'p98=10ms'], /^error: --sla: 'p98' is not a percentile the summary has \(p50, p90, p99, p99\.9\)$/],
-    [['experiment2', '--sla', 'P99=10ms'], /'P99' is not a percentile/],
-    [['experiment2', '--sla', 'p99=10'], /is not a duration/],
+    [['experiment2', '--sla', 'P99=10ms'], /^error: --sla 'P99=10ms': write p99=10ms \(the form is PERCENTILE=DURATION\)$/],
+    [['experiment2', '--sla', 'p99=10'], /: write p99=10ms /],
+    [['experiment2', '--sla', 'p99<=50ms'], /^error: --sla 'p99<=50ms': write p99=50ms \(the form is PERCENTILE=DURATION\)$/],
+    [['experiment2', '--sla', 'p99=1.5ms'], /is finer than 1 ms/],
     [['experiment2', '--sla', 'p99'], /is not PERCENTILE=DURATION/],
     [['experiment2', '--sla', 'p99=10ms', '--clients', '1,2,4'], /--sla runs every step at one client count: --clients N, not 1,2,4/],
     [['experiment1', '--sla', 'p99=10ms'], /--sla does not apply to experiment1: its insert steps are bounded by documents, not --duration/],

@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { stepStability } = require('../src/stability/stability');
 const { explainDips, NO_EVENT, RULES } = require('../src/stability/explain');
-const { stabilityLine } = require('../src/stability/line');
+const { stabilityLine, stabilityLines, MAX_LINES } = require('../src/stability/line');
 const { FIELDS } = require('../src/server-record/fields');
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
@@ -132,11 +132,42 @@ test('every rule of causes.json names fields the server record writes, and cites
   }
 });
 
-test('the terminal line stays within 120 columns however many kinds of causes', () => {
+test('the terminal lines stay within 120 columns however many kinds of causes; past three lines the rest are counted', () => {
   const dips = RULES.filter((r) => r.id !== 'loader_host').map((r) => ({ start: '', end: '', length_s: 1, depth: 0.1, causes: [{ id: r.id, says: r.says }, { id: 'loader_host', says: 'with the loader\'s host stalled or busy' }] }));
-  const line = stabilityLine(3, { dips, dip_seconds: dips.length, cv: 0.2, worst_second_fraction: 0.1 });
-  assert.ok(line.length <= 120, `${line.length}: ${line}`);
-  assert.match(line, /^STABILITY: step 3: 10 dips, 10 s in all: 1 during a checkpoint, (.*, )?\d+ more; loader host busy in 10$/);
+  const text = stabilityLine(3, { dips, dip_seconds: dips.length, cv: 0.2, worst_second_fraction: 0.1 });
+  const lines = text.split('\n');
+  assert.deepEqual(lines.filter((l) => l.length > 120), []);
+  assert.ok(lines.length <= MAX_LINES, text);
+  assert.match(text.replace(/\n {2}/g, ' '), /^STABILITY: step 3: 10 dips, 10 s in all: 1 during a checkpoint, (.*, )?\d+ more \(summary\.json\); loader host busy in 10$/);
+});
+
+// A dip's cause was hidden behind "1 more" to keep one line: it is named, the line wrapped.
+test('every cause named where the lines allow: none behind "1 more"', () => {
+  const says = (id) => RULES.find((r) => r.id === id).says;
+  const dip = (ids) => ({ start: '', end: '', length_s: 1, depth: 0.1, causes: ids.map((id) => ({ id, says: says(id) })) });
+  const dips = [dip(['checkpoint', 'dirty_cache']), dip(['checkpoint', 'app_eviction']), dip(['rocks_flush', 'loader_host'])];
+  const text = stabilityLine(12, { dips, dip_seconds: 4, cv: 0.3, worst_second_fraction: 0.2 });
+  assert.deepEqual(text.split('\n').filter((l) => l.length > 120), []);
+  assert.doesNotMatch(text, /more/);
+  assert.equal(text.replace(/\n {2}/g, ' '), `STABILITY: step 12: 3 dips, 4 s in all: 2 during a checkpoint, 1 ${says('dirty_cache')}, 1 ${says('app_eviction')}, 1 ${says('rocks_flush')} (some dips: several); loader host busy in 1`);
+});
+
+// A capacity search of 13 short steps printed 13 lines each saying "dips not judged (...)".
+test('consecutive steps with the same line are said once: "steps 1-13"', () => {
+  const short = { dips: null, not_judged: '1 measured second (fewer than 5): no median to judge dips by' };
+  const judged = { dips: [], cv: 0.01, worst_second_fraction: 0.97, dip_seconds: 0 };
+  const steps = [...Array(13)].map((_, i) => ({ index: i + 1, stability: short }));
+  assert.deepEqual(stabilityLines(steps), ['STABILITY: steps 1-13: dips not judged (1 measured second (fewer than 5): no median to judge dips by)']);
+  steps.splice(5, 1, { index: 6, stability: judged });
+  assert.deepEqual(stabilityLines(steps), [
+    'STABILITY: steps 1-5: dips not judged (1 measured second (fewer than 5): no median to judge dips by)',
+    'STABILITY: step 6: no dips; worst second 97 % of the median, CV 0.01',
+    'STABILITY: steps 7-13: dips not judged (1 measured second (fewer than 5): no median to judge dips by)',
+  ]);
+  assert.deepEqual(stabilityLines([{ index: 1, stability: short }, { index: 2, stability: null }, { index: 3, stability: short }]).length, 2, 'a step between breaks the run');
+  // the count in words, as the step measured it
+  assert.equal(stepStability(seconds([1000])).not_judged, '1 measured second (fewer than 5): no median to judge dips by');
+  assert.match(stepStability(seconds([1000, 1000])).not_judged, /^2 measured seconds \(fewer than 5\)/);
 });
 
 test('the other engines\' events: an MMAPv1 flush, a RocksDB flush pending, flow control, a member the primary sees down', () => {

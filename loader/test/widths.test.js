@@ -41,6 +41,57 @@ for (const [name, args] of [
   });
 }
 
+// A capacity search of short steps printed a STABILITY line per step, 13 in a row reading the same
+// "dips not judged (...)"; its table's caveat ran to 254 columns.
+test('./run.sh experiment2 --sla (a capacity search of 1 s steps): every line within 120 columns, no STABILITY line twice in a row', async () => {
+  const r = await runSh(['experiment2', '--preload-docs', '300', '--clients', '2', '--duration', '1s', '--rate', '50', '--sla', 'p99=1s',
+    '--uri', server.uri, '--engine', 'w', '--results-dir', results, '--metrics-port', '0', '--progress-interval', '300ms']);
+  assert.equal(r.code, 0, r.out);
+  const lines = r.out.split('\n');
+  assert.deepEqual(lines.filter((l) => l.length > 120), []);
+  const said = lines.filter((l) => l.startsWith('STABILITY: ')).map((l) => l.replace(/^STABILITY: steps? [\d-]+: /, ''));
+  assert.ok(said.length >= 1, r.out);
+  for (let i = 1; i < said.length; i++) assert.notEqual(said[i], said[i - 1], `said twice in a row:\n${lines.filter((l) => l.startsWith('STABILITY')).join('\n')}`);
+});
+
+// The end of a run that lost its server: "incomplete run (REASON); partial results in FILE" and
+// "error: REASON", the driver's message in both, ran past 120 columns (382 with a long one).
+test('a run that loses its server: the closing lines within 120 columns, the reason on the error line only', async () => {
+  const { startLoader } = require('./support/loader');
+  const own = await startServer();
+  try {
+    const l = startLoader(['experiment2', '--uri', own.uri, '--engine', 'lost-its-server-with-a-long-label', '--results-dir', results, '--metrics-port', '0',
+      '--preload-docs', '300', '--clients', '2', '--duration', '20s', '--progress-interval', '300ms']);
+    await l.waitFor(/step 1\/1 \(2 clients\): started/);
+    await new Promise((res) => setTimeout(res, 1500));
+    own.kill();
+    const r = await l.done;
+    assert.equal(r.code, 1, r.stderr);
+    const lines = (r.stdout + r.stderr).split('\n');
+    assert.deepEqual(lines.filter((x) => x.length > 120), []);
+    assert.match(r.stderr, /^incomplete run: partial results in\s+\S+summary\.json$/m, "the reason is on the error line only");
+    assert.match(r.stderr, /^error: (lost the server|the server)/m);
+  } finally {
+    await own.stop();
+  }
+});
+
+// The report over the runs above (one engine, a capacity search): every line within 120 columns,
+// --help's too; --wide's grids are tables (a column per op, wider than a terminal by design), its
+// prose lines are not.
+test('./run.sh report over these runs: every line within 120 columns; --wide: every line but its grids', async () => {
+  for (const args of [[], ['--help']]) {
+    const r = await runSh(['report', '--results-dir', results, ...args]);
+    assert.equal(r.code, 0, r.out);
+    assert.ok(r.out.split('\n').length > 5, r.out);
+    assert.deepEqual(r.out.split('\n').filter((l) => l.length > 120), [], `report ${args.join(' ')}`);
+  }
+  const w = await runSh(['report', '--results-dir', results, '--wide']);
+  assert.equal(w.code, 0, w.out);
+  const grid = /^(point|clients-\d|rate-\d|[\w:.+-]+ {2,}(\S+ {2,}){3,})/;
+  assert.deepEqual(w.out.split('\n').filter((l) => l.length > 120 && !grid.test(l)), []);
+});
+
 test('formatTable: a step\'s long host-contention note is wrapped within 120 columns, the grid untouched, nothing lost', () => {
   const { formatTable } = require('../src/table');
   const contention = Array.from({ length: 6 }, (_, i) => `worker ${i} event-loop delay p99 ${20 + i}.5 ms (> 20 ms) while the loader used 0.4 of 2 cores and the host was 97% busy`);

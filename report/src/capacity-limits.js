@@ -11,6 +11,7 @@
 // whose passing step was contended: the report then dropped a capacity the loader printed as
 // clean (report/test/agreement.test.js failed on a busy CI host).
 const { fmt } = require('./verdict');
+const { sig } = require('./stats');
 
 const gm = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 
@@ -31,8 +32,13 @@ function applyCapacityLimits(sections, runs) {
     c.sides = c.sides.map((s) => {
       // the brackets of the side's samples, in their order (src/capacity.js side: sample_runs)
       const usable = s.sample_runs.map((dir) => brackets(runs.find((r) => r.dir === dir)));
-      // the figure the capacity line shows is the statistic the verdict uses: the geometric mean
-      return { ...s, geomean: s.samples.length ? gm(s.samples) : null, brackets: usable };
+      // the figure the capacity line shows is the statistic the verdict uses: the geometric mean;
+      // its interval widened as the verdicts' are: the true capacities lie within their searches'
+      // brackets, so their geometric mean at most gm(f) / gm(p) above the passing rates'
+      const iv = s.interval && s.interval.low !== null
+        ? { ...s.interval, low: sig(s.interval.low), high: sig(s.interval.high * gm(usable.map((b) => b.fail)) / gm(usable.map((b) => b.pass))), low_statistical: s.interval.low, high_statistical: s.interval.high }
+        : s.interval;
+      return { ...s, geomean: s.samples.length ? sig(gm(s.samples)) : null, brackets: usable, interval: iv };
     });
     // capacityReport's verdicts stand (the samples are the same); each is only widened
     const sideOf = (engine) => c.sides.find((s) => s.engine === engine);
@@ -47,12 +53,13 @@ function widen(v, A, B) {
   const [hi, lo] = v.faster === A.engine ? [A, B] : [B, A];
   const up = gm(hi.brackets.map((b) => b.fail)) / gm(hi.brackets.map((b) => b.pass));
   const down = gm(lo.brackets.map((b) => b.pass)) / gm(lo.brackets.map((b) => b.fail));
-  const ci = [v.ci[0] * down, v.ci[1] * up];
+  // stored to 6 significant digits: exact factors multiply to 2.0000000000000004
+  const ci = [sig(v.ci[0] * down), sig(v.ci[1] * up)];
   const old = `95% CI ${fmt(v.ci[0])}-${fmt(v.ci[1])}`;
   const now = `95% CI ${fmt(ci[0])}-${fmt(ci[1])} with the searches' brackets`;
   // a widened interval that now spans 1.0 is no longer a verdict (src/words.js words it)
   const status = v.status === 'verdict' && ci[0] <= 1 && ci[1] >= 1 ? 'no-difference' : v.status;
-  return { ...v, status, ci, ci_statistical: v.ci, resolution: { faster: up, slower: down }, sentence: v.sentence.replace(old, now) };
+  return { ...v, status, ci, ci_statistical: v.ci, resolution: { faster: sig(up), slower: sig(down) }, sentence: v.sentence.replace(old, now) };
 }
 
 module.exports = { applyCapacityLimits, brackets };

@@ -12,7 +12,8 @@
 const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
-const { judge, fmt } = require('./verdict');
+const { judge, fmt, LEVEL } = require('./verdict');
+const { geomeanCI, sig } = require('./stats');
 const { wrap } = require('./table');
 const { slaText } = require('../../common/sla-text'); // "p99 <= 10 ms", as the loader says it
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
@@ -39,6 +40,10 @@ function side(engine, runs) {
     samples,
     sample_runs: usable.map((r) => r.dir), // each sample's run, in the same order
     median: samples.length ? median(samples) : null,
+    // The side's own interval: the geometric mean's Student t interval over its searches (the
+    // verdicts' statistic and method, src/stats.js geomeanCI), widened by the searches' brackets in
+    // src/capacity-limits.js; one search has none, and says why.
+    interval: intervalOf(samples),
     excluded,
     clients: [...new Set(runs.map((r) => r.capacity.clients))],
     // the host-limited searches' capacities and caveats: shown beside the side's figure, never in it
@@ -50,6 +55,12 @@ function side(engine, runs) {
       intended_us: s.intended_us, service_us: s.service_us, passed: s.passed, why: s.why,
     }))),
   };
+}
+
+function intervalOf(samples) {
+  const ci = geomeanCI(samples, LEVEL);
+  if (!ci) return { level: LEVEL, low: null, high: null, why: `${samples.length} usable run(s): an interval needs at least 2 (--repeat)` };
+  return { level: LEVEL, low: sig(ci.low), high: sig(ci.high), df: ci.df, method: 'Student t on log(capacity), exponentiated' };
 }
 
 function capacityVerdict(sla, A, B) {
@@ -64,7 +75,7 @@ function capacityVerdict(sla, A, B) {
   const sentence = j.spans
     ? `capacity at ${slaText(sla)}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
     : `${hi.engine} sustains ${fmt(j.ratio)}x ${lo.engine}'s rate at ${slaText(sla)} (${j.ciText}, ${j.runs})`;
-  return { ...base, status: j.spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: j.ratio, ci: j.ci, df: j.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
+  return { ...base, status: j.spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: sig(j.ratio), ci: j.ci.map(sig), df: j.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
 }
 
 // capacityReport(runs, by) -> [{ experiment, set, sla, sides, verdicts }] for the runs with a
@@ -105,12 +116,25 @@ function capacityText(sections) {
     // One line per side and the verdicts wrapped: within table.js's 120 columns (issue 38), where
     // two sides on one line reached 178.
     out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}`);
-    for (const s of c.sides) out.push(...wrap(`${s.engine} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
+    // each side's figure, then its own interval on the line below it
+    for (const s of c.sides) {
+      out.push(...wrap(`${s.engine} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
+      if (s.median !== null && s.interval) out.push(...wrap(intervalText(s), '      ', '    '));
+    }
     for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.engine} host-limited: ${h.text}`, '      ', '    '));
     for (const v of c.verdicts) out.push(...wrap(v.sentence, '    ', '  '));
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }
   return `${out.join('\n')}\n\n`;
+}
+
+// intervalText(side) -> "95% CI 1180-1290 of the geometric mean (Student t over 3 run(s), widened
+// by the searches' brackets)", or why there is none.
+function intervalText(s) {
+  const iv = s.interval;
+  if (iv.low === null) return `no interval: ${iv.why}`;
+  const n = (x) => (x >= 100 ? String(Math.round(x)) : String(round(x, 1)));
+  return `${iv.level * 100}% CI ${n(iv.low)}-${n(iv.high)} of the geometric mean (Student t over ${s.samples.length} run(s)${iv.low_statistical !== undefined ? ', widened by the searches\' brackets' : ''})`;
 }
 
 // hostLimitedFigure(side): a side whose every search was host-limited still shows what they

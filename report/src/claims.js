@@ -109,13 +109,16 @@ function conditions(claim, bySide) {
   const all = [...bySide.values()].flat();
   const count = (runs, pred) => runs.filter(pred).length;
   for (const [side, runs] of bySide) {
+    // one side, one server, whether or not the claim names the side's engine: along the engine the
+    // alike sets span servers (an engine comparison spans builds), so the durability order, the
+    // knee or the j:true stand-in would pool wiredtiger of 7.0 with 8.0's as one side
+    const servers = uniq(runs.map((r) => fingerprint(r.identity.server)));
+    if (servers.length > 1) fail.push(`engine: the ${side} runs come from ${servers.length} different servers (versions ${uniq(runs.map((r) => r.identity.server.version)).join(', ')}): one side, one server`);
     const spec = c.engines?.[side];
     if (!spec) continue;
     const reported = uniq(runs.map((r) => r.identity.server.storage_engine));
     const wrong = reported.filter((e) => String(e ?? '').toLowerCase() !== spec.server_engine);
     if (wrong.length) fail.push(`engine: runs labelled ${side} ${wrong.map((e) => (e ? `report ${e}` : 'report no storage engine')).join(', ')} (the claim needs ${spec.server_engine}, standing in for ${spec.stands_for})`);
-    const servers = uniq(runs.map((r) => fingerprint(r.identity.server)));
-    if (servers.length > 1) fail.push(`engine: the ${side} runs come from ${servers.length} different servers (versions ${uniq(runs.map((r) => r.identity.server.version)).join(', ')}): one side, one server`);
   }
   if (c.topology) {
     const kinds = uniq(all.map(kindOf));
@@ -128,11 +131,35 @@ function conditions(claim, bySide) {
     const bad = ws.filter((w) => w !== undefined && w !== c.write_concern.w);
     if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: w:${c.write_concern.w})`);
     if (ws.includes(undefined)) differ.push('write concern: not recorded');
+    // j where the claim states it (the seed's acknowledged writes waited for no journal): a run's j
+    // not given is j:false, the server's default
+    if (typeof c.write_concern.j === 'boolean') {
+      const js = all.filter((r) => (r.parameters?.write_concern?.j ?? false) !== c.write_concern.j).length;
+      if (js) fail.push(`write concern: j:${!c.write_concern.j} in ${js} of ${all.length} runs (the seed: j:${c.write_concern.j})`);
+    }
   }
-  if (c.journal) {
+  if (c.journal === true) {
     const js = all.map(journalOfRun);
     if (js.includes(false)) fail.push(`journal: ${count(js, (j) => j === false)} of ${all.length} runs on a server without a journal (the claim is about journal writes)`);
     else if (js.includes(null)) fail.push(`journal: not recorded in ${count(js, (j) => j === null)} of ${all.length} runs (the claim is about journal writes; durability cases record it)`);
+  } else if (c.journal && typeof c.journal === 'object') {
+    // per side: the seed's mongod with --journal against without it; a 'journal on' side whose
+    // server wrote no journal (--nojournal, an in-memory engine) compares nothing with nothing
+    for (const [side, runs] of bySide) {
+      const want = c.journal[side];
+      if (typeof want !== 'boolean') continue;
+      const js = runs.map(journalOfRun);
+      if (js.includes(!want)) fail.push(`journal: ${count(js, (j) => j === !want)} of ${runs.length} ${side} runs on a server ${want ? 'without' : 'with'} a journal (the seed's mongod ran ${want ? 'with' : 'without'} --journal)`);
+      else if (js.includes(null)) fail.push(`journal: not recorded in ${count(js, (j) => j === null)} of ${runs.length} ${side} runs (the claim is about the journal; the journal experiment's cases record it)`);
+    }
+  }
+  // a side named by a label's prefix is one system: os=ubuntu-22.04 and os=ubuntu-24.04 are two
+  // systems, never one side's repetitions (as two servers under one label are two sides)
+  if (claim.test?.match === 'prefix') {
+    for (const [side, runs] of bySide) {
+      const vs = uniq(runs.map((r) => r.labels[claim.test.dimension]));
+      if (vs.length > 1) fail.push(`label: the ${side} runs carry ${vs.map((v) => `${claim.test.dimension}=${v}`).join(', ')}: one system a side, as the seed ran`);
+    }
   }
   const sc = claim.seed_setup?.scale;
   if (sc) {
@@ -457,12 +484,15 @@ function evalDips(claim, results) {
   const t = claim.test;
   if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
   return perSide(claim, results, (side, runs) => {
-    const withRec = runs.filter((r) => r.points.some((p) => p.stability));
-    const dips = withRec.flatMap((r) => r.points.filter((p) => stepExclusion(p) === null).flatMap((p) => p.stability?.dips || []));
+    // a run counts toward the minimum only with a measured step that recorded stability: a run the
+    // loader was the limit of all along saw no dip of the engine's
+    const usable = (r) => r.points.filter((p) => p.stability && stepExclusion(p) === null);
+    const withRec = runs.filter((r) => usable(r).length);
+    const dips = withRec.flatMap((r) => usable(r).flatMap((p) => p.stability.dips || []));
     const hit = dips.filter((d) => (d.causes || []).some((c) => c && typeof c === 'object' && t.cause_ids.includes(c.id))).length;
     const lab = `${dips.length} dip(s) in ${withRec.length} run(s), ${hit} during a ${t.cause} (cause ${t.cause_ids.join(' or ')})`;
     const min = claim.minimum || {};
-    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record (have ${withRec.length})` });
+    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on a measured step (have ${withRec.length})` });
     if (dips.length < (min.dips ?? 1)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.dips ?? 1} dips to attribute (have ${dips.length})` });
     if (hit * 2 >= dips.length) return row(claim, 'reproduced', { lab, why: `at least half the dips during a ${t.cause}` });
     if (hit === 0) return row(claim, 'contradicted', { lab, why: `no dip during a ${t.cause}` });

@@ -1,5 +1,6 @@
 'use strict';
-// lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
+// lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE]
+//            [--results-dir DIR] [RESULT_DIR ...]
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { readAll, InputError } = require('./read');
@@ -10,7 +11,8 @@ const { writeReport } = require('./output');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-const USAGE = `Usage: lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE] [--results-dir DIR] [RESULT_DIR ...]
+const USAGE = `Usage: lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE]
+                  [--results-dir DIR] [RESULT_DIR ...]
 
 Reads results folders (summary.json + timeline.ndjson) and writes DIR/report/<UTC time>/index.html
 and report.json, prints the comparison (the summary first), and points DIR/report/latest at it.
@@ -107,6 +109,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);
     report.server_series = seriesOf(input.runs);
+    // A run whose server.ndjson lost lines: said once per run; its appendix charts say it too.
+    for (const r of input.runs) if (r.server_record_gap) report.notes.push(`${r.dir}: ${r.server_record_gap.sentence}; this run's server charts in the appendix have gaps there`);
     // Steadiness of the alike sets (src/steadiness.js), its sentence on each summary row, and
     // each run's dips for the appendix timeline's shading.
     report.steadiness = steadiness(report, input.runs);

@@ -180,8 +180,9 @@ function buildSet(results, incomplete, key, idx) {
         const A = aggregates.find((x) => x.point === p && x.engine === engines[i]);
         const B = aggregates.find((x) => x.point === p && x.engine === engines[j]);
         if (!A || !B) continue;
-        // issue 41 item 2: the verdict as verdict() gives it, then the drift guard over it
-        const sideRuns = [engines[i], engines[j]].map((e) => results.filter((r) => r.engine === e));
+        // the verdict as verdict() gives it, then the order and drift guard over it (src/drift.js),
+        // which reads the order on every run of the two sides, incomplete ones too
+        const sideRuns = [engines[i], engines[j]].map((e) => [...results, ...incomplete].filter((r) => r.engine === e));
         verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [engines[i], engines[j]], sides: sideRuns, usable: (x) => stepExclusion(x) === null }));
       }
     }

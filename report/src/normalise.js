@@ -202,6 +202,8 @@ function normalise(s, timelineLines, dir) {
     points: points(s),
     capacity: s.capacity ?? null, // --sla runs: the capacity search (src/capacity.js)
     footprint: s.footprint ?? null, // issue 39: the collection's size after the load and at the end
+    // ./run.sh on Compose: the shard members' block writes over the loader's invocation (their cgroups)
+    block_writes: s.block_writes ?? null,
     // What the server and the stack record beyond the loader's timing (issue 39 footprint, the
     // storage facts), read by src/claims.js when present.
     record: { footprint: s.footprint ?? null, storage: s.storage ?? null },

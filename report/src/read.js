@@ -6,6 +6,7 @@ const path = require('node:path');
 const { normalise } = require('./normalise');
 const { serverSeries } = require('./server-side');
 const { checkSummary, BadRun } = require('./check');
+const { recordGap } = require('./record-gap');
 
 const SUPPORTED_SCHEMA = [1];
 const MAX_DEPTH = 5; // results/<experiment>/<engine>/<stamp>/summary.json is depth 3
@@ -80,8 +81,11 @@ function readRun(dir) {
     throw e;
   }
   const run = normalise(s, readTimeline(dir), dir);
-  // server.ndjson (the loader's server record, issue 39): each run's series for its appendix.
-  run.server_series = serverSeries(readServer(dir));
+  // server.ndjson (the loader's server record): each run's series for its appendix, and
+  const server = readServer(dir);
+  run.server_series = serverSeries(server);
+  // what of it is missing against summary.json's count (src/record-gap.js); null when whole
+  run.server_record_gap = recordGap(s.server_record, server);
   return { kind: 'experiment', run };
 }
 

@@ -5,7 +5,7 @@
 // experiment and engine label whose server was restarted between them are still pooled as
 // repetitions (a restart between repetitions is a legitimate way to run them), but never silently:
 // one note per such side, naming the processes. A run during which the server restarted gets a
-// note of its own.
+// note of its own: the loader marks it incomplete, so it is in no verdict, and the note says why.
 const { dimensionValue } = require('./identity');
 
 // Whether two readings are one process: the loader's own rule (common/process-start.js).
@@ -16,7 +16,8 @@ function restartNotes(results, by = 'engine') {
   const notes = [];
   const sides = new Map();
   for (const r of results) {
-    if (r.restarted_during_run) notes.push(`${r.experiment} ${dimensionValue(r, by)} ${r.started_at}: ${r.restart_note}`);
+    // Such a run is not a sample (the loader marks it incomplete): left out of every verdict.
+    if (r.restarted_during_run) notes.push(`${r.experiment} ${dimensionValue(r, by)} ${r.started_at}: ${r.restart_note}; not a sample, left out of verdicts (compare --resume runs it again)`);
     const p = r.process_start;
     if (!p || p.pid === null || !p.started_at) continue;
     const key = `${r.experiment}\u0000${dimensionValue(r, by)}`;

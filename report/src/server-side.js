@@ -18,8 +18,9 @@ const METRICS = {
   engine_storage_bytes_per_doc: FIGURES.engine_storage.what,
   logical_bytes_per_doc: `${FIGURES.logical.what} (end of run)`,
   data_dir_bytes_per_doc: FIGURES.data_dir.what,
+  block_write_bytes_per_doc: FIGURES.block_writes.what,
 };
-const FIGURE_OF = { write_bytes_per_doc: 'write_bytes', cpu_ms_per_1000_ops: 'cpu', lag_p99_s: 'lag', engine_storage_bytes_per_doc: 'engine_storage', logical_bytes_per_doc: 'logical', data_dir_bytes_per_doc: 'data_dir' };
+const FIGURE_OF = { write_bytes_per_doc: 'write_bytes', cpu_ms_per_1000_ops: 'cpu', lag_p99_s: 'lag', engine_storage_bytes_per_doc: 'engine_storage', logical_bytes_per_doc: 'logical', data_dir_bytes_per_doc: 'data_dir', block_write_bytes_per_doc: 'block_writes' };
 
 // compare(name, A, B): A, B = { side, samples }; lower is better, so the smaller side reads first.
 // The rule is verdict.js judge, the throughput's and capacity's; only the sentences are this file's.
@@ -76,6 +77,34 @@ function sidesOf(metric, bySide, value, quantity) {
   return { what: METRICS[metric], sides, verdicts };
 }
 
+// blockWrites(bySide): the block writes ./run.sh measured over each loader invocation (summary.json
+// block_writes: the shard members' own cgroups, the same quantity on every engine), one sample per
+// invocation: its repetitions carry the same span and are not independent runs. Compared only
+// between sides of one cgroup version (common/meanings.js block_writes), and where cgroup v1
+// counted it (a lower bound) the verdict says so.
+function blockWrites(bySide) {
+  const perSpan = new Map();
+  for (const [side, runs] of bySide) {
+    const seen = new Set();
+    perSpan.set(side, runs.filter((r) => {
+      const key = r.block_writes && JSON.stringify(r.block_writes.runs);
+      if (!key) return true;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    }));
+  }
+  const version = (r) => (r.block_writes && r.block_writes.cgroup_version ? `v${r.block_writes.cgroup_version}` : null);
+  const out = sidesOf('block_write_bytes_per_doc', perSpan, (r) => r.block_writes?.bytes_per_doc ?? null, (r) => (version(r) ? meaningOf('block_writes', version(r)).quantity : null));
+  const lower = meaningOf('block_writes', 'v1');
+  for (const v of out.verdicts) {
+    if (v.status === 'not-comparable') continue; // what each side counts is said, the lower bound with it
+    const onV1 = v.sides.filter((side) => out.sides[side].quantity === lower.quantity);
+    if (onV1.length) v.sentence += `; measured under cgroup v1 on ${onV1.join(' and ')}: a lower bound, as buffered writeback by the kernel's flusher threads is charged to the root cgroup, not the container`;
+  }
+  return out;
+}
+
 // engineOf(run): the storage engine the run's server named (footprint, else its description).
 const engineOf = (r) => r.footprint?.end?.storage_engine ?? r.footprint?.after_load?.storage_engine ?? null;
 
@@ -93,7 +122,7 @@ function serverSide(report, runs) {
         bySide.get(ref.engine).push(r);
       }
       const all = [...bySide.values()].flat();
-      if (!all.some((r) => r.footprint || r.points.some((p) => p.server))) continue; // no run recorded the server
+      if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue; // no run recorded the server
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
       const points = (set.points || []).map((name) => {
         const at = (r) => r.points.find((p) => p.name === name)?.server ?? null;
@@ -120,6 +149,8 @@ function serverSide(report, runs) {
           // the engine occupies on disk, except where its data lives in memory.
           data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc, (r) => (engineOf(r) ? meaningOf('data_dir', engineOf(r)).quantity : null)),
         },
+        // Block-device bytes the shard members wrote per document (Compose: their own cgroups).
+        block_writes: blockWrites(bySide),
         // The seed's published sizes (experiment1: 10M documents), beside the footprint.
         seed_reference: all.map((r) => r.footprint && r.footprint.seed_reference).find(Boolean) ?? null,
         points,
@@ -135,7 +166,7 @@ function serverSideText(list) {
   for (const s of list) {
     const head = `${s.experiment} set ${s.set}`;
     const said = (v) => v.status !== 'not-recorded';
-    for (const v of [...s.footprint.logical.verdicts, ...s.footprint.engine_storage.verdicts, ...s.footprint.data_dir.verdicts].filter(said)) lines.push(`${head}: ${v.sentence}`);
+    for (const v of [...s.footprint.logical.verdicts, ...s.footprint.engine_storage.verdicts, ...s.footprint.data_dir.verdicts, ...s.block_writes.verdicts].filter(said)) lines.push(`${head}: ${v.sentence}`);
     if (s.seed_reference) lines.push(`${head}: seeds/004 published, for ${s.seed_reference.documents} documents: ${Object.entries(s.seed_reference.bytes_per_doc).map(([k, v]) => `${k} ${v} bytes/doc`).join(', ')} (du -sh of the data directory)`);
     for (const p of s.points) {
       for (const m of ['write_bytes_per_doc', 'cpu_ms_per_1000_ops', 'lag_p99_s']) for (const v of p[m].verdicts.filter(said)) lines.push(`${head} ${p.point}: ${v.sentence}`);
@@ -167,7 +198,7 @@ function serverSeries(lines) {
 
 // seriesOf(report, runs): the appendix's per-run server series, for the runs the report shows.
 function seriesOf(runs) {
-  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series }));
+  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series, gap: r.server_record_gap?.sentence ?? null }));
 }
 
 module.exports = { serverSide, serverSideText, serverSeries, seriesOf };

@@ -32,4 +32,21 @@ function ratioCI(a, b, level = 0.95) {
   return { ratio, low: Math.exp(d - t * se), high: Math.exp(d + t * se), df };
 }
 
-module.exports = { median, mean, ratioCI };
+// geomeanCI(xs, level) -> { mean, low, high, df } for positive samples xs: the geometric mean and
+// its Student t interval on log(xs), exponentiated (the ratio's interval above, for one side).
+// Needs >= 2 samples; null otherwise.
+function geomeanCI(xs, level = 0.95) {
+  if (xs.length < 2) return null;
+  const l = xs.map(Math.log);
+  const m = mean(l);
+  const se = Math.sqrt(variance(l) / l.length);
+  const df = l.length - 1;
+  const t = se === 0 ? 0 : tQuantile(1 - (1 - level) / 2, df);
+  return { mean: Math.exp(m), low: Math.exp(m - t * se), high: Math.exp(m + t * se), df };
+}
+
+// sig(x) -> x to 6 significant digits: what report.json stores of a computed ratio or bound, so a
+// product of exact factors reads 2, not 2.0000000000000004. null and non-numbers pass through.
+const sig = (x) => (typeof x === 'number' && Number.isFinite(x) ? Number(x.toPrecision(6)) : x);
+
+module.exports = { median, mean, ratioCI, geomeanCI, sig };

@@ -6,6 +6,7 @@
 const { verdict } = require('./compare');
 const { median } = require('./stats');
 const { fmt } = require('./verdict'); // as compare.js writes a ratio
+const { wrap } = require('./table');
 
 const FIGURES = {
   worst_second_fraction: 'worst second / median second',
@@ -43,18 +44,43 @@ function why(list) {
 }
 
 // steadier(point, figures, bySide) -> one sentence when a verdict says one side is steadier on
-// either figure and neither says the other; else null (the runs do not show it).
+// either figure and no side both wins and loses; else null (the runs do not show it). With more
+// than two sides each figure names the pair it compares: "1.59x" alone would not say of whom.
 function steadier(point, figs, bySide) {
-  const won = new Set();
-  for (const f of Object.values(figs)) for (const v of f.verdicts) if (v.status === 'verdict') won.add(`${v.faster}\t${v.slower}\t${f.what}\t${fmt(v.ratio)}\t${v.ci.map(fmt).join('-')}`);
-  const pairs = [...won].map((w) => w.split('\t'));
-  const winners = new Set(pairs.map((p) => p[0]));
-  const losers = new Set(pairs.map((p) => p[1]));
-  if (!pairs.length || [...winners].some((w) => losers.has(w))) return null;
-  const [a, b] = [pairs[0][0], pairs[0][1]];
-  const evidence = pairs.map((p) => `${p[2]} ${p[3]}x, 95% CI ${p[4]}`).join('; ');
-  const causes = why(bySide.get(b) || []);
-  return `${point}: ${a} was steadier than ${b} (${evidence})${causes.length ? `; ${b}'s dips: ${causes.slice(0, 3).join(', ')}` : ''}`;
+  const won = new Map();
+  for (const f of Object.values(figs)) {
+    for (const v of f.verdicts) {
+      if (v.status !== 'verdict') continue;
+      const key = `${v.faster}\t${v.slower}\t${f.what}`;
+      if (!won.has(key)) won.set(key, { faster: v.faster, slower: v.slower, what: f.what, ratio: fmt(v.ratio), ci: v.ci.map(fmt).join('-') });
+    }
+  }
+  const pairs = [...won.values()];
+  const winners = [...new Set(pairs.map((p) => p.faster))];
+  const losers = [...new Set(pairs.map((p) => p.slower))];
+  if (!pairs.length || winners.some((w) => losers.includes(w))) return null;
+  const labelled = bySide.size > 2;
+  const evidence = labelled
+    ? [...new Set(pairs.map((p) => p.what))].map((what) => `${what}: ${pairs.filter((p) => p.what === what).map((p) => `${p.faster} ${p.ratio}x ${p.slower} (95% CI ${p.ci})`).join(', ')}`).join('; ')
+    : pairs.map((p) => `${p.what} ${p.ratio}x, 95% CI ${p.ci}`).join('; ');
+  const who = winners.map((w) => `${w} was steadier than ${andList([...new Set(pairs.filter((p) => p.faster === w).map((p) => p.slower))])}`).join('; ');
+  const dips = losers.map((l) => [l, why(bySide.get(l) || [])]).filter(([, c]) => c.length).map(([l, c]) => `${l}'s dips: ${c.slice(0, 3).join(', ')}`);
+  return `${point}: ${who} (${evidence})${dips.length ? `; ${dips.join('; ')}` : ''}`;
+}
+
+const andList = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+
+// verdictWords(v): one verdict as the terminal says it, "no difference" rather than "no-difference",
+// the steadier side named where there is one.
+const verdictWords = (v) => (v.status === 'verdict' ? `${v.faster} ${fmt(v.ratio)}x ${v.slower}` : v.status.replace(/-/g, ' '));
+
+// notShown(p, sides) -> why no side is shown steadier, each verdict under its figure (and its pair
+// of sides where there are more than two); one side alone has nothing to be compared with.
+function notShown(p, sides) {
+  if (sides.length < 2) return `one side only (${sides.join('') || 'none'}): nothing to compare it with`;
+  const figs = [p.worst_second_fraction, p.steady_s_per_min].filter((f) => f.verdicts.length);
+  const said = figs.map((f) => `${f.what}: ${f.verdicts.map((v) => (sides.length > 2 ? `${v.engines ? v.engines.join(' v ') : ''} ${verdictWords(v)}`.trim() : verdictWords(v))).join(', ')}`);
+  return `no side shown steadier (${said.join('; ')})`;
 }
 
 // steadiness(report, runs) -> [{ experiment, set, points: [{ point, worst_second_fraction,
@@ -82,17 +108,19 @@ function steadiness(report, runs) {
   return out;
 }
 
-// steadinessText(list) -> the terminal's lines (each within 120 columns where the names allow).
+// steadinessText(list) -> the terminal's lines, each within table.js's WIDTH: per point a line of
+// the sides' dip seconds, then what the verdicts show, indented under it.
 function steadinessText(list) {
   const lines = [];
   for (const s of list) {
     for (const p of s.points) {
-      const head = `${s.experiment} set ${s.set}`;
-      lines.push(`${head} ${p.point}: seconds in dips per minute (median): ${Object.entries(p.dip_s_per_min).map(([k, v]) => `${k} ${v ?? 'n/a'}`).join(', ')}`);
-      lines.push(`${head}: ${p.steadier || `${p.point}: no side shown steadier (${[...p.worst_second_fraction.verdicts, ...p.steady_s_per_min.verdicts].map((v) => v.status).join(', ')})`}`);
+      const sides = Object.keys(p.dip_s_per_min);
+      lines.push(...wrap(`${s.experiment} set ${s.set} ${p.point}: seconds in dips per minute (median): ${sides.map((k) => `${k} ${p.dip_s_per_min[k] ?? 'n/a'}`).join(', ')}`, '      ', '  '));
+      // p.steadier opens with the point, said on the line above
+      lines.push(...wrap(p.steadier ? p.steadier.slice(p.point.length + 2) : notShown(p, sides), '      ', '    '));
     }
   }
-  return lines.length ? `\nSteadiness (higher is steadier):\n${lines.map((l) => `  ${l}`).join('\n')}\n` : '';
+  return lines.length ? `\nSteadiness (higher is steadier):\n${lines.join('\n')}\n` : '';
 }
 
 // runDips(runs): each run's dips with causes, placed on its timeline's axis (elapsed_s counts

@@ -63,7 +63,7 @@ function setTable(set) {
   }
   const out = [grid(rows)];
   const w0 = set.aggregates.find((a) => a.latency_meaning);
-  if (w0) out.push(`note: ${w0.latency_meaning}`);
+  if (w0) out.push(...wrap(`note: ${w0.latency_meaning}`, '    ')); // below the grid: prose
   return out.join('\n');
 }
 
@@ -124,6 +124,7 @@ function answer(r) {
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
   if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
+  if (r.status === 'not-interleaved') return `NO VERDICT: ratio ${fmt(r.ratio)}, not interleaved`;
   if (r.status === 'equivalent') return `no difference within ±${Math.round(r.words.margin * 100)}% (${fmt(r.ratio)})`;
   if (r.status === 'inconclusive') return `inconclusive (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';
@@ -181,7 +182,7 @@ function summaryText(report) {
     if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
     // issue 41: the order the runs were made in, and the drift found (src/drift.js)
     if (r.order_note) out.push(...wrap(`order: ${r.order_note}`, '                    ', '                '));
-    if (r.status === 'drift') out.push(...wrap(`drift: ${r.sentence.replace(/^[^:]*: drift, not a verdict: /, '')}`, '                    ', '                '));
+    if (r.drift?.found) out.push(...wrap(`drift: ${r.drift.text}`, '                    ', '                '));
     if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
   }
   return out;
@@ -201,6 +202,10 @@ function notesText(report, outDir) {
   return out;
 }
 
+// prose(line): a --wide line that is not a grid row, within WIDTH like the summary's (the grids
+// are tables, a column per op: wider than a terminal by design, and not wrapped).
+const prose = (line) => wrap(line, '    ');
+
 function renderText(report, outDir, opts = {}) {
   // the summary, then the seeds' findings (src/claims-text.js), issue 42
   const top = [...summaryText(report), ...claimsText(report.claims)];
@@ -210,14 +215,14 @@ function renderText(report, outDir, opts = {}) {
     for (const set of ex.sets) {
       out.push('', `== ${ex.name}${ex.sets.length > 1 ? ` (set ${set.id})` : ''}: ${set.engines.join(' vs ') || 'no complete run'}`);
       if (set.aggregates.length) out.push(setTable(set));
-      if (set.aggregates.some((a) => a.runs > 1)) out.push(`fastest/median/slowest over repetitions: ${report.method.fastest_and_median}`);
-      out.push(...describeRuns(set));
+      if (set.aggregates.some((a) => a.runs > 1)) out.push(...prose(`fastest/median/slowest over repetitions: ${report.method.fastest_and_median}`));
+      out.push(...describeRuns(set).flatMap(prose));
       // The seed's figure as published (27.25 MiB/s, not 27): num() rounds to whole numbers.
-      for (const p of set.published?.series || []) out.push(`published: ${p.label} ${p.field} = ${p.value.toLocaleString('en-US', { maximumFractionDigits: 20 })} (${set.published.source})`);
-      for (const v of set.verdicts) out.push(`verdict: ${v.sentence}`);
-      for (const r of set.incomplete) out.push(`INCOMPLETE (not compared): ${r.engine} ${r.id}: ${r.reason}`);
+      for (const p of set.published?.series || []) out.push(...prose(`published: ${p.label} ${p.field} = ${p.value.toLocaleString('en-US', { maximumFractionDigits: 20 })} (${set.published.source})`));
+      for (const v of set.verdicts) out.push(...prose(`verdict: ${v.sentence}`));
+      for (const r of set.incomplete) out.push(...prose(`INCOMPLETE (not compared): ${r.engine} ${r.id}: ${r.reason}`));
     }
-    for (const d of ex.differences) out.push(`not compared: ${ex.name} ${d.sentence}`);
+    for (const d of ex.differences) out.push(...prose(`not compared: ${ex.name} ${d.sentence}`));
   }
   if (report.safety.length) {
     out.push('', '== speed beside safety (fault failover)');
@@ -227,12 +232,12 @@ function renderText(report, outDir, opts = {}) {
       rows.push([s.engine, s.w, sp ? num(sp.write_ops_per_s, 1) : '-', sp ? ms(sp.write_p99_us) : '-', num(s.acknowledged), num(s.lost), num(s.recovered), sp ? `${sp.experiment} ${sp.point}` : `no experiment run at w:${s.w}`]);
     }
     out.push(grid(rows));
-    for (const s of report.safety) if (s.sentence) out.push(s.sentence);
+    for (const s of report.safety) if (s.sentence) out.push(...prose(s.sentence));
   }
-  for (const l of report.left_out) out.push(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`);
-  for (const n of report.notes) out.push(`note: ${n}`);
-  for (const s of report.skipped) out.push(`skipped: ${s.dir}: ${s.why}`);
-  if (outDir) out.push('', `report: ${outDir}/index.html (numbers: report.json)`);
+  for (const l of report.left_out) out.push(...prose(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`));
+  for (const n of report.notes) out.push(...prose(`note: ${n}`));
+  for (const s of report.skipped) out.push(...prose(`skipped: ${s.dir}: ${s.why}`));
+  if (outDir) out.push('', ...prose(`report: ${outDir}/index.html (numbers: report.json)`));
   return out.join('\n').replace(/^\n/, '') + '\n';
 }
 

@@ -70,3 +70,28 @@ test('a search whose passing step shared the host is a sample, as the loader pri
   assert.deepEqual(v.usable, [3, 3]);
   assert.doesNotMatch(out, /contention|host-limited/);
 });
+
+// A single side's capacity has its own interval (the loader's --repeat line says the report gives
+// it): the geometric mean's t interval over the side's searches, widened by their brackets; one
+// search has none and says why. Stored bounds are rounded: searches where nothing failed bracket
+// their capacity by the growth factor (2), whose ratio of geometric means came out as
+// 2.0000000000000004.
+test('each side\'s capacity has its interval; stored ratios and bounds carry no float noise', () => {
+  const root = tmpDir();
+  [1000, 1040, 980].forEach((c, i) => search(root, 'a', `a${i}`, c, c * 2));
+  [500, 510, 490].forEach((c, i) => search(root, 'b', `b${i}`, c, c * 2));
+  search(root, 'c', 'c0', 700, 1400);
+  const { out, rep } = report(root);
+  const [a, b, c] = rep.capacity[0].sides;
+  assert.ok(a.interval.low_statistical < a.geomean && a.geomean < a.interval.high_statistical, JSON.stringify(a.interval));
+  assert.ok(a.interval.low === a.interval.low_statistical && a.interval.high > a.interval.high_statistical * 1.99, 'widened by the bracket (x2 above)');
+  assert.equal(c.interval.low, null);
+  assert.match(out, /^ {4}95% CI \d+-\d+ of the geometric mean \(Student t over 3 run\(s\), widened by the searches' brackets\)$/m);
+  assert.match(out, /^ {4}no interval: 1 usable run\(s\): an interval needs at least 2 \(--repeat\)$/m);
+  const v = rep.capacity[0].verdicts.find((x) => x.engines.join() === 'a,b');
+  assert.equal(v.resolution.faster, 2);
+  assert.equal(v.resolution.slower, 0.5);
+  const six = (x) => x === null || x === Number(x.toPrecision(6));
+  for (const w of rep.capacity[0].verdicts.filter((x) => Array.isArray(x.ci))) for (const x of [w.ratio, ...w.ci, ...w.ci_statistical, w.resolution.faster, w.resolution.slower]) assert.ok(six(x), `${w.sentence}: ${x}`);
+  for (const side of [a, b]) for (const x of [side.geomean, side.interval.low, side.interval.high]) assert.ok(six(x), `${side.engine}: ${x}`);
+});

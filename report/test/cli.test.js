@@ -42,8 +42,11 @@ test('writes results/report/<UTC>/index.html + report.json, points latest at it,
   assert.ok(w.stdout.startsWith(lines[0]));
   assert.match(w.stdout, /== expX: a vs b/);
   assert.match(w.stdout, /clients-1: b is 2\.00x a \(95% CI [\d.]+-[\d.]+, 2 runs each\)/);
-  assert.match(w.stdout, /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
+  // prose below the grids is wrapped within 120 columns: read it joined
+  assert.match(w.stdout.replace(/\n {4}(?=\S)/g, ' '), /^runs: a \(2 runs\): server 7\.0\.0, storage engine a, images none recorded \(--uri run\), profile not recorded, topology standalone, lab-loader 1\.0\.0, v20, mongodb 7, host hostA \(2 CPUs, CPU model not recorded\)$/m);
   assert.ok(w.stdout.includes('report: '));
+  // --wide's grid rows are a table (a column per op); every other line fits 120 columns
+  assert.deepEqual(w.stdout.split('\n').filter((l) => l.length > 120 && !/^(point|clients-\d) /.test(l)), []);
   // the report folder is not read back as results
   assert.equal(run(['--results-dir', root]).status, 0);
 });
@@ -112,4 +115,12 @@ test('a read-only results folder: the summary is printed, then one line naming t
   assert.match(r.stdout, /^ {2}clients-1 +b 2\.00x a /m);
   assert.equal(r.stderr, `lab-report: cannot write the report into ${root}/report (EROFS: mkdir ${root}/report): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
   assert.ok(!fs.existsSync(path.join(root, 'report')), 'nothing written');
+});
+
+// The usage line was 127 columns: --help, like every line the report prints, fits 120.
+test('--help: every line within 120 columns', () => {
+  const r = run(['--help']);
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /^Usage: lab-report \[--by DIM\]/);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => l.length > 120), []);
 });

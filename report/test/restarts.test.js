@@ -42,6 +42,6 @@ test('restartNotes: a run during which the server restarted gets its own note; r
   const run = (pid, at, extra = {}) => ({ experiment: 'e', engine: 'x', started_at: at, process_start: { pid, started_at: at }, ...extra });
   assert.deepEqual(restartNotes([run(7, '2026-01-01T00:00:00.000Z'), run(7, '2026-01-01T00:00:01.000Z')]), []);
   const notes = restartNotes([run(7, '2026-01-01T00:00:00.000Z', { restarted_during_run: true, restart_note: 'the server restarted during the run: pid 7 ..., pid 8 ...' })]);
-  assert.deepEqual(notes, ['e x 2026-01-01T00:00:00.000Z: the server restarted during the run: pid 7 ..., pid 8 ...']);
+  assert.deepEqual(notes, ['e x 2026-01-01T00:00:00.000Z: the server restarted during the run: pid 7 ..., pid 8 ...; not a sample, left out of verdicts (compare --resume runs it again)']);
   assert.equal(restartNotes([run(7, '2026-01-01T00:00:00.000Z'), run(8, '2026-01-01T00:00:00.000Z')]).length, 1, 'a new pid is a new process');
 });

@@ -107,3 +107,47 @@ test('lag from the heartbeat optime on both sides: values within its 2 s floor g
   assert.equal(v.status, 'no-verdict');
   assert.match(v.sentence, /within the 2 s the heartbeat optime cannot resolve/);
 });
+
+// Block writes as ./run.sh records them (summary.json block_writes): one span per loader
+// invocation, shared by its repetitions.
+function blockRun(dir, side, { perDoc, version, span = dir, engine = ENGINE[side] }) {
+  const r = run(dir, side in ENGINE ? side : 'wt', { bpd: null, cpu: null, lag: null, disk: null });
+  r.engine = side;
+  r.footprint.end.storage_engine = engine;
+  r.block_writes = { cgroup_version: version, bytes: { 'shard01-a': perDoc * 1000 }, absent: {}, runs: [`results/x/${span}`], documents_written: 1000, bytes_per_doc: perDoc, caveat: null };
+  return r;
+}
+const blockSet = (rs) => serverSide({ experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, rs)[0];
+
+test('block writes: one quantity on every engine (inMemory too), one sample per loader invocation, a verdict between two cgroup v2 sides', () => {
+  const s = blockSet([
+    // wt: two repetitions of one invocation (one span) and a second invocation
+    blockRun('w1', 'wt', { perDoc: 1000, version: 2, span: 'inv1' }), blockRun('w2', 'wt', { perDoc: 1000, version: 2, span: 'inv1' }), blockRun('w3', 'wt', { perDoc: 1100, version: 2 }),
+    blockRun('m1', 'mem', { perDoc: 50, version: 2, engine: 'inMemory' }), blockRun('m2', 'mem', { perDoc: 55, version: 2, engine: 'inMemory' }),
+  ]);
+  assert.deepEqual(s.block_writes.sides.wt, { median: 1050, samples: [1000, 1100], quantity: 'cgroup_block_write_bytes' });
+  const [v] = s.block_writes.verdicts;
+  assert.equal(v.status, 'verdict');
+  assert.equal(v.lower, 'mem');
+  assert.match(v.sentence, /^block-device bytes written per document written \(largest shard member, its cgroup\): mem is 0\.0\dx wt \(95% CI /);
+  assert.doesNotMatch(v.sentence, /lower bound/);
+  assert.match(serverSideText([s]), /experiment1 set 1: block-device bytes written per document written .*mem is 0\.0\dx wt/s);
+});
+
+test('block writes under cgroup v1 on both sides: the verdict says it is a lower bound; a v1 side against a v2 side: no verdict, what each counts said', () => {
+  const v1 = blockSet([
+    blockRun('w1', 'wt', { perDoc: 1000, version: 1 }), blockRun('w2', 'wt', { perDoc: 1100, version: 1 }),
+    blockRun('r1', 'rocks', { perDoc: 3000, version: 1 }), blockRun('r2', 'rocks', { perDoc: 3100, version: 1 }),
+  ]).block_writes.verdicts[0];
+  assert.equal(v1.status, 'verdict');
+  assert.match(v1.sentence, /: wt is 0\.3\dx rocks \(95% CI .*\); measured under cgroup v1 on wt and rocks: a lower bound, as buffered writeback by the kernel's flusher threads is charged to the root cgroup/);
+  const mixed = blockSet([
+    blockRun('w1', 'wt', { perDoc: 1000, version: 1 }), blockRun('w2', 'wt', { perDoc: 1100, version: 1 }),
+    blockRun('r1', 'rocks', { perDoc: 3000, version: 2 }), blockRun('r2', 'rocks', { perDoc: 3100, version: 2 }),
+  ]);
+  const [v] = mixed.block_writes.verdicts;
+  assert.equal(v.status, 'not-comparable');
+  assert.equal(v.ratio, undefined);
+  assert.match(v.sentence, /not the same quantity, so no verdict: wt counts bytes the member's container itself submitted to block devices \(cgroup v1 blkio Write\), a lower bound: .*; rocks counts bytes the member's container wrote to block devices \(cgroup v2 io\.stat wbytes\)/);
+  assert.doesNotMatch(serverSideText([mixed]).replace(/\n\s+/g, ' '), / is \d\.\d+x /);
+});

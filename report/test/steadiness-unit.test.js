@@ -51,13 +51,40 @@ test('no steadier side when the intervals span 1 or a side has one run', () => {
   const rep = { experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: alike.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
   const [s] = steadiness(rep, alike);
   assert.equal(s.points[0].steadier, null);
-  assert.match(steadinessText([s]), /clients-1: no side shown steadier \(no-difference, no-difference\)/);
+  // each verdict under the figure it is about, in words
+  assert.match(steadinessText([s]), /^ {4}no side shown steadier \(worst second \/ median second: no difference; seconds per minute outside dips: no difference\)$/m);
   const one = [run('a1', 'x', step(0.9, 0)), run('b1', 'y', step(0.1, 9))];
   const [s1] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: one.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, one);
   assert.equal(s1.points[0].steadier, null);
   assert.equal(s1.points[0].worst_second_fraction.verdicts[0].status, 'no-verdict');
+  assert.match(steadinessText([s1]), /^ {4}no side shown steadier \(worst second \/ median second: no verdict; seconds per minute outside dips: no verdict\)$/m);
   // A worst second with no operation: no ratio (log 0), said so, never NaN.
   const zero = [run('a1', 'x', step(0.9, 0)), run('a2', 'x', step(0.8, 0)), run('b1', 'y', step(0, 9)), run('b2', 'y', step(0.1, 9))];
   const [s0] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: zero.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, zero);
   assert.match(s0.points[0].worst_second_fraction.verdicts[0].sentence, /no verdict between x and y \(a ratio needs values above 0/);
+});
+
+// The terminal's steadiness lines reached 487 columns: four sides with long names, each figure's
+// verdicts unlabelled (three "1.59x" of different pairs, none saying whose), and a set of one side
+// printed "no side shown steadier ()".
+test('steadiness lines: within 120 columns, each verdict naming its pair of sides, one side said so', () => {
+  const names = ['wiredtiger-7.0.14-zstd-journal', 'inmemory-7.0.14-standalone', 'ferretdb-sqlite-1.24.2', 'ferretdb-postgresql-1.24.2'];
+  const cause = 'during a WiredTiger checkpoint (wt.checkpoint_running 1 and the dirty cache above its eviction trigger)';
+  const four = names.flatMap((n, k) => [0, 1, 2].map((i) => run(`${n}-${i}`, n, step(0.5 + 0.01 * i + (k ? 0 : 0.3), 2 + i + (k ? 5 : 0), cause))));
+  const rep = (rs) => ({ experiments: [{ name: 'experiment2-readmostly-with-a-long-name', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] });
+  const text = steadinessText(steadiness(rep(four), four));
+  const lines = text.split('\n');
+  assert.deepEqual(lines.filter((l) => l.length > 120), []);
+  const flat = text.replace(/\n {6}/g, ' ');
+  assert.ok(flat.includes(`${names[0]} was steadier than ${names[1]}, ${names[2]} and ${names[3]} (worst second / median second: ${names[0]} `), flat);
+  for (const n of names.slice(1)) assert.match(flat, new RegExp(`${names[0]} [\\d.]+x ${n} \\(95% CI [\\d.]+-[\\d.]+\\)`));
+  assert.ok(flat.includes(`${names[1]}'s dips: 24 ${cause}`), flat);
+  const alone = steadinessText(steadiness(rep(four.slice(0, 3)), four.slice(0, 3)));
+  assert.match(alone, new RegExp(`^ {4}one side only \\(${names[0]}\\): nothing to compare it with$`, 'm'));
+  assert.doesNotMatch(alone, /\(\)/);
+  // three sides, none steadier: each verdict names its pair
+  const three = names.slice(0, 3).flatMap((n) => [0, 1].map((i) => run(`${n}-${i}`, n, step(0.5 + 0.05 * i, 2 + i))));
+  const t3 = steadinessText(steadiness(rep(three), three));
+  assert.deepEqual(t3.split('\n').filter((l) => l.length > 120), []);
+  assert.ok(t3.replace(/\n {6}/g, ' ').includes(`no side shown steadier (worst second / median second: ${names[0]} v ${names[1]} no difference, ${names[0]} v ${names[2]} no difference,`), t3);
 });

@@ -17,6 +17,7 @@ const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError, c
 const { journalOf } = require('../journal-facts');
 const { countArrived } = require('../arrived');
 const { dataBearing, notApplicable } = require('../wc-topology');
+const { ignoresUnsatisfiableW } = require('../products');
 
 // The topology's data-bearing members, asked once per run (config object -> promise).
 const membersPerRun = new WeakMap();
@@ -73,7 +74,14 @@ module.exports = {
     const members = await membersOf(ctx);
     const journal = await journalOf(ctx);
     const why = notApplicable(step.params.write_concern, members, journal.journal);
-    if (why) {
+    // A server that ignores w acknowledges what a standalone cannot satisfy: not MongoDB's reason
+    // for skipping, but this server's (src/products.js): recorded as server_ignores, not run.
+    const ignored = why ? ignoresUnsatisfiableW(ctx.description?.server, step.params.write_concern, members) : null;
+    if (ignored) {
+      step.skip = ignored;
+      step.skipAs = 'server_ignores';
+      ctx.log(`${step.phase}: not run: ${ignored}`);
+    } else if (why) {
       step.skip = why;
       ctx.log(`${step.phase}: not applicable here, not run: ${why}`);
     }
@@ -125,7 +133,7 @@ module.exports = {
   },
   async afterStep(ctx, step, notes) {
     const wc = step.params.write_concern;
-    if (step.skip) return { not_applicable: step.skip, ...(await journalOf(ctx)) };
+    if (step.skip) return { [step.skipAs || 'not_applicable']: step.skip, ...(step.skipAs ? { skipped: true } : {}), ...(await journalOf(ctx)) };
     const sent = notes.reduce((a, x) => a + (x.sent || 0), 0);
     const lo = step.index * KEY_SPAN;
     const counted = await countArrived(ctx.col, { _id: { $gte: lo, $lt: lo + KEY_SPAN } }, sent);

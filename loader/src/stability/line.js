@@ -1,18 +1,24 @@
 'use strict';
-// The terminal's one line per step (issue 40 item 2): how many dips, their seconds in all, and
-// how many had each set of causes, e.g.
-//   "step 1: 3 dips, 4.1 s in all: 2 during a checkpoint, 1 with no server event recorded".
-// Kept within 120 columns: causes that do not fit are counted as "N more (summary.json)".
+// The terminal's line per step: how many dips, their seconds in all, and how many had each
+// set of causes, e.g.
+//   "STABILITY: step 1: 3 dips, 4.1 s in all: 2 during a checkpoint, 1 with no server event recorded".
+// Every cause is named: a line too long for 120 columns wraps (src/wrap.js) rather than hiding a
+// cause behind "1 more"; only past MAX_LINES are the rest counted ("N more": summary.json has
+// every dip's causes). Consecutive steps with the same line (a capacity search's short steps, each
+// "dips not judged") are said once, "steps 1-13".
 const { NO_EVENT } = require('./explain');
+const { wrapLine, WIDTH } = require('../wrap');
 
-const WIDTH = 120;
+const MAX_LINES = 3;
 
-function stabilityLine(index, st) {
+// stabilityLine(step, st): step is the step's index or a label ("steps 1-13"); st the step's
+// summary.json stability; null when the step has none.
+function stabilityLine(step, st) {
   if (!st) return null;
-  const head = `STABILITY: step ${index}: `;
-  if (!st.dips) return `${head}dips not judged (${st.not_judged})`.slice(0, WIDTH);
+  const head = `STABILITY: ${typeof step === 'number' ? `step ${step}` : step}: `;
+  if (!st.dips) return wrapLine(`${head}dips not judged (${st.not_judged})`);
   const worst = st.worst_second_fraction === null ? '' : `; worst second ${Math.round(st.worst_second_fraction * 100)} % of the median, CV ${st.cv}`;
-  if (!st.dips.length) return `${head}no dips${worst}`;
+  if (!st.dips.length) return wrapLine(`${head}no dips${worst}`);
   // Each server cause counted once per dip (a dip with several is counted under each, said so);
   // the loader's own host stall after them, as the count of dips it held in.
   const counts = new Map();
@@ -27,13 +33,24 @@ function stabilityLine(index, st) {
   }
   const start = `${head}${st.dips.length} dip${st.dips.length === 1 ? '' : 's'}, ${st.dip_seconds} s in all: `;
   const parts = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([text, n]) => `${n} ${text}`);
-  const tail = host ? `; loader host busy in ${host}` : '';
-  // As many causes as fit, the rest counted ("N more": summary.json has every dip's causes).
-  const build = (k, note) => `${start}${parts.slice(0, k).join(', ')}${k < parts.length ? `, ${parts.length - k} more` : ''}${note}${tail}`;
-  for (const note of [several ? ' (some dips: several)' : '', '']) {
-    for (let k = parts.length; k >= 1; k--) if (build(k, note).length <= WIDTH) return build(k, note);
-  }
-  return build(1, '').slice(0, WIDTH);
+  const tail = `${several ? ' (some dips: several)' : ''}${host ? `; loader host busy in ${host}` : ''}`;
+  const build = (k) => wrapLine(`${start}${parts.slice(0, k).join(', ')}${k < parts.length ? `, ${parts.length - k} more (summary.json)` : ''}${tail}`);
+  for (let k = parts.length; k > 1; k--) if (build(k).split('\n').length <= MAX_LINES) return build(k);
+  return build(1);
 }
 
-module.exports = { stabilityLine, WIDTH };
+// stabilityLines(steps) -> the lines for a run's steps, a run of consecutive steps whose lines
+// read the same said once.
+function stabilityLines(steps) {
+  const groups = [];
+  for (const s of steps) {
+    const same = stabilityLine('step', s.stability);
+    const last = groups.at(-1);
+    if (same === null) continue;
+    if (last && last.same === same && s.index === last.to + 1) last.to = s.index;
+    else groups.push({ same, from: s.index, to: s.index, st: s.stability });
+  }
+  return groups.map((g) => stabilityLine(g.from === g.to ? g.from : `steps ${g.from}-${g.to}`, g.st));
+}
+
+module.exports = { stabilityLine, stabilityLines, WIDTH, MAX_LINES };

@@ -8,6 +8,7 @@
 //   highest p99 over its ops, null when none completed) }]
 const { median, mean, round } = require('../../../common/stats');
 const { THRESHOLDS } = require('./thresholds');
+const { plural } = require('../plural'); // "1 measured second", never "1 measured seconds"
 
 // sd: the population standard deviation (the spread of the seconds the step had, not an
 // estimate for other steps).
@@ -32,8 +33,9 @@ function stepStability(seconds, T = THRESHOLDS) {
     dips: [],
     dip_seconds: 0,
   };
-  if (full.length < T.minSeconds) return { ...out, dips: null, not_judged: `${full.length} measured seconds (fewer than ${T.minSeconds}): no median to judge dips by` };
-  if (!(med >= T.minMedianOps)) return { ...out, dips: null, not_judged: `median second of ${round(med, 1)} operations (fewer than ${T.minMedianOps}): a dip would be counting noise` };
+  if (full.length < T.minSeconds) return { ...out, dips: null, not_judged: `${plural(full.length, 'measured second')} (fewer than ${T.minSeconds}): no median to judge dips by` };
+  // The median shown rounded down: 19.96 rounded to 20 read "20 operations (fewer than 20)".
+  if (!(med >= T.minMedianOps)) return { ...out, dips: null, not_judged: `median second of ${Math.floor(med * 10) / 10} operations (fewer than ${T.minMedianOps}): a dip would be counting noise` };
   // A dip: a run of consecutive seconds each below half the median, or whose p99 passed 4x the
   // median per-second p99.
   let cur = null;

@@ -173,6 +173,32 @@ const BEHAVIOURS = {
 // src/mongo/db/repl/initial_syncer.cpp (read in 4.0-era and 6.x-era copies; 3.6 not read); netem
 // is the Docker host's kernel, not the server's.
 const COMMON = ['w-above-1-refused-standalone', 'j-refused-without-journal', 'w-above-members-unsatisfiable', 'repl-set-get-config', 'journal-commit-interval'];
+// Recorded outputs behind each row's serverStatus, replSetGetStatus, collStats and dbStats
+// (support/server-status-lines.js plays them; support/recorded/ holds the outputs, each citing its
+// repository, path and commit; server-record-readings and server-record-recorded-lines check the
+// loader's reading and the rows' shape against them):
+//   8.0 rows    no public recorded 8.0, 7.0 or 6.0 output found. Searched (2026-11-27): percona/
+//               mongodb_exporter exporter/testdata and its history (4.2.8, 3.6.20, and an "8.3"
+//               file holding metrics.query only), DataDog/integrations-core mongo/tests/fixtures
+//               (a 4.1.13 mongos serverStatus with hand-set values, 4.2-era replSetGetStatus),
+//               open-telemetry/opentelemetry-collector-contrib mongodbreceiver testdata (4.0.25
+//               with sections of later versions added, hand-made replSetGetStatus), netdata/
+//               go.d.plugin modules/mongodb/testdata/v6.0.3 (a 6.0.3 reply re-serialised through
+//               the collector's Go structs: renamed fields, only those the structs hold, so no
+//               section's presence or absence can be read from it), and the code index for 8.0
+//               section names (queues.execution, wiredTiger.checkpoint) in captured replies. The
+//               nearest recording, 4.2.8 WiredTiger, backs their common sections.
+//   inMemory    none public (same searches; Percona's exporter documents mongodb_ss_inMemory_* only).
+//   MMAPv1      a recorded 3.0.2 standalone's serverStatus (no replSetGetStatus, collStats or
+//               dbStats of an MMAPv1 server found).
+//   MongoRocks  its 3.6 version's common sections and replSetGetStatus from a recorded 3.6.20
+//               WiredTiger primary; no recorded `rocksdb` section, collStats or dbStats found (same
+//               searches, plus find-by-content for its property and ticker names: only parsers'
+//               struct definitions and Percona's jstest that asserts the 93 ticker names exist).
+//   mongos      none recorded (DataDog's mongos serverStatus has hand-set values).
+// dbStats on every row follows MongoDB's own jstests/core/dbstats.js (which fields each version
+// and engine has) and collStats the recorded 3.6.20 collection's common fields, for want of a
+// recorded dbStats or collStats of these rows.
 const LINES = {
   'mongod-8.0-standalone': {
     version: '8.0.4', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },

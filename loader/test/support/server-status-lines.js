@@ -142,7 +142,9 @@ function sections(line, state, role) {
     // dur: the previous 3 s window's totals; the shim spreads the bytes written so far evenly.
     const perS = sinceS > 0 ? c.written / sinceS : 0;
     out.dur = { commits: 30, journaledMB: (perS * 3) / 1e6, writeToDataFilesMB: (perS * 3) / 1e6, compression: 0.5, commitsInWriteLock: 0, earlyCommits: 0, timeMs: { dt: 3000, prepLogBuffer: 0, writeToJournal: 1, writeToDataFiles: 1, remapPrivateView: 0, commits: 2, commitsInWriteLock: 0 } };
-    out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
+    // extra_info: page_faults only, as recorded on 3.0.2 and 3.6.20 (support/recorded/): no CPU
+    // time before 4.2, and no heap_usage_bytes either.
+    out.extra_info = { note: 'fields vary by platform', page_faults: cpu.page_faults };
   } else if (engine === 'rocksdb') {
     out.rocksdb = {
       // compaction-pending: RocksDB's NeedsCompaction, true most of the time under writes.
@@ -151,7 +153,7 @@ function sections(line, state, role) {
       counters: { 'num-keys-written': c.insert + c.update + c.replInsert + c.replUpdate, 'num-keys-read': c.query, 'bytes-written': c.written, 'wal-bytes': Math.floor(c.written * 1.05), 'stall-micros': state.stallMicros || 0, 'flush-bytes-written': Math.floor(c.written / 2), 'compaction-bytes-read': 0, 'compaction-bytes-written': Math.floor(c.written / 4), 'block-cache-misses': 0, 'block-cache-hits': c.query },
       concurrentTransactions: tickets(c),
     };
-    out.extra_info = { note: 'fields vary by platform', heap_usage_bytes: 52428800, page_faults: cpu.page_faults };
+    out.extra_info = { note: 'fields vary by platform', page_faults: cpu.page_faults }; // as the recorded 3.6.20
   }
   return out;
 }
@@ -202,13 +204,15 @@ function oplogFind(cmd, state) {
 
 // collStats of local.oplog.rs: maxSize (--oplogSize, 16 MB here) and its size so far, the bytes
 // the primary wrote (full: maxSize), as a capped collection reports them (recorded 4.2.8: size
-// 1865616, maxSize 16777216).
+// 1865616, maxSize 16777216), with the fields a recorded 3.6.20 oplog's collStats has (no index:
+// nindexes 0, totalIndexSize 0, indexSizes {}; avgObjSize).
 const OPLOG_MAX = 16 * 1048576;
 const isOplogStats = (cmd) => cmd.name === 'collStats' && cmd.body.collStats === 'oplog.rs' && cmd.body.$db === 'local';
 function oplogStats(state) {
   const c = counters(state, 0);
   const size = state.server.oplogFullWindowS ? OPLOG_MAX : Math.min(OPLOG_MAX, Math.round(c.written / 3));
-  return { ns: 'local.oplog.rs', size, count: c.insert + c.update + c.delete, capped: true, max: -1, maxSize: OPLOG_MAX, storageSize: size, ok: 1 };
+  const count = c.insert + c.update + c.delete;
+  return { ns: 'local.oplog.rs', size, count, avgObjSize: count ? Math.floor(size / count) : 0, capped: true, max: -1, maxSize: OPLOG_MAX, storageSize: size, nindexes: 0, totalIndexSize: 0, indexSizes: {}, ok: 1 };
 }
 
 // collStats / dbStats as each line's engine reports what the test server holds, after the
@@ -241,15 +245,43 @@ function sized(cmd, doc, line) {
   const size = cmd.name === 'collStats' ? doc.size : doc.dataSize;
   const k = SIZES[line.storageEngine.name](size, count);
   const out = { ...doc, storageSize: k.storageSize, totalIndexSize: k.totalIndexSize };
-  if (cmd.name === 'collStats') { out.size = k.size; delete out.indexSize; } // the test server's own shape; MongoDB names them indexSizes
-  if (cmd.name === 'dbStats') {
-    out.dataSize = k.size;
-    delete out.fileSize; // the test server answers 0; only MMAPv1 reports its files
-    delete out.nsSizeMB;
-    delete out.numExtents;
-    if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2 });
-  }
+  if (cmd.name === 'collStats') collStatsShape(out, k, line);
+  if (cmd.name === 'dbStats') dbStatsShape(out, k, line);
   return out;
+}
+
+// collStats's common fields as a recorded 3.6.20 collection's (support/recorded/: ns, count,
+// size, avgObjSize, storageSize, capped, nindexes, totalIndexSize, indexSizes by index name);
+// numExtents only on MMAPv1 (a WiredTiger collection has none in that recording; mongo-java-
+// server answers it on every line). mongo-java-server's indexSize is not a collStats field.
+function collStatsShape(out, k, line) {
+  out.size = k.size;
+  delete out.indexSize;
+  if (line.storageEngine.name !== 'mmapv1') delete out.numExtents;
+  out.capped = out.capped ?? false;
+  out.indexSizes = { _id_: k.totalIndexSize };
+}
+
+// dbStats's fields per line, as MongoDB's own jstests/core/dbstats.js asserts them (mongodb/mongo):
+// at @b6a71bf1 (the 3.6/4.0 era) storageSize, numExtents and indexSize on every engine, and
+// extentFreeList {num, totalSize} on MMAPv1 only; at @05a0f8e9 (a 5.0+ tree) storageSize,
+// totalSize and indexSize, and on persistent storage freeStorageSize, indexFreeStorageSize,
+// totalFreeStorageSize (their sum), fsUsedSize and fsTotalSize. The index bytes are indexSize
+// (dbStats never says totalIndexSize, collStats's name). fileSize: only MMAPv1 reports its files.
+function dbStatsShape(out, k, line) {
+  out.dataSize = k.size;
+  out.indexSize = k.totalIndexSize;
+  for (const f of ['totalIndexSize', 'fileSize', 'nsSizeMB', 'numExtents']) delete out[f];
+  if (line.wire < 8) out.numExtents = 0; // before 4.2
+  if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2, extentFreeList: { num: 0, totalSize: 0 } });
+  if (line.wire >= 9) { // 4.4+
+    out.totalSize = out.storageSize + out.indexSize;
+    if (line.storageEngine.persistent) {
+      const fsStat = require('node:fs').statfsSync(require('node:os').tmpdir());
+      Object.assign(out, { freeStorageSize: 0, indexFreeStorageSize: 0, totalFreeStorageSize: 0,
+        fsUsedSize: (fsStat.blocks - fsStat.bfree) * fsStat.bsize, fsTotalSize: fsStat.blocks * fsStat.bsize });
+    }
+  }
 }
 
 // listShards as a mongos answers it: the shard a test named in state.shards ("rs0/h1,h2,h3").

@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# A password typed in --uri, with the mongodb:// scheme or without it (a new user's mistake), is
+# never shown and never written under results/: every output of compare and of an experiment is
+# searched for it, and every file under results/. The arguments --resume needs, passwords and
+# all, are kept in .secrets/.comparisons/ID (mode 600) until the comparison is complete.
+# The real loader on this host (its own messages are masked too); a refused connection or
+# mongo-java-server (loader/test/support/server.js) as the clusters.
+
+load test_helper
+
+PW=S3cretPW
+
+setup() {
+  setup_lab_with_loader
+}
+
+teardown() {
+  stop_test_server
+}
+
+# no_password_anywhere: neither the last output nor any file under results/ holds the password.
+no_password_anywhere() {
+  [[ $output != *"$PW"* ]] || fail "the password is in the output: $output"
+  if [[ -d $LAB/results ]]; then
+    local hits
+    hits=$(grep -rl -- "$PW" "$LAB/results" || true)
+    [[ -z $hits ]] || fail "the password is written in: $hits"
+  fi
+}
+
+@test "a password in --uri, with or without the scheme, is in no output of compare or an experiment, refused or run" {
+  local u
+  for u in "root:$PW@host/" "mongodb://root:$PW@127.0.0.1:1/" "mongodb+srv://root:$PW@c0.example/"; do
+    lab compare experiment1 --uri "prod=$u" --uri b=mongodb://127.0.0.1:1/ --docs 100 --server-selection-timeout 1s --metrics-port 0
+    [[ $status != 0 ]] || fail "compare against nothing succeeded: $output"
+    no_password_anywhere
+    lab compare experiment1 --uri "prod=$u" --uri b=mongodb://127.0.0.1:1/ --docs 100 --dry-run
+    no_password_anywhere
+    lab experiment1 --uri "$u" --docs 100 --server-selection-timeout 1s --metrics-port 0
+    assert_failure
+    no_password_anywhere
+    lab experiment1 --uri "prod=$u" --docs 100 --server-selection-timeout 1s --metrics-port 0
+    assert_failure
+    no_password_anywhere
+    lab experiment1 --uri "$u" --docs 100 --dry-run
+    no_password_anywhere
+  done
+  # the usage error still says which URI it refused, the user kept
+  lab experiment1 --uri "root:$PW@host/"
+  assert_failure 2
+  assert_output --partial "'root:***@host/' is not a mongodb:// URI"
+  lab compare experiment1 --uri "prod=root:$PW@host/" --uri b=mongodb://h/
+  assert_failure 2
+  assert_output --partial "root:***@host/"
+}
+
+@test "an incomplete comparison keeps its passwords for --resume outside results/, mode 600; none once complete" {
+  lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  no_password_anywhere
+  local id
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  [[ -n $id ]] || fail "no comparison id: $output"
+  grep -q 'mongodb://root:\*\*\*@127.0.0.1:1/' "$LAB/results/.comparisons/$id/args" || fail "args does not name the masked URI: $(tr '\0' ' ' <"$LAB/results/.comparisons/$id/args")"
+  local kept=$LAB/.secrets/.comparisons/$id
+  grep -q "root:$PW@" "$kept" || fail "the URI as typed is not kept for --resume"
+  [[ $(stat -c %a "$kept") == 600 && $(stat -c %a "${kept%/*}") == 700 ]] || fail "kept passwords readable by others"
+  # --resume takes the URIs as typed (the loader gets the password) and still shows none
+  lab compare --resume "$id" --dry-run
+  assert_success
+  no_password_anywhere
+  assert_output --partial "mongodb://root:***@127.0.0.1:1/"
+
+  # A comparison that completes leaves no copy: a secret URI option (masked like a password), which
+  # mongo-java-server ignores (it has no authentication to give a password to).
+  start_test_server
+  lab compare experiment1 --uri "a=$SERVER_URI?tlsCertificateKeyFilePassword=$PW" --uri "b=$SERVER_URI" --repeat 1 --docs 200 --metrics-port 0
+  assert_success
+  no_password_anywhere
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  [[ -n $id && -s $LAB/results/.comparisons/$id/runs.tsv ]] || fail "no state for $id: $output"
+  [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after the comparison completed"
+}
