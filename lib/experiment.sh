@@ -109,6 +109,8 @@ experiment_loader_check() {
   EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=()
   if loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
+  elif [[ ${EXPERIMENT_ON_HOST:-0} == 1 && $DRY_RUN != 1 ]]; then
+    experiment_host_loader_ready # --uri runs the loader on this host: it says what is missing
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
     return 0
@@ -298,6 +300,7 @@ verb_experiment() {
     source "$LAB_ROOT/lib/ycsb.sh"
     ycsb_experiment "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   elif [[ -n $uri ]]; then
+    EXPERIMENT_ON_HOST=1
     experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} ${password_file:+--password-file "$password_file"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
@@ -331,6 +334,15 @@ experiment_engine_label() {
   [[ $ENGINE == wiredtiger ]] || echo "$ENGINE"
 }
 
+# experiment_host_loader_ready: node and the loader's dependencies on this host (--uri runs the
+# loader here), else exit 1 naming the fix.
+experiment_host_loader_ready() {
+  command -v node >/dev/null 2>&1 ||
+    die_env "node is not installed: --uri runs the loader on this host and needs Node.js >= 20.19 (or drop --uri to run it in the stack)"
+  [[ -d $LAB_ROOT/loader/node_modules/mongodb ]] ||
+    die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
+}
+
 # experiment_on_host NAME URI PASSWORD_FILE LOADER_ARGS...: the loader as a host process.
 experiment_on_host() {
   local name=$1 uri=$2 password_file=$3
@@ -341,12 +353,7 @@ experiment_on_host() {
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   # The experiment file is read from this checkout (not the loader's own folder's).
   args+=(--experiments-dir "$LAB_ROOT/experiments")
-  if [[ $DRY_RUN != 1 ]]; then
-    command -v node >/dev/null 2>&1 ||
-      die_env "node is not installed: --uri runs the loader on this host and needs Node.js >= 20.19 (or drop --uri to run it in the stack)"
-    [[ -d $LAB_ROOT/loader/node_modules/mongodb ]] ||
-      die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
-  fi
+  [[ $DRY_RUN == 1 ]] || experiment_host_loader_ready
   # bin/lab-loader: node with the GC flags the loader's CPUs call for (one CPU: --single-threaded-gc).
   experiment_run_loader "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
 }

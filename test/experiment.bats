@@ -612,7 +612,7 @@ YAML
   rm "$LAB/loader"
   lab experiment2 --clients 1,2 --dry-run
   assert_success
-  assert_line "note: node or loader/node_modules not found on this host: the experiment flags are checked by the loader when it starts"
+  assert_line "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
   assert_output --partial "loader experiment2 --uri "
 }
 
