@@ -157,6 +157,28 @@ function placed(runs, point, usable) {
   });
 }
 
+// runOrder(allA, allB, usableA, usableB) -> { order, first }: every run of each side and the
+// usable ones ({id, position, started_at}); sequential where either list is; first: 0 or 1, the
+// side that ran first (null unless sequential).
+function runOrder(allA, allB, a, b) {
+  const orders = [orderOf(allA, allB), orderOf(a, b)];
+  const order = orders.includes('sequential') ? 'sequential' : orders[0];
+  if (order !== 'sequential') return { order, first: null };
+  const [ka, kb] = orders[0] === 'sequential' ? [allA, allB] : [a, b];
+  const k = keysOf([...ka, ...kb]);
+  return { order, first: Math.min(...k.slice(0, ka.length)) < Math.min(...k.slice(ka.length)) ? 0 : 1 };
+}
+
+// notInterleaved(v, subject, names, first) -> v as no verdict: status 'not-interleaved', the
+// ratio kept and marked, the interval it would have had in ci_not_interleaved.
+function notInterleaved(v, subject, names, first) {
+  const [a, b] = first === 0 ? names : [names[1], names[0]];
+  return {
+    ...v, status: 'not-interleaved', verdict_if_interleaved: v.status, ci_not_interleaved: v.ci, ci: null,
+    sentence: `${subject}: no verdict: ${a} ran before ${b} (ratio ${v.faster}/${v.slower} ${fmt(v.ratio)}, not interleaved: drift and difference cannot be told apart; interleave them with ./run.sh compare)`,
+  };
+}
+
 const pText = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(3)}`);
 const signed = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 
@@ -168,8 +190,7 @@ const signed = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
 function guardVerdict(v, { point, sides, names, usable }) {
   const [allA, allB] = sides.map((runs) => placed(runs, point, usable));
   const [a, b] = [allA, allB].map((runs) => runs.filter((r) => r.usable));
-  const orders = [orderOf(allA, allB), orderOf(a, b)];
-  const order = orders.includes('sequential') ? 'sequential' : orders[0];
+  const { order, first } = runOrder(allA, allB, a, b);
   const rated = ['verdict', 'no-difference'].includes(v.status);
   const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : order === 'unknown' && rated ? UNKNOWN_NOTE : null };
   // Positions: the comparison's, else the start order of every run of both sides.
@@ -188,15 +209,7 @@ function guardVerdict(v, { point, sides, names, usable }) {
     : null;
   out.drift = { test: tested, found, alpha: ALPHA, method: 'Theil-Sen slope of log(ops/s) less each side\'s median, p by permuting each side\'s runs among its positions', text };
   if (order === 'sequential' && rated) {
-    // which side ran first: on every run when their order is known, else on the usable ones
-    const [ka, kb] = orders[0] === 'sequential' ? [allA, allB] : [a, b];
-    const k = keysOf([...ka, ...kb]);
-    const [first, second] = Math.min(...k.slice(0, ka.length)) < Math.min(...k.slice(ka.length)) ? names : [names[1], names[0]];
-    out.status = 'not-interleaved';
-    out.verdict_if_interleaved = v.status;
-    out.ci_not_interleaved = v.ci;
-    out.ci = null;
-    out.sentence = `${point}: no verdict: ${first} ran before ${second} (ratio ${v.faster}/${v.slower} ${fmt(v.ratio)}, not interleaved: drift and difference cannot be told apart; interleave them with ./run.sh compare)`;
+    Object.assign(out, notInterleaved(v, point, names, first));
     if (found) out.sentence += `; drift: ${text}`;
     return out;
   }
@@ -209,4 +222,4 @@ function guardVerdict(v, { point, sides, names, usable }) {
   return out;
 }
 
-module.exports = { guardVerdict, driftTest, theilSen, orderOf, ALPHA, POWER, SEQUENTIAL_NOTE };
+module.exports = { guardVerdict, driftTest, theilSen, orderOf, runOrder, notInterleaved, ALPHA, POWER, SEQUENTIAL_NOTE };
