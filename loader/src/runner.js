@@ -379,7 +379,7 @@ class Run {
     const lineEnd = ending ? Math.min(t, step.measureAt) : t;
     const intervalS = Math.max(0.001, (lineEnd - acc.lastTick) / 1000);
     acc.lastTick = lineEnd;
-    const cpuS = Math.max(0.001, (t - (acc.lastCpuAt ?? acc.startAt)) / 1000);
+    const cpuS = Math.max(0.001, (t - acc.lastCpuAt) / 1000);
     acc.lastCpuAt = t;
     const cpu = process.cpuUsage(acc.lastCpu);
     acc.lastCpu = process.cpuUsage();
@@ -555,6 +555,7 @@ class Run {
       const acc = {
         ops: {}, seconds: [], stab: [], live: new LiveDips(), totalOk: 0, errorsSeen: new Set(), notes: [],
         startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
+        lastCpuAt: now(), // lastCpu's time: the warm-up's last line ends at measureAt, the CPU reading does not
         // warming until the tick at step.measureAt; measuredFrom: when the measurement began
         // (null: the step ended, or was stopped, within its warm-up).
         warming: warmupMs > 0, warm: { ops: {}, seconds: 0 }, measuredFrom: warmupMs > 0 ? null : step.startAt,
