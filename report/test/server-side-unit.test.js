@@ -151,3 +151,13 @@ test('block writes under cgroup v1 on both sides: the verdict says it is a lower
   assert.match(v.sentence, /not the same quantity, so no verdict: wt counts bytes the member's container itself submitted to block devices \(cgroup v1 blkio Write\), a lower bound: .*; rocks counts bytes the member's container wrote to block devices \(cgroup v2 io\.stat wbytes\)/);
   assert.doesNotMatch(serverSideText([mixed]).replace(/\n\s+/g, ' '), / is \d\.\d+x /);
 });
+
+test('block writes reach the comparison from summary.json as ./run.sh wrote them (normalise keeps block_writes)', () => {
+  const { normalise } = require('../src/normalise');
+  const summary = (engine, perDoc, dir) => ({ schema_version: 1, complete: true, experiment: 'experiment1', engine, steps: [],
+    block_writes: { cgroup_version: 2, bytes: { 'shard01-a': perDoc * 1000 }, absent: {}, runs: [dir], documents_written: 1000, bytes_per_doc: perDoc, caveat: null } });
+  const rs = [['wt', 1000, 'a'], ['wt', 1100, 'b'], ['rocks', 3000, 'c'], ['rocks', 3100, 'd']].map(([e, v, dir]) => normalise(summary(e, v, dir), [], dir));
+  const s = blockSet(rs);
+  assert.deepEqual(s.block_writes.sides.rocks.samples, [3000, 3100]);
+  assert.equal(s.block_writes.verdicts[0].status, 'verdict');
+});
