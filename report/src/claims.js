@@ -484,15 +484,18 @@ function evalDips(claim, results) {
   const t = claim.test;
   if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
   return perSide(claim, results, (side, runs) => {
-    // a run counts toward the minimum only with a measured step that recorded stability: a run the
-    // loader was the limit of all along saw no dip of the engine's
+    // a run counts toward the minimum only with measured steps that recorded stability (a run the
+    // loader was the limit of all along saw no dip of the engine's) over at least minimum.seconds:
+    // a cause that comes once a minute may not come at all in a shorter record, and its absence
+    // there contradicts nothing
     const usable = (r) => r.points.filter((p) => p.stability && stepExclusion(p) === null);
-    const withRec = runs.filter((r) => usable(r).length);
+    const long = claim.minimum?.seconds ?? 0;
+    const withRec = runs.filter((r) => usable(r).length && usable(r).reduce((a, p) => a + (p.stability.seconds ?? 0), 0) >= long);
     const dips = withRec.flatMap((r) => usable(r).flatMap((p) => p.stability.dips || []));
     const hit = dips.filter((d) => (d.causes || []).some((c) => c && typeof c === 'object' && t.cause_ids.includes(c.id))).length;
     const lab = `${dips.length} dip(s) in ${withRec.length} run(s), ${hit} during a ${t.cause} (cause ${t.cause_ids.join(' or ')})`;
     const min = claim.minimum || {};
-    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on a measured step (have ${withRec.length})` });
+    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on measured steps${long ? ` of ${long} s or more, as its cause comes ${t.cause_period ?? 'periodically'}` : ''} (have ${withRec.length})` });
     if (dips.length < (min.dips ?? 1)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.dips ?? 1} dips to attribute (have ${dips.length})` });
     if (hit * 2 >= dips.length) return row(claim, 'reproduced', { lab, why: `at least half the dips during a ${t.cause}` });
     if (hit === 0) return row(claim, 'contradicted', { lab, why: `no dip during a ${t.cause}` });
