@@ -124,7 +124,7 @@ function answer(r) {
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
   if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
-  if (r.status === 'not-interleaved') return `NO VERDICT: ratio ${fmt(r.ratio)}, not interleaved`;
+  if (r.status === 'not-interleaved') return `NO VERDICT: ${r.faster}/${r.slower} ${fmt(r.ratio)}, not interleaved`;
   if (r.status === 'equivalent') return `no difference within ±${Math.round(r.words.margin * 100)}% (${fmt(r.ratio)})`;
   if (r.status === 'inconclusive') return `inconclusive (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';
