@@ -12,7 +12,7 @@
 const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
-const { judge, fmt, LEVEL } = require('./verdict');
+const { judge, LEVEL, verdictSentence } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
 const { runOrder, notInterleaved, SEQUENTIAL_NOTE } = require('./drift');
 const { wrap } = require('./table');
@@ -73,9 +73,7 @@ function capacityVerdict(sla, A, B) {
     return { ...base, status: 'no-verdict', ratio: null, ci: null, sentence: `capacity at ${slaText(sla)}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
   }
   const [hi, lo] = j.first ? [B, A] : [A, B];
-  const sentence = j.spans
-    ? `capacity at ${slaText(sla)}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
-    : `${hi.engine} sustains ${fmt(j.ratio)}x ${lo.engine}'s rate at ${slaText(sla)} (${j.ciText}, ${j.runs})`;
+  const sentence = verdictSentence(`capacity at ${slaText(sla)}`, j, hi.engine, lo.engine, (r) => `${hi.engine} sustains ${r}x ${lo.engine}'s rate at ${slaText(sla)}`);
   return { ...base, status: j.spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: sig(j.ratio), ci: j.ci.map(sig), df: j.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
 }
 

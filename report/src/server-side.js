@@ -6,7 +6,7 @@
 const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
 const { wrap } = require('./table');
-const { fmt, judge, MIN_SAMPLES } = require('./verdict');
+const { judge, MIN_SAMPLES, verdictSentence } = require('./verdict');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
 // Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
@@ -40,9 +40,7 @@ function compare(metric, A, B) {
     lower: lo.side,
     ratio: j.ratio,
     ci: j.ci,
-    sentence: j.spans
-      ? `${METRICS[metric]}: no difference shown between ${lo.side} and ${hi.side} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
-      : `${METRICS[metric]}: ${lo.side} is ${fmt(j.ratio)}x ${hi.side} (${j.ciText}, ${j.runs})`,
+    sentence: verdictSentence(METRICS[metric], j, lo.side, hi.side),
   };
 }
 

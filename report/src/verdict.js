@@ -1,7 +1,7 @@
 'use strict';
 // The one ratio-and-interval rule, for every verdict the report gives: throughput per point
-// (compare.js verdict) and capacity under an SLA (capacity.js capacityVerdict). Each caller
-// writes its own sentence; what counts as a verdict is decided here only.
+// (compare.js verdict), capacity under an SLA (capacity.js capacityVerdict) and the server's side
+// (server-side.js compare): what counts as a verdict, and its sentence, are decided here only.
 const { ratioCI } = require('./stats');
 
 const LEVEL = 0.95;
@@ -30,4 +30,14 @@ function judge(a, b, { lowerIsBetter = false } = {}) {
   };
 }
 
-module.exports = { judge, fmt, LEVEL, MIN_SAMPLES };
+// verdictSentence(what, j, better, other, says): a verdict's one sentence, for every kind of
+// verdict (throughput, capacity, the server's side): "WHAT: no difference shown between BETTER
+// and OTHER (ratio R, CI spans 1.0; runs)" where the interval covers 1.0, else says(R) (by default
+// "WHAT: BETTER is Rx OTHER") with the interval and the runs.
+function verdictSentence(what, j, better, other, says = (r) => `${what}: ${better} is ${r}x ${other}`) {
+  return j.spans
+    ? `${what}: no difference shown between ${better} and ${other} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
+    : `${says(fmt(j.ratio))} (${j.ciText}, ${j.runs})`;
+}
+
+module.exports = { judge, fmt, LEVEL, MIN_SAMPLES, verdictSentence };
