@@ -9,6 +9,9 @@ const LEVEL = 0.95;
 const MIN_SAMPLES = 2;
 const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const runsText = (na, nb) => (na === nb ? `${na} runs each` : `${na} and ${nb} runs`);
+// An interval as every verdict prints it, and the one rule for "it covers 1.0: no difference shown".
+const ciText = (low, high) => `${LEVEL * 100}% CI ${fmt(low)}-${fmt(high)}`;
+const spansOne = (low, high) => low <= 1 && high >= 1;
 
 // judge(a, b, { lowerIsBetter }) -> null when either side has fewer than MIN_SAMPLES samples; else
 // { first: 0 | 1 (the better side, by the geometric mean: the statistic shown; the higher one, or
@@ -24,8 +27,8 @@ function judge(a, b, { lowerIsBetter = false } = {}) {
     ratio: ci.ratio,
     ci: [ci.low, ci.high],
     df: ci.df,
-    spans: ci.low <= 1 && ci.high >= 1,
-    ciText: `${LEVEL * 100}% CI ${fmt(ci.low)}-${fmt(ci.high)}`,
+    spans: spansOne(ci.low, ci.high),
+    ciText: ciText(ci.low, ci.high),
     runs: runsText(hi.length, lo.length),
   };
 }
@@ -40,4 +43,4 @@ function verdictSentence(what, j, better, other, says = (r) => `${what}: ${bette
     : `${says(fmt(j.ratio))} (${j.ciText}, ${j.runs})`;
 }
 
-module.exports = { judge, fmt, LEVEL, MIN_SAMPLES, verdictSentence };
+module.exports = { judge, fmt, LEVEL, MIN_SAMPLES, verdictSentence, ciText, spansOne };
