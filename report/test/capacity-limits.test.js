@@ -1,5 +1,5 @@
 'use strict';
-// What a capacity verdict can know (issue 41 item 3, src/capacity-limits.js), through the real
+// What a capacity verdict can know (src/capacity-limits.js), through the real
 // report CLI on synthetic --sla results folders: an interval that includes the searches' brackets
 // (searches that all stopped at the same rates used to give "2.09x (95% CI 2.09-2.09)", excluding
 // the true 2.0); a search whose passing step shared the host stays a sample (the loader's rule,
@@ -13,11 +13,14 @@ const { main } = require('../src/cli');
 
 const ops = (rate) => ({ find: { rate } });
 // a search that passed at `pass` and failed at `fail` (its two deciding steps)
-function search(root, engine, stamp, pass, fail, { contended = false, startedAt } = {}) {
+function search(root, engine, stamp, pass, fail, { contended = false, startedAt, older = false } = {}) {
   const step = (offered, passed) => ({ offered_ops_per_s: offered, achieved_ops_per_s: offered, intended_us: passed ? 2000 : 50000, service_us: 1000, passed, why: passed ? null : 'x' });
   const capacity = { sla: { percentile: 'p99', target_ms: 10, text: 'p99=10ms' }, capacity_ops_per_s: pass, lowest_failing_ops_per_s: fail, clients: 32, complete: true,
     search: { start: pass, growth: 2, refine_within: 0.05 }, steps: [step(pass, true), step(fail, false)] };
-  const dir = makeRun(root, { engine, stamp, started_at: startedAt, parameters: { sla: 'p99=10ms' }, steps: [{ name: `rate-${pass}`, ops: ops(pass) }, { name: `rate-${fail}`, ops: ops(fail) }], extra: { capacity } });
+  // older: a summary from before the loader recorded search.growth, whose search never failed
+  if (older) Object.assign(capacity, { lowest_failing_ops_per_s: null, search: { start: pass }, steps: [step(pass, true)] });
+  const steps = [{ name: `rate-${pass}`, ops: ops(pass) }, ...(older ? [] : [{ name: `rate-${fail}`, ops: ops(fail) }])];
+  const dir = makeRun(root, { engine, stamp, started_at: startedAt, parameters: { sla: 'p99=10ms' }, steps, extra: { capacity } });
   if (contended) {
     const f = path.join(dir, 'summary.json');
     const s = JSON.parse(fs.readFileSync(f, 'utf8'));
@@ -111,4 +114,18 @@ test('capacity searches run one side after the other: no verdict, the ratio mark
   assert.match(v.sentence, /^capacity at p99 <= 10 ms: no verdict: b ran before a \(ratio b\/a 2\.\d\d, not interleaved/);
   assert.match(out, /no verdict: b ran before a/);
   assert.doesNotMatch(out, /b sustains/);
+});
+
+// An older summary without search.growth whose search never failed: its capacity is known only to
+// within the growth its loader used (2), so its bracket is pass..2 x pass, never a point that
+// would leave the interval unwidened.
+test('an older summary without search.growth: its bracket is widened by the growth its loader used', () => {
+  const root = tmpDir();
+  for (let i = 0; i < 3; i++) search(root, 'a', `a${i}`, 100, null, { older: true });
+  for (let i = 0; i < 3; i++) search(root, 'b', `b${i}`, 200, 210);
+  const { rep } = report(root);
+  const a = rep.capacity[0].sides.find((x) => x.engine === 'a');
+  assert.deepEqual(a.brackets.map((b) => `${b.pass}..${b.fail}`), ['100..200', '100..200', '100..200']);
+  const v = rep.capacity[0].verdicts[0];
+  assert.ok(v.ci[1] / v.ci[0] > 1.9, `the interval spans the unknown factor of 2: ${v.ci}`);
 });
