@@ -277,7 +277,8 @@
         cls: `row ${r.status}`,
         attrs: { 'data-experiment': r.experiment, 'data-set': r.set, 'data-point': r.point, 'data-sides': r.sides.join(' | ') },
         cells: [g, r.point, r.order_note ? `${answer(r)} (${r.order_note})` : answer(r), // issue 41: src/drift.js
-          r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
+          // a ratio without an interval: sides run one after the other (no verdict, src/drift.js)
+          r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x${r.ci ? ` (${fmt(r.ci[0])}-${fmt(r.ci[1])})` : ' (no interval)'}`,
           forest(r), r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v '), ex(r) || '-', r.safety.join('; ') || '-'],
       });
     }

@@ -1,5 +1,5 @@
 'use strict';
-// src/server-side.js on hand-made runs (issue 39 item 5): medians per side, the throughput
+// src/server-side.js on hand-made runs: medians per side, the throughput
 // verdict's statistic with lower better, figures a line does not report left out (never 0), the
 // data directory per document where ./run.sh recorded it, flagged steps carried through.
 const test = require('node:test');
@@ -26,6 +26,19 @@ const runs = [
   run('b2', 'mmap', { bpd: 3100, cpu: null, lag: 30, disk: 610, lagSource: 'optimeDate' }),
 ];
 const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+
+// One quantity id is several engines' rows: a side is described by its own engine's, so
+// MongoRocks' file writes read as its WAL, flushes and compactions, never as WiredTiger's block
+// manager and log (the first row with that id, which the line used to print for every side).
+test('not the same quantity: each side is described by its own engine\'s row', () => {
+  const pair = [run('c1', 'rocks', { bpd: 3000, cpu: 10, lag: 1, disk: 300 }), run('c2', 'rocks', { bpd: 3100, cpu: 11, lag: 1, disk: 310 }), runs[2], runs[3]];
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: pair.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const [sv] = serverSide(rep, pair);
+  const v = sv.points[0].write_bytes_per_doc.verdicts[0];
+  assert.equal(v.status, 'not-comparable');
+  assert.match(v.sentence, new RegExp(`rocks counts ${meaningOf('write_bytes', 'rocksdb').measures.replace(/[()]/g, '\\$&')}`));
+  assert.doesNotMatch(v.sentence, /rocks counts bytes written to the data files \(block manager\)/);
+});
 
 test('per side medians and a verdict with lower better where both sides count the same quantity; unreported figures have no sample and no verdict', () => {
   // wt against rocks: both write cost figures are bytes written to files (common/meanings.js).
