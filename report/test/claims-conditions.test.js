@@ -308,3 +308,23 @@ test('one side, one server: wiredtiger runs of 7.0 and 8.0 are not pooled as one
     assert.match(r.missing, /engine: the wiredtiger runs come from 2 different servers \(versions 7\.0\.0, 8\.0\.4\): one side, one server/, id);
   }
 });
+
+// data against memory where the server's memory is not recorded (a --uri run, no profile): data
+// below every profile's memory exceeded none; beyond it, the verdict names what is not known
+test('data beyond memory with the memory not recorded: a few MB is not comparable, gigabytes give a verdict naming it', () => {
+  const make = (dataBytes) => {
+    const d = tmpDir();
+    for (const [engine, rate] of [['rocksdb', 1300], ['mmapv1', 1000]]) reps(d, { experiment: 'experiment1', engine, points: { 'clients-1': rate }, parameters: W(3000), extra: { ...RS, footprint: { end: { documents: 3000, data_bytes: dataBytes, index_bytes: 0 } } } });
+    return d;
+  };
+  const small = one(make(1.2e6), '004-insert');
+  assert.equal(small.status, 'not comparable', JSON.stringify(small));
+  assert.match(small.missing, /data against memory: 1\.2 MB of data and indexes in 6 of 6 runs, less than any profile's 1,611 MB of memory \(the server's own is not recorded/);
+  const big = one(make(4e9), '004-insert');
+  assert.equal(big.status, 'reproduced', JSON.stringify(big));
+  assert.match(big.differs, /data against memory: not known in 6 of 6 runs/);
+  // data that fits is what read+update needs: a few MB with the memory not recorded is judged
+  const d = tmpDir();
+  for (const [engine, rate] of [['rocksdb', 1300], ['mmapv1', 1000]]) reps(d, { experiment: 'experiment2', engine, points: { 'clients-1': rate }, parameters: P(500), extra: { ...RS, footprint: { end: { documents: 500, data_bytes: 2e5, index_bytes: 0 } } } });
+  assert.equal(one(d, '004-read-update').status, 'reproduced');
+});
