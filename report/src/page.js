@@ -39,9 +39,8 @@
   // reference lines and loader-limited points ringed in red.
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
-  // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
-  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', server_ignores: 'server ignores it', failed: 'errors', lost_documents: 'docs lost', paused: 'server paused', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
-  const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
+  // Why runs were left out of verdicts, and a point's note: src/point-note.js (the terminal's too).
+  const { pointNote, exclLabel, EXCL } = window.labPointNote;
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
@@ -170,22 +169,6 @@
         r.description.loader, `${r.description.host_cpus} (${r.description.host})`, r.description.cpu_model, r.started_at, rel(r.id)],
     }));
     return table(head, rows, 'runs');
-  }
-
-  // What a point says beyond its numbers: unsupported here, what w:0 delivered, cost vs baseline.
-  function pointNote(a) {
-    const n = [];
-    if (a.not_applicable) n.push(`NOT APPLICABLE (not run) in ${a.not_applicable.runs}/${a.runs}: ${a.not_applicable.why.join(' | ')}`);
-    if (a.unsupported) n.push(`UNSUPPORTED in ${a.unsupported.runs}/${a.runs}: ${a.unsupported.why.join(' | ')}`);
-    if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
-    if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
-    if (a.loader_limited_runs) n.push(`loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}`);
-    for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations${f.first_error ? ` (first: ${f.first_error.codeName || f.first_error.code || ''} ${f.first_error.message || ''})` : ''}`);
-    if ((a.shared_host || []).length) n.push(`shared the host with other load: ${a.shared_host.join('; ')}`);
-    if ((a.shared_server || []).length) n.push(`another loader ran against the same server and collection: ${a.shared_server.join('; ')}`);
-    if ((a.paused || []).length) n.push(`the server paused: ${a.paused.map((p) => `nothing completed for ${(p.idle_ms / 1000).toFixed(1)} s, ${p.from_s} s in${p.op_p99_ms ? ` (its operations' p99 ${p.op_p99_ms} ms)` : ''}`).join('; ')}`);
-    if (Object.keys(a.excluded || {}).length) n.push(`EXCLUDED from verdicts: ${exclLabel(a)}`);
-    return n.join('; ');
   }
 
   function numbersTable(set) {
