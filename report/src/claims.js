@@ -260,8 +260,9 @@ function pBeyond(o, b) {
   return twoSidedP(Math.log(o.ratio / b) / se, o.df);
 }
 
-// judge(o, when) -> { status, why, p }: the claim's rule on an oriented ratio { ratio, ci, df }.
-function judge(o, when) {
+// judgeClaim(o, when) -> { status, why, p }: the claim's rule on an oriented ratio { ratio, ci, df }
+// (verdict.js judge makes the ratio; this reads it against what the seed said).
+function judgeClaim(o, when) {
   const [lo, hi] = o.ci;
   // identical values leave a width of rounding errors only: no interval
   if (!(hi > lo * (1 + 1e-9)) || !o.df) return { status: 'inconclusive', why: 'no interval: every run gave the same value (zero width), so no spread was seen', p: null };
@@ -325,7 +326,7 @@ function ratioRow(claim, A, B, [a, b], where, unit, extra) {
   if (v.usable.some((n) => n < min)) return row(claim, 'inconclusive', { lab: `${v.usable.join(' and ')} usable runs at ${where}`, why: `${minRunsWhy(claim, v.usable)}${v.ci ? '' : `: ${v.sentence}`}`, ...extra });
   const o = oriented(v, a);
   if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, ...extra });
-  const j = judge(o, claim.reproduced_when);
+  const j = judgeClaim(o, claim.reproduced_when);
   return row(claim, j.status, { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, p: j.p, why: j.why, ...extra });
 }
 
@@ -572,4 +573,4 @@ function claimsReport(runs, claims = loadClaims()) {
   return holmClaims(rows);
 }
 
-module.exports = { claimsReport, loadClaims, judge, KINDS, holmClaims };
+module.exports = { claimsReport, loadClaims, judgeClaim, KINDS, holmClaims };
