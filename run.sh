@@ -109,7 +109,7 @@ Kubernetes (bigger than one machine; README "Bigger than one machine"):
                           primary pod deleted / fsyncLock on a secondary, through kubectl
 $(k8s_flags_usage)
 Project:
-  test                    run the project's whole test suite (no Docker needed)
+  test                    run the project's whole test suite (as root: its docker suite starts its own dockerd)
   smoke [--faults]        end-to-end check on a Docker host: every engine up, checked, down
   help                    this text
 

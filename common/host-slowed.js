@@ -1,6 +1,6 @@
 'use strict';
 // Whether other load on the loader's host changed what the loader measured in a step: the one
-// rule behind the shared-host exclusion (loader/src/step-exclusion.js, which the loader's --repeat
+// rule behind the shared-host exclusion (common/step-exclusion.js, which the loader's --repeat
 // table and the report both apply) and a capacity search's host caveat and retries
 // (loader/src/sla.js). No dependencies (the loader image copies common/ beside loader/).
 //

@@ -85,21 +85,28 @@ function meaningOf(figure, key) {
   return f[key] || f.default || { quantity: null, measures: `not in the table of meanings (${key || 'unknown server'})`, source: null };
 }
 
-// comparable(figure, quantities) -> { same: true, quantity } when every run of both sides
-// counted one quantity, else { same: false, why } with one line saying what each side counts.
-// quantities: { side: [quantity id per run] }.
-function comparable(figure, quantities) {
+// comparable(figure, quantities, engines) -> { same: true, quantity } when every run of both
+// sides counted one quantity, else { same: false, why } with one line saying what each side
+// counts. quantities: { side: [quantity id per run] }; engines: { side: [storage engine per run] }
+// (optional), so a side is described by its own engine's row: one quantity id is several rows
+// (file writes are WiredTiger's block manager and log, MongoRocks' WAL, flushes and compactions).
+function comparable(figure, quantities, engines = {}) {
   const per = Object.entries(quantities).map(([side, qs]) => [side, [...new Set(qs)]]);
   const all = new Set(per.flatMap(([, qs]) => qs));
   if (all.size === 1 && ![...all][0]) return { same: false, why: `${FIGURES[figure].what}: not a known quantity on ${per.map(([s]) => s).join(' or ')}` };
   if (all.size === 1) return { same: true, quantity: [...all][0] };
-  const say = (q) => (q ? describe(q) : 'no known quantity');
-  return { same: false, why: `${FIGURES[figure].what}: not the same quantity, so no verdict: ${per.map(([side, qs]) => `${side} counts ${qs.map(say).join(' / ')}`).join('; ')}` };
+  const say = (q, side) => {
+    if (!q) return 'no known quantity';
+    const own = (engines[side] || []).find((k) => FIGURES[figure][k]?.quantity === q);
+    return own ? FIGURES[figure][own].measures : describe(q, figure);
+  };
+  return { same: false, why: `${FIGURES[figure].what}: not the same quantity, so no verdict: ${per.map(([side, qs]) => `${side} counts ${qs.map((q) => say(q, side)).join(' / ')}`).join('; ')}` };
 }
 
-// describe(quantity id) -> its `measures` text (the first row with that id).
-function describe(quantity) {
-  for (const f of Object.values(FIGURES)) for (const [k, row] of Object.entries(f)) if (k !== 'what' && row.quantity === quantity) return row.measures;
+// describe(quantity id, figure) -> its `measures` text: the first row with that id, the figure's
+// own rows first.
+function describe(quantity, figure) {
+  for (const f of [FIGURES[figure], ...Object.values(FIGURES)].filter(Boolean)) for (const [k, row] of Object.entries(f)) if (k !== 'what' && row.quantity === quantity) return row.measures;
   return quantity;
 }
 

@@ -142,6 +142,6 @@ block_writes_after() {
   elif [[ -z $most_svc ]]; then
     info "block writes: no shard member's writes counted under cgroup v$version (summary.json block_writes.absent says why)"
   else
-    info "block writes: largest shard member $most_svc $most bytes, $per bytes/doc (cgroup v$version$([[ $version != 1 ]] || echo ', a lower bound'); summary.json block_writes)"
+    info "block writes (cgroup v$version$([[ $version != 1 ]] || echo ', a lower bound')): $most_svc $most bytes, $per per document (summary.json)"
   fi
 }

@@ -50,7 +50,7 @@ two_runs() {
   export STUB_DOCKER_EXEC_STDIN=1
   lab experiment1 --docs 1000
   assert_success
-  assert_line --partial "block writes: largest shard member shard01-a 5000000 bytes, 2000.0 bytes/doc (cgroup v1, a lower bound"
+  assert_line --partial "block writes (cgroup v1, a lower bound): shard01-a 5000000 bytes, 2000.0 per document (summary.json)"
   local p
   p="$(compose_prefix wiredtiger) -f compose/monitoring.yml -f compose/monitoring/healthcheck-start-interval.yml exec -T"
   assert_called "$p shard01-a cat /sys/fs/cgroup/io.stat"

@@ -216,10 +216,10 @@ inmemory_volume_rules() {
   lab down --dry-run --engine inmemory
   assert_success
   assert_output --partial " down --remove-orphans"
-  assert_output --partial "+ docker volume rm lab-inmemory_shard01-b-data lab-inmemory_keyfile "
+  # the volumes the stack files declare, read from the files: a dry run runs no docker at all
+  assert_output --regexp "\+ docker volume rm .*lab-inmemory_keyfile .*lab-inmemory_shard01-b-data "
   refute_output --partial "prometheus-data"
-  refute_called "volume rm*"
-  refute_called "* down *"
+  [[ ! -s $STUB_DOCKER_LOG ]] || fail "docker was called: $(calls)"
 }
 
 @test "down --dry-run runs nothing" {

@@ -152,7 +152,7 @@ rc=$?
 summary=$(find "$LAB/results" -name summary.json -newer "$WORK/up.rc" 2>/dev/null | head -1)
 tap "$rc" "experiment2 with the loader in its container ($((SECONDS - start)) s, image built offline)" "$WORK/experiment.out"
 node "$LAB_ROOT/test/docker/check-summary.js" "${summary:-/nonexistent}" >"$WORK/summary-check.out" 2>&1
-tap $? "summary.json complete, on the shard's replica set, filed under the stand-in, never under wiredtiger (${summary#"$LAB"/})" "$WORK/summary-check.out"
+tap $? "summary.json complete, on the shard's replica set, filed under the stand-in, never under wiredtiger; cgroup v1 block writes (${summary#"$LAB"/})" "$WORK/summary-check.out"
 
 # The loader image's registry path with no registry: the build must fail on its own, with a line
 # saying why (it once printed nothing for 10 minutes). Compose's build of the loader image, as

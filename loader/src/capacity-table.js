@@ -9,7 +9,7 @@ const { median, round } = require('../../common/stats');
 const { grid, ms } = require('./table');
 // The capacity line and its caveat (a step's delay and what it is set against) are prose: wrapped
 // within 120 columns as printed.
-const { wrapProse } = require('./wrap');
+const { wrapProse, wrapLine } = require('./wrap');
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 const { slaText } = require('../../common/sla-text');
 
@@ -39,7 +39,7 @@ function capacityGroup({ name, engine, group, results }) {
   const samples = results.filter((_, i) => why[i] === null).map((c) => c.capacity_ops_per_s);
   const out = samples.length < results.length ? ` of ${samples.length}` : '';
   const sla = results[0].sla;
-  return `\n${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${each.join(', ')} ops/s${samples.length ? `; median ${round(median(samples), 1)}${out}` : ''} (the report gives its interval)\n`;
+  return `\n${wrapLine(`${name} on ${engine}: ${results.length} repetitions${group ? ` (group ${group})` : ''}, capacity at ${slaText(sla)} per repetition: ${each.join(', ')} ops/s${samples.length ? `; median ${round(median(samples), 1)}${out}` : ''} (the report gives its interval)`)}\n`;
 }
 
 module.exports = { capacityTable, capacityGroup, capacityLine };

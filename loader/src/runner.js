@@ -379,7 +379,7 @@ class Run {
     const lineEnd = ending ? Math.min(t, step.measureAt) : t;
     const intervalS = Math.max(0.001, (lineEnd - acc.lastTick) / 1000);
     acc.lastTick = lineEnd;
-    const cpuS = Math.max(0.001, (t - (acc.lastCpuAt ?? acc.startAt)) / 1000);
+    const cpuS = Math.max(0.001, (t - acc.lastCpuAt) / 1000);
     acc.lastCpuAt = t;
     const cpu = process.cpuUsage(acc.lastCpu);
     acc.lastCpu = process.cpuUsage();
@@ -555,6 +555,7 @@ class Run {
       const acc = {
         ops: {}, seconds: [], stab: [], live: new LiveDips(), totalOk: 0, errorsSeen: new Set(), notes: [],
         startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
+        lastCpuAt: now(), // lastCpu's time: the warm-up's last line ends at measureAt, the CPU reading does not
         // warming until the tick at step.measureAt; measuredFrom: when the measurement began
         // (null: the step ended, or was stopped, within its warm-up).
         warming: warmupMs > 0, warm: { ops: {}, seconds: 0 }, measuredFrom: warmupMs > 0 ? null : step.startAt,
@@ -735,6 +736,10 @@ class Run {
       // verdicts and compare --resume runs it again.
       if (this.description.server.restarted_during_run) this.stop(restartReason(this.description.server), 1);
     }
+    // A member the server record saw restart (a shard behind mongos, a replica-set member): the
+    // same, named by its host (summary.json server_record.members[].restarts).
+    const member = this.serverRecord && !this.stopReason ? this.serverRecord.record.restarts()[0] : null;
+    if (member) this.stop(`${member.role} member ${member.host} restarted during the run (pid ${member.from.pid} -> ${member.to.pid}): not a sample of one server process`, 1);
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
     // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised

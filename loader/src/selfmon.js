@@ -27,7 +27,9 @@ function judge(seconds, cores) {
     if (w.eldP99Ms !== null) byWorker.get(w.worker).eld.push(w.eldP99Ms);
   }
   const workers = [...byWorker.entries()].map(([w, v]) => ({
-    worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: median(v.eld), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
+    // the median of an even count is a mean of two readings: rounded as the readings are (2
+    // decimals, src/loop-delay.js), or the contention line read "87.70500000000001 ms"
+    worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: round(median(v.eld), 2), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
   }));
   const cpuMean = mean(secs.map((s) => s.cpuCores));
   const hostSecs = secs.map((s) => s.host).filter(Boolean);

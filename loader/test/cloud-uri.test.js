@@ -12,7 +12,7 @@ const tls = require('node:tls');
 const { execFileSync } = require('node:child_process');
 const { startServer } = require('./support/server');
 const { startDns } = require('./support/dns-server');
-const { runLoader, tmpResults, latestRun } = require('./support/loader');
+const { runLoader, tmpResults, latestRun, errorLines } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 
 let server;
@@ -71,7 +71,7 @@ test('mongodb+srv:// whose SRV name does not exist: one line naming the SRV reco
     const r = await runLoader(['experiment1', '--uri', 'mongodb+srv://nowhere.lab.test/', '--docs', '100', '--results-dir', root,
       '--metrics-port', '0'], { env: env() });
     assert.equal(r.code, 1, r.stderr);
-    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    const errors = errorLines(r.stderr); // wrapped within 120 columns: read joined
     assert.deepEqual(errors, ["error: SRV lookup failed for _mongodb._tcp.nowhere.lab.test (no such name in DNS): check the cluster's name in --uri and that this machine's DNS resolves it"]);
     assert.deepEqual(fs.readdirSync(root), [], 'no results folder');
   } finally {

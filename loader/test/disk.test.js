@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { startServer, UNREPORTED_ENGINE_FOLDER: FOLDER } = require('./support/server');
-const { startLoader } = require('./support/loader');
+const { startLoader, errorLines, unwrap } = require('./support/loader');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 
 const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0;
@@ -73,7 +73,7 @@ const EARLIER = `mkdir -p "${MNT}/experiment2/${FOLDER}/20200101T000000Z" && ech
 function assertStartRefused(r, out, code, why) {
   assert.equal(r.code, 1, r.stderr);
   assert.doesNotMatch(r.stderr, /Uncaught|    at |ENOENT/, 'no stack trace, no secondary ENOENT');
-  const errors = r.stderr.split('\n').filter((x) => x.startsWith('error: '));
+  const errors = errorLines(r.stderr); // wrapped within 120 columns: read joined
   assert.equal(errors.length, 1, r.stderr);
   assert.match(errors[0], new RegExp(`^error: cannot write ${MNT}/experiment2/${FOLDER}/\\S+: ${code} \\(${why}\\); .*--results-dir DIR`));
   assert.doesNotMatch(r.stdout, /results:/, 'no results line: no folder was written');
@@ -91,7 +91,7 @@ test('ENOSPC mid-run: clean stop, the measured step kept and printed, summary sa
     const r = await l.done;
     assert.equal(r.code, 1, r.stderr);
     assert.doesNotMatch(r.stderr, /Uncaught|    at /, 'no stack trace');
-    assert.match(r.stderr, /error: cannot write \S+\/timeline\.ndjson: ENOSPC \(the disk is full\); free space there, or pass --results-dir DIR on a disk with room \(results folder \S+\)/);
+    assert.match(unwrap(r.stderr), /error: cannot write \S+\/timeline\.ndjson: ENOSPC \(the disk is full\); free space there, or pass --results-dir DIR on a disk with room \(results folder \S+\)/);
     assert.match(r.stdout, new RegExp(`experiment2 on ${FOLDER} \\(INCOMPLETE\\)\\n\\s*step\\s+clients\\s+op`), 'the usual table');
     assert.match(r.stdout, /\n1\s+2\s+find\s+[1-9]\d*/, 'with the measured step');
     const dirs = runFolders(out);
@@ -143,7 +143,7 @@ test('ENOSPC right after the folder was made (its reserve does not fit): the hal
   try {
     const r = await l.done;
     assertStartRefused(r, out, 'ENOSPC', 'the disk is full');
-    assert.match(r.stderr, /\.reserve: ENOSPC/, 'it failed after the folder was made');
+    assert.match(unwrap(r.stderr), /\.reserve: ENOSPC/, 'it failed after the folder was made');
   } finally {
     cleanup();
   }

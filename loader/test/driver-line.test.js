@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { startServer, REPO } = require('./support/server');
-const { runLoader, tmpResults, latestRun } = require('./support/loader');
+const { runLoader, tmpResults, latestRun, errorLines } = require('./support/loader');
 const { lines, lineForWire, driverDescription } = require('../src/driver-line');
 
 test('each line\'s wire bounds are its own driver\'s constants', () => {
@@ -113,7 +113,7 @@ test('a server older than every driver line: one clear line, exit 1, no results,
     const r = await runLoader(['experiment1', '--uri', srv.uri, '--docs', '30', '--results-dir', root, '--metrics-port', '0',
       '--server-selection-timeout', '20s']);
     assert.equal(r.code, 1, r.stderr);
-    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    const errors = errorLines(r.stderr); // wrapped within 120 columns: read joined
     assert.equal(errors.length, 1, r.stderr);
     assert.match(errors[0], /reports wire version 5, older than every driver line the loader carries \(the oldest, mongodb 6\.9\.0, needs wire 6 = MongoDB 3\.6\+\)/);
     assert.ok(r.ms < 15000, `decided from the first hello, not the 20 s timeout (took ${r.ms} ms)`);

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { spawnSync } = require('node:child_process');
 const { testServer, UNREPORTED_ENGINE_FOLDER } = require('./support/server');
-const { runLoader, tmpResults } = require('./support/loader');
+const { runLoader, tmpResults, errorLines } = require('./support/loader');
 
 const canUnshare = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0;
 
@@ -22,7 +22,7 @@ test('results directory on a read-only mount: one line naming EROFS and the fix,
     const r = await runLoader(['experiment1', '--uri', server.uri, '--docs', '100', '--results-dir', mnt, '--metrics-port', '0'],
       { prefix: ['unshare', '-m', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs -o ro tmpfs "$0" && exec "$@"', mnt] });
     assert.equal(r.code, 1, r.stderr);
-    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+    const errors = errorLines(r.stderr); // one message, wrapped within 120 columns: read joined
     assert.deepEqual(errors, [`error: cannot write ${mnt}/experiment1/${UNREPORTED_ENGINE_FOLDER}: EROFS (the file system is read-only); remount it read-write, or pass --results-dir DIR on a writable disk`]);
     assert.doesNotMatch(r.stderr, /ENOENT|check that disk/);
     assert.doesNotMatch(r.stderr, /setup:|preload|started/, 'nothing ran against the server');

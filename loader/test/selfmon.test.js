@@ -34,3 +34,11 @@ test('a busy event loop counts against the loader when its own CPU explains it, 
 test('no full second measured: the verdict is unknown (null), not "no"', () => {
   assert.equal(judge([{ cpuCores: 2, intervalS: 0.3, selfs: [], host: null }], 1).limited, null);
 });
+
+test('the delay a contention line states is rounded as the readings are', () => {
+  // two seconds whose delays average to a float that prints with noise (87.7 + 87.71)
+  const secs = [87.7, 87.71].map((eldP99Ms) => ({ cpuCores: 0.1, intervalS: 1, selfs: [{ worker: 0, elu: 0.5, eldP99Ms }], host: null }));
+  const v = judge(secs, 2);
+  assert.equal(v.workers[0].eld_p99_ms_median, 87.71);
+  assert.deepEqual(v.contention, ['worker 0 event-loop delay p99 87.71 ms (> 20 ms) while the loader used 0.1 of 2 cores: the host, not the loader']);
+});

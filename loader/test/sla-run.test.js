@@ -5,7 +5,7 @@
 // The search's arithmetic on synthetic steps: sla.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { runLoader, startLoader, latestRun, tmpResults } = require('./support/loader');
+const { runLoader, startLoader, latestRun, tmpResults, unwrap } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary } = require('./support/summary-schema');
 const { startServer } = require('./support/server');
@@ -147,7 +147,7 @@ test('a target below the server\'s idle latency: the search goes down, then says
   for (const s of c.steps) assert.ok(s.service_us >= 5000, `service p99 ${s.service_us} us, under the proxy's 5 ms`);
   assert.match(r.stderr, /capacity at p99 <= 1 ms: no rate passed/);
   // --repeat 2: the group's line gives each repetition's capacity, never the steps pooled by number.
-  assert.match(r.stdout, /experiment2 on tight: 2 repetitions \(group [^)]+\), capacity at p99 <= 1 ms per repetition: none, none ops\/s \(the report gives its interval\)/);
+  assert.match(unwrap(r.stdout), /experiment2 on tight: 2 repetitions \(group [^)]+\), capacity at p99 <= 1 ms per repetition: none, none ops\/s \(the report gives its interval\)/);
   assert.doesNotMatch(r.stdout, /per step and op over the repetitions/);
 });
 

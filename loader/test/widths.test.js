@@ -92,6 +92,16 @@ test('./run.sh report over these runs: every line within 120 columns; --wide: ev
   assert.deepEqual(w.out.split('\n').filter((l) => l.length > 120 && !grid.test(l)), []);
 });
 
+// A --repeat group of capacity searches: its line (the group's id, each repetition's capacity)
+// ran to 150 columns.
+test('capacityGroup: the group\'s capacity line within 120 columns, nothing lost', () => {
+  const { capacityGroup } = require('../src/capacity-table');
+  const c = (x) => ({ sla: { percentile: 'p99.9', target_ms: 12.5 }, capacity_ops_per_s: x, complete: true });
+  const text = capacityGroup({ name: 'experiment2', engine: 'wiredtiger-tuned', group: 'experiment2-20261127T224027Z-9f3c2a1b', results: [c(9600.5), c(3100.25), c(4800)] });
+  assert.deepEqual(text.split('\n').filter((l) => l.length > 120), []);
+  assert.ok(text.replace(/\n {2}/g, ' ').includes('experiment2 on wiredtiger-tuned: 3 repetitions (group experiment2-20261127T224027Z-9f3c2a1b), capacity at p99.9 <= 12.5 ms per repetition: 9600.5, 3100.25, 4800 ops/s; median 4800 (the report gives its interval)'), text);
+});
+
 test('formatTable: a step\'s long host-contention note is wrapped within 120 columns, the grid untouched, nothing lost', () => {
   const { formatTable } = require('../src/table');
   const contention = Array.from({ length: 6 }, (_, i) => `worker ${i} event-loop delay p99 ${20 + i}.5 ms (> 20 ms) while the loader used 0.4 of 2 cores and the host was 97% busy`);

@@ -10,7 +10,7 @@
 // anyway), applied in src/capacity.js (HOST_LIMITED). A second rule here also left out searches
 // whose passing step was contended: the report then dropped a capacity the loader printed as
 // clean (report/test/agreement.test.js failed on a busy CI host).
-const { fmt } = require('./verdict');
+const { ciText, spansOne } = require('./verdict');
 const { sig } = require('./stats');
 
 const gm = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
@@ -55,10 +55,10 @@ function widen(v, A, B) {
   const down = gm(lo.brackets.map((b) => b.pass)) / gm(lo.brackets.map((b) => b.fail));
   // stored to 6 significant digits: exact factors multiply to 2.0000000000000004
   const ci = [sig(v.ci[0] * down), sig(v.ci[1] * up)];
-  const old = `95% CI ${fmt(v.ci[0])}-${fmt(v.ci[1])}`;
-  const now = `95% CI ${fmt(ci[0])}-${fmt(ci[1])} with the searches' brackets`;
+  const old = ciText(v.ci[0], v.ci[1]);
+  const now = `${ciText(ci[0], ci[1])} with the searches' brackets`;
   // a widened interval that now spans 1.0 is no longer a verdict (src/words.js words it)
-  const status = v.status === 'verdict' && ci[0] <= 1 && ci[1] >= 1 ? 'no-difference' : v.status;
+  const status = v.status === 'verdict' && spansOne(ci[0], ci[1]) ? 'no-difference' : v.status;
   return { ...v, status, ci, ci_statistical: v.ci, resolution: { faster: sig(up), slower: sig(down) }, sentence: v.sentence.replace(old, now) };
 }
 

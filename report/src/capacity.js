@@ -12,8 +12,9 @@
 const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
-const { judge, fmt, LEVEL } = require('./verdict');
+const { judge, LEVEL, verdictSentence } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
+const { runOrder, notInterleaved, SEQUENTIAL_NOTE } = require('./drift');
 const { wrap } = require('./table');
 const { slaText } = require('../../common/sla-text'); // "p99 <= 10 ms", as the loader says it
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
@@ -72,10 +73,20 @@ function capacityVerdict(sla, A, B) {
     return { ...base, status: 'no-verdict', ratio: null, ci: null, sentence: `capacity at ${slaText(sla)}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
   }
   const [hi, lo] = j.first ? [B, A] : [A, B];
-  const sentence = j.spans
-    ? `capacity at ${slaText(sla)}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
-    : `${hi.engine} sustains ${fmt(j.ratio)}x ${lo.engine}'s rate at ${slaText(sla)} (${j.ciText}, ${j.runs})`;
+  const sentence = verdictSentence(`capacity at ${slaText(sla)}`, j, hi.engine, lo.engine, (r) => `${hi.engine} sustains ${r}x ${lo.engine}'s rate at ${slaText(sla)}`);
   return { ...base, status: j.spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: sig(j.ratio), ci: j.ci.map(sig), df: j.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
+}
+
+// orderGuard(v, sla, A, B, runsA, runsB): the throughput verdicts' order rule (src/drift.js
+// runOrder): two sides whose searches ran one after the other, on every run or on the usable
+// ones, give no verdict, only their ratio marked not interleaved.
+function orderGuard(v, sla, A, B, runsA, runsB) {
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null, started_at: r.started_at ?? null });
+  const usable = (S, runs) => runs.filter((r) => S.sample_runs.includes(r.dir)).map(place);
+  const { order, first } = runOrder(runsA.map(place), runsB.map(place), usable(A, runsA), usable(B, runsB));
+  const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : null };
+  if (order !== 'sequential' || !['verdict', 'no-difference'].includes(v.status)) return out;
+  return { ...out, ...notInterleaved(v, `capacity at ${slaText(sla)}`, [A.engine, B.engine], first) };
 }
 
 // capacityReport(runs, by) -> [{ experiment, set, sla, sides, verdicts }] for the runs with a
@@ -98,7 +109,8 @@ function capacityReport(runs, by = 'engine') {
     const values = [...new Set(rs.map((r) => r.side))].sort();
     const sides = values.map((v) => side(v, rs.filter((r) => r.side === v)));
     const verdicts = [];
-    for (let i = 0; i < sides.length; i++) for (let j = i + 1; j < sides.length; j++) verdicts.push(capacityVerdict(sla, sides[i], sides[j]));
+    const runsOf = (S) => rs.filter((r) => r.side === S.engine);
+    for (let i = 0; i < sides.length; i++) for (let j = i + 1; j < sides.length; j++) verdicts.push(orderGuard(capacityVerdict(sla, sides[i], sides[j]), sla, sides[i], sides[j], runsOf(sides[i]), runsOf(sides[j])));
     out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
   }
   return out;

@@ -49,6 +49,17 @@ function profileMemory(profile) {
   }
 }
 
+// The least memory a data-bearing member has in any of the lab's profiles: data and indexes below
+// it exceeded the memory of no server the lab runs, whatever this run's (not recorded) was.
+function leastProfileMemory() {
+  try {
+    const mems = require('../../common/tables').readTable('profiles').map((p) => profileMemory(p.profile)).filter((m) => m > 0);
+    return mems.length ? Math.min(...mems) : null;
+  } catch {
+    return null;
+  }
+}
+
 // The value of run r along a claim's dimension: the engine, where the journal lives, whether the
 // members ran without a journal, or a label (test.match 'prefix': the claim's side its value
 // starts with, so os=ubuntu-24.04 is the side 'ubuntu').
@@ -177,7 +188,12 @@ function conditions(claim, bySide) {
     });
     const known = seen.filter((s) => s.data !== null && s.mem !== null);
     const wrong = known.filter((s) => (need === 'exceeds' ? s.data <= s.mem : s.data >= s.mem));
+    // where the memory is not recorded (a --uri run), data below every profile's memory did not
+    // exceed it: a finding about data beyond memory is not tested on a few thousand documents
+    const floor = need === 'exceeds' ? leastProfileMemory() : null;
+    const small = floor ? seen.filter((s) => s.data !== null && s.mem === null && s.data < floor) : [];
     if (wrong.length) fail.push(`data against memory: ${MB(wrong[0].data)} of data and indexes ${need === 'exceeds' ? 'fit in' : 'exceed'} ${MB(wrong[0].mem)} of memory in ${wrong.length} of ${all.length} runs (the seed: ${c.data_vs_memory.seed})`);
+    else if (small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
     else if (known.length < all.length) differ.push(`data against memory: not known in ${all.length - known.length} of ${all.length} runs (no profile or no footprint; the seed's data ${need === 'exceeds' ? 'did not fit in' : 'fit in'} RAM)`);
   }
   // always different: the engine line and the hardware
@@ -244,8 +260,9 @@ function pBeyond(o, b) {
   return twoSidedP(Math.log(o.ratio / b) / se, o.df);
 }
 
-// judge(o, when) -> { status, why, p }: the claim's rule on an oriented ratio { ratio, ci, df }.
-function judge(o, when) {
+// judgeClaim(o, when) -> { status, why, p }: the claim's rule on an oriented ratio { ratio, ci, df }
+// (verdict.js judge makes the ratio; this reads it against what the seed said).
+function judgeClaim(o, when) {
   const [lo, hi] = o.ci;
   // identical values leave a width of rounding errors only: no interval
   if (!(hi > lo * (1 + 1e-9)) || !o.df) return { status: 'inconclusive', why: 'no interval: every run gave the same value (zero width), so no spread was seen', p: null };
@@ -309,7 +326,7 @@ function ratioRow(claim, A, B, [a, b], where, unit, extra) {
   if (v.usable.some((n) => n < min)) return row(claim, 'inconclusive', { lab: `${v.usable.join(' and ')} usable runs at ${where}`, why: `${minRunsWhy(claim, v.usable)}${v.ci ? '' : `: ${v.sentence}`}`, ...extra });
   const o = oriented(v, a);
   if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, ...extra });
-  const j = judge(o, claim.reproduced_when);
+  const j = judgeClaim(o, claim.reproduced_when);
   return row(claim, j.status, { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, p: j.p, why: j.why, ...extra });
 }
 
@@ -484,15 +501,18 @@ function evalDips(claim, results) {
   const t = claim.test;
   if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
   return perSide(claim, results, (side, runs) => {
-    // a run counts toward the minimum only with a measured step that recorded stability: a run the
-    // loader was the limit of all along saw no dip of the engine's
+    // a run counts toward the minimum only with measured steps that recorded stability (a run the
+    // loader was the limit of all along saw no dip of the engine's) over at least minimum.seconds:
+    // a cause that comes once a minute may not come at all in a shorter record, and its absence
+    // there contradicts nothing
     const usable = (r) => r.points.filter((p) => p.stability && stepExclusion(p) === null);
-    const withRec = runs.filter((r) => usable(r).length);
+    const long = claim.minimum?.seconds ?? 0;
+    const withRec = runs.filter((r) => usable(r).length && usable(r).reduce((a, p) => a + (p.stability.seconds ?? 0), 0) >= long);
     const dips = withRec.flatMap((r) => usable(r).flatMap((p) => p.stability.dips || []));
     const hit = dips.filter((d) => (d.causes || []).some((c) => c && typeof c === 'object' && t.cause_ids.includes(c.id))).length;
     const lab = `${dips.length} dip(s) in ${withRec.length} run(s), ${hit} during a ${t.cause} (cause ${t.cause_ids.join(' or ')})`;
     const min = claim.minimum || {};
-    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on a measured step (have ${withRec.length})` });
+    if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on measured steps${long ? ` of ${long} s or more, as its cause comes ${t.cause_period ?? 'periodically'}` : ''} (have ${withRec.length})` });
     if (dips.length < (min.dips ?? 1)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.dips ?? 1} dips to attribute (have ${dips.length})` });
     if (hit * 2 >= dips.length) return row(claim, 'reproduced', { lab, why: `at least half the dips during a ${t.cause}` });
     if (hit === 0) return row(claim, 'contradicted', { lab, why: `no dip during a ${t.cause}` });
@@ -553,4 +573,4 @@ function claimsReport(runs, claims = loadClaims()) {
   return holmClaims(rows);
 }
 
-module.exports = { claimsReport, loadClaims, judge, KINDS, holmClaims };
+module.exports = { claimsReport, loadClaims, judgeClaim, KINDS, holmClaims };

@@ -11,7 +11,7 @@ const { restartNotes } = require('./restarts');
 const { fingerprint, diffParameters } = require('./params');
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { median } = require('./stats');
-const { judge, fmt, LEVEL } = require('./verdict');
+const { judge, LEVEL, verdictSentence } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
 // issue 41: the drift guard and order mark over each verdict (src/drift.js)
@@ -139,9 +139,7 @@ function verdict(point, A, B) {
   }
   // The faster side first so it reads "X is 1.8x Y".
   const [hi, lo, sh, sl] = j.first ? [B, A, b, a] : [A, B, a, b];
-  const sentence = j.spans
-    ? `${point}: no difference shown between ${hi.engine} and ${lo.engine} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
-    : `${point}: ${hi.engine} is ${fmt(j.ratio)}x ${lo.engine} (${j.ciText}, ${j.runs})`;
+  const sentence = verdictSentence(point, j, hi.engine, lo.engine);
   return {
     ...base,
     status: j.spans ? 'no-difference' : 'verdict',

@@ -51,7 +51,7 @@ function renderHtml(report) {
   // The page's scripts, in order: the dips' marks before page.js (which asks for them; issue 40),
   // page.js, then the sections it places: capacity (--sla runs), the server's side (issue 39), the
   // seeds' findings (issue 42), steadiness (issue 40).
-  const scripts = ['timeline-dips.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
+  const scripts = ['timeline-dips.js', 'point-note.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
     .map((f) => `<script>${safeScript(fs.readFileSync(path.join(__dirname, f), 'utf8'))}</script>`).join('\n');
   return `<!doctype html>
 <html lang="en">

@@ -167,7 +167,8 @@ function description(s) {
 function timeline(lines) {
   return lines.map((l) => {
     const ops = {};
-    for (const [op, o] of Object.entries(l.ops || {})) ops[op] = { ops_per_s: o.ops_per_s ?? null, p99_us: o.latency_us?.p99 ?? null };
+    // A damaged line's op that is no object (null) is no reading, never a crash of the report.
+    for (const [op, o] of Object.entries(l.ops || {})) ops[op] = { ops_per_s: o?.ops_per_s ?? null, p99_us: o?.latency_us?.p99 ?? null };
     return { elapsed_s: l.elapsed_s, phase: l.phase ?? null, partial: Boolean(l.partial), ops };
   });
 }

@@ -39,9 +39,8 @@
   // reference lines and loader-limited points ringed in red.
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
-  // Why runs were left out of verdicts, short (report.json aggregates[].excluded keys).
-  const EXCL = { incomplete: 'incomplete', not_applicable: 'not applicable', unsupported: 'unsupported', server_ignores: 'server ignores it', failed: 'errors', lost_documents: 'docs lost', paused: 'server paused', loader_limited: 'loader-limited', shared_host: 'shared host', shared_server: 'shared server' };
-  const exclLabel = (a) => Object.entries(a.excluded || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${a.runs}`).join(', ');
+  // Why runs were left out of verdicts, and a point's note: src/point-note.js (the terminal's too).
+  const { pointNote, exclLabel, EXCL } = window.labPointNote;
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
@@ -172,22 +171,6 @@
     return table(head, rows, 'runs');
   }
 
-  // What a point says beyond its numbers: unsupported here, what w:0 delivered, cost vs baseline.
-  function pointNote(a) {
-    const n = [];
-    if (a.not_applicable) n.push(`NOT APPLICABLE (not run) in ${a.not_applicable.runs}/${a.runs}: ${a.not_applicable.why.join(' | ')}`);
-    if (a.unsupported) n.push(`UNSUPPORTED in ${a.unsupported.runs}/${a.runs}: ${a.unsupported.why.join(' | ')}`);
-    if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
-    if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
-    if (a.loader_limited_runs) n.push(`loader-limited in ${a.loader_limited_runs}/${a.runs} run(s): ${a.loader_reasons.join('; ')}`);
-    for (const f of a.failed || []) n.push(`errors above the threshold: ${f.errors} of ${f.operations} operations${f.first_error ? ` (first: ${f.first_error.codeName || f.first_error.code || ''} ${f.first_error.message || ''})` : ''}`);
-    if ((a.shared_host || []).length) n.push(`shared the host with other load: ${a.shared_host.join('; ')}`);
-    if ((a.shared_server || []).length) n.push(`another loader ran against the same server and collection: ${a.shared_server.join('; ')}`);
-    if ((a.paused || []).length) n.push(`the server paused: ${a.paused.map((p) => `nothing completed for ${(p.idle_ms / 1000).toFixed(1)} s, ${p.from_s} s in${p.op_p99_ms ? ` (its operations' p99 ${p.op_p99_ms} ms)` : ''}`).join('; ')}`);
-    if (Object.keys(a.excluded || {}).length) n.push(`EXCLUDED from verdicts: ${exclLabel(a)}`);
-    return n.join('; ');
-  }
-
   function numbersTable(set) {
     const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
     const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
@@ -261,7 +244,7 @@
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
     const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
     const head = ['experiment', 'point', 'answer', 'ratio (95% CI)', el('div', {}, 'forest: ratio and 95% CI (log scale)', axis), 'runs usable/all (in the order of the sides)', 'excluded from verdicts', 'safety'];
-    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'drift' ? 'no verdict: drift with the runs\' order' : r.status === 'not-interleaved' ? `no verdict: ratio ${r.ratio.toFixed(2)}, not interleaved` : r.status === 'equivalent' ? `no difference within ±${Math.round(r.words.margin * 100)}%: ${r.sides.join(' ~ ')}` : r.status === 'inconclusive' ? 'inconclusive' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
+    const answer = (r) => (r.status === 'verdict' ? `${r.faster} is faster than ${r.slower}` : r.status === 'no-difference' ? `no difference shown: ${r.sides.join(' ~ ')}` : r.status === 'excluded' ? 'no verdict: runs excluded' : r.status === 'drift' ? 'no verdict: drift with the runs\' order' : r.status === 'not-interleaved' ? `no verdict: ${r.faster}/${r.slower} ${r.ratio.toFixed(2)}, not interleaved` : r.status === 'equivalent' ? `no difference within ±${Math.round(r.words.margin * 100)}%: ${r.sides.join(' ~ ')}` : r.status === 'inconclusive' ? 'inconclusive' : r.status === 'one-side' ? `one side only: ${r.sides.join(', ') || 'no complete run'}` : 'no verdict: too few runs');
     const ex = (r) => r.sides.map((side, i) => { const t = Object.entries(r.excluded[i] || {}).map(([k, n]) => `${EXCL[k] || k} ${n}/${r.runs[i]}`).join(', '); return t ? `${side}: ${t}` : null; }).filter(Boolean).join('; ');
     // rows grouped by experiment and set under a line naming the sides; runs in the sides' order
     const trs = [];
@@ -277,7 +260,8 @@
         cls: `row ${r.status}`,
         attrs: { 'data-experiment': r.experiment, 'data-set': r.set, 'data-point': r.point, 'data-sides': r.sides.join(' | ') },
         cells: [g, r.point, r.order_note ? `${answer(r)} (${r.order_note})` : answer(r), // issue 41: src/drift.js
-          r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x (${fmt(r.ci[0])}-${fmt(r.ci[1])})`,
+          // a ratio without an interval: sides run one after the other (no verdict, src/drift.js)
+          r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x${r.ci ? ` (${fmt(r.ci[0])}-${fmt(r.ci[1])})` : ' (no interval)'}`,
           forest(r), r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v '), ex(r) || '-', r.safety.join('; ') || '-'],
       });
     }

@@ -6,7 +6,7 @@
 const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
 const { wrap } = require('./table');
-const { fmt, judge, MIN_SAMPLES } = require('./verdict');
+const { judge, MIN_SAMPLES, verdictSentence } = require('./verdict');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
 // Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
@@ -40,9 +40,7 @@ function compare(metric, A, B) {
     lower: lo.side,
     ratio: j.ratio,
     ci: j.ci,
-    sentence: j.spans
-      ? `${METRICS[metric]}: no difference shown between ${lo.side} and ${hi.side} (ratio ${fmt(j.ratio)}, ${j.ciText} spans 1.0; ${j.runs})`
-      : `${METRICS[metric]}: ${lo.side} is ${fmt(j.ratio)}x ${hi.side} (${j.ciText}, ${j.runs})`,
+    sentence: verdictSentence(METRICS[metric], j, lo.side, hi.side),
   };
 }
 
@@ -52,10 +50,12 @@ function compare(metric, A, B) {
 function sidesOf(metric, bySide, value, quantity) {
   const sides = {};
   const quantities = {};
+  const engines = {}; // each run's storage engine: a side is described by its own engine's row
   for (const [side, runs] of bySide) {
     const vals = runs.map(value);
     const samples = vals.filter((v) => typeof v === 'number');
     quantities[side] = runs.filter((r, i) => typeof vals[i] === 'number').map((r) => quantity(r) ?? null);
+    engines[side] = runs.map(engineOf).filter(Boolean);
     const q = [...new Set(quantities[side])];
     sides[side] = { median: median(samples), samples, ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}), ...(q.length === 1 ? { quantity: q[0] } : q.length ? { quantity: 'mixed' } : {}) };
   }
@@ -66,7 +66,7 @@ function sidesOf(metric, bySide, value, quantity) {
       const [a, b] = [names[i], names[j]];
       const A = { side: a, ...sides[a] };
       const B = { side: b, ...sides[b] };
-      const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }) : { same: true };
+      const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }, engines) : { same: true };
       // A quantity with a floor (lag from the heartbeat optime: 0-2 s on a healthy secondary):
       // values all within it say nothing about either side.
       const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;

@@ -10,6 +10,8 @@ function stabilityOf(e) {
   const causes = {};
   for (const d of st.dips) for (const c of d.causes && d.causes.length ? d.causes : [{ says: 'with no server event recorded' }]) causes[c.says] = (causes[c.says] || 0) + 1;
   return {
+    // the seconds judged: a claim about a periodic cause needs a record at least one period long
+    seconds: st.seconds,
     worst_second_fraction: st.worst_second_fraction,
     dip_s_per_min: perMin,
     steady_s_per_min: Math.round((60 - perMin) * 10) / 10,

@@ -79,7 +79,9 @@ const verdictWords = (v) => (v.status === 'verdict' ? `${v.faster} ${fmt(v.ratio
 function notShown(p, sides) {
   if (sides.length < 2) return `one side only (${sides.join('') || 'none'}): nothing to compare it with`;
   const figs = [p.worst_second_fraction, p.steady_s_per_min].filter((f) => f.verdicts.length);
-  const said = figs.map((f) => `${f.what}: ${f.verdicts.map((v) => (sides.length > 2 ? `${v.engines ? v.engines.join(' v ') : ''} ${verdictWords(v)}`.trim() : verdictWords(v))).join(', ')}`);
+  // a verdict names its two sides itself ("a 1.20x b"); the others need their pair named
+  const pairOf = (v) => (sides.length > 2 && v.status !== 'verdict' && v.engines ? `${v.engines.join(' v ')} ` : '');
+  const said = figs.map((f) => `${f.what}: ${f.verdicts.map((v) => `${pairOf(v)}${verdictWords(v)}`).join(', ')}`);
   return `no side shown steadier (${said.join('; ')})`;
 }
 

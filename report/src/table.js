@@ -8,6 +8,7 @@
 // rounds the binary value, so 1846.45 printed 1846.4 here and 1846.5 in the loader's table.
 const { round } = require('../../common/stats');
 const { fmt } = require('./verdict');
+const { pointNote } = require('./point-note');
 const num = (x, d = 0) => (typeof x === 'number' ? round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
 const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
 
@@ -18,18 +19,6 @@ function grid(rows) {
 
 // engineCell(a): the engine, and beside it that it has no journal where the run recorded so.
 const engineCell = (a) => (a.journal === false ? `${a.engine} (no journal)` : a.engine);
-
-// pointNote(a): what a point says beyond its numbers, in one cell.
-function pointNote(a) {
-  const n = [];
-  if (a.not_applicable) n.push(`NOT APPLICABLE (not run) in ${a.not_applicable.runs}/${a.runs}: ${a.not_applicable.why.join(' | ')}`);
-  if (a.unsupported) n.push(`UNSUPPORTED in ${a.unsupported.runs}/${a.runs}: ${a.unsupported.why.join(' | ')}`);
-  if (a.documents && a.documents.arrived !== a.documents.sent) n.push(`${a.documents.sent} sent, ${a.documents.arrived} arrived`);
-  if (a.relative_to_baseline) n.push(`${a.relative_to_baseline.change_percent_median > 0 ? '+' : ''}${a.relative_to_baseline.change_percent_median}% docs/s vs ${a.relative_to_baseline.baseline}`);
-  if (a.loader_limited_runs) n.push(`LOADER-LIMITED in ${a.loader_limited_runs}/${a.runs}: excluded from verdicts`);
-  if ((a.paused || []).length) n.push(`SERVER PAUSED (${a.paused.map((p) => `${(p.idle_ms / 1000).toFixed(1)} s`).join(', ')}): excluded from verdicts`);
-  return n.join('; ');
-}
 
 // Per point and engine: fastest, median and slowest repetition (report.json method.fastest_and_median).
 function setTable(set) {
@@ -124,7 +113,7 @@ function answer(r) {
   if (r.status === 'no-difference') return `no difference (${fmt(r.ratio)})`;
   if (r.status === 'excluded') return 'NO VERDICT: excluded runs';
   if (r.status === 'drift') return `DRIFT, not a verdict (${fmt(r.ratio)})`;
-  if (r.status === 'not-interleaved') return `NO VERDICT: ratio ${fmt(r.ratio)}, not interleaved`;
+  if (r.status === 'not-interleaved') return `NO VERDICT: ${r.faster}/${r.slower} ${fmt(r.ratio)}, not interleaved`;
   if (r.status === 'equivalent') return `no difference within ±${Math.round(r.words.margin * 100)}% (${fmt(r.ratio)})`;
   if (r.status === 'inconclusive') return `inconclusive (${fmt(r.ratio)})`;
   if (r.status === 'one-side') return 'one side only';

@@ -1,7 +1,10 @@
 'use strict';
-// Words that say what the interval says, with the margin (MARGIN, here and only here), and Holm's
-// correction for the number of comparisons a report makes (issue 41 item 4); the words, and why
-// Holm: report/README.md, "Words, the margin and the number of comparisons". verdict() and
+// Words that say what the interval says, with the report's margin for "no difference" (MARGIN,
+// kept here only; a seed's claim of a size, such as 004's "about equal", is that claim's band in
+// report/claims.json, the seed's wording, not this margin), and Holm's correction for the number
+// of comparisons a report makes (holmAdjusted: the report's verdicts and the claims are each one
+// family); the words, and why Holm: report/README.md, "Words, the margin and the number of
+// comparisons". verdict() and
 // capacityVerdict() (the shared statistics) are not changed: this reads their ratio, 95% interval
 // and degrees of freedom and rewrites the answer.
 // Each comparison's p-value comes back from its own interval: Welch's t on log ops/s, so

@@ -57,6 +57,8 @@ test('capacity: the sentence, the curves on a log latency axis with the SLA line
     assert.match(await page.textContent('#report'), /capacity searches \(--sla\): their steps are offered rates/);
     const li = await page.$$eval('#capacity li', (ls) => ls.map((l) => l.textContent));
     assert.match(li[0], /inmemory sustains 1\.8\dx wiredtiger's rate at p99 <= 10 ms \(95% CI/);
+    // each side's figure with its own interval
+    assert.match(await page.textContent('#capacity p.meta'), /inmemory: \d+ ops\/s \(geometric mean, 95% CI \d+-\d+; median/);
     const [c] = (await chartsOf(page)).filter((x) => x.kind === 'capacity-curve');
     assert.ok(c, 'a capacity-curve chart');
     assert.deepEqual(c.legend.sort(), ['inmemory', 'wiredtiger']);

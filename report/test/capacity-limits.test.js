@@ -1,5 +1,5 @@
 'use strict';
-// What a capacity verdict can know (issue 41 item 3, src/capacity-limits.js), through the real
+// What a capacity verdict can know (src/capacity-limits.js), through the real
 // report CLI on synthetic --sla results folders: an interval that includes the searches' brackets
 // (searches that all stopped at the same rates used to give "2.09x (95% CI 2.09-2.09)", excluding
 // the true 2.0); a search whose passing step shared the host stays a sample (the loader's rule,
@@ -13,11 +13,14 @@ const { main } = require('../src/cli');
 
 const ops = (rate) => ({ find: { rate } });
 // a search that passed at `pass` and failed at `fail` (its two deciding steps)
-function search(root, engine, stamp, pass, fail, { contended = false } = {}) {
+function search(root, engine, stamp, pass, fail, { contended = false, startedAt, older = false } = {}) {
   const step = (offered, passed) => ({ offered_ops_per_s: offered, achieved_ops_per_s: offered, intended_us: passed ? 2000 : 50000, service_us: 1000, passed, why: passed ? null : 'x' });
   const capacity = { sla: { percentile: 'p99', target_ms: 10, text: 'p99=10ms' }, capacity_ops_per_s: pass, lowest_failing_ops_per_s: fail, clients: 32, complete: true,
     search: { start: pass, growth: 2, refine_within: 0.05 }, steps: [step(pass, true), step(fail, false)] };
-  const dir = makeRun(root, { engine, stamp, parameters: { sla: 'p99=10ms' }, steps: [{ name: `rate-${pass}`, ops: ops(pass) }, { name: `rate-${fail}`, ops: ops(fail) }], extra: { capacity } });
+  // older: a summary from before the loader recorded search.growth, whose search never failed
+  if (older) Object.assign(capacity, { lowest_failing_ops_per_s: null, search: { start: pass }, steps: [step(pass, true)] });
+  const steps = [{ name: `rate-${pass}`, ops: ops(pass) }, ...(older ? [] : [{ name: `rate-${fail}`, ops: ops(fail) }])];
+  const dir = makeRun(root, { engine, stamp, started_at: startedAt, parameters: { sla: 'p99=10ms' }, steps, extra: { capacity } });
   if (contended) {
     const f = path.join(dir, 'summary.json');
     const s = JSON.parse(fs.readFileSync(f, 'utf8'));
@@ -94,4 +97,35 @@ test('each side\'s capacity has its interval; stored ratios and bounds carry no 
   const six = (x) => x === null || x === Number(x.toPrecision(6));
   for (const w of rep.capacity[0].verdicts.filter((x) => Array.isArray(x.ci))) for (const x of [w.ratio, ...w.ci, ...w.ci_statistical, w.resolution.faster, w.resolution.slower]) assert.ok(six(x), `${w.sentence}: ${x}`);
   for (const side of [a, b]) for (const x of [side.geomean, side.interval.low, side.interval.high]) assert.ok(six(x), `${side.engine}: ${x}`);
+});
+
+// Capacity searches follow the throughput verdicts' order rule (src/drift.js runOrder): sides
+// searched one after the other give no verdict, only their ratio marked not interleaved.
+test('capacity searches run one side after the other: no verdict, the ratio marked not interleaved', () => {
+  const root = tmpDir();
+  const at = (m) => new Date(Date.parse('2026-11-01T00:00:00Z') + m * 60000).toISOString();
+  [209, 210, 211].forEach((c, i) => search(root, 'b', `b${i}`, c, c + 10, { startedAt: at(i) }));
+  [100, 101, 99].forEach((c, i) => search(root, 'a', `a${i}`, c, c + 5, { startedAt: at(10 + i) }));
+  const { out, rep } = report(root);
+  const v = rep.capacity[0].verdicts[0];
+  assert.equal(v.status, 'not-interleaved', v.sentence);
+  assert.equal(v.order, 'sequential');
+  assert.equal(v.ci, null);
+  assert.match(v.sentence, /^capacity at p99 <= 10 ms: no verdict: b ran before a \(ratio b\/a 2\.\d\d, not interleaved/);
+  assert.match(out, /no verdict: b ran before a/);
+  assert.doesNotMatch(out, /b sustains/);
+});
+
+// An older summary without search.growth whose search never failed: its capacity is known only to
+// within the growth its loader used (2), so its bracket is pass..2 x pass, never a point that
+// would leave the interval unwidened.
+test('an older summary without search.growth: its bracket is widened by the growth its loader used', () => {
+  const root = tmpDir();
+  for (let i = 0; i < 3; i++) search(root, 'a', `a${i}`, 100, null, { older: true });
+  for (let i = 0; i < 3; i++) search(root, 'b', `b${i}`, 200, 210);
+  const { rep } = report(root);
+  const a = rep.capacity[0].sides.find((x) => x.engine === 'a');
+  assert.deepEqual(a.brackets.map((b) => `${b.pass}..${b.fail}`), ['100..200', '100..200', '100..200']);
+  const v = rep.capacity[0].verdicts[0];
+  assert.ok(v.ci[1] / v.ci[0] > 1.9, `the interval spans the unknown factor of 2: ${v.ci}`);
 });

@@ -7,6 +7,8 @@
 // that the rows name both server lines and the scale against the seed's.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+// the shared-host rule the report applies (other load counts only where it made the loader late)
+const { hostSlowed } = require('../../common/host-slowed');
 const fs = require('node:fs');
 const path = require('node:path');
 const { tmpDir } = require('./support/fixtures');
@@ -40,32 +42,38 @@ test('seeds/004: inserts, read+update peaks and reads judged on the MMAPv1 and M
   const rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
   const row = (id) => rep.claims.find((c) => c.id === id);
 
-  for (const id of ['004-insert', '004-read-update', '004-reads']) {
+  for (const id of ['004-read-update', '004-reads']) {
     const r = row(id);
     assert.ok(STATUSES.includes(r.status), `${id}: ${JSON.stringify(r)}`);
     assert.match(r.differs, /engine line: (mmapv1 on mongod 4\.0\.28, rocksdb on mongod 3\.6\.23-13\.0|rocksdb on mongod 3\.6\.23-13\.0, mmapv1 on mongod 4\.0\.28)/, id);
+    assert.match(r.differs, /topology: replica set member \(seed: one 3-member replica set/, id);
   }
-  assert.match(row('004-insert').differs, /scale: 3,000 docs \(seed: 10,000,000\)/);
   assert.match(row('004-reads').differs, /scale: 500 docs preloaded \(seed: 1,000,000\)/);
-  assert.match(row('004-insert').stands_for, /rocksdb stands in for TokuMX 1\.x; mmapv1 stands in for MongoDB 2\.4 MMAPv1/);
-  assert.match(row('004-insert').differs, /topology: replica set member \(seed: one 3-member replica set/);
+  assert.match(row('004-reads').stands_for, /rocksdb stands in for TokuMX 1\.x; mmapv1 stands in for MongoDB 2\.4 MMAPv1/);
+  // 3,000 inserted documents are far less than any profile's memory: the insert finding, about
+  // 10M documents that did not fit in RAM, is not tested on them (the memory of the shim is not recorded)
+  assert.equal(row('004-insert').status, 'not comparable', JSON.stringify(row('004-insert')));
+  assert.match(row('004-insert').missing, /data against memory: [\d.]+ MB of data and indexes in 6 of 6 runs, less than any profile's 1,611 MB/);
 
-  // 004-insert's figure is rocksdb / mmapv1 of the summaries' geometric means, when every run counts
-  const ins = (engine) => {
-    const root = path.join(results, 'experiment1', engine);
-    return fs.readdirSync(root).filter((d) => d !== 'latest').map((d) => JSON.parse(fs.readFileSync(path.join(root, d, 'summary.json'), 'utf8')).steps[0]);
+  // 004-reads' figure is mmapv1 / rocksdb of the summaries' geometric means at its step, when every run counts
+  const reads = row('004-reads');
+  const at = /at (clients-\d+) \(/.exec(reads.lab ?? '')?.[1];
+  const stepOf = (engine) => {
+    const root = path.join(results, 'experiment3', engine);
+    return fs.readdirSync(root).filter((d) => d !== 'latest').map((d) => JSON.parse(fs.readFileSync(path.join(root, d, 'summary.json'), 'utf8')).steps.find((s) => s.phase === at));
   };
-  const steps = [...ins('rocksdb'), ...ins('mmapv1')];
-  const r = row('004-insert');
-  if (steps.every((s) => !s.loader?.limited && !s.loader?.contention?.length && s.complete !== false)) {
-    const want = geo(ins('rocksdb').map((s) => s.ops.insert.ops_per_s)) / geo(ins('mmapv1').map((s) => s.ops.insert.ops_per_s));
-    assert.ok(Math.abs(r.ratio - want) < 1e-9, `${r.ratio} vs ${want}`);
-    // the direction rule, then the claims' Holm family (a decision that does not hold after it is inconclusive)
-    const rule = r.ci[1] <= r.ci[0] * (1 + 1e-9) ? 'inconclusive' : r.ci[0] > 1 ? 'reproduced' : r.ci[1] < 1 ? 'contradicted' : 'inconclusive';
-    assert.equal(r.status, rule !== 'inconclusive' && !(r.p_holm <= 0.05) ? 'inconclusive' : rule);
+  const steps = at ? [...stepOf('mmapv1'), ...stepOf('rocksdb')] : [];
+  if (at && reads.ci && steps.every((s) => s && !s.loader?.limited && !hostSlowed(s) && s.complete !== false)) {
+    const total = (s) => Object.values(s.ops).reduce((a, o) => a + o.ops_per_s, 0);
+    const want = geo(stepOf('mmapv1').map(total)) / geo(stepOf('rocksdb').map(total));
+    assert.ok(Math.abs(reads.ratio - want) < 1e-9, `${reads.ratio} vs ${want}`);
+    // the size rule ("about equal": 0.87-1.15), then the claims' Holm family
+    const [lo, hi] = reads.ci;
+    const rule = !(hi > lo * (1 + 1e-9)) ? 'inconclusive' : lo >= 0.87 && hi <= 1.15 ? 'reproduced' : hi < 0.87 || lo > 1.15 ? 'contradicted' : 'inconclusive';
+    assert.equal(reads.status, rule !== 'inconclusive' && !(reads.p_holm <= 0.05) ? 'inconclusive' : rule);
   } else {
-    t.diagnostic('experiment1: some runs loader-limited or sharing the host: no ratio check');
-    assert.match(r.why, /excluded|no difference|interval/);
+    t.diagnostic('experiment3: some runs loader-limited or sharing the host: no ratio check');
+    assert.match(reads.why, /excluded|no difference|interval|usable runs/);
   }
   // the read+update claim compares the two sides at the step where both together do most
   if (row('004-read-update').ratio) assert.match(row('004-read-update').lab, /at clients-[12] \(the step where both together do most\)$/);

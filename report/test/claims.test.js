@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { tmpDir, makeRun } = require('./support/fixtures');
 const { readAll } = require('../src/read');
-const { claimsReport, KINDS, judge, holmClaims } = require('../src/claims');
+const { claimsReport, KINDS, judgeClaim: judge, holmClaims } = require('../src/claims');
 const { main } = require('../src/cli');
 const { CLAIMS, claim, RS, W, P, reps, judged, one, dip, stab } = require('./support/claim-runs');
 

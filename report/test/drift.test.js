@@ -143,7 +143,7 @@ test('sides run one after the other give no verdict, only their ratio marked not
   assert.ok(Math.abs(v.ratio - 1.5) < 0.01);
   assert.match(v.sentence, /^clients-1: no verdict: b ran before a \(ratio a\/b 1\.50, not interleaved/);
   const out = run(root);
-  assert.match(out, /NO VERDICT: ratio 1\.50, not interleaved/);
+  assert.match(out, /NO VERDICT: a\/b 1\.50, not interleaved/);
   assert.doesNotMatch(out, /a 1\.50x b/);
   assert.match(out, /order: not interleaved/);
 });

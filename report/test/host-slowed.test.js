@@ -1,5 +1,5 @@
 'use strict';
-// The shared-host rule in the report (common/host-slowed.js through loader/src/step-exclusion.js):
+// The shared-host rule in the report (common/host-slowed.js through common/step-exclusion.js):
 // A/A runs that all saw other load on the loader's host; those where it made the loader late by a
 // material share of the latency it measured are left out, the others are kept and decide the
 // verdict. Before, every run with other load was left out.

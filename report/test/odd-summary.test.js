@@ -15,8 +15,9 @@ test('a null, non-object or truncated summary.json skips that folder only, with 
   const root = tmpDir();
   const a = [100, 110].map((r, i) => makeRun(root, { engine: 'a', stamp: `a${i}`, steps: [{ name: 'clients-1', ops: { find: { rate: r } } }] }));
   [200, 220].forEach((r, i) => makeRun(root, { engine: 'b', stamp: `b${i}`, steps: [{ name: 'clients-1', ops: { find: { rate: r } } }] }));
-  // a good run's timeline and server record with a 'null' line: that line is no second, the run stays
-  fs.appendFileSync(path.join(a[0], 'timeline.ndjson'), 'null\n');
+  // a good run's timeline and server record with damaged lines ('null', an op that is null): no
+  // reading, the run stays
+  fs.appendFileSync(path.join(a[0], 'timeline.ndjson'), 'null\n{"ops":{"find":null}}\n');
   fs.writeFileSync(path.join(a[0], 'server.ndjson'), 'null\n');
   const odd = { null: 'null', list: '[1, 2]', number: '5', text: '"x"', cut: '{"schema_version": 1, "experi' };
   for (const [name, text] of Object.entries(odd)) {

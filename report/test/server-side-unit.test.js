@@ -1,5 +1,5 @@
 'use strict';
-// src/server-side.js on hand-made runs (issue 39 item 5): medians per side, the throughput
+// src/server-side.js on hand-made runs: medians per side, the throughput
 // verdict's statistic with lower better, figures a line does not report left out (never 0), the
 // data directory per document where ./run.sh recorded it, flagged steps carried through.
 const test = require('node:test');
@@ -26,6 +26,19 @@ const runs = [
   run('b2', 'mmap', { bpd: 3100, cpu: null, lag: 30, disk: 610, lagSource: 'optimeDate' }),
 ];
 const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+
+// One quantity id is several engines' rows: a side is described by its own engine's, so
+// MongoRocks' file writes read as its WAL, flushes and compactions, never as WiredTiger's block
+// manager and log (the first row with that id, which the line used to print for every side).
+test('not the same quantity: each side is described by its own engine\'s row', () => {
+  const pair = [run('c1', 'rocks', { bpd: 3000, cpu: 10, lag: 1, disk: 300 }), run('c2', 'rocks', { bpd: 3100, cpu: 11, lag: 1, disk: 310 }), runs[2], runs[3]];
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: pair.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const [sv] = serverSide(rep, pair);
+  const v = sv.points[0].write_bytes_per_doc.verdicts[0];
+  assert.equal(v.status, 'not-comparable');
+  assert.match(v.sentence, new RegExp(`rocks counts ${meaningOf('write_bytes', 'rocksdb').measures.replace(/[()]/g, '\\$&')}`));
+  assert.doesNotMatch(v.sentence, /rocks counts bytes written to the data files \(block manager\)/);
+});
 
 test('per side medians and a verdict with lower better where both sides count the same quantity; unreported figures have no sample and no verdict', () => {
   // wt against rocks: both write cost figures are bytes written to files (common/meanings.js).
@@ -150,4 +163,14 @@ test('block writes under cgroup v1 on both sides: the verdict says it is a lower
   assert.equal(v.ratio, undefined);
   assert.match(v.sentence, /not the same quantity, so no verdict: wt counts bytes the member's container itself submitted to block devices \(cgroup v1 blkio Write\), a lower bound: .*; rocks counts bytes the member's container wrote to block devices \(cgroup v2 io\.stat wbytes\)/);
   assert.doesNotMatch(serverSideText([mixed]).replace(/\n\s+/g, ' '), / is \d\.\d+x /);
+});
+
+test('block writes reach the comparison from summary.json as ./run.sh wrote them (normalise keeps block_writes)', () => {
+  const { normalise } = require('../src/normalise');
+  const summary = (engine, perDoc, dir) => ({ schema_version: 1, complete: true, experiment: 'experiment1', engine, steps: [],
+    block_writes: { cgroup_version: 2, bytes: { 'shard01-a': perDoc * 1000 }, absent: {}, runs: [dir], documents_written: 1000, bytes_per_doc: perDoc, caveat: null } });
+  const rs = [['wt', 1000, 'a'], ['wt', 1100, 'b'], ['rocks', 3000, 'c'], ['rocks', 3100, 'd']].map(([e, v, dir]) => normalise(summary(e, v, dir), [], dir));
+  const s = blockSet(rs);
+  assert.deepEqual(s.block_writes.sides.rocks.samples, [3000, 3100]);
+  assert.equal(s.block_writes.verdicts[0].status, 'verdict');
 });

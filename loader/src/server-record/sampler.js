@@ -12,6 +12,8 @@ const { FIELDS } = require('./fields');
 const { readStatus, lineValues } = require('./delta');
 const { initialMembers, configMembers, memberUri } = require('./members');
 const { replOf, oplogEnds } = require('./repl');
+const { processStart } = require('../describe');
+const { sameProcess } = require('../../../common/process-start');
 
 // A member's commands share the second: whatever has not answered 900 ms after the tick is left
 // for the next one (that member's second is missed), so one slow member never delays the others.
@@ -166,7 +168,18 @@ class ServerRecord {
     this.linesWritten += 1;
     this.out.write(line);
     if (r.status && r.status.storageEngine && r.status.storageEngine.name) m.engine = r.status.storageEngine.name;
+    // Each member's process, every second (pid and start time: common/process-start.js): a member
+    // behind a mongos, or a replica-set member the run does not talk to, that restarts is seen
+    // here at no extra cost; its host is its own (directConnection), so a failover is no restart.
+    const p = r.status ? processStart(r.status) : null;
+    if (p && m.process && !sameProcess(m.process, p)) (m.restarts ||= []).push({ t: new Date(at).toISOString(), from: m.process, to: p });
+    if (p) m.process = p;
     this.series.push({ at, member: m.host, role: m.role, set: m.set, engine: m.engine ?? null, interval_s: line.interval_s ?? null, values, repl: line.repl || null });
+  }
+
+  // restarts() -> [{ host, role, t, from, to }]: every member process that changed while recorded.
+  restarts() {
+    return this.members.flatMap((m) => (m.restarts || []).map((x) => ({ host: m.host, role: m.role, ...x })));
   }
 
   // summary() -> summary.json server_record.
@@ -190,7 +203,7 @@ class ServerRecord {
       interval_ms: this.intervalMs,
       fields: 'loader/src/server-record/fields.js (per server line, with the source each name was read in)',
       lines: this.linesWritten,
-      members: this.members.map((m) => ({ host: m.host, role: m.role, set: m.set ?? null, lines: m.lines, missed_s: m.missed, ...(m.failing ? { last_error: m.failing } : {}) })),
+      members: this.members.map((m) => ({ host: m.host, role: m.role, set: m.set ?? null, lines: m.lines, missed_s: m.missed, ...(m.failing ? { last_error: m.failing } : {}), ...(m.restarts ? { restarts: m.restarts } : {}) })),
       absent,
       not_recorded: this.notRecorded,
     };

@@ -222,7 +222,11 @@ function oplogStats(state) {
 //               the BSON; the recorded 4.2.8 oplog's file is 0.18 of its size) plus one 4 KB block
 //   inMemory    storageSize = the data size in memory (no file)
 //   mmapv1      size = every record with its 16-byte header padded to a power of 2
-//               (record_store_v1_base.cpp quantizeAllocationSpace); storageSize = the extents;
+//               (record_store_v1_base.cpp quantizeAllocationSpace); storageSize = the extents.
+//               The shim sees only the collection's size and count, so it pads the average
+//               record: near a power of 2 (240 B documents + 16 = 256) two runs of one experiment
+//               can read 256 or 512 per record where real MMAPv1 pads each record on its own and
+//               gives a mix; no test compares MMAPv1's storage across runs of the shim;
 //               dbStats fileSize = preallocated files, 64 MB then 128 MB (4.0 defaults)
 //   rocksdb     storageSize = max(size & ~255, 256) (rocks_record_store.cpp:373); totalIndexSize
 //               = the index keys' bytes (rocks_index.cpp:661)

@@ -49,7 +49,7 @@ const one = (root, c) => {
 // dips and steadiness as steps[].stability records them; causes matched by id
 const dip = (id, says) => ({ start: '2026-01-01T00:00:03Z', length_s: 1, depth: 0.4, causes: id ? [{ id, says }] : [], cause_text: says });
 const stab = (dips, seconds = 60) => ({ stability: { seconds, dip_seconds: dips.length, worst_second_fraction: 0.4, dips } });
-// a step the loader was the limit of: no measurement of the engine (loader/src/step-exclusion.js)
+// a step the loader was the limit of: no measurement of the engine (common/step-exclusion.js)
 const LIMITED = { loader: { cpu_cores_mean: 0.5, cores: 2, workers: [], limited: true, reasons: ['worker 0 event loop busy 95% of the time (> 90%)'] } };
 
 module.exports = { CLAIMS, claim, RS, W, P, reps, judged, one, dip, stab, LIMITED };
