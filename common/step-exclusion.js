@@ -3,8 +3,8 @@
 // loader's --repeat group table (src/table.js groupTable: its medians leave them out) and the
 // report (report/src/normalise.js takes each point's facts from exclusionFacts, and
 // report/src/compare.js judges them with stepExclusion, for its medians and verdicts), so the two
-// print one median for the same repetitions (issue 37). Each is shown, marked and counted, and
-// never enters a verdict (issue 27 item 4).
+// print one median for the same repetitions. Each is shown, marked and counted, and
+// never enters a verdict.
 const { stepFailure } = require('./step-failure');
 const { hostSlowed } = require('./host-slowed');
 

@@ -5,7 +5,7 @@
 
 LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 DRY_RUN=${DRY_RUN:-0}
-# LAB_WRAP: the columns a message line or a --dry-run command line is wrapped at (issue 38: output
+# LAB_WRAP: the columns a message line or a --dry-run command line is wrapped at (output
 # fits 120 columns). Not a user switch: smoke sets it 4 narrower for the children whose lines it
 # prints after "#   ", and the bats tests that match whole command lines on one line set 0 (no
 # wrapping); test/messages.bats measures the default.

@@ -48,7 +48,7 @@ USAGE
 
 # compare_order N SIDE...: the sides to run, one per line, N rounds: odd rounds in the given order,
 # even rounds reversed (ABBA for two, A B C C B A for three). Why (the host's drift falls on every
-# side alike, and neighbouring runs are of different sides; issue 41): README.md "Comparing
+# side alike, and neighbouring runs are of different sides): README.md "Comparing
 # engines: the report". An odd N leaves its last round unbalanced: the plan says so.
 compare_order() {
   local n=$1 r i

@@ -284,7 +284,7 @@ k8s_up() {
 
 k8s_status() {
   k8s_require_kubectl
-  # through run: under --dry-run printed, never sent (it ran kubectl for real: issue 32)
+  # through run: under --dry-run printed, never sent (it ran kubectl for real)
   kube -n "$K8S_NAMESPACE" get psmdb,statefulsets,deployments,pods -o wide
 }
 

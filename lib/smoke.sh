@@ -117,7 +117,7 @@ smoke_result_grep() {
 # as TAP diagnostics ("#   " before each line); its exit status. It marks the results folders
 # first (smoke_mark) and gives the child no stdin.
 # Under --dry-run a step's commands are printed once (the header's last paragraph): every engine's
-# every step, one after another, took 76 s and printed 1,376 lines (issue 38 item 23).
+# every step, one after another, took 76 s and printed 1,376 lines.
 declare -gA SMOKE_DRY_SHOWN=() # ARGS -> the engine whose dry run printed them
 declare -gA SMOKE_PREFETCH=()  # ARGS -> "PID FILE" of a child started by smoke_prefetch
 smoke_lab() {

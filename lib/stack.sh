@@ -112,7 +112,7 @@ stack_oplog_mb() {
 # and until when, DEVELOPERS.md "Stack contract". Without them a member recreated later (`up` of a
 # partly running stack, resync, heal) got the stack's defaults: a 1024 MB oplog among 16 MB ones
 # after stale-secondary, and a config differing from its running peers made Compose recreate every
-# shard member at once (issue 36 item 5).
+# shard member at once.
 STATE_ROOT="$LAB_ROOT/.state"
 stack_shard_args_file() { echo "$STATE_ROOT/${1:-$ENGINE}/shard-extra-args"; }
 stack_shard_args() { cat "$(stack_shard_args_file)" 2>/dev/null || true; }
@@ -193,7 +193,7 @@ compose_with() {
   "$runner" "${argv[@]}"
 }
 
-# Memory of a shard member, checked against the profile's data_mem before `up` (issue 26): the
+# Memory of a shard member, checked against the profile's data_mem before `up`: the
 # engine's cache (whole GB for MongoRocks: rocks_global_options.cpp validRange(1, 10000)), what it
 # holds beyond it and mongod's own allowance below (engines table cache_flag and
 # mem_beyond_cache_mb, DEVELOPERS.md). A member over its limit is killed by the kernel (Docker's

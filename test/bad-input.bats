@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Every bad input from issue 2: a one-line reason naming the fix, usage where it helps, exit 2
+# Every bad input a new user met: a one-line reason naming the fix, usage where it helps, exit 2
 # for usage errors and 1 for environment errors, and nothing started.
 
 load test_helper

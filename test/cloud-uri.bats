@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# ./run.sh EXPERIMENT --uri (a cluster the lab did not start; issue 32): flags that size the lab's
+# ./run.sh EXPERIMENT --uri (a cluster the lab did not start): flags that size the lab's
 # own stack are refused, not silently dropped; --username needs a password source; a
 # mongodb+srv:// URI is taken (the loader resolves it when it connects).
 

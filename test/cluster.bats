@@ -346,7 +346,7 @@ inmemory_volume_rules() {
   assert_output --partial "-f compose/engines/percona-wt.yml"
 }
 
-@test "up of an engine whose shard member does not fit the profile's memory: one line naming the profile that fits, exit 2, nothing started (issue 26 item 4)" {
+@test "up of an engine whose shard member does not fit the profile's memory: one line naming the profile that fits, exit 2, nothing started" {
   lab up --dry-run --engine rocksdb
   assert_failure 2
   assert_line "error: profile 'laptop' gives each shard member 1536m and rocksdb needs 1792 MB there (cache 1024 MB, beyond the cache 256 MB, mongod 512 MB): use --profile seed2013"
@@ -362,7 +362,7 @@ inmemory_volume_rules() {
   done
 }
 
-@test "up of an amd64-only engine on an arm64 Docker host says its numbers run under emulation; native and multi-arch engines say nothing (issue 26 item 5)" {
+@test "up of an amd64-only engine on an arm64 Docker host says its numbers run under emulation; native and multi-arch engines say nothing" {
   port_27017_free
   rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   rule "info --format {{.Architecture}}" 0 "aarch64"

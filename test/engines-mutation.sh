@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation check of compose/engines.tsv (issue 37 item 3: a wrong value in any column of any row
+# Mutation check of compose/engines.tsv (a wrong value in any column of any row
 # fails a test). For each mutant below, a temporary copy of the repository gets one cell of the
 # table changed to a plausible wrong value, and the test files that read the table run in order,
 # fast ones first, until one fails: that mutant is killed. A column of the header with no mutant

@@ -198,7 +198,7 @@ oom_summary() {
     steps: [{ index: 1, complete: true, reason: null }] }, null, 2) + "\n")' >"$1/summary.json"
 }
 
-@test "a member killed for memory (Docker OOMKilled) during the run: the run's summary.json is marked incomplete with that reason, exit 1 (issue 26 item 4)" {
+@test "a member killed for memory (Docker OOMKilled) during the run: the run's summary.json is marked incomplete with that reason, exit 1" {
   all_up_rules
   rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"
   rule "ps -a --filter label=com.docker.compose.project=lab-wiredtiger --format {{.Names}}" 0 "lab-wiredtiger-shard01-b-1\nlab-wiredtiger-cfg1-1\nlab-wiredtiger-shard01-c-1"
@@ -225,7 +225,7 @@ fp_summary() {
     "$BATS_TEST_DIRNAME/../loader/src/footprint.js" >"$1/summary.json"
 }
 
-@test "after an in-stack run: each shard member's data directory size (du -sb /data/db) goes into summary.json footprint.data_dir_bytes (issue 39 item 2)" {
+@test "after an in-stack run: each shard member's data directory size (du -sb /data/db) goes into summary.json footprint.data_dir_bytes" {
   all_up_rules
   rule "compose * run --rm *" 0 "results: /lab/results/experiment1/wiredtiger/20260101T000002Z"
   rule "compose * exec -T shard01-a du -sb /data/db" 0 "10307921510 /data/db"
@@ -270,7 +270,7 @@ fp_summary() {
 }
 
 @test "after a fault changed the shard members (LAB_SHARD_EXTRA_ARGS): the loader runs with --no-deps, nothing recreated" {
-  # issue 9 item 6: the stack is up as the fault left it; compose run without --no-deps would
+  # the stack is up as the fault left it; compose run without --no-deps would
   # recreate every service whose configuration differs from the file's (the shard members).
   all_up_rules
   lab experiment3 --clients 1 --duration 5s --no-monitoring
@@ -372,7 +372,7 @@ fp_summary() {
   for u in "mongodb://" "mongodb:///db" "mongodb://user:pw@/" "mongodb://:27017/" "mongodb+srv://"; do
     lab experiment1 --uri "$u"
     assert_failure 2
-    # the URI as typed, its password masked (issue 38 item 1)
+    # the URI as typed, its password masked
     assert_output --partial "error: --uri '${u/:pw@/:***@}' names no server"
     refute_output --partial ":pw@"
   done
@@ -423,7 +423,7 @@ fp_summary() {
   assert_output --regexp "fault-tool run replica-lag .*--threshold 3\\.5s"
 }
 
-@test "--uri, connection refused: one line within seconds, no results folder, latest not moved (issue 10 item 1)" {
+@test "--uri, connection refused: one line within seconds, no results folder, latest not moved" {
   mkdir -p "$LAB/results/experiment1/unknown/20200101T000000Z" "$LAB/results/experiment1/wiredtiger/20200101T000000Z"
   ln -s 20200101T000000Z "$LAB/results/experiment1/unknown/latest"
   ln -s 20200101T000000Z "$LAB/results/experiment1/wiredtiger/latest"
@@ -666,7 +666,7 @@ YAML
   nothing_started
 }
 
-# Issue 12: seeds/000 and 001 as experiments (experiments/writeconcern.yaml, journal.yaml).
+# seeds/000 and 001 as experiments (experiments/writeconcern.yaml, journal.yaml).
 @test "writeconcern and journal: listed by help, run in the stack of every engine of the table, bad input is exit 2 in one line" {
   lab help
   assert_success
@@ -710,11 +710,11 @@ YAML
   [[ $(grep -c '^results: results/writeconcern/bats-wc/' <<<"$output") == 2 ]] || fail "expected 2 results lines: $output"
   assert_line --regexp "^unsupported: 1 w:0: the server closed the connection after an unacknowledged write"
   assert_line --regexp "^w:1\+j +insert +2/2( +[0-9.]+){3}$"
-  # a standalone cannot satisfy w > 1 or give majority a meaning of its own: not run (issue 31)
+  # a standalone cannot satisfy w > 1 or give majority a meaning of its own: not run
   assert_line --regexp "^majority\+j +- +0/2"
   assert_line --regexp "^not applicable: 8 w:3: w:3 on a standalone"
   # the footnote names this experiment's seed and its rule
-  # (wrapped within 120 columns: joined again here; issue 38 item 23 also made it "3 times")
+  # (wrapped within 120 columns: joined again here also made it "3 times")
   [[ $(tr '\n' ' ' <<<"$output" | tr -s ' ') == *"fastest: the best this server did; median: what a user should expect, robust to one disturbed repetition; slowest: the spread. The seed: seeds/000 ran each case 3 times and kept fastest (Python timeit)"* ]] ||
     fail "the footnote: $output"
   start_test_server
@@ -722,7 +722,7 @@ YAML
   kill "$SERVER_PID" 2>/dev/null || true
   assert_success
   assert_line --regexp "^unsupported: 3 j:false interval=100ms: 127.0.0.1:[0-9]+: getParameter journalCommitInterval failed: CommandNotFound \(59\)"
-  # this server reports no journal: j:true is measured, with no cost against j:false (issue 31)
+  # this server reports no journal: j:true is measured, with no cost against j:false
   assert_line "measured: 2 j:true: journal not known: no cost against j:false"
   refute_line --regexp "^cost: "
 }

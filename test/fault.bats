@@ -148,7 +148,7 @@ scenarios() { find "$W/loader/src/faults/scenarios" -maxdepth 1 -name '*.js' -pr
   [[ $output == *"--method M"* && $output == *"--oplog-size-mb N"* && $output == *"--w 1|majority"* && $output == *"resync MEMBER"* ]]
 }
 
-# ---- a scenario is one module (issue 29) ---------------------------------------------------------------
+# ---- a scenario is one module ---------------------------------------------------------------
 @test "a new scenario is one module: help lists it with its flags, check refuses its bad flags, --dry-run plans it" {
   cp "$REPO/loader/test/faults/fixtures/scenarios/pause-member.js" "$W/loader/src/faults/scenarios/"
   real_fault_process
@@ -243,7 +243,7 @@ scenarios() { find "$W/loader/src/faults/scenarios" -maxdepth 1 -name '*.js' -pr
   [ "$(mutating | grep -vc ' fault-tool run replica-lag ')" -eq 0 ]
 }
 
-# ---- netem's absence found before the fault starts (issue 36 item 4) ------------------------------
+# ---- netem's absence found before the fault starts ------------------------------
 # The stub answers the probe as Docker Desktop's WSL2 kernel would (no sch_netem): tc's error is
 # the kernel's extack for ENOENT, linux net/sched/sch_api.c qdisc_create "Specified qdisc kind is
 # unknown" (microsoft/WSL#6065 quotes the older wording "Specified qdisc not found").
@@ -563,7 +563,7 @@ NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
   [[ $output == *"verdict: PASS: resync shard01-c"* ]]
 }
 
-# ---- the shard members' arguments are kept (issue 36 item 5) -------------------------------------
+# ---- the shard members' arguments are kept -------------------------------------
 # compose_line ARGS: the regex of one exact compose command line as the stub logs it with
 # STUB_DOCKER_LOG_ENV=LAB_SHARD_EXTRA_ARGS (the value first, then the arguments).
 compose_line() { printf '^%scompose --project-directory %s -p lab-wiredtiger( -f [^ ]+)+ %s$' "$1" "$W" "$2"; }

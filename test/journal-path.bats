@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# --journal-path PATH (issue 42 item 3, seeds/000: the journal on its own disk): each shard
+# --journal-path PATH (seeds/000: the journal on its own disk): each shard
 # member's journal on PATH/<member> through compose/journal-path.yml, passed to the loader for
 # summary.json storage.journal_path, refused in one line where the engine has no journal directory
 # of its own (engines table journal_dir: -), for a relative, missing, non-directory or ':' path and

@@ -368,7 +368,7 @@ k8s_bundle() {
   assert_output --partial "lab-rs0-0 is the primary now"
 }
 
-@test "--dry-run never touches the cluster: k8s status prints its kubectl line (it ran kubectl for real); --storage-size 0Gi refused before anything (issue 32)" {
+@test "--dry-run never touches the cluster: k8s status prints its kubectl line (it ran kubectl for real); --storage-size 0Gi refused before anything" {
   lab k8s status --engine k8s-wt --dry-run
   assert_success
   assert_output --partial "+ kubectl -n lab-k8s-wt get psmdb,statefulsets,deployments,pods -o wide"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
-# Messages a new user met (issue 38 items 10-16): each says what happened and what to do, in the
+# Messages a new user met: each says what happened and what to do, in the
 # words of the command typed (./run.sh ..., never lab-loader or lab-report), exit 2 for usage.
 
 load test_helper
 
 setup() { setup_lab_with_loader; }
 
-@test "experiment2 --tool ycsb: --tool ycsb runs YCSB's own workloads, ycsb-a (not 'drop --uri'), exit 2 (item 10)" {
+@test "experiment2 --tool ycsb: --tool ycsb runs YCSB's own workloads, ycsb-a (not 'drop --uri'), exit 2" {
   lab experiment2 --tool ycsb --uri mongodb://127.0.0.1:1/
   assert_failure 2
   assert_output --partial "error: --tool ycsb runs YCSB's own workloads: experiment2 is not one (its workload.type is not ycsb; ycsb-a is): drop --tool"
@@ -17,7 +17,7 @@ setup() { setup_lab_with_loader; }
   nothing_started
 }
 
-@test "an unknown switch is unknown, not 'needs a value'; a flag without its value needs one; the hint is ./run.sh's (items 11, 12)" {
+@test "an unknown switch is unknown, not 'needs a value'; a flag without its value needs one; the hint is ./run.sh's" {
   lab experiment2 --uri mongodb://127.0.0.1:1/ --verbose
   assert_failure 2
   assert_output --partial "error: unknown flag '--verbose' (./run.sh help lists the flags)"
@@ -35,7 +35,7 @@ setup() { setup_lab_with_loader; }
   nothing_started
 }
 
-@test "test --bogus: refused in one line, exit 2, no suite started (item 13)" {
+@test "test --bogus: refused in one line, exit 2, no suite started" {
   SECONDS=0
   lab test --bogus
   assert_failure 2
@@ -44,14 +44,14 @@ setup() { setup_lab_with_loader; }
   ((SECONDS < 10)) || fail "took ${SECONDS}s: the suite ran"
 }
 
-@test "report --dry-run: prints the one command it would run, runs nothing, exit 0 (item 14)" {
+@test "report --dry-run: prints the one command it would run, runs nothing, exit 0" {
   lab report --dry-run --experiment experiment2
   assert_success
   assert_output "+ node $LAB/report/bin/lab-report.js --experiment experiment2"
   [[ ! -e $LAB/results ]] || fail "the report ran: $(find "$LAB/results" | head -3)"
 }
 
-@test "logs bogus --dry-run without Compose: unknown service, names the services and that Compose could not run; a known one prints its command (item 15)" {
+@test "logs bogus --dry-run without Compose: unknown service, names the services and that Compose could not run; a known one prints its command" {
   PATH=$(path_without_docker) run "$LAB/run.sh" logs bogus --dry-run </dev/null
   assert_failure 2
   assert_output --partial "error: unknown service 'bogus' (choose one of: "
@@ -63,7 +63,7 @@ setup() { setup_lab_with_loader; }
   assert_output --regexp "^\+ env .* docker compose .* logs --follow --tail 200 shard01-a$"
 }
 
-@test "down, status, destroy, logs and shell do not open with the loader-and-cluster CPU warning; up still says it (item 16)" {
+@test "down, status, destroy, logs and shell do not open with the loader-and-cluster CPU warning; up still says it" {
   local verb
   for verb in down status "destroy --yes" logs shell; do
     # shellcheck disable=SC2086  # the verb's words
@@ -74,7 +74,7 @@ setup() { setup_lab_with_loader; }
   assert_output --partial "warning: the Docker host has 2 CPU(s), fewer than profile laptop's data_cpus (2) + loader_cores (1)"
 }
 
-@test "an unknown engine: 'did you mean' for a near name; perconaft points at README's Engines table (item 23)" {
+@test "an unknown engine: 'did you mean' for a near name; perconaft points at README's Engines table" {
   lab up --engine wiredtigr --dry-run
   assert_failure 2
   assert_output --partial "error: unknown engine 'wiredtigr' (choose one of: $(table_engines)); did you mean 'wiredtiger'?"
@@ -89,7 +89,7 @@ setup() { setup_lab_with_loader; }
   nothing_started
 }
 
-@test "NAME --help: that experiment's usage and its workload's own flags within 120 columns, not the global help (item 23)" {
+@test "NAME --help: that experiment's usage and its workload's own flags within 120 columns, not the global help" {
   lab gridfs --help
   assert_success
   assert_line --index 0 "Usage: ./run.sh gridfs [--engine E | --uri URI] [flags]"
@@ -104,7 +104,7 @@ setup() { setup_lab_with_loader; }
   nothing_started
 }
 
-# ---- dry runs within 120 columns, still the same commands (issue 38 item 23, must-be-true 3) -----
+# ---- dry runs within 120 columns, still the same commands -----
 # Each verb's --dry-run as a user runs it (no LAB_WRAP: the default width). Its command lines were
 # 641-747 columns (the env prefix of every `docker compose`); they are wrapped between words with a
 # trailing " \", so that a pasted line is still one command.
@@ -142,7 +142,7 @@ commands_of() {
   done <<<"$1" | sed -E 's/cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]+/cmp-ID/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/TIME/g' # a new id, a new time each run
 }
 
-@test "every verb's --dry-run fits 120 columns: command lines wrapped, each still the command it was (items 23, must-be-true 3)" {
+@test "every verb's --dry-run fits 120 columns: command lines wrapped, each still the command it was" {
   dry_run_setup
   local v f wide wrapped flat n=0 verbs=("${DRY_RUNS[@]}")
   for f in "$LAB"/experiments/*.yaml; do verbs+=("$(basename "$f" .yaml)"); done

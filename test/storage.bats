@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# An engine's storage is one declaration (issue 29 item 2): compose/engines/<engine>.yml's
+# An engine's storage is one declaration: compose/engines/<engine>.yml's
 # LAB_STORAGE_ARGS, which Compose runs as is and k8s/manifests.sh k8s_storage renders into the
 # PerconaServerMongoDB's storage fields. Real components on both sides: the real Compose v2
 # renders the flags, the operator's own code (psmdb-check: CheckNSetDefaults + StatefulSpec of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Mistyped verbs and flags of another path (issue 32): the nearest verb is named; --loaders
+# Mistyped verbs and flags of another path: the nearest verb is named; --loaders
 # without --on k8s points at --on k8s instead of "unknown flag".
 
 load test_helper
@@ -38,7 +38,7 @@ setup() {
   nothing_started
 }
 
-@test "fault stale-secondary: --dry-run without --yes says a real run needs it; an oplog size mongod cannot take is refused before anything (issue 32)" {
+@test "fault stale-secondary: --dry-run without --yes says a real run needs it; an oplog size mongod cannot take is refused before anything" {
   lab fault stale-secondary --dry-run
   assert_success
   assert_output --partial "(dry run: a real run stops here without --yes, since this DESTROYS the wiredtiger cluster's data)"

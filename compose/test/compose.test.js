@@ -379,7 +379,7 @@ function mongodArgs(svc) {
 }
 const optionValues = (args, name) => args.flatMap((a, i) => (a === name ? [args[i + 1]] : []));
 
-// Issue 26 item 3: every engine's shard members start with the same explicit --oplogSize (the
+// every engine's shard members start with the same explicit --oplogSize (the
 // table's oplog_mb); a fault's own --oplogSize (stale-secondary) replaces it, never adds a second.
 test('shard members: one explicit --oplogSize, the table\'s, equal for every engine; a fault\'s own replaces it', () => {
   const sizes = new Set();
@@ -400,7 +400,7 @@ test('shard members: one explicit --oplogSize, the table\'s, equal for every eng
   assert.ok(ENGINES.some((e) => e.engine === 'mmapv1') && ENGINES.some((e) => e.engine === 'rocksdb'), 'mmapv1 and rocksdb rendered');
 });
 
-// Issue 36 item 1: inMemory keeps all data, the oplog included, inside --inMemorySizeGB (else
+// inMemory keeps all data, the oplog included, inside --inMemorySizeGB (else
 // WT_CACHE_FULL), so its members' --oplogSize is the table's oplog_share of the profile's store,
 // for every profile: laptop 0.5 GB -> 128 MB, seed2013 1 GB -> 256 MB; a fault's own still replaces it.
 test('inmemory members: --oplogSize is the table\'s share of the profile\'s --inMemorySizeGB, for every profile', () => {
@@ -425,7 +425,7 @@ test('inmemory members: --oplogSize is the table\'s share of the profile\'s --in
   }
 });
 
-// Issue 26 item 5: an image built for one platform only says so to Compose (engines.tsv
+// an image built for one platform only says so to Compose (engines.tsv
 // platform, checked against the image's published platforms in loader/test/tables.test.js);
 // multi-arch images get no platform.
 test('every container of an engine\'s image carries the row\'s platform, none for a multi-arch image', () => {
@@ -442,7 +442,7 @@ test('every container of an engine\'s image carries the row\'s platform, none fo
   assert.ok(pinned >= 9, `${pinned} containers pinned`);
 });
 
-// Issue 26 item 4: what `up` checks (lib/stack.sh stack_member_mem_mb: the cache, what the engine
+// what `up` checks (lib/stack.sh stack_member_mem_mb: the cache, what the engine
 // holds beyond it, mongod's allowance) against what Compose renders for a shard member: the cache
 // flag's value and the memory limit. rocksdb's 1 GB whole cache + 256 MB of memtables + mongod do
 // not fit laptop's 1536m (up refuses it there), and fit seed2013's 2g; MMAPv1 has no cache flag.

@@ -1,5 +1,5 @@
 'use strict';
-// init.js's feature-compatibility step (issue 26 item 2): `up --engine rocksdb` must hold the
+// init.js's feature-compatibility step: `up --engine rocksdb` must hold the
 // cluster at the featureCompatibilityVersion MongoRocks supports (3.4) before addShard, because 3.6's
 // addShard sends the config servers' version to the new shard and fails with the shard's error.
 //   1. The whole init.js runs in a stand-in of the legacy mongo shell (as init-scripts.test.js runs

@@ -1,5 +1,5 @@
 'use strict';
-// --journal-path PATH (issue 42 item 3) rendered by the real Compose v2: with the flag, every shard
+// --journal-path PATH rendered by the real Compose v2: with the flag, every shard
 // member of compose/topology.tsv mounts PATH/<member> at /data/db/<the engine row's journal_dir>
 // and waits for the one-shot journal-dirs, which makes those folders (and MongoRocks' db/ in the
 // data volume) the mongod uid's; config servers keep their journal; without the flag, nothing of

@@ -99,7 +99,7 @@ function statName(title, description, list, noValue, opts = {}) {
 // A panel whose series only some engines or server lines report says so in Grafana's "no value"
 // text, instead of an empty panel that looks like a broken scrape. The text says the rule (which
 // storage engine or server line has the series), never the engines of compose/engines.tsv: a
-// generated file that listed them would go stale with every new engine (issue 29 item 3).
+// generated file that listed them would go stale with every new engine.
 // reports(engineRow) states the same rule as code: dashboards/test/server-lines.test.js checks,
 // per series, that every panel some engine of the table leaves empty carries the note.
 const NOT_COLLECTED = 'not collected on this server line';

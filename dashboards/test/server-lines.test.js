@@ -86,7 +86,7 @@ test('the smoke check in bash (lib/monitoring.sh monitoring_collected) reads eac
   pairs.forEach(([e, nv], i) => assert.equal(got[i] === 'yes', reports(collectedWhere(nv), e), `${e.engine}: ${nv}`));
 });
 
-// Nothing generated is committed with data it can go stale on (issue 29 item 3): no engine of the
+// Nothing generated is committed with data it can go stale on: no engine of the
 // table appears in a dashboard, and a new engine row leaves `generate.js --check` passing.
 test('no committed dashboard names an engine of compose/engines.tsv', () => {
   const dir = path.join(__dirname, '..');

@@ -96,7 +96,7 @@ function loaderCommand(dir, kind, entry, uri, extraNode = [], extraFlags = []) {
   const flags = [...entry.flags];
   if (KINDS[kind].bound === 'duration') flags.push('--duration', `${DURATION_MS}ms`);
   // The bench leaves out its own warm-up (steadyWindow, warmup_s): a loader that also has one
-  // (--warmup, 5 s by default for duration-bound steps since issue 31) runs without it, so both
+  // (--warmup, 5 s by default for duration-bound steps now) runs without it, so both
   // sides and older checkouts measure the same seconds.
   if (hasWarmupFlag(dir)) flags.push('--warmup', '0');
   flags.push(...extraFlags); // last: the loader takes a repeated flag's last value

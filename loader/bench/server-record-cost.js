@@ -1,5 +1,5 @@
 'use strict';
-// The server record's own cost (issue 39): the server's operations per second with the record on
+// The server record's own cost: the server's operations per second with the record on
 // and off, alternating runs of the real loader CLI against the same test server (the 8.0
 // WiredTiger replica-set line of the wire shim in front of mongo-java-server: three members
 // sampled, four commands each a second), paired by round so that a shared machine's drift hits

@@ -119,7 +119,7 @@ function spread(xs, f) {
 }
 
 // against(p, bound) -> 'within' | 'over' | 'undecided' | null: a paired comparison against a goal
-// (over the floor by at most 10 %, at most 2.5x YCSB: issue 15). 'within' only when the whole 95 %
+// (over the floor by at most 10 %, at most 2.5x YCSB). 'within' only when the whole 95 %
 // interval is at or under the bound, 'over' when all of it is above; a median alone decides
 // nothing on a machine whose consecutive runs differ by 20-45 %.
 function against(p, bound) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// lab-fault: the Node side of ./run.sh fault|resync (issue 5), in the fault-tool service
+// lab-fault: the Node side of ./run.sh fault|resync, in the fault-tool service
 // (compose/faults.yml) on the stack's network:
 //   run SCENARIO [flags]                             the whole scenario in this one process
 //                                                    (src/faults/process.js, scenarios/<name>.js)

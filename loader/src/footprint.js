@@ -1,5 +1,5 @@
 'use strict';
-// The experiment collection's footprint (issue 39 item 2), after the load and at the end of a
+// The experiment collection's footprint, after the load and at the end of a
 // run, each figure with the quantity it is on this server (common/meanings.js):
 //  - logical: the documents' BSON size, measured here on every line: the collection read as raw
 //    BSON (every document up to SCAN_ALL, else a $sample of SAMPLE documents, said), never

@@ -36,7 +36,7 @@ class Metrics {
     // 1 while a step runs its warm-up (run, not measured: runner.js), 0 otherwise: the dashboards
     // shade those seconds, and the timeline marks them (warmup: true).
     this.warmup = metric(client.Gauge, 'lab_loader_warmup', 'A step is in its warm-up (1): its operations are not measured', ['experiment']);
-    // The current step's stability so far (src/stability/live.js, issue 40): CV of its measured
+    // The current step's stability so far (src/stability/live.js): CV of its measured
     // seconds, its worst second as a fraction of its median, and its dips (count and seconds) as
     // judged live against the median so far; summary.json steps[].stability is the record.
     this.stability = metric(client.Gauge, 'lab_loader_stability', "The current step's stability so far: cv, worst_second_fraction, dips, dip_seconds", ['experiment', 'figure']);

@@ -24,7 +24,7 @@ function targetKey(hosts, replicaSet, database, collection) {
 }
 
 // A run that finds others tells each of them too: it appends itself to <their pid>.seen.ndjson, so
-// both runs' summaries record the overlap, not only the later one's (issue 32).
+// both runs' summaries record the overlap, not only the later one's.
 const seenFile = (pid) => path.join(DIR, `${pid}.seen.ndjson`);
 
 // register(key, info) -> { others: [{pid, started_at, ...}], overlaps(), release() }. Never

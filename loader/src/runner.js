@@ -315,7 +315,7 @@ class Run {
     };
     try {
       // A stop (Ctrl-C, SIGTERM) does not wait for batches in flight: against a hung server they
-      // never return, and the run would wait for a second signal (issue 32).
+      // never return, and the run would wait for a second signal.
       await this.untilStopped(Promise.all([worker(), worker(), worker(), worker()]));
     } finally {
       this.progress.stop();

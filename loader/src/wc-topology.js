@@ -1,5 +1,5 @@
 'use strict';
-// Which write concerns the topology a run reached can honour (issue 31): the writeconcern
+// Which write concerns the topology a run reached can honour: the writeconcern
 // experiment records a case this topology cannot satisfy as not applicable, with the reason, and
 // never runs it, whatever the server would answer (a test server that ignores w would otherwise
 // report w:3 on a standalone as measured).

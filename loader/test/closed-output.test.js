@@ -1,5 +1,5 @@
 'use strict';
-// `./run.sh experiment2 ... 2>&1 | head -3` (issue 38 item 4): the reader of the output exits
+// `./run.sh experiment2 ... 2>&1 | head -3`: the reader of the output exits
 // while the run goes on. The loader used to die at its next progress line (EPIPE, unhandled:
 // exit 1 with no word, the "running" placeholder summary and the 128 KB .reserve left). Now the
 // run stops as a signal stops it: the summary is final, marked incomplete with the reason, no

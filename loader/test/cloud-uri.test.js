@@ -1,5 +1,5 @@
 'use strict';
-// A cloud cluster's URI (issue 32): mongodb+srv://NAME/ resolved through a real DNS server (a small
+// A cloud cluster's URI: mongodb+srv://NAME/ resolved through a real DNS server (a small
 // one on 127.0.0.1, support/dns-server.js, which the loader's node:dns is pointed at by
 // support/dns-preload.js), the hosts it resolved to recorded in summary.json, TLS and auth as the
 // driver applied them recorded, and no secret from the URI written anywhere in the results.

@@ -1,5 +1,5 @@
 'use strict';
-// --comparison ID:SIDE:POSITION (issue 41 item 1): ./run.sh compare names each run's place in its
+// --comparison ID:SIDE:POSITION: ./run.sh compare names each run's place in its
 // interleaved order; summary.json "comparison" records it for the report's drift check. And
 // `lab-loader estimate`, which ./run.sh compare prints with its plan.
 const test = require('node:test');

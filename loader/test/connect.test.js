@@ -97,7 +97,7 @@ test('a host that accepts TCP and never answers: said so (not "a firewall drops 
     const { port } = silent.address();
     const r = await failing(`mongodb://127.0.0.1:${port}/`, ['--server-selection-timeout', '1.5s'], { maxMs: 9000 });
     // It took the connection: "host down, or a firewall drops the packets" would send the user
-    // the wrong way (issue 32).
+    // the wrong way.
     assert.match(r.error, new RegExp(`^error: 127\\.0\\.0\\.1:${port} accepted the TCP connection but sent no MongoDB reply within 1\\.5s: `));
     assert.doesNotMatch(r.error, /firewall/);
   } finally {
@@ -131,8 +131,8 @@ test('replica-set name that the server does not have: named, at once', async () 
 });
 
 // What listens at the port, asked with a plain hello (src/probe-port.js), names the cause the
-// driver's errors hid (issue 38 items 6-9).
-test('--server-selection-timeout 1ms against a healthy server: the timeout is named, not the server (item 6)', async () => {
+// driver's errors hid.
+test('--server-selection-timeout 1ms against a healthy server: the timeout is named, not the server', async () => {
   const server = await startServer();
   try {
     const r = await failing(server.uri, ['--server-selection-timeout', '1ms'], { maxMs: 9000 });
@@ -143,7 +143,7 @@ test('--server-selection-timeout 1ms against a healthy server: the timeout is na
   }
 });
 
-test('an HTTP server at the port: said to be a web server within seconds, not "cannot reach ... closed" after 10 s (item 7)', async () => {
+test('an HTTP server at the port: said to be a web server within seconds, not "cannot reach ... closed" after 10 s', async () => {
   const web = require('node:http').createServer((req, res) => res.end('hello'));
   await new Promise((r) => web.listen(0, '127.0.0.1', r));
   try {
@@ -155,7 +155,7 @@ test('an HTTP server at the port: said to be a web server within seconds, not "c
   }
 });
 
-test('tls=true against a server without TLS: says the server speaks none (add tls=false), within seconds (item 8)', async () => {
+test('tls=true against a server without TLS: says the server speaks none (add tls=false), within seconds', async () => {
   const server = await startServer();
   try {
     const r = await failing(`${server.uri}?tls=true`, [], { maxMs: 7000 });
@@ -166,7 +166,7 @@ test('tls=true against a server without TLS: says the server speaks none (add tl
   }
 });
 
-test('a TLS port without tls=true in --uri: says it speaks TLS (add tls=true) (item 8, the other way)', async () => {
+test('a TLS port without tls=true in --uri: says it speaks TLS (add tls=true) (the other way)', async () => {
   const dir = tmpResults();
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
@@ -184,7 +184,7 @@ test('a TLS port without tls=true in --uri: says it speaks TLS (add tls=true) (i
   }
 });
 
-test('tlsCAFile= naming a file that does not exist: a usage error naming tlsCAFile, exit 2, nothing connects (item 9)', async () => {
+test('tlsCAFile= naming a file that does not exist: a usage error naming tlsCAFile, exit 2, nothing connects', async () => {
   const r = await runLoader(['experiment1', '--uri', 'mongodb://127.0.0.1:1/?tls=true&tlsCAFile=/nonexistent.pem', '--metrics-port', '0']);
   assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stderr.trim(), 'error: --uri: tlsCAFile=/nonexistent.pem cannot be read (ENOENT): give the path of the CA certificate (PEM)');

@@ -1,5 +1,5 @@
 'use strict';
-// Every flag is used or refused (issue 32): --username without a password source, credentials in
+// Every flag is used or refused: --username without a password source, credentials in
 // --uri and in --password-file at once, an experiment file whose name: differs from its file name
 // or that has a key nobody reads. And auth options in --uri are honoured: authSource= is not
 // replaced by the loader's default (checked against a server that refuses the password, whose

@@ -78,8 +78,8 @@ test('upload + download of a generated 3 MiB file, twice (--repeat 2): cases, MB
     assert.equal(up.mb_per_s, up.ops.upload.mb_per_s, 'the case carries MB/s');
     assert.ok(Math.abs(up.mib_per_s * 1.048576 - up.mb_per_s) < 0.01 * up.mb_per_s, 'and MiB/s, the seed\'s unit');
     assert.ok(Math.abs(down.mib_per_s * 1.048576 - down.mb_per_s) < 0.01 * down.mb_per_s);
-    // The table says the same MiB/s as the case and the log line, to the last digit (issue 38
-    // item 18: it divided the bytes by the rounded measured time).
+    // The table says the same MiB/s as the case and the log line, to the last digit (it once
+    // divided the bytes by the rounded measured time).
     for (const c of [up, down]) {
       const row = formatTable({ name: 'gridfs', engine: 'gen', complete: true, steps: [c] }).split('\n').find((l) => l.includes(` ${c.name} `));
       assert.ok(row.split(/\s+/).includes(String(c.mib_per_s)), `table row has ${c.mib_per_s} MiB/s: ${row}`);

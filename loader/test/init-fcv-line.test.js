@@ -1,5 +1,5 @@
 'use strict';
-// compose/init/lab.js's feature-compatibility step (issue 26 item 2) where a driver talks to a
+// compose/init/lab.js's feature-compatibility step where a driver talks to a
 // server line: the commands lab.js sends and the replies it reads, through the 3.6 driver line,
 // against the wire shim's psmdb-3.6-rocksdb-replset line (mongo-java-server behind
 // support/wire-shim.js). The whole init.js runs against a model cluster in

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 36 item 1: inMemory keeps all its data, the oplog included, inside --inMemorySizeGB, and a
+// inMemory keeps all its data, the oplog included, inside --inMemorySizeGB, and a
 // write that would pass it fails with WT_CACHE_FULL (the shim's inmemory-store-full behaviour on
 // the Percona 8.0 inMemory line). The lab used to give every engine's members a 1024 MB oplog,
 // larger than inmemory's whole store (0.5 GB laptop, 1 GB seed2013); its oplog is now the engines

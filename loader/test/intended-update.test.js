@@ -1,6 +1,6 @@
 'use strict';
 // A paced experiment2 (--rate) reported the update's intended (coordinated-omission corrected)
-// latency identical to its service latency (issue 32: p50 1.63 / p99 10.69 ms both), while the
+// latency identical to its service latency (p50 1.63 / p99 10.69 ms both), while the
 // find's showed the backlog. Here the server is paused (SIGSTOP) for 600 ms in the middle of a
 // paced step, so the pairs due in that time start late: both operations' intended latency must
 // show it, while their service latency does not.

@@ -1,5 +1,5 @@
 'use strict';
-// Ctrl-C and SIGTERM while the driver is still selecting a server (issue 32): one signal ends the
+// Ctrl-C and SIGTERM while the driver is still selecting a server: one signal ends the
 // run at once, not when --server-selection-timeout runs out. The server is a TCP listener that
 // accepts and never answers (the driver's monitor waits on its hello), the loader a real process
 // in a process group of its own, signalled as a terminal does.

@@ -1,5 +1,5 @@
 'use strict';
-// Counts after an interruption (issue 32): journal cut short by SIGTERM printed "j:false: 0 sent,
+// Counts after an interruption: journal cut short by SIGTERM printed "j:false: 0 sent,
 // 162000 arrived" (summary documents.sent 0): only a client that finished posted its count. The
 // documents sent are the acknowledged batches', counted as they are sent; a real loader process,
 // a real signal, the test server counting what arrived.

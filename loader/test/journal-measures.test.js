@@ -1,5 +1,5 @@
 'use strict';
-// experiments/journal.yaml's cases say what they measure on each engine (issue 26 item 6): the
+// experiments/journal.yaml's cases say what they measure on each engine: the
 // real loader against the shim's server lines (support/server-lines.js): MMAPv1's j:true is a
 // group-commit wait (dur.cpp), WiredTiger's and MongoRocks' an fsync of their journal / WAL, and
 // on inMemory (no journal) nothing applies.

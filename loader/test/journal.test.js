@@ -109,7 +109,7 @@ test('a server that reports a journal (shim line mongod-8.0-wiredtiger-replset):
       assert.equal(c.relative_to_baseline.docs_per_s_ratio, Math.round((c.ops.insert.docs_per_s / base.ops.insert.docs_per_s) * 1000) / 1000);
       assert.equal(c.cost_not_computed, undefined);
     }
-    // A speed-up is printed as such, not as a cost (issue 32).
+    // A speed-up is printed as such, not as a cost.
     assert.match(r.stdout, /^(cost: 2 j:true: (-[\d.]+|0)% docs\/s against j:false|faster: 2 j:true: \+[\d.]+% docs\/s against j:false \(no cost measured\))$/m);
     assert.match(r.stdout, /^(cost: 3 j:false interval=1ms: (-[\d.]+|0)% docs\/s against j:false|faster: 3 j:false interval=1ms: \+[\d.]+% docs\/s against j:false \(no cost measured\))$/m);
     assert.doesNotMatch(r.stdout, /^measured: /m);
@@ -204,7 +204,7 @@ test('each case is a phase: a Grafana annotation (tags lab, journal, <case>) and
   assert.ok(posts.some((p) => /case j:true/.test(p.text)), 'the annotation text names the case');
 });
 
-test('cases too short to mean anything: no cost, and the line says how long each measured and the minimum (issue 32: a 0.2 s case printed a speed-up as "cost: +12.8%")', async () => {
+test('cases too short to mean anything: no cost, and the line says how long each measured and the minimum (a 0.2 s case printed a speed-up as "cost: +12.8%")', async () => {
   const line = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
   try {
     const r = await runLoader(['journal', '--uri', line.uri, '--results-dir', results, '--metrics-port', '0',

@@ -1,5 +1,5 @@
 'use strict';
-// --label KEY=VALUE (issue 27 item 6): the user's own dimensions (platform, os, ...), recorded in
+// --label KEY=VALUE: the user's own dimensions (platform, os, ...), recorded in
 // summary.json "labels" for `./run.sh report --by KEY`. Bad labels are usage errors (exit 2).
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -1,5 +1,5 @@
 'use strict';
-// A password in --uri never appears in anything the lab prints or writes (issue 38 item 1: usage
+// A password in --uri never appears in anything the lab prints or writes (usage
 // errors echoed the whole URI). The real ./run.sh, the real loader, a real server that lets a
 // PLAIN login in (support/LabMongoServer.java LAB_ACCEPT_PLAIN), so a run with a user and password
 // in its URI goes all the way through; then everything it produced is searched: stdout, stderr,

@@ -1,5 +1,5 @@
 'use strict';
-// One whole-number grammar (issue 32): src/numbers.js gives exactly test/vectors/counts.tsv, as
+// One whole-number grammar: src/numbers.js gives exactly test/vectors/counts.tsv, as
 // lib/common.sh parse_count does (test/numbers.bats); and the loader's flags reach it with a
 // negative value (util.parseArgs took "-5" for a flag: "--docs needs a value").
 const test = require('node:test');

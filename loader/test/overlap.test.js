@@ -1,5 +1,5 @@
 'use strict';
-// Two loaders on one server and collection (issue 32): only the second printed "another loader
+// Two loaders on one server and collection: only the second printed "another loader
 // ... will interfere" and neither summary recorded it. Now both summaries record the overlap
 // (which other run, when it started, whether it was there first or came during this one), and
 // the first run says so at its end. Real processes, a real server.

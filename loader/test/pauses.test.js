@@ -1,5 +1,5 @@
 'use strict';
-// A server frozen inside a measured step for less than --stall-timeout (issue 38 item 5: SIGSTOP
+// A server frozen inside a measured step for less than --stall-timeout (SIGSTOP
 // for 5 s, SIGCONT; the step was recorded whole and the terminal said nothing): the pause is said
 // once when operations resume and listed in the step's summary.json entry (steps[].pauses).
 const test = require('node:test');

@@ -40,7 +40,7 @@ test('terminal: a cli-progress bar with value, rate and ETA', () => {
   assert.match(out.text, /clients-1 \[[█░]+\] 50% \| 500\/1000 docs \| 4321 ops\/s \| ETA \d+s/);
 });
 
-// Issue 38 item 23: "10/30 s ..., ETA 21s" (off by one: extrapolated from the elapsed time), and a
+// "10/30 s ..., ETA 21s" (off by one: extrapolated from the elapsed time), and a
 // progress line printed after the run said "stopping:".
 test('a timed step: the ETA is what is left of the line\'s own figures; after stop() no line at all', async () => {
   const out = sink(false);

@@ -1,5 +1,5 @@
 'use strict';
-// A read-only results directory (issue 32): the loader said "ENOENT ... check that disk" (Node's
+// A read-only results directory: the loader said "ENOENT ... check that disk" (Node's
 // recursive mkdir reports ENOENT for a level it cannot make on a read-only file system), so the
 // EROFS message never fired. A real read-only mount: a tmpfs mounted ro in the loader's own mount
 // namespace (`unshare -m`, root only; nothing to clean up on the host).

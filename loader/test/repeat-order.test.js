@@ -1,6 +1,6 @@
 'use strict';
-// ./run.sh NAME --repeat 2, stdout and stderr into one pipe as a terminal shows them (issue 38
-// item 3: "repetition 2/2" came before repetition 1's table: the header went to stderr, straight
+// ./run.sh NAME --repeat 2, stdout and stderr into one pipe as a terminal shows them
+// ("repetition 2/2" once came before repetition 1's table: the header went to stderr, straight
 // out, while the table went to stdout through run.sh's tee and filter). The real run.sh, loader
 // and server.
 const test = require('node:test');

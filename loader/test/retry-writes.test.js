@@ -1,5 +1,5 @@
 'use strict';
-// Retryable writes decided per server line (issue 26): the real loader CLI runs experiment2 against
+// Retryable writes decided per server line: the real loader CLI runs experiment2 against
 // a server that answers as MongoDB 4.0 with MMAPv1 and as Percona 3.6 with MongoRocks at FCV 3.4
 // (support/server-lines.js: the wire shim in front of mongo-java-server, from the cited table).
 // With the driver's default retryWrites every write carries a txnNumber and both lines refuse it;
@@ -85,7 +85,7 @@ test('WiredTiger on 8.0 keeps retryable writes on, and the summary says so', asy
 
 // A standalone takes no retryable writes (manual "Retryable Writes", Prerequisites: a replica set
 // or a sharded cluster), so the driver sends none whatever retryWrites says: the summary must not
-// record them as on (issue 36 item 8), even with --engine naming a row that has them.
+// record them as on, even with --engine naming a row that has them.
 test('a standalone (shim line mongod-8.0-standalone): retryable writes recorded off, the driver sends none', async () => {
   await onLine('mongod-8.0-standalone', async (server) => {
     const r = await experiment2(server, ['--engine', 'wiredtiger-standalone']);

@@ -1,5 +1,5 @@
 'use strict';
-// ./run.sh killed by a group SIGTERM (issue 32: `timeout 10 ./run.sh experiment2 ... --duration 60s`
+// ./run.sh killed by a group SIGTERM (`timeout 10 ./run.sh experiment2 ... --duration 60s`
 // wrote the summary but the terminal never showed the table or the results: line: tee and the
 // filter died with run.sh). The real run.sh under the real timeout(1), a real server.
 const test = require('node:test');
@@ -65,7 +65,7 @@ test('Ctrl-C to ./run.sh experiment2 --uri ... (SIGINT to the whole group, as a 
 
 // A signal to ./run.sh alone (kill PID, as a script or a supervisor that knows only run.sh's pid
 // sends it), not to its group: the loader gets it once, stops as after Ctrl-C, and run.sh shows
-// the table and results line and exits with the loader's code (issue 38 item 2: it was ignored
+// the table and results line and exits with the loader's code (it was ignored
 // and the run went on to its end, exit 0).
 for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
   test(`kill -${signal.slice(3)} to ./run.sh alone during a step: the table, the results line, exit ${code}`, async () => {

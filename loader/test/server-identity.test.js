@@ -1,5 +1,5 @@
 'use strict';
-// What a server says about itself (issue 36 items 6-8): vendor fields of buildInfo, FerretDB's
+// What a server says about itself: vendor fields of buildInfo, FerretDB's
 // backend line, restarts from two process readings, and what a product documents as ignored.
 // The replies below are the servers' own: FerretDB v1.24.2's buildInfo and startupWarnings as
 // .tools/bin/ferretdb answered them (suite 45-ferretdb checks them live), Percona's psmdbVersion.

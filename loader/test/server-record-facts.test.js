@@ -1,5 +1,5 @@
 'use strict';
-// The server record's arithmetic on synthetic readings (issue 39): counters to per-second rates,
+// The server record's arithmetic on synthetic readings: counters to per-second rates,
 // nothing written for what was not reported, a restart's second left out, MMAPv1's dur window;
 // per-step write cost and replication from record rows. The same code runs on the shim's lines
 // in test/server-record.test.js; here each rule is checked alone.

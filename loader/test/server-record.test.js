@@ -1,5 +1,5 @@
 'use strict';
-// The server record (issue 39, items 1 and 6): the real loader CLI runs experiment2 against each
+// The server record: the real loader CLI runs experiment2 against each
 // server line the wire shim plays in front of mongo-java-server (support/server-status-lines.js:
 // each line's serverStatus sections, counters moving with the operations, replSetGetStatus, the
 // oplog's ends) and writes server.ndjson beside timeline.ndjson. Checked: every member has a line

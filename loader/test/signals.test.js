@@ -109,7 +109,7 @@ test('SIGTERM: like the first Ctrl-C (clean stop, partial results), exit 143', a
   assert.match(r.stdout, /experiment2 on terminated \(INCOMPLETE\)/, 'the usual table');
 });
 
-test('after "stopping:" no progress line follows, even while in-flight operations are waited for (issue 38 item 23)', async () => {
+test('after "stopping:" no progress line follows, even while in-flight operations are waited for', async () => {
   // A hung server: the stop waits up to 3 s for operations in flight, and the step's last tick
   // used to print a progress line after "stopping:".
   const hung = await startServer();

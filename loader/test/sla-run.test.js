@@ -1,5 +1,5 @@
 'use strict';
-// --sla (issue 33): the capacity search run by the real loader CLI against mongo-java-server over
+// --sla: the capacity search run by the real loader CLI against mongo-java-server over
 // TCP, behind a proxy that serves at most R data commands a second (test/support/rate-proxy.js),
 // so the knee is known: the search must find it within the bounds its own rules give.
 // The search's arithmetic on synthetic steps: sla.test.js.
@@ -138,7 +138,7 @@ test('a target below the server\'s idle latency: the search goes down, then says
   const c = summary.capacity;
   assert.equal(c.capacity_ops_per_s, null);
   assert.match(c.search.ended, /no rate passes/);
-  // a step failed under host contention is tried once more (issue 41; src/sla.js): the rates tried,
+  // a step failed under host contention is tried once more (src/sla.js): the rates tried,
   // retries aside, go down by halves
   const retried = (s, i) => i > 0 && c.steps[i - 1].retry && c.steps[i - 1].offered_ops_per_s === s.offered_ops_per_s;
   assert.deepEqual(c.steps.filter((s, i) => !retried(s, i)).map((s) => s.offered_ops_per_s), [8, 4, 2, 1]);

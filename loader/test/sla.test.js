@@ -93,7 +93,7 @@ test('a rate that passed above a failing one is noise: the capacity is the highe
   assert.deepEqual(c.steps.map((x) => x.offered_ops_per_s), [100, 200, 150, 300], 'every step kept, the noisy one too');
 });
 
-// Issue 38 item 22: "refined to within 5% (7..8)" for a 14% bracket; a capacity judged on steps
+// "refined to within 5% (7..8)" for a 14% bracket; a capacity judged on steps
 // that shared the host recorded with no caveat.
 test('the end of a search names the bracket it reached: adjacent whole rates are not "within 5%"', () => {
   const r = search((rate) => serverAt(rate, { knee: 1e9, max: 7 }), { start: 2 });
@@ -153,7 +153,7 @@ test('the run\'s table and the capacity table print a latency alike: ms to 10 us
   ]);
 });
 
-// issue 41 item 3: one noisy step must not cap a search. A step the loader flagged for host
+// one noisy step must not cap a search. A step the loader flagged for host
 // contention, or one that failed within the search's resolution, is tried once more before it
 // bounds the search; a second failure stands.
 test('a contended or marginal failure is tried once more before it bounds the search', () => {

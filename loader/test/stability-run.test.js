@@ -1,5 +1,5 @@
 'use strict';
-// Stability through the real loader CLI, driver and wire shim (issue 40 item 5): a line variant
+// Stability through the real loader CLI, driver and wire shim: a line variant
 // whose checkpoint holds the primary's writes for 1 s every 10 s (support/server-lines.js
 // VARIANTS) makes dips on those seconds, attributed to the checkpoint from server.ndjson; the same
 // hold with nothing in serverStatus is "no server event recorded"; a hold in the warm-up is not
@@ -90,7 +90,7 @@ test('a checkpoint that holds writes 1 s every 10 s: a dip on each held second, 
     assert.ok(!d.causes.some((c) => c.id === 'checkpoint'), `a checkpoint where none ran: ${JSON.stringify(d)}`);
   }
   assert.match(r.stdout, /STABILITY: step 1: \d+ dips?, [\d.]+ s in all: .*\d+ during a checkpoint/);
-  // Live (item 4): the first hold's dip was on /metrics and posted to Grafana while the step ran,
+  // Live: the first hold's dip was on /metrics and posted to Grafana while the step ran,
   // as a region over its seconds, tagged dip, saying its cause.
   assert.ok(liveDips >= 1, `lab_loader_stability{figure="dips"} seen live: ${liveDips}`);
   const first = dipPosts.find((p) => p.time < held[0].to && p.timeEnd > held[0].from);

@@ -1,5 +1,5 @@
 'use strict';
-// Stability through the real loader CLI, driver and wire shim (issue 40 item 5): a steady server
+// Stability through the real loader CLI, driver and wire shim: a steady server
 // makes no dip that the server caused. The '+steady' line's serverStatus reports no event at all
 // (support/server-lines.js VARIANTS), so a dip the loader explains by the server would be one it
 // made up; a dip of the loader's own host is said as that. Paced (support/loader.js pacedArgs).

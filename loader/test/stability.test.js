@@ -1,5 +1,5 @@
 'use strict';
-// A step's stability (issue 40 items 1 and 2) on hand-made seconds and server rows: the pure
+// A step's stability on hand-made seconds and server rows: the pure
 // functions of src/stability/. The same paths run through the real loader, driver and wire shim
 // in test/stability-run.test.js.
 const test = require('node:test');

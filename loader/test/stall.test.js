@@ -1,5 +1,5 @@
 'use strict';
-// --stall-timeout at its own resolution (issue 31): the run stops within 100 ms of the deadline,
+// --stall-timeout at its own resolution: the run stops within 100 ms of the deadline,
 // with the configured value in the reason, and a pause shorter than the timeout is no stall.
 // The server "stops answering" through a TCP proxy that holds every byte both ways while paused
 // (the connections stay open, as with a hung server), in front of mongo-java-server.

@@ -1,5 +1,5 @@
 'use strict';
-// summary.json storage (issue 26 items 3 and 5): the oplog size the lab starts shard members with,
+// summary.json storage: the oplog size the lab starts shard members with,
 // MMAPv1's preallocation said beside the numbers, and the image's platform against the host's.
 // The real loader runs experiment2 against the shim's 4.0 MMAPv1 and 3.6 MongoRocks lines.
 const test = require('node:test');
@@ -69,7 +69,7 @@ test('storageFacts: an amd64-only image on an arm64 host is emulated; a multi-ar
   assert.deepEqual([byServer.engine_row, byServer.oplog_mb_reported, byServer.emulated], ['mmapv1', 1024, null]);
 });
 
-// Issue 36 item 1: inMemory keeps its oplog inside --inMemorySizeGB (engines.tsv oplog_share), so
+// inMemory keeps its oplog inside --inMemorySizeGB (engines.tsv oplog_share), so
 // the summary records the oplog the profile's store gets and its share of that store.
 test('inMemory: the oplog is the row\'s share of the profile\'s store, recorded with the store and the share', () => {
   const laptop = storageFacts({ flag: 'inmemory', inStack: true, profile: 'laptop' });

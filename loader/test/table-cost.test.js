@@ -1,5 +1,5 @@
 'use strict';
-// The cost line (issue 32): "cost: j:true: +12.8% docs/s against j:false" called a speed-up a
+// The cost line: "cost: j:true: +12.8% docs/s against j:false" called a speed-up a
 // cost. A change is printed with its sign; only a slow-down is a cost.
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -45,7 +45,7 @@ test('engines: capabilities typed (journal, keeps_data, majority_reads booleans;
   assert.equal(tables.engine('no-such-engine'), null);
 });
 
-// The columns the loader and init read per server line (issue 26), typed by the reader; one
+// The columns the loader and init read per server line, typed by the reader; one
 // oplog size for every engine (compose.test.js: rendered as each member's --oplogSize).
 test('engines: server-line capabilities typed (retryable_writes, hold_fcv, nojournal, oplog_mb, preallocates, mem_beyond_cache_mb)', () => {
   const rows = tables.engines();

@@ -1,5 +1,5 @@
 'use strict';
-// The suite's MONGODB_URI mode (issue 28, item 5): a test that holds only on the test server
+// The suite's MONGODB_URI mode: a test that holds only on the test server
 // names the deviation it depends on (support/server.js dependsOn, support/server-lines.js
 // DEVIATIONS) and is skipped under MONGODB_URI with it; testServer() gives that server's host and
 // port; serve-line.js plays another MongoDB-compatible server (a server line through the shim).

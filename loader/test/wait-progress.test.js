@@ -1,5 +1,5 @@
 'use strict';
-// support/loader.js waitFor: the budget is for silence, not for the whole wait (issue 28: timing
+// support/loader.js waitFor: the budget is for silence, not for the whole wait (timing
 // budgets from measured progress). A process that keeps printing is waited for past the budget; one
 // that goes silent is given up after it. A shell stands in for the loader (startLoader's prefix
 // runs it with the loader's arguments after it, which it ignores).

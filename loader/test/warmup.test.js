@@ -1,5 +1,5 @@
 'use strict';
-// Warm-up (issue 31): each step's first seconds are run and shown (timeline warmup: true), and
+// Warm-up: each step's first seconds are run and shown (timeline warmup: true), and
 // left out of the step's throughput, percentiles and loader verdict; a duration-bound step runs
 // its warm-up and then its full --duration. Real loader CLI, real driver, mongo-java-server over TCP.
 const test = require('node:test');

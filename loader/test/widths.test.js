@@ -1,6 +1,6 @@
 'use strict';
-// Every line a default run prints fits 120 columns (issue 38 item 23 and must-be-true 3: per-run
-// notes reached 369 columns, a skipped case's reason 289, the group table's footnote 203). The
+// Every line a default run prints fits 120 columns (per-run
+// notes once reached 369 columns, a skipped case's reason 289, the group table's footnote 203). The
 // real ./run.sh, loader and server; stdout and stderr as a terminal shows them. The results
 // folder is short, so that no path is longer than a line (a path is never cut).
 const test = require('node:test');
@@ -131,7 +131,7 @@ test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', 
   assert.equal(parse(['journal']).wide, false);
 });
 
-test('counts read as words: "1 client", "2 clients", ycsb\'s "4 threads"; "3 times" (issue 38 item 23)', () => {
+test('counts read as words: "1 client", "2 clients", ycsb\'s "4 threads"; "3 times"', () => {
   const { plural } = require('../src/plural');
   assert.equal(plural(1, 'client'), '1 client');
   assert.equal(plural(2, 'client'), '2 clients');

@@ -7,7 +7,7 @@
 // connection (MongoWireProtocolHandler: any flag but checksumPresent is "not supported"): the w:0
 // case is the case this server really rejects, and it is recorded as unsupported, with 0 arrived.
 // The cases a standalone cannot satisfy (w > 1, majority) are not run at all, whatever this server
-// would answer (issue 31); the shim's server lines (support/server-lines.js) stand in for a replica
+// would answer; the shim's server lines (support/server-lines.js) stand in for a replica
 // set of 3 and for an engine without a journal.
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -339,7 +339,7 @@ test('notApplicable: a member count that is only a lower bound (hello) or a shar
   assert.equal(notApplicable({ w: 0, j: false }, { kind: 'standalone', members: 1, exact: true }, true), null);
 });
 
-// Issue 38 item 17: only w:2 on a standalone printed "undefined: 0/undefined undefined (?%), 0 ops/s,
+// only w:2 on a standalone printed "undefined: 0/undefined undefined (?%), 0 ops/s,
 // ETA ?s" (a progress line after the skipped case) and its 300-character reason four times.
 test('--write-concerns w:2 on a standalone: no "undefined" progress line; the reason in full once as the case is skipped, short in the closing lines', async () => {
   const r = await runLoader(['writeconcern', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// The comparison report (issue 11): see report/README.md. ./run.sh report calls exactly this.
+// The comparison report: see report/README.md. ./run.sh report calls exactly this.
 let cli;
 try {
   cli = require('../src/cli');

@@ -1,5 +1,5 @@
 'use strict';
-// What a capacity verdict can know (issue 41 item 3, the report's part; report/README.md "What a
+// What a capacity verdict can know (the report's part; report/README.md "What a
 // capacity can know"), applied over capacityReport's sections and verdicts (src/capacity.js):
 // a capacity is known only to its search's bracket [p, f] (highest passing, lowest failing rate;
 // p x growth where none failed), so the geometric mean of a side's true capacities lies between

@@ -20,12 +20,12 @@
     const sla = `${c.sla.percentile} <= ${c.sla.target_ms} ms`;
     box.append(el('h3', {}, `${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${sla}`));
     box.append(el('ul', {}, c.verdicts.map((v) => el('li', { class: v.status }, v.sentence)), c.verdicts.length ? [] : [el('li', {}, 'one side only: nothing to compare')]));
-    // issue 41: the geometric mean first, the statistic the verdict uses (src/capacity-limits.js),
+    // the geometric mean first, the statistic the verdict uses (src/capacity-limits.js),
     // then the median to 0.1 ops/s as the terminal and the loader print it (common/stats.js round)
     // and the side's own interval (src/capacity.js, widened by the brackets in capacity-limits.js)
     const iv = (s) => (s.interval && s.interval.low !== null ? `, ${s.interval.level * 100}% CI ${Math.round(s.interval.low)}-${Math.round(s.interval.high)}` : '');
     const figure = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean${iv(s)}; median ${Math.round(s.median * 10) / 10}` : `${Math.round(s.median * 10) / 10} ops/s (median${iv(s)}`);
-    // issue 38 item 22: a host-limited search (capacity.host_caveat) is left out of the figure and
+    // a host-limited search (capacity.host_caveat) is left out of the figure and
     // the verdict (src/capacity.js), and shown apart with its caveat
     const hostLimited = (s) => s.host_limited || [];
     const hostFigure = (s) => {

@@ -1,5 +1,5 @@
 'use strict';
-// Capacity under a latency SLA (issue 33): runs made with the loader's --sla carry summary.json
+// Capacity under a latency SLA: runs made with the loader's --sla carry summary.json
 // `capacity` (loader/src/sla.js): the highest offered rate whose intended percentile stayed under
 // the target, and every step tried. Here, per experiment and set of alike runs (compare.js
 // setKey: same parameters, the SLA among them, loader, hosts, labels), one side per value of the
@@ -122,10 +122,10 @@ function capacityText(sections) {
   if (!sections.length) return '';
   const out = ['== capacity under a latency SLA: the highest offered rate whose intended latency stayed under the target (--sla)'];
   for (const c of sections) {
-    // issue 41: the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
-    // median the loader prints for the same searches (issue 37: both print it, to 0.1 ops/s).
+    // the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
+    // median the loader prints for the same searches (both print it, to 0.1 ops/s).
     const lead = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean of ${s.samples.length}/${s.runs} run(s); median ${round(s.median, 1)}` : `${round(s.median, 1)} ops/s (median of ${s.samples.length}/${s.runs} run(s)`);
-    // One line per side and the verdicts wrapped: within table.js's 120 columns (issue 38), where
+    // One line per side and the verdicts wrapped: within table.js's 120 columns, where
     // two sides on one line reached 178.
     out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}`);
     // each side's figure, then its own interval on the line below it

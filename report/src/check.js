@@ -1,5 +1,5 @@
 'use strict';
-// A summary checked before anything adds it up (issue 27 item 7, issue 37 item 2): against
+// A summary checked before anything adds it up: against
 // summary.json's one schema (../common/summary.schema.json, the loader validates it before it
 // writes), then each stored histogram decoded (a torn one would throw in the middle of a merge;
 // no schema says whether base64 is a histogram). checkSummary throws BadRun naming the first

@@ -98,13 +98,13 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     });
     // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
     // not a sweep, so they get no per-step throughput verdicts in the summary.
-    // issue 41 item 3: intervals widened by the searches' brackets (host-limited searches are
+    // intervals widened by the searches' brackets (host-limited searches are
     // left out in capacityReport, by the loader's capacity.host_caveat)
     report.capacity = applyCapacityLimits(capacityReport(input.runs, opts.by), input.runs);
     // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
     report.claims = claimsReport(input.runs);
     report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
-    // issue 41 item 4: words from the interval, one Holm family over every comparison (src/words.js)
+    // words from the interval, one Holm family over every comparison (src/words.js)
     applyWords(report);
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
     report.server_side = serverSide(report, input.runs);

@@ -14,7 +14,7 @@ const { median } = require('./stats');
 const { judge, LEVEL, verdictSentence } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
-// issue 41: the drift guard and order mark over each verdict (src/drift.js)
+// the drift guard and order mark over each verdict (src/drift.js)
 const { guardVerdict } = require('./drift');
 const { usableFigures } = require('./usable');
 // Why a run's point is no measurement of the engine (EXCLUSIONS' keys, null: it is one): the
@@ -169,7 +169,7 @@ function buildSet(results, incomplete, key, idx) {
       if (a) aggregates.push(a);
     }
   }
-  // issue 41: each side's figure from its usable runs, the excluded ones apart (src/usable.js)
+  // each side's figure from its usable runs, the excluded ones apart (src/usable.js)
   usableFigures(aggregates, results, (x) => stepExclusion(x) === null);
   const verdicts = [];
   for (const p of pointNames) {
@@ -312,7 +312,7 @@ function summaryRows(experiments, safety, by) {
         for (const v of vs) {
           const ex2 = v.engines.map((e) => set.aggregates.find((x) => x.point === p && x.engine === e).excluded);
           rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence,
-          order_note: v.order_note ?? null, drift: v.drift ?? null }); // issue 41: src/drift.js
+          order_note: v.order_note ?? null, drift: v.drift ?? null }); // src/drift.js
         }
       }
     }

@@ -48,9 +48,9 @@ li.no-verdict, li.excluded { color: #8a4b00; }
 function renderHtml(report) {
   const plotJs = libFile('@observablehq/plot', 'dist/plot.umd.min.js');
   const d3Js = libFile('d3', 'dist/d3.min.js');
-  // The page's scripts, in order: the dips' marks before page.js (which asks for them; issue 40),
-  // page.js, then the sections it places: capacity (--sla runs), the server's side (issue 39), the
-  // seeds' findings (issue 42), steadiness (issue 40).
+  // The page's scripts, in order: the dips' marks before page.js (which asks for them),
+  // page.js, then the sections it places: capacity (--sla runs), the server's side, the
+  // seeds' findings, steadiness.
   const scripts = ['timeline-dips.js', 'point-note.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
     .map((f) => `<script>${safeScript(fs.readFileSync(path.join(__dirname, f), 'utf8'))}</script>`).join('\n');
   return `<!doctype html>

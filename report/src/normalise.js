@@ -17,7 +17,7 @@
 // sweep) and `cases` (e.g. a write-concern matrix), one shape (loader/src/kinds/index.js shape).
 const POINT_LISTS = ['steps', 'cases'];
 // Which points are no measurement, and the facts that say so: the loader's one rule, shared with
-// its --repeat group table (a failed step: common/step-failure.js, issue 26).
+// its --repeat group table (a failed step: common/step-failure.js).
 const { exclusionFacts } = require('../../common/step-exclusion');
 const { serverIdentity, loaderIdentity } = require('./identity');
 const { stabilityOf } = require('./stability-of');
@@ -60,7 +60,7 @@ function sumRates(ops) {
 }
 
 // serverOf(step) -> { write_bytes_per_doc, cpu_ms_per_1000_ops, lag_p99_s, flagged } where the
-// run recorded the server (issue 39), else null; each figure null where the line reports none.
+// run recorded the server, else null; each figure null where the line reports none.
 function serverOf(e) {
   if (!e.write_cost && !e.replication) return null;
   const lags = e.replication ? Object.values(e.replication.lag_s || {}).map((l) => l.p99).filter((x) => typeof x === 'number') : [];
@@ -106,7 +106,7 @@ function points(summary) {
         server: serverOf(e),
         // How steady the point was, its dips and their causes (src/stability-of.js), or null.
         stability: stabilityOf(e),
-        // The step's replication (issue 39), read by src/claims.js when present.
+        // The step's replication, read by src/claims.js when present.
         replication: e.replication ?? null,
       });
     });
@@ -202,10 +202,10 @@ function normalise(s, timelineLines, dir) {
     published: s.published ?? null,
     points: points(s),
     capacity: s.capacity ?? null, // --sla runs: the capacity search (src/capacity.js)
-    footprint: s.footprint ?? null, // issue 39: the collection's size after the load and at the end
+    footprint: s.footprint ?? null, // the collection's size after the load and at the end
     // ./run.sh on Compose: the shard members' block writes over the loader's invocation (their cgroups)
     block_writes: s.block_writes ?? null,
-    // What the server and the stack record beyond the loader's timing (issue 39 footprint, the
+    // What the server and the stack record beyond the loader's timing (the footprint, the
     // storage facts), read by src/claims.js when present.
     record: { footprint: s.footprint ?? null, storage: s.storage ?? null },
     timeline: timeline(timelineLines),

@@ -44,7 +44,7 @@
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
-    // issue 41: ops/s is drawn from the usable runs (src/usable.js); excluded runs hollow and grey
+    // ops/s is drawn from the usable runs (src/usable.js); excluded runs hollow and grey
     const fromUsable = measure === 'ops_per_s' ? (a) => a.usable?.ops[op] : () => null;
     const data = set.aggregates.filter((a) => a.ops[op] && typeof a.ops[op][`${measure}_median`] === 'number').map((a) => ({
       point: a.point, engine: a.engine, rate: fromUsable(a)?.median ?? a.ops[op][`${measure}_median`],
@@ -184,7 +184,7 @@
     head.push('note');
     const rows = [];
     for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
-      // issue 41: the side's figures from its usable runs; the runs column says how many were left out
+      // the side's figures from its usable runs; the runs column says how many were left out
       const u = a.usable?.ops_per_s ?? a.ops_per_s;
       const runsCell = a.usable && a.usable.runs < a.runs ? `${a.usable.runs} usable of ${a.runs}` : a.runs;
       const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, runsCell, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
@@ -206,7 +206,7 @@
     if (ex.sets.length > 1) box.append(el('h3', {}, `set ${set.id}: ${set.engines.join(', ') || 'incomplete runs only'}`));
     const color = { legend: true, domain: set.engines, scheme: 'tableau10' };
     if (set.parameters?.sla) {
-      // issue 41: a capacity search's steps are offered rates, not a sweep (drawn in the capacity section)
+      // a capacity search's steps are offered rates, not a sweep (drawn in the capacity section)
       box.append(el('p', { class: 'note' }, 'capacity searches (--sla): their steps are offered rates, drawn as latency against rate in the capacity section, not as a throughput sweep'));
     } else if (set.aggregates.length) {
       const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
@@ -231,7 +231,7 @@
     const rows = report.summary;
     const box = el('section', { id: 'summary' }, el('h2', {}, `Summary: who is faster, by ${report.by}`));
     if (!rows.length) { box.append(el('p', { class: 'note' }, 'no experiment runs')); return box; }
-    if (report.family) box.append(el('p', { class: 'family' }, report.family.text)); // issue 41: src/words.js
+    if (report.family) box.append(el('p', { class: 'family' }, report.family.text)); // src/words.js
     // one log scale for every row: the intervals' range, at least 0.5-2, at most 0.01-100 (an
     // interval beyond is clipped at the edge: its numbers are in the ratio column)
     const bounds = rows.filter((r) => r.ci).flatMap((r) => r.ci).map((x) => Math.min(100, Math.max(0.01, x)));
@@ -259,7 +259,7 @@
       trs.push({
         cls: `row ${r.status}`,
         attrs: { 'data-experiment': r.experiment, 'data-set': r.set, 'data-point': r.point, 'data-sides': r.sides.join(' | ') },
-        cells: [g, r.point, r.order_note ? `${answer(r)} (${r.order_note})` : answer(r), // issue 41: src/drift.js
+        cells: [g, r.point, r.order_note ? `${answer(r)} (${r.order_note})` : answer(r), // src/drift.js
           // a ratio without an interval: sides run one after the other (no verdict, src/drift.js)
           r.ratio === null || r.ratio === undefined ? '-' : `${fmt(r.ratio)}x${r.ci ? ` (${fmt(r.ci[0])}-${fmt(r.ci[1])})` : ' (no interval)'}`,
           forest(r), r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v '), ex(r) || '-', r.safety.join('; ') || '-'],
@@ -276,7 +276,7 @@
   const fmt = (x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
   root.append(el('p', { class: 'meta' }, `generated ${report.generated_at} from ${report.inputs.join(', ')}.`));
-  // issue 41: a report of capacity searches alone opens with the capacities (src/capacity-page.js)
+  // a report of capacity searches alone opens with the capacities (src/capacity-page.js)
   if (report.summary.length || !(report.capacity || []).length) root.append(summarySection());
   for (const ex of report.experiments) {
     const section = el('section', { class: 'experiment', id: `experiment-${ex.name}` }, el('h2', {}, ex.name));

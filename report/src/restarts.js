@@ -1,5 +1,5 @@
 'use strict';
-// Server restarts, said where runs are pooled (issue 36 item 8). Each run records the server
+// Server restarts, said where runs are pooled. Each run records the server
 // process it measured (loader/src/describe.js: server.process_start, pid and start time from
 // serverStatus, and restarted_during_run from a second reading at its end). Runs of one
 // experiment and engine label whose server was restarted between them are still pooled as

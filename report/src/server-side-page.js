@@ -1,6 +1,5 @@
 /* global Plot */
-// Runs in the browser after page.js (src/html.js inlines it): the server's side (issue 39,
-// src/server-side.js): per experiment and set, a table of each side's medians (footprint per
+// Runs in the browser after page.js (src/html.js inlines it): the server's side (// src/server-side.js): per experiment and set, a table of each side's medians (footprint per
 // document, and per point engine write bytes per document, server CPU per 1,000 ops, worst lag
 // p99), the verdict sentences, flagged steps and the seed's published sizes; then an appendix
 // with each run's server series (cache and dirty MB, checkpoints running, lag) from server.ndjson.

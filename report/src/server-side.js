@@ -1,5 +1,5 @@
 'use strict';
-// The server's side compared (issue 39 item 5): per experiment, set of alike runs (the sets
+// The server's side compared: per experiment, set of alike runs (the sets
 // compare.js formed) and side, the footprint per document and per point the write cost, CPU and
 // lag, each as the median of the repetitions and, between two sides, the throughput's statistic
 // (verdict.js judge, the one rule); lower is better. The figures: report/README.md, "The server's side".

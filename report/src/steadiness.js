@@ -1,5 +1,5 @@
 'use strict';
-// Steadiness compared (issue 40 item 3): per experiment, alike set and point (the sets compare.js
+// Steadiness compared: per experiment, alike set and point (the sets compare.js
 // formed), each side's steadiness figures with compare.js's own verdict on the two where higher is
 // steadier, and why the less steady side dropped. The figures and why these two: report/README.md,
 // "Steadiness".

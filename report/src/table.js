@@ -34,7 +34,7 @@ function setTable(set) {
   const rows = [head];
   for (const p of set.points) {
     for (const a of set.aggregates.filter((x) => x.point === p)) {
-      // issue 41: the side's figures from its usable runs (src/usable.js); "2/3": 1 run left out
+      // the side's figures from its usable runs (src/usable.js); "2/3": 1 run left out
       const u = a.usable?.ops_per_s ?? a.ops_per_s;
       const r = [p, engineCell(a), a.usable && a.usable.runs < a.runs ? `${a.usable.runs}/${a.runs}` : a.runs, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
       for (const op of ops) {
@@ -134,7 +134,7 @@ function excludedLine(r) {
 function summaryText(report) {
   const given = report.summary;
   const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
-  // issue 41: a report of capacity searches alone opens with the capacities (printed before this)
+  // a report of capacity searches alone opens with the capacities (printed before this)
   if (!given.length) return report.capacity?.length ? [] : [...out, 'no experiment runs'];
   if (report.family) out.push(...wrap(report.family.text, '    '));
   // The rows of one block together, blocks in the order they first appear.
@@ -169,7 +169,7 @@ function summaryText(report) {
     out.push(`  ${cut(r.point, pointW)}  ${cut(answer(r), answerW)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
     const ex = excludedLine(r);
     if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
-    // issue 41: the order the runs were made in, and the drift found (src/drift.js)
+    // the order the runs were made in, and the drift found (src/drift.js)
     if (r.order_note) out.push(...wrap(`order: ${r.order_note}`, '                    ', '                '));
     if (r.drift?.found) out.push(...wrap(`drift: ${r.drift.text}`, '                    ', '                '));
     if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
@@ -196,7 +196,7 @@ function notesText(report, outDir) {
 const prose = (line) => wrap(line, '    ');
 
 function renderText(report, outDir, opts = {}) {
-  // the summary, then the seeds' findings (src/claims-text.js), issue 42
+  // the summary, then the seeds' findings (src/claims-text.js)
   const top = [...summaryText(report), ...claimsText(report.claims)];
   if (!opts.wide) return [...top, '', ...notesText(report, outDir)].join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
   const out = [...top, '', '== every number (--wide)'];

@@ -1,6 +1,6 @@
 /* global Plot */
 // Runs in the browser before page.js (src/html.js inlines it): the marks that shade a run's dips
-// on its appendix timeline (issue 40, src/steadiness.js runDips), each labelled with its causes.
+// on its appendix timeline (src/steadiness.js runDips), each labelled with its causes.
 // page.js asks window.labTimelineMarks(tl) for the extra marks of a run's charts.
 (function () {
   'use strict';

@@ -1,5 +1,5 @@
 'use strict';
-// The side's figure from the runs its verdict uses (issue 41 item 4): an aggregate's median,
+// The side's figure from the runs its verdict uses: an aggregate's median,
 // fastest and slowest (compare.js aggregate, the shared statistics) are over every run of the
 // point, excluded ones too, so a page could draw a side from runs the verdict refused (an A/A page
 // drew side A from 1 usable run of 8 and B from none). usableFigures adds, per aggregate and op,

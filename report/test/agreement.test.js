@@ -1,5 +1,5 @@
 'use strict';
-// The loader and the report print the same numbers for the same runs (issue 37 item 1). The real
+// The loader and the report print the same numbers for the same runs. The real
 // loader CLI runs experiment2 against mongo-java-server (loader/test/support/server.js): label
 // `one` once, label `two` --repeat 2, and a capacity search (--sla, behind the rate proxy so the
 // knee is known and the search short) --repeat 2 under `sla`. The report is built from that
@@ -60,7 +60,7 @@ function wideRows(out) {
 
 const num = (text) => Number(String(text).replace(/,/g, ''));
 // A single run's table is that run's measurement; the report's row is the median of the runs the
-// verdict keeps (issue 41: "usable/all" where a busy host's step was left out), so one run's
+// verdict keeps ("usable/all" where a busy host's step was left out), so one run's
 // figure is compared only when its point was kept. Group medians are compared always: the loader's
 // group table leaves out the same steps by the same rule (common/step-exclusion.js).
 let mediansCompared = 0;
@@ -161,7 +161,7 @@ test('the loader and the report print the same figures for the same runs', { tim
   assert.deepEqual(sorted((side.host_limited || []).map((h) => h.capacity_ops_per_s)), sorted(marks.filter((m) => /host-limited/.test(m)).map(parseFloat)), `the host-limited: ${seen}`);
   assert.deepEqual(sorted([...side.samples, ...(side.host_limited || []).map((h) => h.capacity_ops_per_s)]), sorted(caps), `each repetition's capacity: ${seen}`);
   if (side.samples.length) {
-    // the report leads with the verdict's geometric mean and gives the median beside it (issue 41)
+    // the report leads with the verdict's geometric mean and gives the median beside it
     const cap = /^experiment2: p99 <= 1000 ms\n {2}sla (?:\S+ ops\/s \(geometric mean of \d\/2 run\(s\); median ([\d.]+)[,;]|([\d.]+) ops\/s \(median of \d\/2 run\(s\))/m.exec(out);
     assert.ok(cap, `the report's capacity line:\n${out}`);
     assert.equal(cap[1] ?? cap[2], group[2], `the median capacity: ${seen}`);

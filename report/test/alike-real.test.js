@@ -1,5 +1,5 @@
 'use strict';
-// Issue 27 with real loader runs (loader/bin/lab-loader.js over TCP against mongo-java-server,
+// Which runs are alike, with real loader runs (loader/bin/lab-loader.js over TCP against mongo-java-server,
 // loader/test/support/server.js): two servers announcing different versions and reporting no
 // storage engine (filed apart by the loader, unknown-<version>), two loaders started together as two hosts
 // of one run and two started one after the other with one --group, and writeconcern's w:0, which

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 27, from hand-made results folders with known values: runs are compared only when alike
+// Which runs are alike, from hand-made results folders with known values: runs are compared only when alike
 // (two servers reporting no engine are two sides named by what they report; one label on two
 // builds named apart; loader version/Node and host count keep sets apart), multi-host parts merge
 // only when their steps overlap (a part 7 s apart left out), steps that measured no engine

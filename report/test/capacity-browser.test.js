@@ -1,5 +1,5 @@
 'use strict';
-// The capacity section (src/capacity-page.js, issue 33 item 3) in real headless Chromium, on
+// The capacity section (src/capacity-page.js) in real headless Chromium, on
 // summaries with the loader's capacity block: the verdict sentence, each engine's
 // latency-throughput curve (intended p99 on a log axis with 1-2-5 ticks against the achieved
 // rate, the SLA as a line, a dot per step), placed right after the summary; the terminal opens
@@ -51,7 +51,7 @@ test('capacity: the sentence, the curves on a log latency axis with the SLA line
   try {
     assert.equal(await page.getAttribute('body', 'data-rendered'), 'true');
     const order = await page.$$eval('#report > section', (ss) => ss.map((s) => s.id));
-    // issue 41: capacity searches alone: the page opens with the capacities (no empty throughput summary)
+    // capacity searches alone: the page opens with the capacities (no empty throughput summary)
     assert.equal(order[0], 'capacity', `capacity first: ${order}`);
     assert.ok(!order.includes('summary'), `no throughput summary: ${order}`);
     assert.match(await page.textContent('#report'), /capacity searches \(--sla\): their steps are offered rates/);

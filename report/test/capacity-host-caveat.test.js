@@ -1,5 +1,5 @@
 'use strict';
-// A capacity search on a saturated loader host (issue 38 item 22): the loader records
+// A capacity search on a saturated loader host: the loader records
 // summary.json capacity.host_caveat (loader/src/sla.js hostCaveat: steps with event-loop stalls or
 // a loader-limited step). The report (src/capacity.js, src/capacity-page.js) shows such a figure
 // with its caveat, and leaves it out of the verdict as it leaves out closed-loop steps with the same

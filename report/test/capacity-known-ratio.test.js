@@ -1,5 +1,5 @@
 'use strict';
-// A known ratio (issue 41 item 5): many seeded pairs of capacity comparisons between a server that
+// A known ratio: many seeded pairs of capacity comparisons between a server that
 // takes R ops/s and one that takes 2R, each side searched 3 times by the loader's own search
 // (loader/src/sla.js CapacitySearch and judgeStep, the code a run uses), its results read by the
 // report's capacity verdict (src/capacity.js) and its limits (src/capacity-limits.js). Synthetic

@@ -1,5 +1,5 @@
 'use strict';
-// Capacities of --sla runs compared (src/capacity.js, issue 33 item 3): only alike runs, the
+// Capacities of --sla runs compared (src/capacity.js): only alike runs, the
 // throughput verdict's rules (geometric means, Welch t 95% CI, >= 2 usable repetitions a side).
 // The runs are normalised summaries in the shape normalise.js makes; the capacity block is the
 // loader's (loader/src/sla.js capacityOf), whose end-to-end run is loader/test/sla-run.test.js.

@@ -74,7 +74,7 @@ test('RESULT_DIR arguments: a run folder or a folder above runs', () => {
 test('bad input: one line on stderr, exit 2', () => {
   const root = fixture();
   const cases = [
-    // One line naming the flag, not util.parseArgs' advice about '--' (issue 32).
+    // One line naming the flag, not util.parseArgs' advice about '--'.
     [['--bogus'], /^lab-report: unknown flag '--bogus' \(\.\/run\.sh help lists the report's flags\)$/],
     [['--since'], /^lab-report: --since needs a value$/],
     [['--since', 'yesterday', '--results-dir', root], /^lab-report: --since 'yesterday' is not a date/],
@@ -103,7 +103,7 @@ test('without report/node_modules: one line saying to run npm ci, exit 1', () =>
   assert.match(r.stderr, /^lab-report: report\/node_modules is missing \(Cannot find module '[^']+'\): run 'cd report && npm ci' once\n$/);
 });
 
-// Issue 38 item 21: a read-only results folder gave a 10-line stack trace naming ENOENT, and no
+// a read-only results folder gave a 10-line stack trace naming ENOENT, and no
 // summary. Read-only for real: a read-only bind mount in a user and mount namespace of its own.
 test('a read-only results folder: the summary is printed, then one line naming the folder and EROFS, exit 1', (t) => {
   const root = fixture();

@@ -1,5 +1,5 @@
 'use strict';
-// A known ratio end to end (issue 41 items 1, 3 and 5): ./run.sh compare --sla against two
+// A known ratio end to end: ./run.sh compare --sla against two
 // existing "clusters" whose capacities are known exactly, mongo-java-server behind two pacing
 // proxies (loader/test/support/rate-proxy.js) at R = 100 and 2R = 200 data commands a second; the
 // real run.sh, loader and report. The capacity verdict's interval, with the searches' brackets,

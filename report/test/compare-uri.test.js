@@ -1,5 +1,5 @@
 'use strict';
-// ./run.sh compare with two existing clusters (issue 41 item 1, `--uri NAME=URI` twice): two
+// ./run.sh compare with two existing clusters (`--uri NAME=URI` twice): two
 // mongo-java-server processes (loader/test/support/server.js), the real run.sh, loader and report.
 // The runs interleave (alpha beta beta alpha alpha beta), each is filed under its side's name with
 // summary.json comparison {id, side, position}, nothing is brought up or down, and the comparison

@@ -1,5 +1,5 @@
 'use strict';
-// Excluded runs drawn as excluded (issue 41 item 4, src/usable.js): a side's median dot and the
+// Excluded runs drawn as excluded (src/usable.js): a side's median dot and the
 // numbers table come from its usable runs only; each excluded run is a hollow grey dot of its
 // own. Side a: two usable runs at 1000 and 1100 ops/s and one loader-limited run at 5000; the
 // side's figure is 1050, never the all-runs median 1100 or anything near 5000.

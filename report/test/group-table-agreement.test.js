@@ -1,5 +1,5 @@
 'use strict';
-// One median for the same repetitions (issue 37): the loader's --repeat group table
+// One median for the same repetitions: the loader's --repeat group table
 // (loader/src/table.js groupTable) and the report leave out the same steps by one rule
 // (common/step-exclusion.js), so a repetition the loader limited, or whose host or server was
 // shared, is out of both medians, and both say so. Real report CLI over hand-made summaries; the

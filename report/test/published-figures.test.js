@@ -1,5 +1,5 @@
 'use strict';
-// The seed's published figures under a set's table are printed as published (issue 32: gridfs'
+// The seed's published figures under a set's table are printed as published (gridfs'
 // 27.25, 21.19, 14.36 MiB/s printed as 27, 21, 14). Real loader runs (gridfs, 4 MB, against the
 // loader's test server), then the report's --wide text.
 const test = require('node:test');
@@ -46,7 +46,7 @@ test('published: gridfs\'s MiB/s figures unrounded (27.25, 21.19, 14.36)', async
   }
 });
 
-// Issue 38 item 19: the HTML's GridFS section had no MB/s or MiB/s column and never drew the
+// the HTML's GridFS section had no MB/s or MiB/s column and never drew the
 // seed's MiB/s, which the README promises beside the results. Real loader runs, real Chromium.
 test('HTML: the GridFS numbers table has MB/s and MiB/s per chunk op, and the MB/s charts draw the seed\'s 27.25/21.19/14.36 MiB/s', async () => {
   const { openPage } = require('./support/browser');

@@ -57,7 +57,7 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
   assert.deepEqual(set.engines, ENGINES);
   assert.deepEqual(set.points, ['clients-1', 'clients-2']);
   assert.equal(set.runs.length, ENGINES.length * RUNS);
-  // --repeat: one group per label, repetitions 1..RUNS (issue 11 item 1)
+  // --repeat: one group per label, repetitions 1..RUNS
   for (const e of ENGINES) {
     const runs = set.runs.filter((r) => r.engine === e);
     assert.equal(new Set(runs.map((r) => r.group)).size, 1, `${e}: one group`);
@@ -92,7 +92,7 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
     assert.equal(charts.filter((c) => c.kind === 'timeline-rate').length, ENGINES.length * RUNS);
     for (const c of charts.filter((x) => x.kind === 'throughput' || x.kind === 'latency')) {
       for (const e of ENGINES) assert.ok(c.legend.includes(e), `${c.kind} legend names ${e}`);
-      // a side's line joins its points usable for a verdict (issue 27: excluded runs are marked,
+      // a side's line joins its points usable for a verdict (excluded runs are marked,
       // not drawn as measurements); on a busy machine a side may have none
       const measured = ENGINES.filter((e) => set.aggregates.some((a) => a.engine === e && a.verdict_samples.length > 0)).length;
       assert.ok(c.lines >= (c.kind === 'latency' ? ENGINES.length : measured), `${c.kind}: ${c.lines} lines`);

@@ -1,6 +1,6 @@
 'use strict';
-// A server restarted between runs, or during one, is said where the runs are pooled (issue 36
-// item 8): real loader runs against mongo-java-server, restarted on the same port between two of
+// A server restarted between runs, or during one, is said where the runs are pooled: real loader
+// runs against mongo-java-server, restarted on the same port between two of
 // them, then the report. Two runs against one process give no note: the note is not printed for
 // every pooling.
 const test = require('node:test');

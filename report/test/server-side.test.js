@@ -1,5 +1,5 @@
 'use strict';
-// The report compares the server's side (issue 39 item 5): real loader runs, two repetitions each,
+// The report compares the server's side: real loader runs, two repetitions each,
 // against two server lines the wire shim plays (8.0 WiredTiger and 4.0 MMAPv1, whose serverStatus,
 // collStats and dbStats differ as cited in loader/test/support/server-status-lines.js); the report
 // puts footprint, write bytes per document, CPU per 1,000 ops and lag p99 side by side with the

@@ -1,5 +1,5 @@
 'use strict';
-// src/steadiness.js and src/stability-of.js on hand-made runs (issue 40 item 3): per side the
+// src/steadiness.js and src/stability-of.js on hand-made runs: per side the
 // seconds in dips per minute and the worst second, compare.js's verdict on them (higher is
 // steadier), the steadier side said with the causes of the other's dips, and each run's dips
 // kept for the appendix's shading.

@@ -1,5 +1,5 @@
 'use strict';
-// The report compares steadiness (issue 40 item 3): real loader runs, two repetitions a side,
+// The report compares steadiness: real loader runs, two repetitions a side,
 // against the wire shim's 8.0 WiredTiger line as is ('steady') and its variant whose checkpoint
 // holds writes 1 s every 10 s ('stalls', loader/test/support/server-lines.js VARIANTS); paced, so
 // the shared test VM's neighbours leave a steady side's seconds steady (loader/README.md

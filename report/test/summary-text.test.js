@@ -1,5 +1,5 @@
 'use strict';
-// The terminal summary a new user reads (issue 38 item 20): --by LABEL with several pairs in one
+// The terminal summary a new user reads: --by LABEL with several pairs in one
 // set said "clients-1" three times without the pair; long point names were all cut to the same
 // "j:false inter…"; a parameter's raw JSON ran past 120 columns. The real CLI on fixtures.
 const test = require('node:test');

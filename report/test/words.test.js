@@ -1,6 +1,6 @@
 'use strict';
 // Words that say what the interval says, and Holm's correction over a report's comparisons
-// (issue 41 items 4 and 5, src/words.js): "inconclusive" when the interval reaches beyond ±10%,
+// (src/words.js): "inconclusive" when the interval reaches beyond ±10%,
 // "no difference shown within ±10%" only inside that band, the number of comparisons and the
 // correction stated; a report of capacity searches alone opens with the capacities. And the
 // seeded synthetic A/A test: log-normal runs, n = 3..8, the false-verdict rate per comparison

@@ -1,7 +1,7 @@
 package main
 
 // What every dashboard panel must show, checked on the meaning of its query and not only on its
-// returning data (issue 28): dashboards/test/panels.tsv gives, per panel and refId, the metrics it
+// returning data: dashboards/test/panels.tsv gives, per panel and refId, the metrics it
 // reads, the functions it applies (rate, not irate or increase), the window (Grafana's
 // $__rate_interval or a fixed one), the quantile (histogram_quantile's phi or the loader gauge's
 // quantile label), the aggregations with their label sets (sum by (op, outcome)) and the filters

@@ -1,5 +1,5 @@
 'use strict';
-// Pure decisions of the fault scenarios (issue 5): no I/O, no driver calls, so each one is unit
+// Pure decisions of the fault scenarios: no I/O, no driver calls, so each one is unit
 // tested against documents shaped like the server's own output (sources cited in
 // loader/test/faults/decisions.test.js). lab-fault.js feeds them what it reads from the cluster.
 

@@ -272,7 +272,7 @@ module.exports = {
     if (step.skip) return out;
     // Sent: every acknowledged batch's documents, as the recorder counted them batch by batch
     // (entry.ops.insert.docs); a client's own total arrives only when it finishes (finish), so a
-    // case interrupted by a signal counted 0 sent (issue 32). The larger of the two: a step with
+    // case interrupted by a signal counted 0 sent. The larger of the two: a step with
     // a warm-up leaves the warm-up's batches out of entry.ops.
     const noted = notes.reduce((a, x) => a + (x.sent || 0), 0);
     const sent = Math.max(noted, entry?.ops?.insert?.docs ?? 0);

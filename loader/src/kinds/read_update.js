@@ -38,7 +38,7 @@ module.exports = {
       record('find', t, found, intended, true);
       if (doc === null) return true; // the seed: if (doc == null) continue;
       // Its intended start: the pair's plus the find's service time (was its actual start, which
-      // made its intended latency the service latency whatever the backlog; issue 32).
+      // made its intended latency the service latency whatever the backlog).
       t = found;
       const due = intended ? intended + (found - t0) : 0;
       try {

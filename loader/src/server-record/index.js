@@ -1,5 +1,5 @@
 'use strict';
-// The server record of a run (issue 39): server.ndjson, one line per member per second, beside
+// The server record of a run: server.ndjson, one line per member per second, beside
 // timeline.ndjson. One file per job in this folder:
 //   members.js  which members to sample, and each one's direct URI
 //   fields.js   the per-line field map, each name with the source it was read in

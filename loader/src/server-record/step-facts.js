@@ -1,5 +1,5 @@
 'use strict';
-// Per-step facts from the server record (issue 39 items 3 and 4), pure functions of its rows
+// Per-step facts from the server record, pure functions of its rows
 // ({ at, member, role, interval_s, values, repl } per member per second, and the primary's view
 // { at, view: [{ name, state }] }), so they are tested on synthetic rows as well as on runs.
 //

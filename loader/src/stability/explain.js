@@ -1,6 +1,6 @@
 'use strict';
 // Each dip explained by what the server record holds for the dip's seconds and the second before
-// (issue 40 item 2), by the rules of causes.json: every rule that holds is listed with the rows
+//, by the rules of causes.json: every rule that holds is listed with the rows
 // that made it hold (member, time, field, value), so a reviewer can check it against
 // server.ndjson; no rule holding is "no server event recorded", never a guess.
 // A rule is named as a cause ("with ...") only where its event is more frequent in the step's

@@ -1,5 +1,5 @@
 'use strict';
-// Every threshold of a step's stability (issue 40), in one place, each with its reason.
+// Every threshold of a step's stability, in one place, each with its reason.
 //
 // The noise figure behind them (the loader against mongo-java-server on the shared 2-core test VM,
 // 2026-11-26, paced and unpaced) and what it means for them: loader/README.md, "Stability"; the

@@ -1,6 +1,6 @@
 'use strict';
 // src/faults/catalog.js and `lab-fault.js usage|list|check`: the scenario modules are the only
-// registry (usage, flags, checks, stack hooks); bash reads all of it through these (issue 29).
+// registry (usage, flags, checks, stack hooks); bash reads all of it through these.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

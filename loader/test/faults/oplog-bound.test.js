@@ -1,5 +1,5 @@
 'use strict';
-// fault stale-secondary --oplog-size-mb past what mongod takes (issue 32: 99999999999 was accepted,
+// fault stale-secondary --oplog-size-mb past what mongod takes (99999999999 was accepted,
 // in a scenario that destroys the cluster to recreate it with that size): refused in check, before
 // any action, with the shared number grammar's message.
 const test = require('node:test');

@@ -1,5 +1,5 @@
 'use strict';
-// The fault tool's writers on an engine whose shard refuses retryable writes (issue 26 item 1):
+// The fault tool's writers on an engine whose shard refuses retryable writes:
 // its member and mongos clients take retryWrites from the engine's row (compose/engines.tsv
 // retryable_writes, passed by src/faults/process.js), so their writes reach MMAPv1 without the
 // txnNumber the 4.0 line refuses (support/server-lines.js retryable-writes-refused-mmapv1).

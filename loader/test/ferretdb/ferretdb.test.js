@@ -2,8 +2,8 @@
 // FerretDB v1.24.2 on SQLite, the suite's second real server (test/suites/45-ferretdb.sh starts it
 // and sets MONGODB_URI; support/ferretdb.js): every experiment the lab has that the MONGODB_URI
 // mode does not already run end to end (experiments.test.js runs experiment1-3 there), at tiny
-// scale, without --engine, then the report over all of them. What is checked is what issue 36
-// asks of an independently written server:
+// scale, without --engine, then the report over all of them. What is checked is what a lab
+// must ask of an independently written server:
 //   - it is filed under what it says about itself: buildInfo ferretdbVersion and the backend its
 //     startupWarnings name (ferretdb-v1.24.2-sqlite-<version>), never its executable's name;
 //   - what FerretDB documents as ignored (writeConcern w and j, src/products.js) is measured but

@@ -1,5 +1,5 @@
 'use strict';
-// Measured premises of tests that depend on a free core or a speed (issue 28): measure in the
+// Measured premises of tests that depend on a free core or a speed: measure in the
 // same run, and where the premise does not hold, skip with the reason and the figure
 // (t.skip(...); test/run-all.sh counts it as skipped, never as passed).
 const fs = require('node:fs');

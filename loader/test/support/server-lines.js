@@ -2,7 +2,7 @@
 // What the tests' server answers, per server line: the one table of behaviours the wire shim
 // (wire-shim.js) plays in front of mongo-java-server, each with the source it was read in, and
 // the one table of mongo-java-server's own deviations from MongoDB. Tests read these tables;
-// they never hard-code a test-server quirk as MongoDB's behaviour (issue 28).
+// they never hard-code a test-server quirk as MongoDB's behaviour.
 //
 // A behaviour is data plus a small predicate: `when(cmd, line)` on the parsed command (body =
 // the command document, moreToCome = an unacknowledged write) and `answer` as MongoDB gives it:
@@ -144,7 +144,7 @@ const BEHAVIOURS = {
   },
   'journal-commit-interval': {
     what: 'journalCommitInterval is a runtime server parameter (1-500 ms) on every line the lab runs, a global one: an engine without a journal (inMemory) accepts it too. It reads 100 on 8.0 and 0 on 4.0 and 3.6 when not given at startup (0 = the engine\'s default: MMAPv1 100 ms, or 30 with the journal on its own disk; WiredTiger 4.0 and MongoRocks 100), and 0 cannot be set back (line.journalCommitInterval: what a fresh member reads)',
-    source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); 4.0/3.6 src/mongo/db/storage/storage_options.h (journalCommitIntervalMs has no initializer: 0), mongod_options.cpp (stored only when --journalCommitInterval is given), the same 1..500 validator on set; 0 read as the default: 4.0 mmap_v1/dur.cpp, wiredtiger_session_cache.cpp and percona/mongo-rocks rocks_durability_manager (if (!ms) ms = 100) (issue 36 item 2, the third source audit); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
+    source: '8.0 src/mongo/db/storage/storage_parameters.idl (set_at startup and runtime, gte 1, lte kMaxJournalCommitIntervalMs = 500, storage_options.h); 4.0/3.6 src/mongo/db/storage/storage_options.h (journalCommitIntervalMs has no initializer: 0), mongod_options.cpp (stored only when --journalCommitInterval is given), the same 1..500 validator on set; 0 read as the default: 4.0 mmap_v1/dur.cpp, wiredtiger_session_cache.cpp and percona/mongo-rocks rocks_durability_manager (if (!ms) ms = 100) (the third source audit); an unknown parameter is 72 InvalidOptions "attempted to set unrecognized parameter [x], use help:true to see options " (commands/parameters.cpp)',
     when: (cmd) => (cmd.name === 'setParameter' || cmd.name === 'getParameter') && cmd.body.journalCommitInterval !== undefined,
     answer: {
       reply(cmd, line, state) {
@@ -224,7 +224,7 @@ const LINES = {
     buildInfo: { psmdbVersion: '3.6.23-13.0' },
     behaviours: ['retryable-writes-refused-fcv34', 'fcv-upgrade-refused-rocksdb', 'fcv-set', ...COMMON], journalCommitInterval: 0,
   },
-  // A mongos (issue 39's server record through a router): hello says msg 'isdbgrid' (manual
+  // A mongos (the server record through a router): hello says msg 'isdbgrid' (manual
   // 'hello', mongos), serverStatus has process 'mongos' and no storageEngine, listShards and
   // serverStatus.sharding.configsvrConnectionString name what a test set in shim.state.shards /
   // shim.state.configsvr (support/server-status-lines.js). No write-concern behaviours: mongos
@@ -348,7 +348,7 @@ function deviationOf(id) {
   return DEVIATIONS[id];
 }
 
-// Variants of a line (issue 40): '<line>+<variant>' is the line with the variant's settings.
+// Variants of a line: '<line>+<variant>' is the line with the variant's settings.
 // checkpoint-stall: every 10 s the primary holds writes for 1 s and its serverStatus says a
 // checkpoint runs meanwhile (wiredTiger.checkpoint['progress state'] 1, and one more 'total
 // succeed number of checkpoints' when it ends), as seeds/004 saw TokuMX's rate drop at each

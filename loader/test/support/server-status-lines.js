@@ -96,7 +96,7 @@ const checkpoint = (c, sinceS, state) => {
   };
 };
 
-// Stall windows (issue 40): the periodic ones of a line variant, { everyMs, holdMs, checkpoint },
+// Stall windows: the periodic ones of a line variant, { everyMs, holdMs, checkpoint },
 // counted from state.stalls.origin, each holding the last holdMs of its period; and one-off
 // holds a test asked for (shim.holdWrites). stallAt(state, now) -> { from, to, checkpoint } | null.
 function stallAt(state, now) {

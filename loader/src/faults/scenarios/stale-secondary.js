@@ -39,7 +39,7 @@ module.exports = {
     if (!/^[1-9][0-9]*$/.test(p['oplog-size-mb'])) throw new Error(`--oplog-size-mb must be a whole number >= 1 (got '${p['oplog-size-mb']}')`);
     // mongod reads --oplogSize as an int (mongodb/mongo src/mongo/db/mongod_options.cpp
     // populateReplSettings: params["replication.oplogSizeMB"].as<int>()): a larger value is refused
-    // at start, after this scenario has destroyed the cluster to recreate it (issue 32).
+    // at start, after this scenario has destroyed the cluster to recreate it.
     const size = wholeNumber('--oplog-size-mb', p['oplog-size-mb'], 1, 2147483647);
     if (size.error) throw new Error(`${size.error} (mongod takes --oplogSize as a 32-bit int)`);
     if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
