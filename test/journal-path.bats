@@ -15,10 +15,10 @@ setup() {
 }
 
 @test "up --journal-path: the overlay after the engine's, LAB_JOURNAL_PATH and the row's journal_dir" {
-  lab up --engine wiredtiger --journal-path $DISK2 --dry-run
+  lab up --engine wiredtiger --journal-path "$DISK2" --dry-run
   assert_success
   assert_output --regexp "LAB_JOURNAL_PATH=$DISK2 LAB_JOURNAL_DIR=journal docker compose .* -f compose/cluster.yml -f compose/engines/wiredtiger.yml -f compose/journal-path.yml "
-  lab up --engine rocksdb --profile seed2013 --journal-path $DISK2 --dry-run
+  lab up --engine rocksdb --profile seed2013 --journal-path "$DISK2" --dry-run
   assert_success
   assert_output --partial "LAB_JOURNAL_DIR=db/journal"
   # without the flag: neither the overlay nor its variables
@@ -29,19 +29,19 @@ setup() {
 }
 
 @test "an experiment with --journal-path: the loader records it (--journal-path after --profile)" {
-  lab writeconcern --engine wiredtiger --journal-path $DISK2 --ops 10 --dry-run
+  lab writeconcern --engine wiredtiger --journal-path "$DISK2" --ops 10 --dry-run
   assert_success
-  assert_output --regexp "loader writeconcern .* --profile laptop --journal-path $DISK2"
+  assert_output --regexp "loader writeconcern .* --profile laptop --journal-path "$DISK2""
 }
 
 @test "--journal-path refused: an engine without a journal directory, a relative path, --uri" {
-  lab up --engine inmemory --journal-path $DISK2 --dry-run
+  lab up --engine inmemory --journal-path "$DISK2" --dry-run
   assert_failure 2
   assert_line --index 0 "error: --journal-path: the inmemory engine has no journal directory of its own to move (engines table journal_dir: -)"
   lab up --engine wiredtiger --journal-path disk2 --dry-run
   assert_failure 2
   assert_line --index 0 "error: --journal-path must be an absolute host path (got 'disk2')"
-  lab writeconcern --uri mongodb://127.0.0.1:1/ --journal-path $DISK2
+  lab writeconcern --uri mongodb://127.0.0.1:1/ --journal-path "$DISK2"
   assert_failure 2
   assert_line --index 0 "error: --journal-path does not apply to --uri: it places the journals of the cluster this lab starts"
   nothing_started
