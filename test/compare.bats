@@ -323,7 +323,8 @@ hang_up_after() {
 }
 
 @test "the plan's rows fit 120 columns with a long --uri: its start and end kept around '...'" {
-  local long="mongodb://root:s3cret@$(printf 'host%d.example.com:27017,' {1..12})last.example.com:27017/?replicaSet=rs0&tls=true"
+  local long
+  long="mongodb://root:s3cret@$(printf 'host%d.example.com:27017,' {1..12})last.example.com:27017/?replicaSet=rs0&tls=true"
   LAB_WRAP=120 run "$LAB/run.sh" compare experiment2 --uri "a=$long" --uri b=mongodb://h/ --repeat 2 --dry-run </dev/null
   assert_success
   local l

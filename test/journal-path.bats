@@ -31,7 +31,7 @@ setup() {
 @test "an experiment with --journal-path: the loader records it (--journal-path after --profile)" {
   lab writeconcern --engine wiredtiger --journal-path "$DISK2" --ops 10 --dry-run
   assert_success
-  assert_output --regexp "loader writeconcern .* --profile laptop --journal-path "$DISK2""
+  assert_output --regexp "loader writeconcern .* --profile laptop --journal-path $DISK2"
 }
 
 @test "--journal-path refused: an engine without a journal directory, a relative path, --uri" {
