@@ -153,6 +153,8 @@ summary=$(find "$LAB/results" -name summary.json -newer "$WORK/up.rc" 2>/dev/nul
 tap "$rc" "experiment2 with the loader in its container ($((SECONDS - start)) s, image built offline)" "$WORK/experiment.out"
 node "$LAB_ROOT/test/docker/check-summary.js" "${summary:-/nonexistent}" >"$WORK/summary-check.out" 2>&1
 tap $? "summary.json complete, on the shard's replica set, filed under the stand-in, never under wiredtiger; cgroup v1 block writes (${summary#"$LAB"/})" "$WORK/summary-check.out"
+# what the run measured of the block writes and of the shared-host rule, as TAP comments
+grep -E '^(block writes|steps left out)' "$WORK/summary-check.out" | sed 's/^/# /' || true
 
 # The loader image's registry path with no registry: the build must fail on its own, with a line
 # saying why (it once printed nothing for 10 minutes). Compose's build of the loader image, as

@@ -34,3 +34,9 @@ console.log(`block writes (cgroup v1): ${JSON.stringify(bw.bytes)} bytes, ${bw.b
 // the same kind of loop over the members.
 const noDir = shard.filter((m) => !(s.footprint && s.footprint.data_dir_bytes && Number.isInteger(s.footprint.data_dir_bytes[m])));
 if (noDir.length) fail(`footprint.data_dir_bytes: no size for ${noDir.join(', ')} (${JSON.stringify(s.footprint && s.footprint.data_dir_bytes)})`);
+// The measured steps the shared-host rule leaves out (common/step-exclusion.js, the report's and
+// the loader's one rule): on Compose the loader always shares the host with the cluster it loads,
+// so the share printed here is the rule's cost on the main job. Printed, not judged.
+const { exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
+const why = (s.steps || []).map((st) => stepExclusion(exclusionFacts(st)));
+console.log(`steps left out for the host: ${why.filter((w) => w === 'shared_host').length} of ${why.length} (left out for any reason: ${why.filter(Boolean).join(', ') || 'none'})`);
