@@ -44,4 +44,8 @@ test('restartNotes: a run during which the server restarted gets its own note; r
   const notes = restartNotes([run(7, '2026-01-01T00:00:00.000Z', { restarted_during_run: true, restart_note: 'the server restarted during the run: pid 7 ..., pid 8 ...' })]);
   assert.deepEqual(notes, ['e x 2026-01-01T00:00:00.000Z: the server restarted during the run: pid 7 ..., pid 8 ...; not a sample, left out of verdicts (compare --resume runs it again)']);
   assert.equal(restartNotes([run(7, '2026-01-01T00:00:00.000Z'), run(8, '2026-01-01T00:00:00.000Z')]).length, 1, 'a new pid is a new process');
+  // A pid without its start time places no process (a restarted mongod in a container is pid 1
+  // again): such a run is not tracked, never said to be another process by its pid alone.
+  const noStart = { experiment: 'e', engine: 'x', started_at: '2026-01-01T00:00:00.000Z', process_start: { pid: 1, started_at: null } };
+  assert.deepEqual(restartNotes([noStart, run(2, '2026-01-01T00:00:05.000Z')]), []);
 });
