@@ -189,7 +189,7 @@ compare_parse() {
 # 255 bytes, and the loader writes deeper paths under it), and none the lab keeps for itself: the
 # report skips every folder named report (its own output), and latest is the link to the newest run.
 COMPARE_NAME_MAX=64
-COMPARE_RESERVED_NAMES=(report latest)
+COMPARE_RESERVED_NAMES=(report latest) # common/reserved-names.js, the loader's list for --engine
 compare_side_name_check() {
   local flag=$1 name=$2 r
   [[ -n $name ]] || die_usage "$flag: the side's name before = is empty (e.g. --uri prod=mongodb://host/)"

@@ -6,6 +6,7 @@ const { parseArgs } = require('node:util');
 
 const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
 const { redactUri, redactText } = require('./redact-uri');
+const { RESERVED_NAMES } = require('../../common/reserved-names');
 
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -252,6 +253,8 @@ function parse(argv) {
   if (v.engine !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v.engine)) {
     throw new UsageError(`--engine: '${v.engine}' is not a valid label (letters, digits, . _ -)`);
   }
+  // A run filed under results/<experiment>/report/ or latest/ would vanish from every report.
+  if (RESERVED_NAMES.includes(v.engine)) throw new UsageError(`--engine: '${v.engine}' is a name the results folders keep for themselves (${RESERVED_NAMES.join(', ')}): choose another label`);
   const label = (flag, x) => {
     if (x !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (letters, digits, . _ -)`);
     return x;

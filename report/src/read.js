@@ -27,7 +27,7 @@ function findRunDirs(root, depth = 0, out = []) {
   if (depth >= MAX_DEPTH) return out;
   for (const e of entries) {
     // isDirectory() is false for symlinks (latest): each run is found once, by its own name.
-    if (!e.isDirectory() || e.name === 'report' || e.name.startsWith('.')) continue;
+    if (!e.isDirectory() || e.name === 'report' || e.name.startsWith('.')) continue; // common/reserved-names.js
     findRunDirs(path.join(root, e.name), depth + 1, out);
   }
   return out;
