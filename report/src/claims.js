@@ -422,6 +422,10 @@ function orderPairs(claim, aggOf) {
     const A = aggOf(a);
     const B = aggOf(b);
     if (!A || !B) return { a, b, state: 'missing' };
+    // every run of a case that the server ignored (FerretDB acknowledges w:2 on a standalone):
+    // nothing of the case was measured, and no more runs on that server would measure it
+    const ignored = (x) => x.runs > 0 && (x.excluded?.server_ignores ?? 0) === x.runs;
+    if (ignored(A) || ignored(B)) return { a, b, state: 'untestable' };
     const v = verdict(`${a} vs ${b}`, A, B);
     const o = oriented(v, a);
     if (!o || v.usable.some((n) => n < min)) return { a, b, state: 'unmeasured', why: v.sentence };
@@ -435,6 +439,7 @@ function orderPairs(claim, aggOf) {
   const lab = `${of('ordered').length} of ${pairs.length} pairs in the seed's order (ops/s ratio, geometric means: ${fig})`;
   const rev = pairs.filter((p) => p.state === 'reversed');
   if (rev.length) return row(claim, 'contradicted', { lab, pairs, p: Math.min(1, Math.min(...rev.map((p) => p.p)) * pairs.length), why: `reversed: ${of('reversed').join(', ')} (interval clear of 1.0)` });
+  if (of('untestable').length) return row(claim, 'not comparable', { lab, pairs, missing: `a server that does what ${of('untestable').join(', ')} ask`, why: `cannot be tested on this server: it ignores what ${of('untestable').join(', ')} ask (its product documents it: loader/src/products.js)` });
   const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval')];
   if (!open.length && need.every((p) => p.state === 'ordered')) {
     return row(claim, 'reproduced', { lab, pairs, p: Math.max(...need.map((p) => p.p)), why: `every pair in order${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may` : ''}` });
