@@ -10,8 +10,6 @@
 //  - a file size of 0 is no size.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const { Timestamp } = require('mongodb');
 const { FIELDS, read } = require('../src/server-record/fields');
 const { readStatus, lineValues } = require('../src/server-record/delta');
@@ -19,17 +17,7 @@ const { ServerRecord } = require('../src/server-record/sampler');
 const { replOf } = require('../src/server-record/repl');
 const footprint = require('../src/footprint');
 
-// recorded(name): a recorded output as the driver hands it over: dates as Date, {T, I} as Timestamp.
-function revive(v, key = '') {
-  if (Array.isArray(v)) return v.map((x) => revive(x, key));
-  if (v && typeof v === 'object') {
-    if (typeof v.T === 'number' && typeof v.I === 'number' && Object.keys(v).length === 2) return new Timestamp({ t: v.T, i: v.I });
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x, k)]));
-  }
-  if (typeof v === 'string' && /(Date|date|WallTime|Heartbeat|HeartbeatRecv)$/.test(key) && !Number.isNaN(Date.parse(v))) return new Date(v);
-  return v;
-}
-const recorded = (name) => revive(JSON.parse(fs.readFileSync(path.join(__dirname, 'support', 'recorded', name), 'utf8')));
+const { recorded } = require('./support/recorded');
 
 test('a recorded 4.2.8 WiredTiger primary: every field the map names is read with the recorded value', () => {
   const rec = recorded('mongod-4.2.8-wiredtiger-primary.json');

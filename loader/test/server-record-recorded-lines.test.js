@@ -13,9 +13,6 @@
 // checked only against the engine's source (server-record-meanings.test.js).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
-const { Timestamp } = require('mongodb');
 const { FIELDS } = require('../src/server-record/fields');
 const { readStatus, lineValues } = require('../src/server-record/delta');
 const { replOf, FULL_AT } = require('../src/server-record/repl');
@@ -23,17 +20,7 @@ const { meaningOf } = require('../../common/meanings');
 const shim = require('./support/server-status-lines');
 const { lineOf } = require('./support/server-lines');
 
-// recorded(name): a recorded output as the driver hands it over: dates as Date, {T, I} as Timestamp.
-function revive(v, key = '') {
-  if (Array.isArray(v)) return v.map((x) => revive(x, key));
-  if (v && typeof v === 'object') {
-    if (typeof v.T === 'number' && typeof v.I === 'number' && Object.keys(v).length === 2) return new Timestamp({ t: v.T, i: v.I });
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, revive(x, k)]));
-  }
-  if (typeof v === 'string' && /(Date|date|Heartbeat|HeartbeatRecv)$/.test(key) && !Number.isNaN(Date.parse(v))) return new Date(v);
-  return v;
-}
-const recorded = (name) => revive(JSON.parse(fs.readFileSync(path.join(__dirname, 'support', 'recorded', name), 'utf8')));
+const { recorded } = require('./support/recorded');
 const MMAP = 'mongod-3.0.2-mmapv1-standalone.json';
 const V36 = 'mongod-3.6.20-wiredtiger-primary.json';
 

@@ -14,8 +14,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const { suiteClient } = require('../support/ferretdb');
 const path = require('node:path');
-const { MongoClient } = require('mongodb');
 const { runLoader, tmpResults, runsOf } = require('../support/loader');
 const { main: report } = require('../../../report/src/cli');
 
@@ -23,11 +23,7 @@ let client;
 let results;
 let label;
 test.before(async () => {
-  assert.ok(process.env.MONGODB_URI, 'MONGODB_URI names the FerretDB server (test/suites/45-ferretdb.sh starts it)');
-  client = new MongoClient(process.env.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
-  await client.connect();
-  const build = await client.db('admin').command({ buildInfo: 1 });
-  assert.equal(build.ferretdbVersion, 'v1.24.2', 'the server is FerretDB v1.24.2');
+  client = await suiteClient();
   results = tmpResults();
 });
 test.after(async () => {

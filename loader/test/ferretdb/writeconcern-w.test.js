@@ -8,18 +8,14 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const { MongoClient } = require('mongodb');
+const { suiteClient } = require('../support/ferretdb');
 const { runLoader, tmpResults, runsOf } = require('../support/loader');
 const { exclusionFacts, stepExclusion, EXCLUSIONS } = require('../../../common/step-exclusion');
 
 let client;
 let results;
 test.before(async () => {
-  assert.ok(process.env.MONGODB_URI, 'MONGODB_URI names the FerretDB server (test/suites/45-ferretdb.sh starts it)');
-  client = new MongoClient(process.env.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
-  await client.connect();
-  const build = await client.db('admin').command({ buildInfo: 1 });
-  assert.equal(build.ferretdbVersion, 'v1.24.2', 'the server is FerretDB v1.24.2');
+  client = await suiteClient();
   results = tmpResults();
 });
 test.after(async () => {

@@ -62,4 +62,18 @@ async function startFerretdb() {
   };
 }
 
-module.exports = { startFerretdb, FERRETDB_BIN: BIN, freePort, accepts };
+// suiteClient(): a client of the suite's FerretDB (MONGODB_URI, started by
+// test/suites/45-ferretdb.sh), connected, after checking that the server is FerretDB v1.24.2: the
+// loader/test/ferretdb/ files are about that server and no other.
+async function suiteClient() {
+  const assert = require('node:assert/strict');
+  const { MongoClient } = require('mongodb');
+  assert.ok(process.env.MONGODB_URI, 'MONGODB_URI names the FerretDB server (test/suites/45-ferretdb.sh starts it)');
+  const client = new MongoClient(process.env.MONGODB_URI, { serverSelectionTimeoutMS: 10000 });
+  await client.connect();
+  const build = await client.db('admin').command({ buildInfo: 1 });
+  assert.equal(build.ferretdbVersion, 'v1.24.2', 'the server is FerretDB v1.24.2');
+  return client;
+}
+
+module.exports = { startFerretdb, FERRETDB_BIN: BIN, freePort, accepts, suiteClient };
