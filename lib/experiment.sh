@@ -103,10 +103,11 @@ USAGE
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
 declare -A EXPERIMENT_FACTS=()
 EXPERIMENT_HOOKS=()
+EXPERIMENT_CHECK_LINES=
 experiment_loader_check() {
   local name=$1 uri=$2 out rc=0 line
   shift 2
-  EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=()
+  EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=() EXPERIMENT_CHECK_LINES=""
   if loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
   elif [[ ${EXPERIMENT_ON_HOST:-0} == 1 && $DRY_RUN != 1 ]]; then
@@ -129,9 +130,12 @@ experiment_loader_check() {
     case $line in
       @lab-fact$'\t'*) IFS=$'\t' read -r -a w <<<"$line" && EXPERIMENT_FACTS[${w[1]}]=${w[2]:-} ;;
       @lab-docker$'\t'*) EXPERIMENT_HOOKS+=("$line") ;;
-      *) [[ $DRY_RUN != 1 || -z $line ]] || printf '%s\n' "$line" ;;
+      *) [[ -z $line ]] || EXPERIMENT_CHECK_LINES+=${EXPERIMENT_CHECK_LINES:+$'\n'}$line ;;
     esac
   done <<<"$out"
+  # the kind's settings, shown by a dry run (EXPERIMENT_CHECK_DEFER=1: the caller shows them after
+  # checks of its own that must come first)
+  [[ $DRY_RUN != 1 || -z $EXPERIMENT_CHECK_LINES || ${EXPERIMENT_CHECK_DEFER:-0} == 1 ]] || printf '%s\n' "$EXPERIMENT_CHECK_LINES"
 }
 
 # experiment_hooks PHASE NAME VIA LOADER_ARGS...: perform the stack hooks the loader asked for
@@ -290,12 +294,15 @@ verb_experiment() {
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
   # --tool ycsb runs only experiments of YCSB's own workloads: said first, whatever else was
   # given (with --uri the "drop --uri" below named the wrong problem).
-  [[ $tool != ycsb || -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
   local label
   label=$(experiment_engine_label)
   if [[ $tool == ycsb ]]; then
-    experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
+    EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
+    # which experiment first, whatever else was given: with --uri, "drop --uri" would name the
+    # wrong problem for an experiment --tool ycsb cannot run at all
     experiment_ycsb_check "$name"
+    [[ -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
+    [[ $DRY_RUN != 1 || -z $EXPERIMENT_CHECK_LINES ]] || printf '%s\n' "$EXPERIMENT_CHECK_LINES"
     # shellcheck source=lib/ycsb.sh
     source "$LAB_ROOT/lib/ycsb.sh"
     ycsb_experiment "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
@@ -539,6 +546,12 @@ experiment_mark_incomplete() {
 smoke_experiments() {
   local engine=$1 exp file flags want rc=0
   want=$(engine_field "$engine" server_engine 2>/dev/null || true)
+  # Each file's smoke: flags are the loader's to read (its check); a dry run on a host without it
+  # cannot ask (a real smoke asks in the loader's image).
+  if [[ $DRY_RUN == 1 ]] && ! loader_on_host; then
+    info "dry run: the experiments at their smoke: sizes are not listed: the loader reads those flags (node and loader/node_modules on this host, or the loader's image in a real smoke)"
+    return 0
+  fi
   if [[ $DRY_RUN == 1 ]]; then # the dry runs side by side (lib/smoke.sh smoke_prefetch), printed in order below
     for file in "$LAB_ROOT"/experiments/*.yaml; do
       flags=$(experiment_smoke_flags "$file")

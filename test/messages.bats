@@ -3,13 +3,14 @@
 # words of the command typed (./run.sh ..., never lab-loader or lab-report), exit 2 for usage.
 
 load test_helper
+bats_require_minimum_version 1.5.0 # run --separate-stderr
 
 setup() { setup_lab_with_loader; }
 
 @test "experiment2 --tool ycsb: --tool ycsb runs YCSB's own workloads, ycsb-a (not 'drop --uri'), exit 2" {
   lab experiment2 --tool ycsb --uri mongodb://127.0.0.1:1/
   assert_failure 2
-  assert_output --partial "error: --tool ycsb runs YCSB's own workloads: experiment2 is not one (its workload.type is not ycsb; ycsb-a is): drop --tool"
+  assert_output --partial "error: --tool ycsb runs YCSB's own workloads: experiment2 is not one (its workload.type is read_update, not ycsb): drop --tool"
   refute_output --partial "drop --uri"
   lab experiment2 --tool ycsb
   assert_failure 2
@@ -148,15 +149,17 @@ commands_of() {
   for f in "$LAB"/experiments/*.yaml; do verbs+=("$(basename "$f" .yaml)"); done
   for v in "${verbs[@]}"; do
     # shellcheck disable=SC2086  # each entry is a word list on purpose
-    LAB_WRAP='' run "$LAB/run.sh" $v --dry-run </dev/null
-    [[ $status -eq 0 ]] || fail "$v --dry-run: exit $status"$'\n'"$output"
+    # the commands are stdout, the messages stderr: read apart, so that a message written while a
+    # command is printed cannot land inside it (the two streams reach one pipe in no fixed order)
+    LAB_WRAP='' run --separate-stderr "$LAB/run.sh" $v --dry-run </dev/null
+    [[ $status -eq 0 ]] || fail "$v --dry-run: exit $status"$'\n'"$output"$'\n'"$stderr"
     # every line but a manifest's (the data kubectl apply reads after <<EOF: YAML and dashboards'
     # JSON, not a command; k8s manifests is the verb that prints them)
-    wide=$(awk '/<<EOF$/ { body = 1; next } body && /^EOF$/ { body = 0; next } !body && length($0) > 120' <<<"$output")
+    wide=$(awk '/<<EOF$/ { body = 1; next } body && /^EOF$/ { body = 0; next } !body && length($0) > 120' <<<"$output"$'\n'"$stderr")
     [[ -z $wide ]] || fail "$v --dry-run: over 120 columns:"$'\n'"$wide"
     wrapped=$(commands_of "$output")
     # shellcheck disable=SC2086
-    LAB_WRAP=0 run "$LAB/run.sh" $v --dry-run </dev/null
+    LAB_WRAP=0 run --separate-stderr "$LAB/run.sh" $v --dry-run </dev/null
     flat=$(commands_of "$output")
     [[ $wrapped == "$flat" ]] || fail "$v --dry-run: the wrapped commands differ from the one-line ones:"$'\n'"$(diff <(echo "$wrapped") <(echo "$flat"))"
     n=$((n + $(grep -c . <<<"$flat")))
