@@ -100,7 +100,7 @@ test('adding an engine row regenerates nothing: generate.js --check passes in a 
   const root = path.join(__dirname, '..', '..');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-dash-'));
   try {
-    for (const d of ['dashboards', 'compose', 'loader/src']) fs.cpSync(path.join(root, d), path.join(tmp, d), { recursive: true, filter: (src) => !src.includes('node_modules') });
+    for (const d of ['dashboards', 'compose', 'loader/src', 'common']) fs.cpSync(path.join(root, d), path.join(tmp, d), { recursive: true, filter: (src) => !src.includes('node_modules') });
     const tsv = path.join(tmp, 'compose', 'engines.tsv');
     const row = fs.readFileSync(tsv, 'utf8').split('\n').find((l) => l.startsWith('percona-wt\t'));
     fs.appendFileSync(tsv, `${row.replace(/^percona-wt\t/, 'percona-zstd\t')}\n`);

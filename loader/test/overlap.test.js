@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startLoader, runLoader, withServerAndResults, runsOf } = require('./support/loader');
+const { startLoader, runLoader, withServerAndResults, runsOf, unwrap } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 
 let server;
@@ -36,7 +36,7 @@ test('two loaders on the same server and collection: both summaries record the o
   assert.equal(first.concurrent_runs[0].results, dirOf(b));
   assert.equal(first.concurrent_runs[0].noticed, 'started during this run');
   assert.ok(Date.parse(first.concurrent_runs[0].started_at) > Date.parse(first.started_at));
-  assert.match(ra.stderr, new RegExp(`^warning: another loader \\(pid \\d+, started \\S+, results ${dirOf(b).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) started against the same server and lab\\.seed004 during this run: the two interfered`, 'm'));
+  assert.match(unwrap(ra.stderr), new RegExp(`^warning: another loader \\(pid \\d+, started \\S+, results ${dirOf(b).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\) started against the same server and lab\\.seed004 during this run: the two interfered`, 'm'));
   // A run alone records none.
   const alone = await runLoader(['experiment3', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '1s',
     '--results-dir', results, '--metrics-port', '0', '--engine', 'alone']);
