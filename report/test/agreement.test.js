@@ -151,7 +151,8 @@ test('the loader and the report print the same figures for the same runs', { tim
   // "(host-limited)" on the loader's line and kept beside the report's samples, never in a median.
   const caps = [...sla.matchAll(/^capacity at p99 <= 1000 ms: (\d+(?:\.\d+)?) ops\/s/gm)].map((m) => Number(m[1]));
   assert.equal(caps.length, 2, sla);
-  const group = /per repetition: (.*) ops\/s(?:; median (\S+)(?: of \d)?)? \(the report gives its interval\)/.exec(sla);
+  // the group line wraps at 120 columns (its continuation lines indented by two spaces)
+  const group = /per repetition: (.*) ops\/s(?:; median (\S+)(?: of \d)?)? \(the report gives its interval\)/.exec(sla.replace(/\n {2}(?=\S)/g, ' '));
   assert.ok(group, `no --repeat capacity line:\n${sla}`);
   const marks = group[1].split(', ');
   const sorted = (xs) => [...xs].sort((a, b) => a - b);

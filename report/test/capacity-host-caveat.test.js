@@ -102,5 +102,6 @@ test('the loader\'s --repeat line and the report give one median for the same se
   assert.equal(side.median, 1825);
   assert.match(out, /inmemory \d+ ops\/s \(geometric mean of 2\/3 run\(s\); median 1825[,;]/);
   const line = capacityGroup({ name: 'experiment2', engine: 'inmemory', group: 'g', results: caps.map(([c, h]) => search(c, h)) });
-  assert.match(line, /per repetition: 1800, 1850, 9 \(host-limited\) ops\/s; median 1825 of 2 \(the report gives its interval\)/);
+  // the line wraps at 120 columns (continuation lines indented by two spaces)
+  assert.match(line.replace(/\n {2}(?=\S)/g, ' '), /per repetition: 1800, 1850, 9 \(host-limited\) ops\/s; median 1825 of 2 \(the report gives its interval\)/);
 });

@@ -93,7 +93,10 @@ test('seeds/001, 000, 002 judged on journal, writeconcern and ycsb-a runs on the
   assert.match(w.differs, /scale: 100 inserts per case \(seed: 1,000\)/);
   assert.match(w.differs, /topology: replica set member \(seed: 4 data nodes in 2 zones/);
   const reversed = w.pairs.some((p) => p.state === 'reversed');
-  assert.equal(w.status === 'contradicted', reversed);
+  // contradicted only by a reversed pair; a reversed pair is contradicted unless Holm's correction
+  // over the claims takes it back (then inconclusive, saying so)
+  if (w.status === 'contradicted') assert.ok(reversed, JSON.stringify(w.pairs));
+  if (reversed) assert.ok(w.status === 'contradicted' || (w.status === 'inconclusive' && /Holm-adjusted/.test(w.why)), JSON.stringify(w));
   if (w.status === 'reproduced') assert.ok(w.pairs.every((p) => ['ordered', 'tie-allowed'].includes(p.state)));
 
   // seeds/002: a sweep of three steps, throughput and latency judged step to step
