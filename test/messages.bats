@@ -147,6 +147,7 @@ commands_of() {
   dry_run_setup
   local v f wide wrapped flat n=0 verbs=("${DRY_RUNS[@]}")
   for f in "$LAB"/experiments/*.yaml; do verbs+=("$(basename "$f" .yaml)"); done
+  # shellcheck disable=SC2154  # stderr is set by bats' run --separate-stderr
   for v in "${verbs[@]}"; do
     # shellcheck disable=SC2086  # each entry is a word list on purpose
     # the commands are stdout, the messages stderr: read apart, so that a message written while a
