@@ -44,7 +44,7 @@ for (const [name, args] of [
 // A capacity search of short steps printed a STABILITY line per step, 13 in a row reading the same
 // "dips not judged (...)"; its table's caveat ran to 254 columns.
 test('./run.sh experiment2 --sla (a capacity search of 1 s steps): every line within 120 columns, no STABILITY line twice in a row', async () => {
-  const r = await runSh(['experiment2', '--preload-docs', '300', '--clients', '2', '--duration', '1s', '--rate', '50', '--sla', 'p99=1s',
+  const r = await runSh(['experiment2', '--preload-docs', '300', '--clients', '2', '--duration', '1s', '--rate', '50', '--sla', 'p99=1s', '--warmup', '0',
     '--uri', server.uri, '--engine', 'w', '--results-dir', results, '--metrics-port', '0', '--progress-interval', '300ms']);
   assert.equal(r.code, 0, r.out);
   const lines = r.out.split('\n');
