@@ -128,14 +128,8 @@ block_writes_after() {
   note=$(block_writes_json "$note")
   while IFS= read -r dir; do
     [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
-    # summary.json is JSON.stringify(..., null, 2): the top level's fields are the lines indented
-    # by two spaces, each of these two on one line (loader/src/summary.js). ENVIRON, not -v:
-    # awk would read the backslashes of -v values as escapes.
-    BW_OBJ=$obj BW_NOTE=$note awk '
-      /^  "block_writes": null,$/ { print "  \"block_writes\": " ENVIRON["BW_OBJ"] ","; next }
-      /^  "block_writes_note": ".*",$/ { print "  \"block_writes_note\": " ENVIRON["BW_NOTE"] ","; next }
-      { print }' "$LAB_ROOT/$dir/summary.json" >"$LAB_ROOT/$dir/summary.json.tmp" &&
-      mv "$LAB_ROOT/$dir/summary.json.tmp" "$LAB_ROOT/$dir/summary.json"
+    # the top level's fields are the lines indented by two spaces (lib/experiment.sh)
+    summary_set_fields "$LAB_ROOT/$dir/summary.json" 2 block_writes "$obj" block_writes_note "$note"
   done <<<"$EXPERIMENT_RESULTS"
   if [[ -z $version ]]; then
     info "block writes: not measured (summary.json block_writes_note says why)"

@@ -428,6 +428,29 @@ experiment_in_stack() {
   return "$rc"
 }
 
+# summary_set_fields FILE INDENT KEY JSON [KEY JSON...]: in a summary.json the loader wrote
+# (JSON.stringify(..., null, 2): an object's own fields are the lines indented by INDENT spaces,
+# each on one line here), each KEY's value replaced by JSON, its trailing comma kept; written
+# beside and renamed, as the loader writes it. The values are read through ENVIRON, not awk -v,
+# which would take their backslashes as escapes.
+summary_set_fields() {
+  local file=$1 indent=$2 i=0
+  shift 2
+  local -a env=()
+  while (($# >= 2)); do env+=("SF_KEY_$i=$1" "SF_VAL_$i=$2"); i=$((i + 1)); shift 2; done
+  # shellcheck disable=SC2016  # the program is awk's; its values come through ENVIRON
+  env "${env[@]}" SF_N="$i" SF_PAD="$(printf '%*s' "$indent" '')" awk '
+    {
+      for (i = 0; i < ENVIRON["SF_N"]; i++) {
+        head = ENVIRON["SF_PAD"] "\"" ENVIRON["SF_KEY_" i] "\": "
+        if (substr($0, 1, length(head)) == head) {
+          print head ENVIRON["SF_VAL_" i] ($0 ~ /,$/ ? "," : ""); next
+        }
+      }
+      print
+    }' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
+}
+
 # experiment_data_dirs: each shard member's data directory size on disk after the run (`du -sb
 # /data/db` inside the member, what seeds/004 measured with `du -sh`: data, indexes, journal,
 # oplog and, on MMAPv1, preallocated files), written into summary.json footprint.data_dir_bytes
@@ -444,16 +467,11 @@ experiment_data_dirs() {
   ((${#pairs[@]})) || return 0
   obj="{$(printf '%s, ' "${pairs[@]}")"
   obj="${obj%, }}"
-  note="du -sb /data/db in each shard member after the run (./run.sh): data, indexes, journal, oplog and any preallocated files"
+  note='"du -sb /data/db in each shard member after the run (./run.sh): data, indexes, journal, oplog and any preallocated files"'
   while IFS= read -r dir; do
     [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
-    # summary.json is JSON.stringify(..., null, 2): footprint's own fields are the lines indented
-    # by four spaces (after_load and end sit deeper), as experiment_mark_incomplete relies on too.
-    awk -v obj="$obj" -v note="$note" '
-      /^    "data_dir_bytes": null,$/ { print "    \"data_dir_bytes\": " obj ","; next }
-      /^    "data_dir_note": ".*"$/ { print "    \"data_dir_note\": \"" note "\""; next }
-      { print }' "$LAB_ROOT/$dir/summary.json" >"$LAB_ROOT/$dir/summary.json.tmp" &&
-      mv "$LAB_ROOT/$dir/summary.json.tmp" "$LAB_ROOT/$dir/summary.json"
+    # footprint's own fields are the lines indented by four spaces (after_load and end sit deeper)
+    summary_set_fields "$LAB_ROOT/$dir/summary.json" 4 data_dir_bytes "$obj" data_dir_note "$note"
     info "$dir: shard members' data directories on disk: $obj bytes (summary.json footprint.data_dir_bytes)"
   done <<<"$EXPERIMENT_RESULTS"
 }
