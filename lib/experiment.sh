@@ -570,16 +570,21 @@ smoke_experiments() {
     info "dry run: the experiments at their smoke: sizes are not listed: the loader reads those flags (node and loader/node_modules on this host, or the loader's image in a real smoke)"
     return 0
   fi
+  # each file's flags asked of the loader once (a node process each), for both loops below
+  local -A smoke_flags=()
+  for file in "$LAB_ROOT"/experiments/*.yaml; do
+    smoke_flags[$(basename "$file" .yaml)]=$(experiment_smoke_flags "$file")
+  done
   if [[ $DRY_RUN == 1 ]]; then # the dry runs side by side (lib/smoke.sh smoke_prefetch), printed in order below
     for file in "$LAB_ROOT"/experiments/*.yaml; do
-      flags=$(experiment_smoke_flags "$file")
+      exp=$(basename "$file" .yaml)
       # shellcheck disable=SC2086  # the flags are words on purpose
-      [[ -z $flags ]] || smoke_prefetch "$(basename "$file" .yaml)" $flags
+      [[ -z ${smoke_flags[$exp]} ]] || smoke_prefetch "$exp" ${smoke_flags[$exp]}
     done
   fi
   for file in "$LAB_ROOT"/experiments/*.yaml; do
     exp=$(basename "$file" .yaml)
-    flags=$(experiment_smoke_flags "$file")
+    flags=${smoke_flags[$exp]}
     if [[ -z $flags ]]; then
       smoke_check "$engine: $exp has a smoke: line (its tiny-scale flags)" false || rc=1
       continue
