@@ -32,11 +32,13 @@ test('a stall across the end of the warm-up: achieved above offered only by the 
     t.diagnostic(`offered 200 ops/s, achieved ${achieved.toFixed(1)} in the window; warm-up ${s.warmup?.ops} operations`);
     // the premise: the stall built a backlog (the window's intended p99 shows the wait)
     assert.ok(s.ops.find.intended_latency_us.p99 > 100000, `no backlog: intended p99 ${s.ops.find.intended_latency_us.p99} us`);
-    // What completed in the window: at most what was due in it (offered x duration, one op a
-    // client of rounding) plus the backlog from the warm-up, which the summary counts.
+    // What completed in the window: at most what was due in it (offered x duration) plus the
+    // backlog from the warm-up, which the summary counts, give or take the iteration that
+    // straddles each end of the window: an experiment2 iteration is a find+update pair, so 2 ops
+    // a client at each end (the bound allowed one end only and failed once at 802 against 801.8).
     const count = Object.values(s.ops).reduce((a, o) => a + o.count, 0);
     const backlog = s.warmup.backlog_ops ?? 0;
-    assert.ok(count <= 200 * s.duration_s + 2 + backlog, `${count} completed in ${s.duration_s} s at 200 offered, backlog ${backlog}`);
+    assert.ok(count <= 200 * s.duration_s + 2 * 2 + backlog, `${count} completed in ${s.duration_s} s at 200 offered, backlog ${backlog}`);
     assert.ok(achieved <= 200 * 1.05 || backlog > 0, `achieved ${achieved} > offered 200 with no backlog to explain it`);
   } finally {
     server.proc.kill('SIGCONT');
