@@ -138,7 +138,9 @@ step up lab up --engine wiredtiger
 if ! tap $? "up --engine wiredtiger on a fresh cluster: init under the real mongosh ($((SECONDS - start)) s)" "$WORK/up.out"; then
   bail "the rest needs the stack up"
 fi
-grep -q 'init: done' "$WORK/up.out" || (cd "$LAB" && docker compose -p lab-wiredtiger logs init 2>&1 | grep -q 'init: done')
+# (Under pipefail a `| grep -q` can fail at random: grep leaves at the first match and the writer
+# dies of SIGPIPE. Piped checks here read the whole output: grep >/dev/null.)
+grep -q 'init: done' "$WORK/up.out" || (cd "$LAB" && docker compose -p lab-wiredtiger logs init 2>&1 | grep 'init: done' >/dev/null)
 tap $? "init completed: both sets initiated, users made, shard added" "$WORK/up.out"
 
 step status lab status --engine wiredtiger
@@ -184,7 +186,7 @@ step down lab down --engine wiredtiger
 rc=$?
 [[ -z $(docker ps -q --filter label=com.docker.compose.project=lab-wiredtiger) ]]
 tap $((rc || $?)) "down: no container of the stack left running" "$WORK/down.out"
-docker volume ls -q | grep -q '^lab-wiredtiger_shard01-a-data$'
+docker volume ls -q | grep '^lab-wiredtiger_shard01-a-data$' >/dev/null
 tap $? "down keeps the data volumes"
 
 start=$SECONDS
@@ -196,7 +198,7 @@ tap $? "the marker document is still there" "$WORK/marker2.out"
 
 step destroy lab destroy --engine wiredtiger --yes
 rc=$?
-! docker volume ls -q | grep -q '^lab-wiredtiger_'
+! docker volume ls -q | grep '^lab-wiredtiger_' >/dev/null
 tap $((rc || $?)) "destroy: containers and volumes gone" "$WORK/destroy.out"
 
 # A member that never becomes healthy: the engine's image is swapped for one whose mongod exits at

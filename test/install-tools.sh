@@ -22,7 +22,9 @@ if ((${#missing[@]})); then
 fi
 
 # Compose v2: `go install` refuses this module (replace directives), so download and build it.
-if [[ ! -x $TOOLS_DIR/bin/docker-compose ]] || ! "$TOOLS_DIR/bin/docker-compose" version | grep -qF "${COMPOSE_VERSION#v}"; then
+# The version is read whole before it is matched (a `| grep -q` under pipefail can kill the
+# writer with SIGPIPE and fail the check at random).
+if [[ ! -x $TOOLS_DIR/bin/docker-compose || $("$TOOLS_DIR/bin/docker-compose" version 2>/dev/null) != *"${COMPOSE_VERSION#v}"* ]]; then
   echo "install-tools: building Compose $COMPOSE_VERSION from the Go module proxy (a few minutes)"
   dir=$(go mod download -json "github.com/docker/compose/v2@$COMPOSE_VERSION" | jq -r .Dir)
   (cd "$dir" && GOFLAGS=-mod=mod go build -trimpath -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" -o "$TOOLS_DIR/bin/docker-compose" ./cmd)
