@@ -7,46 +7,14 @@ const { parseArgs } = require('node:util');
 const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
 const { redactUri, redactText } = require('./redact-uri');
 const { RESERVED_NAMES } = require('../../common/reserved-names');
-
-const DEFAULT_METRICS_PORT = 9464;
-
 const { kindFlags } = require('./kinds');
+const { COMMON_FLAGS, DEFAULT_METRICS_PORT } = require('./common-flags');
 
-const COMMON_OPTIONS = {
-  uri: { type: 'string', default: 'mongodb://127.0.0.1:27017/' },
-  username: { type: 'string' }, // default root, applied in parse (given alone it is refused)
-  'password-file': { type: 'string' },
-  engine: { type: 'string' },
-  docs: { type: 'string' },
-  'preload-docs': { type: 'string' },
-  clients: { type: 'string' },
-  duration: { type: 'string' },
-  rate: { type: 'string' },
-  sla: { type: 'string' },
-  seed: { type: 'string' },
-  workers: { type: 'string' },
-  'results-dir': { type: 'string' },
-  'metrics-port': { type: 'string' },
-  'metrics-host': { type: 'string', default: '127.0.0.1' },
-  'grafana-url': { type: 'string' },
-  'grafana-password-file': { type: 'string' },
-  'server-selection-timeout': { type: 'string', default: '10s' },
-  'stall-timeout': { type: 'string', default: '15s' },
-  'server-record': { type: 'string', default: 'on' },
-  warmup: { type: 'string' },
-  'progress-interval': { type: 'string', default: '5s' },
-  image: { type: 'string', multiple: true },
-  label: { type: 'string', multiple: true },
-  'experiments-dir': { type: 'string' },
-  repeat: { type: 'string' },
-  group: { type: 'string' },
-  comparison: { type: 'string' },
-  profile: { type: 'string' },
-  'journal-path': { type: 'string' },
-  'share-of': { type: 'string' },
-  wide: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-};
+// parseSpec(row) -> its util.parseArgs option, a key left out where the row has none (parseArgs
+// checks a default that is there, even an undefined one).
+const parseSpec = ({ type = 'string', default: d, multiple, short }) =>
+  Object.fromEntries(Object.entries({ type, default: d, multiple, short }).filter(([, v]) => v !== undefined));
+const COMMON_OPTIONS = Object.fromEntries(COMMON_FLAGS.map((row) => [row.flag.slice(2), parseSpec(row)]));
 // A workload kind's own flags (kinds/<kind>.js `options`), e.g. --ops: taken here as text and
 // parsed by config.js once the experiment file says which kind runs, so that a flag of another
 // kind is named as not applying to this experiment rather than as unknown.
@@ -70,7 +38,6 @@ Runs one experiment of seeds/004 against a MongoDB deployment and writes
 results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson, the experiment file).
 
 ${require('./flag-help').loaderFlags(dir)}
-  -h, --help              this text; NAME --help adds that experiment's own flags
 
 DUR is a number with a unit: 500ms, 30s, 2m, 1h (decimals allowed: 1.5s). Exit codes: 0 complete,
 1 runtime error or incomplete run, 2 usage error, 130 interrupted by Ctrl-C (SIGINT), 143 stopped

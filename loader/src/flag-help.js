@@ -1,61 +1,10 @@
 'use strict';
 // The experiment flags' help, once: `lab-loader --help` and `./run.sh help` / `./run.sh NAME
-// --help` (lib/experiment.sh asks `lab-loader help-flags`) are both rendered from FLAGS, and every
-// default an experiment file sets is read from the files as config.js loads them, so any YAML
-// style the loader accepts shows its values, and no list of files or numbers is kept here.
+// --help` (lib/experiment.sh asks `lab-loader flags`) are both rendered from common-flags.js, and
+// every default an experiment file sets is read from the files as config.js loads them, so any
+// YAML style the loader accepts shows its values, and no list of files or numbers is kept here.
 const { wrapLine, WIDTH } = require('./wrap');
-const { DEFAULT_METRICS_PORT, COMMON_OPTIONS } = require('./args');
-
-// A row: flag, its argument, its help, and who shows it:
-//   runsh: true   ./run.sh shows it as the loader does
-//          'uri'  ./run.sh shows it for --uri runs only (the stack's loader has it from the stack)
-//          false  ./run.sh sets it itself (its own --engine, --profile, --journal-path; the
-//                 stack's metrics address, Grafana, image digests, experiments folder)
-//   file: (config) -> the value an experiment file gives, as text: the defaults column reads every
-//         experiment that takes the flag (kinds/index.js flagsOf for the workload flags)
-//   dflt: the default when no file sets one, as text; a flag the parser gives a default
-//         (args.js COMMON_OPTIONS) shows that one
-const FLAGS = [
-  { group: 'Connection', flag: '--uri', arg: 'URI', runsh: false, help: 'server or mongos' },
-  { group: 'Connection', flag: '--username', arg: 'NAME', runsh: 'uri', help: 'user for --password-file', dflt: 'root' },
-  { group: 'Connection', flag: '--password-file', arg: 'FILE', runsh: 'uri', help: 'read the password of --username from FILE (never from the command line)' },
-  { group: 'Connection', flag: '--server-selection-timeout', arg: 'DUR', runsh: true, help: 'give up on an unreachable server after DUR' },
-  { group: 'Workload', flag: '--docs', arg: 'N', runsh: true, help: 'documents to insert', file: (c) => c.workload.docs },
-  { group: 'Workload', flag: '--preload-docs', arg: 'N', runsh: true, help: 'documents loaded first, not measured', file: (c) => c.preload.docs },
-  { group: 'Workload', flag: '--clients', arg: 'LIST', runsh: true, help: 'client steps, e.g. 1,2,4,6', file: (c) => c.workload.clients.join(',') },
-  { group: 'Workload', flag: '--duration', arg: 'DUR', runsh: true, help: 'length of each client step after its warm-up, e.g. 30s, 2m', file: (c) => durText(c.workload.durationMs) },
-  { group: 'Workload', flag: '--warmup', arg: 'DUR', runsh: true, help: "each step's first DUR, 0 for none: run and shown in the timeline, left out of its throughput, percentiles and verdicts", file: (c) => durText(c.warmupMs) },
-  { group: 'Workload', flag: '--rate', arg: 'N', runsh: true, help: "pace all clients together at N ops/s (experiment2: a find+update pair counts as 2) and also report latency from each op's intended start (coordinated omission corrected)" },
-  { group: 'Workload', flag: '--sla', arg: 'PCT=DUR', runsh: true, help: 'capacity under a latency SLA, e.g. p99=10ms (p50, p90, p99, p99.9): instead of the client sweep, search the highest offered rate whose intended PCT stays <= DUR (duration-bound experiments; --clients N one count, default 32; --rate N the first rate)' },
-  { group: 'Workload', flag: '--seed', arg: 'N', runsh: true, help: 'random generator seed', file: (c) => c.seed },
-  { group: 'Workload', flag: '--repeat', arg: 'N', runsh: true, help: 'run the same parameters N times back to back, each against a freshly set-up collection, each its own results folder', file: (c) => c.repeat },
-  { group: 'Workload', flag: '--group', arg: 'ID', runsh: true, help: "the run group's id in summary.json (default: made per invocation); give the same ID on several hosts of one run" },
-  { group: 'Workload', flag: '--comparison', arg: 'ID:SIDE:POSITION', runsh: false, help: 'this run is POSITION (1-based, in the order run) of comparison ID, on side SIDE; recorded in summary.json "comparison" (./run.sh compare passes it; one run, so not with --repeat above 1)' },
-  { group: 'Workload', flag: '--share-of', arg: 'N', runsh: false, help: 'this loader is one of N that run the experiment together (./run.sh NAME --on k8s --loaders N): it runs 1/N of each step\'s clients, which must divide by N' },
-  { group: 'Workload', flag: '--workers', arg: 'N', runsh: true, help: 'worker threads (default min(max clients, CPU cores))' },
-  { group: 'Output', flag: '--engine', arg: 'LABEL', runsh: false, help: 'results label (default: the storage engine the server reports)' },
-  { group: 'Output', flag: '--results-dir', arg: 'DIR', runsh: 'uri', help: 'results root', dflt: '<checkout>/results' },
-  { group: 'Output', flag: '--metrics-port', arg: 'PORT', runsh: 'uri', help: `Prometheus endpoint port, 0 = any free port (default ${DEFAULT_METRICS_PORT}, or any free port when ${DEFAULT_METRICS_PORT} is taken; the port is printed)` },
-  { group: 'Output', flag: '--metrics-host', arg: 'ADDR', runsh: false, help: 'address it listens on (default 127.0.0.1; ./run.sh passes 0.0.0.0 inside the stack, whose network only Prometheus shares)' },
-  { group: 'Output', flag: '--grafana-url', arg: 'URL', runsh: false, help: 'post phase annotations to Grafana at URL' },
-  { group: 'Output', flag: '--grafana-password-file', arg: 'FILE', runsh: false, help: 'Grafana admin password for the annotations' },
-  { group: 'Output', flag: '--stall-timeout', arg: 'DUR', runsh: true, help: 'stop the run when no operation completes for DUR, at least 100ms (checked every 25 ms)' },
-  { group: 'Output', flag: '--server-record', arg: 'on|off', runsh: true, help: "sample each reachable member's serverStatus and replication once a second over its own connection into server.ndjson; off only to measure its cost (loader/README.md)" },
-  { group: 'Output', flag: '--progress-interval', arg: 'DUR', runsh: true, help: 'plain progress line period when not on a terminal' },
-  { group: 'Output', flag: '--wide', arg: '', runsh: true, help: 'the --repeat group table with fastest, median and slowest docs/s and MB/s too (default: their medians, within 120 columns)' },
-  { group: 'Output', flag: '--profile', arg: 'NAME', runsh: false, help: "the lab resource profile, recorded in summary.json (./run.sh passes it)" },
-  { group: 'Output', flag: '--journal-path', arg: 'PATH', runsh: false, help: "where ./run.sh put each shard member's journal (PATH/<member>, its own disk: seeds/000), recorded in summary.json storage.journal_path" },
-  { group: 'Output', flag: '--label', arg: 'KEY=VALUE', runsh: true, help: 'a label of your own, recorded in summary.json "labels" (repeatable; e.g. --label platform=aws-m5.large --label os=ubuntu-24.04); ./run.sh report --by KEY compares along it' },
-  { group: 'Output', flag: '--experiments-dir', arg: 'DIR', runsh: false, help: 'where NAME.yaml is looked up', dflt: '<checkout>/experiments' },
-  { group: 'Output', flag: '--image', arg: 'NAME=REF', runsh: false, help: 'record which image ran NAME (repeatable; ./run.sh passes the engine image\'s digest), copied into summary.json "images"' },
-];
-
-// durText(120000) -> '2m'; 5000 -> '5s'; 0 or null -> 'none': a duration as a flag takes it.
-function durText(ms) {
-  if (!ms) return 'none';
-  for (const [unit, size] of [['h', 3600000], ['m', 60000], ['s', 1000]]) if (ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms}ms`;
-}
+const { COMMON_FLAGS } = require('./common-flags');
 
 // loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loads it without
 // flags; a file that does not load is left out (it says why when it is run or checked).
@@ -83,9 +32,9 @@ function takes(run, flag) {
 }
 
 // defaultsText(row, runs) -> '(default 1; journal 3, gridfs 5)': the value most experiments that
-// take the flag give first, then every other; the row's static default where no file gives one.
+// take the flag give first, then every other; the row's parser or shown default where no file gives one.
 function defaultsText(row, runs) {
-  const dflt = COMMON_OPTIONS[row.flag.slice(2)]?.default ?? row.dflt;
+  const dflt = row.default ?? row.dflt;
   if (!row.file) return dflt ? `(default ${dflt})` : '';
   const users = runs.filter((r) => takes(r, row.flag));
   if (!users.length) return '';
@@ -110,7 +59,7 @@ function row(flag, text) {
   return [`  ${flag.padEnd(22)}  ${lines[0]}`, ...lines.slice(1).map((l) => `${' '.repeat(26)}${l}`)].join('\n');
 }
 
-const words = (r) => `${r.flag}${r.arg ? ` ${r.arg}` : ''}`;
+const words = (r) => `${r.short ? `-${r.short}, ` : ''}${r.flag}${r.arg ? ` ${r.arg}` : ''}`;
 
 // loaderFlags(dir) -> the Connection, Workload and Output sections of `lab-loader --help`.
 function loaderFlags(dir) {
@@ -118,7 +67,7 @@ function loaderFlags(dir) {
   const out = [];
   for (const group of ['Connection', 'Workload', 'Output']) {
     out.push(`${group}:`);
-    for (const r of FLAGS.filter((f) => f.group === group)) out.push(row(words(r), [r.help, defaultsText(r, runs)].filter(Boolean).join(' ')));
+    for (const r of COMMON_FLAGS.filter((f) => f.group === group)) out.push(row(words(r), [r.help, defaultsText(r, runs)].filter(Boolean).join(' ')));
   }
   return out.join('\n');
 }
@@ -129,7 +78,7 @@ function loaderFlags(dir) {
 function runshFlags(dir, name) {
   const runs = loadedRuns(dir, name ? [name] : undefined);
   const out = [];
-  for (const r of FLAGS.filter((f) => f.runsh)) {
+  for (const r of COMMON_FLAGS.filter((f) => f.runsh)) {
     if (name && runs[0] && !takes(runs[0], r.flag)) continue;
     const help = `${r.runsh === 'uri' ? 'with --uri: ' : ''}${r.help}`;
     out.push(row(words(r), [help, defaultsText(r, runs)].filter(Boolean).join(' ')));
@@ -137,4 +86,4 @@ function runshFlags(dir, name) {
   return `${out.join('\n')}\n`;
 }
 
-module.exports = { FLAGS, loaderFlags, runshFlags, durText, defaultsText };
+module.exports = { loaderFlags, runshFlags, defaultsText };

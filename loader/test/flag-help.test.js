@@ -7,9 +7,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parse } = require('../src/args');
+const { parse, usage, COMMON_OPTIONS } = require('../src/args');
 const { load, list } = require('../src/config');
-const { durText } = require('../src/flag-help');
+const { durText } = require('../src/common-flags');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DIR = path.join(REPO, 'experiments');
@@ -76,6 +76,21 @@ test('each default the help states for a flag the files set is the value the loa
   const taking = names.filter((n) => configOf(n).workload.docs !== undefined);
   assert.deepEqual(Object.keys(docs).sort(), taking.sort(), entry(help, '--docs N'));
   for (const n of taking) assert.equal(docs[n], String(configOf(n).workload.docs), `${n}: --docs`);
+});
+
+// One table holds each common flag's parse spec and help row (src/common-flags.js); this holds the
+// two together where they are used: a flag parsed without a row in --help (a row whose group no
+// section shows, an option added to the parser alone), or a row the parser does not take.
+test('every common flag the parser takes has a row in lab-loader --help, and every row there parses', () => {
+  const rows = usage(DIR).split('\n').map((l) => /^ {2}(?:-\w, )?(--[a-z-]+)/.exec(l)?.[1]).filter(Boolean);
+  assert.deepEqual([...rows].sort(), Object.keys(COMMON_OPTIONS).map((k) => `--${k}`).sort());
+  for (const flag of rows) {
+    try {
+      parse(['experiment1', flag]);
+    } catch (e) {
+      assert.doesNotMatch(e.message, /unknown flag/, `${flag} has a help row the parser does not take`);
+    }
+  }
 });
 
 test('README: the exit codes it lists include SIGTERM\'s 143 (./run.sh exits with it: runsh-term.test.js)', () => {
