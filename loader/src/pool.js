@@ -35,24 +35,24 @@ class WorkerPool {
     this.late = [];
   }
 
-  // start(maxClients, wanted): min(wanted ?? min(clients, cores), clients) threads, clients
-  // spread round-robin; resolves when every thread's clients are connected.
+  // start(maxClients, wanted): min(wanted ?? min(maxClients, cores), maxClients) threads, client
+  // ids 0..maxClients-1 spread round-robin; resolves when every thread's clients are connected.
   async start(maxClients, wanted, log) {
     const cores = os.availableParallelism();
     const n = Math.min(wanted ?? Math.min(maxClients, cores), maxClients);
-    const ids = Array.from({ length: n }, () => []);
+    const idsByWorker = Array.from({ length: n }, () => []); // client ids, one list per thread
     // Each worker's latest completed operation, ms after `epoch`, written by the worker at every
     // operation (src/recorder.js): the runner's stall check reads it every 25 ms without asking.
     this.epoch = Math.floor(performance.timeOrigin + performance.now());
     this.lastOk = new Int32Array(new SharedArrayBuffer(4 * n));
-    for (let id = 0; id < maxClients; id++) ids[id % n].push(id);
+    for (let id = 0; id < maxClients; id++) idsByWorker[id % n].push(id);
     const ready = [];
     for (let w = 0; w < n; w++) {
       const worker = new Worker(path.join(__dirname, 'worker.js'), {
-        workerData: { conn: this.conn, config: this.config, clientIds: ids[w], workerIndex: w, lastOk: { array: this.lastOk, index: w, epoch: this.epoch } },
+        workerData: { conn: this.conn, config: this.config, clientIds: idsByWorker[w], workerIndex: w, lastOk: { array: this.lastOk, index: w, epoch: this.epoch } },
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
-      const entry = { worker, index: w, clientIds: ids[w], closed: false };
+      const entry = { worker, index: w, clientIds: idsByWorker[w], closed: false };
       this.workers.push(entry);
       ready.push(new Promise((resolve, reject) => {
         worker.on('message', (m) => {

@@ -427,7 +427,7 @@ class Run {
       partial: intervalS < 0.9,
       phase: step.phase,
       step: step.index + 1,
-      clients: step.clients.length,
+      clients: step.clientIds.length,
       ...(warming ? { warmup: true } : {}),
       ops,
       loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
@@ -523,7 +523,7 @@ class Run {
       const step = {
         index: i,
         phase,
-        clients: Array.from({ length: c }, (_, j) => j),
+        clientIds: Array.from({ length: c }, (_, j) => j), // of the pool's ids 0..maxClients-1
         params: params ?? null,
         durationS: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
         warmupS: (config.warmupMs || 0) / 1000,

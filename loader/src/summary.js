@@ -28,7 +28,7 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     index: step.index + 1,
     phase: step.phase,
     ...(shape === 'cases' ? { name: step.phase, parameters: step.params ?? {} } : {}),
-    clients: step.clients.length,
+    clients: step.clientIds.length,
     started_at: new Date(step.startAt).toISOString(),
     duration_s: round(durationS, 3),
     measured_s: round(measuredS, 3),

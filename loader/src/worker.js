@@ -60,7 +60,7 @@ function flush(seq) {
   backlog = 0;
 }
 
-const clients = new Map(); // client id -> { client, col }
+const clients = new Map(); // client id -> { client, db, col } (its MongoClient)
 let stopping = false;
 let aborted = false;
 const { setTimeout: sleep } = require('node:timers/promises');
@@ -88,7 +88,7 @@ async function runClient(id, step) {
   // they offer an even stream, not n operations at once every interval (a burst that queues at
   // the server and was counted as its latency), and a short step offers its rate, not a whole
   // interval more per client.
-  const slot = step.clients.indexOf(id) / step.clients.length;
+  const slot = step.clientIds.indexOf(id) / step.clientIds.length;
   const pacer = step.ratePerClient ? new Pacer(step.startAt + (slot * 1000) / step.ratePerClient, step.ratePerClient) : null;
   // No op before the step's start (the runner sets it a moment ahead, for the message to reach
   // every worker): the summary's rate is over startAt..end, and a step of a few fast ops that ran
@@ -121,7 +121,7 @@ async function runClient(id, step) {
 }
 
 async function runStep(step) {
-  const mine = step.clients.filter((id) => clients.has(id));
+  const mine = step.clientIds.filter((id) => clients.has(id));
   await Promise.all(mine.map((id) => runClient(id, step)));
   parentPort.postMessage({ type: 'stepDone', index: step.index });
 }

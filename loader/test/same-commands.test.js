@@ -67,7 +67,7 @@ for (const { name: line } of lines()) {
   for (const kind of Object.keys(REFERENCE)) {
     test(`${kind} on ${line}: the loader's commands equal findOne/updateOne/insertOne's`, async () => {
       const kindConfig = { ...config, workload: { type: kind, docs: 1e9 } };
-      const step = { clients: [0], index: 0 };
+      const step = { clientIds: [0], index: 0 };
       const loader = await commandsOf(server.uri, line, `same_${kind}_loader`, kind, async (col, db) => {
         const next = opsFor(kindConfig, col, new Rng(config.seed, clientStream(0, 0)), 0, step, { db });
         for (let i = 0; i < ITERATIONS; i++) await next(() => {}, 0, () => 0);
@@ -114,7 +114,7 @@ for (const { name: line } of lines()) {
       return seen.filter((c) => !c.endSessions).map((c) => normalise(c, line));
     };
     const kindCmds = await drive('same_ycsb_kind', async (db, col) => {
-      const next = opsFor(yc, col, new Rng(yc.seed, clientStream(0, 0)), 0, { clients: [0], index: 0 }, { db });
+      const next = opsFor(yc, col, new Rng(yc.seed, clientStream(0, 0)), 0, { clientIds: [0], index: 0 }, { db });
       while (await next(() => {}, 0, () => 0));
     });
     const finds = kindCmds.filter((c) => c.find);

@@ -24,7 +24,7 @@ function acc(n, lastOkAt) {
   const seconds = Array.from({ length: 10 }, () => ({ cpuCores: 0.1, intervalS: 1, host: null, selfs: [{ worker: 0, elu: 0.1, eldP99Ms: 0 }] }));
   return { ops: { find: { ok: n + 1, err: 2, hist, intended: newHistogram() } }, seconds, lastOkAt };
 }
-const step = (index, clients) => ({ index, phase: `clients-${clients}`, clients: Array.from({ length: clients }, (_, k) => k), startAt: T0 + index * 10000 });
+const step = (index, clients) => ({ index, phase: `clients-${clients}`, clientIds: Array.from({ length: clients }, (_, k) => k), startAt: T0 + index * 10000 });
 
 const facts = (over) => ({
   complete: true, reason: null, running: false, exitCode: 0, endedAt: '2026-01-01T00:00:20.000Z', config, opts,

@@ -200,8 +200,8 @@ module.exports = {
     const { batch, val_length: valLength, alphabet } = config.params;
     const docs = config.workload.docs;
     const options = { ordered: false, writeConcern: driverWriteConcern(step.params.write_concern, null) };
-    const n = step.clients.length;
-    let b = step.clients.indexOf(id); // client j of n writes batches j, j + n, ...
+    const n = step.clientIds.length;
+    let b = step.clientIds.indexOf(id); // client j of n writes batches j, j + n, ...
     let sent = 0;
     let inRow = 0;
     let over = Boolean(step.skip);
@@ -286,7 +286,7 @@ module.exports = {
     const said = caseNotes(ctx, step, notes, step.params.write_concern, 'costs and verdicts');
     Object.assign(out, said);
     const rate = entry?.ops?.insert?.docs_per_s ?? null;
-    const clients = step.clients.length;
+    const clients = step.clientIds.length;
     if (step.params.write_concern.j === false && step.params.journal_commit_interval_ms === null) {
       state.baselines.set(clients, { name: step.phase, rate, measured_s: entry?.measured_s ?? 0 });
     } else if (state.baselines.get(clients)?.rate && rate !== null && !said.unsupported) {

@@ -17,9 +17,11 @@
 //                    both have the same entry shape, and the report reads both alike
 //   next(config, col, rng, id, step, env) -> async (record, intended, now) => bool: one
 //                    iteration; false when the client is done. step.params is the plan entry's
-//                    parameters; env = { db, client, note(obj) } (note: facts for the main
-//                    thread's afterStep, e.g. a GridFS file id, posted at once so that an
-//                    interrupted step still has them).
+//                    parameters; step.clientIds the ids of the step's clients, id one of them
+//                    (client j of n: j = step.clientIds.indexOf(id), n = step.clientIds.length,
+//                    the plan entry's `clients` count); env = { db, client, note(obj) } (note:
+//                    facts for the main thread's afterStep, e.g. a GridFS file id, posted at once
+//                    so that an interrupted step still has them).
 //                    record(op, startMs, endMs, intendedMs, ok, docs, bytes): docs and bytes (0 when
 //                    not given) add up per op into docs_per_s and mb_per_s (MB = 10^6 bytes).
 // Optional:

@@ -11,8 +11,8 @@ module.exports = {
   needsPreload: false,
   shape: 'steps',
   next(config, col, rng, id, step) {
-    const n = step.clients.length;
-    let x = step.clients.indexOf(id);
+    const n = step.clientIds.length;
+    let x = step.clientIds.indexOf(id);
     const end = config.workload.docs;
     // Timed inline rather than through a shared timing wrapper: one async layer (a promise and its
     // microtasks) less per op on the hot path.

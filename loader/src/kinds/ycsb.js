@@ -91,7 +91,7 @@ module.exports = {
     const chooser = keyChooser(p.records);
     const names = fieldNames(p.fields);
     const readShare = p.readproportion / (p.readproportion + p.updateproportion);
-    let left = p.operations_per_step ? share(p.operations_per_step, step.clients.length, id) : Infinity;
+    let left = p.operations_per_step ? share(p.operations_per_step, step.clientIds.length, id) : Infinity;
     return async (record, intended, now) => {
       if (left <= 0) return false;
       left--;
