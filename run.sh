@@ -255,6 +255,7 @@ main() {
   VERB=$verb
   LAB_CALLER_DIR=$PWD # where a relative path the user typed starts (caller_path)
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root
+  loader_deps_source >/dev/null # decided here, in the main shell, for every compose line of the run
   # compare parses the common flags itself: they are part of the comparison --resume restores.
   if [[ $verb == compare ]]; then
     verb_compare "$@"

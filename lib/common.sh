@@ -212,15 +212,20 @@ loader_on_host() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/nod
 # current lock file (npm writes node_modules/.package-lock.json at the end of an install; an older
 # one than package-lock.json is a stale install) with no compiled addon (*.node: built for this
 # host's OS, which may not be the image's); else "registry" (npm ci inside the build). With "host"
-# the image builds with no registry reachable.
+# the image builds with no registry reachable. Decided once per run (a find over node_modules) and
+# kept in LOADER_DEPS: run.sh main asks first, in the main shell, so that the answer outlives the
+# subshells that build each compose line.
+LOADER_DEPS=
 loader_deps_source() {
   local nm=$LAB_ROOT/loader/node_modules
-  if [[ -f $nm/.package-lock.json && -d $nm/mongodb && ! $LAB_ROOT/loader/package-lock.json -nt $nm/.package-lock.json ]] &&
-    [[ -z $(find "$nm" -name '*.node' -type f -print -quit 2>/dev/null) ]]; then
-    echo host
-  else
-    echo registry
+  if [[ -z $LOADER_DEPS ]]; then
+    LOADER_DEPS=registry
+    if [[ -f $nm/.package-lock.json && -d $nm/mongodb && ! $LAB_ROOT/loader/package-lock.json -nt $nm/.package-lock.json ]] &&
+      [[ -z $(find "$nm" -name '*.node' -type f -print -quit 2>/dev/null) ]]; then
+      LOADER_DEPS=host
+    fi
   fi
+  echo "$LOADER_DEPS"
 }
 
 # caller_path PATH: PATH as the user meant it: a relative one is taken from the directory the user

@@ -40,3 +40,15 @@ deps() { (LAB_ROOT=$LAB; source "$LAB/lib/common.sh"; loader_deps_source); }
   assert_success
   assert_output --partial "LAB_LOADER_DEPS=host"
 }
+
+@test "decided once per run, however many compose lines the run builds" {
+  # a find that logs each call: loader_deps_source's search of node_modules for compiled addons
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/sh\necho "$*" >>"%s/find.log"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR" "$(command -v find)" >"$BATS_TEST_TMPDIR/bin/find"
+  chmod +x "$BATS_TEST_TMPDIR/bin/find"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  PATH="$BATS_TEST_TMPDIR/bin:$PATH" lab up --engine wiredtiger
+  assert_success
+  (($(grep -c '^compose --project-directory' "$STUB_DOCKER_LOG") > 1)) || fail "up ran one compose command or none: $(calls)"
+  [ "$(grep -c "$LAB/loader/node_modules" "$BATS_TEST_TMPDIR/find.log")" = 1 ] || fail "$(cat "$BATS_TEST_TMPDIR/find.log")"
+}
