@@ -110,8 +110,6 @@ experiment_loader_check() {
   EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=() EXPERIMENT_CHECK_LINES=""
   if loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
-  elif [[ ${EXPERIMENT_ON_HOST:-0} == 1 && $DRY_RUN != 1 ]]; then
-    experiment_host_loader_ready # --uri runs the loader on this host: it says what is missing
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
     return 0
@@ -307,7 +305,9 @@ verb_experiment() {
     source "$LAB_ROOT/lib/ycsb.sh"
     ycsb_experiment "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
   elif [[ -n $uri ]]; then
-    EXPERIMENT_ON_HOST=1
+    # --uri runs the loader on this host: what it lacks there is said first (else its check would
+    # run in the loader's image)
+    [[ $DRY_RUN == 1 ]] || experiment_host_loader_ready
     experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} ${password_file:+--password-file "$password_file"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
   else
@@ -360,7 +360,6 @@ experiment_on_host() {
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   # The experiment file is read from this checkout (not the loader's own folder's).
   args+=(--experiments-dir "$LAB_ROOT/experiments")
-  [[ $DRY_RUN == 1 ]] || experiment_host_loader_ready
   # bin/lab-loader: node with the GC flags the loader's CPUs call for (one CPU: --single-threaded-gc).
   experiment_run_loader "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
 }

@@ -491,6 +491,14 @@ teardown() {
   nothing_started
 }
 
+@test "--uri without the loader's dependencies on this host: exit 1 naming the fix, not checked in the image" {
+  rm "$LAB/loader" # node stays on PATH; loader/node_modules is gone with the loader
+  lab experiment3 --uri mongodb://127.0.0.1:1/
+  assert_failure 1
+  assert_output "error: the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
+  nothing_started
+}
+
 # smoke_hook MODE: lib/experiment.sh's smoke_experiments with the CLI run (smoke_lab_raw) replaced
 # by a stand-in that writes a new results folder per experiment (MODE=writes) or nothing at all
 # (MODE=nothing, as a run that failed before writing); an older complete run is `latest` for each.
