@@ -82,48 +82,44 @@ k8s_cache_ratio() {
     printf "%.6f\n", int(r * 1000000 + 0.999999) / 1000000 }'
 }
 
-# k8s_exporter_sidecar INDENT: the lab's exporter (images/mongodb-exporter: the 1 s deadline fix)
-# in the pod of every mongod and mongos, talking to its own member only, with the flags of
-# compose/monitoring.yml. Its password is a file from the users Secret, as on Compose.
+# k8s_exporter_sidecar INDENT IMAGE: a member's sidecars and their volumes: the lab's exporter
+# (images/mongodb-exporter: the 1 s deadline fix) in the pod of every mongod and mongos, talking to
+# its own member only, with the flags of compose/monitoring.yml. Its password is a file from the
+# users Secret, as on Compose.
 k8s_exporter_sidecar() {
-  local pad=$1 image=$2
-  sed "s/^/$pad/" <<YAML
-- name: lab-exporter
-  image: $image
-  args:
-    - --password-file=/run/lab-secrets/exporter-password
-    - --
-    - --mongodb.uri=mongodb://127.0.0.1:$K8S_MONGOD_PORT/admin
-    - --mongodb.user=clusterMonitor
-    - --mongodb.global-conn-pool
-    - --mongodb.direct-connect
-    - --collector.diagnosticdata
-    - --collector.replicasetstatus
-    - --compatible-mode
-    - --log.level=warn
-  ports:
-    - name: lab-metrics
-      containerPort: $K8S_EXPORTER_PORT
-  resources:
-    requests: {cpu: ${K8S_EXPORTER_CPU_M}m, memory: $K8S_EXPORTER_MEM}
-    limits: {cpu: ${K8S_EXPORTER_CPU_M}m, memory: $K8S_EXPORTER_MEM}
-  volumeMounts:
-    - name: lab-exporter-password
-      mountPath: /run/lab-secrets
-      readOnly: true
-YAML
-}
-
-# k8s_exporter_volume INDENT: the exporter's password file, one key of the users Secret.
-k8s_exporter_volume() {
   sed "s/^/$1/" <<YAML
-- name: lab-exporter-password
-  secret:
-    secretName: $K8S_USERS_SECRET
-    defaultMode: 0440
-    items:
-      - key: MONGODB_CLUSTER_MONITOR_PASSWORD
-        path: exporter-password
+sidecars:
+  - name: lab-exporter
+    image: $2
+    args:
+      - --password-file=/run/lab-secrets/exporter-password
+      - --
+      - --mongodb.uri=mongodb://127.0.0.1:$K8S_MONGOD_PORT/admin
+      - --mongodb.user=clusterMonitor
+      - --mongodb.global-conn-pool
+      - --mongodb.direct-connect
+      - --collector.diagnosticdata
+      - --collector.replicasetstatus
+      - --compatible-mode
+      - --log.level=warn
+    ports:
+      - name: lab-metrics
+        containerPort: $K8S_EXPORTER_PORT
+    resources:
+      requests: {cpu: ${K8S_EXPORTER_CPU_M}m, memory: $K8S_EXPORTER_MEM}
+      limits: {cpu: ${K8S_EXPORTER_CPU_M}m, memory: $K8S_EXPORTER_MEM}
+    volumeMounts:
+      - name: lab-exporter-password
+        mountPath: /run/lab-secrets
+        readOnly: true
+sidecarVolumes:
+  - name: lab-exporter-password
+    secret:
+      secretName: $K8S_USERS_SECRET
+      defaultMode: 0440
+      items:
+        - key: MONGODB_CLUSTER_MONITOR_PASSWORD
+          path: exporter-password
 YAML
 }
 
@@ -354,10 +350,7 @@ $(k8s_storage '      ' "$engine" data "$data_cache" "$data_mem")
 $(k8s_resources '      ' "$(k8s_member_cpu "$data_cpus")" "$data_mem")
 $(k8s_placement '      ' shard "$placement")
 $(k8s_volume '      ' "$keeps" "$size" "$class")
-      sidecars:
-$(k8s_exporter_sidecar '        ' "$exporter_image")
-      sidecarVolumes:
-$(k8s_exporter_volume '        ')
+$(k8s_exporter_sidecar '      ' "$exporter_image")
   sharding:
     enabled: true
     balancer:
@@ -369,18 +362,12 @@ $(k8s_storage '      ' "$engine" cfg "$cfg_cache" "$cfg_mem")
 $(k8s_resources '      ' "$(k8s_member_cpu "$cfg_cpus")" "$cfg_mem")
 $(k8s_placement '      ' cfg "$placement")
 $(k8s_volume '      ' yes "$size" "$class")
-      sidecars:
-$(k8s_exporter_sidecar '        ' "$exporter_image")
-      sidecarVolumes:
-$(k8s_exporter_volume '        ')
+$(k8s_exporter_sidecar '      ' "$exporter_image")
     mongos:
       size: $mongos
 $(k8s_resources '      ' "$(k8s_member_cpu "$cfg_cpus")" "$cfg_mem")
 $(k8s_placement '      ' mongos "$placement")
-      sidecars:
-$(k8s_exporter_sidecar '        ' "$exporter_image")
-      sidecarVolumes:
-$(k8s_exporter_volume '        ')
+$(k8s_exporter_sidecar '      ' "$exporter_image")
 YAML
 }
 
