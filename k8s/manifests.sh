@@ -60,20 +60,10 @@ k8s_memory() {
   esac
 }
 
-# k8s_mib COMPOSE_MEM: the size in MiB.
-k8s_mib() {
-  case $1 in
-    *[mM]) echo "${1%?}" ;;
-    *[gG]) echo $((${1%?} * 1024)) ;;
-    *) echo $(($1 / 1048576)) ;;
-  esac
-}
-
 # k8s_cache_ratio ENGINE_WORD CACHE_GB MEM: the ratio that makes the operator pass exactly
 # CACHE_GB (its formulas and floor: k8s/README.md "Cache sizes").
 k8s_cache_ratio() {
-  local word=$1 cache=$2 mib
-  mib=$(k8s_mib "$3")
+  local word=$1 cache=$2 mib=$(($(mem_bytes "$3") >> 20))
   awk -v w="$word" -v c="$cache" -v m="$mib" 'BEGIN {
     base = (w == "wiredTiger") ? (m - 1024) / 1024 : m / 1024
     if (base <= 0) { print "0.5"; exit }   # below 1 GiB the operator uses its 0.25 GB floor

@@ -238,6 +238,18 @@ caller_path() {
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
+# mem_bytes SIZE: a Compose memory size (512m, 2g, 1536m, 1024k or bytes) in bytes.
+mem_bytes() {
+  local n=${1%[bBkKmMgG]} unit=${1: -1}
+  is_uint "$n" || { echo 0; return; }
+  case $unit in
+    k | K) echo $((n << 10)) ;;
+    m | M) echo $((n << 20)) ;;
+    g | G) echo $((n << 30)) ;;
+    *) echo "${1%[bB]}" ;;
+  esac
+}
+
 # parse_count FLAG TEXT MIN MAX: the lab's one whole-number grammar (as loader/src/numbers.js,
 # same messages; both are run over test/vectors/counts.tsv): digits only, MIN <= n <= MAX, a value
 # out of range named as typed with the bounds. Sets COUNT and returns 0, or sets COUNT_ERROR (one

@@ -137,7 +137,7 @@ k8s_check_node_fit() {
       cpus=$(profile_field "$PROFILE" cfg_cpus) mem=$(profile_field "$PROFILE" cfg_mem)
     fi
     need_cpu=$(awk -v c="$cpus" 'BEGIN { printf "%d", c * 1000 + 0.5 }')
-    need_mem=$(($(k8s_mib "$mem") + ${K8S_EXPORTER_MEM%Mi}))
+    need_mem=$((($(mem_bytes "$mem") >> 20) + ${K8S_EXPORTER_MEM%Mi}))
     nodes=$(kube_probe get nodes -l "lab.role=$role" -o json 2>/dev/null) || nodes=""
     if ! jq -e '.items' >/dev/null 2>&1 <<<"$nodes"; then
       warn "could not read the allocatable CPU and memory of the nodes labelled lab.role=$role (listing nodes needs a cluster-wide read): not checked that one member fits one node"

@@ -139,18 +139,6 @@ preflight_resources() {
   return 0
 }
 
-# mem_bytes SIZE: a Compose memory size (512m, 2g, 1536m, 1024k or bytes) in bytes.
-mem_bytes() {
-  local n=${1%[bBkKmMgG]} unit=${1: -1}
-  is_uint "$n" || { echo 0; return; }
-  case $unit in
-    k | K) echo $((n << 10)) ;;
-    m | M) echo $((n << 20)) ;;
-    g | G) echo $((n << 30)) ;;
-    *) echo "${1%[bB]}" ;;
-  esac
-}
-
 # preflight_up: what `up` (and `smoke`, before its first up) checks before it starts anything:
 # docker and Compose versions, the daemon (and what an engine before 25 leaves out), no other
 # engine's stack, the profile fits the daemon.
