@@ -76,7 +76,7 @@ LAB_SECRETS_DIR=$(stack_secrets_dir)
 LAB_UID=$(id -u)
 LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
-LAB_DATA_CACHE_GB_WHOLE=$(profile_field "$PROFILE" data_cache_gb | awk '{ n = int($1); if (n < $1) n++; if (n < 1) n = 1; print n }')
+LAB_DATA_CACHE_GB_WHOLE=$(stack_whole_gb "$(profile_field "$PROFILE" data_cache_gb)")
 LAB_OPLOG_MB=$(stack_oplog_mb "$ENGINE" "$PROFILE")
 LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
 LAB_LOADER_DEPS=$(loader_deps_source)
@@ -93,6 +93,9 @@ ENV
 }
 # Verbs that need more interpolated values (a fault's small oplog, say) append NAME=VALUE here.
 STACK_EXTRA_ENV=()
+
+# stack_whole_gb GB: GB rounded up to a whole number, at least 1: a whole-GB cache flag's value.
+stack_whole_gb() { awk -v g="$1" 'BEGIN { n = int(g); if (n < g) n++; if (n < 1) n = 1; print n }'; }
 
 # stack_oplog_mb ENGINE PROFILE: the shard members' --oplogSize in MB. The engines table's
 # oplog_mb, or for an engine that keeps its oplog inside its cache flag's store (oplog_share, a
@@ -211,7 +214,7 @@ stack_member_mem_mb() {
   if [[ $flag == - ]]; then
     cache_mb=0
   elif printf '%s\n' "${WHOLE_GB_CACHE_FLAGS[@]}" | grep -qxF -- "$flag"; then
-    cache_mb=$(awk -v g="$cache_gb" 'BEGIN { n = int(g); if (n < g) n++; if (n < 1) n = 1; print n * 1024 }')
+    cache_mb=$(($(stack_whole_gb "$cache_gb") * 1024))
   else
     cache_mb=$(awk -v g="$cache_gb" 'BEGIN { printf "%d", g * 1024 + 0.5 }')
   fi

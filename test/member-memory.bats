@@ -33,3 +33,21 @@ setup() { setup_lab; }
   # the figures by hand for the default profile (0.5 GB of cache): 512 MB, never 500
   [[ $(stack_member_mem_mb wiredtiger laptop) == "1024 1536 512 0 512" ]] || fail "wiredtiger laptop: $(stack_member_mem_mb wiredtiger laptop)"
 }
+
+@test "a whole-GB cache flag: the same rounding (up, at least 1 GB) in what Compose gets and what up checks" {
+  # profiles of this test's own: the table's data_cache_gb (0.5, 1) round the same with or without
+  # either half of the rule
+  printf 'wide\t4g\t2\t1.5\t512m\t1\t0.25\ttest: 1.5 GB of cache\t1\n' >>"$LAB/compose/profiles.tsv"
+  printf 'thin\t2g\t2\t0\t512m\t1\t0.25\ttest: no cache given\t1\n' >>"$LAB/compose/profiles.tsv"
+  lab up --engine rocksdb --profile wide --dry-run
+  assert_success
+  assert_output --partial " LAB_DATA_CACHE_GB_WHOLE=2 "
+  lab up --engine rocksdb --profile thin --dry-run
+  assert_success
+  assert_output --partial " LAB_DATA_CACHE_GB_WHOLE=1 "
+  # shellcheck source=/dev/null
+  source "$LAB/run.sh"
+  [[ $(stack_member_mem_mb rocksdb wide) == "$((2048 + $(engine_field rocksdb mem_beyond_cache_mb) + 512)) 4096 2048 "* ]] ||
+    fail "rocksdb wide: $(stack_member_mem_mb rocksdb wide)"
+  [[ $(stack_member_mem_mb rocksdb thin) == *" 2048 1024 "* ]] || fail "rocksdb thin: $(stack_member_mem_mb rocksdb thin)"
+}
