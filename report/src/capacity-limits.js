@@ -41,8 +41,8 @@ function applyCapacityLimits(sections, runs) {
       return { ...s, geomean: s.samples.length ? sig(gm(s.samples)) : null, brackets: usable, interval: iv };
     });
     // capacityReport's verdicts stand (the samples are the same); each is only widened
-    const sideOf = (engine) => c.sides.find((s) => s.engine === engine);
-    c.verdicts = c.verdicts.map((v) => widen(v, sideOf(v.engines[0]), sideOf(v.engines[1])));
+    const sideOf = (name) => c.sides.find((s) => s.side === name);
+    c.verdicts = c.verdicts.map((v) => widen(v, sideOf(v.sides[0]), sideOf(v.sides[1])));
   }
   return sections;
 }
@@ -50,7 +50,7 @@ function applyCapacityLimits(sections, runs) {
 // widen(v, A, B): the t interval times the sides' bracket factors, faster side first as v reads.
 function widen(v, A, B) {
   if (!Array.isArray(v.ci)) return v;
-  const [hi, lo] = v.faster === A.engine ? [A, B] : [B, A];
+  const [hi, lo] = v.faster === A.side ? [A, B] : [B, A];
   const up = gm(hi.brackets.map((b) => b.fail)) / gm(hi.brackets.map((b) => b.pass));
   const down = gm(lo.brackets.map((b) => b.pass)) / gm(lo.brackets.map((b) => b.fail));
   // stored to 6 significant digits: exact factors multiply to 2.0000000000000004

@@ -35,14 +35,14 @@
     };
     const leftOut = (s) => (hostLimited(s).length && s.median !== null ? `; ${hostLimited(s).length} host-limited run(s) left out` : '');
     box.append(el('p', { class: 'meta' }, c.sides.map((s) => (s.median === null && hostLimited(s).length
-      ? `${s.engine}: ${hostFigure(s)} of ${hostLimited(s).length} host-limited of ${s.runs} run(s); ${s.clients.join(',')} clients)`
-      : `${s.engine}: ${s.median === null ? 'no capacity' : figure(s)} of ${s.samples.length} usable of ${s.runs} run(s)${leftOut(s)}; ${s.clients.join(',')} clients)`)).join('; ')));
-    const caveats = c.sides.flatMap((s) => hostLimited(s).map((h) => el('li', { class: 'host-limited' }, `${s.engine} host-limited (${h.run}): ${h.text}`)));
+      ? `${s.side}: ${hostFigure(s)} of ${hostLimited(s).length} host-limited of ${s.runs} run(s); ${s.clients.join(',')} clients)`
+      : `${s.side}: ${s.median === null ? 'no capacity' : figure(s)} of ${s.samples.length} usable of ${s.runs} run(s)${leftOut(s)}; ${s.clients.join(',')} clients)`)).join('; ')));
+    const caveats = c.sides.flatMap((s) => hostLimited(s).map((h) => el('li', { class: 'host-limited' }, `${s.side} host-limited (${h.run}): ${h.text}`)));
     if (caveats.length) box.append(el('ul', { class: 'caveats' }, caveats));
-    const data = c.sides.flatMap((s) => s.curve.filter((p) => p.intended_us > 0).map((p) => ({ ...p, engine: s.engine, ms: p.intended_us / 1000, series: `${s.engine} ${p.run}` })));
+    const data = c.sides.flatMap((s) => s.curve.filter((p) => p.intended_us > 0).map((p) => ({ ...p, side: s.side, ms: p.intended_us / 1000, series: `${s.side} ${p.run}` })));
     if (!data.length) continue;
     const msAll = [...data.map((d) => d.ms), c.sla.target_ms];
-    const fig = el('figure', { class: 'chart', 'data-kind': 'capacity-curve', 'data-engines': c.sides.map((s) => s.engine).join(',') });
+    const fig = el('figure', { class: 'chart', 'data-kind': 'capacity-curve', 'data-sides': c.sides.map((s) => s.side).join(',') });
     fig.append(el('figcaption', {}, `${c.experiment}: intended ${c.sla.percentile} (ms, log) against the achieved rate, each step of each search; dashed: the SLA; hollow: a step that failed`));
     fig.append(Plot.plot({
       width: 760, height: 320, marginLeft: 70, marginRight: 20, marginTop: 30, style: { fontSize: '12px' },
@@ -52,9 +52,9 @@
       marks: [
         Plot.ruleY([c.sla.target_ms], { stroke: '#c00', strokeDasharray: '6,4' }),
         Plot.text([c.sla.target_ms], { y: (d) => d, text: () => `SLA ${sla}`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#c00' }),
-        Plot.line([...data].sort((a, b) => a.offered - b.offered), { x: 'achieved', y: 'ms', stroke: 'engine', z: 'series', strokeOpacity: 0.5 }),
-        Plot.dot(data.filter((d) => d.passed), { x: 'achieved', y: 'ms', fill: 'engine', r: 4, tip: true }),
-        Plot.dot(data.filter((d) => !d.passed), { x: 'achieved', y: 'ms', stroke: 'engine', r: 4, tip: true }),
+        Plot.line([...data].sort((a, b) => a.offered - b.offered), { x: 'achieved', y: 'ms', stroke: 'side', z: 'series', strokeOpacity: 0.5 }),
+        Plot.dot(data.filter((d) => d.passed), { x: 'achieved', y: 'ms', fill: 'side', r: 4, tip: true }),
+        Plot.dot(data.filter((d) => !d.passed), { x: 'achieved', y: 'ms', stroke: 'side', r: 4, tip: true }),
       ],
     }));
     box.append(fig);

@@ -6,13 +6,13 @@
 // dimension compared and server identity (compare.js nameSides: the throughput verdicts' sides,
 // so runs on 7.0 and 8.0 under one label are two sides, never one): the capacities over
 // repetitions, each side's latency-throughput curve, and per pair of sides a verdict by the
-// throughput verdict's own rule (verdict.js judge: ratio of geometric means, Welch t interval at
+// throughput verdict's own rule (verdict.js verdictOf: ratio of geometric means, Welch t interval at
 // 95%, at least 2 usable repetitions per side; a CI spanning 1.0 shows no difference):
 // "wiredtiger sustains 1.8x inmemory's rate at p99 <= 10 ms (95% CI ...)".
 const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
 const { median, round } = require('../../common/stats');
-const { judge, LEVEL, verdictSentence } = require('./verdict');
+const { LEVEL, verdictOf } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
 const { runOrder, notInterleaved, SEQUENTIAL_NOTE } = require('./drift');
 const { wrap } = require('./table');
@@ -28,7 +28,7 @@ function unusable(r, multiHost) {
   return searchExclusion(r.capacity); // the loader's --repeat line applies the same rule
 }
 
-function side(engine, runs) {
+function side(name, runs) {
   const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group && x.repetition === r.repetition).length : 1);
   const why = runs.map((r) => unusable(r, partsOf(r) > 1));
   const usable = runs.filter((_, i) => why[i] === null);
@@ -36,7 +36,7 @@ function side(engine, runs) {
   const excluded = {};
   for (const w of why) if (w) excluded[w] = (excluded[w] || 0) + 1;
   return {
-    engine,
+    side: name,
     runs: runs.length,
     samples,
     sample_runs: usable.map((r) => r.dir), // each sample's run, in the same order
@@ -64,17 +64,14 @@ function intervalOf(samples) {
   return { level: LEVEL, low: sig(ci.low), high: sig(ci.high), df: ci.df, method: 'Student t on log(capacity), exponentiated' };
 }
 
+// capacityVerdict(sla, A, B): two sides' searches judged (verdict.js verdictOf), the ratio and
+// interval stored to 6 significant digits.
 function capacityVerdict(sla, A, B) {
-  const base = { engines: [A.engine, B.engine], runs: [A.runs, B.runs], usable: [A.samples.length, B.samples.length] };
-  const exText = [A, B].filter((x) => Object.keys(x.excluded).length).map((x) => `${x.engine}: ${Object.entries(x.excluded).map(([k, n]) => `${k} in ${n} of ${x.runs} run(s)`).join(', ')}`).join('; ');
-  const j = judge(A.samples, B.samples);
-  if (!j) {
-    const why = `${A.engine} has ${A.samples.length} usable run(s), ${B.engine} ${B.samples.length}; a confidence interval needs at least 2 repetitions of each (--repeat)${exText ? `; ${exText}` : ''}`;
-    return { ...base, status: 'no-verdict', ratio: null, ci: null, sentence: `capacity at ${slaText(sla)}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
-  }
-  const [hi, lo] = j.first ? [B, A] : [A, B];
-  const sentence = verdictSentence(`capacity at ${slaText(sla)}`, j, hi.engine, lo.engine, (r) => `${hi.engine} sustains ${r}x ${lo.engine}'s rate at ${slaText(sla)}`);
-  return { ...base, status: j.spans ? 'no-difference' : 'verdict', faster: hi.engine, slower: lo.engine, ratio: sig(j.ratio), ci: j.ci.map(sig), df: j.df, sentence: exText ? `${sentence}; ${exText}, those runs excluded` : sentence };
+  const excluded = [A, B].filter((x) => Object.keys(x.excluded).length).map((x) => `${x.side}: ${Object.entries(x.excluded).map(([k, n]) => `${k} in ${n} of ${x.runs} run(s)`).join(', ')}`).join('; ');
+  const says = (r, better, other) => `${better} sustains ${r}x ${other}'s rate at ${slaText(sla)}`;
+  const v = verdictOf(`capacity at ${slaText(sla)}`, A, B, { says, excluded });
+  const rounded = v.ratio === null ? {} : { ratio: sig(v.ratio), ci: v.ci.map(sig) };
+  return { runs: [A.runs, B.runs], usable: [A.samples.length, B.samples.length], ...v, ...rounded };
 }
 
 // orderGuard(v, sla, A, B, runsA, runsB): the throughput verdicts' order rule (src/drift.js
@@ -86,7 +83,7 @@ function orderGuard(v, sla, A, B, runsA, runsB) {
   const { order, first } = runOrder(runsA.map(place), runsB.map(place), usable(A, runsA), usable(B, runsB));
   const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : null };
   if (order !== 'sequential' || !['verdict', 'no-difference'].includes(v.status)) return out;
-  return { ...out, ...notInterleaved(v, `capacity at ${slaText(sla)}`, [A.engine, B.engine], first) };
+  return { ...out, ...notInterleaved(v, `capacity at ${slaText(sla)}`, [A.side, B.side], first) };
 }
 
 // capacityReport(runs, by) -> [{ experiment, set, sla, sides, verdicts }] for the runs with a
@@ -109,7 +106,7 @@ function capacityReport(runs, by = 'engine') {
     const values = [...new Set(rs.map((r) => r.side))].sort();
     const sides = values.map((v) => side(v, rs.filter((r) => r.side === v)));
     const verdicts = [];
-    const runsOf = (S) => rs.filter((r) => r.side === S.engine);
+    const runsOf = (S) => rs.filter((r) => r.side === S.side);
     for (let i = 0; i < sides.length; i++) for (let j = i + 1; j < sides.length; j++) verdicts.push(orderGuard(capacityVerdict(sla, sides[i], sides[j]), sla, sides[i], sides[j], runsOf(sides[i]), runsOf(sides[j])));
     out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
   }
@@ -130,10 +127,10 @@ function capacityText(sections) {
     out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}`);
     // each side's figure, then its own interval on the line below it
     for (const s of c.sides) {
-      out.push(...wrap(`${s.engine} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
+      out.push(...wrap(`${s.side} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
       if (s.median !== null && s.interval) out.push(...wrap(intervalText(s), '      ', '    '));
     }
-    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.engine} host-limited: ${h.text}`, '      ', '    '));
+    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.side} host-limited: ${h.text}`, '      ', '    '));
     for (const v of c.verdicts) out.push(...wrap(v.sentence, '    ', '  '));
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }

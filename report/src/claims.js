@@ -295,7 +295,7 @@ const DERIVED = { 'footprint.data_dir_bytes_per_doc': dataDirPerDoc };
 function runAggregate(runs, side, metric) {
   const read = DERIVED[metric] || ((rec) => getPath(rec, metric));
   const xs = runs.map((r) => read(r.record)).filter((x) => typeof x === 'number' && x > 0);
-  return { engine: side, runs: runs.length, excluded: {}, verdict_samples: xs };
+  return { side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 
 // The step where the two sides together do most: the highest product of their geometric means.
@@ -372,7 +372,7 @@ function steadinessAggregate(runs, side, figure) {
     const vals = r.points.filter((p) => p.stability && stepExclusion(p) === null).map((p) => p.stability[figure]).filter((x) => typeof x === 'number');
     return vals.length ? vals.reduce((a, x) => a + x, 0) / vals.length : null;
   }).filter((x) => typeof x === 'number' && x > 0);
-  return { engine: side, runs: runs.length, excluded: {}, verdict_samples: xs };
+  return { side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 
 function evalSteadiness(claim, results) {
@@ -398,10 +398,7 @@ function perSide(claim, results, fn) {
   });
 }
 
-const caseAgg = (runs, name) => {
-  const a = aggregate(runs, name, name);
-  return a ? { ...a, engine: name } : null;
-};
+const caseAgg = (runs, name) => aggregate(runs, name, name);
 
 function evalCost(claim, results) {
   const t = claim.test;
@@ -455,7 +452,7 @@ function evalOrdering(claim, results) {
   const pick = choose(claim, results, names);
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
-  return [{ ...orderPairs(claim, (n) => { const a = aggregate(pick.bySide.get(n), t.point, n); return a && { ...a, engine: n }; }), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
+  return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n)), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
 }
 
 // A usable point's latency: the geometric mean over its ops of latency_us.p50 (ms shown).

@@ -4,14 +4,15 @@
 // (--by: engine by default) and server identity (sideKey), per point and side the aggregates over
 // repetitions, per pair of sides a verdict, and the summary rows the page and the terminal open
 // with. No experiment name appears here: every experiment is a list of points with ops.
-// (Inside, a side is still called "engine": with --by engine, the default, it is one.)
+// A side is named `side` throughout (with --by engine, the default, it is an engine label; with
+// --by platform a platform); `engine` is only ever the run's engine label.
 const { mergeGroups } = require('./merge');
 const { dimensionValue } = require('./identity');
 const { restartNotes } = require('./restarts');
 const { fingerprint, diffParameters } = require('./params');
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { median } = require('./stats');
-const { judge, LEVEL, verdictSentence } = require('./verdict');
+const { LEVEL, verdictOf } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
 // the drift guard and order mark over each verdict (src/drift.js)
@@ -24,8 +25,8 @@ const { EXCLUSIONS, stepExclusion } = require('../../common/step-exclusion');
 function runRef(r) {
   return {
     id: Array.isArray(r.dir) ? r.dir.join(' + ') : r.dir,
+    side: r.side,
     engine: r.engine,
-    label_engine: r.label_engine ?? r.engine,
     labels: r.labels,
     identity: r.identity,
     group: r.group,
@@ -51,7 +52,7 @@ function latencyOver(parts) {
   return { latency_us: { count: counts.length ? counts.reduce((a, b) => a + b, 0) : null, p50: pick('p50'), p99: pick('p99'), p999: pick('p999') }, latency_source: `median of ${parts.length} run(s)' own percentiles (no histograms stored)` };
 }
 
-function aggregate(results, pointName, engine) {
+function aggregate(results, pointName, side) {
   const pts = results.map((r) => r.points.find((p) => p.name === pointName)).filter(Boolean);
   if (!pts.length) return null;
   const why = pts.map(stepExclusion);
@@ -83,7 +84,7 @@ function aggregate(results, pointName, engine) {
   const costs = pts.map((p) => p.relative_to_baseline?.change_percent).filter((x) => typeof x === 'number');
   return {
     point: pointName,
-    engine,
+    side,
     order: pts[0].order,
     clients: pts[0].clients,
     parameters: pts[0].parameters, // a case's own settings, if any
@@ -124,48 +125,29 @@ function spread(xs) {
   return { median: median(n), fastest: n.length ? Math.max(...n) : null, slowest: n.length ? Math.min(...n) : null };
 }
 
+// verdict(point, A, B): two sides' aggregates at one point, judged on their usable samples
+// (verdict.js verdictOf), the samples kept beside it.
 function verdict(point, A, B) {
-  const base = { point, engines: [A.engine, B.engine], runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length] };
-  const lim = [A, B].filter((x) => Object.keys(x.excluded).length);
-  const limText = lim.map((x) => `${x.engine}: ${excludedText(x)}`).join('; ');
-  const a = A.verdict_samples;
-  const b = B.verdict_samples;
-  const j = judge(a, b);
-  if (!j) {
-    let why;
-    if (lim.length) why = `${limText}, excluded`;
-    else why = `${A.engine} has ${a.length} usable run(s), ${B.engine} ${b.length}; a confidence interval needs at least 2 repetitions of each (--repeat)`;
-    return { ...base, status: lim.length ? 'excluded' : 'no-verdict', ratio: null, ci: null, sentence: `${point}: no verdict possible between ${A.engine} and ${B.engine} (${why})` };
-  }
-  // The faster side first so it reads "X is 1.8x Y".
-  const [hi, lo, sh, sl] = j.first ? [B, A, b, a] : [A, B, a, b];
-  const sentence = verdictSentence(point, j, hi.engine, lo.engine);
-  return {
-    ...base,
-    status: j.spans ? 'no-difference' : 'verdict',
-    faster: hi.engine,
-    slower: lo.engine,
-    ratio: j.ratio,
-    ci: j.ci,
-    df: j.df,
-    samples: { [hi.engine]: sh, [lo.engine]: sl },
-    sentence: lim.length ? `${sentence}; ${limText}, those runs excluded` : sentence,
-  };
+  const excluded = [A, B].filter((x) => Object.keys(x.excluded).length).map((x) => `${x.side}: ${excludedText(x)}`).join('; ');
+  const v = verdictOf(point, { side: A.side, samples: A.verdict_samples }, { side: B.side, samples: B.verdict_samples }, { excluded });
+  const samples = v.ratio === null ? {} : { samples: { [A.side]: A.verdict_samples, [B.side]: B.verdict_samples } };
+  return { point, runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length], ...v, ...samples };
 }
 
-function timelineOf(r) {
-  return { id: r.dir, engine: r.engine, host: r.host, group: r.group, repetition: r.repetition, complete: r.complete, seconds: r.timeline };
+// timelineOf(part, side): one host's per-second timeline of a run, under its side's name.
+function timelineOf(r, side) {
+  return { id: r.dir, side, host: r.host, group: r.group, repetition: r.repetition, complete: r.complete, seconds: r.timeline };
 }
 
 function buildSet(results, incomplete, key, idx) {
-  const engines = [...new Set(results.map((r) => r.engine))].sort();
+  const sides = [...new Set(results.map((r) => r.side))].sort();
   const pointNames = [];
   for (const r of results) for (const p of [...r.points].sort((x, y) => x.order - y.order)) if (!pointNames.includes(p.name)) pointNames.push(p.name);
   const aggregates = [];
-  for (const e of engines) {
-    const rs = results.filter((r) => r.engine === e);
+  for (const side of sides) {
+    const rs = results.filter((r) => r.side === side);
     for (const p of pointNames) {
-      const a = aggregate(rs, p, e);
+      const a = aggregate(rs, p, side);
       if (a) aggregates.push(a);
     }
   }
@@ -173,15 +155,15 @@ function buildSet(results, incomplete, key, idx) {
   usableFigures(aggregates, results, (x) => stepExclusion(x) === null);
   const verdicts = [];
   for (const p of pointNames) {
-    for (let i = 0; i < engines.length; i++) {
-      for (let j = i + 1; j < engines.length; j++) {
-        const A = aggregates.find((x) => x.point === p && x.engine === engines[i]);
-        const B = aggregates.find((x) => x.point === p && x.engine === engines[j]);
+    for (let i = 0; i < sides.length; i++) {
+      for (let j = i + 1; j < sides.length; j++) {
+        const A = aggregates.find((x) => x.point === p && x.side === sides[i]);
+        const B = aggregates.find((x) => x.point === p && x.side === sides[j]);
         if (!A || !B) continue;
         // the verdict as verdict() gives it, then the order and drift guard over it (src/drift.js),
         // which reads the order on every run of the two sides, incomplete ones too
-        const sideRuns = [engines[i], engines[j]].map((e) => [...results, ...incomplete].filter((r) => r.engine === e));
-        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [engines[i], engines[j]], sides: sideRuns, usable: (x) => stepExclusion(x) === null }));
+        const sideRuns = [sides[i], sides[j]].map((e) => [...results, ...incomplete].filter((r) => r.side === e));
+        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [sides[i], sides[j]], sides: sideRuns, usable: (x) => stepExclusion(x) === null }));
       }
     }
   }
@@ -190,14 +172,14 @@ function buildSet(results, incomplete, key, idx) {
     id: idx + 1,
     fingerprint: key,
     parameters: first.parameters,
-    engines,
+    sides,
     points: pointNames,
     published: publishedSeries(first.published),
     runs: results.map(runRef),
     incomplete: incomplete.map(runRef),
     aggregates,
     verdicts,
-    timelines: [...results, ...incomplete].flatMap((r) => r.parts.map(timelineOf)),
+    timelines: [...results, ...incomplete].flatMap((r) => r.parts.map((part) => timelineOf(part, r.side))),
   };
 }
 
@@ -259,9 +241,7 @@ function buildExperiment(name, results, by) {
   const sets = entries.map(([key, v], i) => {
     const all = [...v.complete, ...v.incomplete];
     nameSides(all, by);
-    // the rest of the report reads `engine` as the series name: here it is the side
-    const asSide = (r) => ({ ...r, label_engine: r.engine, engine: r.side, parts: r.parts.map((p) => ({ ...p, engine: r.side })) });
-    const set = buildSet(v.complete.map(asSide), v.incomplete.map(asSide), key, i);
+    const set = buildSet(v.complete, v.incomplete, key, i);
     set.compared_on = v.key;
     return set;
   });
@@ -271,7 +251,7 @@ function buildExperiment(name, results, by) {
     diffs: diffParameters(sets[0].compared_on, [s.compared_on]),
   }));
   for (const d of differences) {
-    d.sentence = `set ${d.sets[1]} (${sets[d.sets[1] - 1].engines.join(', ') || 'incomplete runs only'}) is not compared with set ${d.sets[0]} (${sets[0].engines.join(', ')}): ${d.diffs.map((x) => x.text).join('; ')}`;
+    d.sentence = `set ${d.sets[1]} (${sets[d.sets[1] - 1].sides.join(', ') || 'incomplete runs only'}) is not compared with set ${d.sets[0]} (${sets[0].sides.join(', ')}): ${d.diffs.map((x) => x.text).join('; ')}`;
   }
   return { name, sets, differences };
 }
@@ -295,9 +275,9 @@ function summaryRows(experiments, safety, by) {
   const rows = [];
   for (const ex of experiments) {
     for (const set of ex.sets) {
-      const sideEngine = new Map([...set.runs, ...set.incomplete].map((r) => [r.engine, r.label_engine]));
+      const sideEngine = new Map([...set.runs, ...set.incomplete].map((r) => [r.side, r.engine]));
       const cell = (p, e) => {
-        const a = set.aggregates.find((x) => x.point === p && x.engine === e);
+        const a = set.aggregates.find((x) => x.point === p && x.side === e);
         const facts = a ? safetyOf(a, safety, by, sideEngine.get(e)) : [];
         return facts.length ? [`${e}: ${facts.join(', ')}`] : [];
       };
@@ -306,12 +286,12 @@ function summaryRows(experiments, safety, by) {
         const vs = set.verdicts.filter((v) => v.point === p);
         if (!vs.length) {
           const sides = set.aggregates.filter((x) => x.point === p);
-          rows.push({ ...base, sides: sides.map((x) => x.engine), status: 'one-side', runs: sides.map((x) => x.runs), usable: sides.map((x) => x.verdict_samples.length), excluded: sides.map((x) => x.excluded), safety: sides.flatMap((x) => cell(p, x.engine)), sentence: `${p}: one side only (${sides.map((x) => x.engine).join(', ') || 'no complete run'}): nothing to compare` });
+          rows.push({ ...base, sides: sides.map((x) => x.side), status: 'one-side', runs: sides.map((x) => x.runs), usable: sides.map((x) => x.verdict_samples.length), excluded: sides.map((x) => x.excluded), safety: sides.flatMap((x) => cell(p, x.side)), sentence: `${p}: one side only (${sides.map((x) => x.side).join(', ') || 'no complete run'}): nothing to compare` });
           continue;
         }
         for (const v of vs) {
-          const ex2 = v.engines.map((e) => set.aggregates.find((x) => x.point === p && x.engine === e).excluded);
-          rows.push({ ...base, sides: v.engines, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.engines.flatMap((e) => cell(p, e)), sentence: v.sentence,
+          const ex2 = v.sides.map((e) => set.aggregates.find((x) => x.point === p && x.side === e).excluded);
+          rows.push({ ...base, sides: v.sides, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.sides.flatMap((e) => cell(p, e)), sentence: v.sentence,
           order_note: v.order_note ?? null, drift: v.drift ?? null }); // src/drift.js
         }
       }
@@ -328,7 +308,9 @@ function buildReport(input, meta = {}) {
   const experiments = names.map((n) => buildExperiment(n, results.filter((r) => r.experiment === n), by));
   const safety = safetyRows(input.faults, experiments);
   return {
-    report_version: 2,
+    // 3: a side is `side` everywhere (sets' sides, aggregates' and timelines' side, verdicts'
+    // sides); runs carry both their side and their engine label (2 called the side `engine`).
+    report_version: 3,
     generated_at: meta.generatedAt || new Date().toISOString(),
     inputs: meta.inputs || [],
     filters: meta.filters || {},

@@ -26,14 +26,14 @@
       el('tbody', {}, rows.map((r) => el('tr', { class: r.cls, ...(r.attrs || {}) }, r.span ? el('td', { colspan: head.length }, r.span) : (r.cells || r).map((c) => el('td', {}, c))))));
   }
 
-  function chart(parent, kind, caption, engines, options) {
-    const fig = el('figure', { class: 'chart', 'data-kind': kind, 'data-engines': engines.join(',') });
+  function chart(parent, kind, caption, sides, options) {
+    const fig = el('figure', { class: 'chart', 'data-kind': kind, 'data-sides': sides.join(',') });
     fig.append(el('figcaption', {}, caption));
     fig.append(Plot.plot({ width: 760, height: 320, marginLeft: 70, marginRight: 20, marginTop: 30, style: { fontSize: '12px' }, ...options }));
     parent.append(fig);
   }
 
-  // Throughput per point per engine for one op type (measure: ops_per_s, or docs_per_s / mb_per_s
+  // Throughput per point per side for one op type (measure: ops_per_s, or docs_per_s / mb_per_s
   // where the kind records them): the median of the repetitions (dot and line), the fastest
   // (triangle: the figure seeds/000 kept), the slowest-fastest bar, the seed's numbers as dashed
   // reference lines and loader-limited points ringed in red.
@@ -47,7 +47,7 @@
     // ops/s is drawn from the usable runs (src/usable.js); excluded runs hollow and grey
     const fromUsable = measure === 'ops_per_s' ? (a) => a.usable?.ops[op] : () => null;
     const data = set.aggregates.filter((a) => a.ops[op] && typeof a.ops[op][`${measure}_median`] === 'number').map((a) => ({
-      point: a.point, engine: a.engine, rate: fromUsable(a)?.median ?? a.ops[op][`${measure}_median`],
+      point: a.point, side: a.side, rate: fromUsable(a)?.median ?? a.ops[op][`${measure}_median`],
       min: fromUsable(a)?.slowest ?? a.ops[op][`${measure}_slowest`], max: fromUsable(a)?.fastest ?? a.ops[op][`${measure}_fastest`], fastest: fromUsable(a)?.fastest ?? a.ops[op][`${measure}_fastest`],
       limited: a.loader_limited_runs > 0, limitedRuns: a.loader_limited_runs, runs: a.runs,
       excluded: exclLabel(a), measured: a.verdict_samples.length > 0,
@@ -58,7 +58,7 @@
     const measured = data.filter((d) => d.measured);
     const notMeasured = data.filter((d) => !d.measured);
     const marked = data.filter((d) => d.excluded);
-    const hollow = measure === 'ops_per_s' ? set.aggregates.flatMap((a) => (a.excluded_values?.[op] || []).map((v) => ({ point: a.point, engine: a.engine, value: v }))) : [];
+    const hollow = measure === 'ops_per_s' ? set.aggregates.flatMap((a) => (a.excluded_values?.[op] || []).map((v) => ({ point: a.point, side: a.side, value: v }))) : [];
     // The seed's published numbers never rescale the measured points: those within the measured
     // range are dashed lines, those above it are named at the top of the chart (off scale).
     const top = Math.max(...data.map((d) => d.max ?? d.rate), ...hollow.map((d) => d.value)) * 1.15;
@@ -74,7 +74,7 @@
       (pubAll.length ? `; published ${set.published.source}: ${pub.length ? 'dashed' : ''}${pub.length && pubOff.length ? ', ' : ''}${pubOff.length ? 'above the measured range, named at the top (off scale)' : ''}` : '') +
       (hollow.length ? '; hollow grey dots: excluded runs, one each (never in the median)' : '') +
       (marked.length ? `; red ring: runs excluded from verdicts (loader-limited, errors, unsupported, shared host, docs lost: n of the ${x}'s runs); grey cross: no run usable for a verdict` : '');
-    chart(parent, kind, caption, set.engines, {
+    chart(parent, kind, caption, set.sides, {
       x: { type: 'point', domain: set.points, label: x, padding: 0.3 },
       y: { label: `${op} ${unit}`, grid: true, zero: true, domain: [0, top] },
       color,
@@ -82,16 +82,16 @@
         Plot.ruleY(pub, { y: 'value', stroke: '#777', strokeDasharray: '5,4' }),
         Plot.text(pub, { y: 'value', text: (d) => `published ${d.name}: ${d.said}`, frameAnchor: 'left', textAnchor: 'start', dy: -7, fill: '#555' }),
         ...pubOff.map((p, i) => Plot.text([p], { text: (d) => `\u2191 published ${d.name}: ${d.said} (off scale)`, frameAnchor: 'top-left', textAnchor: 'start', dx: 4, dy: 4 + 13 * i, fill: '#555' })),
-        // slowest-fastest of the repetitions, one bar per engine side by side so they never hide each other
-        ...set.engines.map((e, i) => Plot.ruleX(measured.filter((d) => d.engine === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'engine', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.engines.length - 1) / 2) * 6 })),
-        Plot.line(measured, { x: 'point', y: 'rate', stroke: 'engine' }),
-        Plot.dot(measured, { x: 'point', y: 'rate', fill: 'engine', r: 4, tip: true }),
-        ...set.engines.map((e, i) => Plot.dot(measured.filter((d) => d.engine === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'engine', symbol: 'triangle', r: 4, dx: (i - (set.engines.length - 1) / 2) * 6 })),
+        // slowest-fastest of the repetitions, one bar per side, side by side so they never hide each other
+        ...set.sides.map((e, i) => Plot.ruleX(measured.filter((d) => d.side === e), { x: 'point', y1: 'min', y2: 'max', stroke: 'side', strokeWidth: 3, strokeOpacity: 0.5, dx: (i - (set.sides.length - 1) / 2) * 6 })),
+        Plot.line(measured, { x: 'point', y: 'rate', stroke: 'side' }),
+        Plot.dot(measured, { x: 'point', y: 'rate', fill: 'side', r: 4, tip: true }),
+        ...set.sides.map((e, i) => Plot.dot(measured.filter((d) => d.side === e && d.runs > 1), { x: 'point', y: 'fastest', stroke: 'side', symbol: 'triangle', r: 4, dx: (i - (set.sides.length - 1) / 2) * 6 })),
         Plot.dot(hollow, { x: 'point', y: 'value', stroke: '#999', fill: 'none', r: 3, className: 'excluded-run' }),
         Plot.dot(notMeasured, { x: 'point', y: 'rate', symbol: 'times', stroke: '#888', r: 5 }),
         Plot.dot(marked, { x: 'point', y: 'rate', r: 10, stroke: 'red', strokeWidth: 2 }),
-        // one label per engine, stacked, so two marked engines at one step stay readable
-        ...set.engines.map((e, i) => Plot.text(marked.filter((d) => d.engine === e), { x: 'point', y: 'rate', text: 'excluded', dy: -16 - 13 * i, fill: 'red' })),
+        // one label per side, stacked, so two marked sides at one step stay readable
+        ...set.sides.map((e, i) => Plot.text(marked.filter((d) => d.side === e), { x: 'point', y: 'rate', text: 'excluded', dy: -16 - 13 * i, fill: 'red' })),
       ],
     });
   }
@@ -112,24 +112,24 @@
     for (const a of set.aggregates) {
       const l = a.ops[op]?.latency_us;
       if (!l) continue;
-      for (const [k, name] of PCTS) if (typeof l[k] === 'number' && l[k] > 0) data.push({ point: a.point, engine: a.engine, pct: name, ms: l[k] / 1000, series: `${a.engine} ${name}` });
+      for (const [k, name] of PCTS) if (typeof l[k] === 'number' && l[k] > 0) data.push({ point: a.point, side: a.side, pct: name, ms: l[k] / 1000, series: `${a.side} ${name}` });
     }
     if (!data.length) return;
-    const ns = set.aggregates.filter((a) => a.ops[op]?.latency_us?.p50 > 0).map((a) => ({ point: a.point, engine: a.engine, ms: a.ops[op].latency_us.p50 / 1000, n: a.ops[op].latency_us.count }));
+    const ns = set.aggregates.filter((a) => a.ops[op]?.latency_us?.p50 > 0).map((a) => ({ point: a.point, side: a.side, ms: a.ops[op].latency_us.p50 / 1000, n: a.ops[op].latency_us.count }));
     const merged = set.aggregates.every((a) => !a.ops[op] || /merged/.test(a.ops[op].latency_source));
     const how = merged ? 'exact percentiles of the repetitions\' merged histograms' : 'median of each run\'s own percentiles (the runs stored no histogram)';
     const tk = ticks125(data.map((d) => d.ms));
     const lo = Math.min(...data.map((d) => d.ms));
     const hi = Math.max(...data.map((d) => d.ms));
-    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per ${xLabel(set)} (ms, log scale; ${how}; n = the operations the percentiles rest on)`, set.engines, {
+    chart(parent, 'latency', `${op} latency p50 / p99 / p99.9 per ${xLabel(set)} (ms, log scale; ${how}; n = the operations the percentiles rest on)`, set.sides, {
       x: { type: 'point', domain: set.points, label: xLabel(set), padding: 0.3 },
       // every decade, labelled 1-2-5 (0.5, not d3's SI "500m"), within the measured range
       y: { type: 'log', label: `${op} latency (ms)`, grid: true, ticks: tk && tk.filter((t) => t >= lo / 1.5 && t <= hi * 1.5), tickFormat: '~g' },
       color,
       symbol: { legend: true, domain: PCTS.map((p) => p[1]) },
       marks: [
-        Plot.line(data, { x: 'point', y: 'ms', stroke: 'engine', z: 'series', strokeOpacity: 0.6 }),
-        Plot.dot(data, { x: 'point', y: 'ms', stroke: 'engine', symbol: 'pct', r: 4, tip: true }),
+        Plot.line(data, { x: 'point', y: 'ms', stroke: 'side', z: 'series', strokeOpacity: 0.6 }),
+        Plot.dot(data, { x: 'point', y: 'ms', stroke: 'side', symbol: 'pct', r: 4, tip: true }),
         Plot.text(ns, { x: 'point', y: 'ms', text: (d) => `n=${num(d.n)}`, dy: 12, fill: '#666', fontSize: 10 }),
       ],
     });
@@ -144,7 +144,7 @@
     }
     const phases = [];
     for (const s of tl.seconds) if (!phases.length || phases[phases.length - 1].phase !== s.phase) phases.push({ phase: s.phase, t: s.elapsed_s });
-    const name = `${tl.engine}${tl.group ? ` group ${tl.group} rep ${tl.repetition}` : ''} on ${tl.host}${tl.complete ? '' : ' (INCOMPLETE)'}`;
+    const name = `${tl.side}${tl.group ? ` group ${tl.group} rep ${tl.repetition}` : ''} on ${tl.host}${tl.complete ? '' : ' (INCOMPLETE)'}`;
     if (!rows.length) {
       parent.append(el('p', { class: 'note' }, `timeline of ${name}: no complete second recorded`));
       return;
@@ -156,15 +156,15 @@
       ...(window.labTimelineMarks ? window.labTimelineMarks(tl) : []), // dips shaded (src/timeline-dips.js)
     ];
     const common = { height: 220, x: { label: 'seconds since the first step' }, color: { legend: true, scheme: 'dark2' } };
-    chart(parent, 'timeline-rate', `ops/s per second: ${name} (${rel(tl.id)})`, [tl.engine], { ...common, y: { label: 'ops/s', grid: true, zero: true }, marks: marks('rate') });
-    chart(parent, 'timeline-p99', `p99 latency per second (ms): ${name}`, [tl.engine], { ...common, y: { label: 'p99 (ms)', grid: true, zero: true }, marks: marks('p99') });
+    chart(parent, 'timeline-rate', `ops/s per second: ${name} (${rel(tl.id)})`, [tl.side], { ...common, y: { label: 'ops/s', grid: true, zero: true }, marks: marks('rate') });
+    chart(parent, 'timeline-p99', `p99 latency per second (ms): ${name}`, [tl.side], { ...common, y: { label: 'p99 (ms)', grid: true, zero: true }, marks: marks('p99') });
   }
 
   function runsTable(set) {
-    const head = ['engine', 'group / rep', 'hosts', 'state', 'server', 'storage engine (reported)', 'journal', 'images', 'profile', 'topology', 'loader', 'host CPUs', 'CPU model', 'started', 'folder'];
+    const head = [report.by, 'group / rep', 'hosts', 'state', 'server', 'storage engine (reported)', 'journal', 'images', 'profile', 'topology', 'loader', 'host CPUs', 'CPU model', 'started', 'folder'];
     const rows = [...set.runs, ...set.incomplete].map((r) => ({
       cls: r.complete ? '' : 'incomplete',
-      cells: [r.engine, r.group ? `${r.group} / ${r.repetition}` : '-', r.hosts, r.complete ? 'complete' : `INCOMPLETE: ${r.reason}`,
+      cells: [r.side, r.group ? `${r.group} / ${r.repetition}` : '-', r.hosts, r.complete ? 'complete' : `INCOMPLETE: ${r.reason}`,
         r.description.server_version, r.description.storage_engine, r.description.journal ?? 'not recorded', r.description.images, r.description.profile, r.description.topology,
         r.description.loader, `${r.description.host_cpus} (${r.description.host})`, r.description.cpu_model, r.started_at, rel(r.id)],
     }));
@@ -174,7 +174,7 @@
   function numbersTable(set) {
     const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
     const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
-    const head = [xLabel(set), 'engine', 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
+    const head = [xLabel(set), report.by, 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
     for (const op of ops) head.push(`${op}/s`, `${op} n`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
     for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
     // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003
@@ -187,7 +187,7 @@
       // the side's figures from its usable runs; the runs column says how many were left out
       const u = a.usable?.ops_per_s ?? a.ops_per_s;
       const runsCell = a.usable && a.usable.runs < a.runs ? `${a.usable.runs} usable of ${a.runs}` : a.runs;
-      const cells = [p, a.journal === false ? `${a.engine} (no journal)` : a.engine, runsCell, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
+      const cells = [p, a.journal === false ? `${a.side} (no journal)` : a.side, runsCell, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
       for (const op of ops) { const o = a.ops[op]; cells.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
       for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
       for (const op of bytes) { const mb = a.ops[op]?.mb_per_s_median; cells.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3)); }
@@ -203,8 +203,8 @@
 
   function renderSet(ex, set, section) {
     const box = el('section', { class: 'set', 'data-experiment': ex.name, 'data-set': set.id });
-    if (ex.sets.length > 1) box.append(el('h3', {}, `set ${set.id}: ${set.engines.join(', ') || 'incomplete runs only'}`));
-    const color = { legend: true, domain: set.engines, scheme: 'tableau10' };
+    if (ex.sets.length > 1) box.append(el('h3', {}, `set ${set.id}: ${set.sides.join(', ') || 'incomplete runs only'}`));
+    const color = { legend: true, domain: set.sides, scheme: 'tableau10' };
     if (set.parameters?.sla) {
       // a capacity search's steps are offered rates, not a sweep (drawn in the capacity section)
       box.append(el('p', { class: 'note' }, 'capacity searches (--sla): their steps are offered rates, drawn as latency against rate in the capacity section, not as a throughput sweep'));
@@ -214,7 +214,7 @@
       for (const op of ops) for (const m of ['docs_per_s', 'mb_per_s']) throughputChart(box, set, op, color, m);
       for (const op of ops) latencyChart(box, set, op, color);
       box.append(el('h4', {}, 'Verdicts'), el('ul', { class: 'verdicts' }, set.verdicts.map((v) => el('li', { class: v.status }, v.sentence))));
-      if (!set.verdicts.length) box.append(el('p', { class: 'note' }, `one engine only (${set.engines.join(', ')}): nothing to compare`));
+      if (!set.verdicts.length) box.append(el('p', { class: 'note' }, `one side only (${set.sides.join(', ')}): nothing to compare`));
       box.append(el('h4', {}, 'Numbers'), ...numbersTable(set));
     } else {
       box.append(el('p', { class: 'note' }, 'no complete run with these parameters'));

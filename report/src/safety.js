@@ -13,11 +13,11 @@ function speedAt(experiments, engine, w) {
   for (const ex of experiments) {
     for (const set of ex.sets) {
       let best = null;
+      const sides = new Set(set.runs.filter((r) => r.engine === engine).map((r) => r.side)); // the engine's
       for (const a of set.aggregates) {
-        if (a.engine !== engine || a.loader_limited_runs === a.runs) continue;
-        const run = set.runs.find((r) => r.engine === engine);
+        if (!sides.has(a.side) || a.loader_limited_runs === a.runs) continue;
         const pointWc = wOf(a.parameters?.write_concern); // a case may set its own (report/README.md)
-        if ((pointWc ?? wOf(set.parameters.write_concern)) !== w || !run) continue;
+        if ((pointWc ?? wOf(set.parameters.write_concern)) !== w) continue;
         const writes = WRITE_OPS.filter((op) => a.ops[op]);
         if (!writes.length) continue;
         const rate = writes.reduce((s, op) => s + (a.ops[op].ops_per_s_median || 0), 0);

@@ -36,7 +36,7 @@
       for (const [key, label] of [['cache_mb', 'cache MB'], ['dirty_mb', 'dirty MB'], ['checkpoint', 'checkpoint running'], ['lag_s', 'lag s (secondaries)']]) {
         const data = r.series.filter((d) => d[key] !== null);
         if (!data.length) continue; // the line does not report it: no chart, never a flat zero
-        const fig = el('figure', { class: 'chart', 'data-kind': `server-${key}`, 'data-run': r.run, 'data-engines': r.engine });
+        const fig = el('figure', { class: 'chart', 'data-kind': `server-${key}`, 'data-run': r.run, 'data-engine': r.engine });
         fig.append(el('figcaption', {}, `${label} per second, by member`));
         fig.append(Plot.plot({
           width: 760, height: 160, marginLeft: 60, style: { fontSize: '11px' },

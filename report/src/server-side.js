@@ -2,11 +2,11 @@
 // The server's side compared: per experiment, set of alike runs (the sets
 // compare.js formed) and side, the footprint per document and per point the write cost, CPU and
 // lag, each as the median of the repetitions and, between two sides, the throughput's statistic
-// (verdict.js judge, the one rule); lower is better. The figures: report/README.md, "The server's side".
+// (verdict.js verdictOf, the one rule); lower is better. The figures: report/README.md, "The server's side".
 const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
 const { wrap } = require('./table');
-const { judge, MIN_SAMPLES, verdictSentence } = require('./verdict');
+const { verdictOf } = require('./verdict');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
 // Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
@@ -22,26 +22,11 @@ const METRICS = {
 };
 const FIGURE_OF = { write_bytes_per_doc: 'write_bytes', cpu_ms_per_1000_ops: 'cpu', lag_p99_s: 'lag', engine_storage_bytes_per_doc: 'engine_storage', logical_bytes_per_doc: 'logical', data_dir_bytes_per_doc: 'data_dir', block_write_bytes_per_doc: 'block_writes' };
 
-// compare(name, A, B): A, B = { side, samples }; lower is better, so the smaller side reads first.
-// The rule is verdict.js judge, the throughput's and capacity's; only the sentences are this file's.
+// compare(metric, A, B): A, B = { side, samples }; lower is better, so the smaller side reads
+// first. Neither side recorded the figure (a server line that reports none): nothing to say.
 function compare(metric, A, B) {
-  const base = { metric, sides: [A.side, B.side] };
-  const a = A.samples;
-  const b = B.samples;
-  // Neither side recorded the figure (a server line that reports none): nothing to say per set.
-  if (!a.length && !b.length) return { ...base, status: 'not-recorded', sentence: `${METRICS[metric]}: recorded by neither ${A.side} nor ${B.side}` };
-  if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (${a.length} and ${b.length} run(s) with a value; a confidence interval needs at least ${MIN_SAMPLES} of each)` };
-  if ([...a, ...b].some((x) => !(x > 0))) return { ...base, status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${A.side} and ${B.side} (a ratio needs values above 0)` };
-  const j = judge(a, b, { lowerIsBetter: true });
-  const [lo, hi] = j.first ? [B, A] : [A, B];
-  return {
-    ...base,
-    status: j.spans ? 'no-difference' : 'verdict',
-    lower: lo.side,
-    ratio: j.ratio,
-    ci: j.ci,
-    sentence: verdictSentence(METRICS[metric], j, lo.side, hi.side),
-  };
+  if (!A.samples.length && !B.samples.length) return { metric, sides: [A.side, B.side], status: 'not-recorded', sentence: `${METRICS[metric]}: recorded by neither ${A.side} nor ${B.side}` };
+  return { metric, ...verdictOf(METRICS[metric], A, B, { lowerIsBetter: true }) };
 }
 
 // sidesOf(metric, bySide, value, quantity): value(run) -> number | null; quantity(run) -> the
@@ -118,8 +103,8 @@ function serverSide(report, runs) {
       for (const ref of set.runs || []) {
         const r = byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0]);
         if (!r) continue;
-        if (!bySide.has(ref.engine)) bySide.set(ref.engine, []);
-        bySide.get(ref.engine).push(r);
+        if (!bySide.has(ref.side)) bySide.set(ref.side, []);
+        bySide.get(ref.side).push(r);
       }
       const all = [...bySide.values()].flat();
       if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue; // no run recorded the server

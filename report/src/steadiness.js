@@ -1,11 +1,10 @@
 'use strict';
 // Steadiness compared: per experiment, alike set and point (the sets compare.js
-// formed), each side's steadiness figures with compare.js's own verdict on the two where higher is
-// steadier, and why the less steady side dropped. The figures and why these two: report/README.md,
+// formed), each side's steadiness figures with the report's one verdict (verdict.js verdictOf) on
+// the two where higher is steadier, and why the less steady side dropped. The figures and why these two: report/README.md,
 // "Steadiness".
-const { verdict } = require('./compare');
 const { median } = require('./stats');
-const { fmt } = require('./verdict'); // as compare.js writes a ratio
+const { fmt, verdictOf } = require('./verdict');
 const { wrap } = require('./table');
 
 const FIGURES = {
@@ -13,7 +12,7 @@ const FIGURES = {
   steady_s_per_min: 'seconds per minute outside dips',
 };
 
-// side figures and the verdict per figure, through compare.js verdict().
+// side figures and the verdict per figure (a worst second with no operation is 0: no ratio).
 function figureOf(key, bySide, point) {
   const sides = {};
   for (const [side, list] of bySide) {
@@ -24,13 +23,9 @@ function figureOf(key, bySide, point) {
   const verdicts = [];
   for (let i = 0; i < names.length; i++) {
     for (let j = i + 1; j < names.length; j++) {
-      const side = (n) => ({ engine: n, runs: bySide.get(n).length, verdict_samples: sides[n].samples, excluded: {} });
-      // A ratio of geometric means needs values above 0 (a worst second with no operation is 0).
-      if ([...sides[names[i]].samples, ...sides[names[j]].samples].some((x) => !(x > 0))) {
-        verdicts.push({ point: `${point} ${FIGURES[key]}`, engines: [names[i], names[j]], status: 'no-verdict', ratio: null, ci: null, sentence: `${point} ${FIGURES[key]}: no verdict between ${names[i]} and ${names[j]} (a ratio needs values above 0: a run had a second with no operation)` });
-        continue;
-      }
-      verdicts.push(verdict(`${point} ${FIGURES[key]}`, side(names[i]), side(names[j])));
+      const what = `${point} ${FIGURES[key]}`;
+      const side = (n) => ({ side: n, samples: sides[n].samples });
+      verdicts.push({ point: what, runs: [names[i], names[j]].map((n) => bySide.get(n).length), ...verdictOf(what, side(names[i]), side(names[j])) });
     }
   }
   return { what: FIGURES[key], sides, verdicts };
@@ -80,7 +75,7 @@ function notShown(p, sides) {
   if (sides.length < 2) return `one side only (${sides.join('') || 'none'}): nothing to compare it with`;
   const figs = [p.worst_second_fraction, p.steady_s_per_min].filter((f) => f.verdicts.length);
   // a verdict names its two sides itself ("a 1.20x b"); the others need their pair named
-  const pairOf = (v) => (sides.length > 2 && v.status !== 'verdict' && v.engines ? `${v.engines.join(' v ')} ` : '');
+  const pairOf = (v) => (sides.length > 2 && v.status !== 'verdict' && v.sides ? `${v.sides.join(' v ')} ` : '');
   const said = figs.map((f) => `${f.what}: ${f.verdicts.map((v) => `${pairOf(v)}${verdictWords(v)}`).join(', ')}`);
   return `no side shown steadier (${said.join('; ')})`;
 }
@@ -97,8 +92,8 @@ function steadiness(report, runs) {
       const points = (set.points || []).map((name) => {
         const bySide = new Map();
         for (const [ref, r] of refs) {
-          if (!bySide.has(ref.engine)) bySide.set(ref.engine, []);
-          bySide.get(ref.engine).push(r.points.find((p) => p.name === name)?.stability ?? null);
+          if (!bySide.has(ref.side)) bySide.set(ref.side, []);
+          bySide.get(ref.side).push(r.points.find((p) => p.name === name)?.stability ?? null);
         }
         const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name), steady_s_per_min: figureOf('steady_s_per_min', bySide, name) };
         const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean).map((s) => s.dip_s_per_min))]));

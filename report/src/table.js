@@ -17,16 +17,17 @@ function grid(rows) {
   return rows.map((r) => r.map((c, i) => (i < 2 || i === r.length - 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
-// engineCell(a): the engine, and beside it that it has no journal where the run recorded so.
-const engineCell = (a) => (a.journal === false ? `${a.engine} (no journal)` : a.engine);
+// sideCell(a): the side, and beside it that it has no journal where the run recorded so.
+const sideCell = (a) => (a.journal === false ? `${a.side} (no journal)` : a.side);
 
-// Per point and engine: fastest, median and slowest repetition (report.json method.fastest_and_median).
-function setTable(set) {
+// Per point and side (by: what a side is, the column's head): fastest, median and slowest
+// repetition (report.json method.fastest_and_median).
+function setTable(set, by) {
   const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
   const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
   // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003 published.
   const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
-  const head = ['point', 'engine', 'runs (usable/all)', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
+  const head = ['point', by, 'runs (usable/all)', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
   for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
   for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
   for (const op of bytes) head.push(`${op} MB/s median`, `${op} MiB/s median`);
@@ -36,7 +37,7 @@ function setTable(set) {
     for (const a of set.aggregates.filter((x) => x.point === p)) {
       // the side's figures from its usable runs (src/usable.js); "2/3": 1 run left out
       const u = a.usable?.ops_per_s ?? a.ops_per_s;
-      const r = [p, engineCell(a), a.usable && a.usable.runs < a.runs ? `${a.usable.runs}/${a.runs}` : a.runs, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
+      const r = [p, sideCell(a), a.usable && a.usable.runs < a.runs ? `${a.usable.runs}/${a.runs}` : a.runs, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
       for (const op of ops) {
         const o = a.ops[op];
         r.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
@@ -56,13 +57,13 @@ function setTable(set) {
   return out.join('\n');
 }
 
-// Each run's description beside its numbers: one line per distinct description and engine.
+// Each run's description beside its numbers: one line per distinct description and side.
 function describeRuns(set) {
   const seen = new Map();
   for (const r of set.runs) {
     const d = r.description;
     const text = `server ${d.server_version}, storage engine ${d.storage_engine}${d.journal && d.journal !== 'not recorded' ? `, journal ${d.journal}` : ''}, images ${d.images}, profile ${d.profile}, topology ${d.topology}, ${d.loader}, host ${d.host} (${d.host_cpus} CPUs, ${d.cpu_model === 'not recorded' ? 'CPU model not recorded' : d.cpu_model})`;
-    const key = `${r.engine}: ${text}`;
+    const key = `${r.side}: ${text}`;
     seen.set(key, (seen.get(key) || 0) + 1);
   }
   return [...seen.entries()].map(([k, n]) => `runs: ${k.replace(': ', ` (${n} run${n > 1 ? 's' : ''}): `)}`);
@@ -182,7 +183,7 @@ function notesText(report, outDir) {
   const out = [];
   for (const ex of report.experiments) {
     for (const d of ex.differences) out.push(...wrap(`not compared: ${ex.name} ${d.sentence}`, '    '));
-    for (const set of ex.sets) for (const r of set.incomplete) out.push(...wrap(`INCOMPLETE (not compared): ${ex.name} ${r.engine}: ${r.reason}`, '    '));
+    for (const set of ex.sets) for (const r of set.incomplete) out.push(...wrap(`INCOMPLETE (not compared): ${ex.name} ${r.side}: ${r.reason}`, '    '));
   }
   for (const l of report.left_out) out.push(...wrap(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`, '    '));
   for (const n of report.notes) out.push(...wrap(`note: ${n}`, '    '));
@@ -202,14 +203,14 @@ function renderText(report, outDir, opts = {}) {
   const out = [...top, '', '== every number (--wide)'];
   for (const ex of report.experiments) {
     for (const set of ex.sets) {
-      out.push('', `== ${ex.name}${ex.sets.length > 1 ? ` (set ${set.id})` : ''}: ${set.engines.join(' vs ') || 'no complete run'}`);
-      if (set.aggregates.length) out.push(setTable(set));
+      out.push('', `== ${ex.name}${ex.sets.length > 1 ? ` (set ${set.id})` : ''}: ${set.sides.join(' vs ') || 'no complete run'}`);
+      if (set.aggregates.length) out.push(setTable(set, report.by));
       if (set.aggregates.some((a) => a.runs > 1)) out.push(...prose(`fastest/median/slowest over repetitions: ${report.method.fastest_and_median}`));
       out.push(...describeRuns(set).flatMap(prose));
       // The seed's figure as published (27.25 MiB/s, not 27): num() rounds to whole numbers.
       for (const p of set.published?.series || []) out.push(...prose(`published: ${p.label} ${p.field} = ${p.value.toLocaleString('en-US', { maximumFractionDigits: 20 })} (${set.published.source})`));
       for (const v of set.verdicts) out.push(...prose(`verdict: ${v.sentence}`));
-      for (const r of set.incomplete) out.push(...prose(`INCOMPLETE (not compared): ${r.engine} ${r.id}: ${r.reason}`));
+      for (const r of set.incomplete) out.push(...prose(`INCOMPLETE (not compared): ${r.side} ${r.id}: ${r.reason}`));
     }
     for (const d of ex.differences) out.push(...prose(`not compared: ${ex.name} ${d.sentence}`));
   }

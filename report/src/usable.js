@@ -10,10 +10,10 @@ const { median } = require('./stats');
 
 // usableFigures(aggregates, results, isUsable): adds `usable` {runs, ops_per_s: {median, fastest,
 // slowest}, ops: {op: {median, fastest, slowest}}} and `excluded_values` {op: [ops/s]} to each
-// aggregate. results: the set's runs (side name in r.engine); isUsable(point): the verdict's rule.
+// aggregate. results: the set's runs (r.side); isUsable(point): the verdict's rule.
 function usableFigures(aggregates, results, isUsable) {
   for (const a of aggregates) {
-    const pts = results.filter((r) => r.engine === a.engine).map((r) => r.points.find((p) => p.name === a.point)).filter(Boolean);
+    const pts = results.filter((r) => r.side === a.side).map((r) => r.points.find((p) => p.name === a.point)).filter(Boolean);
     const good = pts.filter(isUsable);
     const bad = pts.filter((p) => !isUsable(p));
     const figs = (xs) => {

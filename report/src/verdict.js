@@ -1,7 +1,8 @@
 'use strict';
-// The one ratio-and-interval rule, for every verdict the report gives: throughput per point
-// (compare.js verdict), capacity under an SLA (capacity.js capacityVerdict) and the server's side
-// (server-side.js compare): what counts as a verdict, and its sentence, are decided here only.
+// The one ratio-and-interval rule, and the one verdict object, for every verdict the report gives:
+// throughput per point (compare.js), capacity under an SLA (capacity.js), the server's side
+// (server-side.js) and steadiness (steadiness.js): what counts as a verdict, its fields and its
+// sentence are decided here only (verdictOf).
 const { ratioCI } = require('./stats');
 
 const LEVEL = 0.95;
@@ -43,4 +44,35 @@ function verdictSentence(what, j, better, other, says = (r) => `${what}: ${bette
     : `${says(fmt(j.ratio))} (${j.ciText}, ${j.runs})`;
 }
 
-module.exports = { judge, fmt, LEVEL, MIN_SAMPLES, verdictSentence, ciText, spansOne };
+// verdictOf(what, A, B, { lowerIsBetter, says, excluded }) -> the verdict between two sides, A and
+// B = { side, samples }: { sides, status, ratio, ci, df, sentence } and, where there is a ratio, the
+// better side first: faster/slower (higher is better), or lower/higher with lowerIsBetter (the
+// server's costs). status: 'verdict'; 'no-difference' (the interval covers 1.0); 'no-verdict'
+// (fewer than MIN_SAMPLES a side, or a value not above 0: a ratio of logs needs them); 'excluded'
+// (no verdict, and runs were left out). excluded: which runs were left out, as text, said in the
+// sentence either way. says(r, better, other): the sentence where a difference is shown.
+function verdictOf(what, A, B, { lowerIsBetter = false, says, excluded = '' } = {}) {
+  const [a, b] = [A.samples, B.samples];
+  const none = (status, why) => ({ sides: [A.side, B.side], status, ratio: null, ci: null, sentence: `${what}: no verdict possible between ${A.side} and ${B.side} (${why})` });
+  if (a.length < MIN_SAMPLES || b.length < MIN_SAMPLES) {
+    const counts = `${A.side} has ${a.length} usable run(s), ${B.side} ${b.length}; a confidence interval needs at least ${MIN_SAMPLES} repetitions of each (--repeat)`;
+    return excluded ? none('excluded', `${counts}; ${excluded}, excluded`) : none('no-verdict', counts);
+  }
+  if ([...a, ...b].some((x) => !(x > 0))) return none('no-verdict', 'a ratio needs values above 0');
+  const j = judge(a, b, { lowerIsBetter });
+  const [better, other] = j.first ? [B, A] : [A, B];
+  const sentence = verdictSentence(what, j, better.side, other.side, says && ((r) => says(r, better.side, other.side)));
+  const [betterKey, otherKey] = lowerIsBetter ? ['lower', 'higher'] : ['faster', 'slower'];
+  return {
+    sides: [A.side, B.side],
+    status: j.spans ? 'no-difference' : 'verdict',
+    [betterKey]: better.side,
+    [otherKey]: other.side,
+    ratio: j.ratio,
+    ci: j.ci,
+    df: j.df,
+    sentence: excluded ? `${sentence}; ${excluded}, those runs excluded` : sentence,
+  };
+}
+
+module.exports = { judge, fmt, LEVEL, MIN_SAMPLES, verdictOf, ciText, spansOne };

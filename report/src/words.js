@@ -80,7 +80,7 @@ function applyWords(report) {
   // the summary rows are copies of their verdicts' answer
   for (const row of report.summary) {
     const set = report.experiments.find((x) => x.name === row.experiment)?.sets.find((x) => x.id === row.set);
-    const v = set?.verdicts.find((x) => x.point === row.point && x.engines?.join('\u0000') === row.sides.join('\u0000'));
+    const v = set?.verdicts.find((x) => x.point === row.point && x.sides?.join('\u0000') === row.sides.join('\u0000'));
     if (v && v.words) Object.assign(row, { status: v.status, sentence: v.sentence, words: v.words });
   }
   report.family = {

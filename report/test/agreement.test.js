@@ -102,8 +102,8 @@ test('the loader and the report print the same figures for the same runs', { tim
   let out = '';
   assert.equal(main(['--results-dir', results, '--wide'], { stdout: { write: (s) => { out += s; } }, stderr: process.stderr }), 0);
   const rep = JSON.parse(fs.readFileSync(path.join(fs.realpathSync(path.join(results, 'report', 'latest')), 'report.json'), 'utf8'));
-  const [set] = rep.experiments[0].sets.filter((s) => s.engines.includes('one'));
-  assert.ok(set.engines.includes('two'), `one and two are one set: ${set.engines}`);
+  const [set] = rep.experiments[0].sets.filter((s) => s.sides.includes('one'));
+  assert.ok(set.sides.includes('two'), `one and two are one set: ${set.sides}`);
   const wide = wideRows(out);
   const compared = [];
 
@@ -128,7 +128,7 @@ test('the loader and the report print the same figures for the same runs', { tim
   for (const key of keys) {
     const [step, op] = [Number(key.split('|')[0]), key.split('|')[1]];
     const point = set.points[step - 1];
-    const agg = set.aggregates.find((a) => a.point === point && a.engine === 'two');
+    const agg = set.aggregates.find((a) => a.point === point && a.side === 'two');
     const samples = agg.ops[op].ops_per_s_samples;
     assert.deepEqual([...samples].sort((a, b) => a - b).map((x) => x.toFixed(1)), t2.map((t) => num(t.rows.find((x) => x.step === step && x.op === op).ops_per_s).toFixed(1)).sort((a, b) => a - b), `two ${point} ${op} per repetition`);
     compared.push(key);
@@ -156,7 +156,7 @@ test('the loader and the report print the same figures for the same runs', { tim
   assert.ok(group, `no --repeat capacity line:\n${sla}`);
   const marks = group[1].split(', ');
   const sorted = (xs) => [...xs].sort((a, b) => a - b);
-  const side = rep.capacity.find((c) => c.sides.some((s) => s.engine === 'sla')).sides.find((s) => s.engine === 'sla');
+  const side = rep.capacity.find((c) => c.sides.some((s) => s.side === 'sla')).sides.find((s) => s.side === 'sla');
   const seen = `loader: ${group[0]}; report: samples ${side.samples}, excluded ${JSON.stringify(side.excluded)}`;
   assert.deepEqual(sorted(side.samples), sorted(marks.filter((m) => /^[\d.]+$/.test(m)).map(Number)), `the samples: ${seen}`);
   assert.deepEqual(sorted((side.host_limited || []).map((h) => h.capacity_ops_per_s)), sorted(marks.filter((m) => /host-limited/.test(m)).map(parseFloat)), `the host-limited: ${seen}`);

@@ -75,10 +75,10 @@ test('two servers that report no storage engine are two sides named by what they
   const ex = reports.engine.rep.experiments.find((e) => e.name === 'experiment2');
   const single = ex.sets.find((s) => s.runs.every((r) => r.hosts === 1));
   // The loader files each under what it reports (src/engine-label.js), and the report names it so.
-  assert.deepEqual(single.engines, ['unknown-6.0.0', 'unknown-7.0.0']);
-  for (const r of single.runs) assert.equal(r.engine, `unknown-${r.identity.server.version}`, r.id);
-  assert.deepEqual(single.runs.map((r) => r.label_engine), single.runs.map((r) => r.engine), 'the folder the loader filed each under is its name');
-  assert.ok(single.verdicts.length >= 1 && single.verdicts.every((v) => v.engines.includes('unknown-6.0.0') && v.engines.includes('unknown-7.0.0')));
+  assert.deepEqual(single.sides, ['unknown-6.0.0', 'unknown-7.0.0']);
+  for (const r of single.runs) assert.equal(r.side, `unknown-${r.identity.server.version}`, r.id);
+  assert.deepEqual(single.runs.map((r) => r.engine), single.runs.map((r) => r.side), 'the folder the loader filed each under is its name');
+  assert.ok(single.verdicts.length >= 1 && single.verdicts.every((v) => v.sides.includes('unknown-6.0.0') && v.sides.includes('unknown-7.0.0')));
 });
 
 test('two loaders started together are one 2-host run, apart from single-host runs; one --group started one after the other is not merged', () => {
@@ -125,10 +125,10 @@ test('--by platform compares the --label values; the terminal summary fits 120 c
   assert.equal(rep.by, 'platform');
   const ex = rep.experiments.find((e) => e.name === 'writeconcern');
   assert.equal(ex.sets.length, 1);
-  assert.deepEqual(ex.sets[0].engines, ['alpha', 'beta']);
-  assert.deepEqual(ex.sets[0].runs.map((r) => r.labels.platform).sort(), ex.sets[0].runs.map((r) => r.engine).sort());
+  assert.deepEqual(ex.sets[0].sides, ['alpha', 'beta']);
+  assert.deepEqual(ex.sets[0].runs.map((r) => r.labels.platform).sort(), ex.sets[0].runs.map((r) => r.side).sort());
   // experiment2's runs carry no platform label: named so, never silently pooled with a platform
-  assert.ok(rep.experiments.find((e) => e.name === 'experiment2').sets.every((s) => s.engines.every((e) => e === 'no platform label')));
+  assert.ok(rep.experiments.find((e) => e.name === 'experiment2').sets.every((s) => s.sides.every((e) => e === 'no platform label')));
   for (const o of [out, reports.engine.out]) for (const l of o.split('\n')) assert.ok(l.length <= 120, `${l.length} columns: ${l}`);
   assert.match(out, /^== summary: who is faster .*by platform$/m);
 });
@@ -155,7 +155,7 @@ test('in Chromium: the summary stands above the first chart and carries every ve
       const verdicts = rep.experiments.flatMap((e) => e.sets.flatMap((s) => s.verdicts.map((v) => ({ e: e.name, v }))));
       assert.ok(verdicts.length >= 1, `${by}: verdicts to look for`);
       for (const { e, v } of verdicts) {
-        const row = geo.rows.find((r) => r.experiment === e && r.point === v.point && r.sides === v.engines.join(' | '))?.text;
+        const row = geo.rows.find((r) => r.experiment === e && r.point === v.point && r.sides === v.sides.join(' | '))?.text;
         assert.ok(row, `${by}: a summary row for ${e} ${v.point}`);
         seen.push(v.sentence);
         if (v.ratio === null) continue;

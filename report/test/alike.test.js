@@ -28,8 +28,8 @@ test('two servers that report no storage engine are two sides named by what they
   [100, 110, 105].forEach((r, i) => makeRun(root, { engine: 'unknown', stamp: `a${i}`, extra: unknownServer('7.0.0'), steps: [one(r)] }));
   [1000, 1100, 1050].forEach((r, i) => makeRun(root, { engine: 'unknown', stamp: `b${i}`, extra: unknownServer('6.0.0'), steps: [one(r)] }));
   const [set] = build(root).experiments[0].sets;
-  assert.deepEqual(set.engines, ['unknown (java 6.0.0)', 'unknown (java 7.0.0)']);
-  for (const a of set.aggregates) assert.equal(a.runs, 3, `${a.engine}: its own 3 runs, not 6 pooled`);
+  assert.deepEqual(set.sides, ['unknown (java 6.0.0)', 'unknown (java 7.0.0)']);
+  for (const a of set.aggregates) assert.equal(a.runs, 3, `${a.side}: its own 3 runs, not 6 pooled`);
   assert.equal(set.verdicts[0].status, 'verdict');
   assert.equal(set.verdicts[0].faster, 'unknown (java 6.0.0)');
 });
@@ -39,7 +39,7 @@ test('one label, two server builds: two sides, the difference named', () => {
   [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `a${i}`, extra: { server: { version: '8.0.4', git_version: 'aaa', storage_engine: { name: 'wiredTiger' } } }, steps: [one(r)] }));
   [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `b${i}`, extra: { server: { version: '8.0.4', git_version: 'bbb', product: 'psmdb 8.0.4-2', storage_engine: { name: 'wiredTiger' } } }, steps: [one(r)] }));
   const [set] = build(root).experiments[0].sets;
-  assert.deepEqual(set.engines.sort(), ['wt [server.git_version aaa, server.product not recorded]', 'wt [server.git_version bbb, server.product psmdb 8.0.4-2]']);
+  assert.deepEqual(set.sides.sort(), ['wt [server.git_version aaa, server.product not recorded]', 'wt [server.git_version bbb, server.product psmdb 8.0.4-2]']);
 });
 
 test('a different loader version or Node is a different set, the difference named', () => {
@@ -125,7 +125,7 @@ test('two loaders on one server: a run whose summary records another loader duri
   const [set] = build(root).experiments[0].sets;
   const [v] = set.verdicts;
   assert.match(v.sentence, /a: another loader ran against the same server and collection in 1 of 3 run\(s\)/);
-  const a = set.aggregates.find((x) => x.engine === 'a');
+  const a = set.aggregates.find((x) => x.side === 'a');
   assert.equal(a.excluded.shared_server, 1);
   assert.match(a.shared_server[0], /loader pid 4242 on h2/);
   assert.equal(a.verdict_samples.length, 2, 'the shared run is not a sample');
@@ -140,7 +140,7 @@ test('two loaders on one server: a run whose summary records another loader duri
     fs.writeFileSync(f, JSON.stringify(s));
   });
   const [set2] = build(root2).experiments[0].sets;
-  const a2 = set2.aggregates.find((x) => x.engine === 'a');
+  const a2 = set2.aggregates.find((x) => x.side === 'a');
   assert.equal(a2.runs, 1, 'one 2-host run');
   assert.equal(a2.excluded.shared_server, undefined, JSON.stringify(a2.excluded));
 });
@@ -167,7 +167,7 @@ test('--by a label: runs compared along platform, other labels keep sets apart; 
   const rep = build(root, 'platform');
   const ex = rep.experiments[0];
   const main1 = ex.sets[0];
-  assert.deepEqual(main1.engines, ['aws', 'gcp']);
+  assert.deepEqual(main1.sides, ['aws', 'gcp']);
   assert.match(main1.verdicts[0].sentence, /gcp is 2\.00x aws/);
   assert.equal(ex.sets.length, 2, 'os=debian-12 is not pooled with os=ubuntu-24.04');
   assert.match(ex.differences[0].sentence, /run\.labels\.os: "ubuntu-24\.04" vs "debian-12"/);
@@ -201,8 +201,8 @@ test('--by server: two builds under one engine label compared as servers, the en
   [300, 330].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `p${i}`, extra: srv('8.0.4-2', 'psmdb 8.0.4-2'), steps: [one(r)] }));
   makeRun(root, { engine: 'rocks', stamp: 'r', extra: srv('8.0.4', null), steps: [one(500)] });
   const ex = build(root, 'server').experiments[0];
-  const set = ex.sets.find((s) => s.runs.every((r) => r.label_engine === 'wt'));
-  assert.deepEqual(set.engines, ['mongod 8.0.4', 'mongod 8.0.4-2 (psmdb 8.0.4-2)']);
+  const set = ex.sets.find((s) => s.runs.every((r) => r.engine === 'wt'));
+  assert.deepEqual(set.sides, ['mongod 8.0.4', 'mongod 8.0.4-2 (psmdb 8.0.4-2)']);
   assert.match(set.verdicts[0].sentence, /mongod 8\.0\.4-2 \(psmdb 8\.0\.4-2\) is 3\.00x mongod 8\.0\.4/);
   assert.ok(ex.differences.some((d) => /run\.engine: "wt" vs "rocks"|run\.engine: "rocks" vs "wt"/.test(d.sentence)), 'another engine is another set');
 });
@@ -214,7 +214,7 @@ test('runs of different profiles are never pooled: one set per profile, the diff
   }
   const ex = build(root).experiments[0];
   assert.equal(ex.sets.length, 2, 'laptop and seed2013 apart');
-  for (const set of ex.sets) for (const a of set.aggregates) assert.equal(a.runs, 2, `${a.engine}: its own profile's 2 runs`);
+  for (const set of ex.sets) for (const a of set.aggregates) assert.equal(a.runs, 2, `${a.side}: its own profile's 2 runs`);
   assert.match(ex.differences[0].sentence, /run\.profile: "(laptop|seed2013)" vs "(laptop|seed2013)"/);
 });
 
@@ -227,7 +227,7 @@ test('driver lines 6.9 and 6.16 are two lines: major.minor, never the major alon
   [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `a${i}`, extra: loader('mongodb 6.9.0, chosen for server wire version 7'), steps: [one(r)] }));
   [100, 110].forEach((r, i) => makeRun(root, { engine: 'wt', stamp: `b${i}`, extra: loader('mongodb 6.16.0, chosen for server wire version 8'), steps: [one(r)] }));
   const [set] = build(root).experiments[0].sets;
-  assert.deepEqual(set.engines.sort(), ['wt [driver_line mongodb 6.16]', 'wt [driver_line mongodb 6.9]']);
+  assert.deepEqual(set.sides.sort(), ['wt [driver_line mongodb 6.16]', 'wt [driver_line mongodb 6.9]']);
 });
 
 test('a summary that breaks the schema is skipped with the field named: a missing count, an SLA percentile the loader never writes, a time that is no time', () => {

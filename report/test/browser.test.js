@@ -52,7 +52,7 @@ test('the report in headless Chromium: every chart drawn, no error, offline, scr
     for (const c of charts) {
       assert.ok(c.svgs >= 1 && c.box[0] > 300 && c.box[1] > 100, `${c.kind}: an svg of real size ${c.box}`);
       assert.ok(c.axisLabels.length >= 2 && c.axisLabels.every((t) => t.trim()), `${c.kind}: axis labels ${c.axisLabels}`);
-      for (const e of c.engines) assert.ok(c.kind.startsWith('timeline') ? c.caption.includes(e) : c.legend.includes(e), `${c.kind}: series named ${e} (legend ${c.legend})`);
+      for (const e of c.sides) assert.ok(c.kind.startsWith('timeline') ? c.caption.includes(e) : c.legend.includes(e), `${c.kind}: series named ${e} (legend ${c.legend})`);
     }
     for (const c of kinds('throughput')) {
       assert.equal(c.lines, 2, 'a line per engine');
@@ -122,7 +122,7 @@ test('edge shapes render without error: one engine, merged hosts, only incomplet
     assert.equal(charts.filter((c) => c.kind === 'throughput').length, 1);
     assert.equal(charts.filter((c) => c.kind === 'timeline-rate').length, 2, 'each host\'s timeline on its own');
     const text = await page.textContent('body');
-    assert.match(text, /one engine only \(wt\): nothing to compare/);
+    assert.match(text, /one side only \(wt\): nothing to compare/);
     assert.match(text, /no complete run with these parameters/);
     assert.match(text, /timeline of wt on hostA \(INCOMPLETE\): no complete second recorded/);
     assert.match(text, /schema_version 9 is not one this report reads/);

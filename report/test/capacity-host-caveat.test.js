@@ -59,7 +59,7 @@ test('every run of a side host-limited: its figure shows the caveat, the verdict
   assert.match(out, /inmemory 7 ops\/s \(host-limited: median of 3\/3 run\(s\), caveat below/);
   assert.ok(flat(out).includes(`inmemory host-limited: ${CAVEAT}`), out);
   const v = rep.capacity[0].verdicts[0];
-  assert.equal(v.status, 'no-verdict');
+  assert.equal(v.status, 'excluded');
   assert.doesNotMatch(v.sentence, /sustains/);
   assert.match(v.sentence, /inmemory: host-limited \(capacity\.host_caveat: the loader's host was saturated\) in 3 of 3 run\(s\)/);
   assert.ok(out.includes(v.sentence.slice(0, 60)), out);
@@ -84,7 +84,7 @@ test('every run of a side host-limited: its figure shows the caveat, the verdict
 test('one run of three host-limited: left out of the verdict and counted in its sentence, shown with its caveat', () => {
   const root = fixture({ wiredtiger: [[1000], [1050], [980]], inmemory: [[1800], [1850], [9, true]] });
   const { out, rep } = report(root);
-  const [inmemory] = rep.capacity[0].sides.filter((s) => s.engine === 'inmemory');
+  const [inmemory] = rep.capacity[0].sides.filter((s) => s.side === 'inmemory');
   assert.deepEqual(inmemory.samples.sort(), [1800, 1850]);
   assert.equal(inmemory.host_limited.length, 1);
   const v = rep.capacity[0].verdicts[0];

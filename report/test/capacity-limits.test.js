@@ -91,12 +91,12 @@ test('each side\'s capacity has its interval; stored ratios and bounds carry no 
   assert.equal(c.interval.low, null);
   assert.match(out, /^ {4}95% CI \d+-\d+ of the geometric mean \(Student t over 3 run\(s\), widened by the searches' brackets\)$/m);
   assert.match(out, /^ {4}no interval: 1 usable run\(s\): an interval needs at least 2 \(--repeat\)$/m);
-  const v = rep.capacity[0].verdicts.find((x) => x.engines.join() === 'a,b');
+  const v = rep.capacity[0].verdicts.find((x) => x.sides.join() === 'a,b');
   assert.equal(v.resolution.faster, 2);
   assert.equal(v.resolution.slower, 0.5);
   const six = (x) => x === null || x === Number(x.toPrecision(6));
   for (const w of rep.capacity[0].verdicts.filter((x) => Array.isArray(x.ci))) for (const x of [w.ratio, ...w.ci, ...w.ci_statistical, w.resolution.faster, w.resolution.slower]) assert.ok(six(x), `${w.sentence}: ${x}`);
-  for (const side of [a, b]) for (const x of [side.geomean, side.interval.low, side.interval.high]) assert.ok(six(x), `${side.engine}: ${x}`);
+  for (const side of [a, b]) for (const x of [side.geomean, side.interval.low, side.interval.high]) assert.ok(six(x), `${side.side}: ${x}`);
 });
 
 // Capacity searches follow the throughput verdicts' order rule (src/drift.js runOrder): sides
@@ -124,7 +124,7 @@ test('an older summary without search.growth: its bracket is widened by the grow
   for (let i = 0; i < 3; i++) search(root, 'a', `a${i}`, 100, null, { older: true });
   for (let i = 0; i < 3; i++) search(root, 'b', `b${i}`, 200, 210);
   const { rep } = report(root);
-  const a = rep.capacity[0].sides.find((x) => x.engine === 'a');
+  const a = rep.capacity[0].sides.find((x) => x.side === 'a');
   assert.deepEqual(a.brackets.map((b) => `${b.pass}..${b.fail}`), ['100..200', '100..200', '100..200']);
   const v = rep.capacity[0].verdicts[0];
   assert.ok(v.ci[1] / v.ci[0] > 1.9, `the interval spans the unknown factor of 2: ${v.ci}`);

@@ -31,7 +31,7 @@ test('alike runs: "A sustains Nx B\'s rate at p99 <= 10 ms (95% CI ...)", the fa
   assert.equal(v.status, 'verdict');
   assert.match(v.sentence, /^wiredtiger sustains 2\.00x inmemory's rate at p99 <= 10 ms \(95% CI (\d\.\d\d)-(\d\.\d\d), 3 runs each\)$/);
   assert.ok(v.ci[0] < 2 && v.ci[1] > 2 && v.ci[0] > 1);
-  assert.deepEqual(c.sides.map((s) => [s.engine, s.median]), [['inmemory', 100], ['wiredtiger', 200]]);
+  assert.deepEqual(c.sides.map((s) => [s.side, s.median]), [['inmemory', 100], ['wiredtiger', 200]]);
   assert.equal(c.sides[0].curve.length, 6, 'two steps of each of three runs');
   assert.match(capacityText([c]), /^== capacity under a latency SLA/);
   assert.match(capacityText([c]), /^experiment2: p99 <= 10 ms\n {2}inmemory 100 ops\/s \(median of 3\/3 run\(s\), clients 32\)\n {4}95% CI [\d.]+-[\d.]+ of the geometric mean \(Student t over 3 run\(s\)\)\n {2}wiredtiger 200 ops\/s/m);
@@ -40,7 +40,7 @@ test('alike runs: "A sustains Nx B\'s rate at p99 <= 10 ms (95% CI ...)", the fa
 
 test('no verdict under 2 usable repetitions; interrupted searches and runs where no rate passed are excluded and counted; a CI over 1.0 shows no difference', () => {
   const [c] = capacityReport([run('a', 100), run('a', 300, { searchComplete: false }), run('b', 110), run('b', null)]);
-  assert.equal(c.verdicts[0].status, 'no-verdict');
+  assert.equal(c.verdicts[0].status, 'excluded', 'no verdict, and runs were left out: the status every verdict of the report gives it');
   assert.match(c.verdicts[0].sentence, /a has 1 usable run\(s\), b 1; .*a: search interrupted in 1 of 2 run\(s\); b: no rate passed in 1 of 2 run\(s\)/);
   const [d] = capacityReport([run('a', 100), run('a', 130), run('b', 110), run('b', 120)]);
   assert.equal(d.verdicts[0].status, 'no-difference');
@@ -57,7 +57,7 @@ test('runs under another SLA are another set, never compared', () => {
 test('a run of several loaders (one group and repetition, several hosts) is no capacity: each host searched apart', () => {
   const parts = (engine, cap) => [1, 2].map((h) => ({ ...run(engine, cap), group: `g-${engine}`, repetition: 1, host: `host${h}` }));
   const [c] = capacityReport([...parts('a', 100), ...parts('b', 200), run('a', 100), run('a', 110), run('b', 210), run('b', 190)]);
-  const a = c.sides.find((s) => s.engine === 'a');
+  const a = c.sides.find((s) => s.side === 'a');
   assert.deepEqual(a.samples, [100, 110]);
   assert.deepEqual(a.excluded, { 'several loaders searched apart': 2 });
   assert.equal(c.verdicts[0].status, 'verdict');
@@ -68,7 +68,7 @@ test('one label on two server versions is two capacity sides, named and judged a
   // Four wt runs, two on 7.0 and two on 8.0: once pooled into one side "median of 4/4".
   const on = (version, cap) => ({ ...run('wt', cap), identity: { ...identity, server: { ...identity.server, version } } });
   const [c] = capacityReport([on('7.0.12', 100), on('7.0.12', 104), on('8.0.4', 200), on('8.0.4', 196)]);
-  assert.deepEqual(c.sides.map((s) => [s.engine, s.samples.length]), [['wt [server.version 7.0.12]', 2], ['wt [server.version 8.0.4]', 2]]);
+  assert.deepEqual(c.sides.map((s) => [s.side, s.samples.length]), [['wt [server.version 7.0.12]', 2], ['wt [server.version 8.0.4]', 2]]);
   assert.equal(c.verdicts.length, 1);
   assert.equal(c.verdicts[0].status, 'verdict');
   assert.match(c.verdicts[0].sentence, /^wt \[server\.version 8\.0\.4\] sustains 1\.9\dx wt \[server\.version 7\.0\.12\]'s rate/);

@@ -29,7 +29,7 @@ test('writes results/report/<UTC>/index.html + report.json, points latest at it,
   assert.match(name, /^\d{8}T\d{6}Z$/);
   assert.ok(fs.statSync(path.join(latest, 'index.html')).size > 100000, 'the chart library is inlined');
   const rep = JSON.parse(fs.readFileSync(path.join(latest, 'report.json'), 'utf8'));
-  assert.deepEqual(rep.experiments[0].sets[0].engines, ['a', 'b']);
+  assert.deepEqual(rep.experiments[0].sets[0].sides, ['a', 'b']);
   // the summary opens the output: the answer, its interval and the runs per side, within 120 columns
   const lines = r.stdout.trimEnd().split('\n');
   assert.match(lines[0], /^== summary: who is faster/);

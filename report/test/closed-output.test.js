@@ -39,7 +39,7 @@ for (const both of [false, true]) {
     assert.equal(r.stderr, '', 'no EPIPE stack trace');
     assert.equal(r.code, 0);
     const rep = JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8'));
-    assert.deepEqual(rep.experiments[0].sets[0].engines, ['a', 'b']);
+    assert.deepEqual(rep.experiments[0].sets[0].sides, ['a', 'b']);
     assert.ok(fs.statSync(path.join(root, 'report', 'latest', 'index.html')).size > 0);
   });
 }

@@ -50,7 +50,7 @@ test('compare --sla, R against 2R behind pacing proxies: the capacity interval c
     assert.match(r.stdout, /^estimate: 4 run\(s\) x 24s measured = 1m36s at most/m);
     const rep = JSON.parse(fs.readFileSync(path.join(lab, 'results', 'report', 'latest', 'report.json'), 'utf8'));
     const [c] = rep.capacity;
-    t.diagnostic(c.sides.map((s) => `${s.engine}: ${s.samples.join(', ')} (brackets ${s.brackets.map((b) => `${b.pass}..${b.fail}`).join(', ')})`).join('; '));
+    t.diagnostic(c.sides.map((s) => `${s.side}: ${s.samples.join(', ')} (brackets ${s.brackets.map((b) => `${b.pass}..${b.fail}`).join(', ')})`).join('; '));
     const v = c.verdicts[0];
     t.diagnostic(v.sentence);
     if (v.usable.some((u) => u < 2)) return t.skip(`premise: fewer than 2 usable searches a side on this host (${v.sentence})`);

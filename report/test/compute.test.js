@@ -42,8 +42,8 @@ test('verdict: ratio of geometric means, its 95% CI and the plain sentence; one 
   makeRun(root, { engine: 'rocks', stamp: 'r0', steps: [{ name: 'clients-1', ops: ops2(1500) }] });
   const rep = build(root);
   const [set] = rep.experiments[0].sets;
-  assert.deepEqual(set.engines, ['inmemory', 'rocks', 'wiredtiger']);
-  const v = set.verdicts.find((x) => x.engines.includes('inmemory') && x.engines.includes('wiredtiger'));
+  assert.deepEqual(set.sides, ['inmemory', 'rocks', 'wiredtiger']);
+  const v = set.verdicts.find((x) => x.sides.includes('inmemory') && x.sides.includes('wiredtiger'));
   assert.equal(v.status, 'verdict');
   assert.equal(v.faster, 'inmemory');
   const expected = ratioCI([3600, 3700, 3580], [2000, 2100, 1960]);
@@ -53,7 +53,7 @@ test('verdict: ratio of geometric means, its 95% CI and the plain sentence; one 
   assert.deepEqual(v.ci, [expected.low, expected.high]);
   assert.ok(v.ci[0] > 1.6 && v.ci[1] < 2.0, `CI ${v.ci}`);
   assert.equal(v.sentence, `clients-1: inmemory is 1.80x wiredtiger (95% CI ${expected.low.toFixed(2)}-${expected.high.toFixed(2)}, 3 runs each)`);
-  const one = set.verdicts.find((x) => x.engines.includes('rocks') && x.engines.includes('wiredtiger'));
+  const one = set.verdicts.find((x) => x.sides.includes('rocks') && x.sides.includes('wiredtiger'));
   assert.equal(one.status, 'no-verdict');
   assert.equal(one.ratio, null);
   assert.match(one.sentence, /no verdict possible between rocks and wiredtiger \(rocks has 1 usable run\(s\), wiredtiger 3; a confidence interval needs at least 2 repetitions/);
@@ -129,7 +129,7 @@ test('incomplete runs are listed as incomplete and never mixed into numbers or v
   assert.equal(set.incomplete.length, 1);
   assert.equal(set.incomplete[0].complete, false);
   assert.match(set.incomplete[0].reason, /lost the server/);
-  const a = set.aggregates.find((x) => x.engine === 'a');
+  const a = set.aggregates.find((x) => x.side === 'a');
   assert.equal(a.runs, 2);
   assert.equal(a.ops_per_s.median, 105);
   assert.equal(set.verdicts[0].runs.join(','), '2,2');
@@ -143,14 +143,14 @@ test('a loader-limited step is marked and left out of verdicts', () => {
   const [set] = build(root).experiments[0].sets;
   const s2 = set.verdicts.find((v) => v.point === 's2');
   assert.equal(s2.status, 'excluded');
-  assert.match(s2.sentence, /no verdict possible between a and b \(a: the loader was the limit in 3 of 3 run\(s\), excluded\)/);
+  assert.match(s2.sentence, /no verdict possible between a and b \(a has 0 usable run\(s\), b 3; a confidence interval needs at least 2 repetitions of each \(--repeat\); a: the loader was the limit in 3 of 3 run\(s\), excluded\)/);
   const s1 = set.verdicts.find((v) => v.point === 's1');
   assert.equal(s1.status, 'verdict');
   assert.deepEqual(s1.runs, [3, 3]);
   assert.deepEqual(s1.samples.b, [210, 190], 'the limited repetition is not a sample');
   assert.match(s1.sentence, /3 and 2 runs|2 and 3 runs/);
   assert.match(s1.sentence, /b: the loader was the limit in 1 of 3 run\(s\), those runs excluded/);
-  assert.equal(set.aggregates.find((x) => x.engine === 'a' && x.point === 's2').loader_limited_runs, 3);
+  assert.equal(set.aggregates.find((x) => x.side === 'a' && x.point === 's2').loader_limited_runs, 3);
 });
 
 test('unknown schema_version is named and skipped; unreadable summary too', () => {

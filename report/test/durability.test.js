@@ -77,29 +77,29 @@ const setOf = (name) => {
 test('writeconcern: cases are points by name; fastest >= median >= slowest; w:0 unacknowledged yet every insert arrived; cases a standalone cannot satisfy not run, excluded with the reason', () => {
   const set = setOf('writeconcern');
   assert.deepEqual(set.points, WC_CASES);
-  assert.deepEqual(set.engines, ENGINES);
+  assert.deepEqual(set.sides, ENGINES);
   for (const a of set.aggregates) {
     assert.equal(a.runs, 2);
     assert.deepEqual(a.parameters.write_concern, { w: a.point.startsWith('majority') ? 'majority' : Number(a.point.slice(2, 3)), j: a.point.endsWith('+j') });
     const r = a.ops_per_s;
     // inmemory: the engines table says no journal; another label: what the server reports (the
     // line's serverStatus storageEngine, a persistent wiredTiger: its journal), unknown under MONGODB_URI
-    if (a.engine === 'inmemory') assert.equal(a.journal, false);
-    else if (!EXTERNAL) assert.equal(a.journal, LINES[WC_LINE].journal, `${a.point} ${a.engine}`);
-    if (EXTERNAL && notRunHere(a.point, a.engine)) continue; // the server's topology decides (see above)
-    if (notRunHere(a.point, a.engine)) {
-      assert.deepEqual(r.samples, [], `${a.point} ${a.engine}: not run, no rate: ${JSON.stringify(r)}`);
-      assert.equal(a.not_applicable.runs, 2, `${a.point} ${a.engine}: ${JSON.stringify(a.not_applicable)}`);
+    if (a.side === 'inmemory') assert.equal(a.journal, false);
+    else if (!EXTERNAL) assert.equal(a.journal, LINES[WC_LINE].journal, `${a.point} ${a.side}`);
+    if (EXTERNAL && notRunHere(a.point, a.side)) continue; // the server's topology decides (see above)
+    if (notRunHere(a.point, a.side)) {
+      assert.deepEqual(r.samples, [], `${a.point} ${a.side}: not run, no rate: ${JSON.stringify(r)}`);
+      assert.equal(a.not_applicable.runs, 2, `${a.point} ${a.side}: ${JSON.stringify(a.not_applicable)}`);
       assert.match(a.not_applicable.why[0], /standalone|keeps none/, a.not_applicable.why[0]);
       assert.deepEqual(a.excluded, { not_applicable: 2 }, 'never in a verdict, counted');
       continue;
     }
-    assert.ok(r.fastest >= r.median && r.median >= r.slowest && r.slowest > 0, `${a.point} ${a.engine}: ${JSON.stringify(r)}`);
+    assert.ok(r.fastest >= r.median && r.median >= r.slowest && r.slowest > 0, `${a.point} ${a.side}: ${JSON.stringify(r)}`);
     assert.equal(r.fastest, Math.max(...r.samples));
     assert.equal(a.ops.insert.ops_per_s_fastest, r.fastest);
-    assert.equal(a.unsupported, null, `${a.point} ${a.engine}: ${JSON.stringify(a.unsupported)}`);
+    assert.equal(a.unsupported, null, `${a.point} ${a.side}: ${JSON.stringify(a.unsupported)}`);
     // every insert arrived, w:0's too (counted after the case: the only evidence for w:0)
-    assert.deepEqual(a.documents, { sent: 60, arrived: 60, runs: 2 }, `${a.point} ${a.engine}`);
+    assert.deepEqual(a.documents, { sent: 60, arrived: 60, runs: 2 }, `${a.point} ${a.side}`);
     if (a.point === 'w:0') assert.match(a.latency_meaning, /not a server acknowledgement/);
   }
   assert.match(out, /^point +engine +runs \(usable\/all\) +ops\/s fastest +ops\/s median +ops\/s slowest +insert\/s/m);
@@ -120,7 +120,7 @@ test('journal: docs/s and MB/s fastest/median/slowest, the cost against j:false,
     if (a.point === 'j:false interval=100ms') {
       assert.deepEqual(a.ops, {});
       assert.equal(a.ops_per_s.median, null);
-      assert.match(a.unsupported.why[0], a.engine === 'inmemory' ? /^the engine has no journal/ : /getParameter journalCommitInterval failed: CommandNotFound \(59\)/);
+      assert.match(a.unsupported.why[0], a.side === 'inmemory' ? /^the engine has no journal/ : /getParameter journalCommitInterval failed: CommandNotFound \(59\)/);
       continue;
     }
     const o = a.ops.insert;

@@ -23,7 +23,7 @@ test('the side\'s figure from its usable runs; excluded runs hollow and grey, on
   // the terminal's --wide table too: a's row reads 2/3 runs and the usable median 1,050
   assert.match(wide, /clients-1 +a +2\/3 +1,100(\.0)? +1,050(\.0)? +1,000(\.0)?/);
   const rep = JSON.parse(fs.readFileSync(path.join(root, 'report', 'latest', 'report.json'), 'utf8'));
-  const a = rep.experiments[0].sets[0].aggregates.find((x) => x.engine === 'a');
+  const a = rep.experiments[0].sets[0].aggregates.find((x) => x.side === 'a');
   assert.equal(a.usable.ops.find.median, 1050);
   assert.deepEqual(a.excluded_values.find, [5000]);
   const { page, errors, close } = await openPage(fs.realpathSync(path.join(root, 'report', 'latest', 'index.html')), root);

@@ -54,7 +54,7 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
   assert.equal(ex.name, 'experiment2');
   assert.equal(ex.sets.length, 1, `one comparable set: ${JSON.stringify(ex.differences)}`);
   const [set] = ex.sets;
-  assert.deepEqual(set.engines, ENGINES);
+  assert.deepEqual(set.sides, ENGINES);
   assert.deepEqual(set.points, ['clients-1', 'clients-2']);
   assert.equal(set.runs.length, ENGINES.length * RUNS);
   // --repeat: one group per label, repetitions 1..RUNS
@@ -94,7 +94,7 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
       for (const e of ENGINES) assert.ok(c.legend.includes(e), `${c.kind} legend names ${e}`);
       // a side's line joins its points usable for a verdict (excluded runs are marked,
       // not drawn as measurements); on a busy machine a side may have none
-      const measured = ENGINES.filter((e) => set.aggregates.some((a) => a.engine === e && a.verdict_samples.length > 0)).length;
+      const measured = ENGINES.filter((e) => set.aggregates.some((a) => a.side === e && a.verdict_samples.length > 0)).length;
       assert.ok(c.lines >= (c.kind === 'latency' ? ENGINES.length : measured), `${c.kind}: ${c.lines} lines`);
     }
     // caption under the screenshot: it says where the numbers come from

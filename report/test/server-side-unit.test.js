@@ -25,14 +25,14 @@ const runs = [
   run('b1', 'mmap', { bpd: 3000, cpu: null, lag: 1, disk: 600, flagged: ['shard01-b left SECONDARY'], lagSource: 'optimeDate' }),
   run('b2', 'mmap', { bpd: 3100, cpu: null, lag: 30, disk: 610, lagSource: 'optimeDate' }),
 ];
-const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
 
 // One quantity id is several engines' rows: a side is described by its own engine's, so
 // MongoRocks' file writes read as its WAL, flushes and compactions, never as WiredTiger's block
 // manager and log (the first row with that id, which the line used to print for every side).
 test('not the same quantity: each side is described by its own engine\'s row', () => {
   const pair = [run('c1', 'rocks', { bpd: 3000, cpu: 10, lag: 1, disk: 300 }), run('c2', 'rocks', { bpd: 3100, cpu: 11, lag: 1, disk: 310 }), runs[2], runs[3]];
-  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: pair.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: pair.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
   const [sv] = serverSide(rep, pair);
   const v = sv.points[0].write_bytes_per_doc.verdicts[0];
   assert.equal(v.status, 'not-comparable');
@@ -43,7 +43,7 @@ test('not the same quantity: each side is described by its own engine\'s row', (
 test('per side medians and a verdict with lower better where both sides count the same quantity; unreported figures have no sample and no verdict', () => {
   // wt against rocks: both write cost figures are bytes written to files (common/meanings.js).
   const same = [runs[0], runs[1], { ...run('c1', 'rocks', { bpd: 3000, cpu: 10, lag: 1, disk: 300 }) }, { ...run('c2', 'rocks', { bpd: 3100, cpu: 11, lag: 1, disk: 310 }) }];
-  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: same.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: same.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
   const [sv] = serverSide(rep, same);
   const v = sv.points[0].write_bytes_per_doc.verdicts[0];
   assert.equal(v.status, 'verdict');
@@ -86,7 +86,7 @@ test('data directory: compared between engines that keep their data on disk; inM
     return r;
   };
   const rs = [runs[0], runs[1], mem('m1', 20000), mem('m2', 21000)];
-  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
   const [s] = serverSide(rep, rs);
   const v = s.footprint.data_dir.verdicts[0];
   assert.equal(v.status, 'not-comparable');
@@ -115,7 +115,7 @@ test('lag from the heartbeat optime on both sides: values within its 2 s floor g
     run('m1', 'mmap', { bpd: 1, cpu: null, lag: 1, disk: 600, lagSource: 'optimeDate' }), run('m2', 'mmap', { bpd: 1, cpu: null, lag: 2, disk: 600, lagSource: 'optimeDate' }),
     run('r1', 'rocks', { bpd: 1, cpu: null, lag: 2, disk: 300, lagSource: 'optimeDate' }), run('r2', 'rocks', { bpd: 1, cpu: null, lag: 1, disk: 300, lagSource: 'optimeDate' }),
   ];
-  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
   const v = serverSide(rep, rs)[0].points[0].lag_p99_s.verdicts[0];
   assert.equal(v.status, 'no-verdict');
   assert.match(v.sentence, /within the 2 s the heartbeat optime cannot resolve/);
@@ -130,7 +130,7 @@ function blockRun(dir, side, { perDoc, version, span = dir, engine = ENGINE[side
   r.block_writes = { cgroup_version: version, bytes: { 'shard01-a': perDoc * 1000 }, absent: {}, runs: [`results/x/${span}`], documents_written: 1000, bytes_per_doc: perDoc, caveat: null };
   return r;
 }
-const blockSet = (rs) => serverSide({ experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, rs)[0];
+const blockSet = (rs) => serverSide({ experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] }, rs)[0];
 
 test('block writes: one quantity on every engine (inMemory too), one sample per loader invocation, a verdict between two cgroup v2 sides', () => {
   const s = blockSet([

@@ -83,7 +83,7 @@ test('report: footprint, write cost, CPU and lag per engine over repetitions, wi
     const charts = (await chartsOf(page)).filter((c) => /^server-/.test(c.kind));
     const cache = charts.filter((c) => c.kind === 'server-cache_mb');
     assert.equal(cache.length, 2, 'a cache chart for each WiredTiger run, none for MMAPv1');
-    assert.ok(cache.every((c) => c.engines[0] === 'wiredtiger' && c.lines === 3), JSON.stringify(cache));
+    assert.ok(cache.every((c) => c.engine === 'wiredtiger' && c.lines === 3), JSON.stringify(cache));
     assert.equal(charts.filter((c) => c.kind === 'server-lag_s').length, 4, 'a lag chart for every run (replica sets)');
     assert.deepEqual(errors, []);
   } finally {

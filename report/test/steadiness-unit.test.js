@@ -17,7 +17,7 @@ const runs = [
   run('a1', 'toku', step(0.82, 0)), run('a2', 'toku', step(0.85, 0)), run('a3', 'toku', step(0.8, 0)),
   run('b1', 'mmap', step(0.1, 6, 'during an MMAPv1 background flush')), run('b2', 'mmap', step(0.15, 5, 'during an MMAPv1 background flush')), run('b3', 'mmap', step(0.12, 6)),
 ];
-const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, engine: r.engine })) }] }], summary: [{ experiment: 'experiment1', set: 1, point: 'clients-1' }] };
+const report = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: runs.map((r) => ({ id: r.dir, side: r.engine })) }] }], summary: [{ experiment: 'experiment1', set: 1, point: 'clients-1' }] };
 
 test('stabilityOf: seconds in dips per minute, outside them, and the causes counted; null where dips were not judged', () => {
   const s = stabilityOf(step(0.1, 6, 'during a checkpoint'));
@@ -48,20 +48,20 @@ test('the steadier side by compare.js verdict on both figures, and why the other
 
 test('no steadier side when the intervals span 1 or a side has one run', () => {
   const alike = [run('a1', 'x', step(0.5, 2)), run('a2', 'x', step(0.6, 3)), run('b1', 'y', step(0.55, 2)), run('b2', 'y', step(0.62, 3))];
-  const rep = { experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: alike.map((r) => ({ id: r.dir, engine: r.engine })) }] }] };
+  const rep = { experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: alike.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
   const [s] = steadiness(rep, alike);
   assert.equal(s.points[0].steadier, null);
   // each verdict under the figure it is about, in words
   assert.match(steadinessText([s]), /^ {4}no side shown steadier \(worst second \/ median second: no difference; seconds per minute outside dips: no difference\)$/m);
   const one = [run('a1', 'x', step(0.9, 0)), run('b1', 'y', step(0.1, 9))];
-  const [s1] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: one.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, one);
+  const [s1] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: one.map((r) => ({ id: r.dir, side: r.engine })) }] }] }, one);
   assert.equal(s1.points[0].steadier, null);
   assert.equal(s1.points[0].worst_second_fraction.verdicts[0].status, 'no-verdict');
   assert.match(steadinessText([s1]), /^ {4}no side shown steadier \(worst second \/ median second: no verdict; seconds per minute outside dips: no verdict\)$/m);
   // A worst second with no operation: no ratio (log 0), said so, never NaN.
   const zero = [run('a1', 'x', step(0.9, 0)), run('a2', 'x', step(0.8, 0)), run('b1', 'y', step(0, 9)), run('b2', 'y', step(0.1, 9))];
-  const [s0] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: zero.map((r) => ({ id: r.dir, engine: r.engine })) }] }] }, zero);
-  assert.match(s0.points[0].worst_second_fraction.verdicts[0].sentence, /no verdict between x and y \(a ratio needs values above 0/);
+  const [s0] = steadiness({ experiments: [{ name: 'e', sets: [{ id: 1, points: ['clients-1'], runs: zero.map((r) => ({ id: r.dir, side: r.engine })) }] }] }, zero);
+  assert.match(s0.points[0].worst_second_fraction.verdicts[0].sentence, /no verdict possible between x and y \(a ratio needs values above 0/);
 });
 
 // The terminal's steadiness lines reached 487 columns: four sides with long names, each figure's
@@ -71,7 +71,7 @@ test('steadiness lines: within 120 columns, each verdict naming its pair of side
   const names = ['wiredtiger-7.0.14-zstd-journal', 'inmemory-7.0.14-standalone', 'ferretdb-sqlite-1.24.2', 'ferretdb-postgresql-1.24.2'];
   const cause = 'during a WiredTiger checkpoint (wt.checkpoint_running 1 and the dirty cache above its eviction trigger)';
   const four = names.flatMap((n, k) => [0, 1, 2].map((i) => run(`${n}-${i}`, n, step(0.5 + 0.01 * i + (k ? 0 : 0.3), 2 + i + (k ? 5 : 0), cause))));
-  const rep = (rs) => ({ experiments: [{ name: 'experiment2-readmostly-with-a-long-name', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, engine: r.engine })) }] }] });
+  const rep = (rs) => ({ experiments: [{ name: 'experiment2-readmostly-with-a-long-name', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] });
   const text = steadinessText(steadiness(rep(four), four));
   const lines = text.split('\n');
   assert.deepEqual(lines.filter((l) => l.length > 120), []);

@@ -16,7 +16,7 @@ const { rng, normal } = require('./support/seeded');
 
 // A report holding just these verdicts (one set, one experiment), the shape applyWords reads.
 const reportOf = (verdicts, capacity = []) => ({ experiments: [{ name: 'e', sets: [{ id: 1, parameters: {}, verdicts }] }], summary: [], capacity });
-const agg = (engine, xs) => ({ engine, runs: xs.length, verdict_samples: xs, excluded: {} });
+const agg = (side, xs) => ({ side, runs: xs.length, verdict_samples: xs, excluded: {} });
 
 const logNormalRuns = (r, n, sigma = 0.15) => Array.from({ length: n }, () => 1000 * Math.exp(sigma * normal(r)));
 

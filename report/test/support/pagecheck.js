@@ -4,7 +4,9 @@
 async function chartsOf(page) {
   return page.evaluate(() => [...document.querySelectorAll('figure.chart')].map((f) => ({
     kind: f.dataset.kind,
-    engines: f.dataset.engines.split(','),
+    // a chart of sides names them; a chart of one run (the server's side) its engine
+    sides: f.dataset.sides ? f.dataset.sides.split(',') : [],
+    engine: f.dataset.engine ?? null,
     caption: f.querySelector('figcaption').textContent,
     svgs: f.querySelectorAll('svg').length,
     lines: f.querySelectorAll('g[aria-label="line"] path').length,
