@@ -197,25 +197,28 @@ verb_up() {
 # cluster_volume_keys: the named volumes the cluster's own compose files declare (cluster.yml,
 # the engine's file, loader and faults), as keys; monitoring's (Prometheus, Grafana) are left out
 # by rendering the project without compose/monitoring.yml. A read-only probe.
-# A dry run runs no docker at all: it reads the keys from the files (cluster_volume_keys_from_files).
+# A dry run runs no docker at all: it reads the keys from the files (stack_file_keys).
 cluster_volume_keys() {
   (
     # shellcheck disable=SC2034  # read by stack_files, inside compose_probe
     MONITORING=0
     if [[ $DRY_RUN == 1 ]]; then
-      cluster_volume_keys_from_files
+      stack_file_keys volumes
     else
       compose_probe --profile '*' config --volumes 2>/dev/null
     fi
   )
 }
 
-# cluster_volume_keys_from_files: the keys under each stack file's top-level volumes:, one a line.
-cluster_volume_keys_from_files() {
+# stack_file_keys SECTION: the keys under each stack file's top-level SECTION: (services, volumes),
+# one a line, read from the files themselves (a dry run, or no working Compose). A key is a line
+# indented by two spaces, in block form or written on one line (the exporters' `cfg1-exporter:
+# { <<: *exporter, ... }`).
+stack_file_keys() {
   local f
   while IFS= read -r f; do
     [[ $f == -f ]] && continue
-    awk '/^[^ #]/ { in_volumes = ($0 ~ /^volumes:/) } in_volumes && /^  [A-Za-z0-9_.-]+:/ { sub(/^  /, ""); sub(/:.*/, ""); print }' "$LAB_ROOT/$f"
+    awk -v section="$1:" '/^[^ #]/ { inside = ($1 == section) } inside && /^  [A-Za-z0-9_.-]+:/ { sub(/^  /, ""); sub(/:.*/, ""); print }' "$LAB_ROOT/$f"
   done < <(stack_files) | sort -u
 }
 
@@ -290,21 +293,11 @@ verb_status() {
 validate_service() {
   local services why=""
   if ! services=$(compose_probe --profile '*' config --services 2>/dev/null); then
-    services=$(cluster_services_from_files)
+    services=$(stack_file_keys services)
     why="; 'docker compose config' could not run here (is Docker with the Compose v2 plugin installed?), so the names were read from the compose files"
   fi
   grep -qxF -- "$1" <<<"$services" ||
     die_usage "unknown service '$1' (choose one of: $(paste -sd' ' - <<<"$services"))$why"
-}
-
-# cluster_services_from_files: the services the stack's compose files declare (the keys under
-# each file's top-level services:), one a line.
-cluster_services_from_files() {
-  local f
-  while IFS= read -r f; do
-    [[ $f == -f ]] && continue
-    awk '/^[^ #]/ { in_services = ($0 ~ /^services:/) } in_services && /^  [A-Za-z0-9_.-]+:[[:space:]]*$/ { sub(/^  /, ""); sub(/:.*/, ""); print }' "$LAB_ROOT/$f"
-  done < <(stack_files) | sort -u
 }
 
 verb_logs() {

@@ -62,6 +62,10 @@ setup() { setup_lab_with_loader; }
   PATH=$(path_without_docker) run "$LAB/run.sh" logs shard01-a --dry-run </dev/null
   assert_success
   assert_output --regexp "^\+ env .* docker compose .* logs --follow --tail 200 shard01-a$"
+  # the exporters are written on one line each in compose/monitoring.yml: services all the same
+  PATH=$(path_without_docker) run "$LAB/run.sh" logs cfg1-exporter --dry-run </dev/null
+  assert_success
+  assert_output --regexp "^\+ env .* docker compose .* logs --follow --tail 200 cfg1-exporter$"
 }
 
 @test "down, status, destroy, logs and shell do not open with the loader-and-cluster CPU warning; up still says it" {
