@@ -51,7 +51,7 @@ function renderHtml(report) {
   // The page's scripts, in order: the dips' marks before page.js (which asks for them),
   // page.js, then the sections it places: capacity (--sla runs), the server's side, the
   // seeds' findings, steadiness.
-  const scripts = ['timeline-dips.js', 'point-note.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
+  const scripts = ['timeline-dips.js', 'set-numbers.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
     .map((f) => `<script>${safeScript(fs.readFileSync(path.join(__dirname, f), 'utf8'))}</script>`).join('\n');
   return `<!doctype html>
 <html lang="en">

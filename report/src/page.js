@@ -15,8 +15,9 @@
     return e;
   }
   window.labEl = el; // the DOM helper of the sections inlined after this file (claims-page.js, ...)
-  const num = (x, d = 0) => (typeof x === 'number' ? x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
-  const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
+  // The numbers' columns, format and a point's note, the terminal's too (src/set-numbers.js), and
+  // why runs were left out of verdicts.
+  const { num, ms, numbersRows, exclLabel, EXCL } = window.labSetNumbers;
   // run folders relative to the first input, so tables stay readable (report.json keeps full paths)
   const base = report.inputs.length ? `${report.inputs[0].replace(/\/$/, '')}/` : '';
   const rel = (id) => String(id).split(' + ').map((p) => (base && p.startsWith(base) ? p.slice(base.length) : p)).join(' + ');
@@ -39,8 +40,6 @@
   // reference lines and loader-limited points ringed in red.
   const MEASURES = { ops_per_s: ['ops/s', 'throughput'], docs_per_s: ['docs/s', 'throughput-docs'], mb_per_s: ['MB/s', 'throughput-mb'] };
   const xLabel = (set) => (set.aggregates.some((a) => a.parameters) ? 'case' : 'step');
-  // Why runs were left out of verdicts, and a point's note: src/point-note.js (the terminal's too).
-  const { pointNote, exclLabel, EXCL } = window.labPointNote;
 
   function throughputChart(parent, set, op, color, measure = 'ops_per_s') {
     const [unit, kind] = MEASURES[measure];
@@ -172,28 +171,8 @@
   }
 
   function numbersTable(set) {
-    const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
-    const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
-    const head = [xLabel(set), report.by, 'runs', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
-    for (const op of ops) head.push(`${op}/s`, `${op} n`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
-    for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
-    // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003
-    // published it (the terminal's --wide table has them too).
-    const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
-    for (const op of bytes) head.push(`${op} MB/s median`, `${op} MiB/s median`);
-    head.push('note');
-    const rows = [];
-    for (const p of set.points) for (const a of set.aggregates.filter((x) => x.point === p)) {
-      // the side's figures from its usable runs; the runs column says how many were left out
-      const u = a.usable?.ops_per_s ?? a.ops_per_s;
-      const runsCell = a.usable && a.usable.runs < a.runs ? `${a.usable.runs} usable of ${a.runs}` : a.runs;
-      const cells = [p, a.journal === false ? `${a.side} (no journal)` : a.side, runsCell, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
-      for (const op of ops) { const o = a.ops[op]; cells.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999)); }
-      for (const op of moves) { const o = a.ops[op]; cells.push(num(o?.docs_per_s_fastest, 1), num(o?.docs_per_s_median, 1), num(o?.mb_per_s_median, 3)); }
-      for (const op of bytes) { const mb = a.ops[op]?.mb_per_s_median; cells.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3)); }
-      cells.push(pointNote(a));
-      rows.push({ cls: a.not_applicable ? 'not-applicable' : a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells });
-    }
+    const { head, rows: numbers } = numbersRows(set, xLabel(set), report.by);
+    const rows = numbers.map(({ a, cells }) => ({ cls: a.not_applicable ? 'not-applicable' : a.unsupported ? 'unsupported' : Object.keys(a.excluded || {}).length ? 'limited' : '', cells }));
     const out = [table(head, rows, 'numbers')];
     const w0 = set.aggregates.find((a) => a.latency_meaning);
     if (w0) out.push(el('p', { class: 'note' }, w0.latency_meaning));

@@ -4,54 +4,19 @@
 // per side, what was excluded and the safety facts), every line within WIDTH columns; then what
 // was not compared, left out or skipped. --wide adds every number: per experiment and set, one
 // row per point and side, the verdicts, incomplete runs and the speed/safety table.
-// Rounded by the loader's own rule first (common/stats.js round), then grouped: toLocaleString alone
-// rounds the binary value, so 1846.45 printed 1846.4 here and 1846.5 in the loader's table.
-const { round } = require('../../common/stats');
 const { fmt } = require('./verdict');
-const { pointNote } = require('./point-note');
-const num = (x, d = 0) => (typeof x === 'number' ? round(x, d).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : '-');
-const ms = (us) => (typeof us === 'number' ? (us / 1000).toFixed(2) : '-');
+// the numbers' columns, format and point note, the page's as well (src/set-numbers.js)
+const { num, ms, numbersRows } = require('./set-numbers');
 
 function grid(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   return rows.map((r) => r.map((c, i) => (i < 2 || i === r.length - 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd()).join('\n');
 }
 
-// sideCell(a): the side, and beside it that it has no journal where the run recorded so.
-const sideCell = (a) => (a.journal === false ? `${a.side} (no journal)` : a.side);
-
-// Per point and side (by: what a side is, the column's head): fastest, median and slowest
-// repetition (report.json method.fastest_and_median).
+// Per point and side (by: what a side is, the column's head) every number (src/set-numbers.js).
 function setTable(set, by) {
-  const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
-  const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
-  // Ops that move bytes but no documents (GridFS chunks): MB/s, and MiB/s as seeds/003 published.
-  const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
-  const head = ['point', by, 'runs (usable/all)', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
-  for (const op of ops) head.push(`${op}/s`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
-  for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
-  for (const op of bytes) head.push(`${op} MB/s median`, `${op} MiB/s median`);
-  head.push('note');
-  const rows = [head];
-  for (const p of set.points) {
-    for (const a of set.aggregates.filter((x) => x.point === p)) {
-      // the side's figures from its usable runs (src/usable.js); "2/3": 1 run left out
-      const u = a.usable?.ops_per_s ?? a.ops_per_s;
-      const r = [p, sideCell(a), a.usable && a.usable.runs < a.runs ? `${a.usable.runs}/${a.runs}` : a.runs, num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
-      for (const op of ops) {
-        const o = a.ops[op];
-        r.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
-      }
-      for (const op of moves) r.push(num(a.ops[op]?.docs_per_s_fastest, 1), num(a.ops[op]?.docs_per_s_median, 1), num(a.ops[op]?.mb_per_s_median, 3));
-      for (const op of bytes) {
-        const mb = a.ops[op]?.mb_per_s_median;
-        r.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3));
-      }
-      r.push(pointNote(a));
-      rows.push(r);
-    }
-  }
-  const out = [grid(rows)];
+  const { head, rows } = numbersRows(set, 'point', by);
+  const out = [grid([head, ...rows.map((r) => r.cells)])];
   const w0 = set.aggregates.find((a) => a.latency_meaning);
   if (w0) out.push(...wrap(`note: ${w0.latency_meaning}`, '    ')); // below the grid: prose
   return out.join('\n');
