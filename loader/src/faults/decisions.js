@@ -67,6 +67,14 @@ function shortName(name) {
 }
 // memberNames(env): the shard's members as the scenarios name them (service names, no port).
 const memberNames = (env) => env.shard.hosts.map(shortName);
+// The scenarios' shared option checks, each failing with the one line the user sees (exit 2).
+// checkMember: NAME, when given, is a shard member; checkWholeNumbers: each of KEYS given is whole.
+function checkMember(env, name) {
+  if (name !== undefined && !memberNames(env).includes(name)) throw new Error(`unknown member '${name}' (choose one of: ${memberNames(env).join(' ')})`);
+}
+function checkWholeNumbers(p, keys) {
+  for (const k of keys) if (p[k] !== undefined && !/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
+}
 
 // memberLag(status, name): lag of one member as replSetGetStatus reports it: primary optimeDate
 // minus member optimeDate, in seconds. Heartbeat based (every 2 s), so a few seconds of error;
@@ -355,6 +363,8 @@ module.exports = {
   primaryOf,
   shortName,
   memberNames,
+  checkMember,
+  checkWholeNumbers,
   memberLag,
   memberStates,
   pickStatusView,

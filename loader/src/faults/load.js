@@ -10,6 +10,7 @@ const crypto = require('node:crypto');
 
 const { setTimeout: defaultSleep } = require('node:timers/promises');
 const { within } = require('./runner');
+const { watchStep } = require('./watch');
 
 async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
@@ -59,6 +60,15 @@ function startLoad(ctx, maxSeconds) {
   ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds, shouldStop: () => ctx.state.stopLoad, say });
   ctx.state.loading.catch(() => {}); // its error is reported when stopLoad awaits it
 }
+// loadBaseline(ctx, maxSeconds): startLoad, then watch --baseline-seconds of it before the fault.
+async function loadBaseline(ctx, maxSeconds) {
+  startLoad(ctx, maxSeconds);
+  await watchStep(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
+}
+// checkRate(p): the load's --rate, documents per second.
+function checkRate(p) {
+  if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
+}
 // The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered,
 // which takes milliseconds on a server that answers. One that stops answering (a frozen member:
 // the connection stays open, no reply ever comes) would hold the heal forever: the driver does
@@ -81,4 +91,4 @@ async function stopLoad(ctx) {
   }
 }
 
-module.exports = { runLoad, startLoad, stopLoad };
+module.exports = { runLoad, startLoad, loadBaseline, stopLoad, checkRate };

@@ -105,7 +105,7 @@ test('SIGTERM while the lag builds: unlocked, load stopped, summary complete:fal
   assert.ok(r.lines.some((l) => /^load: stopped after/.test(l)));
 });
 
-test('check: member, method, the engine\'s fault_methods, threshold', () => {
+test('check: member, method, the engine\'s fault_methods, threshold, rate, whole seconds', () => {
   const env = { engine: tables.engine('wiredtiger'), shard: tables.shardSet() };
   const ok = (p) => replicaLag.check(params(p), env);
   ok({});
@@ -115,6 +115,8 @@ test('check: member, method, the engine\'s fault_methods, threshold', () => {
   assert.throws(() => ok({ threshold: '90' }), /--threshold '90' is not a duration \(use a number and a unit/);
   assert.throws(() => ok({ threshold: '2s' }), /--threshold must be at least 3s/);
   ok({ threshold: '3.5s' });
+  assert.throws(() => ok({ rate: '0' }), /--rate must be a whole number >= 1 \(got '0'\)/);
+  assert.throws(() => ok({ 'heal-seconds': '1.5' }), /--heal-seconds must be a whole number \(got '1.5'\)/);
   const noFsync = { ...env, engine: { ...env.engine, fault_methods: 'failpoint,netem' } };
   assert.throws(() => replicaLag.check(params(), noFsync), /--method fsync does not apply to engine wiredtiger \(its fault_methods: failpoint,netem\)/);
 });

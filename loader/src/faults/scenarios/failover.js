@@ -34,7 +34,7 @@ module.exports = {
     if (!['1', 'majority'].includes(p.w)) throw new Error(`--w must be 1 or majority (got '${p.w}')`);
     if (!['partition', 'kill'].includes(p.how)) throw new Error(`--how must be partition or kill (got '${p.how}')`);
     if (!/^[1-9][0-9]?$/.test(p.writers)) throw new Error(`--writers must be 1..99 (got '${p.writers}')`);
-    for (const k of ['load-seconds', 'failover-seconds']) if (!/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
+    d.checkWholeNumbers(p, ['load-seconds', 'failover-seconds']);
   },
 
   plan(p, env, live = {}) {

@@ -11,7 +11,7 @@
 const d = require('../decisions');
 const verdicts = require('../verdicts');
 const { watchStep } = require('../watch');
-const { startLoad, stopLoad } = require('../load');
+const { loadBaseline, stopLoad, checkRate } = require('../load');
 const { durationMs } = require('../../duration');
 
 const METHODS = ['fsync', 'failpoint', 'netem'];
@@ -38,15 +38,15 @@ module.exports = {
   },
 
   check(p, env) {
-    if (p.member !== undefined && !d.memberNames(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${d.memberNames(env).join(' ')})`);
+    d.checkMember(env, p.member);
     if (!METHODS.includes(p.method)) throw new Error(`unknown --method '${p.method}' (choose one of: ${METHODS.join(' ')})`);
     // what an engine cannot do is in its row of compose/engines.tsv, never in a name test
     if (!methodsOf(env).includes(p.method)) throw new Error(`--method ${p.method} does not apply to engine ${env.engine.engine} (its fault_methods: ${env.engine.fault_methods})`);
     const t = durationMs('--threshold', p.threshold);
     if (t.error) throw new Error(t.error);
     if (t.ms < 3000) throw new Error('--threshold must be at least 3s (replSetGetStatus lag has a few seconds of error)');
-    if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
-    for (const k of ['baseline-seconds', 'heal-seconds', 'fault-seconds']) if (p[k] !== undefined && !/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
+    checkRate(p);
+    d.checkWholeNumbers(p, ['baseline-seconds', 'heal-seconds', 'fault-seconds']);
   },
 
   // hooks: the failpoint needs the members restarted with enableTestCommands=1, which bash does
@@ -93,8 +93,7 @@ module.exports = {
 
   async apply(ctx) {
     const m = ctx.state.member;
-    startLoad(ctx, 1800);
-    await watchStep(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
+    await loadBaseline(ctx, 1800);
     ctx.say(`slow ${m} by ${ctx.params.method}`);
     ctx.state.faulted = true; // from here on, heal undoes it (also a half-applied one)
     try {

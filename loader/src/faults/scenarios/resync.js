@@ -17,7 +17,7 @@ module.exports = {
 
   check(params, env) {
     if (!params.member) throw new Error(`resync needs a member (choose one of: ${d.memberNames(env).join(' ')})`);
-    if (!d.memberNames(env).includes(params.member)) throw new Error(`unknown member '${params.member}' (choose one of: ${d.memberNames(env).join(' ')})`);
+    d.checkMember(env, params.member);
     if (d.parseDuration(params.timeout) == null) throw new Error(`--timeout '${params.timeout}' is not a duration`);
   },
 

@@ -13,7 +13,7 @@ const d = require('../decisions');
 const { wholeNumber } = require('../../numbers');
 const verdicts = require('../verdicts');
 const { watchStep } = require('../watch');
-const { startLoad, stopLoad } = require('../load');
+const { loadBaseline, stopLoad, checkRate } = require('../load');
 const replicaLag = require('./replica-lag');
 
 const TOO_STALE = /"id":21126|RS102|too stale to catch up -- entering maintenance mode/; // 4.4+ JSON, 2.4, 3.x-4.2 (decisions.js)
@@ -35,15 +35,15 @@ module.exports = {
   },
 
   check(p, env) {
-    if (p.member !== undefined && !d.memberNames(env).includes(p.member)) throw new Error(`unknown member '${p.member}' (choose one of: ${d.memberNames(env).join(' ')})`);
+    d.checkMember(env, p.member);
     if (!/^[1-9][0-9]*$/.test(p['oplog-size-mb'])) throw new Error(`--oplog-size-mb must be a whole number >= 1 (got '${p['oplog-size-mb']}')`);
     // mongod reads --oplogSize as an int (mongodb/mongo src/mongo/db/mongod_options.cpp
     // populateReplSettings: params["replication.oplogSizeMB"].as<int>()): a larger value is refused
     // at start, after this scenario has destroyed the cluster to recreate it.
     const size = wholeNumber('--oplog-size-mb', p['oplog-size-mb'], 1, 2147483647);
     if (size.error) throw new Error(`${size.error} (mongod takes --oplogSize as a 32-bit int)`);
-    if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
-    for (const k of ['baseline-seconds', 'roll-seconds', 'restart-seconds', 'settle-seconds', 'settle-looks']) if (!/^[0-9]+$/.test(p[k])) throw new Error(`--${k} must be a whole number (got '${p[k]}')`);
+    checkRate(p);
+    d.checkWholeNumbers(p, ['baseline-seconds', 'roll-seconds', 'restart-seconds', 'settle-seconds', 'settle-looks']);
   },
 
   // hooks: the oplog is made small when the cluster is created, before this process (lib/fault.sh,
@@ -73,8 +73,7 @@ module.exports = {
 
   async apply(ctx) {
     const m = ctx.state.member;
-    startLoad(ctx, 3600);
-    await watchStep(ctx, 'never', Number(ctx.params['baseline-seconds']), 'baseline');
+    await loadBaseline(ctx, 3600);
     // its own last applied optime, just before the stop
     const self = await ctx.members.selfStatus(m);
     const before = { member: m, source: 'own replSetGetStatus optimes.appliedOpTime', optime: d.toTs(self.optimes && self.optimes.appliedOpTime), at: new Date().toISOString() };
