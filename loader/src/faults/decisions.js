@@ -209,14 +209,15 @@ function parseLogLine(line) {
     } catch {
       doc = null;
     }
+    const ms = doc ? dateMs(doc.t) : null; // the line's time, as ISO text in each kind below
+    const at = ms === null ? null : new Date(ms).toISOString();
     if (doc && TOO_STALE_IDS.has(doc.id)) {
       const attr = doc.attr || {};
-      const at = dateMs(doc.t);
       if (doc.id === 21126) {
         return {
           kind: 'too-stale',
           id: 21126,
-          at: at === null ? null : new Date(at).toISOString(),
+          at,
           msg: doc.msg,
           lastOpTimeFetched: attr.lastOpTimeFetched ? toTs(attr.lastOpTimeFetched) : null,
           earliestOpTimeSeen: attr.earliestOpTimeSeen ? toTs(attr.earliestOpTimeSeen) : null,
@@ -226,7 +227,7 @@ function parseLogLine(line) {
       return {
         kind: 'too-stale-candidate',
         id: 5579708,
-        at: at === null ? null : new Date(at).toISOString(),
+        at,
         msg: doc.msg,
         candidate: attr.candidate ?? null,
         lastOpTimeFetched: attr.lastOpTimeFetchedTimestamp ? toTs(attr.lastOpTimeFetchedTimestamp) : null,
@@ -235,7 +236,7 @@ function parseLogLine(line) {
       };
     }
     if (doc && typeof doc.msg === 'string' && /^(Starting initial sync attempt|Initial sync done)/.test(doc.msg)) {
-      return { kind: 'initial-sync', id: doc.id, msg: doc.msg, at: dateMs(doc.t) === null ? null : new Date(dateMs(doc.t)).toISOString(), line: text.slice(brace) };
+      return { kind: 'initial-sync', id: doc.id, msg: doc.msg, at, line: text.slice(brace) };
     }
     if (doc) return null;
   }
