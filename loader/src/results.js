@@ -15,6 +15,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { SummarySchemaError } = require('./summary-schema');
+const { appendLine } = require('./append-line');
 
 const SCHEMA_VERSION = 1;
 const RESERVE_BYTES = 128 * 1024;
@@ -126,16 +127,12 @@ class RunDir {
   // second it measured on disk. A failed or short write is cut back to the last whole line.
   timeline(obj) {
     if (this.timelineFd === undefined || this.broken) return;
-    const buf = Buffer.from(JSON.stringify(obj) + '\n');
-    let off = 0;
-    try {
-      while (off < buf.length) off += fs.writeSync(this.timelineFd, buf, off, buf.length - off);
-      this.timelineBytes += buf.length;
-    } catch (e) {
-      try { fs.ftruncateSync(this.timelineFd, this.timelineBytes); } catch { /* the read-only case */ }
-      this.broken = new ResultsWriteError(path.join(this.dir, 'timeline.ndjson'), e, this.dir);
+    const r = appendLine(this.timelineFd, obj, this.timelineBytes);
+    if (r.error) {
+      this.broken = new ResultsWriteError(path.join(this.dir, 'timeline.ndjson'), r.error, this.dir);
       throw this.broken;
     }
+    this.timelineBytes = r.size;
   }
 
   // summary(obj, { final }): written to summary.json.tmp and renamed, so summary.json is always

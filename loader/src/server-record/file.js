@@ -4,6 +4,7 @@
 // and says so once; it never stops the run, whose own files have the reserve (src/results.js).
 const fs = require('node:fs');
 const path = require('node:path');
+const { appendLine } = require('../append-line');
 
 class RecordFile {
   constructor(dir, log) {
@@ -16,16 +17,13 @@ class RecordFile {
 
   write(obj) {
     if (this.fd === undefined || this.error) return;
-    const buf = Buffer.from(JSON.stringify(obj) + '\n');
-    try {
-      let off = 0;
-      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
-      this.bytes += buf.length;
-    } catch (e) {
-      try { fs.ftruncateSync(this.fd, this.bytes); } catch { /* read-only: nothing to cut */ }
-      this.error = `cannot write ${this.file}: ${e.code || e.message}; the server record stopped there`;
+    const r = appendLine(this.fd, obj, this.bytes);
+    if (r.error) {
+      this.error = `cannot write ${this.file}: ${r.error.code || r.error.message}; the server record stopped there`;
       this.log(`server record: ${this.error}`);
+      return;
     }
+    this.bytes = r.size;
   }
 
   close() {
