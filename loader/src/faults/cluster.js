@@ -102,6 +102,25 @@ class Members {
   }
 }
 
+// fsyncUnlockAll(members, host) -> how many unlocks it took: each fsyncLock increments a count (a
+// repeated run may have locked twice), so unlock until it is 0, at most 20 times; 'not locked' ends
+// it too. Any other error is thrown.
+async function fsyncUnlockAll(members, host) {
+  let n = 0;
+  while (n < 20) {
+    let r;
+    try {
+      r = await members.admin(host, { fsyncUnlock: 1 });
+    } catch (e) {
+      if (/not locked/i.test(e.message)) break;
+      throw e;
+    }
+    n++;
+    if (!r.lockCount) break;
+  }
+  return n;
+}
+
 // opts.driverLine: the engine's driver line (compose/engines.tsv driver_line, src/driver-line.js):
 // the old server lines (3.6, 4.0) refuse the current driver.
 function mongosClient(opts, extra = {}) {
@@ -109,4 +128,4 @@ function mongosClient(opts, extra = {}) {
   return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault', ...extra });
 }
 
-module.exports = { Members, mongosClient, readPassword };
+module.exports = { Members, mongosClient, readPassword, fsyncUnlockAll };

@@ -11,6 +11,7 @@ const d = require('../decisions');
 const { watchUntil } = require('../watch');
 const { sleep } = require('../runner');
 const { TABLE } = require('../protocol');
+const { fsyncUnlockAll } = require('../cluster');
 
 const FAILPOINTS = ['rsSyncApplyStop', 'stopReplProducer'];
 const list = (s) => String(s || '').split(/[,\n]/).map((x) => x.trim()).filter(Boolean);
@@ -118,12 +119,9 @@ module.exports = {
       }
     }
     try {
-      let r;
-      let n = 0;
-      do { r = await ctx.members.admin(h, { fsyncUnlock: 1 }); n++; } while (r.lockCount > 0 && n < 20);
-      ctx.say(`${name}: fsyncUnlock (was locked)`);
+      if (await fsyncUnlockAll(ctx.members, h)) ctx.say(`${name}: fsyncUnlock (was locked)`);
     } catch (e) {
-      if (!/not locked/i.test(e.message)) ctx.say(`${name}: fsyncUnlock: ${e.message.split('\n')[0]}`);
+      ctx.say(`${name}: fsyncUnlock: ${e.message.split('\n')[0]}`);
     }
   },
 };

@@ -13,6 +13,7 @@ const verdicts = require('../verdicts');
 const { watchStep } = require('../watch');
 const { loadBaseline, stopLoad, checkRate } = require('../load');
 const { durationMs } = require('../../duration');
+const { fsyncUnlockAll } = require('../cluster');
 
 const METHODS = ['fsync', 'failpoint', 'netem'];
 const NETEM = { delay: '100ms', rate: '64kbit' }; // ~120 ACKs/s from the member: ~350 KB/s into it
@@ -157,17 +158,7 @@ module.exports = {
     ctx.say(`heal: undo ${ctx.params.method} on ${m}`);
     try {
       if (ctx.params.method === 'fsync') {
-        // each fsyncLock increments a count; unlock until it is 0 (a repeated run may have locked twice)
-        for (let i = 0; i < 20; i++) {
-          let r;
-          try {
-            r = await ctx.members.admin(m, { fsyncUnlock: 1 });
-          } catch (e) {
-            if (/not locked/i.test(e.message)) break;
-            throw e;
-          }
-          if (!r.lockCount) break;
-        }
+        await fsyncUnlockAll(ctx.members, m);
         ctx.say(`${m}: fsyncUnlock done`);
       } else if (ctx.params.method === 'failpoint') {
         await ctx.members.admin(m, { configureFailPoint: 'rsSyncApplyStop', mode: 'off' });
