@@ -59,14 +59,6 @@ experiment_help() {
   printf '\nCommon flags and every other verb: ./run.sh help\n'
 }
 
-# experiment_ycsb_check NAME: --tool ycsb runs experiments of YCSB's own workloads (workload.type
-# ycsb, as the loader's check said: EXPERIMENT_FACTS[kind]); any other is a usage error.
-experiment_ycsb_check() {
-  local kind=${EXPERIMENT_FACTS[kind]:-}
-  [[ -z $kind || $kind == ycsb ]] ||
-    die_usage "--tool ycsb runs YCSB's own workloads: $1 is not one (its workload.type is $kind, not ycsb): drop --tool"
-}
-
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
 experiment_exists() {
   [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ && -f $LAB_ROOT/experiments/$1.yaml ]]
@@ -177,7 +169,6 @@ experiment_forward() {
   printf -v "$last_var" '%s' "$now"
   kill -s "$1" -- "-$2" 2>/dev/null || true
 }
-
 
 # experiment_run_loader CMD...: run the loader (node or compose run) with its stdout shown as it
 # comes and also kept, to learn which folder this run created (EXPERIMENT_RESULTS). tee -i: a
@@ -290,15 +281,16 @@ verb_experiment() {
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
-  # --tool ycsb runs only experiments of YCSB's own workloads: said first, whatever else was
-  # given (with --uri the "drop --uri" below named the wrong problem).
-  local label
+  local label kind
   label=$(experiment_engine_label)
   if [[ $tool == ycsb ]]; then
     EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
-    # which experiment first, whatever else was given: with --uri, "drop --uri" would name the
-    # wrong problem for an experiment --tool ycsb cannot run at all
-    experiment_ycsb_check "$name"
+    # --tool ycsb runs only experiments of YCSB's own workloads (workload.type ycsb, as the
+    # loader's check said): said first, whatever else was given: with --uri, "drop --uri" would
+    # name the wrong problem for an experiment --tool ycsb cannot run at all
+    kind=${EXPERIMENT_FACTS[kind]:-}
+    [[ -z $kind || $kind == ycsb ]] ||
+      die_usage "--tool ycsb runs YCSB's own workloads: $name is not one (its workload.type is $kind, not ycsb): drop --tool"
     [[ -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
     [[ $DRY_RUN != 1 || -z $EXPERIMENT_CHECK_LINES ]] || printf '%s\n' "$EXPERIMENT_CHECK_LINES"
     # shellcheck source=lib/ycsb.sh
@@ -419,11 +411,13 @@ experiment_in_stack() {
   # right before it starts and after it ends.
   [[ $DRY_RUN == 1 ]] || block_writes_before
   experiment_run_loader compose --profile loader run --rm --no-deps --build --use-aliases loader "${args[@]}" || rc=$?
-  [[ $DRY_RUN == 1 ]] || block_writes_after || true
-  # A member killed for memory during the run (it may have gone on, failed over): incomplete.
-  [[ $DRY_RUN == 1 ]] || experiment_oom_check "$since" || rc=1
-  # The shard members' data directories on disk, into the run's summary.json footprint.
-  [[ $DRY_RUN == 1 ]] || experiment_data_dirs || true
+  if [[ $DRY_RUN != 1 ]]; then
+    block_writes_after || true
+    # A member killed for memory during the run (it may have gone on, failed over): incomplete.
+    experiment_oom_check "$since" || rc=1
+    # The shard members' data directories on disk, into the run's summary.json footprint.
+    experiment_data_dirs || true
+  fi
   return "$rc"
 }
 
@@ -486,7 +480,7 @@ experiment_data_dirs() {
 # said once.
 experiment_hook_journal_off() {
   [[ $1 == after ]] || return 0
-  local name=$2 via=$3 m rc=0 before
+  local name=$2 via=$3 rc=0 before
   shift 3
   if ! engine_is "$ENGINE" nojournal; then
     info "journal off: not run on $ENGINE (compose/engines.tsv nojournal: no; its members cannot run without a journal, or it has none)"
@@ -495,20 +489,24 @@ experiment_hook_journal_off() {
   info "journal off: restarting the $ENGINE shard members with --nojournal, one at a time (compose/engines.tsv nojournal: yes)"
   local saved=("${STACK_EXTRA_ENV[@]}")
   STACK_EXTRA_ENV+=("LAB_SHARD_EXTRA_ARGS=$(stack_shard_args_with --nojournal)") # beside a fault's kept arguments
-  for m in $(topology_services shard); do
-    compose up -d --no-deps --wait "$m" ||
-      die_env "journal off: $m did not come back healthy with --nojournal: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE' restarts it with its journal"
-  done
+  experiment_journal_restart --nojournal " restarts it with its journal"
   before=$EXPERIMENT_RESULTS
   experiment_in_stack "$name" "$via" "$@" --members-journal off || rc=$?
   EXPERIMENT_RESULTS=$(printf '%s\n%s\n' "$before" "$EXPERIMENT_RESULTS" | grep . || true)
   info "journal off: restarting the $ENGINE shard members with their journal"
   STACK_EXTRA_ENV=("${saved[@]}")
+  experiment_journal_restart "its journal"
+  return "$rc"
+}
+
+# experiment_journal_restart WITH [HINT_END]: the shard members recreated as STACK_EXTRA_ENV now
+# defines them (with WITH), one at a time, each waited on until healthy; one that is not: exit 1.
+experiment_journal_restart() {
+  local m
   for m in $(topology_services shard); do
     compose up -d --no-deps --wait "$m" ||
-      die_env "journal off: $m did not come back healthy with its journal: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE'"
+      die_env "journal off: $m did not come back healthy with $1: './run.sh down --engine $ENGINE' then './run.sh up --engine $ENGINE'${2:-}"
   done
-  return "$rc"
 }
 
 # experiment_oom_check SINCE: the stack's containers the kernel killed for memory (Docker's
@@ -571,18 +569,18 @@ smoke_experiments() {
   fi
   # each file's flags asked of the loader once (a node process each), for both loops below
   local -A smoke_flags=()
+  local exps=()
   for file in "$LAB_ROOT"/experiments/*.yaml; do
-    smoke_flags[$(basename "$file" .yaml)]=$(experiment_smoke_flags "$file")
+    exps+=("$(basename "$file" .yaml)")
+    smoke_flags[${exps[-1]}]=$(experiment_smoke_flags "$file")
   done
   if [[ $DRY_RUN == 1 ]]; then # the dry runs side by side (lib/smoke.sh smoke_prefetch), printed in order below
-    for file in "$LAB_ROOT"/experiments/*.yaml; do
-      exp=$(basename "$file" .yaml)
+    for exp in "${exps[@]}"; do
       # shellcheck disable=SC2086  # the flags are words on purpose
       [[ -z ${smoke_flags[$exp]} ]] || smoke_prefetch "$exp" ${smoke_flags[$exp]}
     done
   fi
-  for file in "$LAB_ROOT"/experiments/*.yaml; do
-    exp=$(basename "$file" .yaml)
+  for exp in "${exps[@]}"; do
     flags=${smoke_flags[$exp]}
     if [[ -z $flags ]]; then
       smoke_check "$engine: $exp has a smoke: line (its tiny-scale flags)" false || rc=1
