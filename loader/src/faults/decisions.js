@@ -67,6 +67,8 @@ function shortName(name) {
 }
 // memberNames(env): the shard's members as the scenarios name them (service names, no port).
 const memberNames = (env) => env.shard.hosts.map(shortName);
+// defaultMember(env): the SECONDARY replica-lag and stale-secondary take without --member.
+const defaultMember = (env) => memberNames(env).at(-1);
 // The scenarios' shared option checks, each failing with the one line the user sees (exit 2).
 // checkMember: NAME, when given, is a shard member; checkWholeNumbers: each of KEYS given is whole.
 function checkMember(env, name) {
@@ -364,6 +366,7 @@ module.exports = {
   primaryOf,
   shortName,
   memberNames,
+  defaultMember,
   checkMember,
   checkWholeNumbers,
   memberLag,

@@ -18,7 +18,6 @@ const { fsyncUnlockAll } = require('../cluster');
 const METHODS = ['fsync', 'failpoint', 'netem'];
 const NETEM = { delay: '100ms', rate: '64kbit' }; // ~120 ACKs/s from the member: ~350 KB/s into it
 const HEALED_LAG = verdicts.HEALED_LAG_SECONDS; // "caught up" (replSetGetStatus is heartbeat based, 2 s)
-const defaultMember = (env) => d.memberNames(env).at(-1);
 const methodsOf = (env) => String(env.engine.fault_methods || '').split(',').filter(Boolean);
 // the lab's one duration grammar (src/duration.js = lib/common.sh parse_duration)
 const thresholdS = (p) => durationMs('--threshold', p.threshold).ms / 1000;
@@ -29,7 +28,7 @@ module.exports = {
   methods: METHODS, // an engine's fault_methods are these, less what its server line lacks (tables.test.js)
   // options with `help` are listed by ./run.sh help (src/faults/catalog.js); the rest tune tests
   options: {
-    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, must be a SECONDARY now (default ${defaultMember(env)}, or another secondary if it is not one)` },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, must be a SECONDARY now (default ${d.defaultMember(env)}, or another secondary if it is not one)` },
     method: { type: 'string', default: 'fsync', arg: 'M', help: 'fsync (fsyncLock on the member itself; stock images, no restart), failpoint (rsSyncApplyStop; RESTARTS the shard members with --setParameter enableTestCommands=1), netem (delay 100ms + rate 64kbit from a sidecar in the member\'s network namespace); the engine\'s fault_methods (compose/engines.tsv) say which apply' },
     threshold: { type: 'string', default: '30s', arg: 'DUR', help: 'lag to reach, e.g. 30s, 2m, at least 3s' },
     rate: { type: 'string', default: '2000' }, // load: documents per second (tests lower it)
@@ -62,7 +61,7 @@ module.exports = {
     const p = ctx.params;
     const st = await ctx.members.status();
     if (!st) throw new Error(`no shard member answers replSetGetStatus; is the ${ctx.env.engine.engine} stack healthy? ./run.sh status --engine ${ctx.env.engine.engine}`);
-    const pick = d.pickSecondary(st.status, { member: p.member, preferred: defaultMember(ctx.env) });
+    const pick = d.pickSecondary(st.status, { member: p.member, preferred: d.defaultMember(ctx.env) });
     if (!pick.wanted) throw new Error(`could not find a SECONDARY in the shard; ./run.sh status --engine ${ctx.env.engine.engine}`);
     if (!pick.member) {
       throw Object.assign(new Error(`${pick.wanted} is not a SECONDARY now; pick one that is (current secondaries: ${pick.secondaries.join(', ') || 'none'}; see ./run.sh status --engine ${ctx.env.engine.engine})`), { usage: true });
@@ -73,7 +72,7 @@ module.exports = {
   },
 
   plan(p, env, live = {}) {
-    const m = live.member || p.member || defaultMember(env);
+    const m = live.member || p.member || d.defaultMember(env);
     const t = thresholdS(p);
     const how = {
       fsync: `fsyncLock on ${m} itself (direct connection, never through mongos); heal: fsyncUnlock until its lock count is 0`,

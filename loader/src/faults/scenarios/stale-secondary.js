@@ -22,7 +22,7 @@ module.exports = {
   name: 'stale-secondary',
   summary: 'small oplog, stop a secondary, write until both healthy oplogs dropped its last optime, restart it, show RECOVERING + "too stale" evidence',
   options: {
-    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, must be a SECONDARY now (default ${d.memberNames(env).at(-1)})` },
+    member: { type: 'string', arg: 'NAME', help: (env) => `${d.memberNames(env).join('|')}, must be a SECONDARY now (default ${d.defaultMember(env)})` },
     'oplog-size-mb': { type: 'string', default: '16', arg: 'N', help: 'oplog size. Honoured only when the oplog is created: unless the running cluster already has it, the engine\'s cluster is DESTROYED and recreated (needs --yes)' },
     rate: { type: 'string', default: '2000' }, // load: documents per second (tests lower it)
     'baseline-seconds': { type: 'string', default: '5' },
@@ -54,7 +54,7 @@ module.exports = {
   ready: (ctx) => replicaLag.ready(ctx),
 
   plan(p, env, live = {}) {
-    const m = live.member || p.member || d.memberNames(env).at(-1);
+    const m = live.member || p.member || d.defaultMember(env);
     const e = env.engine.engine;
     const n = p['oplog-size-mb'];
     const lines = [
