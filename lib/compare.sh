@@ -213,17 +213,16 @@ compare_run_args() {
 # compare_check: every side's runs checked by the loader's own parser before anything starts
 # (experiment_loader_check: one line, exit 2), with the --comparison flag the runs will carry.
 compare_check() {
-  local side uri
+  local side uri label
   for side in "${COMPARE_SIDES[@]}"; do
-    uri=${COMPARE_URI[$side]:-}
-    if [[ -n $uri ]]; then
-      experiment_loader_check "$COMPARE_EXPERIMENT" "$uri" --engine "$side" ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:1"
-    else
+    uri=${COMPARE_URI[$side]:-} label=$side # a --uri side's runs are labelled with its name
+    if [[ -z $uri ]]; then
       # the engine's memory against the profile, as its `up` would check it (exit 2 in one line)
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by stack_memory_check, in this subshell only
       (ENGINE=$side; stack_memory_check) || exit $?
-      experiment_loader_check "$COMPARE_EXPERIMENT" "$(experiment_stack_uri primary)" ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:1"
+      uri=$(experiment_stack_uri primary) label=""
     fi
+    experiment_loader_check "$COMPARE_EXPERIMENT" "$uri" ${label:+--engine "$label"} ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:1"
   done
 }
 
@@ -339,13 +338,12 @@ compare_report() {
     info "no run of $COMPARE_ID wrote results: no report"
     return 0
   fi
+  local again="./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
   if ! command -v node >/dev/null 2>&1 || [[ ! -d $LAB_ROOT/report/node_modules ]]; then
-    info "the report needs Node.js and 'cd report && npm ci'; then: ./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
+    info "the report needs Node.js and 'cd report && npm ci'; then: $again"
     return 0
   fi
   # --results-dir: the report lands beside these runs, in results/report/ (or DIR/report/).
-  local again
-  again="./run.sh report${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR} ${dirs[*]}"
   # A Ctrl-C here stops only the report: every run is made and recorded, and this says how to get
   # it. The report's own exit (130) tells: bash runs no trap for a SIGINT its child handled.
   local rc=0
@@ -471,7 +469,7 @@ verb_compare() {
     mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
     COMPARE_PLAN_FILE=$state/plan.tsv
   fi
-  local pos side rc status out dir missing=0 interrupted=0 code
+  local pos side rc status out dir missing=0 interrupted=0
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
   # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job) reaches
   # the run's loader (experiment_run_loader passes it on; a hang-up as SIGTERM), which stops and
@@ -495,12 +493,10 @@ verb_compare() {
     compare_one "$side" "$pos" "$out" || rc=$?
     ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
     case $rc in 0) status=complete ;; 129 | 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
-    # One line per folder the run wrote; none when it wrote nothing (the position stays missing).
-    dir=""
+    # One line per folder the run wrote; one with the folder empty when it wrote none.
     while IFS= read -r dir; do
-      [[ -n $dir ]] && printf '%s\t%s\t%s\t%s\t%s\n' "$pos" "$side" "$status" "$rc" "$dir" >>"$state/runs.tsv"
-    done <"$out"
-    grep -q . "$out" || printf '%s\t%s\t%s\t%s\t\n' "$pos" "$side" "$status" "$rc" >>"$state/runs.tsv"
+      printf '%s\t%s\t%s\t%s\t%s\n' "$pos" "$side" "$status" "$rc" "$dir" >>"$state/runs.tsv"
+    done < <(grep . "$out" || echo)
     if [[ $status != complete ]]; then
       missing=$((missing + 1))
       [[ $status == interrupted ]] && { interrupted=$rc; break; }
@@ -516,12 +512,9 @@ verb_compare() {
     return "$interrupted"
   fi
   compare_report
-  code=0
   if ((missing)); then
     info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again"
-    code=1
-  else
-    rm -f "$(compare_secret_file "$COMPARE_ID")" # every position complete: nothing left to resume
+    return 1
   fi
-  return "$code"
+  rm -f "$(compare_secret_file "$COMPARE_ID")" # every position complete: nothing left to resume
 }

@@ -124,6 +124,20 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   [[ $(stat -c %a "$LAB/results/.comparisons/$id/args") == 600 ]] || fail "args readable by others"
 }
 
+@test "a run that wrote no folder: its runs.tsv line has the folder empty, the comparison goes on, exit 1" {
+  rule "compose * run --rm * --comparison *:inmemory:2 *" 1 ""
+  position_rules
+  run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --repeat 2 --clients 1 --duration 5s --no-monitoring </dev/null
+  assert_failure 1
+  local id
+  id=$(comparison_id)
+  assert_output --partial "run 2 (inmemory) did not complete (exit 1): kept and marked; the comparison goes on"
+  run cat "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '%s\t%s\t%s\t%s\t%s\n' 1 wiredtiger complete 0 results/experiment2/wiredtiger/20260101T000000Z \
+    2 inmemory incomplete 1 '' 3 inmemory complete 0 results/experiment2/inmemory/20260103T000000Z \
+    4 wiredtiger complete 0 results/experiment2/wiredtiger/20260104T000000Z)" ]] || fail "runs.tsv: $output"
+}
+
 @test "interrupted at run 3: runs 1-2 kept, the stack brought down; --resume runs only 3..8, with the stored flags" {
   position_rules 3 130
   run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --clients 1 --duration 5s --no-monitoring </dev/null
