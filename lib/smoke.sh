@@ -171,26 +171,24 @@ smoke_diag() {
 
 # smoke_cluster ENGINE: the cluster's own checks, from status.js's summary line and smoke.js.
 smoke_cluster() {
-  local engine=$1 want status rc=0
+  local engine=$1 want status rc=0 how="w:majority"
   want=$(engine_field "$engine" server_engine)
   if [[ $DRY_RUN == 1 ]]; then
     smoke_check "$engine: status (dry run)" smoke_lab status || rc=1
-    smoke_check "$engine: write and read a document through mongos (dry run)" \
-      smoke_diag compose exec -T "$(cluster_router)" "$(engine_field "$engine" shell)" --nodb --quiet --norc /lab/init/smoke.js || rc=1
-    return "$rc"
+    how="dry run"
+  else
+    local st=0 set
+    status=$(smoke_lab_raw status 2>&1) || st=$?
+    printf '%s\n' "$status" | sed 's/^/#   /'
+    smoke_check "$engine: status reports healthy members, primaries and the shard" test "$st" -eq 0 || rc=1
+    for set in $(topology_sets shard); do
+      smoke_check "$engine: shard $set registered with the config servers" \
+        grep -qE "^summary .* shards=([^ ]*,)?$set(,| |\$)" <<<"$status" || rc=1
+    done
+    smoke_check "$engine: shard members report storage engine $want" \
+      grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
   fi
-  local st=0
-  status=$(smoke_lab_raw status 2>&1) || st=$?
-  printf '%s\n' "$status" | sed 's/^/#   /'
-  smoke_check "$engine: status reports healthy members, primaries and the shard" test "$st" -eq 0 || rc=1
-  local set
-  for set in $(topology_sets shard); do
-    smoke_check "$engine: shard $set registered with the config servers" \
-      grep -qE "^summary .* shards=([^ ]*,)?$set(,| |\$)" <<<"$status" || rc=1
-  done
-  smoke_check "$engine: shard members report storage engine $want" \
-    grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
-  smoke_check "$engine: write and read a document through mongos (w:majority)" \
+  smoke_check "$engine: write and read a document through mongos ($how)" \
     smoke_diag compose exec -T "$(cluster_router)" "$(engine_field "$engine" shell)" --nodb --quiet --norc /lab/init/smoke.js || rc=1
   return "$rc"
 }
@@ -239,13 +237,14 @@ smoke_collect() {
 }
 
 verb_smoke() {
-  local faults=0 arg engine hook engines=() failed_before unfit
+  local faults=0 arg engine hook engines=() failed_before unfit hooks=(smoke_experiments smoke_monitoring)
   for arg in "$@"; do
     case $arg in
       --faults) faults=1 ;;
       *) die_usage "smoke does not take '$arg' (only --faults)" ;;
     esac
   done
+  ((!faults)) || hooks+=(smoke_faults)
   mapfile -t engines < <(engine_names)
   if [[ $DRY_RUN == 1 ]]; then
     info "dry run: would check docker, Compose v2, the daemon, that no lab stack runs, the profile's CPUs and ports $(cluster_ports | paste -sd, -)"
@@ -284,7 +283,7 @@ verb_smoke() {
       # them (an experiment's, a fault's) says so in one line instead of printing it all again
       [[ $DRY_RUN != 1 ]] || export LAB_SMOKE_UP=$engine
       smoke_cluster "$engine" || true
-      for hook in smoke_experiments smoke_monitoring; do
+      for hook in "${hooks[@]}"; do
         declare -F "$hook" >/dev/null || continue
         if [[ $hook == smoke_monitoring && $MONITORING != 1 ]]; then
           smoke_skip "$engine: $hook" "--no-monitoring"
@@ -292,9 +291,6 @@ verb_smoke() {
         fi
         smoke_check "$engine: $hook" smoke_hook "$hook" "$engine" || true
       done
-      if ((faults)) && declare -F smoke_faults >/dev/null; then
-        smoke_check "$engine: smoke_faults" smoke_hook smoke_faults "$engine" || true
-      fi
     else
       echo "# $engine: up failed; the engine's other checks are not run"
     fi
