@@ -183,7 +183,7 @@ parse_common_flags() {
   # An experiment run with --uri drives a cluster the lab did not start: --engine there is only
   # the results label (any word; the loader checks its form and records the server's own word
   # beside it), not one of the lab's stacks.
-  if ! { experiment_exists "$VERB" && [[ " ${REST_ARGS[*]} " == *" --uri "* || " ${REST_ARGS[*]} " == *" --uri="* ]]; }; then
+  if ! { experiment_exists "$VERB" && rest_has --uri; }; then
     validate_engine "$ENGINE"
   fi
   validate_profile "$PROFILE"
@@ -234,6 +234,9 @@ verb_hint() {
   if near=$(nearest_word "$1" "${names[@]}"); then printf "; did you mean '%s'?" "$near"; fi
 }
 
+# rest_has FLAG: FLAG is among the verb's arguments (REST_ARGS), as FLAG VALUE or FLAG=VALUE.
+rest_has() { [[ " ${REST_ARGS[*]} " == *" $1 "* || " ${REST_ARGS[*]} " == *" $1="* ]]; }
+
 # no_extra_args VERB: the verb takes no further arguments.
 no_extra_args() {
   ((${#REST_ARGS[@]} == 0)) || die_usage "$1 does not take '${REST_ARGS[0]}'"
@@ -263,15 +266,12 @@ main() {
   fi
   parse_common_flags "$@"
   case $verb in
-    up) no_extra_args up; verb_up ;;
-    down) no_extra_args down; verb_down ;;
-    destroy) no_extra_args destroy; verb_destroy ;;
-    status) no_extra_args status; verb_status ;;
+    up | down | destroy | status) no_extra_args "$verb"; "verb_$verb" ;;
     logs) verb_logs "${REST_ARGS[@]}" ;;
     shell) verb_shell "${REST_ARGS[@]}" ;;
     fault)
       # --on k8s: the fault acts through the Kubernetes API (k8s/faults.sh)
-      if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
+      if rest_has --on; then
         k8s_load; k8s_run_fault "${REST_ARGS[@]}"
         return
       fi
@@ -284,7 +284,7 @@ main() {
       # Any experiments/NAME.yaml is a verb: an experiment is its file, no list to edit here.
       experiment_exists "$verb" || die_usage "unknown verb '$verb'$(verb_hint "$verb")"
       # --on k8s: the loader runs as pods on a Kubernetes cluster (k8s/loaders.sh)
-      if [[ " ${REST_ARGS[*]} " == *" --on "* || " ${REST_ARGS[*]} " == *" --on="* ]]; then
+      if rest_has --on; then
         k8s_load; k8s_run_experiment "$verb" "${REST_ARGS[@]}"
         return
       fi
