@@ -285,17 +285,29 @@ configuration: |
 YAML
 }
 
+# k8s_replset_spec ROLE NODE_ROLE KEEPS_DATA: a replica set's members (ROLE data: the shard's,
+# cfg: the config servers'; their profile columns data_* or cfg_*) below its name and size. Called
+# by k8s_cluster_manifest only: engine, profile, placement, size, class and exporter_image are its.
+k8s_replset_spec() {
+  local mem cpus cache
+  mem=$(profile_field "$profile" "$1_mem") cpus=$(profile_field "$profile" "$1_cpus")
+  cache=$(profile_field "$profile" "$1_cache_gb")
+  cat <<YAML
+$(k8s_mongod_configuration '      ')
+$(k8s_storage '      ' "$engine" "$1" "$cache" "$mem")
+$(k8s_resources '      ' "$(k8s_member_cpu "$cpus")" "$mem")
+$(k8s_placement '      ' "$2" "$placement")
+$(k8s_volume '      ' "$3" "$size" "$class")
+$(k8s_exporter_sidecar '      ' "$exporter_image")
+YAML
+}
+
 # k8s_cluster_manifest ENGINE PROFILE MONGOS NAMESPACE PLACEMENT EXPORTER_IMAGE STORAGE_SIZE STORAGE_CLASS
 k8s_cluster_manifest() {
   local engine=$1 profile=$2 mongos=$3 ns=$4 placement=$5 exporter_image=$6 size=$7 class=$8
-  local image word keeps data_mem data_cpus data_cache cfg_mem cfg_cpus cfg_cache shard_size cfg_size
+  local image cfg_mem cfg_cpus shard_size cfg_size
   image=$(k8s_server_image "$engine")
-  word=$(engine_field "$engine" server_engine)
-  keeps=$(engine_field "$engine" keeps_data)
-  data_mem=$(profile_field "$profile" data_mem) data_cpus=$(profile_field "$profile" data_cpus)
-  data_cache=$(profile_field "$profile" data_cache_gb)
   cfg_mem=$(profile_field "$profile" cfg_mem) cfg_cpus=$(profile_field "$profile" cfg_cpus)
-  cfg_cache=$(profile_field "$profile" cfg_cache_gb)
   shard_size=$(topology_services shard | wc -l | tr -d ' ')
   cfg_size=$(topology_services config | wc -l | tr -d ' ')
   cat <<YAML
@@ -335,24 +347,14 @@ spec:
   replsets:
     - name: $K8S_SHARD_RS
       size: $shard_size
-$(k8s_mongod_configuration '      ')
-$(k8s_storage '      ' "$engine" data "$data_cache" "$data_mem")
-$(k8s_resources '      ' "$(k8s_member_cpu "$data_cpus")" "$data_mem")
-$(k8s_placement '      ' shard "$placement")
-$(k8s_volume '      ' "$keeps" "$size" "$class")
-$(k8s_exporter_sidecar '      ' "$exporter_image")
+$(k8s_replset_spec data shard "$(engine_field "$engine" keeps_data)")
   sharding:
     enabled: true
     balancer:
       enabled: true
     configsvrReplSet:
       size: $cfg_size
-$(k8s_mongod_configuration '      ')
-$(k8s_storage '      ' "$engine" cfg "$cfg_cache" "$cfg_mem")
-$(k8s_resources '      ' "$(k8s_member_cpu "$cfg_cpus")" "$cfg_mem")
-$(k8s_placement '      ' cfg "$placement")
-$(k8s_volume '      ' yes "$size" "$class")
-$(k8s_exporter_sidecar '      ' "$exporter_image")
+$(k8s_replset_spec cfg cfg yes)
     mongos:
       size: $mongos
 $(k8s_resources '      ' "$(k8s_member_cpu "$cfg_cpus")" "$cfg_mem")

@@ -130,12 +130,10 @@ k8s_resolve_placement() {
 k8s_check_node_fit() {
   [[ $DRY_RUN == 1 || $K8S_PLACEMENT != dedicated ]] && return 0
   local role cpus mem need_cpu need_mem short nodes
-  for role in shard cfg mongos; do
-    if [[ $role == shard ]]; then
-      cpus=$(profile_field "$PROFILE" data_cpus) mem=$(profile_field "$PROFILE" data_mem)
-    else
-      cpus=$(profile_field "$PROFILE" cfg_cpus) mem=$(profile_field "$PROFILE" cfg_mem)
-    fi
+  # ROLE:COLUMNS: the shard's members are sized by the profile's data_* columns, the others by cfg_*
+  for role in shard:data cfg:cfg mongos:cfg; do
+    cpus=$(profile_field "$PROFILE" "${role#*:}_cpus") mem=$(profile_field "$PROFILE" "${role#*:}_mem")
+    role=${role%%:*}
     need_cpu=$(awk -v c="$cpus" 'BEGIN { printf "%d", c * 1000 + 0.5 }')
     need_mem=$((($(mem_bytes "$mem") >> 20) + ${K8S_EXPORTER_MEM%Mi}))
     nodes=$(kube_probe get nodes -l "lab.role=$role" -o json 2>/dev/null) || nodes=""
