@@ -169,10 +169,7 @@ compare_parse() {
   # shellcheck disable=SC2153
   [[ $ENGINE_GIVEN != 1 ]] || die_usage "--engine names one engine: compare takes --engines A,B (or --uri NAME=URI twice)"
   if ((${#COMPARE_URI[@]})); then
-    local given
-    for given in ${STACK_FLAGS_GIVEN[@]+"${STACK_FLAGS_GIVEN[@]}"}; do
-      die_usage "$given does not apply to --uri sides: it sizes the stacks this lab starts"
-    done
+    [[ -z ${STACK_FLAGS_GIVEN[0]:-} ]] || die_usage "${STACK_FLAGS_GIVEN[0]} does not apply to --uri sides: it sizes the stacks this lab starts"
     [[ " ${COMPARE_FLAGS[*]} " != *" --via "* ]] || die_usage "--via chooses where the stack's loader connects; with --uri each URI says it"
   else
     local f

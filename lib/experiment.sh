@@ -262,17 +262,15 @@ verb_experiment() {
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
   fi
   [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
-  # --profile and --mongos (run.sh's STACK_FLAGS_GIVEN) size the stack this lab starts: with --uri
-  # they would be dropped, recorded nowhere, so they are refused.
+  # --profile, --mongos and --journal-path (run.sh's STACK_FLAGS_GIVEN, in the order given) shape
+  # the stack this lab starts: with --uri they would be dropped, recorded nowhere, so the first is
+  # refused.
   if [[ -n $uri ]]; then
-    local given
-    for given in ${STACK_FLAGS_GIVEN[@]+"${STACK_FLAGS_GIVEN[@]}"}; do
-      case $given in
-        --profile) die_usage "--profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)" ;;
-        --mongos) die_usage "--mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI" ;;
-        --journal-path) die_usage "--journal-path does not apply to --uri: it places the journals of the cluster this lab starts" ;;
-      esac
-    done
+    case ${STACK_FLAGS_GIVEN[0]:-} in
+      --profile) die_usage "--profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)" ;;
+      --mongos) die_usage "--mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI" ;;
+      --journal-path) die_usage "--journal-path does not apply to --uri: it places the journals of the cluster this lab starts" ;;
+    esac
   fi
   # the stack's loader writes into the checkout's results/, mounted in its container
   [[ -n $uri || -z $EXPERIMENT_RESULTS_DIR ]] ||
