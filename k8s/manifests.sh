@@ -117,11 +117,10 @@ YAML
 # lab.role=ROLE), and no node shared with another member of any engine's lab cluster (why
 # affinity.advanced: k8s/README.md "Isolation"). PLACEMENT=shared: too few nodes, anti-affinity off.
 k8s_placement() {
-  local pad=$1 role=$2 placement=$3
-  if [[ $placement == dedicated ]]; then
-    sed "s/^/$pad/" <<YAML
+  if [[ $3 == dedicated ]]; then
+    cat <<YAML
 nodeSelector:
-  lab.role: $role
+  lab.role: $2
 affinity:
   advanced:
     podAntiAffinity:
@@ -135,11 +134,8 @@ affinity:
               - {key: lab.engine, operator: Exists}
 YAML
   else
-    sed "s/^/$pad/" <<YAML
-affinity:
-  antiAffinityTopologyKey: none
-YAML
-  fi
+    printf 'affinity:\n  antiAffinityTopologyKey: none\n'
+  fi | sed "s/^/$1/"
 }
 
 # k8s_member_cpu CPUS: the mongod/mongos container's CPUs when the exporter sidecar's budget comes
@@ -190,11 +186,12 @@ k8s_storage_parse() {
   read -r -a a <<<"$args"
   for ((i = 0; i < ${#a[@]}; i++)); do
     flag=${a[i]} val=""
-    if [[ $flag == --*=* ]]; then val=${flag#*=} flag=${flag%%=*}; else val=${a[i + 1]:-}; fi
-    case $flag in
-      --storageEngine | --wiredTigerCacheSizeGB | --inMemorySizeGB | --wiredTigerCollectionBlockCompressor | --wiredTigerJournalCompressor | --syncdelay | --wiredTigerIndexPrefixCompression)
-        [[ ${a[i]} == *=* ]] || i=$((i + 1)) ;;
-    esac
+    # the value: after = or the next word (the two switches take none)
+    if [[ $flag == --*=* ]]; then
+      val=${flag#*=} flag=${flag%%=*}
+    elif [[ ! $flag =~ ^--(wiredTigerDirectoryForIndexes|directoryperdb)$ ]]; then
+      val=${a[i + 1]:-} i=$((i + 1))
+    fi
     case $flag in
       --storageEngine) K8S_STORAGE_WORD=$val ;;
       --wiredTigerCacheSizeGB | --inMemorySizeGB) ;; # the profile's cache: cacheSizeRatio / inMemorySizeRatio
@@ -254,23 +251,20 @@ k8s_storage() {
 # k8s_volume INDENT KEEPS_DATA SIZE STORAGE_CLASS: a PVC per member, or emptyDir for an engine
 # that keeps no data on disk (inMemory: the operator still wants a volumeSpec).
 k8s_volume() {
-  local pad=$1 keeps=$2 size=$3 class=$4
-  if [[ $keeps != yes ]]; then
-    sed "s/^/$pad/" <<YAML
-volumeSpec:
-  emptyDir: {}
-YAML
-    return
-  fi
-  sed "s/^/$pad/" <<YAML
+  local class=$4
+  if [[ $2 != yes ]]; then
+    printf 'volumeSpec:\n  emptyDir: {}\n'
+  else
+    cat <<YAML
 volumeSpec:
   persistentVolumeClaim:
 ${class:+    storageClassName: $class
 }    accessModes: [ReadWriteOnce]
     resources:
       requests:
-        storage: $size
+        storage: $3
 YAML
+  fi | sed "s/^/$1/"
 }
 
 # The mongod configuration both replica sets share. Encryption at rest off: the operator turns
