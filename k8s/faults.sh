@@ -11,9 +11,6 @@
 
 K8S_FAULT_POLL_S=1
 
-# k8s_member_pod INDEX: the pod of shard member INDEX (<cluster>-<rs>-<i>, the operator's names).
-k8s_member_pod() { echo "$K8S_CLUSTER-$K8S_SHARD_RS-$1"; }
-
 # k8s_mongosh POD [auth]: run the JavaScript on stdin with mongosh in POD's mongod container;
 # "auth" logs in as clusterAdmin first (password read from .secrets/, sent on stdin).
 k8s_mongosh() {
@@ -41,10 +38,9 @@ k8s_quiet() { if [[ $DRY_RUN == 1 ]]; then cat; else cat >/dev/null; fi; }
 
 # k8s_primary: the shard's primary as "pod-name" (hello needs no login).
 k8s_primary() {
-  local i n host
-  n=$(topology_services shard | wc -l | tr -d ' ')
-  for ((i = 0; i < n; i++)); do
-    host=$(k8s_mongosh "$(k8s_member_pod "$i")" <<<'print(db.hello().primary || "")' 2>/dev/null | tail -1) || continue
+  local pod host
+  for pod in $(k8s_shard_pods); do
+    host=$(k8s_mongosh "$pod" <<<'print(db.hello().primary || "")' 2>/dev/null | tail -1) || continue
     [[ -n $host ]] && { echo "${host%%.*}"; return 0; }
   done
   return 1
@@ -93,10 +89,9 @@ k8s_fault_replica_lag() {
 }
 
 k8s_fault_heal() {
-  local i n
-  n=$(topology_services shard | wc -l | tr -d ' ')
-  for ((i = 0; i < n; i++)); do
-    k8s_mongosh "$(k8s_member_pod "$i")" auth <<<'while (db.currentOp().fsyncLock) { db.fsyncUnlock(); } print("unlocked")' || true
+  local pod
+  for pod in $(k8s_shard_pods); do
+    k8s_mongosh "$pod" auth <<<'while (db.currentOp().fsyncLock) { db.fsyncUnlock(); } print("unlocked")' || true
   done
 }
 

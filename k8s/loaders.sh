@@ -21,13 +21,12 @@ k8s_loader_image() {
 # k8s_target_uri VIA NAMESPACE: the shard's replica set (as --via primary does on Compose: the
 # loader talks to the shard's primary, as seeds/004 did) or the mongos Service.
 k8s_target_uri() {
-  local via=$1 ns=$2 hosts="" i n
+  local via=$1 ns=$2 hosts="" pod
   if [[ $via == mongos ]]; then
     echo "mongodb://$K8S_CLUSTER-mongos.$ns.svc.cluster.local:$K8S_MONGOD_PORT/"
     return
   fi
-  n=$(topology_services shard | wc -l | tr -d ' ')
-  for ((i = 0; i < n; i++)); do hosts+="${hosts:+,}$K8S_CLUSTER-$K8S_SHARD_RS-$i.$K8S_CLUSTER-$K8S_SHARD_RS.$ns.svc.cluster.local:$K8S_MONGOD_PORT"; done
+  for pod in $(k8s_shard_pods); do hosts+="${hosts:+,}$pod.$K8S_CLUSTER-$K8S_SHARD_RS.$ns.svc.cluster.local:$K8S_MONGOD_PORT"; done
   echo "mongodb://$hosts/?replicaSet=$K8S_SHARD_RS"
 }
 

@@ -19,6 +19,14 @@ K8S_EXPORTER_PORT=9216
 K8S_EXPORTER_CPU_M=250
 K8S_EXPORTER_MEM=128Mi
 
+# k8s_member_pod INDEX: the pod of shard member INDEX (<cluster>-<rs>-<i>, the operator's names);
+# k8s_shard_pods: every shard member's, one a line.
+k8s_member_pod() { echo "$K8S_CLUSTER-$K8S_SHARD_RS-$1"; }
+k8s_shard_pods() {
+  local i
+  for ((i = 0; i < $(topology_services shard | wc -l); i++)); do k8s_member_pod "$i"; done
+}
+
 # k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why
 # (what it runs, and where that was read: k8s/README.md "Engines" and the pins).
 k8s_engine_refusal() {
