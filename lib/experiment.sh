@@ -279,8 +279,12 @@ verb_experiment() {
     die_usage "--metrics-port goes with --uri (the stack's loader serves 9464 on the stack network, where Prometheus scrapes it)"
   fi
   [[ -z $tool || $tool == lab || $tool == ycsb ]] || die_usage "--tool needs lab or ycsb (got '$tool')"
-  local label kind
-  label=$(experiment_engine_label)
+  # A --uri run is labelled with --engine when it was given (any word), else the loader files it
+  # under the engine the server reports: run.sh's ENGINE is wiredtiger both when --engine
+  # wiredtiger is given and when no --engine is; ENGINE_GIVEN tells the two apart.
+  local label="" kind
+  # shellcheck disable=SC2153  # ENGINE is run.sh's
+  [[ $ENGINE_GIVEN != 1 ]] || label=$ENGINE
   if [[ $tool == ycsb ]]; then
     EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
     # --tool ycsb runs only experiments of YCSB's own workloads (workload.type ycsb, as the
@@ -299,7 +303,7 @@ verb_experiment() {
     # run in the loader's image)
     [[ $DRY_RUN == 1 ]] || experiment_host_loader_ready
     experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} ${password_file:+--password-file "$password_file"} "${loader_args[@]}"
-    experiment_on_host "$name" "$uri" "$password_file" "${loader_args[@]}" || rc=$?
+    experiment_on_host "$name" "$uri" "$label" "$password_file" "${loader_args[@]}" || rc=$?
   else
     experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
@@ -318,19 +322,6 @@ verb_experiment() {
   return "$rc"
 }
 
-# experiment_engine_label: the --engine word for a --uri run, or nothing to let the loader file the
-# run under the engine the server reports. run.sh sets ENGINE to wiredtiger when --engine is not
-# given; ENGINE_GIVEN (1 when --engine was on the command line), when run.sh provides it, tells
-# the two apart; without it a wiredtiger ENGINE is taken as the default.
-experiment_engine_label() {
-  # shellcheck disable=SC2153  # ENGINE is run.sh's
-  if [[ -n ${ENGINE_GIVEN:-} ]]; then
-    [[ $ENGINE_GIVEN == 1 ]] && echo "$ENGINE"
-    return 0
-  fi
-  [[ $ENGINE == wiredtiger ]] || echo "$ENGINE"
-}
-
 # experiment_host_loader_ready: node and the loader's dependencies on this host (--uri runs the
 # loader here), else exit 1 naming the fix.
 experiment_host_loader_ready() {
@@ -340,13 +331,11 @@ experiment_host_loader_ready() {
     die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
 }
 
-# experiment_on_host NAME URI PASSWORD_FILE LOADER_ARGS...: the loader as a host process.
+# experiment_on_host NAME URI LABEL PASSWORD_FILE LOADER_ARGS...: the loader as a host process.
 experiment_on_host() {
-  local name=$1 uri=$2 password_file=$3
-  shift 3
-  local label args
-  label=$(experiment_engine_label)
-  args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "${EXPERIMENT_RESULTS_DIR:-$LAB_ROOT/results}" "$@")
+  local name=$1 uri=$2 label=$3 password_file=$4
+  shift 4
+  local args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "${EXPERIMENT_RESULTS_DIR:-$LAB_ROOT/results}" "$@")
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   # The experiment file is read from this checkout (not the loader's own folder's).
   args+=(--experiments-dir "$LAB_ROOT/experiments")
