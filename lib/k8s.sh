@@ -41,20 +41,16 @@ USAGE
 
 # k8s_parse_flags ARGS...: the k8s flags; the rest lands in K8S_REST.
 k8s_parse_flags() {
+  local name
   K8S_REST=()
   while (($#)); do
     case $1 in
       --context | --context=* | --namespace | --namespace=* | --registry | --registry=* | --placement | --placement=* | \
         --storage-size | --storage-size=* | --storage-class | --storage-class=*)
         flag_value k8s "$@"
-        case $FLAG in
-          --context) K8S_CONTEXT=$VALUE ;;
-          --namespace) K8S_NAMESPACE=$VALUE ;;
-          --registry) K8S_REGISTRY=$VALUE ;;
-          --placement) K8S_PLACEMENT=$VALUE ;;
-          --storage-size) K8S_STORAGE_SIZE=$VALUE ;;
-          --storage-class) K8S_STORAGE_CLASS=$VALUE ;;
-        esac
+        # --storage-size sets K8S_STORAGE_SIZE, and so on: each flag names its variable
+        name=${FLAG#--} && name=${name//-/_}
+        printf -v "K8S_${name^^}" '%s' "$VALUE"
         shift "$SHIFT_BY"
         ;;
       *) K8S_REST+=("$1"); shift ;;
