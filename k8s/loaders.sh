@@ -216,9 +216,9 @@ k8s_run_experiment() {
 # loader container's exit code (or -).
 k8s_loader_pods() {
   kube_probe -n "$K8S_NAMESPACE" get pods -l "batch.kubernetes.io/job-name=$1" -o json | jq -r '.items[] |
+    (first(.status.containerStatuses[]? | select(.name == "loader")) // {}) as $c |
     [(.metadata.annotations["batch.kubernetes.io/job-completion-index"] // "-"), .metadata.name, (.status.phase // "Pending"),
-     ((.status.containerStatuses // []) | map(select(.name == "loader")) | (.[0].ready // false) | tostring),
-     ((.status.containerStatuses // []) | map(select(.name == "loader")) | (.[0].state.terminated.exitCode // "-") | tostring)] | @tsv'
+     ($c.ready // false | tostring), ($c.state.terminated.exitCode // "-" | tostring)] | @tsv'
 }
 
 # k8s_last_log_lines POD: the pod's last log lines (its own messages, not its results), joined.
