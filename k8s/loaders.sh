@@ -243,9 +243,8 @@ k8s_server_meta() {
 # waiting (ready), or K8S_STOP_WAIT_S after a failure, collect the bundles and the failed pods'
 # logs into RUN_DIR and release the pods. Returns 1 when the run is not whole.
 k8s_watch_loaders() {
-  local job=$1 n=$2 run_dir=$3 rc=0 failed_at="" idx name phase ready code waiting failed
+  local job=$1 n=$2 run_dir=$3 rc=0 failed_at="" idx name phase ready code waiting failed tmp
   local -A reported=() stopped=()
-  local tmp
   tmp=$(mktemp -d)
   while :; do
     waiting=0 failed=0

@@ -239,8 +239,7 @@ k8s_storage() {
   k8s_storage_parse "$2" "$3" || { echo "error: $K8S_STORAGE_WHY" >&2; return 1; }
   ratio=$(k8s_cache_ratio "$K8S_STORAGE_WORD" "$4" "$5")
   {
-    echo "storage:"
-    echo "  engine: $K8S_STORAGE_WORD"
+    printf 'storage:\n  engine: %s\n' "$K8S_STORAGE_WORD"
     printf '%s' "$K8S_STORAGE_TOP" | sed 's/^/  /'
     if [[ $K8S_STORAGE_WORD == inMemory ]]; then
       printf '  inMemory:\n    engineConfig:\n      inMemorySizeRatio: %s\n' "$ratio"

@@ -117,12 +117,11 @@ YAML
 
 # k8s_monitoring_manifest ENGINE NAMESPACE PLACEMENT
 k8s_monitoring_manifest() {
-  local engine=$1 ns=$2 placement=$3 prom_image grafana_image selector=""
+  local engine=$1 ns=$2 placement=$3 prom_image grafana_image selector="" tmp
   prom_image=$(k8s_compose_image prometheus)
   grafana_image=$(k8s_compose_image grafana)
   [[ -n $prom_image && -n $grafana_image ]] || die_env "compose/monitoring.yml names no prometheus or grafana image"
   [[ $placement == dedicated ]] && selector=$'      nodeSelector:\n        lab.role: monitor'
-  local tmp
   tmp=$(mktemp -d)
   k8s_prometheus_config "$engine" "$ns" >"$tmp/prometheus.yml"
   k8s_file_configmap lab-prometheus "$ns" "$tmp/prometheus.yml"
