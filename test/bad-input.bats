@@ -223,9 +223,12 @@ no_stack_started() {
 # router on a port a listener here holds, so other test files run beside this one (bats --jobs,
 # test/suites/20-bats.sh) find 27017 as free as they expect it.
 @test "port taken: exit 1 naming the port and how to find its owner, nothing started" {
+  # The file exists before the listener starts: the background job opens it when it is scheduled,
+  # and a head on a file not yet there failed the test under load. Up to 20 s for node to start.
+  : >"$BATS_TEST_TMPDIR/listener.out"
   node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => console.log(s.address().port))' >"$BATS_TEST_TMPDIR/listener.out" &
   local pid=$! port="" i
-  for ((i = 0; i < 50; i++)); do port=$(head -1 "$BATS_TEST_TMPDIR/listener.out"); [[ -n $port ]] && break; sleep 0.1; done
+  for ((i = 0; i < 200; i++)); do port=$(head -1 "$BATS_TEST_TMPDIR/listener.out"); [[ -n $port ]] && break; sleep 0.1; done
   [[ -n $port ]] || { kill "$pid"; fail "the listener did not start"; }
   awk -v p="$port" 'BEGIN { FS = OFS = "\t" } $1 == "mongos" { $5 = p } { print }' "$REPO/compose/topology.tsv" >"$LAB/compose/topology.tsv"
   grep -qP "^mongos\t.*\t$port\t" "$LAB/compose/topology.tsv" || { kill "$pid"; fail "mongos not moved to port $port"; }
