@@ -116,9 +116,7 @@ function points(summary) {
 
 function storageEngine(server) {
   if (!server) return 'not recorded';
-  const se = server.storage_engine;
-  if (se && se.name) return se.name;
-  return `not reported${server.storage_engine_note ? ` (${server.storage_engine_note})` : ''}`;
+  return server.storage_engine?.name || `not reported${server.storage_engine_note ? ` (${server.storage_engine_note})` : ''}`;
 }
 
 function topology(t) {
@@ -136,8 +134,6 @@ function placementMark(p) {
   return p.shared ? `, LOADER SHARED CPUs WITH THE MEMBERS (${p.member_cpus})` : `, loader on CPUs ${p.loader_cpus} apart from the members' ${p.member_cpus}`;
 }
 
-// What the run says about itself, shown beside its numbers; absent fields say "not recorded"
-// instead of being guessed.
 // Does j:true mean a journal write on this run's server (durability cases record it)?
 function journalOf(s) {
   const p = POINT_LISTS.flatMap((list) => (Array.isArray(s[list]) ? s[list] : [])).find((e) => 'journal' in e);
@@ -146,6 +142,8 @@ function journalOf(s) {
   return p.journal ? 'yes' : `NO JOURNAL (${p.journal_source ?? 'recorded'})`;
 }
 
+// What the run says about itself, shown beside its numbers; absent fields say "not recorded"
+// instead of being guessed.
 function description(s) {
   const l = s.loader || {};
   const images = Object.entries(s.images || {}).map(([k, v]) => `${k}=${v}`);
