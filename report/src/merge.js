@@ -5,6 +5,7 @@
 // histograms. Runs that cannot be merged honestly stay apart, with the reason.
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { diffParameters } = require('./params');
+const { sumRates } = require('./normalise');
 
 function mergeOps(list) {
   const out = {};
@@ -39,7 +40,6 @@ function mergeHosts(runs) {
   const points = names.map((name, order) => {
     const parts = runs.map((r) => r.points.find((p) => p.name === name)).filter(Boolean);
     const ops = mergeOps(parts);
-    const rates = Object.values(ops).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
     return {
       ...parts[0],
       order,
@@ -57,7 +57,7 @@ function mergeHosts(runs) {
       server_ignores: parts.find((p) => p.server_ignores)?.server_ignores ?? null,
       documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,
       ops,
-      ops_per_s: rates.length ? rates.reduce((a, b) => a + b, 0) : null,
+      ops_per_s: sumRates(ops),
     };
   });
   return {

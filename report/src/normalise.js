@@ -210,4 +210,4 @@ function normalise(s, timelineLines, dir) {
   };
 }
 
-module.exports = { normalise, POINT_LISTS, NOT_COMPARED };
+module.exports = { normalise, sumRates, POINT_LISTS, NOT_COMPARED };

@@ -83,6 +83,7 @@ test('several hosts, one run: same group and repetition merge; percentiles from 
   const agg = set.aggregates[0];
   assert.equal(agg.clients, 4, 'clients add up');
   assert.equal(agg.ops.find.ops_per_s_median, 100, 'rates add up (the hosts ran at the same time)');
+  assert.equal(agg.ops_per_s.median, 100, 'the step\'s total adds up the merged operations');
   const l = agg.ops.find.latency_us;
   assert.equal(l.count, 1000);
   assert.equal(l.p50, 100);
