@@ -33,8 +33,6 @@ function findRunDirs(root, depth = 0, out = []) {
   return out;
 }
 
-const readServer = (dir) => readTimeline(dir, 'server.ndjson');
-
 function readTimeline(dir, name = 'timeline.ndjson') {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) return [];
@@ -82,7 +80,7 @@ function readRun(dir) {
   }
   const run = normalise(s, readTimeline(dir), dir);
   // server.ndjson (the loader's server record): each run's series for its appendix, and
-  const server = readServer(dir);
+  const server = readTimeline(dir, 'server.ndjson');
   run.server_series = serverSeries(server);
   // what of it is missing against summary.json's count (src/record-gap.js); null when whole
   run.server_record_gap = recordGap(s.server_record, server);
