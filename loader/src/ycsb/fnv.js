@@ -77,14 +77,22 @@ function modOf(hi, lo, m) {
 // 2^53 (exact in a double) and a 7-digit remainder.
 function decimalOf(hi, lo) {
   if (hi < 0x200000) return String(hi * TWO32 + lo); // below 2^53
-  let q = 0;
-  let r = 0;
-  for (let shift = 48; shift >= 0; shift -= 16) { // the limbs, most significant first
-    const cur = r * 65536 + ((shift >= 32 ? hi >>> (shift - 32) : lo >>> shift) & 0xffff);
-    const d = Math.floor(cur / 1e7);
-    r = cur - d * 1e7;
-    q = q * 65536 + d;
-  }
+  let cur = hi >>> 16;
+  let d = Math.floor(cur / 1e7);
+  let r = cur - d * 1e7;
+  let q = d;
+  cur = r * 65536 + (hi & 0xffff);
+  d = Math.floor(cur / 1e7);
+  r = cur - d * 1e7;
+  q = q * 65536 + d;
+  cur = r * 65536 + (lo >>> 16);
+  d = Math.floor(cur / 1e7);
+  r = cur - d * 1e7;
+  q = q * 65536 + d;
+  cur = r * 65536 + (lo & 0xffff);
+  d = Math.floor(cur / 1e7);
+  r = cur - d * 1e7;
+  q = q * 65536 + d;
   return q === 0 ? String(r) : String(q) + String(r).padStart(7, '0');
 }
 
