@@ -148,7 +148,7 @@ MONITORING=1
 HOST_VIEW=auto
 ASSUME_YES=0
 ENGINE_GIVEN=0 # 1 when --engine was on the command line (a --uri run is then labelled with it)
-STACK_FLAGS_GIVEN=() # --profile/--mongos as given: they size the lab's own stack, so a --uri run refuses them
+STACK_FLAGS_GIVEN=() # --profile/--mongos/--journal-path as given, in order: they shape the lab's own stack, so a --uri run refuses them
 VERB=""        # set by main: an experiment with --uri takes any --engine label
 REST_ARGS=()
 
