@@ -214,26 +214,19 @@ function parseLogLine(line) {
     const ms = doc ? dateMs(doc.t) : null; // the line's time, as ISO text in each kind below
     const at = ms === null ? null : new Date(ms).toISOString();
     if (doc && TOO_STALE_IDS.has(doc.id)) {
+      // 5579708 names the same two optimes differently, and the candidate it rejected
       const attr = doc.attr || {};
-      if (doc.id === 21126) {
-        return {
-          kind: 'too-stale',
-          id: 21126,
-          at,
-          msg: doc.msg,
-          lastOpTimeFetched: attr.lastOpTimeFetched ? toTs(attr.lastOpTimeFetched) : null,
-          earliestOpTimeSeen: attr.earliestOpTimeSeen ? toTs(attr.earliestOpTimeSeen) : null,
-          line: text.slice(brace),
-        };
-      }
+      const candidate = doc.id === 5579708;
+      const fetched = candidate ? attr.lastOpTimeFetchedTimestamp : attr.lastOpTimeFetched;
+      const earliest = candidate ? attr.remoteEarliestOpTimeTimestamp : attr.earliestOpTimeSeen;
       return {
-        kind: 'too-stale-candidate',
-        id: 5579708,
+        kind: candidate ? 'too-stale-candidate' : 'too-stale',
+        id: doc.id,
         at,
         msg: doc.msg,
-        candidate: attr.candidate ?? null,
-        lastOpTimeFetched: attr.lastOpTimeFetchedTimestamp ? toTs(attr.lastOpTimeFetchedTimestamp) : null,
-        earliestOpTimeSeen: attr.remoteEarliestOpTimeTimestamp ? toTs(attr.remoteEarliestOpTimeTimestamp) : null,
+        ...(candidate ? { candidate: attr.candidate ?? null } : {}),
+        lastOpTimeFetched: fetched ? toTs(fetched) : null,
+        earliestOpTimeSeen: earliest ? toTs(earliest) : null,
         line: text.slice(brace),
       };
     }
@@ -249,11 +242,7 @@ function parseLogLine(line) {
 
 // tooStaleEvidence(lines): every too-stale / initial-sync line, and the verdict-relevant summary.
 function tooStaleEvidence(lines) {
-  const found = [];
-  for (const l of lines) {
-    const p = parseLogLine(l);
-    if (p) found.push(p);
-  }
+  const found = lines.map((l) => parseLogLine(l)).filter(Boolean);
   return {
     lines: found,
     tooStale: found.some((f) => f.kind === 'too-stale'),
