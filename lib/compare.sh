@@ -341,15 +341,17 @@ compare_report() {
     return 0
   fi
   # --results-dir: the report lands beside these runs, in results/report/ (or DIR/report/).
-  # A Ctrl-C here stops only the report: every run is made and recorded, and this says how to get
-  # it. The report's own exit (130) tells: bash runs no trap for a SIGINT its child handled.
+  # A Ctrl-C or a hang-up here stops only the report: every run is made and recorded, and this
+  # says how to get it. The report's own exit (130, 129) tells: bash runs no trap for a SIGINT its
+  # child handled; an untrapped SIGHUP would end this shell at once, saying nothing.
   local rc=0
-  trap ':' INT
-  (trap - INT; cd "$LAB_ROOT" && exec node report/bin/lab-report.js --results-dir "$(compare_results_root)" "${dirs[@]}") || rc=$?
+  trap ':' INT HUP
+  (trap - INT HUP; cd "$LAB_ROOT" && exec node report/bin/lab-report.js --results-dir "$(compare_results_root)" "${dirs[@]}") || rc=$?
   trap 'exit 130' INT
-  if ((rc == 130)); then
+  trap - HUP
+  if ((rc == 130 || rc == 129)); then
     info "interrupted during the report: every run is kept; get the report with: $again"
-    exit 130
+    exit "$rc"
   fi
   ((rc == 0)) || warn "the report failed; run it again with: $again"
 }
@@ -508,10 +510,12 @@ verb_compare() {
     info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
     return "$interrupted"
   fi
+  # Every position complete: nothing left to resume, so the typed URIs go before the report,
+  # which an interruption may end.
+  ((missing)) || rm -f "$(compare_secret_file "$COMPARE_ID")"
   compare_report
   if ((missing)); then
     info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again"
     return 1
   fi
-  rm -f "$(compare_secret_file "$COMPARE_ID")" # every position complete: nothing left to resume
 }

@@ -318,7 +318,9 @@ hang_up_after() {
   ! grep -qi "broken pipe\|write error" "$err" || fail "write errors: $(cat "$err")"
 }
 
-@test "Ctrl-C during the closing report: exit 130 and the exact command that makes the report" {
+# interrupt_closing_report SIGNAL: a comparison whose closing report is interrupted by SIGNAL, sent
+# to the whole foreground job as a terminal does; OUTPUT_FILE has what it printed, RC its exit.
+interrupt_closing_report() {
   position_rules
   # a report that takes its time (the real one is report/test's): it says it started and waits
   mkdir -p "$LAB/report/bin" "$LAB/report/node_modules"
@@ -326,13 +328,25 @@ hang_up_after() {
   OUTPUT_FILE=$BATS_TEST_TMPDIR/int.out
   set -m
   "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --repeat 1 --clients 1 --duration 5s --no-monitoring </dev/null >"$OUTPUT_FILE" 2>&1 &
-  local pid=$! i rc=0
+  local pid=$! i
   set +m
   for ((i = 0; i < 300; i++)); do grep -q "report: started" "$OUTPUT_FILE" && break; sleep 0.1; done
-  kill -INT -- "-$pid" # Ctrl-C: the terminal signals the whole foreground job
-  wait "$pid" || rc=$?
+  kill "-$1" -- "-$pid"
+  RC=0
+  wait "$pid" || RC=$?
+}
+
+@test "Ctrl-C during the closing report: exit 130 and the exact command that makes the report" {
+  interrupt_closing_report INT
   run cat "$OUTPUT_FILE"
-  [[ $rc == 130 ]] || fail "exit $rc, want 130: $output"
+  [[ $RC == 130 ]] || fail "exit $RC, want 130: $output"
+  assert_line "interrupted during the report: every run is kept; get the report with: ./run.sh report results/experiment2/wiredtiger/20260101T000000Z results/experiment2/inmemory/20260102T000000Z"
+}
+
+@test "a hang-up during the closing report: exit 129 and the exact command that makes the report" {
+  interrupt_closing_report HUP
+  run cat "$OUTPUT_FILE"
+  [[ $RC == 129 ]] || fail "exit $RC, want 129: $output"
   assert_line "interrupted during the report: every run is kept; get the report with: ./run.sh report results/experiment2/wiredtiger/20260101T000000Z results/experiment2/inmemory/20260102T000000Z"
 }
 

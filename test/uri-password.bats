@@ -81,3 +81,24 @@ no_password_anywhere() {
   [[ -n $id && -s $LAB/results/.comparisons/$id/runs.tsv ]] || fail "no state for $id: $output"
   [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after the comparison completed"
 }
+
+@test "a comparison whose every run completed keeps no password, even when a hang-up ends its report" {
+  start_test_server
+  # a report that takes its time: it says it started and waits for the hang-up
+  mkdir -p "$LAB/report/bin" "$LAB/report/node_modules"
+  printf '%s\n' "console.log('report: started'); setTimeout(() => {}, 60000);" >"$LAB/report/bin/lab-report.js"
+  local out=$BATS_TEST_TMPDIR/out pid i rc=0 id
+  set -m
+  "$LAB/run.sh" compare experiment1 --uri "a=$SERVER_URI?tlsCertificateKeyFilePassword=$PW" --uri "b=$SERVER_URI" --repeat 1 --docs 200 --metrics-port 0 </dev/null >"$out" 2>&1 &
+  pid=$!
+  set +m
+  for ((i = 0; i < 600; i++)); do grep -q "report: started" "$out" && break; sleep 0.1; done
+  kill -HUP -- "-$pid" # the terminal closed: its shell hangs up the whole job
+  wait "$pid" || rc=$?
+  run cat "$out"
+  [[ $rc == 129 ]] || fail "exit $rc, want 129: $output"
+  no_password_anywhere
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 2 ]] || fail "not both runs complete: $output"
+  [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after every run completed"
+}
