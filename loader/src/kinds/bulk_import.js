@@ -142,21 +142,21 @@ module.exports = {
   async beforeStep(ctx, step) {
     // A fresh collection per case that runs: the same data into the same (empty) state.
     const fresh = () => dropIfThere(ctx.col);
+    // step.skip reaches the clients with the step: they insert nothing and the case says why.
+    const skip = (why, facts) => {
+      step.skip = why;
+      ctx.log(`${step.phase}: not run: ${why}`);
+      return { ...facts, unsupported: why };
+    };
     if (step.params.members_journal === 'off') {
       const off = await membersWithoutJournal(ctx);
-      if (off.error) {
-        step.skip = off.error;
-        ctx.log(`${step.phase}: not run: ${off.error}`);
-        return { journal: off.journal, journal_source: off.journal_source, unsupported: off.error };
-      }
+      if (off.error) return skip(off.error, { journal: off.journal, journal_source: off.journal_source });
       // w:majority never completes without a journal while the set's
       // writeConcernMajorityJournalDefault is true: set false before the setup (beforeSetup)
       const held = heldFor(ctx.config);
       if (!held || held.error) {
         const why = held ? held.error : 'writeConcernMajorityJournalDefault was not set false before the setup';
-        step.skip = why;
-        ctx.log(`${step.phase}: not run: ${why}`);
-        return { journal: false, journal_source: off.journal_source, unsupported: why };
+        return skip(why, { journal: false, journal_source: off.journal_source });
       }
       await fresh();
       return { journal: false, journal_source: off.journal_source, write_concern_majority_journal_default: held.record };
@@ -167,24 +167,18 @@ module.exports = {
       await fresh();
       return facts;
     }
-    // step.skip reaches the clients with the step: they insert nothing and the case says why.
-    const skip = (why) => {
-      step.skip = why;
-      ctx.log(`${step.phase}: not run: ${why}`);
-      return { ...facts, unsupported: why };
-    };
-    if (facts.journal === false) return skip(`the engine has no journal (${facts.journal_source}): ${PARAM} has nothing to flush`);
+    if (facts.journal === false) return skip(`the engine has no journal (${facts.journal_source}): ${PARAM} has nothing to flush`, facts);
     const state = runState(ctx.config);
     const members = dataMembers(ctx.description, (ctx.client.options.hosts || []).map(String));
     if (!state.original) {
       const got = await getOn(ctx.client, members, PARAM);
-      if (got.error) return skip(got.error);
+      if (got.error) return skip(got.error, facts);
       state.original = got.values;
     }
     const err = await setOn(ctx.client, members, PARAM, iv);
     if (err) {
       await setOn(ctx.client, members, PARAM, putBackValues(state.original)); // members set before the failure
-      return skip(err);
+      return skip(err, facts);
     }
     try {
       await fresh();
