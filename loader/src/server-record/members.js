@@ -10,7 +10,6 @@
 //    mongos, src/mongo/db/s/sharding_server_status.cpp:93 on a shard member;
 //    "cfgrs/cfg1:27019,..."). The issue asks for the config primary; every config
 //    member is sampled (one connection each) so that a config failover is seen too.
-const { shardUri } = require('../describe');
 
 function hostsOfSetString(s) {
   const m = /^([^/]+)\/(.+)$/.exec(s || '');
@@ -56,4 +55,4 @@ function memberUri(runUri, host) {
   return `mongodb://${userinfo ? `${userinfo}@` : ''}${host}${dbPath || '/'}?${params.join('&')}`;
 }
 
-module.exports = { initialMembers, configMembers, memberUri, shardUri };
+module.exports = { initialMembers, configMembers, memberUri };

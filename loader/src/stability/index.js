@@ -8,7 +8,6 @@
 //   live.js        the step's stability while it runs (/metrics, Grafana annotations of dips)
 const { stepStability } = require('./stability');
 const { explainDips } = require('./explain');
-const { stabilityLine } = require('./line');
 
 // secondOf({ end, intervalS, ops, okTotal, replies, host }): what runner.js keeps of a measured
 // second (end: the second's end, ms since the epoch).
@@ -28,4 +27,4 @@ function stabilityOf(seconds, series, from, to) {
   return st;
 }
 
-module.exports = { secondOf, stabilityOf, stabilityLine };
+module.exports = { secondOf, stabilityOf };

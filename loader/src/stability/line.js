@@ -7,7 +7,7 @@
 // every dip's causes). Consecutive steps with the same line (a capacity search's short steps, each
 // "dips not judged") are said once, "steps 1-13".
 const { NO_EVENT } = require('./explain');
-const { wrapLine, WIDTH } = require('../wrap');
+const { wrapLine } = require('../wrap');
 
 const MAX_LINES = 3;
 
@@ -53,4 +53,4 @@ function stabilityLines(steps) {
   return groups.map((g) => stabilityLine(g.from === g.to ? g.from : `steps ${g.from}-${g.to}`, g.st));
 }
 
-module.exports = { stabilityLine, stabilityLines, WIDTH, MAX_LINES };
+module.exports = { stabilityLine, stabilityLines, MAX_LINES };

@@ -10,8 +10,11 @@
 //   b[2] = ((r >> 10) & 95) + ' '   b[1] = ((r >> 5) & 63) + ' '    b[0] = (r & 31) + ' '
 // (fewer at the end of the array: the switch falls through from the bytes left). The same
 // masks here, so the values compress as YCSB's do: storage engines compress them.
-// randomBytes(rng, n): n bytes as RandomByteIterator.toArray() makes them.
-function randomBytes(rng, n) {
+// value(rng, n): one field's value, n bytes as RandomByteIterator.toArray() makes them. A Buffer,
+// which every driver line serializes as BSON binary subtype 0, as the Java driver writes byte[]
+// (a Binary object of this package's bson would be refused by an older line's serializer: bson
+// checks the major version of its types).
+function value(rng, n) {
   const b = Buffer.allocUnsafe(n);
   for (let base = 0; base < n; base += 6) {
     const r = rng.u32() | 0;
@@ -30,11 +33,6 @@ function randomBytes(rng, n) {
 // fieldNames(count): ['field0', ..., 'field<count-1>'].
 const fieldNames = (count) => Array.from({ length: count }, (_, i) => `field${i}`);
 
-// value(rng, length): one field's value. A Buffer, which every driver line serializes as BSON
-// binary subtype 0, as the Java driver writes byte[] (a Binary object of this package's bson
-// would be refused by an older line's serializer: bson checks the major version of its types).
-const value = (rng, length) => randomBytes(rng, length);
-
 // record(key, names, rng, length): the whole document YCSB's load inserts.
 function record(key, names, rng, length) {
   const doc = { _id: key };
@@ -42,4 +40,4 @@ function record(key, names, rng, length) {
   return doc;
 }
 
-module.exports = { randomBytes, fieldNames, value, record };
+module.exports = { fieldNames, value, record };

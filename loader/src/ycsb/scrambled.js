@@ -38,11 +38,10 @@ class ScrambledZipfian {
   }
 }
 
-// keyChooser(records, operations = 0, insertProportion = 0): CoreWorkload's zipfian chooser for
-// a run over records 0..records-1 (insertstart 0): nextKeynum(rng) -> record number.
-function keyChooser(records, operations = 0, insertProportion = 0) {
-  const expectedNewKeys = Math.trunc(operations * insertProportion * 2.0);
-  const gen = new ScrambledZipfian(0, records + expectedNewKeys);
+// keyChooser(records): CoreWorkload's zipfian chooser for a run over records 0..records-1
+// (insertstart 0, no inserts: expectednewkeys 0): nextKeynum(rng) -> record number.
+function keyChooser(records) {
+  const gen = new ScrambledZipfian(0, records);
   const last = records - 1;
   return {
     gen,
