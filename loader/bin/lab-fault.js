@@ -24,7 +24,7 @@ const { parseArgs } = require('node:util');
 const d = require('../src/faults/decisions');
 const { Members } = require('../src/faults/cluster');
 const tables = require('../../common/tables');
-const { watchUntil, parseUntil: parseUntilRaw } = require('../src/faults/watch');
+const { watchUntil, parseUntil } = require('../src/faults/watch');
 const { runCommand, scenarioNames, UsageError } = require('../src/faults/process');
 const catalog = require('../src/faults/catalog');
 
@@ -57,10 +57,6 @@ function writeJson(file, obj) {
   fs.writeFileSync(file, `${JSON.stringify(obj, null, 2)}\n`);
 }
 
-function readJson(file) {
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
-}
-
 // ---- watch (src/faults/watch.js) -----------------------------------------------------------------
 async function cmdWatch(m, opts) {
   const cond = parseUntil(need(opts, 'until'));
@@ -69,7 +65,8 @@ async function cmdWatch(m, opts) {
   if (member) m.resolve(member);
   const timeoutS = d.parseDuration(opts.timeout);
   if (timeoutS == null) throw new UsageError(`--timeout '${opts.timeout}' is not a duration`);
-  const optime = cond.kind === 'rolled-past' ? d.toTs(readJson(need(opts, 'optime-file')).optime) : null;
+  const optime = cond.kind === 'rolled-past'
+    ? d.toTs(JSON.parse(fs.readFileSync(need(opts, 'optime-file'), 'utf8')).optime) : null;
   const tl = opts.timeline ? fs.openSync(opts.timeline, 'a') : null;
   let res;
   try {
@@ -143,13 +140,4 @@ if (require.main === module) {
   );
 }
 
-// parseUntil: the watch grammar, its errors as this CLI's usage errors
-function parseUntil(s) {
-  try {
-    return parseUntilRaw(s);
-  } catch (e) {
-    throw new UsageError(e.message);
-  }
-}
-
-module.exports = { main, parseUntil, UsageError };
+module.exports = { main, UsageError };

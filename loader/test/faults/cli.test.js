@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { parseUntil } = require('../../bin/lab-fault');
+const { parseUntil } = require('../../src/faults/watch');
 
 const BIN = path.join(__dirname, '../../bin/lab-fault.js');
 const run = (...args) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20000 });
