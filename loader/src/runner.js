@@ -39,7 +39,6 @@ const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('./wrap');
 const { plural } = require('./plural');
 const { placementOf } = require('./placement');
-const { LIMITS } = require('./selfmon');
 const { formatTable, durationText } = require('./table');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
@@ -134,10 +133,8 @@ class Run {
     };
     // The handlers stay until the summary is written: a second signal while finishing must still
     // leave the steps measured so far (without a handler it would kill the process outright).
-    const onSigint = onSignal('SIGINT', 130);
-    const onSigterm = onSignal('SIGTERM', 143);
-    process.on('SIGINT', onSigint);
-    process.on('SIGTERM', onSigterm);
+    const handlers = Object.entries({ SIGINT: 130, SIGTERM: 143 }).map(([name, code]) => [name, onSignal(name, code)]);
+    for (const [name, handler] of handlers) process.on(name, handler);
     // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
     const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
     try {
@@ -150,8 +147,7 @@ class Run {
       }
       await this.finish();
     } finally {
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigterm);
+      for (const [name, handler] of handlers) process.off(name, handler);
       offClosed();
       if (this.registration) this.registration.release();
     }
@@ -306,8 +302,7 @@ class Run {
         const from = next;
         const to = Math.min(total, from + batch);
         next = to;
-        const docs = [];
-        for (let i = from; i < to; i++) docs.push(docOf(config, rng, i));
+        const docs = Array.from({ length: to - from }, (_, j) => docOf(config, rng, from + j));
         await col.insertMany(docs, { ordered: false });
         done += to - from;
         this.progress.update(done, done / ((now() - t0) / 1000));
@@ -400,17 +395,12 @@ class Run {
       }
       acc.warm.backlog = (acc.warm.backlog || 0) + (r.backlog || 0);
     }
-    const warmDeltas = replies.map((r) => r.warm).filter((e) => e && Object.keys(e).length);
-    let ops;
-    if (warming) {
-      ops = mergeInterval(warmDeltas, intervalS, acc.warm.ops);
-      acc.carry = [...(acc.carry || []), ...replies.map((r) => r.ops)];
-    } else {
-      // completed before the window opened, flushed after it did: the warm-up's count, no line's
-      if (warmDeltas.length) mergeInterval(warmDeltas, intervalS, acc.warm.ops);
-      ops = mergeInterval([...(acc.carry || []), ...replies.map((r) => r.ops)], intervalS, acc.ops);
-      acc.carry = null;
-    }
+    // After the warm-up, what completed before the window opened but was flushed after it did
+    // still counts in the warm-up (no line's); the window's ops carried so far open its first line.
+    const warmOps = mergeInterval(replies.map((r) => r.warm).filter(Boolean), intervalS, acc.warm.ops);
+    const carried = [...(acc.carry || []), ...replies.map((r) => r.ops)];
+    acc.carry = warming ? carried : null;
+    const ops = warming ? warmOps : mergeInterval(carried, intervalS, acc.ops);
     const okTotal = Object.values(ops).reduce((n, o) => n + o.ok, 0); // this line's operations
     if (ending) {
       acc.warming = false;
@@ -439,9 +429,9 @@ class Run {
     for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
     for (const op of OPS) this.metrics.setIntendedLatency(op, ops[op]?.intended_latency_us);
     if (warming) acc.warm.seconds += intervalS;
-    else acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
-    // The step's measured seconds for its stability (src/stability/); warm-up seconds never.
-    if (!warming) {
+    else {
+      acc.seconds.push({ cpuCores, selfs: replies.map((r) => r.self), intervalS, host });
+      // The step's measured seconds for its stability (src/stability/); warm-up seconds never.
       acc.stab.push(secondOf({ end: t, intervalS, ops, okTotal, replies, host }));
       this.liveStability(step, acc);
     }
@@ -510,11 +500,9 @@ class Run {
     // follows from the last step (src/step-plan.js).
     // Each judged step of a search is logged and annotated (Grafana), as each step's start is.
     const plan = stepPlan(config, (m) => { this.log(m); this.annotator.annotate('capacity', `${config.name}: ${m}`); });
-    this.plan = plan;
     await this.startWorkers(plan.maxClients);
     this.hostCpu = new HostCpu();
     this.runStart = now();
-    const { opsPerIteration } = k;
     for (let i = 0; !this.stopReason; i++) {
       const next = plan.next(this.steps[this.steps.length - 1]);
       if (!next) break;
@@ -528,10 +516,9 @@ class Run {
         durationS: config.workload.durationMs ? config.workload.durationMs / 1000 : null,
         warmupS: (config.warmupMs || 0) / 1000,
         rate,
-        ratePerClient: rate ? rate / c / opsPerIteration : null,
+        ratePerClient: rate ? rate / c / k.opsPerIteration : null,
       };
-      let extra = {};
-      if (k.beforeStep) extra = { ...(await k.beforeStep(this.hookContext(), step)) };
+      const extra = { ...(k.beforeStep ? await k.beforeStep(this.hookContext(), step) : null) };
       if (this.stopReason) break;
       // Warm-up, then the measured part: a step bounded by a duration runs warm-up + duration.
       const warmupMs = config.warmupMs || 0;
@@ -545,13 +532,13 @@ class Run {
       this.phase(phase, i + 1, `${config.name}: step ${i + 1}/${plan.totalText}, ${what}${warmupMs ? `, ${durationText(warmupMs)} warm-up first` : ''}`);
       this.metrics.setActiveClients(c);
       this.metrics.setWarmup(warmupMs > 0);
-      const own = k.stepTotal ? k.stepTotal(config, step) : null;
+      // What bounds a step of the 'own' kind (its batches, chunks, ops), else its documents.
+      const own = k.stepTotal?.(config, step) ?? { total: config.workload.docs, unit: 'docs' };
       const warmNote = warmupMs ? `, ${durationText(warmupMs)} warm-up` : '';
       // A case the kind decided not to run (beforeStep set step.skip, and said so) starts nothing.
       if (step.skip) { /* its "not run" line is the only one */ }
       else if (step.durationS !== null) this.progress.start(`step ${i + 1}/${plan.totalText} (${params ? phase : `${who}${next.rate ? `, ${rate} ops/s` : ''}`}${warmNote})`, step.durationS + step.warmupS, 's');
-      else if (own) this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
-      else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, config.workload.docs, 'docs');
+      else this.progress.start(`${phase}${warmNote ? ` (${warmNote.slice(2)})` : ''}`, own.total, own.unit);
       const acc = {
         ops: {}, seconds: [], stab: [], live: new LiveDips(), totalOk: 0, errorsSeen: new Set(), notes: [],
         startAt: step.startAt, lastTick: now(), lastCpu: process.cpuUsage(), lastOkAt: 0,
@@ -807,4 +794,4 @@ class Run {
   }
 }
 
-module.exports = { Run, redactUri, LIMITS };
+module.exports = { Run };
