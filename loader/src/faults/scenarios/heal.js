@@ -8,8 +8,7 @@
 // --netem give them instead (the tests). A leftover load container of an older checkout (its
 // load ran in a container of its own) is removed first.
 const d = require('../decisions');
-const { watchUntil } = require('../watch');
-const { sleep } = require('../runner');
+const { watchStep } = require('../watch');
 const { TABLE } = require('../protocol');
 const { fsyncUnlockAll } = require('../cluster');
 
@@ -94,7 +93,7 @@ module.exports = {
   },
 
   async watch(ctx) {
-    ctx.state.watch = await watchUntil(ctx.members, { until: 'healthy', timeoutS: d.parseDuration(ctx.params.timeout), phase: 'heal', say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
+    ctx.state.watch = await watchStep(ctx, 'healthy', d.parseDuration(ctx.params.timeout), 'heal', { member: null });
   },
 
   async heal() {}, // heal is its own undo

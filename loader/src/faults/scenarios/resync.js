@@ -3,8 +3,7 @@
 // start it empty (it finds itself in the replica set config by host name), watch until it is
 // SECONDARY again. Refuses the PRIMARY (step it down first).
 const d = require('../decisions');
-const { watchUntil } = require('../watch');
-const { sleep } = require('../runner');
+const { watchStep } = require('../watch');
 
 module.exports = {
   name: 'resync',
@@ -53,11 +52,8 @@ module.exports = {
   },
 
   async watch(ctx) {
-    ctx.state.watch = await watchUntil(ctx.members, {
-      until: 'state=SECONDARY', member: ctx.params.member, timeoutS: d.parseDuration(ctx.params.timeout), phase: 'resync',
-      say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal),
-    });
-    ctx.step('resync', ctx.state.watch);
+    const timeoutS = d.parseDuration(ctx.params.timeout);
+    ctx.state.watch = await watchStep(ctx, 'state=SECONDARY', timeoutS, 'resync', { member: ctx.params.member, step: 'resync' });
   },
 
   // a member stopped or removed half-way is started again (empty: it initial-syncs by itself)
