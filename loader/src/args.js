@@ -56,28 +56,28 @@ function parseComparison(text) {
 }
 
 // parseUri: a mongodb:// URI with at least one host ("mongodb://" alone is a usage error, not a
-// server that cannot be reached), parsed by the driver's own parser.
+// server that cannot be reached), parsed by the driver's own parser: its options.
 function parseUri(flag, uri) {
   // Every message shows the URI as redactUri does: the one a user typed may hold a password.
   const shown = redactUri(uri);
   if (!/^mongodb(\+srv)?:\/\//.test(uri)) throw new UsageError(`${flag} '${shown}' is not a mongodb:// URI (e.g. mongodb://127.0.0.1:27017/)`);
   // The driver parses the URI when a client is constructed (nothing connects until connect()).
   const { MongoClient } = require('mongodb');
-  let hosts;
+  let o;
   try {
-    // mongodb+srv://NAME/: no hosts until connect() looks up _mongodb._tcp.NAME (SRV) and NAME
-    // (TXT); the driver keeps NAME as srvHost (mongodb lib/connection_string.js parseOptions).
-    const o = new MongoClient(uri).options;
-    hosts = o.srvHost ? [o.srvHost] : o.hosts;
+    o = new MongoClient(uri).options;
   } catch (e) {
     // mongodb://root:p@ss@host/: the driver says only "Invalid connection string".
     const userInfo = /^[^:]*:\/\/([^?]*)@/.exec(uri)?.[1] ?? '';
     if (userInfo.includes('@')) throw new UsageError(`${flag} '${shown}': the user or password holds an @; write it as %40 (percent-encoded, as any of : / ? # [ ] @)`);
     throw new UsageError(`${flag} '${shown}' names no server or is malformed (${redactText(e.message)}); e.g. mongodb://127.0.0.1:27017/`);
   }
-  checkTlsFiles(flag, uri);
+  checkTlsFiles(flag, o);
+  // mongodb+srv://NAME/: no hosts until connect() looks up _mongodb._tcp.NAME (SRV) and NAME
+  // (TXT); the driver keeps NAME as srvHost (mongodb lib/connection_string.js parseOptions).
+  const hosts = o.srvHost ? [o.srvHost] : o.hosts;
   if (!hosts || !hosts.length) throw new UsageError(`${flag} '${shown}' names no server (e.g. mongodb://127.0.0.1:27017/)`);
-  return uri;
+  return o;
 }
 
 
@@ -86,9 +86,7 @@ function parseUri(flag, uri) {
 // a missing one came out as "cannot reach the server ... ENOENT", exit 1: a usage error instead,
 // naming the option.
 const TLS_FILES = { tlsCAFile: 'the CA certificate (PEM)', tlsCertificateKeyFile: 'the client certificate and key (PEM)', tlsCRLFile: 'the certificate revocation list' };
-function checkTlsFiles(flag, uri) {
-  const { MongoClient } = require('mongodb');
-  const o = new MongoClient(uri).options;
+function checkTlsFiles(flag, o) {
   for (const [option, what] of Object.entries(TLS_FILES)) {
     if (!o[option]) continue;
     try {
@@ -99,43 +97,42 @@ function checkTlsFiles(flag, uri) {
   }
 }
 
+// pairs(flag, list, re, form, check) -> { KEY: VALUE } from items KEY=VALUE that re matches (form
+// names the shape when one does not), each KEY once; check(KEY) may refuse a key.
+function pairs(flag, list, re, form, check = () => {}) {
+  const out = {};
+  for (const item of list) {
+    const m = re.exec(item);
+    if (!m) throw new UsageError(`${flag}: '${item}' is not ${form}`);
+    check(m[1]);
+    if (m[1] in out) throw new UsageError(`${flag}: ${m[1]} given twice`);
+    out[m[1]] = m[2];
+  }
+  return out;
+}
+
 // parseImages(['mongod=mongo:8.0@sha256:...']) -> { mongod: 'mongo:8.0@sha256:...' }. The same
 // tag can point at another build tomorrow; the digest says which one was measured.
-function parseImages(list) {
-  const images = {};
-  for (const item of list) {
-    const m = /^([A-Za-z0-9][A-Za-z0-9_.-]*)=(\S+)$/.exec(item);
-    if (!m) throw new UsageError(`--image: '${item}' is not NAME=REF (e.g. mongod=mongo:8.0@sha256:...)`);
-    if (m[1] in images) throw new UsageError(`--image: ${m[1]} given twice`);
-    images[m[1]] = m[2];
-  }
-  return images;
-}
+const parseImages = (list) => pairs('--image', list, /^([A-Za-z0-9][A-Za-z0-9_.-]*)=(\S+)$/,
+  'NAME=REF (e.g. mongod=mongo:8.0@sha256:...)');
 
 // parseLabels(['platform=aws-m5.large']) -> { platform: 'aws-m5.large' }. Keys are lower-case words;
 // engine, server and profile are the report's own dimensions (report --by), so no label takes them.
 const RESERVED_LABELS = new Set(['engine', 'server', 'profile']);
-function parseLabels(list) {
-  const labels = {};
-  for (const item of list) {
-    const m = /^([a-z][a-z0-9_]*)=([A-Za-z0-9][A-Za-z0-9_.:+-]*)$/.exec(item);
-    if (!m) throw new UsageError(`--label: '${item}' is not KEY=VALUE (KEY: a-z 0-9 _, VALUE: letters, digits, . _ : + -; e.g. platform=aws-m5.large)`);
-    if (RESERVED_LABELS.has(m[1])) throw new UsageError(`--label: '${m[1]}' is the report's own dimension (--engine, the server, --profile), not a label`);
-    if (m[1] in labels) throw new UsageError(`--label: ${m[1]} given twice`);
-    labels[m[1]] = m[2];
-  }
-  return labels;
-}
+const parseLabels = (list) => pairs('--label', list, /^([a-z][a-z0-9_]*)=([A-Za-z0-9][A-Za-z0-9_.:+-]*)$/,
+  'KEY=VALUE (KEY: a-z 0-9 _, VALUE: letters, digits, . _ : + -; e.g. platform=aws-m5.large)', (key) => {
+    if (RESERVED_LABELS.has(key)) throw new UsageError(`--label: '${key}' is the report's own dimension (--engine, the server, --profile), not a label`);
+  });
 
 // checkCredentials(values): --username is the user of --password-file: alone it would run
 // unauthenticated, exit 0. Credentials in --uri and --password-file together: the flags' user
 // and password would silently replace the URI's (clients.js passes them as the auth option).
-function checkCredentials(v) {
+// uriOptions: the driver's options of --uri (parseUri).
+function checkCredentials(v, uriOptions) {
   if (v.username !== undefined && v['password-file'] === undefined) {
     throw new UsageError(`--username ${v.username} needs --password-file FILE (the password is read from a file, never from the command line), or user and password in --uri`);
   }
-  const { MongoClient } = require('mongodb');
-  const inUri = new MongoClient(v.uri).options.credentials?.username;
+  const inUri = uriOptions.credentials?.username;
   if (inUri && v['password-file'] !== undefined) {
     throw new UsageError(`--uri names user '${inUri}' and --password-file is given too: use one (the user and password in --uri, or --username with --password-file)`);
   }
@@ -215,17 +212,14 @@ function parse(argv) {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(experiment) && !/\.ya?ml$/.test(experiment)) {
     throw new UsageError(`'${experiment}' is not an experiment name (letters, digits, . _ -) or a .yaml file`);
   }
-  parseUri('--uri', v.uri);
-  checkCredentials(v);
-  if (v.engine !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v.engine)) {
-    throw new UsageError(`--engine: '${v.engine}' is not a valid label (letters, digits, . _ -)`);
-  }
-  // A run filed under results/<experiment>/report/ or latest/ would vanish from every report.
-  if (RESERVED_NAMES.includes(v.engine)) throw new UsageError(`--engine: '${v.engine}' is a name the results folders keep for themselves (${RESERVED_NAMES.join(', ')}): choose another label`);
+  checkCredentials(v, parseUri('--uri', v.uri));
   const label = (flag, x) => {
     if (x !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (letters, digits, . _ -)`);
     return x;
   };
+  label('--engine', v.engine);
+  // A run filed under results/<experiment>/report/ or latest/ would vanish from every report.
+  if (RESERVED_NAMES.includes(v.engine)) throw new UsageError(`--engine: '${v.engine}' is a name the results folders keep for themselves (${RESERVED_NAMES.join(', ')}): choose another label`);
   const opts = {
     command,
     experiment,
