@@ -130,14 +130,9 @@ function mergeInterval(deltas, intervalS, acc) {
   for (const ops of deltas) {
     for (const [op, d] of Object.entries(ops)) {
       const s = (sec[op] ||= { ok: 0, err: 0, sumUs: 0, intendedSumUs: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: null });
-      s.ok += d.ok;
-      s.sumUs += d.sumUs || 0;
-      s.intendedSumUs += d.intendedSumUs || 0;
-      s.err += d.err;
-      s.docs += d.docs || 0;
-      s.bytes += d.bytes || 0;
+      for (const k of ['ok', 'err', 'sumUs', 'intendedSumUs', 'docs', 'bytes']) s[k] += d[k] || 0;
       const a = acc ? (acc[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: newHistogram() }) : null;
-      if (a) { a.ok += d.ok; a.err += d.err; a.docs += d.docs || 0; a.bytes += d.bytes || 0; }
+      if (a) for (const k of ['ok', 'err', 'docs', 'bytes']) a[k] += d[k] || 0;
       // The step's first error of this op: the earliest any worker kept (Recorder.error).
       if (a && d.firstError && (!a.firstError || d.firstError.at < a.firstError.at)) a.firstError = d.firstError;
       if (d.hist) { const h = decode(d.hist); s.hist.add(h); if (a) a.hist.add(h); }
