@@ -66,12 +66,9 @@ function failoverVerdict({ w, check, rollbackFiles, oldPrimary, keepsData = true
   if (!keepsData && how === 'kill' && !(rollbackFiles && rollbackFiles.length)) {
     files += ' (this engine keeps no data: the killed primary restarted empty and initial-synced, so there was nothing to roll back and no file to keep its writes)';
   }
-  let tail;
-  if (c.lostCount > 0) {
-    tail = `lost ids ${c.lost.slice(0, 20).join(',')}${c.lost.length > 20 ? ',...' : ''} (acknowledged with w:1 by the old primary, rolled back); ${files}`;
-  } else {
-    tail = `no acknowledged write was lost this time: w:1 CAN lose writes, it did not have to (a partition keeps the old primary accepting writes longer than a kill); ${files}`;
-  }
+  const tail = c.lostCount > 0
+    ? `lost ids ${c.lost.slice(0, 20).join(',')}${c.lost.length > 20 ? ',...' : ''} (acknowledged with w:1 by the old primary, rolled back); ${files}`
+    : `no acknowledged write was lost this time: w:1 CAN lose writes, it did not have to (a partition keeps the old primary accepting writes longer than a kill); ${files}`;
   const result = c.unexpectedCount > 0 ? false : observed ? true : 'unknown';
   return out(result, `failover w:1: ${counts}; ${tail}${seen}`);
 }
