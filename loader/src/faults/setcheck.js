@@ -49,21 +49,14 @@ async function runWriters({ client, w, writers = 4, seconds = 60, stopFile = nul
 }
 
 function readHistory(historyFile) {
-  const outcomes = new Map();
-  for (const line of fs.readFileSync(historyFile, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const r = JSON.parse(line);
-    outcomes.set(r.id, r.outcome);
-  }
-  return outcomes;
+  const rows = fs.readFileSync(historyFile, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return new Map(rows.map((r) => [r.id, r.outcome]));
 }
 
 // finalRead: every id, read with readConcern majority (only what survives any rollback).
 async function finalRead(client) {
   const coll = client.db(DB).collection(COLL, { readConcern: { level: 'majority' } });
-  const ids = [];
-  for await (const doc of coll.find({}, { projection: { _id: 1 } })) ids.push(doc._id);
-  return ids;
+  return (await coll.find({}, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
 }
 
 // collectionUuid: the rollback folder is named after it (<dbpath>/rollback/<uuid>/, 4.4+).
