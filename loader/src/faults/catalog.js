@@ -27,15 +27,10 @@ function wrap(first, text) {
   return out.join('\n');
 }
 
-// usageEnv(): what a module's help may name (the shard's members), with no engine chosen yet.
-function usageEnv() {
-  return { shard: tables.shardSet(), engine: null };
-}
-
 // usage(dir) -> text: per scenario "fault NAME  summary", then each option that has `help`
 // (options without one are tuning knobs for the tests, accepted but not listed).
 function usage(dir) {
-  const env = usageEnv();
+  const env = { shard: tables.shardSet(), engine: null }; // what a help may name: no engine chosen yet
   const parts = [];
   for (const name of scenarioNames(dir)) {
     const s = loadScenario(name, dir);
