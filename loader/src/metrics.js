@@ -56,12 +56,10 @@ class Metrics {
         for (const [op, d] of Object.entries(self.durations)) {
           const labels = { experiment: self.experiment, op };
           let acc = 0;
-          PROM_BOUNDS_US.forEach((b, i) => {
+          [...PROM_BOUNDS_US.map((b) => b / 1e6), '+Inf'].forEach((le, i) => {
             acc += d.buckets[i];
-            values.push({ metricName: 'lab_loader_op_duration_seconds_bucket', labels: { ...labels, le: b / 1e6 }, value: acc });
+            values.push({ metricName: 'lab_loader_op_duration_seconds_bucket', labels: { ...labels, le }, value: acc });
           });
-          acc += d.buckets[PROM_BOUNDS_US.length];
-          values.push({ metricName: 'lab_loader_op_duration_seconds_bucket', labels: { ...labels, le: '+Inf' }, value: acc });
           values.push({ metricName: 'lab_loader_op_duration_seconds_sum', labels, value: d.sum });
           values.push({ metricName: 'lab_loader_op_duration_seconds_count', labels, value: acc });
         }
@@ -81,8 +79,7 @@ class Metrics {
     if (delta.err) this.opsTotal.inc({ experiment: e, op, outcome: 'error' }, delta.err);
     if (delta.bytes) this.bytesTotal.inc({ experiment: e, op }, delta.bytes);
     if (delta.docs) this.docsTotal.inc({ experiment: e, op }, delta.docs);
-    let d = this.durations[op];
-    if (!d) d = this.durations[op] = { buckets: new Float64Array(PROM_BOUNDS_US.length + 1), sum: 0 };
+    const d = (this.durations[op] ||= { buckets: new Float64Array(PROM_BOUNDS_US.length + 1), sum: 0 });
     delta.buckets.forEach((c, i) => { d.buckets[i] += c; });
     d.sum += delta.sumUs / 1e6;
   }
