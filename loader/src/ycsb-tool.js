@@ -76,17 +76,13 @@ function prepare(opts, startedAt = new Date()) {
     images: opts.images ?? {},
     uri: redactUri(opts.uri), // the file is the run's record: no password (YCSB gets the URI from run.sh)
   };
-  run.create(file, placeholder(plan));
+  run.create(file, summaryOf(plan, { complete: false, reason: 'running (YCSB)', steps: [], preload: null }));
   run.close();
   fs.rmSync(path.join(run.dir, 'timeline.ndjson'), { force: true }); // summarize writes it from YCSB's status lines
   fs.mkdirSync(path.join(run.dir, 'ycsb'));
   fs.writeFileSync(path.join(run.dir, 'ycsb', 'workload.properties'), properties(config));
   fs.writeFileSync(path.join(run.dir, 'ycsb', 'plan.json'), JSON.stringify(plan, null, 2) + '\n');
   return { dir: run.dir, threads: config.workload.clients };
-}
-
-function placeholder(plan) {
-  return summaryOf(plan, { complete: false, reason: 'running (YCSB)', steps: [], preload: null });
 }
 
 // summaryOf(plan, {...}) -> summary.json (schema_version 1, as the loader's).
