@@ -32,10 +32,8 @@ function rowFor({ flag, description, repoRoot }) {
   } catch {
     return null;
   }
-  const byFlag = flag ? rows.find((r) => r.engine === flag) : null;
-  if (byFlag) return byFlag;
-  const reported = description && description.server && description.server.storage_engine && description.server.storage_engine.name;
-  return reported ? rows.find((r) => r.server_engine === reported) || null : null;
+  const reported = description?.server?.storage_engine?.name;
+  return (flag && rows.find((r) => r.engine === flag)) || (reported && rows.find((r) => r.server_engine === reported)) || null;
 }
 
 // storageFacts({ flag, description, repoRoot, arch }) -> summary.json storage (null fields where
@@ -44,10 +42,8 @@ function storageFacts({ flag, description, repoRoot, inStack, profile = null, jo
   const row = rowFor({ flag, description, repoRoot });
   let profileRow = null;
   try {
-    profileRow = profile ? readTable('profiles', repoRoot).find((p) => p.profile === profile) || null : null;
-  } catch {
-    profileRow = null;
-  }
+    if (profile) profileRow = readTable('profiles', repoRoot).find((p) => p.profile === profile) || null;
+  } catch { /* no profiles table: the profile's store is not known */ }
   const oplog = row ? oplogMbFor(row, profileRow) : null;
   const hostPlatform = platform === 'linux' && DOCKER_ARCH[arch] ? `linux/${DOCKER_ARCH[arch]}` : `${platform}/${DOCKER_ARCH[arch] || arch}`;
   const imagePlatform = row ? row.platform : null;
