@@ -18,15 +18,13 @@ function readOps(file = OPS_FILE) {
   return Object.fromEntries(parseTable(fs.readFileSync(file, 'utf8')).map((r) => [r.op, { args: r.args === '-' ? [] : r.args.split(','), kind: r.kind, undo: r.undo ?? '-' }]));
 }
 const TABLE = readOps();
-// op -> argument names, in order (what encodeRequest reads from a request's args object)
-const OPS = Object.fromEntries(Object.entries(TABLE).map(([op, { args }]) => [op, args]));
 
 class RefusedError extends Error {}
 
 function encodeRequest(id, op, args) {
-  const names = OPS[op];
-  if (!names) throw new RefusedError(`docker action '${op}' is not in the allow-list (${Object.keys(OPS).join(', ')})`);
-  const vals = names.map((n) => {
+  if (!TABLE[op]) throw new RefusedError(`docker action '${op}' is not in the allow-list (${Object.keys(TABLE).join(', ')})`);
+  // the op's argument names, in order, read from the request's args object
+  const vals = TABLE[op].args.map((n) => {
     const v = args[n];
     if (v === undefined || v === null || v === '') throw new RefusedError(`docker action '${op}' needs ${n}`);
     const s = String(v);
@@ -83,4 +81,4 @@ class DockerPeer {
   }
 }
 
-module.exports = { DockerPeer, encodeRequest, RefusedError, OPS, TABLE, PREFIX };
+module.exports = { DockerPeer, encodeRequest, RefusedError, TABLE, PREFIX };
