@@ -10,8 +10,7 @@ const { sleep } = require('./runner');
 
 function parseUntil(s) {
   let m;
-  if ((m = /^lag>=(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag>=', n: Number(m[1]), needsMember: true };
-  if ((m = /^lag<(\d+(?:\.\d+)?)$/.exec(s))) return { kind: 'lag<', n: Number(m[1]), needsMember: true };
+  if ((m = /^lag(>=|<)(\d+(?:\.\d+)?)$/.exec(s))) return { kind: `lag${m[1]}`, n: Number(m[2]), needsMember: true };
   if ((m = /^state=([A-Z0-9|]+)$/.exec(s))) return { kind: 'state', states: m[1].split('|'), needsMember: true };
   if (s === 'rolled-past') return { kind: 'rolled-past', needsMember: true };
   if ((m = /^primary-not=([\w.-]+)$/.exec(s))) return { kind: 'primary-not', not: m[1] };
@@ -22,14 +21,8 @@ function parseUntil(s) {
   throw e;
 }
 
-async function serverFlowControl(m, primaryName) {
-  try {
-    const ss = await m.admin(primaryName, { serverStatus: 1 });
-    return ss.flowControl || null;
-  } catch {
-    return null;
-  }
-}
+const serverFlowControl = (m, primaryName) =>
+  m.admin(primaryName, { serverStatus: 1 }).then((ss) => ss.flowControl || null).catch(() => null);
 
 // short(name): a member's name on the console without the set's own prefix ("a" for <set>-a).
 function shortener() {
