@@ -106,18 +106,16 @@ function replication(rows) {
   const fullness = windows.map((r) => r.repl.oplog_full).filter((x) => typeof x === 'boolean');
   const oplogFull = fullness.length ? fullness.every(Boolean) : null;
   // State changes: as the primary saw each member, second by second; and each member's own.
+  const seen = [
+    ...views.flatMap((v) => v.view.map((m) => ({ at: v.at, member: m.name, state: m.state, by: 'primary' }))),
+    ...lines.map((r) => ({ at: r.at, member: r.member, state: r.repl.state, by: 'itself' })),
+  ];
   const changes = [];
   const last = {};
-  for (const v of views) {
-    for (const m of v.view) {
-      if (last[m.name] !== undefined && last[m.name] !== m.state) changes.push({ t: new Date(v.at).toISOString(), member: m.name, from: last[m.name], to: m.state, seen_by: 'primary' });
-      last[m.name] = m.state;
-    }
-  }
-  const own = {};
-  for (const r of lines) {
-    if (own[r.member] !== undefined && own[r.member] !== r.repl.state) changes.push({ t: new Date(r.at).toISOString(), member: r.member, from: own[r.member], to: r.repl.state, seen_by: 'itself' });
-    own[r.member] = r.repl.state;
+  for (const s of seen) {
+    const k = `${s.by} ${s.member}`;
+    if (last[k] !== undefined && last[k] !== s.state) changes.push({ t: new Date(s.at).toISOString(), member: s.member, from: last[k], to: s.state, seen_by: s.by });
+    last[k] = s.state;
   }
   const flagged = [];
   for (const c of changes.filter((x) => x.from === 'SECONDARY')) flagged.push(`${c.member} left SECONDARY (${c.to}, seen by ${c.seen_by === 'primary' ? 'the primary' : 'itself'}) at ${c.t}`);
