@@ -29,8 +29,6 @@ function grid(rows, left) {
 const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
 const durationText = (t) => (t >= 1000 ? `${t / 1000}s` : `${t}ms`); // 5000 -> 5s, 500 -> 500ms (runner.js too)
 const val = (x) => (x === null || x === undefined ? '-' : String(x));
-// Documents and bytes per second are shown where a kind records them (bulk imports, files).
-const moves = (steps) => steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
 
 // costLine: a change against the baseline with its sign; a speed-up is not called a cost.
 function costLine(label, percent, baseline, extra = '') {
@@ -68,7 +66,8 @@ function warmupLines(steps, warmupMs) {
 
 function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (!steps.length) return '';
-  const withMoves = moves(steps);
+  // Documents and bytes per second are shown where a kind records them (bulk imports, files).
+  const withMoves = steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
   // MiB/s beside MB/s where ops move bytes, not documents (files: gridfs, whose seed, seeds/003,
   // published MiB/s as "MB/s"): from MB/s, as the gridfs line and summary.json say it (src/mib.js).
   const withMib = withMoves && steps.some((s) => Object.values(s.ops || {}).some((o) => o.bytes && !o.docs));
@@ -132,12 +131,11 @@ const footnote = (published) => `${WHY_BOTH}. The seed: ${seedRule(published)}`;
 // Without wide, docs/s and MB/s show their medians only: twelve columns ran to 225 (the
 // report's --wide, or this table's, has every number).
 function groupTable({ name, engine, group, runs, concurrent = [], published = null, wide = false }) {
-  const order = [];
-  const by = new Map();
+  const by = new Map(); // in the order the steps first appear
   runs.forEach((steps, rep) => {
     for (const s of steps) {
       const key = s.name ?? `step ${s.index}`;
-      if (!by.has(key)) { by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null, left: [] }); order.push(key); }
+      if (!by.has(key)) by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null, left: [] });
       const e = by.get(key);
       if (s.not_applicable) e.notApplicable.add(s.not_applicable);
       if (s.cost_not_computed) e.noCost = s.cost_not_computed;
@@ -165,8 +163,7 @@ function groupTable({ name, engine, group, runs, concurrent = [], published = nu
   const moved = (xs, d) => (wide ? three(xs, d) : [three(xs, d)[1]]);
   const none = wide ? ['-', '-', '-', '-', '-', '-'] : ['-', '-'];
   const lines = [];
-  for (const key of order) {
-    const e = by.get(key);
+  for (const [key, e] of by) {
     if (!e.ops.size) rows.push([key, '-', `0/${runs.length}`, '-', '-', '-', ...(withMoves ? none : [])]);
     for (const [op, list] of e.ops) {
       const r = [key, op, `${list.length}/${runs.length}`, ...three(list.map((o) => o.ops_per_s))];
