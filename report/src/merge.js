@@ -8,15 +8,13 @@ const { diffParameters } = require('./params');
 const { sumRates } = require('./normalise');
 
 function mergeOps(list) {
-  const out = {};
-  const ops = new Set(list.flatMap((p) => Object.keys(p.ops)));
-  for (const op of ops) {
+  const ops = [...new Set(list.flatMap((p) => Object.keys(p.ops)))];
+  return Object.fromEntries(ops.map((op) => {
     const parts = list.map((p) => p.ops[op]).filter(Boolean);
     const rates = parts.map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
     const hists = parts.map((o) => o.histogram);
-    const all = hists.every((h) => typeof h === 'string');
-    const histogram = all ? mergeEncoded(hists) : null;
-    out[op] = {
+    const histogram = hists.every((h) => typeof h === 'string') ? mergeEncoded(hists) : null;
+    return [op, {
       count: parts.reduce((a, o) => a + o.count, 0),
       errors: parts.reduce((a, o) => a + o.errors, 0),
       ops_per_s: rates.length ? Math.round(rates.reduce((a, b) => a + b, 0) * 10) / 10 : null,
@@ -24,9 +22,8 @@ function mergeOps(list) {
       latency_us: histogram ? percentiles(histogram, exactMax(parts.map((o) => o.latency_us))) : null,
       latency_note: histogram ? null : 'not every host stored a histogram: merged percentiles unavailable',
       histogram,
-    };
-  }
-  return out;
+    }];
+  }));
 }
 
 const orNull = (xs) => (xs.length ? xs : null);
@@ -108,15 +105,8 @@ function inTime(list) {
   const sorted = [...list].sort((x, y) => start(x).localeCompare(start(y)));
   const score = (r) => sorted.filter((o) => o !== r && !overlap(r, o)).length;
   const ref = sorted.reduce((best, r) => (score(r) > score(best) ? r : best), sorted[0]);
-  const together = [ref];
-  const apart = [];
-  for (const r of sorted) {
-    if (r === ref) continue;
-    const why = overlap(ref, r);
-    if (why) apart.push({ run: r, why });
-    else together.push(r);
-  }
-  return { together, apart };
+  const others = sorted.filter((r) => r !== ref).map((run) => ({ run, why: overlap(ref, run) }));
+  return { together: [ref, ...others.filter((o) => !o.why).map((o) => o.run)], apart: others.filter((o) => o.why) };
 }
 
 // mergeGroups(runs) -> { results, notes, left_out }: one result per (experiment, engine, group,

@@ -26,32 +26,24 @@ const { stabilityOf } = require('./stability-of');
 // only here are the same experiment (e.g. two client hosts with different --uri).
 const NOT_COMPARED = new Set(['name', 'uri', 'workers', 'server_selection_timeout_ms', 'stall_timeout_ms', 'database', 'collection']);
 
-function comparableParameters(p) {
-  const out = {};
-  for (const [k, v] of Object.entries(p || {})) if (!NOT_COMPARED.has(k)) out[k] = v;
-  return out;
-}
+const comparableParameters = (p) => Object.fromEntries(Object.entries(p || {}).filter(([k]) => !NOT_COMPARED.has(k)));
 
 function pointName(entry, i) {
   return String(entry.name ?? entry.phase ?? `#${entry.index ?? i + 1}`);
 }
 
 function normOps(ops) {
-  const out = {};
-  for (const [op, o] of Object.entries(ops || {})) {
-    out[op] = {
-      count: o.count ?? 0,
-      errors: o.errors ?? 0,
-      ops_per_s: o.ops_per_s ?? null,
-      latency_us: o.latency_us ?? null,
-      // HdrHistogram, compressed base64 (report/README.md: the contract); null in older runs.
-      histogram: typeof o.histogram === 'string' ? o.histogram : null,
-      // What the ops moved, where the kind records it (bulk import: documents, BSON MB = 10^6 bytes).
-      docs_per_s: typeof o.docs_per_s === 'number' ? o.docs_per_s : null,
-      mb_per_s: typeof o.mb_per_s === 'number' ? o.mb_per_s : null,
-    };
-  }
-  return out;
+  return Object.fromEntries(Object.entries(ops || {}).map(([op, o]) => [op, {
+    count: o.count ?? 0,
+    errors: o.errors ?? 0,
+    ops_per_s: o.ops_per_s ?? null,
+    latency_us: o.latency_us ?? null,
+    // HdrHistogram, compressed base64 (report/README.md: the contract); null in older runs.
+    histogram: typeof o.histogram === 'string' ? o.histogram : null,
+    // What the ops moved, where the kind records it (bulk import: documents, BSON MB = 10^6 bytes).
+    docs_per_s: typeof o.docs_per_s === 'number' ? o.docs_per_s : null,
+    mb_per_s: typeof o.mb_per_s === 'number' ? o.mb_per_s : null,
+  }]));
 }
 
 function sumRates(ops) {
@@ -164,9 +156,8 @@ function description(s) {
 // timeline.ndjson lines -> [{elapsed_s, phase, partial, ops: {op: {ops_per_s, p99_us}}}]
 function timeline(lines) {
   return lines.map((l) => {
-    const ops = {};
     // A damaged line's op that is no object (null) is no reading, never a crash of the report.
-    for (const [op, o] of Object.entries(l.ops || {})) ops[op] = { ops_per_s: o?.ops_per_s ?? null, p99_us: o?.latency_us?.p99 ?? null };
+    const ops = Object.fromEntries(Object.entries(l.ops || {}).map(([op, o]) => [op, { ops_per_s: o?.ops_per_s ?? null, p99_us: o?.latency_us?.p99 ?? null }]));
     return { elapsed_s: l.elapsed_s, phase: l.phase ?? null, partial: Boolean(l.partial), ops };
   });
 }
