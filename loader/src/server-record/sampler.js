@@ -189,13 +189,11 @@ class ServerRecord {
       if (!m.answered || m.refused.has('serverStatus')) continue;
       // A group none of whose fields the member reported is one entry ("mmapv1.*"), so the list
       // reads as what the line lacks: a WiredTiger member has no MMAPv1 or MongoRocks section.
-      const missing = [];
-      for (const group of [...new Set(FIELDS.map((f) => f.key.split('.')[0]))]) {
+      const missing = [...new Set(FIELDS.map((f) => f.key.split('.')[0]))].flatMap((group) => {
         const keys = FIELDS.map((f) => f.key).filter((k) => k.startsWith(`${group}.`));
         const not = keys.filter((k) => !m.reported.has(k));
-        if (not.length === keys.length) missing.push(`${group}.*`);
-        else missing.push(...not);
-      }
+        return not.length === keys.length ? [`${group}.*`] : not;
+      });
       if (missing.length) absent[m.host] = missing;
     }
     return {
