@@ -170,6 +170,11 @@ async function connectOnce(client, { timeoutMs, username }) {
     if (!probed.has(seed)) probed.set(seed, probePort(seed, Math.min(2000, Math.max(500, timeoutMs))));
     return probed.get(seed);
   };
+  // decideByProbe(seed, when): what the probe finds at seed decides, where when(probe) says so.
+  const decideByProbe = (seed, when) => probeSeed(seed).then((probe) => {
+    const found = when(probe) ? byProbe(seed, probe, { tls, timeoutS: timeoutMs / 1000, timedOut: false }) : null;
+    if (found) decide(new ConnectError(found.kind, found.message));
+  });
   const onChange = (ev) => {
     const d = ev.newDescription;
     if (!d.error) return;
@@ -179,12 +184,7 @@ async function connectOnce(client, { timeoutMs, username }) {
     const hk = hostKind(d.error);
     perHost.set(ev.address, { ...hk, detail: d.error.message });
     settle();
-    if (hk.kind === 'other' && !isAuthError(d.error)) {
-      probeSeed(ev.address).then((probe) => {
-        const found = byProbe(ev.address, probe, { tls, timeoutS: timeoutMs / 1000, timedOut: false });
-        if (found && seedList().length === 1) decide(new ConnectError(found.kind, found.message));
-      });
-    }
+    if (hk.kind === 'other' && !isAuthError(d.error)) decideByProbe(ev.address, () => seedList().length === 1);
   };
   let wire;
   const onBeat = (ev) => {
@@ -201,14 +201,8 @@ async function connectOnce(client, { timeoutMs, username }) {
   // TLS asked of a server that speaks none: the TLS handshake waits out the whole timeout in
   // silence, so after a second without a connection a plain hello asks what is there.
   const tlsCheck = tls ? setTimeout(() => {
-    for (const seed of seedList()) {
-      probeSeed(seed).then((probe) => {
-        const found = probe.kind === 'mongodb' ? byProbe(seed, probe, { tls, timeoutS: timeoutMs / 1000, timedOut: false }) : null;
-        if (found) decide(new ConnectError(found.kind, found.message));
-      });
-    }
-  }, 1000) : null;
-  if (tlsCheck) tlsCheck.unref();
+    for (const seed of seedList()) decideByProbe(seed, (probe) => probe.kind === 'mongodb');
+  }, 1000).unref() : null;
   try {
     const connecting = client.connect();
     connecting.catch(() => {}); // the race below reports it; a client closed after a decision rejects here too
