@@ -128,4 +128,4 @@ function mongosClient(opts, extra = {}) {
   return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault', ...extra });
 }
 
-module.exports = { Members, mongosClient, readPassword, fsyncUnlockAll };
+module.exports = { Members, mongosClient, fsyncUnlockAll };

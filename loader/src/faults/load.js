@@ -91,4 +91,4 @@ async function stopLoad(ctx) {
   }
 }
 
-module.exports = { runLoad, startLoad, loadBaseline, stopLoad, checkRate };
+module.exports = { runLoad, loadBaseline, stopLoad, checkRate };

@@ -62,4 +62,4 @@ async function oplogEnds(client) {
   return { oplog_first: new Date(a * 1000).toISOString(), oplog_last: new Date(b * 1000).toISOString(), oplog_window_s: b - a, ...fill };
 }
 
-module.exports = { replOf, oplogEnds, lagOf, FULL_AT };
+module.exports = { replOf, oplogEnds, FULL_AT };

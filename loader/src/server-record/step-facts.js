@@ -144,4 +144,4 @@ function stepFacts(series, from, to) {
   return { replication: replication(rows), write_cost: writeCost(rows) };
 }
 
-module.exports = { stepFacts, replication, quantile };
+module.exports = { stepFacts, replication };
