@@ -87,13 +87,9 @@ function answer(r) {
 }
 
 function excludedLine(r) {
-  const parts = [];
-  r.sides.forEach((side, i) => {
-    const e = r.excluded[i] || {};
-    const t = Object.entries(e).map(([k, n]) => `${k.replace('_', '-')} ${n}/${r.runs[i]}`).join(', ');
-    if (t) parts.push(`${side}: ${t}`);
-  });
-  return parts.join('; ');
+  const parts = r.sides.map((side, i) => [side, Object.entries(r.excluded[i] || {})
+    .map(([k, n]) => `${k.replace('_', '-')} ${n}/${r.runs[i]}`).join(', ')]);
+  return parts.filter(([, t]) => t).map(([side, t]) => `${side}: ${t}`).join('; ');
 }
 
 // summaryText(report) -> lines, each within WIDTH columns.
@@ -134,11 +130,10 @@ function summaryText(report) {
     const runs = r.sides.map((_, i) => `${r.usable[i]}/${r.runs[i]}`).join(' v ');
     out.push(`  ${cut(r.point, pointW)}  ${cut(answer(r), answerW)}  ${ci.padEnd(11)}  ${forest(r, lo, hi)}  ${runs}`.trimEnd().slice(0, WIDTH));
     const ex = excludedLine(r);
-    if (ex) out.push(...wrap(`excluded: ${ex}`, '                    ', '                '));
     // the order the runs were made in, and the drift found (src/drift.js)
-    if (r.order_note) out.push(...wrap(`order: ${r.order_note}`, '                    ', '                '));
-    if (r.drift?.found) out.push(...wrap(`drift: ${r.drift.text}`, '                    ', '                '));
-    if (r.safety.length) out.push(...wrap(`safety: ${r.safety.join('; ')}`, '                    ', '                '));
+    const under = [ex && `excluded: ${ex}`, r.order_note && `order: ${r.order_note}`,
+      r.drift?.found && `drift: ${r.drift.text}`, r.safety.length && `safety: ${r.safety.join('; ')}`];
+    for (const t of under.filter(Boolean)) out.push(...wrap(t, ' '.repeat(20), ' '.repeat(16)));
   }
   return out;
 }
@@ -150,9 +145,7 @@ function notesText(report, outDir) {
     for (const d of ex.differences) out.push(...wrap(`not compared: ${ex.name} ${d.sentence}`, '    '));
     for (const set of ex.sets) for (const r of set.incomplete) out.push(...wrap(`INCOMPLETE (not compared): ${ex.name} ${r.side}: ${r.reason}`, '    '));
   }
-  for (const l of report.left_out) out.push(...wrap(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`, '    '));
-  for (const n of report.notes) out.push(...wrap(`note: ${n}`, '    '));
-  for (const s of report.skipped) out.push(...wrap(`skipped: ${s.dir}: ${s.why}`, '    '));
+  out.push(...leftOutLines(report));
   out.push('', ...wrap(`every number: --wide${outDir ? `, or ${outDir}/index.html` : ''}`, '    '));
   return out;
 }
@@ -160,6 +153,12 @@ function notesText(report, outDir) {
 // prose(line): a --wide line that is not a grid row, within WIDTH like the summary's (the grids
 // are tables, a column per op: wider than a terminal by design, and not wrapped).
 const prose = (line) => wrap(line, '    ');
+// What was left out, noted or skipped: the last lines with --wide or without.
+const leftOutLines = (report) => [
+  ...report.left_out.map((l) => `left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`),
+  ...report.notes.map((n) => `note: ${n}`),
+  ...report.skipped.map((s) => `skipped: ${s.dir}: ${s.why}`),
+].flatMap(prose);
 
 function renderText(report, outDir, opts = {}) {
   // the summary, then the seeds' findings (src/claims-text.js)
@@ -189,9 +188,7 @@ function renderText(report, outDir, opts = {}) {
     out.push(grid(rows));
     for (const s of report.safety) if (s.sentence) out.push(...prose(s.sentence));
   }
-  for (const l of report.left_out) out.push(...prose(`left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`));
-  for (const n of report.notes) out.push(...prose(`note: ${n}`));
-  for (const s of report.skipped) out.push(...prose(`skipped: ${s.dir}: ${s.why}`));
+  out.push(...leftOutLines(report));
   if (outDir) out.push('', ...prose(`report: ${outDir}/index.html (numbers: report.json)`));
   return out.join('\n').replace(/^\n/, '') + '\n';
 }
