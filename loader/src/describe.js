@@ -150,8 +150,7 @@ async function fcvOf(admin) {
   const r = await tryCommand(admin, { getParameter: 1, featureCompatibilityVersion: 1 });
   if (!r.ok) return null;
   const v = r.value.featureCompatibilityVersion;
-  if (typeof v === 'string') return v;
-  return v && typeof v.version === 'string' ? v.version : null;
+  return typeof v === 'string' ? v : typeof v?.version === 'string' ? v.version : null;
 }
 
 // oplogMbOf(client) -> the replica-set member's oplog size in MB (collStats of local.oplog.rs,

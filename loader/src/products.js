@@ -104,8 +104,7 @@ function ignoresUnsatisfiableW(server, wc, members) {
 // imageVendor(image) -> the PRODUCTS id whose official image this is ('psmdb'), or null (MongoDB's).
 function imageVendor(image) {
   const repo = String(image || '').split(/[:@]/)[0];
-  const hit = Object.entries(PRODUCTS).find(([, p]) => p.image && p.image === repo);
-  return hit ? hit[0] : null;
+  return Object.keys(PRODUCTS).find((id) => PRODUCTS[id].image && PRODUCTS[id].image === repo) ?? null;
 }
 
 module.exports = { vendorsOf, productOf, ignoredBy, ignoresUnsatisfiableW, imageVendor, PRODUCTS, FERRETDB_POWERED };

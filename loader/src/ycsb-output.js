@@ -12,6 +12,8 @@
 //   [Intended-READ], ...                  (measurement.interval=intended or both)
 // Only what YCSB printed is used: a percentile it did not print is null, never estimated.
 const OP_NAMES = { READ: 'read', UPDATE: 'update', INSERT: 'insert' };
+// A series' plain figures: YCSB's metric name -> the field parse() keeps it in.
+const FIGURES = { Operations: 'operations', 'AverageLatency(us)': 'average_us', 'MinLatency(us)': 'min_us', 'MaxLatency(us)': 'max_us' };
 
 // parse(text) -> { overall: { runtime_ms, throughput }, series: { NAME: { operations,
 //   average_us, min_us, max_us, percentiles: { '95': us, ... }, returns: { OK: n, ... } } } }
@@ -30,10 +32,7 @@ function parse(text) {
     }
     const s = (series[name] ??= { operations: null, average_us: null, min_us: null, max_us: null, percentiles: {}, returns: {} });
     let p;
-    if (metric === 'Operations') s.operations = v;
-    else if (metric === 'AverageLatency(us)') s.average_us = v;
-    else if (metric === 'MinLatency(us)') s.min_us = v;
-    else if (metric === 'MaxLatency(us)') s.max_us = v;
+    if (Object.hasOwn(FIGURES, metric)) s[FIGURES[metric]] = v;
     else if ((p = /^(\d+(?:\.\d+)?)(?:th)?PercentileLatency\(us\)$/.exec(metric))) s.percentiles[String(Number(p[1]))] = v;
     else if ((p = /^Return=(.+)$/.exec(metric))) s.returns[p[1]] = v;
   }

@@ -140,8 +140,7 @@ function summarize(dir) {
   let preload = null;
   const read = (name) => fs.readFileSync(path.join(dir, 'ycsb', name), 'utf8');
   try {
-    const text = read('load.txt');
-    const load = parse(text);
+    const load = parse(read('load.txt'));
     const ins = load.series.INSERT;
     const docs = ins ? (ins.returns.OK ?? ins.operations) : 0;
     preload = { docs, requested: plan.config.params.records, duration_s: load.overall.runtime_ms / 1000,
