@@ -141,32 +141,23 @@ function timelineOf(r, side) {
 
 function buildSet(results, incomplete, key, idx) {
   const sides = [...new Set(results.map((r) => r.side))].sort();
-  const pointNames = [];
-  for (const r of results) for (const p of [...r.points].sort((x, y) => x.order - y.order)) if (!pointNames.includes(p.name)) pointNames.push(p.name);
-  const aggregates = [];
-  for (const side of sides) {
+  const pointNames = [...new Set(results.flatMap((r) => [...r.points].sort((x, y) => x.order - y.order).map((p) => p.name)))];
+  const aggregates = sides.flatMap((side) => {
     const rs = results.filter((r) => r.side === side);
-    for (const p of pointNames) {
-      const a = aggregate(rs, p, side);
-      if (a) aggregates.push(a);
-    }
-  }
+    return pointNames.map((p) => aggregate(rs, p, side)).filter(Boolean);
+  });
+  const usable = (x) => stepExclusion(x) === null;
   // each side's figure from its usable runs, the excluded ones apart (src/usable.js)
-  usableFigures(aggregates, results, (x) => stepExclusion(x) === null);
-  const verdicts = [];
-  for (const p of pointNames) {
-    for (let i = 0; i < sides.length; i++) {
-      for (let j = i + 1; j < sides.length; j++) {
-        const A = aggregates.find((x) => x.point === p && x.side === sides[i]);
-        const B = aggregates.find((x) => x.point === p && x.side === sides[j]);
-        if (!A || !B) continue;
-        // the verdict as verdict() gives it, then the order and drift guard over it (src/drift.js),
-        // which reads the order on every run of the two sides, incomplete ones too
-        const sideRuns = [sides[i], sides[j]].map((e) => [...results, ...incomplete].filter((r) => r.side === e));
-        verdicts.push(guardVerdict(verdict(p, A, B), { point: p, names: [sides[i], sides[j]], sides: sideRuns, usable: (x) => stepExclusion(x) === null }));
-      }
-    }
-  }
+  usableFigures(aggregates, results, usable);
+  const pairs = sides.flatMap((a, i) => sides.slice(i + 1).map((b) => [a, b]));
+  const verdicts = pointNames.flatMap((p) => pairs.flatMap((names) => {
+    const [A, B] = names.map((e) => aggregates.find((x) => x.point === p && x.side === e));
+    if (!A || !B) return [];
+    // the verdict as verdict() gives it, then the order and drift guard over it (src/drift.js),
+    // which reads the order on every run of the two sides, incomplete ones too
+    const sideRuns = names.map((e) => [...results, ...incomplete].filter((r) => r.side === e));
+    return [guardVerdict(verdict(p, A, B), { point: p, names, sides: sideRuns, usable })];
+  }));
   const first = results[0] || incomplete[0];
   return {
     id: idx + 1,
@@ -246,13 +237,11 @@ function buildExperiment(name, results, by) {
     return set;
   });
   // Why sets are apart: each set against the first (the one with the most complete runs).
-  const differences = sets.slice(1).map((s) => ({
-    sets: [sets[0].id, s.id],
-    diffs: diffParameters(sets[0].compared_on, [s.compared_on]),
-  }));
-  for (const d of differences) {
-    d.sentence = `set ${d.sets[1]} (${sets[d.sets[1] - 1].sides.join(', ') || 'incomplete runs only'}) is not compared with set ${d.sets[0]} (${sets[0].sides.join(', ')}): ${d.diffs.map((x) => x.text).join('; ')}`;
-  }
+  const differences = sets.slice(1).map((s) => {
+    const diffs = diffParameters(sets[0].compared_on, [s.compared_on]);
+    const sentence = `set ${s.id} (${s.sides.join(', ') || 'incomplete runs only'}) is not compared with set ${sets[0].id} (${sets[0].sides.join(', ')}): ${diffs.map((x) => x.text).join('; ')}`;
+    return { sets: [sets[0].id, s.id], diffs, sentence };
+  });
   return { name, sets, differences };
 }
 
