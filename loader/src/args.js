@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
-const { UsageError, parseDuration, parseCount, parseClients } = require('./usage');
+const { UsageError, parseDuration, parseWarmup, parseCount, parseClients } = require('./usage');
 const { redactUri, redactText } = require('./redact-uri');
 const { RESERVED_NAMES } = require('../../common/reserved-names');
 const { kindFlags } = require('./kinds');
@@ -147,13 +147,6 @@ function parseStallTimeout(text) {
   return ms;
 }
 
-// parseWarmup('--warmup', '10s') -> 10000; '0' (or 0s, 0ms) is no warm-up, which the duration
-// grammar alone refuses (a duration is more than zero).
-function parseWarmup(flag, text) {
-  if (/^0(\.0+)?(ms|s|m|h)?$/.test(String(text))) return 0;
-  return parseDuration(flag, text);
-}
-
 // --sla p99=10ms -> { percentile, key, target_ms, text } (src/sla.js parseSla), else one line.
 function parseSlaFlag(text) {
   const sla = require('./sla').parseSla(text);
@@ -272,4 +265,4 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseWarmup, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage, COMMON_OPTIONS };
+module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage, COMMON_OPTIONS };

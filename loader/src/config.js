@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { UsageError, CLIENTS } = require('./usage');
+const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('./usage');
 const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('./kinds');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -196,7 +196,6 @@ const DEFAULT_WARMUP_MS = { duration: 5000, documents: 0, own: 0 };
 
 // parseFileWarmup(v) -> ms, or null when v is not a duration (0 = none).
 function parseFileWarmup(v) {
-  const { parseWarmup } = require('./args');
   try {
     return parseWarmup('warmup', v);
   } catch {
@@ -205,7 +204,6 @@ function parseFileWarmup(v) {
 }
 
 function parseFileDuration(file, v) {
-  const { parseDuration } = require('./usage');
   if (v === undefined) fail(file, 'workload.duration: required (e.g. 2m)');
   try {
     return parseDuration('workload.duration', v);

@@ -14,6 +14,13 @@ function parseDuration(flag, s) {
   return r.ms;
 }
 
+// parseWarmup('--warmup', '10s') -> 10000; '0' (or 0s, 0ms) is no warm-up, which the duration
+// grammar alone refuses (a duration is more than zero). The flag and the file's warmup: alike.
+function parseWarmup(flag, text) {
+  if (/^0(\.0+)?(ms|s|m|h)?$/.test(String(text))) return 0;
+  return parseDuration(flag, text);
+}
+
 // parseCount: a whole number within [min, max] (src/numbers.js, the grammar every verb shares).
 // Rejects 1e3, 0x10, "10k", " 5"; names a value out of range as typed (-5, 99999999999999999999999).
 function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
@@ -34,4 +41,4 @@ function parseClients(flag, s) {
   return parts.map((p) => parseCount(flag, p, CLIENTS.min, CLIENTS.max));
 }
 
-module.exports = { UsageError, parseDuration, parseCount, parseClients, CLIENTS };
+module.exports = { UsageError, parseDuration, parseWarmup, parseCount, parseClients, CLIENTS };

@@ -1,0 +1,76 @@
+'use strict';
+// The loader's modules and common/ import each other without a cycle, and common/ imports nothing
+// of the parts above it (DEVELOPERS.md, Layout: common/ is the lowest layer, shared by the loader
+// and the report). A require inside a function counts: it is an edge all the same, and a cycle
+// through one works only as long as nobody calls it at load time. The edges are read from the
+// source text (every relative require), so a module need not be loaded to be checked.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PARTS = ['loader/src', 'loader/bin', 'common'];
+
+function jsFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return jsFiles(p);
+    return e.name.endsWith('.js') ? [p] : [];
+  });
+}
+
+// edgesOf(file): the files its relative requires resolve to.
+function edgesOf(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)].map((m) => {
+    const p = path.resolve(path.dirname(file), m[1]);
+    return [p, `${p}.js`, path.join(p, 'index.js')].find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
+  }).filter(Boolean);
+}
+
+function graph() {
+  const files = PARTS.flatMap((p) => jsFiles(path.join(ROOT, p)));
+  return new Map(files.map((f) => [f, edgesOf(f)]));
+}
+
+// cycles(g): the strongly connected components of more than one file, or of one that requires
+// itself (Tarjan).
+function cycles(g) {
+  let n = 0;
+  const index = new Map(); const low = new Map(); const stack = []; const on = new Set(); const out = [];
+  const visit = (v) => {
+    index.set(v, n); low.set(v, n); n++; stack.push(v); on.add(v);
+    for (const w of g.get(v) || []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+      else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const comp = [];
+    let w;
+    do { w = stack.pop(); on.delete(w); comp.push(path.relative(ROOT, w)); } while (w !== v);
+    if (comp.length > 1 || (g.get(v) || []).includes(v)) out.push(comp.sort());
+  };
+  for (const v of g.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+test('the loader and common/ import each other with no cycle', () => {
+  const g = graph();
+  const edges = [...g.values()].reduce((k, e) => k + e.length, 0);
+  assert.ok(g.size > 100 && edges > 200, `read ${g.size} files and ${edges} imports`);
+  assert.deepEqual(cycles(g), [], 'import cycles');
+});
+
+test('the cycle finder finds a cycle through a require inside a function', () => {
+  const a = '/x/a.js'; const b = '/x/b.js'; const c = '/x/c.js';
+  assert.deepEqual(cycles(new Map([[a, [b]], [b, [c]], [c, [a]]])).map((k) => k.length), [3]);
+  assert.deepEqual(cycles(new Map([[a, [b]], [b, [c]], [c, []]])), []);
+});
+
+test('common/ imports nothing of the loader or the report', () => {
+  const common = path.join(ROOT, 'common') + path.sep;
+  const up = [...graph()].filter(([f]) => f.startsWith(common))
+    .flatMap(([f, deps]) => deps.filter((d) => !d.startsWith(common)).map((d) => `${path.relative(ROOT, f)} -> ${path.relative(ROOT, d)}`));
+  assert.deepEqual(up, []);
+});
