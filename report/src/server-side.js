@@ -11,16 +11,10 @@ const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
 // Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
 // count the same thing: only then a ratio and a verdict; else one line of what each side counts.
-const METRICS = {
-  write_bytes_per_doc: FIGURES.write_bytes.what,
-  cpu_ms_per_1000_ops: FIGURES.cpu.what,
-  lag_p99_s: FIGURES.lag.what,
-  engine_storage_bytes_per_doc: FIGURES.engine_storage.what,
-  logical_bytes_per_doc: `${FIGURES.logical.what} (end of run)`,
-  data_dir_bytes_per_doc: FIGURES.data_dir.what,
-  block_write_bytes_per_doc: FIGURES.block_writes.what,
-};
 const FIGURE_OF = { write_bytes_per_doc: 'write_bytes', cpu_ms_per_1000_ops: 'cpu', lag_p99_s: 'lag', engine_storage_bytes_per_doc: 'engine_storage', logical_bytes_per_doc: 'logical', data_dir_bytes_per_doc: 'data_dir', block_write_bytes_per_doc: 'block_writes' };
+// Each metric's name in the sentences: its figure's (the footprint's logical bytes are the run's end)
+const METRICS = Object.fromEntries(Object.entries(FIGURE_OF)
+  .map(([m, f]) => [m, `${FIGURES[f].what}${f === 'logical' ? ' (end of run)' : ''}`]));
 
 // compare(metric, A, B): A, B = { side, samples }; lower is better, so the smaller side reads
 // first. Neither side recorded the figure (a server line that reports none): nothing to say.
@@ -45,20 +39,16 @@ function sidesOf(metric, bySide, value, quantity) {
     sides[side] = { median: median(samples), samples, ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}), ...(q.length === 1 ? { quantity: q[0] } : q.length ? { quantity: 'mixed' } : {}) };
   }
   const names = Object.keys(sides);
-  const verdicts = [];
-  for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) {
-      const [a, b] = [names[i], names[j]];
-      const A = { side: a, ...sides[a] };
-      const B = { side: b, ...sides[b] };
-      const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }, engines) : { same: true };
-      // A quantity with a floor (lag from the heartbeat optime: 0-2 s on a healthy secondary):
-      // values all within it say nothing about either side.
-      const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
-      if (floor && [...A.samples, ...B.samples].every((x) => x <= floor)) verdicts.push({ metric, sides: [a, b], status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${a} and ${b} (every value within the ${floor} s the heartbeat optime cannot resolve)` });
-      else verdicts.push(c.same ? compare(metric, A, B) : { metric, sides: [a, b], status: 'not-comparable', sentence: c.why });
-    }
-  }
+  const verdicts = names.flatMap((a, i) => names.slice(i + 1).map((b) => {
+    const A = { side: a, ...sides[a] };
+    const B = { side: b, ...sides[b] };
+    const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }, engines) : { same: true };
+    // A quantity with a floor (lag from the heartbeat optime: 0-2 s on a healthy secondary):
+    // values all within it say nothing about either side.
+    const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
+    if (floor && [...A.samples, ...B.samples].every((x) => x <= floor)) return { metric, sides: [a, b], status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${a} and ${b} (every value within the ${floor} s the heartbeat optime cannot resolve)` };
+    return c.same ? compare(metric, A, B) : { metric, sides: [a, b], status: 'not-comparable', sentence: c.why };
+  }));
   return { what: METRICS[metric], sides, verdicts };
 }
 
@@ -68,17 +58,9 @@ function sidesOf(metric, bySide, value, quantity) {
 // between sides of one cgroup version (common/meanings.js block_writes), and where cgroup v1
 // counted it (a lower bound) the verdict says so.
 function blockWrites(bySide) {
-  const perSpan = new Map();
-  for (const [side, runs] of bySide) {
-    const seen = new Set();
-    perSpan.set(side, runs.filter((r) => {
-      const key = r.block_writes && JSON.stringify(r.block_writes.runs);
-      if (!key) return true;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    }));
-  }
+  const span = (r) => r.block_writes && JSON.stringify(r.block_writes.runs);
+  const first = (runs) => runs.filter((r, i) => !span(r) || runs.findIndex((o) => span(o) === span(r)) === i);
+  const perSpan = new Map([...bySide].map(([side, runs]) => [side, first(runs)]));
   const version = (r) => (r.block_writes && r.block_writes.cgroup_version ? `v${r.block_writes.cgroup_version}` : null);
   const out = sidesOf('block_write_bytes_per_doc', perSpan, (r) => r.block_writes?.bytes_per_doc ?? null, (r) => (version(r) ? meaningOf('block_writes', version(r)).quantity : null));
   const lower = meaningOf('block_writes', 'v1');
@@ -111,8 +93,8 @@ function serverSide(report, runs) {
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
       const points = (set.points || []).map((name) => {
         const at = (r) => r.points.find((p) => p.name === name)?.server ?? null;
-        const flagged = [];
-        for (const [side, rs] of bySide) for (const r of rs) if (at(r)?.flagged) flagged.push({ side, run: r.dir, reasons: at(r).flagged });
+        const flagged = [...bySide].flatMap(([side, rs]) => rs.filter((r) => at(r)?.flagged)
+          .map((r) => ({ side, run: r.dir, reasons: at(r).flagged })));
         return {
           point: name,
           write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null, (r) => at(r)?.write_quantity),
