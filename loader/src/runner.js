@@ -82,7 +82,6 @@ class Run {
     };
     this.stopReason = null;
     this.exitCode = 0;
-    this.workers = [];
     this.steps = [];
     this.preload = null;
     this.stepWaiters = [];
@@ -108,7 +107,7 @@ class Run {
     if (this.runDir) this.log(`stopping: ${reason}`);
     // No progress line after "stopping:": the wind-down's ticks are not progress.
     if (this.progress) this.progress.stop();
-    for (const w of this.workers) w.worker.postMessage({ type: 'stop' });
+    if (this.pool) this.pool.post({ type: 'stop' });
     for (const f of this.stepWaiters) f();
     for (const f of this.stopWaiters) f();
   }
@@ -332,7 +331,6 @@ class Run {
         crash: (reason) => this.stop(reason, 1),
       },
     });
-    this.workers = this.pool.workers;
     await this.pool.start(maxClients, this.opts.workers, this.log);
   }
 
@@ -609,18 +607,18 @@ class Run {
   liveStability(step, acc) {
     const { st, ended } = acc.live.update(acc.stab, this.serverRecord ? this.serverRecord.series : null, acc.measuredFrom ?? step.startAt);
     this.metrics.setStability(st);
-    for (const d of ended) {
-      this.annotator.annotate(step.phase, annotationText(this.config.name, step.index + 1, d), { time: Date.parse(d.start), timeEnd: Date.parse(d.end), tags: ['dip'] });
-    }
+    this.annotateDips(step, ended);
   }
 
   stability(entry, acc, step) {
-    const from = acc.measuredFrom ?? step.startAt;
-    entry.stability = stabilityOf(acc.stab, this.serverRecord ? this.serverRecord.series : null, from, now());
+    entry.stability = stabilityOf(acc.stab, this.serverRecord ? this.serverRecord.series : null, acc.measuredFrom ?? step.startAt, now());
     this.metrics.setStability(entry.stability);
     // A dip that lasted to the step's end was not posted live: posted now, from the step's record.
-    for (const d of entry.stability.dips || []) {
-      if (acc.live.posted.has(d.start)) continue;
+    this.annotateDips(step, (entry.stability.dips || []).filter((d) => !acc.live.posted.has(d.start)));
+  }
+
+  annotateDips(step, dips) {
+    for (const d of dips) {
       this.annotator.annotate(step.phase, annotationText(this.config.name, step.index + 1, d), { time: Date.parse(d.start), timeEnd: Date.parse(d.end), tags: ['dip'] });
     }
   }
@@ -651,7 +649,7 @@ class Run {
       // --sla: the search's result from the steps as measured (also a cut-short run's).
       // (the placeholder's and an early stop's too: no steps yet, capacity null, and why)
       capacity: capacityFor(this.config, steps, this.stopReason ?? (complete ? null : reason)),
-      workers: this.workers.length,
+      workers: this.pool ? this.pool.workers.length : 0,
       preload: this.preload,
       experimentFile: path.basename(this.file),
       placement: placementOf(process.env, os.availableParallelism()),
