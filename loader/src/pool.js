@@ -90,8 +90,7 @@ class WorkerPool {
 
   // lastOkAt(): the end (epoch ms) of the latest operation any worker completed, 0 for none yet.
   lastOkAt() {
-    let last = 0;
-    for (let i = 0; i < this.lastOk.length; i++) if (this.lastOk[i] > last) last = this.lastOk[i];
+    const last = Math.max(0, ...this.lastOk);
     return last ? this.epoch + last : 0;
   }
 
