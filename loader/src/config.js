@@ -208,9 +208,8 @@ function parseFileDuration(file, v) {
   try {
     return parseDuration('workload.duration', v);
   } catch (e) {
-    fail(file, e.message);
+    fail(file, e.message); // throws
   }
-  return undefined;
 }
 
 module.exports = { load, list, REPO_ROOT, EXPERIMENTS_DIR, DEFAULT_WARMUP_MS };
