@@ -11,6 +11,7 @@
 // "wiredtiger sustains 1.8x inmemory's rate at p99 <= 10 ms (95% CI ...)".
 const { setKey, nameSides } = require('./compare');
 const { fingerprint } = require('./params');
+const { groupBy } = require('./group-by');
 const { median, round } = require('../../common/stats');
 const { LEVEL, verdictOf } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
@@ -90,12 +91,7 @@ function orderGuard(v, sla, A, B, runsA, runsB) {
 // capacity (normalised runs: normalise.js keeps summary.json capacity).
 function capacityReport(runs, by = 'engine') {
   const withCap = runs.filter((r) => r.capacity && r.capacity.sla);
-  const groups = new Map();
-  for (const r of withCap) {
-    const k = `${r.experiment}\u0000${fingerprint(setKey(r, by))}`;
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k).push(r);
-  }
+  const groups = groupBy(withCap, (r) => `${r.experiment}\u0000${fingerprint(setKey(r, by))}`);
   const out = [];
   const perExperiment = {};
   for (const rs of groups.values()) {

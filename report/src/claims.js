@@ -21,6 +21,7 @@ const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 const { aggregate, verdict, setKey } = require('./compare');
 const { mergeGroups } = require('./merge');
 const { fingerprint } = require('./params');
+const { groupBy } = require('./group-by');
 const { dimensionValue } = require('./identity');
 const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
 const { twoSidedP } = require('./tdist');
@@ -78,24 +79,19 @@ function sideOf(r, t) {
 // sets(results, t) -> [{ runs, sides: Map(value -> runs) }]: compare.js's alike sets along the
 // claim's dimension (a parameter that is the dimension itself is left out of the key).
 function sets(results, t) {
-  const by = new Map();
-  for (const r of results.filter((x) => x.experiment === t.experiment && x.complete)) {
-    const v = sideOf(r, t);
-    if (v === null) continue;
+  const keyOf = (r) => {
     const key = JSON.parse(JSON.stringify(setKey(r, ['journal_path', 'members_journal'].includes(t.dimension) ? 'journal' : t.dimension)));
     for (const p of t.ignore_parameters || []) {
       const parts = p.split('.');
       const parent = parts.slice(0, -1).reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), key);
       if (parent && typeof parent === 'object') delete parent[parts[parts.length - 1]];
     }
-    const k = fingerprint(key);
-    if (!by.has(k)) by.set(k, { runs: [], sides: new Map() });
-    const s = by.get(k);
-    s.runs.push(r);
-    if (!s.sides.has(v)) s.sides.set(v, []);
-    s.sides.get(v).push(r);
-  }
-  return [...by.values()];
+    return fingerprint(key);
+  };
+  const sided = results.filter((x) => x.experiment === t.experiment && x.complete)
+    .map((r) => ({ r, v: sideOf(r, t) })).filter((x) => x.v !== null);
+  return [...groupBy(sided, (x) => keyOf(x.r)).values()]
+    .map((xs) => ({ runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r) }));
 }
 
 const kindOf = (r) => String(r.description?.topology ?? 'not recorded').split(',')[0];

@@ -9,7 +9,8 @@
 const { mergeGroups } = require('./merge');
 const { dimensionValue } = require('./identity');
 const { restartNotes } = require('./restarts');
-const { fingerprint, diffParameters } = require('./params');
+const { fingerprint, diffParameters, flatten } = require('./params');
+const { groupBy } = require('./group-by');
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { median } = require('./stats');
 const { LEVEL, verdictOf } = require('./verdict');
@@ -196,16 +197,8 @@ const sideIdentity = (r) => ({ server: r.identity.server, driver_line: r.identit
 // nameSides(results, by): r.side = the dimension's value, with the identity that tells two sides
 // of one value apart ("unknown (java 7.0.0) [server.version 6.0.0]").
 function nameSides(results, by) {
-  const byValue = new Map();
-  for (const r of results) {
-    const v = dimensionValue(r, by);
-    if (!byValue.has(v)) byValue.set(v, new Map());
-    const k = fingerprint(sideIdentity(r));
-    if (!byValue.get(v).has(k)) byValue.get(v).set(k, []);
-    byValue.get(v).get(k).push(r);
-  }
-  for (const [v, sides] of byValue) {
-    const lists = [...sides.values()];
+  for (const [v, runs] of groupBy(results, (r) => dimensionValue(r, by))) {
+    const lists = [...groupBy(runs, (r) => fingerprint(sideIdentity(r))).values()];
     if (lists.length === 1) {
       for (const r of lists[0]) r.side = v;
       continue;
@@ -213,7 +206,7 @@ function nameSides(results, by) {
     const ids = lists.map((l) => sideIdentity(l[0]));
     const keys = diffParameters(ids[0], ids.slice(1)).map((d) => d.key);
     lists.forEach((l, i) => {
-      const f = require('./params').flatten(ids[i]);
+      const f = flatten(ids[i]);
       const name = `${v} [${keys.map((k) => `${k} ${k in f ? JSON.parse(f[k]) : 'not recorded'}`).join(', ')}]`;
       for (const r of l) r.side = name;
     });
@@ -222,19 +215,12 @@ function nameSides(results, by) {
 
 function buildExperiment(name, results, by) {
   // Sets of comparable runs (setKey); within each, sides named by nameSides.
-  const bySet = new Map();
-  for (const r of results) {
-    const key = fingerprint(setKey(r, by));
-    if (!bySet.has(key)) bySet.set(key, { complete: [], incomplete: [], key: setKey(r, by) });
-    bySet.get(key)[r.complete ? 'complete' : 'incomplete'].push(r);
-  }
-  const entries = [...bySet.entries()].sort((x, y) => y[1].complete.length - x[1].complete.length);
-  const sets = entries.map(([key, v], i) => {
-    const all = [...v.complete, ...v.incomplete];
-    nameSides(all, by);
-    const set = buildSet(v.complete, v.incomplete, key, i);
-    set.compared_on = v.key;
-    return set;
+  const bySet = [...groupBy(results, (r) => fingerprint(setKey(r, by)))].map(([key, runs]) => ({
+    key, runs, complete: runs.filter((r) => r.complete), incomplete: runs.filter((r) => !r.complete),
+  }));
+  const sets = bySet.sort((x, y) => y.complete.length - x.complete.length).map((v, i) => {
+    nameSides([...v.complete, ...v.incomplete], by);
+    return { ...buildSet(v.complete, v.incomplete, v.key, i), compared_on: setKey(v.runs[0], by) };
   });
   // Why sets are apart: each set against the first (the one with the most complete runs).
   const differences = sets.slice(1).map((s) => {

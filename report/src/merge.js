@@ -6,6 +6,7 @@
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
 const { diffParameters } = require('./params');
 const { sumRates } = require('./normalise');
+const { groupBy } = require('./group-by');
 
 function mergeOps(list) {
   const ops = [...new Set(list.flatMap((p) => Object.keys(p.ops)))];
@@ -112,12 +113,9 @@ function inTime(list) {
 // mergeGroups(runs) -> { results, notes, left_out }: one result per (experiment, engine, group,
 // repetition) of parts that ran together; a part outside the overlap rule is left out and named.
 function mergeGroups(runs) {
-  const byKey = new Map();
-  for (const r of runs) {
-    const key = r.group === null ? `dir:${r.dir}` : JSON.stringify([r.experiment, r.engine, r.group, r.repetition]);
-    if (!byKey.has(key)) byKey.set(key, []);
-    byKey.get(key).push(r);
-  }
+  const keyOf = (r) => (r.group === null ? `dir:${r.dir}`
+    : JSON.stringify([r.experiment, r.engine, r.group, r.repetition]));
+  const byKey = groupBy(runs, keyOf);
   const results = [];
   const notes = [];
   const leftOut = [];

@@ -5,6 +5,7 @@
 // (verdict.js verdictOf, the one rule); lower is better. The figures: report/README.md, "The server's side".
 const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
+const { groupBy } = require('./group-by');
 const { wrap } = require('./table');
 const { verdictOf } = require('./verdict');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
@@ -81,13 +82,8 @@ function serverSide(report, runs) {
   const out = [];
   for (const x of report.experiments || []) {
     for (const set of x.sets || []) {
-      const bySide = new Map();
-      for (const ref of set.runs || []) {
-        const r = byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0]);
-        if (!r) continue;
-        if (!bySide.has(ref.side)) bySide.set(ref.side, []);
-        bySide.get(ref.side).push(r);
-      }
+      const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]);
+      const bySide = groupBy(refs.filter(([, r]) => r), ([ref]) => ref.side, ([, r]) => r);
       const all = [...bySide.values()].flat();
       if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue; // no run recorded the server
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;

@@ -6,6 +6,7 @@
 const { median } = require('./stats');
 const { fmt, verdictOf } = require('./verdict');
 const { wrap } = require('./table');
+const { groupBy } = require('./group-by');
 
 const FIGURES = {
   worst_second_fraction: 'worst second / median second',
@@ -90,11 +91,8 @@ function steadiness(report, runs) {
       const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]).filter(([, r]) => r);
       if (!refs.some(([, r]) => r.points.some((p) => p.stability))) continue; // no run judged its steadiness
       const points = (set.points || []).map((name) => {
-        const bySide = new Map();
-        for (const [ref, r] of refs) {
-          if (!bySide.has(ref.side)) bySide.set(ref.side, []);
-          bySide.get(ref.side).push(r.points.find((p) => p.name === name)?.stability ?? null);
-        }
+        const stabilityAt = ([, r]) => r.points.find((p) => p.name === name)?.stability ?? null;
+        const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
         const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name), steady_s_per_min: figureOf('steady_s_per_min', bySide, name) };
         const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean).map((s) => s.dip_s_per_min))]));
         return { point: name, ...figs, dip_s_per_min: dipMin, why: Object.fromEntries([...bySide].map(([side, list]) => [side, why(list)])), steadier: steadier(name, figs, bySide) };
