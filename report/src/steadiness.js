@@ -21,14 +21,10 @@ function figureOf(key, bySide, point) {
     sides[side] = { median: median(vals), samples: vals };
   }
   const names = Object.keys(sides);
-  const verdicts = [];
-  for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) {
-      const what = `${point} ${FIGURES[key]}`;
-      const side = (n) => ({ side: n, samples: sides[n].samples });
-      verdicts.push({ point: what, runs: [names[i], names[j]].map((n) => bySide.get(n).length), ...verdictOf(what, side(names[i]), side(names[j])) });
-    }
-  }
+  const what = `${point} ${FIGURES[key]}`;
+  const side = (n) => ({ side: n, samples: sides[n].samples });
+  const verdicts = names.flatMap((a, i) => names.slice(i + 1)
+    .map((b) => ({ point: what, runs: [a, b].map((n) => bySide.get(n).length), ...verdictOf(what, side(a), side(b)) })));
   return { what: FIGURES[key], sides, verdicts };
 }
 
