@@ -264,14 +264,14 @@ const ANNOTATIONS = {
   ],
 };
 
-// Lays panels out left to right, wrapping at 24 columns; rows start a new line.
+// Lays panels out left to right, wrapping at 24 columns; a row is 24 wide, so it starts a new
+// line and the panel after it another.
 function layout(panels) {
   let x = 0;
   let y = 0;
   let rowH = 0;
-  return panels.map((p) => {
-    const { w, h, ...rest } = p;
-    if (p.type === 'row' || x + w > 24) {
+  return panels.map(({ w, h, ...rest }) => {
+    if (x + w > 24) {
       y += rowH;
       x = 0;
       rowH = 0;
@@ -279,11 +279,6 @@ function layout(panels) {
     const out = { ...rest, gridPos: { x, y, w, h } };
     x += w;
     rowH = Math.max(rowH, h);
-    if (p.type === 'row') {
-      y += h;
-      x = 0;
-      rowH = 0;
-    }
     return out;
   });
 }
