@@ -35,7 +35,8 @@ const num = (v) => (typeof v === 'number' ? v : v && typeof v.toNumber === 'func
 // bsonBytes(col, count) -> { bytes_per_doc, documents_read, method } or { error }: the documents
 // as raw BSON (the driver's `raw: true` hands each over as the Buffer the server sent).
 async function bsonBytes(col, count) {
-  const sum = async (cursor) => {
+  // read(cursor, method(n)): the documents the cursor hands over, and how they were chosen.
+  const read = async (cursor, method) => {
     let bytes = 0;
     let n = 0;
     for await (const d of cursor) {
@@ -43,21 +44,17 @@ async function bsonBytes(col, count) {
       bytes += d.length;
       n += 1;
     }
-    return { bytes, n };
+    return n ? { bytes_per_doc: round(bytes / n, 1), documents_read: n, method: method(n) } : { error: 'no document read' };
   };
   try {
-    if (count <= SCAN_ALL) {
-      const { bytes, n } = await sum(col.find({}, { raw: true, batchSize: 1000 }));
-      return n ? { bytes_per_doc: round(bytes / n, 1), documents_read: n, method: 'every document' } : { error: 'no document read' };
-    }
-    let r;
+    if (count <= SCAN_ALL) return await read(col.find({}, { raw: true, batchSize: 1000 }), () => 'every document');
     try {
-      r = await sum(col.aggregate([{ $sample: { size: SAMPLE } }], { raw: true }));
+      const sample = col.aggregate([{ $sample: { size: SAMPLE } }], { raw: true });
+      return await read(sample, (n) => `a random sample of ${n} ($sample)`);
     } catch {
-      r = await sum(col.find({}, { raw: true, limit: SAMPLE, batchSize: SAMPLE }));
-      r.first = true;
+      const first = col.find({}, { raw: true, limit: SAMPLE, batchSize: SAMPLE });
+      return await read(first, (n) => `the first ${n} documents ($sample refused)`);
     }
-    return r.n ? { bytes_per_doc: round(r.bytes / r.n, 1), documents_read: r.n, method: r.first ? `the first ${r.n} documents ($sample refused)` : `a random sample of ${r.n} ($sample)` } : { error: 'no document read' };
   } catch (e) {
     return { error: `${e.codeName || e.name}: ${e.message}` };
   }
