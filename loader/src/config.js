@@ -132,8 +132,7 @@ function load(opts) {
 function kindSettings(kind, doc, opts, file, notHere) {
   const declared = Object.entries(kind.options || {});
   for (const flag of Object.keys(opts.kindArgs || {})) if (!declared.some(([, o]) => o.flag === flag)) throw notHere(flag);
-  const settings = {};
-  for (const [key, o] of declared) {
+  return Object.fromEntries(declared.map(([key, o]) => {
     const flagged = opts.kindArgs?.[o.flag];
     const alias = o.alias && opts[o.alias] !== undefined ? String(opts[o.alias]) : undefined;
     if (flagged !== undefined && alias !== undefined) throw new UsageError(`${o.flag} and --${o.alias} are the same setting: give one`);
@@ -148,9 +147,8 @@ function kindSettings(kind, doc, opts, file, notHere) {
       if (source === 'file' && e instanceof UsageError) fail(file, e.message);
       throw e;
     }
-    settings[key] = { flag: o.flag, value, source, text: text ?? 'none' };
-  }
-  return settings;
+    return [key, { flag: o.flag, value, source, text: text ?? 'none' }];
+  }));
 }
 
 // shareOf(steps, n, from) -> each step's clients / n: this loader's share when n loaders run the
