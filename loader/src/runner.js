@@ -108,8 +108,7 @@ class Run {
     // No progress line after "stopping:": the wind-down's ticks are not progress.
     if (this.progress) this.progress.stop();
     if (this.pool) this.pool.post({ type: 'stop' });
-    for (const f of this.stepWaiters) f();
-    for (const f of this.stopWaiters) f();
+    for (const f of [...this.stepWaiters, ...this.stopWaiters]) f();
   }
 
   async main() {
@@ -286,8 +285,7 @@ class Run {
   // replica set busy without reordering what is written.
   async runPreload() {
     const { config } = this;
-    const total = config.preload.docs;
-    const batch = config.preload.batch;
+    const { docs: total, batch } = config.preload;
     this.phase('preload', '', `${config.name}: preload ${total} documents`);
     this.progress.start('preload', total, 'docs');
     const col = this.client.db(config.database).collection(config.collection);
