@@ -98,8 +98,7 @@ async function describe(client, connectTo) {
 // backendOf(admin, server) -> { backend, backend_note } for a product with a backend (products.js),
 // else {}. Asked again after setup (runner.js) when the product names none before a database opens.
 async function backendOf(admin, server) {
-  const p = productOf(server);
-  return p && p.backend ? p.backend(admin) : {};
+  return productOf(server)?.backend?.(admin) ?? {};
 }
 
 // processStart(serverStatus) -> { pid, uptime_s, started_at } or null: pid and uptime are in every
