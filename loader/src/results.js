@@ -20,10 +20,6 @@ const { appendLine } = require('./append-line');
 const SCHEMA_VERSION = 1;
 const RESERVE_BYTES = 128 * 1024;
 
-function utcStamp(d) {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z'); // 20260101T120000Z
-}
-
 const WHY = {
   ENOSPC: ['the disk is full', 'free space there, or pass --results-dir DIR on a disk with room'],
   EDQUOT: ['the disk quota is used up', 'free space there, or pass --results-dir DIR on a disk with room'],
@@ -64,7 +60,7 @@ class RunDir {
   constructor(root, experiment, engine, startedAt, { check = null } = {}) {
     this.check = check;
     this.parent = path.join(root, experiment, engine);
-    this.stamp = utcStamp(startedAt);
+    this.stamp = startedAt.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z'); // 20260101T120000Z
     this.name = null;
     this.dir = null; // set once this run's own mkdir succeeded
     this.timelineBytes = 0;
