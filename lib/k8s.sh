@@ -317,10 +317,7 @@ verb_k8s() {
   k8s_parse_flags "$@"
   ((${#K8S_REST[@]} == 0)) || die_usage "k8s $action does not take '${K8S_REST[0]}'"
   case $action in
-    up) k8s_up ;;
-    status) k8s_status ;;
-    down) k8s_down ;;
-    destroy) k8s_destroy ;;
+    up | status | down | destroy) "k8s_$action" ;;
     manifests) k8s_check_engine; [[ $K8S_PLACEMENT != auto ]] || K8S_PLACEMENT=dedicated; k8s_render ;;
     *) die_usage "unknown k8s action '$action' (use up, status, down, destroy or manifests)" ;;
   esac
