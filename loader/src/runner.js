@@ -131,7 +131,7 @@ class Run {
     };
     // The handlers stay until the summary is written: a second signal while finishing must still
     // leave the steps measured so far (without a handler it would kill the process outright).
-    const handlers = Object.entries({ SIGINT: 130, SIGTERM: 143 }).map(([name, code]) => [name, onSignal(name, code)]);
+    const handlers = [['SIGINT', onSignal('SIGINT', 130)], ['SIGTERM', onSignal('SIGTERM', 143)]];
     for (const [name, handler] of handlers) process.on(name, handler);
     // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
     const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
@@ -609,7 +609,8 @@ class Run {
   }
 
   stability(entry, acc, step) {
-    entry.stability = stabilityOf(acc.stab, this.serverRecord ? this.serverRecord.series : null, acc.measuredFrom ?? step.startAt, now());
+    const from = acc.measuredFrom ?? step.startAt;
+    entry.stability = stabilityOf(acc.stab, this.serverRecord ? this.serverRecord.series : null, from, now());
     this.metrics.setStability(entry.stability);
     // A dip that lasted to the step's end was not posted live: posted now, from the step's record.
     this.annotateDips(step, (entry.stability.dips || []).filter((d) => !acc.live.posted.has(d.start)));
