@@ -33,7 +33,8 @@ function rowFor({ flag, description, repoRoot }) {
     return null;
   }
   const reported = description?.server?.storage_engine?.name;
-  return (flag && rows.find((r) => r.engine === flag)) || (reported && rows.find((r) => r.server_engine === reported)) || null;
+  return (flag && rows.find((r) => r.engine === flag))
+    || (reported && rows.find((r) => r.server_engine === reported)) || null;
 }
 
 // storageFacts({ flag, description, repoRoot, arch }) -> summary.json storage (null fields where
@@ -45,7 +46,6 @@ function storageFacts({ flag, description, repoRoot, inStack, profile = null, jo
     if (profile) profileRow = readTable('profiles', repoRoot).find((p) => p.profile === profile) || null;
   } catch { /* no profiles table: the profile's store is not known */ }
   const oplog = row ? oplogMbFor(row, profileRow) : null;
-  const hostPlatform = platform === 'linux' && DOCKER_ARCH[arch] ? `linux/${DOCKER_ARCH[arch]}` : `${platform}/${DOCKER_ARCH[arch] || arch}`;
   const imagePlatform = row ? row.platform : null;
   const reported = description && description.server ? description.server.oplog_mb ?? null : null;
   return {
@@ -57,7 +57,7 @@ function storageFacts({ flag, description, repoRoot, inStack, profile = null, jo
     preallocates: row ? row.preallocates : null,
     ...(row && row.preallocates ? { preallocation_note: PREALLOCATION_NOTE } : {}),
     image_platform: imagePlatform,
-    host_platform: hostPlatform,
+    host_platform: `${platform}/${DOCKER_ARCH[arch] || arch}`,
     emulated: !inStack ? null : imagePlatform ? imagePlatform.split('/')[1] !== (DOCKER_ARCH[arch] || arch) : false,
     // ./run.sh --journal-path: each shard member's journal on PATH/<member> (the report's seeds/000
     // claim compares journaled writes with and without it); null: the journal beside the data.
