@@ -47,7 +47,9 @@ async function bsonBytes(col, count) {
     return n ? { bytes_per_doc: round(bytes / n, 1), documents_read: n, method: method(n) } : { error: 'no document read' };
   };
   try {
-    if (count <= SCAN_ALL) return await read(col.find({}, { raw: true, batchSize: 1000 }), () => 'every document');
+    if (count <= SCAN_ALL) {
+      return await read(col.find({}, { raw: true, batchSize: 1000 }), () => 'every document');
+    }
     try {
       const sample = col.aggregate([{ $sample: { size: SAMPLE } }], { raw: true });
       return await read(sample, (n) => `a random sample of ${n} ($sample)`);

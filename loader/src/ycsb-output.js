@@ -13,7 +13,8 @@
 // Only what YCSB printed is used: a percentile it did not print is null, never estimated.
 const OP_NAMES = { READ: 'read', UPDATE: 'update', INSERT: 'insert' };
 // A series' plain figures: YCSB's metric name -> the field parse() keeps it in.
-const FIGURES = { Operations: 'operations', 'AverageLatency(us)': 'average_us', 'MinLatency(us)': 'min_us', 'MaxLatency(us)': 'max_us' };
+const FIGURES = { Operations: 'operations', 'AverageLatency(us)': 'average_us',
+  'MinLatency(us)': 'min_us', 'MaxLatency(us)': 'max_us' };
 
 // parse(text) -> { overall: { runtime_ms, throughput }, series: { NAME: { operations,
 //   average_us, min_us, max_us, percentiles: { '95': us, ... }, returns: { OK: n, ... } } } }
