@@ -186,9 +186,8 @@ function buildSummary(f) {
 // forcedSteps(steps, current, stepOf): a second signal. Every finished step and the one in
 // progress as far as it was merged (stepOf(current) summarises it), never twice.
 function forcedSteps(steps, current, stepOf) {
-  const out = [...steps];
-  if (current && !out.some((s) => s.index === current.step.index + 1)) out.push(stepOf(current));
-  return out;
+  const merged = !current || steps.some((s) => s.index === current.step.index + 1);
+  return merged ? [...steps] : [...steps, stepOf(current)];
 }
 
 const forcedReason = (stopReason) => `${stopReason}; then forced to exit by a second signal`;
