@@ -51,15 +51,11 @@ USAGE
 # side alike, and neighbouring runs are of different sides): README.md "Comparing
 # engines: the report". An odd N leaves its last round unbalanced: the plan says so.
 compare_order() {
-  local n=$1 r i
+  local n=$1 r i reversed=()
   shift
-  local sides=("$@")
+  for ((i = $#; i >= 1; i--)); do reversed+=("${!i}"); done
   for ((r = 1; r <= n; r++)); do
-    if ((r % 2)); then
-      for ((i = 0; i < ${#sides[@]}; i++)); do echo "${sides[i]}"; done
-    else
-      for ((i = ${#sides[@]} - 1; i >= 0; i--)); do echo "${sides[i]}"; done
-    fi
+    if ((r % 2)); then printf '%s\n' "$@"; else printf '%s\n' "${reversed[@]}"; fi
   done
 }
 
