@@ -343,10 +343,9 @@ class Run {
   }
 
   async whyLost(reason) {
-    const start = this.description && this.description.server ? this.description.server.process_start : null;
     const now = this.client ? await Promise.race([serverProcessNow(this.client), sleep(2000).then(() => null)]) : null;
     if (!now) return this.stop(`lost the server: ${reason}`, 1);
-    const facts = restartFacts(start, now);
+    const facts = restartFacts(this.description?.server?.process_start, now);
     if (facts.restarted_during_run) {
       Object.assign(this.description.server, facts);
       return this.stop(`${restartReason(this.description.server)}; ${reason}`, 1);
