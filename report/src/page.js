@@ -28,10 +28,8 @@
   }
 
   function chart(parent, kind, caption, sides, options) {
-    const fig = el('figure', { class: 'chart', 'data-kind': kind, 'data-sides': sides.join(',') });
-    fig.append(el('figcaption', {}, caption));
-    fig.append(Plot.plot({ width: 760, height: 320, marginLeft: 70, marginRight: 20, marginTop: 30, style: { fontSize: '12px' }, ...options }));
-    parent.append(fig);
+    parent.append(el('figure', { class: 'chart', 'data-kind': kind, 'data-sides': sides.join(',') }, el('figcaption', {}, caption),
+      Plot.plot({ width: 760, height: 320, marginLeft: 70, marginRight: 20, marginTop: 30, style: { fontSize: '12px' }, ...options })));
   }
 
   // Throughput per point per side for one op type (measure: ops_per_s, or docs_per_s / mb_per_s
@@ -107,12 +105,11 @@
   }
 
   function latencyChart(parent, set, op, color) {
-    const data = [];
-    for (const a of set.aggregates) {
-      const l = a.ops[op]?.latency_us;
-      if (!l) continue;
-      for (const [k, name] of PCTS) if (typeof l[k] === 'number' && l[k] > 0) data.push({ point: a.point, side: a.side, pct: name, ms: l[k] / 1000, series: `${a.side} ${name}` });
-    }
+    const data = set.aggregates.flatMap((a) => {
+      const l = a.ops[op]?.latency_us || {};
+      return PCTS.filter(([k]) => typeof l[k] === 'number' && l[k] > 0)
+        .map(([k, name]) => ({ point: a.point, side: a.side, pct: name, ms: l[k] / 1000, series: `${a.side} ${name}` }));
+    });
     if (!data.length) return;
     const ns = set.aggregates.filter((a) => a.ops[op]?.latency_us?.p50 > 0).map((a) => ({ point: a.point, side: a.side, ms: a.ops[op].latency_us.p50 / 1000, n: a.ops[op].latency_us.count }));
     const merged = set.aggregates.every((a) => !a.ops[op] || /merged/.test(a.ops[op].latency_source));
@@ -136,11 +133,9 @@
 
   // One run's seconds: ops/s and p99 per op, each step's start marked and named.
   function timelineCharts(parent, tl, set) {
-    const rows = [];
-    for (const s of tl.seconds) {
-      if (s.partial) continue; // the last fraction of a step is a rate over a short interval
-      for (const [op, o] of Object.entries(s.ops)) rows.push({ t: s.elapsed_s, op, rate: o.ops_per_s, p99: typeof o.p99_us === 'number' ? o.p99_us / 1000 : null, phase: s.phase });
-    }
+    // not the partial seconds: the last fraction of a step is a rate over a short interval
+    const rows = tl.seconds.filter((s) => !s.partial).flatMap((s) => Object.entries(s.ops)
+      .map(([op, o]) => ({ t: s.elapsed_s, op, rate: o.ops_per_s, p99: typeof o.p99_us === 'number' ? o.p99_us / 1000 : null, phase: s.phase })));
     const phases = [];
     for (const s of tl.seconds) if (!phases.length || phases[phases.length - 1].phase !== s.phase) phases.push({ phase: s.phase, t: s.elapsed_s });
     const name = `${tl.side}${tl.group ? ` group ${tl.group} rep ${tl.repetition}` : ''} on ${tl.host}${tl.complete ? '' : ' (INCOMPLETE)'}`;
