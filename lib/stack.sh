@@ -170,9 +170,8 @@ stack_engine_has_start_interval() { ! stack_docker_server_older 25 0; }
 
 # compose_argv ARGS...: the full docker compose command line, one word per line (NUL-free).
 compose_argv() {
-  local line
   echo env
-  while IFS= read -r line; do echo "$line"; done < <(stack_env)
+  stack_env
   printf '%s\n' docker compose --project-directory "$LAB_ROOT" -p "$(stack_project)"
   stack_files
   printf '%s\n' "$@"
