@@ -347,9 +347,7 @@ function evalRatio(claim, results) {
     const A = aggregate(na, pa, t.numerator);
     const B = aggregate(nb, pb, t.denominator);
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
-    const A2 = { ...A, engine: t.numerator };
-    const B2 = { ...B, engine: t.denominator };
-    return ratioRow(claim, A2, B2, [t.numerator, t.denominator], pa === pb ? pa : `${pa} vs ${pb}`, 'ops/s', extra);
+    return ratioRow(claim, A, B, [t.numerator, t.denominator], pa === pb ? pa : `${pa} vs ${pb}`, 'ops/s', extra);
   };
   const needed = [t.numerator, t.denominator];
   if (t.per_engine) {
