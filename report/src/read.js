@@ -36,20 +36,15 @@ function findRunDirs(root, depth = 0, out = []) {
 function readTimeline(dir, name = 'timeline.ndjson') {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) return [];
-  const lines = [];
-  for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!l.trim()) continue;
-    let v;
+  const parsed = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
     try {
-      v = JSON.parse(l);
+      return JSON.parse(l);
     } catch {
-      // A loader killed mid-write leaves a torn last line; the seconds before it still count.
-      continue;
+      return null; // a loader killed mid-write leaves a torn last line; the seconds before it still count
     }
-    // A line that is not an object ('null' from a disk that filled) is no second: left out.
-    if (isObject(v)) lines.push(v);
-  }
-  return lines;
+  });
+  // A line that is not an object ('null' from a disk that filled) is no second: left out.
+  return parsed.filter(isObject);
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
