@@ -12,7 +12,7 @@ const { restartNotes } = require('./restarts');
 const { fingerprint, diffParameters, flatten } = require('./params');
 const { groupBy } = require('./group-by');
 const { mergeEncoded, percentiles, exactMax } = require('./hist');
-const { median } = require('./stats');
+const { median, spread } = require('./stats');
 const { LEVEL, verdictOf } = require('./verdict');
 const { publishedSeries } = require('./published');
 const { safetyRows } = require('./safety');
@@ -118,12 +118,6 @@ function aggregate(results, pointName, side) {
 // "a: the loader was the limit in 3 of 3 run(s)"; '' when nothing was excluded.
 function excludedText(A) {
   return Object.entries(A.excluded).map(([k, n]) => `${EXCLUSIONS[k]} in ${n} of ${A.runs} run(s)`).join(', ');
-}
-
-// spread(xs): fastest, median and slowest of the numbers in xs (null when there are none).
-function spread(xs) {
-  const n = xs.filter((x) => typeof x === 'number');
-  return { median: median(n), fastest: n.length ? Math.max(...n) : null, slowest: n.length ? Math.min(...n) : null };
 }
 
 // verdict(point, A, B): two sides' aggregates at one point, judged on their usable samples

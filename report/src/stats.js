@@ -49,4 +49,11 @@ function geomeanCI(xs, level = 0.95) {
 // product of exact factors reads 2, not 2.0000000000000004. null and non-numbers pass through.
 const sig = (x) => (typeof x === 'number' && Number.isFinite(x) ? Number(x.toPrecision(6)) : x);
 
-module.exports = { median, mean, ratioCI, geomeanCI, sig };
+// spread(xs): median, fastest and slowest of the numbers in xs (null when there are none): a side's
+// figure over its repetitions, all of them (compare.js) or the usable ones (usable.js).
+function spread(xs) {
+  const n = xs.filter((x) => typeof x === 'number');
+  return { median: median(n), fastest: n.length ? Math.max(...n) : null, slowest: n.length ? Math.min(...n) : null };
+}
+
+module.exports = { median, mean, ratioCI, geomeanCI, sig, spread };

@@ -6,7 +6,7 @@
 // the same figures over the usable runs only and the excluded runs' values apart; the page draws
 // the usable median as the side's figure and each excluded run as a hollow grey dot, and the
 // numbers table shows the usable median beside a count of the runs left out.
-const { median } = require('./stats');
+const { spread } = require('./stats');
 
 // usableFigures(aggregates, results, isUsable): adds `usable` {runs, ops_per_s: {median, fastest,
 // slowest}, ops: {op: {median, fastest, slowest}}} and `excluded_values` {op: [ops/s]} to each
@@ -16,17 +16,13 @@ function usableFigures(aggregates, results, isUsable) {
     const pts = results.filter((r) => r.side === a.side).map((r) => r.points.find((p) => p.name === a.point)).filter(Boolean);
     const good = pts.filter(isUsable);
     const bad = pts.filter((p) => !isUsable(p));
-    const figs = (xs) => {
-      const n = xs.filter((x) => typeof x === 'number');
-      return n.length ? { median: median(n), fastest: Math.max(...n), slowest: Math.min(...n) } : { median: null, fastest: null, slowest: null };
-    };
     const ops = {};
     const excluded = {};
     for (const op of Object.keys(a.ops)) {
-      ops[op] = figs(good.map((p) => p.ops[op]?.ops_per_s));
+      ops[op] = spread(good.map((p) => p.ops[op]?.ops_per_s));
       excluded[op] = bad.map((p) => p.ops[op]?.ops_per_s).filter((x) => typeof x === 'number');
     }
-    a.usable = { runs: good.length, ops_per_s: figs(good.map((p) => p.ops_per_s)), ops };
+    a.usable = { runs: good.length, ops_per_s: spread(good.map((p) => p.ops_per_s)), ops };
     a.excluded_values = excluded;
   }
   return aggregates;
