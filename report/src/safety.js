@@ -30,23 +30,20 @@ function speedAt(experiments, engine, w) {
   return out;
 }
 
-// setCheckCounts(summary) -> {attempted, acknowledged, lost, recovered} or null: the runner's
-// evidence.counts, or the older one-shot summarize's steps.check.
+// setCheckCounts(summary) -> {attempted, acknowledged, lost, recovered}, null each where not
+// counted: the runner's evidence.counts, or the older one-shot summarize's steps.check.
 function setCheckCounts(f) {
   const n = f.evidence?.counts;
   if (n) return { attempted: n.attempted, acknowledged: n.acknowledged, lost: n.lost, recovered: n.recovered };
   const c = f.steps?.check;
   if (c) return { attempted: c.attemptCount, acknowledged: c.acknowledgedCount, lost: c.lostCount, recovered: c.recoveredCount };
-  return null;
+  return { attempted: null, acknowledged: null, lost: null, recovered: null };
 }
 
 function safetyRows(faults, experiments) {
-  const rows = [];
-  for (const f of faults) {
-    if (f.scenario !== 'failover') continue;
+  const rows = faults.filter((f) => f.scenario === 'failover').map((f) => {
     const w = f.params?.w != null ? String(f.params.w) : null;
-    const c = setCheckCounts(f);
-    rows.push({
+    return {
       engine: f.engine,
       w,
       how: f.params?.how ?? null,
@@ -54,13 +51,10 @@ function safetyRows(faults, experiments) {
       finished: f.finished ?? null,
       pass: f.pass ?? null,
       verdict: f.verdict ?? null,
-      attempted: c ? c.attempted : null,
-      acknowledged: c ? c.acknowledged : null,
-      lost: c ? c.lost : null,
-      recovered: c ? c.recovered : null,
+      ...setCheckCounts(f),
       speed: speedAt(experiments, f.engine, w),
-    });
-  }
+    };
+  });
   // "w:1 is 1.4x faster and lost 37 acknowledged writes of 20,000", where both are known.
   for (const r of rows) {
     const other = rows.find((o) => o.engine === r.engine && o.w !== r.w && o.speed.length && r.speed.length);
