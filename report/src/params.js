@@ -22,12 +22,9 @@ function diffParameters(a, others) {
   const fa = flatten(a);
   const fs = others.map((o) => flatten(o));
   const keys = [...new Set([fa, ...fs].flatMap((f) => Object.keys(f)))].sort();
-  const out = [];
-  for (const key of keys) {
-    const values = [fa, ...fs].map((f) => (key in f ? f[key] : 'absent'));
-    if (new Set(values).size > 1) out.push({ key, values, text: `${key}: ${[...new Set(values)].join(' vs ')}` });
-  }
-  return out;
+  return keys.map((key) => ({ key, values: [fa, ...fs].map((f) => (key in f ? f[key] : 'absent')) }))
+    .filter((d) => new Set(d.values).size > 1)
+    .map(({ key, values }) => ({ key, values, text: `${key}: ${[...new Set(values)].join(' vs ')}` }));
 }
 
 module.exports = { flatten, fingerprint, diffParameters };
