@@ -274,27 +274,20 @@ YAML
   fi | sed "s/^/$1/"
 }
 
-# The mongod configuration both replica sets share. Encryption at rest off: the operator turns
-# it on for wiredTiger unless told (container.go: --enableEncryption), which the Compose lab's
-# engines do not do, so WT numbers would not compare. inMemory rejects enableEncryption: true but
-# takes false.
-k8s_mongod_configuration() {
-  sed "s/^/$1/" <<'YAML'
-configuration: |
-  security:
-    enableEncryption: false
-YAML
-}
-
 # k8s_replset_spec ROLE NODE_ROLE KEEPS_DATA: a replica set's members (ROLE data: the shard's,
 # cfg: the config servers'; their profile columns data_* or cfg_*) below its name and size. Called
 # by k8s_cluster_manifest only: engine, profile, placement, size, class and exporter_image are its.
+# Both sets' mongod configuration: encryption at rest off. The operator turns it on for wiredTiger
+# unless told (container.go: --enableEncryption), which the Compose lab's engines do not do, so WT
+# numbers would not compare. inMemory rejects enableEncryption: true but takes false.
 k8s_replset_spec() {
   local mem cpus cache
   mem=$(profile_field "$profile" "$1_mem") cpus=$(profile_field "$profile" "$1_cpus")
   cache=$(profile_field "$profile" "$1_cache_gb")
   cat <<YAML
-$(k8s_mongod_configuration '      ')
+      configuration: |
+        security:
+          enableEncryption: false
 $(k8s_storage '      ' "$engine" "$1" "$cache" "$mem")
 $(k8s_resources '      ' "$(k8s_member_cpu "$cpus")" "$mem")
 $(k8s_placement '      ' "$2" "$placement")
