@@ -38,27 +38,25 @@ const geo = (xs) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length
 const num = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
 const uniq = (xs) => [...new Set(xs)];
 
-// The memory of a profile's data-bearing member (compose/profiles.tsv data_mem), in bytes.
-function profileMemory(profile) {
-  if (!profile) return null;
+// The memory of each profile's data-bearing member (compose/profiles.tsv data_mem), in bytes (null
+// where not a size); none where the table cannot be read.
+function profileMemories() {
   try {
-    const row = require('../../common/tables').readTable('profiles').find((p) => p.profile === profile);
-    const m = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(row?.data_mem ?? '');
-    return m ? Number(m[1]) * { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[m[2].toLowerCase()] : null;
+    return new Map(require('../../common/tables').readTable('profiles').map((p) => {
+      const m = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(p.data_mem ?? '');
+      return [p.profile, m ? Number(m[1]) * { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[m[2].toLowerCase()] : null];
+    }));
   } catch {
-    return null;
+    return new Map();
   }
 }
+const profileMemory = (profile) => (profile ? profileMemories().get(profile) ?? null : null);
 
 // The least memory a data-bearing member has in any of the lab's profiles: data and indexes below
 // it exceeded the memory of no server the lab runs, whatever this run's (not recorded) was.
 function leastProfileMemory() {
-  try {
-    const mems = require('../../common/tables').readTable('profiles').map((p) => profileMemory(p.profile)).filter((m) => m > 0);
-    return mems.length ? Math.min(...mems) : null;
-  } catch {
-    return null;
-  }
+  const mems = [...profileMemories().values()].filter((m) => m > 0);
+  return mems.length ? Math.min(...mems) : null;
 }
 
 // The value of run r along a claim's dimension: the engine, where the journal lives, whether the
