@@ -49,14 +49,6 @@ function podExperiment(text, index) {
   return text.replace(re, (_, c) => `collection: ${c}_p${index}`);
 }
 
-function* walk(dir, rel = '') {
-  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name);
-    if (e.isDirectory()) yield* walk(dir, r);
-    else if (e.isFile()) yield r; // `latest` is a symlink: skipped, ./run.sh makes its own folder
-  }
-}
-
 async function ping(loaderDir, uri, username, passwordFile) {
   const { MongoClient } = createRequire(path.join(loaderDir, 'package.json'))('mongodb');
   const auth = passwordFile ? { username, password: fs.readFileSync(passwordFile, 'utf8').trim() } : undefined;
@@ -162,7 +154,9 @@ function resultLines(resultsDir, index, exit, stopped) {
   const lines = [];
   let files = 0;
   const CHUNK = Number(env.LAB_RESULT_CHUNK || 6144); // bytes of file per line (8 KiB of base64)
-  for (const rel of walk(resultsDir)) {
+  for (const e of fs.readdirSync(resultsDir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue; // `latest` is a symlink: skipped, ./run.sh makes its own folder
+    const rel = path.relative(resultsDir, path.join(e.parentPath, e.name));
     const data = fs.readFileSync(path.join(resultsDir, rel));
     const parts = Math.max(1, Math.ceil(data.length / CHUNK));
     for (let part = 0; part < parts; part++) {
