@@ -63,11 +63,6 @@ cluster_is_up() {
   done
 }
 
-# running_profile: the --profile the running stack was started with ("" if none is running).
-running_profile() {
-  compose_probe ps --format '{{.Label "lab.profile"}}' 2>/dev/null | grep -m1 . || true
-}
-
 # stack_has_running: at least one container of this engine's project is running.
 stack_has_running() { cluster_ps | awk -F'|' '$2 == "running" { f = 1 } END { exit !f }'; }
 
@@ -154,8 +149,8 @@ verb_up() {
   fi
   preflight_up
   if declare -F monitoring_before_up >/dev/null; then monitoring_before_up; fi
-  local running
-  running=$(running_profile)
+  local running # the --profile the running stack was started with ("" if none is running)
+  running=$(compose_probe ps --format '{{.Label "lab.profile"}}' 2>/dev/null | grep -m1 . || true)
   # Switching profiles means new memory/CPU limits and cache sizes for every member: a restart of
   # the whole cluster, which the inMemory engine does not survive. Say so rather than do it.
   if [[ -n $running && $running != "$PROFILE" ]]; then
