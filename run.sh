@@ -237,11 +237,6 @@ verb_hint() {
 # rest_has FLAG: FLAG is among the verb's arguments (REST_ARGS), as FLAG VALUE or FLAG=VALUE.
 rest_has() { [[ " ${REST_ARGS[*]} " == *" $1 "* || " ${REST_ARGS[*]} " == *" $1="* ]]; }
 
-# no_extra_args VERB: the verb takes no further arguments.
-no_extra_args() {
-  ((${#REST_ARGS[@]} == 0)) || die_usage "$1 does not take '${REST_ARGS[0]}'"
-}
-
 main() {
   local verb=${1:-}
   [[ -n $verb ]] || { usage >&2; exit 2; }
@@ -266,7 +261,10 @@ main() {
   fi
   parse_common_flags "$@"
   case $verb in
-    up | down | destroy | status) no_extra_args "$verb"; "verb_$verb" ;;
+    up | down | destroy | status)
+      ((${#REST_ARGS[@]} == 0)) || die_usage "$verb does not take '${REST_ARGS[0]}'"
+      "verb_$verb"
+      ;;
     logs) verb_logs "${REST_ARGS[@]}" ;;
     shell) verb_shell "${REST_ARGS[@]}" ;;
     fault)
