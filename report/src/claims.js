@@ -522,7 +522,7 @@ function evalReplication(claim, results) {
   if (pick.cond.fail.length) return [failed(claim, pick)];
   const of = (side) => {
     const mine = pick.bySide.get(side).filter((r) => r.points.some((p) => p.replication));
-    return { n: mine.length, flagged: mine.filter((r) => r.points.some((p) => p.replication?.flagged)).length };
+    return { n: mine.length, flagged: mine.filter((r) => r.points.some((p) => p.server?.flagged)).length };
   };
   const a = of(t.flagged);
   const b = of(t.steady);

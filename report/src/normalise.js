@@ -66,7 +66,9 @@ function serverOf(e) {
     lag_p99_s: lags.length ? Math.max(...lags) : null,
     lag_quantity: e.replication?.lag_quantity ?? null,
     lag_note: e.replication?.lag_note ?? null,
-    flagged: e.replication?.flagged ?? null,
+    // The loader's reasons (server-record/step-facts.js: a list, or null when none); anything
+    // else is no reason to flag a run and is read as none, never a crash of the whole report.
+    flagged: Array.isArray(e.replication?.flagged) && e.replication.flagged.length ? e.replication.flagged.map(String) : null,
   };
 }
 

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { tmpDir } = require('./support/fixtures');
-const { claim, RS, W, P, reps, one, judged, dip, stab, LIMITED } = require('./support/claim-runs');
+const { claim, RS, W, P, reps, one, judged, dip, stab, LIMITED, reasonsIf } = require('./support/claim-runs');
 
 // a claim as claims.json states it, with its minimum of runs raised (a stated minimum, honoured)
 const withMin = (id, runs) => ({ ...claim(id), minimum: { ...claim(id).minimum, runs } });
@@ -186,7 +186,7 @@ function runsFor(c, v = {}) {
     extra: { ...topo, ...(labels ? { labels } : {}), ...(journal_path ? { storage: { journal_path } } : {}),
       ...(memBytes ? { profile: 'seed2013' } : {}),
       footprint: { end: { documents: 10000, data_bytes: memBytes || 1e6, index_bytes: 0 }, data_dir_bytes: { a: side === t.numerator ? 4.9e6 : 1e7 } } },
-    step: (ph, i) => ({ journal: journalOf(side), ...stab([dip(t.cause_ids?.[0] ?? 'x', 'x'), dip(t.cause_ids?.[0] ?? 'x', 'x')]), replication: { flagged: side === t.flagged }, ...step(ph, i) }),
+    step: (ph, i) => ({ journal: journalOf(side), ...stab([dip(t.cause_ids?.[0] ?? 'x', 'x'), dip(t.cause_ids?.[0] ?? 'x', 'x')]), replication: { flagged: reasonsIf(side === t.flagged) }, ...step(ph, i) }),
   });
   const two = { 'clients-1': 1000, 'clients-2': 1500 };
   if (t.kind === 'knee') add('wiredtiger', { points: { 'clients-1': 100, 'clients-2': 190, 'clients-4': 350 } });
@@ -237,7 +237,7 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
   const root = (fill) => { const d = tmpDir(); fill(d); return d; };
   const ex1 = { experiment: 'experiment1', extra: RS };
   const stale = (rocksFlagged) => root((d) => {
-    for (const engine of ['mmapv1', 'rocksdb']) reps(d, { ...ex1, engine, points: { 'clients-1': 1000 }, parameters: W(20000000), step: () => ({ replication: { flagged: engine === 'mmapv1' || rocksFlagged } }) });
+    for (const engine of ['mmapv1', 'rocksdb']) reps(d, { ...ex1, engine, points: { 'clients-1': 1000 }, parameters: W(20000000), step: () => ({ replication: { flagged: reasonsIf(engine === 'mmapv1' || rocksFlagged) } }) });
   });
   const jtrue = (points, spread) => root((d) => reps(d, { experiment: 'journal', engine: 'wiredtiger', points, step: () => ({ journal: true }), ...(spread ? { spread } : {}) }));
   // mmapv1's dips: two during its flush a step; the second step, loader-limited, dipped ten times otherwise

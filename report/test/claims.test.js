@@ -12,7 +12,7 @@ const { tmpDir, makeRun } = require('./support/fixtures');
 const { readAll } = require('../src/read');
 const { claimsReport, KINDS, judgeClaim: judge, holmClaims } = require('../src/claims');
 const { main } = require('../src/cli');
-const { CLAIMS, claim, RS, W, P, reps, judged, one, dip, stab } = require('./support/claim-runs');
+const { CLAIMS, claim, RS, W, P, reps, judged, one, dip, stab, reasonsIf } = require('./support/claim-runs');
 
 test('claims.json: every claim is data with its quote, conditions, a known kind and the runs it needs; no tracker numbers', () => {
   assert.ok(CLAIMS.length >= 18);
@@ -333,8 +333,8 @@ test('steadiness (004): TokuMX steadier under read+update and during the insert'
 test('stale secondaries (004): every mmapv1 run at 20M, none of rocksdb; too small or too few is not enough', () => {
   const make = (docs, flaggedOf, n = 3) => {
     const root = tmpDir();
-    reps(root, { experiment: 'experiment1', engine: 'mmapv1', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra: RS, step: (_, i) => ({ replication: { flagged: flaggedOf(i) } }) });
-    reps(root, { experiment: 'experiment1', engine: 'rocksdb', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra: RS, step: () => ({ replication: { flagged: false } }) });
+    reps(root, { experiment: 'experiment1', engine: 'mmapv1', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra: RS, step: (_, i) => ({ replication: { flagged: reasonsIf(flaggedOf(i)) } }) });
+    reps(root, { experiment: 'experiment1', engine: 'rocksdb', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra: RS, step: () => ({ replication: { flagged: null } }) });
     return one(root, '004-stale');
   };
   assert.equal(make(20000000, () => true).status, 'reproduced');

@@ -44,3 +44,21 @@ test('a null, non-object or truncated summary.json skips that folder only, with 
   assert.equal(rep.skipped.length, 5);
   assert.equal(rep.experiments[0].sets[0].runs.length, 4);
 });
+
+test("a step's replication.flagged that is not the loader's list of reasons is read as none, never a crash", () => {
+  const root = tmpDir();
+  const flag = (dir, flagged) => {
+    const file = path.join(dir, 'summary.json');
+    const s = JSON.parse(fs.readFileSync(file, 'utf8'));
+    s.steps[0].replication = { lag_s: {}, flagged };
+    fs.writeFileSync(file, JSON.stringify(s, null, 2));
+  };
+  const reason = 'shard01-b left SECONDARY (RECOVERING, seen by the primary) at 2026-11-01T00:00:05Z';
+  [true, 'yes'].forEach((odd, i) => flag(makeRun(root, { engine: 'a', stamp: `a${i}`, steps: [{ name: 'clients-1', ops: { find: { rate: 100 + i } } }] }), odd));
+  [[reason], null].forEach((list, i) => flag(makeRun(root, { engine: 'b', stamp: `b${i}`, steps: [{ name: 'clients-1', ops: { find: { rate: 200 + i } } }] }), list));
+  const r = spawnSync(process.execPath, [BIN, '--results-dir', root], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  const flagged = r.stdout.replace(/\n {4}(?=\S)/g, ' ').split('\n').filter((l) => l.includes('REPLICATION'));
+  assert.deepEqual(flagged.map((l) => l.replace(/\(.*?\): /, '(RUN): ').trim()), [`expX set 1 clients-1: REPLICATION on b (RUN): ${reason}`]);
+});

@@ -52,4 +52,8 @@ const stab = (dips, seconds = 60) => ({ stability: { seconds, dip_seconds: dips.
 // a step the loader was the limit of: no measurement of the engine (common/step-exclusion.js)
 const LIMITED = { loader: { cpu_cores_mean: 0.5, cores: 2, workers: [], limited: true, reasons: ['worker 0 event loop busy 95% of the time (> 90%)'] } };
 
-module.exports = { CLAIMS, claim, RS, W, P, reps, judged, one, dip, stab, LIMITED };
+// reasonsIf(yes): a step's replication.flagged as the loader writes it (server-record/step-facts.js):
+// its reasons, or null when the secondaries stayed.
+const reasonsIf = (yes) => (yes ? ['shard01-b left SECONDARY (RECOVERING, seen by the primary) at 2026-01-01T00:00:09Z'] : null);
+
+module.exports = { CLAIMS, claim, RS, W, P, reps, judged, one, dip, stab, LIMITED, reasonsIf };
