@@ -22,11 +22,10 @@ const ENGINE = 'engine="$engine"';
 const CONTAINER = 'engine="$engine", container_label_com_docker_compose_service=~"$member"';
 
 // ---- panel builders ------------------------------------------------------------------------
-function target(expr, legend, refId, extra = {}) {
-  return { datasource: DS, expr, legendFormat: legend || '__auto', range: true, refId, ...extra };
-}
 function targets(list) {
-  return list.map(([expr, legend, extra], i) => target(expr, legend, String.fromCharCode(65 + i), extra));
+  return list.map(([expr, legend], i) => ({
+    datasource: DS, expr, legendFormat: legend || '__auto', range: true, refId: String.fromCharCode(65 + i),
+  }));
 }
 
 // The fields every panel has; w and h are grid units, consumed by layout().
@@ -48,7 +47,7 @@ function timeseries(title, description, list, unit, opts = {}) {
           fillOpacity: opts.fill ?? 10,
           showPoints: 'never',
           spanNulls: false, // a missing sample is drawn as a gap, never bridged
-          stacking: { mode: opts.stack ? 'normal' : 'none', group: 'A' },
+          stacking: { mode: 'none', group: 'A' },
           thresholdsStyle: { mode: opts.thresholds ? 'line' : 'off' },
         },
         thresholds: opts.thresholds || { mode: 'absolute', steps: [{ color: 'green', value: null }] },
@@ -68,7 +67,7 @@ function stateTimeline(title, description, list, mappings, opts = {}) {
     fieldConfig: {
       defaults: {
         mappings,
-        thresholds: opts.thresholds || { mode: 'absolute', steps: [{ color: 'green', value: null }] },
+        thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }] },
         color: { mode: opts.colorMode || 'thresholds' },
         custom: { fillOpacity: 80, lineWidth: 0 },
       },
