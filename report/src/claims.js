@@ -50,12 +50,12 @@ function profileMemories() {
     return new Map();
   }
 }
-const profileMemory = (profile) => (profile ? profileMemories().get(profile) ?? null : null);
 
-// The least memory a data-bearing member has in any of the lab's profiles: data and indexes below
-// it exceeded the memory of no server the lab runs, whatever this run's (not recorded) was.
-function leastProfileMemory() {
-  const mems = [...profileMemories().values()].filter((m) => m > 0);
+// The least memory a data-bearing member has in any of the lab's profiles (profileMemories): data
+// and indexes below it exceeded the memory of no server the lab runs, whatever this run's (not
+// recorded) was.
+function leastProfileMemory(memories) {
+  const mems = [...memories.values()].filter((m) => m > 0);
   return mems.length ? Math.min(...mems) : null;
 }
 
@@ -175,16 +175,17 @@ function conditions(claim, bySide) {
   }
   if (c.data_vs_memory) {
     const need = c.data_vs_memory.need;
+    const memories = profileMemories(); // the table read once for every run of the claim
     const seen = all.map((r) => {
       const e = r.record?.footprint?.end;
       const data = typeof e?.data_bytes === 'number' ? e.data_bytes + (e.index_bytes ?? 0) : null;
-      return { data, mem: profileMemory(r.profile) };
+      return { data, mem: (r.profile ? memories.get(r.profile) : null) ?? null };
     });
     const known = seen.filter((s) => s.data !== null && s.mem !== null);
     const wrong = known.filter((s) => (need === 'exceeds' ? s.data <= s.mem : s.data >= s.mem));
     // where the memory is not recorded (a --uri run), data below every profile's memory did not
     // exceed it: a finding about data beyond memory is not tested on a few thousand documents
-    const floor = need === 'exceeds' ? leastProfileMemory() : null;
+    const floor = need === 'exceeds' ? leastProfileMemory(memories) : null;
     const small = floor ? seen.filter((s) => s.data !== null && s.mem === null && s.data < floor) : [];
     if (wrong.length) fail.push(`data against memory: ${MB(wrong[0].data)} of data and indexes ${need === 'exceeds' ? 'fit in' : 'exceed'} ${MB(wrong[0].mem)} of memory in ${wrong.length} of ${all.length} runs (the seed: ${c.data_vs_memory.seed})`);
     else if (small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
