@@ -59,8 +59,11 @@ function sidesOf(metric, bySide, value, quantity) {
 // between sides of one cgroup version (common/meanings.js block_writes), and where cgroup v1
 // counted it (a lower bound) the verdict says so.
 function blockWrites(bySide) {
-  const span = (r) => r.block_writes && JSON.stringify(r.block_writes.runs);
-  const first = (runs) => runs.filter((r, i) => !span(r) || runs.findIndex((o) => span(o) === span(r)) === i);
+  // one run a span: the first of the runs whose block writes cover the same loader invocation
+  const first = (runs) => {
+    const spans = runs.map((r) => r.block_writes && JSON.stringify(r.block_writes.runs));
+    return runs.filter((r, i) => !spans[i] || spans.indexOf(spans[i]) === i);
+  };
   const perSpan = new Map([...bySide].map(([side, runs]) => [side, first(runs)]));
   const version = (r) => (r.block_writes && r.block_writes.cgroup_version ? `v${r.block_writes.cgroup_version}` : null);
   const out = sidesOf('block_write_bytes_per_doc', perSpan, (r) => r.block_writes?.bytes_per_doc ?? null, (r) => (version(r) ? meaningOf('block_writes', version(r)).quantity : null));
