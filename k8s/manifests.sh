@@ -23,8 +23,9 @@ K8S_EXPORTER_MEM=128Mi
 # k8s_shard_pods: every shard member's, one a line.
 k8s_member_pod() { echo "$K8S_CLUSTER-$K8S_SHARD_RS-$1"; }
 k8s_shard_pods() {
-  local i
-  for ((i = 0; i < $(topology_services shard | wc -l); i++)); do k8s_member_pod "$i"; done
+  local i n
+  n=$(topology_services shard | wc -l) # once: a loop condition would read the table every turn
+  for ((i = 0; i < n; i++)); do k8s_member_pod "$i"; done
 }
 
 # k8s_engine_refusal ENGINE: empty when the operator can run the engine, else one line saying why
