@@ -2,17 +2,17 @@
 // src/footprint.js logical bytes per document: the documents read as raw BSON, every one up to
 // SCAN_ALL (20000), else a sample of 1000 ($sample, or the first 1000 where $sample is refused),
 // each way said in logical_method. Documents of one BSON size make every way give that size.
-// Real driver, mongo-java-server over TCP.
+// Real driver, over TCP to mongo-java-server, or to the server MONGODB_URI names.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { MongoClient, BSON, Collection } = require('mongodb');
-const { startServer } = require('./support/server');
+const { testServer } = require('./support/server');
 const { measure } = require('../src/footprint');
 
 let server;
 let client;
 test.before(async () => {
-  server = await startServer();
+  server = await testServer();
   client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 10000 });
   await client.connect();
 });
