@@ -23,6 +23,13 @@
 # 1.48, interface_name: 1.49). Docker Desktop 4.23.0 is the first Desktop with Compose 2.21.0
 # (Engine 24.0.6; Desktop release notes).
 COMPOSE_MIN_MINOR=21
+# Compose passes healthcheck start_interval to the Engine from 2.24.0 on (docker/compose commit
+# fb3868ffa "add support for start_interval", first in tag v2.24.0: pkg/compose/convert.go
+# ToMobyHealthCheck sets StartInterval). Up to v2.23.3 ToMobyHealthCheck copies interval, timeout,
+# start_period and retries only, so the key is accepted and dropped: members poll every 10 s.
+COMPOSE_START_INTERVAL_MINOR=24
+# The Compose version preflight_docker read ("" when it did not read one).
+COMPOSE_VERSION=""
 DOCKER_MIN_MAJOR=20
 DOCKER_MIN_MINOR=10
 
@@ -34,6 +41,7 @@ preflight_docker() {
     die_env "Docker Compose v2 is missing ('docker compose version' failed): install the docker-compose-plugin package; the standalone v1 'docker-compose' is not supported"
   fi
   v=${v#v}
+  COMPOSE_VERSION=$v
   if [[ $v =~ ^([0-9]+)\.([0-9]+) ]] &&
     ((BASH_REMATCH[1] < 2 || (BASH_REMATCH[1] == 2 && BASH_REMATCH[2] < COMPOSE_MIN_MINOR))); then
     die_env "Docker Compose $v is too old: the lab needs 2.$COMPOSE_MIN_MINOR or newer (upgrade the docker-compose-plugin package)"
@@ -47,11 +55,23 @@ preflight_docker() {
   fi
 }
 
-# preflight_engine_note: on Engine 20.10 to 24.x, what runs without start_interval and what that
-# costs, in one line (why: the header above).
+# preflight_engine_note: on Engine 20.10 to 24.x, or on 25+ with a Compose older than 2.24, what
+# runs without start_interval and what that costs, in one line (why: the header above).
 preflight_engine_note() {
-  stack_engine_has_start_interval ||
+  if ! stack_engine_has_start_interval; then
     info "Docker Engine ${DOCKER_SERVER_VERSION%%+*}: healthchecks poll every 10 s while members start (start_interval needs Engine 25), so up waits up to ~10 s longer"
+  elif preflight_compose_older 2 "$COMPOSE_START_INTERVAL_MINOR"; then
+    info "Docker Compose $COMPOSE_VERSION ignores healthcheck start_interval (passed on from" \
+      "Compose 2.$COMPOSE_START_INTERVAL_MINOR): healthchecks poll every 10 s while members start," \
+      "so up waits up to ~10 s longer"
+  fi
+}
+
+# preflight_compose_older MAJOR MINOR: the Compose version read is known and older than MAJOR.MINOR.
+preflight_compose_older() {
+  [[ $COMPOSE_VERSION =~ ^([0-9]+)\.([0-9]+) ]] || return 1
+  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
+  ((major < $1 || (major == $1 && minor < $2)))
 }
 
 # running_lab_projects: the lab-* Compose projects with at least one running container.

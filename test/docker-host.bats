@@ -97,6 +97,41 @@ linux_daemon() { rule "info --format {{.OperatingSystem}}" 0 "Debian GNU/Linux 1
   refute_output --partial "start_interval"
 }
 
+# Compose 2.21 to 2.23 accept healthcheck.start_interval and drop it (docker/compose v2.23.3
+# pkg/compose/convert.go ToMobyHealthCheck has no StartInterval; v2.24.0 passes it on).
+@test "Engine 25+ with Compose 2.21 to 2.23: up says once, in one line, that start_interval is ignored; Compose 2.24+ says nothing" {
+  local v want
+  for v in 2.21.0 v2.23.3 2.23.0-desktop.1; do
+    : >"$STUB_DOCKER_RULES"
+    all_up_rules
+    engine 25.0.0
+    rule "compose version --short" 0 "$v"
+    lab up
+    assert_success
+    want="Docker Compose ${v#v} ignores healthcheck start_interval (passed on from Compose 2.24): healthchecks"
+    want+=" poll every 10 s while members start, so up waits up to ~10 s longer"
+    [[ $(grep -cxF "$want" <<<"$output") == 1 ]] || fail "$v: want the line once: $want"$'\n'"got: $output"
+  done
+  for v in 2.24.0 2.40.3 3.0.0; do
+    : >"$STUB_DOCKER_RULES"
+    all_up_rules
+    engine 28.5.1
+    rule "compose version --short" 0 "$v"
+    lab up
+    assert_success
+    refute_output --partial "start_interval"
+  done
+  # below Engine 25 the Engine's line alone (start_interval is not passed at all)
+  : >"$STUB_DOCKER_RULES"
+  all_up_rules
+  engine 24.0.7
+  rule "compose version --short" 0 "2.21.0"
+  lab up
+  assert_success
+  [[ $(grep -c "start_interval" <<<"$output") == 1 ]] || fail "want one start_interval line, got: $output"
+  assert_output --partial "start_interval needs Engine 25"
+}
+
 # ---- a private / (no systemd): node_exporter without rslave --------------------------------------
 
 @test "a local Linux daemon on a private /: up uses node_exporter without rslave and says so in one line" {
