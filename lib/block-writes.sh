@@ -1,53 +1,142 @@
 # shellcheck shell=bash
-# Block writes: each shard member's bytes written to block devices over the loader's invocation,
-# read from the member's own cgroup inside it (compose exec, as experiment_data_dirs reads its
-# data directory), the same way on every engine: the kernel's count of what reached the disk.
-# Read before the loader starts and after it ends, so the span holds everything the invocation
-# wrote (setup, preload, warm-ups, every repetition) and the divisor is every document its runs
-# wrote (summary.json documents_written). Written into each run's summary.json block_writes
-# (common/summary.schema.json); the report compares it across engines (common/meanings.js
-# block_writes, keyed by cgroup version).
-#   cgroup v2: /sys/fs/cgroup/io.stat, wbytes summed over the devices listed.
-#   cgroup v1: /sys/fs/cgroup/blkio/blkio.throttle.io_service_bytes Write lines (else
-#   blkio.io_service_bytes). Buffered writeback by the kernel's flusher threads is charged to the
-#   root cgroup there, so the figure is a lower bound (writes the member submits itself, through
-#   fsync for one, are its own); on v2 writeback is charged to the container.
+# Block writes: each shard member's bytes written to the block device holding its data directory
+# over the loader's invocation, read from the member's own cgroup inside it (compose exec, as
+# experiment_data_dirs reads its data directory), the same way on every engine: the kernel's count
+# of what reached that disk. Read before the loader starts and after it ends, so the span holds
+# everything the invocation wrote (setup, preload, warm-ups, every repetition) and the divisor is
+# every document its runs wrote (summary.json documents_written). Written into each run's
+# summary.json block_writes (common/summary.schema.json); the report compares it across engines
+# (common/meanings.js block_writes, keyed by cgroup version).
+#   Which device: the one /data/db is mounted from (/proc/self/mountinfo), its whole disk where it
+#   is a partition (the cgroup files list disks). Only that line is read: a bio is counted once per
+#   layer it passes, so on LVM, dm-crypt or md the lower disks list the same bytes again (a
+#   device-mapper clone keeps the cgroup: block/bio.c bio_clone_blkg_association).
+#   cgroup v2: /sys/fs/cgroup/io.stat, the device's wbytes (counted for every bio on every kernel:
+#   block/blk-cgroup.c blk_cgroup_bio_start).
+#   cgroup v1: /sys/fs/cgroup/blkio/blkio.throttle.io_service_bytes, the device's Write line (else
+#   the bfq, then the cfq file). What blk-throttle counts there depends on the kernel:
+#     up to 5.15  every bio (blk_throtl_bio counts before it looks for a rule);
+#     5.16-6.4    only a cgroup with a throttle rule on that disk ("block: move blk-throtl fast
+#                 path inline", blk-throttle.h blk_throtl_bio returns on !tg->has_rules before
+#                 __blk_throtl_bio counts); the others are listed with Write 0;
+#     6.5-6.9     every bio again (ad7c3b41e86b "blk-throttle: Fix io statistics for cgroup v1",
+#                 for 6.5, also in 6.4.y: blk_should_throtl counts first);
+#     6.10 on     only on a disk where some limit was configured (a3166c51702b: blk_should_throtl
+#                 returns on !blk_throtl_activated first); the others are not listed.
+#   So under v1 each shard member gets a write limit on that disk far above any disk's speed
+#   (compose/block-writes-v1.yml: blkio_config.device_write_bps, Engine 20.10+), which makes every
+#   kernel line count it; and a reading whose device line is absent or 0 after the run is "not
+#   counted", never 0 (a mongod that ran has written to its data disk). Buffered writeback by the
+#   kernel's flusher threads is charged to the root cgroup there, so the figure is a lower bound
+#   (writes the member submits itself, through fsync for one, are its own); on v2 writeback is
+#   charged to the container.
+
+# shellcheck source=lib/block-writes-limit.sh
+source "$LAB_ROOT/lib/block-writes-limit.sh"
 
 declare -gA BLOCK_WRITES_BEFORE=()
+declare -gA BLOCK_WRITES_DEVICE=()
+declare -gA BLOCK_WRITES_BEFORE_WHY=()
 
 BLOCK_WRITES_V1_CAVEAT="cgroup v1: buffered writeback by the kernel's flusher threads is charged to the root cgroup, not the container, so these bytes are a lower bound (writes the member submits itself, e.g. through fsync, are counted)"
+BLOCK_WRITES_DATA_DIR=/data/db
 
-# block_writes_read SVC: "VERSION BYTES DEVICES", the member's cgroup version, its bytes written
-# to block devices since the container started, and how many devices its file lists; fails,
-# printing nothing, when no file answers. Under v1 a file that lists no device has counted
-# nothing: the kernel keeps v1 throttle statistics only on a disk where blk-throttle is active,
-# i.e. a limit was configured (block/blk-throttle.h blk_should_throtl: blk_throtl_activated
-# first), and the bfq and cfq files only under those schedulers; the next file is tried.
-# stdin from /dev/null: `compose exec -T` forwards stdin and would eat the caller's member list.
+# block_writes_cat SVC FILE: FILE's text inside SVC. stdin from /dev/null: `compose exec -T`
+# forwards stdin and would eat the caller's member list.
+block_writes_cat() { compose exec -T "$1" cat "$2" </dev/null 2>/dev/null; }
+
+# block_writes_mount_device DIR < MOUNTINFO: "MAJ:MIN SOURCE" of the mount at DIR (the last one
+# there wins, as it hides the others); fails when nothing is mounted at DIR.
+block_writes_mount_device() {
+  awk -v dir="$1" '$5 == dir { for (i = 7; i <= NF; i++) if ($i == "-") { dev = $3 " " $(i + 2); break } }
+    END { if (dev == "") exit 1; print dev }'
+}
+
+# block_writes_data_device SVC: "MAJ:MIN" of the disk holding SVC's data directory, read inside
+# it: the mount's device; where that is no block device (btrfs and zfs report an anonymous 0:N),
+# the device its source names; a partition's whole disk (the cgroup files list disks:
+# block/blk-cgroup.c blkg_dev_name). Fails printing why.
+block_writes_data_device() {
+  local svc=$1 mounts dev source name disk
+  if ! mounts=$(block_writes_cat "$svc" /proc/self/mountinfo) ||
+    ! read -r dev source < <(block_writes_mount_device "$BLOCK_WRITES_DATA_DIR" <<<"$mounts"); then
+    echo "no mount at $BLOCK_WRITES_DATA_DIR could be read inside it, so the device holding its data is not known"
+    return 1
+  fi
+  if ! block_writes_cat "$svc" "/sys/dev/block/$dev/dev" >/dev/null; then
+    name=${source#/dev/}
+    if [[ $source != /dev/* || $name == */* ]] || ! dev=$(block_writes_cat "$svc" "/sys/class/block/$name/dev"); then
+      echo "$BLOCK_WRITES_DATA_DIR is on $source ($dev), which is no block device: no disk's count is its data's"
+      return 1
+    fi
+  fi
+  if block_writes_cat "$svc" "/sys/dev/block/$dev/partition" >/dev/null; then
+    disk=$(block_writes_cat "$svc" "/sys/dev/block/$dev/../dev") && [[ $disk =~ ^[0-9]+:[0-9]+$ ]] && dev=$disk
+  fi
+  echo "$dev"
+}
+
+# block_writes_v2_bytes DEVICE < IO_STAT: DEVICE's wbytes in a cgroup v2 io.stat; fails when it
+# is not listed (io.stat lists only devices with I/O: blk-cgroup.c blkcg_print_one_stat).
+block_writes_v2_bytes() {
+  awk -v dev="$1" '$1 == dev { for (i = 2; i <= NF; i++) if ($i ~ /^wbytes=/) { print substr($i, 8); found = 1 } }
+    END { exit !found }'
+}
+
+# block_writes_v1_bytes DEVICE < BLKIO_FILE: DEVICE's Write bytes in a cgroup v1 blkio
+# io_service_bytes file; fails when it is not listed.
+block_writes_v1_bytes() {
+  awk -v dev="$1" '$1 == dev && $2 == "Write" { print $3; found = 1 } END { exit !found }'
+}
+
+# block_writes_read SVC: BLOCK_WRITES_READING="VERSION BYTES", the member's cgroup version and its
+# bytes written to its data directory's disk since the container started; BYTES is "-" where the
+# cgroup lists no write to that disk (not counted: the header says when a kernel does that). Fails
+# when no file answers or the disk is not known (BLOCK_WRITES_WHY says why). Run in the caller's
+# shell: the disk found is kept per member (BLOCK_WRITES_DEVICE).
 block_writes_read() {
-  local out
-  if out=$(compose exec -T "$1" cat /sys/fs/cgroup/io.stat </dev/null 2>/dev/null); then
-    awk '{ n++; for (i = 2; i <= NF; i++) if ($i ~ /^wbytes=/) s += substr($i, 8) } END { printf "2 %.0f %d\n", s, n }' <<<"$out"
+  local svc=$1 dev out f found="" bytes
+  BLOCK_WRITES_WHY="" BLOCK_WRITES_READING=""
+  if [[ -z ${BLOCK_WRITES_DEVICE[$svc]:-} ]]; then
+    if ! dev=$(block_writes_data_device "$svc"); then
+      BLOCK_WRITES_WHY=$dev
+      return 1
+    fi
+    BLOCK_WRITES_DEVICE[$svc]=$dev
+  fi
+  dev=${BLOCK_WRITES_DEVICE[$svc]}
+  if out=$(block_writes_cat "$svc" /sys/fs/cgroup/io.stat); then
+    bytes=$(block_writes_v2_bytes "$dev" <<<"$out") && ((bytes > 0)) || bytes=-
+    BLOCK_WRITES_READING="2 $bytes"
     return 0
   fi
-  local f found=""
   for f in blkio.throttle.io_service_bytes blkio.bfq.io_service_bytes blkio.io_service_bytes; do
-    out=$(compose exec -T "$1" cat "/sys/fs/cgroup/blkio/$f" </dev/null 2>/dev/null) || continue
+    out=$(block_writes_cat "$svc" "/sys/fs/cgroup/blkio/$f") || continue
     found=1
-    if grep -qE '^[0-9]+:[0-9]+ Write [0-9]+' <<<"$out"; then
-      awk '$2 == "Write" { s += $3; n++ } END { printf "1 %.0f %d\n", s, n }' <<<"$out"
+    if bytes=$(block_writes_v1_bytes "$dev" <<<"$out") && ((bytes > 0)); then
+      BLOCK_WRITES_READING="1 $bytes"
       return 0
     fi
   done
-  [[ -n $found ]] && echo "1 0 0"
+  if [[ -n $found ]]; then
+    BLOCK_WRITES_READING="1 -"
+    return 0
+  fi
+  BLOCK_WRITES_WHY="its cgroup's block I/O could not be read (the member did not answer)"
+  return 1
 }
 
 # block_writes_before: each shard member's reading, kept until block_writes_after.
+# A member not read keeps its reason (BLOCK_WRITES_BEFORE_WHY).
 block_writes_before() {
-  local svc r
-  BLOCK_WRITES_BEFORE=()
+  local svc
+  BLOCK_WRITES_BEFORE=() BLOCK_WRITES_DEVICE=() BLOCK_WRITES_BEFORE_WHY=()
   while IFS= read -r svc; do
-    r=$(block_writes_read "$svc") && BLOCK_WRITES_BEFORE[$svc]=$r
+    if block_writes_read "$svc"; then
+      BLOCK_WRITES_BEFORE[$svc]=$BLOCK_WRITES_READING
+    else
+      BLOCK_WRITES_BEFORE_WHY[$svc]=$BLOCK_WRITES_WHY
+    fi
   done < <(topology_services shard)
   return 0
 }
@@ -68,31 +157,44 @@ block_writes_join() {
 # block_writes_after: each member's bytes written since block_writes_before, divided by the
 # documents the invocation's runs wrote (EXPERIMENT_RESULTS), into each run's summary.json. A
 # member not read on both sides, of another cgroup version, whose counter went back (the
-# container restarted) or whose v1 file counted nothing is absent with the reason; no member
-# read at all: block_writes stays null and block_writes_note says why.
+# container restarted) or whose data disk the kernel did not count is absent with the reason; no
+# member read at all: block_writes stays null and block_writes_note says why.
 block_writes_after() {
-  local svc before after version="" v0 b0 n0 v1 b1 n1 most=-1 most_svc="" dir d docs=0 no_docs=""
-  local bytes=() absent=() runs=() why=()
+  local svc before version="" v0 b0 v1 b1 most=-1 most_svc="" dir d docs=0 no_docs="" dev
+  local bytes=() absent=() runs=() why=() devices=()
   [[ -n $EXPERIMENT_RESULTS ]] || return 0
   while IFS= read -r svc; do
     before=${BLOCK_WRITES_BEFORE[$svc]:-}
+    dev=${BLOCK_WRITES_DEVICE[$svc]:-}
     if [[ -z $before ]]; then
-      why+=("$svc: its cgroup's block I/O could not be read before the run (the member did not answer)")
-    elif ! after=$(block_writes_read "$svc"); then
-      why+=("$svc: its cgroup's block I/O could not be read after the run (the member did not answer)")
+      why+=("$svc: not read before the run: ${BLOCK_WRITES_BEFORE_WHY[$svc]:-the member did not answer}")
+    elif ! block_writes_read "$svc"; then
+      why+=("$svc: not read after the run: $BLOCK_WRITES_WHY")
     else
-      read -r v0 b0 n0 <<<"$before"
-      read -r v1 b1 n1 <<<"$after"
+      read -r v0 b0 <<<"$before"
+      read -r v1 b1 <<<"$BLOCK_WRITES_READING"
       if [[ $v0 != "$v1" || ( -n $version && $v1 != "$version" ) ]]; then
         why+=("$svc: read under cgroup v$v0 then v$v1, beside v${version:-$v0}: not one count")
-      elif [[ $v1 == 1 && $n0 == 0 && $n1 == 0 ]]; then
-        version=1
-        why+=("$svc: cgroup v1 blkio lists no device for it, before or after the run: nothing was counted (the kernel keeps v1 statistics only on a disk with a throttle limit configured, blk-throttle.h blk_should_throtl, or under the bfq/cfq schedulers)")
+      elif [[ $b1 == - ]]; then
+        version=$v1
+        if [[ $v1 == 1 ]]; then
+          why+=("$svc: not counted: cgroup v1 blkio shows no write to its data disk ($dev) after the run,$(
+            ) which a kernel does where it keeps no count there (5.16 to 6.4: only a cgroup with a throttle rule$(
+            ) on the disk; 6.10 on: only a disk with a limit; block/blk-throttle.h blk_should_throtl), not a$(
+            ) member that wrote nothing")
+        else
+          why+=("$svc: not counted: io.stat lists no write to its data disk ($dev) after the run")
+        fi
+      elif [[ $b0 == - ]]; then
+        version=$v1
+        why+=("$svc: not counted: its data disk ($dev) showed no write before the run and $b1 bytes after$(
+          ) it: the kernel began counting in between, not one count")
       elif ((b1 < b0)); then
         why+=("$svc: its counter went back ($b0 to $b1 bytes): the container restarted during the run")
       else
         version=$v1
         bytes+=("$(block_writes_json "$svc"): $((b1 - b0))")
+        devices+=("$(block_writes_json "$svc"): $(block_writes_json "$dev")")
         if ((b1 - b0 > most)); then most=$((b1 - b0)); most_svc=$svc; fi
         continue
       fi
@@ -119,9 +221,10 @@ block_writes_after() {
     fi
     [[ $version != 1 ]] || caveat=$(block_writes_json "$BLOCK_WRITES_V1_CAVEAT")
     obj="{\"cgroup_version\": $version, \"bytes\": {$(block_writes_join ${bytes[@]+"${bytes[@]}"})}, \"absent\": {$(block_writes_join ${absent[@]+"${absent[@]}"})}"
+    obj+=", \"devices\": {$(block_writes_join ${devices[@]+"${devices[@]}"})}"
     obj+=", \"runs\": [$(block_writes_join "${runs[@]}")], \"documents_written\": $docs_json, \"bytes_per_doc\": $per"
     obj+=", \"bytes_per_doc_note\": $per_note, \"per_doc_of\": $([[ -n $most_svc ]] && block_writes_json "$most_svc" || echo null), \"caveat\": $caveat}"
-    note="measured by ./run.sh: each shard member's own cgroup (v$version) read inside it before the loader started and after it ended, bytes written summed over its devices; bytes_per_doc is the largest member's over every document the invocation's runs wrote"
+    note="measured by ./run.sh: each shard member's own cgroup (v$version) read inside it before the loader started and after it ended, bytes written to the disk holding its data directory (devices), that disk alone; bytes_per_doc is the largest member's over every document the invocation's runs wrote"
   else
     note="not measured: no shard member's block I/O was read on both sides of the run ($(block_writes_join "${why[@]}"))"
   fi

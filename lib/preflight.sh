@@ -53,6 +53,9 @@ preflight_docker() {
   if stack_docker_server_older "$DOCKER_MIN_MAJOR" "$DOCKER_MIN_MINOR"; then
     die_env "Docker Engine $DOCKER_SERVER_VERSION is too old: the oldest the lab runs on is $DOCKER_MIN_MAJOR.$DOCKER_MIN_MINOR (API 1.41, which Compose needs to create a container of one platform, such as the rocksdb engine's image): upgrade Docker Engine"
   fi
+  # under cgroup v1, the disk the members' write limit goes on, asked once here in the main shell
+  # (lib/block-writes-limit.sh)
+  if declare -F block_writes_resolve_limit >/dev/null; then block_writes_resolve_limit; fi
 }
 
 # preflight_engine_note: on Engine 20.10 to 24.x, or on 25+ with a Compose older than 2.24, what

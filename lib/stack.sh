@@ -28,6 +28,9 @@ stack_files() {
   done
   # healthcheck start_interval, which Compose refuses below Engine 25 (the file's header says why)
   stack_engine_has_start_interval && files+=(compose/healthcheck-start-interval.yml)
+  # cgroup v1: a write limit that never binds, so that the kernel counts block writes
+  # (lib/block-writes-limit.sh)
+  [[ ${BLOCK_WRITES_LIMIT_DISK:-auto} == auto || -z $BLOCK_WRITES_LIMIT_DISK ]] || files+=(compose/block-writes-v1.yml)
   if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then
     files+=(compose/monitoring.yml)
     # Docker Desktop refuses node_exporter's Linux host mount, and so does a Linux daemon whose /
@@ -85,6 +88,8 @@ ENV
   local extra kept
   # --journal-path (compose/journal-path.yml): where, and the engine's journal directory under --dbpath.
   [[ -z ${JOURNAL_PATH:-} ]] || printf 'LAB_JOURNAL_PATH=%s\nLAB_JOURNAL_DIR=%s\n' "$JOURNAL_PATH" "$(engine_field "$ENGINE" journal_dir)"
+  [[ ${BLOCK_WRITES_LIMIT_DISK:-auto} == auto || -z $BLOCK_WRITES_LIMIT_DISK ]] ||
+    echo "LAB_BLOCK_WRITES_DISK=$BLOCK_WRITES_LIMIT_DISK"
   # the arguments the shard members were created with (below): every later `up`, resync or heal
   # recreates a member with them; a verb's own value (STACK_EXTRA_ENV, after) wins (env: last one)
   kept=$(stack_shard_args)
@@ -190,6 +195,7 @@ compose_with() {
   shift
   stack_resolve_docker_server
   if declare -F monitoring_resolve_host_view >/dev/null; then monitoring_resolve_host_view; fi
+  if declare -F block_writes_resolve_limit >/dev/null; then block_writes_resolve_limit; fi
   placement_resolve
   mapfile -t argv < <(compose_argv "$@")
   "$runner" "${argv[@]}"

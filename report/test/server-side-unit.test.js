@@ -161,7 +161,7 @@ test('block writes under cgroup v1 on both sides: the verdict says it is a lower
   const [v] = mixed.block_writes.verdicts;
   assert.equal(v.status, 'not-comparable');
   assert.equal(v.ratio, undefined);
-  assert.match(v.sentence, /not the same quantity, so no verdict: wt counts bytes the member's container itself submitted to block devices \(cgroup v1 blkio Write\), a lower bound: .*; rocks counts bytes the member's container wrote to block devices \(cgroup v2 io\.stat wbytes\)/);
+  assert.match(v.sentence, /not the same quantity, so no verdict: wt counts bytes the member's container itself submitted to the disk holding its data directory \(cgroup v1 blkio Write of that device alone, .*\), a lower bound: .*; rocks counts bytes the member's container wrote to the disk holding its data directory \(cgroup v2 io\.stat wbytes of that device alone: .*\)/);
   assert.doesNotMatch(serverSideText([mixed]).replace(/\n\s+/g, ' '), / is \d\.\d+x /);
 });
 
