@@ -6,7 +6,8 @@
 //    collStats `size`, which counts padded records on MMAPv1 and table pages on FerretDB;
 //  - engine_storage: collStats storageSize + totalIndexSize, which is a different quantity per
 //    engine (compressed files on WiredTiger, padded extents on MMAPv1, logical bytes on
-//    MongoRocks, memory on inMemory); on_disk_with_indexes only where it is what lies on disk;
+//    MongoRocks until a restart, data size and an index estimate on inMemory);
+//    on_disk_with_indexes only where it is what lies on disk;
 //  - dbStats fileSize (MMAPv1's data files, preallocation included).
 // The member's whole data directory (du -sb, Compose) is added by ./run.sh: data_dir_bytes.
 // Whatever a server does not report is null with the reason; a size of 0 for documents that

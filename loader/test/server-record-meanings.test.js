@@ -76,3 +76,18 @@ test('lag: 4.4+ lines report lastAppliedWallTime (ms), older ones only the whole
     assert.equal(st.members.every((m) => m.lastAppliedWallTime instanceof Date), line.wire >= 9, `${e}: lastAppliedWallTime only on 4.4+`);
   }
 });
+
+// inMemory is an ephemeral WiredTiger (Percona inmemory_init.cpp: ephemeral = true): 8.0's
+// WiredTigerRecordStore::storageSize answers the data size there and the index size is an
+// estimate from cursor statistics; nothing in it is a file or the memory held.
+test("inMemory's collStats storage as 8.0's source has it: the data size and an index estimate, cited where the code is", () => {
+  const m = meaningOf('engine_storage', 'inMemory');
+  assert.match(m.measures, /data size/);
+  assert.match(m.measures, /index's estimate/);
+  assert.doesNotMatch(m.measures, /held in memory/);
+  assert.match(m.source, /8\.0 src\/mongo\/db\/storage\/wiredtiger\/wiredtiger_record_store\.cpp WiredTigerRecordStore::storageSize/);
+  assert.match(m.source, /getEphemeralIdentSize/);
+  assert.match(m.source, /inmemory\/inmemory_init\.cpp/);
+  // no such file in percona-server-mongodb: the engine is WiredTiger's record store
+  assert.doesNotMatch(m.source, /inmemory_record_store/);
+});

@@ -220,7 +220,8 @@ function oplogStats(state) {
 // is the documents' BSON; per engine:
 //   wiredTiger  size = the BSON; storageSize = the files: compressed blocks (a stand-in 0.45 of
 //               the BSON; the recorded 4.2.8 oplog's file is 0.18 of its size) plus one 4 KB block
-//   inMemory    storageSize = the data size in memory (no file)
+//   inMemory    storageSize = the data size (an ephemeral engine: wiredtiger_record_store.cpp);
+//               totalIndexSize = an estimate, average entry x entries (wiredtiger_util.cpp)
 //   mmapv1      size = every record with its 16-byte header padded to a power of 2
 //               (record_store_v1_base.cpp quantizeAllocationSpace); storageSize = the extents.
 //               The shim sees only the collection's size and count, so it pads the average
