@@ -91,3 +91,14 @@ test("inMemory's collStats storage as 8.0's source has it: the data size and an 
   // no such file in percona-server-mongodb: the engine is WiredTiger's record store
   assert.doesNotMatch(m.source, /inmemory_record_store/);
 });
+
+// MongoRocks: each index's size starts at open from its compressed SST files (mongo-rocks v3.6
+// rocks_index.cpp:565 GetApproximateSizes), then moves by logical key bytes: the row says what it
+// is after a restart and is flagged, so that a verdict between two MongoRocks sides says so.
+test("MongoRocks' collStats storage says what it is after a restart (the index part starts from the compressed files)", () => {
+  const m = meaningOf('engine_storage', 'rocksdb');
+  assert.equal(m.moves_on_restart, true);
+  assert.match(m.measures, /after a restart it starts again from the compressed files/);
+  assert.match(m.source, /rocks_index\.cpp:554-565 RocksIndexBase::RocksIndexBase: _indexStorageSize = GetApproximateSizes/);
+  for (const e of ENGINES.filter((x) => x !== 'rocksdb')) assert.ok(!meaningOf('engine_storage', e).moves_on_restart, e);
+});

@@ -48,7 +48,13 @@ function sidesOf(metric, bySide, value, quantity) {
     // values all within it say nothing about either side.
     const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
     if (floor && [...A.samples, ...B.samples].every((x) => x <= floor)) return { metric, sides: [a, b], status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${a} and ${b} (every value within the ${floor} s the heartbeat optime cannot resolve)` };
-    return c.same ? compare(metric, A, B) : { metric, sides: [a, b], status: 'not-comparable', sentence: c.why };
+    if (!c.same) return { metric, sides: [a, b], status: 'not-comparable', sentence: c.why };
+    const v = compare(metric, A, B);
+    // A quantity that moves across a restart (MongoRocks' index estimate restarts from its
+    // compressed files at each open): the verdict says so, since it cannot tell a restart here.
+    const moves = c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.moves_on_restart) : null;
+    if (moves && v.sentence) v.sentence += `; this figure moves across a member's restart with no workload change (${moves.measures})`;
+    return v;
   }));
   return { what: METRICS[metric], sides, verdicts };
 }

@@ -174,3 +174,18 @@ test('block writes reach the comparison from summary.json as ./run.sh wrote them
   assert.deepEqual(s.block_writes.sides.rocks.samples, [3000, 3100]);
   assert.equal(s.block_writes.verdicts[0].status, 'verdict');
 });
+
+// MongoRocks' index size starts again from its compressed SST files at each open (mongo-rocks
+// v3.6 rocks_index.cpp RocksIndexBase): between two MongoRocks sides the verdict says the figure
+// moves across a restart, which the report cannot see.
+test("collStats storage between two MongoRocks sides: the verdict says the figure moves across a member's restart", () => {
+  const rocks = (dir, side, disk) => ({ ...run(dir, 'rocks', { bpd: 1, cpu: 1, lag: 1, disk }), engine: side });
+  const rs = [rocks('r1', 'before', 300), rocks('r2', 'before', 310), rocks('r3', 'after', 200), rocks('r4', 'after', 205)];
+  const rep = { experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] };
+  const [v] = serverSide(rep, rs)[0].footprint.engine_storage.verdicts;
+  assert.notEqual(v.status, 'not-comparable');
+  assert.match(v.sentence, /moves across a member's restart with no workload change \(.*compressed files/);
+  // a quantity that does not move says nothing of restarts
+  const [w] = serverSide(report, runs)[0].footprint.logical.verdicts;
+  assert.doesNotMatch(w.sentence, /restart/);
+});

@@ -230,7 +230,9 @@ function oplogStats(state) {
 //               gives a mix; no test compares MMAPv1's storage across runs of the shim;
 //               dbStats fileSize = preallocated files, 64 MB then 128 MB (4.0 defaults)
 //   rocksdb     storageSize = max(size & ~255, 256) (rocks_record_store.cpp:373); totalIndexSize
-//               = the index keys' bytes (rocks_index.cpp:661)
+//               = the index keys' bytes (rocks_index.cpp:661), as for an index created since the
+//               member started (the shim never restarts; after a restart real MongoRocks starts
+//               each index from its compressed SST files: rocks_index.cpp:565)
 const pow2 = (n) => 2 ** Math.ceil(Math.log2(Math.max(32, n)));
 const SIZES = {
   wiredTiger: (size, count) => ({ size, storageSize: Math.round(size * 0.45) + (count ? 4096 : 0), totalIndexSize: count * 12 + 4096 }),
