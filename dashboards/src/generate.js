@@ -17,6 +17,15 @@ const DS = { type: 'prometheus', uid: 'lab-prometheus' }; // dashboards/provisio
 // through the member variable (its values are the members of the chosen sets), because not every
 // exporter series has rs_nm: mongodb_up carries only cluster_role (exporter/general_collector.go).
 const MEMBER = 'engine="$engine", instance=~"$member"';
+// The config servers run WiredTiger on every engine (compose/cluster.yml: --configsvr with the
+// default engine), so a WiredTiger panel over every member fills with cfg1-3 on an engine whose
+// shard members have no WiredTiger, and its "not collected" note never shows. Engine panels read
+// the shard members or the config servers, never both; the names come from compose/topology.tsv
+// (instance = the Compose service, compose/monitoring/prometheus.yml).
+const { members } = require('../../common/tables');
+const instancesOf = (role) => members({ role }).map((m) => m.service).join('|');
+const SHARD_MEMBER = `${MEMBER}, instance=~"${instancesOf('shard')}"`;
+const CONFIG_SERVER = `${MEMBER}, instance=~"${instancesOf('config')}"`;
 const ENGINE = 'engine="$engine"';
 // cAdvisor names containers by Compose service; the member variable holds service names too.
 const CONTAINER = 'engine="$engine", container_label_com_docker_compose_service=~"$member"';
@@ -118,17 +127,15 @@ function reports(where, e) {
     return m[2] === '=' ? String(e[m[1]]) === m[3] : Number(e[m[1]]) >= Number(m[3]);
   }));
 }
-// serverStatus.wiredTiger: mongods on WiredTiger (the config servers of every engine, and the shard
-// where the engine is WiredTiger).
-const onWiredTiger = (p) => onlyWhere(p, 'WiredTiger series come from mongods that run WiredTiger', 'server_engine=wiredTiger');
+// serverStatus.wiredTiger of the shard members: where the engine is WiredTiger (the config servers'
+// WiredTiger has panels of its own, SHARD_MEMBER above).
+const onWiredTiger = (p) => onlyWhere(p, 'these WiredTiger series come from shard members that run WiredTiger (the config servers\' WiredTiger has its own panels)', 'server_engine=wiredTiger');
 // Tickets: serverStatus.wiredTiger.concurrentTransactions, or queues.execution from 7.0 (on
 // Percona's inMemory too: dashboards/metrics-catalog).
 const withTickets = (p) => onlyWhere(p, 'execution tickets come from WiredTiger, and from queues.execution on 7.0+', 'server_engine=wiredTiger | server_engine=inMemory & server_line>=7');
 const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'s inMemory engine', 'server_engine=inMemory');
 // Flow control arrived in MongoDB 4.2 (serverStatus.flowControl).
 const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2', 'server_line>=4.2');
-// The exporter names the oplog's stats mongodb_oplog_stats_storageStats_* from 7.0 (see the panel).
-const withOplogStorageStats = (p) => onlyWhere(p, 'the exporter names these series mongodb_oplog_stats_storageStats_* from MongoDB 7.0 (mongodb_oplog_stats_size before)', 'server_line>=7');
 
 function row(title) {
   return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
@@ -323,13 +330,14 @@ const MEMBER_STATES = [
 ];
 
 // Bytes in cache with the configured maximum as a dashed line; PREFIX is the engine's cache
-// series prefix (mongodb_ss_wt_cache for WiredTiger, mongodb_ss_inMemory_cache for inMemory).
-function cacheVsMax(title, description, prefix) {
+// series prefix (mongodb_ss_wt_cache for WiredTiger, mongodb_ss_inMemory_cache for inMemory), SEL
+// the members' label filter.
+function cacheVsMax(title, description, prefix, sel = MEMBER, opts = {}) {
   return timeseries(title, description,
     [
-      [`${prefix}_bytes_currently_in_the_cache{${MEMBER}}`, '{{instance}} in cache'],
-      [`${prefix}_maximum_bytes_configured{${MEMBER}}`, '{{instance}} max'],
-    ], 'bytes', { overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] });
+      [`${prefix}_bytes_currently_in_the_cache{${sel}}`, '{{instance}} in cache'],
+      [`${prefix}_maximum_bytes_configured{${sel}}`, '{{instance}} max'],
+    ], 'bytes', { ...opts, overrides: [{ matcher: { id: 'byRegexp', options: '.* max' }, properties: [{ id: 'custom.lineStyle', value: { fill: 'dash', dash: [10, 10] } }, { id: 'custom.fillOpacity', value: 0 }] }] });
 }
 
 // ---- the four dashboards --------------------------------------------------------------------
@@ -379,34 +387,48 @@ const overview = dashboard('lab-cluster-overview', 'Lab: cluster overview',
     ...scrapeHealthRow(),
   ]);
 
+// WiredTiger's checkpoint flag: 8.0 has no "transaction checkpoint currently running" (removed by
+// WT-11171, in WiredTiger's mongodb-8.0 branch); its checkpoint section's "progress state" is the
+// phase of the running checkpoint, 0 when none runs (wiredtiger src/include/checkpoint.h
+// WT_CHECKPOINT_STATE_*, src/txn/txn_ckpt.c, tag mongodb-8.0.10), folded to 1 by clamp_max. 4.0's
+// and 3.6's WiredTiger report the flag under serverStatus.wiredTiger.transaction, which the
+// exporter names mongodb_ss_wt_txn_* (v0.43.1 exporter/metrics.go prefixes); `or` reads whichever
+// the line has.
+const checkpointRunning = (sel) => `clamp_max(mongodb_ss_wt_checkpoint_progress_state{${sel}}, 1) or mongodb_ss_wt_txn_transaction_checkpoint_currently_running{${sel}}`;
+const CHECKPOINT_WHAT = 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one. 1 = a checkpoint is in progress (8.0: serverStatus.wiredTiger.checkpoint "progress state" > 0; 4.0 and 3.6: wiredTiger.transaction "transaction checkpoint currently running").';
+
 const cache = dashboard('lab-engine-cache', 'Lab: engine cache',
-  'WiredTiger cache (bytes vs configured maximum, dirty bytes, pages in and out, evictions, tickets, checkpoints) and the Percona inMemory engine\'s own cache series. 1 s resolution.', [
-    row('WiredTiger cache'),
-    onWiredTiger(cacheVsMax('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache: bytes currently in the cache; dashed = maximum bytes configured.', 'mongodb_ss_wt_cache')),
-    onWiredTiger(timeseries('WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum. WiredTiger starts evicting dirty pages at 5 % (eviction_dirty_target) and makes application threads help at 20 % (eviction_dirty_trigger): stalls show up here first.',
-      [[`mongodb_ss_wt_cache_tracked_dirty_bytes_in_the_cache{${MEMBER}} / mongodb_ss_wt_cache_maximum_bytes_configured{${MEMBER}}`, '{{instance}}']], 'percentunit',
+  'WiredTiger cache (bytes vs configured maximum, dirty bytes, pages in and out, evictions, tickets, checkpoints) of the shard members, the config servers\' WiredTiger (every engine runs it there) apart, and the Percona inMemory engine\'s own cache series. 1 s resolution.', [
+    row('WiredTiger cache: shard members'),
+    onWiredTiger(cacheVsMax('WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache of the shard members: bytes currently in the cache; dashed = maximum bytes configured.', 'mongodb_ss_wt_cache', SHARD_MEMBER)),
+    onWiredTiger(timeseries('WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum on the shard members. WiredTiger starts evicting dirty pages at 5 % (eviction_dirty_target) and makes application threads help at 20 % (eviction_dirty_trigger): stalls show up here first.',
+      [[`mongodb_ss_wt_cache_tracked_dirty_bytes_in_the_cache{${SHARD_MEMBER}} / mongodb_ss_wt_cache_maximum_bytes_configured{${SHARD_MEMBER}}`, '{{instance}}']], 'percentunit',
       { min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.05 }, { color: 'red', value: 0.2 }] } })),
-    onWiredTiger(timeseries('WT pages read into / written from cache', 'Pages per second read from disk into the cache and written from the cache to disk.',
+    onWiredTiger(timeseries('WT pages read into / written from cache', 'Pages per second read from disk into the cache and written from the cache to disk, shard members.',
       [
-        [`rate(mongodb_ss_wt_cache_pages_read_into_cache{${MEMBER}}[$__rate_interval])`, '{{instance}} read in'],
-        [`rate(mongodb_ss_wt_cache_pages_written_from_cache{${MEMBER}}[$__rate_interval])`, '{{instance}} written'],
+        [`rate(mongodb_ss_wt_cache_pages_read_into_cache{${SHARD_MEMBER}}[$__rate_interval])`, '{{instance}} read in'],
+        [`rate(mongodb_ss_wt_cache_pages_written_from_cache{${SHARD_MEMBER}}[$__rate_interval])`, '{{instance}} written'],
       ], 'ops')),
-    onWiredTiger(timeseries('WT evictions', 'Modified pages evicted (written first) and unmodified pages evicted, per second.',
+    onWiredTiger(timeseries('WT evictions', 'Modified pages evicted (written first) and unmodified pages evicted, per second, shard members.',
       [
-        [`rate(mongodb_ss_wt_cache_modified_pages_evicted{${MEMBER}}[$__rate_interval])`, '{{instance}} modified'],
-        [`rate(mongodb_ss_wt_cache_unmodified_pages_evicted{${MEMBER}}[$__rate_interval])`, '{{instance}} unmodified'],
+        [`rate(mongodb_ss_wt_cache_modified_pages_evicted{${SHARD_MEMBER}}[$__rate_interval])`, '{{instance}} modified'],
+        [`rate(mongodb_ss_wt_cache_unmodified_pages_evicted{${SHARD_MEMBER}}[$__rate_interval])`, '{{instance}} unmodified'],
       ], 'ops')),
-    withTickets(timeseries('Tickets in use / total (read, write)', 'Concurrent transactions: tickets out vs total (serverStatus.wiredTiger.concurrentTransactions, or queues.execution on 7.0+). All tickets out = operations queue inside the engine.',
+    withTickets(timeseries('Tickets in use / total (read, write)', 'Concurrent transactions on the shard members: tickets out vs total (serverStatus.wiredTiger.concurrentTransactions, or queues.execution on 7.0+). All tickets out = operations queue inside the engine.',
       [
-        [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_out{${MEMBER}})`, '{{instance}} {{txn_rw}} out'],
-        [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_totalTickets{${MEMBER}})`, '{{instance}} {{txn_rw}} total'],
+        [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_out{${SHARD_MEMBER}})`, '{{instance}} {{txn_rw}} out'],
+        [`sum by (instance, txn_rw) (mongodb_ss_wt_concurrentTransactions_totalTickets{${SHARD_MEMBER}})`, '{{instance}} {{txn_rw}} total'],
       ], 'short')),
-    // WiredTiger 8.0 has no "transaction checkpoint currently running" (removed by WT-11171, in
-    // WiredTiger's mongodb-8.0 branch); its checkpoint section's "progress state" is the phase of
-    // the running checkpoint, 0 when none runs (wiredtiger src/include/checkpoint.h
-    // WT_CHECKPOINT_STATE_*, src/txn/txn_ckpt.c, tag mongodb-8.0.10). clamp_max folds the phases to 1.
-    onWiredTiger(timeseries('Checkpoint running', 'WiredTiger checkpoints (every 60 s by default): seeds/004 saw throughput dip at each one. 1 = a checkpoint is in progress (serverStatus.wiredTiger.checkpoint "progress state" > 0).',
-      [[`clamp_max(mongodb_ss_wt_checkpoint_progress_state{${MEMBER}}, 1)`, '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 })),
+    onWiredTiger(timeseries('Checkpoint running', `${CHECKPOINT_WHAT} Shard members.`,
+      [[checkpointRunning(SHARD_MEMBER), '{{instance}}']], 'short', { min: 0, max: 1, fill: 40 })),
+    // Collected on every engine: the config servers' WiredTiger, whatever the shard members run.
+    row('WiredTiger cache: config servers (WiredTiger on every engine)'),
+    cacheVsMax('Config servers: WT bytes in cache vs configured maximum', 'serverStatus.wiredTiger.cache of the config servers, which run WiredTiger whatever the shard members\' engine: bytes currently in the cache; dashed = maximum bytes configured.', 'mongodb_ss_wt_cache', CONFIG_SERVER, { w: 8 }),
+    timeseries('Config servers: WT dirty bytes (% of maximum)', 'Tracked dirty bytes / maximum on the config servers.',
+      [[`mongodb_ss_wt_cache_tracked_dirty_bytes_in_the_cache{${CONFIG_SERVER}} / mongodb_ss_wt_cache_maximum_bytes_configured{${CONFIG_SERVER}}`, '{{instance}}']], 'percentunit',
+      { w: 8, min: 0, thresholds: { mode: 'absolute', steps: [{ color: 'green', value: null }, { color: 'orange', value: 0.05 }, { color: 'red', value: 0.2 }] } }),
+    timeseries('Config servers: checkpoint running', `${CHECKPOINT_WHAT} Config servers.`,
+      [[checkpointRunning(CONFIG_SERVER), '{{instance}}']], 'short', { w: 8, min: 0, max: 1, fill: 40 }),
     row('inMemory engine (Percona Server for MongoDB)'),
     onInMemory(cacheVsMax('inMemory bytes in cache vs configured maximum', 'serverStatus.inMemory.cache: the inMemory engine keeps all data here; at the maximum, writes fail with WT_CACHE_FULL.', 'mongodb_ss_inMemory_cache')),
     onInMemory(timeseries('inMemory fill and dirty (% of maximum)', 'Bytes in cache and tracked dirty bytes as a share of the configured maximum.',
@@ -490,12 +512,13 @@ const replication = dashboard('lab-replication', 'Lab: replication',
       [[`mongodb_mongod_replset_oplog_head_timestamp{${MEMBER}} - mongodb_mongod_replset_oplog_tail_timestamp{${MEMBER}}`, '{{instance}}']], 's', { min: 0 }),
     // From 7.0 FTDC collects the oplog's stats with $collStats, under storageStats, and the
     // exporter (v0.43.1 exporter/metrics.go: the prefix local.oplog.rs.stats wins) names them
-    // mongodb_oplog_stats_storageStats_*; mongodb_oplog_stats_size was the 4.x-6.x name.
-    withOplogStorageStats(timeseries('Oplog size used vs maximum', 'local.oplog.rs stats (storageStats): bytes used and configured maximum per member.',
+    // mongodb_oplog_stats_storageStats_*; before 7.0 (4.0, 3.6: FTDC's collStats of oplog.rs,
+    // ftdc_mongod.cpp) size and maxSize sit at the top: mongodb_oplog_stats_size, _maxSize.
+    timeseries('Oplog size used vs maximum', 'local.oplog.rs stats (storageStats from 7.0, the top level before): bytes used and configured maximum per member.',
       [
-        [`mongodb_oplog_stats_storageStats_size{${MEMBER}}`, '{{instance}} used'],
-        [`mongodb_oplog_stats_storageStats_maxSize{${MEMBER}}`, '{{instance}} max'],
-      ], 'bytes')),
+        [`mongodb_oplog_stats_storageStats_size{${MEMBER}} or mongodb_oplog_stats_size{${MEMBER}}`, '{{instance}} used'],
+        [`mongodb_oplog_stats_storageStats_maxSize{${MEMBER}} or mongodb_oplog_stats_maxSize{${MEMBER}}`, '{{instance}} max'],
+      ], 'bytes'),
     timeseries('Replicated ops applied', 'serverStatus.opcountersRepl per member: a secondary that stops applying shows a drop here before its lag grows.',
       [[`sum by (instance) (rate(mongodb_ss_opcountersRepl{${MEMBER}, legacy_op_type!="command"}[$__rate_interval]))`, '{{instance}}']], 'ops'),
     row('Members'),
@@ -545,4 +568,4 @@ function main() {
 }
 
 if (require.main === module) main();
-module.exports = { DASHBOARDS, NOT_COLLECTED, reports };
+module.exports = { DASHBOARDS, NOT_COLLECTED, reports, SHARD_MEMBER, CONFIG_SERVER };

@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const assert = require('node:assert/strict');
-const { DASHBOARDS, NOT_COLLECTED, reports } = require('../src/generate');
+const { DASHBOARDS, NOT_COLLECTED, reports, SHARD_MEMBER, CONFIG_SERVER } = require('../src/generate');
 const ENGINES = require('../../common/tables').engines();
 
 // collectedWhere(noValue) -> the rule's text in a panel's note (generate.js onlyWhere), or null.
@@ -20,9 +20,14 @@ function collectedWhere(noValue) {
 }
 const line = (e) => Number(e.server_line);
 // series prefix -> which engines produce it (facts: dashboards/metrics-catalog, MongoDB release notes)
+// A panel over the config servers alone reads their WiredTiger, which every engine runs there.
+const configOnly = (exprs) => {
+  const sels = [...exprs.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+  return sels.length > 0 && sels.every((x) => x === CONFIG_SERVER);
+};
 const ONLY = [
+  [{ test: configOnly }, () => true],
   [/mongodb_ss_flowControl_/, (e) => line(e) >= 4.2], // flow control: MongoDB 4.2+
-  [/mongodb_oplog_stats_storageStats_/, (e) => line(e) >= 7], // the exporter's 7.0+ name
   [/mongodb_ss_wt_concurrentTransactions_/, (e) => e.server_engine === 'wiredTiger' || (e.server_engine === 'inMemory' && line(e) >= 7)],
   [/mongodb_ss_wt_/, (e) => e.server_engine === 'wiredTiger'],
   [/mongodb_ss_inMemory_/, (e) => e.server_engine === 'inMemory'],
@@ -35,6 +40,49 @@ function panels() {
   }
   return out;
 }
+
+// The config servers run WiredTiger on every engine: a WiredTiger panel over every member would
+// fill with cfg1-3 where the shard members run mmapv1, rocksdb or inMemory, and its note would
+// never show. Every engine panel reads the shard members or the config servers, never both.
+test('WiredTiger panels read the shard members or the config servers, never both; the shard panels carry the note, the config ones are collected on every engine', () => {
+  const wt = panels().filter(({ exprs }) => /mongodb_ss_wt_/.test(exprs));
+  assert.ok(wt.length >= 8, `${wt.length} WiredTiger panels`);
+  let shard = 0;
+  let config = 0;
+  for (const { file, p, exprs } of wt) {
+    const sels = [...exprs.matchAll(/mongodb_ss_wt_\w+\{([^}]*)\}/g)].map((m) => m[1]);
+    const nv = p.fieldConfig?.defaults?.noValue;
+    if (sels.every((x) => x === SHARD_MEMBER)) {
+      shard++;
+      assert.ok(nv && nv.startsWith(NOT_COLLECTED), `${file} "${p.title}": shard members' WiredTiger without the note`);
+      for (const e of ENGINES.filter((x) => x.server_engine !== 'wiredTiger' && x.server_engine !== 'inMemory')) assert.equal(reports(collectedWhere(nv), e), false, `${file} "${p.title}" on ${e.engine}`);
+    } else if (sels.every((x) => x === CONFIG_SERVER)) {
+      config++;
+      assert.ok(!nv || !nv.startsWith(NOT_COLLECTED), `${file} "${p.title}": the config servers' WiredTiger is collected on every engine`);
+    } else {
+      assert.fail(`${file} "${p.title}" reads WiredTiger series of other members: ${sels.join(' ; ')}`);
+    }
+  }
+  assert.ok(shard >= 5 && config >= 2, `${shard} shard panels, ${config} config-server panels`);
+  assert.match(SHARD_MEMBER, /instance=~"shard01-a\|shard01-b\|shard01-c"/);
+  assert.match(CONFIG_SERVER, /instance=~"cfg1\|cfg2\|cfg3"/);
+});
+
+// 4.0's and 3.6's WiredTiger report the checkpoint flag under wiredTiger.transaction, and before
+// 7.0 the oplog's size sits at the top of its stats: the panels read those names where the lines
+// report them (the names themselves: metrics-catalog naming-rule rows over the 4.0/3.6 fixtures).
+test("the checkpoint and oplog-size panels read 4.0's and 3.6's names beside 8.0's, with no note", () => {
+  const all = panels();
+  const checkpoint = all.filter(({ p }) => /checkpoint running/i.test(p.title));
+  assert.ok(checkpoint.length >= 2);
+  for (const { p, exprs } of checkpoint) {
+    assert.match(exprs, /mongodb_ss_wt_checkpoint_progress_state\{[^}]*\}, 1\) or mongodb_ss_wt_txn_transaction_checkpoint_currently_running\{/, p.title);
+  }
+  const [oplog] = all.filter(({ p }) => p.title === 'Oplog size used vs maximum');
+  assert.match(oplog.exprs, /mongodb_oplog_stats_storageStats_size\{[^}]*\} or mongodb_oplog_stats_size\{/);
+  assert.match(oplog.exprs, /mongodb_oplog_stats_storageStats_maxSize\{[^}]*\} or mongodb_oplog_stats_maxSize\{/);
+  assert.ok(!oplog.p.fieldConfig.defaults.noValue?.startsWith(NOT_COLLECTED), 'collected on every line');
+});
 
 test('the old lines are in the table, so the notes have something to name', () => {
   assert.ok(ENGINES.some((e) => line(e) < 4.2), 'an engine before flow control (mmapv1 4.0, rocksdb 3.6)');

@@ -2,7 +2,8 @@
 """Writes the getDiagnosticData fixtures of dashboards/test/exporter-names/ (run by hand when the
 server line changes; the tests only read the .extjson files it writes).
 
-    python3 make-fixtures.py WIREDTIGER_STAT_C
+    python3 make-fixtures.py WIREDTIGER_STAT_C     every fixture
+    python3 make-fixtures.py --old-lines           the 4.0 and 3.6 lines' only (no 8.0 source needed)
 
 WIREDTIGER_STAT_C is src/support/stat.c of the WiredTiger MongoDB 8.0 vendors (github.com/
 wiredtiger/wiredtiger, tag mongodb-8.0.10, the branch mongo r8.0 imports under
@@ -136,7 +137,64 @@ def ftdc(common, role, role_doc):
             "ok": 1.0}
 
 
+# The lines before 8.0 the lab runs: MMAPv1 on 4.0 and MongoRocks on 3.6, whose config servers run
+# WiredTiger 4.0 / 3.6. getDiagnosticData there is one flat document (no per-role blocks:
+# ftdc_mongod.cpp of 3.6/4.0 registers serverStatus, replSetGetStatus and the collStats of
+# oplog.rs as "local.oplog.rs.stats", size and maxSize at its top level). The WiredTiger names the
+# panels read are written out as that WiredTiger reports them (the exporter's own 4.x testdata,
+# percona/mongodb_exporter v0.43.1 exporter/testdata/get_diagnostic_data.json: cache, txn
+# "transaction checkpoint currently running", concurrentTransactions); the checkpoint section's
+# "progress state" is 8.0's (WT-11171) and absent here.
+OLD_WT = {
+    "cache": {"bytes currently in the cache": 268435456, "maximum bytes configured": 536870912,
+              "tracked dirty bytes in the cache": 1048576, "pages read into cache": 1200,
+              "pages written from cache": 900, "modified pages evicted": 10, "unmodified pages evicted": 20},
+    "transaction": {"transaction checkpoint currently running": 0, "transaction checkpoints": 60},
+    "concurrentTransactions": {"write": {"out": 1, "available": 127, "totalTickets": 128},
+                               "read": {"out": 0, "available": 128, "totalTickets": 128}},
+}
+
+
+def old_oplog_stats():
+    return {"ns": "local.oplog.rs", "size": 104857600, "count": 100000, "avgObjSize": 1048,
+            "storageSize": 52428800, "capped": True, "max": {"$numberLong": "-1"},
+            "maxSize": {"$numberLong": "1073741824"}, "nindexes": 0, "totalIndexSize": 0, "ok": 1.0}
+
+
+def old_line(version, engine, extra):
+    ss = server_status("mongod", dict(MONGOD_EXTRA, storageEngine={"name": engine}, **extra))
+    ss["version"] = version
+    del ss["queues"]  # queues.execution is 7.0's
+    del ss["flowControl"]  # flow control is 4.2's
+    return {"data": {"start": date(NOW), "serverStatus": ss, "replSetGetStatus": repl_set_get_status("shard01", 0),
+                     "local.oplog.rs.stats": old_oplog_stats(), "end": date(NOW)}, "ok": 1.0}
+
+
+OLD_LINES = {
+    "mongod-wiredtiger-4.0": old_line("4.0.28", "wiredTiger", {"wiredTiger": OLD_WT}),
+    "mongod-wiredtiger-3.6": old_line("3.6.23", "wiredTiger", {"wiredTiger": OLD_WT}),
+    "mongod-mmapv1-4.0": old_line("4.0.28", "mmapv1", {}),
+    "mongod-rocksdb-3.6": old_line("3.6.23", "rocksdb", {}),
+}
+
+
+def write(name, doc, source):
+    doc = {"_comment": source, **doc}
+    with open(f"{name}.extjson", "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=False)
+        f.write("\n")
+
+
+def write_old_lines():
+    for name, doc in OLD_LINES.items():
+        write(name, doc, "Written by make-fixtures.py (OLD_LINES: the 4.0 and 3.6 lines, sources named there); "
+              "read by zz_lab_names_test.go.")
+
+
 def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--old-lines":
+        write_old_lines()
+        return
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     wt = with_values(wt_connection_stats(sys.argv[1]))
@@ -162,10 +220,8 @@ def main():
             "router", {"connPoolStats": {"numClientConnections": 0, "totalInUse": 0, "totalAvailable": 4}}),
     }
     for name, doc in docs.items():
-        doc = {"_comment": source, **doc}
-        with open(f"{name}.extjson", "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1, sort_keys=False)
-            f.write("\n")
+        write(name, doc, source)
+    write_old_lines()
 
 
 if __name__ == "__main__":

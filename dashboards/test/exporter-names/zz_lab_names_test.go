@@ -1,8 +1,9 @@
 // Copied into a scratch copy of github.com/percona/mongodb_exporter's exporter package by
 // dashboards/test/exporter-names.sh (it is not part of any module of this repository). It runs the
 // exporter's own naming code (makeMetrics, compatible mode on, exporter/metrics.go) over
-// getDiagnosticData replies shaped like MongoDB 8.0's (dashboards/test/exporter-names/*.extjson,
-// written by make-fixtures.py from the 8.0 server and WiredTiger sources it names), and writes
+// getDiagnosticData replies shaped like MongoDB 8.0's, and like 4.0's and 3.6's for the older lines
+// (dashboards/test/exporter-names/*.extjson, written by make-fixtures.py from the sources it
+// names), and writes
 // every metric name with its variable labels, per server line, to $LAB_NAMES_OUT:
 //
 //	server<TAB>name<TAB>labels
@@ -79,8 +80,14 @@ func TestLabMetricNames(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no data document (getDiagnosticData replies {data: ..., ok: 1})", file)
 		}
-		if _, ok := data["common"]; !ok {
+		// 8.0 lines in 8.0's per-role shape; the older lines (4.0, 3.6) one flat document
+		_, perRole := data["common"]
+		_, flat := data["serverStatus"]
+		if strings.HasSuffix(server, "-8.0") && !perRole {
 			t.Fatalf("%s: not in 8.0's per-role shape (no common block)", file)
+		}
+		if !strings.HasSuffix(server, "-8.0") && (perRole || !flat) {
+			t.Fatalf("%s: a line before 8.0 sends one flat document (serverStatus at the top)", file)
 		}
 		names, err := labNames(labMerge8(data))
 		if err != nil {
