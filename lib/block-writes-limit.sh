@@ -8,11 +8,12 @@
 # nothing. Elsewhere the file is left out and the reading says "not counted" where the kernel
 # keeps no count.
 
-# The disk's /dev/block node ("/dev/block/8:0"), "" where no limit is set, "auto" until asked.
+# The disk's device node ("/dev/block/8:0", "/dev/vda"), "" where no limit is set, "auto" until asked.
 BLOCK_WRITES_LIMIT_DISK=auto
-# Test stand-ins for this host's sysfs and /dev/block (the real ones by default).
+# Test stand-ins for this host's sysfs, /dev/block and /dev (the real ones by default).
 LAB_SYS_DEV_BLOCK=${LAB_SYS_DEV_BLOCK:-/sys/dev/block}
 LAB_DEV_BLOCK=${LAB_DEV_BLOCK:-/dev/block}
+LAB_DEV=${LAB_DEV:-/dev}
 
 # block_writes_mount_of PATH < MOUNTINFO: MAJ:MIN of the mount holding PATH (the longest mount
 # point that is PATH or a parent of it; the last such line wins, as it hides the ones before).
@@ -39,6 +40,14 @@ block_writes_resolve_limit() {
   # a partition's whole disk: blk-throttle keeps its rules per disk (blkcg_conf_open_bdev refuses
   # a partition)
   [[ ! -e $LAB_SYS_DEV_BLOCK/$dev/partition ]] || dev=$(cat "$LAB_SYS_DEV_BLOCK/$dev/../dev" 2>/dev/null) || return 0
-  [[ $dev =~ ^[0-9]+:[0-9]+$ && -b $LAB_DEV_BLOCK/$dev ]] || return 0
-  BLOCK_WRITES_LIMIT_DISK=$LAB_DEV_BLOCK/$dev
+  [[ $dev =~ ^[0-9]+:[0-9]+$ ]] || return 0
+  # the node Docker is given: udev's /dev/block/MAJ:MIN link, else the kernel's own name for the
+  # disk in devtmpfs (sysfs uevent DEVNAME), as on a host without udev
+  local node=$LAB_DEV_BLOCK/$dev name
+  if [[ ! -b $node ]]; then
+    name=$(sed -n 's/^DEVNAME=//p' "$LAB_SYS_DEV_BLOCK/$dev/uevent" 2>/dev/null)
+    node=$LAB_DEV/$name
+    [[ -n $name && $name != */..* && -b $node ]] || return 0
+  fi
+  BLOCK_WRITES_LIMIT_DISK=$node
 }

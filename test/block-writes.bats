@@ -236,3 +236,22 @@ v1_host() {
   refute_called "*block-writes-v1*"
   refute_called "info --format {{.CgroupVersion}}*"
 }
+
+@test "cgroup v1 on a host without udev's /dev/block links: the limit goes on the disk's own node (sysfs DEVNAME); no node, no limit" {
+  v1_host
+  rm -f "$BATS_TEST_TMPDIR/devblock/8:16"
+  mkdir -p "$BATS_TEST_TMPDIR/sys/8:16" "$BATS_TEST_TMPDIR/dev"
+  printf 'MAJOR=8\nMINOR=16\nDEVNAME=sdb\nDEVTYPE=disk\n' >"$BATS_TEST_TMPDIR/sys/8:16/uevent"
+  ln -sf "$(find /dev -maxdepth 1 -type b -print -quit)" "$BATS_TEST_TMPDIR/dev/sdb"
+  export LAB_DEV=$BATS_TEST_TMPDIR/dev
+  all_up_rules
+  rule "info --format {{.CgroupVersion}} {{json .SecurityOptions}} {{.DockerRootDir}}" 0 '1 [] /var/lib/docker'
+  lab up
+  assert_success
+  assert_called "LAB_BLOCK_WRITES_DISK=$BATS_TEST_TMPDIR/dev/sdb compose * -f compose/block-writes-v1.yml *"
+  rm "$BATS_TEST_TMPDIR/dev/sdb"
+  : >"$STUB_DOCKER_LOG"
+  lab up
+  assert_success
+  refute_called "*block-writes-v1*"
+}
