@@ -404,9 +404,12 @@ function evalCost(claim, results) {
 }
 
 // ordering: each pair [a, b] of cases (or of sides at one point): a faster than b.
+// A pair that may tie ("There's not much difference") is reversed only below the tie band
+// (test.tie_band, the claims' "about equal"): within it, it ties as the seed said it may.
 function orderPairs(claim, aggOf) {
   const t = claim.test;
   const tie = (a, b) => (t.may_tie || []).some(([x, y]) => x === a && y === b);
+  const tieLow = t.tie_band?.[0] ?? 1;
   const min = claim.minimum?.runs ?? 2;
   const pairs = t.pairs.map(([a, b]) => {
     const A = aggOf(a);
@@ -420,8 +423,9 @@ function orderPairs(claim, aggOf) {
     const o = oriented(v, a);
     if (!o || v.usable.some((n) => n < min)) return { a, b, state: 'unmeasured', why: v.sentence };
     if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
-    const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < 1 ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
-    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, 1), A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+    const low = tie(a, b) ? tieLow : 1;
+    const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < low ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
+    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, low), A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
   });
   const fig = pairs.map((p) => `${p.a}/${p.b} ${p.ratio ? `${fmt(p.ratio)} (${num(p.A)}/${num(p.B)})` : p.state === 'missing' ? 'not run' : 'n/a'}`).join(', ');
   const of = (st) => pairs.filter((p) => p.state === st).map((p) => `${p.a}/${p.b}`);
