@@ -489,6 +489,12 @@ function evalKnee(claim, results) {
         return row(claim, 'reproduced', { lab: `sweet spot at ${steps[j].clients}: ${lab}`, knee: steps[j].clients, p: Math.max(thr[j - 1].p, lt[j].p), why: `throughput climbs to ${steps[j].clients} clients, then latency rises while throughput climbs no more (published ${claim.published.knee.join(' / ')}; it moves with the hardware)` });
       }
     }
+    // flat from the first step while latency climbs at every step: the seed read its sweet spot
+    // from latency ("Com base nos números de latências"), so more clients than the first only wait
+    // longer for the same throughput: the sweet spot is the first step (pure noise moves neither)
+    if (thr.every((x) => x.s === '=') && lt.every((x) => x.s === '<')) {
+      return row(claim, 'reproduced', { lab: `sweet spot at ${steps[0].clients}: ${lab}`, knee: steps[0].clients, p: Math.max(...lt.map((x) => x.p)), why: `throughput flat from ${steps[0].clients} client(s) while latency rises at every step: read from latency as the seed read it, the sweet spot is the first step (published ${claim.published.knee.join(' / ')}; it moves with the hardware)` });
+    }
     if (thr[0].s === '>' && lt[0].s === '<' && !thr.some((x) => x.s === '<')) return row(claim, 'contradicted', { lab, p: Math.max(thr[0].p, lt[0].p), why: 'throughput falls and latency rises from the first step: no load to climb to' });
     const why = thr.some((x) => x.s === '?') || lt.some((x) => x.s === '?') ? `some steps lack ${min} usable runs (--repeat)` : thr[thr.length - 1].s === '<' ? `throughput still climbing at ${steps[steps.length - 1].clients} clients: no sweet spot within the sweep` : 'no step where throughput climbs up to it and latency rises after it';
     return row(claim, 'inconclusive', { lab, why, p: [...thr, ...lt].some((x) => typeof x.p === 'number') ? 1 : null });

@@ -38,3 +38,17 @@ test('a band\'s top includes the seed\'s own figure: a result of 3x reproduces "
   assert.equal(any.status, 'contradicted', JSON.stringify(any));
   assert.match(any.why, /wholly below the claimed 1\.15-3\.45/);
 });
+
+test('a flat throughput with latency rising at every step is the sweet spot at the first step, as the seed read it', () => {
+  const root = tmpDir();
+  const steps = { 'clients-1': 1000, 'clients-2': 1000, 'clients-4': 1000, 'clients-8': 1000, 'clients-16': 1000 };
+  reps(root, { experiment: 'ycsb-a', engine: 'wiredtiger', points: steps, spread: [0.98, 1, 1.02], p50: { 'clients-1': 500, 'clients-2': 1000, 'clients-4': 2000, 'clients-8': 4000, 'clients-16': 8000 } });
+  const r = one(root, '002-knee');
+  assert.equal(r.status, 'reproduced', JSON.stringify(r));
+  assert.match(r.lab, /^sweet spot at 1: /);
+  assert.match(r.why, /throughput flat from 1 client\(s\) while latency rises at every step/);
+  // pure noise, latency flat too: still no sweet spot
+  const noise = tmpDir();
+  reps(noise, { experiment: 'ycsb-a', engine: 'wiredtiger', points: steps, spread: [0.7, 1, 1.3], p50: Object.fromEntries(Object.keys(steps).map((k) => [k, 500])) });
+  assert.equal(one(noise, '002-knee').status, 'inconclusive');
+});
