@@ -125,6 +125,10 @@ function conditions(claim, bySide) {
     const wrong = reported.filter((e) => String(e ?? '').toLowerCase() !== spec.server_engine);
     if (wrong.length) fail.push(`engine: runs labelled ${side} ${wrong.map((e) => (e ? `report ${e}` : 'report no storage engine')).join(', ')} (the claim needs ${spec.server_engine}, standing in for ${spec.stands_for})`);
   }
+  // runs under emulation (summary.json storage.emulated: an image of another architecture run
+  // through QEMU or Rosetta) measure the emulator: README, such numbers "compare with nothing"
+  const emulated = count(all, (r) => r.record?.storage?.emulated === true);
+  if (emulated) fail.push(`emulated: ${emulated} of ${all.length} runs ran under emulation (summary.json storage.emulated): their numbers compare with nothing`);
   if (c.topology) {
     const kinds = uniq(all.map(kindOf));
     const bad = kinds.filter((k) => !c.topology.need.includes(k));

@@ -11,6 +11,15 @@ const { RS, W, P, reps, one, judged } = require('./support/claim-runs');
 const at = (k) => new Date(Date.parse('2026-11-01T00:00:00Z') + k * 60000).toISOString();
 const WC1 = { extra: RS, parameters: W(10000000) };
 
+test('an emulated engine compares with nothing', () => {
+  const root = tmpDir();
+  reps(root, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, ...WC1 });
+  reps(root, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 700 }, ...WC1, extra: { ...RS, storage: { emulated: true } } });
+  const r = one(root, '004-insert');
+  assert.equal(r.status, 'not comparable', JSON.stringify(r));
+  assert.match(r.missing, /emulated: 3 of 6 runs ran under emulation \(summary\.json storage\.emulated\): their numbers compare with nothing/);
+});
+
 test('"may tie" within the tie band is a tie, not reversed', () => {
   // w:0 3% slower than w:1 ("There's not much difference"), every other pair in order
   const order = { 'w:0': 3870, 'w:1': 3990, 'w:1+j': 1000, 'w:2': 1500, 'w:2+j': 500, majority: 1480, 'majority+j': 490 };
