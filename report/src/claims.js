@@ -325,6 +325,9 @@ function ratioRow(claim, A, B, [a, b], where, unit, extra) {
   if (v.usable.some((n) => n < min)) return row(claim, 'inconclusive', { lab: `${v.usable.join(' and ')} usable runs at ${where}`, why: `${minRunsWhy(claim, v.usable)}${v.ci ? '' : `: ${v.sentence}`}`, ...extra });
   const o = oriented(v, a);
   if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, ...extra });
+  // a stand-in's figure (the lab's own quantity, or the seed's cause absent here): shown beside the
+  // seed's, never reproduced or contradicted of the seed's words
+  if (claim.reproduced_when.expect === 'figure') return row(claim, 'lab figure', { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, why: claim.reproduced_when.why, ...extra });
   const j = judgeClaim(o, claim.reproduced_when);
   return row(claim, j.status, { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, p: j.p, why: j.why, ...extra });
 }

@@ -20,6 +20,27 @@ test('an emulated engine compares with nothing', () => {
   assert.match(r.missing, /emulated: 3 of 6 runs ran under emulation \(summary\.json storage\.emulated\): their numbers compare with nothing/);
 });
 
+test('a stand-in figure is the lab\'s own figure beside the seed\'s, never a verdict on the seed\'s words', () => {
+  // j:true at 0.9x j:false: the seed never measured j:true, so nothing is reproduced or contradicted
+  const root = tmpDir();
+  reps(root, { experiment: 'journal', engine: 'mmapv1', points: { 'j:false': 1000, 'j:true': 900 }, parameters: { params: { members_journal: 'on', commit_intervals_ms: [100] } }, step: () => ({ journal: true }) });
+  const rows = judged(root, '001-journal-jtrue');
+  assert.deepEqual(rows.map((x) => x.status), ['lab figure'], JSON.stringify(rows));
+  assert.match(rows[0].lab, /^j:true 900 vs j:false 1,000 ops\/s .*0\.90x \(95% CI/);
+  assert.match(rows[0].published, /0\.65-0\.70x/);
+  assert.equal(rows[0].p, null); // no test, so none in the claims' Holm family
+});
+
+test('a dropped cause: the seed\'s Windows junction is no part of the lab\'s Linux journal disk', () => {
+  const root = tmpDir();
+  reps(root, { experiment: 'journal', engine: 'mmapv1', points: { 'j:false': 1500 }, extra: { ...RS, storage: { journal_path: '/mnt/disk2' } }, step: () => ({ journal: true }) });
+  reps(root, { experiment: 'journal', engine: 'mmapv1', points: { 'j:false': 1000 }, extra: RS, step: () => ({ journal: true }) });
+  const r = one(root, '001-journal-disk');
+  assert.equal(r.status, 'lab figure', JSON.stringify(r));
+  assert.match(r.why, /the seed blamed a Windows junction and doubted the slowdown on Linux/);
+  assert.match(r.lab, /^journal apart 1,500 vs journal with data 1,000 ops\/s/);
+});
+
 test('"may tie" within the tie band is a tie, not reversed', () => {
   // w:0 3% slower than w:1 ("There's not much difference"), every other pair in order
   const order = { 'w:0': 3870, 'w:1': 3990, 'w:1+j': 1000, 'w:2': 1500, 'w:2+j': 500, majority: 1480, 'majority+j': 490 };
