@@ -111,6 +111,7 @@ function conditions(claim, bySide) {
   const c = claim.conditions || {};
   const fail = [];
   const differ = [];
+  const dim = claim.test?.dimension;
   const all = [...bySide.values()].flat();
   const count = (runs, pred) => runs.filter(pred).length;
   for (const [side, runs] of bySide) {
@@ -129,6 +130,14 @@ function conditions(claim, bySide) {
   // through QEMU or Rosetta) measure the emulator: README, such numbers "compare with nothing"
   const emulated = count(all, (r) => r.record?.storage?.emulated === true);
   if (emulated) fail.push(`emulated: ${emulated} of ${all.length} runs ran under emulation (summary.json storage.emulated): their numbers compare with nothing`);
+  // one path to the server for every side: mongos against the primary is the router's cost, not
+  // the engines' difference
+  const paths = uniq(all.map(kindOf));
+  if (paths.length > 1) fail.push(`topology: the sides ran through different paths (${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(kindOf)).join('+').replace(/_/g, ' ')}`).join(', ')}): one path for every side`);
+  // one journal place for every run, unless the journal's place is what the claim compares
+  const place = (r) => (r.record?.storage?.journal_path ? 'journal apart' : 'journal with data');
+  const places = uniq(all.map(place));
+  if (dim !== 'journal_path' && places.length > 1) fail.push(`journal place: ${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(place)).join(' and ')}`).join(', ')}: one journal place for every run (the journal's place is not this claim's dimension)`);
   if (c.topology) {
     const kinds = uniq(all.map(kindOf));
     const bad = kinds.filter((k) => !c.topology.need.includes(k));

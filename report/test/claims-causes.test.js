@@ -20,6 +20,33 @@ test('an emulated engine compares with nothing', () => {
   assert.match(r.missing, /emulated: 3 of 6 runs ran under emulation \(summary\.json storage\.emulated\): their numbers compare with nothing/);
 });
 
+test('one path and one journal place for every side, unless that is the claim\'s dimension', () => {
+  const root = tmpDir();
+  reps(root, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, ...WC1, extra: { topology: { kind: 'mongos' } } });
+  reps(root, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1300 }, ...WC1 });
+  const r = one(root, '004-insert');
+  assert.equal(r.status, 'not comparable', JSON.stringify(r));
+  assert.match(r.missing, /topology: the sides ran through different paths \(rocksdb replica set member, mmapv1 mongos|mmapv1 mongos, rocksdb replica set member\)/);
+  // one side's journal on its own disk
+  const disk = tmpDir();
+  reps(disk, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, ...WC1 });
+  reps(disk, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1300 }, ...WC1, extra: { ...RS, storage: { journal_path: '/mnt/disk2' } } });
+  assert.match(one(disk, '004-insert').missing, /journal place: .*rocksdb journal apart.*one journal place for every run/);
+  // 000-journal-disk's own runs (journal apart and beside the data) pooled into the durability order
+  const order = { 'w:0': 4000, 'w:1': 3990, 'w:1+j': 1000, 'w:2': 1500, 'w:2+j': 500, majority: 1480, 'majority+j': 490 };
+  const pooled = tmpDir();
+  reps(pooled, { experiment: 'writeconcern', engine: 'wiredtiger', points: order, extra: RS, step: () => ({ journal: true }) });
+  reps(pooled, { experiment: 'writeconcern', engine: 'wiredtiger', points: order, extra: { ...RS, storage: { journal_path: '/mnt/disk2' } }, step: () => ({ journal: true }) });
+  const w = one(pooled, '000-ordering');
+  assert.equal(w.status, 'not comparable', JSON.stringify(w));
+  assert.match(w.missing, /journal place: wiredtiger journal with data and journal apart/);
+  // along the journal's place itself, the two places are the claim
+  const apart = tmpDir();
+  reps(apart, { experiment: 'writeconcern', engine: 'wiredtiger', points: { 'w:1+j': 2000 }, extra: { ...RS, storage: { journal_path: '/mnt/disk2' } }, step: () => ({ journal: true }) });
+  reps(apart, { experiment: 'writeconcern', engine: 'wiredtiger', points: { 'w:1+j': 1000 }, extra: RS, step: () => ({ journal: true }) });
+  assert.equal(one(apart, '000-journal-disk').status, 'reproduced');
+});
+
 test('a stand-in figure is the lab\'s own figure beside the seed\'s, never a verdict on the seed\'s words', () => {
   // j:true at 0.9x j:false: the seed never measured j:true, so nothing is reproduced or contradicted
   const root = tmpDir();
