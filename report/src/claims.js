@@ -146,9 +146,12 @@ function conditions(claim, bySide) {
   }
   if (c.write_concern) {
     const ws = uniq(all.map((r) => r.parameters?.write_concern?.w));
-    const bad = ws.filter((w) => w !== undefined && w !== c.write_concern.w);
-    if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: w:${c.write_concern.w})`);
-    if (ws.includes(undefined)) differ.push('write concern: not recorded');
+    const allowed = [c.write_concern.w].flat();
+    const seedW = c.write_concern.seed ?? `w:${allowed.join(' or w:')}`;
+    const bad = ws.filter((w) => w !== undefined && !allowed.includes(w));
+    if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: ${seedW})`);
+    // not recorded is not met: the finding depends on it
+    if (ws.includes(undefined)) fail.push(`write concern: not recorded in ${count(all, (r) => r.parameters?.write_concern?.w === undefined)} of ${all.length} runs (the seed: ${seedW})`);
     // j where the claim states it (the seed's acknowledged writes waited for no journal): a run's j
     // not given is j:false, the server's default
     if (typeof c.write_concern.j === 'boolean') {
@@ -197,12 +200,15 @@ function conditions(claim, bySide) {
     const known = seen.filter((s) => s.data !== null && s.mem !== null);
     const wrong = known.filter((s) => (need === 'exceeds' ? s.data <= s.mem : s.data >= s.mem));
     // where the memory is not recorded (a --uri run), data below every profile's memory did not
-    // exceed it: a finding about data beyond memory is not tested on a few thousand documents
-    const floor = need === 'exceeds' ? leastProfileMemory(memories) : null;
+    // exceed it: a finding about data beyond memory is not tested on a few thousand documents,
+    // and a finding about data that fits holds there
+    const floor = leastProfileMemory(memories);
     const small = floor ? seen.filter((s) => s.data !== null && s.mem === null && s.data < floor) : [];
+    // unknown is never met: no footprint, or no memory and data above the least profile's
+    const unknown = all.length - known.length - (need === 'fits' ? small.length : 0);
     if (wrong.length) fail.push(`data against memory: ${MB(wrong[0].data)} of data and indexes ${need === 'exceeds' ? 'fit in' : 'exceed'} ${MB(wrong[0].mem)} of memory in ${wrong.length} of ${all.length} runs (the seed: ${c.data_vs_memory.seed})`);
-    else if (small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
-    else if (known.length < all.length) differ.push(`data against memory: not known in ${all.length - known.length} of ${all.length} runs (no profile or no footprint; the seed's data ${need === 'exceeds' ? 'did not fit in' : 'fit in'} RAM)`);
+    else if (need === 'exceeds' && small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
+    else if (unknown > 0) fail.push(`data against memory: not known in ${unknown} of ${all.length} runs (no profile or no footprint recorded; the seed: ${c.data_vs_memory.seed})`);
   }
   // always different: the engine line and the hardware
   const lines = uniq(all.map((r) => `${dimensionValue(r, 'engine')} on ${r.identity.server.process ?? 'server'} ${r.identity.server.version ?? '?'}`)).join(', ');

@@ -47,6 +47,25 @@ test('one path and one journal place for every side, unless that is the claim\'s
   assert.equal(one(apart, '000-journal-disk').status, 'reproduced');
 });
 
+test('unknown is never met: data against memory not recorded, the write concern of a single mongod\'s import', () => {
+  // 1M documents, no footprint and no profile: nothing says the data did not fit in RAM
+  const root = tmpDir();
+  for (const [engine, rate] of [['mmapv1', 1000], ['rocksdb', 1300]]) reps(root, { experiment: 'experiment1', engine, points: { 'clients-1': rate }, extra: { ...RS, profile: null, footprint: null }, parameters: W(1000000) });
+  const r = one(root, '004-insert');
+  assert.equal(r.status, 'not comparable', JSON.stringify(r));
+  assert.match(r.missing, /data against memory: not known in 6 of 6 runs .*the seed: "The dataset of 10M records does not fit in RAM\."/);
+  // the seed's mongoimport into one mongod waited for no other member: w:majority imports are not it
+  const maj = tmpDir();
+  const journal = (wc) => {
+    reps(maj, { experiment: 'journal', engine: 'mmapv1', points: { 'j:false': 670 }, parameters: { write_concern: wc, params: { members_journal: 'on', commit_intervals_ms: [100] } }, step: () => ({ journal: true }) });
+    reps(maj, { experiment: 'journal', engine: 'mmapv1', points: { 'journal off': 1000 }, parameters: { write_concern: wc, params: { members_journal: 'off' } }, step: () => ({ journal: false }) });
+  };
+  journal({ w: 'majority' });
+  const m = one(maj, '001-journal');
+  assert.equal(m.status, 'not comparable', JSON.stringify(m));
+  assert.match(m.missing, /write concern: w:majority \(the seed: mongoimport into one mongod/);
+});
+
 test('a stand-in figure is the lab\'s own figure beside the seed\'s, never a verdict on the seed\'s words', () => {
   // j:true at 0.9x j:false: the seed never measured j:true, so nothing is reproduced or contradicted
   const root = tmpDir();
