@@ -312,23 +312,19 @@ function runAggregate(runs, side, metric) {
   return { side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 
-// The step where the two sides together do most: the highest product of their geometric means.
-// Under no difference the product carries no information on the ratio (their logs' sum and
-// difference are independent), so choosing on it does not favour either side.
-function commonPeak(na, nb, a, b, min = 2) {
-  const names = uniq([...na, ...nb].flatMap((r) => r.points.map((p) => p.name)));
-  let best = null;
-  for (const n of names) {
-    const A = aggregate(na, n, a);
-    const B = aggregate(nb, n, b);
-    if (!A || !B) continue;
-    // steps where both sides have their minimum of usable runs come first
-    const tier = (A.verdict_samples.length >= min && B.verdict_samples.length >= min ? 2 : 0) + (A.verdict_samples.length && B.verdict_samples.length ? 1 : 0);
-    const score = tier ? Math.log(geo(A.verdict_samples)) + Math.log(geo(B.verdict_samples)) : -Infinity;
-    if (!best || tier > best.tier || (tier === best.tier && score > best.score)) best = { n, A, B, score, tier };
-  }
-  return best;
+// sideMax(runs, side, min) -> the step where this side does most: the highest geometric mean of its
+// usable runs among the steps with at least min of them (else any with one): each engine's own
+// "Max throughput", as seeds/004 read it off each engine's own curve.
+function sideMax(runs, side, min) {
+  const aggs = uniq(runs.flatMap((r) => r.points.map((p) => p.name))).map((n) => aggregate(runs, n, side)).filter((a) => a?.verdict_samples.length);
+  const enough = (a) => Number(a.verdict_samples.length >= min);
+  aggs.sort((x, y) => enough(y) - enough(x) || geo(y.verdict_samples) - geo(x.verdict_samples));
+  return aggs[0]?.point ?? null;
 }
+// One step of each run, renamed, so that two sides' maxima at different steps are one point for
+// aggregate() and verdict() alike.
+const MAX = 'max';
+const atStep = (runs, name, as = MAX) => runs.map((r) => ({ ...r, points: r.points.filter((p) => p.name === name).map((p) => ({ ...p, name: as })) }));
 
 const minRunsWhy = (claim, usable) => `needs at least ${claim.minimum?.runs ?? 2} usable runs a side (have ${usable.join(' and ')})`;
 const labText = (o, A, B, a, b, unit, v) => `${a} ${num(geo(A.verdict_samples))} vs ${b} ${num(geo(B.verdict_samples))} ${unit} (geometric means): ${fmt(o.ratio)}x (95% CI ${fmt(o.ci[0])}-${fmt(o.ci[1])}, ${v.usable.join(' and ')} runs)`;
@@ -359,10 +355,12 @@ function evalRatio(claim, results) {
       if (!A.verdict_samples.length || !B.verdict_samples.length) return row(claim, 'not comparable', { missing: `needs ${t.record}`, why: `the runs hold no ${t.metric}; runs: ${runsNeeded(claim)}`, ...extra });
       return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra);
     }
-    if (t.point === 'peak') {
-      const pk = commonPeak(na, nb, t.numerator, t.denominator, claim.minimum?.runs ?? 2);
-      if (!pk) return row(claim, 'not comparable', { missing: 'needs a step measured on both sides', why: 'no step measured on both sides', ...extra });
-      return ratioRow(claim, pk.A, pk.B, [t.numerator, t.denominator], `${pk.n} (the step where both together do most)`, 'ops/s', extra);
+    if (t.point === 'max') {
+      const min = claim.minimum?.runs ?? 2;
+      const [pa, pb] = [sideMax(na, t.numerator, min), sideMax(nb, t.denominator, min)];
+      if (!pa || !pb) return row(claim, 'inconclusive', { lab: `no usable step on ${!pa ? t.numerator : t.denominator}`, why: `needs at least ${min} usable runs a side (${!pa ? t.numerator : t.denominator} has none at any step)`, ...extra });
+      const [A, B] = [aggregate(atStep(na, pa), MAX, t.numerator), aggregate(atStep(nb, pb), MAX, t.denominator)];
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra);
     }
     const [pa, pb] = [t.points?.[t.numerator] ?? t.point, t.points?.[t.denominator] ?? t.point];
     const A = aggregate(na, pa, t.numerator);

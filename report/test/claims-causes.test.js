@@ -47,6 +47,25 @@ test('one path and one journal place for every side, unless that is the claim\'s
   assert.equal(one(apart, '000-journal-disk').status, 'reproduced');
 });
 
+test('"Max throughput": each engine\'s own maximum, at whatever step it reaches it', () => {
+  const ex = { extra: RS, parameters: P(1000000) };
+  const make = (experiment, mmap, rocks) => {
+    const root = tmpDir();
+    reps(root, { experiment, engine: 'mmapv1', points: mmap, ...ex });
+    reps(root, { experiment, engine: 'rocksdb', points: rocks, ...ex });
+    return root;
+  };
+  // mmapv1 peaks at 5000, rocksdb at 4500: TokuMX's stand-in does not peak higher (where both
+  // together do most, clients-2, rocksdb 4500 against mmapv1 3000 would have said it does)
+  const ru = one(make('experiment2', { 'clients-1': 5000, 'clients-2': 3000 }, { 'clients-1': 2000, 'clients-2': 4500 }), '004-read-update');
+  assert.equal(ru.status, 'contradicted', JSON.stringify(ru));
+  assert.match(ru.lab, /rocksdb 4,500 vs mmapv1 5,000 ops\/s .*\(95% CI [\d.]+-[\d.]+, 3 and 3 runs\) at each side's maximum \(rocksdb at clients-2, mmapv1 at clients-1\)/);
+  // the seed's reads: 8516 against 8104 at their own maxima are about equal
+  const rd = one(make('experiment3', { 'clients-1': 8516, 'clients-2': 6000 }, { 'clients-1': 5000, 'clients-2': 8104 }), '004-reads');
+  assert.equal(rd.status, 'reproduced', JSON.stringify(rd));
+  assert.ok(Math.abs(rd.ratio - 8516 / 8104) < 0.01, rd.ratio);
+});
+
 test('unknown is never met: data against memory not recorded, the write concern of a single mongod\'s import', () => {
   // 1M documents, no footprint and no profile: nothing says the data did not fit in RAM
   const root = tmpDir();

@@ -194,7 +194,7 @@ function runsFor(c, v = {}) {
   else if (t.kind === 'replication') for (const s of [t.flagged, t.steady]) add(s, { points: { 'clients-1': 1000 } });
   else if (t.kind === 'cost') add('wiredtiger', { points: { [t.case]: 670, [t.baseline]: 1000 } });
   else if (t.dimension === 'engine' && t.kind === 'ordering') add('wiredtiger', { points: Object.fromEntries(t.pairs.flat().map((p, i) => [p, 1000 - i])) });
-  else if (t.dimension === 'engine') for (const s of [t.numerator, t.denominator]) add(s, { points: t.point === 'peak' || t.kind === 'steadiness' ? two : { [t.point]: 1000 } });
+  else if (t.dimension === 'engine') for (const s of [t.numerator, t.denominator]) add(s, { points: t.point === 'max' || t.kind === 'steadiness' ? two : { [t.point]: 1000 } });
   else if (t.dimension === 'members_journal') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: { [t.points[s]]: 1000 }, params: { members_journal: s === 'journal off' ? 'off' : 'on' } });
   else if (t.dimension === 'journal_path') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'wiredtiger', points: { [t.point]: 1000 }, journal_path: s === 'journal apart' ? '/mnt/disk2' : undefined });
   else for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: { [t.point]: 1000 }, labels: { [t.dimension]: s } });
