@@ -28,6 +28,8 @@ const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
 const { dataDirPerDoc } = require('./data-dir');
 const { stepExclusion } = require('../../common/step-exclusion');
+// the order and drift guard every verdict of the summary passes (compare.js buildSet)
+const { guardVerdict, runOrder, notInterleaved } = require('./drift');
 
 const ALPHA = 1 - LEVEL;
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
@@ -86,10 +88,13 @@ function sets(results, t) {
     }
     return fingerprint(key);
   };
-  const sided = results.filter((x) => x.experiment === t.experiment && x.complete)
+  const sided = results.filter((x) => x.experiment === t.experiment)
     .map((r) => ({ r, v: sideOf(r, t) })).filter((x) => x.v !== null);
-  return [...groupBy(sided, (x) => keyOf(x.r)).values()]
-    .map((xs) => ({ runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r) }));
+  // every: each side's runs, incomplete ones too: the order guard reads how the runs were made
+  return [...groupBy(sided, (x) => keyOf(x.r)).values()].map((all) => {
+    const xs = all.filter((x) => x.r.complete);
+    return { runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r), every: groupBy(all, (x) => x.v, (x) => x.r) };
+  }).filter((s) => s.runs.length);
 }
 
 const kindOf = (r) => String(r.description?.topology ?? 'not recorded').split(',')[0];
@@ -240,8 +245,9 @@ function choose(claim, results, needed, filter = () => true) {
   };
   const scored = cands.map((s) => {
     const bySide = new Map(needed.map((n) => [n, s.sides.get(n)]));
+    const every = new Map(needed.map((n) => [n, s.every.get(n)]));
     const runs = [...bySide.values()].flat();
-    return { set: s, bySide, cond: conditions(claim, bySide), h: held(runs), d: dist(s), n: runs.length };
+    return { set: s, bySide, every, cond: conditions(claim, bySide), h: held(runs), d: dist(s), n: runs.length };
   });
   scored.sort((a, b) => (a.cond.fail.length > 0) - (b.cond.fail.length > 0) || b.h - a.h || a.d - b.d || b.n - a.n);
   return scored[0];
@@ -322,18 +328,41 @@ function sideMax(runs, side, min) {
   return aggs[0]?.point ?? null;
 }
 // One step of each run, renamed, so that two sides' maxima at different steps are one point for
-// aggregate() and verdict() alike.
+// aggregate(), verdict() and the order and drift guard alike.
 const MAX = 'max';
 const atStep = (runs, name, as = MAX) => runs.map((r) => ({ ...r, points: r.points.filter((p) => p.name === name).map((p) => ({ ...p, name: as })) }));
+
+// guarded(v, names, every, point) -> the verdict through the order and drift guard the summary
+// applies to every verdict (drift.js guardVerdict, as compare.js buildSet calls it), on every run
+// of the two sides, incomplete ones too. A figure that is no step's ops/s (a run's footprint, its
+// seconds outside dips) has no drift test of its own: its order is guarded as capacity.js guards
+// its capacities (runOrder, notInterleaved).
+function guarded(v, names, every, point) {
+  const sides = names.map((n) => every?.get(n) ?? []);
+  if (point) return guardVerdict(v, { point, names, sides, usable: (p) => stepExclusion(p) === null });
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null, started_at: r.started_at ?? null });
+  const [a, b] = sides.map((rs) => rs.map(place));
+  const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete).map(place));
+  const { order, first } = runOrder(a, b, ua, ub);
+  return order === 'sequential' && ['verdict', 'no-difference'].includes(v.status) ? notInterleaved(v, v.point, names, first) : v;
+}
 
 const minRunsWhy = (claim, usable) => `needs at least ${claim.minimum?.runs ?? 2} usable runs a side (have ${usable.join(' and ')})`;
 const labText = (o, A, B, a, b, unit, v) => `${a} ${num(geo(A.verdict_samples))} vs ${b} ${num(geo(B.verdict_samples))} ${unit} (geometric means): ${fmt(o.ratio)}x (95% CI ${fmt(o.ci[0])}-${fmt(o.ci[1])}, ${v.usable.join(' and ')} runs)`;
 
-// ratioRow(claim, A, B, names, where, unit, extra): verdict, minimum, judge.
-function ratioRow(claim, A, B, [a, b], where, unit, extra) {
-  const v = verdict(where, A, B);
+// ratioRow(claim, A, B, names, where, unit, extra, guard): verdict, the order and drift guard
+// (guard: { every, point }, as guarded() reads them; none where both sides are cases of the same
+// runs), minimum, judge.
+function ratioRow(claim, A, B, [a, b], where, unit, extra, guard = null) {
+  const v0 = verdict(where, A, B);
+  const v = guard ? guarded(v0, [a, b], guard.every, guard.point) : v0;
   const min = claim.minimum?.runs ?? 2;
   if (v.usable.some((n) => n < min)) return row(claim, 'inconclusive', { lab: `${v.usable.join(' and ')} usable runs at ${where}`, why: `${minRunsWhy(claim, v.usable)}${v.ci ? '' : `: ${v.sentence}`}`, ...extra });
+  // no verdict where the summary gives none: sides one after the other, or runs that drift
+  if (v.status === 'not-interleaved' || v.status === 'drift') {
+    const o0 = oriented(v0, a);
+    return row(claim, 'inconclusive', { lab: `${labText(o0, A, B, a, b, unit, v0)} at ${where}`, ratio: o0.ratio, why: `no verdict, as in the summary: ${v.sentence}`, ...extra });
+  }
   const o = oriented(v, a);
   if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, ...extra });
   // a stand-in's figure (the lab's own quantity, or the seed's cause absent here): shown beside the
@@ -353,20 +382,24 @@ function evalRatio(claim, results) {
     if (record) {
       const [A, B] = [runAggregate(na, t.numerator, t.metric), runAggregate(nb, t.denominator, t.metric)];
       if (!A.verdict_samples.length || !B.verdict_samples.length) return row(claim, 'not comparable', { missing: `needs ${t.record}`, why: `the runs hold no ${t.metric}; runs: ${runsNeeded(claim)}`, ...extra });
-      return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra);
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra, { every: pick.every, point: null });
     }
     if (t.point === 'max') {
       const min = claim.minimum?.runs ?? 2;
       const [pa, pb] = [sideMax(na, t.numerator, min), sideMax(nb, t.denominator, min)];
       if (!pa || !pb) return row(claim, 'inconclusive', { lab: `no usable step on ${!pa ? t.numerator : t.denominator}`, why: `needs at least ${min} usable runs a side (${!pa ? t.numerator : t.denominator} has none at any step)`, ...extra });
+      const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa)], [t.denominator, atStep(pick.every.get(t.denominator), pb)]]);
       const [A, B] = [aggregate(atStep(na, pa), MAX, t.numerator), aggregate(atStep(nb, pb), MAX, t.denominator)];
-      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra);
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every, point: MAX });
     }
     const [pa, pb] = [t.points?.[t.numerator] ?? t.point, t.points?.[t.denominator] ?? t.point];
     const A = aggregate(na, pa, t.numerator);
     const B = aggregate(nb, pb, t.denominator);
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
-    return ratioRow(claim, A, B, [t.numerator, t.denominator], pa === pb ? pa : `${pa} vs ${pb}`, 'ops/s', extra);
+    // one point for both sides where each reads its own step (001's j:false against journal off)
+    const where = pa === pb ? pa : `${pa} vs ${pb}`;
+    const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, where)], [t.denominator, atStep(pick.every.get(t.denominator), pb, where)]]);
+    return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every, point: where });
   };
   const needed = [t.numerator, t.denominator];
   if (t.per_engine) {
@@ -395,7 +428,7 @@ function evalSteadiness(claim, results) {
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
   const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure), steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
-  return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ })];
+  return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ }, { every: pick.every, point: null })];
 }
 
 // per-side kinds: each side value of the dimension, its own chosen set.
@@ -423,10 +456,11 @@ function evalCost(claim, results) {
   });
 }
 
-// ordering: each pair [a, b] of cases (or of sides at one point): a faster than b.
+// ordering: each pair [a, b] of cases (or of sides at one point): a faster than b. guardOf(v, a, b):
+// the order and drift guard for a pair of sides (none for cases of the same runs).
 // A pair that may tie ("There's not much difference") is reversed only below the tie band
 // (test.tie_band, the claims' "about equal"): within it, it ties as the seed said it may.
-function orderPairs(claim, aggOf) {
+function orderPairs(claim, aggOf, guardOf = (v) => v) {
   const t = claim.test;
   const tie = (a, b) => (t.may_tie || []).some(([x, y]) => x === a && y === b);
   const tieLow = t.tie_band?.[0] ?? 1;
@@ -439,9 +473,11 @@ function orderPairs(claim, aggOf) {
     // nothing of the case was measured, and no more runs on that server would measure it
     const ignored = (x) => x.runs > 0 && (x.excluded?.server_ignores ?? 0) === x.runs;
     if (ignored(A) || ignored(B)) return { a, b, state: 'untestable' };
-    const v = verdict(`${a} vs ${b}`, A, B);
-    const o = oriented(v, a);
+    const v0 = verdict(`${a} vs ${b}`, A, B);
+    const v = guardOf(v0, a, b);
+    const o = oriented(v0, a);
     if (!o || v.usable.some((n) => n < min)) return { a, b, state: 'unmeasured', why: v.sentence };
+    if (v.status === 'not-interleaved' || v.status === 'drift') return { a, b, state: 'unguarded', ratio: o.ratio, why: v.sentence, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
     if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
     const low = tie(a, b) ? tieLow : 1;
     const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < low ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
@@ -454,11 +490,11 @@ function orderPairs(claim, aggOf) {
   const rev = pairs.filter((p) => p.state === 'reversed');
   if (rev.length) return row(claim, 'contradicted', { lab, pairs, p: Math.min(1, Math.min(...rev.map((p) => p.p)) * pairs.length), why: `reversed: ${of('reversed').join(', ')} (interval clear of 1.0)` });
   if (of('untestable').length) return row(claim, 'not comparable', { lab, pairs, missing: `a server that does what ${of('untestable').join(', ')} ask`, why: `cannot be tested on this server: it ignores what ${of('untestable').join(', ')} ask (its product documents it: loader/src/products.js)` });
-  const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval')];
+  const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval'), ...of('unguarded')];
   if (!open.length && need.every((p) => p.state === 'ordered')) {
     return row(claim, 'reproduced', { lab, pairs, p: Math.max(...need.map((p) => p.p)), why: `every pair in order${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may` : ''}` });
   }
-  const why = [of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('no-interval').length ? `no interval (identical values): ${of('no-interval').join(', ')}` : '', of('unmeasured').length ? `too few usable runs (at least ${min} a side): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
+  const why = [of('unguarded').length ? `no verdict, as in the summary: ${pairs.filter((p) => p.state === 'unguarded').map((p) => p.why).join('; ')}` : '', of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('no-interval').length ? `no interval (identical values): ${of('no-interval').join(', ')}` : '', of('unmeasured').length ? `too few usable runs (at least ${min} a side): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
   return row(claim, 'inconclusive', { lab, pairs, why, p: pairs.some((x) => typeof x.p === 'number') ? 1 : null });
 }
 
@@ -469,7 +505,8 @@ function evalOrdering(claim, results) {
   const pick = choose(claim, results, names);
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
-  return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n)), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
+  const guardOf = (v, a, b) => guarded(v, [a, b], pick.every, t.point);
+  return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n), guardOf), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
 }
 
 // A usable point's latency: the geometric mean over its ops of latency_us.p50 (ms shown).

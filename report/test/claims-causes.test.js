@@ -11,6 +11,26 @@ const { RS, W, P, reps, one, judged } = require('./support/claim-runs');
 const at = (k) => new Date(Date.parse('2026-11-01T00:00:00Z') + k * 60000).toISOString();
 const WC1 = { extra: RS, parameters: W(10000000) };
 
+test('order and drift: one engine\'s runs all before the other\'s give no verdict, as in the summary', () => {
+  // no engine effect, +4% a run from the host: mmapv1 runs first, rocksdb after (what separate
+  // ./run.sh EXPERIMENT --engine E --repeat 3 commands make)
+  const seq = tmpDir();
+  reps(seq, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, spread: [1, 1.04, 1.04 ** 2], startedAt: (i) => at(i), ...WC1 });
+  reps(seq, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1000 }, spread: [1.04 ** 3, 1.04 ** 4, 1.04 ** 5], startedAt: (i) => at(3 + i), ...WC1 });
+  const r = one(seq, '004-insert');
+  assert.equal(r.status, 'inconclusive', JSON.stringify(r));
+  assert.match(r.why, /no verdict, as in the summary: clients-1: no verdict: mmapv1 ran before rocksdb .*not interleaved/);
+  assert.match(r.lab, /^rocksdb [\d,]+ vs mmapv1 [\d,]+ ops\/s/); // the ratio stays shown
+  assert.equal(r.ci, null);
+  // the same runs interleaved (ABBA, as ./run.sh compare runs them) with a real difference: a verdict
+  const abba = tmpDir();
+  const order = [0, 3, 4, 7];
+  const other = [1, 2, 5, 6];
+  reps(abba, { experiment: 'experiment1', engine: 'mmapv1', n: 4, points: { 'clients-1': 1000 }, spread: [0.99, 1, 1.01, 1], startedAt: (i) => at(order[i]), ...WC1 });
+  reps(abba, { experiment: 'experiment1', engine: 'rocksdb', n: 4, points: { 'clients-1': 1300 }, spread: [1, 0.99, 1.01, 1], startedAt: (i) => at(other[i]), ...WC1 });
+  assert.equal(one(abba, '004-insert').status, 'reproduced');
+});
+
 test('an emulated engine compares with nothing', () => {
   const root = tmpDir();
   reps(root, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, ...WC1 });

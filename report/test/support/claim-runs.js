@@ -30,11 +30,13 @@ const SEED_MEMORY = {
   experiment3: { profile: 'seed2013', footprint: { end: { data_bytes: 2e8, index_bytes: 2e7 } } },
 };
 
-function reps(root, { experiment, engine, points, spread = [0.99, 1, 1.01], extra = {}, step = null, n = 3, parameters = {}, p50 = null, reported }) {
+// startedAt(i): a run's start, when the test gives the order (else every run starts at once: no order)
+function reps(root, { experiment, engine, points, spread = [0.99, 1, 1.01], extra = {}, step = null, n = 3, parameters = {}, p50 = null, reported, startedAt = null }) {
   for (let i = 0; i < n; i++) {
     const f = spread[i % spread.length];
     const dir = makeRun(root, {
       experiment, engine, stamp: `20261101T00${String(seq++).padStart(4, '0')}Z`, extra: { ...SEED_MEMORY[experiment], ...extra }, parameters,
+      ...(startedAt ? { started_at: startedAt(i) } : {}),
       steps: Object.entries(points).map(([name, rate]) => ({ name, clients: /^clients-(\d+)/.exec(name) ? Number(/^clients-(\d+)/.exec(name)[1]) : 1, ops: { insert: { rate: rate * f, ...(p50 ? { p: { p50: p50[name] * (2 - f), p99: 9000, p999: 9000 } } : {}) } } })),
     });
     if (step || reported !== undefined) {
