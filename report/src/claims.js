@@ -61,6 +61,10 @@ function leastProfileMemory(memories) {
   return mems.length ? Math.min(...mems) : null;
 }
 
+// The run's own value along a dimension: its engine label (a ./run.sh compare --uri side's name),
+// else the label.
+const rawSide = (r, dim) => (dim === 'engine' ? dimensionValue(r, 'engine') : r.labels[dim]);
+
 // The value of run r along a claim's dimension: the engine, where the journal lives, whether the
 // members ran without a journal, or a label (test.match 'prefix': the claim's side its value
 // starts with, so os=ubuntu-24.04 is the side 'ubuntu').
@@ -68,9 +72,8 @@ function sideOf(r, t) {
   const dim = t.dimension;
   if (dim === 'journal_path') return r.record?.storage?.journal_path ? 'journal apart' : 'journal with data';
   if (dim === 'members_journal') return r.parameters?.params?.members_journal === 'off' ? 'journal off' : 'journal on';
-  if (dim === 'engine') return dimensionValue(r, 'engine');
-  const v = r.labels[dim];
-  if (v === undefined) return null;
+  const v = rawSide(r, dim);
+  if (v === undefined || v === null) return null;
   if (t.match !== 'prefix') return v;
   const names = [t.numerator, t.denominator, ...(t.pairs || []).flat()].filter(Boolean);
   return names.find((n) => String(v).toLowerCase().startsWith(n)) ?? null;
@@ -116,6 +119,9 @@ function conditions(claim, bySide) {
   const c = claim.conditions || {};
   const fail = [];
   const differ = [];
+  // weak: what leaves a reproduction unshown but a contradiction standing (a smaller oplog than the
+  // seed's makes secondaries fall off sooner: staying caught up on it holds a fortiori)
+  const weak = [];
   const dim = claim.test?.dimension;
   const all = [...bySide.values()].flat();
   const count = (runs, pred) => runs.filter(pred).length;
@@ -183,7 +189,7 @@ function conditions(claim, bySide) {
   // systems, never one side's repetitions (as two servers under one label are two sides)
   if (claim.test?.match === 'prefix') {
     for (const [side, runs] of bySide) {
-      const vs = uniq(runs.map((r) => r.labels[claim.test.dimension]));
+      const vs = uniq(runs.map((r) => rawSide(r, claim.test.dimension)));
       if (vs.length > 1) fail.push(`label: the ${side} runs carry ${vs.map((v) => `${claim.test.dimension}=${v}`).join(', ')}: one system a side, as the seed ran`);
     }
   }
@@ -215,12 +221,32 @@ function conditions(claim, bySide) {
     else if (need === 'exceeds' && small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
     else if (unknown > 0) fail.push(`data against memory: not known in ${unknown} of ${all.length} runs (no profile or no footprint recorded; the seed: ${c.data_vs_memory.seed})`);
   }
+  // one server build on every side where the seed ran one ("All nodes also ran MongoDB 2.0.2"):
+  // along the engine label (./run.sh compare --uri sides) the alike sets span servers
+  if (c.same_server) {
+    const builds = uniq(all.map((r) => fingerprint(r.identity.server)));
+    if (builds.length > 1) fail.push(`server: the sides run ${builds.length} different servers (versions ${uniq(all.map((r) => r.identity.server.version)).join(', ')}; the seed: ${c.same_server.seed})`);
+  }
+  // the oplog's size (summary.json storage: what the member reports, else what the lab started):
+  // below the seed's, not the seed's condition; with below_weakens, a reproduction is not shown
+  // on it while a contradiction stands
+  if (c.oplog) {
+    const mb = all.map((r) => r.record?.storage?.oplog_mb_reported ?? r.record?.storage?.oplog_mb ?? null);
+    const shown = uniq(mb.map((v) => (v === null ? 'not recorded' : `${v.toLocaleString('en-US')} MB`))).join(', ');
+    if (mb.includes(null)) fail.push(`oplog: not recorded in ${count(mb, (v) => v === null)} of ${all.length} runs (the seed: ${c.oplog.seed})`);
+    else if (mb.some((v) => v < c.oplog.min_mb)) (c.oplog.below_weakens ? weak : fail).push(`oplog: ${shown}, below the seed's ${c.oplog.min_mb.toLocaleString('en-US')} MB (the seed: ${c.oplog.seed})`);
+  }
+  // labels the finding is about (seeds/002's instance size): every run carries the value
+  for (const [k, want] of Object.entries(c.labels || {})) {
+    const off = all.filter((r) => r.labels?.[k] !== want.value);
+    if (off.length) fail.push(`label: ${k}=${uniq(off.map((r) => r.labels?.[k] ?? 'not set')).join(', ')} in ${off.length} of ${all.length} runs (the claim needs ${k}=${want.value}: ${want.seed})`);
+  }
   // always different: the engine line and the hardware
   const lines = uniq(all.map((r) => `${dimensionValue(r, 'engine')} on ${r.identity.server.process ?? 'server'} ${r.identity.server.version ?? '?'}`)).join(', ');
   differ.unshift(`engine line: ${lines || 'no runs'} (seed: ${claim.seed_setup?.engines ?? '?'})`);
   const hw = uniq(all.map((r) => `${r.description.host_cpus} CPUs${r.profile ? `, profile ${r.profile}` : ''}`)).join(', ');
   differ.splice(1, 0, `hardware: ${hw || '-'} (seed: ${claim.seed_setup?.hardware ?? '?'})`);
-  return { fail: uniq(fail), differ: uniq(differ) };
+  return { fail: uniq(fail), differ: uniq(differ), weak: uniq(weak) };
 }
 
 // choose(claim, results, needed) -> { set, bySide, cond } or { none: why }: among the alike sets
@@ -229,7 +255,7 @@ function conditions(claim, bySide) {
 // the seed's scale, then with most runs.
 function choose(claim, results, needed, filter = () => true) {
   const t0 = claim.test;
-  const pts = uniq([...(t0.dimension === 'engine' && t0.pairs ? t0.pairs.flat() : []), t0.case, t0.baseline].filter(Boolean));
+  const pts = uniq([...(t0.dimension === 'engine' && t0.pairs && !t0.point ? t0.pairs.flat() : []), t0.case, t0.baseline].filter(Boolean));
   const held = (runs) => pts.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
   const t = claim.test;
   const all = sets(results, t).filter(filter);
@@ -500,7 +526,9 @@ function orderPairs(claim, aggOf, guardOf = (v) => v) {
 
 function evalOrdering(claim, results) {
   const t = claim.test;
-  if (t.dimension === 'engine') return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
+  // pairs of cases within each side's runs, unless the pairs are sides at one point (test.point:
+  // ./run.sh compare --uri sides, named by the engine label)
+  if (t.dimension === 'engine' && !t.point) return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
   const names = uniq(t.pairs.flat());
   const pick = choose(claim, results, names);
   if (pick.none) return [notComparable(claim, pick.none)];
@@ -576,8 +604,21 @@ function evalDips(claim, results) {
     const min = claim.minimum || {};
     if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on measured steps${long ? ` of ${long} s or more, as its cause comes ${t.cause_period ?? 'periodically'}` : ''} (have ${withRec.length})` });
     if (dips.length < (min.dips ?? 1)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.dips ?? 1} dips to attribute (have ${dips.length})` });
-    if (hit * 2 >= dips.length) return row(claim, 'reproduced', { lab, why: `at least half the dips during a ${t.cause}` });
-    if (hit === 0) return row(claim, 'contradicted', { lab, why: `no dip during a ${t.cause}` });
+    // the seed's period ("every minute"): the median gap between successive dips of a step
+    const gaps = t.period_s ? withRec.flatMap((r) => usable(r).flatMap((p) => {
+      const at = (p.stability.dips || []).map((d) => Date.parse(d.start)).filter(Number.isFinite).sort((x, y) => x - y);
+      return at.slice(1).map((x, i) => (x - at[i]) / 1000);
+    })) : [];
+    const gap = gaps.length ? [...gaps].sort((x, y) => x - y)[gaps.length >> 1] : null;
+    const [g0, g1] = t.period_band ?? [];
+    const periodic = !t.period_s || (gap !== null && gap >= g0 && gap <= g1);
+    const periodText = t.period_s ? `; median gap between dips ${gap === null ? 'none (one dip a step)' : `${Math.round(gap)} s`} (the seed: every ${t.period_s} s, ${g0}-${g1} s)` : '';
+    if (hit * 2 >= dips.length && periodic) return row(claim, 'reproduced', { lab: lab + periodText, why: `at least half the dips during a ${t.cause}${t.period_s ? ', about once a minute' : ''}` });
+    if (hit * 2 >= dips.length) return row(claim, 'inconclusive', { lab: lab + periodText, why: `at least half the dips during a ${t.cause}, but not the seed's period` });
+    // a cause the record cannot see (the kernel's own writeback): its absence from the record
+    // contradicts nothing
+    if (hit === 0 && t.unrecorded) return row(claim, 'inconclusive', { lab: lab + periodText, why: `no dip during a ${t.cause}; not contradicted: ${t.unrecorded}` });
+    if (hit === 0) return row(claim, 'contradicted', { lab: lab + periodText, why: `no dip during a ${t.cause}` });
     return row(claim, 'inconclusive', { lab, why: `fewer than half the dips during a ${t.cause}` });
   });
 }
@@ -598,6 +639,7 @@ function evalReplication(claim, results) {
   const extra = { lab, differences: pick.cond.differ };
   const [minA, minB] = [claim.minimum?.runs ?? 3, claim.minimum?.runs_steady ?? 1];
   if (a.n < minA || b.n < minB) return [row(claim, 'inconclusive', { ...extra, why: `needs at least ${minA} ${t.flagged} and ${minB} ${t.steady} run(s) with the record (have ${a.n} and ${b.n})` })];
+  if (a.flagged === a.n && b.flagged === 0 && pick.cond.weak.length) return [row(claim, 'inconclusive', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did; not the seed's conditions for a reproduction: ${pick.cond.weak.join('; ')}` })];
   if (a.flagged === a.n && b.flagged === 0) return [row(claim, 'reproduced', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did` })];
   if (a.flagged === 0) return [row(claim, 'contradicted', { ...extra, why: `no ${t.flagged} run's secondaries fell behind` })];
   return [row(claim, 'inconclusive', { ...extra, why: a.flagged < a.n ? `${t.flagged} fell behind in ${a.flagged} of ${a.n} runs, not every one` : `${t.steady} fell behind too` })];

@@ -29,6 +29,12 @@ test('order and drift: one engine\'s runs all before the other\'s give no verdic
   reps(abba, { experiment: 'experiment1', engine: 'mmapv1', n: 4, points: { 'clients-1': 1000 }, spread: [0.99, 1, 1.01, 1], startedAt: (i) => at(order[i]), ...WC1 });
   reps(abba, { experiment: 'experiment1', engine: 'rocksdb', n: 4, points: { 'clients-1': 1300 }, spread: [1, 0.99, 1.01, 1], startedAt: (i) => at(other[i]), ...WC1 });
   assert.equal(one(abba, '004-insert').status, 'reproduced');
+  // a ratio between two sides at one point in an ordering (003's systems) is guarded alike
+  const os = tmpDir();
+  [['ubuntu', 2725], ['centos', 2119], ['freebsd', 1436]].forEach(([name, rate], k) => reps(os, { experiment: 'gridfs', engine: name, reported: 'wiredTiger', points: { upload: rate }, startedAt: (i) => at(k * 3 + i) }));
+  const o = one(os, '003-os-order');
+  assert.equal(o.status, 'inconclusive', JSON.stringify(o));
+  assert.match(o.why, /ran before/);
 });
 
 test('an emulated engine compares with nothing', () => {

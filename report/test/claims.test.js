@@ -117,6 +117,7 @@ test('size claims (004 storage, half the space, on the whole data directory as t
         const docs = 10000;
         const bytes = bpd * (spread ? spread[i++ % 3] : 1) * docs;
         s.footprint = { end: { documents: docs, bytes_per_doc: { on_disk_with_indexes: 1 } }, data_dir_bytes: { 'shard01-a': bytes, 'shard01-b': bytes * 0.9 } };
+        s.storage = { oplog_mb_reported: 4096 }; // the seed's oplog size: its du counted it
         fs.writeFileSync(f, JSON.stringify(s));
       }
     }
@@ -268,7 +269,8 @@ test('knee (002) read from latency: a sweet spot, still climbing, noise, a fall 
 test('labels (003): almost 2x Ubuntu over FreeBSD, and the order Ubuntu > CentOS > FreeBSD', () => {
   const make = (rates, spread) => {
     const root = tmpDir();
-    for (const [os, rate] of Object.entries(rates)) reps(root, { experiment: 'gridfs', engine: 'wiredtiger', points: { upload: rate }, extra: { labels: { os } }, ...(spread ? { spread } : {}) });
+    // ./run.sh compare --uri NAME=URI labels each side's runs with its name
+    for (const [os, rate] of Object.entries(rates)) reps(root, { experiment: 'gridfs', engine: os, reported: 'wiredTiger', points: { upload: rate }, ...(spread ? { spread } : {}) });
     return root;
   };
   const r = one(make({ 'ubuntu-24.04': 2725, 'freebsd-14': 1436 }), '003-os');
@@ -293,20 +295,29 @@ test('dips (004): each engine\'s own cause by id, on the seed\'s experiment; at 
   // exactly half of the dips during the cause: "at least half" reproduces
   const half = one(make('experiment1', 'mmapv1', two(2, 1)), '004-dips-mmapv1');
   assert.equal(half.status, 'reproduced', JSON.stringify(half));
-  assert.match(half.lab, /^6 dip\(s\) in 3 run\(s\), 3 during a MMAPv1 background flush/);
+  assert.match(half.lab, /^6 dip\(s\) in 3 run\(s\), 3 during a MMAPv1 data-file flush/);
   assert.equal(one(make('experiment1', 'mmapv1', two(3, 1)), '004-dips-mmapv1').status, 'inconclusive');
-  assert.equal(one(make('experiment1', 'mmapv1', two(2, 0)), '004-dips-mmapv1').status, 'contradicted');
+  // none during a recorded flush: the kernel's own writeback is not recorded, so not contradicted
+  const none = one(make('experiment1', 'mmapv1', two(2, 0)), '004-dips-mmapv1');
+  assert.equal(none.status, 'inconclusive');
+  assert.match(none.why, /not contradicted: the kernel's own writeback/);
   // words that name the cause without its id are not matched
   const words = one(make('experiment1', 'mmapv1', () => [dip(null, 'during an MMAPv1 background flush'), dip(null, 'during an MMAPv1 background flush')]), '004-dips-mmapv1');
-  assert.equal(words.status, 'contradicted');
+  assert.equal(words.status, 'inconclusive');
   // one run with one dip is too little
   const few = one(make('experiment1', 'mmapv1', () => [dip('mmapv1_flush', 'x')], { n: 1 }), '004-dips-mmapv1');
   assert.equal(few.status, 'inconclusive');
   assert.match(few.why, /needs at least 2 runs/);
   assert.match(one(make('experiment1', 'mmapv1', (i) => (i ? [] : [dip('mmapv1_flush', 'x')])), '004-dips-mmapv1').why, /needs at least 4 dips/);
   // rocksdb: its own flush or compaction, in experiment 2 (where the seed saw TokuMX's drops); a checkpoint is not its cause
-  const rocks = (id) => one(make('experiment2', 'rocksdb', () => [dip(id, 'x'), dip(id, 'x')], { parameters: P(1000000) }), '004-dips-rocksdb');
+  // two dips GAP s apart in each run's 180 s: the seed's drops came every minute
+  const at = (id, sec) => ({ ...dip(id, 'x'), start: new Date(Date.parse('2026-01-01T00:00:00Z') + sec * 1000).toISOString() });
+  const rocks = (id, gap = 60) => one(make('experiment2', 'rocksdb', null, { parameters: P(1000000), step: () => stab([at(id, 5), at(id, 5 + gap)], 180) }), '004-dips-rocksdb');
   assert.equal(rocks('rocks_flush').status, 'reproduced');
+  assert.match(rocks('rocks_flush').lab, /median gap between dips 60 s/);
+  const notMinute = rocks('rocks_flush', 15);
+  assert.equal(notMinute.status, 'inconclusive');
+  assert.match(notMinute.why, /not the seed's period/);
   assert.equal(rocks('mmapv1_flush').status, 'contradicted');
   assert.match(one(make('experiment1', 'rocksdb', () => [dip('rocks_flush', 'x')]), '004-dips-rocksdb').missing, /stability|runs of experiment2/);
   // the engine condition
@@ -333,14 +344,22 @@ test('steadiness (004): TokuMX steadier under read+update and during the insert'
 });
 
 test('stale secondaries (004): every mmapv1 run at 20M, none of rocksdb; too small or too few is not enough', () => {
-  const make = (docs, flaggedOf, n = 3) => {
+  const make = (docs, flaggedOf, n = 3, oplog = 4096) => {
     const root = tmpDir();
-    reps(root, { experiment: 'experiment1', engine: 'mmapv1', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra: RS, step: (_, i) => ({ replication: { flagged: reasonsIf(flaggedOf(i)) } }) });
-    reps(root, { experiment: 'experiment1', engine: 'rocksdb', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra: RS, step: () => ({ replication: { flagged: null } }) });
+    const extra = { ...RS, storage: { oplog_mb_reported: oplog } };
+    reps(root, { experiment: 'experiment1', engine: 'mmapv1', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra, step: (_, i) => ({ replication: { flagged: reasonsIf(flaggedOf(i)) } }) });
+    reps(root, { experiment: 'experiment1', engine: 'rocksdb', n, points: { 'clients-1': 1000 }, parameters: W(docs), extra, step: () => ({ replication: { flagged: null } }) });
     return one(root, '004-stale');
   };
   assert.equal(make(20000000, () => true).status, 'reproduced');
   assert.equal(make(20000000, () => false).status, 'contradicted');
+  // the lab's 1 GB oplog, smaller than the seed's: secondaries fall off it sooner, so falling off
+  // reproduces nothing, while staying caught up still contradicts
+  const smallOplog = make(20000000, () => true, 3, 1024);
+  assert.equal(smallOplog.status, 'inconclusive', JSON.stringify(smallOplog));
+  assert.match(smallOplog.why, /oplog: 1,024 MB, below the seed's 3,500 MB/);
+  assert.equal(make(20000000, () => false, 3, 1024).status, 'contradicted');
+  assert.match(make(20000000, () => true, 3, null).missing, /oplog: not recorded in 6 of 6 runs/);
   assert.equal(make(20000000, (i) => i === 0, 5).status, 'inconclusive');
   const small = make(2000, () => false);
   assert.equal(small.status, 'not comparable');
