@@ -63,7 +63,7 @@ function leastProfileMemory(memories) {
 
 // The run's own value along a dimension: its engine label (a ./run.sh compare --uri side's name),
 // else the label.
-const rawSide = (r, dim) => (dim === 'engine' ? dimensionValue(r, 'engine') : r.labels[dim]);
+const rawSide = (r, dim) => (dim === 'engine' || dim === 'profile' ? dimensionValue(r, dim) : r.labels[dim]);
 
 // The value of run r along a claim's dimension: the engine, where the journal lives, whether the
 // members ran without a journal, or a label (test.match 'prefix': the claim's side its value
@@ -460,7 +460,7 @@ function evalSteadiness(claim, results) {
 // per-side kinds: each side value of the dimension, its own chosen set.
 function perSide(claim, results, fn) {
   const t = claim.test;
-  const sides = t.side ? [t.side] : uniq(sets(results, t).flatMap((s) => [...s.sides.keys()]));
+  const sides = t.side ? [t.side] : t.sides ?? uniq(sets(results, t).flatMap((s) => [...s.sides.keys()]));
   if (!sides.length) return [notComparable(claim, `runs of ${t.experiment}`)];
   return sides.map((side) => {
     const pick = choose(claim, results, [side]);
@@ -645,7 +645,58 @@ function evalReplication(claim, results) {
   return [row(claim, 'inconclusive', { ...extra, why: a.flagged < a.n ? `${t.flagged} fell behind in ${a.flagged} of ${a.n} runs, not every one` : `${t.steady} fell behind too` })];
 }
 
-const KINDS = { ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalRatio, dips: evalDips, replication: evalReplication };
+// resolution (seeds/004's monitoring): the dips a side's runs show at 1 s, and the same runs' ops/s
+// averaged over the seed's coarse monitor (test.window_s, MMS's 56 s): flat there (the lowest
+// window at least test.flat of the median window) where the 1 s record dipped.
+function perSecond(r) {
+  const total = new Map();
+  for (const part of r.parts ?? [r]) {
+    for (const row of part.timeline ?? []) {
+      const ops = Object.values(row.ops || {}).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
+      if (row.partial || !ops.length || typeof row.elapsed_s !== 'number') continue;
+      const k = Math.round(row.elapsed_s);
+      total.set(k, (total.get(k) ?? 0) + ops.reduce((a, x) => a + x, 0));
+    }
+  }
+  return [...total].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+function evalResolution(claim, results) {
+  const t = claim.test;
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  return perSide(claim, results, (side, runs) => {
+    const seen = runs.map((r) => {
+      const dips = r.points.filter((p) => p.stability && stepExclusion(p) === null).flatMap((p) => p.stability.dips || []).length;
+      const secs = perSecond(r);
+      const means = [];
+      for (let i = 0; i + t.window_s <= secs.length; i += t.window_s) means.push(secs.slice(i, i + t.window_s).reduce((a, x) => a + x, 0) / t.window_s);
+      const sorted = [...means].sort((a, b) => a - b);
+      return { dips, windows: means.length, low: means.length ? sorted[0] / sorted[means.length >> 1] : null };
+    }).filter((x) => x.dips > 0 && x.windows >= 3);
+    const flat = seen.filter((x) => x.low >= t.flat).length;
+    const lab = `${seen.length} run(s) with dips at 1 s and ${t.window_s} s means over 3 or more windows; in ${flat} the lowest ${t.window_s} s mean is ${t.flat * 100}% or more of the median (${seen.map((x) => `${Math.round(x.low * 100)}%`).join(', ') || '-'})`;
+    if (seen.length < (claim.minimum?.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${claim.minimum?.runs ?? 2} runs with dips at 1 s and ${t.window_s * 3} s or more of timeline (have ${seen.length})` });
+    if (flat === seen.length) return row(claim, 'reproduced', { lab, why: `every run's dips at 1 s vanish in its ${t.window_s} s means` });
+    if (flat === 0) return row(claim, 'contradicted', { lab, why: `every run's dips show in its ${t.window_s} s means too` });
+    return row(claim, 'inconclusive', { lab, why: `the dips vanish in the ${t.window_s} s means of ${flat} of ${seen.length} runs` });
+  });
+}
+
+// fluctuation (TokuMX at 5 and 6 clients): one side's seconds per minute outside dips at its high
+// steps (test.high: clients at or above) against its lower steps, run by run (the same runs on both
+// sides of the ratio: no order to guard).
+function evalFluctuation(claim, results) {
+  const t = claim.test;
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  return perSide(claim, results, (side, runs) => {
+    const at = (keep) => runs.map((r) => ({ ...r, points: r.points.filter((p) => typeof p.clients === 'number' && keep(p.clients)) }));
+    const [hi, lo] = [steadinessAggregate(at((c) => c >= t.high), `${t.high}+ clients`, t.figure), steadinessAggregate(at((c) => c < t.high), `below ${t.high} clients`, t.figure)];
+    if (!hi.verdict_samples.length || !lo.verdict_samples.length) return row(claim, 'not comparable', { missing: `needs steps with ${t.high} clients or more and fewer (./run.sh experiment2 sweeps 1 to 6)`, why: `no steps with ${t.high} clients or more, or none with fewer` });
+    return ratioRow(claim, hi, lo, [hi.side, lo.side], 'the sweep', 's/min outside dips', {});
+  });
+}
+
+const KINDS = { ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalRatio, dips: evalDips, replication: evalReplication, resolution: evalResolution, fluctuation: evalFluctuation };
 
 // holmClaims(rows): one Holm family over the claims tested on an interval (rows with p, the
 // inconclusive ones too: each was a test); a reproduced or contradicted claim whose adjusted p is

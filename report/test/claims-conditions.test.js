@@ -181,17 +181,23 @@ function runsFor(c, v = {}) {
   const topo = cond.topology?.need.includes('standalone') ? { topology: v.topology ? null : { kind: 'standalone' } } : v.topology ? {} : RS;
   const memBytes = cond.data_vs_memory && ((cond.data_vs_memory.need === 'fits') === !v.memory ? 4e6 : 4e9);
   const journalOf = (side) => (cond.journal === true ? !v.journal : cond.journal?.[side] === true ? !v.journal : cond.journal?.[side] ?? true);
-  const add = (side, { engine = side, points, labels, params, journal_path, step = () => ({}) }) => reps(root, {
+  // the labels a claim needs (seeds/002's size=medium), unless v.labels breaks them
+  const need = Object.fromEntries(Object.entries(cond.labels || {}).map(([k, x]) => [k, v.labels ? 'other' : x.value]));
+  const add = (side, { engine = side, points, labels, params, journal_path, profile, step = () => ({}) }) => reps(root, {
     // a side named apart from its engine (a ./run.sh compare --uri side) reports the claim's engine
     experiment: t.experiment, engine, points, reported: v.reported === side ? 'wiredTiger' : cond.engines?.[side] && cond.engines[side].server_engine !== engine ? cond.engines[side].server_engine : !cond.engines && engine !== 'wiredtiger' ? 'wiredTiger' : undefined,
     parameters: { ...scaled, ...(v.w || v.j !== undefined ? { write_concern: { w: v.w ?? 1, ...(v.j !== undefined ? { j: v.j } : {}) } } : {}), ...(params ? { params } : {}) },
-    extra: { ...topo, ...(labels ? { labels } : {}), ...(v.otherServer && side === (t.denominator ?? t.pairs?.at(-1)?.[1]) ? { server: { version: '6.0.0', storage_engine: { name: 'wiredTiger' } } } : {}), storage: { journal_path: journal_path ?? null, ...(v.oplog === null ? {} : { oplog_mb_reported: 4096 }) },
+    extra: { ...topo, labels: { ...need, ...(labels || {}) }, ...(profile ? { profile } : {}), ...(v.otherServer && side === (t.denominator ?? t.pairs?.at(-1)?.[1]) ? { server: { version: '6.0.0', storage_engine: { name: 'wiredTiger' } } } : {}), storage: { journal_path: journal_path ?? null, ...(v.oplog === null ? {} : { oplog_mb_reported: 4096 }) },
       ...(memBytes ? { profile: 'seed2013' } : {}),
       footprint: { end: { documents: 10000, data_bytes: memBytes || 1e6, index_bytes: 0 }, data_dir_bytes: { a: side === t.numerator ? 4.9e6 : 1e7 } } },
     step: (ph, i) => ({ journal: journalOf(side), ...stab([dip(t.cause_ids?.[0] ?? 'x', 'x'), dip(t.cause_ids?.[0] ?? 'x', 'x')]), replication: { flagged: reasonsIf(side === t.flagged) }, ...step(ph, i) }),
   });
   const two = { 'clients-1': 1000, 'clients-2': 1500 };
+  const sides = t.side ? [t.side] : t.sides;
   if (t.kind === 'knee') add('wiredtiger', { points: { 'clients-1': 100, 'clients-2': 190, 'clients-4': 350 } });
+  else if (t.kind === 'fluctuation' || t.kind === 'resolution') add(t.side, { points: { 'clients-1': 1000, 'clients-5': 1000 } });
+  else if (t.kind === 'cost' && t.dimension !== 'engine') for (const s of sides) add(s, { engine: 'wiredtiger', points: { [t.case]: 670, [t.baseline]: 1000 }, labels: { [t.dimension]: s } });
+  else if (t.dimension === 'profile') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'wiredtiger', points: { [t.point]: 1000 }, profile: s });
   else if (t.kind === 'dips') add(t.side, { points: two });
   else if (t.kind === 'replication') for (const s of [t.flagged, t.steady]) add(s, { points: { 'clients-1': 1000 } });
   else if (t.kind === 'cost') add('wiredtiger', { points: { [t.case]: 670, [t.baseline]: 1000 } });
@@ -200,7 +206,7 @@ function runsFor(c, v = {}) {
   else if (t.dimension === 'engine') for (const s of [t.numerator, t.denominator]) add(s, { points: t.point === 'max' || t.kind === 'steadiness' ? two : { [t.point]: 1000 } });
   else if (t.dimension === 'members_journal') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: { [t.points[s]]: 1000 }, params: { members_journal: s === 'journal off' ? 'off' : 'on' } });
   else if (t.dimension === 'journal_path') for (const s of [t.numerator, t.denominator]) add(s, { engine: 'wiredtiger', points: { [t.point]: 1000 }, journal_path: s === 'journal apart' ? '/mnt/disk2' : undefined });
-  else for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: { [t.point]: 1000 }, labels: { [t.dimension]: s } });
+  else for (const s of [t.numerator, t.denominator]) add(s, { engine: 'mmapv1', points: t.point === 'max' ? two : { [t.point]: 1000 }, labels: { [t.dimension]: s } });
   return root;
 }
 
@@ -210,6 +216,7 @@ test('every claim, every condition it carries: met, it is judged; broken alone, 
     const out = Object.keys(cond.engines || {}).map((side) => [`engine of ${side}`, { reported: side }, new RegExp(`engine: runs labelled ${side} report wiredTiger`)]);
     if (cond.topology) out.push(['topology', { topology: true }, cond.topology.need.includes('standalone') ? /topology: not recorded in/ : /topology: standalone in/]);
     if (cond.write_concern) out.push(['write concern', { w: 'majority' }, /write concern: w:majority \(the seed: (w:1|mongoimport into one mongod)/]);
+    for (const k of Object.keys(cond.labels || {})) out.push([`label ${k}`, { labels: true }, new RegExp(`label: ${k}=other in \\d+ of \\d+ runs`)]);
     if (cond.same_server) out.push(['one server', { otherServer: true }, /server: the sides run 2 different servers/]);
     if (cond.oplog) out.push(['oplog', { oplog: null }, /oplog: not recorded in \d+ of \d+ runs/]);
     if (typeof cond.write_concern?.j === 'boolean') out.push(['write concern j', { j: !cond.write_concern.j }, new RegExp(`write concern: j:${!cond.write_concern.j} in (\\d+) of \\1 runs \\(the seed: j:${cond.write_concern.j}\\)`)]);
@@ -218,7 +225,7 @@ test('every claim, every condition it carries: met, it is judged; broken alone, 
     if (cond.journal) out.push(['journal', { journal: true }, /journal: .*on a server without a journal/]);
     return out;
   };
-  const KNOWN = ['engines', 'topology', 'write_concern', 'data_vs_memory', 'scale_min', 'journal', 'oplog', 'same_server'];
+  const KNOWN = ['engines', 'topology', 'write_concern', 'data_vs_memory', 'scale_min', 'journal', 'oplog', 'same_server', 'labels'];
   let seen = 0;
   for (const c of require('./support/claim-runs').CLAIMS) {
     for (const k of Object.keys(c.conditions)) assert.ok(KNOWN.includes(k), `${c.id}: condition ${k} has no break here`);
