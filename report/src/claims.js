@@ -158,7 +158,7 @@ function conditions(claim, bySide) {
   if (c.write_concern) {
     const ws = uniq(all.map((r) => r.parameters?.write_concern?.w));
     const allowed = [c.write_concern.w].flat();
-    const seedW = c.write_concern.seed ?? `w:${allowed.join(' or w:')}`;
+    const seedW = `w:${allowed.join(' or w:')}${c.write_concern.seed ? `, ${c.write_concern.seed}` : ''}`;
     const bad = ws.filter((w) => w !== undefined && !allowed.includes(w));
     if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: ${seedW})`);
     // not recorded is not met: the finding depends on it

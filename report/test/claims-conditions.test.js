@@ -77,7 +77,7 @@ test('steadiness (004): each outcome, the minimum of runs, excluded steps, and n
     ['a loader-limited step\'s dips are left out', '004-read-update-steady', make('experiment2', 1, 20, { rocksdb: limitedDips }), 'reproduced', 'lab', /s\/min outside dips/],
     ['the server of the rocksdb runs reports wiredTiger', '004-read-update-steady', make('experiment2', 1, 20, { rocksdb: { reported: 'wiredTiger' } }), 'not comparable', 'missing', /engine: runs labelled rocksdb report wiredTiger \(the claim needs rocksdb, standing in for TokuMX 1\.x\)/],
     ['a standalone', '004-read-update-steady', make('experiment2', 1, 20, { both: { extra: {} } }), 'not comparable', 'missing', /topology: standalone in 6 of 6 runs/],
-    ['w:majority', '004-insert-steady', make('experiment1', 1, 20, { both: { parameters: { ...W(10000000), write_concern: { w: 'majority' } } } }), 'not comparable', 'missing', /write concern: w:majority \(the seed: w:1\)/],
+    ['w:majority', '004-insert-steady', make('experiment1', 1, 20, { both: { parameters: { ...W(10000000), write_concern: { w: 'majority' } } } }), 'not comparable', 'missing', /write concern: w:majority \(the seed: w:1, the shell.s col.insert/],
     ['read+update on data larger than memory', '004-read-update-steady', make('experiment2', 1, 20, { both: exceeds }), 'not comparable', 'missing', /data against memory: 4,000 MB of data and indexes exceed 2,147 MB of memory in 6 of 6 runs/],
     ['the insert on data that fits in memory', '004-insert-steady', make('experiment1', 1, 20, { both: fits }), 'not comparable', 'missing', /data against memory: 4 MB of data and indexes fit in 2,147 MB/],
     ['steadiness recorded for another experiment only', '004-read-update-steady', make('experiment1', 1, 20), 'not comparable', 'missing', /needs summary\.json steps\[\]\.stability/],
@@ -152,7 +152,7 @@ test('journal switch (001): each side\'s server with or without a journal, per e
     ['journal-on runs on a server that wrote no journal', make(1000, 1000, { journalOn: false }), 'not comparable', 'missing', /journal: 3 of 3 journal on runs on a server without a journal \(the seed's mongod ran with --journal\)/],
     ['journal-off runs on a server that journals', make(670, 1000, { journalOff: true }), 'not comparable', 'missing', /journal: 3 of 3 journal off runs on a server with a journal/],
     ['the journal not recorded', make(670, 1000, { journalOn: null }), 'not comparable', 'missing', /journal: not recorded in 3 of 3 journal on runs/],
-    ['topology not recorded', make(670, 1000, { extra: { topology: null } }), 'not comparable', 'missing', /topology: not recorded in 6 of 6 runs \(the seed: one mongod on one machine\)/],
+    ['topology not recorded', make(670, 1000, { extra: { topology: null } }), 'not comparable', 'missing', /topology: not recorded in 6 of 6 runs \(the seed: "Tests were run on a single machine"\)/],
   ];
   for (const [what, root, status, field, re] of rows) {
     const r = one(root, '001-journal');
@@ -215,7 +215,7 @@ test('every claim, every condition it carries: met, it is judged; broken alone, 
     const cond = c.conditions;
     const out = Object.keys(cond.engines || {}).map((side) => [`engine of ${side}`, { reported: side }, new RegExp(`engine: runs labelled ${side} report wiredTiger`)]);
     if (cond.topology) out.push(['topology', { topology: true }, cond.topology.need.includes('standalone') ? /topology: not recorded in/ : /topology: standalone in/]);
-    if (cond.write_concern) out.push(['write concern', { w: 'majority' }, /write concern: w:majority \(the seed: (w:1|mongoimport into one mongod)/]);
+    if (cond.write_concern) out.push(['write concern', { w: 'majority' }, /write concern: w:majority \(the seed: (w:1|w:0 or w:1, mongoimport into one mongod)/]);
     for (const k of Object.keys(cond.labels || {})) out.push([`label ${k}`, { labels: true }, new RegExp(`label: ${k}=other in \\d+ of \\d+ runs`)]);
     if (cond.same_server) out.push(['one server', { otherServer: true }, /server: the sides run 2 different servers/]);
     if (cond.oplog) out.push(['oplog', { oplog: null }, /oplog: not recorded in \d+ of \d+ runs/]);

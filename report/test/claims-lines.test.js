@@ -51,7 +51,7 @@ test('seeds/004: inserts, read+update peaks and reads judged on the MMAPv1 and M
     const r = row(id);
     assert.ok(STATUSES.includes(r.status), `${id}: ${JSON.stringify(r)}`);
     assert.match(r.differs, /engine line: (mmapv1 on mongod 4\.0\.28, rocksdb on mongod 3\.6\.23-13\.0|rocksdb on mongod 3\.6\.23-13\.0, mmapv1 on mongod 4\.0\.28)/, id);
-    assert.match(r.differs, /topology: replica set member \(seed: one 3-member replica set/, id);
+    assert.match(r.differs, /topology: replica set member \(seed: "1 shard \(replica set\) with 3 shard servers"; "We connected the clients directly on the PRIMARY/, id);
   }
   assert.match(row('004-reads').differs, /scale: 500 docs preloaded \(seed: 1,000,000\)/);
   assert.match(row('004-reads').stands_for, /rocksdb stands in for TokuMX 1\.x; mmapv1 stands in for MongoDB 2\.4 MMAPv1/);
