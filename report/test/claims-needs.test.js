@@ -63,3 +63,10 @@ test('two sides compared: their runs interleaved, by ./run.sh compare of the cla
     for (let i = 1; i + 1 < seq.length; i += 2) assert.equal(seq[i], seq[i + 1], `${c.id}: A B B A`);
   }
 });
+
+test('a row names alternated single runs once each, with their order', () => {
+  const { one } = require('./support/claim-runs');
+  const r = one(tmpDir(), '000-journal-disk');
+  assert.equal(r.status, 'not comparable');
+  assert.match(r.why, /runs: \.\/run\.sh writeconcern --engine wiredtiger --repeat 1 ; \.\/run\.sh writeconcern --engine wiredtiger --journal-path \/mnt\/disk2 --repeat 1 \(alternated A B B A, 8 runs\)$/);
+});
