@@ -7,11 +7,16 @@
 //   reports, the topology, the write concern, the journal, the data against memory, the scale
 //   where it is the finding) makes the claim not comparable, naming it; what differs but does not
 //   break the finding is listed in the row.
+//   A condition the runs do not record is not met; emulated runs, sides through different paths
+//   (mongos against the primary) or with the journal in different places (unless that is the
+//   claim's dimension) are not comparable.
 // - Figures: ratios through verdict.js judge (ratio of geometric means, Welch's t at 95%) on the
-//   samples compare.js aggregate() keeps (the same exclusions). A direction is reproduced when the
-//   interval is clear of 1.0 that way; a size when the interval lies within the claim's band,
-//   contradicted when it lies wholly outside it; a zero-width interval (identical values) is no
-//   interval; no evidence is inconclusive.
+//   samples compare.js aggregate() keeps (the same exclusions), then drift.js's order and drift
+//   guard, as every verdict of the summary: sides run one after the other, or drifting runs, give
+//   no verdict here either. A direction is reproduced when the interval is clear of 1.0 that way;
+//   a size when the interval lies within the claim's band, contradicted when it lies wholly
+//   outside it; a zero-width interval (identical values) is no interval; no evidence is
+//   inconclusive; expect "figure" (a stand-in) is shown, never judged.
 // - Holm: every claim decided on an interval carries the p of the bound it rests on; the claims
 //   are one Holm family (words.js holmAdjusted), and a decision that does not hold after it is
 //   inconclusive.
