@@ -359,7 +359,8 @@ function runAggregate(runs, side, metric) {
 // usable runs among the steps with at least min of them (else any with one): each engine's own
 // "Max throughput", as seeds/004 read it off each engine's own curve.
 function sideMax(runs, side, min) {
-  const aggs = uniq(runs.flatMap((r) => r.points.map((p) => p.name))).map((n) => aggregate(runs, n, side)).filter((a) => a?.verdict_samples.length);
+  const aggs = uniq(runs.flatMap((r) => r.points.map((p) => p.name)))
+    .map((n) => aggregate(runs, n, side)).filter((a) => a?.verdict_samples.length);
   const enough = (a) => Number(a.verdict_samples.length >= min);
   aggs.sort((x, y) => enough(y) - enough(x) || geo(y.verdict_samples) - geo(x.verdict_samples));
   return aggs[0]?.point ?? null;
@@ -367,7 +368,9 @@ function sideMax(runs, side, min) {
 // One step of each run, renamed, so that two sides' maxima at different steps are one point for
 // aggregate(), verdict() and the order and drift guard alike.
 const MAX = 'max';
-const atStep = (runs, name, as = MAX) => runs.map((r) => ({ ...r, points: r.points.filter((p) => p.name === name).map((p) => ({ ...p, name: as })) }));
+const atStep = (runs, name, as = MAX) => runs.map((r) => ({
+  ...r, points: r.points.filter((p) => p.name === name).map((p) => ({ ...p, name: as })),
+}));
 
 // guarded(v, names, every, point) -> the verdict through the order and drift guard the summary
 // applies to every verdict (drift.js guardVerdict, as compare.js buildSet calls it), on every run
@@ -381,7 +384,8 @@ function guarded(v, names, every, point) {
   const [a, b] = sides.map((rs) => rs.map(place));
   const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete).map(place));
   const { order, first } = runOrder(a, b, ua, ub);
-  return order === 'sequential' && ['verdict', 'no-difference'].includes(v.status) ? notInterleaved(v, v.point, names, first) : v;
+  const rated = ['verdict', 'no-difference'].includes(v.status);
+  return order === 'sequential' && rated ? notInterleaved(v, v.point, names, first) : v;
 }
 
 const minRunsWhy = (claim, usable) => `needs at least ${claim.minimum?.runs ?? 2} usable runs a side (have ${usable.join(' and ')})`;
@@ -674,22 +678,38 @@ function perSecond(r) {
 
 function evalResolution(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) {
+    return [notComparable(claim, t.record)];
+  }
+  const min = claim.minimum?.runs ?? 2;
   return perSide(claim, results, (side, runs) => {
     const seen = runs.map((r) => {
-      const dips = r.points.filter((p) => p.stability && stepExclusion(p) === null).flatMap((p) => p.stability.dips || []).length;
+      const dips = r.points.filter((p) => p.stability && stepExclusion(p) === null)
+        .flatMap((p) => p.stability.dips || []).length;
       const secs = perSecond(r);
       const means = [];
-      for (let i = 0; i + t.window_s <= secs.length; i += t.window_s) means.push(secs.slice(i, i + t.window_s).reduce((a, x) => a + x, 0) / t.window_s);
+      for (let i = 0; i + t.window_s <= secs.length; i += t.window_s) {
+        means.push(secs.slice(i, i + t.window_s).reduce((a, x) => a + x, 0) / t.window_s);
+      }
       const sorted = [...means].sort((a, b) => a - b);
       return { dips, windows: means.length, low: means.length ? sorted[0] / sorted[means.length >> 1] : null };
     }).filter((x) => x.dips > 0 && x.windows >= 3);
     const flat = seen.filter((x) => x.low >= t.flat).length;
-    const lab = `${seen.length} run(s) with dips at 1 s and ${t.window_s} s means over 3 or more windows; in ${flat} the lowest ${t.window_s} s mean is ${t.flat * 100}% or more of the median (${seen.map((x) => `${Math.round(x.low * 100)}%`).join(', ') || '-'})`;
-    if (seen.length < (claim.minimum?.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${claim.minimum?.runs ?? 2} runs with dips at 1 s and ${t.window_s * 3} s or more of timeline (have ${seen.length})` });
-    if (flat === seen.length) return row(claim, 'reproduced', { lab, why: `every run's dips at 1 s vanish in its ${t.window_s} s means` });
-    if (flat === 0) return row(claim, 'contradicted', { lab, why: `every run's dips show in its ${t.window_s} s means too` });
-    return row(claim, 'inconclusive', { lab, why: `the dips vanish in the ${t.window_s} s means of ${flat} of ${seen.length} runs` });
+    const w = `${t.window_s} s`;
+    const lows = seen.map((x) => `${Math.round(x.low * 100)}%`).join(', ') || '-';
+    const lab = `${seen.length} run(s) with dips at 1 s and ${w} means over 3 or more windows; `
+      + `in ${flat} the lowest ${w} mean is ${t.flat * 100}% or more of the median (${lows})`;
+    if (seen.length < min) {
+      const why = `needs at least ${min} runs with dips at 1 s and ${t.window_s * 3} s or more of timeline `
+        + `(have ${seen.length})`;
+      return row(claim, 'inconclusive', { lab, why });
+    }
+    if (flat === seen.length) {
+      return row(claim, 'reproduced', { lab, why: `every run's dips at 1 s vanish in its ${w} means` });
+    }
+    if (flat === 0) return row(claim, 'contradicted', { lab, why: `every run's dips show in its ${w} means too` });
+    const why = `the dips vanish in the ${w} means of ${flat} of ${seen.length} runs`;
+    return row(claim, 'inconclusive', { lab, why });
   });
 }
 
@@ -698,16 +718,30 @@ function evalResolution(claim, results) {
 // sides of the ratio: no order to guard).
 function evalFluctuation(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) {
+    return [notComparable(claim, t.record)];
+  }
   return perSide(claim, results, (side, runs) => {
-    const at = (keep) => runs.map((r) => ({ ...r, points: r.points.filter((p) => typeof p.clients === 'number' && keep(p.clients)) }));
-    const [hi, lo] = [steadinessAggregate(at((c) => c >= t.high), `${t.high}+ clients`, t.figure), steadinessAggregate(at((c) => c < t.high), `below ${t.high} clients`, t.figure)];
-    if (!hi.verdict_samples.length || !lo.verdict_samples.length) return row(claim, 'not comparable', { missing: `needs steps with ${t.high} clients or more and fewer (./run.sh experiment2 sweeps 1 to 6)`, why: `no steps with ${t.high} clients or more, or none with fewer` });
+    const at = (keep) => runs.map((r) => ({
+      ...r, points: r.points.filter((p) => typeof p.clients === 'number' && keep(p.clients)),
+    }));
+    const hi = steadinessAggregate(at((c) => c >= t.high), `${t.high}+ clients`, t.figure);
+    const lo = steadinessAggregate(at((c) => c < t.high), `below ${t.high} clients`, t.figure);
+    if (!hi.verdict_samples.length || !lo.verdict_samples.length) {
+      return row(claim, 'not comparable', {
+        missing: `needs steps with ${t.high} clients or more and fewer (./run.sh experiment2 sweeps 1 to 6)`,
+        why: `no steps with ${t.high} clients or more, or none with fewer`,
+      });
+    }
     return ratioRow(claim, hi, lo, [hi.side, lo.side], 'the sweep', 's/min outside dips', {});
   });
 }
 
-const KINDS = { ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalRatio, dips: evalDips, replication: evalReplication, resolution: evalResolution, fluctuation: evalFluctuation };
+const KINDS = {
+  ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee,
+  labels: evalRatio, dips: evalDips, replication: evalReplication, resolution: evalResolution,
+  fluctuation: evalFluctuation,
+};
 
 // holmClaims(rows): one Holm family over the claims tested on an interval (rows with p, the
 // inconclusive ones too: each was a test); a reproduced or contradicted claim whose adjusted p is
