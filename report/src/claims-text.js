@@ -4,7 +4,7 @@
 // lab's (absolute values, ratio, interval), why, what stands in for what, and each difference
 // from the seed (or the condition the runs do not meet).
 const WIDTH = 120;
-const STATUS = { reproduced: 'REPRODUCED', contradicted: 'CONTRADICTED', inconclusive: 'INCONCLUSIVE', 'not comparable': 'NOT COMPARABLE' };
+const STATUS = { reproduced: 'REPRODUCED', contradicted: 'CONTRADICTED', inconclusive: 'INCONCLUSIVE', 'not comparable': 'NOT COMPARABLE', 'lab figure': 'LAB FIGURE' };
 
 function wrap(text, indent, cont = `${indent}  `) {
   const out = [];

@@ -7,11 +7,16 @@
 //   reports, the topology, the write concern, the journal, the data against memory, the scale
 //   where it is the finding) makes the claim not comparable, naming it; what differs but does not
 //   break the finding is listed in the row.
+//   A condition the runs do not record is not met; emulated runs, sides through different paths
+//   (mongos against the primary) or with the journal in different places (unless that is the
+//   claim's dimension) are not comparable.
 // - Figures: ratios through verdict.js judge (ratio of geometric means, Welch's t at 95%) on the
-//   samples compare.js aggregate() keeps (the same exclusions). A direction is reproduced when the
-//   interval is clear of 1.0 that way; a size when the interval lies within the claim's band,
-//   contradicted when it lies wholly outside it; a zero-width interval (identical values) is no
-//   interval; no evidence is inconclusive.
+//   samples compare.js aggregate() keeps (the same exclusions), then drift.js's order and drift
+//   guard, as every verdict of the summary: sides run one after the other, or drifting runs, give
+//   no verdict here either. A direction is reproduced when the interval is clear of 1.0 that way;
+//   a size when the interval lies within the claim's band, contradicted when it lies wholly
+//   outside it; a zero-width interval (identical values) is no interval; no evidence is
+//   inconclusive; expect "figure" (a stand-in) is shown, never judged.
 // - Holm: every claim decided on an interval carries the p of the bound it rests on; the claims
 //   are one Holm family (words.js holmAdjusted), and a decision that does not hold after it is
 //   inconclusive.
@@ -28,6 +33,8 @@ const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
 const { dataDirPerDoc } = require('./data-dir');
 const { stepExclusion } = require('../../common/step-exclusion');
+// the order and drift guard every verdict of the summary passes (compare.js buildSet)
+const { guardVerdict, runOrder, notInterleaved } = require('./drift');
 
 const ALPHA = 1 - LEVEL;
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
@@ -59,6 +66,10 @@ function leastProfileMemory(memories) {
   return mems.length ? Math.min(...mems) : null;
 }
 
+// The run's own value along a dimension: its engine label (a ./run.sh compare --uri side's name),
+// else the label.
+const rawSide = (r, dim) => (dim === 'engine' || dim === 'profile' ? dimensionValue(r, dim) : r.labels[dim]);
+
 // The value of run r along a claim's dimension: the engine, where the journal lives, whether the
 // members ran without a journal, or a label (test.match 'prefix': the claim's side its value
 // starts with, so os=ubuntu-24.04 is the side 'ubuntu').
@@ -66,9 +77,8 @@ function sideOf(r, t) {
   const dim = t.dimension;
   if (dim === 'journal_path') return r.record?.storage?.journal_path ? 'journal apart' : 'journal with data';
   if (dim === 'members_journal') return r.parameters?.params?.members_journal === 'off' ? 'journal off' : 'journal on';
-  if (dim === 'engine') return dimensionValue(r, 'engine');
-  const v = r.labels[dim];
-  if (v === undefined) return null;
+  const v = rawSide(r, dim);
+  if (v === undefined || v === null) return null;
   if (t.match !== 'prefix') return v;
   const names = [t.numerator, t.denominator, ...(t.pairs || []).flat()].filter(Boolean);
   return names.find((n) => String(v).toLowerCase().startsWith(n)) ?? null;
@@ -86,10 +96,13 @@ function sets(results, t) {
     }
     return fingerprint(key);
   };
-  const sided = results.filter((x) => x.experiment === t.experiment && x.complete)
+  const sided = results.filter((x) => x.experiment === t.experiment)
     .map((r) => ({ r, v: sideOf(r, t) })).filter((x) => x.v !== null);
-  return [...groupBy(sided, (x) => keyOf(x.r)).values()]
-    .map((xs) => ({ runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r) }));
+  // every: each side's runs, incomplete ones too: the order guard reads how the runs were made
+  return [...groupBy(sided, (x) => keyOf(x.r)).values()].map((all) => {
+    const xs = all.filter((x) => x.r.complete);
+    return { runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r), every: groupBy(all, (x) => x.v, (x) => x.r) };
+  }).filter((s) => s.runs.length);
 }
 
 const kindOf = (r) => String(r.description?.topology ?? 'not recorded').split(',')[0];
@@ -111,6 +124,10 @@ function conditions(claim, bySide) {
   const c = claim.conditions || {};
   const fail = [];
   const differ = [];
+  // weak: what leaves a reproduction unshown but a contradiction standing (a smaller oplog than the
+  // seed's makes secondaries fall off sooner: staying caught up on it holds a fortiori)
+  const weak = [];
+  const dim = claim.test?.dimension;
   const all = [...bySide.values()].flat();
   const count = (runs, pred) => runs.filter(pred).length;
   for (const [side, runs] of bySide) {
@@ -125,6 +142,18 @@ function conditions(claim, bySide) {
     const wrong = reported.filter((e) => String(e ?? '').toLowerCase() !== spec.server_engine);
     if (wrong.length) fail.push(`engine: runs labelled ${side} ${wrong.map((e) => (e ? `report ${e}` : 'report no storage engine')).join(', ')} (the claim needs ${spec.server_engine}, standing in for ${spec.stands_for})`);
   }
+  // runs under emulation (summary.json storage.emulated: an image of another architecture run
+  // through QEMU or Rosetta) measure the emulator: README, such numbers "compare with nothing"
+  const emulated = count(all, (r) => r.record?.storage?.emulated === true);
+  if (emulated) fail.push(`emulated: ${emulated} of ${all.length} runs ran under emulation (summary.json storage.emulated): their numbers compare with nothing`);
+  // one path to the server for every side: mongos against the primary is the router's cost, not
+  // the engines' difference
+  const paths = uniq(all.map(kindOf));
+  if (paths.length > 1) fail.push(`topology: the sides ran through different paths (${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(kindOf)).join('+').replace(/_/g, ' ')}`).join(', ')}): one path for every side`);
+  // one journal place for every run, unless the journal's place is what the claim compares
+  const place = (r) => (r.record?.storage?.journal_path ? 'journal apart' : 'journal with data');
+  const places = uniq(all.map(place));
+  if (dim !== 'journal_path' && places.length > 1) fail.push(`journal place: ${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(place)).join(' and ')}`).join(', ')}: one journal place for every run (the journal's place is not this claim's dimension)`);
   if (c.topology) {
     const kinds = uniq(all.map(kindOf));
     const bad = kinds.filter((k) => !c.topology.need.includes(k));
@@ -133,9 +162,12 @@ function conditions(claim, bySide) {
   }
   if (c.write_concern) {
     const ws = uniq(all.map((r) => r.parameters?.write_concern?.w));
-    const bad = ws.filter((w) => w !== undefined && w !== c.write_concern.w);
-    if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: w:${c.write_concern.w})`);
-    if (ws.includes(undefined)) differ.push('write concern: not recorded');
+    const allowed = [c.write_concern.w].flat();
+    const seedW = `w:${allowed.join(' or w:')}${c.write_concern.seed ? `, ${c.write_concern.seed}` : ''}`;
+    const bad = ws.filter((w) => w !== undefined && !allowed.includes(w));
+    if (bad.length) fail.push(`write concern: w:${bad.join(', w:')} (the seed: ${seedW})`);
+    // not recorded is not met: the finding depends on it
+    if (ws.includes(undefined)) fail.push(`write concern: not recorded in ${count(all, (r) => r.parameters?.write_concern?.w === undefined)} of ${all.length} runs (the seed: ${seedW})`);
     // j where the claim states it (the seed's acknowledged writes waited for no journal): a run's j
     // not given is j:false, the server's default
     if (typeof c.write_concern.j === 'boolean') {
@@ -162,7 +194,7 @@ function conditions(claim, bySide) {
   // systems, never one side's repetitions (as two servers under one label are two sides)
   if (claim.test?.match === 'prefix') {
     for (const [side, runs] of bySide) {
-      const vs = uniq(runs.map((r) => r.labels[claim.test.dimension]));
+      const vs = uniq(runs.map((r) => rawSide(r, claim.test.dimension)));
       if (vs.length > 1) fail.push(`label: the ${side} runs carry ${vs.map((v) => `${claim.test.dimension}=${v}`).join(', ')}: one system a side, as the seed ran`);
     }
   }
@@ -184,19 +216,42 @@ function conditions(claim, bySide) {
     const known = seen.filter((s) => s.data !== null && s.mem !== null);
     const wrong = known.filter((s) => (need === 'exceeds' ? s.data <= s.mem : s.data >= s.mem));
     // where the memory is not recorded (a --uri run), data below every profile's memory did not
-    // exceed it: a finding about data beyond memory is not tested on a few thousand documents
-    const floor = need === 'exceeds' ? leastProfileMemory(memories) : null;
+    // exceed it: a finding about data beyond memory is not tested on a few thousand documents,
+    // and a finding about data that fits holds there
+    const floor = leastProfileMemory(memories);
     const small = floor ? seen.filter((s) => s.data !== null && s.mem === null && s.data < floor) : [];
+    // unknown is never met: no footprint, or no memory and data above the least profile's
+    const unknown = all.length - known.length - (need === 'fits' ? small.length : 0);
     if (wrong.length) fail.push(`data against memory: ${MB(wrong[0].data)} of data and indexes ${need === 'exceeds' ? 'fit in' : 'exceed'} ${MB(wrong[0].mem)} of memory in ${wrong.length} of ${all.length} runs (the seed: ${c.data_vs_memory.seed})`);
-    else if (small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
-    else if (known.length < all.length) differ.push(`data against memory: not known in ${all.length - known.length} of ${all.length} runs (no profile or no footprint; the seed's data ${need === 'exceeds' ? 'did not fit in' : 'fit in'} RAM)`);
+    else if (need === 'exceeds' && small.length) fail.push(`data against memory: ${(small[0].data / 1e6).toPrecision(2)} MB of data and indexes in ${small.length} of ${all.length} runs, less than any profile's ${MB(floor)} of memory (the server's own is not recorded; the seed: ${c.data_vs_memory.seed})`);
+    else if (unknown > 0) fail.push(`data against memory: not known in ${unknown} of ${all.length} runs (no profile or no footprint recorded; the seed: ${c.data_vs_memory.seed})`);
+  }
+  // one server build on every side where the seed ran one ("All nodes also ran MongoDB 2.0.2"):
+  // along the engine label (./run.sh compare --uri sides) the alike sets span servers
+  if (c.same_server) {
+    const builds = uniq(all.map((r) => fingerprint(r.identity.server)));
+    if (builds.length > 1) fail.push(`server: the sides run ${builds.length} different servers (versions ${uniq(all.map((r) => r.identity.server.version)).join(', ')}; the seed: ${c.same_server.seed})`);
+  }
+  // the oplog's size (summary.json storage: what the member reports, else what the lab started):
+  // below the seed's, not the seed's condition; with below_weakens, a reproduction is not shown
+  // on it while a contradiction stands
+  if (c.oplog) {
+    const mb = all.map((r) => r.record?.storage?.oplog_mb_reported ?? r.record?.storage?.oplog_mb ?? null);
+    const shown = uniq(mb.map((v) => (v === null ? 'not recorded' : `${v.toLocaleString('en-US')} MB`))).join(', ');
+    if (mb.includes(null)) fail.push(`oplog: not recorded in ${count(mb, (v) => v === null)} of ${all.length} runs (the seed: ${c.oplog.seed})`);
+    else if (mb.some((v) => v < c.oplog.min_mb)) (c.oplog.below_weakens ? weak : fail).push(`oplog: ${shown}, below the seed's ${c.oplog.min_mb.toLocaleString('en-US')} MB (the seed: ${c.oplog.seed})`);
+  }
+  // labels the finding is about (seeds/002's instance size): every run carries the value
+  for (const [k, want] of Object.entries(c.labels || {})) {
+    const off = all.filter((r) => r.labels?.[k] !== want.value);
+    if (off.length) fail.push(`label: ${k}=${uniq(off.map((r) => r.labels?.[k] ?? 'not set')).join(', ')} in ${off.length} of ${all.length} runs (the claim needs ${k}=${want.value}: ${want.seed})`);
   }
   // always different: the engine line and the hardware
   const lines = uniq(all.map((r) => `${dimensionValue(r, 'engine')} on ${r.identity.server.process ?? 'server'} ${r.identity.server.version ?? '?'}`)).join(', ');
   differ.unshift(`engine line: ${lines || 'no runs'} (seed: ${claim.seed_setup?.engines ?? '?'})`);
   const hw = uniq(all.map((r) => `${r.description.host_cpus} CPUs${r.profile ? `, profile ${r.profile}` : ''}`)).join(', ');
   differ.splice(1, 0, `hardware: ${hw || '-'} (seed: ${claim.seed_setup?.hardware ?? '?'})`);
-  return { fail: uniq(fail), differ: uniq(differ) };
+  return { fail: uniq(fail), differ: uniq(differ), weak: uniq(weak) };
 }
 
 // choose(claim, results, needed) -> { set, bySide, cond } or { none: why }: among the alike sets
@@ -205,7 +260,7 @@ function conditions(claim, bySide) {
 // the seed's scale, then with most runs.
 function choose(claim, results, needed, filter = () => true) {
   const t0 = claim.test;
-  const pts = uniq([...(t0.dimension === 'engine' && t0.pairs ? t0.pairs.flat() : []), t0.case, t0.baseline].filter(Boolean));
+  const pts = uniq([...(t0.dimension === 'engine' && t0.pairs && !t0.point ? t0.pairs.flat() : []), t0.case, t0.baseline].filter(Boolean));
   const held = (runs) => pts.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
   const t = claim.test;
   const all = sets(results, t).filter(filter);
@@ -221,8 +276,9 @@ function choose(claim, results, needed, filter = () => true) {
   };
   const scored = cands.map((s) => {
     const bySide = new Map(needed.map((n) => [n, s.sides.get(n)]));
+    const every = new Map(needed.map((n) => [n, s.every.get(n)]));
     const runs = [...bySide.values()].flat();
-    return { set: s, bySide, cond: conditions(claim, bySide), h: held(runs), d: dist(s), n: runs.length };
+    return { set: s, bySide, every, cond: conditions(claim, bySide), h: held(runs), d: dist(s), n: runs.length };
   });
   scored.sort((a, b) => (a.cond.fail.length > 0) - (b.cond.fail.length > 0) || b.h - a.h || a.d - b.d || b.n - a.n);
   return scored[0];
@@ -239,7 +295,13 @@ const row = (claim, status, fields) => {
   };
 };
 
-const runsNeeded = (claim) => claim.needs.filter((n) => n.startsWith('./run.sh')).join(' ; ');
+// the needs lines as a row says them: single runs of two configurations alternated A B B A are
+// said once each, with their order
+function runsNeeded(claim) {
+  const lines = claim.needs.filter((n) => n.startsWith('./run.sh'));
+  const once = uniq(lines);
+  return once.length < lines.length ? `${once.join(' ; ')} (alternated A B B A, ${lines.length} runs)` : lines.join(' ; ');
+}
 function notComparable(claim, what, differences = []) {
   return row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${runsNeeded(claim)}`, differences });
 }
@@ -293,34 +355,60 @@ function runAggregate(runs, side, metric) {
   return { side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 
-// The step where the two sides together do most: the highest product of their geometric means.
-// Under no difference the product carries no information on the ratio (their logs' sum and
-// difference are independent), so choosing on it does not favour either side.
-function commonPeak(na, nb, a, b, min = 2) {
-  const names = uniq([...na, ...nb].flatMap((r) => r.points.map((p) => p.name)));
-  let best = null;
-  for (const n of names) {
-    const A = aggregate(na, n, a);
-    const B = aggregate(nb, n, b);
-    if (!A || !B) continue;
-    // steps where both sides have their minimum of usable runs come first
-    const tier = (A.verdict_samples.length >= min && B.verdict_samples.length >= min ? 2 : 0) + (A.verdict_samples.length && B.verdict_samples.length ? 1 : 0);
-    const score = tier ? Math.log(geo(A.verdict_samples)) + Math.log(geo(B.verdict_samples)) : -Infinity;
-    if (!best || tier > best.tier || (tier === best.tier && score > best.score)) best = { n, A, B, score, tier };
-  }
-  return best;
+// sideMax(runs, side, min) -> the step where this side does most: the highest geometric mean of its
+// usable runs among the steps with at least min of them (else any with one): each engine's own
+// "Max throughput", as seeds/004 read it off each engine's own curve.
+function sideMax(runs, side, min) {
+  const aggs = uniq(runs.flatMap((r) => r.points.map((p) => p.name)))
+    .map((n) => aggregate(runs, n, side)).filter((a) => a?.verdict_samples.length);
+  const enough = (a) => Number(a.verdict_samples.length >= min);
+  aggs.sort((x, y) => enough(y) - enough(x) || geo(y.verdict_samples) - geo(x.verdict_samples));
+  return aggs[0]?.point ?? null;
+}
+// One step of each run, renamed, so that two sides' maxima at different steps are one point for
+// aggregate(), verdict() and the order and drift guard alike.
+const MAX = 'max';
+const atStep = (runs, name, as = MAX) => runs.map((r) => ({
+  ...r, points: r.points.filter((p) => p.name === name).map((p) => ({ ...p, name: as })),
+}));
+
+// guarded(v, names, every, point) -> the verdict through the order and drift guard the summary
+// applies to every verdict (drift.js guardVerdict, as compare.js buildSet calls it), on every run
+// of the two sides, incomplete ones too. A figure that is no step's ops/s (a run's footprint, its
+// seconds outside dips) has no drift test of its own: its order is guarded as capacity.js guards
+// its capacities (runOrder, notInterleaved).
+function guarded(v, names, every, point) {
+  const sides = names.map((n) => every?.get(n) ?? []);
+  if (point) return guardVerdict(v, { point, names, sides, usable: (p) => stepExclusion(p) === null });
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null, started_at: r.started_at ?? null });
+  const [a, b] = sides.map((rs) => rs.map(place));
+  const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete).map(place));
+  const { order, first } = runOrder(a, b, ua, ub);
+  const rated = ['verdict', 'no-difference'].includes(v.status);
+  return order === 'sequential' && rated ? notInterleaved(v, v.point, names, first) : v;
 }
 
 const minRunsWhy = (claim, usable) => `needs at least ${claim.minimum?.runs ?? 2} usable runs a side (have ${usable.join(' and ')})`;
 const labText = (o, A, B, a, b, unit, v) => `${a} ${num(geo(A.verdict_samples))} vs ${b} ${num(geo(B.verdict_samples))} ${unit} (geometric means): ${fmt(o.ratio)}x (95% CI ${fmt(o.ci[0])}-${fmt(o.ci[1])}, ${v.usable.join(' and ')} runs)`;
 
-// ratioRow(claim, A, B, names, where, unit, extra): verdict, minimum, judge.
-function ratioRow(claim, A, B, [a, b], where, unit, extra) {
-  const v = verdict(where, A, B);
+// ratioRow(claim, A, B, names, where, unit, extra, guard): verdict, the order and drift guard
+// (guard: { every, point }, as guarded() reads them; none where both sides are cases of the same
+// runs), minimum, judge.
+function ratioRow(claim, A, B, [a, b], where, unit, extra, guard = null) {
+  const v0 = verdict(where, A, B);
+  const v = guard ? guarded(v0, [a, b], guard.every, guard.point) : v0;
   const min = claim.minimum?.runs ?? 2;
   if (v.usable.some((n) => n < min)) return row(claim, 'inconclusive', { lab: `${v.usable.join(' and ')} usable runs at ${where}`, why: `${minRunsWhy(claim, v.usable)}${v.ci ? '' : `: ${v.sentence}`}`, ...extra });
+  // no verdict where the summary gives none: sides one after the other, or runs that drift
+  if (v.status === 'not-interleaved' || v.status === 'drift') {
+    const o0 = oriented(v0, a);
+    return row(claim, 'inconclusive', { lab: `${labText(o0, A, B, a, b, unit, v0)} at ${where}`, ratio: o0.ratio, why: `no verdict, as in the summary: ${v.sentence}`, ...extra });
+  }
   const o = oriented(v, a);
   if (!o) return row(claim, 'inconclusive', { lab: `no interval (${v.usable.join(' and ')} usable runs)`, why: v.sentence, ...extra });
+  // a stand-in's figure (the lab's own quantity, or the seed's cause absent here): shown beside the
+  // seed's, never reproduced or contradicted of the seed's words
+  if (claim.reproduced_when.expect === 'figure') return row(claim, 'lab figure', { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, why: claim.reproduced_when.why, ...extra });
   const j = judgeClaim(o, claim.reproduced_when);
   return row(claim, j.status, { lab: `${labText(o, A, B, a, b, unit, v)} at ${where}`, ratio: o.ratio, ci: o.ci, p: j.p, why: j.why, ...extra });
 }
@@ -335,18 +423,24 @@ function evalRatio(claim, results) {
     if (record) {
       const [A, B] = [runAggregate(na, t.numerator, t.metric), runAggregate(nb, t.denominator, t.metric)];
       if (!A.verdict_samples.length || !B.verdict_samples.length) return row(claim, 'not comparable', { missing: `needs ${t.record}`, why: `the runs hold no ${t.metric}; runs: ${runsNeeded(claim)}`, ...extra });
-      return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra);
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], t.metric.split('.').slice(-2).join(' '), t.unit ?? '', extra, { every: pick.every, point: null });
     }
-    if (t.point === 'peak') {
-      const pk = commonPeak(na, nb, t.numerator, t.denominator, claim.minimum?.runs ?? 2);
-      if (!pk) return row(claim, 'not comparable', { missing: 'needs a step measured on both sides', why: 'no step measured on both sides', ...extra });
-      return ratioRow(claim, pk.A, pk.B, [t.numerator, t.denominator], `${pk.n} (the step where both together do most)`, 'ops/s', extra);
+    if (t.point === 'max') {
+      const min = claim.minimum?.runs ?? 2;
+      const [pa, pb] = [sideMax(na, t.numerator, min), sideMax(nb, t.denominator, min)];
+      if (!pa || !pb) return row(claim, 'inconclusive', { lab: `no usable step on ${!pa ? t.numerator : t.denominator}`, why: `needs at least ${min} usable runs a side (${!pa ? t.numerator : t.denominator} has none at any step)`, ...extra });
+      const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa)], [t.denominator, atStep(pick.every.get(t.denominator), pb)]]);
+      const [A, B] = [aggregate(atStep(na, pa), MAX, t.numerator), aggregate(atStep(nb, pb), MAX, t.denominator)];
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every, point: MAX });
     }
     const [pa, pb] = [t.points?.[t.numerator] ?? t.point, t.points?.[t.denominator] ?? t.point];
     const A = aggregate(na, pa, t.numerator);
     const B = aggregate(nb, pb, t.denominator);
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
-    return ratioRow(claim, A, B, [t.numerator, t.denominator], pa === pb ? pa : `${pa} vs ${pb}`, 'ops/s', extra);
+    // one point for both sides where each reads its own step (001's j:false against journal off)
+    const where = pa === pb ? pa : `${pa} vs ${pb}`;
+    const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, where)], [t.denominator, atStep(pick.every.get(t.denominator), pb, where)]]);
+    return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every, point: where });
   };
   const needed = [t.numerator, t.denominator];
   if (t.per_engine) {
@@ -375,13 +469,13 @@ function evalSteadiness(claim, results) {
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
   const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure), steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
-  return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ })];
+  return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ }, { every: pick.every, point: null })];
 }
 
 // per-side kinds: each side value of the dimension, its own chosen set.
 function perSide(claim, results, fn) {
   const t = claim.test;
-  const sides = t.side ? [t.side] : uniq(sets(results, t).flatMap((s) => [...s.sides.keys()]));
+  const sides = t.side ? [t.side] : t.sides ?? uniq(sets(results, t).flatMap((s) => [...s.sides.keys()]));
   if (!sides.length) return [notComparable(claim, `runs of ${t.experiment}`)];
   return sides.map((side) => {
     const pick = choose(claim, results, [side]);
@@ -403,10 +497,14 @@ function evalCost(claim, results) {
   });
 }
 
-// ordering: each pair [a, b] of cases (or of sides at one point): a faster than b.
-function orderPairs(claim, aggOf) {
+// ordering: each pair [a, b] of cases (or of sides at one point): a faster than b. guardOf(v, a, b):
+// the order and drift guard for a pair of sides (none for cases of the same runs).
+// A pair that may tie ("There's not much difference") is reversed only below the tie band
+// (test.tie_band, the claims' "about equal"): within it, it ties as the seed said it may.
+function orderPairs(claim, aggOf, guardOf = (v) => v) {
   const t = claim.test;
   const tie = (a, b) => (t.may_tie || []).some(([x, y]) => x === a && y === b);
+  const tieLow = t.tie_band?.[0] ?? 1;
   const min = claim.minimum?.runs ?? 2;
   const pairs = t.pairs.map(([a, b]) => {
     const A = aggOf(a);
@@ -416,12 +514,15 @@ function orderPairs(claim, aggOf) {
     // nothing of the case was measured, and no more runs on that server would measure it
     const ignored = (x) => x.runs > 0 && (x.excluded?.server_ignores ?? 0) === x.runs;
     if (ignored(A) || ignored(B)) return { a, b, state: 'untestable' };
-    const v = verdict(`${a} vs ${b}`, A, B);
-    const o = oriented(v, a);
+    const v0 = verdict(`${a} vs ${b}`, A, B);
+    const v = guardOf(v0, a, b);
+    const o = oriented(v0, a);
     if (!o || v.usable.some((n) => n < min)) return { a, b, state: 'unmeasured', why: v.sentence };
+    if (v.status === 'not-interleaved' || v.status === 'drift') return { a, b, state: 'unguarded', ratio: o.ratio, why: v.sentence, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
     if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
-    const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < 1 ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
-    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, 1), A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+    const low = tie(a, b) ? tieLow : 1;
+    const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < low ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
+    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, low), A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
   });
   const fig = pairs.map((p) => `${p.a}/${p.b} ${p.ratio ? `${fmt(p.ratio)} (${num(p.A)}/${num(p.B)})` : p.state === 'missing' ? 'not run' : 'n/a'}`).join(', ');
   const of = (st) => pairs.filter((p) => p.state === st).map((p) => `${p.a}/${p.b}`);
@@ -430,22 +531,25 @@ function orderPairs(claim, aggOf) {
   const rev = pairs.filter((p) => p.state === 'reversed');
   if (rev.length) return row(claim, 'contradicted', { lab, pairs, p: Math.min(1, Math.min(...rev.map((p) => p.p)) * pairs.length), why: `reversed: ${of('reversed').join(', ')} (interval clear of 1.0)` });
   if (of('untestable').length) return row(claim, 'not comparable', { lab, pairs, missing: `a server that does what ${of('untestable').join(', ')} ask`, why: `cannot be tested on this server: it ignores what ${of('untestable').join(', ')} ask (its product documents it: loader/src/products.js)` });
-  const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval')];
+  const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval'), ...of('unguarded')];
   if (!open.length && need.every((p) => p.state === 'ordered')) {
     return row(claim, 'reproduced', { lab, pairs, p: Math.max(...need.map((p) => p.p)), why: `every pair in order${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may` : ''}` });
   }
-  const why = [of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('no-interval').length ? `no interval (identical values): ${of('no-interval').join(', ')}` : '', of('unmeasured').length ? `too few usable runs (at least ${min} a side): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
+  const why = [of('unguarded').length ? `no verdict, as in the summary: ${pairs.filter((p) => p.state === 'unguarded').map((p) => p.why).join('; ')}` : '', of('no-difference').length ? `no difference shown: ${of('no-difference').join(', ')}` : '', of('no-interval').length ? `no interval (identical values): ${of('no-interval').join(', ')}` : '', of('unmeasured').length ? `too few usable runs (at least ${min} a side): ${of('unmeasured').join(', ')}` : '', of('missing').length ? `not run: ${of('missing').join(', ')}` : ''].filter(Boolean).join('; ');
   return row(claim, 'inconclusive', { lab, pairs, why, p: pairs.some((x) => typeof x.p === 'number') ? 1 : null });
 }
 
 function evalOrdering(claim, results) {
   const t = claim.test;
-  if (t.dimension === 'engine') return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
+  // pairs of cases within each side's runs, unless the pairs are sides at one point (test.point:
+  // ./run.sh compare --uri sides, named by the engine label)
+  if (t.dimension === 'engine' && !t.point) return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
   const names = uniq(t.pairs.flat());
   const pick = choose(claim, results, names);
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
-  return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n)), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
+  const guardOf = (v, a, b) => guarded(v, [a, b], pick.every, t.point);
+  return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n), guardOf), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
 }
 
 // A usable point's latency: the geometric mean over its ops of latency_us.p50 (ms shown).
@@ -485,6 +589,12 @@ function evalKnee(claim, results) {
         return row(claim, 'reproduced', { lab: `sweet spot at ${steps[j].clients}: ${lab}`, knee: steps[j].clients, p: Math.max(thr[j - 1].p, lt[j].p), why: `throughput climbs to ${steps[j].clients} clients, then latency rises while throughput climbs no more (published ${claim.published.knee.join(' / ')}; it moves with the hardware)` });
       }
     }
+    // flat from the first step while latency climbs at every step: the seed read its sweet spot
+    // from latency ("Com base nos números de latências"), so more clients than the first only wait
+    // longer for the same throughput: the sweet spot is the first step (pure noise moves neither)
+    if (thr.every((x) => x.s === '=') && lt.every((x) => x.s === '<')) {
+      return row(claim, 'reproduced', { lab: `sweet spot at ${steps[0].clients}: ${lab}`, knee: steps[0].clients, p: Math.max(...lt.map((x) => x.p)), why: `throughput flat from ${steps[0].clients} client(s) while latency rises at every step: read from latency as the seed read it, the sweet spot is the first step (published ${claim.published.knee.join(' / ')}; it moves with the hardware)` });
+    }
     if (thr[0].s === '>' && lt[0].s === '<' && !thr.some((x) => x.s === '<')) return row(claim, 'contradicted', { lab, p: Math.max(thr[0].p, lt[0].p), why: 'throughput falls and latency rises from the first step: no load to climb to' });
     const why = thr.some((x) => x.s === '?') || lt.some((x) => x.s === '?') ? `some steps lack ${min} usable runs (--repeat)` : thr[thr.length - 1].s === '<' ? `throughput still climbing at ${steps[steps.length - 1].clients} clients: no sweet spot within the sweep` : 'no step where throughput climbs up to it and latency rises after it';
     return row(claim, 'inconclusive', { lab, why, p: [...thr, ...lt].some((x) => typeof x.p === 'number') ? 1 : null });
@@ -509,8 +619,21 @@ function evalDips(claim, results) {
     const min = claim.minimum || {};
     if (withRec.length < (min.runs ?? 2)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.runs ?? 2} runs with the record on measured steps${long ? ` of ${long} s or more, as its cause comes ${t.cause_period ?? 'periodically'}` : ''} (have ${withRec.length})` });
     if (dips.length < (min.dips ?? 1)) return row(claim, 'inconclusive', { lab, why: `needs at least ${min.dips ?? 1} dips to attribute (have ${dips.length})` });
-    if (hit * 2 >= dips.length) return row(claim, 'reproduced', { lab, why: `at least half the dips during a ${t.cause}` });
-    if (hit === 0) return row(claim, 'contradicted', { lab, why: `no dip during a ${t.cause}` });
+    // the seed's period ("every minute"): the median gap between successive dips of a step
+    const gaps = t.period_s ? withRec.flatMap((r) => usable(r).flatMap((p) => {
+      const at = (p.stability.dips || []).map((d) => Date.parse(d.start)).filter(Number.isFinite).sort((x, y) => x - y);
+      return at.slice(1).map((x, i) => (x - at[i]) / 1000);
+    })) : [];
+    const gap = gaps.length ? [...gaps].sort((x, y) => x - y)[gaps.length >> 1] : null;
+    const [g0, g1] = t.period_band ?? [];
+    const periodic = !t.period_s || (gap !== null && gap >= g0 && gap <= g1);
+    const periodText = t.period_s ? `; median gap between dips ${gap === null ? 'none (one dip a step)' : `${Math.round(gap)} s`} (the seed: every ${t.period_s} s, ${g0}-${g1} s)` : '';
+    if (hit * 2 >= dips.length && periodic) return row(claim, 'reproduced', { lab: lab + periodText, why: `at least half the dips during a ${t.cause}${t.period_s ? ', about once a minute' : ''}` });
+    if (hit * 2 >= dips.length) return row(claim, 'inconclusive', { lab: lab + periodText, why: `at least half the dips during a ${t.cause}, but not the seed's period` });
+    // a cause the record cannot see (the kernel's own writeback): its absence from the record
+    // contradicts nothing
+    if (hit === 0 && t.unrecorded) return row(claim, 'inconclusive', { lab: lab + periodText, why: `no dip during a ${t.cause}; not contradicted: ${t.unrecorded}` });
+    if (hit === 0) return row(claim, 'contradicted', { lab: lab + periodText, why: `no dip during a ${t.cause}` });
     return row(claim, 'inconclusive', { lab, why: `fewer than half the dips during a ${t.cause}` });
   });
 }
@@ -531,12 +654,94 @@ function evalReplication(claim, results) {
   const extra = { lab, differences: pick.cond.differ };
   const [minA, minB] = [claim.minimum?.runs ?? 3, claim.minimum?.runs_steady ?? 1];
   if (a.n < minA || b.n < minB) return [row(claim, 'inconclusive', { ...extra, why: `needs at least ${minA} ${t.flagged} and ${minB} ${t.steady} run(s) with the record (have ${a.n} and ${b.n})` })];
+  if (a.flagged === a.n && b.flagged === 0 && pick.cond.weak.length) return [row(claim, 'inconclusive', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did; not the seed's conditions for a reproduction: ${pick.cond.weak.join('; ')}` })];
   if (a.flagged === a.n && b.flagged === 0) return [row(claim, 'reproduced', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did` })];
   if (a.flagged === 0) return [row(claim, 'contradicted', { ...extra, why: `no ${t.flagged} run's secondaries fell behind` })];
   return [row(claim, 'inconclusive', { ...extra, why: a.flagged < a.n ? `${t.flagged} fell behind in ${a.flagged} of ${a.n} runs, not every one` : `${t.steady} fell behind too` })];
 }
 
-const KINDS = { ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee, labels: evalRatio, dips: evalDips, replication: evalReplication };
+// resolution (seeds/004's monitoring): the dips a side's runs show at 1 s, and the same runs' ops/s
+// averaged over the seed's coarse monitor (test.window_s, MMS's 56 s): flat there (the lowest
+// window at least test.flat of the median window) where the 1 s record dipped.
+function perSecond(r) {
+  const total = new Map();
+  for (const part of r.parts ?? [r]) {
+    for (const row of part.timeline ?? []) {
+      const ops = Object.values(row.ops || {}).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
+      if (row.partial || !ops.length || typeof row.elapsed_s !== 'number') continue;
+      const k = Math.round(row.elapsed_s);
+      total.set(k, (total.get(k) ?? 0) + ops.reduce((a, x) => a + x, 0));
+    }
+  }
+  return [...total].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+function evalResolution(claim, results) {
+  const t = claim.test;
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) {
+    return [notComparable(claim, t.record)];
+  }
+  const min = claim.minimum?.runs ?? 2;
+  return perSide(claim, results, (side, runs) => {
+    const seen = runs.map((r) => {
+      const dips = r.points.filter((p) => p.stability && stepExclusion(p) === null)
+        .flatMap((p) => p.stability.dips || []).length;
+      const secs = perSecond(r);
+      const means = [];
+      for (let i = 0; i + t.window_s <= secs.length; i += t.window_s) {
+        means.push(secs.slice(i, i + t.window_s).reduce((a, x) => a + x, 0) / t.window_s);
+      }
+      const sorted = [...means].sort((a, b) => a - b);
+      return { dips, windows: means.length, low: means.length ? sorted[0] / sorted[means.length >> 1] : null };
+    }).filter((x) => x.dips > 0 && x.windows >= 3);
+    const flat = seen.filter((x) => x.low >= t.flat).length;
+    const w = `${t.window_s} s`;
+    const lows = seen.map((x) => `${Math.round(x.low * 100)}%`).join(', ') || '-';
+    const lab = `${seen.length} run(s) with dips at 1 s and ${w} means over 3 or more windows; `
+      + `in ${flat} the lowest ${w} mean is ${t.flat * 100}% or more of the median (${lows})`;
+    if (seen.length < min) {
+      const why = `needs at least ${min} runs with dips at 1 s and ${t.window_s * 3} s or more of timeline `
+        + `(have ${seen.length})`;
+      return row(claim, 'inconclusive', { lab, why });
+    }
+    if (flat === seen.length) {
+      return row(claim, 'reproduced', { lab, why: `every run's dips at 1 s vanish in its ${w} means` });
+    }
+    if (flat === 0) return row(claim, 'contradicted', { lab, why: `every run's dips show in its ${w} means too` });
+    const why = `the dips vanish in the ${w} means of ${flat} of ${seen.length} runs`;
+    return row(claim, 'inconclusive', { lab, why });
+  });
+}
+
+// fluctuation (TokuMX at 5 and 6 clients): one side's seconds per minute outside dips at its high
+// steps (test.high: clients at or above) against its lower steps, run by run (the same runs on both
+// sides of the ratio: no order to guard).
+function evalFluctuation(claim, results) {
+  const t = claim.test;
+  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) {
+    return [notComparable(claim, t.record)];
+  }
+  return perSide(claim, results, (side, runs) => {
+    const at = (keep) => runs.map((r) => ({
+      ...r, points: r.points.filter((p) => typeof p.clients === 'number' && keep(p.clients)),
+    }));
+    const hi = steadinessAggregate(at((c) => c >= t.high), `${t.high}+ clients`, t.figure);
+    const lo = steadinessAggregate(at((c) => c < t.high), `below ${t.high} clients`, t.figure);
+    if (!hi.verdict_samples.length || !lo.verdict_samples.length) {
+      return row(claim, 'not comparable', {
+        missing: `needs steps with ${t.high} clients or more and fewer (./run.sh experiment2 sweeps 1 to 6)`,
+        why: `no steps with ${t.high} clients or more, or none with fewer`,
+      });
+    }
+    return ratioRow(claim, hi, lo, [hi.side, lo.side], 'the sweep', 's/min outside dips', {});
+  });
+}
+
+const KINDS = {
+  ratio: evalRatio, steadiness: evalSteadiness, cost: evalCost, ordering: evalOrdering, knee: evalKnee,
+  labels: evalRatio, dips: evalDips, replication: evalReplication, resolution: evalResolution,
+  fluctuation: evalFluctuation,
+};
 
 // holmClaims(rows): one Holm family over the claims tested on an interval (rows with p, the
 // inconclusive ones too: each was a test); a reproduced or contradicted claim whose adjusted p is

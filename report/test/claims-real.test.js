@@ -41,15 +41,16 @@ const rateOf = (s, name) => {
 
 test('seeds/001, 000, 002 judged on journal, writeconcern and ycsb-a runs on the WiredTiger replica-set line', { timeout: 600000 }, async (t) => {
   const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
-  const common = ['--uri', line.uri, '--engine', 'wiredtiger', '--results-dir', results, '--metrics-port', '0', '--repeat', '3'];
+  const common = ['--uri', line.uri, '--engine', 'wiredtiger', '--results-dir', results, '--metrics-port', '0'];
+  // seeds/000's journal disk: w:1+j with and without --journal-path (as ./run.sh passes it in the
+  // stack, with its --profile), recorded in summary.json storage.journal_path; single runs A B B A,
+  // as the claim's needs lines make them (one after the other would be no verdict)
+  const disk = (apart) => ['writeconcern', '--ops', '100', '--write-concerns', 'w:1+j', '--profile', 'laptop', ...(apart ? ['--journal-path', '/mnt/disk2'] : []), '--repeat', '1'];
   for (const args of [
-    ['journal', '--docs', '4000', '--batch', '500', '--commit-intervals', 'none', '--cost-min-time', '1ms'],
-    ['writeconcern', '--ops', '100', '--write-concerns', 'w:0,w:1,w:1+j,w:2,w:2+j,majority,majority+j'],
-    ['ycsb-a', '--records', '1000', '--threads', '1,2,4', '--duration', '1s'],
-    // seeds/000's journal disk: w:1+j with and without --journal-path (as ./run.sh passes it in the
-    // stack, with its --profile), recorded in summary.json storage.journal_path
-    ['writeconcern', '--ops', '100', '--write-concerns', 'w:1+j', '--profile', 'laptop', '--journal-path', '/mnt/disk2'],
-    ['writeconcern', '--ops', '100', '--write-concerns', 'w:1+j', '--profile', 'laptop'],
+    ['journal', '--docs', '4000', '--batch', '500', '--commit-intervals', 'none', '--cost-min-time', '1ms', '--repeat', '3'],
+    ['writeconcern', '--ops', '100', '--write-concerns', 'w:0,w:1,w:1+j,w:2,w:2+j,majority,majority+j', '--repeat', '3'],
+    ['ycsb-a', '--records', '1000', '--threads', '1,2,4', '--duration', '1s', '--repeat', '3'],
+    disk(true), disk(false), disk(false), disk(true),
   ]) {
     const r = await runLoader([...args, ...common]);
     assert.equal(r.code, 0, `${args[0]}: ${r.stderr}`);
@@ -67,18 +68,16 @@ test('seeds/001, 000, 002 judged on journal, writeconcern and ycsb-a runs on the
   // summaries hold, judged on the claim's size band (and the claims' Holm family)
   const j = row('001-journal-jtrue');
   assert.equal(j.side, 'wiredtiger');
-  assert.ok(STATUSES.includes(j.status), JSON.stringify(j));
+  // the lab's own figure (the seed never measured j:true): shown, never judged
+  assert.ok(['lab figure', 'inconclusive'].includes(j.status), JSON.stringify(j));
   const js = summaries('journal');
   assert.equal(js.length, 3);
   const usable = js.filter((s) => s.cases.every((c) => !c.loader?.limited && !hostSlowed(c)));
   if (usable.length === 3 && j.ci) {
     const want = geo(js.map((s) => rateOf(s, 'j:true'))) / geo(js.map((s) => rateOf(s, 'j:false')));
     assert.ok(Math.abs(j.ratio - want) < 1e-9, `${j.ratio} vs ${want}`);
-    const [b0, b1] = [0.6, 0.75];
-    const holds = typeof j.p_holm === 'number' && j.p_holm <= 0.05;
-    if (j.ci[0] >= b0 && j.ci[1] <= b1) assert.equal(j.status, holds ? 'reproduced' : 'inconclusive');
-    else if (j.ci[1] < b0 || j.ci[0] > b1) assert.equal(j.status, holds ? 'contradicted' : 'inconclusive');
-    else assert.equal(j.status, 'inconclusive');
+    assert.equal(j.status, 'lab figure');
+    assert.equal(j.p, null);
   } else {
     t.diagnostic(`journal: ${3 - usable.length} run(s) loader-limited or sharing the host: no ratio check`);
   }
@@ -91,7 +90,7 @@ test('seeds/001, 000, 002 judged on journal, writeconcern and ycsb-a runs on the
   assert.deepEqual(w.pairs.map((p) => `${p.a}/${p.b}`), ['w:0/w:1', 'w:1/w:1+j', 'w:1/w:2', 'w:2/w:2+j', 'w:1+j/w:2+j', 'w:2/majority', 'majority/majority+j', 'w:2+j/majority+j']);
   assert.ok(w.pairs.every((p) => p.state !== 'missing'), JSON.stringify(w.pairs));
   assert.match(w.differs, /scale: 100 inserts per case \(seed: 1,000\)/);
-  assert.match(w.differs, /topology: replica set member \(seed: 4 data nodes in 2 zones/);
+  assert.match(w.differs, /topology: replica set member \(seed: "the test environment will involve 4 data nodes across 2 zones"/);
   const reversed = w.pairs.some((p) => p.state === 'reversed');
   // contradicted only by a reversed pair; a reversed pair is contradicted unless Holm's correction
   // over the claims takes it back (then inconclusive, saying so)
@@ -110,7 +109,9 @@ test('seeds/001, 000, 002 judged on journal, writeconcern and ycsb-a runs on the
   const d = row('000-journal-disk');
   assert.ok(STATUSES.includes(d.status), JSON.stringify(d));
   assert.match(d.lab, /at w:1\+j$/);
-  assert.ok(d.ratio > 0 && d.ci[0] <= d.ratio && d.ratio <= d.ci[1], JSON.stringify(d));
+  assert.doesNotMatch(d.why, /not interleaved/); // A B B A: the order guard lets it through
+  if (d.ci) assert.ok(d.ratio > 0 && d.ci[0] <= d.ratio && d.ratio <= d.ci[1], JSON.stringify(d));
+  else assert.match(d.why, /usable runs|drift|interval/, JSON.stringify(d));
 
   // the rest say what they need
   for (const id of ['004-insert', '004-storage', '004-dips-mmapv1', '004-dips-rocksdb', '004-stale', '003-os', '003-os-order', '001-journal', '001-prealloc', '001-journal-disk']) {

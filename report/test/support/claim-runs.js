@@ -21,11 +21,22 @@ const P = (docs) => ({ preload: { docs, batch: 1000 } });
 // reps(root, spec): n repetitions whose rates are spec.points' x spread; spec.step(name, i, entry) adds
 // fields to a step entry, spec.extra to the summary, spec.parameters to its parameters, spec.p50
 // each point's median latency (x (2 - spread)), spec.reported the storage engine the server reports.
-function reps(root, { experiment, engine, points, spread = [0.99, 1, 1.01], extra = {}, step = null, n = 3, parameters = {}, p50 = null, reported }) {
+// The data against memory the seed's experiments had, recorded as a stack run records it (profile
+// and footprint), unless the test sets its own: 10M documents beyond memory (experiment1), 1M within
+// it (experiment2 and 3). Unknown is never met, so a test that wants it unknown says footprint: null.
+const SEED_MEMORY = {
+  experiment1: { profile: 'seed2013', footprint: { end: { data_bytes: 3e9, index_bytes: 2e8 } } },
+  experiment2: { profile: 'seed2013', footprint: { end: { data_bytes: 2e8, index_bytes: 2e7 } } },
+  experiment3: { profile: 'seed2013', footprint: { end: { data_bytes: 2e8, index_bytes: 2e7 } } },
+};
+
+// startedAt(i): a run's start, when the test gives the order (else every run starts at once: no order)
+function reps(root, { experiment, engine, points, spread = [0.99, 1, 1.01], extra = {}, step = null, n = 3, parameters = {}, p50 = null, reported, startedAt = null }) {
   for (let i = 0; i < n; i++) {
     const f = spread[i % spread.length];
     const dir = makeRun(root, {
-      experiment, engine, stamp: `20261101T00${String(seq++).padStart(4, '0')}Z`, extra, parameters,
+      experiment, engine, stamp: `20261101T00${String(seq++).padStart(4, '0')}Z`, extra: { ...SEED_MEMORY[experiment], ...extra }, parameters,
+      ...(startedAt ? { started_at: startedAt(i) } : {}),
       steps: Object.entries(points).map(([name, rate]) => ({ name, clients: /^clients-(\d+)/.exec(name) ? Number(/^clients-(\d+)/.exec(name)[1]) : 1, ops: { insert: { rate: rate * f, ...(p50 ? { p: { p50: p50[name] * (2 - f), p99: 9000, p999: 9000 } } : {}) } } })),
     });
     if (step || reported !== undefined) {
