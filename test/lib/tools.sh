@@ -33,6 +33,24 @@ node_tests() {
   mapfile -t alone < <(grep -l '^// runs alone: ' "$@")
   mapfile -t rest < <(printf '%s\n' "$@" "${alone[@]}" | sort | uniq -u)
   if ((${#rest[@]})); then (cd "$dir" && node --test --test-concurrency="$conc" --test-reporter=tap "${rest[@]}") || rc=1; fi
-  if ((${#alone[@]})); then (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "${alone[@]}") || rc=1; fi
+  if ((${#alone[@]})); then
+    quiet_begin
+    (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "${alone[@]}") || rc=1
+    quiet_end
+  fi
   return "$rc"
+}
+
+# quiet_begin / quiet_end: under test/run-all.sh's lanes, hold the run's quiet lock whole (every
+# lane holds it shared while it works, so this waits for the other lane's suites to end or to
+# reach their own quiet part), then give it back shared. Outside the lanes: nothing to wait for.
+quiet_begin() {
+  [[ -n ${LAB_QUIET_FD:-} ]] || return 0
+  flock -u "$LAB_QUIET_FD"
+  flock -x "$LAB_QUIET_FD"
+}
+quiet_end() {
+  [[ -n ${LAB_QUIET_FD:-} ]] || return 0
+  flock -u "$LAB_QUIET_FD"
+  flock -s "$LAB_QUIET_FD"
 }
