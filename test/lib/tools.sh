@@ -9,6 +9,20 @@ export PATH="$TOOLS_DIR/bin:$PATH"
 
 INSTALL_HINT="run 'bash test/install-tools.sh' (installs Debian packages, builds Compose v2 from the Go module proxy, fetches npm and Maven dependencies)"
 
+# tools_from_cache CACHE: where .tools does not exist yet (a fresh clone), make it a link to CACHE,
+# a folder that outlives the clone (.ci/run: the runner's cache), so that the pinned binaries
+# built there (Compose, FerretDB, kube-apiserver, ...: each install step skips a binary that
+# already prints its version) are built once per runner, not once per run. A .tools that exists
+# (a folder or a link) is left as it is; CACHE empty: nothing to do.
+tools_from_cache() {
+  local cache=$1
+  [[ -n $cache ]] || return 0
+  [[ -e $TOOLS_DIR || -L $TOOLS_DIR ]] && return 0
+  mkdir -p "$cache" || return 0 # no writable cache on this runner: build in the clone as before
+  ln -s "$cache" "$TOOLS_DIR"
+  echo "install-tools: .tools -> $cache (kept between runs)"
+}
+
 # need_tool NAME: fail loudly with the install hint when NAME is not on PATH.
 need_tool() {
   command -v "$1" >/dev/null 2>&1 && return 0
