@@ -9,6 +9,8 @@ set -euo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=test/lib/tools.sh
 source "$LAB_ROOT/test/lib/tools.sh"
+# LAB_TOOLS_CACHE (set by .ci/run): a folder that outlives the clone, where the built tools stay
+tools_from_cache "${LAB_TOOLS_CACHE:-}"
 mkdir -p "$TOOLS_DIR/bin"
 
 apt_packages=(shellcheck bats bats-support bats-assert prometheus jq parallel)

@@ -110,3 +110,44 @@ JS
   run node_tests "$d" 2 "$d/a.test.js" "$d/b.test.js" "$d/c.test.js"
   [ "$status" -ne 0 ]
 }
+
+@test "lanes: the loader's lane runs beside the others, its quiet part after them; the closing line sums both" {
+  local d=$BATS_TEST_TMPDIR/marks
+  mkdir -p "$d"
+  # each waits up to 10 s for the other to have started: run one after the other, the first fails
+  cat >"$W/test/suites/10-a.sh" <<SUITE
+# shellcheck shell=bash
+a_suite() {
+  touch "$d/a.started"
+  for _ in \$(seq 100); do [[ -f $d/l.started ]] && break; sleep 0.1; done
+  [[ -f $d/l.started ]] && echo "ok 1 a beside the loader" || echo "not ok 1 a beside the loader"
+  sleep 1
+  touch "$d/a.ended"
+}
+run_suite a a_suite
+SUITE
+  cat >"$W/test/suites/40-loader.sh" <<SUITE
+# shellcheck shell=bash
+l_suite() {
+  touch "$d/l.started"
+  for _ in \$(seq 100); do [[ -f $d/a.started ]] && break; sleep 0.1; done
+  [[ -f $d/a.started ]] && echo "ok 1 loader beside a" || echo "not ok 1 loader beside a"
+  quiet_begin
+  [[ -f $d/a.ended ]] && echo "ok 2 quiet part after a" || echo "not ok 2 quiet part after a"
+  quiet_end
+}
+run_suite loader l_suite
+SUITE
+  run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[-1]}" = "3 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
+  # printed in file order, whichever lane ended first
+  local order
+  order=$(grep -E '^(a|loader) ' <<<"$output" | cut -c1 | tr -d '\n')
+  [ "$order" = al ] || { echo "$output"; false; }
+  # one lane: one after the other, as before
+  rm -f "$d"/*
+  LAB_TEST_LANES=1 run bash "$W/test/run-all.sh"
+  [ "$status" -ne 0 ]
+  [ "${lines[-1]}" = "2 passed, 1 failed, 0 skipped" ] || { echo "$output"; false; }
+}

@@ -6,6 +6,11 @@
 # never a silent skip. A skipped test (bats "ok N name # skip REASON", node:test t.skip(REASON):
 # a premise of the test, measured and not met here) is counted as skipped, never as passed, and
 # its reason is printed.
+# The suites run in two lanes side by side (LAB_TEST_LANES=1: one after another, in file order):
+# the loader's and FerretDB's beside the rest, the Node batches waiting on servers and timers more
+# than they compute. Each suite's lines are printed when both lanes are done, in file order; its
+# log stays in the run's log folder. Files that need a quiet host ("// runs alone:",
+# test/lib/tools.sh node_tests) still run by themselves: they hold the run's quiet lock alone.
 set -uo pipefail
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,6 +32,8 @@ record() {
   FAILED=$((FAILED + fail))
   SKIPPED=$((SKIPPED + skip))
   ((fail == 0)) || FAILED_SUITES+=("$suite")
+  # run from a lane (a subshell): its counts reach the closing line through this file
+  [[ -z ${COUNTS_FILE:-} ]] || echo "$pass $fail $skip $suite" >>"$COUNTS_FILE"
   printf '%-28s %4d passed, %d failed, %d skipped%s\n' "$suite" "$pass" "$fail" "$skip" "${secs:+ ($((secs / 60))m$((secs % 60))s)}"
 }
 
@@ -87,11 +94,67 @@ if [[ -n ${MONGODB_URI:-} ]]; then
   echo "MONGODB_URI set (${MONGODB_URI##*@}): tests that use testServer() run against it; those that depend on a deviation of the test server (loader/test/support/server-lines.js DEVIATIONS) are skipped, naming it"
 fi
 
+# Suites beside the others (their own lane, in this order), and suites moved to the end of the
+# main lane: their alone files then wait for the other lane's work only once, at the end.
+SIDE_LANE=(45-ferretdb 40-loader)
+LATE=(60-report)
+
+# run_lane SUITE_FILE...: each suite in turn, its lines into LOG_DIR/<suite file>.out and its counts
+# into LOG_DIR/<suite file>.counts, holding the quiet lock shared (node_tests takes it whole).
+run_lane() {
+  local s base
+  exec {LAB_QUIET_FD}>>"$LOG_DIR/quiet.lock"
+  export LAB_QUIET_FD
+  flock -s "$LAB_QUIET_FD"
+  for s in "$@"; do
+    base=$(basename "$s" .sh)
+    COUNTS_FILE="$LOG_DIR/$base.counts"
+    : >"$COUNTS_FILE"
+    # shellcheck source=/dev/null
+    source "$s" >"$LOG_DIR/$base.out" 2>&1
+  done
+  flock -u "$LAB_QUIET_FD"
+}
+
+in_list() {
+  local x=$1
+  shift
+  printf '%s\n' "$@" | grep -qxF -- "$x"
+}
+
 suites=()
 while IFS= read -r s; do suites+=("$s"); done < <(ls "$LAB_ROOT"/test/suites/*.sh)
+main_lane=()
+late=()
+side_lane=()
+for name in "${SIDE_LANE[@]}"; do
+  [[ ! -f $LAB_ROOT/test/suites/$name.sh ]] || side_lane+=("$LAB_ROOT/test/suites/$name.sh")
+done
 for s in "${suites[@]}"; do
-  # shellcheck source=/dev/null
-  source "$s"
+  base=$(basename "$s" .sh)
+  if in_list "$base" "${SIDE_LANE[@]}"; then continue; fi
+  if in_list "$base" "${LATE[@]}"; then late+=("$s"); else main_lane+=("$s"); fi
+done
+main_lane+=("${late[@]}")
+# Lanes are subshells: their counts come back through the files only.
+if [[ ${LAB_TEST_LANES:-2} == 1 ]]; then
+  (run_lane "${suites[@]}")
+else
+  echo "suites in two lanes side by side: ${side_lane[*]##*/} beside the rest; logs: $LOG_DIR"
+  (run_lane "${main_lane[@]}") &
+  main_pid=$!
+  ((${#side_lane[@]} == 0)) || (run_lane "${side_lane[@]}")
+  wait "$main_pid"
+fi
+for s in "${suites[@]}"; do
+  base=$(basename "$s" .sh)
+  cat "$LOG_DIR/$base.out"
+  while read -r p f k name; do
+    PASSED=$((PASSED + p))
+    FAILED=$((FAILED + f))
+    SKIPPED=$((SKIPPED + k))
+    ((f == 0)) || FAILED_SUITES+=("$name")
+  done <"$LOG_DIR/$base.counts"
 done
 
 echo

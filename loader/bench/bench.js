@@ -78,6 +78,7 @@ const load1 = () => r1(os.loadavg()[0]);
 const CORES = os.cpus().length;
 const TASKSET = spawnSync('taskset', ['-V']).status === 0;
 const PIN = TASKSET && CORES >= 2 ? ['taskset', '-c', '0'] : [];
+const { launcherFlags } = require('./node-flags');
 
 function hasWarmupFlag(dir) {
   try {
@@ -111,6 +112,14 @@ function loaderCommand(dir, kind, entry, uri, extraNode = [], extraFlags = []) {
   return { cmd, env, results, timeline: path.join(results, entry.experiment, 'bench', 'latest', 'timeline.ndjson') };
 }
 
+// the node flags the loader ran with (summary.json loader.node_flags, beside its timeline)
+const nodeFlagsOf = (timeline) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(path.dirname(timeline), 'summary.json'), 'utf8')).loader.node_flags ?? null;
+  } catch {
+    return null;
+  }
+};
 const readTimeline = (file) => fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 // loaderRun(dir, kind, entry, extraNode) -> { cpu_us_per_op, ops, cores, load1 } or { error }.
@@ -131,7 +140,7 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
       }
       return { phases: out };
     }
-    return { cpu_us_per_op: r1(cpuUs / ops), ops, cores: coresOf(cpuUs, seconds), load1: l };
+    return { cpu_us_per_op: r1(cpuUs / ops), ops, cores: coresOf(cpuUs, seconds), load1: l, node_flags: nodeFlagsOf(c.timeline) };
   } catch (e) {
     return { error: `loader exit ${r.status}: ${lastWords(r.stderr || e.message)}` };
   } finally {
@@ -141,7 +150,8 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
 
 function floorCommand(kind, entry, uri) {
   const exp = path.join(LOADER, '..', 'experiments', `${entry.experiment}.yaml`);
-  return [...PIN, process.execPath, path.join(__dirname, 'floor.js'), kind, exp, String(DURATION_MS), String(warmupOf(entry) * 1000), uri, ...entry.flags];
+  // the V8 flags the loader's launcher gives it on the same placement (bench/node-flags.js)
+  return [...PIN, process.execPath, ...launcherFlags(PIN), path.join(__dirname, 'floor.js'), kind, exp, String(DURATION_MS), String(warmupOf(entry) * 1000), uri, ...entry.flags];
 }
 const floorOut = (stdout) => JSON.parse(stdout.trim().split('\n').pop());
 const { setTimeout: sleep } = require('node:timers/promises');

@@ -98,7 +98,7 @@ async function main() {
   await Promise.all(loops.map(({ client }) => client.close()));
   // from, to: the measured window (epoch ms), for a run measured beside another process.
   const from = Math.round(performance.timeOrigin + t0);
-  process.stdout.write(`${JSON.stringify({ ops, cpu_us: cpuUs, wall_s: Math.round(wallS * 1000) / 1000, cpu_us_per_op: Math.round((cpuUs / ops) * 10) / 10, from, to: from + Math.round(wallS * 1000) })}\n`);
+  process.stdout.write(`${JSON.stringify({ ops, cpu_us: cpuUs, wall_s: Math.round(wallS * 1000) / 1000, cpu_us_per_op: Math.round((cpuUs / ops) * 10) / 10, from, to: from + Math.round(wallS * 1000), node_flags: process.execArgv })}\n`);
 }
 
 main().catch((e) => { process.stderr.write(`${e.stack || e}\n`); process.exit(1); });

@@ -27,7 +27,7 @@ const COMMON_FLAGS = [
   { group: 'Connection', flag: '--server-selection-timeout', default: '10s', arg: 'DUR', runsh: true, help: 'give up on an unreachable server after DUR' },
   { group: 'Workload', flag: '--docs', arg: 'N', runsh: true, help: 'documents to insert', file: (c) => c.workload.docs },
   { group: 'Workload', flag: '--preload-docs', arg: 'N', runsh: true, help: 'documents loaded first, not measured', file: (c) => c.preload.docs },
-  { group: 'Workload', flag: '--clients', arg: 'LIST', runsh: true, help: 'client steps, e.g. 1,2,4,6', file: (c) => c.workload.clients.join(',') },
+  { group: 'Workload', flag: '--clients', arg: 'LIST', runsh: true, help: 'client steps, e.g. 1,2,4,6 (each 1..1000 in one process)', file: (c) => c.workload.clients.join(',') },
   { group: 'Workload', flag: '--duration', arg: 'DUR', runsh: true, help: 'length of each client step after its warm-up, e.g. 30s, 2m', file: (c) => durText(c.workload.durationMs) },
   { group: 'Workload', flag: '--warmup', arg: 'DUR', runsh: true, help: "each step's first DUR, 0 for none: run and shown in the timeline, left out of its throughput, percentiles and verdicts", file: (c) => durText(c.warmupMs) },
   { group: 'Workload', flag: '--rate', arg: 'N', runsh: true, help: "pace all clients together at N ops/s (experiment2: a find+update pair counts as 2) and also report latency from each op's intended start (coordinated omission corrected)" },

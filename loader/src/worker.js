@@ -126,16 +126,26 @@ async function runStep(step) {
   parentPort.postMessage({ type: 'stepDone', index: step.index });
 }
 
+// Clients connect CONNECT_AT_ONCE at a time per thread: a thousand handshakes at once (each client
+// opens its monitoring and its pooled connection) kept a busy test server from answering any
+// within the 10 s server selection timeout; in turns they all connect, and every step still starts
+// with all of them ready.
+const CONNECT_AT_ONCE = 32;
+
 async function main() {
   try {
-    await Promise.all(clientIds.map(async (id) => {
-      const client = newClient(conn, config);
-      const db = client.db(config.database);
-      clients.set(id, { client, db, col: db.collection(config.collection) });
-      await client.connect();
-      const admin = client.db('admin');
-      for (let i = 0; i < WARM_COMMANDS; i++) await admin.command({ ping: 1 });
-    }));
+    const queue = [...clientIds];
+    const connectNext = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        const client = newClient(conn, config);
+        const db = client.db(config.database);
+        clients.set(id, { client, db, col: db.collection(config.collection) });
+        await client.connect();
+        const admin = client.db('admin');
+        for (let i = 0; i < WARM_COMMANDS; i++) await admin.command({ ping: 1 });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONNECT_AT_ONCE, queue.length) }, connectNext));
   } catch (e) {
     parentPort.postMessage({ type: 'fatal', reason: `${e.name}: ${e.message}` });
     return;

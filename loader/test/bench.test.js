@@ -150,6 +150,10 @@ test('one tiny round against mongo-java-server: every row measured, loader and f
     assert.deepEqual(res.kinds['gridfs upload +sha256'].floor, res.kinds['gridfs upload'].floor, 'one floor for a row and its variant');
     assert.equal(res.kinds['gridfs upload'].loader[0].ops, Math.ceil(4e6 / 261120), 'one op per chunk, the whole case');
     assert.ok(res.kinds.read.loader[0].ops > 0);
+    // like for like: the floor under the V8 flags the launcher gave the loader (on one pinned CPU,
+    // --single-threaded-gc)
+    assert.ok(Array.isArray(res.kinds.read.loader[0].node_flags), JSON.stringify(res.kinds.read.loader[0]));
+    assert.deepEqual(res.kinds.read.floor[0].node_flags, res.kinds.read.loader[0].node_flags);
     // Side by side: the loader's seconds inside the floor's window, both measured; gridfs (one
     // stream in phases) says why it has none.
     const sbs = res.kinds.read.side_by_side[0];

@@ -1,7 +1,7 @@
 'use strict';
 // The experiment file's own bounds (src/config.js load), each beside the flag's: a file must not
-// allow what the flag refuses (workload.clients: 1..256, as --clients; src/usage.js parseClients:
-// "keeps a typo from opening thousands of connections"). Checked on a real file through the
+// allow what the flag refuses (workload.clients: 1..1000, as --clients; src/usage.js parseClients:
+// "keeps a typo from opening tens of thousands"). Checked on a real file through the
 // parser and through `lab-loader check` (one line, exit 2, nothing connected).
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -27,22 +27,22 @@ function withClients(list) {
 }
 const loadFile = (file, flags = []) => load(parse([file, ...flags]));
 
-test('workload.clients: 1..256 in the file, the same bound as --clients', () => {
-  assert.deepEqual(loadFile(withClients('[1, 256]')).config.workload.clients, [1, 256]);
-  for (const bad of ['[257]', '[1, 2560]', '[0]', '[2.5]', '[]', '"4"']) {
-    assert.throws(() => loadFile(withClients(bad)), (e) => e instanceof UsageError && /workload\.clients: list of whole numbers 1\.\.256/.test(e.message), bad);
+test('workload.clients: 1..1000 in the file, the same bound as --clients', () => {
+  assert.deepEqual(loadFile(withClients('[1, 1000]')).config.workload.clients, [1, 1000]);
+  for (const bad of ['[1001]', '[1, 10000]', '[0]', '[2.5]', '[]', '"4"']) {
+    assert.throws(() => loadFile(withClients(bad)), (e) => e instanceof UsageError && /workload\.clients: list of whole numbers 1\.\.1000/.test(e.message), bad);
   }
   // the flag's bound, the same
-  assert.deepEqual(loadFile(withClients('[1]'), ['--clients', '256']).config.workload.clients, [256]);
-  assert.throws(() => parse([withClients('[1]'), '--clients', '257']), /--clients: 257 is out of range/);
+  assert.deepEqual(loadFile(withClients('[1]'), ['--clients', '1000']).config.workload.clients, [1000]);
+  assert.throws(() => parse([withClients('[1]'), '--clients', '1001']), /--clients: 1001 is out of range/);
 });
 
-test('lab-loader check: a file with 257 clients is refused in one line, exit 2', async () => {
-  const file = withClients('[1, 257]');
+test('lab-loader check: a file with 1001 clients is refused in one line, exit 2', async () => {
+  const file = withClients('[1, 1001]');
   const r = await runLoader(['check', file]);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /^error: .*workload\.clients: list of whole numbers 1\.\.256/);
+  assert.match(r.stderr, /^error: .*workload\.clients: list of whole numbers 1\.\.1000/);
   assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
-  const ok = await runLoader(['check', withClients('[1, 256]')]);
+  const ok = await runLoader(['check', withClients('[1, 1000]')]);
   assert.equal(ok.code, 0, ok.stderr);
 });

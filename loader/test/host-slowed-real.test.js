@@ -20,6 +20,9 @@ const { loaderDelayMs, MATERIAL } = require('../../common/host-slowed');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const twoCores = os.availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+// The quiet core, measured before the run's 25 s: busier than this, other processes add to the
+// hog and make the loader late against 2 s operations too (the premise the run checks after).
+const PREMISE_CORE_BUSY = 0.25;
 
 // hogged(uri, label, clients): one closed-loop step of 6 s, the hog on core 0 for the step only;
 // -> the step of its summary.json.
@@ -44,6 +47,10 @@ test('one CPU hog: the step it made late against 1 ms operations is left out, th
     // the loader's core only add to the hog)
     const busy = await Promise.all([0, 1].map((c) => coreBusy(c, 1000)));
     const core = busy[0] <= busy[1] ? 0 : 1;
+    if (busy[core] > PREMISE_CORE_BUSY) {
+      t.skip(`premise not met: no quiet core before the run (cores busy ${busy.join(', ')}; needs one at most ${PREMISE_CORE_BUSY})`);
+      return;
+    }
     const results = tmpResults();
     const server = await startServer({ cpus: String(1 - core) });
     const proxy = await rateProxy(Number(new URL(server.uri).port), { delayMs: 2000 });

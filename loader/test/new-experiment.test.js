@@ -88,7 +88,7 @@ test('check: the run\'s own validation, nothing connects; ranges refused in one 
   assert.deepEqual(ok.stdout.split('\n').filter((l) => l && !l.startsWith('@lab-fact\t')), []);
   assert.match(ok.stdout, /^@lab-fact\tclients\t1 4$/m);
   for (const [args, re] of [
-    [['experiment2', '--clients', '300', '--workers', '999'], /^error: --clients: 300 is out of range 1\.\.256$/],
+    [['experiment2', '--clients', '1001', '--workers', '999'], /^error: --clients: 1001 is out of range 1\.\.1000$/],
     [['experiment2', '--workers', '999'], /^error: --workers: 999 is out of range 1\.\.256$/],
     [['read-small', '--experiments-dir', expDir, '--docs', '5'], /^error: --docs does not apply to read-small \(its read workload takes --duration, --preload-docs\)$/],
     // every file of the folder is named (the shipped experiments and the recipe's), whatever ships

@@ -1,9 +1,10 @@
 'use strict';
 // index.html: one self-contained file that works opened from disk, offline. The chart library
 // (Observable Plot, with d3 which it is built on) is read from node_modules and inlined at report
-// time; the numbers are report.json, inlined as JSON; src/page.js draws the page from them.
+// time; the numbers are report.json (its per-run appendix bounded), inlined as JSON; src/page.js draws the page from them.
 const fs = require('node:fs');
 const path = require('node:path');
+const { pageData } = require('./page-data');
 
 function libFile(pkg, rel) {
   // Plot's package.json "exports" hides its dist/ folder; resolve the package entry and step up.
@@ -45,7 +46,10 @@ li.no-verdict, li.excluded { color: #8a4b00; }
 .differs { background: #eef; padding: .4em; }
 `;
 
-function renderHtml(report) {
+// renderHtml(report): the page of pageData(report) (src/page-data.js: the per-run appendix kept to
+// a number of runs a browser draws).
+function renderHtml(fullReport) {
+  const report = pageData(fullReport);
   const plotJs = libFile('@observablehq/plot', 'dist/plot.umd.min.js');
   const d3Js = libFile('d3', 'dist/d3.min.js');
   // The page's scripts, in order: the dips' marks before page.js (which asks for them),

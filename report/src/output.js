@@ -4,6 +4,7 @@
 // same second gets a -2 suffix); latest is swapped atomically (rename over the old link).
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeJson } = require('./json-stream');
 
 const stamp = (d) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 
@@ -28,7 +29,14 @@ function writeReport(reportRoot, now, report, html) {
     }
   }
   const dir = path.join(reportRoot, name);
-  fs.writeFileSync(path.join(dir, 'report.json'), JSON.stringify(report, null, 1) + '\n');
+  // streamed: the same bytes as JSON.stringify(report, null, 1), never one string (src/json-stream.js)
+  const fd = fs.openSync(path.join(dir, 'report.json'), 'w');
+  try {
+    writeJson(fd, report);
+    fs.writeSync(fd, '\n');
+  } finally {
+    fs.closeSync(fd);
+  }
   fs.writeFileSync(path.join(dir, 'index.html'), html);
   const tmp = path.join(reportRoot, `.latest.${process.pid}`);
   fs.rmSync(tmp, { force: true });

@@ -274,7 +274,9 @@
   // Appendix, collapsed: the per-second timeline of every run (the evidence behind each number).
   const timelines = report.experiments.flatMap((ex) => ex.sets.flatMap((set) => set.timelines.map((tl) => ({ ex, set, tl }))));
   if (timelines.length) {
-    const app = el('details', { class: 'appendix', id: 'timelines' }, el('summary', {}, `Appendix: per-second timelines of every run (${timelines.length})`));
+    // past src/page-data.js's bound, runs evenly spaced, and the appendix says how many of how many
+    const shown = report.appendix ? `${timelines.length} of ${report.appendix.runs} runs, evenly spaced (report.json has every run)` : `every run (${timelines.length})`;
+    const app = el('details', { class: 'appendix', id: 'timelines' }, el('summary', {}, `Appendix: per-second timelines of ${shown}`));
     for (const { ex, set, tl } of timelines) {
       const box = el('div', { class: 'timeline', 'data-experiment': ex.name, 'data-set': set.id });
       box.append(el('h4', {}, `${ex.name}${ex.sets.length > 1 ? ` set ${set.id}` : ''}`));

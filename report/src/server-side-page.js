@@ -28,7 +28,7 @@
   }
   // Appendix: each run's series, one chart per run and quantity, a line per member.
   if (series.length) {
-    const app = el('details', { class: 'appendix', id: 'server-series' }, el('summary', {}, 'Appendix: server series per run (server.ndjson)'));
+    const app = el('details', { class: 'appendix', id: 'server-series' }, el('summary', {}, `Appendix: server series per run (server.ndjson${report.appendix && series.length < report.appendix.server_series ? `; ${series.length} of ${report.appendix.server_series} runs, evenly spaced; report.json has every run` : ''})`));
     for (const r of series) {
       app.append(el('h4', {}, `${r.experiment}, ${r.engine}, repetition ${r.repetition}: ${r.run}`));
       // server.ndjson lost lines (src/record-gap.js): the charts below have gaps, said above them

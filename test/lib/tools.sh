@@ -9,6 +9,20 @@ export PATH="$TOOLS_DIR/bin:$PATH"
 
 INSTALL_HINT="run 'bash test/install-tools.sh' (installs Debian packages, builds Compose v2 from the Go module proxy, fetches npm and Maven dependencies)"
 
+# tools_from_cache CACHE: where .tools does not exist yet (a fresh clone), make it a link to CACHE,
+# a folder that outlives the clone (.ci/run: the runner's cache), so that the pinned binaries
+# built there (Compose, FerretDB, kube-apiserver, ...: each install step skips a binary that
+# already prints its version) are built once per runner, not once per run. A .tools that exists
+# (a folder or a link) is left as it is; CACHE empty: nothing to do.
+tools_from_cache() {
+  local cache=$1
+  [[ -n $cache ]] || return 0
+  [[ -e $TOOLS_DIR || -L $TOOLS_DIR ]] && return 0
+  mkdir -p "$cache" || return 0 # no writable cache on this runner: build in the clone as before
+  ln -s "$cache" "$TOOLS_DIR"
+  echo "install-tools: .tools -> $cache (kept between runs)"
+}
+
 # need_tool NAME: fail loudly with the install hint when NAME is not on PATH.
 need_tool() {
   command -v "$1" >/dev/null 2>&1 && return 0
@@ -33,6 +47,26 @@ node_tests() {
   mapfile -t alone < <(grep -l '^// runs alone: ' "$@")
   mapfile -t rest < <(printf '%s\n' "$@" "${alone[@]}" | sort | uniq -u)
   if ((${#rest[@]})); then (cd "$dir" && node --test --test-concurrency="$conc" --test-reporter=tap "${rest[@]}") || rc=1; fi
-  if ((${#alone[@]})); then (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "${alone[@]}") || rc=1; fi
+  if ((${#alone[@]})); then
+    quiet_begin
+    (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "${alone[@]}") || rc=1
+    quiet_end
+  fi
   return "$rc"
+}
+
+# quiet_begin / quiet_end: under test/run-all.sh's lanes, hold the run's quiet lock whole (every
+# lane holds it shared while it works, so this waits for the other lane's suites to end or to
+# reach their own quiet part), then give it back shared. Outside the lanes: nothing to wait for.
+# A lane killed midway may leave the lock held by a process it started: after 30 minutes the
+# quiet part runs anyway, and says so (its premises, measured, then decide whether it skips).
+quiet_begin() {
+  [[ -n ${LAB_QUIET_FD:-} ]] || return 0
+  flock -u "$LAB_QUIET_FD"
+  flock -x -w 1800 "$LAB_QUIET_FD" || echo "# quiet lock not free after 30 min: running beside the other lane"
+}
+quiet_end() {
+  [[ -n ${LAB_QUIET_FD:-} ]] || return 0
+  flock -u "$LAB_QUIET_FD"
+  flock -s "$LAB_QUIET_FD"
 }

@@ -2,7 +2,7 @@
 // Floor of the ycsb kind (YCSB-A on the preloaded records): the same key and value generators
 // (scrambled zipfian, YCSB's field values), find({_id}) as one find command through db.command
 // (what the YCSB binding's find().first() sends) and updateOne({_id}, {$set: {fieldN}}).
-const { findOneCommand } = require('../../src/kinds/ops');
+const { floorFindOne } = require('./find-one');
 const { keyChooser } = require('../../src/ycsb/scrambled');
 const { KeyCache } = require('../../src/ycsb/keys');
 const { fieldNames, value } = require('../../src/ycsb/document');
@@ -16,7 +16,7 @@ module.exports = {
     const chooser = keyChooser(p.records);
     const names = fieldNames(p.fields);
     const readShare = p.readproportion / (p.readproportion + p.updateproportion);
-    const findOne = findOneCommand(db, col);
+    const findOne = floorFindOne(db, col);
     return () => {
       const isRead = uniform53(rng) < readShare;
       const key = cache.key(chooser.nextKeynum(rng));
