@@ -4,8 +4,8 @@
 # data directory), the same way on every engine: the kernel's count of what reached the disk.
 # Read before the loader starts and after it ends, so the span holds everything the invocation
 # wrote (setup, preload, warm-ups, every repetition) and the divisor is every document its runs
-# wrote (summary.json documents_written). Written into each run's summary.json block_writes
-# (common/summary.schema.json); the report compares it across engines (common/meanings.js
+# wrote (summary.json documents_written). Into each run's summary.json block_writes, merged by the
+# loader (lib/summary-merge.sh, common/summary.schema.json); the report compares it across engines (common/meanings.js
 # block_writes, keyed by cgroup version).
 #   cgroup v2: /sys/fs/cgroup/io.stat, wbytes summed over the devices listed.
 #   cgroup v1: /sys/fs/cgroup/blkio/blkio.throttle.io_service_bytes Write lines (else
@@ -126,11 +126,8 @@ block_writes_after() {
     note="not measured: no shard member's block I/O was read on both sides of the run ($(block_writes_join "${why[@]}"))"
   fi
   note=$(block_writes_json "$note")
-  while IFS= read -r dir; do
-    [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
-    # the top level's fields are the lines indented by two spaces (lib/experiment.sh)
-    summary_set_fields "$LAB_ROOT/$dir/summary.json" 2 block_writes "$obj" block_writes_note "$note"
-  done <<<"$EXPERIMENT_RESULTS"
+  # into each run's summary.json, by the loader (lib/summary-merge.sh)
+  summary_measured block_writes "$obj" block_writes_note "$note"
   if [[ -z $version ]]; then
     info "block writes: not measured (summary.json block_writes_note says why)"
   elif [[ -z $most_svc ]]; then

@@ -10,7 +10,10 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 const typed = (type) => ({ holds: (v) => typeof v === type, says: `a ${type}` });
 const oneOf = (values) => ({ holds: (v) => values.includes(v), says: `one of ${values.join(', ')}` });
-const opNames = { holds: (v) => Array.isArray(v) && v.length > 0 && v.every((o) => typeof o === 'string'), says: 'a list of op names' };
+const opNames = {
+  holds: (v) => Array.isArray(v) && v.length > 0 && v.every((o) => typeof o === 'string'),
+  says: 'a list of op names',
+};
 const positive = { holds: (v) => typeof v === 'number' && v > 0, says: 'a number above 0' };
 
 const KIND = {

@@ -22,7 +22,8 @@ const modulesIn = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.js')).
 
 test('every kind module and every fault scenario (and the recipe\'s example) meets its contract', () => {
   const kinds = modulesIn(KINDS_DIR).filter((f) => require(f).name !== undefined);
-  assert.deepEqual(kinds.map((f) => require(f).name).sort(), Object.keys(KINDS).sort(), 'each kind module is registered');
+  const names = kinds.map((f) => require(f).name).sort();
+  assert.deepEqual(names, Object.keys(KINDS).sort(), 'each kind module is registered');
   for (const f of kinds) assert.equal(fileProblem(f, require(f), KIND), null, f);
   const scenarios = [...modulesIn(SCENARIOS_DIR), ...modulesIn(FIXTURES)];
   assert.ok(scenarios.length >= 6, scenarios.join(' '));
@@ -35,14 +36,18 @@ test('every kind module and every fault scenario (and the recipe\'s example) mee
 test('the check names the part: missing, or not what the contract says', () => {
   const insert = require('../src/kinds/insert');
   const withoutBound = { ...insert, bound: undefined };
-  assert.equal(fileProblem(path.join(KINDS_DIR, 'x.js'), withoutBound, KIND), 'loader/src/kinds/x.js: no `bound` (one of documents, duration, own)');
-  assert.equal(fileProblem('/elsewhere/x.js', { ...insert, shape: 'rows' }, KIND), '/elsewhere/x.js: `shape` is "rows", not one of steps, cases');
+  assert.equal(fileProblem(path.join(KINDS_DIR, 'x.js'), withoutBound, KIND),
+    'loader/src/kinds/x.js: no `bound` (one of documents, duration, own)');
+  assert.equal(fileProblem('/elsewhere/x.js', { ...insert, shape: 'rows' }, KIND),
+    '/elsewhere/x.js: `shape` is "rows", not one of steps, cases');
 });
 
 // A copy of the loader with one kind module more, as DEVELOPERS.md "Adding an experiment" adds one.
 function loaderWithKind(source) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-kind-contract-'));
-  for (const p of ['loader/bin', 'loader/src', 'loader/package.json', 'common']) fs.cpSync(path.join(REPO, p), path.join(root, p), { recursive: true });
+  for (const p of ['loader/bin', 'loader/src', 'loader/package.json', 'common']) {
+    fs.cpSync(path.join(REPO, p), path.join(root, p), { recursive: true });
+  }
   fs.symlinkSync(path.join(REPO, 'loader', 'node_modules'), path.join(root, 'loader', 'node_modules'));
   fs.writeFileSync(path.join(root, 'loader', 'src', 'kinds', 'scan.js'), source);
   return root;
@@ -56,7 +61,7 @@ module.exports.next = () => async () => false;
 `;
 
 for (const part of ['bound', 'shape']) {
-  test(`a kind module without \`${part}\`: lab-loader check exits 2 with one line naming the file and \`${part}\``, () => {
+  test(`a kind module without \`${part}\`: lab-loader check exits 2, one line naming the file and \`${part}\``, () => {
     const root = loaderWithKind(scanKind(part));
     try {
       const r = spawnSync(process.execPath, [path.join(root, 'loader', 'bin', 'lab-loader.js'), 'check', 'experiment1',
@@ -70,7 +75,7 @@ for (const part of ['bound', 'shape']) {
   });
 }
 
-test('a fault scenario without heal: lab-fault check exits 2 with one line naming the file and `heal`, before anything runs', () => {
+test('a fault scenario without heal: lab-fault check exits 2, one line naming the file and `heal`, nothing run', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-scenario-contract-'));
   try {
     const example = fs.readFileSync(path.join(FIXTURES, 'pause-member.js'), 'utf8');
