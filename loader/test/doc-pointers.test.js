@@ -1,10 +1,11 @@
 'use strict';
 // What the documents point at exists: every repository path and every backticked function name in
-// README.md, DEVELOPERS.md and in the header comment of each file the repository tracks. A file
-// moved or a helper removed leaves a pointer that sends the next reader nowhere (compose/engines.tsv
-// named loader/src/tables.js after it had moved to common/; DEVELOPERS.md a `timed()` that was gone).
-// A relative path (src/x.js, bin/y) is looked up from the repository's root, the file's own package
-// and folder, and the loader's and the report's packages, as the headers use them.
+// README.md, DEVELOPERS.md, the packages' READMEs, docs/ and the header comment of each file the
+// repository tracks. A file moved or a helper removed leaves a pointer that sends the next reader
+// nowhere (the engines table's header named the tables module where it no longer was, and
+// DEVELOPERS.md a timing helper that was gone). A path relative to a package (as the headers write
+// the loader's own files) is looked up from the repository's root, the file's own package and
+// folder, and the loader's and the report's packages.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
