@@ -28,6 +28,7 @@ const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
 const { dataDirPerDoc } = require('./data-dir');
 const { stepExclusion } = require('../../common/step-exclusion');
+const { memBytes } = require('../../common/mem-size');
 
 const ALPHA = 1 - LEVEL;
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
@@ -42,10 +43,7 @@ const uniq = (xs) => [...new Set(xs)];
 // where not a size); none where the table cannot be read.
 function profileMemories() {
   try {
-    return new Map(require('../../common/tables').readTable('profiles').map((p) => {
-      const m = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(p.data_mem ?? '');
-      return [p.profile, m ? Number(m[1]) * { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[m[2].toLowerCase()] : null];
-    }));
+    return new Map(require('../../common/tables').readTable('profiles').map((p) => [p.profile, memBytes(p.data_mem)]));
   } catch {
     return new Map();
   }
