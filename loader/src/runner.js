@@ -35,6 +35,7 @@ const { dropIfThere } = require('./kinds/ops');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason } = require('../../common/closed-output');
+const { onStopSignals } = require('./stop-signals');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('./wrap');
 const { plural } = require('./plural');
@@ -125,15 +126,11 @@ class Run {
     this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
 
     // First signal: stop cleanly (in-flight ops land, partial results are written). A second one
-    // while stopping: write the summary as it stands and exit at once.
-    const onSignal = (name, code) => () => {
-      if (this.stopReason) return this.forceExit(code);
-      return this.stop(`interrupted (${name})`, code);
-    };
-    // The handlers stay until the summary is written: a second signal while finishing must still
-    // leave the steps measured so far (without a handler it would kill the process outright).
-    const handlers = [['SIGINT', onSignal('SIGINT', 130)], ['SIGTERM', onSignal('SIGTERM', 143)]];
-    for (const [name, handler] of handlers) process.on(name, handler);
+    // while stopping: write the summary as it stands and exit at once (src/stop-signals.js). The
+    // handlers stay until the summary is written: a second signal while finishing must still
+    // leave the steps measured so far.
+    const offSignals = onStopSignals({ stopping: () => Boolean(this.stopReason),
+      stop: (name, code) => this.stop(`interrupted (${name})`, code), force: (name, code) => this.forceExit(code) });
     // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
     const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
     try {
@@ -146,7 +143,7 @@ class Run {
       }
       await this.finish();
     } finally {
-      for (const [name, handler] of handlers) process.off(name, handler);
+      offSignals();
       offClosed();
       if (this.registration) this.registration.release();
     }
