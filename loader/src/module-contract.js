@@ -26,6 +26,35 @@ const KIND = {
   next: typed('function'),
 };
 
+// Each of a kind's own settings (kinds/index.js `options`): its flag, its parser, its help, which
+// leaves the default and the file key to the declaration (the help text prints them from it).
+const OPTION = {
+  flag: { holds: (v) => typeof v === 'string' && /^--[a-z][a-z-]*$/.test(v), says: 'a flag such as --limit' },
+  parse: typed('function'),
+  help: { holds: (v) => typeof v === 'string' && !/\(default|\(file:|file: /.test(v),
+    says: 'a string that leaves the default and the file key out (they are printed from the declaration)' },
+};
+
+// optionsProblem(options) -> null or the first option that is not a whole declaration: the parts
+// above, a default or `required` (not both), a `file` key for a required one, a default its own
+// parser takes.
+function optionsProblem(options) {
+  for (const [key, o] of Object.entries(options || {})) {
+    let problem = contractProblem(o, OPTION);
+    if (!problem && o.required && 'default' in o) problem = 'a default or `required`, not both';
+    if (!problem && o.required && typeof o.file !== 'string') problem = 'required, with no `file` key to read it from';
+    if (!problem && 'default' in o) {
+      try {
+        o.parse(o.flag, o.default);
+      } catch (e) {
+        problem = `its default '${o.default}' does not parse: ${e.message}`;
+      }
+    }
+    if (problem) return `options.${key}: ${problem}`;
+  }
+  return null;
+}
+
 const SCENARIO = {
   name: typed('string'),
   summary: typed('string'),
@@ -54,9 +83,10 @@ function shownPath(file) {
   return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
 }
 
-// fileProblem(file, mod, contract) -> null or the one line: the file, then what it lacks.
+// fileProblem(file, mod, contract) -> null or the one line: the file, then what it lacks (a kind's
+// options too).
 function fileProblem(file, mod, contract) {
-  const problem = contractProblem(mod, contract);
+  const problem = contractProblem(mod, contract) || (contract === KIND ? optionsProblem(mod.options) : null);
   return problem && `${shownPath(file)}: ${problem}`;
 }
 
@@ -68,4 +98,4 @@ function refuseAtLoad(line) {
   process.exit(2);
 }
 
-module.exports = { KIND, SCENARIO, contractProblem, fileProblem, shownPath, refuseAtLoad };
+module.exports = { KIND, SCENARIO, contractProblem, optionsProblem, fileProblem, shownPath, refuseAtLoad };
