@@ -42,9 +42,10 @@ test('the check names the part: missing, or not what the contract says', () => {
     '/elsewhere/x.js: `shape` is "rows", not one of steps, cases');
   // a kind's own settings: each a whole declaration, its default taken by its own parser
   const gridfs = require('../src/kinds/gridfs');
-  const badDefault = { ...gridfs, options: { ...gridfs.options, fileSize: { ...gridfs.options.fileSize, default: 'huge' } } };
-  assert.match(fileProblem('/x.js', badDefault, KIND), /^\/x\.js: options\.fileSize: its default 'huge' does not parse: --file-size: /);
-  const both = { ...gridfs, options: { ...gridfs.options, fileSize: { ...gridfs.options.fileSize, required: true } } };
+  const withFileSize = (change) => ({ ...gridfs, options: { ...gridfs.options, fileSize: { ...gridfs.options.fileSize, ...change } } });
+  assert.match(fileProblem('/x.js', withFileSize({ default: 'huge' }), KIND),
+    /^\/x\.js: options\.fileSize: its default 'huge' does not parse: --file-size: /);
+  const both = withFileSize({ required: true });
   assert.equal(fileProblem('/x.js', both, KIND), '/x.js: options.fileSize: a default or `required`, not both');
 });
 
