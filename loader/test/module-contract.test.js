@@ -42,7 +42,8 @@ test('the check names the part: missing, or not what the contract says', () => {
     '/elsewhere/x.js: `shape` is "rows", not one of steps, cases');
   // a kind's own settings: each a whole declaration, its default taken by its own parser
   const gridfs = require('../src/kinds/gridfs');
-  const withFileSize = (change) => ({ ...gridfs, options: { ...gridfs.options, fileSize: { ...gridfs.options.fileSize, ...change } } });
+  const withFileSize = (change) => ({ ...gridfs,
+    options: { ...gridfs.options, fileSize: { ...gridfs.options.fileSize, ...change } } });
   assert.match(fileProblem('/x.js', withFileSize({ default: 'huge' }), KIND),
     /^\/x\.js: options\.fileSize: its default 'huge' does not parse: --file-size: /);
   const both = withFileSize({ required: true });
