@@ -4,9 +4,9 @@
 # data directory), the same way on every engine: the kernel's count of what reached the disk.
 # Read before the loader starts and after it ends, so the span holds everything the invocation
 # wrote (setup, preload, warm-ups, every repetition) and the divisor is every document its runs
-# wrote (summary.json documents_written). Into each run's summary.json block_writes, merged by the
-# loader (lib/summary-merge.sh, common/summary.schema.json); the report compares it across engines (common/meanings.js
-# block_writes, keyed by cgroup version).
+# wrote (summary.json documents_written). Into each run's summary.json block_writes, merged by
+# the loader (lib/summary-merge.sh, common/summary.schema.json); the report compares it across
+# engines (common/meanings.js block_writes, keyed by cgroup version).
 #   cgroup v2: /sys/fs/cgroup/io.stat, wbytes summed over the devices listed.
 #   cgroup v1: /sys/fs/cgroup/blkio/blkio.throttle.io_service_bytes Write lines (else
 #   blkio.io_service_bytes). Buffered writeback by the kernel's flusher threads is charged to the
