@@ -22,7 +22,7 @@ const PAGE_SCRIPTS = ['report/src/*page.js', 'report/src/set-numbers.js', 'repor
 
 // Counted on 2026-11-29 over the files linted here (LAB_ESLINT_TARGET=1):
 const TARGET = {
-  // 3,292 lines today: 2,049 in tests, 738 in loader/, 350 in report/, 96 in dashboards/, 42 in
+  // 3,291 lines today: 2,049 in tests, 737 in loader/, 350 in report/, 96 in dashboards/, 42 in
   // common/, 11 in k8s/, 6 in compose/.
   'max-len': ['error', { code: 120 }],
   // 14 functions today: loader/src runner.js, args.js, config.js, connect.js, faults/runner.js,
