@@ -59,6 +59,8 @@ source "$LAB_ROOT/lib/cluster.sh"
 source "$LAB_ROOT/lib/experiment.sh"
 # shellcheck source=lib/block-writes.sh
 source "$LAB_ROOT/lib/block-writes.sh"
+# shellcheck source=lib/summary-merge.sh
+source "$LAB_ROOT/lib/summary-merge.sh"
 # shellcheck source=lib/monitoring.sh
 source "$LAB_ROOT/lib/monitoring.sh"
 # shellcheck source=lib/fault.sh

@@ -5,8 +5,8 @@
 # of what reached that disk. Read before the loader starts and after it ends, so the span holds
 # everything the invocation wrote (setup, preload, warm-ups, every repetition) and the divisor is
 # every document its runs wrote (summary.json documents_written). Written into each run's
-# summary.json block_writes (common/summary.schema.json); the report compares it across engines
-# (common/meanings.js block_writes, keyed by cgroup version).
+# summary.json block_writes, merged by the loader (lib/summary-merge.sh, common/summary.schema.json);
+# the report compares it across engines (common/meanings.js block_writes, keyed by cgroup version).
 #   Which device: the one /data/db is mounted from (/proc/self/mountinfo), its whole disk where it
 #   is a partition (the cgroup files list disks). Only that line is read: a bio is counted once per
 #   layer it passes, so on LVM, dm-crypt or md the lower disks list the same bytes again (a
@@ -229,11 +229,8 @@ block_writes_after() {
     note="not measured: no shard member's block I/O was read on both sides of the run ($(block_writes_join "${why[@]}"))"
   fi
   note=$(block_writes_json "$note")
-  while IFS= read -r dir; do
-    [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
-    # the top level's fields are the lines indented by two spaces (lib/experiment.sh)
-    summary_set_fields "$LAB_ROOT/$dir/summary.json" 2 block_writes "$obj" block_writes_note "$note"
-  done <<<"$EXPERIMENT_RESULTS"
+  # into each run's summary.json, by the loader (lib/summary-merge.sh)
+  summary_measured block_writes "$obj" block_writes_note "$note"
   if [[ -z $version ]]; then
     info "block writes: not measured (summary.json block_writes_note says why)"
   elif [[ -z $most_svc ]]; then

@@ -238,7 +238,8 @@ caller_path() {
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
-# mem_bytes SIZE: a Compose memory size (512m, 2g, 1536m, 1024k or bytes) in bytes.
+# mem_bytes SIZE: a Compose memory size (512m, 2g, 1536m, 1024k or bytes) in bytes; 0 when SIZE is
+# not one. common/mem-size.js is the same rule for Node; both run over test/vectors/mem-sizes.tsv.
 mem_bytes() {
   local n=${1%[bBkKmMgG]} unit=${1: -1}
   is_uint "$n" || { echo 0; return; }

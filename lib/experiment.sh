@@ -404,38 +404,18 @@ experiment_in_stack() {
     experiment_oom_check "$since" || rc=1
     # The shard members' data directories on disk, into the run's summary.json footprint.
     experiment_data_dirs || true
+    # what was measured, merged by the loader into each summary.json (lib/summary-merge.sh)
+    summary_merge_measured || rc=1
   fi
   return "$rc"
 }
 
-# summary_set_fields FILE INDENT KEY JSON [KEY JSON...]: in a summary.json the loader wrote
-# (JSON.stringify(..., null, 2): an object's own fields are the lines indented by INDENT spaces,
-# each on one line here), each KEY's value replaced by JSON, its trailing comma kept; written
-# beside and renamed, as the loader writes it. The values are read through ENVIRON, not awk -v,
-# which would take their backslashes as escapes.
-summary_set_fields() {
-  local file=$1 indent=$2 i=0
-  shift 2
-  local -a env=()
-  while (($# >= 2)); do env+=("SF_KEY_$i=$1" "SF_VAL_$i=$2"); i=$((i + 1)); shift 2; done
-  # shellcheck disable=SC2016  # the program is awk's; its values come through ENVIRON
-  env "${env[@]}" SF_N="$i" SF_PAD="$(printf '%*s' "$indent" '')" awk '
-    {
-      for (i = 0; i < ENVIRON["SF_N"]; i++) {
-        head = ENVIRON["SF_PAD"] "\"" ENVIRON["SF_KEY_" i] "\": "
-        if (substr($0, 1, length(head)) == head) {
-          print head ENVIRON["SF_VAL_" i] ($0 ~ /,$/ ? "," : ""); next
-        }
-      }
-      print
-    }' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
-}
-
 # experiment_data_dirs: each shard member's data directory size on disk after the run (`du -sb
 # /data/db` inside the member, what seeds/004 measured with `du -sh`: data, indexes, journal,
-# oplog and, on MMAPv1, preallocated files), written into summary.json footprint.data_dir_bytes
-# {member: bytes} of each folder this run created (EXPERIMENT_RESULTS): the loader's container
-# sees no member volume. A member that does not answer is left out; none: nothing is changed.
+# oplog and, on MMAPv1, preallocated files), for summary.json footprint.data_dir_bytes
+# {member: bytes} of each folder this run created (EXPERIMENT_RESULTS; lib/summary-merge.sh): the
+# loader's container sees no member volume. A member that does not answer is left out; none:
+# nothing is changed.
 experiment_data_dirs() {
   local svc out bytes pairs=() obj dir note
   while IFS= read -r svc; do
@@ -448,10 +428,9 @@ experiment_data_dirs() {
   obj="{$(printf '%s, ' "${pairs[@]}")"
   obj="${obj%, }}"
   note='"du -sb /data/db in each shard member after the run (./run.sh): data, indexes, journal, oplog and any preallocated files"'
+  summary_measured data_dir_bytes "$obj" data_dir_note "$note"
   while IFS= read -r dir; do
     [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
-    # footprint's own fields are the lines indented by four spaces (after_load and end sit deeper)
-    summary_set_fields "$LAB_ROOT/$dir/summary.json" 4 data_dir_bytes "$obj" data_dir_note "$note"
     info "$dir: shard members' data directories on disk: $obj bytes (summary.json footprint.data_dir_bytes)"
   done <<<"$EXPERIMENT_RESULTS"
 }
@@ -498,11 +477,12 @@ experiment_journal_restart() {
 
 # experiment_oom_check SINCE: the stack's containers the kernel killed for memory (Docker's
 # State.OOMKilled) since SINCE (UTC, YYYY-MM-DDTHH:MM:SS: the run's start); each results folder of
-# this run (EXPERIMENT_RESULTS) is marked incomplete with that reason, and the check returns 1.
+# this run (EXPERIMENT_RESULTS) is marked incomplete with that reason (oom_killed, merged by the
+# loader: lib/summary-merge.sh), and the check returns 1.
 # A member killed mid-run may leave the run to finish on a new primary with numbers that look
 # whole: the loader cannot see the kernel's kill from its container.
 experiment_oom_check() {
-  local since=$1 names=() killed=() name svc oom running finished dir reason
+  local since=$1 names=() killed=() name svc oom running finished dir reason list
   mapfile -t names < <(docker ps -a --filter "label=com.docker.compose.project=$(stack_project)" --format '{{.Names}}' 2>/dev/null)
   ((${#names[@]})) || return 0
   while IFS='|' read -r name svc oom running finished; do
@@ -514,29 +494,13 @@ experiment_oom_check() {
   ((${#killed[@]})) || return 0
   reason="killed for memory during the run (Docker OOMKilled): ${killed[*]}; the profile's memory limit (compose/profiles.tsv data_mem, cfg_mem) is too small for this engine and load"
   warn "$reason"
+  list=$(printf '"%s", ' "${killed[@]}")
+  summary_measured oom_killed "[${list%, }]" oom_reason "$(summary_json_string "$reason")"
   while IFS= read -r dir; do
     [[ -n $dir && -f $LAB_ROOT/$dir/summary.json ]] || continue
-    experiment_mark_incomplete "$LAB_ROOT/$dir/summary.json" "$reason" "${killed[@]}"
     info "$dir: marked incomplete (summary.json complete false, reason, oom_killed)"
   done <<<"$EXPERIMENT_RESULTS"
   return 1
-}
-
-# experiment_mark_incomplete FILE REASON SERVICE...: summary.json (the loader writes it with
-# JSON.stringify(..., null, 2): top-level fields are the lines indented by two spaces) made
-# incomplete: complete false, REASON before any reason it had, exit_code 1 where it was 0, and
-# oom_killed naming the services. Written beside and renamed, as the loader writes it.
-experiment_mark_incomplete() {
-  local file=$1 reason=$2 list
-  shift 2
-  list=$(printf '"%s",' "$@")
-  list="[${list%,}]"
-  awk -v reason="$reason" -v list="$list" '
-    /^  "complete": (true|false),$/ && !c { print "  \"complete\": false,"; c = 1; next }
-    /^  "reason": null,$/ && !r { print "  \"reason\": \"" reason "\","; r = 1; next }
-    /^  "reason": "/ && !r { sub(/^  "reason": "/, "  \"reason\": \"" reason "; "); print; r = 1; next }
-    /^  "exit_code": / && !e { print ($0 ~ /^  "exit_code": 0,$/ ? "  \"exit_code\": 1," : $0); print "  \"oom_killed\": " list ","; e = 1; next }
-    { print }' "$file" >"$file.tmp" && mv "$file.tmp" "$file"
 }
 
 # smoke_experiments ENGINE (lib/smoke.sh hook): every experiments/NAME.yaml at a tiny scale through

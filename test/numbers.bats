@@ -19,6 +19,19 @@ load test_helper
   ((n >= 20)) || fail "only $n vectors read"
 }
 
+@test "mem_bytes gives exactly test/vectors/mem-sizes.tsv, as common/mem-size.js does" {
+  # shellcheck source=lib/common.sh
+  source "$REPO/lib/common.sh"
+  local input expected got n=0
+  while IFS=$'\t' read -r input expected; do
+    [[ -z $input || $input == '#'* ]] && continue
+    n=$((n + 1))
+    got=$(mem_bytes "$input")
+    [[ $got == "${expected/#-/0}" ]] || fail "mem_bytes '$input': got '$got', expected '$expected'"
+  done <"$REPO/test/vectors/mem-sizes.tsv"
+  ((n >= 15)) || fail "only $n vectors read"
+}
+
 @test "./run.sh EXPERIMENT: negative and huge numbers named as typed with the bounds, exit 2" {
   setup_lab_with_loader
   lab experiment1 --docs -5

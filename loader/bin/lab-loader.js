@@ -29,6 +29,10 @@ async function main(argv) {
     return 0;
   }
   try {
+    if (opts.command === 'merge-summary') {
+      require('../src/merge-summary').mergeCommand(opts.dirs, require('node:fs').readFileSync(0, 'utf8'));
+      return 0;
+    }
     if (opts.command === 'list') return require('../src/catalog').print(opts.experimentsDir, process.stdout);
     // flags [NAME]: ./run.sh help's experiment flags (or NAME --help's), defaults from the files
     if (opts.command === 'flags') {

@@ -26,13 +26,15 @@ const OPTIONS = { ...COMMON_OPTIONS, ...Object.fromEntries(KIND_FLAGS.map((f) =>
 const usage = (dir) => `Usage: lab-loader [check|estimate] <NAME|FILE.yaml> [flags]
        lab-loader list [--experiments-dir DIR]
        lab-loader flags [NAME] [--experiments-dir DIR]
+       lab-loader merge-summary DIR... < MEASURED.json
 
 NAME is any experiments/NAME.yaml (experiment1, experiment2, experiment3, ...). "check" parses
 and validates NAME and the flags exactly as a run would, connects to nothing, and exits 0 or 2;
 "estimate" does the same and prints how long the measured steps of one run last (seconds=N, or
 unknown when they end by their work).
 "list" prints each experiment's name and description (its first comment line); "flags" the
-experiment flags as ./run.sh help lists them (NAME: as ./run.sh NAME --help does).
+experiment flags as ./run.sh help lists them (NAME: as ./run.sh NAME --help does);
+"merge-summary" what ./run.sh measured around a run (JSON on stdin) into each folder's summary.json.
 
 Runs one experiment of seeds/004 against a MongoDB deployment and writes
 results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson, the experiment file).
@@ -190,7 +192,12 @@ function parse(argv) {
   // Subcommands: check (validate only; prints the experiment's facts and stack hooks for
   // ./run.sh), list, flags [NAME] (./run.sh help's experiment flags, or NAME --help's), estimate (a
   // run's measured time, for ./run.sh compare's plan); anything else names the experiment to run.
-  const command = ['check', 'list', 'flags', 'estimate'].includes(positionals[0]) ? positionals.shift() : 'run';
+  const command = ['check', 'list', 'flags', 'estimate', 'merge-summary'].includes(positionals[0]) ? positionals.shift() : 'run';
+  // merge-summary DIR...: ./run.sh's measurements into those folders' summaries (src/merge-summary.js)
+  if (command === 'merge-summary') {
+    if (!positionals.length) throw new UsageError('merge-summary needs the results folders to merge into');
+    return { command, dirs: positionals };
+  }
   if (command === 'list' || (command === 'flags' && positionals.length !== 1)) {
     if (positionals.length) throw new UsageError(`${command} takes ${command === 'flags' ? 'one experiment at most' : 'no experiment'} (got: ${positionals.join(' ')})`);
     return { command, experimentsDir: v['experiments-dir'] };

@@ -1,5 +1,6 @@
 'use strict';
-// The lab's one duration grammar (experiment --duration, fault --threshold, the loader's timeouts).
+// The lab's one duration grammar (experiment --duration, fault --threshold, the loader's timeouts),
+// and its one formatter (durationText).
 // lib/common.sh's parse_duration is the same grammar in bash with the same messages; both run over
 // test/vectors/durations.tsv, so they cannot drift apart.
 //   <whole>[.<fraction>]<unit>, unit ms|s|m|h, at most 10 whole and 9 fraction digits; the result is a
@@ -23,4 +24,14 @@ function durationMs(flag, text) {
   return { ms: Number(ms) };
 }
 
-module.exports = { durationMs };
+// durationText(ms) -> the duration written in the grammar above, so that it reads back as ms: the
+// largest unit it is a whole number of (120000 -> '2m', 5000 -> '5s'), else seconds with their
+// fraction from 1 s up (1500 -> '1.5s'), else milliseconds (250 -> '250ms'). The one formatter of
+// every message, table and help text that shows a duration.
+function durationText(ms) {
+  const whole = ms > 0 ? [['h', 3600000], ['m', 60000], ['s', 1000]].find(([, size]) => ms % size === 0) : null;
+  if (whole) return `${ms / whole[1]}${whole[0]}`;
+  return ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+module.exports = { durationMs, durationText };

@@ -6,17 +6,20 @@
 // else the product a vendor field of buildInfo names ("product", src/products.js); else
 // "unknown-<version>" ("none"). Never the process name. The rule with its examples and why:
 // loader/README.md, "Outputs" (`<engine>`).
+// The same rule picks the engines table's row the run is (the row --engine names, else the row
+// that runs the reported engine in the server's build), once per run: retry-writes.js and
+// storage-facts.js take that row, so the folder, storage.engine_row and retry_writes never differ.
 const { engines } = require('../../common/tables');
 const { imageVendor } = require('./products');
 
-// tableEngines(repoRoot) -> [{ engine, server_engine, vendor }] from the table, empty when the
+// tableEngines(repoRoot) -> [{ engine, server_engine, vendor, row }] from the table, empty when the
 // table is not there (the stack's loader image has no compose/; ./run.sh always passes --engine
 // there). vendor: the product whose image the row runs (src/products.js imageVendor), null for
-// MongoDB's own images.
+// MongoDB's own images; row: the table's row as common/tables.js engines() reads it.
 function tableEngines(repoRoot) {
   try {
     return engines(repoRoot).filter((r) => r.engine && r.server_engine)
-      .map((r) => ({ engine: r.engine.toLowerCase(), server_engine: r.server_engine, vendor: imageVendor(r.image) }));
+      .map((r) => ({ engine: r.engine.toLowerCase(), server_engine: r.server_engine, vendor: imageVendor(r.image), row: r }));
   } catch {
     return [];
   }
@@ -32,10 +35,25 @@ function rowFor(rows, reported, vendor) {
 
 const folderSafe = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._-]+/, '');
 
-// engineLabel({ flag, reported, server, repoRoot }) -> { engine, source, reported }
+// engineLabel({ flag, reported, server, repoRoot }) -> { engine, source, reported, row, rowFrom }
 // server: summary.json's server ({ version, vendors, backend }) for a server reporting no engine.
+// row: the engines table's row the run is (null: none of them); rowFrom: 'flag' (--engine named
+// it) or 'server' (the reported engine and build), null with no row.
 function engineLabel({ flag, reported, server = null, repoRoot }) {
+  const rows = tableEngines(repoRoot);
   const rep = typeof reported === 'string' && reported !== '' ? reported : null;
+  const vendor = server && Array.isArray(server.vendors) && server.vendors[0] ? server.vendors[0].product : null;
+  const byServer = rep ? rowFor(rows, rep, vendor) : null;
+  const label = fileUnder({ flag, rep, server, rows, byServer });
+  const named = flag && label.source === 'flag' ? rows.find((r) => r.engine === String(flag).toLowerCase()) : null;
+  if (named) return { ...label, row: named.row, rowFrom: 'flag' };
+  // A label of the user's own (--engine atlas-m10) names no row: the reported engine's row is the
+  // run's, so an MMAPv1 server under any label still has its retryable writes switched off.
+  return { ...label, row: byServer ? byServer.row : null, rowFrom: byServer ? 'server' : null };
+}
+
+// fileUnder({ flag, rep, server, rows, byServer }) -> { engine, source, reported }: the folder rule.
+function fileUnder({ flag, rep, server, rows, byServer }) {
   // --engine naming a row of the engines table is a claim about the server (./run.sh passes the
   // stack's engine): a server reporting a storage engine that no row of the table runs is none of
   // the table's engines, and is filed under its own word, so a run on something else (the Docker
@@ -43,8 +61,7 @@ function engineLabel({ flag, reported, server = null, repoRoot }) {
   // reporting another engine of the table keeps the label (the engine_reported beside it and the
   // note below say so; the report's claims check the reported engine). Any other label is the
   // user's name for the run and is kept as given.
-  const rows = flag && rep ? tableEngines(repoRoot) : [];
-  const foreign = rows.some((r) => r.engine === String(flag).toLowerCase()) && !rows.some((r) => r.server_engine === rep);
+  const foreign = Boolean(flag && rep) && rows.some((r) => r.engine === String(flag).toLowerCase()) && !rows.some((r) => r.server_engine === rep);
   if (flag && !foreign) return { engine: flag, source: 'flag', reported: rep };
   if (!rep) {
     const vendor = server && Array.isArray(server.vendors) ? server.vendors[0] : null;
@@ -56,9 +73,7 @@ function engineLabel({ flag, reported, server = null, repoRoot }) {
     const version = server && typeof server.version === 'string' ? folderSafe(server.version) : '';
     return { engine: version ? `unknown-${version}` : 'unknown', source: 'none', reported: null };
   }
-  const vendor = server && Array.isArray(server.vendors) && server.vendors[0] ? server.vendors[0].product : null;
-  const known = rowFor(tableEngines(repoRoot), rep, vendor);
-  return { engine: (known && known.engine) || folderSafe(rep) || 'unknown', source: 'server', reported: rep };
+  return { engine: (byServer && byServer.engine) || folderSafe(rep) || 'unknown', source: 'server', reported: rep };
 }
 
 module.exports = { engineLabel };

@@ -5,7 +5,7 @@
 // Each pause is now said once in the terminal when operations resume, and listed in the step's
 // summary.json entry (steps[].pauses: from_s into the step, idle_ms, op_p99_ms: the step's own
 // operation times it was judged against). A paused step is no measurement of the engine
-// (src/step-exclusion.js `paused`).
+// (common/step-exclusion.js `paused`).
 //
 // The threshold: 1 s, the lab's resolution (the timeline, Grafana), where operations take
 // milliseconds; longer for a paced step whose operations are that far apart (3 intended

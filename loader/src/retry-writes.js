@@ -11,9 +11,9 @@
 //     hold_fcv): SessionsCommandFCV34Status("Retryable writes") (same file at r3.6.x), while its
 //     mongos still advertises sessions.
 // The engines table says which engines cannot have them (retryable_writes); a --uri run without a
-// known --engine decides from what the server reports: its featureCompatibilityVersion, and its
-// storage engine looked up in the same table. summary.json retry_writes records the decision.
-const { engines } = require('../../common/tables');
+// known --engine decides from what the server reports: its featureCompatibilityVersion, and the
+// row of its storage engine and build (the run's row, src/engine-label.js). summary.json
+// retry_writes records the decision.
 const { connect } = require('./connect');
 
 // Retryable writes need featureCompatibilityVersion 3.6 or later (the 3.6 release's sessions).
@@ -26,22 +26,16 @@ function fcvBelowMin(fcv) {
   return maj < MIN_FCV[0] || (maj === MIN_FCV[0] && min < MIN_FCV[1]);
 }
 
-function tableRows(repoRoot) {
-  try {
-    return engines(repoRoot);
-  } catch {
-    return []; // the stack's loader image without compose/: the server's report alone decides
-  }
-}
-
 const refusedBy = (row) => `engines table: '${row.engine}' cannot take retryable writes: its shard refuses the txnNumber the driver attaches to them (${row.hold_fcv
   ? `held at featureCompatibilityVersion ${row.hold_fcv}, where a 3.6 shard refuses them`
   : `${row.server_engine} has no document-level locking`}; compose/engines.tsv retryable_writes)`;
 
-// decide({ flag, description, repoRoot }) -> { enabled, source, reason }. flag: --engine; its row
-// decides when the table has it. Otherwise the server's report: an FCV below 3.6, then its storage
-// engine's row (the first row that reports that engine). Nothing known against them: enabled.
-function decide({ flag, description, repoRoot }) {
+// decide({ row, rowFrom, description }) -> { enabled, source, reason }. row, rowFrom: the run's
+// engines-table row and what chose it (src/engine-label.js engineLabel). A row --engine named
+// decides. Otherwise the server's report: an FCV below 3.6, then the row of its storage engine and
+// build. No row (no table: the stack's loader image without compose/) and nothing known against
+// them: enabled.
+function decide({ row, rowFrom, description }) {
   const server = (description && description.server) || {};
   // A standalone: the driver sends no retryable writes whatever retryWrites says (they need a
   // replica set or a sharded cluster: manual "Retryable Writes", Prerequisites; the drivers'
@@ -51,8 +45,7 @@ function decide({ flag, description, repoRoot }) {
     return { enabled: false, source: 'server: standalone', effective: 'the driver sends none to a standalone',
       reason: 'a standalone takes no retryable writes (they need a replica set or a sharded cluster), so the driver sends none' };
   }
-  const rows = tableRows(repoRoot);
-  const byFlag = flag ? rows.find((r) => r.engine === flag) : null;
+  const byFlag = rowFrom === 'flag' ? row : null;
   if (byFlag) {
     return { enabled: byFlag.retryable_writes, source: `engines table row ${byFlag.engine}`,
       reason: byFlag.retryable_writes ? null : refusedBy(byFlag) };
@@ -62,10 +55,9 @@ function decide({ flag, description, repoRoot }) {
     return { enabled: false, source: `server: featureCompatibilityVersion ${fcv}`,
       reason: `the server reports featureCompatibilityVersion ${fcv}; retryable writes need ${MIN_FCV.join('.')} or later (a 3.6 shard at 3.4 refuses their txnNumber)` };
   }
-  const reported = server.storage_engine && server.storage_engine.name;
-  const byEngine = reported ? rows.find((r) => r.server_engine === reported) : null;
+  const byEngine = rowFrom === 'server' ? row : null;
   if (byEngine) {
-    return { enabled: byEngine.retryable_writes, source: `server: storage engine ${reported} (engines table row ${byEngine.engine})`,
+    return { enabled: byEngine.retryable_writes, source: `server: storage engine ${byEngine.server_engine} (engines table row ${byEngine.engine})`,
       reason: byEngine.retryable_writes ? null : refusedBy(byEngine) };
   }
   return { enabled: true, source: 'driver default (nothing known against them)', reason: null };

@@ -35,11 +35,13 @@ const { dropIfThere } = require('./kinds/ops');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason } = require('../../common/closed-output');
+const { onStopSignals } = require('./stop-signals');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('./wrap');
 const { plural } = require('./plural');
 const { placementOf } = require('./placement');
-const { formatTable, durationText } = require('./table');
+const { formatTable } = require('./table');
+const { durationText } = require('./duration');
 const { capacityTable } = require('./capacity-table');
 const { WorkerPool } = require('./pool');
 const { round, median } = require('../../common/stats');
@@ -124,15 +126,11 @@ class Run {
     this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
 
     // First signal: stop cleanly (in-flight ops land, partial results are written). A second one
-    // while stopping: write the summary as it stands and exit at once.
-    const onSignal = (name, code) => () => {
-      if (this.stopReason) return this.forceExit(code);
-      return this.stop(`interrupted (${name})`, code);
-    };
-    // The handlers stay until the summary is written: a second signal while finishing must still
-    // leave the steps measured so far (without a handler it would kill the process outright).
-    const handlers = [['SIGINT', onSignal('SIGINT', 130)], ['SIGTERM', onSignal('SIGTERM', 143)]];
-    for (const [name, handler] of handlers) process.on(name, handler);
+    // while stopping: write the summary as it stands and exit at once (src/stop-signals.js). The
+    // handlers stay until the summary is written: a second signal while finishing must still
+    // leave the steps measured so far.
+    const offSignals = onStopSignals({ stopping: () => Boolean(this.stopReason),
+      stop: (name, code) => this.stop(`interrupted (${name})`, code), force: (name, code) => this.forceExit(code) });
     // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
     const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
     try {
@@ -145,7 +143,7 @@ class Run {
       }
       await this.finish();
     } finally {
-      for (const [name, handler] of handlers) process.off(name, handler);
+      offSignals();
       offClosed();
       if (this.registration) this.registration.release();
     }
@@ -194,11 +192,11 @@ class Run {
     }
     this.warnOtherRuns();
     // Retryable writes per server line (src/retry-writes.js): off where the line refuses them.
-    this.retryWrites = retryWrites.decide({ flag: opts.engine, description, repoRoot: REPO_ROOT });
+    this.retryWrites = retryWrites.decide({ row: label.row, rowFrom: label.rowFrom, description });
     this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn: this.conn, log: this.log,
       reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
     // Oplog, preallocation, the image's platform against the host's (src/storage-facts.js).
-    this.storage = storageFacts({ flag: opts.engine, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile, journalPath: opts.journalPath });
+    this.storage = storageFacts({ row: label.row, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile, journalPath: opts.journalPath });
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
     // The server's side of the run: each member once a second, its own connections, from here to

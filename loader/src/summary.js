@@ -165,9 +165,9 @@ function buildSummary(f) {
     // Every document this run wrote (preload, warm-ups, measured steps): the divisor of the block
     // writes ./run.sh measures over the loader's whole invocation (src/documents-written.js).
     documents_written: runWritten(f.preload, steps),
-    // Filled by ./run.sh on Compose (lib/block-writes.sh): each shard member's bytes written to
-    // block devices, from its own cgroup, over the loader's invocation. One line each: run.sh
-    // replaces them in place.
+    // Measured by ./run.sh on Compose (lib/block-writes.sh): each shard member's bytes written to
+    // block devices, from its own cgroup, over the loader's invocation; merged in by
+    // `lab-loader merge-summary` (src/merge-summary.js).
     block_writes: null,
     block_writes_note: 'not measured: only ./run.sh on Compose reads the shard members\' block I/O (not a --uri or Kubernetes run)',
     // A sweep writes steps; a matrix of cases (shape 'cases') writes cases, same entry shape.

@@ -6,6 +6,7 @@
 const { median, round } = require('../../common/stats');
 
 const { mibPerS } = require('./mib');
+const { durationText } = require('./duration');
 const { wrapProse, wrapLine, WIDTH } = require('./wrap');
 const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
 
@@ -27,7 +28,6 @@ function grid(rows, left) {
 
 // Latencies in ms to 10 us, from summary.json's us (capacity-table.js prints them alike).
 const ms = (us) => (us === null || us === undefined ? '-' : (us / 1000).toFixed(2));
-const durationText = (t) => (t >= 1000 ? `${t / 1000}s` : `${t}ms`); // 5000 -> 5s, 500 -> 500ms (runner.js too)
 const val = (x) => (x === null || x === undefined ? '-' : String(x));
 
 // costLine: a change against the baseline with its sign; a speed-up is not called a cost.
@@ -180,4 +180,4 @@ function groupTable({ name, engine, group, runs, concurrent = [], published = nu
   return wrapProse(`\n${name} on ${engine}: ${runs.length} repetitions${group ? ` (group ${group})` : ''}, per step and op over the repetitions\n${table}\n${lines.map((l) => `${l}\n`).join('')}${footnote(published)}\n`, table);
 }
 
-module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule, grid, ms, durationText };
+module.exports = { formatTable, groupTable, WHY_BOTH, footnote, seedRule, grid, ms };

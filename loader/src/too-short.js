@@ -2,7 +2,7 @@
 // A step too short to measure: its rate would rest on a handful of operations or on a fraction of
 // a second (`--duration 1ms` printed 389 finds/s from 2-3 operations). Marked on the step
 // (summary.json steps[].too_short, the reason), said under the table, and never in a verdict
-// (src/step-exclusion.js). The bounds are the stability thresholds' own: a step under them has no
+// (common/step-exclusion.js). The bounds are the stability thresholds' own: a step under them has no
 // median second either (src/stability/thresholds.js).
 const { THRESHOLDS } = require('./stability/thresholds');
 

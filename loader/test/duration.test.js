@@ -35,3 +35,19 @@ test('every duration flag of the loader uses the one grammar and message', () =>
     assert.ok(Object.values(ok).includes(1500), `${flag} 1.5s -> 1500 ms`);
   }
 });
+
+// One formatter beside the grammar: what the help shows as a default (common-flags.js durText) and
+// what a run says (a warm-up, a --stall-timeout) are written alike, and each reads back through
+// the grammar as the same milliseconds. (Two used to differ: '2m' in the help, '120s' in a run.)
+test('durationText: one way to write a duration, read back by the grammar as the same ms', () => {
+  const { durationText } = require('../src/duration');
+  const { durText } = require('../src/common-flags');
+  const samples = [1, 250, 999, 1000, 1500, 1234, 5000, 59999, 60000, 90000, 120000, 3600000, 5400000, 596 * 3600000];
+  for (const [, want] of vectors()) if (/^\d+$/.test(want)) samples.push(Number(want));
+  for (const ms of samples) {
+    assert.equal(durationMs('FLAG', durationText(ms)).ms, ms, `${ms} -> '${durationText(ms)}'`);
+    assert.equal(durText(ms), durationText(ms), `the help and the run write ${ms} ms alike`);
+  }
+  assert.deepEqual([120000, 5000, 1500, 250].map(durationText), ['2m', '5s', '1.5s', '250ms']);
+  assert.equal(durText(0), 'none');
+});

@@ -89,7 +89,8 @@ test('--engine any label: recorded as given, the server\'s word beside it', asyn
 test('--engine naming a table engine on a server that reports an engine no row runs: filed under the server\'s word', () => {
   const { engineLabel } = require('../src/engine-label');
   const standin = engineLabel({ flag: 'wiredtiger', reported: 'standin', server: { vendors: [{ product: 'standin', version: '1' }] } });
-  assert.deepEqual(standin, { engine: 'standin', source: 'server', reported: 'standin' }, 'the Docker suite\'s stand-in is never filed as wiredtiger');
+  assert.deepEqual(standin, { engine: 'standin', source: 'server', reported: 'standin', row: null, rowFrom: null },
+    'the Docker suite\'s stand-in is never filed as wiredtiger, nor given its row');
   assert.equal(engineLabel({ flag: 'rocksdb', reported: 'wiredTiger' }).engine, 'rocksdb', 'another engine of the table: the label stands, engine_reported beside it');
   assert.equal(engineLabel({ flag: 'wiredtiger', reported: 'wiredTiger' }).source, 'flag', 'the engine it names: the flag stands');
   assert.equal(engineLabel({ flag: 'wiredtiger', reported: null }).source, 'flag', 'a server that reports nothing (mongos alone, FerretDB): the flag stands');
@@ -107,7 +108,7 @@ test('two rows reporting the same engine (wiredtiger, percona-wt): the vendor fi
   assert.equal(label('inMemory', null), 'inmemory', 'no row runs this build: the first row of the engine names it');
 });
 
-test('the Percona 8.0 shim line (psmdbVersion, wiredTiger not played, inMemory) is filed under inmemory, its product recorded', async () => {
+test('the Percona 8.0 inMemory shim line (psmdbVersion) is filed under inmemory, its product recorded', async () => {
   const server = await startServer({ line: 'psmdb-8.0-inmemory-replset' });
   const root = tmpResults();
   try {
@@ -116,6 +117,29 @@ test('the Percona 8.0 shim line (psmdbVersion, wiredTiger not played, inMemory) 
     const { summary } = latestRun(root, 'experiment1', 'inmemory');
     assert.equal(summary.server.product, 'psmdb 8.0.4-2');
     assert.deepEqual(summary.server.vendors, [{ product: 'psmdb', field: 'psmdbVersion', version: '8.0.4-2' }]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+    await server.stop();
+  }
+});
+
+// The engines table's row is chosen once per run, by the folder's rule, and every reader takes it:
+// Percona's WiredTiger (psmdbVersion, the percona-wt row) under --uri without --engine must be
+// percona-wt in the folder, in storage.engine_row and in the retry-writes decision's source, not
+// the first row that runs wiredTiger (wiredtiger) in the last two.
+test('a --uri run of Percona\'s WiredTiger without --engine: one row (percona-wt) in the folder, storage and retry_writes', async () => {
+  const server = await startServer({ line: 'psmdb-8.0-wiredtiger-replset' });
+  const root = tmpResults();
+  try {
+    const r = await runLoader(['experiment2', '--uri', server.uri, '--results-dir', root, '--metrics-port', '0',
+      '--preload-docs', '100', '--clients', '1', '--duration', '1s', '--progress-interval', '1s']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(fs.readdirSync(`${root}/experiment2`), ['percona-wt'], 'the folder');
+    const { summary } = latestRun(root, 'experiment2', 'percona-wt');
+    checkSummary(summary);
+    assert.equal(summary.engine, 'percona-wt');
+    assert.equal(summary.storage.engine_row, 'percona-wt', 'summary.json storage.engine_row');
+    assert.equal(summary.retry_writes.source, 'server: storage engine wiredTiger (engines table row percona-wt)', 'retry_writes');
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
     await server.stop();

@@ -1,6 +1,6 @@
 'use strict';
 // A step whose operations failed is not a measurement: above the threshold of
-// src/step-failure.js the step is marked failed with its first error's code and message, and a
+// common/step-failure.js the step is marked failed with its first error's code and message, and a
 // run where no step measured exits non-zero. Driven by the real loader against the shim's 4.0
 // MMAPv1 line labelled as an engine that keeps retryable writes on (--engine wiredtiger), so
 // every insert carries a txnNumber and the line refuses it (support/server-lines.js

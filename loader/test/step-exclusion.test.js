@@ -1,5 +1,5 @@
 'use strict';
-// The one rule that leaves a step out of medians and verdicts (src/step-exclusion.js), on the
+// The one rule that leaves a step out of medians and verdicts (common/step-exclusion.js), on the
 // facts summary.json records: another loader against the same server during the step (the step
 // shares the server only where the other run overlapped it).
 const test = require('node:test');

@@ -58,29 +58,29 @@ test('--journal-path (./run.sh passes it in the stack): summary.json storage.jou
 });
 
 test('storageFacts: an amd64-only image on an arm64 host is emulated; a multi-arch one is not', () => {
-  const rocks = storageFacts({ flag: 'rocksdb', inStack: true, arch: 'arm64', platform: 'linux' });
+  const rocks = storageFacts({ row: tables.engine('rocksdb'), inStack: true, arch: 'arm64', platform: 'linux' });
   assert.deepEqual([rocks.image_platform, rocks.host_platform, rocks.emulated], ['linux/amd64', 'linux/arm64', true]);
-  assert.equal(storageFacts({ flag: 'rocksdb', inStack: true, arch: 'x64', platform: 'linux' }).emulated, false);
+  assert.equal(storageFacts({ row: tables.engine('rocksdb'), inStack: true, arch: 'x64', platform: 'linux' }).emulated, false);
   // Docker Desktop on an Intel Mac runs linux/amd64 natively.
-  assert.equal(storageFacts({ flag: 'rocksdb', inStack: true, arch: 'x64', platform: 'darwin' }).emulated, false);
-  assert.equal(storageFacts({ flag: 'wiredtiger', inStack: true, arch: 'arm64', platform: 'linux' }).emulated, false);
-  // No --engine: the reported storage engine's row.
-  const byServer = storageFacts({ description: { server: { storage_engine: { name: 'mmapv1' }, oplog_mb: 1024 } }, inStack: false });
+  assert.equal(storageFacts({ row: tables.engine('rocksdb'), inStack: true, arch: 'x64', platform: 'darwin' }).emulated, false);
+  assert.equal(storageFacts({ row: tables.engine('wiredtiger'), inStack: true, arch: 'arm64', platform: 'linux' }).emulated, false);
+  // No --engine: the reported storage engine's row (src/engine-label.js chooses it).
+  const byServer = storageFacts({ row: tables.engine('mmapv1'), description: { server: { oplog_mb: 1024 } }, inStack: false });
   assert.deepEqual([byServer.engine_row, byServer.oplog_mb_reported, byServer.emulated], ['mmapv1', 1024, null]);
 });
 
 // inMemory keeps its oplog inside --inMemorySizeGB (engines.tsv oplog_share), so
 // the summary records the oplog the profile's store gets and its share of that store.
 test('inMemory: the oplog is the row\'s share of the profile\'s store, recorded with the store and the share', () => {
-  const laptop = storageFacts({ flag: 'inmemory', inStack: true, profile: 'laptop' });
+  const laptop = storageFacts({ row: tables.engine('inmemory'), inStack: true, profile: 'laptop' });
   assert.deepEqual([laptop.oplog_mb, laptop.store_mb, laptop.oplog_share_of_store], [128, 512, 0.25]);
-  const seed = storageFacts({ flag: 'inmemory', inStack: true, profile: 'seed2013' });
+  const seed = storageFacts({ row: tables.engine('inmemory'), inStack: true, profile: 'seed2013' });
   assert.deepEqual([seed.oplog_mb, seed.store_mb, seed.oplog_share_of_store], [256, 1024, 0.25]);
   for (const s of [laptop, seed]) assert.ok(s.oplog_mb < s.store_mb / 2, 'most of the store is left to the data');
   // a disk engine's oplog is the row's oplog_mb; no store to share
-  const wt = storageFacts({ flag: 'wiredtiger', inStack: true, profile: 'laptop' });
+  const wt = storageFacts({ row: tables.engine('wiredtiger'), inStack: true, profile: 'laptop' });
   assert.deepEqual([wt.oplog_mb, wt.store_mb, wt.oplog_share_of_store], [tables.engine('wiredtiger').oplog_mb, null, null]);
   // a --uri run of inmemory knows no profile: no store, no share, no configured size claimed
-  const uri = storageFacts({ flag: 'inmemory', inStack: false });
+  const uri = storageFacts({ row: tables.engine('inmemory'), inStack: false });
   assert.deepEqual([uri.oplog_mb, uri.store_mb, uri.oplog_share_of_store], [null, null, null]);
 });

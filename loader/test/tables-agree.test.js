@@ -1,6 +1,6 @@
 'use strict';
 // One owner per rule: the lab's tables are data files that both languages read,
-// bash through lib/tables.sh (table_rows, table_field) and Node through src/tables.js
+// bash through lib/tables.sh (table_rows, table_field) and Node through common/tables.js
 // (parseTable). The rule of how a table is read (comments, header, tabs, "-") is therefore written
 // twice; this test makes the two readers agree on every cell of every table both read, so a
 // change to one reader, or a row only one of them would read, fails here.
@@ -40,7 +40,7 @@ for (const file of TABLES) {
 }
 
 // The shard members' --oplogSize is one rule written twice: lib/stack.sh
-// stack_oplog_mb (what Compose gets) and src/tables.js oplogMbFor (what summary.json records).
+// stack_oplog_mb (what Compose gets) and common/tables.js oplogMbFor (what summary.json records).
 test('the oplog rule: bash stack_oplog_mb and Node oplogMbFor agree for every engine and profile', () => {
   const { engines, readTable, oplogMbFor } = require('../../common/tables');
   const profiles = readTable('profiles');

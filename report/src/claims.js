@@ -35,6 +35,7 @@ const { dataDirPerDoc } = require('./data-dir');
 const { stepExclusion } = require('../../common/step-exclusion');
 // the order and drift guard every verdict of the summary passes (compare.js buildSet)
 const { guardVerdict, runOrder, notInterleaved } = require('./drift');
+const { memBytes } = require('../../common/mem-size');
 
 const ALPHA = 1 - LEVEL;
 const CLAIMS_FILE = path.join(__dirname, '..', 'claims.json');
@@ -49,10 +50,7 @@ const uniq = (xs) => [...new Set(xs)];
 // where not a size); none where the table cannot be read.
 function profileMemories() {
   try {
-    return new Map(require('../../common/tables').readTable('profiles').map((p) => {
-      const m = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(p.data_mem ?? '');
-      return [p.profile, m ? Number(m[1]) * { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 }[m[2].toLowerCase()] : null];
-    }));
+    return new Map(require('../../common/tables').readTable('profiles').map((p) => [p.profile, memBytes(p.data_mem)]));
   } catch {
     return new Map();
   }

@@ -11,6 +11,7 @@ const tables = require('../../../common/tables');
 const { DockerPeer } = require('./protocol');
 const { runScenario } = require('./runner');
 const { Members, mongosClient } = require('./cluster');
+const { SCENARIO, fileProblem, shownPath } = require('../module-contract');
 
 class UsageError extends Error {}
 
@@ -29,11 +30,19 @@ function scenarioNames(dir) {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
 }
 
+// loadScenario(name, dir) -> the module, checked as it is loaded (src/module-contract.js SCENARIO):
+// one lacking a part (a heal) is refused in one line naming the file and the part, exit 2, before
+// anything is applied to the cluster.
 function loadScenario(name, dir) {
   const names = scenarioNames(dir);
   if (!name) throw new UsageError(`fault needs a scenario (choose one of: ${names.join(' ')})`);
   if (!names.includes(name)) throw new UsageError(`unknown fault scenario '${name}' (choose one of: ${names.join(' ')})`);
-  return require(path.join(dir, `${name}.js`));
+  const file = path.join(dir, `${name}.js`);
+  const scenario = require(file);
+  const problem = fileProblem(file, scenario, SCENARIO);
+  if (problem) throw new UsageError(problem);
+  if (scenario.name !== name) throw new UsageError(`${shownPath(file)}: \`name\` is '${scenario.name}', not its file's name '${name}'`);
+  return scenario;
 }
 
 // parseError(name, options, e) -> one line: node:util's parseArgs messages, said as run.sh says them

@@ -9,6 +9,7 @@
 // (SIGINT or SIGTERM: lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
 const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
+const { onStopSignals } = require('../stop-signals');
 
 class Aborted extends Error {}
 
@@ -129,17 +130,18 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   let forced = null;
   let force;
   const forcedSignal = new Promise((resolve) => { force = resolve; });
-  const onSignal = (sig) => {
-    if (signalled) {
+  const offSignals = onStopSignals({
+    signals,
+    stopping: () => signalled !== null,
+    stop: (sig) => {
+      signalled = sig;
+      say(`${sig}: stopping the scenario, healing, writing the summary`);
+      controller.abort(new Aborted(`interrupted (${sig})`));
+    },
+    force: (sig) => {
       if (!forced) { forced = sig; force({ forced: sig }); }
-      return;
-    }
-    signalled = sig;
-    say(`${sig}: stopping the scenario, healing, writing the summary`);
-    controller.abort(new Aborted(`interrupted (${sig})`));
-  };
-  signals.on('SIGINT', onSignal);
-  signals.on('SIGTERM', onSignal);
+    },
+  });
   let why = null;
   let healError = null;
   const started = new Date();
@@ -214,8 +216,7 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   run.close();
   // closing the clients: bounded, and not at all after a second signal
   if (ctx.close && !forced) await Promise.race([within(ctx.close(), limits.closeMs), forcedSignal]);
-  signals.off('SIGINT', onSignal);
-  signals.off('SIGTERM', onSignal);
+  offSignals();
   if (!complete) say(`the scenario stopped early. If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine ${env.engine.engine}`);
   say(`verdict: ${WORD[v.result]}: ${v.line}`);
   return { code: signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };

@@ -59,14 +59,22 @@
 //                    'thread', as YCSB's own --threads says)
 //   refuses          common flags of its bound it does not take, e.g. ycsb: ['--preload-docs']
 //                    (its records are --records): refused as not applying, left out of its help
-// Adding a kind is adding one file here: every module in this folder that exports a `name` and
-// a `next` is a kind (index.js and helpers such as ops.js are not).
+// Adding a kind is adding one file here: every module in this folder that exports a `name` is a
+// kind (index.js and helpers such as ops.js are not), checked against the required parts above as
+// it is loaded (src/module-contract.js KIND): one lacking a part stops the loader with one line
+// naming the file and the part, exit 2.
 const fs = require('node:fs');
+const path = require('node:path');
+const { KIND, fileProblem, refuseAtLoad } = require('../module-contract');
 
 const KINDS = {};
 for (const f of fs.readdirSync(__dirname).filter((x) => x.endsWith('.js') && x !== 'index.js').sort()) {
-  const k = require(`./${f}`);
-  if (typeof k.name === 'string' && typeof k.next === 'function') KINDS[k.name] = k;
+  const file = path.join(__dirname, f);
+  const k = require(file);
+  if (k.name === undefined) continue; // a helper
+  const problem = fileProblem(file, k, KIND);
+  if (problem) refuseAtLoad(problem);
+  KINDS[k.name] = k;
 }
 
 // Every op any kind records, in a stable order (the recorder keeps one histogram per op).

@@ -208,6 +208,13 @@ const LINES = {
     version: '8.0.4', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },
     journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'], behaviours: COMMON, journalCommitInterval: 100,
   },
+  // Percona's build of the same engine (the engines table's percona-wt): buildInfo psmdbVersion
+  // is all that tells it from MongoDB's (products.js).
+  'psmdb-8.0-wiredtiger-replset': {
+    version: '8.0.4-2', wire: 25, hello: true, storageEngine: { name: 'wiredTiger', supportsCommittedReads: true, persistent: true },
+    journal: true, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'],
+    buildInfo: { psmdbVersion: '8.0.4-2' }, behaviours: COMMON, journalCommitInterval: 100,
+  },
   'psmdb-8.0-inmemory-replset': {
     version: '8.0.4-2', wire: 25, hello: true, storageEngine: { name: 'inMemory', supportsCommittedReads: true, persistent: false },
     journal: false, replSet: { name: 'rs0', members: 3 }, sessions: true, fcv: '8.0', fcvAccepts: ['7.0', '8.0'],

@@ -1,0 +1,53 @@
+# shellcheck shell=bash
+# summary.json has one writer, the loader. What ./run.sh measures around a run on Compose (block
+# writes, the shard members' data directories, OOM kills) is collected here as data, one JSON
+# field each, and handed to `lab-loader merge-summary` once the measuring is done: the loader
+# merges it into each folder the run made and checks the result against
+# common/summary.schema.json (loader/src/merge-summary.js says which fields it takes and where
+# each goes). bash never edits a summary itself.
+
+declare -ga SUMMARY_MEASURED=()
+
+# summary_measured KEY JSON [KEY JSON...]: each KEY (a field loader/src/merge-summary.js takes)
+# measured as JSON, kept until summary_merge_measured.
+summary_measured() {
+  while (($# >= 2)); do
+    SUMMARY_MEASURED+=("\"$1\": $2")
+    shift 2
+  done
+}
+
+# summary_json_string TEXT: TEXT as a JSON string (backslashes and double quotes escaped).
+summary_json_string() {
+  local s=${1//\\/\\\\}
+  printf '"%s"' "${s//\"/\\\"}"
+}
+
+# summary_merge_measured: the fields collected since the last merge, into the summary.json of
+# each folder this run created (EXPERIMENT_RESULTS, relative to LAB_ROOT), in one loader call: on
+# this host when it has the loader, else in the loader's image (the results folder is its
+# /lab/results). Nothing collected or no folder with a summary: nothing runs. A refusal is said
+# in one line and returns 1; the summaries stay as the loader wrote them.
+summary_merge_measured() {
+  local measured out rc=0 dir
+  local -a dirs=()
+  ((${#SUMMARY_MEASURED[@]})) || return 0
+  measured=$(printf '%s, ' "${SUMMARY_MEASURED[@]}")
+  measured="{${measured%, }}"
+  SUMMARY_MEASURED=()
+  while IFS= read -r dir; do
+    # a folder the loader left without a summary (it stopped before writing one) is left as it is
+    [[ -z $dir || ! -f $LAB_ROOT/$dir/summary.json ]] || dirs+=("$dir")
+  done <<<"$EXPERIMENT_RESULTS"
+  ((${#dirs[@]})) || return 0
+  if loader_on_host; then
+    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" merge-summary "${dirs[@]/#/$LAB_ROOT/}" \
+      <<<"$measured" 2>&1) || rc=$?
+  else
+    out=$(compose --profile loader run --rm --no-deps -T --entrypoint node loader \
+      /lab/loader/bin/lab-loader.js merge-summary "${dirs[@]/#//lab/}" <<<"$measured" 2>&1) || rc=$?
+  fi
+  ((rc == 0)) && return 0
+  warn "what ./run.sh measured was not merged into summary.json (exit $rc): $(grep -m1 '^error: ' <<<"$out" | cut -c8-)"
+  return 1
+}
