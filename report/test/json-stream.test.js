@@ -19,7 +19,7 @@ const written = (value) => {
 };
 
 test('the same bytes as JSON.stringify(value, null, 1), small and past the streaming bound', () => {
-  const odd = { a: undefined, f: () => 1, s: Symbol('x'), d: new Date(0), n: NaN, i: -Infinity, z: -0, nested: [undefined, () => 1, null, { toJSON: (k) => `key ${k}` }], e: {}, ea: [], str: 'quote " back \\ new\nline <\/script>' };
+  const odd = { a: undefined, f: () => 1, s: Symbol('x'), d: new Date(0), n: NaN, i: -Infinity, z: -0, nested: [undefined, () => 1, null, { toJSON: (k) => `key ${k}` }], e: {}, ea: [], str: 'quote " back \\ new\nline </script>' };
   const big = {
     experiments: Array.from({ length: 3 }, (_, e) => ({
       name: `ex${e}`, odd,
