@@ -197,11 +197,19 @@ experiment_run_loader() {
   # A hang-up (SIGHUP: the terminal closed, its shell hangs up the job, not the loader's own group)
   # is passed on as SIGTERM, which the loader handles as a stop; untrapped it ended run.sh at once
   # and left the loader running, its run never recorded.
+  # A terminal that goes away (EIO on every write) ends grep, the filter that shows the lines; tee
+  # ignores SIGPIPE so that it goes on copying the loader's closing lines into the file: without
+  # them the run's folder was unknown here and a comparison recorded its position with none.
+  # The loader's stderr is the terminal (fd 4); the group's own is /dev/null, where bash reports
+  # a loader killed outright ("Killed"): experiment_killed says it in words instead.
+  # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/runner.js).
   local traps group pipeline hup=0
   traps=$(trap -p INT TERM HUP)
   trap '' INT TERM HUP
+  : >"$out.dirs"
   set -m
-  { local r=0; "$@" </dev/null || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') &
+  { local r=0; LAB_RUN_DIRS_FILE=$out.dirs "$@" </dev/null 2>&4 4>&- || r=$?; echo "$r" >"$out.rc"; } 4>&2 2>/dev/null |
+    (trap '' PIPE; exec tee -i "$out") | (trap '' INT; exec grep --line-buffered -v '^results: ') &
   pipeline=$!
   set +m
   group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
@@ -218,8 +226,38 @@ experiment_run_loader() {
     rc=129
   fi
   EXPERIMENT_RESULTS=$(experiment_results_from "$out")
-  rm -f "$out" "$out.rc"
+  experiment_killed "$rc" "$out.dirs"
+  rm -f "$out" "$out.rc" "$out.dirs"
   return "$rc"
+}
+
+# experiment_killed RC DIRS_FILE: after a loader killed outright (RC 128 + a signal it could not
+# handle: SIGKILL from the OOM killer or kill -9, 137), the terminal is put back as it was (the
+# progress bar hides the cursor and turns line wrap off, and only the loader could undo it), and
+# each folder it created (DIRS_FILE) without its closing "results:" line is named, marked as
+# killed in its summary.json (the placeholder's exit_code null becomes RC), and added to
+# EXPERIMENT_RESULTS: its "results:" line then says the folder and that it holds nothing measured.
+EXPERIMENT_KILLED="" # the folders of a killed loader, one a line
+experiment_killed() {
+  local rc=$1 dirs_file=$2 dir sig reason
+  EXPERIMENT_KILLED=""
+  ((rc > 128)) || return 0
+  case $rc in 129 | 130 | 143) return 0 ;; esac # handled: the loader stopped and saved
+  # \e[?25h shows the cursor, \e[?7h turns autowrap back on (the bar's cli-progress turned them off)
+  [[ ! -t 2 ]] || printf '\e[?25h\e[?7h' >&2 2>/dev/null || true
+  sig=$(kill -l "$((rc - 128))" 2>/dev/null || echo "signal $((rc - 128))")
+  reason="the loader was killed by SIG${sig#SIG} (exit $rc: the kernel's OOM killer or kill -9) before it could save: nothing it measured is kept"
+  info "$reason"
+  while IFS= read -r dir; do
+    [[ -n $dir ]] || continue
+    case $dir in "$LAB_ROOT"/*) dir=${dir#"$LAB_ROOT"/} ;; esac
+    grep -qxF -- "$dir" <<<"$EXPERIMENT_RESULTS" && continue
+    local file=$dir/summary.json
+    [[ $file == /* ]] || file=$LAB_ROOT/$file
+    [[ ! -f $file ]] || summary_set_fields "$file" 2 reason "\"$reason\"" exit_code "$rc" 2>/dev/null || true
+    EXPERIMENT_KILLED+=${EXPERIMENT_KILLED:+$'\n'}$dir
+    EXPERIMENT_RESULTS+=${EXPERIMENT_RESULTS:+$'\n'}$dir
+  done <"$dirs_file"
 }
 
 EXPERIMENT_RESULTS_DIR="" # --results-dir, absolute (caller_path); empty: the checkout's results/
@@ -316,7 +354,12 @@ verb_experiment() {
   local dir
   trap '' PIPE
   while IFS= read -r dir; do
-    [[ -z $dir ]] || echo "results: $dir" 2>/dev/null || true
+    [[ -n $dir ]] || continue
+    if grep -qxF -- "$dir" <<<"$EXPERIMENT_KILLED"; then
+      echo "results: $dir (incomplete: the loader was killed, exit $rc; nothing measured is kept)" 2>/dev/null || true
+    else
+      echo "results: $dir" 2>/dev/null || true
+    fi
   done <<<"$EXPERIMENT_RESULTS"
   trap - PIPE
   return "$rc"

@@ -2,7 +2,7 @@
 'use strict';
 // lab-loader: runs experiments/NAME.yaml against MongoDB (check: validate only; list). See --help.
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
-// 130 SIGINT, 143 SIGTERM.
+// 130 SIGINT, 143 SIGTERM, 129 SIGHUP or the terminal gone (common/closed-output.js).
 const { parse, UsageError, usage } = require('../src/args');
 const { redactText } = require('../src/redact-uri');
 
