@@ -17,15 +17,17 @@ LAB_WRAP=${LAB_WRAP:-120}
 # not worth a leaked password) as *** (the user stays) and the URI options that carry secrets
 # (*password*, *secret*, *token*, authMechanismProperties) as ***, as loader/src/redact-uri.js
 # does: a message or a dry-run line may quote the --uri typed. A word starts at the text's start, a
-# space, a quote or an = (NAME=URI); the user information ends at the last @ before the query (a
-# password may hold an unescaped @, or a character quote_cmd escaped with a backslash). An image
-# digest (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
+# space, a quote or an = (NAME=URI) and ends at a space or a quote; the password runs from the
+# user's first : to the word's last @, whatever it holds (an unescaped ? # / @ % or :, or a
+# character quote_cmd escaped with a backslash: a typed password is not a well-formed URI's), so a
+# query holding an @ is masked with it: more hidden, never less. An image digest
+# (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
 # Text without @ or :// is returned as is.
 redact_secrets() {
   if [[ $1 != *://* && $1 != *@* ]]; then printf '%s\n' "$1"; return; fi
   printf '%s\n' "$1" | sed -E \
     -e 's,@(sha256:),\x01\1,g' \
-    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/?[:space:]\\]|\\[^?]|/[^/?[:space:]\\])([^?[:space:]\\]|\\[^?])*)?@,\1\2:***@,g' \
+    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/[:space:]'\''"]|/[^/[:space:]'\''"])[^[:space:]'\''"]*)?@,\1\2:***@,g' \
     -e 's,([?&][^=&[:space:]]*([pP][aA][sS][sS][wW][oO][rR][dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])[^=&[:space:]]*=)[^&#[:space:]]*,\1***,g' \
     -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g' \
     -e 's,\x01,@,g'

@@ -102,3 +102,34 @@ no_password_anywhere() {
   [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 2 ]] || fail "not both runs complete: $output"
   [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after every run completed"
 }
+
+# hard_passwords: passwords a user types in a URI, holding what a URI's own syntax uses: ? (the
+# query), # (a fragment), @ (the host's start), / (the path), % (an escape) and : (user:password).
+HARD_PASSWORDS=('Sekr3t?x#y' 'Se/kr:3t' 'Sek@r3t' 'Sekr3t%zz' 'Sekr3t#y' 'Sek?r3t/z:%40@q')
+
+# no_word_anywhere WORD: neither the last output nor any file under the lab copy (its .secrets/
+# aside, where compare keeps the URIs as typed on purpose) holds WORD.
+no_word_anywhere() {
+  [[ $output != *"$1"* ]] || fail "the password '$1' is in the output: $output"
+  local hits
+  hits=$(grep -rlF --exclude-dir=.secrets --exclude-dir=loader -- "$1" "$LAB" || true)
+  [[ -z $hits ]] || fail "the password '$1' is written in: $hits"
+}
+
+@test "a password holding ? # @ / % or : is in no output or file of an experiment or a comparison, refused, unreachable or dry" {
+  local pw u
+  for pw in "${HARD_PASSWORDS[@]}"; do
+    for u in "mongodb://root:$pw@127.0.0.1:1/" "root:$pw@127.0.0.1:1/" "mongodb+srv://root:$pw@c0.example/"; do
+      lab experiment2 --uri "$u" --server-selection-timeout 1s --metrics-port 0
+      assert_failure
+      no_word_anywhere "$pw"
+      lab experiment2 --uri "$u" --dry-run
+      no_word_anywhere "$pw"
+      lab compare experiment2 --uri "a=$u" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --server-selection-timeout 1s --metrics-port 0
+      assert_failure
+      no_word_anywhere "$pw"
+      lab compare experiment2 --uri "a=$u" --uri b=mongodb://127.0.0.1:1/ --dry-run
+      no_word_anywhere "$pw"
+    done
+  done
+}
