@@ -442,12 +442,18 @@ verb_compare() {
       die_env "the '${p#lab-}' engine's stack is running: a comparison brings each engine up and down itself; stop it with './run.sh down --engine ${p#lab-}'"
     done
   fi
-  compare_print_plan
+  # A closed output (| head, a terminal gone) must not end the comparison by SIGPIPE, in its plan
+  # (| head -2 ended it there, exit 141, nothing run) or between two runs with no report and no
+  # resume line: the signal is caught (a trap, not an ignore, so that the programs started here
+  # keep the usual one), the failed write noticed by compare_out, and the rest of the output goes
+  # to /dev/null; the messages on stderr stay.
+  trap ':' PIPE
+  compare_out "$(compare_print_plan)"
   if [[ $DRY_RUN == 1 ]]; then
     local pos side line
     while IFS=$'\t' read -r pos side; do
       compare_done "$pos" && continue
-      echo "run $pos: $side"
+      compare_out "run $pos: $side"
       compare_run_args "$side" "$pos"
       (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
@@ -475,11 +481,6 @@ verb_compare() {
   trap 'COMPARE_STOP=130' INT
   trap 'COMPARE_STOP=143' TERM
   trap 'COMPARE_STOP=129' HUP
-  # A closed output (| head, a terminal gone) must not end the comparison by SIGPIPE between two
-  # runs with no report and no resume line: the signal is caught (a trap, not an ignore, so that
-  # the programs started here keep the usual one), the failed write noticed by compare_out, and
-  # the rest of the output goes to /dev/null; the messages on stderr stay.
-  trap ':' PIPE
   while IFS=$'\t' read -r pos side <&3; do
     compare_done "$pos" && continue
     compare_out "== run $pos of $COMPARE_ID: $side"

@@ -318,6 +318,24 @@ hang_up_after() {
   ! grep -qi "broken pipe\|write error" "$err" || fail "write errors: $(cat "$err")"
 }
 
+@test "an output closed during the plan (| head -2) or between a run's lines (| head -9): every position run, complete, with its folder" {
+  start_test_server
+  local n err id line
+  for n in 2 9; do
+    err=$BATS_TEST_TMPDIR/err-$n
+    run bash -c "'$LAB/run.sh' compare experiment1 --uri 'a=$SERVER_URI' --uri 'b=$SERVER_URI' --repeat 1 --docs 300 --metrics-port 0 </dev/null 2>'$err' | head -$n; echo \"exit \${PIPESTATUS[0]}\""
+    assert_line "exit 0"
+    id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' "$err" <<<"$output" | head -1)
+    [[ -n $id ]] || id=$(ls "$LAB/results/.comparisons" | tail -1)
+    [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "head -$n: not both positions recorded: $(cat "$LAB/results/.comparisons/$id/runs.tsv"); stderr: $(cat "$err")"
+    while IFS=$'\t' read -r -a line; do
+      [[ ${line[2]} == complete && ${line[3]} == 0 && -n ${line[4]:-} && -s $LAB/${line[4]}/summary.json ]] ||
+        fail "head -$n: position ${line[0]} recorded as '${line[*]}' (want complete, 0 and its folder)"
+    done <"$LAB/results/.comparisons/$id/runs.tsv"
+    rm -rf "$LAB/results/.comparisons/$id"
+  done
+}
+
 # interrupt_closing_report SIGNAL: a comparison whose closing report is interrupted by SIGNAL, sent
 # to the whole foreground job as a terminal does; OUTPUT_FILE has what it printed, RC its exit.
 interrupt_closing_report() {
