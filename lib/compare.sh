@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # ./run.sh compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
 # ./run.sh compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
-# ./run.sh compare --resume ID
+# ./run.sh compare --resume ID [--uri NAME=URI ...]
+# ./run.sh compare --abandon ID
 # One comparison (README.md "Comparing engines: the report"): every side (an engine's stack, or an
 # existing cluster at a URI) runs the experiment N times, interleaved (compare_order), one run at a
 # time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
@@ -14,8 +15,11 @@
 #            attach to a bug report, so it holds no password, ever
 #   (the arguments as typed, with their passwords, are in .secrets/.comparisons/ID instead, mode
 #   600 in a 700 folder beside the stacks' secrets and git-ignored with them, and only while
-#   --resume may still need them: removed once every position is complete. Written only when a
-#   secret was masked; --resume reads them, else args.)
+#   --resume may still need them: removed once every position is complete, or by
+#   `compare --abandon ID`. Written only when a secret was masked, and the user is told where;
+#   --resume reads them, else args. `--resume ID --uri NAME=URI` replaces a side's URI (a wrong
+#   password or host: resuming alone would fail the same way), stored again the same way.)
+#   abandoned  present once `compare --abandon ID` gave the comparison up: no resume
 #   plan.tsv position<TAB>side, the order
 #   runs.tsv position<TAB>side<TAB>complete|incomplete|interrupted<TAB>exit code<TAB>results folder
 #            one line per run made, appended after each run
@@ -38,7 +42,10 @@ compare_usage() {
   cat <<'USAGE'
   compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
   compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
-  compare --resume ID     run only what an interrupted comparison is missing
+  compare --resume ID [--uri NAME=URI ...]
+                          run only what an interrupted comparison is missing (--uri: replace a
+                          side's stored URI, e.g. a wrong password)
+  compare --abandon ID    give a comparison up: the passwords kept for its resume are removed
                           every side N times (default 4), interleaved A B B A A B B A (never all
                           of A first), each engine's stack up for its run and down after; prints
                           the plan and its length first, ends with the report of exactly these
@@ -67,7 +74,10 @@ compare_state_dir() { echo "$(compare_results_root)/.comparisons/$1"; }
 # compare_state_shown ID: the state folder as messages name it (relative to the checkout by default).
 compare_state_shown() { local d; d=$(compare_state_dir "$1"); d=${d%/}; echo "${d#"$LAB_ROOT"/}/"; }
 # compare_resume_cmd: the command that resumes this comparison.
-compare_resume_cmd() { echo "./run.sh compare --resume $COMPARE_ID${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR}"; }
+# Quoted as a shell needs it (quote_cmd): a --results-dir with a space pasted back split in two.
+compare_resume_cmd() { quote_cmd ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}; }
+# compare_abandon_cmd: the command that gives this comparison up (and removes its kept passwords).
+compare_abandon_cmd() { quote_cmd ./run.sh compare --abandon "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}; }
 
 # compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
 # is complete (the header says why not in results/).
@@ -82,11 +92,15 @@ compare_store_args() {
     [[ ${masked[-1]} == "$a" ]] || secret=1
   done
   (umask 077 && printf '%s\0' "${masked[@]}" >"$dir/args")
-  ((secret)) || return 0
   file=$(compare_secret_file "$COMPARE_ID")
+  if ((!secret)); then
+    rm -f "$file" # a resume that replaced the last URI with a password by one without
+    return 0
+  fi
   (umask 077 && mkdir -p "${file%/*}" && printf '%s\0' "${COMPARE_ARGS[@]}" >"$file") ||
     die_env "cannot keep the --uri passwords for --resume in ${file#"$LAB_ROOT"/}"
   chmod 700 "$LAB_ROOT/.secrets" "${file%/*}"
+  info "the --uri passwords, as typed, are kept for --resume in ${file#"$LAB_ROOT"/} (mode 600) until every run is complete; remove them sooner with: $(compare_abandon_cmd)"
 }
 
 # compare_resume_args ID: the stored arguments of comparison ID, one per line in COMPARE_ARGS (a
@@ -96,16 +110,65 @@ compare_resume_args() {
   [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
   dir=$(compare_state_dir "$id")
   [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
+  [[ ! -e $dir/abandoned ]] || die_usage "--resume: comparison $id was abandoned (compare --abandon): start a new one"
   local secret
   secret=$(compare_secret_file "$id")
   if [[ -r $secret ]]; then
     mapfile -d '' -t COMPARE_ARGS <"$secret"
   else
     mapfile -d '' -t COMPARE_ARGS <"$dir/args"
-    [[ " ${COMPARE_ARGS[*]} " != *":***@"* ]] ||
-      die_env "--resume: the --uri passwords of $id are no longer kept (${secret#"$LAB_ROOT"/} is gone): start a new comparison"
   fi
   COMPARE_ID=$id
+}
+
+# compare_uri_arg_at I: the --uri NAME=URI value of COMPARE_ARGS at I (--uri VALUE, or
+# --uri=VALUE) as URI_ARG_VALUE; 1 when I holds none.
+compare_uri_arg_at() {
+  case ${COMPARE_ARGS[$1]} in
+    --uri=*) URI_ARG_VALUE=${COMPARE_ARGS[$1]#--uri=} ;;
+    --uri) URI_ARG_VALUE=${COMPARE_ARGS[$1 + 1]:-} ;;
+    *) return 1 ;;
+  esac
+}
+
+# compare_replace_uris NAME=URI...: each side's stored --uri in COMPARE_ARGS replaced by the one
+# given with --resume (bad input: exit 2); then every --uri must hold what it needs: a side whose
+# password is no longer kept (masked in args) is named with the command that gives it again.
+compare_replace_uris() {
+  local given name i sides=() found masked=()
+  for given in "$@"; do
+    name=${given%%=*} found=0
+    [[ $given == *=* ]] || die_usage "--resume ID --uri needs NAME=URI (NAME: the side whose URI it replaces), got '$given'"
+    for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do
+      compare_uri_arg_at "$i" || continue
+      [[ ${URI_ARG_VALUE%%=*} == "$name" ]] || continue
+      if [[ ${COMPARE_ARGS[i]} == --uri ]]; then COMPARE_ARGS[i + 1]=$given; else COMPARE_ARGS[i]=--uri=$given; fi
+      found=1
+    done
+    if ((!found)); then
+      for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do compare_uri_arg_at "$i" && sides+=("${URI_ARG_VALUE%%=*}"); done
+      die_usage "--resume $COMPARE_ID --uri $name=...: the comparison has no --uri side '$name' (its --uri sides: ${sides[*]:-none})"
+    fi
+  done
+  for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do
+    compare_uri_arg_at "$i" || continue
+    [[ $URI_ARG_VALUE != *'***'* ]] || masked+=("${URI_ARG_VALUE%%=*}")
+  done
+  ((${#masked[@]} == 0)) ||
+    die_env "--resume: the --uri passwords of $COMPARE_ID are no longer kept ($(compare_state_shown "$COMPARE_ID")args holds them masked): give them again: ./run.sh compare --resume $COMPARE_ID$(printf ' --uri %s=URI' "${masked[@]}")"
+}
+
+# compare_abandon ID: comparison ID given up: its kept passwords removed, its state marked (no
+# resume); its runs stay where they are, for the report.
+compare_abandon() {
+  local id=$1 dir secret
+  [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--abandon: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
+  dir=$(compare_state_dir "$id")
+  secret=$(compare_secret_file "$id")
+  [[ -r $dir/plan.tsv || -e $secret ]] || die_usage "--abandon: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
+  run rm -f "$secret"
+  [[ ! -d $dir ]] || run touch "$dir/abandoned"
+  [[ $DRY_RUN == 1 ]] || info "comparison $id abandoned: its typed --uri passwords are removed (${secret#"$LAB_ROOT"/}); its runs and state stay in $(compare_state_shown "$id")"
 }
 
 # compare_parse ARGS...: the compare-specific flags (after run.sh's common flags); experiment
@@ -357,8 +420,11 @@ compare_help() {
   echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
   compare_usage
   echo "  --results-dir DIR       with --uri sides: their runs, the comparison's state and report under DIR"
-  echo "  --resume ID [--results-dir DIR]"
+  echo "  --resume ID [--results-dir DIR] [--uri NAME=URI ...]"
   echo "                          DIR: where a comparison run with --results-dir DIR keeps its state"
+  echo "                          --uri NAME=URI: replaces side NAME's stored URI (a wrong password or host)"
+  echo "  --abandon ID [--results-dir DIR]"
+  echo "                          removes the URIs kept for ID's resume, as typed (.secrets/.comparisons/ID)"
   echo "Experiment flags (every run gets them): ./run.sh EXPERIMENT --help; every other verb: ./run.sh help"
 }
 
@@ -366,7 +432,7 @@ compare_help() {
 compare_resumable() {
   local dir id
   for dir in "$(compare_results_root)"/.comparisons/cmp-*; do
-    [[ -r $dir/plan.tsv ]] || continue
+    [[ -r $dir/plan.tsv && ! -e $dir/abandoned ]] || continue
     id=${dir##*/}
     awk -F'\t' 'NR == FNR { want[$1] = 1; next } $3 == "complete" { delete want[$1] } END { for (p in want) n++; exit !n }' \
       "$dir/plan.tsv" "$dir/runs.tsv" 2>/dev/null || [[ ! -f $dir/runs.tsv ]] || continue
@@ -375,16 +441,18 @@ compare_resumable() {
 }
 
 verb_compare() {
-  local resume="" a rest=() given_dir=""
+  local resume="" abandon="" a rest=() given_dir="" new_uris=()
   # --dry-run is how this invocation runs, not part of the comparison: never stored.
   for a in "$@"; do
     case $a in
       -h | --help) compare_help; exit 0 ;;
       --dry-run) DRY_RUN=1 ;;
       --resume | --resume=*) resume=1; rest+=("$a") ;;
+      --abandon | --abandon=*) abandon=1; rest+=("$a") ;;
       *) rest+=("$a") ;;
     esac
   done
+  [[ -z $resume || -z $abandon ]] || die_usage "--resume and --abandon go apart: resume a comparison, or give it up"
   export DRY_RUN
   # A relative --results-dir is the user's directory's, and stored absolute: --resume may be typed
   # anywhere.
@@ -395,14 +463,26 @@ verb_compare() {
       --results-dir) if [[ -n ${rest[i + 1]:-} && ${rest[i + 1]} != --* ]]; then given_dir=$(caller_path "${rest[i + 1]}"); rest[i + 1]=$given_dir; fi ;;
     esac
   done
-  if [[ -n $resume ]]; then
-    # --resume ID [--results-dir DIR]: the stored command replaces the arguments (only --dry-run
-    # may come with it); DIR says where the state is.
-    local FLAG VALUE SHIFT_BY id="" ids
+  if [[ -n $resume || -n $abandon ]]; then
+    # --resume ID [--results-dir DIR] [--uri NAME=URI ...]: the stored command replaces the
+    # arguments (only --dry-run, and a side's new URI, may come with it); DIR says where the state
+    # is. --abandon ID [--results-dir DIR]: the comparison given up.
+    local FLAG VALUE SHIFT_BY id="" ids verb=--resume
+    [[ -z $abandon ]] || verb=--abandon
     COMPARE_RESULTS_DIR=$given_dir
     while ((${#rest[@]})); do
-      split_flag "${rest[@]}" || die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run]"
+      split_flag "${rest[@]}" ||
+        die_usage "$verb ID takes only --results-dir DIR$([[ -n $abandon ]] || echo ", --uri NAME=URI") and --dry-run (got '${rest[0]}')"
       case $FLAG in
+        --abandon)
+          [[ -n $VALUE ]] || die_usage "--abandon needs the comparison's ID (printed when it started)"
+          id=$VALUE
+          ;;
+        --uri)
+          [[ -z $abandon ]] || die_usage "--abandon ID takes no --uri: it removes the stored ones"
+          [[ -n $VALUE ]] || die_usage "--uri needs NAME=URI"
+          new_uris+=("$VALUE")
+          ;;
         --resume)
           if [[ -z $VALUE ]]; then
             ids=$(compare_resumable | paste -sd' ' -)
@@ -412,11 +492,16 @@ verb_compare() {
           id=$VALUE
           ;;
         --results-dir) [[ -n $VALUE ]] || die_usage "--results-dir needs a value" ;;
-        *) die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run] (got '$FLAG')" ;;
+        *) die_usage "$verb ID takes only --results-dir DIR$([[ -n $abandon ]] || echo ", --uri NAME=URI") and --dry-run (got '$FLAG'): the comparison's other flags are stored with it" ;;
       esac
       rest=("${rest[@]:SHIFT_BY}")
     done
+    if [[ -n $abandon ]]; then
+      compare_abandon "$id"
+      return 0
+    fi
     compare_resume_args "$id"
+    compare_replace_uris ${new_uris[@]+"${new_uris[@]}"}
   else
     COMPARE_ARGS=(${rest[@]+"${rest[@]}"})
   fi
@@ -469,6 +554,8 @@ verb_compare() {
     compare_store_args "$state"
     mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
     COMPARE_PLAN_FILE=$state/plan.tsv
+  elif ((${#new_uris[@]})); then
+    compare_store_args "$state" # the replaced URIs are what a later resume uses
   fi
   local pos side rc status out dir missing=0 interrupted=0
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
@@ -512,7 +599,8 @@ verb_compare() {
   ((missing)) || rm -f "$(compare_secret_file "$COMPARE_ID")"
   compare_report
   if ((missing)); then
-    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again"
+    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again$( ((${#COMPARE_URI[@]} == 0)) ||
+      echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)")"
     return 1
   fi
 }

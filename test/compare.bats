@@ -378,3 +378,14 @@ interrupt_closing_report() {
   assert_line --regexp "^ +1  a +to run +mongodb://root:\*\*\*@host1\.example\.com:27017,.*\.\.\..*replicaSet=rs0&tls=true$"
   assert_line --regexp "^ +2  b +to run +mongodb://h/$"
 }
+
+@test "the printed resume command is shell-quoted: pasted as printed, it resumes a comparison whose --results-dir has a space" {
+  local dir="$BATS_TEST_TMPDIR/my runs/r" cmd
+  lab compare experiment1 --uri a=mongodb://127.0.0.1:1/ --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0 --results-dir "$dir"
+  assert_failure 1
+  cmd=$(sed -nE 's/^state: .*\(resume: (.*)\)$/\1/p' <<<"$output")
+  [[ -n $cmd ]] || fail "no resume command in: $output"
+  run bash -c "cd '$LAB' && $cmd --dry-run </dev/null"
+  assert_success
+  assert_line --regexp "^ +1  a +to run "
+}

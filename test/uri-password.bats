@@ -133,3 +133,41 @@ no_word_anywhere() {
     done
   done
 }
+
+@test "a wrong --uri in a comparison is replaced on resume (--resume ID --uri NAME=URI); the user is told where the typed password is kept" {
+  lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  local id
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  assert_output --partial "kept for --resume in .secrets/.comparisons/$id (mode 600)"
+  assert_output --partial "./run.sh compare --abandon $id"
+  assert_output --partial "add --uri NAME=URI to replace that side's"
+  no_password_anywhere
+  start_test_server
+  lab compare --resume "$id" --uri "a=$SERVER_URI" --uri "b=$SERVER_URI"
+  assert_success
+  no_password_anywhere
+  tr '\0' ' ' <"$LAB/results/.comparisons/$id/args" | grep -qF "a=$SERVER_URI" || fail "the new URI is not stored"
+  [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after the comparison completed"
+  [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 2 ]] || fail "runs: $(cat "$LAB/results/.comparisons/$id/runs.tsv")"
+  # a side the comparison does not have is refused, naming the ones it has
+  lab compare --resume "$id" --uri "c=$SERVER_URI"
+  assert_failure 2
+  assert_output --partial "has no --uri side 'c' (its --uri sides: a b)"
+}
+
+@test "compare --abandon ID removes the passwords kept for its resume; the comparison then refuses to resume" {
+  lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  local id
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  [[ -e $LAB/.secrets/.comparisons/$id ]] || fail "no password kept: the premise"
+  lab compare --abandon "$id"
+  assert_success
+  assert_output --partial "comparison $id abandoned: its typed --uri passwords are removed"
+  [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after --abandon"
+  ! grep -rqF -- "$PW" "$LAB/.secrets" "$LAB/results" || fail "the password is still written somewhere"
+  lab compare --resume "$id"
+  assert_failure 2
+  assert_output --partial "was abandoned"
+}
