@@ -415,6 +415,57 @@ compare_report() {
   ((rc == 0)) || warn "the report failed; run it again with: $again"
 }
 
+# compare_lock: one comparison at a time on a results folder: DIR/.comparisons/.lock made (mkdir,
+# atomic) with this shell's pid and the comparison's id. Two at once (the same servers, the same
+# stacks, or both) each warned that the other interferes and both ended exit 0 with no run a
+# sample. One held by a live process: exit 1 naming it, nothing started; one whose process is gone
+# (killed outright) is taken over. Released at exit. Two comparisons on the same servers from
+# different results folders are caught run by run instead (compare_overlapped).
+COMPARE_LOCK=""
+compare_lock() {
+  local dir owner pid id
+  dir=$(compare_results_root)/.comparisons
+  mkdir -p "$dir" 2>/dev/null || die_env "cannot create the comparison's state in ${dir%/.comparisons}/ (not writable?): pass --results-dir DIR on a writable disk, or make it writable"
+  dir+=/.lock
+  trap compare_unlock EXIT
+  if ! mkdir "$dir" 2>/dev/null; then
+    owner=$(cat "$dir/owner" 2>/dev/null || true)
+    read -r pid id _ <<<"$owner"
+    if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+      die_env "another comparison (${id:-?}, pid $pid) is running on this results folder ($(compare_state_shown "")): two at once interfere and neither's runs are a sample; wait for it to end, or stop it"
+    fi
+    rm -rf "$dir" # its process is gone
+    mkdir "$dir" 2>/dev/null || die_env "cannot take the comparison lock $dir"
+  fi
+  printf '%s %s\n' "$$" "$COMPARE_ID" >"$dir/owner"
+  COMPARE_LOCK=$dir
+}
+# shellcheck disable=SC2317  # called by the EXIT trap
+compare_unlock() {
+  [[ -z $COMPARE_LOCK ]] || rm -rf "$COMPARE_LOCK"
+  COMPARE_LOCK=""
+}
+
+# compare_overlapped DIR: the run in DIR overlapped another loader against the same server and
+# collection (summary.json concurrent_runs not empty: src/run-registry.js); it is then marked
+# incomplete (complete false, the reason, exit_code 1), not a sample: resume runs it again.
+COMPARE_OVERLAP_REASON="another loader ran against the same server and collection during this run (summary.json concurrent_runs): not a sample of the engine alone; compare --resume runs it again"
+compare_overlapped() {
+  local file=$1/summary.json
+  [[ $file == /* ]] || file=$LAB_ROOT/$file
+  [[ -f $file ]] && grep -q '^  "concurrent_runs": \[$' "$file" || return 1
+  summary_set_fields "$file" 2 complete false reason "\"$COMPARE_OVERLAP_REASON\"" exit_code 1
+}
+
+# compare_any_overlapped FILE: some folder of FILE (one a line) overlapped (compare_overlapped).
+compare_any_overlapped() {
+  local dir hit=1
+  while IFS= read -r dir; do
+    [[ -n $dir ]] && compare_overlapped "$dir" && hit=0
+  done <"$1"
+  return "$hit"
+}
+
 # compare_help: ./run.sh compare --help, compare's own part of the help.
 compare_help() {
   echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
@@ -519,6 +570,8 @@ verb_compare() {
     COMPARE_PLAN_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-compare-plan.XXXXXX")
     compare_order "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}" | awk '{ printf "%d\t%s\n", NR, $0 }' >"$COMPARE_PLAN_FILE"
   fi
+  # one comparison at a time on a results folder and on a server (a dry run runs nothing)
+  [[ $DRY_RUN == 1 ]] || compare_lock
   if [[ $DRY_RUN != 1 && -z $resume && ${#COMPARE_URI[@]} -eq 0 ]]; then
     # Every run starts its engine from a stopped stack: a stack left up would be used as it is
     # by the first run of its engine and hold the ports against the others.
@@ -575,6 +628,11 @@ verb_compare() {
     rc=0
     compare_one "$side" "$pos" "$out" || rc=$?
     ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
+    # a run that shared its server with another loader is no sample: marked, and run again on resume
+    if ((rc == 0)) && compare_any_overlapped "$out"; then
+      warn "run $pos ($side): $COMPARE_OVERLAP_REASON"
+      rc=1
+    fi
     case $rc in 0) status=complete ;; 129 | 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
     # One line per folder the run wrote; one with the folder empty when it wrote none.
     while IFS= read -r dir; do

@@ -389,3 +389,51 @@ interrupt_closing_report() {
   assert_success
   assert_line --regexp "^ +1  a +to run "
 }
+
+# background_compare OUT ARGS...: ./run.sh compare ARGS in a process group of its own, its output
+# in OUT, until its first run's step started; BG_PID is its pid.
+background_compare() {
+  local out=$1 i
+  shift
+  set -m
+  "$LAB/run.sh" compare "$@" </dev/null >"$out" 2>&1 &
+  BG_PID=$!
+  set +m
+  for ((i = 0; i < 300; i++)); do grep -q "step 1/1 (1 client" "$out" && return 0; sleep 0.1; done
+  fail "the comparison did not start: $(cat "$out")"
+}
+
+@test "a second comparison on the same results folder refuses to start while the first runs; it starts once the first is gone" {
+  start_test_server
+  local out=$BATS_TEST_TMPDIR/first.out rc=0
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
+  kill -INT -- "-$BG_PID"
+  wait "$BG_PID" || rc=$?
+  assert_failure 1
+  assert_output --regexp "another comparison \(cmp-[0-9T]+Z-[0-9a-f]{4}, pid $BG_PID\) is running on this results folder"
+  refute_output --partial "== run 1"
+  [[ $rc == 130 ]] || fail "the first ended $rc: $(cat "$out")"
+  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
+  assert_success
+}
+
+@test "a comparison's run that another loader overlapped on the same server is marked not a sample; resume runs it again" {
+  start_test_server
+  local out=$BATS_TEST_TMPDIR/cmp.out rc=0 id other=$BATS_TEST_TMPDIR/other
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 8s --metrics-port 0
+  # another loader against the same server and collection, from another results folder
+  "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --duration 2s --metrics-port 0 --results-dir "$other" </dev/null >/dev/null 2>&1 || true
+  wait "$BG_PID" || rc=$?
+  run cat "$out"
+  [[ $rc == 1 ]] || fail "exit $rc, want 1 (a run not a sample): $output"
+  assert_output --partial "another loader ran against the same server and collection during this run"
+  id=$(comparison_id)
+  run cut -f1,3 "$LAB/results/.comparisons/$id/runs.tsv"
+  assert_line "$(printf '1\tincomplete')"
+  local dir
+  dir=$(awk -F'\t' '$1 == 1 { print $5 }' "$LAB/results/.comparisons/$id/runs.tsv")
+  grep -q '^  "complete": false,$' "$LAB/$dir/summary.json" || fail "position 1's summary not marked"
+  lab compare --resume "$id" --dry-run
+  assert_line --regexp "^ +1  a +to run "
+}
