@@ -466,6 +466,26 @@ compare_any_overlapped() {
   return "$hit"
 }
 
+# compare_preflight: what would fail every position, said once before position 1 (each position
+# failed with it, each error printed twice, and the advice after each failed the same way):
+# Docker and Compose for the lab's stacks, node and the loader for --uri sides, and room on the
+# results folder's disk (the loader's own reserve, 128 KiB, and as much again for the state).
+COMPARE_SPACE_PROBE_KIB=256
+compare_preflight() {
+  if ((${#COMPARE_URI[@]})); then experiment_host_loader_ready; else preflight_docker; fi
+  local probe
+  probe=$(compare_state_dir "$COMPARE_ID")
+  probe=${probe%/*}/.lock/space-probe
+  if ! head -c $((COMPARE_SPACE_PROBE_KIB * 1024)) /dev/zero 2>/dev/null >"$probe"; then
+    rm -f "$probe"
+    die_env "cannot write $COMPARE_SPACE_PROBE_KIB KiB into $(compare_state_shown ""): its disk is full or not writable (nothing was run): free space there$( ((${#COMPARE_URI[@]} == 0)) || echo ", or pass --results-dir DIR on a disk with room")"
+  fi
+  rm -f "$probe"
+}
+
+# compare_uri_hint: with --uri sides, how resume fixes a side's wrong URI (words to append).
+compare_uri_hint() { ((${#COMPARE_URI[@]} == 0)) || echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)"; }
+
 # compare_help: ./run.sh compare --help, compare's own part of the help.
 compare_help() {
   echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
@@ -570,8 +590,12 @@ verb_compare() {
     COMPARE_PLAN_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-compare-plan.XXXXXX")
     compare_order "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}" | awk '{ printf "%d\t%s\n", NR, $0 }' >"$COMPARE_PLAN_FILE"
   fi
-  # one comparison at a time on a results folder and on a server (a dry run runs nothing)
-  [[ $DRY_RUN == 1 ]] || compare_lock
+  # one comparison at a time on a results folder; then what would fail every position (a dry run
+  # runs nothing)
+  if [[ $DRY_RUN != 1 ]]; then
+    compare_lock
+    compare_preflight
+  fi
   if [[ $DRY_RUN != 1 && -z $resume && ${#COMPARE_URI[@]} -eq 0 ]]; then
     # Every run starts its engine from a stopped stack: a stack left up would be used as it is
     # by the first run of its engine and hold the ports against the others.
@@ -610,7 +634,10 @@ verb_compare() {
   elif ((${#new_uris[@]})); then
     compare_store_args "$state" # the replaced URIs are what a later resume uses
   fi
-  local pos side rc status out dir missing=0 interrupted=0
+  local pos side rc status out dir missing=0 interrupted=0 hopeless=0
+  # each side's last run failed without writing a folder (it failed before measuring anything):
+  # once every side's has, the rest would fail the same way, and the comparison stops
+  local -A failed_bare=()
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
   # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job) reaches
   # the run's loader (experiment_run_loader passes it on; a hang-up as SIGTERM), which stops and
@@ -641,12 +668,22 @@ verb_compare() {
     if [[ $status != complete ]]; then
       missing=$((missing + 1))
       [[ $status == interrupted ]] && { interrupted=$rc; break; }
+      if grep -q . "$out"; then failed_bare[$side]=0; else failed_bare[$side]=1; fi
+      local s all=1
+      for s in "${COMPARE_SIDES[@]}"; do [[ ${failed_bare[$s]:-0} == 1 ]] || all=0; done
+      if ((all)); then hopeless=1; break; fi
       warn "run $pos ($side) did not complete (exit $rc): kept and marked; the comparison goes on"
+    else
+      failed_bare[$side]=0
     fi
   done 3<"$COMPARE_PLAN_FILE"
   trap 'exit 130' INT
   trap - TERM HUP
   rm -f "$out"
+  if ((hopeless)); then
+    info "every side's last run failed before it measured anything (no results folder): the rest would fail the same way, so the comparison stops at run $pos; fix the error above, then: $(compare_resume_cmd)$(compare_uri_hint)"
+    return 1
+  fi
   if ((interrupted)); then
     ((interrupted != 129)) || info "hang-up (SIGHUP: the terminal closed?): the run's loader was stopped"
     info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
@@ -657,8 +694,7 @@ verb_compare() {
   ((missing)) || rm -f "$(compare_secret_file "$COMPARE_ID")"
   compare_report
   if ((missing)); then
-    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again$( ((${#COMPARE_URI[@]} == 0)) ||
-      echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)")"
+    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again$(compare_uri_hint)"
     return 1
   fi
 }

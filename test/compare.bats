@@ -437,3 +437,35 @@ background_compare() {
   lab compare --resume "$id" --dry-run
   assert_line --regexp "^ +1  a +to run "
 }
+
+@test "compare preflights before position 1: Compose missing or a full results disk is said once, nothing run, no state" {
+  rule "compose version*" 1 "docker: 'compose' is not a docker command."
+  lab compare experiment2 --engines wiredtiger,inmemory --repeat 1 --clients 1 --duration 5s --no-monitoring
+  assert_failure 1
+  [[ $(grep -c "Docker Compose v2 is missing" <<<"$output") == 1 ]] || fail "said $(grep -c "Docker Compose v2 is missing" <<<"$output") times: $output"
+  refute_output --partial "== run"
+  refute_output --partial "down failed"
+  [[ -z $(find "$LAB/results/.comparisons" -name runs.tsv 2>/dev/null) ]] || fail "a run was recorded"
+
+  # a results disk with no room: a 64 KiB tmpfs (the tests run as root, as the docker suite does)
+  local full=$BATS_TEST_TMPDIR/full
+  mkdir -p "$full"
+  mount -t tmpfs -o size=64k tmpfs "$full" || fail "cannot mount a small tmpfs to fill (the tests run as root)"
+  start_test_server
+  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0 --results-dir "$full"
+  umount "$full"
+  assert_failure 1
+  assert_output --partial "its disk is full or not writable (nothing was run)"
+  [[ $(grep -c "disk is full" <<<"$output") == 1 ]] || fail "said more than once: $output"
+  refute_output --partial "== run"
+}
+
+@test "compare stops once every side's last run failed before measuring anything; said once, with the resume command" {
+  lab compare experiment1 --uri a=mongodb://127.0.0.1:1/ --uri b=mongodb://127.0.0.1:1/ --repeat 3 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  assert_output --partial "every side's last run failed before it measured anything (no results folder): the rest would fail the same way, so the comparison stops at run 2"
+  refute_output --partial "== run 3"
+  local id
+  id=$(comparison_id)
+  [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "runs: $(cat "$LAB/results/.comparisons/$id/runs.tsv")"
+}
