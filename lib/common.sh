@@ -51,9 +51,17 @@ say() {
 info() { say "$*" >&2; }
 warn() { say "warning: $*" >&2; }
 
+# one_line TEXT: TEXT with its control characters (a newline in a flag's value) written as \n,
+# \t, ...: an error is one line, and a value's newline cut it before its reason.
+one_line() {
+  local t=$1
+  t=${t//$'\n'/\\n} t=${t//$'\r'/\\r} t=${t//$'\t'/\\t}
+  printf '%s' "$t"
+}
+
 # die_usage MESSAGE: a usage error (bad verb, flag or value). One line naming the fix, exit 2.
 die_usage() {
-  say "error: $1" >&2
+  say "error: $(one_line "$1")" >&2
   printf "Run './run.sh help' for usage.\n" >&2
   exit 2
 }
@@ -232,9 +240,14 @@ loader_deps_source() {
 
 # caller_path PATH: PATH as the user meant it: a relative one is taken from the directory the user
 # ran ./run.sh in (LAB_CALLER_DIR, set by run.sh before it changes to the checkout), not from the
-# checkout. Not resolved further (the folder may not exist yet).
+# checkout. A leading ~ or ~/ is the user's home: the shell leaves it as typed in --flag=~/x (no
+# tilde expansion after a flag's =), and it made a folder named ~. Not resolved further (the
+# folder may not exist yet).
 caller_path() {
-  if [[ $1 == /* ]]; then printf '%s\n' "$1"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${1#./}"; fi
+  local p=$1
+  # shellcheck disable=SC2088  # the ~ typed, matched as text on purpose
+  case $p in "~") p=$HOME ;; "~/"*) p=$HOME/${p#"~/"} ;; esac
+  if [[ $p == /* ]]; then printf '%s\n' "$p"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${p#./}"; fi
 }
 
 # is_uint VALUE: a whole number >= 0.

@@ -180,10 +180,19 @@ compare_parse() {
   experiment_exists "$COMPARE_EXPERIMENT" || die_usage "compare: unknown experiment '$COMPARE_EXPERIMENT'$(verb_hint "$COMPARE_EXPERIMENT")"
   shift
   while (($#)); do
-    flag_value compare "$@"
+    split_flag "$@" || die_usage "compare does not take '$1'"
+    ((!VALUE_EMPTY)) || empty_value_error "$FLAG"
     shift "$SHIFT_BY"
+    # A flag without a value: compare's own need one; any other goes to the loader's check, which
+    # says whether it is unknown (--verbose was called one that "needs a value") or needs one.
+    if [[ -z $VALUE ]]; then
+      case $FLAG in
+        --engines | --results-dir | --uri | --repeat | --resume) die_usage "$FLAG needs a value" ;;
+        *) COMPARE_FLAGS+=("$FLAG"); continue ;;
+      esac
+    fi
     case $FLAG in
-      --engines) engines=$VALUE ;;
+      --engines) [[ -z $engines ]] || die_usage "--engines is given twice: name every engine in one list (--engines A,B,C)"; engines=$VALUE ;;
       --results-dir)
         COMPARE_RESULTS_DIR=$(caller_path "$VALUE")
         COMPARE_FLAGS+=(--results-dir "$COMPARE_RESULTS_DIR")
@@ -351,7 +360,23 @@ compare_print_plan() {
   fi
   compare_estimate "$todo"
   # a dry run writes no state: there would be nothing to resume
-  [[ $DRY_RUN == 1 ]] || echo "state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
+  [[ $DRY_RUN == 1 ]] || compare_state_line
+}
+
+# compare_state_line: where the state is and the resume command, on one line where it fits
+# LAB_WRAP; else (an absolute --results-dir ran it to 195 columns) the folder on its line and
+# the command wrapped between words with a trailing backslash, still one command to paste.
+compare_state_line() {
+  local line
+  line="state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
+  if ((LAB_WRAP <= 0 || ${#line} <= LAB_WRAP)); then
+    printf '%s\n' "$line"
+    return 0
+  fi
+  say "state: $(compare_state_shown "$COMPARE_ID")"
+  echo "resume with:"
+  quote_words ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+  print_cmd "${QUOTED[@]}" | sed '1s/^+ /  /'
 }
 
 # compare_out LINE: LINE on stdout; when stdout is closed (| head ended, the terminal is gone),
@@ -374,6 +399,8 @@ compare_one() {
   (
     ENGINE=$side
     ENGINE_GIVEN=1
+    # shellcheck disable=SC2034  # read by verb_experiment: this --comparison is compare's own
+    COMPARE_RUNNING=1
     trap 'printf "%s\n" "$EXPERIMENT_RESULTS" >"$out"' EXIT
     verb_experiment "${RUN_ARGS[@]}"
   ) || rc=$?
@@ -617,7 +644,8 @@ verb_compare() {
       compare_done "$pos" && continue
       compare_out "run $pos: $side"
       compare_run_args "$side" "$pos"
-      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
+      # shellcheck disable=SC2034  # COMPARE_RUNNING: read by verb_experiment
+      (ENGINE=$side; ENGINE_GIVEN=1; COMPARE_RUNNING=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done <"$COMPARE_PLAN_FILE"

@@ -283,8 +283,15 @@ verb_experiment() {
     # Routing is bash's; every other flag goes to the loader, which checks it (and refuses
     # unknown ones) in experiment_loader_check below.
     case $flag in
-      --uri) uri=$value ;;
+      --uri) [[ -z $uri ]] || die_usage "--uri is given twice: an experiment runs against one cluster (compare --uri NAME=URI --uri NAME=URI runs several)"; uri=$value ;;
       --via) via=$value ;;
+      # what compare (the comparison a run belongs to) and the stack's loader (its image) record
+      # for a run: typed by hand they would forge its provenance in summary.json
+      --comparison | --image | --group)
+        [[ ${COMPARE_RUNNING:-0} == 1 && $flag == --comparison ]] ||
+          die_usage "$flag is set by ./run.sh itself (compare names the comparison, the stack its image): not a flag to give"
+        loader_args+=("$flag" "$value")
+        ;;
       --password-file) password_file=$value ;;
       --tool) tool=$value ;; # lab (the loader, default) or ycsb (YCSB itself: lib/ycsb.sh)
       # where the user stands, not the checkout run.sh works in (the loader would take it from there)
