@@ -609,6 +609,12 @@ verb_compare() {
   parse_common_flags ${COMPARE_ARGS[@]+"${COMPARE_ARGS[@]}"}
   compare_parse ${REST_ARGS[@]+"${REST_ARGS[@]}"}
   [[ -n $COMPARE_ID ]] || COMPARE_ID=$(compare_new_id)
+  if [[ $DRY_RUN == 1 ]]; then
+    # the loader asked once per side, not once per position (experiment_loader_check)
+    EXPERIMENT_CHECK_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/lab-compare-checks.XXXXXX")
+    # shellcheck disable=SC2064  # the folder's name now
+    trap "rm -rf '$EXPERIMENT_CHECK_CACHE'" EXIT
+  fi
   compare_check
   local state
   state=$(compare_state_dir "$COMPARE_ID")
@@ -650,6 +656,7 @@ verb_compare() {
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done <"$COMPARE_PLAN_FILE"
     echo "then: ./run.sh report <the folders of these runs>"
+    rm -rf "$EXPERIMENT_CHECK_CACHE"
     [[ -n $resume ]] || rm -f "$COMPARE_PLAN_FILE"
     return 0
   fi

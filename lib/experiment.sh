@@ -93,14 +93,28 @@ USAGE
 # (loader/src/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
 # EXPERIMENT_HOOKS (the kind's stack hooks, request lines). On this host when it has Node.js, else
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
+# EXPERIMENT_CHECK_CACHE (a folder; compare's dry run sets it): each answer kept by its arguments,
+# the --comparison position aside (the check's answer does not depend on it), so that a dry run of
+# compare --repeat 100 asks the loader once per side, not once per position (2.5 s each: 8 min).
 declare -A EXPERIMENT_FACTS=()
 EXPERIMENT_HOOKS=()
 EXPERIMENT_CHECK_LINES=
+EXPERIMENT_CHECK_CACHE=""
 experiment_loader_check() {
-  local name=$1 uri=$2 out rc=0 line
+  local name=$1 uri=$2 out rc=0 line key="" a prev=""
   shift 2
   EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=() EXPERIMENT_CHECK_LINES=""
-  if loader_on_host; then
+  if [[ -n $EXPERIMENT_CHECK_CACHE ]]; then
+    key="$name"$'\x1f'"$uri"
+    for a in "$@"; do
+      [[ $prev == --comparison ]] && a=${a%:*}:N
+      key+=$'\x1f'$a prev=$a
+    done
+    key=$(printf '%s' "$key" | cksum | tr ' ' _)
+  fi
+  if [[ -n $key && -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
+    out=$(cat "$EXPERIMENT_CHECK_CACHE/$key.out") rc=$(cat "$EXPERIMENT_CHECK_CACHE/$key.rc")
+  elif loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
@@ -108,6 +122,9 @@ experiment_loader_check() {
   else
     out=$(compose --profile loader run --rm --no-deps --build -T --entrypoint node loader \
       /lab/loader/bin/lab-loader.js check "$name" --experiments-dir /lab/experiments --uri "$uri" "$@" 2>&1) || rc=$?
+  fi
+  if [[ -n $key && ! -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
+    printf '%s' "$out" >"$EXPERIMENT_CHECK_CACHE/$key.out" && echo "$rc" >"$EXPERIMENT_CHECK_CACHE/$key.rc"
   fi
   if ((rc)); then
     out=$(grep -m1 '^error: ' <<<"$out" || head -1 <<<"$out")

@@ -469,3 +469,16 @@ background_compare() {
   id=$(comparison_id)
   [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "runs: $(cat "$LAB/results/.comparisons/$id/runs.tsv")"
 }
+
+@test "a dry run asks the loader to check each side once, not once per position (--repeat 100 took 8 minutes)" {
+  # node on PATH as a wrapper that notes each loader check it starts, then runs the real node
+  local bin=$BATS_TEST_TMPDIR/bin
+  mkdir -p "$bin"
+  printf '#!/bin/sh\ncase " $* " in *" check "*) echo check >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
+  chmod +x "$bin/node"
+  PATH=$bin:$PATH lab compare experiment2 --uri a=mongodb://h1:27017/ --uri b=mongodb://h2:27017/ --repeat 10 --dry-run
+  assert_success
+  [[ $(grep -c '^run [0-9]*: ' <<<"$output") == 20 ]] || fail "20 runs expected: $output"
+  assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:19"
+  [[ $(wc -l <"$BATS_TEST_TMPDIR/checks") == 2 ]] || fail "$(wc -l <"$BATS_TEST_TMPDIR/checks") loader checks for 2 sides"
+}
