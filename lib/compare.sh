@@ -498,8 +498,10 @@ compare_any_overlapped() {
 # Docker and Compose for the lab's stacks, node and the loader for --uri sides, and room on the
 # results folder's disk (the loader's own reserve, 128 KiB, and as much again for the state).
 COMPARE_SPACE_PROBE_KIB=256
-compare_preflight() {
+compare_preflight_tools() {
   if ((${#COMPARE_URI[@]})); then experiment_host_loader_ready; else preflight_docker; fi
+}
+compare_preflight() {
   local probe
   probe=$(compare_state_dir "$COMPARE_ID")
   probe=${probe%/*}/.lock/space-probe
@@ -615,6 +617,10 @@ verb_compare() {
     # shellcheck disable=SC2064  # the folder's name now
     trap "rm -rf '$EXPERIMENT_CHECK_CACHE'" EXIT
   fi
+  # node for --uri sides, Docker and Compose for the stacks: said before the loader is asked to
+  # check the flags (without node it ran in the loader's image, and without Docker that said a
+  # cut-off warning)
+  [[ $DRY_RUN == 1 ]] || compare_preflight_tools
   compare_check
   local state
   state=$(compare_state_dir "$COMPARE_ID")

@@ -127,7 +127,8 @@ experiment_loader_check() {
     printf '%s' "$out" >"$EXPERIMENT_CHECK_CACHE/$key.out" && echo "$rc" >"$EXPERIMENT_CHECK_CACHE/$key.rc"
   fi
   if ((rc)); then
-    out=$(grep -m1 '^error: ' <<<"$out" || head -1 <<<"$out")
+    # its error line, else its last (a warning may come first)
+    out=$(grep -m1 '^error: ' <<<"$out" || grep . <<<"$out" | tail -1)
     ((rc == 2)) && die_usage "${out#error: }"
     die_env "the loader could not check the flags (exit $rc): ${out#error: }"
   fi

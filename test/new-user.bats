@@ -89,3 +89,16 @@ teardown() { stop_test_server; }
   done <<<"$output"
   assert_output --partial "resume with:"
 }
+
+@test "compare without node on PATH: the one line that says so, before anything runs (a cut-off docker warning before)" {
+  # PATH: the tools run.sh uses, node and docker left out
+  local bin=$BATS_TEST_TMPDIR/bin c p
+  mkdir -p "$bin"
+  for c in bash sed awk grep cat mktemp tee date dirname basename tr cut paste sort head tail find ps wc cksum ls rm mkdir chmod mv env nproc sleep kill stat; do
+    p=$(command -v "$c") && ln -sf "$p" "$bin/$c"
+  done
+  PATH=$bin run "$LAB/run.sh" compare experiment2 --uri a=mongodb://127.0.0.1:1/ --uri b=mongodb://127.0.0.1:1/ --repeat 1 </dev/null
+  assert_failure 1
+  assert_output --partial "error: node is not installed: --uri runs the loader on this host"
+  [[ ${#lines[@]} -le 2 ]] || fail "more than the error: $output"
+}
