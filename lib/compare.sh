@@ -331,7 +331,8 @@ compare_print_plan() {
   local pos side todo=0 mark row uri room
   local kind="engines ${COMPARE_SIDES[*]}"
   ((${#COMPARE_URI[@]})) && kind="existing clusters ${COMPARE_SIDES[*]}"
-  echo "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
+  # say: wrapped at 120 columns (four engines ran it to 126)
+  say "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
   while IFS=$'\t' read -r pos side; do
     mark="to run"
     if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi

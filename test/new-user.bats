@@ -102,3 +102,13 @@ teardown() { stop_test_server; }
   assert_output --partial "error: node is not installed: --uri runs the loader on this host"
   [[ ${#lines[@]} -le 2 ]] || fail "more than the error: $output"
 }
+
+@test "a plan of four engines fits 120 columns" {
+  LAB_WRAP=120 run "$LAB/run.sh" compare experiment2 --engines wiredtiger,percona-wt,inmemory,mmapv1 --repeat 2 --dry-run </dev/null
+  assert_success
+  local line
+  while IFS= read -r line; do
+    ((${#line} <= 120)) || fail "${#line} columns: $line"
+  done <<<"$output"
+  assert_output --regexp "comparison cmp-[0-9T]+Z-[0-9a-f]{4}: experiment2 on engines"
+}
