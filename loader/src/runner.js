@@ -50,6 +50,7 @@ const footprint = require('./footprint');
 const now = () => performance.timeOrigin + performance.now();
 // writeQuietly(fd, text): a last line on a descriptor that may be gone (a closed pipe, a terminal
 // hung up): its failure is no reason to stop what is being done.
+const { runErrorReason } = require('./run-error');
 const writeQuietly = (fd, text) => { try { fs.writeSync(fd, text); } catch { /* nobody reads it */ } };
 const { setTimeout: sleep } = require('node:timers/promises');
 
@@ -148,7 +149,7 @@ class Run {
       } catch (e) {
         if (e instanceof UsageError) throw e;
         // Our own errors are plain Errors with a full sentence; driver errors keep their class name.
-        this.stop(e.name === 'Error' ? e.message : `${e.name}: ${e.message}`, 1);
+        this.stop(runErrorReason(e), 1);
       }
       await this.finish();
     } finally {
