@@ -75,9 +75,13 @@ compare_state_dir() { echo "$(compare_results_root)/.comparisons/$1"; }
 compare_state_shown() { local d; d=$(compare_state_dir "$1"); d=${d%/}; echo "${d#"$LAB_ROOT"/}/"; }
 # compare_resume_cmd: the command that resumes this comparison.
 # Quoted as a shell needs it (quote_cmd): a --results-dir with a space pasted back split in two.
-compare_resume_cmd() { quote_cmd ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}; }
+compare_resume_cmd() {
+  quote_cmd ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+}
 # compare_abandon_cmd: the command that gives this comparison up (and removes its kept passwords).
-compare_abandon_cmd() { quote_cmd ./run.sh compare --abandon "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}; }
+compare_abandon_cmd() {
+  quote_cmd ./run.sh compare --abandon "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+}
 
 # compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
 # is complete (the header says why not in results/).
@@ -477,7 +481,8 @@ compare_unlock() {
 # compare_overlapped DIR: the run in DIR overlapped another loader against the same server and
 # collection (summary.json concurrent_runs not empty: src/run-registry.js); it is then marked
 # incomplete (complete false, the reason, exit_code 1), not a sample: resume runs it again.
-COMPARE_OVERLAP_REASON="another loader ran against the same server and collection during this run (summary.json concurrent_runs): not a sample of the engine alone; compare --resume runs it again"
+COMPARE_OVERLAP_REASON="another loader ran against the same server and collection during this run"
+COMPARE_OVERLAP_REASON+=" (summary.json concurrent_runs): not a sample of the engine alone; compare --resume runs it again"
 compare_overlapped() {
   local file=$1/summary.json
   [[ $file == /* ]] || file=$LAB_ROOT/$file
@@ -514,7 +519,9 @@ compare_preflight() {
 }
 
 # compare_uri_hint: with --uri sides, how resume fixes a side's wrong URI (words to append).
-compare_uri_hint() { ((${#COMPARE_URI[@]} == 0)) || echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)"; }
+compare_uri_hint() {
+  ((${#COMPARE_URI[@]} == 0)) || echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)"
+}
 
 # compare_help: ./run.sh compare --help, compare's own part of the help.
 compare_help() {
@@ -658,7 +665,8 @@ verb_compare() {
       compare_out "run $pos: $side"
       compare_run_args "$side" "$pos"
       # shellcheck disable=SC2034  # COMPARE_RUNNING: read by verb_experiment
-      (ENGINE=$side; ENGINE_GIVEN=1; COMPARE_RUNNING=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
+      (ENGINE=$side; ENGINE_GIVEN=1; COMPARE_RUNNING=1; verb_experiment "${RUN_ARGS[@]}") |
+        while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done <"$COMPARE_PLAN_FILE"
