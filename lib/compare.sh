@@ -625,11 +625,12 @@ verb_compare() {
     # shellcheck disable=SC2064  # the folder's name now
     trap "rm -rf '$EXPERIMENT_CHECK_CACHE'" EXIT
   fi
-  # node for --uri sides, Docker and Compose for the stacks: said before the loader is asked to
-  # check the flags (without node it ran in the loader's image, and without Docker that said a
-  # cut-off warning)
-  [[ $DRY_RUN == 1 ]] || compare_preflight_tools
+  # node for --uri sides: said before the loader is asked to check the flags (without node it ran
+  # in the loader's image, and without Docker that said a cut-off warning); Docker and Compose for
+  # the stacks after it (bad flags are said without asking Docker anything)
+  [[ $DRY_RUN == 1 || ${#COMPARE_URI[@]} -eq 0 ]] || experiment_host_loader_ready
   compare_check
+  [[ $DRY_RUN == 1 ]] || compare_preflight_tools
   local state
   state=$(compare_state_dir "$COMPARE_ID")
   COMPARE_PLAN_FILE=$state/plan.tsv
