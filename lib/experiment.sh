@@ -305,7 +305,7 @@ verb_experiment() {
       --via) via=$value ;;
       # what compare (the comparison a run belongs to) and the stack's loader (its image) record
       # for a run: typed by hand they would forge its provenance in summary.json
-      --comparison | --image | --group)
+      --comparison | --image)
         [[ ${COMPARE_RUNNING:-0} == 1 && $flag == --comparison ]] ||
           die_usage "$flag is set by ./run.sh itself (compare names the comparison, the stack its image): not a flag to give"
         loader_args+=("$flag" "$value")

@@ -50,9 +50,9 @@ teardown() { stop_test_server; }
   assert_output "error: TMPDIR='$BATS_TEST_TMPDIR/gone' is not a writable folder (the runs keep their temporary files there): create it, or unset TMPDIR"
 }
 
-@test "--comparison, --image and --group are ./run.sh's own: typed by hand they are refused (they forged a run's provenance)" {
+@test "--comparison and --image are ./run.sh's own: typed by hand they are refused (they forged a run's provenance)" {
   local f
-  for f in "--comparison cmp-1:a:1" "--image mongod=mongo:1" "--group g"; do
+  for f in "--comparison cmp-1:a:1" "--image mongod=mongo:1"; do
     # shellcheck disable=SC2086  # flag and value as two words
     lab experiment1 --uri mongodb://127.0.0.1:1/ --docs 100 $f
     assert_failure 2
