@@ -74,7 +74,7 @@ test('the terminal closed during position 1 of ./run.sh compare --uri: the posit
     const { code, output } = await ptyShell('close', STEP_STARTED,
       `${q(RUN_SH)} compare experiment2 --uri a=${q(server.uri)} --uri b=${q(server.uri)} --repeat 1 ${RUN_FLAGS} --results-dir ${q(results)}`, out);
     assert.equal(code, 0, `the step started in the terminal\n${output}`);
-    const [id] = fs.readdirSync(path.join(results, '.comparisons'));
+    const [id] = fs.readdirSync(path.join(results, '.comparisons')).filter((d) => d.startsWith('cmp-'));
     const runs = path.join(results, '.comparisons', id, 'runs.tsv');
     const until = Date.now() + 40000;
     while (!fs.existsSync(runs) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
