@@ -93,7 +93,7 @@ Comparisons (interleaved runs of several engines or clusters, then their report)
 $(compare_usage)
 Report:
   report [--experiment NAME ...] [--engine E ...] [--since DATE] [RESULT_DIR ...]
-         [--by engine|server|profile|LABEL] [--wide]
+         [--by engine|server|profile|LABEL] [--wide] [--results-dir DIR]
                           compare runs along a dimension (engine by default; a LABEL set with the
                           loader's --label KEY=VALUE): results/report/<UTC>/index.html and
                           report.json, the summary here (node report/bin/lab-report.js; no Docker)
@@ -251,7 +251,13 @@ main() {
       exec "$LAB_ROOT/test/run-all.sh"
       ;;
     report) verb_report "$@"; return ;;
+    # ./run.sh --engine inmemory up: a flag before the verb was "an unknown verb"
+    -*) die_usage "the verb comes first: ./run.sh VERB [flags] (got '$verb' before any verb; e.g. ./run.sh up --engine inmemory)" ;;
   esac
+  # A TMPDIR that is not a writable folder failed later in mktemp and tee with their raw words,
+  # and a run ended 0 with no results line.
+  [[ -z ${TMPDIR:-} || ( -d $TMPDIR && -w $TMPDIR ) ]] ||
+    die_env "TMPDIR='$TMPDIR' is not a writable folder (the runs keep their temporary files there): create it, or unset TMPDIR"
   VERB=$verb
   LAB_CALLER_DIR=$PWD # where a relative path the user typed starts (caller_path)
   cd "$LAB_ROOT"  # compose -f paths and paths inside compose files are relative to the repo root

@@ -17,15 +17,17 @@ LAB_WRAP=${LAB_WRAP:-120}
 # not worth a leaked password) as *** (the user stays) and the URI options that carry secrets
 # (*password*, *secret*, *token*, authMechanismProperties) as ***, as loader/src/redact-uri.js
 # does: a message or a dry-run line may quote the --uri typed. A word starts at the text's start, a
-# space, a quote or an = (NAME=URI); the user information ends at the last @ before the query (a
-# password may hold an unescaped @, or a character quote_cmd escaped with a backslash). An image
-# digest (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
+# space, a quote or an = (NAME=URI) and ends at a space or a quote; the password runs from the
+# user's first : to the word's last @, whatever it holds (an unescaped ? # / @ % or :, or a
+# character quote_cmd escaped with a backslash: a typed password is not a well-formed URI's), so a
+# query holding an @ is masked with it: more hidden, never less. An image digest
+# (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
 # Text without @ or :// is returned as is.
 redact_secrets() {
   if [[ $1 != *://* && $1 != *@* ]]; then printf '%s\n' "$1"; return; fi
   printf '%s\n' "$1" | sed -E \
     -e 's,@(sha256:),\x01\1,g' \
-    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/?[:space:]\\]|\\[^?]|/[^/?[:space:]\\])([^?[:space:]\\]|\\[^?])*)?@,\1\2:***@,g' \
+    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/[:space:]'\''"]|/[^/[:space:]'\''"])[^[:space:]'\''"]*)?@,\1\2:***@,g' \
     -e 's,([?&][^=&[:space:]]*([pP][aA][sS][sS][wW][oO][rR][dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])[^=&[:space:]]*=)[^&#[:space:]]*,\1***,g' \
     -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g' \
     -e 's,\x01,@,g'
@@ -49,9 +51,17 @@ say() {
 info() { say "$*" >&2; }
 warn() { say "warning: $*" >&2; }
 
+# one_line TEXT: TEXT with its control characters (a newline in a flag's value) written as \n,
+# \t, ...: an error is one line, and a value's newline cut it before its reason.
+one_line() {
+  local t=$1
+  t=${t//$'\n'/\\n} t=${t//$'\r'/\\r} t=${t//$'\t'/\\t}
+  printf '%s' "$t"
+}
+
 # die_usage MESSAGE: a usage error (bad verb, flag or value). One line naming the fix, exit 2.
 die_usage() {
-  say "error: $1" >&2
+  say "error: $(one_line "$1")" >&2
   printf "Run './run.sh help' for usage.\n" >&2
   exit 2
 }
@@ -230,9 +240,14 @@ loader_deps_source() {
 
 # caller_path PATH: PATH as the user meant it: a relative one is taken from the directory the user
 # ran ./run.sh in (LAB_CALLER_DIR, set by run.sh before it changes to the checkout), not from the
-# checkout. Not resolved further (the folder may not exist yet).
+# checkout. A leading ~ or ~/ is the user's home: the shell leaves it as typed in --flag=~/x (no
+# tilde expansion after a flag's =), and it made a folder named ~. Not resolved further (the
+# folder may not exist yet).
 caller_path() {
-  if [[ $1 == /* ]]; then printf '%s\n' "$1"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${1#./}"; fi
+  local p=$1
+  # shellcheck disable=SC2088  # the ~ typed, matched as text on purpose
+  case $p in "~") p=$HOME ;; "~/"*) p=$HOME/${p#"~/"} ;; esac
+  if [[ $p == /* ]]; then printf '%s\n' "$p"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${p#./}"; fi
 }
 
 # is_uint VALUE: a whole number >= 0.

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # ./run.sh compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
 # ./run.sh compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
-# ./run.sh compare --resume ID
+# ./run.sh compare --resume ID [--uri NAME=URI ...]
+# ./run.sh compare --abandon ID
 # One comparison (README.md "Comparing engines: the report"): every side (an engine's stack, or an
 # existing cluster at a URI) runs the experiment N times, interleaved (compare_order), one run at a
 # time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
@@ -14,8 +15,11 @@
 #            attach to a bug report, so it holds no password, ever
 #   (the arguments as typed, with their passwords, are in .secrets/.comparisons/ID instead, mode
 #   600 in a 700 folder beside the stacks' secrets and git-ignored with them, and only while
-#   --resume may still need them: removed once every position is complete. Written only when a
-#   secret was masked; --resume reads them, else args.)
+#   --resume may still need them: removed once every position is complete, or by
+#   `compare --abandon ID`. Written only when a secret was masked, and the user is told where;
+#   --resume reads them, else args. `--resume ID --uri NAME=URI` replaces a side's URI (a wrong
+#   password or host: resuming alone would fail the same way), stored again the same way.)
+#   abandoned  present once `compare --abandon ID` gave the comparison up: no resume
 #   plan.tsv position<TAB>side, the order
 #   runs.tsv position<TAB>side<TAB>complete|incomplete|interrupted<TAB>exit code<TAB>results folder
 #            one line per run made, appended after each run
@@ -38,7 +42,10 @@ compare_usage() {
   cat <<'USAGE'
   compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
   compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
-  compare --resume ID     run only what an interrupted comparison is missing
+  compare --resume ID [--uri NAME=URI ...]
+                          run only what an interrupted comparison is missing (--uri: replace a
+                          side's stored URI, e.g. a wrong password)
+  compare --abandon ID    give a comparison up: the passwords kept for its resume are removed
                           every side N times (default 4), interleaved A B B A A B B A (never all
                           of A first), each engine's stack up for its run and down after; prints
                           the plan and its length first, ends with the report of exactly these
@@ -67,7 +74,14 @@ compare_state_dir() { echo "$(compare_results_root)/.comparisons/$1"; }
 # compare_state_shown ID: the state folder as messages name it (relative to the checkout by default).
 compare_state_shown() { local d; d=$(compare_state_dir "$1"); d=${d%/}; echo "${d#"$LAB_ROOT"/}/"; }
 # compare_resume_cmd: the command that resumes this comparison.
-compare_resume_cmd() { echo "./run.sh compare --resume $COMPARE_ID${COMPARE_RESULTS_DIR:+ --results-dir $COMPARE_RESULTS_DIR}"; }
+# Quoted as a shell needs it (quote_cmd): a --results-dir with a space pasted back split in two.
+compare_resume_cmd() {
+  quote_cmd ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+}
+# compare_abandon_cmd: the command that gives this comparison up (and removes its kept passwords).
+compare_abandon_cmd() {
+  quote_cmd ./run.sh compare --abandon "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+}
 
 # compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
 # is complete (the header says why not in results/).
@@ -82,11 +96,15 @@ compare_store_args() {
     [[ ${masked[-1]} == "$a" ]] || secret=1
   done
   (umask 077 && printf '%s\0' "${masked[@]}" >"$dir/args")
-  ((secret)) || return 0
   file=$(compare_secret_file "$COMPARE_ID")
+  if ((!secret)); then
+    rm -f "$file" # a resume that replaced the last URI with a password by one without
+    return 0
+  fi
   (umask 077 && mkdir -p "${file%/*}" && printf '%s\0' "${COMPARE_ARGS[@]}" >"$file") ||
     die_env "cannot keep the --uri passwords for --resume in ${file#"$LAB_ROOT"/}"
   chmod 700 "$LAB_ROOT/.secrets" "${file%/*}"
+  info "the --uri passwords, as typed, are kept for --resume in ${file#"$LAB_ROOT"/} (mode 600) until every run is complete; remove them sooner with: $(compare_abandon_cmd)"
 }
 
 # compare_resume_args ID: the stored arguments of comparison ID, one per line in COMPARE_ARGS (a
@@ -96,16 +114,65 @@ compare_resume_args() {
   [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
   dir=$(compare_state_dir "$id")
   [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
+  [[ ! -e $dir/abandoned ]] || die_usage "--resume: comparison $id was abandoned (compare --abandon): start a new one"
   local secret
   secret=$(compare_secret_file "$id")
   if [[ -r $secret ]]; then
     mapfile -d '' -t COMPARE_ARGS <"$secret"
   else
     mapfile -d '' -t COMPARE_ARGS <"$dir/args"
-    [[ " ${COMPARE_ARGS[*]} " != *":***@"* ]] ||
-      die_env "--resume: the --uri passwords of $id are no longer kept (${secret#"$LAB_ROOT"/} is gone): start a new comparison"
   fi
   COMPARE_ID=$id
+}
+
+# compare_uri_arg_at I: the --uri NAME=URI value of COMPARE_ARGS at I (--uri VALUE, or
+# --uri=VALUE) as URI_ARG_VALUE; 1 when I holds none.
+compare_uri_arg_at() {
+  case ${COMPARE_ARGS[$1]} in
+    --uri=*) URI_ARG_VALUE=${COMPARE_ARGS[$1]#--uri=} ;;
+    --uri) URI_ARG_VALUE=${COMPARE_ARGS[$1 + 1]:-} ;;
+    *) return 1 ;;
+  esac
+}
+
+# compare_replace_uris NAME=URI...: each side's stored --uri in COMPARE_ARGS replaced by the one
+# given with --resume (bad input: exit 2); then every --uri must hold what it needs: a side whose
+# password is no longer kept (masked in args) is named with the command that gives it again.
+compare_replace_uris() {
+  local given name i sides=() found masked=()
+  for given in "$@"; do
+    name=${given%%=*} found=0
+    [[ $given == *=* ]] || die_usage "--resume ID --uri needs NAME=URI (NAME: the side whose URI it replaces), got '$given'"
+    for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do
+      compare_uri_arg_at "$i" || continue
+      [[ ${URI_ARG_VALUE%%=*} == "$name" ]] || continue
+      if [[ ${COMPARE_ARGS[i]} == --uri ]]; then COMPARE_ARGS[i + 1]=$given; else COMPARE_ARGS[i]=--uri=$given; fi
+      found=1
+    done
+    if ((!found)); then
+      for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do compare_uri_arg_at "$i" && sides+=("${URI_ARG_VALUE%%=*}"); done
+      die_usage "--resume $COMPARE_ID --uri $name=...: the comparison has no --uri side '$name' (its --uri sides: ${sides[*]:-none})"
+    fi
+  done
+  for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do
+    compare_uri_arg_at "$i" || continue
+    [[ $URI_ARG_VALUE != *'***'* ]] || masked+=("${URI_ARG_VALUE%%=*}")
+  done
+  ((${#masked[@]} == 0)) ||
+    die_env "--resume: the --uri passwords of $COMPARE_ID are no longer kept ($(compare_state_shown "$COMPARE_ID")args holds them masked): give them again: ./run.sh compare --resume $COMPARE_ID$(printf ' --uri %s=URI' "${masked[@]}")"
+}
+
+# compare_abandon ID: comparison ID given up: its kept passwords removed, its state marked (no
+# resume); its runs stay where they are, for the report.
+compare_abandon() {
+  local id=$1 dir secret
+  [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--abandon: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
+  dir=$(compare_state_dir "$id")
+  secret=$(compare_secret_file "$id")
+  [[ -r $dir/plan.tsv || -e $secret ]] || die_usage "--abandon: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
+  run rm -f "$secret"
+  [[ ! -d $dir ]] || run touch "$dir/abandoned"
+  [[ $DRY_RUN == 1 ]] || info "comparison $id abandoned: its typed --uri passwords are removed (${secret#"$LAB_ROOT"/}); its runs and state stay in $(compare_state_shown "$id")"
 }
 
 # compare_parse ARGS...: the compare-specific flags (after run.sh's common flags); experiment
@@ -117,10 +184,19 @@ compare_parse() {
   experiment_exists "$COMPARE_EXPERIMENT" || die_usage "compare: unknown experiment '$COMPARE_EXPERIMENT'$(verb_hint "$COMPARE_EXPERIMENT")"
   shift
   while (($#)); do
-    flag_value compare "$@"
+    split_flag "$@" || die_usage "compare does not take '$1'"
+    ((!VALUE_EMPTY)) || empty_value_error "$FLAG"
     shift "$SHIFT_BY"
+    # A flag without a value: compare's own need one; any other goes to the loader's check, which
+    # says whether it is unknown (--verbose was called one that "needs a value") or needs one.
+    if [[ -z $VALUE ]]; then
+      case $FLAG in
+        --engines | --results-dir | --uri | --repeat | --resume) die_usage "$FLAG needs a value" ;;
+        *) COMPARE_FLAGS+=("$FLAG"); continue ;;
+      esac
+    fi
     case $FLAG in
-      --engines) engines=$VALUE ;;
+      --engines) [[ -z $engines ]] || die_usage "--engines is given twice: name every engine in one list (--engines A,B,C)"; engines=$VALUE ;;
       --results-dir)
         COMPARE_RESULTS_DIR=$(caller_path "$VALUE")
         COMPARE_FLAGS+=(--results-dir "$COMPARE_RESULTS_DIR")
@@ -259,7 +335,8 @@ compare_print_plan() {
   local pos side todo=0 mark row uri room
   local kind="engines ${COMPARE_SIDES[*]}"
   ((${#COMPARE_URI[@]})) && kind="existing clusters ${COMPARE_SIDES[*]}"
-  echo "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
+  # say: wrapped at 120 columns (four engines ran it to 126)
+  say "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
   while IFS=$'\t' read -r pos side; do
     mark="to run"
     if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
@@ -288,7 +365,23 @@ compare_print_plan() {
   fi
   compare_estimate "$todo"
   # a dry run writes no state: there would be nothing to resume
-  [[ $DRY_RUN == 1 ]] || echo "state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
+  [[ $DRY_RUN == 1 ]] || compare_state_line
+}
+
+# compare_state_line: where the state is and the resume command, on one line where it fits
+# LAB_WRAP; else (an absolute --results-dir ran it to 195 columns) the folder on its line and
+# the command wrapped between words with a trailing backslash, still one command to paste.
+compare_state_line() {
+  local line
+  line="state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
+  if ((LAB_WRAP <= 0 || ${#line} <= LAB_WRAP)); then
+    printf '%s\n' "$line"
+    return 0
+  fi
+  say "state: $(compare_state_shown "$COMPARE_ID")"
+  echo "resume with:"
+  quote_words ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+  print_cmd "${QUOTED[@]}" | sed '1s/^+ /  /'
 }
 
 # compare_out LINE: LINE on stdout; when stdout is closed (| head ended, the terminal is gone),
@@ -311,6 +404,8 @@ compare_one() {
   (
     ENGINE=$side
     ENGINE_GIVEN=1
+    # shellcheck disable=SC2034  # read by verb_experiment: this --comparison is compare's own
+    COMPARE_RUNNING=1
     trap 'printf "%s\n" "$EXPERIMENT_RESULTS" >"$out"' EXIT
     verb_experiment "${RUN_ARGS[@]}"
   ) || rc=$?
@@ -352,13 +447,92 @@ compare_report() {
   ((rc == 0)) || warn "the report failed; run it again with: $again"
 }
 
+# compare_lock: one comparison at a time on a results folder: DIR/.comparisons/.lock made (mkdir,
+# atomic) with this shell's pid and the comparison's id. Two at once (the same servers, the same
+# stacks, or both) each warned that the other interferes and both ended exit 0 with no run a
+# sample. One held by a live process: exit 1 naming it, nothing started; one whose process is gone
+# (killed outright) is taken over. Released at exit. Two comparisons on the same servers from
+# different results folders are caught run by run instead (compare_overlapped).
+COMPARE_LOCK=""
+compare_lock() {
+  local dir owner pid id
+  dir=$(compare_results_root)/.comparisons
+  mkdir -p "$dir" 2>/dev/null || die_env "cannot create the comparison's state in ${dir%/.comparisons}/ (not writable?): pass --results-dir DIR on a writable disk, or make it writable"
+  dir+=/.lock
+  trap compare_unlock EXIT
+  if ! mkdir "$dir" 2>/dev/null; then
+    owner=$(cat "$dir/owner" 2>/dev/null || true)
+    read -r pid id _ <<<"$owner"
+    if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+      die_env "another comparison (${id:-?}, pid $pid) is running on this results folder ($(compare_state_shown "")): two at once interfere and neither's runs are a sample; wait for it to end, or stop it"
+    fi
+    rm -rf "$dir" # its process is gone
+    mkdir "$dir" 2>/dev/null || die_env "cannot take the comparison lock $dir"
+  fi
+  printf '%s %s\n' "$$" "$COMPARE_ID" >"$dir/owner"
+  COMPARE_LOCK=$dir
+}
+# shellcheck disable=SC2317  # called by the EXIT trap
+compare_unlock() {
+  [[ -z $COMPARE_LOCK ]] || rm -rf "$COMPARE_LOCK"
+  COMPARE_LOCK=""
+}
+
+# compare_overlapped DIR: the run in DIR overlapped another loader against the same server and
+# collection (summary.json concurrent_runs not empty: src/run-registry.js); it is then marked
+# incomplete (complete false, the reason, exit_code 1), not a sample: resume runs it again.
+COMPARE_OVERLAP_REASON="another loader ran against the same server and collection during this run"
+COMPARE_OVERLAP_REASON+=" (summary.json concurrent_runs): not a sample of the engine alone; compare --resume runs it again"
+compare_overlapped() {
+  local file=$1/summary.json
+  [[ $file == /* ]] || file=$LAB_ROOT/$file
+  [[ -f $file ]] && grep -q '^  "concurrent_runs": \[$' "$file" || return 1
+  summary_mark_incomplete "$COMPARE_OVERLAP_REASON" 1 "$1"
+}
+
+# compare_any_overlapped FILE: some folder of FILE (one a line) overlapped (compare_overlapped).
+compare_any_overlapped() {
+  local dir hit=1
+  while IFS= read -r dir; do
+    [[ -n $dir ]] && compare_overlapped "$dir" && hit=0
+  done <"$1"
+  return "$hit"
+}
+
+# compare_preflight: what would fail every position, said once before position 1 (each position
+# failed with it, each error printed twice, and the advice after each failed the same way):
+# Docker and Compose for the lab's stacks, node and the loader for --uri sides, and room on the
+# results folder's disk (the loader's own reserve, 128 KiB, and as much again for the state).
+COMPARE_SPACE_PROBE_KIB=256
+compare_preflight_tools() {
+  if ((${#COMPARE_URI[@]})); then experiment_host_loader_ready; else preflight_docker; fi
+}
+compare_preflight() {
+  local probe
+  probe=$(compare_state_dir "$COMPARE_ID")
+  probe=${probe%/*}/.lock/space-probe
+  if ! head -c $((COMPARE_SPACE_PROBE_KIB * 1024)) /dev/zero 2>/dev/null >"$probe"; then
+    rm -f "$probe"
+    die_env "cannot write $COMPARE_SPACE_PROBE_KIB KiB into $(compare_state_shown ""): its disk is full or not writable (nothing was run): free space there$( ((${#COMPARE_URI[@]} == 0)) || echo ", or pass --results-dir DIR on a disk with room")"
+  fi
+  rm -f "$probe"
+}
+
+# compare_uri_hint: with --uri sides, how resume fixes a side's wrong URI (words to append).
+compare_uri_hint() {
+  ((${#COMPARE_URI[@]} == 0)) || echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)"
+}
+
 # compare_help: ./run.sh compare --help, compare's own part of the help.
 compare_help() {
   echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
   compare_usage
   echo "  --results-dir DIR       with --uri sides: their runs, the comparison's state and report under DIR"
-  echo "  --resume ID [--results-dir DIR]"
+  echo "  --resume ID [--results-dir DIR] [--uri NAME=URI ...]"
   echo "                          DIR: where a comparison run with --results-dir DIR keeps its state"
+  echo "                          --uri NAME=URI: replaces side NAME's stored URI (a wrong password or host)"
+  echo "  --abandon ID [--results-dir DIR]"
+  echo "                          removes the URIs kept for ID's resume, as typed (.secrets/.comparisons/ID)"
   echo "Experiment flags (every run gets them): ./run.sh EXPERIMENT --help; every other verb: ./run.sh help"
 }
 
@@ -366,7 +540,7 @@ compare_help() {
 compare_resumable() {
   local dir id
   for dir in "$(compare_results_root)"/.comparisons/cmp-*; do
-    [[ -r $dir/plan.tsv ]] || continue
+    [[ -r $dir/plan.tsv && ! -e $dir/abandoned ]] || continue
     id=${dir##*/}
     awk -F'\t' 'NR == FNR { want[$1] = 1; next } $3 == "complete" { delete want[$1] } END { for (p in want) n++; exit !n }' \
       "$dir/plan.tsv" "$dir/runs.tsv" 2>/dev/null || [[ ! -f $dir/runs.tsv ]] || continue
@@ -375,16 +549,18 @@ compare_resumable() {
 }
 
 verb_compare() {
-  local resume="" a rest=() given_dir=""
+  local resume="" abandon="" a rest=() given_dir="" new_uris=()
   # --dry-run is how this invocation runs, not part of the comparison: never stored.
   for a in "$@"; do
     case $a in
       -h | --help) compare_help; exit 0 ;;
       --dry-run) DRY_RUN=1 ;;
       --resume | --resume=*) resume=1; rest+=("$a") ;;
+      --abandon | --abandon=*) abandon=1; rest+=("$a") ;;
       *) rest+=("$a") ;;
     esac
   done
+  [[ -z $resume || -z $abandon ]] || die_usage "--resume and --abandon go apart: resume a comparison, or give it up"
   export DRY_RUN
   # A relative --results-dir is the user's directory's, and stored absolute: --resume may be typed
   # anywhere.
@@ -395,14 +571,26 @@ verb_compare() {
       --results-dir) if [[ -n ${rest[i + 1]:-} && ${rest[i + 1]} != --* ]]; then given_dir=$(caller_path "${rest[i + 1]}"); rest[i + 1]=$given_dir; fi ;;
     esac
   done
-  if [[ -n $resume ]]; then
-    # --resume ID [--results-dir DIR]: the stored command replaces the arguments (only --dry-run
-    # may come with it); DIR says where the state is.
-    local FLAG VALUE SHIFT_BY id="" ids
+  if [[ -n $resume || -n $abandon ]]; then
+    # --resume ID [--results-dir DIR] [--uri NAME=URI ...]: the stored command replaces the
+    # arguments (only --dry-run, and a side's new URI, may come with it); DIR says where the state
+    # is. --abandon ID [--results-dir DIR]: the comparison given up.
+    local FLAG VALUE SHIFT_BY id="" ids verb=--resume
+    [[ -z $abandon ]] || verb=--abandon
     COMPARE_RESULTS_DIR=$given_dir
     while ((${#rest[@]})); do
-      split_flag "${rest[@]}" || die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run]"
+      split_flag "${rest[@]}" ||
+        die_usage "$verb ID takes only --results-dir DIR$([[ -n $abandon ]] || echo ", --uri NAME=URI") and --dry-run (got '${rest[0]}')"
       case $FLAG in
+        --abandon)
+          [[ -n $VALUE ]] || die_usage "--abandon needs the comparison's ID (printed when it started)"
+          id=$VALUE
+          ;;
+        --uri)
+          [[ -z $abandon ]] || die_usage "--abandon ID takes no --uri: it removes the stored ones"
+          [[ -n $VALUE ]] || die_usage "--uri needs NAME=URI"
+          new_uris+=("$VALUE")
+          ;;
         --resume)
           if [[ -z $VALUE ]]; then
             ids=$(compare_resumable | paste -sd' ' -)
@@ -412,11 +600,16 @@ verb_compare() {
           id=$VALUE
           ;;
         --results-dir) [[ -n $VALUE ]] || die_usage "--results-dir needs a value" ;;
-        *) die_usage "--resume ID goes alone: ./run.sh compare --resume ID [--results-dir DIR] [--dry-run] (got '$FLAG')" ;;
+        *) die_usage "$verb ID takes only --results-dir DIR$([[ -n $abandon ]] || echo ", --uri NAME=URI") and --dry-run (got '$FLAG'): the comparison's other flags are stored with it" ;;
       esac
       rest=("${rest[@]:SHIFT_BY}")
     done
+    if [[ -n $abandon ]]; then
+      compare_abandon "$id"
+      return 0
+    fi
     compare_resume_args "$id"
+    compare_replace_uris ${new_uris[@]+"${new_uris[@]}"}
   else
     COMPARE_ARGS=(${rest[@]+"${rest[@]}"})
   fi
@@ -426,13 +619,30 @@ verb_compare() {
   parse_common_flags ${COMPARE_ARGS[@]+"${COMPARE_ARGS[@]}"}
   compare_parse ${REST_ARGS[@]+"${REST_ARGS[@]}"}
   [[ -n $COMPARE_ID ]] || COMPARE_ID=$(compare_new_id)
+  if [[ $DRY_RUN == 1 ]]; then
+    # the loader asked once per side, not once per position (experiment_loader_check)
+    EXPERIMENT_CHECK_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/lab-compare-checks.XXXXXX")
+    # shellcheck disable=SC2064  # the folder's name now
+    trap "rm -rf '$EXPERIMENT_CHECK_CACHE'" EXIT
+  fi
+  # node for --uri sides: said before the loader is asked to check the flags (without node it ran
+  # in the loader's image, and without Docker that said a cut-off warning); Docker and Compose for
+  # the stacks after it (bad flags are said without asking Docker anything)
+  [[ $DRY_RUN == 1 || ${#COMPARE_URI[@]} -eq 0 ]] || experiment_host_loader_ready
   compare_check
+  [[ $DRY_RUN == 1 ]] || compare_preflight_tools
   local state
   state=$(compare_state_dir "$COMPARE_ID")
   COMPARE_PLAN_FILE=$state/plan.tsv
   if [[ -z $resume ]]; then
     COMPARE_PLAN_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-compare-plan.XXXXXX")
     compare_order "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}" | awk '{ printf "%d\t%s\n", NR, $0 }' >"$COMPARE_PLAN_FILE"
+  fi
+  # one comparison at a time on a results folder; then what would fail every position (a dry run
+  # runs nothing)
+  if [[ $DRY_RUN != 1 ]]; then
+    compare_lock
+    compare_preflight
   fi
   if [[ $DRY_RUN != 1 && -z $resume && ${#COMPARE_URI[@]} -eq 0 ]]; then
     # Every run starts its engine from a stopped stack: a stack left up would be used as it is
@@ -442,18 +652,27 @@ verb_compare() {
       die_env "the '${p#lab-}' engine's stack is running: a comparison brings each engine up and down itself; stop it with './run.sh down --engine ${p#lab-}'"
     done
   fi
-  compare_print_plan
+  # A closed output (| head, a terminal gone) must not end the comparison by SIGPIPE, in its plan
+  # (| head -2 ended it there, exit 141, nothing run) or between two runs with no report and no
+  # resume line: the signal is caught (a trap, not an ignore, so that the programs started here
+  # keep the usual one), the failed write noticed by compare_out, and the rest of the output goes
+  # to /dev/null; the messages on stderr stay.
+  trap ':' PIPE
+  compare_out "$(compare_print_plan)"
   if [[ $DRY_RUN == 1 ]]; then
     local pos side line
     while IFS=$'\t' read -r pos side; do
       compare_done "$pos" && continue
-      echo "run $pos: $side"
+      compare_out "run $pos: $side"
       compare_run_args "$side" "$pos"
-      (ENGINE=$side; ENGINE_GIVEN=1; verb_experiment "${RUN_ARGS[@]}") | while IFS= read -r line; do redact_secrets "$line"; done
+      # shellcheck disable=SC2034  # COMPARE_RUNNING: read by verb_experiment
+      (ENGINE=$side; ENGINE_GIVEN=1; COMPARE_RUNNING=1; verb_experiment "${RUN_ARGS[@]}") |
+        while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done <"$COMPARE_PLAN_FILE"
     echo "then: ./run.sh report <the folders of these runs>"
+    rm -rf "$EXPERIMENT_CHECK_CACHE"
     [[ -n $resume ]] || rm -f "$COMPARE_PLAN_FILE"
     return 0
   fi
@@ -463,8 +682,13 @@ verb_compare() {
     compare_store_args "$state"
     mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
     COMPARE_PLAN_FILE=$state/plan.tsv
+  elif ((${#new_uris[@]})); then
+    compare_store_args "$state" # the replaced URIs are what a later resume uses
   fi
-  local pos side rc status out dir missing=0 interrupted=0
+  local pos side rc status out dir missing=0 interrupted=0 hopeless=0
+  # each side's last run failed without writing a folder (it failed before measuring anything):
+  # once every side's has, the rest would fail the same way, and the comparison stops
+  local -A failed_bare=()
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
   # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job) reaches
   # the run's loader (experiment_run_loader passes it on; a hang-up as SIGTERM), which stops and
@@ -475,11 +699,6 @@ verb_compare() {
   trap 'COMPARE_STOP=130' INT
   trap 'COMPARE_STOP=143' TERM
   trap 'COMPARE_STOP=129' HUP
-  # A closed output (| head, a terminal gone) must not end the comparison by SIGPIPE between two
-  # runs with no report and no resume line: the signal is caught (a trap, not an ignore, so that
-  # the programs started here keep the usual one), the failed write noticed by compare_out, and
-  # the rest of the output goes to /dev/null; the messages on stderr stay.
-  trap ':' PIPE
   while IFS=$'\t' read -r pos side <&3; do
     compare_done "$pos" && continue
     compare_out "== run $pos of $COMPARE_ID: $side"
@@ -487,6 +706,11 @@ verb_compare() {
     rc=0
     compare_one "$side" "$pos" "$out" || rc=$?
     ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
+    # a run that shared its server with another loader is no sample: marked, and run again on resume
+    if ((rc == 0)) && compare_any_overlapped "$out"; then
+      warn "run $pos ($side): $COMPARE_OVERLAP_REASON"
+      rc=1
+    fi
     case $rc in 0) status=complete ;; 129 | 130 | 143) status=interrupted ;; *) status=incomplete ;; esac
     # One line per folder the run wrote; one with the folder empty when it wrote none.
     while IFS= read -r dir; do
@@ -495,12 +719,22 @@ verb_compare() {
     if [[ $status != complete ]]; then
       missing=$((missing + 1))
       [[ $status == interrupted ]] && { interrupted=$rc; break; }
+      if grep -q . "$out"; then failed_bare[$side]=0; else failed_bare[$side]=1; fi
+      local s all=1
+      for s in "${COMPARE_SIDES[@]}"; do [[ ${failed_bare[$s]:-0} == 1 ]] || all=0; done
+      if ((all)); then hopeless=1; break; fi
       warn "run $pos ($side) did not complete (exit $rc): kept and marked; the comparison goes on"
+    else
+      failed_bare[$side]=0
     fi
   done 3<"$COMPARE_PLAN_FILE"
   trap 'exit 130' INT
   trap - TERM HUP
   rm -f "$out"
+  if ((hopeless)); then
+    info "every side's last run failed before it measured anything (no results folder): the rest would fail the same way, so the comparison stops at run $pos; fix the error above, then: $(compare_resume_cmd)$(compare_uri_hint)"
+    return 1
+  fi
   if ((interrupted)); then
     ((interrupted != 129)) || info "hang-up (SIGHUP: the terminal closed?): the run's loader was stopped"
     info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
@@ -511,7 +745,7 @@ verb_compare() {
   ((missing)) || rm -f "$(compare_secret_file "$COMPARE_ID")"
   compare_report
   if ((missing)); then
-    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again"
+    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again$(compare_uri_hint)"
     return 1
   fi
 }

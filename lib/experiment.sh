@@ -93,14 +93,28 @@ USAGE
 # (loader/src/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
 # EXPERIMENT_HOOKS (the kind's stack hooks, request lines). On this host when it has Node.js, else
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
+# EXPERIMENT_CHECK_CACHE (a folder; compare's dry run sets it): each answer kept by its arguments,
+# the --comparison position aside (the check's answer does not depend on it), so that a dry run of
+# compare --repeat 100 asks the loader once per side, not once per position (2.5 s each: 8 min).
 declare -A EXPERIMENT_FACTS=()
 EXPERIMENT_HOOKS=()
 EXPERIMENT_CHECK_LINES=
+EXPERIMENT_CHECK_CACHE=""
 experiment_loader_check() {
-  local name=$1 uri=$2 out rc=0 line
+  local name=$1 uri=$2 out rc=0 line key="" a prev=""
   shift 2
   EXPERIMENT_FACTS=() EXPERIMENT_HOOKS=() EXPERIMENT_CHECK_LINES=""
-  if loader_on_host; then
+  if [[ -n $EXPERIMENT_CHECK_CACHE ]]; then
+    key="$name"$'\x1f'"$uri"
+    for a in "$@"; do
+      [[ $prev == --comparison ]] && a=${a%:*}:N
+      key+=$'\x1f'$a prev=$a
+    done
+    key=$(printf '%s' "$key" | cksum | tr ' ' _)
+  fi
+  if [[ -n $key && -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
+    out=$(cat "$EXPERIMENT_CHECK_CACHE/$key.out") rc=$(cat "$EXPERIMENT_CHECK_CACHE/$key.rc")
+  elif loader_on_host; then
     out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
@@ -109,8 +123,12 @@ experiment_loader_check() {
     out=$(compose --profile loader run --rm --no-deps --build -T --entrypoint node loader \
       /lab/loader/bin/lab-loader.js check "$name" --experiments-dir /lab/experiments --uri "$uri" "$@" 2>&1) || rc=$?
   fi
+  if [[ -n $key && ! -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
+    printf '%s' "$out" >"$EXPERIMENT_CHECK_CACHE/$key.out" && echo "$rc" >"$EXPERIMENT_CHECK_CACHE/$key.rc"
+  fi
   if ((rc)); then
-    out=$(grep -m1 '^error: ' <<<"$out" || head -1 <<<"$out")
+    # its error line, else its last (a warning may come first)
+    out=$(grep -m1 '^error: ' <<<"$out" || grep . <<<"$out" | tail -1)
     ((rc == 2)) && die_usage "${out#error: }"
     die_env "the loader could not check the flags (exit $rc): ${out#error: }"
   fi
@@ -197,11 +215,19 @@ experiment_run_loader() {
   # A hang-up (SIGHUP: the terminal closed, its shell hangs up the job, not the loader's own group)
   # is passed on as SIGTERM, which the loader handles as a stop; untrapped it ended run.sh at once
   # and left the loader running, its run never recorded.
+  # A terminal that goes away (EIO on every write) ends grep, the filter that shows the lines; tee
+  # ignores SIGPIPE so that it goes on copying the loader's closing lines into the file: without
+  # them the run's folder was unknown here and a comparison recorded its position with none.
+  # The loader's stderr is the terminal (fd 4); the group's own is /dev/null, where bash reports
+  # a loader killed outright ("Killed"): experiment_killed says it in words instead.
+  # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/runner.js).
   local traps group pipeline hup=0
   traps=$(trap -p INT TERM HUP)
   trap '' INT TERM HUP
+  : >"$out.dirs"
   set -m
-  { local r=0; "$@" </dev/null || r=$?; echo "$r" >"$out.rc"; } | tee -i "$out" | (trap '' INT; exec grep --line-buffered -v '^results: ') &
+  { local r=0; LAB_RUN_DIRS_FILE=$out.dirs "$@" </dev/null 2>&4 4>&- || r=$?; echo "$r" >"$out.rc"; } 4>&2 2>/dev/null |
+    (trap '' PIPE; exec tee -i "$out") | (trap '' INT; exec grep --line-buffered -v '^results: ') &
   pipeline=$!
   set +m
   group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
@@ -218,8 +244,37 @@ experiment_run_loader() {
     rc=129
   fi
   EXPERIMENT_RESULTS=$(experiment_results_from "$out")
-  rm -f "$out" "$out.rc"
+  experiment_killed "$rc" "$out.dirs"
+  rm -f "$out" "$out.rc" "$out.dirs"
   return "$rc"
+}
+
+# experiment_killed RC DIRS_FILE: after a loader killed outright (RC 128 + a signal it could not
+# handle: SIGKILL from the OOM killer or kill -9, 137), the terminal is put back as it was (the
+# progress bar hides the cursor and turns line wrap off, and only the loader could undo it), and
+# each folder it created (DIRS_FILE) without its closing "results:" line is named, marked as
+# killed in its summary.json by the loader (lib/summary-merge.sh summary_mark_incomplete: the
+# placeholder's exit_code null becomes RC), and added to
+# EXPERIMENT_RESULTS: its "results:" line then says the folder and that it holds nothing measured.
+EXPERIMENT_KILLED="" # the folders of a killed loader, one a line
+experiment_killed() {
+  local rc=$1 dirs_file=$2 dir sig reason
+  EXPERIMENT_KILLED=""
+  ((rc > 128)) || return 0
+  case $rc in 129 | 130 | 143) return 0 ;; esac # handled: the loader stopped and saved
+  # \e[?25h shows the cursor, \e[?7h turns autowrap back on (the bar's cli-progress turned them off)
+  [[ ! -t 2 ]] || printf '\e[?25h\e[?7h' >&2 2>/dev/null || true
+  sig=$(kill -l "$((rc - 128))" 2>/dev/null || echo "signal $((rc - 128))")
+  reason="the loader was killed by SIG${sig#SIG} (exit $rc: the kernel's OOM killer or kill -9) before it could save: nothing it measured is kept"
+  info "$reason"
+  while IFS= read -r dir; do
+    [[ -n $dir ]] || continue
+    case $dir in "$LAB_ROOT"/*) dir=${dir#"$LAB_ROOT"/} ;; esac
+    grep -qxF -- "$dir" <<<"$EXPERIMENT_RESULTS" && continue
+    summary_mark_incomplete "$reason" "$rc" "$dir" 2>/dev/null || true
+    EXPERIMENT_KILLED+=${EXPERIMENT_KILLED:+$'\n'}$dir
+    EXPERIMENT_RESULTS+=${EXPERIMENT_RESULTS:+$'\n'}$dir
+  done <"$dirs_file"
 }
 
 EXPERIMENT_RESULTS_DIR="" # --results-dir, absolute (caller_path); empty: the checkout's results/
@@ -245,8 +300,15 @@ verb_experiment() {
     # Routing is bash's; every other flag goes to the loader, which checks it (and refuses
     # unknown ones) in experiment_loader_check below.
     case $flag in
-      --uri) uri=$value ;;
+      --uri) [[ -z $uri ]] || die_usage "--uri is given twice: an experiment runs against one cluster (compare --uri NAME=URI --uri NAME=URI runs several)"; uri=$value ;;
       --via) via=$value ;;
+      # what compare (the comparison a run belongs to) and the stack's loader (its image) record
+      # for a run: typed by hand they would forge its provenance in summary.json
+      --comparison | --image)
+        [[ ${COMPARE_RUNNING:-0} == 1 && $flag == --comparison ]] ||
+          die_usage "$flag is set by ./run.sh itself (compare names the comparison, the stack its image): not a flag to give"
+        loader_args+=("$flag" "$value")
+        ;;
       --password-file) password_file=$value ;;
       --tool) tool=$value ;; # lab (the loader, default) or ycsb (YCSB itself: lib/ycsb.sh)
       # where the user stands, not the checkout run.sh works in (the loader would take it from there)
@@ -316,7 +378,12 @@ verb_experiment() {
   local dir
   trap '' PIPE
   while IFS= read -r dir; do
-    [[ -z $dir ]] || echo "results: $dir" 2>/dev/null || true
+    [[ -n $dir ]] || continue
+    if grep -qxF -- "$dir" <<<"$EXPERIMENT_KILLED"; then
+      echo "results: $dir (incomplete: the loader was killed, exit $rc; nothing measured is kept)" 2>/dev/null || true
+    else
+      echo "results: $dir" 2>/dev/null || true
+    fi
   done <<<"$EXPERIMENT_RESULTS"
   trap - PIPE
   return "$rc"

@@ -29,7 +29,7 @@ summary_json_string() {
 # /lab/results). Nothing collected or no folder with a summary: nothing runs. A refusal is said
 # in one line and returns 1; the summaries stay as the loader wrote them.
 summary_merge_measured() {
-  local measured out rc=0 dir
+  local measured dir
   local -a dirs=()
   ((${#SUMMARY_MEASURED[@]})) || return 0
   measured=$(printf '%s, ' "${SUMMARY_MEASURED[@]}")
@@ -40,12 +40,36 @@ summary_merge_measured() {
     [[ -z $dir || ! -f $LAB_ROOT/$dir/summary.json ]] || dirs+=("$dir")
   done <<<"$EXPERIMENT_RESULTS"
   ((${#dirs[@]})) || return 0
+  summary_merge_into "$measured" "${dirs[@]}"
+}
+
+# summary_mark_incomplete REASON EXIT_CODE DIR: DIR's summary.json (DIR relative to LAB_ROOT, or
+# absolute) marked incomplete by the loader: complete false, REASON first, exit_code EXIT_CODE
+# (loader/src/merge-summary.js marked_incomplete). For what ends or voids a run outside the
+# loader: a loader killed outright, another loader overlapping a comparison's run.
+summary_mark_incomplete() {
+  local dir=$3
+  [[ $dir == /* ]] || dir=$LAB_ROOT/$dir
+  [[ -f $dir/summary.json ]] || return 1
+  summary_merge_into "{\"marked_incomplete\": {\"reason\": $(summary_json_string "$1"), \"exit_code\": $2}}" "${dir#"$LAB_ROOT"/}"
+}
+
+# summary_merge_into MEASURED DIR...: MEASURED (one JSON object) merged into each DIR's
+# summary.json (relative to LAB_ROOT unless absolute) in one loader call: on this host when it
+# has the loader, else in the loader's image (the results folder is its /lab/results). A refusal
+# is said in one line and returns 1; the summaries stay as the loader wrote them.
+summary_merge_into() {
+  local measured=$1 out rc=0 d
+  shift
+  local -a host_dirs=() image_dirs=()
+  for d in "$@"; do
+    if [[ $d == /* ]]; then host_dirs+=("$d"); image_dirs+=("$d"); else host_dirs+=("$LAB_ROOT/$d"); image_dirs+=("/lab/$d"); fi
+  done
   if loader_on_host; then
-    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" merge-summary "${dirs[@]/#/$LAB_ROOT/}" \
-      <<<"$measured" 2>&1) || rc=$?
+    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" merge-summary "${host_dirs[@]}" <<<"$measured" 2>&1) || rc=$?
   else
     out=$(compose --profile loader run --rm --no-deps -T --entrypoint node loader \
-      /lab/loader/bin/lab-loader.js merge-summary "${dirs[@]/#//lab/}" <<<"$measured" 2>&1) || rc=$?
+      /lab/loader/bin/lab-loader.js merge-summary "${image_dirs[@]}" <<<"$measured" 2>&1) || rc=$?
   fi
   ((rc == 0)) && return 0
   warn "what ./run.sh measured was not merged into summary.json (exit $rc): $(grep -m1 '^error: ' <<<"$out" | cut -c8-)"

@@ -318,6 +318,24 @@ hang_up_after() {
   ! grep -qi "broken pipe\|write error" "$err" || fail "write errors: $(cat "$err")"
 }
 
+@test "an output closed during the plan (| head -2) or between a run's lines (| head -9): every position run, complete, with its folder" {
+  start_test_server
+  local n err id line
+  for n in 2 9; do
+    err=$BATS_TEST_TMPDIR/err-$n
+    run bash -c "'$LAB/run.sh' compare experiment1 --uri 'a=$SERVER_URI' --uri 'b=$SERVER_URI' --repeat 1 --docs 300 --metrics-port 0 </dev/null 2>'$err' | head -$n; echo \"exit \${PIPESTATUS[0]}\""
+    assert_line "exit 0"
+    id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' "$err" <<<"$output" | head -1)
+    [[ -n $id ]] || id=$(ls "$LAB/results/.comparisons" | tail -1)
+    [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "head -$n: not both positions recorded: $(cat "$LAB/results/.comparisons/$id/runs.tsv"); stderr: $(cat "$err")"
+    while IFS=$'\t' read -r -a line; do
+      [[ ${line[2]} == complete && ${line[3]} == 0 && -n ${line[4]:-} && -s $LAB/${line[4]}/summary.json ]] ||
+        fail "head -$n: position ${line[0]} recorded as '${line[*]}' (want complete, 0 and its folder)"
+    done <"$LAB/results/.comparisons/$id/runs.tsv"
+    rm -rf "$LAB/results/.comparisons/$id"
+  done
+}
+
 # interrupt_closing_report SIGNAL: a comparison whose closing report is interrupted by SIGNAL, sent
 # to the whole foreground job as a terminal does; OUTPUT_FILE has what it printed, RC its exit.
 interrupt_closing_report() {
@@ -359,4 +377,108 @@ interrupt_closing_report() {
   for l in "${lines[@]}"; do ((${#l} <= 120)) || fail "a line of ${#l} columns: $l"; done
   assert_line --regexp "^ +1  a +to run +mongodb://root:\*\*\*@host1\.example\.com:27017,.*\.\.\..*replicaSet=rs0&tls=true$"
   assert_line --regexp "^ +2  b +to run +mongodb://h/$"
+}
+
+@test "the printed resume command is shell-quoted: pasted as printed, it resumes a comparison whose --results-dir has a space" {
+  local dir="$BATS_TEST_TMPDIR/my runs/r" cmd
+  lab compare experiment1 --uri a=mongodb://127.0.0.1:1/ --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0 --results-dir "$dir"
+  assert_failure 1
+  cmd=$(sed -nE 's/^state: .*\(resume: (.*)\)$/\1/p' <<<"$output")
+  [[ -n $cmd ]] || fail "no resume command in: $output"
+  run bash -c "cd '$LAB' && $cmd --dry-run </dev/null"
+  assert_success
+  assert_line --regexp "^ +1  a +to run "
+}
+
+# background_compare OUT ARGS...: ./run.sh compare ARGS in a process group of its own, its output
+# in OUT, until its first run's step started; BG_PID is its pid.
+background_compare() {
+  local out=$1 i
+  shift
+  set -m
+  "$LAB/run.sh" compare "$@" </dev/null >"$out" 2>&1 &
+  BG_PID=$!
+  set +m
+  for ((i = 0; i < 300; i++)); do grep -q "step 1/1 (1 client" "$out" && return 0; sleep 0.1; done
+  fail "the comparison did not start: $(cat "$out")"
+}
+
+@test "a second comparison on the same results folder refuses to start while the first runs; it starts once the first is gone" {
+  start_test_server
+  local out=$BATS_TEST_TMPDIR/first.out rc=0
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
+  kill -INT -- "-$BG_PID"
+  wait "$BG_PID" || rc=$?
+  assert_failure 1
+  assert_output --regexp "another comparison \(cmp-[0-9T]+Z-[0-9a-f]{4}, pid $BG_PID\) is running on this results folder"
+  refute_output --partial "== run 1"
+  [[ $rc == 130 ]] || fail "the first ended $rc: $(cat "$out")"
+  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
+  assert_success
+}
+
+@test "a comparison's run that another loader overlapped on the same server is marked not a sample; resume runs it again" {
+  start_test_server
+  local out=$BATS_TEST_TMPDIR/cmp.out rc=0 id other=$BATS_TEST_TMPDIR/other
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 8s --metrics-port 0
+  # another loader against the same server and collection, from another results folder
+  "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --duration 2s --metrics-port 0 --results-dir "$other" </dev/null >/dev/null 2>&1 || true
+  wait "$BG_PID" || rc=$?
+  run cat "$out"
+  [[ $rc == 1 ]] || fail "exit $rc, want 1 (a run not a sample): $output"
+  assert_output --partial "another loader ran against the same server and collection during this run"
+  id=$(comparison_id)
+  run cut -f1,3 "$LAB/results/.comparisons/$id/runs.tsv"
+  assert_line "$(printf '1\tincomplete')"
+  local dir
+  dir=$(awk -F'\t' '$1 == 1 { print $5 }' "$LAB/results/.comparisons/$id/runs.tsv")
+  grep -q '^  "complete": false,$' "$LAB/$dir/summary.json" || fail "position 1's summary not marked"
+  lab compare --resume "$id" --dry-run
+  assert_line --regexp "^ +1  a +to run "
+}
+
+@test "compare preflights before position 1: Compose missing or a full results disk is said once, nothing run, no state" {
+  rule "compose version*" 1 "docker: 'compose' is not a docker command."
+  lab compare experiment2 --engines wiredtiger,inmemory --repeat 1 --clients 1 --duration 5s --no-monitoring
+  assert_failure 1
+  [[ $(grep -c "Docker Compose v2 is missing" <<<"$output") == 1 ]] || fail "said $(grep -c "Docker Compose v2 is missing" <<<"$output") times: $output"
+  refute_output --partial "== run"
+  refute_output --partial "down failed"
+  [[ -z $(find "$LAB/results/.comparisons" -name runs.tsv 2>/dev/null) ]] || fail "a run was recorded"
+
+  # a results disk with no room: a 64 KiB tmpfs (the tests run as root, as the docker suite does)
+  local full=$BATS_TEST_TMPDIR/full
+  mkdir -p "$full"
+  mount -t tmpfs -o size=64k tmpfs "$full" || fail "cannot mount a small tmpfs to fill (the tests run as root)"
+  start_test_server
+  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0 --results-dir "$full"
+  umount "$full"
+  assert_failure 1
+  assert_output --partial "its disk is full or not writable (nothing was run)"
+  [[ $(grep -c "disk is full" <<<"$output") == 1 ]] || fail "said more than once: $output"
+  refute_output --partial "== run"
+}
+
+@test "compare stops once every side's last run failed before measuring anything; said once, with the resume command" {
+  lab compare experiment1 --uri a=mongodb://127.0.0.1:1/ --uri b=mongodb://127.0.0.1:1/ --repeat 3 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  assert_output --partial "every side's last run failed before it measured anything (no results folder): the rest would fail the same way, so the comparison stops at run 2"
+  refute_output --partial "== run 3"
+  local id
+  id=$(comparison_id)
+  [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "runs: $(cat "$LAB/results/.comparisons/$id/runs.tsv")"
+}
+
+@test "a dry run asks the loader to check each side once, not once per position (--repeat 100 took 8 minutes)" {
+  # node on PATH as a wrapper that notes each loader check it starts, then runs the real node
+  local bin=$BATS_TEST_TMPDIR/bin
+  mkdir -p "$bin"
+  printf '#!/bin/sh\ncase " $* " in *" check "*) echo check >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
+  chmod +x "$bin/node"
+  PATH=$bin:$PATH lab compare experiment2 --uri a=mongodb://h1:27017/ --uri b=mongodb://h2:27017/ --repeat 10 --dry-run
+  assert_success
+  [[ $(grep -c '^run [0-9]*: ' <<<"$output") == 20 ]] || fail "20 runs expected: $output"
+  assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:19"
+  [[ $(wc -l <"$BATS_TEST_TMPDIR/checks") == 2 ]] || fail "$(wc -l <"$BATS_TEST_TMPDIR/checks") loader checks for 2 sides"
 }

@@ -102,3 +102,72 @@ no_password_anywhere() {
   [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 2 ]] || fail "not both runs complete: $output"
   [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after every run completed"
 }
+
+# hard_passwords: passwords a user types in a URI, holding what a URI's own syntax uses: ? (the
+# query), # (a fragment), @ (the host's start), / (the path), % (an escape) and : (user:password).
+HARD_PASSWORDS=('Sekr3t?x#y' 'Se/kr:3t' 'Sek@r3t' 'Sekr3t%zz' 'Sekr3t#y' 'Sek?r3t/z:%40@q')
+
+# no_word_anywhere WORD: neither the last output nor any file under the lab copy (its .secrets/
+# aside, where compare keeps the URIs as typed on purpose) holds WORD.
+no_word_anywhere() {
+  [[ $output != *"$1"* ]] || fail "the password '$1' is in the output: $output"
+  local hits
+  hits=$(grep -rlF --exclude-dir=.secrets --exclude-dir=loader -- "$1" "$LAB" || true)
+  [[ -z $hits ]] || fail "the password '$1' is written in: $hits"
+}
+
+@test "a password holding ? # @ / % or : is in no output or file of an experiment or a comparison, refused, unreachable or dry" {
+  local pw u
+  for pw in "${HARD_PASSWORDS[@]}"; do
+    for u in "mongodb://root:$pw@127.0.0.1:1/" "root:$pw@127.0.0.1:1/" "mongodb+srv://root:$pw@c0.example/"; do
+      lab experiment2 --uri "$u" --server-selection-timeout 1s --metrics-port 0
+      assert_failure
+      no_word_anywhere "$pw"
+      lab experiment2 --uri "$u" --dry-run
+      no_word_anywhere "$pw"
+      lab compare experiment2 --uri "a=$u" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --server-selection-timeout 1s --metrics-port 0
+      assert_failure
+      no_word_anywhere "$pw"
+      lab compare experiment2 --uri "a=$u" --uri b=mongodb://127.0.0.1:1/ --dry-run
+      no_word_anywhere "$pw"
+    done
+  done
+}
+
+@test "a wrong --uri in a comparison is replaced on resume (--resume ID --uri NAME=URI); the user is told where the typed password is kept" {
+  lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  local id
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  assert_output --partial "kept for --resume in .secrets/.comparisons/$id (mode 600)"
+  assert_output --partial "./run.sh compare --abandon $id"
+  assert_output --partial "add --uri NAME=URI to replace that side's"
+  no_password_anywhere
+  start_test_server
+  lab compare --resume "$id" --uri "a=$SERVER_URI" --uri "b=$SERVER_URI"
+  assert_success
+  no_password_anywhere
+  tr '\0' ' ' <"$LAB/results/.comparisons/$id/args" | grep -qF "a=$SERVER_URI" || fail "the new URI is not stored"
+  [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after the comparison completed"
+  [[ $(cut -f3 "$LAB/results/.comparisons/$id/runs.tsv" | grep -c '^complete$') == 2 ]] || fail "runs: $(cat "$LAB/results/.comparisons/$id/runs.tsv")"
+  # a side the comparison does not have is refused, naming the ones it has
+  lab compare --resume "$id" --uri "c=$SERVER_URI"
+  assert_failure 2
+  assert_output --partial "has no --uri side 'c' (its --uri sides: a b)"
+}
+
+@test "compare --abandon ID removes the passwords kept for its resume; the comparison then refuses to resume" {
+  lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
+  assert_failure 1
+  local id
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  [[ -e $LAB/.secrets/.comparisons/$id ]] || fail "no password kept: the premise"
+  lab compare --abandon "$id"
+  assert_success
+  assert_output --partial "comparison $id abandoned: its typed --uri passwords are removed"
+  [[ ! -e $LAB/.secrets/.comparisons/$id ]] || fail "the passwords stay after --abandon"
+  ! grep -rqF -- "$PW" "$LAB/.secrets" "$LAB/results" || fail "the password is still written somewhere"
+  lab compare --resume "$id"
+  assert_failure 2
+  assert_output --partial "was abandoned"
+}

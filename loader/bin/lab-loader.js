@@ -2,13 +2,16 @@
 'use strict';
 // lab-loader: runs experiments/NAME.yaml against MongoDB (check: validate only; list). See --help.
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
-// 130 SIGINT, 143 SIGTERM.
+// 130 SIGINT, 143 SIGTERM, 129 SIGHUP or the terminal gone (common/closed-output.js).
 const { parse, UsageError, usage } = require('../src/args');
 const { redactText } = require('../src/redact-uri');
 
 // A usage error is one line naming the flag and the fix; --help has the full listing. Both error
 // paths pass through redactText: a message or a driver's stack may quote the URI typed.
-const usageError = (e) => process.stderr.write(`error: ${redactText(e.message)}\n`);
+// One line: a value's control characters (a newline typed in a flag) are written as \n, \t, ...;
+// a newline cut the error before its reason (./run.sh reads its first line).
+const oneLine = (text) => text.replace(/[\u0000-\u001f\u007f]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' }[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+const usageError = (e) => process.stderr.write(`error: ${oneLine(redactText(e.message))}\n`);
 
 // A closed stdout or stderr: `lab-loader list | head` exits 0 (the reader has what it wanted); a
 // run stops cleanly and marks its summary (common/closed-output.js).

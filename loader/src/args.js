@@ -43,8 +43,9 @@ ${require('./flag-help').loaderFlags(dir)}
 
 DUR is a number with a unit: 500ms, 30s, 2m, 1h (decimals allowed: 1.5s). Exit codes: 0 complete,
 1 runtime error or incomplete run, 2 usage error, 130 interrupted by Ctrl-C (SIGINT), 143 stopped
-by SIGTERM; a second signal exits at once, keeping the steps measured so far. Partial results
-are written whenever a results folder was created (only after the server answered).`;
+by SIGTERM, 129 by SIGHUP or a closed terminal; a second signal exits at once, keeping the steps
+measured so far. Partial results are written whenever a results folder was created (only after
+the server answered).`;
 
 
 // parseComparison('cmp-1:mmapv1:3') -> { id, side, position }: which comparison a run belongs to

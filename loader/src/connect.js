@@ -218,6 +218,16 @@ async function connectOnce(client, { timeoutMs, username }) {
     const seen = [...perHost.values()];
     const kinds = new Set(seen.map((h) => h.kind));
     const k = hostKind(e);
+    // Several hosts, some failing and some not: the ones that fail are named with their cause, and
+    // the others as answering but unused (a standalone among several seeds, which the driver drops,
+    // or a set whose primary is the dead one). One refused host was blamed on every host, or the
+    // answering one on a timeout too short.
+    const failing = seeds.filter((s) => perHost.has(s));
+    const answering = seeds.filter((s) => !perHost.has(s));
+    if (failing.length && answering.length && !kinds.has('auth')) {
+      const why = failing.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ');
+      throw new ConnectError('other', `${why}; ${answering.join(', ')} answered, but no server could be used within ${timeoutMs / 1000}s: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
+    }
     const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
     // A timeout, or an error with no errno: what a plain hello finds at each seed says which it
     // is (a web server, TLS on one side only, a healthy server and a timeout too short for it).

@@ -9,6 +9,10 @@
 //   data_dir_bytes, data_dir_note     each shard member's data directory on disk, into footprint
 //   oom_killed, oom_reason            the stack's services the kernel killed for memory during the
 //                                     run and why that voids it: the run is made incomplete
+//   marked_incomplete {reason, exit_code}  what ended or voided the run outside the loader (a
+//                                     loader killed outright, 137; another loader overlapping a
+//                                     comparison's run, 1): complete false, the reason first,
+//                                     exit_code as given
 const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError } = require('./usage');
@@ -17,7 +21,8 @@ const { checkSummary, SummarySchemaError } = require('./summary-schema');
 const TOP_LEVEL = ['block_writes', 'block_writes_note'];
 const FOOTPRINT = ['data_dir_bytes', 'data_dir_note'];
 const OOM = ['oom_killed', 'oom_reason'];
-const KNOWN = [...TOP_LEVEL, ...FOOTPRINT, ...OOM];
+const MARKED = ['marked_incomplete'];
+const KNOWN = [...TOP_LEVEL, ...FOOTPRINT, ...OOM, ...MARKED];
 
 // checkMeasured(measured): a usage error naming what ./run.sh sent that no summary field takes.
 function checkMeasured(measured) {
@@ -32,12 +37,16 @@ function checkMeasured(measured) {
   if (('oom_killed' in measured) !== ('oom_reason' in measured)) {
     throw new UsageError('merge-summary: oom_killed and oom_reason come together');
   }
+  const mark = measured.marked_incomplete;
+  if (mark !== undefined && (typeof mark?.reason !== 'string' || !Number.isInteger(mark?.exit_code))) {
+    throw new UsageError('merge-summary: marked_incomplete is {"reason": TEXT, "exit_code": N}');
+  }
 }
 
-// withOomKill(summary, killed, reason): the run marked incomplete: complete false, the reason
-// before any it had, exit_code 1 where it was 0, and oom_killed beside exit_code. A member killed
-// mid-run may leave the run to finish on a new primary with numbers that look whole.
-function withOomKill(summary, killed, reason) {
+// markedIncomplete(summary, reason, exitCode, killed): the run marked incomplete: complete false,
+// the reason before any it had, exit_code from exitCode(the old one), and (an OOM kill)
+// oom_killed beside exit_code. Field order kept, as the loader wrote it.
+function markedIncomplete(summary, reason, exitCode, killed) {
   const out = {};
   for (const [k, v] of Object.entries(summary)) {
     if (k === 'oom_killed') continue;
@@ -45,13 +54,17 @@ function withOomKill(summary, killed, reason) {
     else if (k === 'reason') out.reason = v ? `${reason}; ${v}` : reason;
     else out[k] = v;
     if (k === 'exit_code') {
-      out.exit_code = v === 0 ? 1 : v;
-      out.oom_killed = killed;
+      out.exit_code = exitCode(v);
+      if (killed !== undefined) out.oom_killed = killed;
     }
   }
-  if (!('oom_killed' in out)) out.oom_killed = killed;
+  if (killed !== undefined && !('oom_killed' in out)) out.oom_killed = killed;
   return out;
 }
+
+// withOomKill(summary, killed, reason): a member killed mid-run may leave the run to finish on a
+// new primary with numbers that look whole: incomplete, exit_code 1 where it was 0.
+const withOomKill = (summary, killed, reason) => markedIncomplete(summary, reason, (v) => (v === 0 ? 1 : v), killed);
 
 // merged(summary, measured) -> the summary with what ./run.sh measured in its place.
 function merged(summary, measured) {
@@ -62,6 +75,8 @@ function merged(summary, measured) {
     for (const k of FOOTPRINT) if (k in measured) out.footprint[k] = measured[k];
   }
   if ('oom_killed' in measured) out = withOomKill(out, measured.oom_killed, measured.oom_reason);
+  const mark = measured.marked_incomplete;
+  if (mark) out = markedIncomplete(out, mark.reason, () => mark.exit_code);
   return out;
 }
 

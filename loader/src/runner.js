@@ -34,7 +34,7 @@ const { kind } = require('./kinds');
 const { dropIfThere } = require('./kinds/ops');
 const { stepPlan, capacityFor } = require('./step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
-const { onOutputClosed, closedReason } = require('../../common/closed-output');
+const { onOutputClosed, closedReason, closedExitCode } = require('../../common/closed-output');
 const { onStopSignals } = require('./stop-signals');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('./wrap');
@@ -50,6 +50,10 @@ const { startServerRecord } = require('./server-record');
 const footprint = require('./footprint');
 
 const now = () => performance.timeOrigin + performance.now();
+// writeQuietly(fd, text): a last line on a descriptor that may be gone (a closed pipe, a terminal
+// hung up): its failure is no reason to stop what is being done.
+const { runErrorReason } = require('./run-error');
+const writeQuietly = (fd, text) => { try { fs.writeSync(fd, text); } catch { /* nobody reads it */ } };
 const { setTimeout: sleep } = require('node:timers/promises');
 
 // secretFlag(flag, file): the secret a --*-file flag names (clients.js readSecret), undefined
@@ -129,17 +133,21 @@ class Run {
     // while stopping: write the summary as it stands and exit at once (src/stop-signals.js). The
     // handlers stay until the summary is written: a second signal while finishing must still
     // leave the steps measured so far.
-    const offSignals = onStopSignals({ stopping: () => Boolean(this.stopReason),
+    // SIGHUP: the terminal closed while the loader is its foreground job (run by hand; under
+    // ./run.sh the loader's group is not the terminal's, and run.sh passes the hang-up on as
+    // SIGTERM). Untrapped it killed the loader before it saved what it measured.
+    const offSignals = onStopSignals({ stopping: () => Boolean(this.stopReason), names: ['SIGINT', 'SIGTERM', 'SIGHUP'],
       stop: (name, code) => this.stop(`interrupted (${name})`, code), force: (name, code) => this.forceExit(code) });
-    // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1).
-    const offClosed = onOutputClosed((name) => this.stop(closedReason(name), 1));
+    // A closed stdout or stderr stops the run as a signal does, with its own reason (exit 1; a
+    // terminal gone: 129, as its hang-up).
+    const offClosed = onOutputClosed((name, code) => this.stop(closedReason(name, code), closedExitCode(code)));
     try {
       try {
         await this.execute();
       } catch (e) {
         if (e instanceof UsageError) throw e;
         // Our own errors are plain Errors with a full sentence; driver errors keep their class name.
-        this.stop(e.name === 'Error' ? e.message : `${e.name}: ${e.message}`, 1);
+        this.stop(runErrorReason(e), 1);
       }
       await this.finish();
     } finally {
@@ -257,6 +265,12 @@ class Run {
     // folder still says the run is incomplete (exit_code null: it never ended on its own).
     runDir.create(this.file, this.summaryObject(false, 'running, or the loader was killed before it could finish', { running: true }));
     this.runDir = runDir;
+    // ./run.sh learns the folder as soon as it exists (LAB_RUN_DIRS_FILE, one line per run): a
+    // loader killed outright (SIGKILL, the OOM killer) prints no closing "results:" line, and
+    // run.sh still names the folder it left and marks it (lib/experiment.sh experiment_killed).
+    if (process.env.LAB_RUN_DIRS_FILE) {
+      try { fs.appendFileSync(process.env.LAB_RUN_DIRS_FILE, `${runDir.dir}\n`); } catch { /* run.sh names no folder then */ }
+    }
   }
 
   phase(name, step, text) {
@@ -690,12 +704,13 @@ class Run {
         const file = this.runDir.summary(this.summaryObject(false, reason, { steps }), { final: true });
         note = ` (${steps.length} step(s) measured so far in ${file})`;
         // The closing line a folder always gets (loader/README), also on a forced exit.
-        fs.writeSync(1, `results: ${this.runDir.dir}\n`);
+        writeQuietly(1, `results: ${this.runDir.dir}\n`);
       }
     } catch (e) {
       note = ` (summary not written: ${e.message})`;
     } finally {
-      fs.writeSync(2, `error: ${this.stopReason}; forced exit${note}\n`);
+      // A terminal gone (EIO) or a closed pipe must not keep the process from exiting.
+      writeQuietly(2, `error: ${this.stopReason}; forced exit${note}\n`);
       process.exit(code);
     }
   }

@@ -13,30 +13,54 @@ const MAX_DEPTH = 5; // results/<experiment>/<engine>/<stamp>/summary.json is de
 
 class InputError extends Error {}
 
-function findRunDirs(root, depth = 0, out = []) {
+// findRunDirs(root, depth, out, skipped, seen): the run folders under root into out. A folder
+// below root that cannot be read (another user's, mode 700) is that folder's problem: one line in
+// skipped, the others still read (it took the whole report down, exit 2). A symbolic link to a
+// folder (a run or a side kept on another disk) is followed like a folder; `latest` (the link to
+// the newest run, found again by its own name) is not, and a folder reached twice (two links, a
+// loop) is read once (seen: real paths).
+function findRunDirs(root, depth = 0, out = [], skipped = [], seen = new Set()) {
   let entries;
   try {
+    const real = fs.realpathSync(root);
+    if (seen.has(real)) return out;
+    seen.add(real);
     entries = fs.readdirSync(root, { withFileTypes: true });
   } catch (e) {
-    throw new InputError(`cannot read results folder ${root}: ${e.code || e.message}`);
+    if (depth === 0) throw new InputError(`cannot read results folder ${root}: ${e.code || e.message}`);
+    skipped.push({ dir: root, why: `the folder cannot be read (${e.code || e.message.split('\n')[0]})` });
+    return out;
   }
-  if (entries.some((e) => e.isFile() && e.name === 'summary.json')) {
+  if (entries.some((e) => (e.isFile() || e.isSymbolicLink()) && e.name === 'summary.json')) {
     out.push(root);
     return out;
   }
   if (depth >= MAX_DEPTH) return out;
   for (const e of entries) {
-    // isDirectory() is false for symlinks (latest): each run is found once, by its own name.
-    if (!e.isDirectory() || e.name === 'report' || e.name.startsWith('.')) continue; // common/reserved-names.js
-    findRunDirs(path.join(root, e.name), depth + 1, out);
+    if (e.name === 'report' || e.name === 'latest' || e.name.startsWith('.')) continue; // common/reserved-names.js
+    if (e.isSymbolicLink()) {
+      let target = null;
+      try { target = fs.statSync(path.join(root, e.name)); } catch { /* a link to nothing: no run */ }
+      if (!target || !target.isDirectory()) continue;
+    } else if (!e.isDirectory()) continue;
+    findRunDirs(path.join(root, e.name), depth + 1, out, skipped, seen);
   }
   return out;
 }
 
+// readTimeline(dir, name): its objects, one a line; a file that cannot be read throws Unreadable
+// (readRun skips the run with one line: a stack trace was all an unreadable timeline gave).
+class Unreadable extends Error {}
 function readTimeline(dir, name = 'timeline.ndjson') {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) return [];
-  const parsed = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Unreadable(`${name} cannot be read (${e.code || e.message.split('\n')[0]})`);
+  }
+  const parsed = text.split('\n').filter((l) => l.trim()).map((l) => {
     try {
       return JSON.parse(l);
     } catch {
@@ -55,7 +79,8 @@ const kindOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a 
 function readRun(dir) {
   let s;
   try {
-    s = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
+    // A byte-order mark (an editor's UTF-8 save) is no part of the JSON: it read as "cut off".
+    s = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8').replace(/^\uFEFF/, ''));
   } catch (e) {
     if (e instanceof SyntaxError) return { kind: 'skipped', dir, why: `summary.json is not whole JSON (${e.message.split('\n')[0]}): cut off while written?` };
     return { kind: 'skipped', dir, why: `summary.json unreadable (${e.code || e.message.split('\n')[0]})` };
@@ -73,9 +98,17 @@ function readRun(dir) {
     if (e instanceof BadRun) return { kind: 'skipped', dir, why: `summary.json: ${e.message}` };
     throw e;
   }
-  const run = normalise(s, readTimeline(dir), dir);
-  // server.ndjson (the loader's server record): each run's series for its appendix, and
-  const server = readTimeline(dir, 'server.ndjson');
+  let timeline;
+  let server;
+  try {
+    timeline = readTimeline(dir);
+    // server.ndjson (the loader's server record): each run's series for its appendix, and
+    server = readTimeline(dir, 'server.ndjson');
+  } catch (e) {
+    if (e instanceof Unreadable) return { kind: 'skipped', dir, why: e.message };
+    throw e;
+  }
+  const run = normalise(s, timeline, dir);
   run.server_series = serverSeries(server);
   // what of it is missing against summary.json's count (src/record-gap.js); null when whole
   run.server_record_gap = recordGap(s.server_record, server);
@@ -85,11 +118,14 @@ function readRun(dir) {
 // readAll(roots, {experiments, engines, since}) -> { runs, faults, skipped }
 function readAll(roots, filter = {}) {
   const dirs = [];
+  const out = { runs: [], faults: [], skipped: [] };
+  const seen = new Set();
   for (const r of roots) {
     if (!fs.existsSync(r)) throw new InputError(`results folder not found: ${r}`);
-    findRunDirs(path.resolve(r), 0, dirs);
+    // a run's summary.json named instead of its folder (ENOTDIR): the folder is meant
+    const root = path.basename(r) === 'summary.json' && fs.statSync(r).isFile() ? path.dirname(r) : r;
+    findRunDirs(path.resolve(root), 0, dirs, out.skipped, seen);
   }
-  const out = { runs: [], faults: [], skipped: [] };
   for (const dir of [...new Set(dirs)].sort()) {
     const r = readRun(dir);
     const engine = r.kind === 'experiment' ? r.run.engine : r.kind === 'fault' ? r.fault.engine : null;
