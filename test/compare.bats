@@ -421,8 +421,10 @@ background_compare() {
 @test "a comparison's run that another loader overlapped on the same server is marked not a sample; resume runs it again" {
   start_test_server
   local out=$BATS_TEST_TMPDIR/cmp.out rc=0 id other=$BATS_TEST_TMPDIR/other
-  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 8s --metrics-port 0
-  # another loader against the same server and collection, from another results folder
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 20s --metrics-port 0
+  # another loader against the same server and collection, from another results folder; the
+  # comparison's step is long enough that this one overlaps it even when node starts slowly on a
+  # busy host (with 8 s it missed it under load)
   "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --duration 2s --metrics-port 0 --results-dir "$other" </dev/null >/dev/null 2>&1 || true
   wait "$BG_PID" || rc=$?
   run cat "$out"
