@@ -324,9 +324,9 @@ verb_experiment() {
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
   fi
   [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
-  # --profile, --mongos, --journal-path and --oplog-size (run.sh's STACK_FLAGS_GIVEN, in the order given) shape
-  # the stack this lab starts: with --uri they would be dropped, recorded nowhere, so the first is
-  # refused.
+  # --profile, --mongos, --journal-path and --oplog-size (run.sh's STACK_FLAGS_GIVEN, in the order
+  # given) shape the stack this lab starts: with --uri they would be dropped, recorded nowhere, so
+  # the first is refused.
   if [[ -n $uri ]]; then
     case ${STACK_FLAGS_GIVEN[0]:-} in
       --profile) die_usage "--profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)" ;;
