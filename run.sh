@@ -121,6 +121,8 @@ Common flags:
   --mongos N              number of mongos routers, 1-3 (default: 1)
   --journal-path PATH     each shard member's journal on PATH/<member> (its own disk: seeds/000);
                           refused for an engine without a journal directory (inmemory)
+  --oplog-size MB         each shard member's --oplogSize instead of the engines table's (seeds/004:
+                          3800); mongod sizes it only when it creates the oplog: destroy first
   --no-monitoring         leave Prometheus, exporters and Grafana out
   --host-view VIEW        what the host panels show: host (Linux: this machine's disks), host-private
                           (Linux with / a private mount, no systemd: the disks mounted at the start),
@@ -146,11 +148,12 @@ ENGINE=wiredtiger
 PROFILE=laptop
 MONGOS_COUNT=1
 JOURNAL_PATH="" # --journal-path: each shard member's journal on PATH/<member> (compose/journal-path.yml)
+OPLOG_SIZE_MB="" # --oplog-size: the shard members' --oplogSize (LAB_OPLOG_MB), else the engines table's
 MONITORING=1
 HOST_VIEW=auto
 ASSUME_YES=0
 ENGINE_GIVEN=0 # 1 when --engine was on the command line (a --uri run is then labelled with it)
-STACK_FLAGS_GIVEN=() # --profile/--mongos/--journal-path as given, in order: they shape the lab's own stack, so a --uri run refuses them
+STACK_FLAGS_GIVEN=() # --profile/--mongos/--journal-path/--oplog-size as given, in order: they shape the lab's own stack, so a --uri run refuses them
 VERB=""        # set by main: an experiment with --uri takes any --engine label
 REST_ARGS=()
 
@@ -165,6 +168,8 @@ parse_common_flags() {
       --profile=*) PROFILE=${1#*=}; STACK_FLAGS_GIVEN+=(--profile); shift ;;
       --journal-path) require_value "$1" "${2:-}"; JOURNAL_PATH=$2; STACK_FLAGS_GIVEN+=(--journal-path); shift 2 ;;
       --journal-path=*) JOURNAL_PATH=${1#*=}; STACK_FLAGS_GIVEN+=(--journal-path); shift ;;
+      --oplog-size) require_value "$1" "${2:-}"; OPLOG_SIZE_MB=$2; STACK_FLAGS_GIVEN+=(--oplog-size); shift 2 ;;
+      --oplog-size=*) OPLOG_SIZE_MB=${1#*=}; STACK_FLAGS_GIVEN+=(--oplog-size); shift ;;
       --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; STACK_FLAGS_GIVEN+=(--mongos); shift 2 ;;
       --mongos=*) MONGOS_COUNT=${1#*=}; STACK_FLAGS_GIVEN+=(--mongos); shift ;;
       --no-monitoring) MONITORING=0; shift ;;
@@ -207,6 +212,10 @@ parse_common_flags() {
     [[ $(engine_field "$ENGINE" journal_dir 2>/dev/null) != - ]] ||
       die_usage "--journal-path: the $ENGINE engine has no journal directory of its own to move (engines table journal_dir: -)"
   fi
+  # mongod takes any whole --oplogSize above 0 (mongo src/mongo/db/mongod_options.cpp
+  # storeMongodOptions); seven digits (up to ~9.5 TB) keep a typo from asking for more than a disk.
+  [[ " ${STACK_FLAGS_GIVEN[*]} " != *" --oplog-size "* || $OPLOG_SIZE_MB =~ ^[1-9][0-9]{0,6}$ ]] ||
+    die_usage "--oplog-size must be a whole number of MB, 1-9999999 (got '$OPLOG_SIZE_MB')"
   [[ $MONGOS_COUNT =~ ^[1-3]$ ]] || die_usage "--mongos must be 1, 2 or 3 (got '$MONGOS_COUNT')"
   [[ $HOST_VIEW =~ ^(auto|host|host-private|desktop-vm)$ ]] || die_usage "--host-view must be auto, host, host-private or desktop-vm (got '$HOST_VIEW')"
   export DRY_RUN
@@ -285,12 +294,16 @@ main() {
       ;;
     resync) verb_resync "${REST_ARGS[@]}" ;;
     smoke) verb_smoke "${REST_ARGS[@]}" ;;
-    k8s) verb_k8s "${REST_ARGS[@]}" ;;
+    k8s)
+      [[ -z $OPLOG_SIZE_MB ]] || die_usage "--oplog-size sizes the oplog of the Compose stack this lab starts, not of a Kubernetes cluster's"
+      verb_k8s "${REST_ARGS[@]}"
+      ;;
     *)
       # Any experiments/NAME.yaml is a verb: an experiment is its file, no list to edit here.
       experiment_exists "$verb" || die_usage "unknown verb '$verb'$(verb_hint "$verb")"
       # --on k8s: the loader runs as pods on a Kubernetes cluster (k8s/loaders.sh)
       if rest_has --on; then
+        [[ -z $OPLOG_SIZE_MB ]] || die_usage "--oplog-size sizes the oplog of the Compose stack this lab starts, not of a Kubernetes cluster's"
         k8s_load; k8s_run_experiment "$verb" "${REST_ARGS[@]}"
         return
       fi

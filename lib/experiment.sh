@@ -324,14 +324,15 @@ verb_experiment() {
     die_usage "--password-file and --username go with --uri (the stack's loader uses the stack's own secret)"
   fi
   [[ -z $uri || -z $via ]] || die_usage "--via chooses where the stack's loader connects; with --uri the URI says it"
-  # --profile, --mongos and --journal-path (run.sh's STACK_FLAGS_GIVEN, in the order given) shape
-  # the stack this lab starts: with --uri they would be dropped, recorded nowhere, so the first is
-  # refused.
+  # --profile, --mongos, --journal-path and --oplog-size (run.sh's STACK_FLAGS_GIVEN, in the order
+  # given) shape the stack this lab starts: with --uri they would be dropped, recorded nowhere, so
+  # the first is refused.
   if [[ -n $uri ]]; then
     case ${STACK_FLAGS_GIVEN[0]:-} in
       --profile) die_usage "--profile does not apply to --uri: it sizes the cluster this lab starts, and the one at --uri has its own (describe it with --label, e.g. --label platform=aws-m5.large)" ;;
       --mongos) die_usage "--mongos does not apply to --uri: it sets how many routers this lab starts; name the routers to use in the URI" ;;
       --journal-path) die_usage "--journal-path does not apply to --uri: it places the journals of the cluster this lab starts" ;;
+      --oplog-size) die_usage "--oplog-size does not apply to --uri: it sizes the oplog of the cluster this lab starts (the loader records the one at --uri from the server)" ;;
     esac
   fi
   # the stack's loader writes into the checkout's results/, mounted in its container
@@ -457,6 +458,8 @@ experiment_in_stack() {
   args+=(--profile "$PROFILE")
   # Where the shard members' journals are (--journal-path), for summary.json storage.journal_path.
   [[ -z $JOURNAL_PATH ]] || args+=(--journal-path "$JOURNAL_PATH")
+  # The shard members' --oplogSize when --oplog-size set it, for summary.json storage.oplog_mb.
+  [[ -z $OPLOG_SIZE_MB ]] || args+=(--oplog-size "$OPLOG_SIZE_MB")
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
   local since rc=0

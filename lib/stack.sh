@@ -80,7 +80,7 @@ LAB_UID=$(id -u)
 LAB_GID=$(id -g)
 LAB_SHELL=$(engine_field "$ENGINE" shell)
 LAB_DATA_CACHE_GB_WHOLE=$(stack_whole_gb "$(profile_field "$PROFILE" data_cache_gb)")
-LAB_OPLOG_MB=$(stack_oplog_mb "$ENGINE" "$PROFILE")
+LAB_OPLOG_MB=${OPLOG_SIZE_MB:-$(stack_oplog_mb "$ENGINE" "$PROFILE")}
 LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
 LAB_LOADER_DEPS=$(loader_deps_source)
 ENV
@@ -114,6 +114,24 @@ stack_oplog_mb() {
     return 0
   fi
   awk -v s="$share" -v g="$(profile_field "$2" data_cache_gb)" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
+}
+
+# stack_oplog_size_check: refuse (usage error, one line) an --oplog-size the stack cannot start
+# with: on an engine whose oplog lives in its cache flag's store (inMemory) one that leaves the
+# data no room there, and one that a fault's kept --oplogSize (LAB_SHARD_EXTRA_ARGS, below) would
+# silently replace in compose/cluster.yml.
+stack_oplog_size_check() {
+  [[ -n ${OPLOG_SIZE_MB:-} ]] || return 0
+  local share store_mb kept
+  share=$(engine_field "$ENGINE" oplog_share)
+  if [[ -n $share && $share != - ]]; then
+    store_mb=$(awk -v g="$(profile_field "$PROFILE" data_cache_gb)" 'BEGIN { printf "%d", g * 1024 + 0.5 }')
+    ((OPLOG_SIZE_MB < store_mb)) ||
+      die_usage "--oplog-size $OPLOG_SIZE_MB: the $ENGINE engine keeps its oplog inside its $store_mb MB store (profile $PROFILE), which it would fill: give less than $store_mb (the lab's own is $(stack_oplog_mb "$ENGINE" "$PROFILE"))"
+  fi
+  kept=$(stack_shard_args)
+  [[ " $kept " != *" --oplogSize "* || " $kept " == *" --oplogSize $OPLOG_SIZE_MB "* ]] ||
+    die_usage "--oplog-size $OPLOG_SIZE_MB: the $ENGINE cluster was created by a fault with '$kept', which its members keep: './run.sh destroy --engine $ENGINE' first"
 }
 
 # The shard members' extra arguments a fault set (LAB_SHARD_EXTRA_ARGS), kept per engine: where
@@ -232,6 +250,7 @@ stack_member_mem_mb() {
 # profile's data_mem, naming the profiles where it fits.
 stack_memory_check() {
   local need limit cache beyond own p n l fits=()
+  stack_oplog_size_check # inMemory's oplog is memory too: checked wherever the member's memory is
   read -r need limit cache beyond own < <(stack_member_mem_mb "$ENGINE" "$PROFILE")
   ((need > limit)) || return 0
   for p in $(profile_names); do

@@ -94,6 +94,8 @@ function argv(opts, ...args) {
     # cgroup v1's never-binding write limit (lib/block-writes-limit.sh), never asked here
     BLOCK_WRITES_LIMIT_DISK=${JSON.stringify(o.blockWritesDisk)}
     SECRETS_ROOT=${JSON.stringify(secretsRoot)}
+    # ./run.sh --oplog-size (empty: the engines table's)
+    OPLOG_SIZE_MB=${JSON.stringify(o.oplogSizeMb ?? '')}
     STACK_EXTRA_ENV=(${o.extraEnv.map((e) => JSON.stringify(e)).join(' ')})
     ${o.stack ? '' : `stack_files() { local f; for f in ${files}; do printf -- '-f\\n%s\\n' "$f"; done; }`}
     secrets_ensure 2>/dev/null
@@ -425,6 +427,18 @@ test('inmemory members: --oplogSize is the table\'s share of the profile\'s --in
     const fault = render({ engine: eng.engine, extraEnv: ['LAB_SHARD_EXTRA_ARGS=--oplogSize 16'] }).model;
     for (const m of SHARD) assert.deepEqual(optionValues(mongodArgs(fault.services[m]), '--oplogSize'), ['16'], `${eng.engine} ${m} with a fault's oplog`);
   }
+});
+
+// ./run.sh --oplog-size MB (seeds/004's MMAPv1 default oplog, some 3.5-4 GB): every shard member
+// starts with that --oplogSize in place of the table's, once; config servers and routers take none.
+test('--oplog-size: every shard member\'s one --oplogSize is the given size, for every engine', () => {
+  for (const eng of ENGINES) {
+    const { model } = render({ engine: eng.engine, profile: 'seed2013', oplogSizeMb: '200' });
+    for (const m of SHARD) assert.deepEqual(optionValues(mongodArgs(model.services[m]), '--oplogSize'), ['200'], `${eng.engine} ${m}`);
+    for (const m of [...CFG, ...mongosList(1)]) assert.doesNotMatch(model.services[m].command[0], /oplogSize/, `${eng.engine} ${m}`);
+  }
+  const { model } = render({ engine: 'mmapv1', profile: 'seed2013', oplogSizeMb: '3800' });
+  for (const m of SHARD) assert.deepEqual(optionValues(mongodArgs(model.services[m]), '--oplogSize'), ['3800'], `mmapv1 ${m}`);
 });
 
 // an image built for one platform only says so to Compose (engines.tsv

@@ -232,6 +232,8 @@ function parse(argv) {
     shareOf: v['share-of'] !== undefined ? parseCount('--share-of', v['share-of'], 1, 99) : 1,
     profile: label('--profile', v.profile),
     journalPath: v['journal-path'],
+    // mongod takes any --oplogSize above 0 (mongo src/mongo/db/mongod_options.cpp storeMongodOptions)
+    oplogMb: v['oplog-size'] !== undefined ? parseCount('--oplog-size', v['oplog-size'], 1, 9999999) : undefined,
     uri: v.uri,
     username: v.username ?? 'root',
     passwordFile: v['password-file'],

@@ -11,7 +11,7 @@
 //   group, arg, help    the --help section (Connection, Workload, Output), the value's name, the text
 //   runsh: true         ./run.sh shows it as the loader does
 //          'uri'        ./run.sh shows it for --uri runs only (the stack's loader has it from the stack)
-//          false        ./run.sh sets it itself (its own --engine, --profile, --journal-path; the
+//          false        ./run.sh sets it itself (its own --engine, --profile, --journal-path, --oplog-size; the
 //                       stack's metrics address, Grafana, image digests, experiments folder)
 //   file: (config)      the value an experiment file gives, as text: the defaults column reads every
 //                       experiment that takes the flag (kinds/index.js flagsOf for the workload flags)
@@ -51,6 +51,7 @@ const COMMON_FLAGS = [
   { group: 'Output', flag: '--wide', type: 'boolean', arg: '', runsh: true, help: 'the --repeat group table with fastest, median and slowest docs/s and MB/s too (default: their medians, within 120 columns)' },
   { group: 'Output', flag: '--profile', arg: 'NAME', runsh: false, help: "the lab resource profile, recorded in summary.json (./run.sh passes it)" },
   { group: 'Output', flag: '--journal-path', arg: 'PATH', runsh: false, help: "where ./run.sh put each shard member's journal (PATH/<member>, its own disk: seeds/000), recorded in summary.json storage.journal_path" },
+  { group: 'Output', flag: '--oplog-size', arg: 'MB', runsh: false, help: "the --oplogSize ./run.sh started the shard members with (its --oplog-size), recorded in summary.json storage.oplog_mb in place of the engines table's" },
   { group: 'Output', flag: '--label', multiple: true, arg: 'KEY=VALUE', runsh: true, help: 'a label of your own, recorded in summary.json "labels" (repeatable; e.g. --label platform=aws-m5.large --label os=ubuntu-24.04); ./run.sh report --by KEY compares along it' },
   { group: 'Output', flag: '--experiments-dir', arg: 'DIR', runsh: false, help: 'where NAME.yaml is looked up', dflt: '<checkout>/experiments' },
   { group: 'Output', flag: '--image', multiple: true, arg: 'NAME=REF', runsh: false, help: 'record which image ran NAME (repeatable; ./run.sh passes the engine image\'s digest), copied into summary.json "images"' },

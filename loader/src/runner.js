@@ -204,7 +204,7 @@ class Run {
     this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn: this.conn, log: this.log,
       reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
     // Oplog, preallocation, the image's platform against the host's (src/storage-facts.js).
-    this.storage = storageFacts({ row: label.row, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile, journalPath: opts.journalPath });
+    this.storage = storageFacts({ row: label.row, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile, journalPath: opts.journalPath, oplogMb: opts.oplogMb });
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
     // The server's side of the run: each member once a second, its own connections, from here to

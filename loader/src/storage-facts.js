@@ -17,6 +17,8 @@
 //                     lab's stack (./run.sh passes --profile), where the loader shares the Docker
 //                     host with the members; null for --uri runs against a server elsewhere;
 //   journal_path      ./run.sh --journal-path: the shard members' journals on PATH/<member>.
+// oplogMb: ./run.sh --oplog-size MB, the --oplogSize it started the shard members with in place of
+// the table's (seeds/004's MMAPv1 default oplog, some 3.5-4 GB): storage.oplog_mb records it.
 const os = require('node:os');
 const { readTable, oplogMbFor } = require('../../common/tables');
 
@@ -28,12 +30,13 @@ const DOCKER_ARCH = { x64: 'amd64', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le'
 // storageFacts({ row, description, repoRoot, arch }) -> summary.json storage (null fields where
 // neither the table nor the server says). row: the run's engines-table row (src/engine-label.js
 // engineLabel chooses it once per run), null when it is none of them.
-function storageFacts({ row, description, repoRoot, inStack, profile = null, journalPath = null, arch = process.arch, platform = os.platform() }) {
+function storageFacts({ row, description, repoRoot, inStack, profile = null, journalPath = null, oplogMb = null, arch = process.arch, platform = os.platform() }) {
   let profileRow = null;
   try {
     if (profile) profileRow = readTable('profiles', repoRoot).find((p) => p.profile === profile) || null;
   } catch { /* no profiles table: the profile's store is not known */ }
-  const oplog = row ? oplogMbFor(row, profileRow) : null;
+  const table = row ? oplogMbFor(row, profileRow) : null;
+  const oplog = table && oplogMb != null ? { ...table, oplog_mb: oplogMb } : table;
   const imagePlatform = row ? row.platform : null;
   const reported = description && description.server ? description.server.oplog_mb ?? null : null;
   return {

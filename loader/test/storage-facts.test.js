@@ -57,6 +57,19 @@ test('--journal-path (./run.sh passes it in the stack): summary.json storage.jou
   assert.equal(runsOf(results, 'experiment2', 'wiredtiger').at(-1).storage.journal_path, null);
 });
 
+test('--oplog-size (./run.sh passes its own): summary.json storage.oplog_mb in place of the table\'s; 0 refused', async () => {
+  await runOn('mongod-4.0-mmapv1-replset', ['--engine', 'mmapv1', '--profile', 'seed2013', '--oplog-size', '3800']);
+  const s = runsOf(results, 'experiment2', 'mmapv1').at(-1).storage;
+  assert.equal(s.oplog_mb, 3800);
+  assert.notEqual(s.oplog_mb, tables.engine('mmapv1').oplog_mb);
+  // inMemory: the share of the store is the given size's
+  const mem = storageFacts({ row: tables.engine('inmemory'), inStack: true, profile: 'laptop', oplogMb: 256 });
+  assert.deepEqual([mem.oplog_mb, mem.store_mb, mem.oplog_share_of_store], [256, 512, 0.5]);
+  const r = await runLoader(['experiment2', '--oplog-size', '0', '--results-dir', results]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--oplog-size/);
+});
+
 test('storageFacts: an amd64-only image on an arm64 host is emulated; a multi-arch one is not', () => {
   const rocks = storageFacts({ row: tables.engine('rocksdb'), inStack: true, arch: 'arm64', platform: 'linux' });
   assert.deepEqual([rocks.image_platform, rocks.host_platform, rocks.emulated], ['linux/amd64', 'linux/arm64', true]);

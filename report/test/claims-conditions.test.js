@@ -262,7 +262,7 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
   const shortRecords = root((d) => reps(d, { ...ex1, engine: 'mmapv1', points: { 'clients-1': 1000 }, parameters: W(10000000), step: () => stab([...Array(4)].map(() => dip('page_faults', 'x')), 30) }));
   const rocksDips = (hit, other) => root((d) => reps(d, { experiment: 'experiment2', extra: RS, engine: 'rocksdb', points: { 'clients-1': 1000 }, parameters: P(1000000), step: () => stab([...[...Array(hit)].map(() => dip('rocks_flush', 'x')), ...[...Array(other)].map(() => dip('checkpoint', 'x'))], 180) }));
   // the data directory per document, spread over the runs (or not recorded)
-  const storage = (rocks, spread, recorded = true, docs = 10000000) => root((d) => {
+  const storage = (rocks, spread, recorded = true, docs = 10000000, oplog = { oplog_mb_reported: 4096 }) => root((d) => {
     for (const [engine, bpd] of [['mmapv1', 1000], ['rocksdb', rocks]]) {
       let i = 0;
       reps(d, { ...ex1, engine, points: { 'clients-1': 1000 }, parameters: W(docs), step: () => ({}) });
@@ -271,7 +271,7 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
         const f = path.join(dir, run, 'summary.json');
         const s = JSON.parse(fs.readFileSync(f, 'utf8'));
         s.footprint = { end: { documents: 10000 }, ...(recorded ? { data_dir_bytes: { 'shard01-a': bpd * spread[i++ % spread.length] * 10000 } } : {}) };
-        s.storage = { oplog_mb_reported: 4096 }; // the seed's oplog: its du counted it
+        s.storage = oplog; // the seed's oplog by default: its du counted it
         fs.writeFileSync(f, JSON.stringify(s));
       }
     }
@@ -291,6 +291,11 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
     ['storage spread over both sides of the band', '004-storage', storage(500, [0.5, 1, 2]), 'inconclusive', 'why', /reaches both below and above the claimed 0\.40-0\.60/],
     ['storage over 2,000 documents: their preallocated files, not the seed\'s space', '004-storage', storage(160, [0.98, 1, 1.02], true, 2000), 'not comparable', 'missing', /scale: 2,000 docs, below the seed's 10,000,000/],
     ['no data directory recorded', '004-storage', storage(500, [1], false), 'not comparable', 'missing', /needs summary\.json footprint\.data_dir_bytes/],
+    // ./run.sh --oplog-size 3800 (the needs line): the size asked is the seed's; the member's own, when it
+    // reports one, decides (mongod keeps an oplog made before at its first size)
+    ['--oplog-size 3800, no size reported: the seed\'s oplog, judged', '004-storage', storage(500, [0.98, 1, 1.02], true, 10000000, { oplog_mb: 3800, oplog_mb_reported: null }), 'reproduced', 'why', /lies within/],
+    ['--oplog-size 3800 asked, 1,024 MB reported: not the seed\'s', '004-storage', storage(500, [0.98, 1, 1.02], true, 10000000, { oplog_mb: 3800, oplog_mb_reported: 1024 }), 'not comparable', 'missing', /oplog: 1,024 MB, below the seed's 3,500 MB/],
+    ['the lab\'s default 1 GB oplog: not the seed\'s', '004-storage', storage(500, [0.98, 1, 1.02], true, 10000000, { oplog_mb: 1024, oplog_mb_reported: null }), 'not comparable', 'missing', /oplog: 1,024 MB, below the seed's 3,500 MB/],
     ['the journal apart, noisy (000)', '000-journal-disk', disk('writeconcern', 'w:1+j', 2000, [0.3, 1, 3.3]), 'inconclusive', 'why', /the interval reaches/],
     ['the journal apart, noisy (001): the lab\'s figure only', '001-journal-disk', disk('journal', 'j:false', 1000, [0.5, 1, 2]), 'lab figure', 'why', /Windows junction/],
   ];

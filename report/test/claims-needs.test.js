@@ -35,6 +35,19 @@ test('every needs line parses against the real CLI (./run.sh --dry-run exits 0)'
   }
 });
 
+// a claim that needs the seed's oplog (conditions.oplog) asks for it: the lab's stacks start the
+// engines table's 1 GB, so a needs line without ./run.sh --oplog-size made a set it never judges
+test('a claim with an oplog condition: its needs lines start the members with an oplog of at least min_mb', () => {
+  const withOplog = CLAIMS.filter((c) => c.conditions?.oplog);
+  assert.ok(withOplog.length >= 2, 'the seeds/004 storage and stale-secondary claims carry one');
+  for (const c of withOplog) {
+    for (const line of c.needs) {
+      const mb = Number(/ --oplog-size (\d+)\b/.exec(line)?.[1]);
+      assert.ok(mb >= c.conditions.oplog.min_mb, `${c.id}: ${line} (needs --oplog-size >= ${c.conditions.oplog.min_mb})`);
+    }
+  }
+});
+
 test('a bad needs line fails the same check (the check can fail)', () => {
   const r = spawnSync('bash', [path.join(ROOT, 'run.sh'), 'compare', 'experiment2', '--engines', 'mmapv1,rocksdb', '--profile', 'seed2014', '--dry-run'], { cwd: ROOT, encoding: 'utf8' });
   assert.notEqual(r.status, 0);
