@@ -43,7 +43,7 @@ teardown() {
   assert_line "error: --repeat does not apply to --tool ycsb (run it again for another repetition)"
   lab experiment2 --tool ycsb --dry-run
   assert_failure 2
-  assert_output --partial "--tool ycsb runs YCSB's own workloads: experiment2 is not one"
+  assert_output --partial "--tool ycsb runs YCSB's own workloads (ycsb-a): experiment2 is not one"
   refute_called "* run *"
 }
 
