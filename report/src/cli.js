@@ -88,6 +88,17 @@ function missingLabel(by, runs) {
   return `${head}${list(shown)}${tail}`;
 }
 
+// unwrittenAdvice(code, inputs): what to do when the report folder cannot be written. --results-dir
+// alone also moves where the runs are read (it is both), so writing elsewhere is advised with the
+// folders just read named as RESULT_DIR: the same runs, the report under DIR. A full disk
+// (ENOSPC, EDQUOT: the quota) is said as such: making the folder writable would not help.
+function unwrittenAdvice(code, inputs) {
+  const quote = (p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
+  const elsewhere = `write it elsewhere with --results-dir DIR ${inputs.map(quote).join(' ')} (the same runs read)`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `its disk is full: free space there, or ${elsewhere}`;
+  return `make the folder writable, or ${elsewhere}`;
+}
+
 const { capacityReport, capacityText } = require('./capacity');
 const { serverSide, serverSideText, seriesOf } = require('./server-side');
 const { claimsReport } = require('./claims');
@@ -149,7 +160,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     }
     io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side) + steadinessText(report.steadiness));
     if (unwritten) {
-      io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${unwritten.code}: ${unwritten.syscall || 'write'} ${unwritten.path || ''}): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
+      io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${[`${unwritten.code}:`, unwritten.syscall || 'write', unwritten.path].filter(Boolean).join(' ')}): the summary above was not saved; ${unwrittenAdvice(unwritten.code, opts.inputs)}\n`);
       return 1;
     }
     return 0;
