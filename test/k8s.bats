@@ -325,10 +325,26 @@ k8s_bundle() {
   done
   lab experiment2 --engine k8s-wt --on k8s --loaders 2 --clients 2 --registry r --sla p99=10ms
   assert_failure 2
-  assert_line --index 0 "error: --sla searches the rate of one loader: run it with --loaders 1 (--loaders 2 would run 2 searches, each on its own)"
+  assert_line --index 0 "error: --sla searches one loader's rate: run it with --loaders 1 (--loaders 2 would run 2 searches, each on its own)"
   lab experiment2 --engine k8s-upstream --on k8s --registry r
   assert_failure 2
   assert_line --index 0 --partial "error: engine 'k8s-upstream' runs mongo:8.0"
+  [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
+}
+
+@test "experiment --on k8s --loaders N: each refusal one line within 120 columns; gridfs is told --loaders 1, not --clients" {
+  ln -s "$REPO/loader" "$LAB/loader"
+  local args
+  for args in "experiment2 --loaders 99" "experiment2 --loaders 3 --clients 4" "ycsb-a --loaders 3 --threads 4" \
+    "experiment2 --loaders 99 --clients 99 --sla p99=10ms" "gridfs --loaders 2"; do
+    # shellcheck disable=SC2086  # words on purpose
+    lab $args --engine k8s-wt --on k8s --registry r
+    assert_failure 2
+    [[ ${lines[0]} == error:* ]] || fail "'$args': $output"
+    [[ ${#lines[0]} -le 120 && ${lines[1]:-} != " "* ]] || fail "'$args': over 120 columns or wrapped: $output"
+  done
+  assert_line --index 0 "error: --loaders 2: gridfs runs one upload stream, then one download stream: they do not split; run it with --loaders 1"
+  refute_output --partial -- "--clients"
   [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
 }
 
