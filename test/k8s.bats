@@ -120,6 +120,33 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
 }
 
+@test "k8s up: --storage-size outside 1Gi..64Ti or not a quantity, --storage-class not a DNS subdomain: refused, no manifest" {
+  local args want words
+  while IFS='|' read -r args want; do
+    # the case's words; \x20 in one is a space within it
+    read -r -a words <<<"$args"
+    lab k8s up --engine k8s-wt --registry r --dry-run "${words[@]//\\x20/ }"
+    assert_failure 2
+    assert_line --index 0 "error: $want"
+    [[ ${#lines[0]} -le 120 ]] || fail "over 120 columns: ${lines[0]}"
+    refute_output --partial "storage:"
+  done <<'CASES'
+--storage-size 99999999999Ti|--storage-size must be between 1Gi and 64Ti (got '99999999999Ti'): each member's volume holds its data
+--storage-size 500Mi|--storage-size must be between 1Gi and 64Ti (got '500Mi'): each member's volume holds its data
+--storage-size 20GB|--storage-size must be a size like 20Gi (a Kubernetes quantity: Mi, Gi, Ti or M, G, T; got '20GB')
+--storage-size 0.0Gi|--storage-size must be more than zero (got '0.0Gi'): each member's volume holds its data
+--storage-class a\x20b|--storage-class 'a b' is not a StorageClass name (a-z, 0-9, '-', '.'; kubectl get storageclass)
+--storage-class Fast|--storage-class 'Fast' is not a StorageClass name (a-z, 0-9, '-', '.'; kubectl get storageclass)
+--storage-class fast..ssd|--storage-class 'fast..ssd' is not a StorageClass name (a-z, 0-9, '-', '.'; kubectl get storageclass)
+CASES
+  [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
+  # a quantity Kubernetes takes, and a dotted class name, reach the PVC as given
+  lab k8s up --engine k8s-wt --registry r --dry-run --storage-size 1.5Ti --storage-class fast.ssd-1
+  assert_success
+  assert_output --partial "storage: 1.5Ti"
+  assert_output --partial "storageClassName: fast.ssd-1"
+}
+
 @test "k8s: bad input is one line, exit 2, nothing run" {
   local args
   for args in "up --engine k8s-wt" "up --engine k8s-wt --registry r --placement everywhere" \
