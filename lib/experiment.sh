@@ -354,9 +354,9 @@ verb_experiment() {
     # name the wrong problem for an experiment --tool ycsb cannot run at all. Those it runs are
     # named as the loader found them (kind-ycsb: bash reads no YAML).
     kind=${EXPERIMENT_FACTS[kind]:-}
-    local runs_ycsb=${EXPERIMENT_FACTS[kind-ycsb]:-none}
+    local runs_ycsb=${EXPERIMENT_FACTS[kind-ycsb]:-none} its="(its workload is $kind)"
     [[ -z $kind || $kind == ycsb ]] ||
-      die_usage "--tool ycsb runs YCSB's own workloads ($runs_ycsb): $name is not one (its workload is $kind): drop --tool"
+      die_usage "--tool ycsb runs YCSB's own workloads ($runs_ycsb): $name is not one $its: drop --tool"
     [[ -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
     [[ $DRY_RUN != 1 || -z $EXPERIMENT_CHECK_LINES ]] || printf '%s\n' "$EXPERIMENT_CHECK_LINES"
     # shellcheck source=lib/ycsb.sh

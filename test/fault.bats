@@ -498,12 +498,12 @@ NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
 @test "heal and resync with Compose missing: exit 1 saying so with the install hint, not 'not up'" {
   rule 'compose version*' 1 "docker: 'compose' is not a docker command."
   rule 'compose *' 125 'unknown flag: --project-directory'
-  local verb
+  local verb missing="error: Docker Compose v2 is missing ('docker compose version' failed): install the"
   for verb in "fault heal" "resync shard01-b"; do
     # shellcheck disable=SC2086  # words on purpose
     run "$W/lab.sh" $verb
     [ "$status" -eq 1 ]
-    [[ $output == *"error: Docker Compose v2 is missing ('docker compose version' failed): install the docker-compose-plugin package"* ]] ||
+    [[ $output == *"$missing docker-compose-plugin package"* ]] ||
       { echo "$verb: $output"; false; }
     [[ $output != *"not up"* ]]
   done
@@ -514,10 +514,11 @@ NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
 @test "fault heal --uri without the loader on this host and no Compose: one line saying Compose is missing" {
   rm "$W/loader/node_modules"
   rule 'compose version*' 1 "docker: 'compose' is not a docker command."
-  rule 'compose *' 125 'unknown flag: --project-directory\n\nUsage:  docker [OPTIONS] COMMAND [ARG...]\n\nA self-sufficient runtime for containers'
+  rule 'compose *' 125 'unknown flag: --project-directory\n\nUsage:  docker [OPTIONS] COMMAND [ARG...]\n\nA self-suff'
   run "$W/lab.sh" fault heal --uri mongodb://127.0.0.1:1/
   [ "$status" -eq 1 ]
-  [ "${lines[0]}" = "error: Docker Compose v2 is missing ('docker compose version' failed): install the docker-compose-plugin package; the standalone v1 'docker-compose' is not supported" ]
+  [ "${lines[0]}" = "error: Docker Compose v2 is missing ('docker compose version' failed): install the$(
+    ) docker-compose-plugin package; the standalone v1 'docker-compose' is not supported" ]
   [ "${#lines[@]}" -eq 1 ]
   [[ $(grep -c 'compose .* build' "$STUB_DOCKER_LOG") == 0 ]] # no image build was tried
 }
