@@ -352,10 +352,12 @@ verb_experiment() {
     EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
     # --tool ycsb runs only experiments of YCSB's own workloads (workload.type ycsb, as the
     # loader's check said): said first, whatever else was given: with --uri, "drop --uri" would
-    # name the wrong problem for an experiment --tool ycsb cannot run at all
+    # name the wrong problem for an experiment --tool ycsb cannot run at all. Those it runs are
+    # named as the loader found them (kind-ycsb: bash reads no YAML).
     kind=${EXPERIMENT_FACTS[kind]:-}
+    local runs_ycsb=${EXPERIMENT_FACTS[kind-ycsb]:-none} its="(its workload is $kind)"
     [[ -z $kind || $kind == ycsb ]] ||
-      die_usage "--tool ycsb runs YCSB's own workloads: $name is not one (its workload.type is $kind, not ycsb): drop --tool"
+      die_usage "--tool ycsb runs YCSB's own workloads ($runs_ycsb): $name is not one $its: drop --tool"
     [[ -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
     [[ $DRY_RUN != 1 || -z $EXPERIMENT_CHECK_LINES ]] || printf '%s\n' "$EXPERIMENT_CHECK_LINES"
     # shellcheck source=lib/ycsb.sh

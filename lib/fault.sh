@@ -74,6 +74,7 @@ fault_check() {
     info "note: node or loader/node_modules not found on this host: the fault process checks the $1 flags when it starts"
     return 0
   else
+    preflight_compose # the image build below printed docker's help without it
     fault_image
     out=$(fault_tool_probe check "$@" --engine "$ENGINE" 2>&1) || rc=$?
   fi
@@ -189,6 +190,9 @@ verb_fault() {
   [[ -n $scenario ]] || die_usage "fault needs a scenario (choose one of: $(fault_scenario_names | paste -sd' ' -))"
   shift
   fault_check "$scenario" "$@"
+  # Compose missing is said as such (a bad flag first, above): heal and resync, which never start
+  # the stack, called it "not up"
+  [[ $DRY_RUN == 1 ]] || preflight_compose
   fault_results_root
   fault_hooks before
   fault_keep_shard_args

@@ -34,8 +34,8 @@ k8s_flags_usage() {
   --placement MODE        dedicated (one member per node, nodes labelled lab.role=cfg|shard|
                           mongos|client|monitor), shared (any node) or auto (default: dedicated
                           when enough labelled nodes exist)
-  --storage-size SIZE     PVC size per member (default: 20Gi); --storage-class NAME (default: the
-                          cluster's default class)
+  --storage-size SIZE     PVC size per member, 1Gi to 64Ti (default: 20Gi); --storage-class NAME
+                          (default: the cluster's default class)
 USAGE
 }
 
@@ -60,10 +60,43 @@ k8s_parse_flags() {
   # RFC 1123 label: what Kubernetes accepts as a namespace name
   K8S_NAMESPACE=${K8S_NAMESPACE:-lab-$ENGINE}
   [[ $K8S_NAMESPACE =~ ^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$ ]] || die_usage "--namespace '$K8S_NAMESPACE' is not a Kubernetes namespace name (lower-case letters, digits, '-')"
-  [[ $K8S_STORAGE_SIZE =~ ^[0-9]+(Mi|Gi|Ti)$ ]] || die_usage "--storage-size must be like 20Gi (got '$K8S_STORAGE_SIZE')"
-  [[ ! $K8S_STORAGE_SIZE =~ ^0+[MGT]i$ ]] || die_usage "--storage-size must be more than zero (got '$K8S_STORAGE_SIZE'): each member's volume holds its data"
+  k8s_check_storage_size "$K8S_STORAGE_SIZE"
+  k8s_check_storage_class "$K8S_STORAGE_CLASS"
   [[ -z $K8S_REGISTRY || $K8S_REGISTRY =~ ^[A-Za-z0-9._:/-]+$ ]] || die_usage "--registry '$K8S_REGISTRY' is not a registry path"
   return 0
+}
+
+# k8s_check_storage_size SIZE: a member's PVC size, refused in one line before it reaches a manifest
+# unless it is a Kubernetes quantity of bytes (kubernetes/apimachinery pkg/api/resource/quantity.go,
+# type Quantity: <number><suffix>, binary Ki..Ei or decimal k..E; the lab takes the unsigned
+# numbers of those, without the exponent and milli forms) between 1Gi and 64Ti: below, a member's
+# own files alone (100 MB journal files, up to 200 MB of diagnostic data) fill it; above, the
+# largest single cloud volume (64 TiB) and surely a typo (99999999999Ti reached the manifests).
+k8s_check_storage_size() {
+  local size=$1 gib
+  [[ $size =~ ^([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$ ]] ||
+    die_usage "--storage-size must be a size like 20Gi (a Kubernetes quantity: Mi, Gi, Ti or M, G, T; got '$size')"
+  # the size in GiB (awk: no integer overflow for any length of digits)
+  gib=$(awk -v n="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" 'BEGIN {
+    split("Ki Mi Gi Ti Pi Ei", b, " "); split("k M G T P E", d, " ")
+    f = 1; for (i = 1; i <= 6; i++) { if (u == b[i]) f = 1024 ^ i; if (u == d[i]) f = 1000 ^ i }
+    printf "%.6f", n * f / 1024 ^ 3 }')
+  awk -v g="$gib" 'BEGIN { exit !(g > 0) }' ||
+    die_usage "--storage-size must be more than zero (got '$size'): each member's volume holds its data"
+  awk -v g="$gib" 'BEGIN { exit !(g >= 1 && g <= 64 * 1024) }' ||
+    die_usage "--storage-size must be between 1Gi and 64Ti (got '$size'): each member's volume holds its data"
+  return 0
+}
+
+# k8s_check_storage_class NAME: empty (the cluster's default class) or a StorageClass name, which
+# Kubernetes requires to be a DNS subdomain (RFC 1123; kubernetes/apimachinery
+# pkg/util/validation/validation.go IsDNS1123Subdomain: lower-case alphanumerics, '-' and '.',
+# each dot-separated part starting and ending alphanumeric, at most 253 characters).
+k8s_check_storage_class() {
+  local label='[a-z0-9]([-a-z0-9]*[a-z0-9])?' shown=$1
+  ((${#shown} <= 40)) || shown="${shown:0:37}..."
+  [[ -z $1 ]] || { ((${#1} <= 253)) && [[ $1 =~ ^$label(\.$label)*$ ]]; } ||
+    die_usage "--storage-class '$shown' is not a StorageClass name (a-z, 0-9, '-', '.'; kubectl get storageclass)"
 }
 
 # kube ARGS: kubectl on the chosen context; changes go through `run` (printed under --dry-run).

@@ -33,15 +33,22 @@ COMPOSE_VERSION=""
 DOCKER_MIN_MAJOR=20
 DOCKER_MIN_MINOR=10
 
-preflight_docker() {
+# preflight_compose: docker and its Compose v2 plugin are there (COMPOSE_VERSION: the version read),
+# else one line saying which is missing and how to install it. Alone, for a verb that uses Compose
+# on a running stack (fault heal, resync), where a failing `docker compose` read as "not up".
+preflight_compose() {
   command -v docker >/dev/null 2>&1 ||
     die_env "docker not found on PATH: install Docker Engine with the Compose v2 plugin (https://docs.docker.com/engine/install/)"
   local v
   if ! v=$(docker compose version --short 2>/dev/null); then
     die_env "Docker Compose v2 is missing ('docker compose version' failed): install the docker-compose-plugin package; the standalone v1 'docker-compose' is not supported"
   fi
-  v=${v#v}
-  COMPOSE_VERSION=$v
+  COMPOSE_VERSION=${v#v}
+}
+
+preflight_docker() {
+  preflight_compose
+  local v=$COMPOSE_VERSION
   if [[ $v =~ ^([0-9]+)\.([0-9]+) ]] &&
     ((BASH_REMATCH[1] < 2 || (BASH_REMATCH[1] == 2 && BASH_REMATCH[2] < COMPOSE_MIN_MINOR))); then
     die_env "Docker Compose $v is too old: the lab needs 2.$COMPOSE_MIN_MINOR or newer (upgrade the docker-compose-plugin package)"

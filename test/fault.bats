@@ -493,6 +493,36 @@ NETEM_PROBE='run --rm --network none --cap-add NET_ADMIN lab-netem:local probe'
   [[ $output == *"the inmemory stack is not up"*"./run.sh up --engine inmemory"* ]]
 }
 
+# Compose missing was blamed on the stack: heal and resync never start it, and their first probe
+# (docker compose ps) failed as "no member running". Said as Compose missing, with the install hint.
+@test "heal and resync with Compose missing: exit 1 saying so with the install hint, not 'not up'" {
+  rule 'compose version*' 1 "docker: 'compose' is not a docker command."
+  rule 'compose *' 125 'unknown flag: --project-directory'
+  local verb missing="error: Docker Compose v2 is missing ('docker compose version' failed): install the"
+  for verb in "fault heal" "resync shard01-b"; do
+    # shellcheck disable=SC2086  # words on purpose
+    run "$W/lab.sh" $verb
+    [ "$status" -eq 1 ]
+    [[ $output == *"$missing docker-compose-plugin package"* ]] ||
+      { echo "$verb: $output"; false; }
+    [[ $output != *"not up"* ]]
+  done
+}
+
+# Without Node.js here the fault's flags are checked in the fault tool's image: its build, with
+# no Compose, printed docker's whole help (96 lines) and then "building ... failed".
+@test "fault heal --uri without the loader on this host and no Compose: one line saying Compose is missing" {
+  rm "$W/loader/node_modules"
+  rule 'compose version*' 1 "docker: 'compose' is not a docker command."
+  rule 'compose *' 125 'unknown flag: --project-directory\n\nUsage:  docker [OPTIONS] COMMAND [ARG...]\n\nA self-suff'
+  run "$W/lab.sh" fault heal --uri mongodb://127.0.0.1:1/
+  [ "$status" -eq 1 ]
+  [ "${lines[0]}" = "error: Docker Compose v2 is missing ('docker compose version' failed): install the$(
+    ) docker-compose-plugin package; the standalone v1 'docker-compose' is not supported" ]
+  [ "${#lines[@]}" -eq 1 ]
+  [[ $(grep -c 'compose .* build' "$STUB_DOCKER_LOG") == 0 ]] # no image build was tried
+}
+
 @test "heal: the process asks bash for the Docker facts (probes) and its cleanup; its up/netem requests run" {
   rule '*ps --services --status running*' 0 'shard01-a\nshard01-b\nmongos'
   rule '*fault-tool run heal --engine wiredtiger' 0 '@lab-docker\t1\tstopped-members\n@lab-docker\t2\tnetem-image\n@lab-docker\t3\trm-fault-load\n@lab-docker\t4\tup\tshard01-c\n@lab-docker\t5\tnetem-heal\tshard01-a\nverdict: PASS: healed'

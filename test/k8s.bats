@@ -120,6 +120,33 @@ applied() { cat "$STUB_KUBECTL_STDIN"/*.yaml 2>/dev/null; }
   [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
 }
 
+@test "k8s up: --storage-size not a quantity in 1Gi..64Ti, --storage-class not a DNS subdomain: refused, no manifest" {
+  local args want words
+  while IFS='|' read -r args want; do
+    # the case's words; \x20 in one is a space within it
+    read -r -a words <<<"$args"
+    lab k8s up --engine k8s-wt --registry r --dry-run "${words[@]//\\x20/ }"
+    assert_failure 2
+    assert_line --index 0 --partial "error: $want"
+    [[ ${#lines[0]} -le 120 ]] || fail "over 120 columns: ${lines[0]}"
+    refute_output --partial "storage:"
+  done <<'CASES'
+--storage-size 99999999999Ti|--storage-size must be between 1Gi and 64Ti (got '99999999999Ti'): each member's
+--storage-size 500Mi|--storage-size must be between 1Gi and 64Ti (got '500Mi'): each member's volume holds its data
+--storage-size 20GB|--storage-size must be a size like 20Gi (a Kubernetes quantity: Mi, Gi, Ti or M, G, T; got '20GB')
+--storage-size 0.0Gi|--storage-size must be more than zero (got '0.0Gi'): each member's volume holds its data
+--storage-class a\x20b|--storage-class 'a b' is not a StorageClass name (a-z, 0-9, '-', '.'; kubectl get storageclass)
+--storage-class Fast|--storage-class 'Fast' is not a StorageClass name (a-z, 0-9, '-', '.'; kubectl get storageclass)
+--storage-class fast..ssd|--storage-class 'fast..ssd' is not a StorageClass name (a-z, 0-9, '-', '.';
+CASES
+  [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
+  # a quantity Kubernetes takes, and a dotted class name, reach the PVC as given
+  lab k8s up --engine k8s-wt --registry r --dry-run --storage-size 1.5Ti --storage-class fast.ssd-1
+  assert_success
+  assert_output --partial "storage: 1.5Ti"
+  assert_output --partial "storageClassName: fast.ssd-1"
+}
+
 @test "k8s: bad input is one line, exit 2, nothing run" {
   local args
   for args in "up --engine k8s-wt" "up --engine k8s-wt --registry r --placement everywhere" \
@@ -325,10 +352,28 @@ k8s_bundle() {
   done
   lab experiment2 --engine k8s-wt --on k8s --loaders 2 --clients 2 --registry r --sla p99=10ms
   assert_failure 2
-  assert_line --index 0 "error: --sla searches the rate of one loader: run it with --loaders 1 (--loaders 2 would run 2 searches, each on its own)"
+  assert_line --index 0 "error: --sla searches one loader's rate: run it with --loaders 1$(
+    ) (--loaders 2 would run 2 searches, each on its own)"
   lab experiment2 --engine k8s-upstream --on k8s --registry r
   assert_failure 2
   assert_line --index 0 --partial "error: engine 'k8s-upstream' runs mongo:8.0"
+  [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
+}
+
+@test "--on k8s --loaders N: each refusal one line in 120 columns; gridfs is told --loaders 1, not --clients" {
+  ln -s "$REPO/loader" "$LAB/loader"
+  local args
+  for args in "experiment2 --loaders 99" "experiment2 --loaders 3 --clients 4" "ycsb-a --loaders 3 --threads 4" \
+    "experiment2 --loaders 99 --clients 99 --sla p99=10ms" "gridfs --loaders 2"; do
+    # shellcheck disable=SC2086  # words on purpose
+    lab $args --engine k8s-wt --on k8s --registry r
+    assert_failure 2
+    [[ ${lines[0]} == error:* ]] || fail "'$args': $output"
+    [[ ${#lines[0]} -le 120 && ${lines[1]:-} != " "* ]] || fail "'$args': over 120 columns or wrapped: $output"
+  done
+  assert_line --index 0 "error: --loaders 2: gridfs runs one upload stream, then one download stream: they do not$(
+    ) split; run it with --loaders 1"
+  refute_output --partial -- "--clients"
   [[ ! -s $STUB_KUBECTL_LOG && ! -s $STUB_DOCKER_LOG ]] || fail "something ran: $(kcalls) $(calls)"
 }
 

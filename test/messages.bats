@@ -10,7 +10,8 @@ setup() { setup_lab_with_loader; }
 @test "experiment2 --tool ycsb: --tool ycsb runs YCSB's own workloads, ycsb-a (not 'drop --uri'), exit 2" {
   lab experiment2 --tool ycsb --uri mongodb://127.0.0.1:1/
   assert_failure 2
-  assert_output --partial "error: --tool ycsb runs YCSB's own workloads: experiment2 is not one (its workload.type is read_update, not ycsb): drop --tool"
+  assert_output --partial "error: --tool ycsb runs YCSB's own workloads (ycsb-a): experiment2 is not one$(
+    ) (its workload is read_update): drop --tool"
   refute_output --partial "drop --uri"
   lab experiment2 --tool ycsb
   assert_failure 2

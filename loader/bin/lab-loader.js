@@ -61,7 +61,7 @@ async function main(argv) {
       const lines = require('../src/catalog').settingsLines(loaded.config.workload.type, loaded.settings);
       if (lines) process.stdout.write(`${lines}\n`); // the kind's own settings and their sources
       // what ./run.sh needs of the experiment: its facts and the kind's stack hooks
-      process.stdout.write(`${require('../src/stack-requests').requestLines(loaded).join('\n')}\n`);
+      process.stdout.write(`${require('../src/stack-requests').requestLines(loaded, opts.experimentsDir).join('\n')}\n`);
       return 0;
     }
     return await require('../src/repeat').runRepeated(opts);

@@ -118,7 +118,7 @@ function load(opts) {
   if (config.sla) slaClients(config, kind, opts);
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
-  if (opts.shareOf > 1) config.workload.clients = shareOf(config.workload.clients, opts.shareOf, opts.clients ? '--clients' : 'workload.clients');
+  if (opts.shareOf > 1) config.workload.clients = shareOf(config.workload.clients, opts.shareOf, kind, clientsFrom(opts));
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
     config.workload.clients.every((c) => Number.isInteger(c) && c >= CLIENTS.min && c <= CLIENTS.max), `workload.clients: list of whole numbers ${CLIENTS.min}..${CLIENTS.max}`);
   // smoke: the flags ./run.sh smoke runs the experiment with, at a tiny scale (check prints them).
@@ -151,14 +151,21 @@ function kindSettings(kind, doc, opts, file, notHere) {
   }));
 }
 
-// shareOf(steps, n, from) -> each step's clients / n: this loader's share when n loaders run the
-// experiment together (--share-of; ./run.sh NAME --on k8s --loaders N), so that they run the
-// steps asked for between them and the report merges their runs as one.
-function shareOf(steps, n, from) {
-  if (steps.some((c) => !Number.isInteger(c) || c % n !== 0)) {
-    throw new UsageError(`--loaders ${n}: every client step must be a multiple of ${n}, each loader running an equal share (${from} is ${steps.join(',')}; give --clients, e.g. --clients ${n * 2},${n * 4})`);
-  }
-  return steps.map((c) => c / n);
+// shareOf(steps, n, kind, from) -> each step's clients / n: this loader's share when n loaders run
+// the experiment together (--share-of; ./run.sh NAME --on k8s --loaders N), so that they run the
+// steps asked for between them and the report merges their runs as one. Refused in one line within
+// 120 columns ('error: ' included; the step list cut), advising the flag the kind takes its client
+// steps by (ycsb: --threads), or --loaders 1 for a kind that takes none (gridfs: fixedClients).
+// clientsFrom(opts): where the client steps came from, for a message: the flag given, or the file.
+const clientsFrom = (opts) => (opts.clients ? '--clients' : opts.kindArgs?.['--threads'] !== undefined ? '--threads' : 'workload.clients');
+
+function shareOf(steps, n, kind, from) {
+  if (steps.every((c) => Number.isInteger(c) && c % n === 0)) return steps.map((c) => c / n);
+  if (kind.fixedClients) throw new UsageError(`--loaders ${n}: ${kind.name} runs ${kind.fixedClients}: they do not split; run it with --loaders 1`);
+  const flag = flagsOf(kind).includes('--threads') ? '--threads' : '--clients';
+  const given = steps.join(',');
+  const shown = given.length > 10 ? `${given.slice(0, 8).replace(/,[^,]*$/, '')},...` : given;
+  throw new UsageError(`--loaders ${n}: ${from} ${shown} does not divide by ${n}, one share per loader (e.g. ${flag} ${n * 2},${n * 4})`);
 }
 
 // slaClients: --sla searches over offered rates on an open loop whose steps last --duration; a

@@ -4,7 +4,10 @@
 // fact and per stack hook, which lib/experiment.sh reads (experiment_loader_check); bash never
 // parses YAML, so any style the loader accepts works through ./run.sh.
 //   @lab-fact<TAB>KEY<TAB>VALUE   kind (workload.type), database, clients (each step's client
-//                                 count, space-separated), smoke (the file's smoke: flags)
+//                                 count, space-separated), smoke (the file's smoke: flags),
+//                                 kind-ycsb (the experiments of the folder whose workload.type is
+//                                 ycsb, space-separated: those --tool ycsb runs, named when it is
+//                                 given another; 'none' when there is none)
 //   @lab-docker<TAB>0<TAB>OP...   a stack hook the kind asks for (its hooks(config)): a request
 //                                 line of the fault tool's protocol (faults/protocol.js), an op of
 //                                 kind hook in faults/docker-ops.tsv, performed by bash by name
@@ -13,10 +16,26 @@ const { kind } = require('./kinds');
 
 const FACT = '@lab-fact';
 
-// factLines({ config, smoke }) -> lines; a value never holds a tab or a newline (they split lines).
-function factLines({ config, smoke }) {
+// ofKind(type, dir): the experiments of folder dir whose file loads with workload.type type (a
+// file that does not load is no candidate: it says why when it is run or checked).
+function ofKind(type, dir) {
+  const { list, load } = require('./config');
+  return list(dir).filter((name) => {
+    try {
+      return load({ experiment: name, experimentsDir: dir, kindArgs: {} }).config.workload.type === type;
+    } catch {
+      return false;
+    }
+  });
+}
+
+// factLines({ config, smoke }, dir) -> lines; a value never holds a tab or a newline (they split
+// lines). dir: the experiments folder, for kind-ycsb.
+function factLines({ config, smoke }, dir) {
   const facts = [['kind', config.workload.type], ['database', config.database], ['clients', config.workload.clients.join(' ')]];
   if (smoke) facts.push(['smoke', smoke]);
+  // --tool ycsb on another kind is refused by ./run.sh, which reads no YAML: the loader names them
+  if (config.workload.type !== 'ycsb') facts.push(['kind-ycsb', ofKind('ycsb', dir).join(' ') || 'none']);
   return facts.map(([k, v]) => [FACT, k, String(v).replace(/[\t\r\n]+/g, ' ')].join('\t'));
 }
 
@@ -30,6 +49,7 @@ function hookLines(config) {
   });
 }
 
-const requestLines = (loaded) => [...factLines(loaded), ...hookLines(loaded.config)];
+// requestLines(loaded, dir): the lines `check` prints for ./run.sh (dir: the experiments folder).
+const requestLines = (loaded, dir) => [...factLines(loaded, dir), ...hookLines(loaded.config)];
 
 module.exports = { requestLines, FACT };

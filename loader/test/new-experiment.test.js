@@ -87,6 +87,8 @@ test('check: the run\'s own validation, nothing connects; ranges refused in one 
   assert.equal(ok.stderr, '');
   assert.deepEqual(ok.stdout.split('\n').filter((l) => l && !l.startsWith('@lab-fact\t')), []);
   assert.match(ok.stdout, /^@lab-fact\tclients\t1 4$/m);
+  // the experiments --tool ycsb runs, which ./run.sh names when it is given another (it reads no YAML)
+  assert.match(ok.stdout, /^@lab-fact\tkind-ycsb\tycsb-a$/m);
   for (const [args, re] of [
     [['experiment2', '--clients', '1001', '--workers', '999'], /^error: --clients: 1001 is out of range 1\.\.1000$/],
     [['experiment2', '--workers', '999'], /^error: --workers: 999 is out of range 1\.\.256$/],

@@ -66,6 +66,39 @@ function parse(argv) {
   return { help: Boolean(o.help), by: o.by, wide: o.wide, experiments: o.experiment, engines: o.engine, since, resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
 }
 
+// Every line the report prints fits 120 columns, its 'lab-report: ' prefix included.
+const WIDTH = 120;
+const PREFIX = 'lab-report: ';
+
+// cut(text, max): text, or its first max-3 characters and '...' (a name the user typed, kept short).
+const cut = (text, max) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
+
+// missingLabel(by, runs): --by names a label no run carries: one line within WIDTH naming the
+// labels the runs do carry, as many as fit, then how many more (runs labelled by many keys made
+// it 200 columns and more), and the built-in dimensions.
+function missingLabel(by, runs) {
+  const found = [...new Set(runs.flatMap((r) => Object.keys(r.labels)))].sort().map((l) => cut(l, 20));
+  const head = `--by ${cut(by, 20)}: no run has that label (`;
+  const tail = `; built in: ${BUILT_IN.join(', ')})`;
+  if (!found.length) return `--by ${cut(by, 20)}: no run has labels (--label KEY=VALUE sets them${tail}`;
+  const room = WIDTH - PREFIX.length - head.length - tail.length;
+  const list = (n) => `labels: ${found.slice(0, n).join(', ')}${n < found.length ? `${n ? ', ' : ''}${found.length - n} more` : ''}`;
+  let shown = found.length;
+  while (shown > 0 && list(shown).length > room) shown -= 1;
+  return `${head}${list(shown)}${tail}`;
+}
+
+// unwrittenAdvice(code, inputs): what to do when the report folder cannot be written. --results-dir
+// alone also moves where the runs are read (it is both), so writing elsewhere is advised with the
+// folders just read named as RESULT_DIR: the same runs, the report under DIR. A full disk
+// (ENOSPC, EDQUOT: the quota) is said as such: making the folder writable would not help.
+function unwrittenAdvice(code, inputs) {
+  const quote = (p) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replaceAll("'", "'\\''")}'`);
+  const elsewhere = `write it elsewhere with --results-dir DIR ${inputs.map(quote).join(' ')} (the same runs read)`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `its disk is full: free space there, or ${elsewhere}`;
+  return `make the folder writable, or ${elsewhere}`;
+}
+
 const { capacityReport, capacityText } = require('./capacity');
 const { serverSide, serverSideText, seriesOf } = require('./server-side');
 const { claimsReport } = require('./claims');
@@ -87,8 +120,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
       throw new UsageError(`no results found in ${opts.inputs.join(', ')}${opts.experiments.length || opts.engines.length || opts.since ? ' matching the filters' : ''}${why}`);
     }
     if (!BUILT_IN.includes(opts.by) && input.runs.length && !input.runs.some((r) => opts.by in r.labels)) {
-      const found = [...new Set(input.runs.flatMap((r) => Object.keys(r.labels)))].sort();
-      throw new UsageError(`--by ${opts.by}: no run carries a '${opts.by}' label (${found.length ? `labels found: ${found.join(', ')}` : 'no run has labels: the loader\'s --label KEY=VALUE sets them'}; built in: ${BUILT_IN.join(', ')})`);
+      throw new UsageError(missingLabel(opts.by, input.runs));
     }
     const report = buildReport(input, {
       by: opts.by,
@@ -128,7 +160,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     }
     io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side) + steadinessText(report.steadiness));
     if (unwritten) {
-      io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${unwritten.code}: ${unwritten.syscall || 'write'} ${unwritten.path || ''}): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
+      io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${[`${unwritten.code}:`, unwritten.syscall || 'write', unwritten.path].filter(Boolean).join(' ')}): the summary above was not saved; ${unwrittenAdvice(unwritten.code, opts.inputs)}\n`);
       return 1;
     }
     return 0;

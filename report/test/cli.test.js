@@ -82,16 +82,34 @@ test('bad input: one line on stderr, exit 2', () => {
     [['--results-dir', root, '--engine', 'nosuch'], /^lab-report: no results found in .* matching the filters$/],
     [['--results-dir', tmpDir()], /^lab-report: no results found in /],
     [['--results-dir', root, '--by', 'Platform'], /^lab-report: --by 'Platform' is not a dimension/],
-    [['--results-dir', root, '--by', 'platform'], /^lab-report: --by platform: no run carries a 'platform' label \(no run has labels/],
+    [['--results-dir', root, '--by', 'platform'], /^lab-report: --by platform: no run has labels \(--label KEY=VALUE sets them; built in: engine, server, profile\)$/],
   ];
   for (const [args, re] of cases) {
     const r = run(args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.ok(r.stderr.trimEnd().length <= 120, `within 120 columns: ${r.stderr}`);
     assert.match(r.stderr.trimEnd(), re);
     assert.equal(r.stdout, '');
   }
   assert.ok(!fs.existsSync(path.join(root, 'report')), 'bad input writes no report');
+});
+
+// --by a label no run carries: the labels found were all listed, 200 columns and more with runs
+// labelled by many keys (and a long name typed twice): one line within 120 columns, those that
+// fit named, the rest counted.
+test('--by a label no run carries: one line within 120 columns, the labels that fit named, the rest counted', () => {
+  const root = tmpDir();
+  const labels = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key_${i}`, 'x']));
+  makeRun(root, { engine: 'a', stamp: 'a0', steps: [{ name: 'clients-1', ops: { find: { rate: 100 } } }], extra: { labels } });
+  for (const by of ['nosuchlabel', 'n'.repeat(200)]) {
+    const r = run(['--results-dir', root, '--by', by]);
+    assert.equal(r.status, 2, r.stderr);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.ok(lines[0].length <= 120, `${lines[0].length} columns: ${lines[0]}`);
+    assert.match(lines[0], /: no run has that label \(labels: key_0, (key_\d+, )*\d+ more; built in: engine, server, profile\)$/);
+  }
 });
 
 test('without report/node_modules: one line saying to run npm ci, exit 1', () => {
@@ -113,8 +131,27 @@ test('a read-only results folder: the summary is printed, then one line naming t
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stdout, /^== summary: who is faster/, 'the summary, as on a writable folder');
   assert.match(r.stdout, /^ {2}clients-1 +b 2\.00x a /m);
-  assert.equal(r.stderr, `lab-report: cannot write the report into ${root}/report (EROFS: mkdir ${root}/report): the summary above was not saved; make the folder writable or pass --results-dir DIR\n`);
+  assert.equal(r.stderr, `lab-report: cannot write the report into ${root}/report (EROFS: mkdir ${root}/report): the summary above was not saved; make the folder writable, or write it elsewhere with --results-dir DIR ${root} (the same runs read)\n`);
   assert.ok(!fs.existsSync(path.join(root, 'report')), 'nothing written');
+});
+
+// A full disk was told "make the folder writable or pass --results-dir DIR": neither helps, and
+// --results-dir alone moves where the runs are read too. Full for real: a tmpfs of two pages,
+// filled, mounted on the report folder in a user and mount namespace of its own.
+test('a full disk: the summary is printed, then one line: free space, or --results-dir DIR with the same runs named', (t) => {
+  const root = fixture();
+  const report = path.join(root, 'report');
+  fs.mkdirSync(report);
+  const full = `mount -t tmpfs -o size=8k tmpfs "$1" && { head -c 65536 /dev/zero >"$1/fill" 2>/dev/null; true; }`;
+  const probe = spawnSync('unshare', ['-rm', 'sh', '-c', `${full} && ! echo x >"$1/x"`, 'sh', report], { encoding: 'utf8' });
+  if (probe.status !== 0) return t.skip(`no small tmpfs here (unshare -rm: ${probe.stderr.trim() || probe.status})`);
+  const r = spawnSync('unshare', ['-rm', 'sh', '-c', `${full} && exec "$2" "$3" --results-dir "$4"`, 'sh', report, process.execPath, BIN, root], { encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stdout, /^== summary: who is faster/, 'the summary, as on a disk with room');
+  const line = `the summary above was not saved; its disk is full: free space there, or write it elsewhere with --results-dir DIR ${root} (the same runs read)\n`;
+  assert.match(r.stderr, /^lab-report: cannot write the report into .* \(ENOSPC: /);
+  assert.ok(r.stderr.endsWith(line), r.stderr);
+  assert.doesNotMatch(r.stderr, /writable/);
 });
 
 // The usage line was 127 columns: --help, like every line the report prints, fits 120.

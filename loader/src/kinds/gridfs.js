@@ -72,9 +72,11 @@ const options = {
   fromFile: { flag: '--from-file', parse: (f, t) => String(t), help: 'upload this file (its own size) instead of a generated one; in the stack only results/NAME, given from the repository root, is visible to the loader' },
 };
 
+const FIXED_CLIENTS = 'one upload stream, then one download stream';
+
 // configure: one stream each way, and the file: generated (--file-size) or --from-file's.
 function configure({ options: o, settings, config, opts = {} }) {
-  if (opts.clients !== undefined) throw new UsageError('--clients does not apply to gridfs (one upload stream, then one download stream, as mongofiles does)');
+  if (opts.clients !== undefined) throw new UsageError(`--clients does not apply to gridfs (${FIXED_CLIENTS}, as mongofiles does)`);
   if (opts.rate !== undefined) throw new UsageError('--rate does not apply to gridfs (it moves the file as fast as the server takes it)');
   let fileSize = o.fileSize;
   let file = null;
@@ -354,6 +356,7 @@ module.exports = {
   ops: ['upload', 'download'],
   opsPerIteration: 1,
   bound: 'own',
+  fixedClients: FIXED_CLIENTS,
   needsPreload: false,
   shape: 'cases',
   options,

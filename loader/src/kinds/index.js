@@ -59,6 +59,9 @@
 //                    'thread', as YCSB's own --threads says)
 //   refuses          common flags of its bound it does not take, e.g. ycsb: ['--preload-docs']
 //                    (its records are --records): refused as not applying, left out of its help
+//   fixedClients     what runs instead of a client count, for a kind that takes no --clients
+//                    (gridfs: one upload stream, then one download stream): said when it is asked
+//                    for clients, and when --loaders N would split them (src/config.js shareOf)
 // Adding a kind is adding one file here: every module in this folder that exports a `name` is a
 // kind (index.js and helpers such as ops.js are not), checked against the required parts above as
 // it is loaded (src/module-contract.js KIND): one lacking a part stops the loader with one line
