@@ -621,9 +621,9 @@ YAML
 }
 
 @test "one validation: the loader's own parser refuses out-of-range flags before anything starts, in stack and --uri" {
-  lab experiment2 --clients 300 --workers 999 --dry-run
+  lab experiment2 --clients 1001 --workers 999 --dry-run
   assert_failure 2
-  assert_line "error: --clients: 300 is out of range 1..256"
+  assert_line "error: --clients: 1001 is out of range 1..1000"
   refute_output --partial "+ "
   lab experiment2 --workers 999 --uri mongodb://db.example:27017/ --dry-run
   assert_failure 2
