@@ -41,12 +41,21 @@ cluster_router() { topology_services router | head -n1; }
 # cluster_ps [SERVICE...]: "service|state|health|exitcode" per container of this engine's project.
 cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }
 
+# One-shot services: they run once and exit 0 by design (the keyfile's install, init, and the
+# --journal-path folders of compose/journal-path.yml). Every other service is a long-running
+# process, and one that exited is not up, whatever its code: mongod exits 0 on the SIGTERM of a
+# `docker stop`, a Docker restart or a host reboot, and the members' restart "no" leaves it so.
+CLUSTER_ONE_SHOTS="keyfile init journal-dirs"
+
 # service_up STATE SERVICE: in cluster_ps output STATE, SERVICE is up: running and healthy, or
 # running with its health not judged yet ("starting": on Engines before 25, which take no
 # start_interval, the first check comes a whole interval, 10 s, after the start, and init can
-# finish before mongos was ever checked; an unhealthy one is not up), or a one-shot that exited 0.
+# finish before mongos was ever checked; an unhealthy one is not up), or a one-shot
+# (CLUSTER_ONE_SHOTS) that exited 0.
 service_up() {
-  awk -F'|' -v s="$2" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy" || $3 == "starting")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
+  awk -F'|' -v s="$2" -v one_shots=" $CLUSTER_ONE_SHOTS " '$1 != s { next }
+    $2 == "running" && ($3 == "" || $3 == "healthy" || $3 == "starting") { ok = 1 }
+    $2 == "exited" && $4 == "0" && index(one_shots, " " s " ") { ok = 1 }
     END { exit !ok }' <<<"$1"
 }
 

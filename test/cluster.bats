@@ -99,6 +99,43 @@ port_27017_free() {
   ! up "$ps" shard01-a || fail "absent: up"
 }
 
+@test "service_up: a long-running service that exited 0 is not up; only the one-shots count exited 0 as done" {
+  # mongod exits 0 on the SIGTERM of `docker stop`, a Docker restart or a host reboot
+  up() { (LAB_ROOT=$LAB; source "$LAB/lib/common.sh"; source "$LAB/lib/cluster.sh"; service_up "$1" "$2"); }
+  local ps=$'keyfile|exited||0\ninit|exited||0\njournal-dirs|exited||0\ncfg1|exited||0\nmongos|exited||0\nprometheus|exited||0'
+  ! up "$ps" cfg1 || fail "a member that exited 0 (stopped): up"
+  ! up "$ps" mongos || fail "a router that exited 0 (stopped): up"
+  ! up "$ps" prometheus || fail "another part's service that exited 0 (stopped): up"
+  up "$ps" keyfile || fail "keyfile, a one-shot that exited 0: not up"
+  up "$ps" init || fail "init, a one-shot that exited 0: not up"
+  up "$ps" journal-dirs || fail "journal-dirs, a one-shot that exited 0: not up"
+}
+
+@test "up after a Docker restart (every container exited 0): starts the stack, never 'already up'" {
+  port_27017_free
+  local ps='keyfile|exited||0\ncfg1|exited||0\ncfg2|exited||0\ncfg3|exited||0'
+  ps+='\nshard01-a|exited||0\nshard01-b|exited||0\nshard01-c|exited||0\nmongos|exited||0\ninit|exited||0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
+  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
+  lab up
+  assert_success
+  refute_output --partial "already up"
+  assert_called "$(compose_prefix wiredtiger)* up -d"
+}
+
+@test "up after 'docker stop' of one member (exited 0): starts it without recreating the others" {
+  local ps='keyfile|exited||0\ncfg1|running|healthy|0\ncfg2|running|healthy|0\ncfg3|running|healthy|0'
+  ps+='\nshard01-a|running|healthy|0\nshard01-b|exited||0\nshard01-c|running|healthy|0\nmongos|running|healthy|0\ninit|exited||0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
+  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
+  lab up
+  assert_success
+  refute_output --partial "already up"
+  assert_called "$(compose_prefix wiredtiger)* up -d --no-recreate"
+}
+
 @test "kept shard arguments (.state/ENGINE/shard-extra-args, a fault's): every compose line carries them; destroy and down of a no-data engine forget them, down of a data engine keeps them" {
   local e
   for e in wiredtiger inmemory; do mkdir -p "$LAB/.state/$e" && echo "--oplogSize 16" >"$LAB/.state/$e/shard-extra-args"; done
