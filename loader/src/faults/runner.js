@@ -60,14 +60,15 @@ async function within(promise, ms) {
 
 const secs = (ms) => `${ms / 1000} s`;
 
-// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, bounds})
+// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, relayed, bounds})
 //   env: {engine: <engines.tsv row>, shard: {name, hosts}}; makeContext(ctx) adds the cluster
 //   handles (Members, mongos) a scenario uses; signals: the process to listen on (tests pass an
-//   EventEmitter); bounds: BOUNDS overridden (tests).
+//   EventEmitter); relayed: the signals bash relays ('signal' events: the DockerPeer); bounds:
+//   BOUNDS overridden (tests).
 // ctx also carries, for the scenarios and load.js: bounds; waitFor(what, promise) (the promise,
 // named while it is pending: a forced exit lists it as left; every docker request is one);
 // abandon(what, left) (one line `what; left: left`, recorded as left and as the heal's error).
-async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, bounds = {} }) {
+async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
   const controller = new AbortController();
   const limits = { ...BOUNDS, ...bounds };
   let run = null;
@@ -125,21 +126,32 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   say(`results: ${path.join(path.basename(resultsRoot), path.relative(resultsRoot, run.dir))}/`);
   // A first signal aborts the scenario and heals; a second one (the heal seems stuck to whoever
   // sends it) ends the run at once: the summary names what was still pending, the process exits.
+  // One signal can arrive twice, by two paths: sent to run.sh's whole process group (Ctrl-C,
+  // timeout(1), kill -- -PGID), it reaches `docker compose run`, which forwards every signal to
+  // this container (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer,
+  // ForwardAllSignals), and bash, which relays it on stdin (lib/fault-bridge.sh). So the paths
+  // are counted apart: a second signal is a second one on the same path. Counting both as one
+  // made every group signal a "second signal": the run exited at once and healed nothing.
   let signalled = null;
   let forced = null;
   let force;
   const forcedSignal = new Promise((resolve) => { force = resolve; });
-  const onSignal = (sig) => {
+  const seen = { os: 0, relayed: 0 };
+  const onSignalFrom = (path) => (sig) => {
+    seen[path] += 1;
     if (signalled) {
-      if (!forced) { forced = sig; force({ forced: sig }); }
+      if (seen[path] >= 2 && !forced) { forced = sig; force({ forced: sig }); }
       return;
     }
     signalled = sig;
     say(`${sig}: stopping the scenario, healing, writing the summary`);
     controller.abort(new Aborted(`interrupted (${sig})`));
   };
+  const onSignal = onSignalFrom('os');
+  const onRelayed = onSignalFrom('relayed');
   signals.on('SIGINT', onSignal);
   signals.on('SIGTERM', onSignal);
+  if (relayed) relayed.on('signal', onRelayed);
   let why = null;
   let healError = null;
   const started = new Date();
@@ -216,6 +228,7 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   if (ctx.close && !forced) await Promise.race([within(ctx.close(), limits.closeMs), forcedSignal]);
   signals.off('SIGINT', onSignal);
   signals.off('SIGTERM', onSignal);
+  if (relayed) relayed.off('signal', onRelayed);
   if (!complete) say(`the scenario stopped early. If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine ${env.engine.engine}`);
   say(`verdict: ${WORD[v.result]}: ${v.line}`);
   return { code: signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };
