@@ -736,3 +736,52 @@ fake-no-net-prefix"
   assert_failure 2
   assert_output --partial "(choose one of: cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos mongos2 mongos3 shard01-d)"
 }
+
+# smoke_step_signal SIGNAL: a smoke step (smoke_lab) whose child stands for run.sh: it stops on
+# INT or TERM (saying so, exit 130) and otherwise runs 60 s; the SIGNAL goes to smoke's PID alone,
+# with no terminal (INT and TERM at their defaults, as a service manager starts it).
+smoke_step_signal() {
+  cat >"$BATS_TEST_TMPDIR/smoke-step.sh" <<'SH'
+#!/usr/bin/env bash
+source "$LAB/run.sh"
+ENGINE=wiredtiger DRY_RUN=0
+trap 'exit 130' INT
+smoke_lab_raw() {
+  trap 'kill "$sleeper"; echo "step stopped"; exit 130' INT TERM
+  sleep 60 >/dev/null 2>&1 &
+  sleeper=$!
+  touch "$BATS_TEST_TMPDIR/step-started"
+  wait
+  echo "step finished"
+}
+smoke_check "wiredtiger: a long step" smoke_lab experiment2
+echo "the next check ran"
+SH
+  chmod +x "$BATS_TEST_TMPDIR/smoke-step.sh"
+  BATS_TEST_TMPDIR=$BATS_TEST_TMPDIR setsid env --default-signal=INT,TERM "$BATS_TEST_TMPDIR/smoke-step.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  local pid=$!
+  for _ in $(seq 50); do [[ -e $BATS_TEST_TMPDIR/step-started ]] && break; sleep 0.1; done
+  kill "-$1" "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL -- "-$pid" 2>/dev/null; pkill -KILL -f "$BATS_TEST_TMPDIR/smoke-step.sh" || true
+    fail "smoke still ran 10 s after $1; it printed: $(cat "$BATS_TEST_TMPDIR/out")"
+  fi
+  STEP_RC=0
+  wait "$pid" || STEP_RC=$?
+}
+
+@test "smoke: SIGINT to smoke alone stops the step that runs (passed on once), and smoke ends 130 without the next check" {
+  smoke_step_signal INT
+  [ "$STEP_RC" -eq 130 ]
+  grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out" || fail "$(cat "$BATS_TEST_TMPDIR/out")"
+  ! grep -q "the next check ran" "$BATS_TEST_TMPDIR/out"
+  grep -q "smoke: interrupted (SIGINT) during 'experiment2'; it stopped, and no other check runs" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "smoke: SIGTERM to smoke alone stops the step that runs, and smoke ends 143" {
+  smoke_step_signal TERM
+  [ "$STEP_RC" -eq 143 ]
+  grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out"
+  ! grep -q "the next check ran" "$BATS_TEST_TMPDIR/out"
+}
