@@ -67,7 +67,8 @@ const secs = (ms) => `${ms / 1000} s`;
 //   BOUNDS overridden (tests).
 // ctx also carries, for the scenarios and load.js: bounds; waitFor(what, promise) (the promise,
 // named while it is pending: a forced exit lists it as left; every docker request is one);
-// abandon(what, left) (one line `what; left: left`, recorded as left and as the heal's error).
+// abandon(what, left, {healFailed}) (one line `what; left: left`, recorded as left and, unless
+// healFailed is false, as the heal's error).
 async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
   const controller = new AbortController();
   const limits = { ...BOUNDS, ...bounds };
@@ -86,10 +87,12 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   const ctx = {
     params, env, say, signal: controller.signal, state: {}, bounds: limits, waitFor,
     docker: { ask: (op, args = {}, opts) => waitFor(`docker ${[op, ...Object.values(args)].join(' ')} (asked of bash, not answered)`, docker.ask(op, args, opts)) },
-    abandon: (what, l) => {
+    // healFailed false: what was left is not the heal's undoing (the write load's last batch, on
+    // a host too busy to answer it in time): recorded as left, the run complete, its verdict kept
+    abandon: (what, l, { healFailed = true } = {}) => {
       say(`${what}; left: ${l}`);
       left.push(l);
-      abandoned = abandoned || what.replace(/^heal: /, '');
+      if (healFailed) abandoned = abandoned || what.replace(/^heal: /, '');
     },
     timeline: (row) => run.timeline(row),
     step: (name, obj) => writeStep(run, name, obj),
