@@ -109,12 +109,50 @@ cluster_up_failure() {
   echo "${why:-docker compose up failed (see above)}"
 }
 
+# cluster_unhealthy_why: "  service: why" for each member and router that is not healthy
+# (unhealthy, still starting, exited): its state and its last healthcheck's exit code and output
+# (docker inspect .State.Health.Log, which keeps the last five), or, for one that exited, its exit
+# code and last log line. What compose says of a dependency that never became healthy names the
+# container, never why. A read-only probe.
+cluster_unhealthy_why() {
+  local ids=() service state code health checks last out
+  mapfile -t ids < <(docker ps -aq --filter "label=com.docker.compose.project=$(stack_project)" 2>/dev/null)
+  ((${#ids[@]})) || return 0
+  # one line per container; the health log's entries end with a record separator (\x1e), its
+  # outputs quoted (%q) so that their newlines stay on the line
+  local format='{{index .Config.Labels "com.docker.compose.service"}}|{{.State.Status}}|{{.State.ExitCode}}|'
+  format+='{{if .State.Health}}{{.State.Health.Status}}|{{range .State.Health.Log}}'
+  format+='{{.ExitCode}} {{printf "%q" .Output}}{{"\x1e"}}{{end}}{{end}}'
+  while IFS='|' read -r service state code health checks; do
+    topology_services | grep -qxF -- "$service" || continue
+    [[ $state == running && $health == healthy ]] && continue
+    if [[ $state != running ]]; then
+      out=$(compose_probe logs --no-color --no-log-prefix --tail 1 "$service" 2>&1 | tail -n 1)
+      echo "  $service: $state (exit code $code); its last log line: ${out:-none}"
+      continue
+    fi
+    checks=${checks%$'\x1e'}
+    last=${checks##*$'\x1e'}
+    if [[ -z $last ]]; then
+      echo "  $service: ${health:-no health yet}; no healthcheck has finished yet"
+    else
+      echo "  $service: $health; its last healthcheck (exit ${last%% *}): ${last#* }"
+    fi
+  done < <(docker inspect --format "$format" "${ids[@]}" 2>/dev/null)
+}
+
 # up_failed REASON [EXIT]: say what is running and how to clean up; exit 1 (130 for Ctrl-C).
 up_failed() {
   trap - INT
   printf 'error: %s\n' "$1" >&2
   info "What is running now (project $(stack_project)):"
   compose_probe --profile '*' ps -a --format 'table {{.Service}}\t{{.State}}\t{{.Status}}' >&2 || true
+  local why
+  why=$(cluster_unhealthy_why)
+  if [[ -n $why ]]; then
+    info "The members and routers that are not healthy, and why:"
+    printf '%s\n' "$why" >&2
+  fi
   if cluster_ps init | grep -q '^init|exited|'; then
     info "Last lines of the init service's log:"
     compose_probe logs --no-color --tail 40 init >&2 || true

@@ -118,7 +118,7 @@ port_27017_free() {
   rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
   rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
   rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
-  lab up
+  lab up --no-monitoring
   assert_success
   refute_output --partial "already up"
   assert_called "$(compose_prefix wiredtiger)* up -d"
@@ -152,6 +152,23 @@ port_27017_free() {
   lab down --engine inmemory
   assert_success
   [ ! -e "$LAB/.state/inmemory/shard-extra-args" ]
+}
+
+@test "up: a member that never became healthy is named with its last healthcheck, and an exited one with its last log line" {
+  port_27017_free
+  rule "compose * up -d" 1 "dependency failed to start: container lab-wiredtiger-shard01-b-1 is unhealthy"
+  rule "ps -aq --filter label=com.docker.compose.project=lab-wiredtiger" 0 'a1\nb2\nc3\nd4'
+  local sep=$'\x1e'
+  rule "inspect --format * a1 b2 c3 d4" 0 "cfg1|running|0|healthy|0 \"\"$sep\nshard01-b|running|0|unhealthy|0 \"\"${sep}-1 \"Health check exceeded timeout (10s)\"$sep\nshard01-c|exited|14|\nkeyfile|exited|0|"
+  rule "compose * logs --no-color --no-log-prefix --tail 1 shard01-c" 0 "mongod: the image is broken"
+  lab up --no-monitoring
+  assert_failure 1
+  assert_output --partial "error: docker compose up failed (see above)"
+  assert_output --partial "The members and routers that are not healthy, and why:"
+  assert_output --partial "  shard01-b: unhealthy; its last healthcheck (exit -1): \"Health check exceeded timeout (10s)\""
+  assert_output --partial "  shard01-c: exited (exit code 14); its last log line: mongod: the image is broken"
+  refute_output --partial "  cfg1:"
+  refute_output --partial "  keyfile:"
 }
 
 @test "up: an init failure says what is running and how to clean up, exit 1" {
