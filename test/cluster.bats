@@ -802,3 +802,26 @@ SH
   grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out"
   ! grep -q "the next check ran" "$BATS_TEST_TMPDIR/out"
 }
+
+@test "smoke's sample-spacing check asks the mongod and mongos targets only for the exporters' series" {
+  # a sample-spacing.sh that records each call; --targets asks every target of the jobs named for
+  # a series of EACH selector, and a mongod's exporter target has no cAdvisor or node_exporter one
+  mkdir -p "$LAB/dashboards/test"
+  cat >"$LAB/dashboards/test/sample-spacing.sh" <<'SH'
+#!/usr/bin/env bash
+printf '%s\n' "$*" >>"$SPACING_CALLS"
+SH
+  chmod +x "$LAB/dashboards/test/sample-spacing.sh"
+  export SPACING_CALLS=$BATS_TEST_TMPDIR/spacing-calls
+  run bash -c 'source "$1/run.sh"; ENGINE=wiredtiger MONITORING_PROMETHEUS_PORT=9090; monitoring_spacing wiredtiger' _ "$LAB"
+  assert_success
+  local with_targets
+  with_targets=$(grep -- '--targets' "$SPACING_CALLS")
+  [[ $with_targets == *'mongodb_ss_uptime{engine="wiredtiger"}'* ]] || fail "the exporters' series are not checked per target: $(cat "$SPACING_CALLS")"
+  if grep -E 'container_cpu_usage_seconds_total|node_cpu_seconds_total|up\{' <<<"$with_targets"; then
+    fail "a mongod or mongos target is asked for another exporter's series: $with_targets"
+  fi
+  grep -q 'container_cpu_usage_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
+  grep -q 'node_cpu_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
+  grep -q 'up{engine="wiredtiger", job!="loader"}' "$SPACING_CALLS"
+}
