@@ -116,20 +116,26 @@ fault_answer() {
 
 # fault_bridge CMD...: run CMD (the fault process) with its stdin and stdout on two FIFOs, answer
 # its requests until it ends; return its exit code. FIFOs, not coproc: a process that ends at once
-# takes coproc's file descriptors with it before bash can copy them. A SIGINT or SIGTERM bash gets
-# is relayed to the process as a line on its stdin (`@lab-signal<TAB>SIGTERM`, protocol.js), never
-# as a kill: sent to the whole group (Ctrl-C, timeout(1)), the signal also reaches `docker compose
-# run`, which forwards it to the process itself (docker/compose v2.40.3 pkg/compose/run.go
-# RunOneOffContainer, ForwardAllSignals), and a kill from here made it two signals, which the
-# process takes as "exit now, unhealed". The process counts each path apart (runner.js), heals,
-# writes its aborted summary and ends; the bridge answers until then and returns 130 (SIGINT) or
-# 143 (SIGTERM), as run.sh does for the signal.
+# takes coproc's file descriptors with it before bash can copy them. The process runs in a
+# process group of its own, and a SIGINT or SIGTERM bash gets is relayed to it as a line on its
+# stdin (`@lab-signal<TAB>SIGTERM`, protocol.js), never as a kill. Sent to the whole group (Ctrl-C,
+# timeout(1)), the signal reached `docker compose run` too, which forwards it to the process
+# (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer, ForwardAllSignals) or ends: with
+# the kill from here that made two signals, which the process takes as "exit now, unhealed". The
+# process counts each path apart all the same (runner.js), heals, writes its aborted summary and
+# ends; the bridge answers until then and returns 130 (SIGINT) or 143 (SIGTERM), as run.sh does.
 fault_bridge() {
   local line rfd wfd pid fifo rc=0 interrupted=0 # interrupted: the exit code of the signal relayed
   fifo=$(mktemp -d "${TMPDIR:-/tmp}/lab-fault-bridge.XXXXXX")
   mkfifo "$fifo/in" "$fifo/out"
+  # a process group of its own (set -m): a signal to run.sh's group (Ctrl-C, timeout(1)) never
+  # reaches docker compose run, which on it ended the run and took the process with it before it
+  # had healed (seen in the Docker suite with Compose 2.40.3 under the docker CLI); the signal
+  # reaches the process once, relayed by bash on its stdin (below)
+  set -m
   "$@" <"$fifo/in" >"$fifo/out" &
   pid=$!
+  set +m
   # the same order as the child's redirections (in, then out), so neither open waits forever
   exec {wfd}>"$fifo/in" {rfd}<"$fifo/out" {FAULT_STDOUT}>&1
   rm -rf "$fifo"

@@ -50,7 +50,7 @@ lifecycle_fault_interrupted() {
     --threshold 300s --rate 200 --baseline-seconds 2) >"$out" 2>&1 &
   pid=$!
   for ((i = 0; i < 1800; i++)); do
-    grep -q 'fsyncLock (lockCount' "$out" && break
+    grep -q 'fsyncLock (lockCount' "$out" 2>/dev/null && break
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
