@@ -41,12 +41,21 @@ cluster_router() { topology_services router | head -n1; }
 # cluster_ps [SERVICE...]: "service|state|health|exitcode" per container of this engine's project.
 cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }
 
+# One-shot services: they run once and exit 0 by design (the keyfile's install, init, and the
+# --journal-path folders of compose/journal-path.yml). Every other service is a long-running
+# process, and one that exited is not up, whatever its code: mongod exits 0 on the SIGTERM of a
+# `docker stop`, a Docker restart or a host reboot, and the members' restart "no" leaves it so.
+CLUSTER_ONE_SHOTS="keyfile init journal-dirs"
+
 # service_up STATE SERVICE: in cluster_ps output STATE, SERVICE is up: running and healthy, or
 # running with its health not judged yet ("starting": on Engines before 25, which take no
 # start_interval, the first check comes a whole interval, 10 s, after the start, and init can
-# finish before mongos was ever checked; an unhealthy one is not up), or a one-shot that exited 0.
+# finish before mongos was ever checked; an unhealthy one is not up), or a one-shot
+# (CLUSTER_ONE_SHOTS) that exited 0.
 service_up() {
-  awk -F'|' -v s="$2" '$1 == s && (($2 == "running" && ($3 == "" || $3 == "healthy" || $3 == "starting")) || ($2 == "exited" && $4 == "0")) { ok = 1 }
+  awk -F'|' -v s="$2" -v one_shots=" $CLUSTER_ONE_SHOTS " '$1 != s { next }
+    $2 == "running" && ($3 == "" || $3 == "healthy" || $3 == "starting") { ok = 1 }
+    $2 == "exited" && $4 == "0" && index(one_shots, " " s " ") { ok = 1 }
     END { exit !ok }' <<<"$1"
 }
 
@@ -100,12 +109,50 @@ cluster_up_failure() {
   echo "${why:-docker compose up failed (see above)}"
 }
 
+# cluster_unhealthy_why: "  service: why" for each member and router that is not healthy
+# (unhealthy, still starting, exited): its state and its last healthcheck's exit code and output
+# (docker inspect .State.Health.Log, which keeps the last five), or, for one that exited, its exit
+# code and last log line. What compose says of a dependency that never became healthy names the
+# container, never why. A read-only probe.
+cluster_unhealthy_why() {
+  local ids=() service state code health checks last out
+  mapfile -t ids < <(docker ps -aq --filter "label=com.docker.compose.project=$(stack_project)" 2>/dev/null)
+  ((${#ids[@]})) || return 0
+  # one line per container; the health log's entries end with a record separator (\x1e), its
+  # outputs quoted (%q) so that their newlines stay on the line
+  local format='{{index .Config.Labels "com.docker.compose.service"}}|{{.State.Status}}|{{.State.ExitCode}}|'
+  format+='{{if .State.Health}}{{.State.Health.Status}}|{{range .State.Health.Log}}'
+  format+='{{.ExitCode}} {{printf "%q" .Output}}{{"\x1e"}}{{end}}{{end}}'
+  while IFS='|' read -r service state code health checks; do
+    topology_services | grep -qxF -- "$service" || continue
+    [[ $state == running && $health == healthy ]] && continue
+    if [[ $state != running ]]; then
+      out=$(compose_probe logs --no-color --no-log-prefix --tail 1 "$service" 2>&1 | tail -n 1)
+      echo "  $service: $state (exit code $code); its last log line: ${out:-none}"
+      continue
+    fi
+    checks=${checks%$'\x1e'}
+    last=${checks##*$'\x1e'}
+    if [[ -z $last ]]; then
+      echo "  $service: ${health:-no health yet}; no healthcheck has finished yet"
+    else
+      echo "  $service: $health; its last healthcheck (exit ${last%% *}): ${last#* }"
+    fi
+  done < <(docker inspect --format "$format" "${ids[@]}" 2>/dev/null)
+}
+
 # up_failed REASON [EXIT]: say what is running and how to clean up; exit 1 (130 for Ctrl-C).
 up_failed() {
   trap - INT
   printf 'error: %s\n' "$1" >&2
   info "What is running now (project $(stack_project)):"
   compose_probe --profile '*' ps -a --format 'table {{.Service}}\t{{.State}}\t{{.Status}}' >&2 || true
+  local why
+  why=$(cluster_unhealthy_why)
+  if [[ -n $why ]]; then
+    info "The members and routers that are not healthy, and why:"
+    printf '%s\n' "$why" >&2
+  fi
   if cluster_ps init | grep -q '^init|exited|'; then
     info "Last lines of the init service's log:"
     compose_probe logs --no-color --tail 40 init >&2 || true

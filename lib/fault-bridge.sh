@@ -116,22 +116,33 @@ fault_answer() {
 
 # fault_bridge CMD...: run CMD (the fault process) with its stdin and stdout on two FIFOs, answer
 # its requests until it ends; return its exit code. FIFOs, not coproc: a process that ends at once
-# takes coproc's file descriptors with it before bash can copy them. Ctrl-C/TERM are passed on to
-# the process (a background job's SIGINT is ignored otherwise): it heals, writes its aborted
-# summary and ends; the bridge answers until then and returns 130.
+# takes coproc's file descriptors with it before bash can copy them. The process runs in a
+# process group of its own, and a SIGINT or SIGTERM bash gets is relayed to it as a line on its
+# stdin (`@lab-signal<TAB>SIGTERM`, protocol.js), never as a kill. Sent to the whole group (Ctrl-C,
+# timeout(1)), the signal reached `docker compose run` too, which forwards it to the process
+# (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer, ForwardAllSignals) or ends: with
+# the kill from here that made two signals, which the process takes as "exit now, unhealed". The
+# process counts each path apart all the same (runner.js), heals, writes its aborted summary and
+# ends; the bridge answers until then and returns 130 (SIGINT) or 143 (SIGTERM), as run.sh does.
 fault_bridge() {
-  local line rfd wfd pid fifo rc=0 interrupted=0
+  local line rfd wfd pid fifo rc=0 interrupted=0 # interrupted: the exit code of the signal relayed
   fifo=$(mktemp -d "${TMPDIR:-/tmp}/lab-fault-bridge.XXXXXX")
   mkfifo "$fifo/in" "$fifo/out"
+  # a process group of its own (set -m): a signal to run.sh's group (Ctrl-C, timeout(1)) never
+  # reaches docker compose run, which on it ended the run and took the process with it before it
+  # had healed (seen in the Docker suite with Compose 2.40.3 under the docker CLI); the signal
+  # reaches the process once, relayed by bash on its stdin (below)
+  set -m
   "$@" <"$fifo/in" >"$fifo/out" &
   pid=$!
+  set +m
   # the same order as the child's redirections (in, then out), so neither open waits forever
   exec {wfd}>"$fifo/in" {rfd}<"$fifo/out" {FAULT_STDOUT}>&1
   rm -rf "$fifo"
   local saved_traps
   saved_traps=$(trap -p INT TERM PIPE) # run.sh's own (exit 130 on INT) come back afterwards
-  trap 'interrupted=1; kill -INT "$pid" 2>/dev/null || true' INT
-  trap 'interrupted=1; kill -TERM "$pid" 2>/dev/null || true' TERM
+  trap 'interrupted=130; printf "@lab-signal\tSIGINT\n" 2>/dev/null >&"$wfd" || true' INT
+  trap 'interrupted=143; printf "@lab-signal\tSIGTERM\n" 2>/dev/null >&"$wfd" || true' TERM
   # a process that died mid-request must not take bash down with SIGPIPE on the reply
   trap '' PIPE
   local st
@@ -158,7 +169,7 @@ fault_bridge() {
   done
   trap - INT TERM PIPE
   eval "$saved_traps"
-  ((interrupted)) && return 130
+  ((interrupted)) && return "$interrupted"
   return "$rc"
 }
 

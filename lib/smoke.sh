@@ -137,8 +137,44 @@ smoke_lab() {
     [[ -z ${SMOKE_DRY_SHOWN[$key]:-} ]] || return 0
     SMOKE_DRY_SHOWN[$key]=$ENGINE
   fi
-  smoke_lab_raw "$@" 2>&1 | sed 's/^/#   /'
-  return "${PIPESTATUS[0]}"
+  smoke_child smoke_lab_raw "$@"
+}
+
+# smoke_child CMD...: CMD (a run.sh child) with its output as TAP diagnostics; CMD's status. The
+# child runs in a process group of its own (set -m), and a SIGINT or SIGTERM to smoke, sent to
+# smoke alone (kill PID, no terminal) or to its group (Ctrl-C), is passed to that group once: the
+# child stops as run.sh stops on it (an experiment prints its table, a fault heals), and smoke then
+# ends with 130 or 143 instead of going on to the next check. Waiting in the foreground, bash ran
+# its trap only when the child had finished on its own: a signal to smoke alone was kept until the
+# end of a step of many minutes, and the next step ran all the same. The filter ignores both
+# signals and stays to show the child's last lines.
+smoke_child() {
+  local traps pipeline group rc_file rc stop=0
+  rc_file=$(mktemp "${TMPDIR:-/tmp}/lab-smoke-rc.XXXXXX")
+  traps=$(trap -p INT TERM)
+  # a signal before the group is known is kept and passed on as soon as it is (a trapped signal
+  # is at its default in the child, never ignored)
+  trap 'stop=130' INT
+  trap 'stop=143' TERM
+  set -m
+  { "$@" 2>&1; echo "$?" >"$rc_file"; } | (trap '' INT TERM; exec sed 's/^/#   /') &
+  pipeline=$!
+  set +m
+  group=$(ps -o pgid= -p "$pipeline" | tr -d ' ')
+  trap 'stop=130; kill -INT -- "-$group" 2>/dev/null || true' INT
+  trap 'stop=143; kill -TERM -- "-$group" 2>/dev/null || true' TERM
+  if ((stop)); then kill "-$( ((stop == 130)) && echo INT || echo TERM)" -- "-$group" 2>/dev/null || true; fi
+  # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends
+  while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
+  trap - INT TERM
+  eval "$traps"
+  rc=$(cat "$rc_file" 2>/dev/null)
+  rm -f "$rc_file"
+  if ((stop)); then
+    info "smoke: interrupted ($( ((stop == 130)) && echo SIGINT || echo SIGTERM)) during '${*:2}'; it stopped, and no other check runs. The $ENGINE stack is left as it is: ./run.sh down --engine $ENGINE (or destroy --yes)."
+    exit "$stop"
+  fi
+  return "${rc:-1}"
 }
 
 # smoke_prefetch ARGS...: under --dry-run, start the child that smoke_lab ARGS would run, in the

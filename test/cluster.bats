@@ -99,6 +99,43 @@ port_27017_free() {
   ! up "$ps" shard01-a || fail "absent: up"
 }
 
+@test "service_up: a long-running service that exited 0 is not up; only the one-shots count exited 0 as done" {
+  # mongod exits 0 on the SIGTERM of `docker stop`, a Docker restart or a host reboot
+  up() { (LAB_ROOT=$LAB; source "$LAB/lib/common.sh"; source "$LAB/lib/cluster.sh"; service_up "$1" "$2"); }
+  local ps=$'keyfile|exited||0\ninit|exited||0\njournal-dirs|exited||0\ncfg1|exited||0\nmongos|exited||0\nprometheus|exited||0'
+  ! up "$ps" cfg1 || fail "a member that exited 0 (stopped): up"
+  ! up "$ps" mongos || fail "a router that exited 0 (stopped): up"
+  ! up "$ps" prometheus || fail "another part's service that exited 0 (stopped): up"
+  up "$ps" keyfile || fail "keyfile, a one-shot that exited 0: not up"
+  up "$ps" init || fail "init, a one-shot that exited 0: not up"
+  up "$ps" journal-dirs || fail "journal-dirs, a one-shot that exited 0: not up"
+}
+
+@test "up after a Docker restart (every container exited 0): starts the stack, never 'already up'" {
+  port_27017_free
+  local ps='keyfile|exited||0\ncfg1|exited||0\ncfg2|exited||0\ncfg3|exited||0'
+  ps+='\nshard01-a|exited||0\nshard01-b|exited||0\nshard01-c|exited||0\nmongos|exited||0\ninit|exited||0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
+  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
+  lab up --no-monitoring
+  assert_success
+  refute_output --partial "already up"
+  assert_called "$(compose_prefix wiredtiger)* up -d"
+}
+
+@test "up after 'docker stop' of one member (exited 0): starts it without recreating the others" {
+  local ps='keyfile|exited||0\ncfg1|running|healthy|0\ncfg2|running|healthy|0\ncfg3|running|healthy|0'
+  ps+='\nshard01-a|running|healthy|0\nshard01-b|exited||0\nshard01-c|running|healthy|0\nmongos|running|healthy|0\ninit|exited||0'
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|exited||0"
+  rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}}" 0 "$ps"
+  rule "compose * config --services" 0 'keyfile\ncfg1\ncfg2\ncfg3\nshard01-a\nshard01-b\nshard01-c\nmongos\ninit'
+  lab up
+  assert_success
+  refute_output --partial "already up"
+  assert_called "$(compose_prefix wiredtiger)* up -d --no-recreate"
+}
+
 @test "kept shard arguments (.state/ENGINE/shard-extra-args, a fault's): every compose line carries them; destroy and down of a no-data engine forget them, down of a data engine keeps them" {
   local e
   for e in wiredtiger inmemory; do mkdir -p "$LAB/.state/$e" && echo "--oplogSize 16" >"$LAB/.state/$e/shard-extra-args"; done
@@ -115,6 +152,23 @@ port_27017_free() {
   lab down --engine inmemory
   assert_success
   [ ! -e "$LAB/.state/inmemory/shard-extra-args" ]
+}
+
+@test "up: a member that never became healthy is named with its last healthcheck, and an exited one with its last log line" {
+  port_27017_free
+  rule "compose * up -d" 1 "dependency failed to start: container lab-wiredtiger-shard01-b-1 is unhealthy"
+  rule "ps -aq --filter label=com.docker.compose.project=lab-wiredtiger" 0 'a1\nb2\nc3\nd4'
+  local sep=$'\x1e'
+  rule "inspect --format * a1 b2 c3 d4" 0 "cfg1|running|0|healthy|0 \"\"$sep\nshard01-b|running|0|unhealthy|0 \"\"${sep}-1 \"Health check exceeded timeout (10s)\"$sep\nshard01-c|exited|14|\nkeyfile|exited|0|"
+  rule "compose * logs --no-color --no-log-prefix --tail 1 shard01-c" 0 "mongod: the image is broken"
+  lab up --no-monitoring
+  assert_failure 1
+  assert_output --partial "error: docker compose up failed (see above)"
+  assert_output --partial "The members and routers that are not healthy, and why:"
+  assert_output --partial "  shard01-b: unhealthy; its last healthcheck (exit -1): \"Health check exceeded timeout (10s)\""
+  assert_output --partial "  shard01-c: exited (exit code 14); its last log line: mongod: the image is broken"
+  refute_output --partial "  cfg1:"
+  refute_output --partial "  keyfile:"
 }
 
 @test "up: an init failure says what is running and how to clean up, exit 1" {
@@ -698,4 +752,76 @@ fake-no-net-prefix"
   lab shell --dry-run nope
   assert_failure 2
   assert_output --partial "(choose one of: cfg1 cfg2 cfg3 shard01-a shard01-b shard01-c mongos mongos2 mongos3 shard01-d)"
+}
+
+# smoke_step_signal SIGNAL: a smoke step (smoke_lab) whose child stands for run.sh: it stops on
+# INT or TERM (saying so, exit 130) and otherwise runs 60 s; the SIGNAL goes to smoke's PID alone,
+# with no terminal (INT and TERM at their defaults, as a service manager starts it).
+smoke_step_signal() {
+  cat >"$BATS_TEST_TMPDIR/smoke-step.sh" <<'SH'
+#!/usr/bin/env bash
+source "$LAB/run.sh"
+ENGINE=wiredtiger DRY_RUN=0
+trap 'exit 130' INT
+smoke_lab_raw() {
+  trap 'kill "$sleeper"; echo "step stopped"; exit 130' INT TERM
+  sleep 60 >/dev/null 2>&1 &
+  sleeper=$!
+  touch "$BATS_TEST_TMPDIR/step-started"
+  wait
+  echo "step finished"
+}
+smoke_check "wiredtiger: a long step" smoke_lab experiment2
+echo "the next check ran"
+SH
+  chmod +x "$BATS_TEST_TMPDIR/smoke-step.sh"
+  BATS_TEST_TMPDIR=$BATS_TEST_TMPDIR setsid env --default-signal=INT,TERM "$BATS_TEST_TMPDIR/smoke-step.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  local pid=$!
+  for _ in $(seq 50); do [[ -e $BATS_TEST_TMPDIR/step-started ]] && break; sleep 0.1; done
+  kill "-$1" "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL -- "-$pid" 2>/dev/null; pkill -KILL -f "$BATS_TEST_TMPDIR/smoke-step.sh" || true
+    fail "smoke still ran 10 s after $1; it printed: $(cat "$BATS_TEST_TMPDIR/out")"
+  fi
+  STEP_RC=0
+  wait "$pid" || STEP_RC=$?
+}
+
+@test "smoke: SIGINT to smoke alone stops the step that runs (passed on once), and smoke ends 130 without the next check" {
+  smoke_step_signal INT
+  [ "$STEP_RC" -eq 130 ]
+  grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out" || fail "$(cat "$BATS_TEST_TMPDIR/out")"
+  ! grep -q "the next check ran" "$BATS_TEST_TMPDIR/out"
+  grep -q "smoke: interrupted (SIGINT) during 'experiment2'; it stopped, and no other check runs" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "smoke: SIGTERM to smoke alone stops the step that runs, and smoke ends 143" {
+  smoke_step_signal TERM
+  [ "$STEP_RC" -eq 143 ]
+  grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out"
+  ! grep -q "the next check ran" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "smoke's sample-spacing check asks the mongod and mongos targets only for the exporters' series" {
+  # a sample-spacing.sh that records each call; --targets asks every target of the jobs named for
+  # a series of EACH selector, and a mongod's exporter target has no cAdvisor or node_exporter one
+  mkdir -p "$LAB/dashboards/test"
+  cat >"$LAB/dashboards/test/sample-spacing.sh" <<'SH'
+#!/usr/bin/env bash
+printf '%s\n' "$*" >>"$SPACING_CALLS"
+SH
+  chmod +x "$LAB/dashboards/test/sample-spacing.sh"
+  export SPACING_CALLS=$BATS_TEST_TMPDIR/spacing-calls
+  run bash -c 'source "$1/run.sh"; ENGINE=wiredtiger MONITORING_PROMETHEUS_PORT=9090; monitoring_spacing wiredtiger' _ "$LAB"
+  assert_success
+  local with_targets
+  with_targets=$(grep -- '--targets' "$SPACING_CALLS")
+  [[ $with_targets == *'mongodb_ss_uptime{engine="wiredtiger"}'* ]] || fail "the exporters' series are not checked per target: $(cat "$SPACING_CALLS")"
+  if grep -E 'container_cpu_usage_seconds_total|node_cpu_seconds_total|up\{' <<<"$with_targets"; then
+    fail "a mongod or mongos target is asked for another exporter's series: $with_targets"
+  fi
+  grep -q 'container_cpu_usage_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
+  grep -q 'node_cpu_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
+  grep -q 'up{engine="wiredtiger", job!="loader"}' "$SPACING_CALLS"
 }

@@ -195,6 +195,7 @@ tap $? "up again on the kept volumes ($((SECONDS - start)) s)" "$WORK/up2.out"
 mongosh_in mongos 'db.getSiblingDB("suite").marker.countDocuments({kept: "across down and up"})' >"$WORK/marker2.out" 2>&1
 [[ $(tail -1 "$WORK/marker2.out") == 1 ]]
 tap $? "the marker document is still there" "$WORK/marker2.out"
+source "$LAB_ROOT/test/docker/lifecycle.sh" # a stopped member, a Docker restart, interrupted faults
 
 step destroy lab destroy --engine wiredtiger --yes
 rc=$?

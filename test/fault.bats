@@ -889,33 +889,77 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
   [ "$(replies | grep -c ' 0 ')" -eq 2 ]
 }
 
-@test "bridge: SIGTERM is passed on to the fault process, which still gets its heal request answered; exit 130" {
+# signal_bridge HOW SIGNAL: fault_bridge (in a session of its own, INT and TERM at their defaults)
+# runs a fake fault process that records each signal it gets and each line bash relays; on a
+# relayed line it waits 1 s for any other copy of the signal, asks for its heal (start shard01-c)
+# and exits 130. HOW: alone (the signal to bash's PID) or group (to the whole process group, as
+# Ctrl-C or timeout(1) send it; the process, like docker compose run, would get it from the group
+# too, were it not in a group of its own).
+signal_bridge() {
+  local how=$1 sig=$2
+  SEEN=$BATS_TEST_TMPDIR/seen
+  : >"$SEEN"
   cat >"$BATS_TEST_TMPDIR/healer" <<'FAKE'
 #!/usr/bin/env bash
-trap 'printf "@lab-docker\t1\tstart\tshard01-c\n"; IFS=$'"'"'\t'"'"' read -r id rc _; echo "healed rc=$rc"; exit 143' TERM
+trap 'echo "signal $BASHPID" >>"$SEEN"' INT TERM
 echo ready
-while :; do sleep 0.1; done
+while :; do
+  IFS= read -r -t 0.2 line || continue
+  case $line in
+    @lab-signal*)
+      echo "relayed ${line#*$'\t'}" >>"$SEEN"
+      sleep 1
+      printf '@lab-docker\t1\tstart\tshard01-c\n'
+      IFS=$'\t' read -r _ rc _
+      echo "healed rc=$rc"
+      exit 130 ;;
+  esac
+done
 FAKE
   chmod +x "$BATS_TEST_TMPDIR/healer"
-  cat >"$W/bridge-term.sh" <<'SH'
+  cat >"$W/bridge-signal.sh" <<'SH'
 #!/usr/bin/env bash
-set -euo pipefail
+set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
 ENGINE=wiredtiger DRY_RUN=0
 rc=0
 fault_bridge "$@" || rc=$?
 echo "bridge exit $rc"
 SH
-  chmod +x "$W/bridge-term.sh"
-  "$W/bridge-term.sh" "$BATS_TEST_TMPDIR/healer" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  chmod +x "$W/bridge-signal.sh"
+  # the healer, a background job of bash, starts with SIGINT ignored; docker compose (Go) sets
+  # its own handler over that (os/signal Notify), so the healer gets INT back at its default
+  SEEN=$SEEN setsid env --default-signal=INT,TERM "$W/bridge-signal.sh" \
+    env --default-signal=INT "$BATS_TEST_TMPDIR/healer" >"$BATS_TEST_TMPDIR/out" 2>&1 &
   local pid=$!
   for _ in $(seq 50); do grep -q ready "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
-  kill -TERM "$pid"
+  if [[ $how == group ]]; then kill "-$sig" -- "-$pid"; else kill "-$sig" "$pid"; fi
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then pkill -KILL -P "$pid" || true; kill -KILL "$pid"; echo "the bridge did not end" >&2; return 1; fi
+  if kill -0 "$pid" 2>/dev/null; then kill -KILL -- "-$pid"; echo "the bridge did not end; the process saw: $(cat "$SEEN")" >&2; return 1; fi
+}
+
+@test "bridge: SIGTERM to run.sh alone is relayed on the fault process's stdin, its heal request answered; exit 143" {
+  signal_bridge alone TERM
+  grep -qx "relayed SIGTERM" "$SEEN"
+  grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
+  grep -q "bridge exit 143" "$BATS_TEST_TMPDIR/out"
+  grep -qE " start shard01-c$" "$STUB_DOCKER_LOG"
+}
+
+@test "bridge: SIGTERM to the whole group reaches the fault process (a group of its own) once, by bash's relay, never as a kill; exit 143" {
+  signal_bridge group TERM
+  [ "$(grep -c '^signal ' "$SEEN")" -eq 0 ] || { cat "$SEEN"; false; }
+  grep -qx "relayed SIGTERM" "$SEEN"
+  grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
+  grep -q "bridge exit 143" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "bridge: SIGINT with no terminal (to the group) is relayed and healed like SIGTERM; exit 130" {
+  signal_bridge group INT
+  [ "$(grep -c '^signal ' "$SEEN")" -eq 0 ] || { cat "$SEEN"; false; }
+  grep -qx "relayed SIGINT" "$SEEN"
   grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
   grep -q "bridge exit 130" "$BATS_TEST_TMPDIR/out"
-  grep -qE " start shard01-c$" "$STUB_DOCKER_LOG"
 }
 
 @test "a replica-lag method the engine's fault_methods lacks is refused in one line, before any docker call" {

@@ -235,8 +235,9 @@ for (const eng of ENGINES) {
           const hc = s[m].healthcheck;
           assert.ok(hc && !hc.disable, `${m}: has a healthcheck`);
           assert.equal(hc.test[0], 'CMD');
-          assert.equal(hc.test[1], eng.shell, `${m}: the image's shell (engines table) runs the healthcheck`);
-          assert.match(hc.test.join(' '), /ping: 1/);
+          // a ping by bash over the wire (compose/init/ping.sh, mounted at /lab/init), no mongosh
+          assert.deepEqual(hc.test.slice(1), ['bash', '/lab/init/ping.sh'], `${m}: the healthcheck is ping.sh`);
+          assert.ok(s[m].volumes.some((v) => v.target === '/lab/init' && v.read_only), `${m}: /lab/init mounted`);
           // Keyfile from the volume, read-only.
           const kf = s[m].volumes.find((v) => v.target === '/etc/lab-keyfile');
           assert.ok(kf && kf.type === 'volume' && kf.source === 'keyfile' && kf.read_only, `${m}: keyfile volume read-only`);

@@ -195,7 +195,11 @@ class Run {
     this.log(`writing into ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
-    if (opts.engine && reported && !opts.engine.toLowerCase().startsWith(reported.toLowerCase())) {
+    // A table engine's name on a server reporting an engine no row runs is not the label at all:
+    // the results go under the server's word (src/engine-label.js), and the note says that.
+    if (opts.engine && label.engine !== opts.engine) {
+      this.log(`note: the server reports storage engine '${reported}', which no engine of the table runs: results are filed under '${label.engine}', not under '${opts.engine}' (--engine)`);
+    } else if (opts.engine && reported && !opts.engine.toLowerCase().startsWith(reported.toLowerCase())) {
       this.log(`note: results are labelled '${opts.engine}' (--engine) and the server reports storage engine '${reported}' (recorded beside it as engine_reported)`);
     }
     this.warnOtherRuns();

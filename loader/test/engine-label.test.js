@@ -86,6 +86,13 @@ test('--engine any label: recorded as given, the server\'s word beside it', asyn
   assert.match(r.stderr, /labelled 'atlas-m10' \(--engine\) and the server reports storage engine 'wiredTiger'/);
 });
 
+test('--engine wiredtiger on a server reporting an engine no row runs: the note says where the results are filed, never "labelled wiredtiger"', async () => {
+  const { r, summary } = await labelled('standin', ['--engine', 'wiredtiger']);
+  assert.equal(summary.engine, 'standin');
+  assert.doesNotMatch(r.stderr, /labelled 'wiredtiger'/);
+  assert.match(r.stderr.replace(/\n {2}/g, ' '), /note: the server reports storage engine 'standin', which no engine of the table runs: results are filed under 'standin', not under 'wiredtiger' \(--engine\)/);
+});
+
 test('--engine naming a table engine on a server that reports an engine no row runs: filed under the server\'s word', () => {
   const { engineLabel } = require('../src/engine-label');
   const standin = engineLabel({ flag: 'wiredtiger', reported: 'standin', server: { vendors: [{ product: 'standin', version: '1' }] } });

@@ -3,7 +3,7 @@
 # no registry is reachable from this engine, so nothing is pulled. Each image is tagged with the
 # name the lab's compose files use, inside the suite's own daemon only (its own data root), and
 # labelled lab.suite.stands-in with what it really holds, so no one takes it for the original.
-#   lab-suite/base:1               busybox (sh, sed, wget) + coreutils' install and du + Node.js
+#   lab-suite/base:1               busybox (sh, sed, wget) + coreutils' install and du + bash + Node.js
 #                                  and npm (this host's) + the libraries they load
 #   mongo:8.0                      the stand-in mongod/mongos (test/docker/standin) on FerretDB
 #                                  v1.24.2, with the real mongosh (npm) as `mongosh`
@@ -58,8 +58,9 @@ build_base() {
   # scripts' #!/usr/bin/env (npm's among them)
   mkdir -p "$dir/usr/bin" && ln -s /bin/busybox "$dir/usr/bin/env"
   # coreutils' install and du, which busybox lacks (or lacks -b): the lab's keyfile service runs
-  # `install -m 400 -o UID`, and ./run.sh measures a member's data directory with `du -sb`.
-  rootfs_add "$dir" "$(command -v node)" /usr/bin/install /usr/bin/du
+  # `install -m 400 -o UID`, and ./run.sh measures a member's data directory with `du -sb`. bash,
+  # which every mongo image has: the members' healthcheck is compose/init/ping.sh (/dev/tcp).
+  rootfs_add "$dir" "$(command -v node)" /usr/bin/install /usr/bin/du /bin/bash
   [[ -e $dir/usr/local/bin/node ]] || ln -s "$(command -v node)" "$dir/usr/local/bin/node"
   # npm, as node:20-slim has it: the loader image's registry stage runs npm ci
   local npm_dir

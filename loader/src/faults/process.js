@@ -104,8 +104,10 @@ async function runCommand(argv, { input = process.stdin, output = process.stdout
     };
   };
   try {
-    return await runScenario(scenario, { params, env, docker, say, dryRun: common['dry-run'], resultsRoot: common['results-dir'], makeContext });
+    return await runScenario(scenario, { params, env, docker, say, dryRun: common['dry-run'], resultsRoot: common['results-dir'], makeContext, relayed: docker });
   } finally {
+    // a signal relayed after the run ended is the one it already answered: not raised again
+    docker.on('signal', () => {});
     docker.close();
   }
 }

@@ -7,9 +7,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
+const { EventEmitter } = require('node:events');
 const { parseTable } = require('../../../common/tables');
 
 const PREFIX = '@lab-docker';
+// bash's relay of a signal it received (lib/fault-bridge.sh): `@lab-signal<TAB>SIGINT|SIGTERM`
+const SIGNAL_PREFIX = '@lab-signal\t';
 const OPS_FILE = path.join(__dirname, 'docker-ops.tsv');
 
 // readOps(file) -> {op: {args: [names in order], kind: 'action'|'probe'|'hook', undo}}
@@ -41,8 +44,11 @@ function decodeReply(line) {
 
 // DockerPeer: ask(op, args) -> Promise<{rc, output}>; rejects when bash refuses (126), the action
 // fails (rc != 0, unless allowFail) or bash's side closes (the run is being torn down).
-class DockerPeer {
+// A signal bash relays is the event 'signal' (its name), taken by the runner while a run can be
+// healed (runner.js); with no listener it is raised on this process, as if sent to it.
+class DockerPeer extends EventEmitter {
   constructor({ input = process.stdin, output = process.stdout } = {}) {
+    super();
     this.output = output;
     this.next = 1;
     this.pending = new Map();
@@ -50,6 +56,13 @@ class DockerPeer {
     this.rl = readline.createInterface({ input });
     this.rl.on('line', (l) => {
       if (!l.trim()) return;
+      if (l.startsWith(SIGNAL_PREFIX)) {
+        const sig = l.slice(SIGNAL_PREFIX.length).trim();
+        if (!['SIGINT', 'SIGTERM'].includes(sig)) return;
+        if (this.listenerCount('signal')) this.emit('signal', sig);
+        else process.kill(process.pid, sig);
+        return;
+      }
       const r = decodeReply(l);
       const p = this.pending.get(r.id);
       if (!p) return; // a reply to nothing: ignored rather than crashing the run
@@ -81,4 +94,4 @@ class DockerPeer {
   }
 }
 
-module.exports = { DockerPeer, encodeRequest, RefusedError, TABLE, PREFIX };
+module.exports = { DockerPeer, encodeRequest, RefusedError, TABLE, PREFIX, SIGNAL_PREFIX };

@@ -9,6 +9,7 @@
 // (SIGINT or SIGTERM: lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
 const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
+const { EventEmitter } = require('node:events');
 const { onStopSignals } = require('../stop-signals');
 
 class Aborted extends Error {}
@@ -61,14 +62,16 @@ async function within(promise, ms) {
 
 const secs = (ms) => `${ms / 1000} s`;
 
-// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, bounds})
+// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, relayed, bounds})
 //   env: {engine: <engines.tsv row>, shard: {name, hosts}}; makeContext(ctx) adds the cluster
 //   handles (Members, mongos) a scenario uses; signals: the process to listen on (tests pass an
-//   EventEmitter); bounds: BOUNDS overridden (tests).
+//   EventEmitter); relayed: the signals bash relays ('signal' events: the DockerPeer); bounds:
+//   BOUNDS overridden (tests).
 // ctx also carries, for the scenarios and load.js: bounds; waitFor(what, promise) (the promise,
 // named while it is pending: a forced exit lists it as left; every docker request is one);
-// abandon(what, left) (one line `what; left: left`, recorded as left and as the heal's error).
-async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, bounds = {} }) {
+// abandon(what, left, {healFailed}) (one line `what; left: left`, recorded as left and, unless
+// healFailed is false, as the heal's error).
+async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
   const controller = new AbortController();
   const limits = { ...BOUNDS, ...bounds };
   let run = null;
@@ -86,10 +89,12 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   const ctx = {
     params, env, say, signal: controller.signal, state: {}, bounds: limits, waitFor,
     docker: { ask: (op, args = {}, opts) => waitFor(`docker ${[op, ...Object.values(args)].join(' ')} (asked of bash, not answered)`, docker.ask(op, args, opts)) },
-    abandon: (what, l) => {
+    // healFailed false: what was left is not the heal's undoing (the write load's last batch, on
+    // a host too busy to answer it in time): recorded as left, the run complete, its verdict kept
+    abandon: (what, l, { healFailed = true } = {}) => {
       say(`${what}; left: ${l}`);
       left.push(l);
-      abandoned = abandoned || what.replace(/^heal: /, '');
+      if (healFailed) abandoned = abandoned || what.replace(/^heal: /, '');
     },
     timeline: (row) => run.timeline(row),
     step: (name, obj) => writeStep(run, name, obj),
@@ -126,22 +131,40 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   say(`results: ${path.join(path.basename(resultsRoot), path.relative(resultsRoot, run.dir))}/`);
   // A first signal aborts the scenario and heals; a second one (the heal seems stuck to whoever
   // sends it) ends the run at once: the summary names what was still pending, the process exits.
+  // One signal can arrive twice, by two paths: sent to run.sh's whole process group (Ctrl-C,
+  // timeout(1), kill -- -PGID), it reaches `docker compose run`, which forwards every signal to
+  // this container (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer,
+  // ForwardAllSignals), and bash, which relays it on stdin (lib/fault-bridge.sh). So the paths
+  // are counted apart: a second signal is a second one on the same path. Counting both as one
+  // made every group signal a "second signal": the run exited at once and healed nothing.
   let signalled = null;
   let forced = null;
   let force;
   const forcedSignal = new Promise((resolve) => { force = resolve; });
-  const offSignals = onStopSignals({
-    signals,
-    stopping: () => signalled !== null,
-    stop: (sig) => {
-      signalled = sig;
-      say(`${sig}: stopping the scenario, healing, writing the summary`);
-      controller.abort(new Aborted(`interrupted (${sig})`));
-    },
-    force: (sig) => {
-      if (!forced) { forced = sig; force({ forced: sig }); }
-    },
-  });
+  // Two paths a signal comes by: the OS (a signal to this process) and bash's relay (a line on
+  // stdin, when run.sh forwards one: its whole group got the signal, and Compose forwards it to
+  // this container as well). One signal reaches us once by each path, so a second signal forces
+  // the end only when it comes again by the same path (src/stop-signals.js, once per path).
+  const onPath = (emitter) => {
+    let seen = 0;
+    return onStopSignals({
+      signals: emitter,
+      stopping: () => seen++ > 0,
+      stop: (sig) => {
+        if (signalled) return;
+        signalled = sig;
+        say(`${sig}: stopping the scenario, healing, writing the summary`);
+        controller.abort(new Aborted(`interrupted (${sig})`));
+      },
+      force: (sig) => {
+        if (!forced) { forced = sig; force({ forced: sig }); }
+      },
+    });
+  };
+  const relayedAsSignals = new EventEmitter();
+  const relay = (sig) => relayedAsSignals.emit(sig);
+  if (relayed) relayed.on('signal', relay);
+  const offSignals = [onPath(signals), onPath(relayedAsSignals)];
   let why = null;
   let healError = null;
   const started = new Date();
@@ -216,7 +239,8 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   run.close();
   // closing the clients: bounded, and not at all after a second signal
   if (ctx.close && !forced) await Promise.race([within(ctx.close(), limits.closeMs), forcedSignal]);
-  offSignals();
+  for (const off of offSignals) off();
+  if (relayed) relayed.off('signal', relay);
   if (!complete) say(`the scenario stopped early. If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine ${env.engine.engine}`);
   say(`verdict: ${WORD[v.result]}: ${v.line}`);
   return { code: signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };

@@ -36,10 +36,10 @@ test.after(async () => {
 // startFault() -> {child, lines, requests, exited, results, waitFor(re)}: replica-lag by netem (its undo is a
 // docker request, answered at once), 200 documents/s, a fault watch far longer than the test.
 // The three members share the test host's name (127.0.0.1); only the load and the heal matter here.
-function startFault() {
+function startFault({ faultSeconds = '600' } = {}) {
   const results = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fault-frozen-'));
   const child = spawn(process.execPath, [BIN, 'run', 'replica-lag', '--method', 'netem', '--threshold', '3s', '--rate', '200',
-    '--baseline-seconds', '0', '--fault-seconds', '600', '--members', members.shim.hosts.join(','), '--mongos', `127.0.0.1:${mongos.port}`,
+    '--baseline-seconds', '0', '--fault-seconds', faultSeconds, '--members', members.shim.hosts.join(','), '--mongos', `127.0.0.1:${mongos.port}`,
     '--user', '', '--results-dir', results], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = [];
   const requests = [];
@@ -58,6 +58,8 @@ function startFault() {
   const waitFor = (re) => new Promise((resolve) => waiters.push({ re, resolve }));
   return { child, lines, requests, exited, results, waitFor };
 }
+
+const LOAD_LEFT = 'load: did not stop within 5 s of the stop (its batch in flight unanswered: a member not answering, or a busy host); not part of the heal';
 
 // exitWithin(f, ms): the process's exit, or a failure naming the wait (and the process killed)
 async function exitWithin(f, ms, what) {
@@ -99,7 +101,7 @@ test('SIGTERM with mongos frozen mid-write: healed, the write abandoned and name
     assert.equal(r.code, 130, f.lines.join('\n'));
     assert.ok(r.at - t0 >= 4000, `exited ${r.at - t0} ms after SIGTERM: the write was not waited for at all`);
     assert.deepEqual(f.requests, ['netem-slow 127.0.0.1 100ms 64kbit', 'netem-heal 127.0.0.1'], 'the undo was asked and answered');
-    assert.ok(f.lines.includes('heal: the write load did not stop within 5 s (a member is not answering); left: its write batch in flight through mongos, abandoned (the server may still apply it)'), f.lines.join('\n'));
+    assert.ok(f.lines.includes(`${LOAD_LEFT}; left: its write batch in flight through mongos, abandoned (the server may still apply it)`), f.lines.join('\n'));
     assert.match(f.lines.at(-1), /^verdict: UNKNOWN: .*the run did not finish: interrupted \(SIGTERM\)/);
     const s = summaryOf(f.results);
     assert.equal(s.complete, false);
@@ -130,6 +132,31 @@ test('a second SIGTERM while it heals: exits at once, naming what it left; the s
     assert.equal(s.complete, false);
     assert.equal(s.why, 'interrupted (SIGTERM); then forced to exit by a second signal (SIGTERM) while healing');
     assert.deepEqual(s.left, ['the write load (stopping: its batch in flight through mongos)']);
+  } finally {
+    mongos.proc.kill('SIGCONT');
+    f.child.kill('SIGKILL');
+    fs.rmSync(f.results, { recursive: true, force: true });
+  }
+});
+
+test('a write load that does not stop in time, with the fault healed: the run complete, its verdict its own, the batch named as left, never "heal failed"', { timeout: 40000 }, async () => {
+  // the fault's watch ends by itself (3 s, the lag never reaches the threshold here) with mongos
+  // frozen under the load's batch: the heal undoes netem, then the load's stop waits 5 s for it
+  const f = startFault({ faultSeconds: '3' });
+  try {
+    await f.waitFor(/^\d\d:\d\d:\d\d \[fault\]/);
+    mongos.proc.kill('SIGSTOP');
+    const r = await exitWithin(f, 30000, 'the end of the fault watch');
+    assert.equal(r.signal, null);
+    assert.deepEqual(f.requests, ['netem-slow 127.0.0.1 100ms 64kbit', 'netem-heal 127.0.0.1'], 'the undo was asked and answered');
+    assert.ok(f.lines.includes(`${LOAD_LEFT}; left: its write batch in flight through mongos, abandoned (the server may still apply it)`), f.lines.join('\n'));
+    assert.ok(!f.lines.some((l) => /heal failed|did not finish/.test(l)), f.lines.join('\n'));
+    const s = summaryOf(f.results);
+    assert.equal(s.complete, true, s.why);
+    assert.equal(s.heal_error, undefined);
+    assert.doesNotMatch(s.verdict, /heal failed|did not finish/);
+    assert.deepEqual(s.left, ['its write batch in flight through mongos, abandoned (the server may still apply it)']);
+    assert.equal(r.code, s.result === true ? 0 : 1);
   } finally {
     mongos.proc.kill('SIGCONT');
     f.child.kill('SIGKILL');

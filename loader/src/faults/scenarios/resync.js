@@ -4,6 +4,27 @@
 // SECONDARY again. Refuses the PRIMARY (step it down first).
 const d = require('../decisions');
 const { watchStep } = require('../watch');
+const { sleep } = require('../runner');
+
+// ownView(ctx, member) -> {state, uptimeSeconds} | {error}: the member's own replSetGetStatus, its
+// self entry: its state and how long its mongod has run (8.0 src/mongo/db/repl/
+// topology_coordinator.cpp, TopologyCoordinator::prepareStatusResponse: the self entry's "uptime",
+// seconds since the process started). The set's view of a member comes from heartbeats (every
+// 2 s): right after the resync started it, the others may still show the mongod that was removed
+// as SECONDARY, and that was taken as the resync's success.
+async function ownView(ctx, member) {
+  try {
+    const st = await ctx.members.selfStatus(member);
+    const self = (st.members || []).find((x) => x.self) || {};
+    return { state: self.stateStr ?? null, uptimeSeconds: typeof self.uptime === 'number' ? self.uptime : null };
+  } catch (e) {
+    return { error: e.message.split('\n')[0] };
+  }
+}
+// resynced(own, sinceUpSeconds): the member says it is SECONDARY, and its mongod started after the
+// resync's `up` (1 s of slack for the clocks' rounding)
+const resynced = (own, sinceUpSeconds) => own.state === 'SECONDARY' && own.uptimeSeconds != null && own.uptimeSeconds <= sinceUpSeconds + 1;
+const ownText = (own) => (own.error ? `it does not answer (${own.error})` : `it says ${own.state || '?'}, its mongod up ${own.uptimeSeconds ?? '?'} s`);
 
 module.exports = {
   name: 'resync',
@@ -48,12 +69,26 @@ module.exports = {
     const { member } = ctx.params;
     ctx.state.removed = true; // from here on, heal must bring the member back
     for (const op of ['stop', 'rm', 'volume-rm', 'up']) await ctx.docker.ask(op, { member });
+    ctx.state.upAt = Date.now();
     ctx.state.removed = false;
   },
 
+  // until the set shows the member SECONDARY and the member itself confirms it (ownView): its own
+  // state SECONDARY, its mongod started by this resync
   async watch(ctx) {
-    const timeoutS = d.parseDuration(ctx.params.timeout);
-    ctx.state.watch = await watchStep(ctx, 'state=SECONDARY', timeoutS, 'resync', { member: ctx.params.member, step: 'resync' });
+    const { member } = ctx.params;
+    const deadline = Date.now() + d.parseDuration(ctx.params.timeout) * 1000;
+    for (;;) {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      ctx.state.watch = await watchStep(ctx, 'state=SECONDARY', left, 'resync', { member, step: 'resync' });
+      if (!ctx.state.watch.reached) return;
+      const sinceUp = (Date.now() - ctx.state.upAt) / 1000;
+      ctx.state.own = { ...(await ownView(ctx, member)), sinceUpSeconds: Math.round(sinceUp) };
+      if (resynced(ctx.state.own, sinceUp)) return;
+      if (Date.now() >= deadline) return;
+      ctx.say(`${member}: the set shows it SECONDARY, but ${ownText(ctx.state.own)} (the resync started it ${Math.round(sinceUp)} s ago); watching on`);
+      await sleep(1000, ctx.signal);
+    }
   },
 
   // a member stopped or removed half-way is started again (empty: it initial-syncs by itself)
@@ -65,8 +100,12 @@ module.exports = {
     const { member } = ctx.params;
     const w = ctx.state.watch;
     if (!w) return { result: 'unknown', line: `resync ${member}: not watched`, evidence: {} };
-    const evidence = { finalState: w.finalState ?? null, elapsedSeconds: w.elapsedSeconds };
-    if (w.reached) return { result: true, line: `resync ${member}: SECONDARY again after initial sync (${w.elapsedSeconds} s)`, evidence };
-    return { result: false, line: `resync ${member}: not SECONDARY (last state ${w.finalState ?? '?'})`, evidence };
+    const own = ctx.state.own || null;
+    const evidence = { finalState: w.finalState ?? null, elapsedSeconds: w.elapsedSeconds, own_view: own };
+    if (!w.reached) return { result: false, line: `resync ${member}: not SECONDARY (last state ${w.finalState ?? '?'})`, evidence };
+    if (own && resynced(own, own.sinceUpSeconds)) {
+      return { result: true, line: `resync ${member}: SECONDARY again after initial sync (${w.elapsedSeconds} s), by its own replSetGetStatus (its mongod up ${own.uptimeSeconds} s, started by the resync)`, evidence };
+    }
+    return { result: false, line: `resync ${member}: the set showed it SECONDARY, but ${own ? ownText(own) : 'its own view was never read'}: not the member the resync started`, evidence };
   },
 };
