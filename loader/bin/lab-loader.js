@@ -4,7 +4,7 @@
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
 // 130 SIGINT, 143 SIGTERM, 129 SIGHUP or the terminal gone (common/closed-output.js).
 const { parse, UsageError, usage } = require('../src/args');
-const { redactText } = require('../src/redact-uri');
+const { redactText } = require('../src/text/redact-uri');
 
 // A usage error is one line naming the flag and the fix; --help has the full listing. Both error
 // paths pass through redactText: a message or a driver's stack may quote the URI typed.

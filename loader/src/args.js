@@ -4,8 +4,8 @@
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
-const { UsageError, parseDuration, parseWarmup, parseCount, parseClients } = require('./usage');
-const { redactUri, redactText } = require('./redact-uri');
+const { UsageError, parseDuration, parseWarmup, parseCount, parseClients } = require('./text/usage');
+const { redactUri, redactText } = require('./text/redact-uri');
 const { RESERVED_NAMES } = require('../../common/reserved-names');
 const { kindFlags } = require('./kinds');
 const { COMMON_FLAGS, DEFAULT_METRICS_PORT } = require('./common-flags');
@@ -159,7 +159,7 @@ function parseSlaFlag(text) {
 
 // withNegatives(argv): "--docs -5" as "--docs=-5". util.parseArgs takes a value that starts with
 // a dash for a flag ("--docs needs a value"); a negative number is a value, and its own grammar
-// (src/numbers.js, src/duration.js) says what is wrong with it.
+// (src/text/numbers.js, src/text/duration.js) says what is wrong with it.
 function withNegatives(argv) {
   const out = [];
   for (let i = 0; i < argv.length; i++) {

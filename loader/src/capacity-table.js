@@ -9,7 +9,7 @@ const { median, round } = require('../../common/stats');
 const { grid, ms } = require('./table');
 // The capacity line and its caveat (a step's delay and what it is set against) are prose: wrapped
 // within 120 columns as printed.
-const { wrapProse, wrapLine } = require('./wrap');
+const { wrapProse, wrapLine } = require('./text/wrap');
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 const { slaText } = require('../../common/sla-text');
 

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { list, EXPERIMENTS_DIR } = require('./config');
-const { wrapLine, WIDTH } = require('./wrap');
+const { wrapLine, WIDTH } = require('./text/wrap');
 
 function describeFile(file) {
   const first = /^#[ \t]*(.*)/.exec(fs.readFileSync(file, 'utf8'));
@@ -44,7 +44,7 @@ function settingsLines(kindName, settings) {
   return items.length ? wrapLine(`${kindName} settings: ${items.join(', ')}`).replaceAll('\u00a0', ' ') : '';
 }
 
-// flagLine(flag, text): one help row within 120 columns like the rest of the help (src/wrap.js):
+// flagLine(flag, text): one help row within 120 columns like the rest of the help (src/text/wrap.js):
 // the text wrapped in its own column, continuation lines under it.
 function flagLine(flag, text) {
   const [first, ...rest] = wrapLine(text, WIDTH - 26, '').split('\n');

@@ -16,7 +16,7 @@
 //   file: (config)      the value an experiment file gives, as text: the defaults column reads every
 //                       experiment that takes the flag (kinds/index.js flagsOf for the workload flags)
 //   dflt                the default shown when neither the parser nor a file gives one, as text
-const { durationText } = require('./duration');
+const { durationText } = require('./text/duration');
 
 const DEFAULT_METRICS_PORT = 9464;
 
@@ -57,7 +57,7 @@ const COMMON_FLAGS = [
   { group: 'Output', flag: '--help', short: 'h', type: 'boolean', runsh: false, help: "this text; NAME --help adds that experiment's own flags" },
 ];
 
-// durText(120000) -> '2m'; 0 or null -> 'none': a file's duration as a flag takes it (src/duration.js).
+// durText(120000) -> '2m'; 0 or null -> 'none': a file's duration as a flag takes it (src/text/duration.js).
 const durText = (ms) => (ms ? durationText(ms) : 'none');
 
 module.exports = { COMMON_FLAGS, DEFAULT_METRICS_PORT, durText };

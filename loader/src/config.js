@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('./usage');
+const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('./text/usage');
 const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('./kinds');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');

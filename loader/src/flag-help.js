@@ -3,7 +3,7 @@
 // --help` (lib/experiment.sh asks `lab-loader flags`) are both rendered from common-flags.js, and
 // every default an experiment file sets is read from the files as config.js loads them, so any
 // YAML style the loader accepts shows its values, and no list of files or numbers is kept here.
-const { wrapLine, WIDTH } = require('./wrap');
+const { wrapLine, WIDTH } = require('./text/wrap');
 const { COMMON_FLAGS } = require('./common-flags');
 
 // loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loads it without

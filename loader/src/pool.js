@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
-const { plural } = require('./plural');
+const { plural } = require('./text/plural');
 
 const { setTimeout: sleep } = require('node:timers/promises');
 

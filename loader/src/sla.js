@@ -4,7 +4,7 @@
 // PerfKitBenchmarker's mongodb_stress reports the same figure ("Maximum Throughput for Latency
 // SLA") from YCSB runs; YCSB itself has -target but no search. This file is the search alone, as
 // pure functions of the steps it is told about: the runner runs each proposed step.
-const { durationMs } = require('./duration');
+const { durationMs } = require('./text/duration');
 const { hostSlowed, loaderDelayMs } = require('../../common/host-slowed');
 
 // The percentiles a summary has (src/hist.js percentiles): the SLA can name any of them.

@@ -8,7 +8,7 @@ const { round } = require('../../common/stats');
 const { OPS } = require('./kinds');
 const { withFailure } = require('../../common/step-failure');
 const { tooShort } = require('./too-short');
-const { redactUri } = require('./redact-uri');
+const { redactUri } = require('./text/redact-uri');
 const { stepWritten, runWritten } = require('./documents-written');
 
 // stepSummary({step, acc, endAt, stopReason, rate, cores, shape}) -> one entry of steps[] (or of

@@ -5,9 +5,9 @@
 // The median is the lab's one (common/stats.js), the report's too.
 const { median, round } = require('../../common/stats');
 
-const { mibPerS } = require('./mib');
-const { durationText } = require('./duration');
-const { wrapProse, wrapLine, WIDTH } = require('./wrap');
+const { mibPerS } = require('./text/mib');
+const { durationText } = require('./text/duration');
+const { wrapProse, wrapLine, WIDTH } = require('./text/wrap');
 const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
@@ -69,7 +69,7 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   // Documents and bytes per second are shown where a kind records them (bulk imports, files).
   const withMoves = steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
   // MiB/s beside MB/s where ops move bytes, not documents (files: gridfs, whose seed, seeds/003,
-  // published MiB/s as "MB/s"): from MB/s, as the gridfs line and summary.json say it (src/mib.js).
+  // published MiB/s as "MB/s"): from MB/s, as the gridfs line and summary.json say it (src/text/mib.js).
   const withMib = withMoves && steps.some((s) => Object.values(s.ops || {}).some((o) => o.bytes && !o.docs));
   const mib = (s, o) => (o.bytes && o.mb_per_s !== null && o.mb_per_s !== undefined ? String(mibPerS(o.mb_per_s)) : '-');
   const moveCols = (s, o) => (withMoves ? [val(o.docs_per_s), val(o.mb_per_s), ...(withMib ? [mib(s, o)] : [])] : []);

@@ -10,7 +10,7 @@ const path = require('node:path');
 const { load } = require('./config');
 const { RunDir } = require('./results');
 const { checkSummary } = require('./summary-schema');
-const { redactUri } = require('./redact-uri');
+const { redactUri } = require('./text/redact-uri');
 const { kind } = require('./kinds');
 const { parse, toStep, statusTimeline } = require('./ycsb-output');
 
@@ -53,7 +53,7 @@ function properties(config) {
 // prepare(opts) -> { dir, threads }: the same checks as a run, the results folder, the files.
 function prepare(opts, startedAt = new Date()) {
   const { file, config } = load(opts);
-  const { UsageError } = require('./usage');
+  const { UsageError } = require('./text/usage');
   // One YCSB run per invocation; its random numbers are YCSB's own (no --seed).
   if (opts.repeat > 1) throw new UsageError('--repeat does not apply to --tool ycsb (run it again for another repetition)');
   // YCSB paces with -target (workload.properties target) but does not search over rates.

@@ -1,6 +1,6 @@
 'use strict';
 // The experiment file's own bounds (src/config.js load), each beside the flag's: a file must not
-// allow what the flag refuses (workload.clients: 1..1000, as --clients; src/usage.js parseClients:
+// allow what the flag refuses (workload.clients: 1..1000, as --clients; src/text/usage.js parseClients:
 // "keeps a typo from opening tens of thousands"). Checked on a real file through the
 // parser and through `lab-loader check` (one line, exit 2, nothing connected).
 const test = require('node:test');

@@ -17,8 +17,8 @@ const { optionsProblem } = require('../src/module-contract');
 const { parse } = require('../src/args');
 const { load } = require('../src/config');
 const { settingsLines } = require('../src/catalog');
-const { UsageError } = require('../src/usage');
-const { WIDTH } = require('../src/wrap');
+const { UsageError } = require('../src/text/usage');
+const { WIDTH } = require('../src/text/wrap');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const EXPERIMENTS = path.join(REPO, 'experiments');

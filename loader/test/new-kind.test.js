@@ -18,7 +18,7 @@ const { checkSummary } = require('./support/summary-schema');
 
 const REPO = path.join(__dirname, '..', '..');
 const KIND = `'use strict';
-const { parseCount } = require('../usage');
+const { parseCount } = require('../text/usage');
 module.exports = {
   name: 'scan',
   ops: ['find'],

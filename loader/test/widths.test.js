@@ -132,7 +132,7 @@ test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', 
 });
 
 test('counts read as words: "1 client", "2 clients", ycsb\'s "4 threads"; "3 times"', () => {
-  const { plural } = require('../src/plural');
+  const { plural } = require('../src/text/plural');
   assert.equal(plural(1, 'client'), '1 client');
   assert.equal(plural(2, 'client'), '2 clients');
   assert.equal(plural(4, require('../src/kinds/ycsb').clientWord), '4 threads');

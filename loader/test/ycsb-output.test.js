@@ -48,7 +48,7 @@ test('--tool ycsb: YCSB 0.17.0\'s real load and run output becomes the lab\'s su
   checkSummary(s);
   assert.equal(s.complete, true, s.reason);
   assert.deepEqual(s.tool, { name: 'ycsb', version: '0.17.0' });
-  assert.equal(s.parameters.uri, 'mongodb://root:***@mongos:27017/', 'redacted by the loader\'s rule (src/redact-uri.js): the user stays');
+  assert.equal(s.parameters.uri, 'mongodb://root:***@mongos:27017/', 'redacted by the loader\'s rule (src/text/redact-uri.js): the user stays');
   assert.equal(s.preload.docs, 500, 'YCSB\'s load inserted every record');
   assert.equal(s.preload.measured_by, 'ycsb -load');
   assert.deepEqual(s.steps.map((x) => [x.phase, x.clients]), [['clients-1', 1], ['clients-3', 3]]);

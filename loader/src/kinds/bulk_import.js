@@ -13,7 +13,7 @@
 // its first batch (BadValue); setParameter without the privilege names the role that grants it;
 // on an engine without a journal the interval cases are not run (nothing to flush).
 const { BSON } = require('mongodb');
-const { parseCount, parseDuration, UsageError } = require('../usage');
+const { parseCount, parseDuration, UsageError } = require('../text/usage');
 const { driverWriteConcern, isNetworkError, describeError, dataMembers, caseNotes } = require('../durability');
 const { journalOf, caseMeasures } = require('../journal-facts');
 const { getOn, setOn } = require('../member-params');

@@ -12,7 +12,7 @@
 // instead of waiting forever. The client records the op as an error, posts a note and ends the
 // case; afterStep turns the note into the case's `unsupported` line. The run goes on with the next
 // case.
-const { parseCount, parseDuration, UsageError } = require('../usage');
+const { parseCount, parseDuration, UsageError } = require('../text/usage');
 const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError, caseNotes } = require('../durability');
 const { journalOf } = require('../journal-facts');
 const { countArrived } = require('../arrived');

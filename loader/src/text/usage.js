@@ -7,7 +7,7 @@ const { wholeNumber } = require('./numbers');
 
 class UsageError extends Error {}
 
-// parseDuration('--duration', '2m') -> 120000 (ms): the lab's one grammar (src/duration.js).
+// parseDuration('--duration', '2m') -> 120000 (ms): the lab's one grammar (src/text/duration.js).
 function parseDuration(flag, s) {
   const r = durationMs(flag, s);
   if (r.error) throw new UsageError(r.error);
@@ -21,7 +21,7 @@ function parseWarmup(flag, text) {
   return parseDuration(flag, text);
 }
 
-// parseCount: a whole number within [min, max] (src/numbers.js, the grammar every verb shares).
+// parseCount: a whole number within [min, max] (src/text/numbers.js, the grammar every verb shares).
 // Rejects 1e3, 0x10, "10k", " 5"; names a value out of range as typed (-5, 99999999999999999999999).
 function parseCount(flag, s, min = 1, max = Number.MAX_SAFE_INTEGER) {
   const r = wholeNumber(flag, s, min, max);
