@@ -13,7 +13,7 @@ const EXCLUSIONS = {
   incomplete: 'the run did not complete',
   not_applicable: 'the case does not apply to the topology (not run)',
   unsupported: 'the server could not do it',
-  server_ignores: 'the server ignores what the case asks: cannot be tested on this server (its product documents it: loader/src/products.js)',
+  server_ignores: 'the server ignores what the case asks: cannot be tested on this server (its product documents it: loader/src/server/products.js)',
   failed: 'errors above the threshold',
   too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/too-short.js)',
   lost_documents: 'not every document sent arrived',
@@ -56,7 +56,7 @@ function exclusionFacts(e, concurrentRuns) {
     shared_server: sharedServer(concurrentRuns, e),
     // A case the server could not do; one the loader did not run because the topology cannot
     // satisfy it (writeconcern's w:2 on a standalone); one whose write concern the server's
-    // product documents as ignored (FerretDB: w, j; src/products.js).
+    // product documents as ignored (FerretDB: w, j; src/server/products.js).
     unsupported: typeof e.unsupported === 'string' ? e.unsupported : null,
     not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
     server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,

@@ -218,13 +218,13 @@ oom_summary() {
   assert_output "[false,\"$why\",1,[\"shard01-b\"],1]"
 }
 
-# fp_summary DIR: a summary.json with the loader's own footprint block (loader/src/footprint.js).
+# fp_summary DIR: a summary.json with the loader's own footprint block (loader/src/server/footprint.js).
 fp_summary() {
   mkdir -p "$1"
   node -e 'const { footprintSummary } = require(process.argv[1]);
     process.stdout.write(JSON.stringify({ schema_version: 1, complete: true, reason: null, exit_code: 0, experiment: "experiment1",
       engine: "wiredtiger", steps: [], footprint: footprintSummary({ name: "experiment1" }, { end: { documents: 1000 } }) }, null, 2) + "\n")' \
-    "$BATS_TEST_DIRNAME/../loader/src/footprint.js" >"$1/summary.json"
+    "$BATS_TEST_DIRNAME/../loader/src/server/footprint.js" >"$1/summary.json"
 }
 
 @test "after an in-stack run: each shard member's data directory size (du -sb /data/db) goes into summary.json footprint.data_dir_bytes" {

@@ -14,7 +14,7 @@ const { performance } = require('node:perf_hooks');
 const readline = require('node:readline');
 const { parse } = require('../src/args');
 const { load } = require('../src/config');
-const { newClient } = require('../src/clients');
+const { newClient } = require('../src/server/clients');
 const { Rng } = require('../../common/rng');
 const { clientStream } = require('../src/workload');
 

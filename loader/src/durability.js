@@ -3,7 +3,7 @@
 // by name, how a case the server cannot do is told apart from a lost server, whether the engine
 // journals, and server parameters set on the members that hold the data.
 const { UsageError } = require('./text/usage');
-const { ignoredBy } = require('./products');
+const { ignoredBy } = require('./server/products');
 
 // Write concerns by name, as seeds/000 lists them: w:0, w:1, w:1+j, w:2, w:2+j, majority,
 // majority+j (and w:N for any N). "+j" is j:true; without it j is false, written out so that the
@@ -97,7 +97,7 @@ function dataMembers(description, clientHosts) {
 
 // caseNotes(ctx, step, notes, wc, leftOut) -> a case's entry fields from its clients' notes (the
 // first unsupported, with timed_out, and stopped), and server_ignores where the server's product
-// documents wc as ignored (src/products.js): the case is measured and recorded, but it measured
+// documents wc as ignored (src/server/products.js): the case is measured and recorded, but it measured
 // nothing of its label, so it is left out of leftOut ('verdicts'; bulk_import: costs too).
 function caseNotes(ctx, step, notes, wc, leftOut) {
   const out = {};

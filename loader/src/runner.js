@@ -8,16 +8,16 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { load, REPO_ROOT } = require('./config');
 const { UsageError } = require('./text/usage');
-const { readSecret, newClient } = require('./clients');
-const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('./describe');
-const retryWrites = require('./retry-writes');
-const { storageFacts } = require('./storage-facts');
+const { readSecret, newClient } = require('./server/clients');
+const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('./server/describe');
+const retryWrites = require('./server/retry-writes');
+const { storageFacts } = require('./server/storage-facts');
 const { noStepMeasured } = require('../../common/step-failure');
 const { everyStepTooShort } = require('./too-short');
-const { serverLine } = require('./server-line');
-const { connect } = require('./connect');
-const { connectionFacts } = require('./connection-facts');
-const { engineLabel } = require('./engine-label');
+const { serverLine } = require('./server/server-line');
+const { connect } = require('./server/connect');
+const { connectionFacts } = require('./server/connection-facts');
+const { engineLabel } = require('./server/engine-label');
 const { HostCpu } = require('./hostcpu');
 const { register, targetKey } = require('./run-registry');
 const { RunDir } = require('./results');
@@ -47,7 +47,7 @@ const { WorkerPool } = require('./pool');
 const { round, median } = require('../../common/stats');
 const { Rng } = require('../../common/rng');
 const { startServerRecord } = require('./server-record');
-const footprint = require('./footprint');
+const footprint = require('./server/footprint');
 
 const now = () => performance.timeOrigin + performance.now();
 // writeQuietly(fd, text): a last line on a descriptor that may be gone (a closed pipe, a terminal
@@ -168,7 +168,7 @@ class Run {
     // nothing behind and does not move `latest`.
     this.log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);
     this.client = newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 });
-    const connected = await this.untilStopped(connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username })); // may switch driver line (src/driver-line.js)
+    const connected = await this.untilStopped(connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username })); // may switch driver line (src/server/driver-line.js)
     if (this.stopReason) return;
     this.client = connected;
     this.connection = connectionFacts(this.client);
@@ -176,7 +176,7 @@ class Run {
     if (this.stopReason) return;
     this.description = description;
     // A product whose backend is named only once a database is open (FerretDB on a fresh server,
-    // src/products.js) is asked again after setup, which creates the collection, and before the
+    // src/server/products.js) is asked again after setup, which creates the collection, and before the
     // results folder is named: two backends never share a folder. Setup then runs here, once.
     if (description.server.backend === null) {
       await this.untilStopped(this.setup());
@@ -191,7 +191,7 @@ class Run {
     const label = engineLabel({ flag: opts.engine, reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     this.openResults(label.engine, label.source);
-    this.log(serverLine(description.server, description.topology, reported)); // names FerretDB, Percona (src/server-line.js)
+    this.log(serverLine(description.server, description.topology, reported)); // names FerretDB, Percona (src/server/server-line.js)
     this.log(`writing into ${this.runDir.dir}`);
     // The label is the user's word (./run.sh passes --engine); say so when the server disagrees
     // (labels may extend the name: "wiredtiger-tuned" for a server reporting "wiredTiger").
@@ -199,11 +199,11 @@ class Run {
       this.log(`note: results are labelled '${opts.engine}' (--engine) and the server reports storage engine '${reported}' (recorded beside it as engine_reported)`);
     }
     this.warnOtherRuns();
-    // Retryable writes per server line (src/retry-writes.js): off where the line refuses them.
+    // Retryable writes per server line (src/server/retry-writes.js): off where the line refuses them.
     this.retryWrites = retryWrites.decide({ row: label.row, rowFrom: label.rowFrom, description });
     this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn: this.conn, log: this.log,
       reopen: () => newClient(this.conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
-    // Oplog, preallocation, the image's platform against the host's (src/storage-facts.js).
+    // Oplog, preallocation, the image's platform against the host's (src/server/storage-facts.js).
     this.storage = storageFacts({ row: label.row, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile, journalPath: opts.journalPath });
     if (this.storage.emulated) this.log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
     if (this.stopReason) return;
@@ -220,7 +220,7 @@ class Run {
 
     if (!this.setupDone) await this.untilStopped(this.setup());
     if (!this.stopReason && config.preload.docs > 0) await this.runPreload();
-    // The collection's footprint after the load and at the end (src/footprint.js), bounded so a
+    // The collection's footprint after the load and at the end (src/server/footprint.js), bounded so a
     // hung server cannot hold the run here.
     const measureFootprint = (phase) => this.untilStopped(Promise.race([footprint.measure(this.client, config, phase, { storageEngine: this.description?.server?.storage_engine?.name ?? null }),
       sleep(10000).then(() => ({ phase, error: 'collStats did not answer within 10 s' }))]));
@@ -344,7 +344,7 @@ class Run {
     await this.pool.start(maxClients, this.opts.workers, this.log);
   }
 
-  // lostClient(reason): a client's connection failed for good (src/clients.js isFatal). "Lost the
+  // lostClient(reason): a client's connection failed for good (src/server/clients.js isFatal). "Lost the
   // server" only when the server does not answer now (2 s); one that answers as a new process
   // restarted; one that answers as the same process stayed up (its backend, a proxy or the
   // network failed the client): each stops the run with what happened.
@@ -668,7 +668,7 @@ class Run {
         node: process.version,
         // Node/V8 flags the process started with (bin/lab-loader: --single-threaded-gc on one CPU).
         node_flags: process.execArgv,
-        driver: require('./driver-line').driverDescription(this.conn),
+        driver: require('./server/driver-line').driverDescription(this.conn),
         histogram: `hdr-histogram-js ${require('hdr-histogram-js/package.json').version} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),
         cpu_model: os.cpus()[0]?.model ?? null,
@@ -682,7 +682,7 @@ class Run {
     // server_record: what server.ndjson holds, what no member reported, what was not recorded
     // and why (src/server-record/sampler.js); null when --server-record off or before connecting.
     summary.server_record = this.serverRecord ? this.serverRecord.summary() : null;
-    // footprint: the collection's size after the load and at the end (src/footprint.js).
+    // footprint: the collection's size after the load and at the end (src/server/footprint.js).
     summary.footprint = this.config ? footprint.footprintSummary(this.config, this.footprint) : null;
     return summary;
   }

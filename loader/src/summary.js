@@ -138,17 +138,17 @@ function buildSummary(f) {
       stall_timeout_ms: opts.stallTimeoutMs,
       warmup_s: config.warmupMs === undefined ? null : config.warmupMs / 1000,
     },
-    // How the server was reached (src/connection-facts.js): SRV name and the hosts it resolved
+    // How the server was reached (src/server/connection-facts.js): SRV name and the hosts it resolved
     // to, TLS, auth user/source/mechanism; never a secret. null before a connection was made.
     connection: f.connection ?? null,
     // Other loaders that ran against the same server and collection during this run (pid, host,
     // started_at, results, noticed: at this run's start | started during this run): the runs
     // interfered, neither measured the engine alone. Empty when none was seen (same host only).
     concurrent_runs: f.concurrentRuns ?? [],
-    // Whether writes were retryable, and why not (src/retry-writes.js: the engines table's row or
+    // Whether writes were retryable, and why not (src/server/retry-writes.js: the engines table's row or
     // what the server reports). null before the server was described.
     retry_writes: f.retryWrites ?? null,
-    // The engine's setup beside its numbers (src/storage-facts.js): oplog size configured and
+    // The engine's setup beside its numbers (src/server/storage-facts.js): oplog size configured and
     // reported, file preallocation, the image's platform against the host's (emulated).
     storage: f.storage ?? null,
     // A run stopped by --stall-timeout: the deadline, the silence seen when it stopped (from the

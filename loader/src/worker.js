@@ -13,7 +13,7 @@ const { performance } = require('node:perf_hooks');
 const { LoopDelay } = require('./loop-delay');
 const { Rng } = require('../../common/rng');
 const { Recorder, Pacer, inWarmup, dueInWarmup } = require('./recorder');
-const { newClient, isFatal } = require('./clients');
+const { newClient, isFatal } = require('./server/clients');
 const { opsFor, clientStream } = require('./workload');
 
 const { conn, config, clientIds, workerIndex, lastOk } = workerData;

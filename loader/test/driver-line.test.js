@@ -10,7 +10,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const { startServer, REPO } = require('./support/server');
 const { runLoader, tmpResults, latestRun, errorLines } = require('./support/loader');
-const { lines, lineForWire, driverDescription } = require('../src/driver-line');
+const { lines, lineForWire, driverDescription } = require('../src/server/driver-line');
 
 test('each line\'s wire bounds are its own driver\'s constants', () => {
   const byName = Object.fromEntries(lines().map((l) => [l.name, l]));

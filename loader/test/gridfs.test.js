@@ -289,7 +289,7 @@ test('the experiment file: the seed\'s 5 GiB file put 5 times, in chunks of each
   assert.equal(config.params.bucket, 'fs');
   // The default chunk size of every driver line the loader carries, as it writes it into a files
   // document when the bucket is given none.
-  const { lines, driver } = require('../src/driver-line');
+  const { lines, driver } = require('../src/server/driver-line');
   for (const l of lines()) {
     const d = driver(l.name);
     const c = await d.MongoClient.connect(server.uri);

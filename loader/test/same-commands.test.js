@@ -10,8 +10,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer } = require('./support/server');
-const { newClient } = require('../src/clients');
-const { lines } = require('../src/driver-line');
+const { newClient } = require('../src/server/clients');
+const { lines } = require('../src/server/driver-line');
 const { Rng } = require('../../common/rng');
 const { opsFor, clientStream } = require('../src/workload');
 

@@ -34,7 +34,7 @@ const { UsageError } = require('../text/usage');
 const { parseSize, formatBytes } = require('../gridfs/size');
 const { GeneratedSource, FileSource } = require('../gridfs/source');
 const { RssWatch } = require('../gridfs/rss');
-const { lines, driver } = require('../driver-line');
+const { lines, driver } = require('../server/driver-line');
 const { mibPerS: toMib } = require('../text/mib');
 const { dropIfThere } = require('./ops');
 
@@ -42,7 +42,7 @@ const { dropIfThere } = require('./ops');
 const MAX_CHUNK = 16 * 1024 * 1024 - 1024;
 
 // driverOf(client): the driver package the client was built from (it may be an older line,
-// src/driver-line.js), so the bucket and ObjectId come from the same one.
+// src/server/driver-line.js), so the bucket and ObjectId come from the same one.
 function driverOf(client) {
   for (const l of lines()) {
     const d = driver(l.name);

@@ -17,7 +17,7 @@ const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError, c
 const { journalOf } = require('../journal-facts');
 const { countArrived } = require('../arrived');
 const { dataBearing, notApplicable } = require('../wc-topology');
-const { ignoresUnsatisfiableW } = require('../products');
+const { ignoresUnsatisfiableW } = require('../server/products');
 
 // The topology's data-bearing members, asked once per run (config object -> promise).
 const membersPerRun = new WeakMap();
@@ -75,7 +75,7 @@ module.exports = {
     const journal = await journalOf(ctx);
     const why = notApplicable(step.params.write_concern, members, journal.journal);
     // A server that ignores w acknowledges what a standalone cannot satisfy: not MongoDB's reason
-    // for skipping, but this server's (src/products.js): recorded as server_ignores, not run.
+    // for skipping, but this server's (src/server/products.js): recorded as server_ignores, not run.
     const ignored = why ? ignoresUnsatisfiableW(ctx.description?.server, step.params.write_concern, members) : null;
     if (ignored) {
       step.skip = ignored;

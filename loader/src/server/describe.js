@@ -4,7 +4,7 @@
 // the error), never filled in: mongo-java-server, for one, has no storageEngine in serverStatus
 // and no listShards.
 // tryCommand(db, cmd) -> { ok: true, value } or { ok: false, error }: a command whose failure is a
-// fact to record, not an error (also src/footprint.js's).
+// fact to record, not an error (also src/server/footprint.js's).
 async function tryCommand(admin, cmd) {
   try {
     return { ok: true, value: await admin.command(cmd) };
@@ -14,7 +14,7 @@ async function tryCommand(admin, cmd) {
 }
 
 const { vendorsOf, productOf } = require('./products');
-const { sameProcess } = require('../../common/process-start');
+const { sameProcess } = require('../../../common/process-start');
 
 // connectTo(uri): a MongoClient with the run's credentials (optional; used to reach shards).
 async function describe(client, connectTo) {
@@ -31,7 +31,7 @@ async function describe(client, connectTo) {
   // vendor apart the same way); MongoDB's own build has no such field, so null says "not
   // named", not "MongoDB". The report reads it (report/README.md: a run's server identity), so
   // MongoDB's and Percona's 8.0 are never pooled.
-  // Every vendor field is kept (src/products.js vendorsOf: any `<product>Version` key, FerretDB's
+  // Every vendor field is kept (src/server/products.js vendorsOf: any `<product>Version` key, FerretDB's
   // ferretdbVersion among them); product names the first, as "psmdb 8.0.4-2", "ferretdb v1.24.2".
   out.server.vendors = build.ok ? vendorsOf(build.value) : [];
   out.server.product = out.server.vendors.length ? `${out.server.vendors[0].product} ${out.server.vendors[0].version}` : null;
@@ -52,7 +52,7 @@ async function describe(client, connectTo) {
     out.server.process_start = processStart(status.value);
   }
   // featureCompatibilityVersion, where the server answers it (mongod; not mongos, whose shards are
-  // asked below): src/retry-writes.js reads it (a 3.6 shard at 3.4 refuses retryable writes).
+  // asked below): src/server/retry-writes.js reads it (a 3.6 shard at 3.4 refuses retryable writes).
   out.server.feature_compatibility_version = await fcvOf(admin);
   // hello (MongoDB >= 4.4.2, 5.0+); isMaster on servers that predate it or do not implement it.
   let hello = await tryCommand(admin, { hello: 1 });

@@ -74,7 +74,7 @@ function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeou
 }
 
 // byProbe(seed, probe, { tls, timeoutS, timedOut }) -> { kind, message } from what a plain hello
-// found at seed (src/probe-port.js), or null when it adds nothing to the driver's own error.
+// found at seed (src/server/probe-port.js), or null when it adds nothing to the driver's own error.
 // timedOut: server selection ran out of time (a healthy server is then blamed on the timeout).
 function byProbe(seed, probe, { tls, timeoutS, timedOut }) {
   switch (probe.kind) {
@@ -250,7 +250,7 @@ async function connectOnce(client, { timeoutMs, username }) {
 
 // connect(client, { timeoutMs, username }) -> the connected client to use from now on: the same
 // one, or, when the server's first hello shows a wire version the client's driver line refuses,
-// a client with the same settings on the newest driver line that accepts it (src/driver-line.js).
+// a client with the same settings on the newest driver line that accepts it (src/server/driver-line.js).
 // The choice is written into the client's conn (conn.driverLine, conn.serverWireVersion), which
 // the worker threads and summary.json read. Rejects with a ConnectError: unreachable, refused
 // credentials, ..., or a server older than every driver line the loader carries.

@@ -12,9 +12,9 @@
 // The member's whole data directory (du -sb, Compose) is added by ./run.sh: data_dir_bytes.
 // Whatever a server does not report is null with the reason; a size of 0 for documents that
 // exist is not a size and is treated so.
-const { round } = require('../../common/stats');
+const { round } = require('../../../common/stats');
 const { tryCommand } = require('./describe');
-const { meaningOf } = require('../../common/meanings');
+const { meaningOf } = require('../../../common/meanings');
 
 // Up to this many documents the logical size is every document's; above, a sample's mean.
 const SCAN_ALL = 20000;

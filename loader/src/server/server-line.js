@@ -1,6 +1,6 @@
 'use strict';
 // The terminal's "server ..." line: what the run reached, named as the server names itself. A
-// build that names its vendor in buildInfo (src/products.js vendorsOf) is that product, with the
+// build that names its vendor in buildInfo (src/server/products.js vendorsOf) is that product, with the
 // MongoDB version it implements beside it: "server 7.0.42 (standalone)" hid that the server was
 // FerretDB on SQLite. A build that names none prints its version, as MongoDB's own does.
 const { PRODUCTS } = require('./products');

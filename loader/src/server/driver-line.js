@@ -69,7 +69,7 @@ function tooOldMessage(address, wire) {
   const oldest = lines()[lines().length - 1];
   return `the server at ${address} reports wire version ${wire}, older than every driver line the loader carries ` +
     `(the oldest, mongodb ${oldest.version}, needs wire ${oldest.minWire} = MongoDB ${oldest.minServer}+): ` +
-    'run a newer server, or add an older driver line to loader/src/driver-line.js and loader/package.json';
+    'run a newer server, or add an older driver line to loader/src/server/driver-line.js and loader/package.json';
 }
 
 // driverDescription(conn) -> what summary.json records as loader.driver.

@@ -18,7 +18,7 @@
 //                     host with the members; null for --uri runs against a server elsewhere;
 //   journal_path      ./run.sh --journal-path: the shard members' journals on PATH/<member>.
 const os = require('node:os');
-const { readTable, oplogMbFor } = require('../../common/tables');
+const { readTable, oplogMbFor } = require('../../../common/tables');
 
 const PREALLOCATION_NOTE = 'the engine preallocates (zero-fills) its files: the oplog at its full size when the member starts, and data files of doubling size (64 MB up to 2 GB) as a collection grows, so the first writes into a fresh collection include file allocation';
 
@@ -26,7 +26,7 @@ const PREALLOCATION_NOTE = 'the engine preallocates (zero-fills) its files: the 
 const DOCKER_ARCH = { x64: 'amd64', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' };
 
 // storageFacts({ row, description, repoRoot, arch }) -> summary.json storage (null fields where
-// neither the table nor the server says). row: the run's engines-table row (src/engine-label.js
+// neither the table nor the server says). row: the run's engines-table row (src/server/engine-label.js
 // engineLabel chooses it once per run), null when it is none of them.
 function storageFacts({ row, description, repoRoot, inStack, profile = null, journalPath = null, arch = process.arch, platform = os.platform() }) {
   let profileRow = null;

@@ -3,18 +3,18 @@
 // (source "flag"), unless LABEL is an engine of the table and the server reports a storage engine
 // no row of the table runs; else the storage engine the server reports, by the engines table's name where
 // its server_engine column knows it, else as reported, made safe for a folder name ("server");
-// else the product a vendor field of buildInfo names ("product", src/products.js); else
+// else the product a vendor field of buildInfo names ("product", src/server/products.js); else
 // "unknown-<version>" ("none"). Never the process name. The rule with its examples and why:
 // loader/README.md, "Outputs" (`<engine>`).
 // The same rule picks the engines table's row the run is (the row --engine names, else the row
 // that runs the reported engine in the server's build), once per run: retry-writes.js and
 // storage-facts.js take that row, so the folder, storage.engine_row and retry_writes never differ.
-const { engines } = require('../../common/tables');
+const { engines } = require('../../../common/tables');
 const { imageVendor } = require('./products');
 
 // tableEngines(repoRoot) -> [{ engine, server_engine, vendor, row }] from the table, empty when the
 // table is not there (the stack's loader image has no compose/; ./run.sh always passes --engine
-// there). vendor: the product whose image the row runs (src/products.js imageVendor), null for
+// there). vendor: the product whose image the row runs (src/server/products.js imageVendor), null for
 // MongoDB's own images; row: the table's row as common/tables.js engines() reads it.
 function tableEngines(repoRoot) {
   try {

@@ -65,7 +65,7 @@ const PRODUCTS = {
     },
   },
   // image: the repository of the product's official image, so that a server naming this vendor
-  // is matched to the engines-table row that runs it (src/engine-label.js): Percona's build reports
+  // is matched to the engines-table row that runs it (src/server/engine-label.js): Percona's build reports
   // the same wiredTiger as MongoDB's (percona-docker: percona/percona-server-mongodb).
   psmdb: { name: 'Percona Server for MongoDB', image: 'percona/percona-server-mongodb', ignores: {} },
 };

@@ -12,7 +12,7 @@
 //     mongos still advertises sessions.
 // The engines table says which engines cannot have them (retryable_writes); a --uri run without a
 // known --engine decides from what the server reports: its featureCompatibilityVersion, and the
-// row of its storage engine and build (the run's row, src/engine-label.js). summary.json
+// row of its storage engine and build (the run's row, src/server/engine-label.js). summary.json
 // retry_writes records the decision.
 const { connect } = require('./connect');
 
@@ -31,7 +31,7 @@ const refusedBy = (row) => `engines table: '${row.engine}' cannot take retryable
   : `${row.server_engine} has no document-level locking`}; compose/engines.tsv retryable_writes)`;
 
 // decide({ row, rowFrom, description }) -> { enabled, source, reason }. row, rowFrom: the run's
-// engines-table row and what chose it (src/engine-label.js engineLabel). A row --engine named
+// engines-table row and what chose it (src/server/engine-label.js engineLabel). A row --engine named
 // decides. Otherwise the server's report: an FCV below 3.6, then the row of its storage engine and
 // build. No row (no table: the stack's loader image without compose/) and nothing known against
 // them: enabled.
@@ -65,7 +65,7 @@ function decide({ row, rowFrom, description }) {
 
 // apply(client, { decision, conn, reopen, timeoutMs, username, log }) -> the client to use: the
 // same one when retryable writes stay on, else a new one (reopen()) built after conn.retryWrites
-// is set to false, which the workers' clients are built from too (src/clients.js).
+// is set to false, which the workers' clients are built from too (src/server/clients.js).
 async function apply(client, { decision, conn, reopen, timeoutMs, username, log }) {
   conn.retryWrites = decision.enabled;
   if (decision.enabled || decision.effective) return client;

@@ -10,7 +10,7 @@ function readSecret(file) {
 }
 
 // clientOptions(conn, config, extra): conn = { uri, username, password, serverSelectionTimeoutMs,
-// driverLine, retryWrites }; driverLine (set by connect.js after the server's first hello, src/driver-line.js)
+// driverLine, retryWrites }; driverLine (set by connect.js after the server's first hello, src/server/driver-line.js)
 // names the `mongodb` release the client is built from, the current one when absent.
 // maxPoolSize 1: a client is one connection, like one mongo shell in the seed; a second pooled
 // connection would let one "client" run operations in parallel.
@@ -24,7 +24,7 @@ function clientOptions(conn, config, extra = {}) {
     // The driver's defaults, written out because they change what is measured: a retried read
     // or write after a failover is one operation with a long latency, as an application sees it.
     // retryWrites is false where the server line refuses them (conn.retryWrites, decided by
-    // src/retry-writes.js from the engines table or the server's report).
+    // src/server/retry-writes.js from the engines table or the server's report).
     retryReads: true,
     retryWrites: conn.retryWrites !== false,
     ...extra,
