@@ -508,7 +508,7 @@ experiment_data_dirs() {
 # why, DEVELOPERS.md). The shard members are restarted with --nojournal one at a time (Compose
 # recreates each and waits until it is healthy), the loader runs the journal-off case alone
 # (--members-journal off; it checks getCmdLineOpts itself, and holds the set's
-# writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/journal-majority.js),
+# writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/kinds/durability/journal-majority.js),
 # and the members are restarted as the stack defines them, journal on. On an engine that cannot:
 # said once.
 experiment_hook_journal_off() {

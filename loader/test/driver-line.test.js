@@ -78,7 +78,7 @@ for (const [server, wire, line, engine] of [['3.6.0', 6, 'mongodb-6.9', 'rocksdb
           // lacks getParameter/setParameter, which journal's commit-interval cases need.
           if (st.unsupported) continue;
           // A case the topology cannot satisfy is recorded and never run (writeconcern's w > 1 on
-          // this standalone: src/wc-topology.js; its own test is writeconcern.test.js).
+          // this standalone: src/kinds/durability/wc-topology.js; its own test is writeconcern.test.js).
           if (st.not_applicable) continue;
           const ops = Object.entries(st.ops ?? {});
           assert.ok(ops.some(([, o]) => o.count > 0), `${name} ${st.phase}: no operation counted: ${JSON.stringify(st).slice(0, 300)}`);

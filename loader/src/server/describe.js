@@ -61,7 +61,7 @@ async function describe(client, connectTo) {
     const h = hello.value;
     out.topology.kind = h.msg === 'isdbgrid' ? 'mongos' : h.setName ? 'replica_set_member' : 'standalone';
     // passives (priority 0) and arbiters as hello lists them: the data-bearing members are hosts +
-    // passives (hidden and delayed members are not listed), arbiters apart (src/wc-topology.js).
+    // passives (hidden and delayed members are not listed), arbiters apart (src/kinds/durability/wc-topology.js).
     for (const k of ['msg', 'setName', 'hosts', 'passives', 'arbiters', 'primary', 'me', 'maxWireVersion']) {
       if (h[k] !== undefined) out.topology[k === 'setName' ? 'set_name' : k === 'maxWireVersion' ? 'max_wire_version' : k] = h[k];
     }

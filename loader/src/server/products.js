@@ -93,7 +93,7 @@ function ignoredBy(server, wc) {
 // ignoresUnsatisfiableW(server, wc, members) -> the reason a case is not run, or null: a product
 // that ignores w acknowledges w > 1 on a standalone (FerretDB v1.24.2 accepts w:2, w:3 and an
 // unknown tag there), where MongoDB refuses it. MongoDB's reason for skipping would then be the
-// wrong one: this server cannot test w at all. members: src/wc-topology.js dataBearing.
+// wrong one: this server cannot test w at all. members: src/kinds/durability/wc-topology.js dataBearing.
 function ignoresUnsatisfiableW(server, wc, members) {
   const p = productOf(server);
   if (!p || !p.ignores['write_concern.w'] || !members || members.kind !== 'standalone') return null;

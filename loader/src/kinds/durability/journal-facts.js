@@ -1,9 +1,9 @@
 'use strict';
-// journalOf(ctx) -> { journal, journal_source }: whether this run's server journals (durability.js
+// journalOf(ctx) -> { journal, journal_source }: whether this run's server journals (durability/index.js
 // journalFacts), asked once per run and recorded on every durability case, so the comparison
 // between engines shows inMemory's "no journal" beside its numbers.
-const { engine } = require('../../common/tables');
-const { journalFacts } = require('./durability');
+const { engine } = require('../../../../common/tables');
+const { journalFacts } = require('./index');
 
 const perRun = new WeakMap(); // config object (one per run) -> facts
 

@@ -10,7 +10,7 @@
 // its primary, config version + 1: MongoDB 4.0, MMAPv1's last line, has no safe reconfig that
 // would itself wait for a majority), and the value it had is put back after the case.
 const { withMember } = require('./member-params');
-const { dataMembers } = require('./durability');
+const { dataMembers } = require('./index');
 
 const FIELD = 'writeConcernMajorityJournalDefault';
 const byConfig = new WeakMap(); // run config -> { host, before, record } or { error }

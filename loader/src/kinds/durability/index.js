@@ -2,8 +2,8 @@
 // What the durability kinds (kinds/writeconcern.js, kinds/bulk_import.js) share: write concerns
 // by name, how a case the server cannot do is told apart from a lost server, whether the engine
 // journals, and server parameters set on the members that hold the data.
-const { UsageError } = require('./text/usage');
-const { ignoredBy } = require('./server/products');
+const { UsageError } = require('../../text/usage');
+const { ignoredBy } = require('../../server/products');
 
 // Write concerns by name, as seeds/000 lists them: w:0, w:1, w:1+j, w:2, w:2+j, majority,
 // majority+j (and w:N for any N). "+j" is j:true; without it j is false, written out so that the

@@ -1,8 +1,8 @@
 'use strict';
-// Server parameters on the members that hold the data (durability.js dataMembers): read, set and
+// Server parameters on the members that hold the data (durability/index.js dataMembers): read, set and
 // put back, one direct connection per member with the run's credentials. Used by bulk_import's
 // journalCommitInterval cases; a parameter set through mongos would change the router only.
-const { SET_PARAMETER_ROLE } = require('./durability');
+const { SET_PARAMETER_ROLE } = require('./index');
 
 // withMember(client, host, fn): fn(adminDb) on a direct connection to host, made with the same
 // driver line and credentials as the run's client.
