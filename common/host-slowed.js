@@ -2,7 +2,7 @@
 // Whether other load on the loader's host changed what the loader measured in a step: the one
 // rule behind the shared-host exclusion (common/step-exclusion.js, which the loader's --repeat
 // table and the report both apply) and a capacity search's host caveat and retries
-// (loader/src/sla.js). No dependencies (the loader image copies common/ beside loader/).
+// (loader/src/experiment/sla.js). No dependencies (the loader image copies common/ beside loader/).
 //
 // Other load alone is no reason: on the Compose path the loader always shares its host with the
 // cluster it loads, and leaving out every step that saw other load left out 81 of 96 A/A runs that

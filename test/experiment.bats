@@ -39,7 +39,7 @@ setup() {
     lab "$name" --help
     assert_success
     # shellcheck disable=SC2016  # the script is node's
-    for flag in $(cd "$REPO/loader" && node -e 'const k = require("./src/kinds"); const { load } = require("./src/config"); const c = load({ experiment: process.argv[1], kindArgs: {} }).config; for (const o of Object.values(k.kind(c.workload.type).options)) console.log(o.flag)' "$name"); do
+    for flag in $(cd "$REPO/loader" && node -e 'const k = require("./src/kinds"); const { load } = require("./src/experiment/config"); const c = load({ experiment: process.argv[1], kindArgs: {} }).config; for (const o of Object.values(k.kind(c.workload.type).options)) console.log(o.flag)' "$name"); do
       awk -v f="$flag" '$1 == f { on = 1; print; next } on && /^   / && $1 !~ /^-/ { print; next } { on = 0 }' <<<"$output" | tr '\n' ' ' |
         grep -Eq '\[(default [^];]+|required)' || fail "$name --help: $flag without its default: $output"
     done

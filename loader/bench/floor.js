@@ -13,10 +13,10 @@
 const { performance } = require('node:perf_hooks');
 const readline = require('node:readline');
 const { parse } = require('../src/args');
-const { load } = require('../src/config');
+const { load } = require('../src/experiment/config');
 const { newClient } = require('../src/server/clients');
 const { Rng } = require('../../common/rng');
-const { clientStream } = require('../src/workload');
+const { clientStream } = require('../src/experiment/workload');
 
 
 async function main() {

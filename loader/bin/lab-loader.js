@@ -50,14 +50,14 @@ async function main(argv) {
     }
     // check: the same parser and experiment-file validation as a run, and nothing else, so that
     // ./run.sh refuses bad flags with the loader's own words before it starts anything.
-    // estimate: what one run's measured steps will take (src/estimate.js), for ./run.sh compare.
+    // estimate: what one run's measured steps will take (src/experiment/estimate.js), for ./run.sh compare.
     if (opts.command === 'estimate') {
-      const { estimateRun, estimateLine } = require('../src/estimate');
-      process.stdout.write(`${estimateLine(estimateRun(require('../src/config').load(opts).config))}\n`);
+      const { estimateRun, estimateLine } = require('../src/experiment/estimate');
+      process.stdout.write(`${estimateLine(estimateRun(require('../src/experiment/config').load(opts).config))}\n`);
       return 0;
     }
     if (opts.command === 'check') {
-      const loaded = require('../src/config').load(opts);
+      const loaded = require('../src/experiment/config').load(opts);
       const lines = require('../src/catalog').settingsLines(loaded.config.workload.type, loaded.settings);
       if (lines) process.stdout.write(`${lines}\n`); // the kind's own settings and their sources
       // what ./run.sh needs of the experiment: its facts and the kind's stack hooks

@@ -17,7 +17,8 @@ async function main(argv) {
   try {
     if (command === 'prepare') {
       const opts = parse(rest);
-      if (!opts.resultsDir) opts.resultsDir = require('node:path').join(require('../src/config').REPO_ROOT, 'results');
+      const { REPO_ROOT } = require('../src/experiment/config');
+      if (!opts.resultsDir) opts.resultsDir = require('node:path').join(REPO_ROOT, 'results');
       const { dir, threads } = prepare(opts);
       process.stdout.write(`dir: ${dir}\nthreads: ${threads.join(' ')}\n`);
       return 0;

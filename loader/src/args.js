@@ -150,9 +150,9 @@ function parseStallTimeout(text) {
   return ms;
 }
 
-// --sla p99=10ms -> { percentile, key, target_ms, text } (src/sla.js parseSla), else one line.
+// --sla p99=10ms -> { percentile, key, target_ms, text } (src/experiment/sla.js parseSla), else one line.
 function parseSlaFlag(text) {
-  const sla = require('./sla').parseSla(text);
+  const sla = require('./experiment/sla').parseSla(text);
   if (sla.error) throw new UsageError(sla.error);
   return sla;
 }

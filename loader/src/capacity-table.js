@@ -1,5 +1,5 @@
 'use strict';
-// The console lines of a capacity search (--sla, src/sla.js): at the end of a run, every step
+// The console lines of a capacity search (--sla, src/experiment/sla.js): at the end of a run, every step
 // tried in the order it ran (offered, achieved, the worst op's intended and service latency at the
 // SLA's percentile, how busy the clients were, passed or why not) and the capacity; at the end of
 // a --repeat group, the capacity of each repetition and their median (the report gives the

@@ -4,7 +4,7 @@
 // help works without Node).
 const fs = require('node:fs');
 const path = require('node:path');
-const { list, EXPERIMENTS_DIR } = require('./config');
+const { list, EXPERIMENTS_DIR } = require('./experiment/config');
 const { wrapLine, WIDTH } = require('./text/wrap');
 
 function describeFile(file) {
@@ -28,7 +28,7 @@ function declared(o, values) {
 // does not load says so when it is run or checked).
 function loaded(name, dir) {
   try {
-    return require('./config').load({ experiment: name, experimentsDir: dir, kindArgs: {} });
+    return require('./experiment/config').load({ experiment: name, experimentsDir: dir, kindArgs: {} });
   } catch {
     return null;
   }

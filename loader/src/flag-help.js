@@ -9,7 +9,7 @@ const { COMMON_FLAGS } = require('./common-flags');
 // loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loads it without
 // flags; a file that does not load is left out (it says why when it is run or checked).
 function loadedRuns(dir, names) {
-  const { load, list } = require('./config');
+  const { load, list } = require('./experiment/config');
   const { kind } = require('./kinds');
   const out = [];
   for (const name of names || list(dir)) {

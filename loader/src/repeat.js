@@ -44,7 +44,7 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
 // not load is reported by the run itself, with its own message).
 function fileRepeat(opts) {
   try {
-    return require('./config').load(opts).config.repeat;
+    return require('./experiment/config').load(opts).config.repeat;
   } catch {
     return 1;
   }

@@ -6,7 +6,7 @@ const os = require('node:os');
 const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { load, REPO_ROOT } = require('./config');
+const { load, REPO_ROOT } = require('./experiment/config');
 const { UsageError } = require('./text/usage');
 const { readSecret, newClient } = require('./server/clients');
 const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('./server/describe');
@@ -29,10 +29,10 @@ const { mergeInterval } = require('./recorder');
 const { secondOf, stabilityOf } = require('./stability');
 const { stabilityLines } = require('./stability/line');
 const { LiveDips, annotationText } = require('./stability/live');
-const { OPS, makeDoc } = require('./workload');
+const { OPS, makeDoc } = require('./experiment/workload');
 const { kind } = require('./kinds');
 const { dropIfThere } = require('./kinds/ops');
-const { stepPlan, capacityFor } = require('./step-plan');
+const { stepPlan, capacityFor } = require('./experiment/step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
 const { onOutputClosed, closedReason, closedExitCode } = require('../../common/closed-output');
 const { onStopSignals } = require('./stop-signals');
@@ -504,7 +504,7 @@ class Run {
     const { config } = this;
     const k = kind(config.workload.type);
     // The plan: the kind's steps, or with --sla a capacity search whose next step's offered rate
-    // follows from the last step (src/step-plan.js).
+    // follows from the last step (src/experiment/step-plan.js).
     // Each judged step of a search is logged and annotated (Grafana), as each step's start is.
     const plan = stepPlan(config, (m) => { this.log(m); this.annotator.annotate('capacity', `${config.name}: ${m}`); });
     await this.startWorkers(plan.maxClients);

@@ -175,7 +175,7 @@ function buildSummary(f) {
     // (src/step-failure.js; the report never compares it).
     [f.shape === 'cases' ? 'cases' : 'steps']: steps.map(withFailure),
     loader_limited: loaderLimited(steps),
-    // --sla (src/sla.js capacityOf): the SLA, the highest offered rate that passed it (ops/s),
+    // --sla (src/experiment/sla.js capacityOf): the SLA, the highest offered rate that passed it (ops/s),
     // the client count, and every step tried (offered, achieved, intended and service latency,
     // passed or why not): the latency-throughput curve behind the number. Only with --sla.
     ...(f.capacity ? { capacity: f.capacity } : {}),

@@ -14,7 +14,7 @@ const { LoopDelay } = require('./loop-delay');
 const { Rng } = require('../../common/rng');
 const { Recorder, Pacer, inWarmup, dueInWarmup } = require('./recorder');
 const { newClient, isFatal } = require('./server/clients');
-const { opsFor, clientStream } = require('./workload');
+const { opsFor, clientStream } = require('./experiment/workload');
 
 const { conn, config, clientIds, workerIndex, lastOk } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread

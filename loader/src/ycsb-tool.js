@@ -7,7 +7,7 @@
 // Credentials never reach these files: the YCSB container adds mongodb.url from the mounted secret.
 const fs = require('node:fs');
 const path = require('node:path');
-const { load } = require('./config');
+const { load } = require('./experiment/config');
 const { RunDir } = require('./results');
 const { checkSummary } = require('./summary-schema');
 const { redactUri } = require('./text/redact-uri');

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { parse, usage, COMMON_OPTIONS } = require('../src/args');
-const { load, list } = require('../src/config');
+const { load, list } = require('../src/experiment/config');
 const { durText } = require('../src/common-flags');
 
 const REPO = path.resolve(__dirname, '..', '..');

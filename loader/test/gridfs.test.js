@@ -283,7 +283,7 @@ test('bad input: one line, exit 2, nothing started', async () => {
 });
 
 test('the experiment file: the seed\'s 5 GiB file put 5 times, in chunks of each driver line\'s own default size', async () => {
-  const { config } = require('../src/config').load({ experiment: 'gridfs', kindArgs: {} });
+  const { config } = require('../src/experiment/config').load({ experiment: 'gridfs', kindArgs: {} });
   assert.equal(config.repeat, 5, 'repeat: 5, the seed\'s five puts');
   assert.equal(config.params.file_size, 5 * 1024 ** 3, 'the seed\'s 5120 MB');
   assert.equal(config.params.bucket, 'fs');

@@ -2,7 +2,9 @@
 // The capacity search's arithmetic on synthetic steps (the runner's real steps: sla-run.test.js).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { parseSla, judgeStep, CapacitySearch, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN } = require('../src/sla');
+const {
+  parseSla, judgeStep, CapacitySearch, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN,
+} = require('../src/experiment/sla');
 
 test('parseSla: any percentile the summary has, any duration of the lab grammar; typos refused in one line', () => {
   assert.deepEqual(parseSla('p99=10ms'), { percentile: 'p99', key: 'p99', target_ms: 10, text: 'p99=10ms' });
@@ -107,7 +109,7 @@ test('the end of a search names the bracket it reached: adjacent whole rates are
 });
 
 test('capacityOf: steps that shared the host give the capacity a caveat, in summary.json and its line', () => {
-  const { capacityOf } = require('../src/sla');
+  const { capacityOf } = require('../src/experiment/sla');
   const { capacityLine } = require('../src/capacity-table');
   const sla = parseSla('p99=10ms');
   const stall = 'event loop stalled up to 324 ms';

@@ -9,7 +9,7 @@ const path = require('node:path');
 const { runLoader, latestRun, readTimeline, withServerAndResults } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 const { parse } = require('../src/args');
-const { load, DEFAULT_WARMUP_MS } = require('../src/config');
+const { load, DEFAULT_WARMUP_MS } = require('../src/experiment/config');
 const { Metrics } = require('../src/metrics');
 
 let server;

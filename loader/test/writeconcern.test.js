@@ -304,7 +304,7 @@ test('an engine without a journal (psmdb-8.0-inmemory-replset): every j:true cas
 });
 
 test('the group table\'s footnote names the seed each experiment reproduces and its rule, never another\'s', () => {
-  const { load } = require('../src/config');
+  const { load } = require('../src/experiment/config');
   const { parse } = require('../src/args');
   const { footnote } = require('../src/table');
   const want = {

@@ -106,7 +106,7 @@ function checkSummary(s) {
     assert.ok(Array.isArray(s.server_record.members) && isObj(s.server_record.absent) && Array.isArray(s.server_record.not_recorded), 'server_record: members, absent, not_recorded');
   }
   assert.ok('loader_limited' in s, 'loader_limited');
-  // --sla: the capacity search (src/sla.js capacityOf); absent without --sla.
+  // --sla: the capacity search (src/experiment/sla.js capacityOf); absent without --sla.
   if (s.parameters.sla) checkCapacity(s.capacity, s[list]);
   else assert.ok(!('capacity' in s), 'capacity only with parameters.sla');
   assert.ok('published' in s, 'published (the seed\'s numbers, or null)');

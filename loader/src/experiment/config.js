@@ -5,10 +5,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('./text/usage');
-const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('./kinds');
+const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('../text/usage');
+const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('../kinds');
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
 
 // experimentPath('experiment2', dir) -> dir/experiment2.yaml; a .yaml path is taken as it is.
@@ -93,7 +93,7 @@ function load(opts) {
       durationMs: kind.bound === 'duration' ? (opts.durationMs ?? parseFileDuration(file, w.duration)) : undefined,
     },
     rate: opts.rate ?? null,
-    // --sla: a capacity search over offered rates at one client count (src/sla.js, step-plan.js).
+    // --sla: a capacity search over offered rates at one client count (src/experiment/sla.js, step-plan.js).
     sla: opts.sla ?? null,
     warmupMs: null, // below, once the kind's configure has bounded its steps
     published: doc.published ?? null, // the seed's numbers, carried into summary.json for reports

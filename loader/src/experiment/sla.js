@@ -4,8 +4,8 @@
 // PerfKitBenchmarker's mongodb_stress reports the same figure ("Maximum Throughput for Latency
 // SLA") from YCSB runs; YCSB itself has -target but no search. This file is the search alone, as
 // pure functions of the steps it is told about: the runner runs each proposed step.
-const { durationMs } = require('./text/duration');
-const { hostSlowed, loaderDelayMs } = require('../../common/host-slowed');
+const { durationMs } = require('../text/duration');
+const { hostSlowed, loaderDelayMs } = require('../../../common/host-slowed');
 
 // The percentiles a summary has (src/hist.js percentiles): the SLA can name any of them.
 const PERCENTILES = { p50: 'p50', p90: 'p90', p99: 'p99', 'p99.9': 'p999', p999: 'p999' };

@@ -4,7 +4,7 @@
 // plan, so that a comparison of 12 runs is not started blind. Only steps bounded by time can be
 // told in advance; preload and steps bounded by a count of documents or operations cannot (the
 // server's speed decides them), and the line says so rather than guessing.
-const { planOf } = require('./kinds');
+const { planOf } = require('../kinds');
 const { MAX_STEPS } = require('./sla');
 
 // estimateRun(config) -> { seconds, steps, bound }: seconds of the measured steps (warm-up
