@@ -1,6 +1,6 @@
 'use strict';
 // Whether a capacity search (summary.json `capacity`, loader/src/experiment/sla.js) is a sample of the
-// side's capacity: the one rule the loader's --repeat line (loader/src/capacity-table.js
+// side's capacity: the one rule the loader's --repeat line (loader/src/results/capacity-table.js
 // capacityGroup) and the report (report/src/capacity.js) both apply, so the median each prints
 // for the same searches is the same number.
 // No dependencies (the loader image copies common/ beside loader/).

@@ -190,14 +190,14 @@ flow_style() {
   assert_output --regexp "--repeat N .*journal/writeconcern 3"
 }
 
-# oom_summary DIR: a complete summary.json as the loader writes it (src/summary.js buildSummary).
+# oom_summary DIR: a complete summary.json as the loader writes it (src/results/summary.js buildSummary).
 oom_summary() {
   mkdir -p "$1"
   node -e 'const { buildSummary } = require(process.argv[1]);
     const config = { name: "experiment1", setup: {}, preload: { docs: 0 }, workload: { type: "insert", clients: [1] } };
     const s = buildSummary({ complete: true, config, opts: {}, engine: "wiredtiger", steps: [], startedAt: new Date(0), preload: null, loader: {} });
     process.stdout.write(JSON.stringify({ schema_version: 1, ...s }, null, 2) + "\n")' \
-    "$BATS_TEST_DIRNAME/../loader/src/summary.js" >"$1/summary.json"
+    "$BATS_TEST_DIRNAME/../loader/src/results/summary.js" >"$1/summary.json"
 }
 
 @test "a member killed for memory (Docker OOMKilled) during the run: the run's summary.json is marked incomplete with that reason, exit 1" {

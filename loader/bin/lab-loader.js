@@ -33,7 +33,7 @@ async function main(argv) {
   }
   try {
     if (opts.command === 'merge-summary') {
-      require('../src/merge-summary').mergeCommand(opts.dirs, require('node:fs').readFileSync(0, 'utf8'));
+      require('../src/results/merge-summary').mergeCommand(opts.dirs, require('node:fs').readFileSync(0, 'utf8'));
       return 0;
     }
     if (opts.command === 'list') return require('../src/catalog').print(opts.experimentsDir, process.stdout);

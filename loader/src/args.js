@@ -194,7 +194,7 @@ function parse(argv) {
   // ./run.sh), list, flags [NAME] (./run.sh help's experiment flags, or NAME --help's), estimate (a
   // run's measured time, for ./run.sh compare's plan); anything else names the experiment to run.
   const command = ['check', 'list', 'flags', 'estimate', 'merge-summary'].includes(positionals[0]) ? positionals.shift() : 'run';
-  // merge-summary DIR...: ./run.sh's measurements into those folders' summaries (src/merge-summary.js)
+  // merge-summary DIR...: ./run.sh's measurements into those folders' summaries (src/results/merge-summary.js)
   if (command === 'merge-summary') {
     if (!positionals.length) throw new UsageError('merge-summary needs the results folders to merge into');
     return { command, dirs: positionals };

@@ -13,15 +13,15 @@ const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = r
 const retryWrites = require('./server/retry-writes');
 const { storageFacts } = require('./server/storage-facts');
 const { noStepMeasured } = require('../../common/step-failure');
-const { everyStepTooShort } = require('./too-short');
+const { everyStepTooShort } = require('./results/too-short');
 const { serverLine } = require('./server/server-line');
 const { connect } = require('./server/connect');
 const { connectionFacts } = require('./server/connection-facts');
 const { engineLabel } = require('./server/engine-label');
 const { HostCpu } = require('./hostcpu');
 const { register, targetKey } = require('./run-registry');
-const { RunDir } = require('./results');
-const { checkSummary } = require('./summary-schema');
+const { RunDir } = require('./results/run-folder');
+const { checkSummary } = require('./results/summary-schema');
 const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
@@ -33,16 +33,16 @@ const { OPS, makeDoc } = require('./experiment/workload');
 const { kind } = require('./kinds');
 const { dropIfThere } = require('./kinds/ops');
 const { stepPlan, capacityFor } = require('./experiment/step-plan');
-const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./summary');
+const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./results/summary');
 const { onOutputClosed, closedReason, closedExitCode } = require('../../common/closed-output');
 const { onStopSignals } = require('./stop-signals');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('./text/wrap');
 const { plural } = require('./text/plural');
 const { placementOf } = require('./placement');
-const { formatTable } = require('./table');
+const { formatTable } = require('./results/table');
 const { durationText } = require('./text/duration');
-const { capacityTable } = require('./capacity-table');
+const { capacityTable } = require('./results/capacity-table');
 const { WorkerPool } = require('./pool');
 const { round, median } = require('../../common/stats');
 const { Rng } = require('../../common/rng');
@@ -750,7 +750,7 @@ class Run {
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
     if (this.registration) this.registration.release();
     // Every step's operations failed (or none ran): not a measurement, exit 1 (src/step-failure.js).
-    // Every step too short to measure, for the --duration asked (src/too-short.js): exit 1 as well.
+    // Every step too short to measure, for the --duration asked (src/results/too-short.js): exit 1 as well.
     const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) || everyStepTooShort(this.steps) : null;
     if (unmeasured) this.stop(unmeasured, 1);
     let complete = !this.stopReason;
@@ -783,7 +783,7 @@ class Run {
 
   printTable(complete) {
     this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload, warmupMs: this.config.warmupMs }));
-    // --sla: the search's steps and the capacity (src/capacity-table.js).
+    // --sla: the search's steps and the capacity (src/results/capacity-table.js).
     this.capacity = capacityFor(this.config, this.steps, this.stopReason);
     if (this.capacity) this.stdout.write(capacityTable(this.capacity));
     const end = this.footprint && this.footprint.end;

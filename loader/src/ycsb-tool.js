@@ -8,8 +8,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { load } = require('./experiment/config');
-const { RunDir } = require('./results');
-const { checkSummary } = require('./summary-schema');
+const { RunDir } = require('./results/run-folder');
+const { checkSummary } = require('./results/summary-schema');
 const { redactUri } = require('./text/redact-uri');
 const { kind } = require('./kinds');
 const { parse, toStep, statusTimeline } = require('./ycsb-output');
@@ -171,7 +171,7 @@ function summarize(dir) {
   fs.writeFileSync(path.join(dir, 'timeline.ndjson'), timeline.map((l) => JSON.stringify(l) + '\n').join(''));
   const summary = summaryOf(plan, { complete: reason === null, reason, steps, preload, endedAt: new Date().toISOString() });
   if (!summary.complete) summary.exit_code = 1;
-  checkSummary(summary); // the schema the report reads with (src/summary-schema.js)
+  checkSummary(summary); // the schema the report reads with (src/results/summary-schema.js)
   fs.writeFileSync(path.join(dir, 'summary.json.tmp'), JSON.stringify(summary, null, 2) + '\n');
   fs.renameSync(path.join(dir, 'summary.json.tmp'), path.join(dir, 'summary.json'));
   fs.rmSync(path.join(dir, '.reserve'), { force: true });

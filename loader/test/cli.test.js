@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { runLoader } = require('./support/loader');
 const { parse, parseDuration, parseImages, UsageError } = require('../src/args');
-const { RunDir } = require('../src/results');
+const { RunDir } = require('../src/results/run-folder');
 
 const bad = [
   [['nope'], /unknown experiment 'nope'/],

@@ -13,7 +13,7 @@ const { startServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { corruptingProxy } = require('./support/corrupting-proxy');
-const { formatTable } = require('../src/table');
+const { formatTable } = require('../src/results/table');
 const { kind, flagsOf } = require('../src/kinds');
 // takes(name): the flags a kind's message lists, from its declaration (no list to keep here).
 const takes = (name) => flagsOf(kind(name)).join(', ');

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { parse, UsageError } = require('../src/args');
-const { buildSummary } = require('../src/summary');
+const { buildSummary } = require('../src/results/summary');
 
 test('--label is repeatable and lands in opts.labels', () => {
   const o = parse(['experiment1', '--label', 'platform=aws-m5.large', '--label', 'os=ubuntu-24.04']);

@@ -17,7 +17,7 @@ const { MongoClient, MongoServerError } = require('mongodb');
 const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/kinds/durability');
-const { groupTable, WHY_BOTH } = require('../src/table');
+const { groupTable, WHY_BOTH } = require('../src/results/table');
 const { startServer, dependsOn } = require('./support/server');
 const { BEHAVIOURS } = require('./support/server-lines');
 const { kind, flagsOf } = require('../src/kinds');
@@ -306,7 +306,7 @@ test('an engine without a journal (psmdb-8.0-inmemory-replset): every j:true cas
 test('the group table\'s footnote names the seed each experiment reproduces and its rule, never another\'s', () => {
   const { load } = require('../src/experiment/config');
   const { parse } = require('../src/args');
-  const { footnote } = require('../src/table');
+  const { footnote } = require('../src/results/table');
   const want = {
     writeconcern: 'seeds/000 ran each case 3 times and kept fastest (Python timeit)',
     journal: /^seeds\/001 ran each case 2 or 3 times and kept one run's figures/,

@@ -95,7 +95,7 @@ test('one run of three host-limited: left out of the verdict and counted in its 
 });
 
 test('the loader\'s --repeat line and the report give one median for the same searches, a host-limited one marked and left out by both (common/capacity-sample.js)', () => {
-  const { capacityGroup } = require('../../loader/src/capacity-table');
+  const { capacityGroup } = require('../../loader/src/results/capacity-table');
   const caps = [[1800], [1850], [9, true]];
   const { out, rep } = report(fixture({ inmemory: caps }));
   const [side] = rep.capacity[0].sides;

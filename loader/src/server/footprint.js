@@ -116,7 +116,7 @@ function footprintSummary(config, { afterLoad = null, end = null } = {}) {
     seed_reference: config && config.name === 'experiment1' ? SEED_REFERENCE : null,
     data_dir_bytes: null,
     // Measured by ./run.sh on Compose after the run (lib/experiment.sh experiment_data_dirs: du -sb
-    // /data/db in each shard member), merged in by lab-loader merge-summary (src/merge-summary.js);
+    // /data/db in each shard member), merged in by lab-loader merge-summary (src/results/merge-summary.js);
     // the loader itself sees no member's volume.
     data_dir_note: 'not measured: the loader sees no member volume (./run.sh fills it on Compose after the run)',
   };

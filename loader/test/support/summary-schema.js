@@ -7,7 +7,7 @@
 // checkSummary throws naming the first field that is wrong.
 const assert = require('node:assert/strict');
 const { OPS } = require('../../src/kinds'); // every kind's op names
-const schema = require('../../src/summary-schema');
+const schema = require('../../src/results/summary-schema');
 
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const num = (v, name) => assert.ok(typeof v === 'number' && Number.isFinite(v), `${name}: number expected, got ${JSON.stringify(v)}`);

@@ -3,7 +3,7 @@
 // same one before it reads) before the loader writes it: a summary the report would skip is a
 // loader bug, said at once with the field named, never written for the report to half-read.
 const Ajv = require('ajv');
-const { summaryValidator } = require('../../common/summary-schema');
+const { summaryValidator } = require('../../../common/summary-schema');
 
 const validate = summaryValidator(Ajv);
 

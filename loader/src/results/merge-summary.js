@@ -15,7 +15,7 @@
 //                                     exit_code as given
 const fs = require('node:fs');
 const path = require('node:path');
-const { UsageError } = require('./text/usage');
+const { UsageError } = require('../text/usage');
 const { checkSummary, SummarySchemaError } = require('./summary-schema');
 
 const TOP_LEVEL = ['block_writes', 'block_writes_note'];

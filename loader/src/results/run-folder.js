@@ -11,7 +11,7 @@
 //    so a disk that fills during the run still has room for the summary at its end.
 //  - latest moves only when the folder is whole (placeholder summary written).
 //  - check (optional): a function each summary passes before it is written (an experiment run's:
-//    src/summary-schema.js checkSummary); what it throws is thrown as is and nothing is written.
+//    src/results/summary-schema.js checkSummary); what it throws is thrown as is and nothing is written.
 const fs = require('node:fs');
 const path = require('node:path');
 const { SummarySchemaError } = require('./summary-schema');

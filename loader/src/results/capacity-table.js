@@ -5,13 +5,13 @@
 // a --repeat group, the capacity of each repetition and their median (the report gives the
 // interval). A search's steps differ between repetitions (each follows its own verdicts), so they
 // are never pooled by step number as a sweep's are (table.js groupTable).
-const { median, round } = require('../../common/stats');
+const { median, round } = require('../../../common/stats');
 const { grid, ms } = require('./table');
 // The capacity line and its caveat (a step's delay and what it is set against) are prose: wrapped
 // within 120 columns as printed.
-const { wrapProse, wrapLine } = require('./text/wrap');
-const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
-const { slaText } = require('../../common/sla-text');
+const { wrapProse, wrapLine } = require('../text/wrap');
+const { searchExclusion, HOST_LIMITED } = require('../../../common/capacity-sample');
+const { slaText } = require('../../../common/sla-text');
 
 function capacityLine(c) {
   const found = c.capacity_ops_per_s === null ? 'no rate passed' : `${c.capacity_ops_per_s} ops/s`;

@@ -4,7 +4,7 @@
 // (summary.json steps[].too_short, the reason), said under the table, and never in a verdict
 // (common/step-exclusion.js). The bounds are the stability thresholds' own: a step under them has no
 // median second either (src/stability/thresholds.js).
-const { THRESHOLDS } = require('./stability/thresholds');
+const { THRESHOLDS } = require('../stability/thresholds');
 
 // tooShort(entry, { durationS }) -> the reason, or null (a measurement). entry: a steps[] / cases[]
 // entry as stepSummary builds it (ops, measured_s); durationS: the step's asked --duration in

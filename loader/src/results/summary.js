@@ -2,13 +2,13 @@
 // The summary builder: summary.json from what a run measured, as pure functions (no clock, no
 // process, no files: the caller passes times and facts in), so every path, the second Ctrl-C
 // included, is tested on synthetic input (test/summary.test.js).
-const { percentiles, encode } = require('./hist');
-const { judge } = require('./selfmon');
-const { round } = require('../../common/stats');
-const { OPS } = require('./kinds');
-const { withFailure } = require('../../common/step-failure');
+const { percentiles, encode } = require('../hist');
+const { judge } = require('../selfmon');
+const { round } = require('../../../common/stats');
+const { OPS } = require('../kinds');
+const { withFailure } = require('../../../common/step-failure');
 const { tooShort } = require('./too-short');
-const { redactUri } = require('./text/redact-uri');
+const { redactUri } = require('../text/redact-uri');
 const { stepWritten, runWritten } = require('./documents-written');
 
 // stepSummary({step, acc, endAt, stopReason, rate, cores, shape}) -> one entry of steps[] (or of
@@ -37,7 +37,7 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
       ? `ended early (${stopReason}): ops_per_s is over measured_s, from the step's start to its last completed operation`
       : acc.warm ? 'ops_per_s is over the whole step after its warm-up' : 'ops_per_s is over the whole step',
     target_rate: rate,
-    // Documents written in the whole step, warm-up included (src/documents-written.js).
+    // Documents written in the whole step, warm-up included (src/results/documents-written.js).
     documents_written: stepWritten(acc),
     ops: {},
   };
@@ -74,7 +74,7 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     }
   }
   out.loader = judge(acc.seconds, cores);
-  // Too few operations or too short a time to measure (src/too-short.js); a step cut short has
+  // Too few operations or too short a time to measure (src/results/too-short.js); a step cut short has
   // its own mark (complete: false).
   const short = early ? null : tooShort(out, { durationS: step.durationS ?? null });
   if (short) out.too_short = short;
@@ -163,11 +163,11 @@ function buildSummary(f) {
     published: config.published,
     preload: f.preload,
     // Every document this run wrote (preload, warm-ups, measured steps): the divisor of the block
-    // writes ./run.sh measures over the loader's whole invocation (src/documents-written.js).
+    // writes ./run.sh measures over the loader's whole invocation (src/results/documents-written.js).
     documents_written: runWritten(f.preload, steps),
     // Measured by ./run.sh on Compose (lib/block-writes.sh): each shard member's bytes written to
     // block devices, from its own cgroup, over the loader's invocation; merged in by
-    // `lab-loader merge-summary` (src/merge-summary.js).
+    // `lab-loader merge-summary` (src/results/merge-summary.js).
     block_writes: null,
     block_writes_note: 'not measured: only ./run.sh on Compose reads the shard members\' block I/O (not a --uri or Kubernetes run)',
     // A sweep writes steps; a matrix of cases (shape 'cases') writes cases, same entry shape.

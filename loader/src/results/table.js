@@ -3,12 +3,12 @@
 // kind alike: one row per step and op, whatever ops the kind records); groupTable at the end of
 // a --repeat group, the fastest, median and slowest repetition per step and op.
 // The median is the lab's one (common/stats.js), the report's too.
-const { median, round } = require('../../common/stats');
+const { median, round } = require('../../../common/stats');
 
-const { mibPerS } = require('./text/mib');
-const { durationText } = require('./text/duration');
-const { wrapProse, wrapLine, WIDTH } = require('./text/wrap');
-const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
+const { mibPerS } = require('../text/mib');
+const { durationText } = require('../text/duration');
+const { wrapProse, wrapLine, WIDTH } = require('../text/wrap');
+const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../../common/step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
 // A left-aligned last column is prose (a capacity step's verdict, a note): where a row would pass
