@@ -17,14 +17,14 @@ const EXCLUSIONS = {
   failed: 'errors above the threshold',
   too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/results/too-short.js)',
   lost_documents: 'not every document sent arrived',
-  paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/pauses.js)',
+  paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/run/pauses.js)',
   loader_limited: 'the loader was the limit',
   shared_host: 'other load on the loader\'s host made the loader late by a material share of what it measured',
   shared_server: 'another loader ran against the same server and collection',
 };
 
 // sharedServer(runs, step) -> the other loaders whose run overlapped this step, as one line
-// each, or null. runs: summary.json concurrent_runs (src/run-registry.js). A run without
+// each, or null. runs: summary.json concurrent_runs (src/run/run-registry.js). A run without
 // started_at, or a step without times, is taken to overlap.
 function sharedServer(runs, step) {
   if (!Array.isArray(runs) || !runs.length) return null;
@@ -63,7 +63,7 @@ function exclusionFacts(e, concurrentRuns) {
     documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
     // Too few operations or too short a time to measure (src/results/too-short.js).
     too_short: typeof e.too_short === 'string' ? e.too_short : null,
-    // Silences the loader judged pauses of the server (steps[].pauses, src/pauses.js).
+    // Silences the loader judged pauses of the server (steps[].pauses, src/run/pauses.js).
     paused: Array.isArray(e.pauses) && e.pauses.length ? e.pauses : null,
   };
 }

@@ -220,7 +220,7 @@ experiment_run_loader() {
   # them the run's folder was unknown here and a comparison recorded its position with none.
   # The loader's stderr is the terminal (fd 4); the group's own is /dev/null, where bash reports
   # a loader killed outright ("Killed"): experiment_killed says it in words instead.
-  # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/runner.js).
+  # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/run/runner.js).
   local traps group pipeline hup=0
   traps=$(trap -p INT TERM HUP)
   trap '' INT TERM HUP

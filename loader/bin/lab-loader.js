@@ -64,7 +64,7 @@ async function main(argv) {
       process.stdout.write(`${require('../src/stack-requests').requestLines(loaded).join('\n')}\n`);
       return 0;
     }
-    return await require('../src/repeat').runRepeated(opts);
+    return await require('../src/run/repeat').runRepeated(opts);
   } catch (e) {
     if (e instanceof UsageError) {
       usageError(e);

@@ -10,7 +10,7 @@ const { runLoader, latestRun, readTimeline, withServerAndResults } = require('./
 const { checkSummary } = require('./support/summary-schema');
 const { parse } = require('../src/args');
 const { load, DEFAULT_WARMUP_MS } = require('../src/experiment/config');
-const { Metrics } = require('../src/metrics');
+const { Metrics } = require('../src/run/metrics');
 
 let server;
 let results;

@@ -2,8 +2,8 @@
 // The summary builder: summary.json from what a run measured, as pure functions (no clock, no
 // process, no files: the caller passes times and facts in), so every path, the second Ctrl-C
 // included, is tested on synthetic input (test/summary.test.js).
-const { percentiles, encode } = require('../hist');
-const { judge } = require('../selfmon');
+const { percentiles, encode } = require('../run/hist');
+const { judge } = require('../run/selfmon');
 const { round } = require('../../../common/stats');
 const { OPS } = require('../kinds');
 const { withFailure } = require('../../../common/step-failure');
@@ -107,7 +107,7 @@ function buildSummary(f) {
     comparison: opts.comparison ?? null,
     profile: opts.profile ?? null, // ./run.sh --profile for in-stack runs; null for --uri
     labels: opts.labels ?? {}, // --label KEY=VALUE (the user's own dimensions: platform, os, ...)
-    // CPUs of the loader and of the members (src/placement.js); shared: true marks a run where
+    // CPUs of the loader and of the members (src/run/placement.js); shared: true marks a run where
     // they shared cores. null for --uri.
     placement: f.placement ?? null,
     started_at: f.startedAt.toISOString(),

@@ -35,7 +35,7 @@ function checkSummary(s) {
   assert.ok('engine_reported' in s, 'engine_reported (the server\'s storage engine, or null)');
   if (s.engine_source === 'none') assert.match(s.engine, /^unknown(-.+)?$/, 'engine of a server that reports none: unknown-<what it reports>');
   assert.ok('started_at' in s, 'started_at: ISO time');
-  // placement: where loader and members ran (src/placement.js); null for --uri.
+  // placement: where loader and members ran (src/run/placement.js); null for --uri.
   assert.ok('placement' in s, 'placement (or null)');
   if (s.placement !== null) {
     assert.ok('shared' in s.placement, 'placement.shared');

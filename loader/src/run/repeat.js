@@ -3,7 +3,7 @@
 // (setup drops and re-creates the collection, its own results folder), all under one group id
 // so the report can put repetitions, and the hosts of a multi-host run (--group ID), together.
 const crypto = require('node:crypto');
-const { groupTable } = require('./results/table');
+const { groupTable } = require('../results/table');
 
 // A group id nobody else will take: the start time and a few random bytes.
 function newGroupId(experiment, date = new Date()) {
@@ -31,7 +31,7 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
   }
   // A capacity search (--sla): each repetition's capacity, not its steps pooled by number.
   if (n > 1 && done.every((run) => run.capacity)) {
-    stdout.write(require('./results/capacity-table').capacityGroup({ name: done[0].config.name, engine: done[0].engine, group, results: done.map((run) => run.capacity) }));
+    stdout.write(require('../results/capacity-table').capacityGroup({ name: done[0].config.name, engine: done[0].engine, group, results: done.map((run) => run.capacity) }));
     return 0;
   }
   if (n > 1 && done.every((run) => Array.isArray(run.steps) && run.config)) {
@@ -44,7 +44,7 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
 // not load is reported by the run itself, with its own message).
 function fileRepeat(opts) {
   try {
-    return require('./experiment/config').load(opts).config.repeat;
+    return require('../experiment/config').load(opts).config.repeat;
   } catch {
     return 1;
   }

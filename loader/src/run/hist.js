@@ -3,7 +3,7 @@
 // 3 significant digits = 0.1 % value resolution; autoResize so a 40 s stall during a failover
 // is recorded as 40 s instead of being clipped or dropped.
 const hdr = require('hdr-histogram-js');
-const { percentilesOf, HDR } = require('../../common/percentiles');
+const { percentilesOf, HDR } = require('../../../common/percentiles');
 
 // The pure-JS build with 32-bit counters (common/percentiles.js HDR, shared with the report):
 // loader/bench measured recordValue at ~100 ns (JS, 32-bit), ~60 ns (WASM, 32-bit), ~200 ns (WASM,

@@ -11,10 +11,10 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const { LoopDelay } = require('./loop-delay');
-const { Rng } = require('../../common/rng');
+const { Rng } = require('../../../common/rng');
 const { Recorder, Pacer, inWarmup, dueInWarmup } = require('./recorder');
-const { newClient, isFatal } = require('./server/clients');
-const { opsFor, clientStream } = require('./experiment/workload');
+const { newClient, isFatal } = require('../server/clients');
+const { opsFor, clientStream } = require('../experiment/workload');
 
 const { conn, config, clientIds, workerIndex, lastOk } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
@@ -34,7 +34,7 @@ const WARM_COMMANDS = 50;
 const { record } = recorder;
 let lastError = null;
 
-const loopDelay = new LoopDelay(); // its resolution and what it costs: src/loop-delay.js
+const loopDelay = new LoopDelay(); // its resolution and what it costs: src/run/loop-delay.js
 let eluPrev = performance.eventLoopUtilization();
 const threadCpu = typeof process.threadCpuUsage === 'function'; // Node >= 23.9 only
 let cpuPrev = threadCpu ? process.threadCpuUsage() : null;

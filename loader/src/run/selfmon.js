@@ -2,7 +2,7 @@
 // Self-monitoring: was the loader, not the server, the limit in a step? From the per-second
 // samples the run lifecycle collects (process CPU, each worker's event-loop use and delay, the
 // host's CPU), one verdict per step. Pure: the same samples give the same verdict.
-const { median, mean, round } = require('../../common/stats');
+const { median, mean, round } = require('../../../common/stats');
 
 // When the loader, not the server, is the limit (reported per step in summary.json):
 // a worker thread whose event loop is busy > 90 % of the time cannot issue the next op on time;
@@ -28,7 +28,7 @@ function judge(seconds, cores) {
   }
   const workers = [...byWorker.entries()].map(([w, v]) => ({
     // the median of an even count is a mean of two readings: rounded as the readings are (2
-    // decimals, src/loop-delay.js), or the contention line read "87.70500000000001 ms"
+    // decimals, src/run/loop-delay.js), or the contention line read "87.70500000000001 ms"
     worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: round(median(v.eld), 2), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
   }));
   const cpuMean = mean(secs.map((s) => s.cpuCores));

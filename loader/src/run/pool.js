@@ -1,5 +1,5 @@
 'use strict';
-// The worker pool: worker threads that each drive a share of the clients (src/worker.js), and
+// The worker pool: worker threads that each drive a share of the clients (src/run/worker.js), and
 // the message protocol with them: ready/fatal at start, step (run one client step), flush
 // (interval deltas, once a second), stepDone, abort (lost the server), stop, close/closed.
 // The run lifecycle (runner.js) decides when; the pool only talks to the threads.
@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
-const { plural } = require('./text/plural');
+const { plural } = require('../text/plural');
 
 const { setTimeout: sleep } = require('node:timers/promises');
 
@@ -42,7 +42,7 @@ class WorkerPool {
     const n = Math.min(wanted ?? Math.min(maxClients, cores), maxClients);
     const idsByWorker = Array.from({ length: n }, () => []); // client ids, one list per thread
     // Each worker's latest completed operation, ms after `epoch`, written by the worker at every
-    // operation (src/recorder.js): the runner's stall check reads it every 25 ms without asking.
+    // operation (src/run/recorder.js): the runner's stall check reads it every 25 ms without asking.
     this.epoch = Math.floor(performance.timeOrigin + performance.now());
     this.lastOk = new Int32Array(new SharedArrayBuffer(4 * n));
     for (let id = 0; id < maxClients; id++) idsByWorker[id % n].push(id);

@@ -2,7 +2,7 @@
 // Measurement state shared by the worker threads (Recorder: per op type, one interval) and the
 // main thread (mergeInterval: many workers' deltas -> one second of the timeline).
 const { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US } = require('./hist');
-const { OPS } = require('./experiment/workload');
+const { OPS } = require('../experiment/workload');
 
 // Pacer: with a target rate, op k of a client is due at startAt + k / rate (ms, epoch clock).
 // The loop waits for a due time in the future and starts at once when it is late: no op is

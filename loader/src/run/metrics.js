@@ -13,7 +13,7 @@ class Metrics {
     const register = new client.Registry();
     this.register = register;
     // The main thread's event-loop lag at the workers' resolution, not prom-client's 10 ms: each
-    // fire wakes the thread, and at 10 ms that was ~5 of its ~10 ms of CPU a second (src/loop-delay.js).
+    // fire wakes the thread, and at 10 ms that was ~5 of its ~10 ms of CPU a second (src/run/loop-delay.js).
     client.collectDefaultMetrics({ register, eventLoopMonitoringPrecision: LOOP_DELAY_RESOLUTION_MS });
     const metric = (Type, name, help, labelNames) => new Type({ name, help, labelNames, registers: [register] });
     this.opsTotal = metric(client.Counter, 'lab_loader_ops_total', 'Operations completed, by op type and outcome', ['experiment', 'op', 'outcome']);

@@ -6,48 +6,48 @@ const os = require('node:os');
 const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { load, REPO_ROOT } = require('./experiment/config');
-const { UsageError } = require('./text/usage');
-const { readSecret, newClient } = require('./server/clients');
-const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('./server/describe');
-const retryWrites = require('./server/retry-writes');
-const { storageFacts } = require('./server/storage-facts');
-const { noStepMeasured } = require('../../common/step-failure');
-const { everyStepTooShort } = require('./results/too-short');
-const { serverLine } = require('./server/server-line');
-const { connect } = require('./server/connect');
-const { connectionFacts } = require('./server/connection-facts');
-const { engineLabel } = require('./server/engine-label');
+const { load, REPO_ROOT } = require('../experiment/config');
+const { UsageError } = require('../text/usage');
+const { readSecret, newClient } = require('../server/clients');
+const { describe, backendOf, serverProcessNow, restartFacts, restartReason } = require('../server/describe');
+const retryWrites = require('../server/retry-writes');
+const { storageFacts } = require('../server/storage-facts');
+const { noStepMeasured } = require('../../../common/step-failure');
+const { everyStepTooShort } = require('../results/too-short');
+const { serverLine } = require('../server/server-line');
+const { connect } = require('../server/connect');
+const { connectionFacts } = require('../server/connection-facts');
+const { engineLabel } = require('../server/engine-label');
 const { HostCpu } = require('./hostcpu');
 const { register, targetKey } = require('./run-registry');
-const { RunDir } = require('./results/run-folder');
-const { checkSummary } = require('./results/summary-schema');
+const { RunDir } = require('../results/run-folder');
+const { checkSummary } = require('../results/summary-schema');
 const { Metrics } = require('./metrics');
 const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
-const { secondOf, stabilityOf } = require('./stability');
-const { stabilityLines } = require('./stability/line');
-const { LiveDips, annotationText } = require('./stability/live');
-const { OPS, makeDoc } = require('./experiment/workload');
-const { kind } = require('./kinds');
-const { dropIfThere } = require('./kinds/ops');
-const { stepPlan, capacityFor } = require('./experiment/step-plan');
-const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('./results/summary');
-const { onOutputClosed, closedReason, closedExitCode } = require('../../common/closed-output');
+const { secondOf, stabilityOf } = require('../stability');
+const { stabilityLines } = require('../stability/line');
+const { LiveDips, annotationText } = require('../stability/live');
+const { OPS, makeDoc } = require('../experiment/workload');
+const { kind } = require('../kinds');
+const { dropIfThere } = require('../kinds/ops');
+const { stepPlan, capacityFor } = require('../experiment/step-plan');
+const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('../results/summary');
+const { onOutputClosed, closedReason, closedExitCode } = require('../../../common/closed-output');
 const { onStopSignals } = require('./stop-signals');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
-const { wrapLine } = require('./text/wrap');
-const { plural } = require('./text/plural');
+const { wrapLine } = require('../text/wrap');
+const { plural } = require('../text/plural');
 const { placementOf } = require('./placement');
-const { formatTable } = require('./results/table');
-const { durationText } = require('./text/duration');
-const { capacityTable } = require('./results/capacity-table');
+const { formatTable } = require('../results/table');
+const { durationText } = require('../text/duration');
+const { capacityTable } = require('../results/capacity-table');
 const { WorkerPool } = require('./pool');
-const { round, median } = require('../../common/stats');
-const { Rng } = require('../../common/rng');
-const { startServerRecord } = require('./server-record');
-const footprint = require('./server/footprint');
+const { round, median } = require('../../../common/stats');
+const { Rng } = require('../../../common/rng');
+const { startServerRecord } = require('../server-record');
+const footprint = require('../server/footprint');
 
 const now = () => performance.timeOrigin + performance.now();
 // writeQuietly(fd, text): a last line on a descriptor that may be gone (a closed pipe, a terminal
@@ -69,7 +69,7 @@ function secretFlag(flag, file) {
 
 // How often a running step is checked for a stall (no operation completed for --stall-timeout):
 // the workers publish their last completion time in shared memory at every operation
-// (src/pool.js lastOkAt), so the check costs one read per worker, and a stall is seen within
+// (src/run/pool.js lastOkAt), so the check costs one read per worker, and a stall is seen within
 // 25 ms of its deadline (args.js refuses a --stall-timeout under 100 ms).
 const STALL_CHECK_MS = 25;
 // A timer may fire up to a millisecond early against this clock (setTimeout rounds to whole ms):
@@ -130,7 +130,7 @@ class Run {
     this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
 
     // First signal: stop cleanly (in-flight ops land, partial results are written). A second one
-    // while stopping: write the summary as it stands and exit at once (src/stop-signals.js). The
+    // while stopping: write the summary as it stands and exit at once (src/run/stop-signals.js). The
     // handlers stay until the summary is written: a second signal while finishing must still
     // leave the steps measured so far.
     // SIGHUP: the terminal closed while the loader is its foreground job (run by hand; under
@@ -430,7 +430,7 @@ class Run {
       loader: { cpu_cores: round(cpuCores, 3), workers: replies.map((r) => r.self) },
       host, // the CPUs this process may use: busy, steal, and what other processes took
     };
-    // The second's slowest p99 of any op (ms): what pauses are judged against (src/pauses.js).
+    // The second's slowest p99 of any op (ms): what pauses are judged against (src/run/pauses.js).
     const p99s = OPS.map((op) => ops[op]?.latency_us?.p99).filter((x) => typeof x === 'number');
     if (p99s.length) (acc.opP99Ms ||= []).push(Math.max(...p99s) / 1000);
     for (const op of OPS) this.metrics.setLatency(op, ops[op] ? ops[op].latency_us : { count: 0 });
@@ -458,7 +458,7 @@ class Run {
   // watchStall(step): while the step runs, stop the run when no operation has completed for
   // --stall-timeout (a hung server, a partition), counted from the step's start or its last
   // completed operation; checked every STALL_CHECK_MS. Returns the watcher's stop function.
-  // The same check notes pauses (src/pauses.js): silences shorter than the stall timeout, said
+  // The same check notes pauses (src/run/pauses.js): silences shorter than the stall timeout, said
   // when operations resume and listed in the step's summary (acc.pauses).
   watchStall(step, acc) {
     const limit = this.opts.stallTimeoutMs;
@@ -664,11 +664,11 @@ class Run {
       experimentFile: path.basename(this.file),
       placement: placementOf(process.env, os.availableParallelism()),
       loader: {
-        version: require('../package.json').version,
+        version: require('../../package.json').version,
         node: process.version,
         // Node/V8 flags the process started with (bin/lab-loader: --single-threaded-gc on one CPU).
         node_flags: process.execArgv,
-        driver: require('./server/driver-line').driverDescription(this.conn),
+        driver: require('../server/driver-line').driverDescription(this.conn),
         histogram: `hdr-histogram-js ${require('hdr-histogram-js/package.json').version} (pure JS), 3 significant digits, microseconds`,
         host_cores: os.availableParallelism(),
         cpu_model: os.cpus()[0]?.model ?? null,
