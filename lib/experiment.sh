@@ -90,7 +90,7 @@ USAGE
 # checks (`lab-loader check`, which connects to nothing), run before anything starts, also under
 # --dry-run (it changes nothing), where it also prints the kind's settings and their sources. Its
 # one-line message is ours; exit 2. The loader also says what ./run.sh needs of the experiment
-# (loader/src/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
+# (loader/src/cli/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
 # EXPERIMENT_HOOKS (the kind's stack hooks, request lines). On this host when it has Node.js, else
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
 # EXPERIMENT_CHECK_CACHE (a folder; compare's dry run sets it): each answer kept by its arguments,

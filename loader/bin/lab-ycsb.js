@@ -9,7 +9,7 @@
 //                                             timeline.ndjson, one Grafana annotation per step;
 //                                             prints "results: DIR"
 // Exit codes: 0, 1 (error), 2 (usage: one line on stderr).
-const { parse, UsageError } = require('../src/args');
+const { parse, UsageError } = require('../src/cli/args');
 const { prepare, summarize, annotate } = require('../src/ycsb-tool');
 
 async function main(argv) {

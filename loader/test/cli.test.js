@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runLoader } = require('./support/loader');
-const { parse, parseDuration, parseImages, UsageError } = require('../src/args');
+const { parse, parseDuration, parseImages, UsageError } = require('../src/cli/args');
 const { RunDir } = require('../src/results/run-folder');
 
 const bad = [

@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parse, UsageError } = require('../src/args');
+const { parse, UsageError } = require('../src/cli/args');
 const { buildSummary } = require('../src/results/summary');
 
 test('--comparison lands in opts.comparison as {id, side, position}', () => {

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parse, UsageError } = require('../src/args');
+const { parse, UsageError } = require('../src/cli/args');
 const { load } = require('../src/experiment/config');
 const { runLoader } = require('./support/loader');
 

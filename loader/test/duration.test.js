@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { durationMs } = require('../src/text/duration');
-const { parse } = require('../src/args');
+const { parse } = require('../src/cli/args');
 
 const VECTORS = path.resolve(__dirname, '..', '..', 'test', 'vectors', 'durations.tsv');
 
@@ -41,7 +41,7 @@ test('every duration flag of the loader uses the one grammar and message', () =>
 // the grammar as the same milliseconds. (Two used to differ: '2m' in the help, '120s' in a run.)
 test('durationText: one way to write a duration, read back by the grammar as the same ms', () => {
   const { durationText } = require('../src/text/duration');
-  const { durText } = require('../src/common-flags');
+  const { durText } = require('../src/cli/common-flags');
   const samples = [1, 250, 999, 1000, 1500, 1234, 5000, 59999, 60000, 90000, 120000, 3600000, 5400000, 596 * 3600000];
   for (const [, want] of vectors()) if (/^\d+$/.test(want)) samples.push(Number(want));
   for (const ms of samples) {

@@ -83,7 +83,7 @@ test('a new experiment file of an existing kind runs end to end, with no code ed
 test('check: the run\'s own validation, nothing connects; ranges refused in one line', async () => {
   const ok = await runLoader(['check', 'read-small', '--experiments-dir', expDir, '--clients', '1,4', '--duration', '1s']);
   assert.equal(ok.code, 0, ok.stderr);
-  // nothing for the user (a kind without settings); only ./run.sh's facts (src/stack-requests.js)
+  // nothing for the user (a kind without settings); only ./run.sh's facts (src/cli/stack-requests.js)
   assert.equal(ok.stderr, '');
   assert.deepEqual(ok.stdout.split('\n').filter((l) => l && !l.startsWith('@lab-fact\t')), []);
   assert.match(ok.stdout, /^@lab-fact\tclients\t1 4$/m);

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { wholeNumber } = require('../src/text/numbers');
-const { parse } = require('../src/args');
+const { parse } = require('../src/cli/args');
 
 const VECTORS = path.resolve(__dirname, '..', '..', 'test', 'vectors', 'counts.tsv');
 

@@ -92,7 +92,7 @@ for (const { name: line } of lines()) {
 
 // The ycsb kind (YCSB-A on YCSB's records): each find it sends equals the one findOne sends for
 // the same filter, on every line; its updates stay updateOne's own.
-const { parse } = require('../src/args');
+const { parse } = require('../src/cli/args');
 const { load } = require('../src/experiment/config');
 const { kind: kindOf } = require('../src/kinds');
 

@@ -11,7 +11,7 @@ const { checkSummary } = require('./support/summary-schema');
 const { startServer } = require('./support/server');
 const { rateProxy } = require('./support/rate-proxy');
 const { ACHIEVED_SHARE, REFINE_WITHIN, DEFAULT_CLIENTS } = require('../src/experiment/sla');
-const { parse } = require('../src/args');
+const { parse } = require('../src/cli/args');
 const { load } = require('../src/experiment/config');
 
 let server;

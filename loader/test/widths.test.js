@@ -126,7 +126,7 @@ test('groupTable: docs/s and MB/s as medians within 120 columns; --wide gives fa
 });
 
 test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', () => {
-  const { parse } = require('../src/args');
+  const { parse } = require('../src/cli/args');
   assert.equal(parse(['journal', '--wide']).wide, true);
   assert.equal(parse(['journal']).wide, false);
 });

@@ -305,7 +305,7 @@ test('an engine without a journal (psmdb-8.0-inmemory-replset): every j:true cas
 
 test('the group table\'s footnote names the seed each experiment reproduces and its rule, never another\'s', () => {
   const { load } = require('../src/experiment/config');
-  const { parse } = require('../src/args');
+  const { parse } = require('../src/cli/args');
   const { footnote } = require('../src/results/table');
   const want = {
     writeconcern: 'seeds/000 ran each case 3 times and kept fastest (Python timeit)',

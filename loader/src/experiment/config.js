@@ -18,7 +18,7 @@ function experimentPath(nameOrFile, dir = EXPERIMENTS_DIR) {
 }
 
 // The keys an experiment file may have (a kind's own settings live under workload:). smoke: is
-// for ./run.sh smoke (`check` prints it: src/stack-requests.js), warmup: for the runner.
+// for ./run.sh smoke (`check` prints it: src/cli/stack-requests.js), warmup: for the runner.
 const FILE_KEYS = ['name', 'database', 'collection', 'write_concern', 'read_preference', 'read_concern', 'seed',
   'setup', 'document', 'preload', 'workload', 'repeat', 'warmup', 'published', 'smoke'];
 

@@ -54,7 +54,7 @@
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 //   hooks(config) -> [{ op, args }]: stack hooks ./run.sh performs for the experiment (ops of
 //                    kind hook in faults/docker-ops.tsv, e.g. bulk_import's journal-off case),
-//                    printed by `lab-loader check` (src/stack-requests.js)
+//                    printed by `lab-loader check` (src/cli/stack-requests.js)
 //   clientWord       what one client is called in the progress line (default 'client'; ycsb's
 //                    'thread', as YCSB's own --threads says)
 //   refuses          common flags of its bound it does not take, e.g. ycsb: ['--preload-docs']

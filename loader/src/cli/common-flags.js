@@ -16,7 +16,7 @@
 //   file: (config)      the value an experiment file gives, as text: the defaults column reads every
 //                       experiment that takes the flag (kinds/index.js flagsOf for the workload flags)
 //   dflt                the default shown when neither the parser nor a file gives one, as text
-const { durationText } = require('./text/duration');
+const { durationText } = require('../text/duration');
 
 const DEFAULT_METRICS_PORT = 9464;
 

@@ -3,14 +3,14 @@
 // --help` (lib/experiment.sh asks `lab-loader flags`) are both rendered from common-flags.js, and
 // every default an experiment file sets is read from the files as config.js loads them, so any
 // YAML style the loader accepts shows its values, and no list of files or numbers is kept here.
-const { wrapLine, WIDTH } = require('./text/wrap');
+const { wrapLine, WIDTH } = require('../text/wrap');
 const { COMMON_FLAGS } = require('./common-flags');
 
 // loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loads it without
 // flags; a file that does not load is left out (it says why when it is run or checked).
 function loadedRuns(dir, names) {
-  const { load, list } = require('./experiment/config');
-  const { kind } = require('./kinds');
+  const { load, list } = require('../experiment/config');
+  const { kind } = require('../kinds');
   const out = [];
   for (const name of names || list(dir)) {
     try {
@@ -26,7 +26,7 @@ function loadedRuns(dir, names) {
 // takes(run, flag): the experiment's kind takes this common workload flag (its bound's, less
 // those it refuses); the flags that are no workload flag every experiment takes.
 function takes(run, flag) {
-  const { BOUND_FLAGS, flagsOf } = require('./kinds');
+  const { BOUND_FLAGS, flagsOf } = require('../kinds');
   const workload = new Set(Object.values(BOUND_FLAGS).flatMap((b) => Object.values(b)));
   return !workload.has(flag) || flagsOf(run.kind).includes(flag);
 }

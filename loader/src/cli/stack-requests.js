@@ -8,8 +8,8 @@
 //   @lab-docker<TAB>0<TAB>OP...   a stack hook the kind asks for (its hooks(config)): a request
 //                                 line of the fault tool's protocol (faults/protocol.js), an op of
 //                                 kind hook in faults/docker-ops.tsv, performed by bash by name
-const { encodeRequest, TABLE } = require('./faults/protocol');
-const { kind } = require('./kinds');
+const { encodeRequest, TABLE } = require('../faults/protocol');
+const { kind } = require('../kinds');
 
 const FACT = '@lab-fact';
 

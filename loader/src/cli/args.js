@@ -4,10 +4,10 @@
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
 
-const { UsageError, parseDuration, parseWarmup, parseCount, parseClients } = require('./text/usage');
-const { redactUri, redactText } = require('./text/redact-uri');
-const { RESERVED_NAMES } = require('../../common/reserved-names');
-const { kindFlags } = require('./kinds');
+const { UsageError, parseDuration, parseWarmup, parseCount, parseClients } = require('../text/usage');
+const { redactUri, redactText } = require('../text/redact-uri');
+const { RESERVED_NAMES } = require('../../../common/reserved-names');
+const { kindFlags } = require('../kinds');
 const { COMMON_FLAGS, DEFAULT_METRICS_PORT } = require('./common-flags');
 
 // parseSpec(row) -> its util.parseArgs option, a key left out where the row has none (parseArgs
@@ -21,7 +21,7 @@ const COMMON_OPTIONS = Object.fromEntries(COMMON_FLAGS.map((row) => [row.flag.sl
 const KIND_FLAGS = kindFlags().filter((f) => !Object.hasOwn(COMMON_OPTIONS, f.slice(2)));
 const OPTIONS = { ...COMMON_OPTIONS, ...Object.fromEntries(KIND_FLAGS.map((f) => [f.slice(2), { type: 'string' }])) };
 
-// usage(dir): the help, its flag rows and their defaults from src/flag-help.js (the experiment
+// usage(dir): the help, its flag rows and their defaults from src/cli/flag-help.js (the experiment
 // files in dir give the defaults).
 const usage = (dir) => `Usage: lab-loader [check|estimate] <NAME|FILE.yaml> [flags]
        lab-loader list [--experiments-dir DIR]
@@ -152,7 +152,7 @@ function parseStallTimeout(text) {
 
 // --sla p99=10ms -> { percentile, key, target_ms, text } (src/experiment/sla.js parseSla), else one line.
 function parseSlaFlag(text) {
-  const sla = require('./experiment/sla').parseSla(text);
+  const sla = require('../experiment/sla').parseSla(text);
   if (sla.error) throw new UsageError(sla.error);
   return sla;
 }

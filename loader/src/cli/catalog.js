@@ -4,8 +4,8 @@
 // help works without Node).
 const fs = require('node:fs');
 const path = require('node:path');
-const { list, EXPERIMENTS_DIR } = require('./experiment/config');
-const { wrapLine, WIDTH } = require('./text/wrap');
+const { list, EXPERIMENTS_DIR } = require('../experiment/config');
+const { wrapLine, WIDTH } = require('../text/wrap');
 
 function describeFile(file) {
   const first = /^#[ \t]*(.*)/.exec(fs.readFileSync(file, 'utf8'));
@@ -28,7 +28,7 @@ function declared(o, values) {
 // does not load says so when it is run or checked).
 function loaded(name, dir) {
   try {
-    return require('./experiment/config').load({ experiment: name, experimentsDir: dir, kindArgs: {} });
+    return require('../experiment/config').load({ experiment: name, experimentsDir: dir, kindArgs: {} });
   } catch {
     return null;
   }
@@ -54,7 +54,7 @@ function flagLine(flag, text) {
 // flagsHelp(name, dir): the flags of experiment NAME's workload kind (NAME --help), or '' when
 // NAME is not an experiment.
 function flagsHelp(name, dir = EXPERIMENTS_DIR) {
-  const { kind, flagsOf } = require('./kinds');
+  const { kind, flagsOf } = require('../kinds');
   const run = loaded(name, dir);
   if (!run) return '';
   const k = kind(run.config.workload.type);
@@ -67,7 +67,7 @@ function flagsHelp(name, dir = EXPERIMENTS_DIR) {
 // "Experiment flags": the kinds declare them, so a new kind's flags appear with no list to edit).
 // Kinds no experiment uses are left out.
 function printKindFlags(dir = EXPERIMENTS_DIR, out) {
-  const { kind } = require('./kinds');
+  const { kind } = require('../kinds');
   const byKind = new Map();
   for (const run of list(dir).map((name) => loaded(name, dir)).filter(Boolean)) {
     byKind.set(run.config.workload.type, [...(byKind.get(run.config.workload.type) || []), run]);
