@@ -7,12 +7,12 @@
 // Credentials never reach these files: the YCSB container adds mongodb.url from the mounted secret.
 const fs = require('node:fs');
 const path = require('node:path');
-const { load } = require('./experiment/config');
-const { RunDir } = require('./results/run-folder');
-const { checkSummary } = require('./results/summary-schema');
-const { redactUri } = require('./text/redact-uri');
-const { kind } = require('./kinds');
-const { parse, toStep, statusTimeline } = require('./ycsb-output');
+const { load } = require('../experiment/config');
+const { RunDir } = require('../results/run-folder');
+const { checkSummary } = require('../results/summary-schema');
+const { redactUri } = require('../text/redact-uri');
+const { kind } = require('../kinds');
+const { parse, toStep, statusTimeline } = require('./output');
 
 const TOOL = { name: 'ycsb', version: '0.17.0' };
 // Client.java caps the threads at operationcount (`if (threadcount > opcount)`), so a
@@ -53,7 +53,7 @@ function properties(config) {
 // prepare(opts) -> { dir, threads }: the same checks as a run, the results folder, the files.
 function prepare(opts, startedAt = new Date()) {
   const { file, config } = load(opts);
-  const { UsageError } = require('./text/usage');
+  const { UsageError } = require('../text/usage');
   // One YCSB run per invocation; its random numbers are YCSB's own (no --seed).
   if (opts.repeat > 1) throw new UsageError('--repeat does not apply to --tool ycsb (run it again for another repetition)');
   // YCSB paces with -target (workload.properties target) but does not search over rates.
