@@ -9,7 +9,7 @@
 // measured their rate within 6% (while all 14 runs the host had slowed were among them). What
 // matters is whether the loader itself ran late by an amount that shows in its figures:
 // - its own delay (the worst worker's event-loop delay p99, median over the step's seconds:
-//   src/run/selfmon.js workers[].eld_p99_ms_median; each completion and each next operation waits
+//   src/results/selfmon.js workers[].eld_p99_ms_median; each completion and each next operation waits
 //   that long) is a material share (MATERIAL) of the op latency it recorded (the fastest op
 //   type's p50, the one a delay inflates most); or
 // - a paced step fell short of its offered rate (under ACHIEVED_SHARE) while the loader ran late.

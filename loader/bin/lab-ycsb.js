@@ -10,7 +10,7 @@
 //                                             prints "results: DIR"
 // Exit codes: 0, 1 (error), 2 (usage: one line on stderr).
 const { parse, UsageError } = require('../src/cli/args');
-const { prepare, summarize, annotate } = require('../src/ycsb/tool');
+const { prepare, summarize, annotate } = require('../src/ycsb-tool');
 
 async function main(argv) {
   const [command, ...rest] = argv;

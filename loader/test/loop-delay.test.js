@@ -1,12 +1,12 @@
 'use strict';
-// The event-loop delay a worker reports (src/run/loop-delay.js, judged by src/run/selfmon.js at p99 > 20
+// The event-loop delay a worker reports (src/run/loop-delay.js, judged by src/results/selfmon.js at p99 > 20
 // ms) at the 20 ms resolution chosen to halve the monitor's wake-ups: a loop blocked 50 ms at a
 // time must still be judged delayed, an idle one must not, and each read covers only its own
 // interval. Real timers on a real event loop.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { LoopDelay, RESOLUTION_MS } = require('../src/run/loop-delay');
-const { LIMITS } = require('../src/run/selfmon');
+const { LIMITS } = require('../src/results/selfmon');
 
 const { performance } = require('node:perf_hooks');
 

@@ -139,7 +139,7 @@ test('--repeat 2 --group: two folders, one group, repetitions 1 and 2, histogram
     const h = hdr.decodeFromCompressedBase64(o.histogram);
     assert.equal(h.totalCount, o.count, 'the histogram holds every op of the step');
     // latency_us is computed from it: HdrHistogram's percentile, capped at the exact max
-    // (src/run/hist.js), which lies in the histogram's max bucket.
+    // (src/results/hist.js), which lies in the histogram's max bucket.
     assert.ok(h.lowestEquivalentValue(h.maxValue) <= o.latency_us.max && o.latency_us.max <= h.maxValue, `max ${o.latency_us.max} in the histogram's max bucket`);
     assert.equal(Math.min(h.getValueAtPercentile(99), o.latency_us.max), o.latency_us.p99, 'latency_us is computed from it');
   }

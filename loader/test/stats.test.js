@@ -2,7 +2,7 @@
 // Percentiles, coordinated-omission correction and per-second merging against known inputs.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { newHistogram, percentiles } = require('../src/run/hist');
+const { newHistogram, percentiles } = require('../src/results/hist');
 const { Recorder, Pacer, mergeInterval } = require('../src/run/recorder');
 
 const near = (a, b, rel = 0.001) => assert.ok(Math.abs(a - b) <= Math.max(1, b * rel), `${a} != ${b} (±${rel * 100}%)`);

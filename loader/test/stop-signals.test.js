@@ -1,12 +1,12 @@
 'use strict';
-// The two-signal stop the loader's run and a fault scenario share (src/run/stop-signals.js): the first
+// The two-signal stop the loader's run and a fault scenario share (src/stop-signals.js): the first
 // SIGINT or SIGTERM stops, one while stopping forces, each with the shell's exit code, and off()
 // leaves no handler behind. The real signals through both runners: signals.test.js,
 // faults/runner.test.js, faults/frozen-heal.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { EventEmitter } = require('node:events');
-const { onStopSignals } = require('../src/run/stop-signals');
+const { onStopSignals } = require('../src/stop-signals');
 
 test('first signal stops, one while stopping forces, off() removes both handlers', () => {
   const signals = new EventEmitter();

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const hdr = require('hdr-histogram-js');
-const { newHistogram } = require('../src/run/hist');
+const { newHistogram } = require('../src/results/hist');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, loaderLimited } = require('../src/results/summary');
 const { formatTable } = require('../src/results/table');
 

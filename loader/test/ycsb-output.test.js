@@ -10,8 +10,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
-const { parse, toStep } = require('../src/ycsb/output');
-const { prepare, summarize } = require('../src/ycsb/tool');
+const { parse, toStep } = require('../src/ycsb-tool/output');
+const { prepare, summarize } = require('../src/ycsb-tool');
 const { parse: parseArgs } = require('../src/cli/args');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 const { runYcsb } = require('./support/ycsb/core');
@@ -143,7 +143,7 @@ test('lab-ycsb prepare: bad flags exit 2 with one line, a non-YCSB experiment is
 });
 
 test('--tool ycsb phases as Grafana annotations: one per step, spanning it, tagged as the loader\'s', async () => {
-  const { annotate } = require('../src/ycsb/tool');
+  const { annotate } = require('../src/ycsb-tool');
   const srv = await grafanaRecorder();
   const got = srv.posts;
   try {

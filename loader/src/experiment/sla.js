@@ -7,7 +7,7 @@
 const { durationMs } = require('../text/duration');
 const { hostSlowed, loaderDelayMs } = require('../../../common/host-slowed');
 
-// The percentiles a summary has (src/run/hist.js percentiles): the SLA can name any of them.
+// The percentiles a summary has (src/results/hist.js percentiles): the SLA can name any of them.
 const PERCENTILES = { p50: 'p50', p90: 'p90', p99: 'p99', 'p99.9': 'p999', p999: 'p999' };
 
 // A rate is achieved when the step completed at least this share of what was offered: an open
@@ -226,8 +226,8 @@ function capacityOf({ sla, start, maxSteps, clients, steps, stopReason = null })
 
 // hostCaveat(steps, judged) -> { host_caveat } when failing steps of the search were slowed by
 // other load on the host (common/host-slowed.js: the loader late by a material share of what it
-// measured, the closed-loop steps' rule) or limited by the loader (src/run/selfmon.js), else {}. Only a failure bounds
-// the capacity, and one on a busy host may be the host's: the capacity may then be this host's,
+// measured, the closed-loop steps' rule) or limited by the loader (src/results/selfmon.js), else {}.
+// Only a failure bounds the capacity, and one on a busy host may be the host's: the capacity may then be this host's,
 // not the server's, and says so (the report leaves it out of verdicts, as it leaves out a
 // closed-loop step with these signs). A step that passed while the host was busy passed anyway
 // (a busy host only adds latency), so it moves no bound: counting it excluded most searches on a

@@ -9,7 +9,7 @@
 // (SIGINT or SIGTERM: lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
 const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
-const { onStopSignals } = require('../run/stop-signals');
+const { onStopSignals } = require('../stop-signals');
 
 class Aborted extends Error {}
 

@@ -2,8 +2,8 @@
 // The summary builder: summary.json from what a run measured, as pure functions (no clock, no
 // process, no files: the caller passes times and facts in), so every path, the second Ctrl-C
 // included, is tested on synthetic input (test/summary.test.js).
-const { percentiles, encode } = require('../run/hist');
-const { judge } = require('../run/selfmon');
+const { percentiles, encode } = require('./hist');
+const { judge } = require('./selfmon');
 const { round } = require('../../../common/stats');
 const { OPS } = require('../kinds');
 const { withFailure } = require('../../../common/step-failure');

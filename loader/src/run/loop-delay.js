@@ -1,7 +1,7 @@
 'use strict';
 // How late a thread's event loop runs what is due: perf_hooks.monitorEventLoopDelay, a timer that
 // fires every RESOLUTION_MS and records how late each fire came. Used by every worker (its
-// interval's p99 and max, judged by src/run/selfmon.js) and, through prom-client's default metrics,
+// interval's p99 and max, judged by src/results/selfmon.js) and, through prom-client's default metrics,
 // by the main thread (nodejs_eventloop_lag_seconds, src/run/metrics.js).
 //
 // Why 20 ms and not Node's and prom-client's 10 (each fire wakes a thread that is otherwise

@@ -4,7 +4,7 @@
 // Workers never touch prom-client: they post interval deltas, the main thread applies them here.
 const http = require('node:http');
 const client = require('prom-client');
-const { PROM_BOUNDS_US } = require('./hist');
+const { PROM_BOUNDS_US } = require('../results/hist');
 const { RESOLUTION_MS: LOOP_DELAY_RESOLUTION_MS } = require('./loop-delay');
 
 class Metrics {

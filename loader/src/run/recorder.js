@@ -1,7 +1,7 @@
 'use strict';
 // Measurement state shared by the worker threads (Recorder: per op type, one interval) and the
 // main thread (mergeInterval: many workers' deltas -> one second of the timeline).
-const { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US } = require('./hist');
+const { newHistogram, encode, decode, percentiles, PROM_BOUNDS_US } = require('../results/hist');
 const { OPS } = require('../experiment/workload');
 
 // Pacer: with a target rate, op k of a client is due at startAt + k / rate (ms, epoch clock).

@@ -35,7 +35,7 @@ const { dropIfThere } = require('../kinds/ops');
 const { stepPlan, capacityFor } = require('../experiment/step-plan');
 const { buildSummary, stepSummary, forcedSteps, forcedReason, redactUri } = require('../results/summary');
 const { onOutputClosed, closedReason, closedExitCode } = require('../../../common/closed-output');
-const { onStopSignals } = require('./stop-signals');
+const { onStopSignals } = require('../stop-signals');
 const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('../text/wrap');
 const { plural } = require('../text/plural');
@@ -130,7 +130,7 @@ class Run {
     this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
 
     // First signal: stop cleanly (in-flight ops land, partial results are written). A second one
-    // while stopping: write the summary as it stands and exit at once (src/run/stop-signals.js). The
+    // while stopping: write the summary as it stands and exit at once (src/stop-signals.js). The
     // handlers stay until the summary is written: a second signal while finishing must still
     // leave the steps measured so far.
     // SIGHUP: the terminal closed while the loader is its foreground job (run by hand; under
