@@ -27,7 +27,6 @@ const { Annotator } = require('./grafana');
 const { Progress } = require('./progress');
 const { mergeInterval } = require('./recorder');
 const { secondOf, stabilityOf } = require('../stability');
-const { stabilityLines } = require('../stability/line');
 const { LiveDips, annotationText } = require('../stability/live');
 const { OPS, makeDoc } = require('../experiment/workload');
 const { kind } = require('../kinds');
@@ -40,9 +39,8 @@ const { pauseWatch, pauseThresholdMs } = require('./pauses');
 const { wrapLine } = require('../text/wrap');
 const { plural } = require('../text/plural');
 const { placementOf } = require('./placement');
-const { formatTable } = require('../results/table');
+const { closingText } = require('../results/closing-text');
 const { durationText } = require('../text/duration');
-const { capacityTable } = require('../results/capacity-table');
 const { WorkerPool } = require('./pool');
 const { round, median } = require('../../../common/stats');
 const { Rng } = require('../../../common/rng');
@@ -781,25 +779,13 @@ class Run {
     if (!complete) this.log(`error: ${this.stopReason}`); // this.log: within 120 columns
   }
 
+  // printTable: the closing text (src/results/closing-text.js) from this run's facts; an --sla
+  // search's capacity is taken from the steps as measured.
   printTable(complete) {
-    this.stdout.write(formatTable({ name: this.config.name, engine: this.engine, complete, steps: this.steps, preload: this.preload, warmupMs: this.config.warmupMs }));
-    // --sla: the search's steps and the capacity (src/results/capacity-table.js).
     this.capacity = capacityFor(this.config, this.steps, this.stopReason);
-    if (this.capacity) this.stdout.write(capacityTable(this.capacity));
-    const end = this.footprint && this.footprint.end;
-    if (end && end.documents) {
-      const b = end.bytes_per_doc;
-      // On disk only where collStats says what lies on disk on this engine (common/meanings.js).
-      const disk = b.on_disk_with_indexes !== null ? `${b.on_disk_with_indexes} bytes/doc on disk with indexes`
-        : b.engine_storage !== null ? `${b.engine_storage} in collStats storage (not on disk here)` : 'on disk unknown';
-      this.stdout.write(`footprint at the end: ${end.documents} documents, ${b.logical ?? 'n/a'} bytes/doc logical (BSON), ${disk}${end.file_bytes ? `, data files ${end.file_bytes} bytes` : ''}\n`);
-    }
-    // A step whose replication did not keep up (steps[].replication.flagged) is said under the table.
-    for (const st of this.steps) {
-      for (const f of (st.replication && st.replication.flagged) || []) this.stdout.write(`${wrapLine(`REPLICATION: step ${st.index}: ${f}`)}\n`);
-    }
-    // Per step its dips and their causes; steps that read the same said once (src/stability/line.js).
-    for (const line of stabilityLines(this.steps)) this.stdout.write(`${line}\n`);
+    const { name, warmupMs } = this.config;
+    this.stdout.write(closingText({ name, engine: this.engine, complete, steps: this.steps, preload: this.preload,
+      warmupMs, capacity: this.capacity, footprint: this.footprint }));
   }
 }
 
