@@ -2,14 +2,14 @@
 // Whether other load on the loader's host changed what the loader measured in a step: the one
 // rule behind the shared-host exclusion (common/step-exclusion.js, which the loader's --repeat
 // table and the report both apply) and a capacity search's host caveat and retries
-// (loader/src/sla.js). No dependencies (the loader image copies common/ beside loader/).
+// (loader/src/experiment/sla.js). No dependencies (the loader image copies common/ beside loader/).
 //
 // Other load alone is no reason: on the Compose path the loader always shares its host with the
 // cluster it loads, and leaving out every step that saw other load left out 81 of 96 A/A runs that
 // measured their rate within 6% (while all 14 runs the host had slowed were among them). What
 // matters is whether the loader itself ran late by an amount that shows in its figures:
 // - its own delay (the worst worker's event-loop delay p99, median over the step's seconds:
-//   src/selfmon.js workers[].eld_p99_ms_median; each completion and each next operation waits
+//   src/results/selfmon.js workers[].eld_p99_ms_median; each completion and each next operation waits
 //   that long) is a material share (MATERIAL) of the op latency it recorded (the fastest op
 //   type's p50, the one a delay inflates most); or
 // - a paced step fell short of its offered rate (under ACHIEVED_SHARE) while the loader ran late.

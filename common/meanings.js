@@ -3,7 +3,7 @@
 // server's field measures on each storage engine the lab runs, where that was read, and which
 // quantity it is. Two runs' figures are put side by side (a ratio, a verdict) only where their
 // quantity ids are equal; otherwise the report says in one line what each side counts.
-// Read by the loader (src/footprint.js, src/server-record/step-facts.js, repl.js), the report
+// Read by the loader (src/server/footprint.js, src/server-record/step-facts.js, repl.js), the report
 // (src/server-side.js) and the test server (loader/test/support/server-status-lines.js plays the
 // engines' collStats as `collStats` below says and is checked against it).
 //
@@ -22,7 +22,7 @@
 const ENGINES = ['wiredTiger', 'inMemory', 'mmapv1', 'rocksdb'];
 
 const FIGURES = {
-  // The documents' own size: measured by the loader on every line (src/footprint.js reads the
+  // The documents' own size: measured by the loader on every line (src/server/footprint.js reads the
   // collection as raw BSON and sums the lengths), never taken from collStats `size`, which is a
   // different quantity per engine (below).
   logical: {

@@ -1,6 +1,6 @@
 'use strict';
 // One rule for "the same server process", used where the loader compares its readings at a run's
-// start and end (loader/src/describe.js restartFacts) and where the report compares runs of one
+// start and end (loader/src/server/describe.js restartFacts) and where the report compares runs of one
 // side (report/src/restarts.js). A reading is { pid, started_at } from serverStatus (started_at =
 // localTime - uptimeMillis). Two readings of one process differ only by clock rounding; a restart
 // changes the pid or moves the start by far more. 2 s covers a server whose uptime is whole seconds.

@@ -1,6 +1,6 @@
 'use strict';
 // Which measured steps (or cases) are no measurement of the engine, and why: the one rule for the
-// loader's --repeat group table (src/table.js groupTable: its medians leave them out) and the
+// loader's --repeat group table (src/results/table.js groupTable: its medians leave them out) and the
 // report (report/src/normalise.js takes each point's facts from exclusionFacts, and
 // report/src/compare.js judges them with stepExclusion, for its medians and verdicts), so the two
 // print one median for the same repetitions. Each is shown, marked and counted, and
@@ -13,18 +13,18 @@ const EXCLUSIONS = {
   incomplete: 'the run did not complete',
   not_applicable: 'the case does not apply to the topology (not run)',
   unsupported: 'the server could not do it',
-  server_ignores: 'the server ignores what the case asks: cannot be tested on this server (its product documents it: loader/src/products.js)',
+  server_ignores: 'the server ignores what the case asks: cannot be tested on this server (its product documents it: loader/src/server/products.js)',
   failed: 'errors above the threshold',
-  too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/too-short.js)',
+  too_short: 'too short to measure (under one second, or fewer operations than a median second needs: src/results/too-short.js)',
   lost_documents: 'not every document sent arrived',
-  paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/pauses.js)',
+  paused: 'the server paused inside the step (nothing completed far beyond its own operation times: src/run/pauses.js)',
   loader_limited: 'the loader was the limit',
   shared_host: 'other load on the loader\'s host made the loader late by a material share of what it measured',
   shared_server: 'another loader ran against the same server and collection',
 };
 
 // sharedServer(runs, step) -> the other loaders whose run overlapped this step, as one line
-// each, or null. runs: summary.json concurrent_runs (src/run-registry.js). A run without
+// each, or null. runs: summary.json concurrent_runs (src/run/run-registry.js). A run without
 // started_at, or a step without times, is taken to overlap.
 function sharedServer(runs, step) {
   if (!Array.isArray(runs) || !runs.length) return null;
@@ -56,14 +56,14 @@ function exclusionFacts(e, concurrentRuns) {
     shared_server: sharedServer(concurrentRuns, e),
     // A case the server could not do; one the loader did not run because the topology cannot
     // satisfy it (writeconcern's w:2 on a standalone); one whose write concern the server's
-    // product documents as ignored (FerretDB: w, j; src/products.js).
+    // product documents as ignored (FerretDB: w, j; src/server/products.js).
     unsupported: typeof e.unsupported === 'string' ? e.unsupported : null,
     not_applicable: typeof e.not_applicable === 'string' ? e.not_applicable : null,
     server_ignores: typeof e.server_ignores === 'string' ? e.server_ignores : null,
     documents: e.documents && typeof e.documents === 'object' ? e.documents : null,
-    // Too few operations or too short a time to measure (src/too-short.js).
+    // Too few operations or too short a time to measure (src/results/too-short.js).
     too_short: typeof e.too_short === 'string' ? e.too_short : null,
-    // Silences the loader judged pauses of the server (steps[].pauses, src/pauses.js).
+    // Silences the loader judged pauses of the server (steps[].pauses, src/run/pauses.js).
     paused: Array.isArray(e.pauses) && e.pauses.length ? e.pauses : null,
   };
 }

@@ -15,7 +15,7 @@ LAB_WRAP=${LAB_WRAP:-120}
 # redact_secrets TEXT: TEXT with the password of every URI-ish word (USER:PASSWORD@, with a scheme
 # such as mongodb:// or without one: `--uri prod=root:pw@host/` is a mistake worth a usage error,
 # not worth a leaked password) as *** (the user stays) and the URI options that carry secrets
-# (*password*, *secret*, *token*, authMechanismProperties) as ***, as loader/src/redact-uri.js
+# (*password*, *secret*, *token*, authMechanismProperties) as ***, as loader/src/text/redact-uri.js
 # does: a message or a dry-run line may quote the --uri typed. A word starts at the text's start, a
 # space, a quote or an = (NAME=URI) and ends at a space or a quote; the password runs from the
 # user's first : to the word's last @, whatever it holds (an unescaped ? # / @ % or :, or a
@@ -266,7 +266,7 @@ mem_bytes() {
   esac
 }
 
-# parse_count FLAG TEXT MIN MAX: the lab's one whole-number grammar (as loader/src/numbers.js,
+# parse_count FLAG TEXT MIN MAX: the lab's one whole-number grammar (as loader/src/text/numbers.js,
 # same messages; both are run over test/vectors/counts.tsv): digits only, MIN <= n <= MAX, a value
 # out of range named as typed with the bounds. Sets COUNT and returns 0, or sets COUNT_ERROR (one
 # line) and returns 1. Compared as digit strings: no overflow whatever is typed.
@@ -291,7 +291,7 @@ parse_count() {
   COUNT=$digits
 }
 
-# parse_duration FLAG TEXT: the lab's one duration grammar (as loader/src/duration.js, same
+# parse_duration FLAG TEXT: the lab's one duration grammar (as loader/src/text/duration.js, same
 # messages; both are run over test/vectors/durations.tsv). <whole>[.<fraction>]<unit>, unit
 # ms|s|m|h, at most 10 whole and 9 fraction digits, a whole number of ms > 0 and <= 596h.
 # Sets DURATION_MS and returns 0, or sets DURATION_ERROR (one line) and returns 1.

@@ -479,7 +479,7 @@ compare_unlock() {
 }
 
 # compare_overlapped DIR: the run in DIR overlapped another loader against the same server and
-# collection (summary.json concurrent_runs not empty: src/run-registry.js); it is then marked
+# collection (summary.json concurrent_runs not empty: src/run/run-registry.js); it is then marked
 # incomplete (complete false, the reason, exit_code 1), not a sample: resume runs it again.
 COMPARE_OVERLAP_REASON="another loader ran against the same server and collection during this run"
 COMPARE_OVERLAP_REASON+=" (summary.json concurrent_runs): not a sample of the engine alone; compare --resume runs it again"

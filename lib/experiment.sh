@@ -90,7 +90,7 @@ USAGE
 # checks (`lab-loader check`, which connects to nothing), run before anything starts, also under
 # --dry-run (it changes nothing), where it also prints the kind's settings and their sources. Its
 # one-line message is ours; exit 2. The loader also says what ./run.sh needs of the experiment
-# (loader/src/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
+# (loader/src/cli/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
 # EXPERIMENT_HOOKS (the kind's stack hooks, request lines). On this host when it has Node.js, else
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
 # EXPERIMENT_CHECK_CACHE (a folder; compare's dry run sets it): each answer kept by its arguments,
@@ -220,7 +220,7 @@ experiment_run_loader() {
   # them the run's folder was unknown here and a comparison recorded its position with none.
   # The loader's stderr is the terminal (fd 4); the group's own is /dev/null, where bash reports
   # a loader killed outright ("Killed"): experiment_killed says it in words instead.
-  # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/runner.js).
+  # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/run/runner.js).
   local traps group pipeline hup=0
   traps=$(trap -p INT TERM HUP)
   trap '' INT TERM HUP
@@ -513,7 +513,7 @@ experiment_data_dirs() {
 # why, DEVELOPERS.md). The shard members are restarted with --nojournal one at a time (Compose
 # recreates each and waits until it is healthy), the loader runs the journal-off case alone
 # (--members-journal off; it checks getCmdLineOpts itself, and holds the set's
-# writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/journal-majority.js),
+# writeConcernMajorityJournalDefault false for it: SERVER-49428, loader/src/kinds/durability/journal-majority.js),
 # and the members are restarted as the stack defines them, journal on. On an engine that cannot:
 # said once.
 experiment_hook_journal_off() {

@@ -3,12 +3,12 @@
 # writes, the shard members' data directories, OOM kills) is collected here as data, one JSON
 # field each, and handed to `lab-loader merge-summary` once the measuring is done: the loader
 # merges it into each folder the run made and checks the result against
-# common/summary.schema.json (loader/src/merge-summary.js says which fields it takes and where
+# common/summary.schema.json (loader/src/results/merge-summary.js says which fields it takes and where
 # each goes). bash never edits a summary itself.
 
 declare -ga SUMMARY_MEASURED=()
 
-# summary_measured KEY JSON [KEY JSON...]: each KEY (a field loader/src/merge-summary.js takes)
+# summary_measured KEY JSON [KEY JSON...]: each KEY (a field loader/src/results/merge-summary.js takes)
 # measured as JSON, kept until summary_merge_measured.
 summary_measured() {
   while (($# >= 2)); do
@@ -45,7 +45,7 @@ summary_merge_measured() {
 
 # summary_mark_incomplete REASON EXIT_CODE DIR: DIR's summary.json (DIR relative to LAB_ROOT, or
 # absolute) marked incomplete by the loader: complete false, REASON first, exit_code EXIT_CODE
-# (loader/src/merge-summary.js marked_incomplete). For what ends or voids a run outside the
+# (loader/src/results/merge-summary.js marked_incomplete). For what ends or voids a run outside the
 # loader: a loader killed outright, another loader overlapping a comparison's run.
 summary_mark_incomplete() {
   local dir=$3

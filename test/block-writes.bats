@@ -14,7 +14,7 @@ DIR1=results/experiment1/wiredtiger/20260101T000002Z
 DIR2=results/experiment1/wiredtiger/20260101T000003Z
 V1=/sys/fs/cgroup/blkio/blkio.throttle.io_service_bytes
 
-# loader_summary DIR DOCS: the summary.json the loader writes (src/summary.js buildSummary), a run
+# loader_summary DIR DOCS: the summary.json the loader writes (src/results/summary.js buildSummary), a run
 # whose preload wrote DOCS documents and whose block writes are left to ./run.sh.
 loader_summary() {
   mkdir -p "$LAB/$1"
@@ -22,7 +22,7 @@ loader_summary() {
     const config = { name: "experiment1", setup: {}, preload: { docs: +process.argv[2] }, workload: { type: "insert", clients: [1] } };
     const s = buildSummary({ complete: true, config, opts: {}, engine: "wiredtiger", steps: [], startedAt: new Date(0), preload: { docs: +process.argv[2] }, loader: {} });
     process.stdout.write(JSON.stringify({ schema_version: 1, ...s }, null, 2) + "\n")' \
-    "$REPO/loader/src/summary.js" "$2" >"$LAB/$1/summary.json"
+    "$REPO/loader/src/results/summary.js" "$2" >"$LAB/$1/summary.json"
 }
 
 # block_writes DIR: summary.json's block_writes and block_writes_note, as JSON.
@@ -83,7 +83,7 @@ two_runs() {
   # the same span in each of the invocation's runs, and each still a valid summary.json
   cmp <(block_writes "$DIR1") <(block_writes "$DIR2")
   run node -e 'require(process.argv[1]).checkSummary(JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")))' \
-    "$REPO/loader/src/summary-schema.js" "$LAB/$DIR2/summary.json"
+    "$REPO/loader/src/results/summary-schema.js" "$LAB/$DIR2/summary.json"
   assert_success
 }
 
@@ -130,7 +130,7 @@ two_runs() {
   assert_output --partial '{"block_writes":{"cgroup_version":1,"bytes":{},"absent":{"shard01-a":"not counted: cgroup v1 blkio shows no write to its data disk (8:0) after the run, which a kernel does where it keeps no count there'
   assert_output --partial '"documents_written":2500,"bytes_per_doc":null,"bytes_per_doc_note":"no member'"'"'s writes were counted (absent says why)","per_doc_of":null,'
   run node -e 'require(process.argv[1]).checkSummary(JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")))' \
-    "$REPO/loader/src/summary-schema.js" "$LAB/$DIR1/summary.json"
+    "$REPO/loader/src/results/summary-schema.js" "$LAB/$DIR1/summary.json"
   assert_success
 }
 

@@ -39,7 +39,7 @@ setup() {
     lab "$name" --help
     assert_success
     # shellcheck disable=SC2016  # the script is node's
-    for flag in $(cd "$REPO/loader" && node -e 'const k = require("./src/kinds"); const { load } = require("./src/config"); const c = load({ experiment: process.argv[1], kindArgs: {} }).config; for (const o of Object.values(k.kind(c.workload.type).options)) console.log(o.flag)' "$name"); do
+    for flag in $(cd "$REPO/loader" && node -e 'const k = require("./src/kinds"); const { load } = require("./src/experiment/config"); const c = load({ experiment: process.argv[1], kindArgs: {} }).config; for (const o of Object.values(k.kind(c.workload.type).options)) console.log(o.flag)' "$name"); do
       awk -v f="$flag" '$1 == f { on = 1; print; next } on && /^   / && $1 !~ /^-/ { print; next } { on = 0 }' <<<"$output" | tr '\n' ' ' |
         grep -Eq '\[(default [^];]+|required)' || fail "$name --help: $flag without its default: $output"
     done
@@ -190,14 +190,14 @@ flow_style() {
   assert_output --regexp "--repeat N .*journal/writeconcern 3"
 }
 
-# oom_summary DIR: a complete summary.json as the loader writes it (src/summary.js buildSummary).
+# oom_summary DIR: a complete summary.json as the loader writes it (src/results/summary.js buildSummary).
 oom_summary() {
   mkdir -p "$1"
   node -e 'const { buildSummary } = require(process.argv[1]);
     const config = { name: "experiment1", setup: {}, preload: { docs: 0 }, workload: { type: "insert", clients: [1] } };
     const s = buildSummary({ complete: true, config, opts: {}, engine: "wiredtiger", steps: [], startedAt: new Date(0), preload: null, loader: {} });
     process.stdout.write(JSON.stringify({ schema_version: 1, ...s }, null, 2) + "\n")' \
-    "$BATS_TEST_DIRNAME/../loader/src/summary.js" >"$1/summary.json"
+    "$BATS_TEST_DIRNAME/../loader/src/results/summary.js" >"$1/summary.json"
 }
 
 @test "a member killed for memory (Docker OOMKilled) during the run: the run's summary.json is marked incomplete with that reason, exit 1" {
@@ -218,13 +218,13 @@ oom_summary() {
   assert_output "[false,\"$why\",1,[\"shard01-b\"],1]"
 }
 
-# fp_summary DIR: a summary.json with the loader's own footprint block (loader/src/footprint.js).
+# fp_summary DIR: a summary.json with the loader's own footprint block (loader/src/server/footprint.js).
 fp_summary() {
   mkdir -p "$1"
   node -e 'const { footprintSummary } = require(process.argv[1]);
     process.stdout.write(JSON.stringify({ schema_version: 1, complete: true, reason: null, exit_code: 0, experiment: "experiment1",
       engine: "wiredtiger", steps: [], footprint: footprintSummary({ name: "experiment1" }, { end: { documents: 1000 } }) }, null, 2) + "\n")' \
-    "$BATS_TEST_DIRNAME/../loader/src/footprint.js" >"$1/summary.json"
+    "$BATS_TEST_DIRNAME/../loader/src/server/footprint.js" >"$1/summary.json"
 }
 
 @test "after an in-stack run: each shard member's data directory size (du -sb /data/db) goes into summary.json footprint.data_dir_bytes" {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # One whole-number grammar: lib/common.sh parse_count gives exactly
-# test/vectors/counts.tsv, as the loader's src/numbers.js does (loader/test/numbers.test.js); and
+# test/vectors/counts.tsv, as the loader's src/text/numbers.js does (loader/test/numbers.test.js); and
 # through ./run.sh a negative or huge number reaches that grammar instead of "needs a value" or a
 # number the user did not type.
 

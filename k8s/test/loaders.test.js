@@ -152,7 +152,7 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
     assert.equal(runs[0].hosts, N);
 
     // The merged percentiles against the raw values: each pod's find histogram is replaced by one
-    // recorded (by the loader's own recording code, loader/src/hist.js) from raw latencies of its
+    // recorded (by the loader's own recording code, loader/src/results/hist.js) from raw latencies of its
     // own, one distribution per pod, so that an average of the pods' percentiles, or any one
     // pod's, is far from the percentile of all values together. The report must give the
     // percentiles of the raw values, within HdrHistogram's 3 significant digits (0.1 %).

@@ -22,7 +22,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { spawn, spawnSync } = require('node:child_process');
 const { KINDS } = require('../src/kinds');
-const { parseDuration, parseCount, UsageError } = require('../src/usage');
+const { parseDuration, parseCount, UsageError } = require('../src/text/usage');
 const ycsb = require('./ycsb');
 const profile = require('./profile');
 const { r1, median, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired, against } = require('./stats');
@@ -80,12 +80,18 @@ const TASKSET = spawnSync('taskset', ['-V']).status === 0;
 const PIN = TASKSET && CORES >= 2 ? ['taskset', '-c', '0'] : [];
 const { launcherFlags } = require('./node-flags');
 
+// hasWarmupFlag(dir): whether the checkout's loader has --warmup, wherever its flags are declared:
+// src/args.js's parseArgs options once, then the common flags' table (src/common-flags.js, later
+// src/cli/common-flags.js), whose row names the flag as typed.
 function hasWarmupFlag(dir) {
-  try {
-    return /\bwarmup: \{ type: 'string' \}/.test(fs.readFileSync(path.join(dir, 'src', 'args.js'), 'utf8'));
-  } catch {
-    return false;
-  }
+  const forms = [/\bwarmup: \{ type: 'string' \}/, /flag: '--warmup'/];
+  return ['args.js', 'common-flags.js', 'cli/common-flags.js'].some((f) => {
+    try {
+      return forms.some((re) => re.test(fs.readFileSync(path.join(dir, 'src', f), 'utf8')));
+    } catch {
+      return false;
+    }
+  });
 }
 
 // loaderCommand(dir, kind, entry, uri, extraNode, extraFlags) -> { cmd, env, results, exp } or

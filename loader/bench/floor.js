@@ -12,11 +12,11 @@
 // part not measured, as bench.js leaves the loader's first seconds out: bench/kinds.json)
 const { performance } = require('node:perf_hooks');
 const readline = require('node:readline');
-const { parse } = require('../src/args');
-const { load } = require('../src/config');
-const { newClient } = require('../src/clients');
+const { parse } = require('../src/cli/args');
+const { load } = require('../src/experiment/config');
+const { newClient } = require('../src/server/clients');
 const { Rng } = require('../../common/rng');
-const { clientStream } = require('../src/workload');
+const { clientStream } = require('../src/experiment/workload');
 
 
 async function main() {

@@ -1,6 +1,6 @@
 'use strict';
 // Preloaded into the real loader CLI by bench/pause-margin.js (NODE_OPTIONS=--require this file):
-// wraps src/pauses.js pauseWatch before src/runner.js takes it, so each step's watch reports what
+// wraps src/run/pauses.js pauseWatch before src/run/runner.js takes it, so each step's watch reports what
 // it saw without changing what it decides: every advance of the latest completion (the gap
 // between completions as the pause rule measures it, counted from the step's start, at its 25 ms
 // check) and the step's median per-second p99 as the rule reads it. Written as JSON to
@@ -9,7 +9,7 @@ const { isMainThread } = require('node:worker_threads');
 
 if (isMainThread && process.env.PAUSE_MARGIN_OUT) {
   const fs = require('node:fs');
-  const pauses = require('../src/pauses');
+  const pauses = require('../src/run/pauses');
   const watch = pauses.pauseWatch;
   const steps = [];
   pauses.pauseWatch = (stepStartAt, thresholdMs, opTimeMs = () => null) => {

@@ -1,5 +1,5 @@
 'use strict';
-// The pause rule's margin (src/pauses.js OP_TIMES): a silence is a pause only when it is over
+// The pause rule's margin (src/run/pauses.js OP_TIMES): a silence is a pause only when it is over
 // OP_TIMES x the median of the step's per-second p99. How far below that does a healthy step's
 // longest silence sit? Runs the real loader CLI (experiment2, unpaced, a few steady steps of the
 // same client count) against mongo-java-server on this host, RUNS times, with
@@ -14,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { startServer } = require('../test/support/server');
 const { runLoader, tmpResults } = require('../test/support/loader');
-const { OP_TIMES } = require('../src/pauses');
+const { OP_TIMES } = require('../src/run/pauses');
 const common = require('../../common/stats');
 
 const USAGE = 'usage: node bench/pause-margin.js [RUNS=5] [STEPS=3] [DURATION=5s] [CLIENTS=2]';

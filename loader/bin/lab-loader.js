@@ -3,8 +3,8 @@
 // lab-loader: runs experiments/NAME.yaml against MongoDB (check: validate only; list). See --help.
 // Exit codes: 0 complete, 1 runtime error or incomplete run, 2 usage error (one line on stderr),
 // 130 SIGINT, 143 SIGTERM, 129 SIGHUP or the terminal gone (common/closed-output.js).
-const { parse, UsageError, usage } = require('../src/args');
-const { redactText } = require('../src/redact-uri');
+const { parse, UsageError, usage } = require('../src/cli/args');
+const { redactText } = require('../src/text/redact-uri');
 
 // A usage error is one line naming the flag and the fix; --help has the full listing. Both error
 // paths pass through redactText: a message or a driver's stack may quote the URI typed.
@@ -27,20 +27,20 @@ async function main(argv) {
     return 2;
   }
   if (opts.help) {
-    const own = opts.experiment ? require('../src/catalog').flagsHelp(opts.experiment, opts.experimentsDir) : '';
+    const own = opts.experiment ? require('../src/cli/catalog').flagsHelp(opts.experiment, opts.experimentsDir) : '';
     process.stdout.write(usage(opts.experimentsDir) + '\n' + own);
     return 0;
   }
   try {
     if (opts.command === 'merge-summary') {
-      require('../src/merge-summary').mergeCommand(opts.dirs, require('node:fs').readFileSync(0, 'utf8'));
+      require('../src/results/merge-summary').mergeCommand(opts.dirs, require('node:fs').readFileSync(0, 'utf8'));
       return 0;
     }
-    if (opts.command === 'list') return require('../src/catalog').print(opts.experimentsDir, process.stdout);
+    if (opts.command === 'list') return require('../src/cli/catalog').print(opts.experimentsDir, process.stdout);
     // flags [NAME]: ./run.sh help's experiment flags (or NAME --help's), defaults from the files
     if (opts.command === 'flags') {
-      const catalog = require('../src/catalog');
-      process.stdout.write(require('../src/flag-help').runshFlags(opts.experimentsDir, opts.experiment));
+      const catalog = require('../src/cli/catalog');
+      process.stdout.write(require('../src/cli/flag-help').runshFlags(opts.experimentsDir, opts.experiment));
       if (opts.experiment) process.stdout.write(catalog.flagsHelp(opts.experiment, opts.experimentsDir));
       else {
         process.stdout.write(' Each workload\'s own flags, as its kind declares them (loader/src/kinds):\n');
@@ -50,21 +50,21 @@ async function main(argv) {
     }
     // check: the same parser and experiment-file validation as a run, and nothing else, so that
     // ./run.sh refuses bad flags with the loader's own words before it starts anything.
-    // estimate: what one run's measured steps will take (src/estimate.js), for ./run.sh compare.
+    // estimate: what one run's measured steps will take (src/experiment/estimate.js), for ./run.sh compare.
     if (opts.command === 'estimate') {
-      const { estimateRun, estimateLine } = require('../src/estimate');
-      process.stdout.write(`${estimateLine(estimateRun(require('../src/config').load(opts).config))}\n`);
+      const { estimateRun, estimateLine } = require('../src/experiment/estimate');
+      process.stdout.write(`${estimateLine(estimateRun(require('../src/experiment/config').load(opts).config))}\n`);
       return 0;
     }
     if (opts.command === 'check') {
-      const loaded = require('../src/config').load(opts);
-      const lines = require('../src/catalog').settingsLines(loaded.config.workload.type, loaded.settings);
+      const loaded = require('../src/experiment/config').load(opts);
+      const lines = require('../src/cli/catalog').settingsLines(loaded.config.workload.type, loaded.settings);
       if (lines) process.stdout.write(`${lines}\n`); // the kind's own settings and their sources
       // what ./run.sh needs of the experiment: its facts and the kind's stack hooks
-      process.stdout.write(`${require('../src/stack-requests').requestLines(loaded, opts.experimentsDir).join('\n')}\n`);
+      process.stdout.write(`${require('../src/cli/stack-requests').requestLines(loaded, opts.experimentsDir).join('\n')}\n`);
       return 0;
     }
-    return await require('../src/repeat').runRepeated(opts);
+    return await require('../src/run/repeat').runRepeated(opts);
   } catch (e) {
     if (e instanceof UsageError) {
       usageError(e);

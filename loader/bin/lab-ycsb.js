@@ -9,7 +9,7 @@
 //                                             timeline.ndjson, one Grafana annotation per step;
 //                                             prints "results: DIR"
 // Exit codes: 0, 1 (error), 2 (usage: one line on stderr).
-const { parse, UsageError } = require('../src/args');
+const { parse, UsageError } = require('../src/cli/args');
 const { prepare, summarize, annotate } = require('../src/ycsb-tool');
 
 async function main(argv) {
@@ -17,7 +17,8 @@ async function main(argv) {
   try {
     if (command === 'prepare') {
       const opts = parse(rest);
-      if (!opts.resultsDir) opts.resultsDir = require('node:path').join(require('../src/config').REPO_ROOT, 'results');
+      const { REPO_ROOT } = require('../src/experiment/config');
+      if (!opts.resultsDir) opts.resultsDir = require('node:path').join(REPO_ROOT, 'results');
       const { dir, threads } = prepare(opts);
       process.stdout.write(`dir: ${dir}\nthreads: ${threads.join(' ')}\n`);
       return 0;

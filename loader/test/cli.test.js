@@ -6,8 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runLoader } = require('./support/loader');
-const { parse, parseDuration, parseImages, UsageError } = require('../src/args');
-const { RunDir } = require('../src/results');
+const { parse, parseDuration, parseImages, UsageError } = require('../src/cli/args');
+const { RunDir } = require('../src/results/run-folder');
 
 const bad = [
   [['nope'], /unknown experiment 'nope'/],
@@ -101,7 +101,7 @@ test('a results folder is never reused: a taken second gets -2, -3; latest point
 });
 
 test('shard host strings from listShards become replica-set URIs', () => {
-  const { shardUri } = require('../src/describe');
+  const { shardUri } = require('../src/server/describe');
   assert.equal(shardUri('shard01/shard01-a:27017,shard01-b:27017,shard01-c:27017'),
     'mongodb://shard01-a:27017,shard01-b:27017,shard01-c:27017/?replicaSet=shard01');
   assert.equal(shardUri('host:27018'), 'mongodb://host:27018/');

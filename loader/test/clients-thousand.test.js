@@ -1,8 +1,8 @@
 'use strict';
-// 1,000 clients in one loader process (src/usage.js CLIENTS.max), the timeline exact: every insert
+// 1,000 clients in one loader process (src/text/usage.js CLIENTS.max), the timeline exact: every insert
 // the server holds is in the per-second timeline and in summary.json, no more, no fewer. Against
 // the test server, experiment1 bounded by --docs. Before, --clients stopped at 256, and 1,000
-// clients connecting all at once timed out on a busy host (src/worker.js CONNECT_AT_ONCE).
+// clients connecting all at once timed out on a busy host (src/run/worker.js CONNECT_AT_ONCE).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { withServerAndResults, runLoader, latestRun, readTimeline } = require('./support/loader');

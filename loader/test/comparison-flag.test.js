@@ -6,8 +6,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parse, UsageError } = require('../src/args');
-const { buildSummary } = require('../src/summary');
+const { parse, UsageError } = require('../src/cli/args');
+const { buildSummary } = require('../src/results/summary');
 
 test('--comparison lands in opts.comparison as {id, side, position}', () => {
   assert.deepEqual(parse(['experiment2', '--comparison', 'cmp-1:mmapv1:3']).comparison, { id: 'cmp-1', side: 'mmapv1', position: 3 });

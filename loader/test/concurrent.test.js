@@ -10,7 +10,7 @@ const path = require('node:path');
 const { startServer } = require('./support/server');
 const { startLoader, runLoader, tmpResults } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
-const { EXPERIMENTS_DIR } = require('../src/config');
+const { EXPERIMENTS_DIR } = require('../src/experiment/config');
 
 let server;
 let root;

@@ -1,6 +1,6 @@
 'use strict';
-// The experiment file's own bounds (src/config.js load), each beside the flag's: a file must not
-// allow what the flag refuses (workload.clients: 1..1000, as --clients; src/usage.js parseClients:
+// The experiment file's own bounds (src/experiment/config.js load), each beside the flag's: a file must not
+// allow what the flag refuses (workload.clients: 1..1000, as --clients; src/text/usage.js parseClients:
 // "keeps a typo from opening tens of thousands"). Checked on a real file through the
 // parser and through `lab-loader check` (one line, exit 2, nothing connected).
 const test = require('node:test');
@@ -8,8 +8,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parse, UsageError } = require('../src/args');
-const { load } = require('../src/config');
+const { parse, UsageError } = require('../src/cli/args');
+const { load } = require('../src/experiment/config');
 const { runLoader } = require('./support/loader');
 
 const BASE = fs.readFileSync(path.join(__dirname, '..', '..', 'experiments', 'experiment3.yaml'), 'utf8');

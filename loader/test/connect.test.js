@@ -130,7 +130,7 @@ test('replica-set name that the server does not have: named, at once', async () 
   }
 });
 
-// What listens at the port, asked with a plain hello (src/probe-port.js), names the cause the
+// What listens at the port, asked with a plain hello (src/server/probe-port.js), names the cause the
 // driver's errors hid.
 test('--server-selection-timeout 1ms against a healthy server: the timeout is named, not the server', async () => {
   const server = await startServer();

@@ -1,5 +1,5 @@
 'use strict';
-// summary.json documents_written (src/documents-written.js): every document the run wrote, the
+// summary.json documents_written (src/results/documents-written.js): every document the run wrote, the
 // divisor of the block writes ./run.sh measures over the loader's whole invocation. Checked
 // against the server's own count of the collection after an insert run whose warm-up wrote too,
 // and against the timeline's seconds for a run of updates after a preload. Real loader CLI, real

@@ -10,7 +10,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const { startServer, REPO } = require('./support/server');
 const { runLoader, tmpResults, latestRun, errorLines } = require('./support/loader');
-const { lines, lineForWire, driverDescription } = require('../src/driver-line');
+const { lines, lineForWire, driverDescription } = require('../src/server/driver-line');
 
 test('each line\'s wire bounds are its own driver\'s constants', () => {
   const byName = Object.fromEntries(lines().map((l) => [l.name, l]));
@@ -78,7 +78,7 @@ for (const [server, wire, line, engine] of [['3.6.0', 6, 'mongodb-6.9', 'rocksdb
           // lacks getParameter/setParameter, which journal's commit-interval cases need.
           if (st.unsupported) continue;
           // A case the topology cannot satisfy is recorded and never run (writeconcern's w > 1 on
-          // this standalone: src/wc-topology.js; its own test is writeconcern.test.js).
+          // this standalone: src/kinds/durability/wc-topology.js; its own test is writeconcern.test.js).
           if (st.not_applicable) continue;
           const ops = Object.entries(st.ops ?? {});
           assert.ok(ops.some(([, o]) => o.count > 0), `${name} ${st.phase}: no operation counted: ${JSON.stringify(st).slice(0, 300)}`);

@@ -1,13 +1,13 @@
 'use strict';
-// One duration grammar: src/duration.js over the shared vectors (test/vectors/durations.tsv), the
+// One duration grammar: src/text/duration.js over the shared vectors (test/vectors/durations.tsv), the
 // same file test/experiment.bats runs through lib/common.sh's parse_duration. Every flag that
 // takes a duration goes through it, with the same message.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { durationMs } = require('../src/duration');
-const { parse } = require('../src/args');
+const { durationMs } = require('../src/text/duration');
+const { parse } = require('../src/cli/args');
 
 const VECTORS = path.resolve(__dirname, '..', '..', 'test', 'vectors', 'durations.tsv');
 
@@ -40,8 +40,8 @@ test('every duration flag of the loader uses the one grammar and message', () =>
 // what a run says (a warm-up, a --stall-timeout) are written alike, and each reads back through
 // the grammar as the same milliseconds. (Two used to differ: '2m' in the help, '120s' in a run.)
 test('durationText: one way to write a duration, read back by the grammar as the same ms', () => {
-  const { durationText } = require('../src/duration');
-  const { durText } = require('../src/common-flags');
+  const { durationText } = require('../src/text/duration');
+  const { durText } = require('../src/cli/common-flags');
   const samples = [1, 250, 999, 1000, 1500, 1234, 5000, 59999, 60000, 90000, 120000, 3600000, 5400000, 596 * 3600000];
   for (const [, want] of vectors()) if (/^\d+$/.test(want)) samples.push(Number(want));
   for (const ms of samples) {

@@ -94,7 +94,7 @@ test('--engine wiredtiger on a server reporting an engine no row runs: the note 
 });
 
 test('--engine naming a table engine on a server that reports an engine no row runs: filed under the server\'s word', () => {
-  const { engineLabel } = require('../src/engine-label');
+  const { engineLabel } = require('../src/server/engine-label');
   const standin = engineLabel({ flag: 'wiredtiger', reported: 'standin', server: { vendors: [{ product: 'standin', version: '1' }] } });
   assert.deepEqual(standin, { engine: 'standin', source: 'server', reported: 'standin', row: null, rowFrom: null },
     'the Docker suite\'s stand-in is never filed as wiredtiger, nor given its row');
@@ -105,7 +105,7 @@ test('--engine naming a table engine on a server that reports an engine no row r
 });
 
 test('two rows reporting the same engine (wiredtiger, percona-wt): the vendor field tells the builds apart; the old lines map to theirs', () => {
-  const { engineLabel } = require('../src/engine-label');
+  const { engineLabel } = require('../src/server/engine-label');
   const label = (reported, vendor) => engineLabel({ reported, server: { vendors: vendor ? [{ product: vendor, version: 'x' }] : [] } }).engine;
   assert.equal(label('wiredTiger', null), 'wiredtiger', "MongoDB's build");
   assert.equal(label('wiredTiger', 'psmdb'), 'percona-wt', "Percona's build of the same engine (buildInfo psmdbVersion)");

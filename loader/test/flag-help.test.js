@@ -1,5 +1,5 @@
 'use strict';
-// The experiment flags' help is the loader's, once (src/flag-help.js): `./run.sh help` and
+// The experiment flags' help is the loader's, once (src/cli/flag-help.js): `./run.sh help` and
 // `./run.sh NAME --help` print what `lab-loader flags` gives, and each default they state is the
 // value config.js applies to each experiment file (help's defaults are read from the files).
 const test = require('node:test');
@@ -7,9 +7,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parse, usage, COMMON_OPTIONS } = require('../src/args');
-const { load, list } = require('../src/config');
-const { durText } = require('../src/common-flags');
+const { parse, usage, COMMON_OPTIONS } = require('../src/cli/args');
+const { load, list } = require('../src/experiment/config');
+const { durText } = require('../src/cli/common-flags');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DIR = path.join(REPO, 'experiments');
@@ -78,7 +78,7 @@ test('each default the help states for a flag the files set is the value the loa
   for (const n of taking) assert.equal(docs[n], String(configOf(n).workload.docs), `${n}: --docs`);
 });
 
-// One table holds each common flag's parse spec and help row (src/common-flags.js); this holds the
+// One table holds each common flag's parse spec and help row (src/cli/common-flags.js); this holds the
 // two together where they are used: a flag parsed without a row in --help (a row whose group no
 // section shows, an option added to the parser alone), or a row the parser does not take.
 test('every common flag the parser takes has a row in lab-loader --help, and every row there parses', () => {

@@ -1,5 +1,5 @@
 'use strict';
-// src/footprint.js logical bytes per document: the documents read as raw BSON, every one up to
+// src/server/footprint.js logical bytes per document: the documents read as raw BSON, every one up to
 // SCAN_ALL (20000), else a sample of 1000 ($sample, or the first 1000 where $sample is refused),
 // each way said in logical_method. Documents of one BSON size make every way give that size.
 // Real driver, over TCP to mongo-java-server, or to the server MONGODB_URI names.
@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { MongoClient, BSON, Collection } = require('mongodb');
 const { testServer } = require('./support/server');
-const { measure } = require('../src/footprint');
+const { measure } = require('../src/server/footprint');
 
 let server;
 let client;

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { parseSize, formatBytes } = require('../src/gridfs/size');
-const { UsageError } = require('../src/usage');
+const { UsageError } = require('../src/text/usage');
 
 test('sizes in both families of units, decimals that come to whole bytes', () => {
   const cases = {

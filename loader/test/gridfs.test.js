@@ -13,7 +13,7 @@ const { startServer } = require('./support/server');
 const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { corruptingProxy } = require('./support/corrupting-proxy');
-const { formatTable } = require('../src/table');
+const { formatTable } = require('../src/results/table');
 const { kind, flagsOf } = require('../src/kinds');
 // takes(name): the flags a kind's message lists, from its declaration (no list to keep here).
 const takes = (name) => flagsOf(kind(name)).join(', ');
@@ -283,13 +283,13 @@ test('bad input: one line, exit 2, nothing started', async () => {
 });
 
 test('the experiment file: the seed\'s 5 GiB file put 5 times, in chunks of each driver line\'s own default size', async () => {
-  const { config } = require('../src/config').load({ experiment: 'gridfs', kindArgs: {} });
+  const { config } = require('../src/experiment/config').load({ experiment: 'gridfs', kindArgs: {} });
   assert.equal(config.repeat, 5, 'repeat: 5, the seed\'s five puts');
   assert.equal(config.params.file_size, 5 * 1024 ** 3, 'the seed\'s 5120 MB');
   assert.equal(config.params.bucket, 'fs');
   // The default chunk size of every driver line the loader carries, as it writes it into a files
   // document when the bucket is given none.
-  const { lines, driver } = require('../src/driver-line');
+  const { lines, driver } = require('../src/server/driver-line');
   for (const l of lines()) {
     const d = driver(l.name);
     const c = await d.MongoClient.connect(server.uri);

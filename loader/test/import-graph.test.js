@@ -80,3 +80,30 @@ test('no import from a lower layer to a higher one: common/ imports only itself,
   assert.deepEqual(upward('common', []), []);
   assert.deepEqual(upward('loader', ['common']), []);
 });
+
+// The rooms of loader/src, top to bottom as DEVELOPERS.md's Layout lists them: a file requires only
+// files of its own room or of a room below it, so a room never reaches back into one that uses it.
+// '.' is loader/src itself: the two rules the run and the fault tool share (module-contract.js,
+// stop-signals.js), and nothing else.
+const ROOMS = ['cli', 'ycsb-tool', 'run', 'server-record', 'faults', 'results', 'stability', 'experiment', 'kinds',
+  'kinds/durability', 'gridfs', 'ycsb', '.', 'server', 'text'];
+const SRC = path.join(ROOT, 'loader', 'src');
+
+// roomOf(file): the deepest room of ROOMS that holds FILE (faults/scenarios/ is faults').
+function roomOf(file) {
+  const dir = path.relative(SRC, path.dirname(file)) || '.';
+  return ROOMS.filter((r) => r === '.' ? dir === '.' : dir === r || dir.startsWith(`${r}/`))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
+test('loader/src is in rooms, and each room requires only itself and the rooms below it', () => {
+  const files = jsFiles(SRC);
+  assert.deepEqual(files.filter((f) => !roomOf(f)).map((f) => path.relative(ROOT, f)), [], 'files in no room');
+  assert.deepEqual(files.filter((f) => roomOf(f) === '.').map((f) => path.basename(f)).sort(),
+    ['module-contract.js', 'stop-signals.js'], 'loose files in loader/src');
+  const g = graph();
+  const back = files.flatMap((f) => g.get(f).filter((d) => d.startsWith(SRC + path.sep))
+    .filter((d) => ROOMS.indexOf(roomOf(d)) < ROOMS.indexOf(roomOf(f)))
+    .map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`));
+  assert.deepEqual(back, [], 'requires into a room above');
+});

@@ -11,7 +11,7 @@ const path = require('node:path');
 const vm = require('node:vm');
 const { BEHAVIOURS } = require('./support/server-lines');
 const { startServer } = require('./support/server');
-const { driver } = require('../src/driver-line');
+const { driver } = require('../src/server/driver-line');
 
 const DIR = path.resolve(__dirname, '..', '..', 'compose', 'init');
 const REFUSED = BEHAVIOURS['fcv-upgrade-refused-rocksdb'].answer.refuse;

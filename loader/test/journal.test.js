@@ -14,7 +14,7 @@ const { MongoClient, MongoServerError, BSON } = require('mongodb');
 const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary } = require('./support/summary-schema');
-const { refusal } = require('../src/member-params');
+const { refusal } = require('../src/kinds/durability/member-params');
 const { startServer, dependsOn } = require('./support/server');
 const { kind, flagsOf } = require('../src/kinds');
 // takes(name): the flags a kind's message lists, from its declaration (no list to keep here).

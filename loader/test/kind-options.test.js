@@ -14,11 +14,11 @@ const { spawnSync } = require('node:child_process');
 const YAML = require('yaml');
 const { KINDS } = require('../src/kinds');
 const { optionsProblem } = require('../src/module-contract');
-const { parse } = require('../src/args');
-const { load } = require('../src/config');
-const { settingsLines } = require('../src/catalog');
-const { UsageError } = require('../src/usage');
-const { WIDTH } = require('../src/wrap');
+const { parse } = require('../src/cli/args');
+const { load } = require('../src/experiment/config');
+const { settingsLines } = require('../src/cli/catalog');
+const { UsageError } = require('../src/text/usage');
+const { WIDTH } = require('../src/text/wrap');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const EXPERIMENTS = path.join(REPO, 'experiments');
@@ -166,7 +166,7 @@ test('lab-loader check prints those lines, one run per kind', () => {
     const r = lab('check', doc.name);
     assert.equal(r.status, 0, r.stderr);
     const { config, settings } = load(parse(['check', doc.name, '--experiments-dir', EXPERIMENTS]));
-    // then ./run.sh's lines, each @lab- (src/stack-requests.js)
+    // then ./run.sh's lines, each @lab- (src/cli/stack-requests.js)
     assert.equal(r.stdout.split('\n').filter((l) => l && !l.startsWith('@lab-')).join('\n'), settingsLines(config.workload.type, settings));
     assert.match(r.stdout, new RegExp(`^${k.name} settings: `));
   }

@@ -3,8 +3,8 @@
 // summary.json "labels" for `./run.sh report --by KEY`. Bad labels are usage errors (exit 2).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { parse, UsageError } = require('../src/args');
-const { buildSummary } = require('../src/summary');
+const { parse, UsageError } = require('../src/cli/args');
+const { buildSummary } = require('../src/results/summary');
 
 test('--label is repeatable and lands in opts.labels', () => {
   const o = parse(['experiment1', '--label', 'platform=aws-m5.large', '--label', 'os=ubuntu-24.04']);

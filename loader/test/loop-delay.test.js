@@ -1,12 +1,12 @@
 'use strict';
-// The event-loop delay a worker reports (src/loop-delay.js, judged by src/selfmon.js at p99 > 20
+// The event-loop delay a worker reports (src/run/loop-delay.js, judged by src/results/selfmon.js at p99 > 20
 // ms) at the 20 ms resolution chosen to halve the monitor's wake-ups: a loop blocked 50 ms at a
 // time must still be judged delayed, an idle one must not, and each read covers only its own
 // interval. Real timers on a real event loop.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { LoopDelay, RESOLUTION_MS } = require('../src/loop-delay');
-const { LIMITS } = require('../src/selfmon');
+const { LoopDelay, RESOLUTION_MS } = require('../src/run/loop-delay');
+const { LIMITS } = require('../src/results/selfmon');
 
 const { performance } = require('node:perf_hooks');
 
@@ -32,7 +32,7 @@ test('the resolution is coarser than the 10 ms default and no coarser than the j
 });
 
 // The premise of an idle reading under the judged delay: the host runs this thread promptly. It is
-// measured beside the reading, independently of src/loop-delay.js: how late plain 5 ms timers fire
+// measured beside the reading, independently of src/run/loop-delay.js: how late plain 5 ms timers fire
 // on the same loop (the highest of those seconds' lateness, ms). Where the host itself keeps
 // them late by the judged delay (two CPU hogs beside the suite: 86 ms), an idle loop cannot read
 // under it, and the test is skipped with both figures; where the host is prompt, a high idle

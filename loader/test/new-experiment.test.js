@@ -83,7 +83,7 @@ test('a new experiment file of an existing kind runs end to end, with no code ed
 test('check: the run\'s own validation, nothing connects; ranges refused in one line', async () => {
   const ok = await runLoader(['check', 'read-small', '--experiments-dir', expDir, '--clients', '1,4', '--duration', '1s']);
   assert.equal(ok.code, 0, ok.stderr);
-  // nothing for the user (a kind without settings); only ./run.sh's facts (src/stack-requests.js)
+  // nothing for the user (a kind without settings); only ./run.sh's facts (src/cli/stack-requests.js)
   assert.equal(ok.stderr, '');
   assert.deepEqual(ok.stdout.split('\n').filter((l) => l && !l.startsWith('@lab-fact\t')), []);
   assert.match(ok.stdout, /^@lab-fact\tclients\t1 4$/m);
@@ -141,7 +141,7 @@ test('--repeat 2 --group: two folders, one group, repetitions 1 and 2, histogram
     const h = hdr.decodeFromCompressedBase64(o.histogram);
     assert.equal(h.totalCount, o.count, 'the histogram holds every op of the step');
     // latency_us is computed from it: HdrHistogram's percentile, capped at the exact max
-    // (src/hist.js), which lies in the histogram's max bucket.
+    // (src/results/hist.js), which lies in the histogram's max bucket.
     assert.ok(h.lowestEquivalentValue(h.maxValue) <= o.latency_us.max && o.latency_us.max <= h.maxValue, `max ${o.latency_us.max} in the histogram's max bucket`);
     assert.equal(Math.min(h.getValueAtPercentile(99), o.latency_us.max), o.latency_us.p99, 'latency_us is computed from it');
   }

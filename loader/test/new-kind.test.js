@@ -18,7 +18,7 @@ const { checkSummary } = require('./support/summary-schema');
 
 const REPO = path.join(__dirname, '..', '..');
 const KIND = `'use strict';
-const { parseCount } = require('../usage');
+const { parseCount } = require('../text/usage');
 module.exports = {
   name: 'scan',
   ops: ['find'],
@@ -69,7 +69,7 @@ test.after(async () => {
 
 const loader = (...args) => spawnSync(process.execPath, [path.join(root, 'loader', 'bin', 'lab-loader.js'), ...args, '--experiments-dir', path.join(root, 'experiments')], { encoding: 'utf8', timeout: 120000 });
 
-// forUser(stdout): check's lines for the user; the @lab- lines are ./run.sh's (src/stack-requests.js).
+// forUser(stdout): check's lines for the user; the @lab- lines are ./run.sh's (src/cli/stack-requests.js).
 const forUser = (out) => out.split('\n').filter((l) => l && !l.startsWith('@lab-')).map((l) => `${l}\n`).join('');
 
 test('a new kind is its module plus the experiment file: check catches a missing document and prints the declared setting, help lists it with its default, a real run completes with the file\'s value', () => {
@@ -84,7 +84,7 @@ test('a new kind is its module plus the experiment file: check catches a missing
   const byDefault = loader('check', 'scan-small');
   assert.equal(byDefault.status, 0, byDefault.stderr);
   assert.equal(forUser(byDefault.stdout), 'scan settings: --limit 10 (default)\n');
-  // and what ./run.sh needs of it (src/stack-requests.js): the new kind's facts, no hook
+  // and what ./run.sh needs of it (src/cli/stack-requests.js): the new kind's facts, no hook
   assert.match(byDefault.stdout, /^@lab-fact\tkind\tscan$/m);
   assert.doesNotMatch(byDefault.stdout, /^@lab-docker/m);
   fs.writeFileSync(file, FILE(doc, '  limit: 0\n'));

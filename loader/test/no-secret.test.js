@@ -13,7 +13,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { startServer } = require('./support/server');
 const { tmpResults } = require('./support/loader');
-const { redactUri, redactText } = require('../src/redact-uri');
+const { redactUri, redactText } = require('../src/text/redact-uri');
 
 const RUN_SH = path.resolve(__dirname, '..', '..', 'run.sh');
 const SECRET = 'Sekr1tPw';

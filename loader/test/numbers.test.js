@@ -1,13 +1,13 @@
 'use strict';
-// One whole-number grammar: src/numbers.js gives exactly test/vectors/counts.tsv, as
+// One whole-number grammar: src/text/numbers.js gives exactly test/vectors/counts.tsv, as
 // lib/common.sh parse_count does (test/numbers.bats); and the loader's flags reach it with a
 // negative value (util.parseArgs took "-5" for a flag: "--docs needs a value").
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { wholeNumber } = require('../src/numbers');
-const { parse } = require('../src/args');
+const { wholeNumber } = require('../src/text/numbers');
+const { parse } = require('../src/cli/args');
 
 const VECTORS = path.resolve(__dirname, '..', '..', 'test', 'vectors', 'counts.tsv');
 

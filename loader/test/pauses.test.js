@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { startServer } = require('./support/server');
 const { startLoader, tmpResults, latestRun } = require('./support/loader');
-const { pauseWatch, pauseThresholdMs } = require('../src/pauses');
+const { pauseWatch, pauseThresholdMs } = require('../src/run/pauses');
 
 test('pauseWatch: a silence seen by the checks is a pause when operations resume; a check that ran late is not', () => {
   const w = pauseWatch(0, 1000);

@@ -8,7 +8,7 @@ const { spawnSync } = require('node:child_process');
 const { startServer } = require('./support/server');
 const { runLoader, tmpResults, latestRun } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
-const { placementOf } = require('../src/placement');
+const { placementOf } = require('../src/run/placement');
 
 test('placementOf: the lab\'s variables, or null', () => {
   assert.equal(placementOf({}, 4), null);

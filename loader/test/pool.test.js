@@ -5,9 +5,9 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Worker } = require('node:worker_threads');
-const { WorkerPool } = require('../src/pool');
+const { WorkerPool } = require('../src/run/pool');
 
-// A thread that answers flushes like src/worker.js: 5 ok ops per flush, and the first answer
+// A thread that answers flushes like src/run/worker.js: 5 ok ops per flush, and the first answer
 // only after blocking its event loop for 2.6 s (longer than the pool waits).
 const BLOCKING_WORKER = `
 const { parentPort } = require('node:worker_threads');

@@ -3,7 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Writable } = require('node:stream');
-const { Progress } = require('../src/progress');
+const { Progress } = require('../src/run/progress');
 
 function sink(isTTY) {
   const s = new Writable({ write(chunk, enc, cb) { s.text += chunk; cb(); } });

@@ -1,5 +1,5 @@
 'use strict';
-// src/results.js RunDir.summary: summary.json is replaced whole (written to summary.json.tmp, then
+// src/results/run-folder.js RunDir.summary: summary.json is replaced whole (written to summary.json.tmp, then
 // renamed over it), never rewritten in place, so a reader (./run.sh report, the k8s collector, a
 // person with `cat`) holding the file sees one whole summary or the next, never a truncated mix.
 // Shown by what a rename does and an in-place write does not: the name gets a new file, and the
@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { RunDir } = require('../src/results');
+const { RunDir } = require('../src/results/run-folder');
 
 test('each summary replaces summary.json by rename: the open file keeps the previous one whole, no .tmp is left', (t) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-results-summary-'));
@@ -32,7 +32,7 @@ test('each summary replaces summary.json by rename: the open file keeps the prev
 });
 
 test('a summary that breaks the schema is not written: the error names the field, summary.json keeps the last whole one', (t) => {
-  const { checkSummary } = require('../src/summary-schema');
+  const { checkSummary } = require('../src/results/summary-schema');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-results-summary-'));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const exp = path.join(root, 'e.yaml');

@@ -3,7 +3,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Rng, ALPHANUMERIC } = require('../../common/rng');
-const { opsFor, makeDoc, clientStream } = require('../src/workload');
+const { opsFor, makeDoc, clientStream } = require('../src/experiment/workload');
 const { KINDS } = require('../src/kinds');
 
 const take = (rng, n, f) => Array.from({ length: n }, () => f(rng));

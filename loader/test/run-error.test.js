@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { MongoServerError } = require('mongodb');
-const { runErrorReason } = require('../src/run-error');
+const { runErrorReason } = require('../src/run/run-error');
 
 test('Unauthorized without credentials: what to give instead; without a privilege: which are needed; others as before', () => {
   const noAuth = new MongoServerError({ ok: 0, errmsg: 'Command drop requires authentication', code: 13, codeName: 'Unauthorized' });

@@ -10,10 +10,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer } = require('./support/server');
-const { newClient } = require('../src/clients');
-const { lines } = require('../src/driver-line');
+const { newClient } = require('../src/server/clients');
+const { lines } = require('../src/server/driver-line');
 const { Rng } = require('../../common/rng');
-const { opsFor, clientStream } = require('../src/workload');
+const { opsFor, clientStream } = require('../src/experiment/workload');
 
 const KEYS = 50;
 const ITERATIONS = 20;
@@ -92,8 +92,8 @@ for (const { name: line } of lines()) {
 
 // The ycsb kind (YCSB-A on YCSB's records): each find it sends equals the one findOne sends for
 // the same filter, on every line; its updates stay updateOne's own.
-const { parse } = require('../src/args');
-const { load } = require('../src/config');
+const { parse } = require('../src/cli/args');
+const { load } = require('../src/experiment/config');
 const { kind: kindOf } = require('../src/kinds');
 
 for (const { name: line } of lines()) {

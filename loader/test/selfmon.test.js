@@ -1,10 +1,10 @@
 'use strict';
-// src/selfmon.js judge: was the loader the limit in a step? The CPU rule is a share of the cores
+// src/results/selfmon.js judge: was the loader the limit in a step? The CPU rule is a share of the cores
 // the loader may use (LIMITS.cpuShare x cores): the same CPU use is the limit on one core and not
 // on four. A judge that ignored the core count once passed every test.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { judge, LIMITS } = require('../src/selfmon');
+const { judge, LIMITS } = require('../src/results/selfmon');
 
 // n full seconds at cpuCores, each worker's event loop at elu and delay p99 eldP99Ms
 const seconds = (n, cpuCores, { elu = 0.1, eldP99Ms = 1 } = {}) => Array.from({ length: n }, () => ({

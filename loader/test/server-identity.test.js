@@ -5,8 +5,8 @@
 // .tools/bin/ferretdb answered them (suite 45-ferretdb checks them live), Percona's psmdbVersion.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { vendorsOf, ignoredBy, FERRETDB_POWERED } = require('../src/products');
-const { restartFacts, processStart } = require('../src/describe');
+const { vendorsOf, ignoredBy, FERRETDB_POWERED } = require('../src/server/products');
+const { restartFacts, processStart } = require('../src/server/describe');
 
 test('vendorsOf: psmdbVersion, ferretdbVersion and any other <product>Version key; never version or gitVersion', () => {
   assert.deepEqual(vendorsOf({ version: '8.0.4', gitVersion: 'abc', psmdbVersion: '8.0.4-2' }), [{ product: 'psmdb', field: 'psmdbVersion', version: '8.0.4-2' }]);
@@ -42,8 +42,8 @@ test('ignoredBy: FerretDB ignores j and w>1/majority; w:1 and w:0 ask nothing it
 });
 
 test('serverLine names the product a build names (FerretDB and its backend), else the version; ignoresUnsatisfiableW only where w is ignored on a standalone', () => {
-  const { serverLine } = require('../src/server-line');
-  const { ignoresUnsatisfiableW } = require('../src/products');
+  const { serverLine } = require('../src/server/server-line');
+  const { ignoresUnsatisfiableW } = require('../src/server/products');
   const ferret = { version: '7.0.42', vendors: [{ product: 'ferretdb', field: 'ferretdbVersion', version: 'v1.24.2' }], backend: { name: 'SQLite', version: '3.46.0' } };
   assert.equal(serverLine(ferret, { kind: 'standalone' }), 'server FerretDB v1.24.2 (MongoDB 7.0.42 compatible, backend SQLite 3.46.0) (standalone), storage engine not reported');
   assert.equal(serverLine({ version: '8.0.4' }, { kind: 'mongos' }, 'wiredTiger'), 'server 8.0.4 (mongos), storage engine wiredTiger');

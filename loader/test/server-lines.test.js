@@ -6,7 +6,7 @@ const assert = require('node:assert/strict');
 const { startServer } = require('./support/server');
 const { startShim } = require('./support/wire-shim');
 const { BEHAVIOURS, LINES, DEVIATIONS } = require('./support/server-lines');
-const { driver } = require('../src/driver-line');
+const { driver } = require('../src/server/driver-line');
 
 // The driver line the lab pairs with each server line (compose/engines.tsv driver_line).
 const driverFor = (line) => (line.wire <= 6 ? 'mongodb-6.9' : line.wire <= 7 ? 'mongodb-6.16' : 'mongodb');

@@ -104,7 +104,7 @@ test('members: a set from hello, mongos + shards + config set, direct URIs keep 
 });
 
 test("footprint: experiment1's sits beside seeds/004's published sizes for its 10M documents", () => {
-  const { footprintSummary } = require('../src/footprint');
+  const { footprintSummary } = require('../src/server/footprint');
   const f = footprintSummary({ name: 'experiment1' }, { end: { documents: 10 } });
   assert.equal(f.seed_reference.documents, 10000000);
   assert.equal(f.seed_reference.bytes_per_doc['MongoDB 2.4 (MMAPv1)'], 1030.8); // 9.6 GiB / 10M

@@ -15,7 +15,7 @@ const { FIELDS, read } = require('../src/server-record/fields');
 const { readStatus, lineValues } = require('../src/server-record/delta');
 const { ServerRecord } = require('../src/server-record/sampler');
 const { replOf } = require('../src/server-record/repl');
-const footprint = require('../src/footprint');
+const footprint = require('../src/server/footprint');
 
 const { recorded } = require('./support/recorded');
 

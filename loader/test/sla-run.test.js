@@ -10,9 +10,9 @@ const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary } = require('./support/summary-schema');
 const { startServer } = require('./support/server');
 const { rateProxy } = require('./support/rate-proxy');
-const { ACHIEVED_SHARE, REFINE_WITHIN, DEFAULT_CLIENTS } = require('../src/sla');
-const { parse } = require('../src/args');
-const { load } = require('../src/config');
+const { ACHIEVED_SHARE, REFINE_WITHIN, DEFAULT_CLIENTS } = require('../src/experiment/sla');
+const { parse } = require('../src/cli/args');
+const { load } = require('../src/experiment/config');
 
 let server;
 let results;
@@ -138,7 +138,7 @@ test('a target below the server\'s idle latency: the search goes down, then says
   const c = summary.capacity;
   assert.equal(c.capacity_ops_per_s, null);
   assert.match(c.search.ended, /no rate passes/);
-  // a step failed under host contention is tried once more (src/sla.js): the rates tried,
+  // a step failed under host contention is tried once more (src/experiment/sla.js): the rates tried,
   // retries aside, go down by halves
   const retried = (s, i) => i > 0 && c.steps[i - 1].retry && c.steps[i - 1].offered_ops_per_s === s.offered_ops_per_s;
   assert.deepEqual(c.steps.filter((s, i) => !retried(s, i)).map((s) => s.offered_ops_per_s), [8, 4, 2, 1]);

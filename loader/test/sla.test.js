@@ -2,7 +2,9 @@
 // The capacity search's arithmetic on synthetic steps (the runner's real steps: sla-run.test.js).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { parseSla, judgeStep, CapacitySearch, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN } = require('../src/sla');
+const {
+  parseSla, judgeStep, CapacitySearch, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN,
+} = require('../src/experiment/sla');
 
 test('parseSla: any percentile the summary has, any duration of the lab grammar; typos refused in one line', () => {
   assert.deepEqual(parseSla('p99=10ms'), { percentile: 'p99', key: 'p99', target_ms: 10, text: 'p99=10ms' });
@@ -107,8 +109,8 @@ test('the end of a search names the bracket it reached: adjacent whole rates are
 });
 
 test('capacityOf: steps that shared the host give the capacity a caveat, in summary.json and its line', () => {
-  const { capacityOf } = require('../src/sla');
-  const { capacityLine } = require('../src/capacity-table');
+  const { capacityOf } = require('../src/experiment/sla');
+  const { capacityLine } = require('../src/results/capacity-table');
   const sla = parseSla('p99=10ms');
   const stall = 'event loop stalled up to 324 ms';
   const steps = [100, 200, 400, 300].map((rate, i) => ({ index: i + 1, target_rate: rate, clients: 16, ...serverAt(rate, { knee: 250, max: 1e9 }),
@@ -137,8 +139,8 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
 });
 
 test('the run\'s table and the capacity table print a latency alike: ms to 10 us, - when absent; columns aligned', () => {
-  const { formatTable } = require('../src/table');
-  const { capacityTable } = require('../src/capacity-table');
+  const { formatTable } = require('../src/results/table');
+  const { capacityTable } = require('../src/results/capacity-table');
   const step = { index: 1, clients: 1, complete: true, measured_s: 1, loader: { limited: false, reasons: [], contention: [] },
     ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1234, p99: 56789.4, p999: null } } } };
   assert.match(formatTable({ name: 'x', engine: 'e', complete: true, steps: [step] }), /^1 +1 +find +10 +10 +1\.23 +56\.79 +- +0$/m);

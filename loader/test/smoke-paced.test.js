@@ -1,7 +1,7 @@
 'use strict';
 // ./run.sh smoke checks that every dashboard panel's query returns data (lib/monitoring.sh,
 // monitoring_panels_have_data). The intended-latency panel reads lab_loader_intended_latency_seconds,
-// which the loader sets only in a paced step (--rate: src/metrics.js setIntendedLatency), so with
+// which the loader sets only in a paced step (--rate: src/run/metrics.js setIntendedLatency), so with
 // no smoke step paced that panel is always empty and smoke cannot pass. At least one experiment's
 // smoke: line paces its steps, and the loader accepts that line.
 const test = require('node:test');

@@ -2,8 +2,8 @@
 // Percentiles, coordinated-omission correction and per-second merging against known inputs.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { newHistogram, percentiles } = require('../src/hist');
-const { Recorder, Pacer, mergeInterval } = require('../src/recorder');
+const { newHistogram, percentiles } = require('../src/results/hist');
+const { Recorder, Pacer, mergeInterval } = require('../src/run/recorder');
 
 const near = (a, b, rel = 0.001) => assert.ok(Math.abs(a - b) <= Math.max(1, b * rel), `${a} != ${b} (±${rel * 100}%)`);
 
@@ -130,7 +130,7 @@ test('mergeInterval: two workers, one second: counts add up, percentiles over bo
 test('the median of an even count is the mean of the two middle values, in the capacity line as in the report', () => {
   // Two capacity searches, 3100 and 9600 ops/s: the loader once printed "median 3100" (the lower
   // middle) where the report printed 6350 (common/stats.js: one median for both).
-  const { capacityGroup } = require('../src/capacity-table');
+  const { capacityGroup } = require('../src/results/capacity-table');
   const c = (x) => ({ sla: { percentile: 'p99', target_ms: 30 }, capacity_ops_per_s: x, complete: true });
   assert.match(capacityGroup({ name: 'e', engine: 'wt', group: 'g', results: [c(9600), c(3100)] }), /per repetition: 9600, 3100 ops\/s; median 6350 /);
   assert.equal(require('../../common/stats').median([3, 1, 2, 10]), 2.5);

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { startServer } = require('./support/server');
 const { runLoader, tmpResults, runsOf } = require('./support/loader');
-const { storageFacts, PREALLOCATION_NOTE } = require('../src/storage-facts');
+const { storageFacts, PREALLOCATION_NOTE } = require('../src/server/storage-facts');
 const tables = require('../../common/tables');
 
 let results;
@@ -77,7 +77,7 @@ test('storageFacts: an amd64-only image on an arm64 host is emulated; a multi-ar
   // Docker Desktop on an Intel Mac runs linux/amd64 natively.
   assert.equal(storageFacts({ row: tables.engine('rocksdb'), inStack: true, arch: 'x64', platform: 'darwin' }).emulated, false);
   assert.equal(storageFacts({ row: tables.engine('wiredtiger'), inStack: true, arch: 'arm64', platform: 'linux' }).emulated, false);
-  // No --engine: the reported storage engine's row (src/engine-label.js chooses it).
+  // No --engine: the reported storage engine's row (src/server/engine-label.js chooses it).
   const byServer = storageFacts({ row: tables.engine('mmapv1'), description: { server: { oplog_mb: 1024 } }, inStack: false });
   assert.deepEqual([byServer.engine_row, byServer.oplog_mb_reported, byServer.emulated], ['mmapv1', 1024, null]);
 });

@@ -1,12 +1,12 @@
 'use strict';
-// The summary builder (src/summary.js) is pure: synthetic measurements in, summary.json out.
+// The summary builder (src/results/summary.js) is pure: synthetic measurements in, summary.json out.
 // No server, no workers, no clock.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const hdr = require('hdr-histogram-js');
-const { newHistogram } = require('../src/hist');
-const { buildSummary, stepSummary, forcedSteps, forcedReason, loaderLimited } = require('../src/summary');
-const { formatTable } = require('../src/table');
+const { newHistogram } = require('../src/results/hist');
+const { buildSummary, stepSummary, forcedSteps, forcedReason, loaderLimited } = require('../src/results/summary');
+const { formatTable } = require('../src/results/table');
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const config = {
@@ -106,7 +106,7 @@ test('second Ctrl-C (forced exit): finished steps and the one in progress, never
 });
 
 test('documents written: every write of the run (preload, warm-ups, measured steps), the divisor of the block writes over the invocation', () => {
-  const { checkSummary } = require('../src/summary-schema');
+  const { checkSummary } = require('../src/results/summary-schema');
   const writes = (ins, upd, warmIns, docs) => {
     const a = acc(0, T0 + 1);
     a.ops.insert = { ok: ins, err: 3, docs, hist: newHistogram(), intended: null };

@@ -3,7 +3,7 @@
 // cost. A change is printed with its sign; only a slow-down is a cost.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { formatTable, groupTable } = require('../src/table');
+const { formatTable, groupTable } = require('../src/results/table');
 
 const lat = { count: 1, mean: 1000, p50: 1000, p90: 1000, p99: 1000, p999: 1000, max: 1000 };
 const loader = { limited: false, reasons: [], contention: [] };

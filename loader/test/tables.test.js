@@ -108,10 +108,10 @@ test('bash engine capability readers (engine_is, engine_has_fault_method) agree 
 });
 
 // The driver line a row names is the one the loader picks from the hello of the row's server line
-// (src/driver-line.js lineForWire over the wire version support/server-lines.js cites for it), and
+// (src/server/driver-line.js lineForWire over the wire version support/server-lines.js cites for it), and
 // that line accepts the row's server line.
 test('engines: driver_line is the line the loader picks for the wire version of the row\'s server line', () => {
-  const { lineForWire, line } = require('../src/driver-line');
+  const { lineForWire, line } = require('../src/server/driver-line');
   const { linesOf } = require('./support/server-lines');
   const engines = tables.engines();
   assert.ok(engines.some((e) => e.driver_line !== 'mongodb'), 'an engine on an older driver line');

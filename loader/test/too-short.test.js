@@ -7,9 +7,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { runLoader, latestRun, withServerAndResults } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
-const { tooShort, everyStepTooShort } = require('../src/too-short');
+const { tooShort, everyStepTooShort } = require('../src/results/too-short');
 const { exclusionFacts, stepExclusion } = require('../../common/step-exclusion');
-const { Progress } = require('../src/progress');
+const { Progress } = require('../src/run/progress');
 const { stepStability } = require('../src/stability/stability');
 
 let server;

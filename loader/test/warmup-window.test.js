@@ -11,7 +11,7 @@ const { MongoClient } = require('mongodb');
 const { startServer } = require('./support/server');
 const { rateProxy } = require('./support/rate-proxy');
 const { runLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
-const { inWarmup, dueInWarmup } = require('../src/recorder');
+const { inWarmup, dueInWarmup } = require('../src/run/recorder');
 const fs = require('node:fs');
 
 test('inWarmup places an op by when it completed; dueInWarmup counts the backlog', () => {

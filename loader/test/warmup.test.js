@@ -8,9 +8,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runLoader, latestRun, readTimeline, withServerAndResults } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
-const { parse } = require('../src/args');
-const { load, DEFAULT_WARMUP_MS } = require('../src/config');
-const { Metrics } = require('../src/metrics');
+const { parse } = require('../src/cli/args');
+const { load, DEFAULT_WARMUP_MS } = require('../src/experiment/config');
+const { Metrics } = require('../src/run/metrics');
 
 let server;
 let results;

@@ -95,7 +95,7 @@ test('./run.sh report over these runs: every line within 120 columns; --wide: ev
 // A --repeat group of capacity searches: its line (the group's id, each repetition's capacity)
 // ran to 150 columns.
 test('capacityGroup: the group\'s capacity line within 120 columns, nothing lost', () => {
-  const { capacityGroup } = require('../src/capacity-table');
+  const { capacityGroup } = require('../src/results/capacity-table');
   const c = (x) => ({ sla: { percentile: 'p99.9', target_ms: 12.5 }, capacity_ops_per_s: x, complete: true });
   const text = capacityGroup({ name: 'experiment2', engine: 'wiredtiger-tuned', group: 'experiment2-20261127T224027Z-9f3c2a1b', results: [c(9600.5), c(3100.25), c(4800)] });
   assert.deepEqual(text.split('\n').filter((l) => l.length > 120), []);
@@ -103,7 +103,7 @@ test('capacityGroup: the group\'s capacity line within 120 columns, nothing lost
 });
 
 test('formatTable: a step\'s long host-contention note is wrapped within 120 columns, the grid untouched, nothing lost', () => {
-  const { formatTable } = require('../src/table');
+  const { formatTable } = require('../src/results/table');
   const contention = Array.from({ length: 6 }, (_, i) => `worker ${i} event-loop delay p99 ${20 + i}.5 ms (> 20 ms) while the loader used 0.4 of 2 cores and the host was 97% busy`);
   const step = { index: 1, clients: 1, complete: true, measured_s: 1, ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1000, p99: 2000, p999: 3000 } } },
     loader: { limited: false, reasons: [], contention } };
@@ -114,7 +114,7 @@ test('formatTable: a step\'s long host-contention note is wrapped within 120 col
 });
 
 test('groupTable: docs/s and MB/s as medians within 120 columns; --wide gives fastest, median and slowest of each', () => {
-  const { groupTable } = require('../src/table');
+  const { groupTable } = require('../src/results/table');
   const kase = (i, name, docs) => ({ index: i, name, ops: { insert: { count: 10, ops_per_s: docs / 1000, docs_per_s: docs, mb_per_s: docs / 1e5 } } });
   const runs = [[kase(1, 'j:false interval=500ms', 123456.7), kase(2, 'j:true', 98765.4)], [kase(1, 'j:false interval=500ms', 120000.1), kase(2, 'j:true', 99999.9)]];
   const narrow = groupTable({ name: 'journal', engine: 'wiredtiger', group: 'journal-20261126T000000Z-abcdef', runs });
@@ -126,17 +126,17 @@ test('groupTable: docs/s and MB/s as medians within 120 columns; --wide gives fa
 });
 
 test('--wide: a loader flag ./run.sh passes on (no value), refused by nothing', () => {
-  const { parse } = require('../src/args');
+  const { parse } = require('../src/cli/args');
   assert.equal(parse(['journal', '--wide']).wide, true);
   assert.equal(parse(['journal']).wide, false);
 });
 
 test('counts read as words: "1 client", "2 clients", ycsb\'s "4 threads"; "3 times"', () => {
-  const { plural } = require('../src/plural');
+  const { plural } = require('../src/text/plural');
   assert.equal(plural(1, 'client'), '1 client');
   assert.equal(plural(2, 'client'), '2 clients');
   assert.equal(plural(4, require('../src/kinds/ycsb').clientWord), '4 threads');
-  const { seedRule } = require('../src/table');
+  const { seedRule } = require('../src/results/table');
   assert.equal(seedRule({ source: 'seeds/000 x', method: { repetitions: 3, kept: 'fastest' } }), 'seeds/000 ran each case 3 times and kept fastest');
   assert.equal(seedRule({ source: 'seeds/000 x', method: { repetitions: 1, kept: 'it' } }), 'seeds/000 ran each case 1 time and kept it');
 });

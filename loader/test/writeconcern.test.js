@@ -16,8 +16,8 @@ const path = require('node:path');
 const { MongoClient, MongoServerError } = require('mongodb');
 const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
-const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/durability');
-const { groupTable, WHY_BOTH } = require('../src/table');
+const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/kinds/durability');
+const { groupTable, WHY_BOTH } = require('../src/results/table');
 const { startServer, dependsOn } = require('./support/server');
 const { BEHAVIOURS } = require('./support/server-lines');
 const { kind, flagsOf } = require('../src/kinds');
@@ -304,9 +304,9 @@ test('an engine without a journal (psmdb-8.0-inmemory-replset): every j:true cas
 });
 
 test('the group table\'s footnote names the seed each experiment reproduces and its rule, never another\'s', () => {
-  const { load } = require('../src/config');
-  const { parse } = require('../src/args');
-  const { footnote } = require('../src/table');
+  const { load } = require('../src/experiment/config');
+  const { parse } = require('../src/cli/args');
+  const { footnote } = require('../src/results/table');
   const want = {
     writeconcern: 'seeds/000 ran each case 3 times and kept fastest (Python timeit)',
     journal: /^seeds\/001 ran each case 2 or 3 times and kept one run's figures/,
@@ -327,7 +327,7 @@ test('the group table\'s footnote names the seed each experiment reproduces and 
 });
 
 test('notApplicable: a member count that is only a lower bound (hello) or a shard list never skips a case; j without a journal always does', () => {
-  const { notApplicable } = require('../src/wc-topology');
+  const { notApplicable } = require('../src/kinds/durability/wc-topology');
   const lower = { kind: 'replica_set_member', members: 2, exact: false, source: 'hello hosts + passives (...)' };
   assert.equal(notApplicable({ w: 3, j: false }, lower, true), null, 'hidden members may make w:3 satisfiable: run it');
   const exact = { ...lower, exact: true, source: 'replSetGetConfig' };

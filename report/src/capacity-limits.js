@@ -5,7 +5,7 @@
 // p x growth where none failed), so the geometric mean of a side's true capacities lies between
 // gm(p) and gm(f), and the ratio A/B's interval is widened to low x gm(p_B)/gm(f_B),
 // high x gm(f_A)/gm(p_A).
-// Which searches the host may have limited is the loader's rule alone (loader/src/sla.js
+// Which searches the host may have limited is the loader's rule alone (loader/src/experiment/sla.js
 // hostCaveat: a failing step that shared the host; a step that passed on a busy host passed
 // anyway), applied in src/capacity.js (HOST_LIMITED). A second rule here also left out searches
 // whose passing step was contended: the report then dropped a capacity the loader printed as

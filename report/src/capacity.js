@@ -1,6 +1,6 @@
 'use strict';
 // Capacity under a latency SLA: runs made with the loader's --sla carry summary.json
-// `capacity` (loader/src/sla.js): the highest offered rate whose intended percentile stayed under
+// `capacity` (loader/src/experiment/sla.js): the highest offered rate whose intended percentile stayed under
 // the target, and every step tried. Here, per experiment and set of alike runs (compare.js
 // setKey: same parameters, the SLA among them, loader, hosts, labels), one side per value of the
 // dimension compared and server identity (compare.js nameSides: the throughput verdicts' sides,

@@ -528,7 +528,7 @@ function orderPairs(claim, aggOf, guardOf = (v) => v) {
   const lab = `${of('ordered').length} of ${pairs.length} pairs in the seed's order (ops/s ratio, geometric means: ${fig})`;
   const rev = pairs.filter((p) => p.state === 'reversed');
   if (rev.length) return row(claim, 'contradicted', { lab, pairs, p: Math.min(1, Math.min(...rev.map((p) => p.p)) * pairs.length), why: `reversed: ${of('reversed').join(', ')} (interval clear of 1.0)` });
-  if (of('untestable').length) return row(claim, 'not comparable', { lab, pairs, missing: `a server that does what ${of('untestable').join(', ')} ask`, why: `cannot be tested on this server: it ignores what ${of('untestable').join(', ')} ask (its product documents it: loader/src/products.js)` });
+  if (of('untestable').length) return row(claim, 'not comparable', { lab, pairs, missing: `a server that does what ${of('untestable').join(', ')} ask`, why: `cannot be tested on this server: it ignores what ${of('untestable').join(', ')} ask (its product documents it: loader/src/server/products.js)` });
   const open = [...of('no-difference'), ...of('unmeasured'), ...of('missing'), ...of('no-interval'), ...of('unguarded')];
   if (!open.length && need.every((p) => p.state === 'ordered')) {
     return row(claim, 'reproduced', { lab, pairs, p: Math.max(...need.map((p) => p.p)), why: `every pair in order${of('tie-allowed').length ? `; ${of('tie-allowed').join(', ')} tie as they may` : ''}` });

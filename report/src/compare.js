@@ -96,7 +96,7 @@ function aggregate(results, pointName, side) {
     failed: pts.map((p) => p.failed).filter(Boolean),
     shared_host: [...new Set(pts.flatMap((p) => p.shared_host || []))],
     shared_server: [...new Set(pts.flatMap((p) => p.shared_server || []))],
-    // The server's pauses inside the step (loader/src/pauses.js), each run's.
+    // The server's pauses inside the step (loader/src/run/pauses.js), each run's.
     paused: pts.flatMap((p) => p.paused || []),
     loader_reasons: [...new Set(pts.flatMap((p) => p.loader_reasons))],
     // fastest (the seed's figure: seeds/000 kept the best of 3), median (what to expect), slowest

@@ -3,7 +3,7 @@
 // value a run takes along a comparison dimension (report --by). Runs are pooled only when these
 // are equal (src/compare.js: sets and sides); what is not recorded is said, never guessed.
 
-// server identity: what the server says about itself (loader/src/describe.js): version, git
+// server identity: what the server says about itself (loader/src/server/describe.js): version, git
 // version, the build's vendor where it names one (Percona: buildInfo psmdbVersion), the process
 // (serverStatus.process: mongod, mongos; mongo-java-server answers "java") and the storage engine
 // it reports.
@@ -14,7 +14,7 @@ function serverIdentity(s) {
     git_version: v.git_version ?? null,
     product: v.product ?? null,
     // FerretDB on SQLite and on PostgreSQL give the same version and product: the backend it
-    // names (loader/src/products.js) keeps them two sides.
+    // names (loader/src/server/products.js) keeps them two sides.
     backend: v.backend ? [v.backend.name, v.backend.version].filter(Boolean).join(' ') : null,
     process: v.process ?? null,
     storage_engine: v.storage_engine?.name ?? null,
@@ -23,7 +23,7 @@ function serverIdentity(s) {
 
 // The driver line is the package and its major.minor ("mongodb 7.8.0, chosen for server wire
 // version 21" -> "mongodb 7.8"): the loader picks it from the server's wire version
-// (loader/src/driver-line.js), so it belongs with the server, like the version.
+// (loader/src/server/driver-line.js), so it belongs with the server, like the version.
 function driverLine(driver) {
   const m = /^(\S+) (\d+)\.(\d+)/.exec(driver || '');
   return m ? `${m[1]} ${m[2]}.${m[3]}` : driver || null;

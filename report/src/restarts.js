@@ -1,6 +1,6 @@
 'use strict';
 // Server restarts, said where runs are pooled. Each run records the server
-// process it measured (loader/src/describe.js: server.process_start, pid and start time from
+// process it measured (loader/src/server/describe.js: server.process_start, pid and start time from
 // serverStatus, and restarted_during_run from a second reading at its end). Runs of one
 // experiment and engine label whose server was restarted between them are still pooled as
 // repetitions (a restart between repetitions is a legitimate way to run them), but never silently:

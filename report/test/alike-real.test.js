@@ -74,7 +74,7 @@ test.after(async () => { for (const s of servers) await s.stop(); });
 test('two servers that report no storage engine are two sides named by what they report; none of a side\'s runs is the other server\'s', () => {
   const ex = reports.engine.rep.experiments.find((e) => e.name === 'experiment2');
   const single = ex.sets.find((s) => s.runs.every((r) => r.hosts === 1));
-  // The loader files each under what it reports (src/engine-label.js), and the report names it so.
+  // The loader files each under what it reports (loader/src/server/engine-label.js), and the report names it so.
   assert.deepEqual(single.sides, ['unknown-6.0.0', 'unknown-7.0.0']);
   for (const r of single.runs) assert.equal(r.side, `unknown-${r.identity.server.version}`, r.id);
   assert.deepEqual(single.runs.map((r) => r.engine), single.runs.map((r) => r.side), 'the folder the loader filed each under is its name');

@@ -13,7 +13,7 @@ const { openPage } = require('./support/browser');
 const { chartsOf } = require('./support/pagecheck');
 const { main } = require('../src/cli');
 
-// A search's steps (loader/src/sla.js judgeStep shape): knee at `cap` ops/s.
+// A search's steps (loader/src/experiment/sla.js judgeStep shape): knee at `cap` ops/s.
 function search(cap) {
   const rates = [cap / 4, cap / 2, cap, cap * 2, cap * 1.5];
   const steps = rates.map((r) => ({ offered_ops_per_s: r, achieved_ops_per_s: Math.min(r, cap * 1.02), intended_us: r <= cap ? 2000 + r : 40000 + r * 10, service_us: 1500, latency: {}, clients_busy: 0.1, passed: r <= cap, why: r <= cap ? null : `intended p99 ${(40 + r / 100).toFixed(2)} ms > 10 ms` }));

@@ -1,6 +1,6 @@
 'use strict';
 // A capacity search on a saturated loader host: the loader records
-// summary.json capacity.host_caveat (loader/src/sla.js hostCaveat: steps with event-loop stalls or
+// summary.json capacity.host_caveat (loader/src/experiment/sla.js hostCaveat: steps with event-loop stalls or
 // a loader-limited step). The report (src/capacity.js, src/capacity-page.js) shows such a figure
 // with its caveat, and leaves it out of the verdict as it leaves out closed-loop steps with the same
 // signs (shared host): a verdict never presents a host-limited side's figure as an engine
@@ -14,10 +14,10 @@ const { tmpDir, makeRun } = require('./support/fixtures');
 const { openPage } = require('./support/browser');
 const { main } = require('../src/cli');
 
-// the loader's caveat text (loader/src/sla.js hostCaveat) for 6 of 8 stalled steps
+// the loader's caveat text (loader/src/experiment/sla.js hostCaveat) for 6 of 8 stalled steps
 const CAVEAT = "6 of 8 steps shared the host with other load or were limited by the loader (step 2: worker 0 event-loop delay p99 324.0 ms (> 20 ms) while the loader used 0.9 of 2 cores and the host was 98% busy): the capacity may be this host's, not the server's";
 
-// A search's steps (loader/src/sla.js judgeStep shape): knee at `cap` ops/s; hostLimited adds the
+// A search's steps (loader/src/experiment/sla.js judgeStep shape): knee at `cap` ops/s; hostLimited adds the
 // loader's host_caveat.
 function search(cap, hostLimited) {
   const rates = [cap / 2, cap, cap * 2, cap * 1.5];
@@ -95,7 +95,7 @@ test('one run of three host-limited: left out of the verdict and counted in its 
 });
 
 test('the loader\'s --repeat line and the report give one median for the same searches, a host-limited one marked and left out by both (common/capacity-sample.js)', () => {
-  const { capacityGroup } = require('../../loader/src/capacity-table');
+  const { capacityGroup } = require('../../loader/src/results/capacity-table');
   const caps = [[1800], [1850], [9, true]];
   const { out, rep } = report(fixture({ inmemory: caps }));
   const [side] = rep.capacity[0].sides;

@@ -1,7 +1,7 @@
 'use strict';
 // A known ratio: many seeded pairs of capacity comparisons between a server that
 // takes R ops/s and one that takes 2R, each side searched 3 times by the loader's own search
-// (loader/src/sla.js CapacitySearch and judgeStep, the code a run uses), its results read by the
+// (loader/src/experiment/sla.js CapacitySearch and judgeStep, the code a run uses), its results read by the
 // report's capacity verdict (src/capacity.js) and its limits (src/capacity-limits.js). Synthetic
 // servers, not a pacing proxy: each step's true capacity varies by a seeded 3% (log-normal) around
 // R, a step above it falls behind its schedule, one at or under it passes at 2 ms. The intervals

@@ -3,7 +3,7 @@
 // report CLI on synthetic --sla results folders: an interval that includes the searches' brackets
 // (searches that all stopped at the same rates used to give "2.09x (95% CI 2.09-2.09)", excluding
 // the true 2.0); a search whose passing step shared the host stays a sample (the loader's rule,
-// loader/src/sla.js hostCaveat: only a failing step on a busy host makes a search host-limited).
+// loader/src/experiment/sla.js hostCaveat: only a failing step on a busy host makes a search host-limited).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -58,7 +58,7 @@ test('the capacity line shows the geometric mean the verdict uses', () => {
   assert.match(out, /a 159 ops\/s \(geometric mean of 3\/3 run\(s\)/);
 });
 
-test('a search whose passing step shared the host is a sample, as the loader printed it (one rule: loader/src/sla.js hostCaveat)', () => {
+test('a search whose passing step shared the host is a sample, as the loader printed it (one rule: loader/src/experiment/sla.js hostCaveat)', () => {
   const root = tmpDir();
   search(root, 'a', 'a0', 100, 105);
   search(root, 'a', 'a1', 100, 105);

@@ -2,7 +2,7 @@
 // Capacities of --sla runs compared (src/capacity.js): only alike runs, the
 // throughput verdict's rules (geometric means, Welch t 95% CI, >= 2 usable repetitions a side).
 // The runs are normalised summaries in the shape normalise.js makes; the capacity block is the
-// loader's (loader/src/sla.js capacityOf), whose end-to-end run is loader/test/sla-run.test.js.
+// loader's (loader/src/experiment/sla.js capacityOf), whose end-to-end run is loader/test/sla-run.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { capacityReport, capacityText } = require('../src/capacity');

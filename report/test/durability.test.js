@@ -33,7 +33,7 @@ const WC_CASES = ['w:0', 'w:1', 'w:1+j', 'w:2', 'w:2+j', 'majority', 'majority+j
 const J_CASES = ['j:false', 'j:true', 'j:false interval=100ms'];
 const WC_LINE = 'mongod-8.0-standalone';
 const EXTERNAL = Boolean(process.env.MONGODB_URI);
-// The loader does not run a case the topology it reached cannot satisfy (loader/src/wc-topology.js,
+// The loader does not run a case the topology it reached cannot satisfy (loader/src/kinds/durability/wc-topology.js,
 // summary.json cases[].not_applicable): on the standalone line w > 1 and majority (which the one
 // server would acknowledge as w:1), and j:true where the engine keeps no journal (the table's
 // inmemory). The shim's table says MongoDB would refuse w > 1 there (BEHAVIOURS below).

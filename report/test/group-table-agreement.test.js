@@ -1,6 +1,6 @@
 'use strict';
 // One median for the same repetitions: the loader's --repeat group table
-// (loader/src/table.js groupTable) and the report leave out the same steps by one rule
+// (loader/src/results/table.js groupTable) and the report leave out the same steps by one rule
 // (common/step-exclusion.js), so a repetition the loader limited, or whose host or server was
 // shared, is out of both medians, and both say so. Real report CLI over hand-made summaries; the
 // loader's table over the same summaries' steps.
@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { tmpDir, makeRun } = require('./support/fixtures');
 const { main } = require('../src/cli');
-const { groupTable } = require('../../loader/src/table');
+const { groupTable } = require('../../loader/src/results/table');
 
 test('a repetition the loader limited is out of the loader\'s group median and the report\'s alike: one figure, both say why', () => {
   const root = tmpDir();

@@ -3,7 +3,7 @@
 // (the loader marks it incomplete, server.restarted_during_run) is no sample and a note says why;
 // a step the loader found too short to measure, or in which the server paused, is left out of
 // the verdict with its reason. Hand-made results folders (support/fixtures.js) with the fields the
-// loader writes (loader/src/runner.js, src/too-short.js, src/pauses.js).
+// loader writes (loader/src/run/runner.js, loader/src/results/too-short.js, loader/src/run/pauses.js).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

@@ -1,7 +1,7 @@
 'use strict';
 // check-summary.js SUMMARY_JSON: the Docker suite's experiment2 run is complete, on the shard's
 // replica set (./run.sh's default --via primary), and filed under the stand-in it really ran on,
-// never under the engine the stack was started as (loader/src/engine-label.js), with every shard
+// never under the engine the stack was started as (loader/src/server/engine-label.js), with every shard
 // member's block writes (cgroup v1 here) and data directory measured by ./run.sh. One line on failure.
 const fs = require('node:fs');
 

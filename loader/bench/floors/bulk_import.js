@@ -2,7 +2,7 @@
 // Floor of bulk_import: insertMany of workload.batch documents {_id, val} (unordered, w:1 j:false
 // through the kind's own driverWriteConcern, as its baseline case; its j:true case costs the
 // client the same), int32 _ids above the loader's. One operation = one insertMany.
-const { driverWriteConcern } = require('../../src/durability');
+const { driverWriteConcern } = require('../../src/kinds/durability');
 
 module.exports = {
   ops: 1,

@@ -2,7 +2,7 @@
 // Floor of writeconcern (bench/kinds.json runs its w:1 case): insertOne of the experiment's
 // static document with the case's write concern ({w: 1, j: false} through the kind's own
 // driverWriteConcern), _ids above the loader's.
-const { driverWriteConcern } = require('../../src/durability');
+const { driverWriteConcern } = require('../../src/kinds/durability');
 
 module.exports = {
   ops: 1,

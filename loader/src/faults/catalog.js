@@ -1,5 +1,5 @@
 'use strict';
-// The fault scenarios as ./run.sh sees them, read from the modules themselves (as src/catalog.js
+// The fault scenarios as ./run.sh sees them, read from the modules themselves (as src/cli/catalog.js
 // reads experiments/*.yaml): every module in scenarios/ is a scenario, its `summary` and the
 // `help` of its options are its usage, its check() is the only validator and its hooks() the
 // named stack hooks bash performs before the process starts (docker-ops.tsv, kind hook).

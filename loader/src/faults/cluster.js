@@ -2,8 +2,8 @@
 // Talking to the cluster for the fault scenarios: one direct connection per shard member (never
 // through mongos for member-level commands: fsyncLock through mongos locks the whole cluster from
 // 7.0.2), plus mongos for the application-level writers and the final majority read.
-const { driver } = require('../driver-line');
-const { readSecret } = require('../clients');
+const { driver } = require('../server/driver-line');
+const { readSecret } = require('../server/clients');
 const d = require('./decisions');
 
 // Short timeouts: a stopped or partitioned member must cost one tick (1 s), not the driver's
@@ -26,7 +26,7 @@ function auth(opts) {
 }
 
 // opts.retryWrites false: the engine's shard refuses the txnNumber of retryable writes
-// (compose/engines.tsv retryable_writes: MMAPv1, MongoRocks at FCV 3.4; src/retry-writes.js),
+// (compose/engines.tsv retryable_writes: MMAPv1, MongoRocks at FCV 3.4; src/server/retry-writes.js),
 // which the driver attaches to every write through mongos and to a replica-set member even on a
 // direct connection (mongodb 6.x lib/utils.js supportsRetryableWrites: any server but a
 // standalone that reports logicalSessionTimeoutMinutes).
@@ -121,7 +121,7 @@ async function fsyncUnlockAll(members, host) {
   return n;
 }
 
-// opts.driverLine: the engine's driver line (compose/engines.tsv driver_line, src/driver-line.js):
+// opts.driverLine: the engine's driver line (compose/engines.tsv driver_line, src/server/driver-line.js):
 // the old server lines (3.6, 4.0) refuse the current driver.
 function mongosClient(opts, extra = {}) {
   const { MongoClient } = driver(opts.driverLine);

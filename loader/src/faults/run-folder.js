@@ -1,5 +1,5 @@
 'use strict';
-// A fault run's results folder through the experiments' own writer (src/results.js, used as is):
+// A fault run's results folder through the experiments' own writer (src/results/run-folder.js, used as is):
 // results/fault-<scenario>/<engine>/<UTC>/ created exclusively (never an existing folder, never
 // overwritten), latest moved only once it is whole, a placeholder summary from the first moment
 // (complete: false, why "running") so a run killed outright still says it did not finish.
@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { RunDir } = require('../results');
+const { RunDir } = require('../results/run-folder');
 
 function openFaultRun({ root, scenario, engine, params, plan, startedAt = new Date() }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-fault-'));

@@ -6,7 +6,7 @@
 //   K KiB, M MiB, G GiB, T TiB  powers of 1024 (dd's K/M/G; the seed's "5GB" is 5120 MB = 5 GiB)
 // Units are case-sensitive, as in dd: 'mb' or 'Gb' is refused rather than guessed (megabit?).
 // A bare number is refused too: '5' could mean bytes, MB or GB depending on the tool.
-const { UsageError } = require('../usage');
+const { UsageError } = require('../text/usage');
 
 const UNITS = {
   B: 1,

@@ -13,11 +13,11 @@
 // its first batch (BadValue); setParameter without the privilege names the role that grants it;
 // on an engine without a journal the interval cases are not run (nothing to flush).
 const { BSON } = require('mongodb');
-const { parseCount, parseDuration, UsageError } = require('../usage');
-const { driverWriteConcern, isNetworkError, describeError, dataMembers, caseNotes } = require('../durability');
-const { journalOf, caseMeasures } = require('../journal-facts');
-const { getOn, setOn } = require('../member-params');
-const { journalDefaultOff, journalDefaultBack, heldFor } = require('../journal-majority');
+const { parseCount, parseDuration, UsageError } = require('../text/usage');
+const { driverWriteConcern, isNetworkError, describeError, dataMembers, caseNotes } = require('./durability');
+const { journalOf, caseMeasures } = require('./durability/journal-facts');
+const { getOn, setOn } = require('./durability/member-params');
+const { journalDefaultOff, journalDefaultBack, heldFor } = require('./durability/journal-majority');
 const { dropIfThere } = require('./ops');
 
 const MAX_MESSAGE_BYTES = 48000000; // the server's maxMessageSizeBytes (hello): one insert command
@@ -129,7 +129,7 @@ module.exports = {
 
   // The journal-off case: before the setup's drop (through mongos a majority write on the shard),
   // the shard's set gets writeConcernMajorityJournalDefault false; afterStep or, on a signal or an
-  // error, afterRun puts it back (src/journal-majority.js, cited there).
+  // error, afterRun puts it back (src/kinds/durability/journal-majority.js, cited there).
   async beforeSetup(ctx) {
     if (ctx.config.params.members_journal !== 'off') return;
     const off = await membersWithoutJournal(ctx);

@@ -30,19 +30,19 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { UsageError } = require('../usage');
+const { UsageError } = require('../text/usage');
 const { parseSize, formatBytes } = require('../gridfs/size');
 const { GeneratedSource, FileSource } = require('../gridfs/source');
 const { RssWatch } = require('../gridfs/rss');
-const { lines, driver } = require('../driver-line');
-const { mibPerS: toMib } = require('../mib');
+const { lines, driver } = require('../server/driver-line');
+const { mibPerS: toMib } = require('../text/mib');
 const { dropIfThere } = require('./ops');
 
 // A chunk is one document, and a document is at most 16 MiB: leave room for its other fields.
 const MAX_CHUNK = 16 * 1024 * 1024 - 1024;
 
 // driverOf(client): the driver package the client was built from (it may be an older line,
-// src/driver-line.js), so the bucket and ObjectId come from the same one.
+// src/server/driver-line.js), so the bucket and ObjectId come from the same one.
 function driverOf(client) {
   for (const l of lines()) {
     const d = driver(l.name);
@@ -152,7 +152,7 @@ async function beforeStep(ctx, step) {
 // Notes of one case, by event.
 const noteOf = (notes, event) => notes.find((n) => n.event === event) || null;
 const mbPerS = (entry, op) => entry?.ops?.[op]?.mb_per_s ?? null;
-// The seed's unit: its "MB/s" was 5120 MB (a 5 GiB file) over seconds, i.e. MiB/s (src/mib.js,
+// The seed's unit: its "MB/s" was 5120 MB (a 5 GiB file) over seconds, i.e. MiB/s (src/text/mib.js,
 // as the table converts it).
 const mibPerS = (entry, op) => toMib(mbPerS(entry, op));
 

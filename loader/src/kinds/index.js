@@ -50,18 +50,18 @@
 //   beforeSetup(ctx), afterRun(ctx): main-thread hooks before the setup's drop and when the run
 //                    ends (also on a signal or an error, before the client closes): a server
 //                    change the setup itself needs, and its put-back (bulk_import's journal-off
-//                    case: writeConcernMajorityJournalDefault, src/journal-majority.js).
+//                    case: writeConcernMajorityJournalDefault, src/kinds/durability/journal-majority.js).
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 //   hooks(config) -> [{ op, args }]: stack hooks ./run.sh performs for the experiment (ops of
 //                    kind hook in faults/docker-ops.tsv, e.g. bulk_import's journal-off case),
-//                    printed by `lab-loader check` (src/stack-requests.js)
+//                    printed by `lab-loader check` (src/cli/stack-requests.js)
 //   clientWord       what one client is called in the progress line (default 'client'; ycsb's
 //                    'thread', as YCSB's own --threads says)
 //   refuses          common flags of its bound it does not take, e.g. ycsb: ['--preload-docs']
 //                    (its records are --records): refused as not applying, left out of its help
 //   fixedClients     what runs instead of a client count, for a kind that takes no --clients
 //                    (gridfs: one upload stream, then one download stream): said when it is asked
-//                    for clients, and when --loaders N would split them (src/config.js shareOf)
+//                    for clients, and when --loaders N would split them (src/experiment/config.js shareOf)
 // Adding a kind is adding one file here: every module in this folder that exports a `name` is a
 // kind (index.js and helpers such as ops.js are not), checked against the required parts above as
 // it is loaded (src/module-contract.js KIND): one lacking a part stops the loader with one line

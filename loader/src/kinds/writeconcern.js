@@ -5,19 +5,19 @@
 // w:0 the only evidence that the writes happened).
 //
 // A case the topology the run reached cannot satisfy (w:2 or majority on a standalone, w above the
-// replica set's data-bearing members, j:true on an engine without a journal: src/wc-topology.js)
+// replica set's data-bearing members, j:true on an engine without a journal: src/kinds/durability/wc-topology.js)
 // is not run: beforeStep records it as `not_applicable` with the reason, whatever the server would
 // have answered. A case that runs and that the server cannot do after all (w:3 with a member down)
 // fails its first insert: with a bounded wtimeout the server answers with a write concern error
 // instead of waiting forever. The client records the op as an error, posts a note and ends the
 // case; afterStep turns the note into the case's `unsupported` line. The run goes on with the next
 // case.
-const { parseCount, parseDuration, UsageError } = require('../usage');
-const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError, caseNotes } = require('../durability');
-const { journalOf } = require('../journal-facts');
-const { countArrived } = require('../arrived');
-const { dataBearing, notApplicable } = require('../wc-topology');
-const { ignoresUnsatisfiableW } = require('../products');
+const { parseCount, parseDuration, UsageError } = require('../text/usage');
+const { parseWriteConcerns, driverWriteConcern, isNetworkError, describeError, caseNotes } = require('./durability');
+const { journalOf } = require('./durability/journal-facts');
+const { countArrived } = require('./durability/arrived');
+const { dataBearing, notApplicable } = require('./durability/wc-topology');
+const { ignoresUnsatisfiableW } = require('../server/products');
 
 // The topology's data-bearing members, asked once per run (config object -> promise).
 const membersPerRun = new WeakMap();
@@ -75,7 +75,7 @@ module.exports = {
     const journal = await journalOf(ctx);
     const why = notApplicable(step.params.write_concern, members, journal.journal);
     // A server that ignores w acknowledges what a standalone cannot satisfy: not MongoDB's reason
-    // for skipping, but this server's (src/products.js): recorded as server_ignores, not run.
+    // for skipping, but this server's (src/server/products.js): recorded as server_ignores, not run.
     const ignored = why ? ignoresUnsatisfiableW(ctx.description?.server, step.params.write_concern, members) : null;
     if (ignored) {
       step.skip = ignored;

@@ -16,7 +16,7 @@
 // where YCSB's one-insert-per-op load takes much longer; `--tool ycsb` measures YCSB's own load.
 // A read that finds nothing or an update that matches nothing is an error outcome, as YCSB's
 // NOT_FOUND is not OK.
-const { parseCount, parseClients, UsageError } = require('../usage');
+const { parseCount, parseClients, UsageError } = require('../text/usage');
 const { keyChooser } = require('../ycsb/scrambled');
 const { KeyCache, buildKeyName } = require('../ycsb/keys');
 const { fieldNames, value, record: ycsbRecord } = require('../ycsb/document');

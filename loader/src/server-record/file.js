@@ -1,10 +1,10 @@
 'use strict';
 // server.ndjson beside timeline.ndjson: one JSON object per line, written synchronously (a loader
 // killed with SIGKILL leaves every second it sampled). A failed write (disk full) stops the record
-// and says so once; it never stops the run, whose own files have the reserve (src/results.js).
+// and says so once; it never stops the run, whose own files have the reserve (src/results/run-folder.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const { appendLine } = require('../append-line');
+const { appendLine } = require('../results/append-line');
 
 class RecordFile {
   constructor(dir, log) {

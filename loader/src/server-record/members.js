@@ -1,5 +1,5 @@
 'use strict';
-// Which members the server record samples, from what the run already knows (src/describe.js) and
+// Which members the server record samples, from what the run already knows (src/server/describe.js) and
 // what the members say about themselves; never from a list of the lab's service names, so a
 // --uri run, a Compose stack and a Kubernetes cluster are sampled alike.
 //  - a replica-set member (the URI names a set): every member its hello lists (hosts, passives);

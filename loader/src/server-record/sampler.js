@@ -6,13 +6,13 @@
 //
 // Honest about gaps (a member that does not answer in time, a field never reported, a command
 // refused): loader/README.md, "The server's side".
-const { driver } = require('../driver-line');
-const { clientOptions } = require('../clients');
+const { driver } = require('../server/driver-line');
+const { clientOptions } = require('../server/clients');
 const { FIELDS } = require('./fields');
 const { readStatus, lineValues } = require('./delta');
 const { initialMembers, configMembers, memberUri } = require('./members');
 const { replOf, oplogEnds } = require('./repl');
-const { processStart } = require('../describe');
+const { processStart } = require('../server/describe');
 const { sameProcess } = require('../../../common/process-start');
 
 // A member's commands share the second: whatever has not answered 900 ms after the tick is left

@@ -2,12 +2,12 @@
 // The terminal's line per step: how many dips, their seconds in all, and how many had each
 // set of causes, e.g.
 //   "STABILITY: step 1: 3 dips, 4.1 s in all: 2 during a checkpoint, 1 with no server event recorded".
-// Every cause is named: a line too long for 120 columns wraps (src/wrap.js) rather than hiding a
+// Every cause is named: a line too long for 120 columns wraps (src/text/wrap.js) rather than hiding a
 // cause behind "1 more"; only past MAX_LINES are the rest counted ("N more": summary.json has
 // every dip's causes). Consecutive steps with the same line (a capacity search's short steps, each
 // "dips not judged") are said once, "steps 1-13".
 const { NO_EVENT } = require('./explain');
-const { wrapLine } = require('../wrap');
+const { wrapLine } = require('../text/wrap');
 
 const MAX_LINES = 3;
 

@@ -8,7 +8,7 @@
 //   highest p99 over its ops, null when none completed) }]
 const { median, mean, round } = require('../../../common/stats');
 const { THRESHOLDS } = require('./thresholds');
-const { plural } = require('../plural'); // "1 measured second", never "1 measured seconds"
+const { plural } = require('../text/plural'); // "1 measured second", never "1 measured seconds"
 
 // sd: the population standard deviation (the spread of the seconds the step had, not an
 // estimate for other steps).

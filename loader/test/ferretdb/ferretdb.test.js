@@ -6,7 +6,7 @@
 // must ask of an independently written server:
 //   - it is filed under what it says about itself: buildInfo ferretdbVersion and the backend its
 //     startupWarnings name (ferretdb-v1.24.2-sqlite-<version>), never its executable's name;
-//   - what FerretDB documents as ignored (writeConcern w and j, src/products.js) is measured but
+//   - what FerretDB documents as ignored (writeConcern w and j, src/server/products.js) is measured but
 //     recorded as "server ignores", never costed, and left out of the report's verdicts;
 //   - the counts are right: read back from the server.
 // Runs only in that suite (it needs MONGODB_URI to be a FerretDB: checked first, a clear failure

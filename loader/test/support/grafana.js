@@ -1,5 +1,5 @@
 'use strict';
-// A stand-in for Grafana's annotation API (POST /api/annotations, loader/src/grafana.js) on a free
+// A stand-in for Grafana's annotation API (POST /api/annotations, loader/src/run/grafana.js) on a free
 // loopback port, recording each request the loader makes: { url, auth, body } (body parsed).
 // grafanaRecorder() -> { url, posts, close() }.
 const http = require('node:http');

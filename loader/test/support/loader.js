@@ -112,7 +112,7 @@ function runsOf(results, experiment, engine) {
 }
 
 // unwrap(text): the loader's output with each wrapped line joined back (it wraps a message within
-// 120 columns, continuing it on lines indented by two spaces: src/wrap.js), for matching a message
+// 120 columns, continuing it on lines indented by two spaces: src/text/wrap.js), for matching a message
 // whole. errorLines(text): its 'error: ' lines, each joined.
 const unwrap = (text) => text.replace(/\n {2}(?=\S)/g, ' ');
 const errorLines = (text) => unwrap(text).split('\n').filter((l) => l.startsWith('error: '));

@@ -1,7 +1,7 @@
 'use strict';
 // A TCP proxy in front of the test server that serves at most `rate` data commands a second,
 // queueing the rest in arrival order: a server whose capacity is known exactly, so a test can
-// check that the capacity search (src/sla.js) finds it. Only commands that do the workload's work
+// check that the capacity search (src/experiment/sla.js) finds it. Only commands that do the workload's work
 // are paced (find, update, insert, delete, aggregate, ...); the driver's handshake, monitoring
 // and ping commands pass at once, so connecting 32 clients is not slowed.
 //

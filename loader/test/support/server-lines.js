@@ -286,14 +286,14 @@ const DEVIATIONS = {
 
 // FerretDB v1.24.2 on SQLite (the suite's second real server, test/suites/45-ferretdb.sh) where
 // it is not MongoDB, as the lab meets it. What FerretDB itself documents as ignored is product
-// knowledge the loader acts on (src/products.js PRODUCTS.ferretdb.ignores: writeConcern w and j);
+// knowledge the loader acts on (src/server/products.js PRODUCTS.ferretdb.ignores: writeConcern w and j);
 // the rest are facts the tests work around. loader/test/ferretdb/deviations.test.js checks that
 // each still holds on the built server, so this table cannot go stale either.
 const FERRETDB_DEVIATIONS = {
   'write-concern-ignored': {
     ferretdb: 'ignores writeConcern on insert, update, delete and findAndModify (v1.24.2 internal/handler/common/insert.go: `ferretdb:"writeConcern,ignored"`)',
     mongodb: 'honours w and j (manual "Write Concern")',
-    lab: 'cases that ask them are recorded server_ignores and left out of verdicts (src/products.js)',
+    lab: 'cases that ask them are recorded server_ignores and left out of verdicts (src/server/products.js)',
   },
   'no-expr-comparison': {
     ferretdb: 'a query with $expr comparing computed values fails: NotImplemented (238) "The operator $gt is not implemented yet"',
@@ -308,7 +308,7 @@ const FERRETDB_DEVIATIONS = {
   'no-storage-engine': {
     ferretdb: 'serverStatus has no storageEngine field (its backend is named only in getLog startupWarnings)',
     mongodb: 'every mongod reports serverStatus.storageEngine',
-    lab: 'filed under its product and backend (src/engine-label.js), engine_source product',
+    lab: 'filed under its product and backend (src/server/engine-label.js), engine_source product',
   },
   'standalone-only-hello': {
     ferretdb: 'hello never names a replica set (no setName, hosts): a standalone to the driver',

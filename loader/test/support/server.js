@@ -136,7 +136,7 @@ function dependsOn(...ids) {
 
 // The folder a run against the bare test server is filed under: it reports no storage engine
 // (server-lines.js DEVIATIONS no-storage-engine), so the loader names it by the
-// version (src/engine-label.js), never by its process (the executable's name).
+// version (src/server/engine-label.js), never by its process (the executable's name).
 const UNREPORTED_ENGINE_FOLDER = 'unknown-7.0.0';
 
 module.exports = { startServer, testServer, dependsOn, compile, classpath, REPO, UNREPORTED_ENGINE_FOLDER };

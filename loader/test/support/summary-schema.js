@@ -7,7 +7,7 @@
 // checkSummary throws naming the first field that is wrong.
 const assert = require('node:assert/strict');
 const { OPS } = require('../../src/kinds'); // every kind's op names
-const schema = require('../../src/summary-schema');
+const schema = require('../../src/results/summary-schema');
 
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const num = (v, name) => assert.ok(typeof v === 'number' && Number.isFinite(v), `${name}: number expected, got ${JSON.stringify(v)}`);
@@ -35,7 +35,7 @@ function checkSummary(s) {
   assert.ok('engine_reported' in s, 'engine_reported (the server\'s storage engine, or null)');
   if (s.engine_source === 'none') assert.match(s.engine, /^unknown(-.+)?$/, 'engine of a server that reports none: unknown-<what it reports>');
   assert.ok('started_at' in s, 'started_at: ISO time');
-  // placement: where loader and members ran (src/placement.js); null for --uri.
+  // placement: where loader and members ran (src/run/placement.js); null for --uri.
   assert.ok('placement' in s, 'placement (or null)');
   if (s.placement !== null) {
     assert.ok('shared' in s.placement, 'placement.shared');
@@ -106,7 +106,7 @@ function checkSummary(s) {
     assert.ok(Array.isArray(s.server_record.members) && isObj(s.server_record.absent) && Array.isArray(s.server_record.not_recorded), 'server_record: members, absent, not_recorded');
   }
   assert.ok('loader_limited' in s, 'loader_limited');
-  // --sla: the capacity search (src/sla.js capacityOf); absent without --sla.
+  // --sla: the capacity search (src/experiment/sla.js capacityOf); absent without --sla.
   if (s.parameters.sla) checkCapacity(s.capacity, s[list]);
   else assert.ok(!('capacity' in s), 'capacity only with parameters.sla');
   assert.ok('published' in s, 'published (the seed\'s numbers, or null)');

@@ -8,7 +8,7 @@ const { BSON } = require('./bson');
 
 // The version the image stands in for (mongo:8.0: wire version 25, manual "Wire version"), and
 // the stand-in's own name and version, a `<product>Version` field beside MongoDB's `version`
-// as Percona's psmdbVersion and FerretDB's ferretdbVersion are (loader/src/products.js).
+// as Percona's psmdbVersion and FerretDB's ferretdbVersion are (loader/src/server/products.js).
 const STANDS_IN_FOR = { version: '8.0.0', versionArray: [8, 0, 0, 0], wire: 25 };
 const STANDIN_VERSION = '1';
 

@@ -12,14 +12,14 @@ const d = require('../decisions');
 const verdicts = require('../verdicts');
 const { watchStep } = require('../watch');
 const { loadBaseline, stopLoad, checkRate } = require('../load');
-const { durationMs } = require('../../duration');
+const { durationMs } = require('../../text/duration');
 const { fsyncUnlockAll } = require('../cluster');
 
 const METHODS = ['fsync', 'failpoint', 'netem'];
 const NETEM = { delay: '100ms', rate: '64kbit' }; // ~120 ACKs/s from the member: ~350 KB/s into it
 const HEALED_LAG = verdicts.HEALED_LAG_SECONDS; // "caught up" (replSetGetStatus is heartbeat based, 2 s)
 const methodsOf = (env) => String(env.engine.fault_methods || '').split(',').filter(Boolean);
-// the lab's one duration grammar (src/duration.js = lib/common.sh parse_duration)
+// the lab's one duration grammar (src/text/duration.js = lib/common.sh parse_duration)
 const thresholdS = (p) => durationMs('--threshold', p.threshold).ms / 1000;
 
 module.exports = {

@@ -10,7 +10,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const d = require('../decisions');
-const { wholeNumber } = require('../../numbers');
+const { wholeNumber } = require('../../text/numbers');
 const verdicts = require('../verdicts');
 const { watchStep } = require('../watch');
 const { loadBaseline, stopLoad, checkRate } = require('../load');
