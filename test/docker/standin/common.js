@@ -15,8 +15,24 @@ const STANDIN_VERSION = '1';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => process.stdout.write(`${new Date().toISOString()} standin: ${msg}\n`);
 
-// The keyfile as mongod reads it: base64 characters, whitespace not part of the key.
-function keyOf(file) { return fs.readFileSync(file, 'utf8').replace(/\s+/g, ''); }
+// keyOf(file): the keyfile as mongod 8.0 reads it, refusing what mongod refuses (it then exits
+// at startup): any group or other permission bit ("permissions on <file> are too open",
+// src/mongo/db/auth/security_file.cpp readSecurityFile), a character outside base64 once
+// whitespace is stripped ("invalid char in key file <file>: <c>", the same function), and a key
+// shorter than 6 or longer than 1024 characters (src/mongo/db/auth/security_key.cpp
+// CredentialsGenerator::generate, kMinKeyLength/kMaxKeyLength, log id 20255 "Security key size
+// is out range"). Throws with mongod's words.
+function keyOf(file) {
+  const mode = fs.statSync(file).mode;
+  if (mode & 0o077) throw new Error(`permissions on ${file} are too open`);
+  const key = fs.readFileSync(file, 'latin1').replace(/[\t\n\v\f\r ]+/g, '');
+  const bad = /[^A-Za-z0-9+/=]/.exec(key);
+  if (bad) throw new Error(`invalid char in key file ${file}: ${bad[0]}`);
+  if (key.length < 6 || key.length > 1024) {
+    throw new Error(`Security key size is out range: ${file} holds ${key.length} characters, must be between 6 and 1024`);
+  }
+  return key;
+}
 
 function newStats() {
   const counters = () => ({ insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 });
