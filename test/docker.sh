@@ -148,6 +148,28 @@ rc=$?
 grep -q PRIMARY "$WORK/status.out" && grep -q SECONDARY "$WORK/status.out"
 tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMARY, SECONDARY)" "$WORK/status.out"
 
+# ---- the stand-in as strict as mongod 8.0 -------------------------------------------------------
+# Each mistake planted once in the lab's own files; the stand-in must refuse it as 8.0 does.
+# (Host side: the stand-in run by node over real TCP with the flags compose/cluster.yml gives,
+# one mistake each: test/docker/standin/test/strict.test.js.)
+start=$SECONDS
+(cd "$LAB_ROOT" && node --test test/docker/standin/test/strict.test.js) >"$WORK/strict.out" 2>&1
+tap $? "stand-in refusals as 8.0's: keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, wrong --replSet, no --shardsvr, isolated primary, election timeout ($((SECONDS - start)) s)" "$WORK/strict.out"
+# init's own connection code (compose/init/lab.js, under the real mongosh in a member) made to
+# force SCRAM-SHA-1 for __system: refused, as 8.0 has no SCRAM-SHA-1 credentials for the keyfile;
+# the unchanged file logs in (the control).
+connect_system_cfg1() {
+  mongosh_in shard01-a 'load("/lab/init/lab.js"); print("ping " + connectSystem("cfg1").getDB("admin").runCommand({ping: 1}).ok)'
+}
+cp "$LAB/compose/init/lab.js" "$WORK/lab.js.orig"
+sed -i "s|if (opts.user) params.push('authSource=' + (opts.authSource \|\| 'admin'));|&\n  if (opts.user) params.push('authMechanism=SCRAM-SHA-1');|" "$LAB/compose/init/lab.js"
+grep -q "authMechanism=SCRAM-SHA-1" "$LAB/compose/init/lab.js" && ! connect_system_cfg1 >"$WORK/sha1.out" 2>&1 &&
+  grep -qE 'MechanismUnavailable|Unable to use SCRAM-SHA-1|Authentication failed' "$WORK/sha1.out"
+rc=$?
+cp "$WORK/lab.js.orig" "$LAB/compose/init/lab.js"
+connect_system_cfg1 >>"$WORK/sha1.out" 2>&1 && grep -q '^ping 1$' "$WORK/sha1.out"
+tap $((rc || $?)) "init forcing SCRAM-SHA-1 for __system under mongosh is refused (MechanismUnavailable); as written it logs in" "$WORK/sha1.out"
+
 start=$SECONDS
 step experiment lab experiment2 --engine wiredtiger --preload-docs 2000 --clients 1 --duration 5s --warmup 1s
 rc=$?
@@ -200,6 +222,19 @@ step destroy lab destroy --engine wiredtiger --yes
 rc=$?
 ! docker volume ls -q | grep '^lab-wiredtiger_' >/dev/null
 tap $((rc || $?)) "destroy: containers and volumes gone" "$WORK/destroy.out"
+
+# The keyfile service writing the keyfile 0644 (planted in the copy's compose/cluster.yml): every
+# member refuses to start ("permissions on ... are too open", src/mongo/db/auth/security_file.cpp),
+# so up fails, naming the member.
+cp "$LAB/compose/cluster.yml" "$WORK/cluster.yml.orig"
+sed -i 's/install -m 400 /install -m 644 /' "$LAB/compose/cluster.yml"
+step keyfile644 lab up --engine wiredtiger
+rc=$?
+docker logs lab-wiredtiger-cfg1-1 >>"$WORK/keyfile644.out" 2>&1
+cp "$WORK/cluster.yml.orig" "$LAB/compose/cluster.yml"
+((rc != 0)) && grep -q 'permissions on /etc/lab-keyfile/keyfile are too open' "$WORK/keyfile644.out"
+tap $? "up with the keyfile written 0644: every member refuses it as 8.0 does, up fails (exit $rc)" "$WORK/keyfile644.out"
+lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 
 # A member that never becomes healthy: the engine's image is swapped for one whose mongod exits at
 # once (a bad flag, a missing library, ...). up must stop with one line naming the service, exit
