@@ -33,6 +33,10 @@ const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandm
 // secondsOf(ts): a BSON Timestamp's seconds (as stored, or after a round trip between members)
 const secondsOf = (ts) => (ts ? Number(ts.t ?? ts.high ?? 0) : 0);
 const STATE_NUM = { STARTUP: 0, PRIMARY: 1, SECONDARY: 2, RECOVERING: 3, DOWN: 8 };
+// The most oplog bytes one pull reply carries (past its first entry): far below the 16 MB of a
+// BSON document, as the oplog fetcher's batches are (src/mongo/db/repl/oplog_fetcher.cpp asks
+// for batches that fit one 16 MB reply).
+const PULL_REPLY_BYTES = 4 * 1024 * 1024;
 // FerretDB's port inside the member's container (loopback only); another for several members on one host.
 const BACKEND_PORT = Number(process.env.STANDIN_BACKEND_PORT || 37017);
 
@@ -165,7 +169,7 @@ async function startMember(opts) {
     while (rs.locked > 0) await new Promise((r) => events.once('unlocked', r)); // fsyncLock blocks writes
     if (!isPrimary()) throw error(10107, 'NotWritablePrimary', 'not primary');
     const body = common.forBackend(cmd.body, cmd.db);
-    const reply = await backend.request(body);
+    const reply = await common.backendWrite(backend, body);
     const changed = reply.ok === 1 && !(Array.isArray(reply.writeErrors) && reply.n === 0 && name !== 'update');
     common.countWrite(stats.opcounters, name, cmd.body);
     if (!changed) return reply;
@@ -273,7 +277,7 @@ async function startMember(opts) {
     if (!body.peek && oplog.last().seq <= body.seq) {
       await new Promise((r) => { const t = setTimeout(r, 500); events.once('oplog', () => { clearTimeout(t); r(); }); });
     }
-    const entries = body.peek ? [] : oplog.after(body.seq, 500);
+    const entries = body.peek ? [] : oplog.after(body.seq, 500, PULL_REPLY_BYTES);
     return { ok: 1, entries, term: rs.term, cfg: rs.cfg, views: viewsOut() };
   }
 
@@ -385,7 +389,7 @@ async function startMember(opts) {
     }
     for (const e of r.entries || []) {
       if (rs.locked > 0 || rs.failpoints.has('rsSyncApplyStop')) break;
-      const reply = await backend.request(e.cmd);
+      const reply = await common.backendWrite(backend, e.cmd);
       if (reply.ok !== 1) common.log(`apply ${Object.keys(e.cmd)[0]} (seq ${e.seq}) failed: ${reply.errmsg}`);
       common.countWrite(stats.opcountersRepl, Object.keys(e.cmd)[0], e.cmd);
       oplog.replay(e);
@@ -400,6 +404,8 @@ async function startMember(opts) {
   // or stepped down and not yet free (replSetStepDown, replSetFreeze), does not stand.
   async function maybeElect() {
     if (rs.role !== 'SECONDARY' || rs.stale || Date.now() < rs.stepDownUntil) return;
+    const self = rs.cfg.members.find((m) => m.host === me);
+    if (self && (self.priority === 0 || self.arbiterOnly)) return; // never electable
     const since = Math.max(rs.lastPrimaryContact, rs.cfgAt, started);
     if (Date.now() - since < electionTimeoutMs() + rs.electionOffset) return;
     await standForElection();
