@@ -106,7 +106,8 @@ LAB=$WORK/lab
 mkdir -p "$LAB"
 (cd "$LAB_ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$LAB" 2>/dev/null) ||
   (cd "$LAB_ROOT" && tar --exclude=./.tools --exclude=./.secrets --exclude=./results --exclude=./.state --exclude=./loader/node_modules -cf - . | tar -C "$LAB" -xf -)
-cp -r "$LAB_ROOT/loader/node_modules" "$LAB/loader/node_modules"
+# -L: a worktree may hold node_modules as a symlink, which a Docker build context cannot follow
+cp -rL "$LAB_ROOT/loader/node_modules" "$LAB/loader/node_modules"
 ln -s "$LAB_ROOT/.tools" "$LAB/.tools"
 export LAB_LEAVE_OUT="cadvisor grafana"
 lab() { (cd "$LAB" && ./run.sh "$@"); }

@@ -25,9 +25,11 @@ function labFlags(kind) {
   return m[1].split(/\s+/);
 }
 
-// setFlag(flags, name, value): flags with --name's value replaced (value null: the flag removed).
+// setFlag(flags, name, value): flags with --name's value replaced, or added (value null: the flag
+// removed; true: a flag without a value).
 function setFlag(flags, name, value) {
   const out = [];
+  if (value !== null && !flags.includes(`--${name}`)) return [...flags, `--${name}`, ...(value === true ? [] : [String(value)])];
   for (let i = 0; i < flags.length; i += 1) {
     if (flags[i] !== `--${name}`) { out.push(flags[i]); continue; }
     const takes = i + 1 < flags.length && !flags[i + 1].startsWith('--');
