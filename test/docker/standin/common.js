@@ -14,6 +14,15 @@ const STANDIN_VERSION = '1';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => process.stdout.write(`${new Date().toISOString()} standin: ${msg}\n`);
+// logJson(id, ctx, msg, attr): a line in mongod 8.0's structured log format, for the lines the lab
+// reads from a member's log (loader/src/faults/decisions.js parseLogLine); Timestamps as
+// {"$timestamp": {t, i}}, as mongod writes them.
+function logJson(id, ctx, msg, attr = {}) {
+  const ts = (v) => (v && v._bsontype === 'Timestamp' ? { $timestamp: { t: Number(v.t ?? v.high), i: Number(v.i ?? v.low) } } : v);
+  const plain = (v) => (v && typeof v === 'object' && !(v instanceof Date) && v._bsontype !== 'Timestamp'
+    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : ts(v));
+  process.stdout.write(`${JSON.stringify({ t: { $date: new Date().toISOString() }, s: 'I', c: 'REPL', id, ctx, msg, attr: plain(attr) })}\n`);
+}
 
 // keyOf(file): the keyfile as mongod 8.0 reads it, refusing what mongod refuses (it then exits
 // at startup): any group or other permission bit ("permissions on <file> are too open",
@@ -158,6 +167,11 @@ function newOplog(sizeMB, saved) {
       return out;
     },
     firstSeq() { return entries.length ? entries[0].seq : applied.seq + 1; },
+    first() { return entries.length ? entries[0] : null; },
+    // entryAt(seq): the entry at that position, if the oplog still holds it
+    entryAt(seq) { return entries.length ? entries[seq - entries[0].seq] : undefined; },
+    // reset(at): an empty oplog whose last applied entry is at (after an initial sync or rollback)
+    reset(at) { entries.length = 0; bytes = 0; Object.assign(applied, { seq: at.seq, ts: at.ts, t: at.t, wall: at.wall }); },
     last() { return entries.length ? entries[entries.length - 1] : { seq: applied.seq }; },
     bytes() { return bytes; },
     count() { return entries.length; },
@@ -221,4 +235,4 @@ function parseArgs(argv) {
   return o;
 }
 
-module.exports = { backendWrite, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };
+module.exports = { backendWrite, logJson, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };

@@ -32,7 +32,11 @@ const common = require('./common');
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'collMod', 'renameCollection']);
 // secondsOf(ts): a BSON Timestamp's seconds (as stored, or after a round trip between members)
 const secondsOf = (ts) => (ts ? Number(ts.t ?? ts.high ?? 0) : 0);
-const STATE_NUM = { STARTUP: 0, PRIMARY: 1, SECONDARY: 2, RECOVERING: 3, DOWN: 8 };
+const STATE_NUM = { STARTUP: 0, PRIMARY: 1, SECONDARY: 2, RECOVERING: 3, STARTUP2: 5, DOWN: 8, ROLLBACK: 9 };
+// What an initial sync or a rollback copies from the sync source, and what it replaces here:
+// every database but local, config and admin, and of the stand-in's own database the replicated
+// collections (users, the router's shard registry), never this member's replica-set state.
+const COPIED = (db, coll) => !['local', 'config', 'admin'].includes(db) && !(db === 'standin' && coll === 'replset');
 // The most oplog bytes one pull reply carries (past its first entry): far below the 16 MB of a
 // BSON document, as the oplog fetcher's batches are (src/mongo/db/repl/oplog_fetcher.cpp asks
 // for batches that fit one 16 MB reply).
@@ -103,6 +107,9 @@ async function startMember(opts) {
   }
   const oplog = common.newOplog(opts.oplogSizeMB, saved && saved.applied);
   if (rs.cfg) { rs.role = 'SECONDARY'; rs.cfgAt = Date.now(); }
+  // A member that starts with no data at all (a new member, or one whose data volume resync
+  // removed) copies the set's data before it serves as a secondary: initial sync, STARTUP2.
+  rs.needsSync = saved ? null : 'initial';
 
   async function saveState() {
     await backend.request({ update: 'replset', updates: [{ q: { _id: 'state' }, u: { _id: 'state', cfg: rs.cfg, term: rs.term, fcv: rs.fcv, applied: oplog.applied }, upsert: true }], $db: 'standin' });
@@ -166,17 +173,34 @@ async function startMember(opts) {
 
   async function write(cmd, name) {
     if (!isPrimary()) throw error(10107, 'NotWritablePrimary', 'not primary');
-    while (rs.locked > 0) await new Promise((r) => events.once('unlocked', r)); // fsyncLock blocks writes
+    // fsyncLock blocks writes, and so does a member's copy for initial sync or rollback
+    while (rs.locked > 0 || writesHeld()) await new Promise((r) => { const t = setTimeout(r, 200); events.once('unlocked', () => { clearTimeout(t); r(); }); });
     if (!isPrimary()) throw error(10107, 'NotWritablePrimary', 'not primary');
     const body = common.forBackend(cmd.body, cmd.db);
-    const reply = await common.backendWrite(backend, body);
-    const changed = reply.ok === 1 && !(Array.isArray(reply.writeErrors) && reply.n === 0 && name !== 'update');
-    common.countWrite(stats.opcounters, name, cmd.body);
-    if (!changed) return reply;
-    const entry = await record(body, cmd.db);
+    let reply;
+    let entry = null;
+    writesInFlight += 1;
+    try {
+      reply = await common.backendWrite(backend, body);
+      const changed = reply.ok === 1 && !(Array.isArray(reply.writeErrors) && reply.n === 0 && name !== 'update');
+      common.countWrite(stats.opcounters, name, cmd.body);
+      if (changed) entry = await record(body, cmd.db);
+    } finally { writesInFlight -= 1; }
+    if (!entry) return reply;
     const wce = await waitConcern(cmd.body.writeConcern, entry.seq);
     if (wce) reply.writeConcernError = wce;
     return reply;
+  }
+
+  // A member copying this one's data (initial sync, rollback) holds its writes until it is done,
+  // so that the copy and the oplog point it starts from agree (8.0 applies the oplog fetched
+  // during the copy idempotently instead: DIFFERENCES.md). The copying member renews its hold each
+  // second; a hold not renewed for 5 s (the member stopped or gone) ends by itself.
+  const syncHolds = new Map(); // member -> until
+  let writesInFlight = 0; // past the hold, not yet in the oplog: a copy begins once they are
+  function writesHeld() {
+    for (const [m, until] of syncHolds) if (until < Date.now()) syncHolds.delete(m);
+    return syncHolds.size > 0;
   }
 
   // ---- users (stored in standin.users, replicated as writes)
@@ -273,7 +297,18 @@ async function startMember(opts) {
     rs.views.set(from, { seq: body.seq, ts: body.ts, t: body.t, wall: body.wall, state: body.state, lastSeen: Date.now() });
     events.emit('applied');
     if (!isPrimary()) return { ok: 0, code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' };
-    if (body.seq < oplog.firstSeq() - 1) return { ok: 1, stale: true, term: rs.term, cfg: rs.cfg };
+    if (body.seq < oplog.firstSeq() - 1) {
+      const first = oplog.first();
+      return { ok: 1, stale: true, term: rs.term, cfg: rs.cfg, earliest: first ? { ts: first.ts, t: first.t } : null };
+    }
+    // A member whose last entry this oplog does not hold, in the same term at the same place, has
+    // writes this primary never had (an old primary back after a failover): it must roll back
+    // (src/mongo/db/repl/rollback_impl.cpp; the oplog fetcher sees the divergence first).
+    if (process.env.STANDIN_DEBUG) common.log(`pull from ${from}: seq ${body.seq} t ${body.t}; here first ${oplog.firstSeq()} last ${oplog.last().seq}`);
+    if (body.seq > 0 && !body.peek) {
+      const at = oplog.entryAt(body.seq);
+      if (body.seq > oplog.last().seq || (at && at.t !== body.t)) return { ok: 1, rollback: true, term: rs.term, cfg: rs.cfg };
+    }
     if (!body.peek && oplog.last().seq <= body.seq) {
       await new Promise((r) => { const t = setTimeout(r, 500); events.once('oplog', () => { clearTimeout(t); r(); }); });
     }
@@ -299,7 +334,7 @@ async function startMember(opts) {
     if (body.cfg && body.cfg._id === opts.replSet && (!rs.cfg || (body.cfg.version || 1) > (rs.cfg.version || 1))) {
       rs.cfg = body.cfg;
       rs.cfgAt = Date.now();
-      if (rs.role === 'STARTUP') become('SECONDARY', 'received the set config');
+      if (rs.role === 'STARTUP') become(rs.needsSync ? 'STARTUP2' : 'SECONDARY', 'received the set config');
       saveState().catch(() => {});
     }
     if (body.term >= rs.term && body.primary && body.primary !== me) {
@@ -369,6 +404,8 @@ async function startMember(opts) {
       if (rs.role === 'SECONDARY' || rs.role === 'RECOVERING') {
         try { await pullOnce(); } catch (e) { await common.sleep(200); }
         await maybeElect();
+      } else if (rs.role === 'STARTUP2' || rs.role === 'ROLLBACK') {
+        try { await copyFromSource(); } catch (e) { common.log(`${rs.needsSync} sync failed, trying again: ${e.message}`); await common.sleep(1000); }
       } else await common.sleep(200);
     }
   }
@@ -382,8 +419,23 @@ async function startMember(opts) {
     rs.lastPrimaryContact = Date.now();
     if (r.term > rs.term) rs.term = r.term;
     for (const [h, v] of Object.entries(r.views || {})) if (h !== me) rs.views.set(h, v);
+    if (r.rollback) {
+      common.logJson(21593, 'BackgroundSync', 'Starting rollback due to fetcher error', { syncSource: source, lastOpTimeFetched: oplog.appliedOut() });
+      rs.needsSync = 'rollback';
+      become('ROLLBACK', `${source}'s oplog does not hold our last entry: our writes since are rolled back`);
+      return;
+    }
     if (r.stale) {
-      if (!rs.stale) { rs.stale = true; become('RECOVERING', 'too stale to catch up: the primary\'s oplog no longer holds the next entry'); }
+      if (!rs.stale) {
+        // 8.0's two lines for it (sync_source_resolver.cpp 5579708, bgsync.cpp 21126), which the
+        // lab's stale-secondary scenario reads from the member's log
+        const fetched = oplog.appliedOut();
+        const earliest = r.earliest || { ts: null, t: -1 };
+        common.logJson(5579708, 'ReplCoordExtern-0', 'We are too stale to use candidate as a sync source', { candidate: source, lastOpTimeFetchedTimestamp: fetched.ts, remoteEarliestOpTimeTimestamp: earliest.ts });
+        common.logJson(21126, 'BackgroundSync', 'Too stale to catch up. Entering maintenance mode', { lastOpTimeFetched: { ts: fetched.ts, t: fetched.t }, earliestOpTimeSeen: earliest });
+        rs.stale = true;
+        become('RECOVERING', 'too stale to catch up: the primary\'s oplog no longer holds the next entry');
+      }
       await common.sleep(500);
       return;
     }
@@ -402,6 +454,75 @@ async function startMember(opts) {
   // the next term, our own vote, and the others' (vote()); a majority makes this member PRIMARY
   // (src/mongo/db/repl/replication_coordinator_impl_elect_v1.cpp). A member that is too stale,
   // or stepped down and not yet free (replSetStepDown, replSetFreeze), does not stand.
+  // copyFromSource: initial sync (an empty member) or rollback (an old primary's writes the set
+  // never had): every copied collection (COPIED) replaced by the sync source's, then the oplog
+  // applied from the point the copy began. 8.0 rolls back by recovering to a stable timestamp and
+  // writes the removed documents to rollback files; here the member is copied whole instead, so
+  // the same writes are gone and no file holds them (DIFFERENCES.md).
+  async function copyFromSource() {
+    const source = rs.primary && rs.primary !== me ? rs.primary : null;
+    if (!source) { await common.sleep(200); return; }
+    const kind = rs.needsSync;
+    if (kind === 'initial') common.logJson(21173, 'ReplCoordExtern-1', 'Starting initial sync attempt', { syncSource: source });
+    const link = new Link(source, key, { timeoutMs: 60000 });
+    const renew = setInterval(() => { link.request({ _standinSyncHold: 1, me, $db: 'admin' }).catch(() => {}); }, 1000);
+    try {
+      const begin = await link.request({ _standinSyncBegin: 1, me, $db: 'admin' });
+      if (begin.ok !== 1) throw new Error(`${source}: ${begin.errmsg}`);
+      for (const { db, coll } of await collectionsOf(backend)) {
+        if (COPIED(db, coll)) await backend.request({ drop: coll, $db: db });
+      }
+      let docs = 0;
+      for (const { db, coll } of await collectionsOf(link)) {
+        if (!COPIED(db, coll)) continue;
+        docs += await copyCollection(link, db, coll);
+      }
+      oplog.reset(begin);
+      rs.needsSync = null;
+      rs.stale = false;
+      if (kind === 'initial') common.logJson(21192, 'ReplCoordExtern-1', 'Initial sync done', { syncSource: source, documents: docs });
+      else common.logJson(21612, 'BackgroundSync', 'Rollback complete', { syncSource: source, documents: docs });
+      become('SECONDARY', `${kind === 'initial' ? 'initial sync' : 'rollback'} from ${source} done (${docs} documents)`);
+      rs.lastPrimaryContact = Date.now();
+      saveState().catch(() => {});
+    } finally {
+      clearInterval(renew);
+      await link.request({ _standinSyncEnd: 1, me, $db: 'admin' }).catch(() => {});
+      link.close();
+    }
+  }
+
+  // collectionsOf(link) -> [{ db, coll }] of a server (this member's backend, or the sync source)
+  async function collectionsOf(link) {
+    const out = [];
+    const dbs = await link.request({ listDatabases: 1, nameOnly: true, $db: 'admin' });
+    for (const { name: db } of (dbs.ok === 1 && dbs.databases) || []) {
+      const cs = await link.request({ listCollections: 1, nameOnly: true, $db: db });
+      for (const c of (cs.ok === 1 && cs.cursor.firstBatch) || []) out.push({ db, coll: c.name });
+    }
+    return out;
+  }
+
+  async function copyCollection(link, db, coll) {
+    const idx = await link.request({ listIndexes: coll, $db: db });
+    const indexes = ((idx.ok === 1 && idx.cursor.firstBatch) || []).filter((i) => i.name !== '_id_').map(({ v, ns, ...i }) => i);
+    await backend.request({ create: coll, $db: db });
+    if (indexes.length) await backend.request({ createIndexes: coll, indexes, $db: db });
+    let n = 0;
+    let r = await link.request({ find: coll, filter: {}, batchSize: 1000, $db: db });
+    for (;;) {
+      if (r.ok !== 1) throw new Error(`copying ${db}.${coll}: ${r.errmsg}`);
+      const batch = r.cursor.firstBatch || r.cursor.nextBatch || [];
+      if (batch.length) {
+        const w = await backend.request({ insert: coll, documents: batch, ordered: false, $db: db });
+        if (w.ok !== 1) throw new Error(`copying ${db}.${coll}: ${w.errmsg}`);
+        n += batch.length;
+      }
+      if (!r.cursor.id || Number(r.cursor.id) === 0) return n;
+      r = await link.request({ getMore: r.cursor.id, collection: coll, batchSize: 1000, $db: db });
+    }
+  }
+
   async function maybeElect() {
     if (rs.role !== 'SECONDARY' || rs.stale || Date.now() < rs.stepDownUntil) return;
     const self = rs.cfg.members.find((m) => m.host === me);
@@ -458,6 +579,13 @@ async function startMember(opts) {
       case '_standinPull': return pull(body);
       case '_standinHeartbeat': return heartbeat(body);
       case '_standinVote': return vote(body);
+      // where a copy for initial sync or rollback begins: this member's last applied entry
+      case '_standinSyncBegin':
+        syncHolds.set(String(body.me), Date.now() + 5000);
+        while (writesInFlight > 0) await common.sleep(20);
+        return { ok: 1, seq: oplog.applied.seq, ts: oplog.applied.ts, t: oplog.applied.t, wall: oplog.applied.wall };
+      case '_standinSyncHold': syncHolds.set(String(body.me), Date.now() + 5000); return { ok: 1 };
+      case '_standinSyncEnd': syncHolds.delete(String(body.me)); events.emit('unlocked'); return { ok: 1 };
       case '_standinSetConfig': return heartbeat({ setName: body.cfg && body.cfg._id, cfg: body.cfg, term: body.term, primary: body.primary });
       // The shard's half of addShard: refused on a member started without --shardsvr
       // (src/mongo/db/s/shardsvr_add_shard_command.cpp ShardsvrAddShardCommand::typedRun, 50876).
@@ -538,6 +666,7 @@ async function startMember(opts) {
     if (Boolean(cfg.configsvr) !== Boolean(opts.configsvr)) throw error(93, 'InvalidReplicaSetConfig', 'Nodes being used for config servers must be started with the --configsvr flag, and a config with configsvr: true');
     if (!cfg.members.some((m) => m.host === me)) throw error(93, 'InvalidReplicaSetConfig', `No host described in new configuration with {version: 1, term: 0} for replica set ${cfg._id} maps to this node`);
     await quorumCheck(cfg);
+    rs.needsSync = null; // the initiating member's data is the set's
     rs.cfg = { version: 1, term: 0, ...cfg };
     rs.cfgAt = Date.now();
     await saveState();
@@ -590,7 +719,7 @@ async function startMember(opts) {
   }
 
   const server = serve({ port: opts.port, key, lookupUser, handle, stats });
-  common.log(`stand-in mongod ${me} listening (replSet ${opts.replSet || '-'}${opts.configsvr ? ', configsvr' : ''}${opts.shardsvr ? ', shardsvr' : ''}; data in FerretDB under ${dir})`);
+  common.log(`stand-in mongod ${me} listening (replSet ${opts.replSet || '-'}${opts.configsvr ? ', configsvr' : ''}${opts.shardsvr ? ', shardsvr' : ''}; data in FerretDB under ${dir}; last applied entry ${oplog.applied.seq}, term ${oplog.applied.t})`);
 
   async function stop() {
     server.close();

@@ -46,8 +46,11 @@ const CHECKS = {
       assert.ok(st.size <= st.maxSize, `oplog ${st.size} bytes over its ${st.maxSize}: truncated asynchronously now`);
     }
   },
-  'no-rollback'() {
-    assert.doesNotMatch(source('member.js'), /ROLLBACK/, 'member.js plays a ROLLBACK state now');
+  'no-rollback-files'() {
+    assert.doesNotMatch(source('member.js'), /removed\.|rollback\//, 'member.js writes rollback files now');
+  },
+  'sync-holds-writes'() {
+    assert.match(source('member.js'), /syncHolds\.set\(/, 'a copy no longer holds the source\'s writes');
   },
   'no-election-handoff'() {
     assert.doesNotMatch(source('member.js'), /replSetStepUp/, 'member.js hands the election off now');

@@ -54,9 +54,10 @@ class Cluster {
 
   // start(flags) -> { host, port, proc, log(), exited }: one process; resolves once it listens,
   // or once it exits (a refusal at startup).
-  async start(role, flags, { keyfile = this.keyfile } = {}) {
-    const port = this.nextPort;
-    this.nextPort += 2;
+  // port: a port given before, to start that member again on its data (a restart)
+  async start(role, flags, { keyfile = this.keyfile, port: again } = {}) {
+    const port = again || this.nextPort;
+    if (!again) this.nextPort += 2;
     const dbpath = path.join(this.dir, `db${port}`);
     fs.mkdirSync(dbpath, { recursive: true });
     let args = setFlag(setFlag(flags, 'port', port), 'keyFile', keyfile);
@@ -64,11 +65,14 @@ class Cluster {
     const proc = spawn(process.execPath, [STANDIN, role, ...args], {
       env: { ...process.env, PATH: `${TOOLS_BIN}:${process.env.PATH}`, STANDIN_BACKEND_PORT: String(port + 1) },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group: a signal reaches its FerretDB too, as in a container
     });
     let out = '';
     proc.stdout.on('data', (d) => { out += d; });
     proc.stderr.on('data', (d) => { out += d; });
-    const m = { host: `${HOST}:${port}`, port, proc, log: () => out, exited: null };
+    // signal(sig): to the stand-in and its FerretDB at once (docker kill, docker pause)
+    const signal = (sig) => { try { process.kill(-proc.pid, sig); } catch { /* gone */ } };
+    const m = { host: `${HOST}:${port}`, port, proc, signal, log: () => out, exited: null };
     this.procs.push(proc);
     m.exited = new Promise((r) => proc.on('exit', (code) => r(code)));
     await Promise.race([m.exited, (async () => {
@@ -90,9 +94,10 @@ class Cluster {
   async stop() {
     await Promise.all(this.clients.map((c) => c.close().catch(() => {})));
     // SIGTERM first: the stand-in stops its FerretDB (a SIGKILL would leave it running)
-    for (const p of this.procs) { try { p.kill('SIGCONT'); p.kill('SIGTERM'); } catch { /* gone */ } }
+    const group = (p, sig) => { try { process.kill(-p.pid, sig); } catch { /* gone */ } };
+    for (const p of this.procs) { group(p, 'SIGCONT'); try { p.kill('SIGTERM'); } catch { /* gone */ } }
     await new Promise((r) => setTimeout(r, 1500));
-    for (const p of this.procs) { try { p.kill('SIGKILL'); } catch { /* gone */ } }
+    for (const p of this.procs) group(p, 'SIGKILL');
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

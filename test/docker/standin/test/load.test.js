@@ -15,7 +15,7 @@ test('an update batch of 150 matching statements is answered, and a secondary 24
   const a = await c.start('mongod', shardFlags);
   const b = await c.start('mongod', shardFlags);
   const [ca, cb] = [await c.client(a), await c.client(b)];
-  await ca.db('admin').command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: 1000 }, members: [{ _id: 0, host: a.host }, { _id: 1, host: b.host, priority: 0 }] } });
+  await ca.db('admin').command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: 3000 }, members: [{ _id: 0, host: a.host }, { _id: 1, host: b.host, priority: 0 }] } });
   await waitFor('a primary', async () => (await ca.db('admin').command({ hello: 1 })).isWritablePrimary, 8000);
   const coll = ca.db('suite').collection('u');
   await coll.insertMany(Array.from({ length: 150 }, (_, i) => ({ _id: i, v: 0 })));
