@@ -204,6 +204,21 @@ rc=$?
 grep -q PASS "$WORK/fault.out"
 tap $((rc || $?)) "fault replica-lag: a secondary falls 5 s behind and comes back, verdict PASS ($((SECONDS - start)) s)" "$WORK/fault.out"
 
+# ---- the failures the lab exists to reproduce, on the stand-in ---------------------------------
+# A failover (the primary killed mid-load; writes counted ok / lost as the set then holds them: an
+# old primary rolls back what the others never had), then heal's verdict on the set.
+start=$SECONDS
+step failover lab fault failover --engine wiredtiger --w 1 --how kill --writers 2 --load-seconds 3 --failover-seconds 90
+rc=$?
+grep -E 'PASS|FAIL|UNKNOWN|lost' "$WORK/failover.out" | tail -3 | sed 's/^/# /'
+grep -q PASS "$WORK/failover.out"
+tap $((rc || $?)) "fault failover --w 1 --how kill: a new primary, every write classified, verdict PASS ($((SECONDS - start)) s)" "$WORK/failover.out"
+start=$SECONDS
+step heal lab fault heal --engine wiredtiger
+rc=$?
+grep -q PASS "$WORK/heal.out"
+tap $((rc || $?)) "fault heal: every member PRIMARY or SECONDARY, verdict PASS ($((SECONDS - start)) s)" "$WORK/heal.out"
+
 mongosh_in mongos 'db.getSiblingDB("suite").marker.insertOne({kept: "across down and up"}, {writeConcern: {w: "majority"}}).acknowledged' >"$WORK/marker.out" 2>&1
 tap $? "a marker document written through mongos" "$WORK/marker.out"
 
@@ -225,6 +240,22 @@ step destroy lab destroy --engine wiredtiger --yes
 rc=$?
 ! docker volume ls -q | grep '^lab-wiredtiger_' >/dev/null
 tap $((rc || $?)) "destroy: containers and volumes gone" "$WORK/destroy.out"
+
+# stale-secondary recreates the cluster with 1 MB oplogs (--yes), stops a secondary, writes until
+# both other oplogs rolled past it: started again it must turn RECOVERING, "too stale"; resync then
+# brings it back by initial sync.
+start=$SECONDS
+step stale lab fault stale-secondary --engine wiredtiger --yes --oplog-size-mb 1 --rate 300 --baseline-seconds 2 --settle-seconds 2
+rc=$?
+grep -q PASS "$WORK/stale.out" && grep -q RECOVERING "$WORK/stale.out"
+tap $((rc || $?)) "fault stale-secondary: the restarted secondary is RECOVERING, too stale, verdict PASS ($((SECONDS - start)) s)" "$WORK/stale.out"
+stale_member=$(grep -oE 'member: shard01-[a-z]' "$WORK/stale.out" | head -1 | cut -d' ' -f2)
+start=$SECONDS
+step resync lab resync "${stale_member:-shard01-c}" --engine wiredtiger
+rc=$?
+grep -q PASS "$WORK/resync.out"
+tap $((rc || $?)) "resync ${stale_member:-?}: initial sync, SECONDARY again, verdict PASS ($((SECONDS - start)) s)" "$WORK/resync.out"
+lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 
 # The keyfile service writing the keyfile 0644 (planted in the copy's compose/cluster.yml): every
 # member refuses to start ("permissions on ... are too open", src/mongo/db/auth/security_file.cpp),
