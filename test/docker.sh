@@ -156,8 +156,8 @@ tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMA
 start=$SECONDS
 # The same processes carry the lab's loads (load.test.js), and DIFFERENCES.md, the one list of
 # where the stand-in still differs from 8.0, is checked entry by entry (differences.test.js).
-(cd "$LAB_ROOT/test/docker/standin/test" && node --test strict.test.js load.test.js differences.test.js failover.test.js) >"$WORK/strict.out" 2>&1
-tap $? "stand-in refusals as 8.0's (keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, wrong --replSet, no --shardsvr, isolated primary, election timeout), its loads, a failover's rollback, its list of differences ($((SECONDS - start)) s)" "$WORK/strict.out"
+(cd "$LAB_ROOT/test/docker/standin/test" && node --test strict.test.js load.test.js differences.test.js failover.test.js exporter.test.js) >"$WORK/strict.out" 2>&1
+tap $? "stand-in refusals as 8.0's (keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, wrong --replSet, no --shardsvr, isolated primary, election timeout), its loads, a failover's rollback, the WiredTiger series the real exporter makes of it, its list of differences ($((SECONDS - start)) s)" "$WORK/strict.out"
 # init's own connection code (compose/init/lab.js, under the real mongosh in a member) made to
 # force SCRAM-SHA-1 for __system: refused, as 8.0 has no SCRAM-SHA-1 credentials for the keyfile;
 # the unchanged file logs in (the control).

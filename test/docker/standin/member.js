@@ -28,6 +28,7 @@ const { Link } = require('./link');
 const { serve, error } = require('./session');
 const { credentials, MECHS } = require('./scram');
 const common = require('./common');
+const { newWiredTiger } = require('./wired-tiger');
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'collMod', 'renameCollection']);
 // secondsOf(ts): a BSON Timestamp's seconds (as stored, or after a round trip between members)
@@ -47,6 +48,7 @@ const BACKEND_PORT = Number(process.env.STANDIN_BACKEND_PORT || 37017);
 async function startMember(opts) {
   const key = common.keyOf(opts.keyFile);
   const stats = common.newStats();
+  const wt = newWiredTiger(opts);
   const me = `${os.hostname()}:${opts.port}`;
   const started = Date.now();
   const events = new EventEmitter();
@@ -180,12 +182,14 @@ async function startMember(opts) {
     let reply;
     let entry = null;
     writesInFlight += 1;
+    const ticket = wt.begin('write');
     try {
       reply = await common.backendWrite(backend, body);
+      wt.wrote(BSON.calculateObjectSize(body));
       const changed = reply.ok === 1 && !(Array.isArray(reply.writeErrors) && reply.n === 0 && name !== 'update');
       common.countWrite(stats.opcounters, name, cmd.body);
       if (changed) entry = await record(body, cmd.db);
-    } finally { writesInFlight -= 1; }
+    } finally { writesInFlight -= 1; ticket(); }
     if (!entry) return reply;
     const wce = await waitConcern(cmd.body.writeConcern, entry.seq);
     if (wce) reply.writeConcernError = wce;
@@ -287,6 +291,7 @@ async function startMember(opts) {
       s.repl = { ...helloReply(), rbid: 1 };
     }
     s.storageEngine = { name: 'standin', supportsCommittedReads: true, persistent: true, readOnly: false, backupCursorOpen: false };
+    Object.assign(s, wt.sections()); // modelled WiredTiger figures (wired-tiger.js)
     s.opcountersRepl = { ...stats.opcountersRepl };
     return s;
   }
@@ -442,6 +447,7 @@ async function startMember(opts) {
     for (const e of r.entries || []) {
       if (rs.locked > 0 || rs.failpoints.has('rsSyncApplyStop')) break;
       const reply = await common.backendWrite(backend, e.cmd);
+      wt.wrote(e.size || 0);
       if (reply.ok !== 1) common.log(`apply ${Object.keys(e.cmd)[0]} (seq ${e.seq}) failed: ${reply.errmsg}`);
       common.countWrite(stats.opcountersRepl, Object.keys(e.cmd)[0], e.cmd);
       oplog.replay(e);
@@ -626,7 +632,9 @@ async function startMember(opts) {
     if (cmd.db === 'local' && common.targets(body, 'oplog.rs')) return oplogCommand(cmd);
     if (WRITES.has(name)) return write(cmd, name);
     common.countRead(stats.opcounters, name);
-    return backend.request(common.forBackend(body, cmd.db), { moreToCome: cmd.moreToCome });
+    const ticket = wt.begin('read');
+    wt.read();
+    try { return await backend.request(common.forBackend(body, cmd.db), { moreToCome: cmd.moreToCome }); } finally { ticket(); }
   }
 
   function getParameter(body) {

@@ -33,10 +33,14 @@ const CHECKS = {
     c.clients.push(r);
     await r.db('suite').collection('d').insertOne({ by: 'reader' }); // 8.0: Unauthorized
   },
-  async 'no-storage-engine'({ admin }) {
+  async 'modelled-storage-engine'({ admin, db }) {
+    const before = (await admin.command({ serverStatus: 1 })).wiredTiger.cache;
+    await db.collection('wt').insertOne({ pad: 'x'.repeat(10000) });
     const s = await admin.command({ serverStatus: 1 });
     assert.strictEqual(s.storageEngine.name, 'standin');
-    assert.strictEqual(s.wiredTiger, undefined);
+    assert.ok(s.wiredTiger.cache['bytes currently in the cache'] > before['bytes currently in the cache'], 'the cache does not move with the load');
+    assert.strictEqual(s.wiredTiger.cache['maximum bytes configured'], 0.25 * 1073741824, 'not --wiredTigerCacheSizeGB 0.25');
+    assert.strictEqual(s.queues.execution.write.totalTickets, 128);
   },
   async 'oplog-truncated-at-once'({ db, client }) {
     const big = 'x'.repeat(200 * 1024);
@@ -68,7 +72,7 @@ test('DIFFERENCES.md and the checks name the same differences', () => {
 test('every listed difference is still there', async (t) => {
   const c = new Cluster(28240);
   t.after(() => c.stop());
-  const m = await c.start('mongod', setFlag(labFlags('shard'), 'oplogSize', 1));
+  const m = await c.start('mongod', setFlag(setFlag(labFlags('shard'), 'oplogSize', 1), 'wiredTigerCacheSizeGB', 0.25));
   const client = await c.client(m);
   const admin = client.db('admin');
   await admin.command({ replSetInitiate: { _id: 'shard01', members: [{ _id: 0, host: m.host }] } });
