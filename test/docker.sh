@@ -219,6 +219,12 @@ rc=$?
 grep -q PASS "$WORK/heal.out"
 tap $((rc || $?)) "fault heal: every member PRIMARY or SECONDARY, verdict PASS ($((SECONDS - start)) s)" "$WORK/heal.out"
 
+# Watching dashboards during runs: every panel query of the generated dashboards, evaluated
+# against this Prometheus over the run so far (experiment2, the faults); an empty panel fails
+# unless its note says the server line does not collect it (or cAdvisor, left out, would feed it).
+bash "$LAB_ROOT/test/docker/check-panels.sh" "$LAB" wiredtiger >"$WORK/panels.out" 2>&1
+tap $? "every dashboard panel's query has data in Prometheus or says why not ($(grep -o '[0-9]* panel queries checked' "$WORK/panels.out"))" "$WORK/panels.out"
+
 mongosh_in mongos 'db.getSiblingDB("suite").marker.insertOne({kept: "across down and up"}, {writeConcern: {w: "majority"}}).acknowledged' >"$WORK/marker.out" 2>&1
 tap $? "a marker document written through mongos" "$WORK/marker.out"
 
