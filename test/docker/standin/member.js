@@ -49,6 +49,7 @@ async function startMember(opts) {
   const key = common.keyOf(opts.keyFile);
   const stats = common.newStats();
   const wt = newWiredTiger(opts);
+  const documents = { deleted: 0, inserted: 0, returned: 0, updated: 0 }; // serverStatus.metrics.document
   const me = `${os.hostname()}:${opts.port}`;
   const started = Date.now();
   const events = new EventEmitter();
@@ -186,6 +187,9 @@ async function startMember(opts) {
     try {
       reply = await common.backendWrite(backend, body);
       wt.wrote(BSON.calculateObjectSize(body));
+      if (reply.ok === 1 && name === 'insert') documents.inserted += reply.n || 0;
+      if (reply.ok === 1 && name === 'update') documents.updated += reply.nModified || 0;
+      if (reply.ok === 1 && name === 'delete') documents.deleted += reply.n || 0;
       const changed = reply.ok === 1 && !(Array.isArray(reply.writeErrors) && reply.n === 0 && name !== 'update');
       common.countWrite(stats.opcounters, name, cmd.body);
       if (changed) entry = await record(body, cmd.db);
@@ -293,7 +297,32 @@ async function startMember(opts) {
     s.storageEngine = { name: 'standin', supportsCommittedReads: true, persistent: true, readOnly: false, backupCursorOpen: false };
     Object.assign(s, wt.sections()); // modelled WiredTiger figures (wired-tiger.js)
     s.opcountersRepl = { ...stats.opcountersRepl };
+    // 8.0's serverStatus sections the dashboards read: documents by operation (metrics.document),
+    // the global lock's queue and active clients, and flow control (on every 4.2+ member; the
+    // stand-in never throttles, so it is never lagged).
+    const out = wt.sections().queues.execution;
+    s.metrics = { document: { ...documents } };
+    s.globalLock = {
+      totalTime: BSON.Long.fromNumber((Date.now() - started) * 1000),
+      currentQueue: { total: 0, readers: 0, writers: 0 },
+      activeClients: { total: out.read.out + out.write.out, readers: out.read.out, writers: out.write.out },
+    };
+    s.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: BSON.Long.fromNumber(0), locksPerKiloOp: 0, sustainerRate: 0, isLagged: false, isLaggedCount: 0, isLaggedTimeMicros: BSON.Long.fromNumber(0) };
     return s;
+  }
+
+  // getDiagnosticData's document, as a replica-set member's FTDC has it (the exporter reads
+  // serverStatus, replSetGetStatus and the oplog's $collStats from it: mongodb_exporter
+  // exporter/metrics.go prefixes "replSetGetStatus" -> rs, "local.oplog.rs.stats" -> oplog_stats).
+  function diagnosticData() {
+    const data = { start: new Date(), serverStatus: serverStatus() };
+    if (opts.replSet && rs.cfg) {
+      data.replSetGetStatus = replSetGetStatus();
+      const st = oplogCommand({ name: 'collStats', body: {} });
+      data['local.oplog.rs.stats'] = { ns: 'local.oplog.rs', localTime: new Date(), storageStats: { size: st.size, count: st.count, avgObjSize: st.count ? Math.round(st.size / st.count) : 0, storageSize: st.storageSize, capped: true, max: 0, maxSize: st.maxSize } };
+    }
+    data.end = new Date();
+    return { data, ok: 1 };
   }
 
   // ---- internal protocol (between stand-in members)
@@ -572,7 +601,7 @@ async function startMember(opts) {
       case 'buildInfo': case 'buildinfo': return common.buildInfo();
       case 'ping': return { ok: 1 };
       case 'serverStatus': stats.opcounters.command += 1; return serverStatus();
-      case 'getDiagnosticData': return { data: { start: new Date(), serverStatus: serverStatus(), end: new Date() }, ok: 1 };
+      case 'getDiagnosticData': return diagnosticData();
       case 'getCmdLineOpts': return { argv: opts.argv, parsed: opts.parsed, ok: 1 };
       case 'getLog': return { totalLinesWritten: 0, log: [], ok: 1 };
       case 'hostInfo': return common.hostInfo();
@@ -634,7 +663,12 @@ async function startMember(opts) {
     common.countRead(stats.opcounters, name);
     const ticket = wt.begin('read');
     wt.read();
-    try { return await backend.request(common.forBackend(body, cmd.db), { moreToCome: cmd.moreToCome }); } finally { ticket(); }
+    try {
+      const reply = await backend.request(common.forBackend(body, cmd.db), { moreToCome: cmd.moreToCome });
+      const batch = reply && reply.cursor && (reply.cursor.firstBatch || reply.cursor.nextBatch);
+      if (Array.isArray(batch)) documents.returned += batch.length;
+      return reply;
+    } finally { ticket(); }
   }
 
   function getParameter(body) {
