@@ -198,6 +198,13 @@ tap $? "the loader image's registry path with no registry: npm ci fails on its o
 node "$LAB_ROOT/test/docker/check-targets.js" >"$WORK/targets.out" 2>&1
 tap $? "Prometheus (the lab's configuration): every mongodb_exporter target up at 1 s ($(head -1 "$WORK/targets.out"))" "$WORK/targets.out"
 
+# Watching dashboards during runs: every panel query of the generated dashboards, evaluated
+# against this Prometheus over the run so far (up, experiment2; before the faults, whose stopped
+# members rightly leave exporters answering without MongoDB series); an empty panel fails unless
+# its note says the server line does not collect it (or cAdvisor, left out, would feed it).
+bash "$LAB_ROOT/test/docker/check-panels.sh" "$LAB" wiredtiger >"$WORK/panels.out" 2>&1
+tap $? "every dashboard panel's query has data in Prometheus or says why not ($(grep -o '[0-9]* panel queries checked' "$WORK/panels.out"))" "$WORK/panels.out"
+
 start=$SECONDS
 step fault lab fault replica-lag --engine wiredtiger --threshold 5s --rate 200 --baseline-seconds 2
 rc=$?
@@ -218,12 +225,6 @@ step heal lab fault heal --engine wiredtiger
 rc=$?
 grep -q PASS "$WORK/heal.out"
 tap $((rc || $?)) "fault heal: every member PRIMARY or SECONDARY, verdict PASS ($((SECONDS - start)) s)" "$WORK/heal.out"
-
-# Watching dashboards during runs: every panel query of the generated dashboards, evaluated
-# against this Prometheus over the run so far (experiment2, the faults); an empty panel fails
-# unless its note says the server line does not collect it (or cAdvisor, left out, would feed it).
-bash "$LAB_ROOT/test/docker/check-panels.sh" "$LAB" wiredtiger >"$WORK/panels.out" 2>&1
-tap $? "every dashboard panel's query has data in Prometheus or says why not ($(grep -o '[0-9]* panel queries checked' "$WORK/panels.out"))" "$WORK/panels.out"
 
 mongosh_in mongos 'db.getSiblingDB("suite").marker.insertOne({kept: "across down and up"}, {writeConcern: {w: "majority"}}).acknowledged' >"$WORK/marker.out" 2>&1
 tap $? "a marker document written through mongos" "$WORK/marker.out"
