@@ -97,7 +97,7 @@ test('a three-member set elects after the election timeout; an isolated primary 
   assert.match(members[p].log(), /Can't see a majority of the set, relinquishing primary/);
 });
 
-test('addShard refuses a set whose members were started without --shardsvr', async (t) => {
+test('addShard refuses a set whose members were started without --shardsvr; mongos, fsyncUnlock and optimeDate answer as 8.0', async (t) => {
   const c = new Cluster(28180);
   t.after(() => c.stop());
   const cfg = await c.start('mongod', cfgFlags);
@@ -110,6 +110,18 @@ test('addShard refuses a set whose members were started without --shardsvr', asy
     .then(() => ({ added: true }), (e) => (e.code === 133 ? null : e)), 10000);
   assert.strictEqual(err.code, 50876, err.message || 'addShard succeeded');
   assert.match(err.message, /Cannot run addShard on a node started without --shardsvr/);
+  // and the smaller answers: replSetGetStatus through mongos, fsyncUnlock when not locked, and
+  // optimeDate in whole seconds (the optime's Timestamp seconds)
+  const viaMongos = await admin.command({ replSetGetStatus: 1 }).then(() => null, (e) => e);
+  assert.strictEqual(viaMongos && viaMongos.code, 76);
+  assert.match(viaMongos.message, /replSetGetStatus is not supported through mongos/);
+  const cfgAdmin = (await c.client(cfg)).db('admin');
+  const unlock = await cfgAdmin.command({ fsyncUnlock: 1 }).then(() => null, (e) => e);
+  assert.strictEqual(unlock && unlock.code, 20, unlock && unlock.message);
+  assert.match(unlock.message, /fsyncUnlock called when not locked/);
+  await (await c.client(cfg)).db('suite').collection('t').insertOne({ at: new Date() });
+  const st = await cfgAdmin.command({ replSetGetStatus: 1 });
+  assert.ok(st.members[0].optimeDate.getTime() > 0 && st.members[0].optimeDate.getTime() % 1000 === 0, `optimeDate ${st.members[0].optimeDate.toISOString()}`);
 });
 
 // opQuery(port, cmd) -> the reply document of a legacy OP_QUERY on admin.$cmd.
