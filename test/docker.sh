@@ -106,7 +106,8 @@ LAB=$WORK/lab
 mkdir -p "$LAB"
 (cd "$LAB_ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$LAB" 2>/dev/null) ||
   (cd "$LAB_ROOT" && tar --exclude=./.tools --exclude=./.secrets --exclude=./results --exclude=./.state --exclude=./loader/node_modules -cf - . | tar -C "$LAB" -xf -)
-cp -r "$LAB_ROOT/loader/node_modules" "$LAB/loader/node_modules"
+# -L: a worktree may hold node_modules as a symlink, which a Docker build context cannot follow
+cp -rL "$LAB_ROOT/loader/node_modules" "$LAB/loader/node_modules"
 ln -s "$LAB_ROOT/.tools" "$LAB/.tools"
 export LAB_LEAVE_OUT="cadvisor grafana"
 lab() { (cd "$LAB" && ./run.sh "$@"); }
@@ -148,6 +149,30 @@ rc=$?
 grep -q PRIMARY "$WORK/status.out" && grep -q SECONDARY "$WORK/status.out"
 tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMARY, SECONDARY)" "$WORK/status.out"
 
+# ---- the stand-in as strict as mongod 8.0 -------------------------------------------------------
+# Each mistake planted once in the lab's own files; the stand-in must refuse it as 8.0 does.
+# (Host side: the stand-in run by node over real TCP with the flags compose/cluster.yml gives,
+# one mistake each: test/docker/standin/test/strict.test.js.)
+start=$SECONDS
+# The same processes carry the lab's loads (load.test.js), and DIFFERENCES.md, the one list of
+# where the stand-in still differs from 8.0, is checked entry by entry (differences.test.js).
+(cd "$LAB_ROOT/test/docker/standin/test" && node --test strict.test.js load.test.js differences.test.js failover.test.js exporter.test.js) >"$WORK/strict.out" 2>&1
+tap $? "stand-in refusals as 8.0's (keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, wrong --replSet, no --shardsvr, isolated primary, election timeout), its loads, a failover's rollback, the WiredTiger series the real exporter makes of it, its list of differences ($((SECONDS - start)) s)" "$WORK/strict.out"
+# init's own connection code (compose/init/lab.js, under the real mongosh in a member) made to
+# force SCRAM-SHA-1 for __system: refused, as 8.0 has no SCRAM-SHA-1 credentials for the keyfile;
+# the unchanged file logs in (the control).
+connect_system_cfg1() {
+  mongosh_in shard01-a 'load("/lab/init/lab.js"); print("ping " + connectSystem("cfg1").getDB("admin").runCommand({ping: 1}).ok)'
+}
+cp "$LAB/compose/init/lab.js" "$WORK/lab.js.orig"
+sed -i "s|if (opts.user) params.push('authSource=' + (opts.authSource \|\| 'admin'));|&\n  if (opts.user) params.push('authMechanism=SCRAM-SHA-1');|" "$LAB/compose/init/lab.js"
+grep -q "authMechanism=SCRAM-SHA-1" "$LAB/compose/init/lab.js" && ! connect_system_cfg1 >"$WORK/sha1.out" 2>&1 &&
+  grep -qE 'MechanismUnavailable|Unable to use SCRAM-SHA-1|Authentication failed' "$WORK/sha1.out"
+rc=$?
+cp "$WORK/lab.js.orig" "$LAB/compose/init/lab.js"
+connect_system_cfg1 >>"$WORK/sha1.out" 2>&1 && grep -q '^ping 1$' "$WORK/sha1.out"
+tap $((rc || $?)) "init forcing SCRAM-SHA-1 for __system under mongosh is refused (MechanismUnavailable); as written it logs in" "$WORK/sha1.out"
+
 start=$SECONDS
 step experiment lab experiment2 --engine wiredtiger --preload-docs 2000 --clients 1 --duration 5s --warmup 1s
 rc=$?
@@ -173,11 +198,33 @@ tap $? "the loader image's registry path with no registry: npm ci fails on its o
 node "$LAB_ROOT/test/docker/check-targets.js" >"$WORK/targets.out" 2>&1
 tap $? "Prometheus (the lab's configuration): every mongodb_exporter target up at 1 s ($(head -1 "$WORK/targets.out"))" "$WORK/targets.out"
 
+# Watching dashboards during runs: every panel query of the generated dashboards, evaluated
+# against this Prometheus over the run so far (up, experiment2; before the faults, whose stopped
+# members rightly leave exporters answering without MongoDB series); an empty panel fails unless
+# its note says the server line does not collect it (or cAdvisor, left out, would feed it).
+bash "$LAB_ROOT/test/docker/check-panels.sh" "$LAB" wiredtiger >"$WORK/panels.out" 2>&1
+tap $? "every dashboard panel's query has data in Prometheus or says why not ($(grep -o '[0-9]* panel queries checked' "$WORK/panels.out"))" "$WORK/panels.out"
+
 start=$SECONDS
 step fault lab fault replica-lag --engine wiredtiger --threshold 5s --rate 200 --baseline-seconds 2
 rc=$?
 grep -q PASS "$WORK/fault.out"
 tap $((rc || $?)) "fault replica-lag: a secondary falls 5 s behind and comes back, verdict PASS ($((SECONDS - start)) s)" "$WORK/fault.out"
+
+# ---- the failures the lab exists to reproduce, on the stand-in ---------------------------------
+# A failover (the primary killed mid-load; writes counted ok / lost as the set then holds them: an
+# old primary rolls back what the others never had), then heal's verdict on the set.
+start=$SECONDS
+step failover lab fault failover --engine wiredtiger --w 1 --how kill --writers 2 --load-seconds 3 --failover-seconds 90
+rc=$?
+grep -E 'PASS|FAIL|UNKNOWN|lost' "$WORK/failover.out" | tail -3 | sed 's/^/# /'
+grep -q PASS "$WORK/failover.out"
+tap $((rc || $?)) "fault failover --w 1 --how kill: a new primary, every write classified, verdict PASS ($((SECONDS - start)) s)" "$WORK/failover.out"
+start=$SECONDS
+step heal lab fault heal --engine wiredtiger
+rc=$?
+grep -q PASS "$WORK/heal.out"
+tap $((rc || $?)) "fault heal: every member PRIMARY or SECONDARY, verdict PASS ($((SECONDS - start)) s)" "$WORK/heal.out"
 
 mongosh_in mongos 'db.getSiblingDB("suite").marker.insertOne({kept: "across down and up"}, {writeConcern: {w: "majority"}}).acknowledged' >"$WORK/marker.out" 2>&1
 tap $? "a marker document written through mongos" "$WORK/marker.out"
@@ -201,6 +248,35 @@ step destroy lab destroy --engine wiredtiger --yes
 rc=$?
 ! docker volume ls -q | grep '^lab-wiredtiger_' >/dev/null
 tap $((rc || $?)) "destroy: containers and volumes gone" "$WORK/destroy.out"
+
+# stale-secondary recreates the cluster with 1 MB oplogs (--yes), stops a secondary, writes until
+# both other oplogs rolled past it: started again it must turn RECOVERING, "too stale"; resync then
+# brings it back by initial sync.
+start=$SECONDS
+step stale lab fault stale-secondary --engine wiredtiger --yes --oplog-size-mb 1 --rate 300 --baseline-seconds 2 --settle-seconds 2
+rc=$?
+grep -q PASS "$WORK/stale.out" && grep -q RECOVERING "$WORK/stale.out"
+tap $((rc || $?)) "fault stale-secondary: the restarted secondary is RECOVERING, too stale, verdict PASS ($((SECONDS - start)) s)" "$WORK/stale.out"
+stale_member=$(grep -oE 'member: shard01-[a-z]' "$WORK/stale.out" | head -1 | cut -d' ' -f2)
+start=$SECONDS
+step resync lab resync "${stale_member:-shard01-c}" --engine wiredtiger
+rc=$?
+grep -q PASS "$WORK/resync.out"
+tap $((rc || $?)) "resync ${stale_member:-?}: initial sync, SECONDARY again, verdict PASS ($((SECONDS - start)) s)" "$WORK/resync.out"
+lab destroy --engine wiredtiger --yes >/dev/null 2>&1
+
+# The keyfile service writing the keyfile 0644 (planted in the copy's compose/cluster.yml): every
+# member refuses to start ("permissions on ... are too open", src/mongo/db/auth/security_file.cpp),
+# so up fails, naming the member.
+cp "$LAB/compose/cluster.yml" "$WORK/cluster.yml.orig"
+sed -i 's/install -m 400 /install -m 644 /' "$LAB/compose/cluster.yml"
+step keyfile644 lab up --engine wiredtiger
+rc=$?
+docker logs lab-wiredtiger-cfg1-1 >>"$WORK/keyfile644.out" 2>&1
+cp "$WORK/cluster.yml.orig" "$LAB/compose/cluster.yml"
+((rc != 0)) && grep -q 'permissions on /etc/lab-keyfile/keyfile are too open' "$WORK/keyfile644.out"
+tap $? "up with the keyfile written 0644: every member refuses it as 8.0 does, up fails (exit $rc)" "$WORK/keyfile644.out"
+lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 
 # A member that never becomes healthy: the engine's image is swapped for one whose mongod exits at
 # once (a bad flag, a missing library, ...). up must stop with one line naming the service, exit

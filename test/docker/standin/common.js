@@ -14,9 +14,34 @@ const STANDIN_VERSION = '1';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (msg) => process.stdout.write(`${new Date().toISOString()} standin: ${msg}\n`);
+// logJson(id, ctx, msg, attr): a line in mongod 8.0's structured log format, for the lines the lab
+// reads from a member's log (loader/src/faults/decisions.js parseLogLine); Timestamps as
+// {"$timestamp": {t, i}}, as mongod writes them.
+function logJson(id, ctx, msg, attr = {}) {
+  const ts = (v) => (v && v._bsontype === 'Timestamp' ? { $timestamp: { t: Number(v.t ?? v.high), i: Number(v.i ?? v.low) } } : v);
+  const plain = (v) => (v && typeof v === 'object' && !(v instanceof Date) && v._bsontype !== 'Timestamp'
+    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : ts(v));
+  process.stdout.write(`${JSON.stringify({ t: { $date: new Date().toISOString() }, s: 'I', c: 'REPL', id, ctx, msg, attr: plain(attr) })}\n`);
+}
 
-// The keyfile as mongod reads it: base64 characters, whitespace not part of the key.
-function keyOf(file) { return fs.readFileSync(file, 'utf8').replace(/\s+/g, ''); }
+// keyOf(file): the keyfile as mongod 8.0 reads it, refusing what mongod refuses (it then exits
+// at startup): any group or other permission bit ("permissions on <file> are too open",
+// src/mongo/db/auth/security_file.cpp readSecurityFile), a character outside base64 once
+// whitespace is stripped ("invalid char in key file <file>: <c>", the same function), and a key
+// shorter than 6 or longer than 1024 characters (src/mongo/db/auth/security_key.cpp
+// CredentialsGenerator::generate, kMinKeyLength/kMaxKeyLength, log id 20255 "Security key size
+// is out range"). Throws with mongod's words.
+function keyOf(file) {
+  const mode = fs.statSync(file).mode;
+  if (mode & 0o077) throw new Error(`permissions on ${file} are too open`);
+  const key = fs.readFileSync(file, 'latin1').replace(/[\t\n\v\f\r ]+/g, '');
+  const bad = /[^A-Za-z0-9+/=]/.exec(key);
+  if (bad) throw new Error(`invalid char in key file ${file}: ${bad[0]}`);
+  if (key.length < 6 || key.length > 1024) {
+    throw new Error(`Security key size is out range: ${file} holds ${key.length} characters, must be between 6 and 1024`);
+  }
+  return key;
+}
 
 function newStats() {
   const counters = () => ({ insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 });
@@ -125,12 +150,28 @@ function newOplog(sizeMB, saved) {
       return e;
     },
     replay(e) { push({ ...e, size: e.size || BSON.calculateObjectSize(e.cmd) }); },
-    after(seq, limit) {
+    // after(seq, limit, maxBytes): the entries after seq, at most limit of them and, past the
+    // first, no more than maxBytes in all: a reply of whole write commands must stay far below
+    // the 16 MB a BSON document may hold (a large preload's 500 entries once made a reply that
+    // could not be sent, and replication stopped).
+    after(seq, limit, maxBytes = Infinity) {
       let i = entries.length;
       while (i > 0 && entries[i - 1].seq > seq) i -= 1;
-      return entries.slice(i, i + limit);
+      const out = [];
+      let total = 0;
+      for (; i < entries.length && out.length < limit; i += 1) {
+        if (out.length > 0 && total + entries[i].size > maxBytes) break;
+        out.push(entries[i]);
+        total += entries[i].size;
+      }
+      return out;
     },
     firstSeq() { return entries.length ? entries[0].seq : applied.seq + 1; },
+    first() { return entries.length ? entries[0] : null; },
+    // entryAt(seq): the entry at that position, if the oplog still holds it
+    entryAt(seq) { return entries.length ? entries[seq - entries[0].seq] : undefined; },
+    // reset(at): an empty oplog whose last applied entry is at (after an initial sync or rollback)
+    reset(at) { entries.length = 0; bytes = 0; Object.assign(applied, { seq: at.seq, ts: at.ts, t: at.t, wall: at.wall }); },
     last() { return entries.length ? entries[entries.length - 1] : { seq: applied.seq }; },
     bytes() { return bytes; },
     count() { return entries.length; },
@@ -146,6 +187,29 @@ function newOplog(sizeMB, saved) {
       });
     },
   };
+}
+
+// The most update statements sent to FerretDB in one command: FerretDB v1.24.2 (SQLite) never
+// answers an update of 100 or more matching statements, and as every request to it shares one
+// connection, the member then hangs for good. Bigger batches go in slices, one reply merged.
+const BACKEND_UPDATE_SLICE = 50;
+
+// backendWrite(backend, body) -> the backend's reply to a write command, an update of more than
+// BACKEND_UPDATE_SLICE statements sent in slices (indexes in upserted and writeErrors made the
+// batch's again; an ordered batch stops at the first slice with an error).
+async function backendWrite(backend, body) {
+  if (!Array.isArray(body.updates) || body.updates.length <= BACKEND_UPDATE_SLICE) return backend.request(body);
+  const merged = { n: 0, nModified: 0, ok: 1 };
+  for (let at = 0; at < body.updates.length; at += BACKEND_UPDATE_SLICE) {
+    const r = await backend.request({ ...body, updates: body.updates.slice(at, at + BACKEND_UPDATE_SLICE) });
+    if (r.ok !== 1) return r;
+    merged.n += r.n || 0;
+    merged.nModified += r.nModified || 0;
+    for (const u of r.upserted || []) (merged.upserted = merged.upserted || []).push({ ...u, index: u.index + at });
+    for (const w of r.writeErrors || []) (merged.writeErrors = merged.writeErrors || []).push({ ...w, index: w.index + at });
+    if (r.writeErrors && r.writeErrors.length && body.ordered !== false) break;
+  }
+  return merged;
 }
 
 // parseArgs(argv) -> mongod/mongos options the stand-in uses, every flag kept for getCmdLineOpts.
@@ -171,4 +235,4 @@ function parseArgs(argv) {
   return o;
 }
 
-module.exports = { STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };
+module.exports = { backendWrite, logJson, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };

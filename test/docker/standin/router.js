@@ -61,6 +61,13 @@ async function startRouter(opts) {
     if (hello.setName !== m[1]) throw error(96, 'OperationFailed', `host ${hosts[0]} belongs to set "${hello.setName}", not "${m[1]}"`);
     const known = await shards();
     if (known.some((s) => s._id === name)) return { shardAdded: name, ok: 1 };
+    // The shard's own half of addShard, on its primary: 8.0 runs _shardsvrAddShard there, which a
+    // member started without --shardsvr refuses (src/mongo/db/s/shardsvr_add_shard_command.cpp,
+    // 50876 "Cannot run addShard on a node started without --shardsvr"); the error comes back
+    // through addShard as it is.
+    const shardPrimaryHost = await primaryOf(hosts, m[1]);
+    const joined = await linkTo(shardPrimaryHost).request({ _shardsvrAddShard: 1, shardIdentity: { shardName: name }, $db: 'admin' });
+    if (joined.ok !== 1) throw error(joined.code, joined.codeName, joined.errmsg);
     const w = await onConfig({ insert: 'shards', documents: [{ _id: name, host: `${m[1]}/${hosts.join(',')}`, state: 1, topologyTime: new BSON.Timestamp({ t: Math.floor(Date.now() / 1000), i: 1 }) }], writeConcern: { w: 'majority', wtimeout: 60000 }, $db: 'standin' });
     if (w.ok !== 1) return w;
     return { shardAdded: name, ok: 1 };
@@ -116,7 +123,8 @@ async function startRouter(opts) {
       case 'createUser': case 'updateUser': case 'dropUser': case 'usersInfo':
       case 'setFeatureCompatibilityVersion':
         return onConfig({ ...body, $db: cmd.db });
-      case 'replSetGetStatus': throw error(59, 'CommandNotFound', 'no such command: \'replSetGetStatus\'');
+      // src/mongo/s/commands/cluster_repl_set_get_status_cmd.cpp: NoReplicationEnabled (76), info "mongos"
+      case 'replSetGetStatus': return { info: 'mongos', ok: 0, code: 76, codeName: 'NoReplicationEnabled', errmsg: 'replSetGetStatus is not supported through mongos' };
       case 'balancerStatus': return { mode: 'full', inBalancerRound: false, numBalancerRounds: BSON.Long.fromNumber(0), ok: 1 };
       default: break;
     }

@@ -39,13 +39,19 @@ function foldSequences(parsed) {
   return body;
 }
 
-// command(parsed) -> { name, db, body, moreToCome } or null
+// What 8.0 still runs over the legacy OP_QUERY: the handshake and the authentication commands,
+// nothing else (src/mongo/rpc/check_allowed_op_query_cmd.cpp checkAllowedOpQueryCommand: "hello",
+// "isMaster", "ismaster", and the deprecated "_isSelf", "authenticate", "buildinfo", "buildInfo",
+// "saslContinue", "saslStart"). Anything else fails with UnsupportedOpQueryCommand (352).
+const OP_QUERY_ALLOWED = new Set(['hello', 'isMaster', 'ismaster', '_isSelf', 'authenticate', 'buildinfo', 'buildInfo', 'saslContinue', 'saslStart']);
+
+// command(parsed) -> { name, db, body, moreToCome, opQuery } or null
 function commandOf(parsed) {
   if (!parsed.body) return null;
   if (parsed.header.opCode === wire.OP_QUERY) {
     let body = parsed.body;
     if (body.$query && typeof body.$query === 'object') body = body.$query;
-    return { name: Object.keys(body)[0], db: parsed.collection.split('.')[0], body, moreToCome: false };
+    return { name: Object.keys(body)[0], db: parsed.collection.split('.')[0], body, moreToCome: false, opQuery: true };
   }
   const body = foldSequences(parsed);
   return { name: Object.keys(body)[0], db: body.$db || 'admin', body, moreToCome: Boolean(parsed.flags & wire.MORE_TO_COME) };
@@ -56,8 +62,12 @@ function commandOf(parsed) {
 //   lookupUser(db, user) -> async { 'SCRAM-SHA-1': creds, 'SCRAM-SHA-256': creds } or null
 //   handle(conn, cmd) -> async reply document
 function serve({ port, key, lookupUser, handle, stats }) {
-  const system = {};
-  for (const mech of Object.keys(MECHS)) system[mech] = credentials('__system', key, mech);
+  // __system's credentials from the keyfile: SCRAM-SHA-256 only. 8.0 generates no SCRAM-SHA-1
+  // credentials from the key (src/mongo/db/auth/security_key.cpp, CredentialsGenerator::generate
+  // fills credentials.scram_sha256 alone; SERVER-46399 removed SCRAM-SHA-1 for intra-cluster
+  // authentication), so a SCRAM-SHA-1 login as __system fails with MechanismUnavailable.
+  const system = { 'SCRAM-SHA-256': credentials('__system', key, 'SCRAM-SHA-256') };
+  const credentialsOf = (db, user) => (user === '__system' && db === 'local' ? system : lookupUser(db, user));
   let nextConn = 1;
   let nextReply = 1;
   const server = net.createServer((sock) => {
@@ -98,6 +108,9 @@ function serve({ port, key, lookupUser, handle, stats }) {
 
   async function dispatch(conn, cmd) {
     const { name, body } = cmd;
+    if (cmd.opQuery && !OP_QUERY_ALLOWED.has(name)) {
+      throw error(352, 'UnsupportedOpQueryCommand', `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade. For more details see https://dochub.mongodb.org/core/legacy-opcode-removal`);
+    }
     if (name === '_standinAuth') {
       if (body.proof !== internalProof(key)) throw error(18, 'AuthenticationFailed', 'internal authentication failed: not the cluster keyfile');
       conn.internal = true;
@@ -109,14 +122,29 @@ function serve({ port, key, lookupUser, handle, stats }) {
     if (!OPEN.has(name) && !conn.internal && conn.users.length === 0) {
       throw error(13, 'Unauthorized', `Command ${name} requires authentication`);
     }
-    return handle(conn, cmd);
+    const reply = await handle(conn, cmd);
+    // hello's saslSupportedMechs ("db.user"): the mechanisms that user has credentials for, as
+    // the server lists them (src/mongo/db/auth/sasl_mechanism_registry.cpp
+    // advertiseMechanismNamesForUser); none for an unknown user.
+    if ((name === 'hello' || name === 'isMaster' || name === 'ismaster') && typeof body.saslSupportedMechs === 'string' && reply && reply.ok === 1) {
+      const [udb, ...rest] = body.saslSupportedMechs.split('.');
+      const creds = await Promise.resolve(credentialsOf(udb, rest.join('.'))).catch(() => null);
+      if (creds) reply.saslSupportedMechs = Object.keys(MECHS).filter((m) => creds[m]);
+      else delete reply.saslSupportedMechs;
+    }
+    return reply;
   }
 
   async function saslStart(conn, { body, db }) {
     const text = Buffer.from(body.payload.buffer || body.payload).toString('utf8');
     const m = /^[ny],[^,]*,n=([^,]*),/.exec(text);
     const user = m ? m[1].replace(/=2C/g, ',').replace(/=3D/g, '=') : '';
-    const creds = user === '__system' && db === 'local' ? system : await lookupUser(db, user);
+    const creds = await credentialsOf(db, user);
+    // A known user with no credentials for this mechanism (sasl_scram_server_conversation.cpp,
+    // SaslSCRAMServerMechanism::_firstStep): MechanismUnavailable, 334.
+    if (creds && MECHS[body.mechanism] && !creds[body.mechanism]) {
+      throw error(334, 'MechanismUnavailable', `Unable to use ${body.mechanism} based authentication for user without any ${body.mechanism} credentials registered`);
+    }
     const sasl = new Conversation(body.mechanism, () => (creds ? creds[body.mechanism] : null));
     const serverFirst = sasl.start(text);
     conn.sasl = { sasl, db, user };

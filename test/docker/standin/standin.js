@@ -21,4 +21,5 @@ async function main() {
   process.on('uncaughtException', (e) => common.log(`uncaught: ${(e && e.stack) || e}`));
 }
 
-main().catch((e) => { process.stderr.write(`standin: ${e.stack || e}\n`); process.exit(1); });
+// A refusal at startup (a keyfile mongod would not read, ...) is one line and exit 1, as mongod's.
+main().catch((e) => { process.stderr.write(`standin: ${(e && e.message) || e}\n`); process.exit(1); });

@@ -1,0 +1,154 @@
+'use strict';
+// The stand-in refuses what mongod 8.0 refuses, each mistake planted once in the flags the lab's
+// compose/cluster.yml gives (or in the keyfile the lab writes), the stand-in run here as the image
+// runs it (node standin.js, FerretDB behind it, real TCP, the real Node.js driver as client).
+// The upstream source of each refusal is named beside the stand-in's code. Run by test/docker.sh;
+// alone: node --test test/docker/standin/test/strict.test.js (needs .tools/bin/ferretdb).
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { BSON } = require('../bson');
+const { Cluster, labFlags, setFlag, waitFor } = require('./harness');
+
+const shardFlags = labFlags('shard');
+const cfgFlags = labFlags('cfg');
+
+test('a keyfile mongod 8.0 would not read stops the stand-in at startup, saying why', async (t) => {
+  const c = new Cluster(28100);
+  t.after(() => c.stop());
+  const cases = [
+    ['written 0644 (the keyfile service with -m 644)', 'abcdefghijkl', 0o644, /permissions on .* are too open/],
+    ['a character outside base64', 'abc*defghijkl', 0o400, /invalid char in key file .*: \*/],
+    ['5 characters', 'abcde', 0o400, /Security key size is out range/],
+  ];
+  for (const [what, text, mode, said] of cases) {
+    const file = path.join(c.dir, `key-${mode}-${text.length}`);
+    fs.writeFileSync(file, `${text}\n`, { mode });
+    fs.chmodSync(file, mode);
+    const m = await c.start('mongod', shardFlags, { keyfile: file });
+    const code = await Promise.race([m.exited, new Promise((r) => setTimeout(() => r('still running'), 5000))]);
+    assert.ok(code !== 0 && code !== 'still running', `${what}: the stand-in started (${code})`);
+    assert.match(m.log(), said, `${what}: ${m.log()}`);
+  }
+});
+
+test('__system logs in with SCRAM-SHA-256 only; OP_QUERY carries the handshake only', async (t) => {
+  const c = new Cluster(28120);
+  t.after(() => c.stop());
+  const m = await c.start('mongod', shardFlags);
+  const ok = await c.client(m);
+  const hello = await ok.db('admin').command({ hello: 1, saslSupportedMechs: 'local.__system' });
+  assert.deepStrictEqual(hello.saslSupportedMechs, ['SCRAM-SHA-256']);
+  // init forcing SCRAM-SHA-1 for __system (a real 8.0 has no SHA-1 credentials for the key)
+  await assert.rejects(c.client(m, { mechanism: 'SCRAM-SHA-1' }), /Unable to use SCRAM-SHA-1 based authentication|Authentication failed/);
+  // a client speaking OP_QUERY: isMaster answered, anything else refused with 352
+  assert.strictEqual((await opQuery(m.port, { isMaster: 1 })).ok, 1);
+  const refused = await opQuery(m.port, { ping: 1 });
+  assert.strictEqual(refused.code, 352, JSON.stringify(refused));
+  assert.match(refused.errmsg, /^Unsupported OP_QUERY command: ping\. The client driver may require an upgrade/);
+});
+
+test('a member started with another --replSet vetoes replSetInitiate and never takes the config', async (t) => {
+  const c = new Cluster(28140);
+  t.after(() => c.stop());
+  const a = await c.start('mongod', shardFlags);
+  const b = await c.start('mongod', setFlag(shardFlags, 'replSet', 'shard02'));
+  const admin = (await c.client(a)).db('admin');
+  const err = await admin.command({ replSetInitiate: { _id: 'shard01', members: [{ _id: 0, host: a.host }, { _id: 1, host: b.host }] } })
+    .then(() => null, (e) => e);
+  assert.ok(err, 'replSetInitiate succeeded with a member of another set name');
+  assert.strictEqual(err.code, 103, err.message);
+  assert.match(err.message, new RegExp(`Our set name did not match that of ${b.host}`));
+  const bHello = await (await c.client(b)).db('admin').command({ hello: 1 });
+  assert.strictEqual(bHello.setName, undefined);
+});
+
+test('a three-member set elects after the election timeout; an isolated primary relinquishes', async (t) => {
+  const c = new Cluster(28160);
+  t.after(() => c.stop());
+  const members = [];
+  for (let i = 0; i < 3; i += 1) members.push(await c.start('mongod', shardFlags));
+  const admins = await Promise.all(members.map(async (m) => (await c.client(m)).db('admin')));
+  const timeout = 2000;
+  const started = Date.now();
+  await admins[0].command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: timeout }, members: members.map((m, i) => ({ _id: i, host: m.host })) } });
+  const first = await admins[0].command({ hello: 1 });
+  assert.strictEqual(first.isWritablePrimary, false, 'the initiating member is PRIMARY at once');
+  assert.strictEqual(first.secondary, true);
+  const primaryAt = await waitFor('a primary', async () => {
+    for (let i = 0; i < 3; i += 1) if ((await admins[i].command({ hello: 1 })).isWritablePrimary) return { i, at: Date.now() };
+    return null;
+  }, 10000);
+  assert.ok(primaryAt.at - started >= timeout, `elected ${primaryAt.at - started} ms after replSetInitiate, before the ${timeout} ms timeout`);
+  // The two others stop (SIGSTOP: no heartbeat from them, as a partition): writes to the old
+  // primary must be refused once it has heard from no majority for the election timeout.
+  const p = primaryAt.i;
+  const db = (await c.client(members[p])).db('suite');
+  await db.collection('x').insertOne({ before: 1 });
+  for (let i = 0; i < 3; i += 1) if (i !== p) members[i].proc.kill('SIGSTOP');
+  const isolated = Date.now();
+  const refusedAt = await waitFor('the isolated primary refusing writes', async () => {
+    const e = await db.collection('x').insertOne({ during: Date.now() }).then(() => null, (x) => x);
+    return e && /not primary|NotWritablePrimary/i.test(`${e.codeName} ${e.message}`) ? Date.now() : null;
+  }, timeout + 5000);
+  assert.ok(refusedAt - isolated >= timeout - 1000, `refused after ${refusedAt - isolated} ms`);
+  assert.match(members[p].log(), /Can't see a majority of the set, relinquishing primary/);
+});
+
+test('addShard refuses a set whose members were started without --shardsvr; mongos, fsyncUnlock and optimeDate answer as 8.0', async (t) => {
+  const c = new Cluster(28180);
+  t.after(() => c.stop());
+  const cfg = await c.start('mongod', cfgFlags);
+  const shard = await c.start('mongod', setFlag(shardFlags, 'shardsvr', null));
+  await (await c.client(cfg)).db('admin').command({ replSetInitiate: { _id: 'cfgrs', configsvr: true, members: [{ _id: 0, host: cfg.host }] } });
+  await (await c.client(shard)).db('admin').command({ replSetInitiate: { _id: 'shard01', members: [{ _id: 0, host: shard.host }] } });
+  const mongos = await c.start('mongos', ['--configdb', `cfgrs/${cfg.host}`, '--port', '0', '--keyFile', c.keyfile]);
+  const admin = (await c.client(mongos)).db('admin');
+  const err = await waitFor('addShard answered', async () => admin.command({ addShard: `shard01/${shard.host}` })
+    .then(() => ({ added: true }), (e) => (e.code === 133 ? null : e)), 10000);
+  assert.strictEqual(err.code, 50876, err.message || 'addShard succeeded');
+  assert.match(err.message, /Cannot run addShard on a node started without --shardsvr/);
+  // and the smaller answers: replSetGetStatus through mongos, fsyncUnlock when not locked, and
+  // optimeDate in whole seconds (the optime's Timestamp seconds)
+  const viaMongos = await admin.command({ replSetGetStatus: 1 }).then(() => null, (e) => e);
+  assert.strictEqual(viaMongos && viaMongos.code, 76);
+  assert.match(viaMongos.message, /replSetGetStatus is not supported through mongos/);
+  const cfgAdmin = (await c.client(cfg)).db('admin');
+  const unlock = await cfgAdmin.command({ fsyncUnlock: 1 }).then(() => null, (e) => e);
+  assert.strictEqual(unlock && unlock.code, 20, unlock && unlock.message);
+  assert.match(unlock.message, /fsyncUnlock called when not locked/);
+  await (await c.client(cfg)).db('suite').collection('t').insertOne({ at: new Date() });
+  const st = await cfgAdmin.command({ replSetGetStatus: 1 });
+  assert.ok(st.members[0].optimeDate.getTime() > 0 && st.members[0].optimeDate.getTime() % 1000 === 0, `optimeDate ${st.members[0].optimeDate.toISOString()}`);
+});
+
+// opQuery(port, cmd) -> the reply document of a legacy OP_QUERY on admin.$cmd.
+function opQuery(port, cmd) {
+  return new Promise((resolve, reject) => {
+    const body = BSON.serialize(cmd);
+    const ns = Buffer.from('admin.$cmd\0');
+    const head = Buffer.alloc(16 + 4);
+    const tail = Buffer.alloc(8);
+    tail.writeInt32LE(0, 0); // numberToSkip
+    tail.writeInt32LE(-1, 4); // numberToReturn
+    const msg = Buffer.concat([head, ns, tail, body]);
+    msg.writeInt32LE(msg.length, 0);
+    msg.writeInt32LE(7, 4);
+    msg.writeInt32LE(0, 8);
+    msg.writeInt32LE(2004, 12); // OP_QUERY
+    msg.writeInt32LE(0, 16); // flags
+    const sock = net.connect(port, '127.0.0.1', () => sock.write(msg));
+    let buf = Buffer.alloc(0);
+    sock.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      if (buf.length >= 4 && buf.length >= buf.readInt32LE(0)) {
+        sock.destroy();
+        resolve(BSON.deserialize(buf.subarray(36, buf.readInt32LE(0)))); // OP_REPLY: 16 + 20 bytes of header
+      }
+    });
+    sock.on('error', reject);
+    setTimeout(() => { sock.destroy(); reject(new Error('no OP_QUERY reply within 5 s')); }, 5000).unref();
+  });
+}
