@@ -17,6 +17,9 @@ function small(v) {
   const stack = [v];
   while (stack.length) {
     const x = stack.pop();
+    // What toJSON gives is unknown until it is called (a run's series read from its folder:
+    // src/lazy-series.js): walked here, so that it is read and written one at a time.
+    if (x !== null && typeof x === 'object' && typeof x.toJSON === 'function') return false;
     n += typeof x === 'string' ? x.length + 2 : 8;
     if (n > SMALL_CHARS) return false;
     if (x !== null && typeof x === 'object') {
