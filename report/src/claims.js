@@ -28,6 +28,7 @@ const { mergeGroups } = require('./merge');
 const { fingerprint } = require('./params');
 const { groupBy } = require('./group-by');
 const { dimensionValue } = require('./identity');
+const { rowsOf } = require('./lazy-series');
 const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
 const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
@@ -664,7 +665,7 @@ function evalReplication(claim, results) {
 function perSecond(r) {
   const total = new Map();
   for (const part of r.parts ?? [r]) {
-    for (const row of part.timeline ?? []) {
+    for (const row of rowsOf(part.timeline) ?? []) { // read from the run's folder (src/lazy-series.js)
       const ops = Object.values(row.ops || {}).map((o) => o.ops_per_s).filter((x) => typeof x === 'number');
       if (row.partial || !ops.length || typeof row.elapsed_s !== 'number') continue;
       const k = Math.round(row.elapsed_s);

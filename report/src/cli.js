@@ -5,7 +5,7 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { readAll, InputError } = require('./read');
 const { buildReport } = require('./compare');
-const { renderHtml } = require('./html');
+const { writeHtml } = require('./html');
 const { renderText } = require('./table');
 const { writeReport } = require('./output');
 
@@ -153,7 +153,7 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     let dir = null;
     let unwritten = null;
     try {
-      dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, renderHtml(report));
+      dir = writeReport(path.join(opts.resultsDir, 'report'), now, report, (fd) => writeHtml(fd, report));
     } catch (e) {
       if (!e.code) throw e;
       unwritten = e;

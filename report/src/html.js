@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { pageData } = require('./page-data');
+const { writeJson } = require('./json-stream');
 
 function libFile(pkg, rel) {
   // Plot's package.json "exports" hides its dist/ folder; resolve the package entry and step up.
@@ -46,9 +47,9 @@ li.no-verdict, li.excluded { color: #8a4b00; }
 .differs { background: #eef; padding: .4em; }
 `;
 
-// renderHtml(report): the page of pageData(report) (src/page-data.js: the per-run appendix kept to
-// a number of runs a browser draws).
-function renderHtml(fullReport) {
+// pageParts(fullReport) -> { report: pageData(fullReport) (src/page-data.js: the per-run appendix kept
+// to a number of runs a browser draws), head, tail }: the page is head + the report as JSON + tail.
+function pageParts(fullReport) {
   const report = pageData(fullReport);
   const plotJs = libFile('@observablehq/plot', 'dist/plot.umd.min.js');
   const d3Js = libFile('d3', 'dist/d3.min.js');
@@ -57,7 +58,7 @@ function renderHtml(fullReport) {
   // seeds' findings, steadiness.
   const scripts = ['timeline-dips.js', 'set-numbers.js', 'page.js', 'capacity-page.js', 'server-side-page.js', 'claims-page.js', 'steadiness-page.js']
     .map((f) => `<script>${safeScript(fs.readFileSync(path.join(__dirname, f), 'utf8'))}</script>`).join('\n');
-  return `<!doctype html>
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -67,13 +68,31 @@ function renderHtml(fullReport) {
 <body>
 <h1>MongoDB engine lab: comparison report</h1>
 <div id="report"></div>
-<script type="application/json" id="report-data">${safeJson(report)}</script>
+<script type="application/json" id="report-data">`;
+  const tail = `</script>
 <script>${safeScript(d3Js)}</script>
 <script>${safeScript(plotJs)}</script>
 ${scripts}
 </body>
 </html>
 `;
+  return { report, head, tail };
 }
 
-module.exports = { renderHtml };
+// renderHtml(report) -> the page, one string
+function renderHtml(fullReport) {
+  const { report, head, tail } = pageParts(fullReport);
+  return `${head}${safeJson(report)}${tail}`;
+}
+
+// writeHtml(fd, report): the same bytes as renderHtml(report) written to fd, its JSON streamed
+// (src/json-stream.js): never one string, each run's series read from its folder one at a time
+// (the page's appendix of 100 runs held at once took most of the report's memory).
+function writeHtml(fd, fullReport) {
+  const { report, head, tail } = pageParts(fullReport);
+  fs.writeSync(fd, head);
+  writeJson(fd, report, { compact: true, escape: (text) => text.replace(/</g, '\\u003c') });
+  fs.writeSync(fd, tail);
+}
+
+module.exports = { renderHtml, writeHtml };

@@ -11,12 +11,17 @@ const fs = require('node:fs');
 const SMALL_CHARS = 1 << 20;
 const CHUNK = 1 << 20;
 
+const hasToJson = (v) => v !== null && typeof v === 'object' && typeof v.toJSON === 'function';
+
 // small(v) -> whether v's text is surely under SMALL_CHARS (estimated, counted no further than that).
 function small(v) {
   let n = 0;
   const stack = [v];
   while (stack.length) {
     const x = stack.pop();
+    // What toJSON gives is unknown until it is called (a run's series read from its folder:
+    // src/lazy-series.js): walked here, so that it is read and written one at a time.
+    if (hasToJson(x)) return false;
     n += typeof x === 'string' ? x.length + 2 : 8;
     if (n > SMALL_CHARS) return false;
     if (x !== null && typeof x === 'object') {
@@ -33,10 +38,14 @@ function small(v) {
   return true;
 }
 
-// what JSON.stringify leaves out of an object (and writes as null in an array)
+// what JSON.stringify leaves out of an object (and writes as null in an array), after toJSON
 const skipped = (v) => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+const resolved = (v, key) => (hasToJson(v) ? v.toJSON(key) : v);
 
-function writeJson(fd, value) {
+// writeJson(fd, value, { compact, escape }): compact gives JSON.stringify(value)'s bytes instead (the
+// page's embedded JSON: src/html.js); escape(text) is applied to every piece written (the page's
+// "<" as \u003c, a one-character rewrite that pieces cannot split).
+function writeJson(fd, value, { compact = false, escape = (s) => s } = {}) {
   let parts = [];
   let size = 0;
   const put = (s) => {
@@ -45,41 +54,44 @@ function writeJson(fd, value) {
     if (size >= CHUNK) flush();
   };
   const flush = () => {
-    if (parts.length) fs.writeSync(fd, parts.join(''));
+    if (parts.length) fs.writeSync(fd, escape(parts.join('')));
     parts = [];
     size = 0;
   };
-  const emit = (v, key, pad) => {
-    if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') v = v.toJSON(key);
+  // JSON.stringify's layout: one space of indent a level, a newline before each entry; none compact
+  const open = compact ? () => '' : (pad) => `\n${pad}`;
+  const colon = compact ? ':' : ': ';
+  // emit(v, pad): v as toJSON gave it (each value's toJSON is called once: a run's series is read
+  // from its folder there, src/lazy-series.js)
+  const emit = (v, pad) => {
     if (v === null || typeof v !== 'object' || small(v)) {
-      const s = JSON.stringify(v, null, 1);
+      const s = compact ? JSON.stringify(v) : JSON.stringify(v, null, 1);
       put(pad && s.includes('\n') ? s.replace(/\n/g, `\n${pad}`) : s);
       return;
     }
     const inner = `${pad} `;
     if (Array.isArray(v)) {
       if (!v.length) return put('[]');
-      put('[\n');
+      put('[');
       for (let i = 0; i < v.length; i++) {
-        put(i ? `,\n${inner}` : inner);
-        if (skipped(v[i])) put('null');
-        else emit(v[i], String(i), inner);
+        put(i ? `,${open(inner)}` : open(inner));
+        const x = resolved(v[i], String(i));
+        if (skipped(x)) put('null');
+        else emit(x, inner);
       }
-      return put(`\n${pad}]`);
+      return put(`${open(pad)}]`);
     }
-    const keys = Object.keys(v).filter((k) => {
-      const x = v[k];
-      return !skipped(x !== null && typeof x === 'object' && typeof x.toJSON === 'function' ? x.toJSON(k) : x);
-    });
-    if (!keys.length) return put('{}');
-    put('{\n');
-    keys.forEach((k, i) => {
-      put(`${i ? ',\n' : ''}${inner}${JSON.stringify(k)}: `);
-      emit(v[k], k, inner);
-    });
-    return put(`\n${pad}}`);
+    let first = true;
+    for (const k of Object.keys(v)) {
+      const x = resolved(v[k], k);
+      if (skipped(x)) continue;
+      put(`${first ? '{' : ','}${open(inner)}${JSON.stringify(k)}${colon}`);
+      first = false;
+      emit(x, inner);
+    }
+    return put(first ? '{}' : `${open(pad)}}`);
   };
-  emit(value, '', '');
+  emit(resolved(value, ''), '');
   flush();
 }
 

@@ -203,4 +203,4 @@ function normalise(s, timelineLines, dir) {
   };
 }
 
-module.exports = { normalise, sumRates, POINT_LISTS, NOT_COMPARED };
+module.exports = { normalise, timeline, sumRates, POINT_LISTS, NOT_COMPARED };

@@ -37,7 +37,15 @@ function writeReport(reportRoot, now, report, html) {
   } finally {
     fs.closeSync(fd);
   }
-  fs.writeFileSync(path.join(dir, 'index.html'), html);
+  // the page: its text, or writePage(fd) writing it (src/html.js writeHtml, streamed)
+  if (typeof html === 'function') {
+    const page = fs.openSync(path.join(dir, 'index.html'), 'w');
+    try {
+      html(page);
+    } finally {
+      fs.closeSync(page);
+    }
+  } else fs.writeFileSync(path.join(dir, 'index.html'), html);
   const tmp = path.join(reportRoot, `.latest.${process.pid}`);
   fs.rmSync(tmp, { force: true });
   fs.symlinkSync(name, tmp);

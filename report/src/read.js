@@ -3,7 +3,8 @@
 // links and the report's own folder are not walked (they would count runs twice).
 const fs = require('node:fs');
 const path = require('node:path');
-const { normalise } = require('./normalise');
+const { normalise, timeline: timelineOf } = require('./normalise');
+const { LazySeries } = require('./lazy-series');
 const { serverSeries } = require('./server-side');
 const { checkSummary, BadRun } = require('./check');
 const { recordGap } = require('./record-gap');
@@ -52,6 +53,15 @@ function findRunDirs(root, depth = 0, out = [], skipped = [], seen = new Set()) 
 // (readRun skips the run with one line: a stack trace was all an unreadable timeline gave).
 class Unreadable extends Error {}
 function readTimeline(dir, name = 'timeline.ndjson') {
+  return linesOf(dir, name).map(parsed).filter(isObject);
+}
+
+// hasSecond(dir, name) -> whether the file holds a second (readTimeline's first), the rest unparsed
+function hasSecond(dir, name) {
+  return linesOf(dir, name).some((l) => isObject(parsed(l)));
+}
+
+function linesOf(dir, name) {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) return [];
   let text;
@@ -60,15 +70,16 @@ function readTimeline(dir, name = 'timeline.ndjson') {
   } catch (e) {
     throw new Unreadable(`${name} cannot be read (${e.code || e.message.split('\n')[0]})`);
   }
-  const parsed = text.split('\n').filter((l) => l.trim()).map((l) => {
-    try {
-      return JSON.parse(l);
-    } catch {
-      return null; // a loader killed mid-write leaves a torn last line; the seconds before it still count
-    }
-  });
-  // A line that is not an object ('null' from a disk that filled) is no second: left out.
-  return parsed.filter(isObject);
+  return text.split('\n').filter((l) => l.trim());
+}
+
+// A line that is not an object ('null' from a disk that filled) is no second: left out.
+function parsed(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null; // a loader killed mid-write leaves a torn last line; the seconds before it still count
+  }
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -98,20 +109,28 @@ function readRun(dir) {
     if (e instanceof BadRun) return { kind: 'skipped', dir, why: `summary.json: ${e.message}` };
     throw e;
   }
-  let timeline;
-  let server;
+  // The per-second series are read here only to know that they can be read and hold a second
+  // (and what of the server record is missing against summary.json's count: src/record-gap.js),
+  // then dropped: they are read again when written (src/lazy-series.js), never all held at once.
+  let hasTimeline;
+  let hasServer;
+  let gap = null;
   try {
-    timeline = readTimeline(dir);
-    // server.ndjson (the loader's server record): each run's series for its appendix, and
-    server = readTimeline(dir, 'server.ndjson');
+    hasTimeline = hasSecond(dir, 'timeline.ndjson');
+    // server.ndjson (the loader's server record): each run's series for its appendix
+    if (s.server_record) {
+      const server = readTimeline(dir, 'server.ndjson');
+      hasServer = server.length > 0;
+      gap = recordGap(s.server_record, server);
+    } else hasServer = hasSecond(dir, 'server.ndjson');
   } catch (e) {
     if (e instanceof Unreadable) return { kind: 'skipped', dir, why: e.message };
     throw e;
   }
-  const run = normalise(s, timeline, dir);
-  run.server_series = serverSeries(server);
-  // what of it is missing against summary.json's count (src/record-gap.js); null when whole
-  run.server_record_gap = recordGap(s.server_record, server);
+  const run = normalise(s, [], dir);
+  run.timeline = hasTimeline ? new LazySeries(() => timelineOf(readTimeline(dir))) : [];
+  run.server_series = hasServer ? new LazySeries(() => serverSeries(readTimeline(dir, 'server.ndjson'))) : null;
+  run.server_record_gap = gap; // null when whole
   return { kind: 'experiment', run };
 }
 
