@@ -6,6 +6,7 @@
 //   positions PLAN_FILE RUNS_FILE  position<TAB>side<TAB>done|todo, in plan order
 //   folders RUNS_FILE              the results folders the runs wrote, one a line
 //   resumable COMPARISONS_DIR      the ids there that a --resume would still run something of
+//   check-id VERB ID               nothing when ID names a comparison, else refused for VERB
 //   resume-args ID --comparisons DIR --secrets DIR --shown TEXT [--hint-results-dir] < URIS
 //                                  the resumed comparison's arguments, NUL-separated; URIS: the
 //                                  NAME=URI given with --resume, NUL-separated on stdin (a password
@@ -15,7 +16,7 @@
 const { parseArgs } = require('node:util');
 const { planOrder, planTsv } = require('../src/compare/plan');
 const { positions, runFolders, resumable } = require('../src/compare/state');
-const { resumeArgs, CompareRefusal } = require('../src/compare/resume');
+const { resumeArgs, checkId, CompareRefusal } = require('../src/compare/resume');
 
 const fs = require('node:fs');
 
@@ -44,6 +45,11 @@ function main(argv) {
     if (rest.length !== 1) throw usage('resumable COMPARISONS_DIR');
     return resumable(rest[0]).map((id) => `${id}\n`).join('');
   }
+  if (command === 'check-id') {
+    if (rest.length !== 2) throw usage('check-id VERB ID');
+    checkId(...rest);
+    return '';
+  }
   if (command === 'resume-args') {
     const { values, positionals } = parseArgs({
       args: rest,
@@ -62,7 +68,7 @@ function main(argv) {
     });
     return args.map((a) => `${a}\0`).join('');
   }
-  throw usage('plan | positions | folders | resumable | resume-args (see bin/lab-compare.js)');
+  throw usage('plan | positions | folders | resumable | check-id | resume-args (see bin/lab-compare.js)');
 }
 
 try {

@@ -95,3 +95,13 @@ test('lab-compare plan and positions: the files lib/compare.sh reads', () => {
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /^lab-compare: plan REPEAT SIDE\.\.\.\n$/);
 });
+
+test('lab-compare check-id: silent for an id, one refusal line naming the verb for anything else', () => {
+  const ok = spawnSync(process.execPath, [BIN, 'check-id', '--abandon', ID], { encoding: 'utf8' });
+  assert.equal(ok.status, 0);
+  assert.equal(ok.stdout + ok.stderr, '');
+  const bad = spawnSync(process.execPath, [BIN, 'check-id', '--abandon', 'cmp-x'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr,
+    "--abandon: 'cmp-x' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)\n");
+});
