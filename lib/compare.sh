@@ -64,8 +64,6 @@ compare_decide() {
   local -n compare_decided=$1
   local delim=$2 decision_file decision_rc=0 why
   shift 2
-  command -v node >/dev/null 2>&1 ||
-    die_env "node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
   decision_file=$(mktemp "${TMPDIR:-/tmp}/lab-compare-decision.XXXXXX")
   node "$LAB_ROOT/loader/bin/lab-compare.js" "$@" >"$decision_file" 2>"$decision_file.err" || decision_rc=$?
   why=$(cat "$decision_file.err")
@@ -519,6 +517,9 @@ verb_compare() {
     esac
   done
   [[ -z $resume || -z $abandon ]] || die_usage "--resume and --abandon go apart: resume a comparison, or give it up"
+  # said before anything else is asked: every decision below is Node's (compare_decide)
+  command -v node >/dev/null 2>&1 ||
+    die_env "node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
   export DRY_RUN
   # A relative --results-dir is the user's directory's, and stored absolute: --resume may be typed
   # anywhere.

@@ -157,6 +157,19 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   ! grep -qE '^run [0-9]+: ' <<<"$output" || fail "a position state.js calls done was run: $output"
 }
 
+@test "without node on the host: one line saying compare needs it, exit 1, nothing started" {
+  # every command of this host but node (and the stub docker first, as in every test here)
+  local bin=$BATS_TEST_TMPDIR/no-node-bin f
+  mkdir -p "$bin"
+  for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+    [[ ${f##*/} == node || -e $bin/${f##*/} ]] || ln -s "$f" "$bin/${f##*/}"
+  done
+  PATH=${PATH%%:*}:$bin run "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --dry-run
+  assert_failure 1
+  assert_output "error: node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
+  nothing_started
+}
+
 @test "a run that wrote no folder: its runs.tsv line has the folder empty, the comparison goes on, exit 1" {
   rule "compose * run --rm * --comparison *:inmemory:2 *" 1 ""
   position_rules
