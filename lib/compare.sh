@@ -56,6 +56,12 @@ compare_usage() {
 USAGE
 }
 
+# compare_node_ready: node is here (compare_decide asks it every decision), else one line, exit 1.
+compare_node_ready() {
+  command -v node >/dev/null 2>&1 ||
+    die_env "node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
+}
+
 # compare_decide ARRAY DELIM DECISION ARGS...: what loader/bin/lab-compare.js decides (the plan's
 # order, what the state says is done, the resumed arguments; this file performs it), its output
 # records (DELIM-separated: '' for NUL) into ARRAY. Its refusal is said as compare's own: exit 2
@@ -64,6 +70,7 @@ compare_decide() {
   local -n compare_decided=$1
   local delim=$2 decision_file decision_rc=0 why
   shift 2
+  compare_node_ready
   decision_file=$(mktemp "${TMPDIR:-/tmp}/lab-compare-decision.XXXXXX")
   node "$LAB_ROOT/loader/bin/lab-compare.js" "$@" >"$decision_file" 2>"$decision_file.err" || decision_rc=$?
   why=$(cat "$decision_file.err")
@@ -517,9 +524,6 @@ verb_compare() {
     esac
   done
   [[ -z $resume || -z $abandon ]] || die_usage "--resume and --abandon go apart: resume a comparison, or give it up"
-  # said before anything else is asked: every decision below is Node's (compare_decide)
-  command -v node >/dev/null 2>&1 ||
-    die_env "node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
   export DRY_RUN
   # A relative --results-dir is the user's directory's, and stored absolute: --resume may be typed
   # anywhere.
@@ -590,6 +594,8 @@ verb_compare() {
   # in the loader's image, and without Docker that said a cut-off warning); Docker and Compose for
   # the stacks after it (bad flags are said without asking Docker anything)
   [[ $DRY_RUN == 1 || ${#COMPARE_URI[@]} -eq 0 ]] || experiment_host_loader_ready
+  # every decision is Node's: said before the loader checks the flags (in its image, without node)
+  compare_node_ready
   compare_check
   [[ $DRY_RUN == 1 ]] || compare_preflight_tools
   local state
