@@ -4,7 +4,7 @@
 # ./run.sh compare --resume ID [--uri NAME=URI ...]
 # ./run.sh compare --abandon ID
 # One comparison (README.md "Comparing engines: the report"): every side (an engine's stack, or an
-# existing cluster at a URI) runs the experiment N times, interleaved (compare_order), one run at a
+# existing cluster at a URI) runs the experiment N times, interleaved (loader/src/compare/plan.js), one run at a
 # time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
 # --repeat 1`.
 # State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders), or
@@ -24,7 +24,9 @@
 #   runs.tsv position<TAB>side<TAB>complete|incomplete|interrupted<TAB>exit code<TAB>results folder
 #            one line per run made, appended after each run
 # A position is done when runs.tsv has a complete line for it; --resume runs the others in plan
-# order. Nothing here writes into a run's folder: the loader writes it, the report reads it.
+# order. What is done, the plan's order and a resume's arguments are decided by loader/src/compare
+# (asked through loader/bin/lab-compare.js); this file performs what they decide. Nothing here
+# writes into a run's folder: the loader writes it, the report reads it.
 # Exit codes: 0 every run complete, 1 some run incomplete or an environment error, 2 bad input,
 # 130 interrupted (the state says what is missing; the resume command is printed).
 
@@ -37,6 +39,7 @@ COMPARE_SIDES=()      # side names in the order given
 declare -gA COMPARE_URI=() # side -> URI (--uri sides only)
 COMPARE_FLAGS=()      # experiment flags passed to every run
 COMPARE_ARGS=()       # the command's arguments, as stored for --resume
+COMPARE_POSITIONS=()  # position<TAB>side<TAB>done|todo, in plan order (loader/src/compare/state.js)
 
 compare_usage() {
   cat <<'USAGE'
@@ -53,17 +56,33 @@ compare_usage() {
 USAGE
 }
 
-# compare_order N SIDE...: the sides to run, one per line, N rounds: odd rounds in the given order,
-# even rounds reversed (ABBA for two, A B C C B A for three). Why (the host's drift falls on every
-# side alike, and neighbouring runs are of different sides): README.md "Comparing
-# engines: the report". An odd N leaves its last round unbalanced: the plan says so.
-compare_order() {
-  local n=$1 r i reversed=()
-  shift
-  for ((i = $#; i >= 1; i--)); do reversed+=("${!i}"); done
-  for ((r = 1; r <= n; r++)); do
-    if ((r % 2)); then printf '%s\n' "$@"; else printf '%s\n' "${reversed[@]}"; fi
-  done
+# compare_node_ready: node is here (compare_decide asks it every decision), else one line, exit 1.
+compare_node_ready() {
+  command -v node >/dev/null 2>&1 ||
+    die_env "node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
+}
+
+# compare_decide ARRAY DELIM DECISION ARGS...: what loader/bin/lab-compare.js decides (the plan's
+# order, what the state says is done, the resumed arguments; this file performs it), its output
+# records (DELIM-separated: '' for NUL) into ARRAY. Its refusal is said as compare's own: exit 2
+# bad input, 1 the environment.
+compare_decide() {
+  local -n compare_decided=$1
+  local delim=$2 decision_file decision_rc=0 why
+  shift 2
+  compare_node_ready
+  decision_file=$(mktemp "${TMPDIR:-/tmp}/lab-compare-decision.XXXXXX")
+  node "$LAB_ROOT/loader/bin/lab-compare.js" "$@" >"$decision_file" 2>"$decision_file.err" || decision_rc=$?
+  why=$(cat "$decision_file.err")
+  # shellcheck disable=SC2034  # the caller's array (a name reference), filled here
+  mapfile -d "$delim" -t compare_decided <"$decision_file"
+  rm -f "$decision_file" "$decision_file.err"
+  case $decision_rc in
+    0) ;;
+    2) die_usage "$why" ;;
+    1) die_env "$why" ;;
+    *) die_env "loader/bin/lab-compare.js $1 failed (exit $decision_rc): $why" ;;
+  esac
 }
 
 # compare_new_id: cmp-<UTC second>-<4 hex>, unique enough for one host's comparisons.
@@ -107,66 +126,29 @@ compare_store_args() {
   info "the --uri passwords, as typed, are kept for --resume in ${file#"$LAB_ROOT"/} (mode 600) until every run is complete; remove them sooner with: $(compare_abandon_cmd)"
 }
 
-# compare_resume_args ID: the stored arguments of comparison ID, one per line in COMPARE_ARGS (a
-# missing or unreadable state is bad input: exit 2, nothing started).
+# compare_resume_args ID NAME=URI...: COMPARE_ARGS = the stored arguments of comparison ID (the
+# kept ones with their passwords, else args), each --uri side named here holding its new URI
+# (loader/src/compare/resume.js decides; a missing or abandoned state, or a side whose password
+# is no longer kept, is refused there: nothing started).
 compare_resume_args() {
-  local id=$1 dir
-  [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--resume: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
-  dir=$(compare_state_dir "$id")
-  [[ -r $dir/args && -r $dir/plan.tsv ]] || die_usage "--resume: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
-  [[ ! -e $dir/abandoned ]] || die_usage "--resume: comparison $id was abandoned (compare --abandon): start a new one"
-  local secret
-  secret=$(compare_secret_file "$id")
-  if [[ -r $secret ]]; then
-    mapfile -d '' -t COMPARE_ARGS <"$secret"
-  else
-    mapfile -d '' -t COMPARE_ARGS <"$dir/args"
-  fi
+  local id=$1 hint=()
+  shift
+  # the state looked for in the checkout's results/: the refusal says where else it may be
+  [[ -n $COMPARE_RESULTS_DIR ]] || hint=(--hint-results-dir)
+  # the new URIs on stdin, NUL-separated: a password in one stays off node's command line
+  compare_decide COMPARE_ARGS '' resume-args "$id" --comparisons "$(compare_results_root)/.comparisons" \
+    --secrets "$LAB_ROOT/.secrets/.comparisons" --shown "$(compare_state_shown "")" ${hint[@]+"${hint[@]}"} \
+    < <((($#)) && printf '%s\0' "$@")
   COMPARE_ID=$id
-}
-
-# compare_uri_arg_at I: the --uri NAME=URI value of COMPARE_ARGS at I (--uri VALUE, or
-# --uri=VALUE) as URI_ARG_VALUE; 1 when I holds none.
-compare_uri_arg_at() {
-  case ${COMPARE_ARGS[$1]} in
-    --uri=*) URI_ARG_VALUE=${COMPARE_ARGS[$1]#--uri=} ;;
-    --uri) URI_ARG_VALUE=${COMPARE_ARGS[$1 + 1]:-} ;;
-    *) return 1 ;;
-  esac
-}
-
-# compare_replace_uris NAME=URI...: each side's stored --uri in COMPARE_ARGS replaced by the one
-# given with --resume (bad input: exit 2); then every --uri must hold what it needs: a side whose
-# password is no longer kept (masked in args) is named with the command that gives it again.
-compare_replace_uris() {
-  local given name i sides=() found masked=()
-  for given in "$@"; do
-    name=${given%%=*} found=0
-    [[ $given == *=* ]] || die_usage "--resume ID --uri needs NAME=URI (NAME: the side whose URI it replaces), got '$given'"
-    for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do
-      compare_uri_arg_at "$i" || continue
-      [[ ${URI_ARG_VALUE%%=*} == "$name" ]] || continue
-      if [[ ${COMPARE_ARGS[i]} == --uri ]]; then COMPARE_ARGS[i + 1]=$given; else COMPARE_ARGS[i]=--uri=$given; fi
-      found=1
-    done
-    if ((!found)); then
-      for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do compare_uri_arg_at "$i" && sides+=("${URI_ARG_VALUE%%=*}"); done
-      die_usage "--resume $COMPARE_ID --uri $name=...: the comparison has no --uri side '$name' (its --uri sides: ${sides[*]:-none})"
-    fi
-  done
-  for ((i = 0; i < ${#COMPARE_ARGS[@]}; i++)); do
-    compare_uri_arg_at "$i" || continue
-    [[ $URI_ARG_VALUE != *'***'* ]] || masked+=("${URI_ARG_VALUE%%=*}")
-  done
-  ((${#masked[@]} == 0)) ||
-    die_env "--resume: the --uri passwords of $COMPARE_ID are no longer kept ($(compare_state_shown "$COMPARE_ID")args holds them masked): give them again: ./run.sh compare --resume $COMPARE_ID$(printf ' --uri %s=URI' "${masked[@]}")"
 }
 
 # compare_abandon ID: comparison ID given up: its kept passwords removed, its state marked (no
 # resume); its runs stay where they are, for the report.
 compare_abandon() {
   local id=$1 dir secret
-  [[ $id =~ ^cmp-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$ ]] || die_usage "--abandon: '$id' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)"
+  # shellcheck disable=SC2034  # check-id says nothing, or refuses
+  local -a no_output=()
+  compare_decide no_output $'\n' check-id --abandon "$id"
   dir=$(compare_state_dir "$id")
   secret=$(compare_secret_file "$id")
   [[ -r $dir/plan.tsv || -e $secret ]] || die_usage "--abandon: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
@@ -295,13 +277,6 @@ compare_check() {
   done
 }
 
-# compare_done POSITION: runs.tsv has a complete run at POSITION.
-compare_done() {
-  local f
-  f=$(compare_state_dir "$COMPARE_ID")/runs.tsv
-  [[ -f $f ]] && awk -F'\t' -v p="$1" '$1 == p && $3 == "complete" { f = 1 } END { exit !f }' "$f"
-}
-
 # compare_estimate: the plan's length, from the loader's own reading of the flags (lab-loader
 # estimate: the measured steps of one run); what cannot be known in advance is named, not guessed.
 compare_estimate() {
@@ -332,14 +307,14 @@ compare_hms() {
 
 # compare_print_plan: what will run, in order, before anything starts.
 compare_print_plan() {
-  local pos side todo=0 mark row uri room
+  local pos side todo=0 mark row uri room line
   local kind="engines ${COMPARE_SIDES[*]}"
   ((${#COMPARE_URI[@]})) && kind="existing clusters ${COMPARE_SIDES[*]}"
   # say: wrapped at 120 columns (four engines ran it to 126)
   say "comparison $COMPARE_ID: $COMPARE_EXPERIMENT on $kind, $COMPARE_REPEAT run(s) each, interleaved"
-  while IFS=$'\t' read -r pos side; do
-    mark="to run"
-    if compare_done "$pos"; then mark="done"; else todo=$((todo + 1)); fi
+  for line in "${COMPARE_POSITIONS[@]}"; do
+    IFS=$'\t' read -r pos side mark <<<"$line"
+    if [[ $mark == "done" ]]; then mark="done"; else mark="to run" todo=$((todo + 1)); fi
     if [[ -n ${COMPARE_URI[$side]:-} ]]; then
       row=$(printf '  %3d  %-16s %-7s ' "$pos" "$side" "$mark")
       uri=$(redact_secrets "${COMPARE_URI[$side]}")
@@ -353,7 +328,7 @@ compare_print_plan() {
     else
       printf '  %3d  %-16s %s\n' "$pos" "$side" "$mark"
     fi
-  done <"$COMPARE_PLAN_FILE"
+  done
   if ((COMPARE_REPEAT % 2)); then
     echo "note: an odd --repeat leaves the last round unbalanced (its first side runs earlier); an even one cancels a linear drift"
   fi
@@ -421,7 +396,7 @@ compare_one() {
 compare_report() {
   local dirs=() f
   f=$(compare_state_dir "$COMPARE_ID")/runs.tsv
-  [[ -f $f ]] && mapfile -t dirs < <(awk -F'\t' '$5 != "" { print $5 }' "$f")
+  compare_decide dirs $'\n' folders "$f"
   if ((${#dirs[@]} == 0)); then
     info "no run of $COMPARE_ID wrote results: no report"
     return 0
@@ -536,18 +511,6 @@ compare_help() {
   echo "Experiment flags (every run gets them): ./run.sh EXPERIMENT --help; every other verb: ./run.sh help"
 }
 
-# compare_resumable: the ids of the comparisons under the results root with a position not done.
-compare_resumable() {
-  local dir id
-  for dir in "$(compare_results_root)"/.comparisons/cmp-*; do
-    [[ -r $dir/plan.tsv && ! -e $dir/abandoned ]] || continue
-    id=${dir##*/}
-    awk -F'\t' 'NR == FNR { want[$1] = 1; next } $3 == "complete" { delete want[$1] } END { for (p in want) n++; exit !n }' \
-      "$dir/plan.tsv" "$dir/runs.tsv" 2>/dev/null || [[ ! -f $dir/runs.tsv ]] || continue
-    echo "$id"
-  done
-}
-
 verb_compare() {
   local resume="" abandon="" a rest=() given_dir="" new_uris=()
   # --dry-run is how this invocation runs, not part of the comparison: never stored.
@@ -593,7 +556,10 @@ verb_compare() {
           ;;
         --resume)
           if [[ -z $VALUE ]]; then
-            ids=$(compare_resumable | paste -sd' ' -)
+            # the ids under the results root with a position not done
+            local resumable_ids=()
+            compare_decide resumable_ids $'\n' resumable "$(compare_results_root)/.comparisons"
+            ids=${resumable_ids[*]}
             [[ -n $ids ]] && ids="resumable here: $ids" || ids="none is resumable in $(compare_state_shown "")"
             die_usage "--resume needs the comparison's ID (printed when it started): $ids"
           fi
@@ -608,8 +574,7 @@ verb_compare() {
       compare_abandon "$id"
       return 0
     fi
-    compare_resume_args "$id"
-    compare_replace_uris ${new_uris[@]+"${new_uris[@]}"}
+    compare_resume_args "$id" ${new_uris[@]+"${new_uris[@]}"}
   else
     COMPARE_ARGS=(${rest[@]+"${rest[@]}"})
   fi
@@ -629,15 +594,22 @@ verb_compare() {
   # in the loader's image, and without Docker that said a cut-off warning); Docker and Compose for
   # the stacks after it (bad flags are said without asking Docker anything)
   [[ $DRY_RUN == 1 || ${#COMPARE_URI[@]} -eq 0 ]] || experiment_host_loader_ready
+  # every decision is Node's: said before the loader checks the flags (in its image, without node)
+  compare_node_ready
   compare_check
   [[ $DRY_RUN == 1 ]] || compare_preflight_tools
   local state
   state=$(compare_state_dir "$COMPARE_ID")
   COMPARE_PLAN_FILE=$state/plan.tsv
   if [[ -z $resume ]]; then
+    local plan=()
+    compare_decide plan $'\n' plan "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}"
     COMPARE_PLAN_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-compare-plan.XXXXXX")
-    compare_order "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}" | awk '{ printf "%d\t%s\n", NR, $0 }' >"$COMPARE_PLAN_FILE"
+    printf '%s\n' "${plan[@]}" >"$COMPARE_PLAN_FILE"
   fi
+  # every position of the plan, done or to do (position<TAB>side<TAB>done|todo): what is done now
+  # stays done while this comparison runs the rest
+  compare_decide COMPARE_POSITIONS $'\n' positions "$COMPARE_PLAN_FILE" "$state/runs.tsv"
   # one comparison at a time on a results folder; then what would fail every position (a dry run
   # runs nothing)
   if [[ $DRY_RUN != 1 ]]; then
@@ -660,9 +632,10 @@ verb_compare() {
   trap ':' PIPE
   compare_out "$(compare_print_plan)"
   if [[ $DRY_RUN == 1 ]]; then
-    local pos side line
-    while IFS=$'\t' read -r pos side; do
-      compare_done "$pos" && continue
+    local pos side mark line
+    for line in "${COMPARE_POSITIONS[@]}"; do
+      IFS=$'\t' read -r pos side mark <<<"$line"
+      [[ $mark != "done" ]] || continue
       compare_out "run $pos: $side"
       compare_run_args "$side" "$pos"
       # shellcheck disable=SC2034  # COMPARE_RUNNING: read by verb_experiment
@@ -670,7 +643,7 @@ verb_compare() {
         while IFS= read -r line; do redact_secrets "$line"; done
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by verb_down, in this subshell only
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
-    done <"$COMPARE_PLAN_FILE"
+    done
     echo "then: ./run.sh report <the folders of these runs>"
     rm -rf "$EXPERIMENT_CHECK_CACHE"
     [[ -n $resume ]] || rm -f "$COMPARE_PLAN_FILE"
@@ -699,8 +672,10 @@ verb_compare() {
   trap 'COMPARE_STOP=130' INT
   trap 'COMPARE_STOP=143' TERM
   trap 'COMPARE_STOP=129' HUP
-  while IFS=$'\t' read -r pos side <&3; do
-    compare_done "$pos" && continue
+  local mark line
+  for line in "${COMPARE_POSITIONS[@]}"; do
+    IFS=$'\t' read -r pos side mark <<<"$line"
+    [[ $mark != "done" ]] || continue
     compare_out "== run $pos of $COMPARE_ID: $side"
     : >"$out"
     rc=0
@@ -727,7 +702,7 @@ verb_compare() {
     else
       failed_bare[$side]=0
     fi
-  done 3<"$COMPARE_PLAN_FILE"
+  done
   trap 'exit 130' INT
   trap - TERM HUP
   rm -f "$out"

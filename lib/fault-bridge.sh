@@ -36,19 +36,22 @@ fault_netem_image() { if docker image inspect lab-netem:local >/dev/null 2>&1; t
 # the rollback files a member wrote (failover's evidence); the glob is the container's shell's
 fault_ls_rollback() { compose exec -T "$1" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true'; }
 
-# fault_arg_ok NAME VALUE: one request argument, checked by its name in docker-ops.tsv.
+# fault_arg_ok NAME TYPE VALUE: one request argument, checked by its type (docker-ops.tsv's types
+# column), so that a new argument name of a known type needs nothing here.
 fault_arg_ok() {
-  local o others
-  case $1 in
-    member) fault_is_member "$2" || FAULT_WHY="'$2' is not a shard member" ;;
-    others)
-      IFS=, read -r -a others <<<"$2"
+  local name=$1 type=$2 value=$3 o others
+  case $type in
+    member) fault_is_member "$value" || FAULT_WHY="'$value' is not a shard member" ;;
+    members)
+      IFS=, read -r -a others <<<"$value"
       for o in "${others[@]}"; do fault_is_member "$o" || { FAULT_WHY="'$o' is not a shard member"; break; }; done ;;
-    delay) [[ $2 =~ ^[0-9]+(us|ms|s)$ ]] || FAULT_WHY="bad netem delay '$2'" ;;
-    rate) [[ $2 =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || FAULT_WHY="bad netem rate '$2'" ;;
-    since) [[ $2 =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$ ]] || FAULT_WHY="logs: --since must be an ISO UTC time, got '$2'" ;;
-    mb) { is_uint "$2" && (($2 >= 1)); } || FAULT_WHY="mb must be a whole number >= 1, got '$2'" ;;
-    *) FAULT_WHY="no check for argument '$1' in lib/fault-bridge.sh" ;;
+    netem-delay) [[ $value =~ ^[0-9]+(us|ms|s)$ ]] || FAULT_WHY="bad netem delay '$value'" ;;
+    netem-rate) [[ $value =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || FAULT_WHY="bad netem rate '$value'" ;;
+    utc-time)
+      [[ $value =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z$ ]] ||
+        FAULT_WHY="$name must be an ISO UTC time, got '$value'" ;;
+    count) { is_uint "$value" && ((value >= 1)); } || FAULT_WHY="$name must be a whole number >= 1, got '$value'" ;;
+    *) FAULT_WHY="argument '$name' has type '$type', which lib/fault-bridge.sh fault_arg_ok does not check" ;;
   esac
   [[ -z $FAULT_WHY ]]
 }
@@ -58,7 +61,7 @@ fault_arg_ok() {
 # and FAULT_KIND its kind (action|probe|hook), or returns 1 with FAULT_WHY when it is refused.
 # Pure: runs nothing.
 fault_action_argv() {
-  local op=${1:-} names i template word key
+  local op=${1:-} names typelist i template word key
   shift || true
   FAULT_ARGV=() FAULT_WHY="" FAULT_KIND=""
   if ! [[ $op =~ ^[a-z][a-z-]*$ ]] || ! names=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" args); then
@@ -66,19 +69,26 @@ fault_action_argv() {
     return 1
   fi
   FAULT_KIND=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" kind)
-  local -a want=() args=("$@") words=() others=()
+  local -a want=() types=() args=("$@") words=() list=()
   [[ $names == - ]] || IFS=, read -r -a want <<<"$names"
+  typelist=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" types) || typelist=""
+  [[ $typelist == - ]] || IFS=, read -r -a types <<<"$typelist"
+  if ((${#types[@]} != ${#want[@]})); then
+    FAULT_WHY="docker action '$op': $FAULT_OPS_TSV gives ${#want[@]} argument(s) and ${#types[@]} type(s)"
+    return 1
+  fi
   (($# == ${#want[@]})) || { FAULT_WHY="docker action '$op' takes ${#want[@]} argument(s), got $#"; return 1; }
-  for i in "${!want[@]}"; do fault_arg_ok "${want[i]}" "${args[i]}" || return 1; done
-  local -A value=([project]="$(stack_project)")
-  for i in "${!want[@]}"; do value[${want[i]}]=${args[i]}; done
+  for i in "${!want[@]}"; do fault_arg_ok "${want[i]}" "${types[i]}" "${args[i]}" || return 1; done
+  local -A value=([project]="$(stack_project)") type_of=()
+  for i in "${!want[@]}"; do value[${want[i]}]=${args[i]} type_of[${want[i]}]=${types[i]}; done
   template=$(table_field "$LAB_ROOT/$FAULT_OPS_TSV" "$op" command) || template=""
   read -r -a words <<<"$template"
   ((${#words[@]})) || { FAULT_WHY="docker action '$op' has no command in $FAULT_OPS_TSV"; return 1; }
   for word in "${words[@]}"; do
-    if [[ $word == "{others}" ]]; then
-      IFS=, read -r -a others <<<"${value[others]}"
-      FAULT_ARGV+=("${others[@]}")
+    # a word that is a list argument alone: one word per member of its comma list
+    if [[ $word =~ ^\{([a-z]+)\}$ && ${type_of[${BASH_REMATCH[1]}]:-} == members ]]; then
+      IFS=, read -r -a list <<<"${value[${BASH_REMATCH[1]}]}"
+      FAULT_ARGV+=("${list[@]}")
       continue
     fi
     while [[ $word =~ \{([a-z]+)\} ]]; do

@@ -124,6 +124,52 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   [[ $(stat -c %a "$LAB/results/.comparisons/$id/args") == 600 ]] || fail "args readable by others"
 }
 
+@test "bash performs what loader/src/compare decides: a changed plan.js or state.js changes the plan compare runs" {
+  # a copy of the loader whose decisions this test changes (the repository's stays as it is)
+  rm "$LAB/loader"
+  mkdir "$LAB/loader"
+  cp -R "$REPO/loader/bin" "$REPO/loader/src" "$REPO/loader/package.json" "$LAB/loader/"
+  ln -s "$REPO/loader/node_modules" "$LAB/loader/node_modules"
+  [[ -e $LAB/common ]] || ln -s "$REPO/common" "$LAB/common" # the loader's ../../common
+  # every side's runs one after another (the order the interleaving exists to avoid)
+  printf '%s\n' "'use strict';" \
+    'const planOrder = (repeat, sides) => sides.flatMap((side) => Array(repeat).fill(side))' \
+    '  .map((side, i) => ({ position: i + 1, side }));' \
+    "module.exports = { planOrder, planTsv: require('./plan-tsv') };" >"$LAB/loader/src/compare/plan.js"
+  printf '%s\n' "'use strict';" \
+    "module.exports = (plan) => plan.map(({ position, side }) => position + '\\t' + side + '\\n').join('');" \
+    >"$LAB/loader/src/compare/plan-tsv.js"
+  run "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --repeat 2 --dry-run
+  assert_success
+  local want="run 1: wiredtiger run 2: wiredtiger run 3: inmemory run 4: inmemory"
+  [[ $(grep -E '^run [0-9]+: ' <<<"$output" | paste -sd' ' -) == "$want" ]] ||
+    fail "the plan is not plan.js's: $output"
+  # a state.js that calls every position done: the dry run runs none of them
+  sed -i "s/filter((r) => r\[2\] === 'complete')/filter(() => true)/" "$LAB/loader/src/compare/state.js"
+  local state=$LAB/results/.comparisons/cmp-20260101T000000Z-abcd
+  mkdir -p "$state"
+  printf '1\twiredtiger\n2\tinmemory\n' >"$state/plan.tsv"
+  printf '1\twiredtiger\tincomplete\t1\t\n2\tinmemory\tincomplete\t1\t\n' >"$state/runs.tsv"
+  printf '%s\0' experiment2 --engines wiredtiger,inmemory --repeat 1 >"$state/args"
+  run "$LAB/run.sh" compare --resume cmp-20260101T000000Z-abcd --dry-run
+  assert_success
+  assert_line --regexp "^ +2  inmemory +done$"
+  ! grep -qE '^run [0-9]+: ' <<<"$output" || fail "a position state.js calls done was run: $output"
+}
+
+@test "without node on the host: one line saying compare needs it, exit 1, nothing started" {
+  # every command of this host but node (and the stub docker first, as in every test here)
+  local bin=$BATS_TEST_TMPDIR/no-node-bin f
+  mkdir -p "$bin"
+  for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+    [[ ${f##*/} == node || -e $bin/${f##*/} ]] || ln -s "$f" "$bin/${f##*/}"
+  done
+  PATH=${PATH%%:*}:$bin run "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --dry-run
+  assert_failure 1
+  assert_output "error: node is not installed: compare keeps its plan and state with Node.js >= 20.19 (loader/bin/lab-compare.js)"
+  nothing_started
+}
+
 @test "a run that wrote no folder: its runs.tsv line has the folder empty, the comparison goes on, exit 1" {
   rule "compose * run --rm * --comparison *:inmemory:2 *" 1 ""
   position_rules

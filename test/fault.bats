@@ -183,11 +183,13 @@ scenarios() { find "$W/loader/src/faults/scenarios" -maxdepth 1 -name '*.js' -pr
   # shellcheck source=/dev/null
   source "$W/run.sh"
   ENGINE=wiredtiger
-  local op args kind n=0
-  declare -A sample=([member]=shard01-a [others]="shard01-b,shard01-c" [delay]=100ms [rate]=64kbit [since]=2026-01-01T00:00:00Z [mb]=16)
-  while IFS=$'\t' read -r op args kind _; do
+  local op types kind n=0
+  # a sample value of each argument type (docker-ops.tsv's types column)
+  declare -A sample=([member]=shard01-a [members]="shard01-b,shard01-c" [netem-delay]=100ms [netem-rate]=64kbit
+    [utc-time]=2026-01-01T00:00:00Z [count]=16)
+  while IFS=$'\t' read -r op _ types kind _; do
     local -a a=()
-    [[ $args == - ]] || for x in ${args//,/ }; do a+=("${sample[$x]}"); done
+    [[ $types == - ]] || for x in ${types//,/ }; do a+=("${sample[$x]}"); done
     fault_action_argv "$op" "${a[@]}" || { echo "row '$op': $FAULT_WHY" >&2; return 1; }
     [ "$FAULT_KIND" = "$kind" ]
     # no placeholder left, and a function named by a row exists in lib/
@@ -198,11 +200,35 @@ scenarios() { find "$W/loader/src/faults/scenarios" -maxdepth 1 -name '*.js' -pr
   done < <(table_rows "$W/loader/src/faults/docker-ops.tsv")
   [ "$n" -ge 20 ]
   # a row added to the table is a command at once; a placeholder that is not an argument is refused
-  printf 'freeze\tmember\taction\tunpause\tcompose pause {member}\nbroken\tmember\taction\t-\tcompose stop {membr}\n' >>"$W/loader/src/faults/docker-ops.tsv"
+  printf 'freeze\tmember\tmember\taction\tunpause\tcompose pause {member}\nbroken\tmember\tmember\taction\t-\tcompose stop {membr}\n' >>"$W/loader/src/faults/docker-ops.tsv"
   fault_action_argv freeze shard01-b
   [ "${FAULT_ARGV[*]}" = "compose pause shard01-b" ]
   if fault_action_argv broken shard01-b; then echo "a misspelt placeholder was run" >&2; return 1; fi
   [[ $FAULT_WHY == *"{membr} in its command is not one of its arguments"* ]]
+}
+
+@test "a new op with new argument names of known types is one row: checked by type, no bash edited" {
+  # shellcheck source=/dev/null
+  source "$W/run.sh"
+  ENGINE=wiredtiger
+  printf 'cut-off\ttarget,peers,hold\tmember,members,netem-delay\taction\t-\tcompose run netem-{target} cut {peers} {hold}\n' \
+    >>"$W/loader/src/faults/docker-ops.tsv"
+  fault_action_argv cut-off shard01-a shard01-b,shard01-c 2s
+  [ "${FAULT_ARGV[*]}" = "compose run netem-shard01-a cut shard01-b shard01-c 2s" ]
+  # each argument checked by its type: a non-member, a member list with a stranger, a bad delay
+  if fault_action_argv cut-off cfg1 shard01-b 2s; then echo "a non-member target was allowed" >&2; return 1; fi
+  [ "$FAULT_WHY" = "'cfg1' is not a shard member" ]
+  if fault_action_argv cut-off shard01-a shard01-b,cfg1 2s; then echo "a non-member peer was allowed" >&2; return 1; fi
+  [ "$FAULT_WHY" = "'cfg1' is not a shard member" ]
+  if fault_action_argv cut-off shard01-a shard01-b soon; then echo "a bad delay was allowed" >&2; return 1; fi
+  [ "$FAULT_WHY" = "bad netem delay 'soon'" ]
+  # a type bash does not know, or a row whose types do not match its arguments, is refused by name
+  printf 'odd\tlabel\tcolour\taction\t-\tcompose stop {label}\nshort\tmember,hold\tmember\taction\t-\tcompose stop {member}\n' \
+    >>"$W/loader/src/faults/docker-ops.tsv"
+  if fault_action_argv odd red; then echo "an unknown type was allowed" >&2; return 1; fi
+  [[ $FAULT_WHY == *"argument 'label' has type 'colour', which lib/fault-bridge.sh fault_arg_ok does not check"* ]]
+  if fault_action_argv short shard01-a 1s; then echo "a row short of types was run" >&2; return 1; fi
+  [[ $FAULT_WHY == *"gives 2 argument(s) and 1 type(s)"* ]]
 }
 
 # ---- --dry-run plans -----------------------------------------------------------------------------------
