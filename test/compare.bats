@@ -372,7 +372,7 @@ hang_up_after() {
     run bash -c "'$LAB/run.sh' compare experiment1 --uri 'a=$SERVER_URI' --uri 'b=$SERVER_URI' --repeat 1 --docs 300 --metrics-port 0 </dev/null 2>'$err' | head -$n; echo \"exit \${PIPESTATUS[0]}\""
     assert_line "exit 0"
     id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' "$err" <<<"$output" | head -1)
-    [[ -n $id ]] || id=$(ls "$LAB/results/.comparisons" | tail -1)
+    [[ -n $id ]] || id=$(find "$LAB/results/.comparisons" -mindepth 1 -maxdepth 1 -name 'cmp-*' -printf '%f\n' | sort | tail -1)
     [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "head -$n: not both positions recorded: $(cat "$LAB/results/.comparisons/$id/runs.tsv"); stderr: $(cat "$err")"
     while IFS=$'\t' read -r -a line; do
       [[ ${line[2]} == complete && ${line[3]} == 0 && -n ${line[4]:-} && -s $LAB/${line[4]}/summary.json ]] ||

@@ -3,6 +3,9 @@
 # anything starts, the stack brought up when it is not, the loader run in the stack with the
 # secrets as files, --uri on the host without Docker, exit codes passed through.
 
+# Each bats test runs in a subshell: a variable a test exports is that test's alone.
+# shellcheck disable=SC2030,SC2031
+
 load test_helper
 
 setup() {

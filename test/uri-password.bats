@@ -6,6 +6,9 @@
 # The real loader on this host (its own messages are masked too); a refused connection or
 # mongo-java-server (loader/test/support/server.js) as the clusters.
 
+# Each bats test runs in a subshell; the helpers below read the $output of the test that calls them.
+# shellcheck disable=SC2030,SC2031
+
 load test_helper
 
 PW=S3cretPW
