@@ -89,7 +89,7 @@ test('ycsb-a --rate: latency also from the intended start (measurement.interval=
 
 test('ycsb-a bad input: exit 2, one line, nothing run', async () => {
   const cases = [
-    [['--threads', '0'], /--threads: 0 is out of range 1\.\.256/],
+    [['--threads', '0'], /--threads: 0 is out of range 1\.\.1000/],
     [['--threads', '1,,2'], /--threads: '1,,2' is not a list/],
     [['--records', '3', '--threads', '1,4'], /--records 3 is below the largest --threads step \(4\)/],
     [['--records', '0'], /--records: 0 is out of range/],
