@@ -20,10 +20,13 @@ const MEMBER = 'engine="$engine", instance=~"$member"';
 // The config servers run WiredTiger on every engine (compose/cluster.yml: --configsvr with the
 // default engine), so a WiredTiger panel over every member fills with cfg1-3 on an engine whose
 // shard members have no WiredTiger, and its "not collected" note never shows. Engine panels read
-// the shard members or the config servers, never both; the names come from compose/topology.tsv
-// (instance = the Compose service, compose/monitoring/prometheus.yml).
+// the shard members or the config servers, never both. instance is the Compose service on Compose
+// (compose/topology.tsv, compose/monitoring/prometheus.yml) and the pod's name on Kubernetes
+// (k8s/monitoring.sh): the operator names a set's pods CLUSTER-SET-N, the shard's set rs0 and the
+// config servers' cfg (k8s/manifests.sh K8S_CLUSTER, K8S_SHARD_RS).
 const { members } = require('../../common/tables');
-const instancesOf = (role) => members({ role }).map((m) => m.service).join('|');
+const K8S_POD_SET = { shard: 'rs0', config: 'cfg' };
+const instancesOf = (role) => [...members({ role }).map((m) => m.service), `lab-${K8S_POD_SET[role]}-.+`].join('|');
 const SHARD_MEMBER = `${MEMBER}, instance=~"${instancesOf('shard')}"`;
 const CONFIG_SERVER = `${MEMBER}, instance=~"${instancesOf('config')}"`;
 const ENGINE = 'engine="$engine"';

@@ -64,8 +64,8 @@ test('WiredTiger panels read the shard members or the config servers, never both
     }
   }
   assert.ok(shard >= 5 && config >= 2, `${shard} shard panels, ${config} config-server panels`);
-  assert.match(SHARD_MEMBER, /instance=~"shard01-a\|shard01-b\|shard01-c"/);
-  assert.match(CONFIG_SERVER, /instance=~"cfg1\|cfg2\|cfg3"/);
+  assert.match(SHARD_MEMBER, /instance=~"shard01-a\|shard01-b\|shard01-c\|lab-rs0-\.\+"/);
+  assert.match(CONFIG_SERVER, /instance=~"cfg1\|cfg2\|cfg3\|lab-cfg-\.\+"/);
 });
 
 // 4.0's and 3.6's WiredTiger report the checkpoint flag under wiredTiger.transaction, and before

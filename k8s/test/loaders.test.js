@@ -156,7 +156,7 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
     // own, one distribution per pod, so that an average of the pods' percentiles, or any one
     // pod's, is far from the percentile of all values together. The report must give the
     // percentiles of the raw values, within HdrHistogram's 3 significant digits (0.1 %).
-    const lhist = require(path.join(REPO, 'loader', 'src', 'hist.js'));
+    const lhist = require(path.join(REPO, 'loader', 'src', 'results', 'hist.js'));
     let seed = 12345;
     const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
     const shapes = [[900, 100, 300], [90, 5000, 15000], [10, 40000, 90000]]; // count, min us, max us

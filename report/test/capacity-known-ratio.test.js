@@ -9,7 +9,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { CapacitySearch, judgeStep, parseSla } = require(path.join(__dirname, '..', '..', 'loader', 'src', 'sla'));
+const { CapacitySearch, judgeStep, parseSla } = require(path.join(__dirname, '..', '..', 'loader', 'src', 'experiment', 'sla'));
 const { capacityReport } = require('../src/capacity');
 const { applyCapacityLimits } = require('../src/capacity-limits');
 const { rng, normal } = require('./support/seeded');
