@@ -141,11 +141,6 @@ block_writes_before() {
   return 0
 }
 
-# block_writes_json TEXT: TEXT as a JSON string.
-block_writes_json() {
-  local s=${1//\\/\\\\}
-  printf '"%s"' "${s//\"/\\\"}"
-}
 
 # block_writes_join ITEM...: the items joined by ", ".
 block_writes_join() {
@@ -193,17 +188,17 @@ block_writes_after() {
         why+=("$svc: its counter went back ($b0 to $b1 bytes): the container restarted during the run")
       else
         version=$v1
-        bytes+=("$(block_writes_json "$svc"): $((b1 - b0))")
-        devices+=("$(block_writes_json "$svc"): $(block_writes_json "$dev")")
+        bytes+=("$(summary_json_string "$svc"): $((b1 - b0))")
+        devices+=("$(summary_json_string "$svc"): $(summary_json_string "$dev")")
         if ((b1 - b0 > most)); then most=$((b1 - b0)); most_svc=$svc; fi
         continue
       fi
     fi
-    absent+=("$(block_writes_json "$svc"): $(block_writes_json "${why[-1]#"$svc: "}")")
+    absent+=("$(summary_json_string "$svc"): $(summary_json_string "${why[-1]#"$svc: "}")")
   done < <(topology_services shard)
   while IFS= read -r dir; do
     [[ -n $dir ]] || continue
-    runs+=("$(block_writes_json "$dir")")
+    runs+=("$(summary_json_string "$dir")")
     d=$(awk '/^  "documents_written": [0-9]+,$/ { gsub(/[^0-9]/, ""); print; exit }' "$LAB_ROOT/$dir/summary.json" 2>/dev/null)
     if [[ -n $d ]]; then docs=$((docs + d)); else no_docs=$dir; fi
   done <<<"$EXPERIMENT_RESULTS"
@@ -213,22 +208,22 @@ block_writes_after() {
       per_note='"no member'"'"'s writes were counted (absent says why)"'
     elif [[ -n $no_docs ]]; then
       docs_json=null
-      per_note=$(block_writes_json "$no_docs records no documents_written (its loader did not finish): the invocation's documents are not known")
+      per_note=$(summary_json_string "$no_docs records no documents_written (its loader did not finish): the invocation's documents are not known")
     elif ((docs > 0)); then
       per=$(awk -v b="$most" -v d="$docs" 'BEGIN { printf "%.1f", b / d }')
     else
       per_note='"the runs wrote no document"'
     fi
-    [[ $version != 1 ]] || caveat=$(block_writes_json "$BLOCK_WRITES_V1_CAVEAT")
+    [[ $version != 1 ]] || caveat=$(summary_json_string "$BLOCK_WRITES_V1_CAVEAT")
     obj="{\"cgroup_version\": $version, \"bytes\": {$(block_writes_join ${bytes[@]+"${bytes[@]}"})}, \"absent\": {$(block_writes_join ${absent[@]+"${absent[@]}"})}"
     obj+=", \"devices\": {$(block_writes_join ${devices[@]+"${devices[@]}"})}"
     obj+=", \"runs\": [$(block_writes_join "${runs[@]}")], \"documents_written\": $docs_json, \"bytes_per_doc\": $per"
-    obj+=", \"bytes_per_doc_note\": $per_note, \"per_doc_of\": $([[ -n $most_svc ]] && block_writes_json "$most_svc" || echo null), \"caveat\": $caveat}"
+    obj+=", \"bytes_per_doc_note\": $per_note, \"per_doc_of\": $([[ -n $most_svc ]] && summary_json_string "$most_svc" || echo null), \"caveat\": $caveat}"
     note="measured by ./run.sh: each shard member's own cgroup (v$version) read inside it before the loader started and after it ended, bytes written to the disk holding its data directory (devices), that disk alone; bytes_per_doc is the largest member's over every document the invocation's runs wrote"
   else
     note="not measured: no shard member's block I/O was read on both sides of the run ($(block_writes_join "${why[@]}"))"
   fi
-  note=$(block_writes_json "$note")
+  note=$(summary_json_string "$note")
   # into each run's summary.json, by the loader (lib/summary-merge.sh)
   summary_measured block_writes "$obj" block_writes_note "$note"
   if [[ -z $version ]]; then
