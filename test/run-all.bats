@@ -151,3 +151,27 @@ SUITE
   [ "$status" -ne 0 ]
   [ "${lines[-1]}" = "2 passed, 1 failed, 0 skipped" ] || { echo "$output"; false; }
 }
+
+@test "lanes: the Docker suite has a lane of its own beside the loader's and the rest; no suite sees the quiet lock's descriptor" {
+  local d=$BATS_TEST_TMPDIR/marks
+  mkdir -p "$d"
+  # each of the three waits up to 10 s for the other two to have started
+  local name
+  for name in 10-a 40-loader 80-docker; do
+    cat >"$W/test/suites/$name.sh" <<SUITE
+# shellcheck shell=bash
+s_${name//-/_}() {
+  touch "$d/$name.started"
+  for _ in \$(seq 100); do (( \$(ls "$d" | grep -c started) == 3 )) && break; sleep 0.1; done
+  (( \$(ls "$d" | grep -c started) == 3 )) && echo "ok 1 $name beside both" || echo "not ok 1 $name beside both"
+  # a suite's own processes: a flock -u there would free the lane's lock for every lane
+  bash -c '[[ -z \${LAB_QUIET_FD:-} ]]' && echo "ok 2 $name: no descriptor" || echo "not ok 2 $name: LAB_QUIET_FD seen"
+}
+run_suite $name s_${name//-/_}
+SUITE
+  done
+  # the variable inherited from an outer run (this suite itself runs under the lanes) is dropped
+  LAB_QUIET_FD=9 run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[-1]}" = "6 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
+}

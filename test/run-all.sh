@@ -6,9 +6,9 @@
 # never a silent skip. A skipped test (bats "ok N name # skip REASON", node:test t.skip(REASON):
 # a premise of the test, measured and not met here) is counted as skipped, never as passed, and
 # its reason is printed.
-# The suites run in two lanes side by side (LAB_TEST_LANES=1: one after another, in file order):
-# the loader's and FerretDB's beside the rest, the Node batches waiting on servers and timers more
-# than they compute. Each suite's lines are printed when both lanes are done, in file order; its
+# The suites run in three lanes side by side (LAB_TEST_LANES=1: one after another, in file order):
+# the Docker suite, the loader's and FerretDB's, and the rest: each waits on servers, containers
+# and timers more than it computes. Each suite's lines are printed when both lanes are done, in file order; its
 # log stays in the run's log folder. Files that need a quiet host ("// runs alone:",
 # test/lib/tools.sh node_tests) still run by themselves: they hold the run's quiet lock alone.
 set -uo pipefail
@@ -94,17 +94,23 @@ if [[ -n ${MONGODB_URI:-} ]]; then
   echo "MONGODB_URI set (${MONGODB_URI##*@}): tests that use testServer() run against it; those that depend on a deviation of the test server (loader/test/support/server-lines.js DEVIATIONS) are skipped, naming it"
 fi
 
-# Suites beside the others (their own lane, in this order), and suites moved to the end of the
-# main lane: their alone files then wait for the other lane's work only once, at the end.
+# The lanes, side by side: the Docker suite alone (its waits are on containers: elections, health
+# checks, a member's restart), the loader's and FerretDB's Node batches (waiting on servers and
+# timers more than they compute), and the rest in file order with the report's suite last: its
+# alone files then wait for the other lanes' work only once, at the end.
+DOCKER_LANE=(80-docker)
 SIDE_LANE=(45-ferretdb 40-loader)
 LATE=(60-report)
+
+# A lane's quiet lock is its own shell's: a nested run-all (test/run-all.bats) or a suite's own
+# process must never see the descriptor, or its `flock -u` releases the lane's lock for everyone.
+unset LAB_QUIET_FD
 
 # run_lane SUITE_FILE...: each suite in turn, its lines into LOG_DIR/<suite file>.out and its counts
 # into LOG_DIR/<suite file>.counts, holding the quiet lock shared (node_tests takes it whole).
 run_lane() {
   local s base
   exec {LAB_QUIET_FD}>>"$LOG_DIR/quiet.lock"
-  export LAB_QUIET_FD
   flock -s "$LAB_QUIET_FD"
   for s in "$@"; do
     base=$(basename "$s" .sh)
@@ -122,29 +128,42 @@ in_list() {
   printf '%s\n' "$@" | grep -qxF -- "$x"
 }
 
+# lane_files NAME...: the suite files of those names that exist, in the order given.
+lane_files() {
+  local name
+  for name in "$@"; do
+    [[ ! -f $LAB_ROOT/test/suites/$name.sh ]] || echo "$LAB_ROOT/test/suites/$name.sh"
+  done
+}
+
 suites=()
 while IFS= read -r s; do suites+=("$s"); done < <(ls "$LAB_ROOT"/test/suites/*.sh)
+mapfile -t docker_lane < <(lane_files "${DOCKER_LANE[@]}")
+mapfile -t side_lane < <(lane_files "${SIDE_LANE[@]}")
 main_lane=()
 late=()
-side_lane=()
-for name in "${SIDE_LANE[@]}"; do
-  [[ ! -f $LAB_ROOT/test/suites/$name.sh ]] || side_lane+=("$LAB_ROOT/test/suites/$name.sh")
-done
 for s in "${suites[@]}"; do
   base=$(basename "$s" .sh)
-  if in_list "$base" "${SIDE_LANE[@]}"; then continue; fi
+  if in_list "$base" "${SIDE_LANE[@]}" "${DOCKER_LANE[@]}"; then continue; fi
   if in_list "$base" "${LATE[@]}"; then late+=("$s"); else main_lane+=("$s"); fi
 done
 main_lane+=("${late[@]}")
 # Lanes are subshells: their counts come back through the files only.
-if [[ ${LAB_TEST_LANES:-2} == 1 ]]; then
+if [[ ${LAB_TEST_LANES:-3} == 1 ]]; then
   (run_lane "${suites[@]}")
 else
-  echo "suites in two lanes side by side: ${side_lane[*]##*/} beside the rest; logs: $LOG_DIR"
-  (run_lane "${main_lane[@]}") &
-  main_pid=$!
-  ((${#side_lane[@]} == 0)) || (run_lane "${side_lane[@]}")
-  wait "$main_pid"
+  lane_pids=()
+  if ((${#docker_lane[@]})); then
+    (run_lane "${docker_lane[@]}") &
+    lane_pids+=($!)
+  fi
+  if ((${#side_lane[@]})); then
+    (run_lane "${side_lane[@]}") &
+    lane_pids+=($!)
+  fi
+  echo "suites in lanes side by side: ${docker_lane[*]##*/} | ${side_lane[*]##*/} | the rest; logs: $LOG_DIR"
+  (run_lane "${main_lane[@]}")
+  wait "${lane_pids[@]}"
 fi
 for s in "${suites[@]}"; do
   base=$(basename "$s" .sh)
