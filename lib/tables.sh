@@ -10,14 +10,43 @@ table_rows() { grep -v '^#' "$1" | tail -n +2; }
 engine_names() { table_rows "$LAB_ROOT/compose/engines.tsv" | cut -f1; }
 profile_names() { table_rows "$LAB_ROOT/compose/profiles.tsv" | cut -f1; }
 
-# table_field FILE KEY COLUMN_NAME: one cell, by row key (first column) and column header.
+# table_field FILE KEY COLUMN_NAME: one cell, by row key (first column) and column header; exit 1
+# for no such row or column. From TABLE_CELL, the file read once per process: a
+# dry run of a comparison looked up the same cells hundreds of times, an awk each (about 470
+# processes for one `compare --dry-run`). The three tables are read when this file is sourced,
+# so that a lookup inside $(...) finds them read (a subshell's own reads are lost with it).
+declare -gA TABLE_CELL=() TABLE_READ=()
 table_field() {
   local file=$1 key=$2 col=$3
-  awk -F'\t' -v key="$key" -v col="$col" '
-    /^#/ { next }
-    !hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
-    $1 == key { if (!(col in idx)) exit 3; print $(idx[col]); found = 1; exit }
-    END { if (!found) exit 1 }' "$file"
+  [[ -n ${TABLE_READ[$file]:-} ]] || table_read "$file" || return 1
+  [[ -n ${TABLE_CELL["$file"$'\t'"$key"$'\t'"$col"]+x} ]] && { printf '%s\n' "${TABLE_CELL["$file"$'\t'"$key"$'\t'"$col"]}"; return 0; }
+  return 1
+}
+
+# table_read FILE: every cell of FILE into TABLE_CELL[FILE<TAB>KEY<TAB>COLUMN] (the first row of a
+# key wins; a short row's missing cells are empty), and TABLE_CELL[FILE<TAB>KEY] for the row.
+# Cells are split on every tab by hand: `read -a` with IFS=tab folds empty cells away (a tab is
+# IFS white space).
+table_read() {
+  local file=$1 line hdr=() cells i
+  [[ -r $file ]] || return 1
+  TABLE_READ[$file]=1
+  while IFS= read -r line || [[ -n $line ]]; do
+    [[ $line == '#'* ]] && continue
+    cells=()
+    while [[ $line == *$'\t'* ]]; do
+      cells+=("${line%%$'\t'*}")
+      line=${line#*$'\t'}
+    done
+    cells+=("$line")
+    if ((${#hdr[@]} == 0)); then
+      hdr=("${cells[@]}")
+      continue
+    fi
+    [[ -z ${TABLE_CELL["$file"$'\t'"${cells[0]}"]+x} ]] || continue
+    TABLE_CELL["$file"$'\t'"${cells[0]}"]=1
+    for i in "${!hdr[@]}"; do TABLE_CELL["$file"$'\t'"${cells[0]}"$'\t'"${hdr[i]}"]=${cells[i]:-}; done
+  done <"$file"
 }
 
 engine_field() { table_field "$LAB_ROOT/compose/engines.tsv" "$1" "$2"; }
@@ -32,6 +61,11 @@ engine_has_fault_method() { engine_field "$1" fault_methods | tr ',' '\n' | grep
 # The topology (compose/topology.tsv): one row per mongod/mongos service.
 TOPOLOGY_TSV=compose/topology.tsv
 topology_field() { table_field "$LAB_ROOT/$TOPOLOGY_TSV" "$1" "$2"; }
+
+if [[ -n ${LAB_ROOT:-} ]]; then
+  for _table in engines.tsv profiles.tsv topology.tsv; do table_read "$LAB_ROOT/compose/$_table" || true; done
+  unset _table
+fi
 
 # topology_services [ROLE]: service names in table order, of one role (config|shard|router) or all.
 topology_services() {
