@@ -155,7 +155,7 @@ block_writes_join() {
 # container restarted) or whose data disk the kernel did not count is absent with the reason; no
 # member read at all: block_writes stays null and block_writes_note says why.
 block_writes_after() {
-  local svc before version="" v0 b0 v1 b1 most=-1 most_svc="" dir d docs=0 no_docs="" dev
+  local svc before version="" v0 b0 v1 b1 most=-1 most_svc="" dir d docs=0 no_docs="" dev i
   local bytes=() absent=() runs=() why=() devices=()
   [[ -n $EXPERIMENT_RESULTS ]] || return 0
   while IFS= read -r svc; do
@@ -196,12 +196,16 @@ block_writes_after() {
     fi
     absent+=("$(summary_json_string "$svc"): $(summary_json_string "${why[-1]#"$svc: "}")")
   done < <(topology_services shard)
-  while IFS= read -r dir; do
-    [[ -n $dir ]] || continue
+  local -a dirs=() facts=()
+  while IFS= read -r dir; do [[ -z $dir ]] || dirs+=("$dir"); done <<<"$EXPERIMENT_RESULTS"
+  # each run's documents as the loader reads its summary (lib/summary-merge.sh summary_facts)
+  ((${#dirs[@]} == 0)) || mapfile -t facts < <(summary_facts "${dirs[@]}" 2>/dev/null)
+  for i in "${!dirs[@]}"; do
+    dir=${dirs[i]}
     runs+=("$(summary_json_string "$dir")")
-    d=$(awk '/^  "documents_written": [0-9]+,$/ { gsub(/[^0-9]/, ""); print; exit }' "$LAB_ROOT/$dir/summary.json" 2>/dev/null)
-    if [[ -n $d ]]; then docs=$((docs + d)); else no_docs=$dir; fi
-  done <<<"$EXPERIMENT_RESULTS"
+    d=$(summary_fact "${facts[i]:-}" documents_written)
+    if [[ $d =~ ^[0-9]+$ ]]; then docs=$((docs + d)); else no_docs=$dir; fi
+  done
   local obj=null note per=null per_note=null caveat=null docs_json=$docs
   if [[ -n $version ]]; then
     if ((${#bytes[@]} == 0)); then

@@ -459,9 +459,9 @@ compare_unlock() {
 COMPARE_OVERLAP_REASON="another loader ran against the same server and collection during this run"
 COMPARE_OVERLAP_REASON+=" (summary.json concurrent_runs): not a sample of the engine alone; compare --resume runs it again"
 compare_overlapped() {
-  local file=$1/summary.json
-  [[ $file == /* ]] || file=$LAB_ROOT/$file
-  [[ -f $file ]] && grep -q '^  "concurrent_runs": \[$' "$file" || return 1
+  local n
+  n=$(summary_fact "$(summary_facts "$1" 2>/dev/null)" concurrent_runs)
+  [[ $n =~ ^[0-9]+$ ]] && ((n > 0)) || return 1
   summary_mark_incomplete "$COMPARE_OVERLAP_REASON" 1 "$1"
 }
 

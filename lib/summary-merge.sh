@@ -75,3 +75,28 @@ summary_merge_into() {
   warn "what ./run.sh measured was not merged into summary.json (exit $rc): $(grep -m1 '^error: ' <<<"$out" | cut -c8-)"
   return 1
 }
+
+# summary_facts DIR...: for each DIR (relative to LAB_ROOT, or absolute), in order, the line the
+# loader prints of its summary.json: "documents_written=N concurrent_runs=N" ("-" where the
+# summary or the field is absent; lab-loader summary-facts, loader/src/results/summary-facts.js).
+# On this host when it has the loader, else in the loader's image. bash reads no summary itself.
+summary_facts() {
+  local d
+  local -a host_dirs=() image_dirs=()
+  for d in "$@"; do
+    if [[ $d == /* ]]; then host_dirs+=("$d"); image_dirs+=("$d"); else host_dirs+=("$LAB_ROOT/$d"); image_dirs+=("/lab/$d"); fi
+  done
+  if loader_on_host; then
+    node "$LAB_ROOT/loader/bin/lab-loader.js" summary-facts "${host_dirs[@]}"
+  else
+    compose --profile loader run --rm --no-deps -T --entrypoint node loader \
+      /lab/loader/bin/lab-loader.js summary-facts "${image_dirs[@]}"
+  fi
+}
+
+# summary_fact LINE KEY: KEY's value in one summary_facts LINE ("-" when absent).
+summary_fact() {
+  local word
+  for word in $1; do [[ $word != "$2="* ]] || { printf '%s\n' "${word#*=}"; return 0; }; done
+  echo -
+}

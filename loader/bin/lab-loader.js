@@ -36,6 +36,10 @@ async function main(argv) {
       require('../src/results/merge-summary').mergeCommand(opts.dirs, require('node:fs').readFileSync(0, 'utf8'));
       return 0;
     }
+    if (opts.command === 'summary-facts') {
+      require('../src/results/summary-facts').factsCommand(opts.dirs, process.stdout);
+      return 0;
+    }
     if (opts.command === 'list') return require('../src/cli/catalog').print(opts.experimentsDir, process.stdout);
     // flags [NAME]: ./run.sh help's experiment flags (or NAME --help's), defaults from the files
     if (opts.command === 'flags') {

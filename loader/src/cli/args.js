@@ -27,6 +27,7 @@ const usage = (dir) => `Usage: lab-loader [check|estimate] <NAME|FILE.yaml> [fla
        lab-loader list [--experiments-dir DIR]
        lab-loader flags [NAME] [--experiments-dir DIR]
        lab-loader merge-summary DIR... < MEASURED.json
+       lab-loader summary-facts DIR...
 
 NAME is any experiments/NAME.yaml (experiment1, experiment2, experiment3, ...). "check" parses
 and validates NAME and the flags exactly as a run would, connects to nothing, and exits 0 or 2;
@@ -34,7 +35,8 @@ and validates NAME and the flags exactly as a run would, connects to nothing, an
 unknown when they end by their work).
 "list" prints each experiment's name and description (its first comment line); "flags" the
 experiment flags as ./run.sh help lists them (NAME: as ./run.sh NAME --help does);
-"merge-summary" what ./run.sh measured around a run (JSON on stdin) into each folder's summary.json.
+"merge-summary" what ./run.sh measured around a run (JSON on stdin) into each folder's summary.json;
+"summary-facts" one line per folder of what ./run.sh reads from its summary.json.
 
 Runs one experiment of seeds/004 against a MongoDB deployment and writes
 results/<experiment>/<engine>/<UTC time>/ (summary.json, timeline.ndjson, the experiment file).
@@ -193,10 +195,11 @@ function parse(argv) {
   // Subcommands: check (validate only; prints the experiment's facts and stack hooks for
   // ./run.sh), list, flags [NAME] (./run.sh help's experiment flags, or NAME --help's), estimate (a
   // run's measured time, for ./run.sh compare's plan); anything else names the experiment to run.
-  const command = ['check', 'list', 'flags', 'estimate', 'merge-summary'].includes(positionals[0]) ? positionals.shift() : 'run';
-  // merge-summary DIR...: ./run.sh's measurements into those folders' summaries (src/results/merge-summary.js)
-  if (command === 'merge-summary') {
-    if (!positionals.length) throw new UsageError('merge-summary needs the results folders to merge into');
+  const command = ['check', 'list', 'flags', 'estimate', 'merge-summary', 'summary-facts'].includes(positionals[0]) ? positionals.shift() : 'run';
+  // merge-summary DIR...: ./run.sh's measurements into those folders' summaries (src/results/merge-summary.js);
+  // summary-facts DIR...: what ./run.sh reads of them (src/results/summary-facts.js)
+  if (command === 'merge-summary' || command === 'summary-facts') {
+    if (!positionals.length) throw new UsageError(`${command} needs the results folders to ${command === 'merge-summary' ? 'merge into' : 'read'}`);
     return { command, dirs: positionals };
   }
   if (command === 'list' || (command === 'flags' && positionals.length !== 1)) {
