@@ -110,8 +110,8 @@ test('loader/src is in rooms, and each room requires only itself and the rooms b
 
 // The run's two carved rooms, the step loop and the server session, are given a context of what
 // they use (the run's log, stop, ...), not the Run: neither requires the run that uses them (nor
-// the other), and runner.js hands neither of them `this` whole. A first cut that moved the methods
-// as they stood reached back into runner.js, a circle through the run.
+// the other), and runner.js hands neither of them `this` whole: the methods moved as they stood
+// (this.stop, this.log, ... of the Run) would reach back into runner.js, a circle through the run.
 test('the step loop and the server session take a context, not the Run', () => {
   const RUN = path.join(SRC, 'run');
   const carved = ['step-loop.js', 'server-session.js'].map((f) => path.join(RUN, f));

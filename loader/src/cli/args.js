@@ -141,7 +141,7 @@ function checkCredentials(v, uriOptions) {
   }
 }
 
-// --stall-timeout: the runner checks it every 25 ms (runner.js, STALL_CHECK_MS), so it stops within
+// --stall-timeout: the runner checks it every 25 ms (run/step-loop.js, STALL_CHECK_MS), so it stops within
 // 100 ms of the deadline; a shorter timeout would be below that resolution.
 const MIN_STALL_TIMEOUT_MS = 100;
 function parseStallTimeout(text) {
