@@ -25,8 +25,8 @@ const TARGET = {
   // 3,291 lines today: 2,049 in tests, 737 in loader/, 350 in report/, 96 in dashboards/, 42 in
   // common/, 11 in k8s/, 6 in compose/.
   'max-len': ['error', { code: 120 }],
-  // 14 functions today: loader/src runner.js, args.js, config.js, connect.js, faults/runner.js,
-  // faults/watch.js, kinds/gridfs.js; tests and bench the rest.
+  // 9 functions today: report/src/claims.js; tests, test/docker/standin and loader/bench the rest.
+  // On for loader/src already (below), which meets it.
   'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
 };
 
@@ -65,6 +65,9 @@ module.exports = [
     },
     rules: { 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
+  // loader/src meets TARGET's function length: kept so (a long function there was where its file's
+  // circles and hidden state grew).
+  { files: ['loader/src/**/*.js'], rules: { 'max-lines-per-function': TARGET['max-lines-per-function'] } },
   ...(process.env.LAB_ESLINT_TARGET ? [{ files: ['**/*.js'], rules: { ...NOT_YET, ...TARGET } }] : []),
   // lab.js declares what the other scripts use.
   { files: ['compose/init/lab.js'], rules: { 'no-unused-vars': 'off', 'no-redeclare': 'off' } },

@@ -107,3 +107,23 @@ test('loader/src is in rooms, and each room requires only itself and the rooms b
     .map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`));
   assert.deepEqual(back, [], 'requires into a room above');
 });
+
+// The run's two carved rooms, the step loop and the server session, are given a context of what
+// they use (the run's log, stop, ...), not the Run: neither requires the run that uses them (nor
+// the other), and runner.js hands neither of them `this` whole: the methods moved as they stood
+// (this.stop, this.log, ... of the Run) would reach back into runner.js, a circle through the run.
+test('the step loop and the server session take a context, not the Run', () => {
+  const RUN = path.join(SRC, 'run');
+  const carved = ['step-loop.js', 'server-session.js'].map((f) => path.join(RUN, f));
+  const g = graph();
+  const users = [...g].filter(([, deps]) => deps.some((d) => carved.includes(d))).map(([f]) => path.relative(SRC, f));
+  assert.deepEqual(users, ['run/runner.js'], 'who requires the carved rooms');
+  const up = ['runner.js', 'repeat.js'].map((f) => path.join(RUN, f));
+  const back = carved.flatMap((f) => g.get(f).filter((d) => up.includes(d) || carved.includes(d))
+    .map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`));
+  assert.deepEqual(back, [], 'requires back into the run');
+  const runner = fs.readFileSync(path.join(RUN, 'runner.js'), 'utf8');
+  assert.deepEqual(runner.match(/new (?:StepLoop|ServerSession)\(\s*this\s*[,)]/g), null, 'a carved room given the Run');
+  assert.match(runner, /new StepLoop\(\{/);
+  assert.match(runner, /new ServerSession\(\{/);
+});

@@ -143,7 +143,7 @@ function checkCredentials(v, uriOptions) {
   }
 }
 
-// --stall-timeout: the runner checks it every 25 ms (runner.js, STALL_CHECK_MS), so it stops within
+// --stall-timeout: the runner checks it every 25 ms (run/step-loop.js, STALL_CHECK_MS), so it stops within
 // 100 ms of the deadline; a shorter timeout would be below that resolution.
 const MIN_STALL_TIMEOUT_MS = 100;
 function parseStallTimeout(text) {
@@ -175,6 +175,24 @@ function withNegatives(argv) {
 function parseOnOff(flag, text) {
   if (text === 'on' || text === 'off') return text === 'on';
   throw new UsageError(`${flag}: '${text}' is not on or off`);
+}
+
+function label(flag, x) {
+  if (x !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (letters, digits, . _ -)`);
+  return x;
+}
+
+// checkTogether(opts) -> opts: what no flag's own parser can see (one flag against another, an address, a URL).
+function checkTogether(opts) {
+  // A comparison's position is one run's place in its order: several repetitions would share it.
+  if (opts.comparison && opts.repeat > 1) throw new UsageError(`--comparison names one run of a comparison: it goes with --repeat 1 (got --repeat ${opts.repeat}; ./run.sh compare --repeat N makes N positions per side)`);
+  if (!/^[0-9A-Za-z.:-]+$/.test(opts.metricsHost)) {
+    throw new UsageError(`--metrics-host: '${opts.metricsHost}' is not an address`);
+  }
+  if (opts.grafanaUrl !== undefined && !/^https?:\/\//.test(opts.grafanaUrl)) {
+    throw new UsageError(`--grafana-url: '${opts.grafanaUrl}' is not an http(s) URL`);
+  }
+  return opts;
 }
 
 function parse(argv) {
@@ -217,10 +235,6 @@ function parse(argv) {
     throw new UsageError(`'${experiment}' is not an experiment name (letters, digits, . _ -) or a .yaml file`);
   }
   checkCredentials(v, parseUri('--uri', v.uri));
-  const label = (flag, x) => {
-    if (x !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (letters, digits, . _ -)`);
-    return x;
-  };
   label('--engine', v.engine);
   // A run filed under results/<experiment>/report/ or latest/ would vanish from every report.
   if (RESERVED_NAMES.includes(v.engine)) throw new UsageError(`--engine: '${v.engine}' is a name the results folders keep for themselves (${RESERVED_NAMES.join(', ')}): choose another label`);
@@ -267,15 +281,7 @@ function parse(argv) {
     // The kind flags given, as text (config.js parses them with the kind's own parser).
     kindArgs: Object.fromEntries(KIND_FLAGS.filter((f) => v[f.slice(2)] !== undefined).map((f) => [f, v[f.slice(2)]])),
   };
-  // A comparison's position is one run's place in its order: several repetitions would share it.
-  if (opts.comparison && opts.repeat > 1) throw new UsageError(`--comparison names one run of a comparison: it goes with --repeat 1 (got --repeat ${opts.repeat}; ./run.sh compare --repeat N makes N positions per side)`);
-  if (!/^[0-9A-Za-z.:-]+$/.test(opts.metricsHost)) {
-    throw new UsageError(`--metrics-host: '${opts.metricsHost}' is not an address`);
-  }
-  if (opts.grafanaUrl !== undefined && !/^https?:\/\//.test(opts.grafanaUrl)) {
-    throw new UsageError(`--grafana-url: '${opts.grafanaUrl}' is not an http(s) URL`);
-  }
-  return opts;
+  return checkTogether(opts);
 }
 
 module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage, COMMON_OPTIONS };

@@ -26,8 +26,8 @@ function fail(file, msg) {
   throw new UsageError(`${file}: ${msg}`);
 }
 
-// load(opts) -> { file, text, config }. Throws UsageError on a missing or malformed file.
-function load(opts) {
+// readFile(opts) -> { file, text, doc }: the experiment file, read and parsed as YAML.
+function readFile(opts) {
   const file = experimentPath(opts.experiment, opts.experimentsDir);
   let text;
   try {
@@ -45,6 +45,12 @@ function load(opts) {
     fail(file, `not valid YAML: ${e.message}`);
   }
   if (!doc || typeof doc !== 'object') fail(file, 'empty or not a mapping');
+  return { file, text, doc };
+}
+
+// load(opts) -> { file, text, config }. Throws UsageError on a missing or malformed file.
+function load(opts) {
+  const { file, text, doc } = readFile(opts);
   const w = doc.workload || {};
   const pre = doc.preload || {};
   const d = doc.document || {};

@@ -2,7 +2,7 @@
 // The steps a run measures, one at a time: next(last) -> { name, clients, params, rate } or null
 // when there is no more. A sweep (the kind's plan: a client sweep, or a matrix of cases) is a
 // fixed list; with --sla the plan is a capacity search (src/experiment/sla.js), whose next step's offered
-// rate depends on how the last one did. The runner asks after every step (runner.js runSteps).
+// rate depends on how the last one did. The runner asks after every step (run/step-loop.js run).
 const { planOf } = require('../kinds');
 const { CapacitySearch, judgeStep, capacityOf, MAX_STEPS } = require('./sla');
 

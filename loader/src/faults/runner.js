@@ -62,30 +62,19 @@ async function within(promise, ms) {
 
 const secs = (ms) => `${ms / 1000} s`;
 
-// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, relayed, bounds})
-//   env: {engine: <engines.tsv row>, shard: {name, hosts}}; makeContext(ctx) adds the cluster
-//   handles (Members, mongos) a scenario uses; signals: the process to listen on (tests pass an
-//   EventEmitter); relayed: the signals bash relays ('signal' events: the DockerPeer); bounds:
-//   BOUNDS overridden (tests).
-// ctx also carries, for the scenarios and load.js: bounds; waitFor(what, promise) (the promise,
-// named while it is pending: a forced exit lists it as left; every docker request is one);
-// abandon(what, left, {healFailed}) (one line `what; left: left`, recorded as left and, unless
-// healFailed is false, as the heal's error).
-async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
-  const controller = new AbortController();
-  const limits = { ...BOUNDS, ...bounds };
-  let run = null;
-  const pending = new Map();
+// scenarioContext(...) -> { ctx, kept }: the ctx a scenario's parts get (see runScenario), and
+// what runScenario reads back of it: kept.pending (the waits not answered yet, by name),
+// kept.left and kept.abandoned (abandon's). ctx.run is the run's folder once it is opened.
+async function scenarioContext({ params, env, docker, say, controller, limits, makeContext }) {
+  const kept = { pending: new Map(), left: [], abandoned: null };
   let nextWait = 0;
   const waitFor = (what, promise) => {
     const k = nextWait++;
-    pending.set(k, what);
-    const done = () => pending.delete(k);
+    kept.pending.set(k, what);
+    const done = () => kept.pending.delete(k);
     promise.then(done, done);
     return promise;
   };
-  const left = [];
-  let abandoned = null;
   const ctx = {
     params, env, say, signal: controller.signal, state: {}, bounds: limits, waitFor,
     docker: { ask: (op, args = {}, opts) => waitFor(`docker ${[op, ...Object.values(args)].join(' ')} (asked of bash, not answered)`, docker.ask(op, args, opts)) },
@@ -93,13 +82,86 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
     // a host too busy to answer it in time): recorded as left, the run complete, its verdict kept
     abandon: (what, l, { healFailed = true } = {}) => {
       say(`${what}; left: ${l}`);
-      left.push(l);
-      if (healFailed) abandoned = abandoned || what.replace(/^heal: /, '');
+      kept.left.push(l);
+      if (healFailed) kept.abandoned = kept.abandoned || what.replace(/^heal: /, '');
     },
-    timeline: (row) => run.timeline(row),
-    step: (name, obj) => writeStep(run, name, obj),
+    timeline: (row) => ctx.run.timeline(row),
+    step: (name, obj) => writeStep(ctx.run, name, obj),
     ...(await makeContext({ params, env, signal: controller.signal, say })),
   };
+  return { ctx, kept };
+}
+
+// listenSignals({signals, relayed, say, controller}) -> heard: { signalled, forced, forcedSignal, off() }:
+// signalled, the first signal's name (the scenario is aborted); forced, a second one's
+// (forcedSignal resolves with { forced }).
+function listenSignals({ signals, relayed, say, controller }) {
+  const heard = { signalled: null, forced: null };
+  // A first signal aborts the scenario and heals; a second one (the heal seems stuck to whoever
+  // sends it) ends the run at once: the summary names what was still pending, the process exits.
+  // One signal can arrive twice, by two paths: sent to run.sh's whole process group (Ctrl-C,
+  // timeout(1), kill -- -PGID), it reaches `docker compose run`, which forwards every signal to
+  // this container (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer,
+  // ForwardAllSignals), and bash, which relays it on stdin (lib/fault-bridge.sh). So the paths
+  // are counted apart: a second signal is a second one on the same path. Counting both as one
+  // made every group signal a "second signal": the run exited at once and healed nothing.
+  let force;
+  const forcedSignal = new Promise((resolve) => { force = resolve; });
+  // Two paths a signal comes by: the OS (a signal to this process) and bash's relay (a line on
+  // stdin, when run.sh forwards one: its whole group got the signal, and Compose forwards it to
+  // this container as well). One signal reaches us once by each path, so a second signal forces
+  // the end only when it comes again by the same path (src/stop-signals.js, once per path).
+  const onPath = (emitter) => {
+    let seen = 0;
+    return onStopSignals({
+      signals: emitter,
+      stopping: () => seen++ > 0,
+      stop: (sig) => {
+        if (heard.signalled) return;
+        heard.signalled = sig;
+        say(`${sig}: stopping the scenario, healing, writing the summary`);
+        controller.abort(new Aborted(`interrupted (${sig})`));
+      },
+      force: (sig) => {
+        if (!heard.forced) { heard.forced = sig; force({ forced: sig }); }
+      },
+    });
+  };
+  const relayedAsSignals = new EventEmitter();
+  const relay = (sig) => relayedAsSignals.emit(sig);
+  if (relayed) relayed.on('signal', relay);
+  const offSignals = [onPath(signals), onPath(relayedAsSignals)];
+  heard.forcedSignal = forcedSignal;
+  heard.off = () => {
+    for (const off of offSignals) off();
+    if (relayed) relayed.off('signal', relay);
+  };
+  return heard;
+}
+
+// writeSummary(run, scenario, facts): the run's summary.json, final.
+function writeSummary(run, scenario, { env, params, started, complete, why, healError, left, v }) {
+  run.summary({
+    scenario: scenario.name,
+    engine: env.engine.engine,
+    complete,
+    ...(complete ? {} : { why: why || `heal failed: ${healError}` }),
+    params,
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    result: v.result,
+    pass: v.result === true, // what smoke and older readers look for
+    verdict: `${WORD[v.result]}: ${v.line}`,
+    evidence: v.evidence,
+    ...(healError ? { heal_error: healError } : {}),
+    ...(left.length ? { left } : {}),
+    heal: `./run.sh fault heal --engine ${env.engine.engine}`,
+  }, { final: true });
+}
+
+// readyAndPlan(scenario, ctx, ...) -> { plan } to run, or { code } when the run ends here (ready
+// failed on a real run, or a dry run, which only says its plan).
+async function readyAndPlan(scenario, ctx, { params, env, docker, say, dryRun, limits }) {
   // ready: live, read-only checks (who is primary? is the member a secondary?) before the plan,
   // so the plan names real members. A real run stops on an error here (exit 2 when the user's
   // choice is wrong, else 1) with nothing done and no folder; a dry run plans without them.
@@ -125,46 +187,32 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
     if (ctx.close) await within(ctx.close(), limits.closeMs);
     return { code: 0 };
   }
-  run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
+  return { plan };
+}
+
+// runScenario(scenario, {params, env, docker, say, dryRun, resultsRoot, makeContext, signals, relayed, bounds})
+//   env: {engine: <engines.tsv row>, shard: {name, hosts}}; makeContext(ctx) adds the cluster
+//   handles (Members, mongos) a scenario uses; signals: the process to listen on (tests pass an
+//   EventEmitter); relayed: the signals bash relays ('signal' events: the DockerPeer); bounds:
+//   BOUNDS overridden (tests).
+// ctx also carries, for the scenarios and load.js: bounds; waitFor(what, promise) (the promise,
+// named while it is pending: a forced exit lists it as left; every docker request is one);
+// abandon(what, left, {healFailed}) (one line `what; left: left`, recorded as left and, unless
+// healFailed is false, as the heal's error).
+async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
+  const controller = new AbortController();
+  const limits = { ...BOUNDS, ...bounds };
+  const { ctx, kept } = await scenarioContext({ params, env, docker, say, controller, limits, makeContext });
+  const { pending, left } = kept;
+  const prepared = await readyAndPlan(scenario, ctx, { params, env, docker, say, dryRun, limits });
+  if (!prepared.plan) return prepared;
+  const { plan } = prepared;
+  const run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
   ctx.run = run;
   // as the user sees it: results/... (the container mounts the repository's results/ there)
   say(`results: ${path.join(path.basename(resultsRoot), path.relative(resultsRoot, run.dir))}/`);
-  // A first signal aborts the scenario and heals; a second one (the heal seems stuck to whoever
-  // sends it) ends the run at once: the summary names what was still pending, the process exits.
-  // One signal can arrive twice, by two paths: sent to run.sh's whole process group (Ctrl-C,
-  // timeout(1), kill -- -PGID), it reaches `docker compose run`, which forwards every signal to
-  // this container (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer,
-  // ForwardAllSignals), and bash, which relays it on stdin (lib/fault-bridge.sh). So the paths
-  // are counted apart: a second signal is a second one on the same path. Counting both as one
-  // made every group signal a "second signal": the run exited at once and healed nothing.
-  let signalled = null;
-  let forced = null;
-  let force;
-  const forcedSignal = new Promise((resolve) => { force = resolve; });
-  // Two paths a signal comes by: the OS (a signal to this process) and bash's relay (a line on
-  // stdin, when run.sh forwards one: its whole group got the signal, and Compose forwards it to
-  // this container as well). One signal reaches us once by each path, so a second signal forces
-  // the end only when it comes again by the same path (src/stop-signals.js, once per path).
-  const onPath = (emitter) => {
-    let seen = 0;
-    return onStopSignals({
-      signals: emitter,
-      stopping: () => seen++ > 0,
-      stop: (sig) => {
-        if (signalled) return;
-        signalled = sig;
-        say(`${sig}: stopping the scenario, healing, writing the summary`);
-        controller.abort(new Aborted(`interrupted (${sig})`));
-      },
-      force: (sig) => {
-        if (!forced) { forced = sig; force({ forced: sig }); }
-      },
-    });
-  };
-  const relayedAsSignals = new EventEmitter();
-  const relay = (sig) => relayedAsSignals.emit(sig);
-  if (relayed) relayed.on('signal', relay);
-  const offSignals = [onPath(signals), onPath(relayedAsSignals)];
+  const sig = listenSignals({ signals, relayed, say, controller });
+  const { forcedSignal } = sig;
   let why = null;
   let healError = null;
   const started = new Date();
@@ -191,10 +239,10 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   } else if (ended.stuck || ended.forced) {
     why = controller.signal.reason.message;
     body.catch(() => {}); // it may still end, long after; nobody waits for it
-    if (ended.stuck) say(`the scenario's ${phase} did not end within ${secs(limits.stopMs)} of ${signalled} (still waiting on ${[...pending.values()].join(', ') || 'the cluster'}); healing beside it`);
+    if (ended.stuck) say(`the scenario's ${phase} did not end within ${secs(limits.stopMs)} of ${sig.signalled} (still waiting on ${[...pending.values()].join(', ') || 'the cluster'}); healing beside it`);
   }
   let healStarted = false;
-  if (!forced) {
+  if (!sig.forced) {
     healStarted = true;
     const healing = (async () => scenario.heal(ctx))();
     const healed = await Promise.race([within(healing, limits.healMs), forcedSignal]);
@@ -209,41 +257,25 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
       say(`heal failed: ${healed.error.message}; run ./run.sh fault heal --engine ${env.engine.engine}`);
     }
   }
-  if (forced) {
+  if (sig.forced) {
     // at once: what is still pending is named, nothing more is waited for (the process exits)
     const l = [...pending.values(), ...(healStarted ? [] : ['the heal (not started)'])];
     if (!l.length) l.push('the rest of the heal');
-    say(`${forced} again: exiting now, the heal unfinished; left: ${l.join(', ')}`);
+    say(`${sig.forced} again: exiting now, the heal unfinished; left: ${l.join(', ')}`);
     left.push(...l);
-    why = `${why || `interrupted (${signalled})`}; then forced to exit by a second signal (${forced}) ${healStarted ? 'while healing' : 'before the heal'}`;
+    why = `${why || `interrupted (${sig.signalled})`}; then forced to exit by a second signal (${sig.forced}) ${healStarted ? 'while healing' : 'before the heal'}`;
   }
-  healError = healError || abandoned;
+  healError = healError || kept.abandoned;
   const complete = why === null && healError === null;
   const v = verdictOf(scenario, ctx, { complete, why: why || `heal failed: ${healError}` });
-  run.summary({
-    scenario: scenario.name,
-    engine: env.engine.engine,
-    complete,
-    ...(complete ? {} : { why: why || `heal failed: ${healError}` }),
-    params,
-    started: started.toISOString(),
-    finished: new Date().toISOString(),
-    result: v.result,
-    pass: v.result === true, // what smoke and older readers look for
-    verdict: `${WORD[v.result]}: ${v.line}`,
-    evidence: v.evidence,
-    ...(healError ? { heal_error: healError } : {}),
-    ...(left.length ? { left } : {}),
-    heal: `./run.sh fault heal --engine ${env.engine.engine}`,
-  }, { final: true });
+  writeSummary(run, scenario, { env, params, started, complete, why, healError, left, v });
   run.close();
   // closing the clients: bounded, and not at all after a second signal
-  if (ctx.close && !forced) await Promise.race([within(ctx.close(), limits.closeMs), forcedSignal]);
-  for (const off of offSignals) off();
-  if (relayed) relayed.off('signal', relay);
+  if (ctx.close && !sig.forced) await Promise.race([within(ctx.close(), limits.closeMs), forcedSignal]);
+  sig.off();
   if (!complete) say(`the scenario stopped early. If anything is left (a stopped member, a lock, netem): ./run.sh fault heal --engine ${env.engine.engine}`);
   say(`verdict: ${WORD[v.result]}: ${v.line}`);
-  return { code: signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };
+  return { code: sig.signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };
 }
 
 // sleep(ms, signal): a wait that ends early (rejecting) when the run is aborted.

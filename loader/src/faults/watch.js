@@ -33,6 +33,16 @@ function shortener() {
 
 const { setTimeout: defaultSleep } = require('node:timers/promises');
 
+// tickLine(...): a watched tick's line: the member's lag and state, every member's state, the
+// oplog windows, flow control.
+function tickLine({ member, lag, mstate, states, windows, fc, short, label, why }) {
+  const lagTxt = member ? ` ${member} ${lag && lag.known ? `lag ${lag.lagSeconds.toFixed(0)} s` : `lag ? (${lag ? lag.reason : 'no status'})`} ${mstate || '?'} |` : '';
+  const stTxt = Object.entries(states).map(([k, s]) => `${short(k)} ${s.state}`).join(' ');
+  const opTxt = windows.map((w) => `${short(w.member)} ${d.windowSeconds(w) ?? '?'}s`).join(' ');
+  const fcTxt = fc ? (fc.isLagged ? 'flow control ENGAGED' : 'flow control idle') : 'flow control ?';
+  return `${new Date().toISOString().slice(11, 19)} [${label}]${lagTxt} ${stTxt || 'no member answers'} | oplog window ${opTxt || '?'} | ${fcTxt}${why ? ` | ${why}` : ''}`;
+}
+
 // watchUntil(m, {until, member, timeoutS, phase, optime, say, timeline, sleep}) -> result:
 // {reached, peakLagSeconds, lastLagSeconds, flowControlEverLagged, ticks, finalState, primary,
 // primariesSeen, windows, flowControl, elapsedSeconds}. sleep may reject (an aborted run).
@@ -104,11 +114,7 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
     res.primary = primaryName;
     res.windows = windows;
     res.flowControl = fc;
-    const lagTxt = member ? ` ${member} ${lag && lag.known ? `lag ${lag.lagSeconds.toFixed(0)} s` : `lag ? (${lag ? lag.reason : 'no status'})`} ${mstate || '?'} |` : '';
-    const stTxt = Object.entries(states).map(([k, s]) => `${short(k)} ${s.state}`).join(' ');
-    const opTxt = windows.map((w) => `${short(w.member)} ${d.windowSeconds(w) ?? '?'}s`).join(' ');
-    const fcTxt = fc ? (fc.isLagged ? 'flow control ENGAGED' : 'flow control idle') : 'flow control ?';
-    say(`${new Date().toISOString().slice(11, 19)} [${phase || cond.kind}]${lagTxt} ${stTxt || 'no member answers'} | oplog window ${opTxt || '?'} | ${fcTxt}${why ? ` | ${why}` : ''}`);
+    say(tickLine({ member, lag, mstate, states, windows, fc, short, label: phase || cond.kind, why }));
     if (met) {
       res.reached = true;
       break;

@@ -156,6 +156,26 @@ const mbPerS = (entry, op) => entry?.ops?.[op]?.mb_per_s ?? null;
 // as the table converts it).
 const mibPerS = (entry, op) => toMib(mbPerS(entry, op));
 
+// countLeft(db, bucket, id, left): what a cut-short upload left in the bucket (its files document,
+// its chunks) into left. At most 3 s: a dead server would hold the run's wind-down for the whole
+// server selection timeout, and the file id is what matters.
+async function countLeft(db, bucket, id, left) {
+  const counting = (async () => {
+    left.files_document = (await db.collection(`${bucket}.files`).countDocuments({ _id: id })) > 0;
+    left.chunks = await db.collection(`${bucket}.chunks`).countDocuments({ files_id: id });
+  })();
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no answer within 3 s')), 3000); });
+  try {
+    await Promise.race([counting, late]);
+  } catch (e) {
+    counting.catch(() => {});
+    left.count_error = `${e.name}: ${e.message}`;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function afterStep(ctx, step, notes, entry) {
   const { config } = ctx;
   const st = stateOf(config);
@@ -188,23 +208,7 @@ async function afterStep(ctx, step, notes, entry) {
     const left = { bucket: `${config.database}.${bucket}`, file_id: fileId, files_document: null, chunks: null };
     if (fileId) {
       left.remove_with = `db.getSiblingDB('${config.database}').getCollection('${bucket}.chunks').deleteMany({files_id: ObjectId('${fileId}')})`;
-      // At most 3 s: a dead server would hold the run's wind-down for the whole server selection
-      // timeout, and the file id is what matters.
-      const id = new ObjectId(fileId);
-      const counting = (async () => {
-        left.files_document = (await ctx.db.collection(`${bucket}.files`).countDocuments({ _id: id })) > 0;
-        left.chunks = await ctx.db.collection(`${bucket}.chunks`).countDocuments({ files_id: id });
-      })();
-      let timer;
-      const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no answer within 3 s')), 3000); });
-      try {
-        await Promise.race([counting, late]);
-      } catch (e) {
-        counting.catch(() => {});
-        left.count_error = `${e.name}: ${e.message}`;
-      } finally {
-        clearTimeout(timer);
-      }
+      await countLeft(ctx.db, bucket, new ObjectId(fileId), left);
     }
     ctx.log(`upload did not complete: GridFS file ${fileId ?? '(never opened)'} left behind in ${left.bucket} (${left.chunks ?? '?'} chunk(s), ${left.files_document ? 'with' : 'no'} files document); the next gridfs run empties the bucket${left.remove_with ? `, or remove it with: ${left.remove_with}` : ''}`);
     ctx.fail(`upload of GridFS file ${fileId ?? '(never opened)'} did not complete${failed ? `: ${failed.error}` : ''}`);

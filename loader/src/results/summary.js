@@ -15,7 +15,7 @@ const { stepWritten, runWritten } = require('./documents-written');
 // cases[] for a kind of shape 'cases', which adds the case's name and parameters).
 // acc.ops[op] = {ok, err, hist, intended} (whole-step histograms); acc.seconds = self samples.
 function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps' }) {
-  // The measurement starts after the step's warm-up (runner.js: acc.measuredFrom; null when the
+  // The measurement starts after the step's warm-up (run/step-loop.js: acc.measuredFrom; null when the
   // step ended within it: nothing measured). Without warm-up bookkeeping, at the step's start.
   const from = acc.measuredFrom === undefined ? step.startAt : acc.measuredFrom;
   const durationS = from === null ? 0 : Math.max(0, endAt - from) / 1000;
@@ -152,7 +152,7 @@ function buildSummary(f) {
     // reported, file preallocation, the image's platform against the host's (emulated).
     storage: f.storage ?? null,
     // A run stopped by --stall-timeout: the deadline, the silence seen when it stopped (from the
-    // last completed operation) and the gap between the stall checks before it (runner.js).
+    // last completed operation) and the gap between the stall checks before it (run/step-loop.js).
     stall: f.stall ?? null,
     server: f.description ? f.description.server : null,
     topology: f.description ? f.description.topology : null,

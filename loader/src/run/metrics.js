@@ -33,7 +33,7 @@ class Metrics {
     this.offeredRate = metric(client.Gauge, 'lab_loader_offered_ops_per_second', 'Operations per second the current step offers (paced steps; 0 = not paced)', ['experiment']);
     this.activeClients = metric(client.Gauge, 'lab_loader_active_clients', 'Clients running operations now', ['experiment']);
     this.phaseInfo = metric(client.Gauge, 'lab_loader_phase_info', 'Current phase (1) of the experiment', ['experiment', 'phase', 'step']);
-    // 1 while a step runs its warm-up (run, not measured: runner.js), 0 otherwise: the dashboards
+    // 1 while a step runs its warm-up (run, not measured: step-loop.js), 0 otherwise: the dashboards
     // shade those seconds, and the timeline marks them (warmup: true).
     this.warmup = metric(client.Gauge, 'lab_loader_warmup', 'A step is in its warm-up (1): its operations are not measured', ['experiment']);
     // The current step's stability so far (src/stability/live.js): CV of its measured

@@ -2,7 +2,7 @@
 // The worker pool: worker threads that each drive a share of the clients (src/run/worker.js), and
 // the message protocol with them: ready/fatal at start, step (run one client step), flush
 // (interval deltas, once a second), stepDone, abort (lost the server), stop, close/closed.
-// The run lifecycle (runner.js) decides when; the pool only talks to the threads.
+// The step loop (step-loop.js) decides when; the pool only talks to the threads.
 const os = require('node:os');
 const path = require('node:path');
 const { Worker } = require('node:worker_threads');

@@ -132,6 +132,41 @@ function srvFailure(e, options) {
   return `SRV lookup failed for ${name} (${why}): check the cluster's name in --uri and that this machine's DNS resolves it`;
 }
 
+// whyNotConnected(e, ...) -> the ConnectError for a connect() that failed with e: a refused login,
+// an SRV lookup, or else the hosts' last errors (perHost) and what a plain hello finds at each seed.
+async function whyNotConnected(e, { client, seeds, perHost, base, tls, timeoutMs, probeSeed }) {
+  if (isAuthError(e)) return new ConnectError('auth', describeFailure({ ...base, kind: 'auth', detail: e.message }));
+  const srv = srvFailure(e, client.options);
+  if (srv) return new ConnectError('srv', srv);
+  // Server selection timed out: the hosts' last errors say why.
+  const seen = [...perHost.values()];
+  const kinds = new Set(seen.map((h) => h.kind));
+  const k = hostKind(e);
+  // Several hosts, some failing and some not: the ones that fail are named with their cause, and
+  // the others as answering but unused (a standalone among several seeds, which the driver drops,
+  // or a set whose primary is the dead one). One refused host was blamed on every host, or the
+  // answering one on a timeout too short.
+  const failing = seeds.filter((s) => perHost.has(s));
+  const answering = seeds.filter((s) => !perHost.has(s));
+  if (failing.length && answering.length && !kinds.has('auth')) {
+    const why = failing.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ');
+    return new ConnectError('other', `${why}; ${answering.join(', ')} answered, but no server could be used within ${timeoutMs / 1000}s: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
+  }
+  const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
+  // A timeout, or an error with no errno: what a plain hello finds at each seed says which it
+  // is (a web server, TLS on one side only, a healthy server and a timeout too short for it).
+  if (timedOut || kinds.has('other') || (!seen.length && k.kind === 'other')) {
+    for (const seed of seeds) {
+      const found = byProbe(seed, await probeSeed(seed), { tls, timeoutS: timeoutMs / 1000, timedOut });
+      if (found) return new ConnectError(found.kind, found.message);
+    }
+  }
+  if (seen.length && kinds.size === 1 && !kinds.has('other')) {
+    return new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
+  }
+  return new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
+}
+
 // connectOnce(client, opts) -> the server's maxWireVersion once connected (undefined if no
 // heartbeat said it); rejects with a ConnectError, or a WireMismatch when the client's driver
 // line refuses the server as too old.
@@ -210,37 +245,7 @@ async function connectOnce(client, { timeoutMs, username }) {
     return wire;
   } catch (e) {
     if (e instanceof ConnectError || e instanceof WireMismatch) throw e;
-    if (isAuthError(e)) throw new ConnectError('auth', describeFailure({ ...base, kind: 'auth', detail: e.message }));
-    const srv = srvFailure(e, client.options);
-    if (srv) throw new ConnectError('srv', srv);
-    // Server selection timed out: the hosts' last errors say why.
-    const seeds = seedList();
-    const seen = [...perHost.values()];
-    const kinds = new Set(seen.map((h) => h.kind));
-    const k = hostKind(e);
-    // Several hosts, some failing and some not: the ones that fail are named with their cause, and
-    // the others as answering but unused (a standalone among several seeds, which the driver drops,
-    // or a set whose primary is the dead one). One refused host was blamed on every host, or the
-    // answering one on a timeout too short.
-    const failing = seeds.filter((s) => perHost.has(s));
-    const answering = seeds.filter((s) => !perHost.has(s));
-    if (failing.length && answering.length && !kinds.has('auth')) {
-      const why = failing.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ');
-      throw new ConnectError('other', `${why}; ${answering.join(', ')} answered, but no server could be used within ${timeoutMs / 1000}s: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
-    }
-    const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
-    // A timeout, or an error with no errno: what a plain hello finds at each seed says which it
-    // is (a web server, TLS on one side only, a healthy server and a timeout too short for it).
-    if (timedOut || kinds.has('other') || (!seen.length && k.kind === 'other')) {
-      for (const seed of seeds) {
-        const found = byProbe(seed, await probeSeed(seed), { tls, timeoutS: timeoutMs / 1000, timedOut });
-        if (found) throw new ConnectError(found.kind, found.message);
-      }
-    }
-    if (seen.length && kinds.size === 1 && !kinds.has('other')) {
-      throw new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
-    }
-    throw new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
+    throw await whyNotConnected(e, { client, seeds: seedList(), perHost, base, tls, timeoutMs, probeSeed });
   } finally {
     clearTimeout(tlsCheck);
     client.off('serverDescriptionChanged', onChange);

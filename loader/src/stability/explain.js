@@ -10,7 +10,7 @@
 // `coincides`, never among `causes` (MongoRocks' compaction-pending, one evicted page: events of
 // every second are no cause of a dip).
 // Pure: series = the server record's rows (src/server-record/sampler.js `series`), loader =
-// the step's measured seconds as runner.js keeps them ({ end, interval_s, selfs, host }).
+// the step's measured seconds as run/step-loop.js keeps them ({ end, interval_s, selfs, host }).
 const { median } = require('../../../common/stats');
 const RULES = require('./causes.json').rules;
 

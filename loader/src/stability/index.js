@@ -9,7 +9,7 @@
 const { stepStability } = require('./stability');
 const { explainDips } = require('./explain');
 
-// secondOf({ end, intervalS, ops, okTotal, replies, host }): what runner.js keeps of a measured
+// secondOf({ end, intervalS, ops, okTotal, replies, host }): what run/step-loop.js keeps of a measured
 // second (end: the second's end, ms since the epoch).
 // p99: the second's highest over its ops; with --rate the latency from each op's intended start
 // (a paced client's ops queue behind a stall and are then sent at once: their service time hides

@@ -1,7 +1,7 @@
 'use strict';
 // A step's stability (summary.json steps[].stability) from its measured seconds,
 // as a pure function: an engine that stalls 1 s in every 10 and one that never stalls can print
-// the same mean ops/s; these figures tell them apart. Warm-up seconds never reach here (runner.js
+// the same mean ops/s; these figures tell them apart. Warm-up seconds never reach here (step-loop.js
 // collects only measured seconds), and the step's partial last second is left out.
 //
 // seconds: [{ end (epoch ms), interval_s, ops (operations completed), p99_us (the second's
