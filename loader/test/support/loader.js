@@ -70,7 +70,7 @@ const runLoader = (args, o) => startLoader(args, o).done;
 // inTurns(jobs, limit) -> the results of the async jobs (functions), in jobs' order, at most
 // `limit` running at a time. runLoaders(argsList, o, limit): runLoader over each args that way.
 // For bad-input cases, each still its own loader process as a user's mistyped command is: such a
-// run is node's start and the loader's require (0.4 CPU s, 1.5 s wall), so one after another a
+// run is node's start and the loader's require (0.4 CPU s; 1.5 s wall at load 7), so one after another a
 // list of 20 took 28 s of a CI run; four at a time keep both cores busy and no more.
 async function inTurns(jobs, limit = 4) {
   const out = new Array(jobs.length);
