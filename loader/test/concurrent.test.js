@@ -79,7 +79,10 @@ test('metrics port 9464 taken: the loader serves on a free port and says which; 
 
 test('two runs against the same server and collection: the second is warned; another collection is not', async () => {
   const results = path.join(root, 'interfere');
-  const a = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '30s',
+  // The first run must still run when the second starts: its step is far longer than the test
+  // (it is stopped at the end). 30 s ran out before the second's check at load 50+ on the
+  // shared test VM, and the second was then rightly not warned.
+  const a = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '600s',
     '--results-dir', results, '--metrics-port', '0', '--engine', 'first', '--progress-interval', '1s']);
   try {
     await a.waitFor(/step 1\/1 \(1 client\): started/);
@@ -90,6 +93,7 @@ test('two runs against the same server and collection: the second is warned; ano
     // Same server (written differently) and the same collection as the running one.
     const b = await runLoader(['experiment3', '--uri', server.uri.replace('127.0.0.1', '127.0.0.1').replace(/\/$/, '/?appName=x'), '--preload-docs', '300',
       '--clients', '1', '--duration', '1s', '--results-dir', results, '--metrics-port', '0', '--engine', 'second']);
+    assert.equal(a.proc.exitCode, null, `the first run was still running (premise): ${a.proc.exitCode}`);
     // (log lines are wrapped within 120 columns: continuation lines joined again here)
     assert.match(b.stderr.replace(/\n {2}/g, ' '), new RegExp(`warning: another loader \\(pid ${a.proc.pid}, started [^,]+, results \\S+\\) runs against the same server and lab\\.seed004: the two runs will interfere`));
   } finally {
