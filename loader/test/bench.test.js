@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { steadyWindow, windowOf, coresOf, medianInterval, against, pairedPct, pairedRatio, median, unmeasured } = require('../bench/stats');
+const { inTurns } = require('./support/loader');
 
 const BENCH = path.join(__dirname, '..', 'bench', 'bench.js');
 
@@ -114,8 +115,9 @@ test('bad flags: one line naming the flag, exit 2, nothing run, nothing written'
     [['--frobnicate'], /^error: Unknown option '--frobnicate'/],
   ];
   try {
-    for (const [args, want] of cases) {
-      const r = await runBench([...args, '--out', out]);
+    const got = await inTurns(cases.map(([args]) => () => runBench([...args, '--out', out])));
+    for (const [i, [args, want]] of cases.entries()) {
+      const r = got[i];
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, want);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

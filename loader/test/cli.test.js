@@ -5,7 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { runLoader } = require('./support/loader');
+const { runLoader, runLoaders } = require('./support/loader');
 const { parse, parseDuration, parseImages, UsageError } = require('../src/cli/args');
 const { RunDir } = require('../src/results/run-folder');
 
@@ -36,9 +36,15 @@ const bad = [
   [['/nonexistent/x.yaml'], /cannot read experiment file/],
 ];
 
-for (const [args, re] of bad) {
+// Each case is its own loader process, as a mistyped command is; they start together (four at a
+// time: support/loader.js inTurns) and each test reads its own.
+let badRuns;
+test.before(() => {
+  badRuns = runLoaders(bad.map(([args]) => [...args, '--metrics-port', '0']));
+});
+for (const [i, [args, re]] of bad.entries()) {
   test(`exit 2: ${args.join(' ') || '(no arguments)'}`, async () => {
-    const r = await runLoader([...args, '--metrics-port', '0']);
+    const r = (await badRuns)[i];
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, re);
     // one line, not the 40-line listing (which names flags ./run.sh does not take)

@@ -92,13 +92,19 @@ test('server hung (SIGSTOP): no op completes for --stall-timeout, loader stops w
   }
 });
 
-test('a step with no full second measured: loader-limited verdict null (unknown), not false', async () => {
+test('a step with no full second measured: loader-limited verdict null (unknown), not false', async (t) => {
   const server = await startServer();
   try {
     const r = await runLoader(['experiment1', '--uri', server.uri, '--docs', '5', '--results-dir', results, '--metrics-port', '0', '--engine', 'tiny']);
     assert.equal(r.code, 0, r.stderr);
     const { summary } = latestRun(results, 'experiment1', 'tiny');
     checkSummary(summary);
+    // The premise: 5 inserts take well under a second. On the shared test VM at load 50+ they
+    // took a second and more, and that second was rightly measured.
+    if (summary.steps[0].loader.samples > 0 && summary.steps[0].duration_s >= 1) {
+      t.skip(`premise not met: the 5 inserts took ${summary.steps[0].duration_s} s (a busy host), a full second was measured`);
+      return;
+    }
     assert.equal(summary.steps[0].loader.samples, 0);
     assert.equal(summary.steps[0].loader.limited, null);
     assert.equal(summary.loader_limited, null);

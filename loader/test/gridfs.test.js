@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, ObjectId } = require('mongodb');
 const { startServer } = require('./support/server');
-const { runLoader, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { runLoader, runLoaders, startLoader, tmpResults, latestRun, readTimeline } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { corruptingProxy } = require('./support/corrupting-proxy');
 const { formatTable } = require('../src/results/table');
@@ -265,19 +265,18 @@ test('bad input: one line, exit 2, nothing started', async () => {
   fs.writeFileSync(empty, '');
   cases.push([['--from-file', empty], /^error: --from-file: \S+empty\.bin is empty/]);
   const dir = path.join(results, 'bad');
-  for (const [i, [args, want]] of cases.entries()) {
-    // The run itself (nothing may start); `check` (what ./run.sh asks first) for the first few.
-    for (const cmd of i < 3 ? [['gridfs'], ['check', 'gridfs']] : [['gridfs']]) {
-      const r = await runLoader([...cmd, '--uri', server.uri, '--results-dir', dir, '--metrics-port', '0', ...args]);
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, want, args.join(' '));
-      assert.equal(r.stderr.trim().split('\n').length, 1, `one line for ${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stdout, '');
-    }
+  // The run itself (nothing may start); `check` (what ./run.sh asks first) for the first few.
+  const runs = cases.flatMap(([args, want], i) => (i < 3 ? [['gridfs'], ['check', 'gridfs']] : [['gridfs']])
+    .map((cmd) => ({ args, want, argv: [...cmd, '--uri', server.uri, '--results-dir', dir, '--metrics-port', '0', ...args] })));
+  // Another kind's experiment refuses gridfs's flags by name (started with the others).
+  const [r, ...got] = await runLoaders([['check', 'experiment1', '--file-size', '1MB'], ...runs.map((x) => x.argv)]);
+  for (const [i, { args, want }] of runs.entries()) {
+    assert.equal(got[i].code, 2, `${args.join(' ')}: ${got[i].stderr}`);
+    assert.match(got[i].stderr, want, args.join(' '));
+    assert.equal(got[i].stderr.trim().split('\n').length, 1, `one line for ${args.join(' ')}: ${got[i].stderr}`);
+    assert.equal(got[i].stdout, '');
   }
   assert.ok(!fs.existsSync(dir), 'no results folder for bad input');
-  // Another kind's experiment refuses gridfs's flags by name.
-  const r = await runLoader(['check', 'experiment1', '--file-size', '1MB']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^error: --file-size does not apply to experiment1 \(its insert workload takes --docs\)/);
 });

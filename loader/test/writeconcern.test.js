@@ -14,7 +14,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, MongoServerError } = require('mongodb');
-const { runLoader, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
+const { runLoader, runLoaders, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { checkSummary } = require('./support/summary-schema');
 const { parseWriteConcerns, driverWriteConcern, describeError, journalFacts, dataMembers } = require('../src/kinds/durability');
 const { groupTable, WHY_BOTH } = require('../src/results/table');
@@ -129,7 +129,7 @@ test('--write-concerns picks cases; --engine of a table engine records its journ
 });
 
 test('bad input: exit 2, one line, nothing connects', async () => {
-  for (const [args, re] of [
+  const cases = [
     [['--write-concerns', 'w:1,fast'], /^error: --write-concerns: 'fast' is not a write concern \(w:N or majority, \+j for j:true/],
     [['--write-concerns', 'w:0+j'], /^error: --write-concerns: 'w:0\+j' is not a write concern \(an unacknowledged write cannot wait for the journal\)$/],
     [['--write-concerns', 'w:1,w:1'], /^error: --write-concerns: w:1 given twice$/],
@@ -137,14 +137,17 @@ test('bad input: exit 2, one line, nothing connects', async () => {
     [['--wtimeout', '5'], /^error: --wtimeout/],
     [['--wtimeout', '30s'], /^error: --wtimeout: 30s is over 10s \(a write waiting that long would trip the loader's --stall-timeout\)$/],
     [['--docs', '5'], new RegExp(`^error: --docs does not apply to writeconcern \\(its writeconcern workload takes ${takes('writeconcern')}\\)$`)],
-  ]) {
-    // an unreachable URI: a check that connected would fail differently (and slowly)
-    const r = await runLoader(['check', 'writeconcern', '--uri', 'mongodb://127.0.0.1:1/', ...args]);
+  ];
+  // an unreachable URI: a check that connected would fail differently (and slowly)
+  const [ok, ...got] = await runLoaders([
+    ['check', 'writeconcern', '--uri', 'mongodb://127.0.0.1:1/', '--write-concerns', 'w:0,w:5+j,majority'],
+    ...cases.map(([args]) => ['check', 'writeconcern', '--uri', 'mongodb://127.0.0.1:1/', ...args])]);
+  for (const [i, [args, re]] of cases.entries()) {
+    const r = got[i];
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr.trimEnd(), re);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
   }
-  const ok = await runLoader(['check', 'writeconcern', '--uri', 'mongodb://127.0.0.1:1/', '--write-concerns', 'w:0,w:5+j,majority']);
   assert.equal(ok.code, 0, ok.stderr);
 });
 

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, Binary } = require('mongodb');
-const { runLoader, withServerAndResults } = require('./support/loader');
+const { runLoader, runLoaders, withServerAndResults } = require('./support/loader');
 const { checkSummary, checkTimelineLine } = require('./support/summary-schema');
 const { buildKeyName } = require('../src/ycsb/keys');
 const { share } = require('../src/kinds/ycsb');
@@ -101,15 +101,15 @@ test('ycsb-a bad input: exit 2, one line, nothing run', async () => {
     [['--preload-docs', '10'], /--preload-docs does not apply to ycsb-a/],
     [['--fields', '1000', '--field-length', '100000'], /BSON's limit/],
   ];
-  for (const [args, re] of cases) {
-    const r = await runLoader(['ycsb-a', ...common('bad'), ...args]);
-    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, re, args.join(' '));
-    assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+  // A ycsb flag on another experiment is named as not applying (r, started with the others).
+  const [r, ...got] = await runLoaders([['experiment2', ...common('bad'), '--records', '10'],
+    ...cases.map(([args]) => ['ycsb-a', ...common('bad'), ...args])]);
+  for (const [i, [args, re]] of cases.entries()) {
+    assert.equal(got[i].code, 2, `${args.join(' ')}: ${got[i].stderr}`);
+    assert.match(got[i].stderr, re, args.join(' '));
+    assert.equal(got[i].stderr.trim().split('\n').length, 1, `one line: ${got[i].stderr}`);
   }
   assert.equal(fs.existsSync(path.join(results, 'ycsb-a', 'bad')), false, 'no results folder');
-  // A ycsb flag on another experiment is named as not applying.
-  const r = await runLoader(['experiment2', ...common('bad'), '--records', '10']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--records does not apply to experiment2/);
 });

@@ -14,6 +14,11 @@ loader_suite() {
   # tests hold with both cores busy (DEVELOPERS.md, Tests). Measured 2026-11-26 on the 2-core VM:
   # one at a time 10 min, two 5m46s, three 4m44s. The files whose premise is a quiet host run
   # alone after the others (test/lib/tools.sh node_tests): at three, they skipped every time.
+  # 2026-11-29, in CI beside the other lane: 10m41s (597 tests, 1,692 s of test time; its quiet
+  # part 47 s). With other work at load 40-60 the suite is CPU-bound: the files changed to wait
+  # less (bad-input lists four processes at a time, the old driver lines side by side) took as
+  # long before and after (driver-line 308 s and 328 s, 61 and 69 CPU s), the one-core premise
+  # skipped in 5 s instead of 78 s; their gain is the idle cores' (see git log for the figures).
   node_tests "$LAB_ROOT/loader" 3 "${files[@]}"
 }
 run_suite loader loader_suite
