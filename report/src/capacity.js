@@ -16,7 +16,7 @@ const { median, round } = require('../../common/stats');
 const { LEVEL, verdictOf } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
 const { runOrder, notInterleaved, SEQUENTIAL_NOTE } = require('./drift');
-const { wrap } = require('./table');
+const { wrap } = require('../../common/text');
 const { slaText } = require('../../common/sla-text'); // "p99 <= 10 ms", as the loader says it
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 
@@ -118,16 +118,16 @@ function capacityText(sections) {
     // the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
     // median the loader prints for the same searches (both print it, to 0.1 ops/s).
     const lead = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean of ${s.samples.length}/${s.runs} run(s); median ${round(s.median, 1)}` : `${round(s.median, 1)} ops/s (median of ${s.samples.length}/${s.runs} run(s)`);
-    // One line per side and the verdicts wrapped: within table.js's 120 columns, where
-    // two sides on one line reached 178.
+    // One line per side and the verdicts wrapped: within the lab's 120 columns (common/text.js),
+    // where two sides on one line reached 178.
     out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}`);
     // each side's figure, then its own interval on the line below it
     for (const s of c.sides) {
-      out.push(...wrap(`${s.side} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
-      if (s.median !== null && s.interval) out.push(...wrap(intervalText(s), '      ', '    '));
+      out.push(...wrap(`${s.side} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, { indent: '      ', first: '  ' }));
+      if (s.median !== null && s.interval) out.push(...wrap(intervalText(s), { indent: '      ', first: '    ' }));
     }
-    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.side} host-limited: ${h.text}`, '      ', '    '));
-    for (const v of c.verdicts) out.push(...wrap(v.sentence, '    ', '  '));
+    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.side} host-limited: ${h.text}`, { indent: '      ', first: '    ' }));
+    for (const v of c.verdicts) out.push(...wrap(v.sentence, { indent: '    ', first: '  ' }));
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }
   return `${out.join('\n')}\n\n`;

@@ -66,11 +66,13 @@ function parse(argv) {
   return { help: Boolean(o.help), by: o.by, wide: o.wide, experiments: o.experiment, engines: o.engine, since, resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
 }
 
-// Every line the report prints fits 120 columns, its 'lab-report: ' prefix included.
-const WIDTH = 120;
+// Every line the report prints fits 120 columns (common/text.js), its 'lab-report: ' prefix included.
+const { WIDTH } = require('../../common/text');
 const PREFIX = 'lab-report: ';
 
-// cut(text, max): text, or its first max-3 characters and '...' (a name the user typed, kept short).
+// cut(text, max): text, or its first max-3 characters and '...' (a name the user typed, kept short):
+// cut on purpose, as the message naming it is one line and the names are the runs' own, listed whole
+// by the report's page.
 const cut = (text, max) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
 // missingLabel(by, runs): --by names a label no run carries: one line within WIDTH naming the

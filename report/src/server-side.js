@@ -6,7 +6,7 @@
 const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
 const { groupBy } = require('./group-by');
-const { wrap } = require('./table');
+const { wrap } = require('../../common/text');
 const { verdictOf } = require('./verdict');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
@@ -145,8 +145,8 @@ function serverSideText(list) {
       for (const f of p.replication_flagged) lines.push(`${head} ${p.point}: REPLICATION on ${f.side} (${f.run}): ${f.reasons.join('; ')}`);
     }
   }
-  // Within the terminal's WIDTH like every other line of the summary (table.js wrap).
-  return lines.length ? `\nThe server's side (lower is better):\n${lines.flatMap((l) => wrap(l, '    ', '  ')).join('\n')}\n` : '';
+  // Within the terminal's WIDTH like every other line of the summary (common/text.js wrap).
+  return lines.length ? `\nThe server's side (lower is better):\n${lines.flatMap((l) => wrap(l, { indent: '    ', first: '  ' })).join('\n')}\n` : '';
 }
 
 // serverSeries(server.ndjson lines) -> [{ s, member, state, cache_mb, dirty_mb, checkpoint, lag_s }]

@@ -5,7 +5,7 @@
 // "Steadiness".
 const { median } = require('./stats');
 const { fmt, verdictOf } = require('./verdict');
-const { wrap } = require('./table');
+const { wrap } = require('../../common/text');
 const { groupBy } = require('./group-by');
 
 const FIGURES = {
@@ -99,16 +99,16 @@ function steadiness(report, runs) {
   return out;
 }
 
-// steadinessText(list) -> the terminal's lines, each within table.js's WIDTH: per point a line of
-// the sides' dip seconds, then what the verdicts show, indented under it.
+// steadinessText(list) -> the terminal's lines, each within the lab's 120 columns (common/text.js):
+// per point a line of the sides' dip seconds, then what the verdicts show, indented under it.
 function steadinessText(list) {
   const lines = [];
   for (const s of list) {
     for (const p of s.points) {
       const sides = Object.keys(p.dip_s_per_min);
-      lines.push(...wrap(`${s.experiment} set ${s.set} ${p.point}: seconds in dips per minute (median): ${sides.map((k) => `${k} ${p.dip_s_per_min[k] ?? 'n/a'}`).join(', ')}`, '      ', '  '));
+      lines.push(...wrap(`${s.experiment} set ${s.set} ${p.point}: seconds in dips per minute (median): ${sides.map((k) => `${k} ${p.dip_s_per_min[k] ?? 'n/a'}`).join(', ')}`, { indent: '      ', first: '  ' }));
       // p.steadier opens with the point, said on the line above
-      lines.push(...wrap(p.steadier ? p.steadier.slice(p.point.length + 2) : notShown(p, sides), '      ', '    '));
+      lines.push(...wrap(p.steadier ? p.steadier.slice(p.point.length + 2) : notShown(p, sides), { indent: '      ', first: '    ' }));
     }
   }
   return lines.length ? `\nSteadiness (higher is steadier):\n${lines.join('\n')}\n` : '';

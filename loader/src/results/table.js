@@ -7,7 +7,7 @@ const { median, round } = require('../../../common/stats');
 
 const { mibPerS } = require('../text/mib');
 const { durationText } = require('../text/duration');
-const { wrapProse, wrapLine, WIDTH } = require('../text/wrap');
+const { wrapProse, columns, WIDTH } = require('../text/wrap');
 const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../../common/step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
@@ -21,8 +21,7 @@ function grid(rows, left) {
     const before = cells.slice(0, -1).join('  ');
     const room = WIDTH - before.length - 2;
     if (line.length <= WIDTH || !left(r.length - 1, r.length) || room < 20) return line;
-    const [first, ...rest] = wrapLine(r.at(-1), room, '').split('\n');
-    return [`${before}  ${first}`, ...rest.map((l) => `${' '.repeat(before.length + 2)}${l}`)].join('\n');
+    return columns(before, r.at(-1), { col: before.length + 2 });
   }).join('\n');
 }
 
