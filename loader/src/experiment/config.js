@@ -7,6 +7,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('../text/usage');
 const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('../kinds');
+const { isName, NAME_WORDS } = require('../../../common/names');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
@@ -49,7 +50,8 @@ function load(opts) {
   const pre = doc.preload || {};
   const d = doc.document || {};
   const need = (cond, msg) => { if (!cond) fail(file, msg); };
-  need(typeof doc.name === 'string' && /^[A-Za-z0-9_.-]+$/.test(doc.name), 'name: letters, digits, . _ - only');
+  // name: the results folder's, in the lab's one name grammar (common/names.js)
+  need(isName(doc.name), `name: ${NAME_WORDS} only, starting with a letter or digit`);
   // An unknown key (a typo, a setting of another version) would be ignored without a word.
   const unknown = Object.keys(doc).filter((k) => !FILE_KEYS.includes(k));
   need(!unknown.length, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${FILE_KEYS.join(', ')})`);
