@@ -20,13 +20,26 @@ const labNames = Object.fromEntries([...labJs.matchAll(/^(?:var|function)\s+([\w
 // Files whose functions run in the report's page (serialized into the HTML), not in Node.
 const PAGE_SCRIPTS = ['report/src/*page.js', 'report/src/set-numbers.js', 'report/src/timeline-dips.js'];
 
+// Lines of at most 120 columns (the terminal's width, common/text.js). A line whose length is a
+// string, a template literal, a regular expression or a URL is let through, as the widely used
+// style guides set this rule (a message is found whole by grep); a comment is not.
+const MAX_LEN = ['error', { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true,
+  ignoreUrls: true }];
+// Not yet under MAX_LEN (the lines it would find today): the tests of loader/test (103),
+// test/docker (22) and k8s/test (1), and the loader's run/ folder (30) and faults/runner.js (3),
+// being rewritten.
+const MAX_LEN_NOT_YET = ['loader/test/**', 'test/docker/**', 'k8s/test/**', 'loader/src/run/**',
+  'loader/src/faults/runner.js'];
+
 // Counted on 2026-11-29 over the files linted here (LAB_ESLINT_TARGET=1):
 const TARGET = {
-  // 3,291 lines today: 2,049 in tests, 737 in loader/, 350 in report/, 96 in dashboards/, 42 in
-  // common/, 11 in k8s/, 6 in compose/.
+  // Every line, strings and comments included (MAX_LEN, the gate, lets a long string through):
+  // 3,330 lines today: 2,255 in tests, 617 in loader/, 300 in report/, 103 in dashboards/, 39 in
+  // common/, 11 in k8s/, 5 in compose/.
   'max-len': ['error', { code: 120 }],
-  // 14 functions today: loader/src runner.js, args.js, config.js, connect.js, faults/runner.js,
-  // faults/watch.js, kinds/gridfs.js; tests and bench the rest.
+  // 17 functions today: loader/src run/runner.js, args.js, config.js, connect.js, faults/runner.js,
+  // faults/watch.js, kinds/gridfs.js, report/src/claims.js conditions (past 80 once its long lines
+  // were wrapped); tests and bench the rest.
   'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
 };
 
@@ -65,6 +78,7 @@ module.exports = [
     },
     rules: { 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
+  { files: ['**/*.js'], ignores: MAX_LEN_NOT_YET, rules: { 'max-len': MAX_LEN } },
   ...(process.env.LAB_ESLINT_TARGET ? [{ files: ['**/*.js'], rules: { ...NOT_YET, ...TARGET } }] : []),
   // lab.js declares what the other scripts use.
   { files: ['compose/init/lab.js'], rules: { 'no-unused-vars': 'off', 'no-redeclare': 'off' } },

@@ -30,7 +30,8 @@ function unusable(r, multiHost) {
 }
 
 function side(name, runs) {
-  const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group && x.repetition === r.repetition).length : 1);
+  const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group
+    && x.repetition === r.repetition).length : 1);
   const why = runs.map((r) => unusable(r, partsOf(r) > 1));
   const usable = runs.filter((_, i) => why[i] === null);
   const samples = usable.map((r) => r.capacity.capacity_ops_per_s);
@@ -49,7 +50,9 @@ function side(name, runs) {
     excluded,
     clients: [...new Set(runs.map((r) => r.capacity.clients))],
     // the host-limited searches' capacities and caveats: shown beside the side's figure, never in it
-    host_limited: runs.filter((_, i) => why[i] === HOST_LIMITED).map((r) => ({ run: r.dir, capacity_ops_per_s: r.capacity.capacity_ops_per_s, text: r.capacity.host_caveat.text })),
+    host_limited: runs.filter((_, i) => why[i] === HOST_LIMITED)
+      .map((r) => ({ run: r.dir, capacity_ops_per_s: r.capacity.capacity_ops_per_s,
+      text: r.capacity.host_caveat.text })),
     // The curve: every step of every run, intended latency at the SLA's percentile against the
     // rate achieved (what a capacity planner reads the knee from).
     curve: runs.flatMap((r) => r.capacity.steps.map((s) => ({
@@ -79,7 +82,8 @@ function capacityVerdict(sla, A, B) {
 // runOrder): two sides whose searches ran one after the other, on every run or on the usable
 // ones, give no verdict, only their ratio marked not interleaved.
 function orderGuard(v, sla, A, B, runsA, runsB) {
-  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null, started_at: r.started_at ?? null });
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
+    started_at: r.started_at ?? null });
   const usable = (S, runs) => runs.filter((r) => S.sample_runs.includes(r.dir)).map(place);
   const { order, first } = runOrder(runsA.map(place), runsB.map(place), usable(A, runsA), usable(B, runsB));
   const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : null };
@@ -103,7 +107,12 @@ function capacityReport(runs, by = 'engine') {
     const sides = values.map((v) => side(v, rs.filter((r) => r.side === v)));
     const verdicts = [];
     const runsOf = (S) => rs.filter((r) => r.side === S.side);
-    for (let i = 0; i < sides.length; i++) for (let j = i + 1; j < sides.length; j++) verdicts.push(orderGuard(capacityVerdict(sla, sides[i], sides[j]), sla, sides[i], sides[j], runsOf(sides[i]), runsOf(sides[j])));
+    for (let i = 0; i < sides.length; i++) {
+      for (let j = i + 1; j < sides.length; j++) {
+        const [a, b] = [sides[i], sides[j]];
+        verdicts.push(orderGuard(capacityVerdict(sla, a, b), sla, a, b, runsOf(a), runsOf(b)));
+      }
+    }
     out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
   }
   return out;

@@ -47,7 +47,8 @@ const cut = (t, w) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
 const FOREST = 21;
 function forest(row, lo, hi) {
   const cells = Array(FOREST).fill(' ');
-  const at = (x) => Math.max(0, Math.min(FOREST - 1, Math.round(((Math.log(x) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * (FOREST - 1))));
+  const scale = (x) => (Math.log(x) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+  const at = (x) => Math.max(0, Math.min(FOREST - 1, Math.round(scale(x) * (FOREST - 1))));
   if (row.ci) for (let i = at(row.ci[0]); i <= at(row.ci[1]); i++) cells[i] = '-';
   cells[at(1)] = cells[at(1)] === '-' ? '+' : '|';
   if (typeof row.ratio === 'number') cells[at(row.ratio)] = 'o';

@@ -278,4 +278,5 @@ function parse(argv) {
   return opts;
 }
 
-module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage, COMMON_OPTIONS };
+module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage,
+  COMMON_OPTIONS };

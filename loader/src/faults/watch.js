@@ -40,7 +40,8 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
   const cond = parseUntil(until);
   const short = shortener();
   const started = Date.now();
-  const res = { condition: until, member, phase, reached: false, peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0, primariesSeen: [] };
+  const res = { condition: until, member, phase, reached: false, peakLagSeconds: null, lastLagSeconds: null,
+    flowControlEverLagged: false, ticks: 0, primariesSeen: [] };
   let healthyTicks = 0;
   for (;;) {
     const tick = Date.now();
@@ -66,11 +67,14 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
       phase,
       seenFrom: st ? st.from : null,
       primary: primaryName,
-      ...(member ? { member, lagSeconds: lag ? lag.lagSeconds : null, lagNote: lag && !lag.known ? lag.reason : undefined } : {}),
+      ...(member ? { member, lagSeconds: lag ? lag.lagSeconds : null,
+        lagNote: lag && !lag.known ? lag.reason : undefined } : {}),
       members: states,
-      oplog: Object.fromEntries(windows.map((w) => [w.member, { first: w.first, last: w.last, windowSeconds: d.windowSeconds(w), maxSizeMB: w.maxSizeMB, ...(w.error ? { error: w.error } : {}) }])),
+      oplog: Object.fromEntries(windows.map((w) => [w.member, { first: w.first, last: w.last,
+        windowSeconds: d.windowSeconds(w), maxSizeMB: w.maxSizeMB, ...(w.error ? { error: w.error } : {}) }])),
       majorityLagSeconds: fc ? fc.majorityLagSeconds : null,
-      flowControl: fcRaw ? { enabled: fcRaw.enabled, isLagged: fcRaw.isLagged, targetRateLimit: fcRaw.targetRateLimit } : null,
+      flowControl: fcRaw ? { enabled: fcRaw.enabled, isLagged: fcRaw.isLagged,
+        targetRateLimit: fcRaw.targetRateLimit } : null,
     };
     let met = false;
     let why = '';
@@ -125,7 +129,8 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
 // on its run's members, lines, timeline and signal (member: ctx.state.member unless given); with
 // step, the result is also recorded as that step (ctx.step).
 async function watchStep(ctx, until, timeoutS, phase, { member = ctx.state.member, step = null, optime = null } = {}) {
-  const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, optime, say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
+  const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, optime, say: ctx.say,
+    timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
   if (step) ctx.step(step, r);
   return r;
 }

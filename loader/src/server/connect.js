@@ -13,7 +13,9 @@ class ConnectError extends Error {
   constructor(kind, message) {
     super(message);
     this.name = 'Error';
-    this.kind = kind; // refused | dns | srv | unreachable | timeout | silent | not-mongodb | tls | short-timeout | auth | replica-set | server-too-old | other
+    // refused | dns | srv | unreachable | timeout | silent | not-mongodb | tls | short-timeout | auth | replica-set
+    // | server-too-old | other
+    this.kind = kind;
   }
 }
 
@@ -157,7 +159,8 @@ async function connectOnce(client, { timeoutMs, username }) {
     const kinds = new Set(seeds.map((s) => perHost.get(s).kind));
     const first = perHost.get(seeds[0]);
     if (kinds.size === 1) {
-      decide(new ConnectError(first.kind, describeFailure({ ...base, ...first, host: seeds.length === 1 ? seeds[0] : null })));
+      decide(new ConnectError(first.kind, describeFailure({ ...base, ...first,
+        host: seeds.length === 1 ? seeds[0] : null })));
     } else {
       decide(new ConnectError('other', `no server in --uri can be used: ${seeds.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ')}`));
     }
@@ -173,7 +176,8 @@ async function connectOnce(client, { timeoutMs, username }) {
   };
   // decideByProbe(seed, when): what the probe finds at seed decides, where when(probe) says so.
   const decideByProbe = (seed, when) => probeSeed(seed).then((probe) => {
-    const found = when(probe) ? byProbe(seed, probe, { tls, timeoutText: durationText(timeoutMs), timedOut: false }) : null;
+    const found = when(probe) ? byProbe(seed, probe, { tls, timeoutText: durationText(timeoutMs),
+      timedOut: false }) : null;
     if (found) decide(new ConnectError(found.kind, found.message));
   });
   const onChange = (ev) => {
@@ -239,7 +243,8 @@ async function connectOnce(client, { timeoutMs, username }) {
       }
     }
     if (seen.length && kinds.size === 1 && !kinds.has('other')) {
-      throw new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
+      throw new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0],
+        host: seeds.length === 1 ? seeds[0] : null }));
     }
     throw new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
   } finally {
