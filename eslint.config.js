@@ -20,13 +20,26 @@ const labNames = Object.fromEntries([...labJs.matchAll(/^(?:var|function)\s+([\w
 // Files whose functions run in the report's page (serialized into the HTML), not in Node.
 const PAGE_SCRIPTS = ['report/src/*page.js', 'report/src/set-numbers.js', 'report/src/timeline-dips.js'];
 
+// Lines of at most 120 columns (the terminal's width, common/text.js). A line whose length is a
+// string, a template literal, a regular expression or a URL is let through, as the widely used
+// style guides set this rule (a message is found whole by grep); a comment is not.
+const MAX_LEN = ['error', { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true,
+  ignoreUrls: true }];
+// Not yet under MAX_LEN (the lines it would find today): the tests of loader/test (103),
+// test/docker (22) and k8s/test (1), and the loader's run/ folder (30) and faults/runner.js (3),
+// being rewritten.
+const MAX_LEN_NOT_YET = ['loader/test/**', 'test/docker/**', 'k8s/test/**', 'loader/src/run/**',
+  'loader/src/faults/runner.js'];
+
 // Counted on 2026-11-29 over the files linted here (LAB_ESLINT_TARGET=1):
 const TARGET = {
-  // 3,291 lines today: 2,049 in tests, 737 in loader/, 350 in report/, 96 in dashboards/, 42 in
-  // common/, 11 in k8s/, 6 in compose/.
+  // Every line, strings and comments included (MAX_LEN, the gate, lets a long string through):
+  // 3,330 lines today: 2,255 in tests, 617 in loader/, 300 in report/, 103 in dashboards/, 39 in
+  // common/, 11 in k8s/, 5 in compose/.
   'max-len': ['error', { code: 120 }],
-  // 9 functions today: report/src/claims.js; tests, test/docker/standin and loader/bench the rest.
-  // On for loader/src already (below), which meets it.
+  // Functions over 80 lines today: report/src/claims.js conditions (past 80 once its long lines
+  // were wrapped); tests, test/docker/standin and loader/bench the rest. On for loader/src already
+  // (below), which meets it.
   'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
 };
 
@@ -68,6 +81,7 @@ module.exports = [
   // loader/src meets TARGET's function length: kept so (a long function there was where its file's
   // circles and hidden state grew).
   { files: ['loader/src/**/*.js'], rules: { 'max-lines-per-function': TARGET['max-lines-per-function'] } },
+  { files: ['**/*.js'], ignores: MAX_LEN_NOT_YET, rules: { 'max-len': MAX_LEN } },
   ...(process.env.LAB_ESLINT_TARGET ? [{ files: ['**/*.js'], rules: { ...NOT_YET, ...TARGET } }] : []),
   // lab.js declares what the other scripts use.
   { files: ['compose/init/lab.js'], rules: { 'no-unused-vars': 'off', 'no-redeclare': 'off' } },

@@ -26,7 +26,8 @@ function mute(stream) {
 // watchOutput(streams, onClosedWithoutRun): stdout and stderr watched; when no run listens (list,
 // --help, a usage error) a closed output exits 0 as before: the reader had what it wanted. The
 // report passes its own onClosedWithoutRun (nothing to do: it keeps its exit code).
-function watchOutput({ stdout = process.stdout, stderr = process.stderr } = {}, onClosedWithoutRun = () => process.exit(0)) {
+function watchOutput({ stdout = process.stdout, stderr = process.stderr } = {},
+  onClosedWithoutRun = () => process.exit(0)) {
   for (const [name, stream] of [['stdout', stdout], ['stderr', stderr]]) {
     stream.on('error', (e) => {
       if (!CLOSED_CODES.has(e.code)) throw e;

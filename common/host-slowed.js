@@ -50,7 +50,8 @@ function hostSlowed(e) {
   const seconds = e.measured_s || e.duration_s || 0;
   const done = Object.values(e.ops || {}).reduce((a, o) => a + (o.count || 0), 0);
   const intervalMs = typeof e.target_rate === 'number' && e.target_rate > 0 ? (1000 * (e.clients || 1)) / e.target_rate : null;
-  if (intervalMs !== null && seconds > 0 && delay > MATERIAL * intervalMs && done / seconds < ACHIEVED_SHARE * e.target_rate) {
+  if (intervalMs !== null && seconds > 0 && delay > MATERIAL * intervalMs
+    && done / seconds < ACHIEVED_SHARE * e.target_rate) {
     out.push(`the loader ran late by ${r2(delay)} ms and achieved ${r2(done / seconds)} of the ${e.target_rate} ops/s offered`);
   }
   return out.length ? [...out, ...contention] : null;

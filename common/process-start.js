@@ -10,7 +10,9 @@ const SAME_START_MS = 2000;
 // starts lie more than SAME_START_MS apart (a container restart may reuse the pid); else true.
 function sameProcess(a, b) {
   if (a.pid != null && b.pid != null && a.pid !== b.pid) return false;
-  if (a.started_at && b.started_at && Math.abs(Date.parse(a.started_at) - Date.parse(b.started_at)) > SAME_START_MS) return false;
+  if (a.started_at && b.started_at && Math.abs(Date.parse(a.started_at) - Date.parse(b.started_at)) > SAME_START_MS) {
+    return false;
+  }
   return true;
 }
 

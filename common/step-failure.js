@@ -22,7 +22,8 @@ function stepFailure(step) {
   const operations = count + errors;
   const fraction = operations ? errors / operations : 1;
   if (operations && fraction <= FAILED_STEP_ERROR_FRACTION) return null;
-  return { error_fraction: Math.round(fraction * 1e4) / 1e4, errors, operations, threshold: FAILED_STEP_ERROR_FRACTION };
+  return { error_fraction: Math.round(fraction * 1e4) / 1e4, errors, operations,
+    threshold: FAILED_STEP_ERROR_FRACTION };
 }
 
 // firstError(step) -> { code, codeName, message } of the step's earliest failed operation (the

@@ -250,6 +250,11 @@ caller_path() {
   if [[ $p == /* ]]; then printf '%s\n' "$p"; else printf '%s/%s\n' "${LAB_CALLER_DIR:-$PWD}" "${p#./}"; fi
 }
 
+# is_name TEXT: TEXT is a name in the lab's one name grammar (an experiment, a run's engine label, a
+# comparison's sides; it names a results folder): letters, digits, . _ -, starting with a letter
+# or digit. common/names.js is the same grammar for Node; both run over test/vectors/names.tsv.
+is_name() { [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]]; }
+
 # is_uint VALUE: a whole number >= 0.
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 

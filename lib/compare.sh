@@ -240,13 +240,13 @@ compare_parse() {
 # 255 bytes, and the loader writes deeper paths under it), and none the lab keeps for itself: the
 # report skips every folder named report (its own output), and latest is the link to the newest run.
 COMPARE_NAME_MAX=64
-COMPARE_RESERVED_NAMES=(report latest) # common/reserved-names.js, the loader's list for --engine
+COMPARE_RESERVED_NAMES=(report latest) # common/names.js RESERVED_NAMES, the loader's list for --engine
 compare_side_name_check() {
   local flag=$1 name=$2 r
   [[ -n $name ]] || die_usage "$flag: the side's name before = is empty (e.g. --uri prod=mongodb://host/)"
   ((${#name} <= COMPARE_NAME_MAX)) ||
     die_usage "$flag: the side's name is ${#name} characters, at most $COMPARE_NAME_MAX (it names the side's results folder)"
-  [[ $name =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ ]] ||
+  is_name "$name" ||
     die_usage "$flag: the side's name '$name' may hold only letters, digits, . _ - (it names the side's results folder)"
   for r in "${COMPARE_RESERVED_NAMES[@]}"; do
     [[ $name != "$r" ]] || die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"

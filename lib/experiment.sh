@@ -61,7 +61,7 @@ experiment_help() {
 
 # experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
 experiment_exists() {
-  [[ $1 =~ ^[A-Za-z0-9][A-Za-z0-9_.-]*$ && -f $LAB_ROOT/experiments/$1.yaml ]]
+  is_name "$1" && [[ -f $LAB_ROOT/experiments/$1.yaml ]]
 }
 
 # experiment_flags_usage [NAME]: ./run.sh help's "Experiment flags" (NAME --help's with NAME):

@@ -1,5 +1,5 @@
-// ./run.sh status: <shell> --nodb /lab/init/status.js (mongosh or the legacy mongo, lab.js), run inside the mongos container as root
-// (password read from the mounted secret file, never passed on a command line).
+// ./run.sh status: <shell> --nodb /lab/init/status.js (mongosh or the legacy mongo, lab.js), run inside the mongos
+// container as root (password read from the mounted secret file, never passed on a command line).
 // Prints the replica sets with member states and primary, the registered shards, and the storage
 // engine as the shard members report it (serverStatus().storageEngine). The last line is a
 // summary for scripts (lib/smoke.sh):  summary engine=<name> shards=<ids> cfgrs=<primary> shard01=<primary>

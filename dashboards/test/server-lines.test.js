@@ -123,7 +123,8 @@ test('each note carries its rule as data, and the rule says what the series fact
 
 test('the smoke check in bash (lib/monitoring.sh monitoring_collected) reads each rule as generate.js does', () => {
   const root = path.join(__dirname, '..', '..');
-  const notes = [...new Set(panels().map(({ p }) => p.fieldConfig?.defaults?.noValue).filter((nv) => nv && nv.startsWith(NOT_COLLECTED)))];
+  const notes = [...new Set(panels().map(({ p }) => p.fieldConfig?.defaults?.noValue)
+    .filter((nv) => nv && nv.startsWith(NOT_COLLECTED)))];
   assert.ok(notes.length >= 4, `${notes.length} distinct notes`);
   const script = 'source lib/tables.sh; source lib/monitoring.sh; while IFS=$\'\\t\' read -r e nv; do if monitoring_collected "$e" "$nv"; then echo yes; else echo no; fi; done';
   const pairs = ENGINES.flatMap((e) => notes.map((nv) => [e, nv]));

@@ -146,7 +146,8 @@ function loaderRun(dir, kind, entry, uri, extraNode = []) {
       }
       return { phases: out };
     }
-    return { cpu_us_per_op: r1(cpuUs / ops), ops, cores: coresOf(cpuUs, seconds), load1: l, node_flags: nodeFlagsOf(c.timeline) };
+    return { cpu_us_per_op: r1(cpuUs / ops), ops, cores: coresOf(cpuUs, seconds), load1: l,
+      node_flags: nodeFlagsOf(c.timeline) };
   } catch (e) {
     return { error: `loader exit ${r.status}: ${lastWords(r.stderr || e.message)}` };
   } finally {
@@ -180,7 +181,8 @@ function paired(lw, fw, load, extra = {}) {
   const lu = lw.cpuUs / lw.ops;
   const fu = fw.cpuUs / fw.ops;
   return { loader_us_per_op: r1(lu), floor_us_per_op: r1(fu), ratio: Math.round((lu / fu) * 1000) / 1000, ...extra,
-    loader_cores: coresOf(lw.cpuUs, lw.seconds), floor_cores: coresOf(fw.cpuUs, fw.seconds), seconds: r1(lw.seconds), load1: load };
+    loader_cores: coresOf(lw.cpuUs, lw.seconds), floor_cores: coresOf(fw.cpuUs, fw.seconds), seconds: r1(lw.seconds),
+      load1: load };
 }
 
 function floorRun(kind, entry, uri) {
@@ -293,7 +295,8 @@ async function sideBySidePhases(kind, entry, uri) {
     // A floor's whole case may end after the loader's: wait for each phase it was sent (the floor
     // has the core to itself then only for its tail).
     const waiting = Date.now();
-    const owed = () => entry.phases.slice(0, at + 1).filter(whole).filter((name) => !floorLines().some((x) => x.whole === name));
+    const owed = () => entry.phases.slice(0, at + 1).filter(whole)
+      .filter((name) => !floorLines().some((x) => x.whole === name));
     while (owed().length && floor.code === null && Date.now() - waiting < 120000) await sleep(200);
     floor.proc.kill('SIGTERM');
     await floor.exited;
@@ -313,7 +316,8 @@ async function sideBySidePhases(kind, entry, uri) {
       const f = floorAll.find((x) => x.whole === name);
       if (f && f.skipped) { phases[name] = { error: `${name}: ${f.skipped}` }; continue; }
       if (!w.ops || !f || !f.ops) { phases[name] = { error: `${name}: ${f ? '' : 'no whole case from the floor; '}${w.ops ? '' : 'no operations of the loader'}` }; continue; }
-      phases[name] = paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l, { whole_cases: true, loader_ops: w.ops, floor_ops: f.ops, floor_seconds: f.wall_s });
+      phases[name] = paired(w, { cpuUs: f.cpu_us, ops: f.ops, seconds: f.wall_s }, l,
+        { whole_cases: true, loader_ops: w.ops, floor_ops: f.ops, floor_seconds: f.wall_s });
     }
     return { phases };
   } finally {
@@ -353,11 +357,13 @@ async function main() {
     return variant ? base.map(([row, p]) => [`${row} +${variant}`, p]) : base;
   };
   const variantsOf = (k) => Object.entries(ENTRIES[k].variants || {});
-  const entryOf = (k, variant) => (variant ? { ...ENTRIES[k], flags: [...ENTRIES[k].flags, ...ENTRIES[k].variants[variant]] } : ENTRIES[k]);
+  const entryOf = (k, variant) => (variant ? { ...ENTRIES[k], flags: [...ENTRIES[k].flags,
+    ...ENTRIES[k].variants[variant]] } : ENTRIES[k]);
   for (const k of kinds) {
     if (!ENTRIES[k]) { results.not_measured[k] = `no entry in ${KINDS_FILE} (experiment file and flags for one 16-client step)`; continue; }
     for (const v of [null, ...variantsOf(k).map(([name]) => name)]) {
-      for (const [row] of rows(k, v)) results.kinds[row] = { experiment: ENTRIES[k].experiment, flags: entryOf(k, v).flags, ...(v ? { variant: v } : {}), loader: [], before: [], floor: [], side_by_side: [] };
+      for (const [row] of rows(k, v)) results.kinds[row] = { experiment: ENTRIES[k].experiment,
+        flags: entryOf(k, v).flags, ...(v ? { variant: v } : {}), loader: [], before: [], floor: [], side_by_side: [] };
     }
   }
   const log = (s) => process.stderr.write(`${s}\n`);
@@ -399,14 +405,20 @@ async function main() {
       acc.paired_over_floor_pct = pairedPct(acc.loader, acc.floor, 'cpu_us_per_op');
       acc.side_by_side_over_floor_pct = pairedPct(acc.side_by_side, acc.side_by_side.map((x) => ({ cpu_us_per_op: x.floor_us_per_op })), 'loader_us_per_op');
       if (mix && results.ycsb.runs.length) acc.paired_ratio_to_ycsb = pairedRatio(acc.loader, results.ycsb.runs);
-      if (acc.loader_us_per_op && acc.floor_us_per_op) acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
+      if (acc.loader_us_per_op && acc.floor_us_per_op) {
+        acc.overhead_over_floor_pct = r1((acc.loader_us_per_op / acc.floor_us_per_op - 1) * 100);
+      }
       if (mix && ycsbMedian) acc.ratio_to_ycsb = Math.round((acc.loader_us_per_op / ycsbMedian) * 100) / 100;
-      if (mix && ycsbMedian && acc.before_us_per_op) acc.before_ratio_to_ycsb = Math.round((acc.before_us_per_op / ycsbMedian) * 100) / 100;
+      if (mix && ycsbMedian && acc.before_us_per_op) {
+        acc.before_ratio_to_ycsb = Math.round((acc.before_us_per_op / ycsbMedian) * 100) / 100;
+      }
       // The goal is judged on the side-by-side pairs where there are any (far less machine drift in
       // them), else on the rounds' pairs.
       const basis = acc.side_by_side_over_floor_pct ? 'side by side' : 'one after the other';
-      if (!acc.variant) acc.goal_over_floor = { goal_pct: GOAL_OVER_FLOOR_PCT, basis, verdict: against(acc.side_by_side_over_floor_pct || acc.paired_over_floor_pct, GOAL_OVER_FLOOR_PCT) };
-      if (acc.paired_ratio_to_ycsb) acc.goal_ratio_to_ycsb = { goal: GOAL_RATIO_TO_YCSB, verdict: against(acc.paired_ratio_to_ycsb, GOAL_RATIO_TO_YCSB) };
+      if (!acc.variant) acc.goal_over_floor = { goal_pct: GOAL_OVER_FLOOR_PCT, basis,
+        verdict: against(acc.side_by_side_over_floor_pct || acc.paired_over_floor_pct, GOAL_OVER_FLOOR_PCT) };
+      if (acc.paired_ratio_to_ycsb) acc.goal_ratio_to_ycsb = { goal: GOAL_RATIO_TO_YCSB,
+        verdict: against(acc.paired_ratio_to_ycsb, GOAL_RATIO_TO_YCSB) };
       const why = (xs) => (xs.find((r) => r.error || r.absent) || {});
       const cores = (x) => (x === null ? '' : ` (${x} cores)`);
       const floorText = acc.floor_us_per_op ? `floor ${acc.floor_us_per_op}${cores(acc.floor_cores)}` : `floor n/a (${why(acc.floor).absent || why(acc.floor).error})`;
@@ -442,7 +454,8 @@ async function main() {
     currentRound = round;
     const runYcsb = async () => {
       const l = load1();
-      const y = await ycsb.run(server.uri, { threads: 16, seconds: Math.max(10, Math.round(DURATION_MS / 1000)), pin: PIN });
+      const y = await ycsb.run(server.uri, { threads: 16, seconds: Math.max(10, Math.round(DURATION_MS / 1000)),
+        pin: PIN });
       results.ycsb.runs.push({ ...y, load1: l });
       log(`round ${round} ycsb workload A: ${y.cpu_us_per_op ?? y.skipped} us/op (load ${l})`);
     };

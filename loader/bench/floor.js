@@ -34,8 +34,8 @@ async function main() {
   // prepares alone (floors/gridfs.js: the file it will download) and says { ready } on stdout;
   // then each line on its stdin starts its next phase, the first included (the bench writes one
   // as the loader's timeline shows each case begin), says { began: NAME } as a phase starts, and
-  // each phase, once measured, says { whole: NAME, ops, cpu_us, wall_s, from, to } (paired with the loader's whole case);
-  // SIGTERM or the end of stdin ends it. Lines, not a signal per phase: two SIGUSR1 sent back to
+  // each phase, once measured, says { whole: NAME, ops, cpu_us, wall_s, from, to } (paired with the loader's whole
+  // case); SIGTERM or the end of stdin ends it. Lines, not a signal per phase: two SIGUSR1 sent back to
   // back (both cases of a tiny file seen in one look) arrive as one, for standard signals do not
   // queue (signal(7)), and the floor then never did the download (bench.test.js, busy machine).
   if (floor.live && process.env.LAB_BENCH_LIVE === '1') {

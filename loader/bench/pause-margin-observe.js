@@ -21,7 +21,10 @@ if (isMainThread && process.env.PAUSE_MARGIN_OUT) {
     w.check = (t, lastOkAt) => {
       const lastOk = Math.max(stepStartAt, lastOkAt);
       if (lastOk > lastSeen) {
-        if (lastOk - lastSeen > seen.max_gap_ms) { seen.max_gap_ms = lastOk - lastSeen; seen.gap_at_s = (lastSeen - stepStartAt) / 1000; }
+        if (lastOk - lastSeen > seen.max_gap_ms) {
+          seen.max_gap_ms = lastOk - lastSeen;
+          seen.gap_at_s = (lastSeen - stepStartAt) / 1000;
+        }
         lastSeen = lastOk;
         seen.completions_seen += 1;
       }

@@ -57,7 +57,8 @@ async function main() {
   }
   const ratios = rows.map((x) => x.ratio).filter((x) => x !== null);
   // The rule's whole bar: a silence must also last the threshold (1 s here) to be a pause at all.
-  const bar = rows.filter((x) => x.op_p99_ms > 0).map((x) => x.max_gap_ms / Math.max(x.threshold_ms, OP_TIMES * x.op_p99_ms));
+  const bar = rows.filter((x) => x.op_p99_ms > 0)
+    .map((x) => x.max_gap_ms / Math.max(x.threshold_ms, OP_TIMES * x.op_p99_ms));
   console.log(`\n${RUNS} runs x ${STEPS} steps of ${duration}, ${CLIENTS} clients, ${os.cpus().length} CPUs, load ${os.loadavg().map(r1).join(' ')}`);
   console.log(`largest gap / median per-second p99: ${fmt(ratios)}  (a pause needs > ${OP_TIMES})`);
   console.log(`largest gap / max(threshold, ${OP_TIMES} x p99), the rule's whole bar: ${fmt(bar.map((x) => x * 100))} %`);

@@ -27,7 +27,9 @@ function summarize(dir, top = 12) {
     const p = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
     const self = new Map();
-    for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) || 0) + (p.timeDeltas[i] || 0));
+    for (let i = 0; i < p.samples.length; i++) {
+      self.set(p.samples[i], (self.get(p.samples[i]) || 0) + (p.timeDeltas[i] || 0));
+    }
     const cats = {};
     const fns = {};
     let busy = 0;

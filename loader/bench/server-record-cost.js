@@ -37,14 +37,16 @@ async function idle(server, seconds) {
   const base = (serverCpuS(server) - c0) / seconds;
   const description = { topology: { kind: 'replica_set_member', set_name: 'rs0', hosts: server.shim.hosts } };
   let lines = 0;
-  const rec = new ServerRecord({ conn: { uri: server.uri, serverSelectionTimeoutMs: 5000 }, description, seedHosts: server.shim.hosts, out: { write() { lines += 1; } }, log() {} });
+  const rec = new ServerRecord({ conn: { uri: server.uri, serverSelectionTimeoutMs: 5000 }, description,
+    seedHosts: server.shim.hosts, out: { write() { lines += 1; } }, log() {} });
   rec.start();
   await wait(2000); // connections made
   c0 = serverCpuS(server);
   await wait(seconds * 1000);
   const withRecord = (serverCpuS(server) - c0) / seconds;
   await rec.stop();
-  return { base_cpu_ms_per_s: Math.round(base * 1000), with_record_cpu_ms_per_s: Math.round(withRecord * 1000), record_lines: lines };
+  return { base_cpu_ms_per_s: Math.round(base * 1000), with_record_cpu_ms_per_s: Math.round(withRecord * 1000),
+    record_lines: lines };
 }
 
 async function main() {
@@ -66,7 +68,8 @@ async function main() {
         const s = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
         const ops = Object.values(s.steps[0].ops).reduce((a, o) => a + o.ops_per_s, 0);
         runs[mode].push(ops);
-        const stepOps = Object.values(s.steps[0].ops).reduce((a, o) => a + o.count, 0) + s.preload.docs / 1000; // a preload batch is one op
+        // a preload batch is one op
+        const stepOps = Object.values(s.steps[0].ops).reduce((a, o) => a + o.count, 0) + s.preload.docs / 1000;
         cpu[mode].push(((serverCpuS(server) - c0) * 1000) / (stepOps / 1000));
         const load = os.loadavg()[0].toFixed(2);
         process.stdout.write(`round ${i + 1} ${mode}: ${ops.toFixed(0)} ops/s (${cpu[mode].at(-1).toFixed(0)} server CPU ms per 1,000 ops, exit ${r.code}, load ${load}${mode === 'on' ? `, ${s.server_record.lines} record lines` : ''})\n`);
@@ -84,9 +87,11 @@ async function main() {
   const out = {
     rounds, duration, clients, cores: os.availableParallelism(),
     ops_per_s_on: median(runs.on), ops_per_s_off: median(runs.off),
-    cost_pct: { median: median(diffs), ci95: ci ? [Math.round(ci.low * 10) / 10, Math.round(ci.high * 10) / 10] : null, min: Math.min(...diffs), max: Math.max(...diffs) },
+    cost_pct: { median: median(diffs), ci95: ci ? [Math.round(ci.low * 10) / 10, Math.round(ci.high * 10) / 10] : null,
+      min: Math.min(...diffs), max: Math.max(...diffs) },
     server_cpu_ms_per_1000_ops_on: median(cpu.on), server_cpu_ms_per_1000_ops_off: median(cpu.off),
-    server_cpu_cost_pct: { median: median(cpuDiffs), ci95: cpuCi ? [Math.round(cpuCi.low * 10) / 10, Math.round(cpuCi.high * 10) / 10] : null },
+    server_cpu_cost_pct: { median: median(cpuDiffs),
+      ci95: cpuCi ? [Math.round(cpuCi.low * 10) / 10, Math.round(cpuCi.high * 10) / 10] : null },
     idle: idleFigures,
     load_avg_1m_end: os.loadavg()[0],
   };

@@ -115,7 +115,8 @@ function spread(xs, f) {
   if (!xs.length) return null;
   const v = xs.map(f);
   const ci = medianInterval(v);
-  return { median: median(v), min: Math.min(...v), max: Math.max(...v), rounds: v.length, ci95: ci ? [ci.low, ci.high] : null, ci_coverage: ci ? ci.coverage : null };
+  return { median: median(v), min: Math.min(...v), max: Math.max(...v), rounds: v.length,
+    ci95: ci ? [ci.low, ci.high] : null, ci_coverage: ci ? ci.coverage : null };
 }
 
 // against(p, bound) -> 'within' | 'over' | 'undecided' | null: a paired comparison against a goal
@@ -145,4 +146,5 @@ function unmeasured(r, ops) {
   return null;
 }
 
-module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, windowOf, coresOf, unmeasured, pairedPct, pairedRatio, fmtPaired };
+module.exports = { r1, median, medianInterval, against, WARMUP_S, warmupOf, steadyWindow, windowOf, coresOf, unmeasured,
+  pairedPct, pairedRatio, fmtPaired };

@@ -20,11 +20,14 @@ function perSecondFiles(dir) {
   for (let s = 1; s <= STEPS * STEP_S; s++) {
     const step = Math.ceil(s / STEP_S);
     const t = new Date(T0 + s * 1000).toISOString();
-    const op = (rate) => ({ ok: rate, err: 0, ops_per_s: rate, latency_us: { count: rate, mean: 900, p50: 800, p90: 1500, p99: 2900, p999: 5200, max: 9100 } });
+    const op = (rate) => ({ ok: rate, err: 0, ops_per_s: rate,
+      latency_us: { count: rate, mean: 900, p50: 800, p90: 1500, p99: 2900, p999: 5200, max: 9100 } });
     timeline.push(JSON.stringify({ t, elapsed_s: s, interval_s: 1, partial: false, phase: `clients-${step}`, step, clients: step,
-      ops: { update: op(500 + (s % 37)), find: op(520 + (s % 29)) }, loader: { cpu_cores: 0.4, workers: [{ id: 0, cpu: 0.4, loop_busy: 0.3 }] } }));
+      ops: { update: op(500 + (s % 37)), find: op(520 + (s % 29)) },
+        loader: { cpu_cores: 0.4, workers: [{ id: 0, cpu: 0.4, loop_busy: 0.3 }] } }));
     server.push(JSON.stringify({ t, member: 'mongod:27017', role: 'primary', repl: { state: 'PRIMARY', lag_s: 0 },
-      wt: { cache_bytes: 5e8 + s * 1e5, cache_dirty_bytes: 2e7, checkpoint_running: s % 60 < 3 ? 1 : 0 }, opcounters: { insert: 0, query: s * 520, update: s * 500 } }));
+      wt: { cache_bytes: 5e8 + s * 1e5, cache_dirty_bytes: 2e7, checkpoint_running: s % 60 < 3 ? 1 : 0 },
+        opcounters: { insert: 0, query: s * 520, update: s * 500 } }));
   }
   fs.writeFileSync(path.join(dir, 'timeline.ndjson'), `${timeline.join('\n')}\n`);
   fs.writeFileSync(path.join(dir, 'server.ndjson'), `${server.join('\n')}\n`);

@@ -36,7 +36,9 @@ function applyCapacityLimits(sections, runs) {
       // its interval widened as the verdicts' are: the true capacities lie within their searches'
       // brackets, so their geometric mean at most gm(f) / gm(p) above the passing rates'
       const iv = s.interval && s.interval.low !== null
-        ? { ...s.interval, low: sig(s.interval.low), high: sig(s.interval.high * gm(usable.map((b) => b.fail)) / gm(usable.map((b) => b.pass))), low_statistical: s.interval.low, high_statistical: s.interval.high }
+        ? { ...s.interval, low: sig(s.interval.low),
+          high: sig(s.interval.high * gm(usable.map((b) => b.fail)) / gm(usable.map((b) => b.pass))),
+          low_statistical: s.interval.low, high_statistical: s.interval.high }
         : s.interval;
       return { ...s, geomean: s.samples.length ? sig(gm(s.samples)) : null, brackets: usable, interval: iv };
     });
@@ -59,7 +61,8 @@ function widen(v, A, B) {
   const now = `${ciText(ci[0], ci[1])} with the searches' brackets`;
   // a widened interval that now spans 1.0 is no longer a verdict (src/words.js words it)
   const status = v.status === 'verdict' && spansOne(ci[0], ci[1]) ? 'no-difference' : v.status;
-  return { ...v, status, ci, ci_statistical: v.ci, resolution: { faster: sig(up), slower: sig(down) }, sentence: v.sentence.replace(old, now) };
+  return { ...v, status, ci, ci_statistical: v.ci, resolution: { faster: sig(up), slower: sig(down) },
+    sentence: v.sentence.replace(old, now) };
 }
 
 module.exports = { applyCapacityLimits, brackets };

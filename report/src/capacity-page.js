@@ -12,7 +12,9 @@
   const el = window.labEl; // page.js's
   const ticks125 = (lo, hi) => {
     const out = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const m of [1, 2, 5]) out.push(Number((m * 10 ** e).toPrecision(1)));
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      for (const m of [1, 2, 5]) out.push(Number((m * 10 ** e).toPrecision(1)));
+    }
     return out.filter((t) => t >= lo / 1.5 && t <= hi * 1.5);
   };
   const box = el('section', { id: 'capacity' }, el('h2', {}, `Capacity under a latency SLA, by ${report.by}`));

@@ -16,7 +16,7 @@ const { median, round } = require('../../common/stats');
 const { LEVEL, verdictOf } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
 const { runOrder, notInterleaved, SEQUENTIAL_NOTE } = require('./drift');
-const { wrap } = require('./table');
+const { wrap } = require('../../common/text');
 const { slaText } = require('../../common/sla-text'); // "p99 <= 10 ms", as the loader says it
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
 
@@ -30,7 +30,8 @@ function unusable(r, multiHost) {
 }
 
 function side(name, runs) {
-  const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group && x.repetition === r.repetition).length : 1);
+  const partsOf = (r) => (r.group ? runs.filter((x) => x.group === r.group
+    && x.repetition === r.repetition).length : 1);
   const why = runs.map((r) => unusable(r, partsOf(r) > 1));
   const usable = runs.filter((_, i) => why[i] === null);
   const samples = usable.map((r) => r.capacity.capacity_ops_per_s);
@@ -49,7 +50,9 @@ function side(name, runs) {
     excluded,
     clients: [...new Set(runs.map((r) => r.capacity.clients))],
     // the host-limited searches' capacities and caveats: shown beside the side's figure, never in it
-    host_limited: runs.filter((_, i) => why[i] === HOST_LIMITED).map((r) => ({ run: r.dir, capacity_ops_per_s: r.capacity.capacity_ops_per_s, text: r.capacity.host_caveat.text })),
+    host_limited: runs.filter((_, i) => why[i] === HOST_LIMITED)
+      .map((r) => ({ run: r.dir, capacity_ops_per_s: r.capacity.capacity_ops_per_s,
+      text: r.capacity.host_caveat.text })),
     // The curve: every step of every run, intended latency at the SLA's percentile against the
     // rate achieved (what a capacity planner reads the knee from).
     curve: runs.flatMap((r) => r.capacity.steps.map((s) => ({
@@ -79,7 +82,8 @@ function capacityVerdict(sla, A, B) {
 // runOrder): two sides whose searches ran one after the other, on every run or on the usable
 // ones, give no verdict, only their ratio marked not interleaved.
 function orderGuard(v, sla, A, B, runsA, runsB) {
-  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null, started_at: r.started_at ?? null });
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
+    started_at: r.started_at ?? null });
   const usable = (S, runs) => runs.filter((r) => S.sample_runs.includes(r.dir)).map(place);
   const { order, first } = runOrder(runsA.map(place), runsB.map(place), usable(A, runsA), usable(B, runsB));
   const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : null };
@@ -103,7 +107,12 @@ function capacityReport(runs, by = 'engine') {
     const sides = values.map((v) => side(v, rs.filter((r) => r.side === v)));
     const verdicts = [];
     const runsOf = (S) => rs.filter((r) => r.side === S.side);
-    for (let i = 0; i < sides.length; i++) for (let j = i + 1; j < sides.length; j++) verdicts.push(orderGuard(capacityVerdict(sla, sides[i], sides[j]), sla, sides[i], sides[j], runsOf(sides[i]), runsOf(sides[j])));
+    for (let i = 0; i < sides.length; i++) {
+      for (let j = i + 1; j < sides.length; j++) {
+        const [a, b] = [sides[i], sides[j]];
+        verdicts.push(orderGuard(capacityVerdict(sla, a, b), sla, a, b, runsOf(a), runsOf(b)));
+      }
+    }
     out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
   }
   return out;
@@ -118,16 +127,16 @@ function capacityText(sections) {
     // the verdict's statistic first (the geometric mean, src/capacity-limits.js), then the
     // median the loader prints for the same searches (both print it, to 0.1 ops/s).
     const lead = (s) => (s.geomean !== undefined && s.geomean !== null ? `${Math.round(s.geomean)} ops/s (geometric mean of ${s.samples.length}/${s.runs} run(s); median ${round(s.median, 1)}` : `${round(s.median, 1)} ops/s (median of ${s.samples.length}/${s.runs} run(s)`);
-    // One line per side and the verdicts wrapped: within table.js's 120 columns, where
-    // two sides on one line reached 178.
+    // One line per side and the verdicts wrapped: within the lab's 120 columns (common/text.js),
+    // where two sides on one line reached 178.
     out.push(`${c.experiment}${c.set > 1 ? ` set ${c.set}` : ''}: ${slaText(c.sla)}`);
     // each side's figure, then its own interval on the line below it
     for (const s of c.sides) {
-      out.push(...wrap(`${s.side} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, '      ', '  '));
-      if (s.median !== null && s.interval) out.push(...wrap(intervalText(s), '      ', '    '));
+      out.push(...wrap(`${s.side} ${s.median === null ? hostLimitedFigure(s) || 'no capacity' : `${lead(s)}${hostLimitedCount(s)}`}, clients ${s.clients.join(',')})`, { indent: '      ', first: '  ' }));
+      if (s.median !== null && s.interval) out.push(...wrap(intervalText(s), { indent: '      ', first: '    ' }));
     }
-    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.side} host-limited: ${h.text}`, '      ', '    '));
-    for (const v of c.verdicts) out.push(...wrap(v.sentence, '    ', '  '));
+    for (const s of c.sides) for (const h of s.host_limited || []) out.push(...wrap(`${s.side} host-limited: ${h.text}`, { indent: '      ', first: '    ' }));
+    for (const v of c.verdicts) out.push(...wrap(v.sentence, { indent: '    ', first: '  ' }));
     if (!c.verdicts.length) out.push('  one side only: nothing to compare');
   }
   return `${out.join('\n')}\n\n`;

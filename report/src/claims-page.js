@@ -1,6 +1,6 @@
-// Runs in the browser after page.js (src/html.js inlines it): the seeds' findings (src/claims.js), placed right after the summary (and the capacity section where there is one):
-// one row per claim with the seed's words, the published figure, the lab's figure and interval,
-// the verdict, why, what stands in for what, and every difference from the seed.
+// Runs in the browser after page.js (src/html.js inlines it): the seeds' findings (src/claims.js), placed right after
+// the summary (and the capacity section where there is one): one row per claim with the seed's words, the published
+// figure, the lab's figure and interval, the verdict, why, what stands in for what, and every difference from the seed.
 (function () {
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);

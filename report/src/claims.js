@@ -100,7 +100,8 @@ function sets(results, t) {
   // every: each side's runs, incomplete ones too: the order guard reads how the runs were made
   return [...groupBy(sided, (x) => keyOf(x.r)).values()].map((all) => {
     const xs = all.filter((x) => x.r.complete);
-    return { runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r), every: groupBy(all, (x) => x.v, (x) => x.r) };
+    return { runs: xs.map((x) => x.r), sides: groupBy(xs, (x) => x.v, (x) => x.r),
+      every: groupBy(all, (x) => x.v, (x) => x.r) };
   }).filter((s) => s.runs.length);
 }
 
@@ -288,7 +289,8 @@ const standsFor = (claim) => Object.entries(claim.conditions?.engines || {}).map
 const row = (claim, status, fields) => {
   const differences = fields.differences ?? [];
   return {
-    id: claim.id, seed: claim.seed, words: claim.words, quote: claim.quote, experiment_of_seed: claim.experiment_of_seed,
+    id: claim.id, seed: claim.seed, words: claim.words, quote: claim.quote,
+      experiment_of_seed: claim.experiment_of_seed,
     published: claim.published.text, status, stands_for: standsFor(claim), side: null, lab: null, ratio: null, ci: null,
     p: null, why: '', missing: null, ...fields, differences, differs: differences.length ? differences.join('; ') : null,
   };
@@ -328,7 +330,8 @@ function judgeClaim(o, when) {
     if (lo >= b0 && hi <= b1) return { status: 'reproduced', why: `the interval lies within the claimed ${band}`, p: Math.max(pBeyond(o, b0), pBeyond(o, b1)) };
     if (hi < b0 || lo > b1) return { status: 'contradicted', why: `the interval lies wholly ${hi < b0 ? 'below' : 'above'} the claimed ${band}: not the seed's size`, p: pBeyond(o, hi < b0 ? b0 : b1) };
     // still one of the family's tests: the p of the bound that would have decided it
-    const pIn = o.ratio >= b0 && o.ratio <= b1 ? Math.max(pBeyond(o, b0), pBeyond(o, b1)) : pBeyond(o, o.ratio < b0 ? b0 : b1);
+    const pIn = o.ratio >= b0 && o.ratio <= b1
+      ? Math.max(pBeyond(o, b0), pBeyond(o, b1)) : pBeyond(o, o.ratio < b0 ? b0 : b1);
     return { status: 'inconclusive', why: `the interval reaches ${lo < b0 && hi > b1 ? 'both below and above' : lo < b0 ? 'below' : 'above'} the claimed ${band}: neither the size nor its absence shown (more runs narrow it)`, p: pIn };
   }
   const up = when.expect === 'higher';
@@ -340,7 +343,8 @@ function judgeClaim(o, when) {
 // Orient a report verdict as a / b (verdict() puts the faster side first).
 function oriented(v, a) {
   if (!v.ci) return null;
-  return v.faster === a ? { ratio: v.ratio, ci: v.ci, df: v.df } : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]], df: v.df };
+  return v.faster === a ? { ratio: v.ratio, ci: v.ci, df: v.df } : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]],
+    df: v.df };
 }
 
 // Run-level figures computed rather than read: the data directory per document, as the
@@ -379,7 +383,8 @@ const atStep = (runs, name, as = MAX) => runs.map((r) => ({
 function guarded(v, names, every, point) {
   const sides = names.map((n) => every?.get(n) ?? []);
   if (point) return guardVerdict(v, { point, names, sides, usable: (p) => stepExclusion(p) === null });
-  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null, started_at: r.started_at ?? null });
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
+    started_at: r.started_at ?? null });
   const [a, b] = sides.map((rs) => rs.map(place));
   const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete).map(place));
   const { order, first } = runOrder(a, b, ua, ub);
@@ -428,7 +433,8 @@ function evalRatio(claim, results) {
       const min = claim.minimum?.runs ?? 2;
       const [pa, pb] = [sideMax(na, t.numerator, min), sideMax(nb, t.denominator, min)];
       if (!pa || !pb) return row(claim, 'inconclusive', { lab: `no usable step on ${!pa ? t.numerator : t.denominator}`, why: `needs at least ${min} usable runs a side (${!pa ? t.numerator : t.denominator} has none at any step)`, ...extra });
-      const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa)], [t.denominator, atStep(pick.every.get(t.denominator), pb)]]);
+      const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa)],
+        [t.denominator, atStep(pick.every.get(t.denominator), pb)]]);
       const [A, B] = [aggregate(atStep(na, pa), MAX, t.numerator), aggregate(atStep(nb, pb), MAX, t.denominator)];
       return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every, point: MAX });
     }
@@ -438,17 +444,20 @@ function evalRatio(claim, results) {
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
     // one point for both sides where each reads its own step (001's j:false against journal off)
     const where = pa === pb ? pa : `${pa} vs ${pb}`;
-    const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, where)], [t.denominator, atStep(pick.every.get(t.denominator), pb, where)]]);
+    const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, where)],
+      [t.denominator, atStep(pick.every.get(t.denominator), pb, where)]]);
     return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every, point: where });
   };
   const needed = [t.numerator, t.denominator];
   if (t.per_engine) {
     const engines = uniq(sets(results, t).flatMap((s) => s.runs.map((r) => r.engine)));
-    const rows = engines.map((e) => choose(claim, results, needed, (s) => s.runs[0].engine === e)).filter((p) => !p.none).map(one);
+    const rows = engines.map((e) => choose(claim, results, needed,
+      (s) => s.runs[0].engine === e)).filter((p) => !p.none).map(one);
     return rows.length ? rows : [notComparable(claim, `runs of ${t.experiment} with ${needed.join(' and ')} on one engine`)];
   }
   const pick = choose(claim, results, needed);
-  if (pick.none) return [notComparable(claim, t.record && !sets(results, t).some((s) => s.sides.has(t.numerator)) ? t.record : pick.none)];
+  if (pick.none) return [notComparable(claim, t.record
+    && !sets(results, t).some((s) => s.sides.has(t.numerator)) ? t.record : pick.none)];
   return [one(pick)];
 }
 
@@ -463,11 +472,13 @@ function steadinessAggregate(runs, side, figure) {
 
 function evalSteadiness(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  if (!results.some((r) => r.experiment === t.experiment
+    && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
   const pick = choose(claim, results, [t.numerator, t.denominator]);
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
-  const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure), steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
+  const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure),
+    steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
   return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ }, { every: pick.every, point: null })];
 }
 
@@ -521,7 +532,8 @@ function orderPairs(claim, aggOf, guardOf = (v) => v) {
     if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
     const low = tie(a, b) ? tieLow : 1;
     const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < low ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
-    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, low), A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, low), A: geo(A.verdict_samples),
+      B: geo(B.verdict_samples) };
   });
   const fig = pairs.map((p) => `${p.a}/${p.b} ${p.ratio ? `${fmt(p.ratio)} (${num(p.A)}/${num(p.B)})` : p.state === 'missing' ? 'not run' : 'n/a'}`).join(', ');
   const of = (st) => pairs.filter((p) => p.state === st).map((p) => `${p.a}/${p.b}`);
@@ -554,7 +566,8 @@ function evalOrdering(claim, results) {
 // A usable point's latency: the geometric mean over its ops of latency_us.p50 (ms shown).
 function latencySamples(runs, name) {
   return runs.map((r) => r.points.find((p) => p.name === name)).filter((p) => p && stepExclusion(p) === null)
-    .map((p) => Object.values(p.ops).map((o) => o.latency_us?.p50).filter((x) => x > 0)).filter((xs) => xs.length).map(geo);
+    .map((p) => Object.values(p.ops).map((o) => o.latency_us?.p50).filter((x) => x > 0))
+    .filter((xs) => xs.length).map(geo);
 }
 
 // knee: the seed read its sweet spot from latency. Step to step, throughput and latency each
@@ -570,7 +583,8 @@ function evalKnee(claim, results) {
       if (a.length < min || b.length < min) return { s: '?' };
       const j = judgeSamples(b, a); // b / a as the higher first: recompute orientation below
       if (!j || !(j.ci[1] > j.ci[0] * (1 + 1e-9)) || !j.df) return { s: '?' };
-      const o = j.first ? { ratio: 1 / j.ratio, ci: [1 / j.ci[1], 1 / j.ci[0]], df: j.df } : { ratio: j.ratio, ci: j.ci, df: j.df };
+      const o = j.first ? { ratio: 1 / j.ratio, ci: [1 / j.ci[1], 1 / j.ci[0]], df: j.df } : { ratio: j.ratio, ci: j.ci,
+        df: j.df };
       return { s: o.ci[0] > 1 ? '<' : o.ci[1] < 1 ? '>' : '=', p: pBeyond(o, 1) };
     };
     const thr = [];
@@ -603,7 +617,8 @@ function evalKnee(claim, results) {
 // dips: the side's dips during its own cause, matched by the cause id the loader writes.
 function evalDips(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  if (!results.some((r) => r.experiment === t.experiment
+    && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
   return perSide(claim, results, (side, runs) => {
     // a run counts toward the minimum only with measured steps that recorded stability (a run the
     // loader was the limit of all along saw no dip of the engine's) over at least minimum.seconds:
@@ -611,7 +626,8 @@ function evalDips(claim, results) {
     // there contradicts nothing
     const usable = (r) => r.points.filter((p) => p.stability && stepExclusion(p) === null);
     const long = claim.minimum?.seconds ?? 0;
-    const withRec = runs.filter((r) => usable(r).length && usable(r).reduce((a, p) => a + (p.stability.seconds ?? 0), 0) >= long);
+    const withRec = runs.filter((r) => usable(r).length
+      && usable(r).reduce((a, p) => a + (p.stability.seconds ?? 0), 0) >= long);
     const dips = withRec.flatMap((r) => usable(r).flatMap((p) => p.stability.dips || []));
     const hit = dips.filter((d) => (d.causes || []).some((c) => c && typeof c === 'object' && t.cause_ids.includes(c.id))).length;
     const lab = `${dips.length} dip(s) in ${withRec.length} run(s), ${hit} during a ${t.cause} (cause ${t.cause_ids.join(' or ')})`;
@@ -639,7 +655,8 @@ function evalDips(claim, results) {
 
 function evalReplication(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.replication))) return [notComparable(claim, t.record)];
+  if (!results.some((r) => r.experiment === t.experiment
+    && r.points.some((p) => p.replication))) return [notComparable(claim, t.record)];
   const pick = choose(claim, results, [t.flagged, t.steady]);
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];

@@ -63,14 +63,17 @@ function parse(argv) {
   }
   if (!/^[a-z][a-z0-9_]*$/.test(o.by)) throw new UsageError(`--by '${o.by}' is not a dimension (engine, server, profile or a label name such as platform)`);
   const resultsDir = path.resolve(o['results-dir'] ?? path.join(REPO_ROOT, 'results'));
-  return { help: Boolean(o.help), by: o.by, wide: o.wide, experiments: o.experiment, engines: o.engine, since, resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
+  return { help: Boolean(o.help), by: o.by, wide: o.wide, experiments: o.experiment, engines: o.engine, since,
+    resultsDir, inputs: v.positionals.length ? v.positionals.map((p) => path.resolve(p)) : [resultsDir] };
 }
 
-// Every line the report prints fits 120 columns, its 'lab-report: ' prefix included.
-const WIDTH = 120;
+// Every line the report prints fits 120 columns (common/text.js), its 'lab-report: ' prefix included.
+const { WIDTH } = require('../../common/text');
 const PREFIX = 'lab-report: ';
 
-// cut(text, max): text, or its first max-3 characters and '...' (a name the user typed, kept short).
+// cut(text, max): text, or its first max-3 characters and '...' (a name the user typed, kept short):
+// cut on purpose, as the message naming it is one line and the names are the runs' own, listed whole
+// by the report's page.
 const cut = (text, max) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
 
 // missingLabel(by, runs): --by names a label no run carries: one line within WIDTH naming the
@@ -126,7 +129,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
       by: opts.by,
       generatedAt: now.toISOString(),
       inputs: opts.inputs,
-      filters: { experiments: opts.experiments, engines: opts.engines, since: opts.since ? opts.since.toISOString() : null },
+      filters: { experiments: opts.experiments, engines: opts.engines,
+        since: opts.since ? opts.since.toISOString() : null },
     });
     // --sla runs: capacities compared (src/capacity.js); their steps are a search's offered rates,
     // not a sweep, so they get no per-step throughput verdicts in the summary.
@@ -135,7 +139,9 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     report.capacity = applyCapacityLimits(capacityReport(input.runs, opts.by), input.runs);
     // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
     report.claims = claimsReport(input.runs);
-    report.summary = report.summary.filter((row) => !report.experiments.find((x) => x.name === row.experiment)?.sets.find((s) => s.id === row.set)?.parameters?.sla);
+    const slaOf = (row) => report.experiments.find((x) => x.name === row.experiment)?.sets
+      .find((s) => s.id === row.set)?.parameters?.sla;
+    report.summary = report.summary.filter((row) => !slaOf(row));
     // words from the interval, one Holm family over every comparison (src/words.js)
     applyWords(report);
     // The server's side of the alike sets (src/server-side.js): footprint, write cost, CPU, lag.
@@ -158,7 +164,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
       if (!e.code) throw e;
       unwritten = e;
     }
-    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide }) + serverSideText(report.server_side) + steadinessText(report.steadiness));
+    io.stdout.write(capacityText(report.capacity) + renderText(report, dir, { wide: opts.wide })
+      + serverSideText(report.server_side) + steadinessText(report.steadiness));
     if (unwritten) {
       io.stderr.write(`lab-report: cannot write the report into ${path.join(opts.resultsDir, 'report')} (${[`${unwritten.code}:`, unwritten.syscall || 'write', unwritten.path].filter(Boolean).join(' ')}): the summary above was not saved; ${unwrittenAdvice(unwritten.code, opts.inputs)}\n`);
       return 1;

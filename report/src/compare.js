@@ -37,7 +37,8 @@ function runRef(r) {
     reason: r.reason,
     started_at: r.started_at,
     description: r.description,
-    loader_limited_points: r.points.filter((p) => p.loader_limited).map((p) => ({ point: p.name, reasons: p.loader_reasons })),
+    loader_limited_points: r.points.filter((p) => p.loader_limited)
+      .map((p) => ({ point: p.name, reasons: p.loader_reasons })),
   };
 }
 
@@ -100,16 +101,22 @@ function aggregate(results, pointName, side) {
     paused: pts.flatMap((p) => p.paused || []),
     loader_reasons: [...new Set(pts.flatMap((p) => p.loader_reasons))],
     // fastest (the seed's figure: seeds/000 kept the best of 3), median (what to expect), slowest
-    ops_per_s: { ...spread(rates), min: rates.length ? Math.min(...rates) : null, max: rates.length ? Math.max(...rates) : null, samples: rates },
+    ops_per_s: { ...spread(rates), min: rates.length ? Math.min(...rates) : null,
+      max: rates.length ? Math.max(...rates) : null, samples: rates },
     // the samples verdicts use: complete points the loader did not limit
     verdict_samples: usable.map((p) => p.ops_per_s).filter((x) => typeof x === 'number' && x > 0),
     ops,
     // A case the server could not do in n of the runs, and why (the loader's line).
     unsupported: unsupported.length ? { runs: pts.filter((p) => p.unsupported).length, why: unsupported } : null,
     // A case the loader did not run on this topology (writeconcern's not_applicable), and why.
-    not_applicable: notApplicable.length ? { runs: pts.filter((p) => p.not_applicable).length, why: notApplicable } : null,
-    documents: docs.length ? { sent: docs.reduce((a, d) => a + d.sent, 0), arrived: docs.reduce((a, d) => a + d.arrived, 0), runs: docs.length } : null,
-    relative_to_baseline: costs.length ? { baseline: pts.find((p) => p.relative_to_baseline)?.relative_to_baseline.baseline, change_percent_median: median(costs), samples: costs } : null,
+    not_applicable: notApplicable.length ? { runs: pts.filter((p) => p.not_applicable).length,
+      why: notApplicable } : null,
+    documents: docs.length ? { sent: docs.reduce((a, d) => a + d.sent, 0),
+      arrived: docs.reduce((a, d) => a + d.arrived, 0), runs: docs.length } : null,
+    relative_to_baseline: costs.length ? {
+      baseline: pts.find((p) => p.relative_to_baseline)?.relative_to_baseline.baseline,
+      change_percent_median: median(costs), samples: costs,
+    } : null,
     latency_meaning: pts.find((p) => p.latency_meaning)?.latency_meaning ?? null,
     journal: pts.find((p) => p.journal !== null)?.journal ?? null,
   };
@@ -124,19 +131,23 @@ function excludedText(A) {
 // (verdict.js verdictOf), the samples kept beside it.
 function verdict(point, A, B) {
   const excluded = [A, B].filter((x) => Object.keys(x.excluded).length).map((x) => `${x.side}: ${excludedText(x)}`).join('; ');
-  const v = verdictOf(point, { side: A.side, samples: A.verdict_samples }, { side: B.side, samples: B.verdict_samples }, { excluded });
+  const v = verdictOf(point, { side: A.side, samples: A.verdict_samples }, { side: B.side, samples: B.verdict_samples },
+    { excluded });
   const samples = v.ratio === null ? {} : { samples: { [A.side]: A.verdict_samples, [B.side]: B.verdict_samples } };
-  return { point, runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length], ...v, ...samples };
+  return { point, runs: [A.runs, B.runs], usable: [A.verdict_samples.length, B.verdict_samples.length], ...v,
+    ...samples };
 }
 
 // timelineOf(part, side): one host's per-second timeline of a run, under its side's name.
 function timelineOf(r, side) {
-  return { id: r.dir, side, host: r.host, group: r.group, repetition: r.repetition, complete: r.complete, seconds: r.timeline };
+  return { id: r.dir, side, host: r.host, group: r.group, repetition: r.repetition, complete: r.complete,
+    seconds: r.timeline };
 }
 
 function buildSet(results, incomplete, key, idx) {
   const sides = [...new Set(results.map((r) => r.side))].sort();
-  const pointNames = [...new Set(results.flatMap((r) => [...r.points].sort((x, y) => x.order - y.order).map((p) => p.name)))];
+  const pointNames = [...new Set(results.flatMap((r) => [...r.points].sort((x, y) => x.order - y.order)
+    .map((p) => p.name)))];
   const aggregates = sides.flatMap((side) => {
     const rs = results.filter((r) => r.side === side);
     return pointNames.map((p) => aggregate(rs, p, side)).filter(Boolean);
@@ -173,7 +184,8 @@ function buildSet(results, incomplete, key, idx) {
 // version and Node, the host count (so the total clients), the labels other than the one
 // compared, the profile, the engine label unless it is the dimension; and, unless the dimension
 // is the engine or the server itself, the server's identity and driver line (an engine
-// comparison spans builds: MMAPv1 only exists on 4.0). Flattened by params.flatten, so differences read "run.hosts: 1 vs 2".
+// comparison spans builds: MMAPv1 only exists on 4.0). Flattened by params.flatten, so differences read
+// "run.hosts: 1 vs 2".
 function setKey(r, by) {
   const labels = { ...r.labels };
   delete labels[by];
@@ -260,7 +272,9 @@ function summaryRows(experiments, safety, by) {
         }
         for (const v of vs) {
           const ex2 = v.sides.map((e) => set.aggregates.find((x) => x.point === p && x.side === e).excluded);
-          rows.push({ ...base, sides: v.sides, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null, ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2, safety: v.sides.flatMap((e) => cell(p, e)), sentence: v.sentence,
+          rows.push({ ...base, sides: v.sides, status: v.status, faster: v.faster ?? null, slower: v.slower ?? null,
+            ratio: v.ratio, ci: v.ci, runs: v.runs, usable: v.usable, excluded: ex2,
+            safety: v.sides.flatMap((e) => cell(p, e)), sentence: v.sentence,
           order_note: v.order_note ?? null, drift: v.drift ?? null }); // src/drift.js
         }
       }

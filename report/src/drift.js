@@ -32,8 +32,8 @@ const UNKNOWN_NOTE = 'run order not recorded: drift can look like a difference';
 const factorial = (n) => (n <= 1 ? 1 : n * factorial(n - 1));
 
 // driftTest(groups) -> { n, slope, pct_per_position, p, orders, exact, method, sides: [pct per position] }
-// or null (orders: how many were counted, null for the normal approximation). groups: one list of {position, value} per side; a side with fewer than 2 runs carries
-// no trend of its own and is left out; fewer than 3 runs in all: null.
+// or null (orders: how many were counted, null for the normal approximation). groups: one list of {position, value} per
+// side; a side with fewer than 2 runs carries no trend of its own and is left out; fewer than 3 runs in all: null.
 function driftTest(groups) {
   const used = groups.filter((g) => g.length >= 2);
   const n = used.reduce((a, g) => a + g.length, 0);
@@ -68,7 +68,8 @@ function driftTest(groups) {
 // keyOf(runs) -> each run's place in time: the comparison's position when every run is of one
 // comparison, else its start time; null when any is unknown.
 function keysOf(runs) {
-  const oneComparison = runs.length > 0 && runs.every((r) => r.id !== null && r.id === runs[0].id && Number.isInteger(r.position));
+  const oneComparison = runs.length > 0 && runs.every((r) => r.id !== null && r.id === runs[0].id
+    && Number.isInteger(r.position));
   const keys = runs.map(oneComparison ? (r) => r.position : (r) => (r.started_at ? Date.parse(r.started_at) : NaN));
   return keys.some((x) => Number.isNaN(x)) ? null : keys;
 }
@@ -91,7 +92,8 @@ function placed(runs, point, usable) {
   return runs.map((r) => {
     const p = r.points?.find((x) => x.name === point);
     const ok = Boolean(p) && r.complete !== false && usable(p) && typeof p.ops_per_s === 'number' && p.ops_per_s > 0;
-    return { position: r.comparison?.position ?? null, id: r.comparison?.id ?? null, started_at: r.started_at ?? null, value: p ? p.ops_per_s : null, usable: ok };
+    return { position: r.comparison?.position ?? null, id: r.comparison?.id ?? null, started_at: r.started_at ?? null,
+      value: p ? p.ops_per_s : null, usable: ok };
   });
 }
 
@@ -160,4 +162,5 @@ function guardVerdict(v, { point, sides, names, usable }) {
   return out;
 }
 
-module.exports = { guardVerdict, driftTest, theilSen, orderOf, runOrder, notInterleaved, ALPHA, POWER, SEQUENTIAL_NOTE };
+module.exports = { guardVerdict, driftTest, theilSen, orderOf, runOrder, notInterleaved, ALPHA, POWER,
+  SEQUENTIAL_NOTE };

@@ -1,7 +1,8 @@
 'use strict';
 // index.html: one self-contained file that works opened from disk, offline. The chart library
 // (Observable Plot, with d3 which it is built on) is read from node_modules and inlined at report
-// time; the numbers are report.json (its per-run appendix bounded), inlined as JSON; src/page.js draws the page from them.
+// time; the numbers are report.json (its per-run appendix bounded), inlined as JSON; src/page.js draws the page from
+// them.
 const fs = require('node:fs');
 const path = require('node:path');
 const { pageData } = require('./page-data');

@@ -68,7 +68,8 @@ function serverOf(e) {
     lag_note: e.replication?.lag_note ?? null,
     // The loader's reasons (server-record/step-facts.js: a list, or null when none); anything
     // else is no reason to flag a run and is read as none, never a crash of the whole report.
-    flagged: Array.isArray(e.replication?.flagged) && e.replication.flagged.length ? e.replication.flagged.map(String) : null,
+    flagged: Array.isArray(e.replication?.flagged) && e.replication.flagged.length
+      ? e.replication.flagged.map(String) : null,
   };
 }
 
@@ -159,7 +160,8 @@ function description(s) {
 function timeline(lines) {
   return lines.map((l) => {
     // A damaged line's op that is no object (null) is no reading, never a crash of the report.
-    const ops = Object.fromEntries(Object.entries(l.ops || {}).map(([op, o]) => [op, { ops_per_s: o?.ops_per_s ?? null, p99_us: o?.latency_us?.p99 ?? null }]));
+    const ops = Object.fromEntries(Object.entries(l.ops || {}).map(([op, o]) => [op, { ops_per_s: o?.ops_per_s ?? null,
+      p99_us: o?.latency_us?.p99 ?? null }]));
     return { elapsed_s: l.elapsed_s, phase: l.phase ?? null, partial: Boolean(l.partial), ops };
   });
 }

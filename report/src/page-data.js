@@ -27,7 +27,8 @@ function pageData(report, limit = APPENDIX_RUNS) {
     ...report,
     appendix: { runs: all.length, shown: keptTimelines.size, server_series: series.length },
     experiments: report.experiments.map((ex) => ({
-      ...ex, sets: ex.sets.map((set) => ({ ...set, timelines: (set.timelines || []).filter((tl) => keptTimelines.has(tl)) })),
+      ...ex, sets: ex.sets.map((set) => ({ ...set, timelines: (set.timelines || [])
+        .filter((tl) => keptTimelines.has(tl)) })),
     })),
     server_series: seriesKept ? series.filter((_, i) => seriesKept.has(i)) : series,
     run_dips: (report.run_dips || []).filter((r) => shownRuns.has(r.run)),

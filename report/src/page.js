@@ -111,7 +111,8 @@
         .map(([k, name]) => ({ point: a.point, side: a.side, pct: name, ms: l[k] / 1000, series: `${a.side} ${name}` }));
     });
     if (!data.length) return;
-    const ns = set.aggregates.filter((a) => a.ops[op]?.latency_us?.p50 > 0).map((a) => ({ point: a.point, side: a.side, ms: a.ops[op].latency_us.p50 / 1000, n: a.ops[op].latency_us.count }));
+    const ns = set.aggregates.filter((a) => a.ops[op]?.latency_us?.p50 > 0).map((a) => ({ point: a.point, side: a.side,
+      ms: a.ops[op].latency_us.p50 / 1000, n: a.ops[op].latency_us.count }));
     const merged = set.aggregates.every((a) => !a.ops[op] || /merged/.test(a.ops[op].latency_source));
     const how = merged ? 'exact percentiles of the repetitions\' merged histograms' : 'median of each run\'s own percentiles (the runs stored no histogram)';
     const tk = ticks125(data.map((d) => d.ms));
@@ -137,7 +138,10 @@
     const rows = tl.seconds.filter((s) => !s.partial).flatMap((s) => Object.entries(s.ops)
       .map(([op, o]) => ({ t: s.elapsed_s, op, rate: o.ops_per_s, p99: typeof o.p99_us === 'number' ? o.p99_us / 1000 : null, phase: s.phase })));
     const phases = [];
-    for (const s of tl.seconds) if (!phases.length || phases[phases.length - 1].phase !== s.phase) phases.push({ phase: s.phase, t: s.elapsed_s });
+    for (const s of tl.seconds) {
+      const last = phases[phases.length - 1];
+      if (!last || last.phase !== s.phase) phases.push({ phase: s.phase, t: s.elapsed_s });
+    }
     const name = `${tl.side}${tl.group ? ` group ${tl.group} rep ${tl.repetition}` : ''} on ${tl.host}${tl.complete ? '' : ' (INCOMPLETE)'}`;
     if (!rows.length) {
       parent.append(el('p', { class: 'note' }, `timeline of ${name}: no complete second recorded`));
@@ -213,7 +217,8 @@
     const W = 260;
     const wide = Math.log10(domain[1] / domain[0]) > 2.5;
     const fx = { type: 'log', domain, clamp: true, ticks: (ticks125(domain) || []).filter((t) => t >= domain[0] && t <= domain[1] && (!wide || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9)), tickFormat: '~g' };
-    const forest = (r) => Plot.plot({ width: W, height: 26, marginLeft: 8, marginRight: 8, marginTop: 4, marginBottom: 4, x: { ...fx, axis: null }, y: { axis: null, domain: [0, 1] },
+    const forest = (r) => Plot.plot({ width: W, height: 26, marginLeft: 8, marginRight: 8, marginTop: 4,
+      marginBottom: 4, x: { ...fx, axis: null }, y: { axis: null, domain: [0, 1] },
       marks: [Plot.ruleX([1], { stroke: '#333' }),
         ...(r.ci ? [Plot.ruleY([0.5], { x1: r.ci[0], x2: r.ci[1], stroke: r.status === 'verdict' ? '#1f6f3f' : '#999', strokeWidth: 3 }), Plot.dot([r.ratio], { x: (d) => d, y: 0.5, fill: '#000', r: 4 })] : [])] });
     const axis = Plot.plot({ width: W, height: 30, marginLeft: 8, marginRight: 8, marginTop: 0, marginBottom: 24, x: { ...fx, label: null }, marks: [Plot.ruleX([1], { stroke: '#333' })] });
@@ -225,7 +230,8 @@
     let group = null;
     for (const r of rows) {
       const g = `${r.experiment}${r.sets > 1 ? ` (set ${r.set})` : ''}`;
-      const sides = [...new Set(rows.filter((x) => x.experiment === r.experiment && x.set === r.set).flatMap((x) => x.sides))];
+      const sides = [...new Set(rows.filter((x) => x.experiment === r.experiment && x.set === r.set)
+        .flatMap((x) => x.sides))];
       if (g !== group) {
         trs.push({ cls: 'group', span: `${g}: ${sides.join(' vs ') || 'no complete run'}` });
         group = g;
@@ -272,7 +278,8 @@
       report.notes.map((n) => el('li', {}, n)), report.skipped.map((s) => el('li', {}, `${rel(s.dir)}: ${s.why}`)))));
   }
   // Appendix, collapsed: the per-second timeline of every run (the evidence behind each number).
-  const timelines = report.experiments.flatMap((ex) => ex.sets.flatMap((set) => set.timelines.map((tl) => ({ ex, set, tl }))));
+  const timelines = report.experiments
+    .flatMap((ex) => ex.sets.flatMap((set) => set.timelines.map((tl) => ({ ex, set, tl }))));
   if (timelines.length) {
     // past src/page-data.js's bound, runs evenly spaced, and the appendix says how many of how many
     const shown = report.appendix ? `${timelines.length} of ${report.appendix.runs} runs, evenly spaced (report.json has every run)` : `every run (${timelines.length})`;

@@ -8,6 +8,7 @@ const { LazySeries } = require('./lazy-series');
 const { serverSeries } = require('./server-side');
 const { checkSummary, BadRun } = require('./check');
 const { recordGap } = require('./record-gap');
+const { RESERVED_NAMES } = require('../../common/names');
 
 const SUPPORTED_SCHEMA = [1];
 const MAX_DEPTH = 5; // results/<experiment>/<engine>/<stamp>/summary.json is depth 3
@@ -38,7 +39,7 @@ function findRunDirs(root, depth = 0, out = [], skipped = [], seen = new Set()) 
   }
   if (depth >= MAX_DEPTH) return out;
   for (const e of entries) {
-    if (e.name === 'report' || e.name === 'latest' || e.name.startsWith('.')) continue; // common/reserved-names.js
+    if (RESERVED_NAMES.includes(e.name) || e.name.startsWith('.')) continue; // the lab's own, or hidden
     if (e.isSymbolicLink()) {
       let target = null;
       try { target = fs.statSync(path.join(root, e.name)); } catch { /* a link to nothing: no run */ }

@@ -22,7 +22,8 @@ function speedAt(experiments, engine, w) {
         if (!writes.length) continue;
         const rate = writes.reduce((s, op) => s + (a.ops[op].ops_per_s_median || 0), 0);
         const p99 = Math.max(...writes.map((op) => a.ops[op].latency_us?.p99 ?? -1));
-        if (!best || rate > best.write_ops_per_s) best = { experiment: ex.name, set: set.id, point: a.point, runs: a.runs, write_ops_per_s: rate, write_p99_us: p99 >= 0 ? p99 : null, ops: writes };
+        if (!best || rate > best.write_ops_per_s) best = { experiment: ex.name, set: set.id, point: a.point,
+          runs: a.runs, write_ops_per_s: rate, write_p99_us: p99 >= 0 ? p99 : null, ops: writes };
       }
       if (best) out.push(best);
     }
@@ -36,7 +37,8 @@ function setCheckCounts(f) {
   const n = f.evidence?.counts;
   if (n) return { attempted: n.attempted, acknowledged: n.acknowledged, lost: n.lost, recovered: n.recovered };
   const c = f.steps?.check;
-  if (c) return { attempted: c.attemptCount, acknowledged: c.acknowledgedCount, lost: c.lostCount, recovered: c.recoveredCount };
+  if (c) return { attempted: c.attemptCount, acknowledged: c.acknowledgedCount, lost: c.lostCount,
+    recovered: c.recoveredCount };
   return { attempted: null, acknowledged: null, lost: null, recovered: null };
 }
 

@@ -1,8 +1,8 @@
 /* global Plot */
-// Runs in the browser after page.js (src/html.js inlines it): the server's side (// src/server-side.js): per experiment and set, a table of each side's medians (footprint per
-// document, and per point engine write bytes per document, server CPU per 1,000 ops, worst lag
-// p99), the verdict sentences, flagged steps and the seed's published sizes; then an appendix
-// with each run's server series (cache and dirty MB, checkpoints running, lag) from server.ndjson.
+// Runs in the browser after page.js (src/html.js inlines it): the server's side (// src/server-side.js): per experiment
+// and set, a table of each side's medians (footprint per document, and per point engine write bytes per document,
+// server CPU per 1,000 ops, worst lag p99), the verdict sentences, flagged steps and the seed's published sizes; then
+// an appendix with each run's server series (cache and dirty MB, checkpoints running, lag) from server.ndjson.
 (function () {
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);
@@ -15,7 +15,8 @@
   for (const s of sets) {
     const metrics = [['footprint', s.footprint.logical], ['footprint', s.footprint.engine_storage], ['footprint', s.footprint.data_dir],
       ...(s.block_writes ? [['whole run', s.block_writes]] : []),
-      ...s.points.flatMap((p) => [[p.point, p.write_bytes_per_doc], [p.point, p.cpu_ms_per_1000_ops], [p.point, p.lag_p99_s]])];
+      ...s.points.flatMap((p) => [[p.point, p.write_bytes_per_doc], [p.point, p.cpu_ms_per_1000_ops],
+        [p.point, p.lag_p99_s]])];
     const sides = Object.keys(s.footprint.logical.sides);
     box.append(el('h3', {}, `${s.experiment}${s.set > 1 ? ` set ${s.set}` : ''}`));
     box.append(el('table', { class: 'server-side' },

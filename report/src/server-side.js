@@ -6,7 +6,7 @@
 const { dataDirPerDoc } = require('./data-dir');
 const { median } = require('./stats');
 const { groupBy } = require('./group-by');
-const { wrap } = require('./table');
+const { wrap } = require('../../common/text');
 const { verdictOf } = require('./verdict');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
@@ -43,16 +43,19 @@ function sidesOf(metric, bySide, value, quantity) {
   const verdicts = names.flatMap((a, i) => names.slice(i + 1).map((b) => {
     const A = { side: a, ...sides[a] };
     const B = { side: b, ...sides[b] };
-    const c = A.samples.length && B.samples.length ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }, engines) : { same: true };
+    const c = A.samples.length && B.samples.length
+      ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }, engines) : { same: true };
     // A quantity with a floor (lag from the heartbeat optime: 0-2 s on a healthy secondary):
     // values all within it say nothing about either side.
-    const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
+    const floor = c.same && c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]])
+      .find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
     if (floor && [...A.samples, ...B.samples].every((x) => x <= floor)) return { metric, sides: [a, b], status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${a} and ${b} (every value within the ${floor} s the heartbeat optime cannot resolve)` };
     if (!c.same) return { metric, sides: [a, b], status: 'not-comparable', sentence: c.why };
     const v = compare(metric, A, B);
     // A quantity that moves across a restart (MongoRocks' index estimate restarts from its
     // compressed files at each open): the verdict says so, since it cannot tell a restart here.
-    const moves = c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]]).find((row) => row && row.quantity === c.quantity && row.moves_on_restart) : null;
+    const moves = c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]])
+      .find((row) => row && row.quantity === c.quantity && row.moves_on_restart) : null;
     if (moves && v.sentence) v.sentence += `; this figure moves across a member's restart with no workload change (${moves.measures})`;
     return v;
   }));
@@ -94,7 +97,8 @@ function serverSide(report, runs) {
       const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]);
       const bySide = groupBy(refs.filter(([, r]) => r), ([ref]) => ref.side, ([, r]) => r);
       const all = [...bySide.values()].flat();
-      if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue; // no run recorded the server
+      // no run recorded the server
+      if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue;
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
       const points = (set.points || []).map((name) => {
         const at = (r) => r.points.find((p) => p.name === name)?.server ?? null;
@@ -145,8 +149,8 @@ function serverSideText(list) {
       for (const f of p.replication_flagged) lines.push(`${head} ${p.point}: REPLICATION on ${f.side} (${f.run}): ${f.reasons.join('; ')}`);
     }
   }
-  // Within the terminal's WIDTH like every other line of the summary (table.js wrap).
-  return lines.length ? `\nThe server's side (lower is better):\n${lines.flatMap((l) => wrap(l, '    ', '  ')).join('\n')}\n` : '';
+  // Within the terminal's WIDTH like every other line of the summary (common/text.js wrap).
+  return lines.length ? `\nThe server's side (lower is better):\n${lines.flatMap((l) => wrap(l, { indent: '    ', first: '  ' })).join('\n')}\n` : '';
 }
 
 // serverSeries(server.ndjson lines) -> [{ s, member, state, cache_mb, dirty_mb, checkpoint, lag_s }]
@@ -170,7 +174,8 @@ function serverSeries(lines) {
 
 // seriesOf(report, runs): the appendix's per-run server series, for the runs the report shows.
 function seriesOf(runs) {
-  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine, repetition: r.repetition, series: r.server_series, gap: r.server_record_gap?.sentence ?? null }));
+  return runs.filter((r) => r.server_series).map((r) => ({ run: r.dir, experiment: r.experiment, engine: r.engine,
+    repetition: r.repetition, series: r.server_series, gap: r.server_record_gap?.sentence ?? null }));
 }
 
 module.exports = { serverSide, serverSideText, serverSeries, seriesOf };

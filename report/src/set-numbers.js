@@ -38,7 +38,8 @@
   function numbersRows(set, pointHead, sideHead) {
     const ops = [...new Set(set.aggregates.flatMap((a) => Object.keys(a.ops)))].sort();
     const moves = ops.filter((op) => set.aggregates.some((a) => a.ops[op]?.docs_per_s_median !== undefined));
-    const bytes = ops.filter((op) => !moves.includes(op) && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
+    const bytes = ops.filter((op) => !moves.includes(op)
+      && set.aggregates.some((a) => a.ops[op]?.mb_per_s_median !== undefined));
     const head = [pointHead, sideHead, 'runs (usable/all)', 'ops/s fastest', 'ops/s median', 'ops/s slowest'];
     for (const op of ops) head.push(`${op}/s`, `${op} n`, `${op} p50 ms`, `${op} p99 ms`, `${op} p99.9 ms`);
     for (const op of moves) head.push(`${op} docs/s fastest`, `${op} docs/s median`, `${op} MB/s median`);
@@ -50,9 +51,11 @@
       const cells = [p, a.journal === false ? `${a.side} (no journal)` : a.side, a.usable && a.usable.runs < a.runs ? `${a.usable.runs}/${a.runs}` : String(a.runs), num(u.fastest, 1), num(u.median, 1), num(u.slowest, 1)];
       for (const op of ops) {
         const o = a.ops[op];
-        cells.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), num(o?.latency_us?.count), ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
+        cells.push(num(a.usable ? a.usable.ops[op]?.median : o?.ops_per_s_median, 1), num(o?.latency_us?.count),
+          ms(o?.latency_us?.p50), ms(o?.latency_us?.p99), ms(o?.latency_us?.p999));
       }
-      for (const op of moves) cells.push(num(a.ops[op]?.docs_per_s_fastest, 1), num(a.ops[op]?.docs_per_s_median, 1), num(a.ops[op]?.mb_per_s_median, 3));
+      for (const op of moves) cells.push(num(a.ops[op]?.docs_per_s_fastest, 1), num(a.ops[op]?.docs_per_s_median, 1),
+        num(a.ops[op]?.mb_per_s_median, 3));
       for (const op of bytes) {
         const mb = a.ops[op]?.mb_per_s_median;
         cells.push(num(mb, 3), num(typeof mb === 'number' ? (mb * 1e6) / 2 ** 20 : mb, 3));

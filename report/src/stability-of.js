@@ -15,7 +15,8 @@ function stabilityOf(e) {
     worst_second_fraction: st.worst_second_fraction,
     dip_s_per_min: perMin,
     steady_s_per_min: Math.round((60 - perMin) * 10) / 10,
-    dips: st.dips.map((d) => ({ start: d.start, end: d.end, length_s: d.length_s, depth: d.depth, cause_text: d.cause_text, causes: d.causes || [] })),
+    dips: st.dips.map((d) => ({ start: d.start, end: d.end, length_s: d.length_s, depth: d.depth,
+      cause_text: d.cause_text, causes: d.causes || [] })),
     causes,
   };
 }

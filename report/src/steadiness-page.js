@@ -1,6 +1,6 @@
-// Runs in the browser after page.js (src/html.js inlines it): steadiness (// src/steadiness.js): per experiment, set and point, each side's seconds in dips per minute and
-// worst second / median (medians of the runs), the verdict sentences, which side was steadier and
-// why; and the summary table's rows get that sentence under them.
+// Runs in the browser after page.js (src/html.js inlines it): steadiness (// src/steadiness.js): per experiment, set
+// and point, each side's seconds in dips per minute and worst second / median (medians of the runs), the verdict
+// sentences, which side was steadier and why; and the summary table's rows get that sentence under them.
 (function () {
   'use strict';
   const report = JSON.parse(document.getElementById('report-data').textContent);

@@ -1,11 +1,11 @@
 'use strict';
 // Steadiness compared: per experiment, alike set and point (the sets compare.js
 // formed), each side's steadiness figures with the report's one verdict (verdict.js verdictOf) on
-// the two where higher is steadier, and why the less steady side dropped. The figures and why these two: report/README.md,
-// "Steadiness".
+// the two where higher is steadier, and why the less steady side dropped. The figures and why these two:
+// report/README.md, "Steadiness".
 const { median } = require('./stats');
 const { fmt, verdictOf } = require('./verdict');
-const { wrap } = require('./table');
+const { wrap } = require('../../common/text');
 const { groupBy } = require('./group-by');
 
 const FIGURES = {
@@ -24,7 +24,8 @@ function figureOf(key, bySide, point) {
   const what = `${point} ${FIGURES[key]}`;
   const side = (n) => ({ side: n, samples: sides[n].samples });
   const verdicts = names.flatMap((a, i) => names.slice(i + 1)
-    .map((b) => ({ point: what, runs: [a, b].map((n) => bySide.get(n).length), ...verdictOf(what, side(a), side(b)) })));
+    .map((b) => ({ point: what, runs: [a, b].map((n) => bySide.get(n).length),
+      ...verdictOf(what, side(a), side(b)) })));
   return { what: FIGURES[key], sides, verdicts };
 }
 
@@ -90,8 +91,11 @@ function steadiness(report, runs) {
         const stabilityAt = ([, r]) => r.points.find((p) => p.name === name)?.stability ?? null;
         const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
         const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name), steady_s_per_min: figureOf('steady_s_per_min', bySide, name) };
-        const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean).map((s) => s.dip_s_per_min))]));
-        return { point: name, ...figs, dip_s_per_min: dipMin, why: Object.fromEntries([...bySide].map(([side, list]) => [side, why(list)])), steadier: steadier(name, figs, bySide) };
+        const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean)
+          .map((s) => s.dip_s_per_min))]));
+        return { point: name, ...figs, dip_s_per_min: dipMin,
+          why: Object.fromEntries([...bySide].map(([side, list]) => [side, why(list)])),
+          steadier: steadier(name, figs, bySide) };
       });
       out.push({ experiment: x.name, set: set.id, points });
     }
@@ -99,16 +103,16 @@ function steadiness(report, runs) {
   return out;
 }
 
-// steadinessText(list) -> the terminal's lines, each within table.js's WIDTH: per point a line of
-// the sides' dip seconds, then what the verdicts show, indented under it.
+// steadinessText(list) -> the terminal's lines, each within the lab's 120 columns (common/text.js):
+// per point a line of the sides' dip seconds, then what the verdicts show, indented under it.
 function steadinessText(list) {
   const lines = [];
   for (const s of list) {
     for (const p of s.points) {
       const sides = Object.keys(p.dip_s_per_min);
-      lines.push(...wrap(`${s.experiment} set ${s.set} ${p.point}: seconds in dips per minute (median): ${sides.map((k) => `${k} ${p.dip_s_per_min[k] ?? 'n/a'}`).join(', ')}`, '      ', '  '));
+      lines.push(...wrap(`${s.experiment} set ${s.set} ${p.point}: seconds in dips per minute (median): ${sides.map((k) => `${k} ${p.dip_s_per_min[k] ?? 'n/a'}`).join(', ')}`, { indent: '      ', first: '  ' }));
       // p.steadier opens with the point, said on the line above
-      lines.push(...wrap(p.steadier ? p.steadier.slice(p.point.length + 2) : notShown(p, sides), '      ', '    '));
+      lines.push(...wrap(p.steadier ? p.steadier.slice(p.point.length + 2) : notShown(p, sides), { indent: '      ', first: '    ' }));
     }
   }
   return lines.length ? `\nSteadiness (higher is steadier):\n${lines.join('\n')}\n` : '';
@@ -120,7 +124,8 @@ function runDips(runs) {
   return runs.flatMap((r) => {
     const t0 = Date.parse(r.started_at);
     const at = (iso) => Math.round((Date.parse(iso) - t0) / 100) / 10;
-    const dips = r.points.flatMap((p) => (p.stability ? p.stability.dips : []).map((d) => ({ point: p.name, from_s: at(d.start), to_s: at(d.end), depth: d.depth, cause_text: d.cause_text })));
+    const dips = r.points.flatMap((p) => (p.stability ? p.stability.dips : [])
+      .map((d) => ({ point: p.name, from_s: at(d.start), to_s: at(d.end), depth: d.depth, cause_text: d.cause_text })));
     return dips.length && Number.isFinite(t0) ? [{ run: r.dir, dips }] : [];
   });
 }

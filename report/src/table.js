@@ -18,7 +18,7 @@ function setTable(set, by) {
   const { head, rows } = numbersRows(set, 'point', by);
   const out = [grid([head, ...rows.map((r) => r.cells)])];
   const w0 = set.aggregates.find((a) => a.latency_meaning);
-  if (w0) out.push(...wrap(`note: ${w0.latency_meaning}`, '    ')); // below the grid: prose
+  if (w0) out.push(...wrap(`note: ${w0.latency_meaning}`, { indent: '    ' })); // below the grid: prose
   return out.join('\n');
 }
 
@@ -34,32 +34,12 @@ function describeRuns(set) {
   return [...seen.entries()].map(([k, n]) => `runs: ${k.replace(': ', ` (${n} run${n > 1 ? 's' : ''}): `)}`);
 }
 
-const WIDTH = 120;
+const { WIDTH, wrap } = require('../../common/text');
 const { claimsText } = require('./claims-text');
 
-// wrap(text, indent): lines of at most WIDTH columns, continuation lines indented.
-// A word longer than a line (raw JSON of a parameter that differs) is split across lines, never
-// cut: a line past WIDTH, or a cut, hid what differed.
-function wrap(text, indent = '', first = '') {
-  const out = [];
-  let line = first;
-  const words = [];
-  for (const w of String(text).split(' ')) {
-    let rest = w;
-    while (rest.length > WIDTH - indent.length) { words.push(rest.slice(0, WIDTH - indent.length)); rest = rest.slice(WIDTH - indent.length); }
-    words.push(rest);
-  }
-  for (const word of words) {
-    if (line.length && (line + ' ' + word).length > WIDTH) {
-      out.push(line);
-      line = indent + word;
-    } else {
-      line = line.length && !/ $/.test(line) ? `${line} ${word}` : line + word;
-    }
-  }
-  if (line.trim()) out.push(line);
-  return out.map((l) => (l.length > WIDTH ? `${l.slice(0, WIDTH - 1)}…` : l));
-}
+// cut(t, w): a cell of the summary's rows cut to its column with "…", on purpose: a row is the
+// summary's one line per point, its columns aligned; --wide and index.html give every cell whole.
+// Prose is never cut (common/text.js wrap splits a long word instead).
 const cut = (t, w) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
 
 // The forest plot in characters: the 95% interval as a bar, o at the ratio, | at 1.0, on one log
@@ -67,7 +47,8 @@ const cut = (t, w) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
 const FOREST = 21;
 function forest(row, lo, hi) {
   const cells = Array(FOREST).fill(' ');
-  const at = (x) => Math.max(0, Math.min(FOREST - 1, Math.round(((Math.log(x) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * (FOREST - 1))));
+  const scale = (x) => (Math.log(x) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+  const at = (x) => Math.max(0, Math.min(FOREST - 1, Math.round(scale(x) * (FOREST - 1))));
   if (row.ci) for (let i = at(row.ci[0]); i <= at(row.ci[1]); i++) cells[i] = '-';
   cells[at(1)] = cells[at(1)] === '-' ? '+' : '|';
   if (typeof row.ratio === 'number') cells[at(row.ratio)] = 'o';
@@ -98,7 +79,7 @@ function summaryText(report) {
   const out = [`== summary: who is faster (ratio of geometric means of ops/s, 95% CI; forest: o ratio, - CI, | 1.0), by ${report.by}`];
   // a report of capacity searches alone opens with the capacities (printed before this)
   if (!given.length) return report.capacity?.length ? [] : [...out, 'no experiment runs'];
-  if (report.family) out.push(...wrap(report.family.text, '    '));
+  if (report.family) out.push(...wrap(report.family.text, { indent: '    ' }));
   // The rows of one block together, blocks in the order they first appear.
   const keyOf = (r) => `${r.experiment}\0${r.set}\0${r.sides.join('\0')}`;
   const order = [...new Set(given.map(keyOf))];
@@ -122,7 +103,7 @@ function summaryText(report) {
   for (const r of rows) {
     const h = blockOf(r);
     if (h !== head) {
-      out.push('', ...wrap(h, '    '));
+      out.push('', ...wrap(h, { indent: '    ' }));
       out.push(`  ${'point'.padEnd(pointW)}  ${'answer'.padEnd(answerW)}  ${'95% CI'.padEnd(11)}  ${'forest'.padEnd(FOREST + 2)}  runs (usable/all)`.slice(0, WIDTH));
       head = h;
     }
@@ -133,7 +114,7 @@ function summaryText(report) {
     // the order the runs were made in, and the drift found (src/drift.js)
     const under = [ex && `excluded: ${ex}`, r.order_note && `order: ${r.order_note}`,
       r.drift?.found && `drift: ${r.drift.text}`, r.safety.length && `safety: ${r.safety.join('; ')}`];
-    for (const t of under.filter(Boolean)) out.push(...wrap(t, ' '.repeat(20), ' '.repeat(16)));
+    for (const t of under.filter(Boolean)) out.push(...wrap(t, { indent: ' '.repeat(20), first: ' '.repeat(16) }));
   }
   return out;
 }
@@ -142,17 +123,17 @@ function summaryText(report) {
 function notesText(report, outDir) {
   const out = [];
   for (const ex of report.experiments) {
-    for (const d of ex.differences) out.push(...wrap(`not compared: ${ex.name} ${d.sentence}`, '    '));
-    for (const set of ex.sets) for (const r of set.incomplete) out.push(...wrap(`INCOMPLETE (not compared): ${ex.name} ${r.side}: ${r.reason}`, '    '));
+    for (const d of ex.differences) out.push(...wrap(`not compared: ${ex.name} ${d.sentence}`, { indent: '    ' }));
+    for (const set of ex.sets) for (const r of set.incomplete) out.push(...wrap(`INCOMPLETE (not compared): ${ex.name} ${r.side}: ${r.reason}`, { indent: '    ' }));
   }
   out.push(...leftOutLines(report));
-  out.push('', ...wrap(`every number: --wide${outDir ? `, or ${outDir}/index.html` : ''}`, '    '));
+  out.push('', ...wrap(`every number: --wide${outDir ? `, or ${outDir}/index.html` : ''}`, { indent: '    ' }));
   return out;
 }
 
 // prose(line): a --wide line that is not a grid row, within WIDTH like the summary's (the grids
 // are tables, a column per op: wider than a terminal by design, and not wrapped).
-const prose = (line) => wrap(line, '    ');
+const prose = (line) => wrap(line, { indent: '    ' });
 // What was left out, noted or skipped: the last lines with --wide or without.
 const leftOutLines = (report) => [
   ...report.left_out.map((l) => `left out: ${l.experiment} ${l.engine} ${l.host}: ${l.why}`),

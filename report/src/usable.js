@@ -13,7 +13,8 @@ const { spread } = require('./stats');
 // aggregate. results: the set's runs (r.side); isUsable(point): the verdict's rule.
 function usableFigures(aggregates, results, isUsable) {
   for (const a of aggregates) {
-    const pts = results.filter((r) => r.side === a.side).map((r) => r.points.find((p) => p.name === a.point)).filter(Boolean);
+    const pts = results.filter((r) => r.side === a.side)
+      .map((r) => r.points.find((p) => p.name === a.point)).filter(Boolean);
     const good = pts.filter(isUsable);
     const bad = pts.filter((p) => !isUsable(p));
     const ops = {};

@@ -67,16 +67,19 @@ function applyWords(report) {
   for (const ex of report.experiments) {
     for (const set of ex.sets) {
       if (set.parameters?.sla) continue;
-      set.verdicts.forEach((v, i) => { if (rated(v)) slots.push({ get: () => set.verdicts[i], put: (x) => { set.verdicts[i] = x; }, subject: v.point, ex, set }); });
+      set.verdicts.forEach((v, i) => { if (rated(v)) slots.push({ get: () => set.verdicts[i],
+        put: (x) => { set.verdicts[i] = x; }, subject: v.point, ex, set }); });
     }
   }
   for (const c of report.capacity || []) {
     const subject = `capacity at ${c.sla.percentile} <= ${c.sla.target_ms} ms`;
-    c.verdicts.forEach((v, i) => { if (rated(v)) slots.push({ get: () => c.verdicts[i], put: (x) => { c.verdicts[i] = x; }, subject }); });
+    c.verdicts.forEach((v, i) => { if (rated(v)) slots.push({ get: () => c.verdicts[i],
+      put: (x) => { c.verdicts[i] = x; }, subject }); });
   }
   const ps = slots.map((s) => pValue(s.get()));
   const adjusted = holmAdjusted(ps);
-  slots.forEach((s, k) => s.put(reword({ ...s.get(), p: ps[k] }, { adjusted: adjusted[k], m: slots.length, subject: s.subject })));
+  slots.forEach((s, k) => s.put(reword({ ...s.get(), p: ps[k] },
+    { adjusted: adjusted[k], m: slots.length, subject: s.subject })));
   // the summary rows are copies of their verdicts' answer
   for (const row of report.summary) {
     const set = report.experiments.find((x) => x.name === row.experiment)?.sets.find((x) => x.id === row.set);

@@ -25,7 +25,10 @@ function searchRun(r, engine, R) {
     const eff = R * Math.exp(0.03 * normal(r));
     const achieved = Math.min(rate, eff);
     const p99 = rate <= eff ? 2000 : 50000;
-    s.record(judgeStep(sla, rate, { complete: true, measured_s: 10, loader: { limited: false }, ops: { find: { count: Math.round(achieved * 10), errors: 0, latency_us: { p50: 500, p99: 1500, p999: 3000, mean: 600 }, intended_latency_us: { p50: 600, p99, p999: p99 } } } }));
+    s.record(judgeStep(sla, rate, { complete: true, measured_s: 10, loader: { limited: false },
+      ops: { find: { count: Math.round(achieved * 10), errors: 0,
+      latency_us: { p50: 500, p99: 1500, p999: 3000, mean: 600 },
+      intended_latency_us: { p50: 600, p99, p999: p99 } } } }));
   }
   n += 1;
   return { dir: `/r/${engine}/${n}`, experiment: 'experiment2', engine, engine_source: 'flag', labels: {}, profile: null, identity, repetition: n, complete: true, parameters: { sla: 'p99=10ms' }, points: [], capacity: s.result(32) };

@@ -18,7 +18,8 @@ function search(root, engine, stamp, pass, fail, { contended = false, startedAt,
   const capacity = { sla: { percentile: 'p99', target_ms: 10, text: 'p99=10ms' }, capacity_ops_per_s: pass, lowest_failing_ops_per_s: fail, clients: 32, complete: true,
     search: { start: pass, growth: 2, refine_within: 0.05 }, steps: [step(pass, true), step(fail, false)] };
   // older: a summary from before the loader recorded search.growth, whose search never failed
-  if (older) Object.assign(capacity, { lowest_failing_ops_per_s: null, search: { start: pass }, steps: [step(pass, true)] });
+  if (older) Object.assign(capacity, { lowest_failing_ops_per_s: null, search: { start: pass },
+    steps: [step(pass, true)] });
   const steps = [{ name: `rate-${pass}`, ops: ops(pass) }, ...(older ? [] : [{ name: `rate-${fail}`, ops: ops(fail) }])];
   const dir = makeRun(root, { engine, stamp, started_at: startedAt, parameters: { sla: 'p99=10ms' }, steps, extra: { capacity } });
   if (contended) {
@@ -86,7 +87,8 @@ test('each side\'s capacity has its interval; stored ratios and bounds carry no 
   search(root, 'c', 'c0', 700, 1400);
   const { out, rep } = report(root);
   const [a, b, c] = rep.capacity[0].sides;
-  assert.ok(a.interval.low_statistical < a.geomean && a.geomean < a.interval.high_statistical, JSON.stringify(a.interval));
+  assert.ok(a.interval.low_statistical < a.geomean && a.geomean < a.interval.high_statistical,
+    JSON.stringify(a.interval));
   assert.ok(a.interval.low === a.interval.low_statistical && a.interval.high > a.interval.high_statistical * 1.99, 'widened by the bracket (x2 above)');
   assert.equal(c.interval.low, null);
   assert.match(out, /^ {4}95% CI \d+-\d+ of the geometric mean \(Student t over 3 run\(s\), widened by the searches' brackets\)$/m);

@@ -16,8 +16,10 @@ function run(engine, cap, { sla = 'p99=10ms', complete = true, searchComplete = 
     dir: `/r/${engine}/${n}`, experiment: 'experiment2', engine, engine_source: 'flag', labels: {}, profile: null, identity,
     repetition: n, complete, parameters: { sla, workload: { clients: [32] } },
     capacity: {
-      sla: { percentile: pct, target_ms: parseFloat(target), text: sla }, capacity_ops_per_s: cap, clients: 32, complete: searchComplete,
-      steps: [{ offered_ops_per_s: 100, achieved_ops_per_s: 99, intended_us: 2000, service_us: 1500, passed: true, why: null },
+      sla: { percentile: pct, target_ms: parseFloat(target), text: sla }, capacity_ops_per_s: cap, clients: 32,
+        complete: searchComplete,
+      steps: [{ offered_ops_per_s: 100, achieved_ops_per_s: 99, intended_us: 2000, service_us: 1500, passed: true,
+        why: null },
         { offered_ops_per_s: 200, achieved_ops_per_s: 150, intended_us: 90000, service_us: 5000, passed: false, why: 'x' }],
     },
   };

@@ -26,7 +26,9 @@ test('knee (002): each outcome, the minimum of runs, excluded steps, and not com
   const SPOT = [[100, 190, 350, 600, 605], [500, 500, 510, 520, 1000]];
   // the limited run's latency falls where the others' rises: left out, it changes nothing
   const reversed = { 'clients-8': 2000, 'clients-16': 200 };
-  const limitedFirst = { n: 4, spread: [1, 0.99, 1, 1.01], step: (ph, i, e) => (i === 0 ? { ...LIMITED, ops: { insert: { ...e.ops.insert, latency_us: { ...e.ops.insert.latency_us, p50: reversed[ph] ?? e.ops.insert.latency_us.p50 } } } } : {}) };
+  const limitedFirst = { n: 4, spread: [1, 0.99, 1, 1.01],
+    step: (ph, i, e) => (i === 0 ? { ...LIMITED, ops: { insert: { ...e.ops.insert,
+    latency_us: { ...e.ops.insert.latency_us, p50: reversed[ph] ?? e.ops.insert.latency_us.p50 } } } } : {}) };
   const rows = [
     ['a sweet spot', sweep(...SPOT), 'reproduced', 'lab', /^sweet spot at 8: clients 1 2 4 8 16/],
     ['throughput still climbing while latency rises: no sweet spot within the sweep', sweep([100, 200, 400, 800, 1600], [500, 500, 600, 800, 1000]), 'inconclusive', 'why', /still climbing at 16 clients/],
@@ -53,7 +55,8 @@ test('knee (002): each outcome, the minimum of runs, excluded steps, and not com
 
 // steadiness (004): each run's seconds per minute outside dips, rocksdb against mmapv1
 test('steadiness (004): each outcome, the minimum of runs, excluded steps, and not comparable for each condition', () => {
-  const GOOD = { experiment2: { extra: RS, parameters: P(1000000) }, experiment1: { extra: RS, parameters: W(10000000) } };
+  const GOOD = { experiment2: { extra: RS, parameters: P(1000000) },
+    experiment1: { extra: RS, parameters: W(10000000) } };
   // k dips a step on a side (and i more in its i-th run); over: what differs on a side (or both)
   const make = (experiment, rocksDips, mmapDips, over = {}) => {
     const root = tmpDir();
@@ -180,16 +183,21 @@ function runsFor(c, v = {}) {
   const scaled = { 'workload.docs': W, 'preload.docs': P }[sc.parameter]?.(v.docs ?? sc.value) ?? {};
   const topo = cond.topology?.need.includes('standalone') ? { topology: v.topology ? null : { kind: 'standalone' } } : v.topology ? {} : RS;
   const memBytes = cond.data_vs_memory && ((cond.data_vs_memory.need === 'fits') === !v.memory ? 4e6 : 4e9);
-  const journalOf = (side) => (cond.journal === true ? !v.journal : cond.journal?.[side] === true ? !v.journal : cond.journal?.[side] ?? true);
+  const journalOf = (side) => (cond.journal === true ? !v.journal : cond.journal?.[side] === true
+    ? !v.journal : cond.journal?.[side] ?? true);
   // the labels a claim needs (seeds/002's size=medium), unless v.labels breaks them
   const need = Object.fromEntries(Object.entries(cond.labels || {}).map(([k, x]) => [k, v.labels ? 'other' : x.value]));
-  const add = (side, { engine = side, points, labels, params, journal_path, profile, step = () => ({}) }) => reps(root, {
+  const add = (side, { engine = side, points, labels, params, journal_path, profile,
+    step = () => ({}) }) => reps(root, {
     // a side named apart from its engine (a ./run.sh compare --uri side) reports the claim's engine
     experiment: t.experiment, engine, points, reported: v.reported === side ? 'wiredTiger' : cond.engines?.[side] && cond.engines[side].server_engine !== engine ? cond.engines[side].server_engine : !cond.engines && engine !== 'wiredtiger' ? 'wiredTiger' : undefined,
-    parameters: { ...scaled, ...(v.w || v.j !== undefined ? { write_concern: { w: v.w ?? 1, ...(v.j !== undefined ? { j: v.j } : {}) } } : {}), ...(params ? { params } : {}) },
+    parameters: { ...scaled, ...(v.w || v.j !== undefined
+      ? { write_concern: { w: v.w ?? 1, ...(v.j !== undefined ? { j: v.j } : {}) } } : {}),
+      ...(params ? { params } : {}) },
     extra: { ...topo, labels: { ...need, ...(labels || {}) }, ...(profile ? { profile } : {}), ...(v.otherServer && side === (t.denominator ?? t.pairs?.at(-1)?.[1]) ? { server: { version: '6.0.0', storage_engine: { name: 'wiredTiger' } } } : {}), storage: { journal_path: journal_path ?? null, ...(v.oplog === null ? {} : { oplog_mb_reported: 4096 }) },
       ...(memBytes ? { profile: 'seed2013' } : {}),
-      footprint: { end: { documents: 10000, data_bytes: memBytes || 1e6, index_bytes: 0 }, data_dir_bytes: { a: side === t.numerator ? 4.9e6 : 1e7 } } },
+      footprint: { end: { documents: 10000, data_bytes: memBytes || 1e6, index_bytes: 0 },
+        data_dir_bytes: { a: side === t.numerator ? 4.9e6 : 1e7 } } },
     step: (ph, i) => ({ journal: journalOf(side), ...stab([dip(t.cause_ids?.[0] ?? 'x', 'x'), dip(t.cause_ids?.[0] ?? 'x', 'x')]), replication: { flagged: reasonsIf(side === t.flagged) }, ...step(ph, i) }),
   });
   const two = { 'clients-1': 1000, 'clients-2': 1500 };
@@ -262,7 +270,8 @@ test('the remaining outcomes: stale secondaries on both sides, the j:true stand-
   const shortRecords = root((d) => reps(d, { ...ex1, engine: 'mmapv1', points: { 'clients-1': 1000 }, parameters: W(10000000), step: () => stab([...Array(4)].map(() => dip('page_faults', 'x')), 30) }));
   const rocksDips = (hit, other) => root((d) => reps(d, { experiment: 'experiment2', extra: RS, engine: 'rocksdb', points: { 'clients-1': 1000 }, parameters: P(1000000), step: () => stab([...[...Array(hit)].map(() => dip('rocks_flush', 'x')), ...[...Array(other)].map(() => dip('checkpoint', 'x'))], 180) }));
   // the data directory per document, spread over the runs (or not recorded)
-  const storage = (rocks, spread, recorded = true, docs = 10000000, oplog = { oplog_mb_reported: 4096 }) => root((d) => {
+  const storage = (rocks, spread, recorded = true, docs = 10000000,
+    oplog = { oplog_mb_reported: 4096 }) => root((d) => {
     for (const [engine, bpd] of [['mmapv1', 1000], ['rocksdb', rocks]]) {
       let i = 0;
       reps(d, { ...ex1, engine, points: { 'clients-1': 1000 }, parameters: W(docs), step: () => ({}) });

@@ -1,8 +1,8 @@
 'use strict';
-// seeds/004's engine claims on real loader runs against the shim's two old lines: experiment1, experiment2 and experiment3 with --engine mmapv1 on mongod-4.0-mmapv1-replset
-// and --engine rocksdb on psmdb-3.6-rocksdb-replset (loader/test/support/server.js), each through
-// the driver line the server's wire version picks, --repeat 3; then the report CLI. Both lines
-// stand in front of one Java test server, so the verdicts measure the shim, not the engines: the
+// seeds/004's engine claims on real loader runs against the shim's two old lines: experiment1, experiment2 and
+// experiment3 with --engine mmapv1 on mongod-4.0-mmapv1-replset and --engine rocksdb on psmdb-3.6-rocksdb-replset
+// (loader/test/support/server.js), each through the driver line the server's wire version picks, --repeat 3; then the
+// report CLI. Both lines stand in front of one Java test server, so the verdicts measure the shim, not the engines: the
 // test checks that each claim is judged from these runs with the figure the summaries hold, and
 // that the rows name both server lines and the scale against the seed's.
 const test = require('node:test');

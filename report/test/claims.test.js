@@ -309,7 +309,8 @@ test('dips (004): each engine\'s own cause by id, on the seed\'s experiment; at 
   assert.equal(few.status, 'inconclusive');
   assert.match(few.why, /needs at least 2 runs/);
   assert.match(one(make('experiment1', 'mmapv1', (i) => (i ? [] : [dip('mmapv1_flush', 'x')])), '004-dips-mmapv1').why, /needs at least 4 dips/);
-  // rocksdb: its own flush or compaction, in experiment 2 (where the seed saw TokuMX's drops); a checkpoint is not its cause
+  // rocksdb: its own flush or compaction, in experiment 2 (where the seed saw TokuMX's drops); a checkpoint is not
+  // its cause
   // two dips GAP s apart in each run's 180 s: the seed's drops came every minute
   const at = (id, sec) => ({ ...dip(id, 'x'), start: new Date(Date.parse('2026-01-01T00:00:00Z') + sec * 1000).toISOString() });
   const rocks = (id, gap = 60) => one(make('experiment2', 'rocksdb', null, { parameters: P(1000000), step: () => stab([at(id, 5), at(id, 5 + gap)], 180) }), '004-dips-rocksdb');

@@ -74,6 +74,7 @@ test('compare --uri alpha=... --uri beta=...: interleaved runs, each named, then
   assert.equal(orderOf(...['alpha', 'beta'].map((side) => runs.filter((x) => x[1] === side).map((x) => ({ id, position: Number(x[0]) })))), 'interleaved');
   if (v.order !== 'interleaved') assert.ok(!['verdict', 'no-difference'].includes(v.status), v.sentence);
   // the drift test ran where at least 3 usable runs are on sides with 2 or more
-  assert.equal(v.drift.test !== null, usable.filter((n) => n >= 2).reduce((a, n) => a + n, 0) >= 3, JSON.stringify(v.drift));
+  assert.equal(v.drift.test !== null, usable.filter((n) => n >= 2).reduce((a, n) => a + n, 0) >= 3,
+    JSON.stringify(v.drift));
   assert.ok(fs.existsSync(path.join(lab, 'results', 'report', 'latest', 'index.html')));
 });

@@ -124,7 +124,8 @@ test('journal: docs/s and MB/s fastest/median/slowest, the cost against j:false,
       continue;
     }
     const o = a.ops.insert;
-    assert.ok(o.docs_per_s_fastest >= o.docs_per_s_median && o.docs_per_s_median >= o.docs_per_s_slowest && o.docs_per_s_slowest > 0, JSON.stringify(o));
+    assert.ok(o.docs_per_s_fastest >= o.docs_per_s_median && o.docs_per_s_median >= o.docs_per_s_slowest
+      && o.docs_per_s_slowest > 0, JSON.stringify(o));
     assert.ok(o.mb_per_s_median > 0);
     assert.deepEqual(a.documents, { sent: 4000, arrived: 4000, runs: 2 });
     // no cost against j:false here: the loader computes one only where the server reports a

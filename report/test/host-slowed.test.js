@@ -21,8 +21,10 @@ function run(root, side, i, slowed) {
   const file = path.join(dir, 'summary.json');
   const s = JSON.parse(fs.readFileSync(file, 'utf8'));
   const p50 = slowed ? 2000 : 400000;
-  s.steps[0].ops.find.latency_us = { ...s.steps[0].ops.find.latency_us, p50, p90: p50 * 2, p99: p50 * 3, p999: p50 * 4, mean: p50 };
-  s.steps[0].loader = { ...s.steps[0].loader, contention: [busy], workers: [{ worker: 0, elu_mean: 0.5, eld_p99_ms_median: 25, eld_p99_ms_max: 40 }] };
+  s.steps[0].ops.find.latency_us = { ...s.steps[0].ops.find.latency_us, p50, p90: p50 * 2, p99: p50 * 3, p999: p50 * 4,
+    mean: p50 };
+  s.steps[0].loader = { ...s.steps[0].loader, contention: [busy],
+    workers: [{ worker: 0, elu_mean: 0.5, eld_p99_ms_median: 25, eld_p99_ms_max: 40 }] };
   fs.writeFileSync(file, JSON.stringify(s, null, 2));
 }
 

@@ -18,7 +18,8 @@ const PAGE_MB = 20;
 
 test('up to the bound the page embeds the report as it is', () => {
   const tl = (i) => ({ id: `r${i}`, seconds: [] });
-  const report = { experiments: [{ sets: [{ timelines: Array.from({ length: APPENDIX_RUNS }, (_, i) => tl(i)) }] }], server_series: [], run_dips: [] };
+  const report = { experiments: [{ sets: [{ timelines: Array.from({ length: APPENDIX_RUNS }, (_, i) => tl(i)) }] }],
+    server_series: [], run_dips: [] };
   assert.equal(pageData(report), report);
   report.experiments[0].sets[0].timelines.push(tl(APPENDIX_RUNS));
   const page = pageData(report);

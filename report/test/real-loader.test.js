@@ -64,7 +64,8 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
     assert.ok(runs[0].group, `${e}: group recorded`);
     assert.deepEqual(runs.map((r) => r.repetition).sort(), Array.from({ length: RUNS }, (_, i) => i + 1));
   }
-  assert.notEqual(set.runs.find((r) => r.engine === ENGINES[0]).group, set.runs.find((r) => r.engine === ENGINES[1]).group);
+  assert.notEqual(set.runs.find((r) => r.engine === ENGINES[0]).group,
+    set.runs.find((r) => r.engine === ENGINES[1]).group);
   for (const a of set.aggregates) {
     assert.deepEqual(Object.keys(a.ops).sort(), ['find', 'update']);
     assert.ok(a.ops.find.ops_per_s_median > 0 && a.ops.find.latency_us.p99 > 0, JSON.stringify(a.ops.find));
@@ -94,7 +95,8 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
       for (const e of ENGINES) assert.ok(c.legend.includes(e), `${c.kind} legend names ${e}`);
       // a side's line joins its points usable for a verdict (excluded runs are marked,
       // not drawn as measurements); on a busy machine a side may have none
-      const measured = ENGINES.filter((e) => set.aggregates.some((a) => a.side === e && a.verdict_samples.length > 0)).length;
+      const measured = ENGINES.filter((e) => set.aggregates.some((a) => a.side === e
+        && a.verdict_samples.length > 0)).length;
       assert.ok(c.lines >= (c.kind === 'latency' ? ENGINES.length : measured), `${c.kind}: ${c.lines} lines`);
     }
     // caption under the screenshot: it says where the numbers come from
@@ -110,7 +112,8 @@ test(`report from real loader runs: experiment2, ${ENGINES.length} engine labels
     // README picture: the top of the page (charts, verdicts), not every run's timeline
     if (process.env.LAB_REPORT_SCREENSHOT) {
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      await page.screenshot({ path: process.env.LAB_REPORT_SCREENSHOT, clip: { x: 0, y: 0, width: 1300, height: Math.min(height, 2300) } });
+      await page.screenshot({ path: process.env.LAB_REPORT_SCREENSHOT,
+        clip: { x: 0, y: 0, width: 1300, height: Math.min(height, 2300) } });
     }
     assert.deepEqual(errors, []);
   } finally {

@@ -54,7 +54,8 @@ test('report: footprint, write cost, CPU and lag per engine over repetitions, wi
   // gives no ratio.
   const [p] = s.points;
   assert.equal(p.point, 'clients-1');
-  for (const side of Object.values(p.write_bytes_per_doc.sides)) assert.ok(side.samples.length === 2 && side.median > 0, JSON.stringify(side));
+  for (const side of Object.values(p.write_bytes_per_doc.sides)) assert.ok(side.samples.length === 2 && side.median > 0,
+    JSON.stringify(side));
   // Write cost: MMAPv1's dur counts copies into the mapped view, not disk writes: no ratio.
   assert.equal(p.write_bytes_per_doc.verdicts[0].status, 'not-comparable', JSON.stringify(p.write_bytes_per_doc.verdicts));
   assert.match(p.write_bytes_per_doc.verdicts[0].sentence, /mmapv1 counts journal bytes written, plus bytes copied into the mapped view/);

@@ -10,7 +10,8 @@ const { stabilityOf } = require('../src/stability-of');
 
 const dip = (cause) => ({ start: '2026-11-26T12:00:10Z', end: '2026-11-26T12:00:11Z', length_s: 1, depth: 0.1, causes: cause ? [{ id: 'checkpoint', says: cause }] : [], cause_text: cause || 'no server event recorded' });
 // step(worst, dipS, causes): a 60 s step with dipS seconds in dips.
-const step = (worst, dipS, cause) => ({ stability: { seconds: 60, worst_second_fraction: worst, dip_seconds: dipS, dips: Array.from({ length: dipS }, () => dip(cause)) } });
+const step = (worst, dipS, cause) => ({ stability: { seconds: 60, worst_second_fraction: worst, dip_seconds: dipS,
+  dips: Array.from({ length: dipS }, () => dip(cause)) } });
 const run = (dir, side, e) => ({ dir, engine: side, started_at: '2026-11-26T12:00:00Z', points: [{ name: 'clients-1', stability: stabilityOf(e) }] });
 
 const runs = [

@@ -42,7 +42,8 @@ test('report: the steadier engine by the verdict over repetitions, why the other
   assert.equal(rep.steadiness.length, 1, JSON.stringify(rep.experiments[0].differences));
   const [p] = rep.steadiness[0].points;
   assert.equal(p.point, 'clients-2');
-  for (const side of Object.values(p.worst_second_fraction.sides)) assert.equal(side.samples.length, 2, JSON.stringify(side));
+  for (const side of Object.values(p.worst_second_fraction.sides)) assert.equal(side.samples.length, 2,
+    JSON.stringify(side));
   // compare.js's verdict on both figures; on the shared test VM the steady side's seconds are
   // not steady enough for 2 repetitions to decide (its neighbours' load: loader/README.md
   // "Stability"), so the steadier sentence itself is checked on hand-made runs

@@ -67,7 +67,8 @@ test('the terminal states the comparisons and the margin; a report of capacity s
 
   const caps = tmpDir();
   const capacity = (c) => ({ sla: { percentile: 'p99', target_ms: 10, text: 'p99=10ms' }, capacity_ops_per_s: c, lowest_failing_ops_per_s: c + 2, clients: 32, complete: true,
-    steps: [{ offered_ops_per_s: c, achieved_ops_per_s: c, intended_us: 2000, service_us: 1500, passed: true, why: null }] });
+    steps: [{ offered_ops_per_s: c, achieved_ops_per_s: c, intended_us: 2000, service_us: 1500, passed: true,
+      why: null }] });
   [100, 104, 98].forEach((c, i) => makeRun(caps, { engine: 'a', stamp: `a${i}`, parameters: { sla: 'p99=10ms' }, steps: [{ name: `rate-${c}`, ops: ops(c) }], extra: { capacity: capacity(c) } }));
   [200, 205, 196].forEach((c, i) => makeRun(caps, { engine: 'b', stamp: `b${i}`, parameters: { sla: 'p99=10ms' }, steps: [{ name: `rate-${c}`, ops: ops(c) }], extra: { capacity: capacity(c) } }));
   out = '';

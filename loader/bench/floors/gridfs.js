@@ -27,7 +27,8 @@ async function measure(step, warmMs, durationMs) {
   while (performance.now() < end && (await step())) ops++;
   const cpu = process.cpuUsage(c0);
   const cpuUs = cpu.user + cpu.system;
-  return { ops, cpu_us: cpuUs, wall_s: Math.round(performance.now() - t0) / 1000, cpu_us_per_op: ops ? Math.round((cpuUs / ops) * 10) / 10 : null };
+  return { ops, cpu_us: cpuUs, wall_s: Math.round(performance.now() - t0) / 1000,
+    cpu_us_per_op: ops ? Math.round((cpuUs / ops) * 10) / 10 : null };
 }
 
 // One piece written, the stream ended: each awaited through the driver's write callback.

@@ -6,7 +6,7 @@ const { parseArgs } = require('node:util');
 
 const { UsageError, parseDuration, parseWarmup, parseCount, parseClients } = require('../text/usage');
 const { redactUri, redactText } = require('../text/redact-uri');
-const { RESERVED_NAMES } = require('../../../common/reserved-names');
+const { NAME_WORDS, isName, RESERVED_NAMES } = require('../../../common/names');
 const { kindFlags } = require('../kinds');
 const { COMMON_FLAGS, DEFAULT_METRICS_PORT } = require('./common-flags');
 
@@ -55,8 +55,11 @@ the server answered).`;
 // report looks for a trend across positions (drift) with it. undefined when not given.
 function parseComparison(text) {
   if (text === undefined) return undefined;
-  const m = /^([A-Za-z0-9][A-Za-z0-9_.-]*):([A-Za-z0-9][A-Za-z0-9_.-]*):([^:]*)$/.exec(text);
-  if (!m) throw new UsageError(`--comparison: '${text}' is not ID:SIDE:POSITION (ID and SIDE: letters, digits, . _ -; e.g. cmp-20261126T1440Z:mmapv1:3)`);
+  const m = /^([^:]*):([^:]*):([^:]*)$/.exec(text);
+  if (!m || !isName(m[1]) || !isName(m[2])) {
+    throw new UsageError(`--comparison: '${text}' is not ID:SIDE:POSITION (ID and SIDE: ${NAME_WORDS}; `
+      + 'e.g. cmp-20261126T1440Z:mmapv1:3)');
+  }
   return { id: m[1], side: m[2], position: parseCount('--comparison POSITION', m[3], 1, 100000) };
 }
 
@@ -178,7 +181,7 @@ function parseOnOff(flag, text) {
 }
 
 function label(flag, x) {
-  if (x !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (letters, digits, . _ -)`);
+  if (x !== undefined && !isName(x)) throw new UsageError(`${flag}: '${x}' is not a valid label (${NAME_WORDS})`);
   return x;
 }
 
@@ -231,8 +234,8 @@ function parse(argv) {
       : `one experiment at a time (got: ${positionals.join(' ')})`);
   }
   const experiment = positionals[0];
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(experiment) && !/\.ya?ml$/.test(experiment)) {
-    throw new UsageError(`'${experiment}' is not an experiment name (letters, digits, . _ -) or a .yaml file`);
+  if (!isName(experiment) && !/\.ya?ml$/.test(experiment)) {
+    throw new UsageError(`'${experiment}' is not an experiment name (${NAME_WORDS}) or a .yaml file`);
   }
   checkCredentials(v, parseUri('--uri', v.uri));
   label('--engine', v.engine);
@@ -284,4 +287,5 @@ function parse(argv) {
   return checkTogether(opts);
 }
 
-module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage, COMMON_OPTIONS };
+module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage,
+  COMMON_OPTIONS };

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { list, EXPERIMENTS_DIR } = require('../experiment/config');
-const { wrapLine, WIDTH } = require('../text/wrap');
+const { wrapLine, columns } = require('../text/wrap');
 
 function describeFile(file) {
   const first = /^#[ \t]*(.*)/.exec(fs.readFileSync(file, 'utf8'));
@@ -44,12 +44,9 @@ function settingsLines(kindName, settings) {
   return items.length ? wrapLine(`${kindName} settings: ${items.join(', ')}`).replaceAll('\u00a0', ' ') : '';
 }
 
-// flagLine(flag, text): one help row within 120 columns like the rest of the help (src/text/wrap.js):
-// the text wrapped in its own column, continuation lines under it.
-function flagLine(flag, text) {
-  const [first, ...rest] = wrapLine(text, WIDTH - 26, '').split('\n');
-  return [`  ${flag.padEnd(22)}  ${first}`, ...rest.map((l) => `${' '.repeat(26)}${l}`)].join('\n');
-}
+// flagLine(flag, text): one help row within 120 columns like the rest of the help: the text
+// wrapped in its own column, continuation lines under it (common/text.js columns).
+const flagLine = (flag, text) => columns(`  ${flag}`, text);
 
 // flagsHelp(name, dir): the flags of experiment NAME's workload kind (NAME --help), or '' when
 // NAME is not an experiment.

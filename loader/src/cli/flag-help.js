@@ -3,7 +3,7 @@
 // --help` (lib/experiment.sh asks `lab-loader flags`) are both rendered from common-flags.js, and
 // every default an experiment file sets is read from the files as config.js loads them, so any
 // YAML style the loader accepts shows its values, and no list of files or numbers is kept here.
-const { wrapLine, WIDTH } = require('../text/wrap');
+const { columns } = require('../text/wrap');
 const { COMMON_FLAGS } = require('./common-flags');
 
 // loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loads it without
@@ -52,12 +52,8 @@ function defaultsText(row, runs) {
 }
 
 // row(flag, text): one help row, the text wrapped in its own column from column 26 (longer flag
-// words push the text to the next line).
-function row(flag, text) {
-  const lines = wrapLine(text, WIDTH - 26, '').split('\n');
-  if (flag.length > 22) return [`  ${flag}`, ...lines.map((l) => `${' '.repeat(26)}${l}`)].join('\n');
-  return [`  ${flag.padEnd(22)}  ${lines[0]}`, ...lines.slice(1).map((l) => `${' '.repeat(26)}${l}`)].join('\n');
-}
+// words push the text to the next line): common/text.js columns.
+const row = (flag, text) => columns(`  ${flag}`, text);
 
 const words = (r) => `${r.short ? `-${r.short}, ` : ''}${r.flag}${r.arg ? ` ${r.arg}` : ''}`;
 

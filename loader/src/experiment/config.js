@@ -7,6 +7,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const { UsageError, CLIENTS, parseWarmup, parseDuration } = require('../text/usage');
 const { KINDS, BOUND_FLAGS, kind: kindOf, flagsOf } = require('../kinds');
+const { isName, NAME_WORDS } = require('../../../common/names');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
@@ -55,7 +56,8 @@ function load(opts) {
   const pre = doc.preload || {};
   const d = doc.document || {};
   const need = (cond, msg) => { if (!cond) fail(file, msg); };
-  need(typeof doc.name === 'string' && /^[A-Za-z0-9_.-]+$/.test(doc.name), 'name: letters, digits, . _ - only');
+  // name: the results folder's, in the lab's one name grammar (common/names.js)
+  need(isName(doc.name), `name: ${NAME_WORDS} only, starting with a letter or digit`);
   // An unknown key (a typo, a setting of another version) would be ignored without a word.
   const unknown = Object.keys(doc).filter((k) => !FILE_KEYS.includes(k));
   need(!unknown.length, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${FILE_KEYS.join(', ')})`);
@@ -110,10 +112,13 @@ function load(opts) {
   // this kind: say which flags it takes instead.
   const takes = flagsOf(kind);
   const notHere = (flag) => new UsageError(`${flag} does not apply to ${config.name} (its ${kind.name} workload takes ${takes.join(', ') || 'no workload flags'})`);
-  for (const [key, flag] of Object.values(BOUND_FLAGS).flatMap(Object.entries)) if (opts[key] !== undefined && !takes.includes(flag)) throw notHere(flag);
+  for (const [key, flag] of Object.values(BOUND_FLAGS).flatMap(Object.entries)) {
+    if (opts[key] !== undefined && !takes.includes(flag)) throw notHere(flag);
+  }
   const settings = kindSettings(kind, doc, opts, file, notHere);
   const options = Object.fromEntries(Object.entries(settings).map(([key, s]) => [key, s.value]));
-  config.params = kind.configure ? kind.configure({ doc, options, settings, config, need, opts }) ?? null : (kind.options ? options : null);
+  const configured = kind.configure ? kind.configure({ doc, options, settings, config, need, opts }) : undefined;
+  config.params = kind.configure ? configured ?? null : (kind.options ? options : null);
   // Each step's warm-up (ms): run and shown, not measured (runner.js). --warmup; else none for a
   // duration-bound kind whose steps the flags bound by their work instead (ycsb's --operations:
   // measured whole, as YCSB's operationcount is; the file's warmup: is for its duration-bound
@@ -124,7 +129,8 @@ function load(opts) {
   if (config.sla) slaClients(config, kind, opts);
   if (kind.bound === 'documents') need(Number.isInteger(config.workload.docs) && config.workload.docs > 0, 'workload.docs: whole number > 0 (or --docs)');
   if (kind.needsPreload) need(Number.isInteger(config.preload.docs) && config.preload.docs > 0, 'preload.docs: whole number > 0 (reads need data)');
-  if (opts.shareOf > 1) config.workload.clients = shareOf(config.workload.clients, opts.shareOf, kind, clientsFrom(opts));
+  if (opts.shareOf > 1) config.workload.clients = shareOf(config.workload.clients, opts.shareOf, kind,
+    clientsFrom(opts));
   need(Array.isArray(config.workload.clients) && config.workload.clients.length > 0 &&
     config.workload.clients.every((c) => Number.isInteger(c) && c >= CLIENTS.min && c <= CLIENTS.max), `workload.clients: list of whole numbers ${CLIENTS.min}..${CLIENTS.max}`);
   // smoke: the flags ./run.sh smoke runs the experiment with, at a tiny scale (check prints them).
@@ -137,7 +143,9 @@ function load(opts) {
 // default; a file value and a default go through the flag's own parser.
 function kindSettings(kind, doc, opts, file, notHere) {
   const declared = Object.entries(kind.options || {});
-  for (const flag of Object.keys(opts.kindArgs || {})) if (!declared.some(([, o]) => o.flag === flag)) throw notHere(flag);
+  for (const flag of Object.keys(opts.kindArgs || {})) {
+    if (!declared.some(([, o]) => o.flag === flag)) throw notHere(flag);
+  }
   return Object.fromEntries(declared.map(([key, o]) => {
     const flagged = opts.kindArgs?.[o.flag];
     const alias = o.alias && opts[o.alias] !== undefined ? String(opts[o.alias]) : undefined;

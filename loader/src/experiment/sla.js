@@ -83,7 +83,9 @@ function judgeStep(sla, offered, entry) {
   // Operations in flight on average (Little's law: each op type's rate x its mean service time),
   // as a share of the clients (each runs one operation at a time).
   let inFlight = 0;
-  for (const [, o] of ops) if (seconds > 0 && o.latency_us && o.latency_us.mean) inFlight += (o.count / seconds) * (o.latency_us.mean / 1e6);
+  for (const [, o] of ops) {
+    if (seconds > 0 && o.latency_us && o.latency_us.mean) inFlight += (o.count / seconds) * (o.latency_us.mean / 1e6);
+  }
   const clientsBusy = entry.clients ? Math.round((inFlight / entry.clients) * 1000) / 1000 : null;
   const out = {
     offered_ops_per_s: offered,
@@ -123,7 +125,8 @@ function judgeStep(sla, offered, entry) {
     const missRate = offered > 0 ? (offered * ACHIEVED_SHARE) / Math.max(achieved, 1e-9) : 0;
     const noiseLatency = 1 + REFINE_WITHIN + (late * 1000) / targetUs;
     const noiseRate = 1 + REFINE_WITHIN + (intervalMs ? late / intervalMs : 0);
-    const within = (missLatency <= 1 || missLatency <= noiseLatency) && (missRate <= 1 || missRate <= noiseRate) && (missLatency > 1 || missRate > 1);
+    const within = (missLatency <= 1 || missLatency <= noiseLatency) && (missRate <= 1 || missRate <= noiseRate)
+      && (missLatency > 1 || missRate > 1);
     if (within) {
       out.retry = late > 0 && (missLatency > 1 + REFINE_WITHIN || missRate > 1 + REFINE_WITHIN)
         ? `other load on the loader's host made it ${Math.round(late * 100) / 100} ms late, as much as the miss`
@@ -154,13 +157,15 @@ class CapacitySearch {
     if (this.stopped) return null;
     // A retry (below) is not counted against the budget: on a busy host every contended step would
     // otherwise spend the steps that refine the search; it at most doubles the search's time.
-    const retries = this.steps.filter((x, i) => i > 0 && this.steps[i - 1].retry && this.steps[i - 1].offered_ops_per_s === x.offered_ops_per_s).length;
+    const retries = this.steps.filter((x, i) => i > 0 && this.steps[i - 1].retry
+      && this.steps[i - 1].offered_ops_per_s === x.offered_ops_per_s).length;
     if (this.steps.length - retries >= this.maxSteps) return this.end(`the step budget (${this.maxSteps}) ran out`);
     if (!this.steps.length) return this.start;
     // A failure that may be noise (judgeStep's `retry`) is tried once more at the same rate before
     // it bounds the search; a second failure there stands.
     const last = this.steps[this.steps.length - 1];
-    if (!last.passed && last.retry && this.steps.filter((x) => x.offered_ops_per_s === last.offered_ops_per_s).length === 1) return last.offered_ops_per_s;
+    const tries = this.steps.filter((x) => x.offered_ops_per_s === last.offered_ops_per_s).length;
+    if (!last.passed && last.retry && tries === 1) return last.offered_ops_per_s;
     if (this.fail === null) return Math.round(this.pass * GROWTH); // raising: every step so far passed
     if (this.pass === null) {
       // Even the first rate failed: go down until one passes (or nothing can).
@@ -189,10 +194,12 @@ class CapacitySearch {
     // The bounds from every step so far: the lowest failing rate, and the highest passing rate
     // below it (a rate that passed above a failure was noise, and does not count).
     // A failure retried (judgeStep `retry`) and passed on its retry does not bound the search.
-    const retriedOk = (x) => x.retry && this.steps.some((y) => y !== x && y.passed && y.offered_ops_per_s === x.offered_ops_per_s);
+    const retriedOk = (x) => x.retry && this.steps.some((y) => y !== x && y.passed
+      && y.offered_ops_per_s === x.offered_ops_per_s);
     const failing = this.steps.filter((s) => !s.passed && !retriedOk(s)).map((s) => s.offered_ops_per_s);
     this.fail = failing.length ? Math.min(...failing) : null;
-    const passing = this.steps.filter((s) => s.passed && (this.fail === null || s.offered_ops_per_s < this.fail)).map((s) => s.offered_ops_per_s);
+    const passing = this.steps.filter((s) => s.passed
+      && (this.fail === null || s.offered_ops_per_s < this.fail)).map((s) => s.offered_ops_per_s);
     this.pass = passing.length ? Math.max(...passing) : null;
   }
 
@@ -206,7 +213,8 @@ class CapacitySearch {
       lowest_failing_ops_per_s: this.fail,
       clients,
       complete: !interrupted,
-      search: { start: this.start, growth: GROWTH, refine_within: REFINE_WITHIN, max_steps: this.maxSteps, achieved_share: ACHIEVED_SHARE, ended: interrupted || this.stopped },
+      search: { start: this.start, growth: GROWTH, refine_within: REFINE_WITHIN, max_steps: this.maxSteps,
+        achieved_share: ACHIEVED_SHARE, ended: interrupted || this.stopped },
       steps: this.steps,
     };
   }
@@ -245,4 +253,5 @@ function hostCaveat(steps, judged) {
   };
 }
 
-module.exports = { parseSla, judgeStep, CapacitySearch, capacityOf, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN, DEFAULT_CLIENTS };
+module.exports = { parseSla, judgeStep, CapacitySearch, capacityOf, ACHIEVED_SHARE, MAX_STEPS, REFINE_WITHIN,
+  DEFAULT_CLIENTS };

@@ -12,7 +12,8 @@ function stepPlan(config, log = () => {}) {
   if (!config.sla) {
     const list = planOf(config);
     let i = 0;
-    return { total: list.length, totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)), next: () => list[i++] ?? null };
+    return { total: list.length, totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)),
+      next: () => list[i++] ?? null };
   }
   const { sla, start, clients } = searchOf(config);
   const search = new CapacitySearch({ sla, start });

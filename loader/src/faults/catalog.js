@@ -9,23 +9,12 @@ const { scenarioNames, loadScenario, parse, UsageError } = require('./process');
 const { encodeRequest, TABLE } = require('./protocol');
 const tables = require('../../../common/tables');
 
-const WIDTH = 100;
-const COL = 26; // where descriptions start, as in run.sh's own usage text
+const { columns } = require('../../../common/text');
 
-// wrap(text, first, indent): text after a first column of width COL, wrapped at WIDTH.
-function wrap(first, text) {
-  const out = [];
-  let line = first.length >= COL ? `${first} ` : first.padEnd(COL);
-  for (const w of String(text).split(/\s+/).filter(Boolean)) {
-    if (line.length + w.length > WIDTH && line.trim().length > 0 && line.length > COL) {
-      out.push(line.trimEnd());
-      line = ' '.repeat(COL);
-    }
-    line += `${w} `;
-  }
-  out.push(line.trimEnd());
-  return out.join('\n');
-}
+// row(first, text): a scenario or option row of the help, its text from column 26 within 120
+// columns like the rest of ./run.sh help (common/text.js columns), the module's whitespace (a
+// summary written over several lines) as single spaces.
+const row = (first, text) => columns(first, String(text).split(/\s+/).filter(Boolean).join(' '));
 
 // usage(dir) -> text: per scenario "fault NAME  summary", then each option that has `help`
 // (options without one are tuning knobs for the tests, accepted but not listed).
@@ -34,12 +23,12 @@ function usage(dir) {
   const parts = [];
   for (const name of scenarioNames(dir)) {
     const s = loadScenario(name, dir);
-    parts.push(wrap(`  fault ${name}`, s.summary || '(no summary: add one to the module)'));
+    parts.push(row(`  fault ${name}`, s.summary || '(no summary: add one to the module)'));
     for (const [flag, o] of Object.entries(s.options || {})) {
       if (!o.help) continue;
       const help = typeof o.help === 'function' ? o.help(env) : o.help;
       const dflt = o.default !== undefined && o.default !== '' ? ` (default ${o.default})` : '';
-      parts.push(wrap(`    --${flag}${o.arg ? ` ${o.arg}` : ''}`, `${help}${dflt}`));
+      parts.push(row(`    --${flag}${o.arg ? ` ${o.arg}` : ''}`, `${help}${dflt}`));
     }
   }
   return `${parts.join('\n')}\n`;
@@ -56,4 +45,4 @@ function check(argv) {
   });
 }
 
-module.exports = { usage, check, wrap, UsageError };
+module.exports = { usage, check, row, UsageError };

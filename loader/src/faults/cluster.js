@@ -8,7 +8,8 @@ const d = require('./decisions');
 
 // Short timeouts: a stopped or partitioned member must cost one tick (1 s), not the driver's
 // default 30 s server selection.
-const MEMBER_OPTS = { directConnection: true, serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500, socketTimeoutMS: 5000, maxPoolSize: 2 };
+const MEMBER_OPTS = { directConnection: true, serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500,
+  socketTimeoutMS: 5000, maxPoolSize: 2 };
 
 // The same secret file the loader reads, read the same way (clients.js), with a message that
 // names what it was for.
@@ -67,7 +68,8 @@ class Members {
   // once per member in turn). Preferred: a view that has a primary, the highest term first: during
   // a partition the cut-off old primary still calls itself PRIMARY in an older term.
   async status() {
-    const views = await Promise.allSettled(this.hosts.map(async (h) => ({ from: d.shortName(h), status: await this.admin(h, { replSetGetStatus: 1 }) })));
+    const views = await Promise.allSettled(this.hosts.map(async (h) => ({ from: d.shortName(h),
+      status: await this.admin(h, { replSetGetStatus: 1 }) })));
     return d.pickStatusView(views.filter((v) => v.status === 'fulfilled').map((v) => v.value));
   }
 

@@ -259,7 +259,8 @@ function tooStaleEvidence(lines) {
 // outcomes: Map or object id -> 'ok' (acknowledged) | 'fail' (definitely not applied) | 'info'
 // (indeterminate: timeout, network error, write concern error).
 function checkSet(outcomes, finalRead) {
-  const entries = outcomes instanceof Map ? [...outcomes.entries()] : Object.entries(outcomes).map(([k, v]) => [Number(k), v]);
+  const entries = outcomes instanceof Map ? [...outcomes.entries()] : Object.entries(outcomes)
+    .map(([k, v]) => [Number(k), v]);
   const attempts = new Set();
   const adds = new Set();
   const failed = new Set();

@@ -12,7 +12,8 @@ const { setTimeout: defaultSleep } = require('node:timers/promises');
 const { within } = require('./runner');
 const { watchStep } = require('./watch');
 
-async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
+async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800,
+  shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
   const wc = w === 'majority' ? 'majority' : Number(w);
   const started = Date.now();
@@ -57,7 +58,8 @@ function startLoad(ctx, maxSeconds) {
   // once its batch is abandoned (stopLoad), the load says nothing more: its last words would land
   // after the verdict, when the closed client ends the batch
   const say = (m) => { if (!ctx.state.loadAbandoned) ctx.say(m); };
-  ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds, shouldStop: () => ctx.state.stopLoad, say });
+  ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds,
+    shouldStop: () => ctx.state.stopLoad, say });
   ctx.state.loading.catch(() => {}); // its error is reported when stopLoad awaits it
 }
 // loadBaseline(ctx, maxSeconds): startLoad, then watch --baseline-seconds of it before the fault.

@@ -6,7 +6,8 @@
 
 const HEALED_LAG_SECONDS = 2;
 
-function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, healedLagSeconds, healError, flowControlEngaged }) {
+function replicaLagVerdict({ member, method, thresholdSeconds, peakLagSeconds, healedLagSeconds, healError,
+  flowControlEngaged }) {
   const reached = peakLagSeconds != null && peakLagSeconds >= thresholdSeconds;
   const healed = healedLagSeconds != null && healedLagSeconds < HEALED_LAG_SECONDS;
   const pass = reached && healed && !healError;
@@ -52,7 +53,8 @@ function staleSecondaryVerdict({ engine, member, finalState, evidence, rolledPas
 // failover: without an observed new primary nothing was tested, so the best it can say is
 // unknown (a loss, or an id nobody wrote, is still false). keepsData: the engines table's
 // keeps_data (a killed primary of an engine that keeps nothing restarts empty: no rollback file).
-function failoverVerdict({ w, check, rollbackFiles, oldPrimary, keepsData = true, how, failover = { observed: true } }) {
+function failoverVerdict({ w, check, rollbackFiles, oldPrimary, keepsData = true, how,
+  failover = { observed: true } }) {
   const c = check;
   const counts = `${c.attemptCount} attempted, ${c.acknowledgedCount} acknowledged, ${c.okCount} ok, ${c.lostCount} lost, ${c.unexpectedCount} unexpected, ${c.recoveredCount} recovered`;
   const observed = failover && failover.observed === true;

@@ -43,6 +43,10 @@ function tickLine({ member, lag, mstate, states, windows, fc, short, label, why 
   return `${new Date().toISOString().slice(11, 19)} [${label}]${lagTxt} ${stTxt || 'no member answers'} | oplog window ${opTxt || '?'} | ${fcTxt}${why ? ` | ${why}` : ''}`;
 }
 
+// freshResult(until, member, phase): a watch's result before its first tick.
+const freshResult = (until, member, phase) => ({ condition: until, member, phase, reached: false,
+  peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0, primariesSeen: [] });
+
 // watchUntil(m, {until, member, timeoutS, phase, optime, say, timeline, sleep}) -> result:
 // {reached, peakLagSeconds, lastLagSeconds, flowControlEverLagged, ticks, finalState, primary,
 // primariesSeen, windows, flowControl, elapsedSeconds}. sleep may reject (an aborted run).
@@ -50,7 +54,7 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
   const cond = parseUntil(until);
   const short = shortener();
   const started = Date.now();
-  const res = { condition: until, member, phase, reached: false, peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0, primariesSeen: [] };
+  const res = freshResult(until, member, phase);
   let healthyTicks = 0;
   for (;;) {
     const tick = Date.now();
@@ -76,11 +80,14 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
       phase,
       seenFrom: st ? st.from : null,
       primary: primaryName,
-      ...(member ? { member, lagSeconds: lag ? lag.lagSeconds : null, lagNote: lag && !lag.known ? lag.reason : undefined } : {}),
+      ...(member ? { member, lagSeconds: lag ? lag.lagSeconds : null,
+        lagNote: lag && !lag.known ? lag.reason : undefined } : {}),
       members: states,
-      oplog: Object.fromEntries(windows.map((w) => [w.member, { first: w.first, last: w.last, windowSeconds: d.windowSeconds(w), maxSizeMB: w.maxSizeMB, ...(w.error ? { error: w.error } : {}) }])),
+      oplog: Object.fromEntries(windows.map((w) => [w.member, { first: w.first, last: w.last,
+        windowSeconds: d.windowSeconds(w), maxSizeMB: w.maxSizeMB, ...(w.error ? { error: w.error } : {}) }])),
       majorityLagSeconds: fc ? fc.majorityLagSeconds : null,
-      flowControl: fcRaw ? { enabled: fcRaw.enabled, isLagged: fcRaw.isLagged, targetRateLimit: fcRaw.targetRateLimit } : null,
+      flowControl: fcRaw ? { enabled: fcRaw.enabled, isLagged: fcRaw.isLagged,
+        targetRateLimit: fcRaw.targetRateLimit } : null,
     };
     let met = false;
     let why = '';
@@ -131,7 +138,8 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
 // on its run's members, lines, timeline and signal (member: ctx.state.member unless given); with
 // step, the result is also recorded as that step (ctx.step).
 async function watchStep(ctx, until, timeoutS, phase, { member = ctx.state.member, step = null, optime = null } = {}) {
-  const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, optime, say: ctx.say, timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
+  const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, optime, say: ctx.say,
+    timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
   if (step) ctx.step(step, r);
   return r;
 }

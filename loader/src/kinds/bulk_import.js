@@ -34,7 +34,8 @@ const PARAM = 'journalCommitInterval'; // ms, 1..500 (mongod setParameter, setta
 const ENGINE_DEFAULT_INTERVAL_MS = 100;
 // putBackValues({host: value}) -> {host: value to set}: 0 (unset, the engine's default) becomes
 // the default's value in ms; anything else as it was read.
-const putBackValues = (original) => Object.fromEntries(Object.entries(original).map(([h, v]) => [h, v === 0 ? ENGINE_DEFAULT_INTERVAL_MS : v]));
+const putBackValues = (original) => Object.fromEntries(Object.entries(original)
+  .map(([h, v]) => [h, v === 0 ? ENGINE_DEFAULT_INTERVAL_MS : v]));
 
 const BASELINE = 'j:false';
 const JOURNAL_OFF = 'journal off';
@@ -107,7 +108,8 @@ module.exports = {
       const what = `${o.batch} documents of up to ${bytes} bytes are ${o.batch * bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte message limit (maxMessageSizeBytes)`;
       throw new UsageError(settings.batch.source === 'flag' ? `--batch ${o.batch}: ${what}` : `${config.name}: workload.batch: ${what}`);
     }
-    return { batch: o.batch, val_length: o.valLength, alphabet: d.alphabet, doc_bytes: bytes, commit_intervals_ms: o.commitIntervals, cost_min_s: o.costMinTime / 1000,
+    return { batch: o.batch, val_length: o.valLength, alphabet: d.alphabet, doc_bytes: bytes,
+      commit_intervals_ms: o.commitIntervals, cost_min_s: o.costMinTime / 1000,
       members_journal: o.membersJournal };
   },
   plan(config) {
@@ -159,7 +161,8 @@ module.exports = {
         return skip(why, { journal: false, journal_source: off.journal_source });
       }
       await fresh();
-      return { journal: false, journal_source: off.journal_source, write_concern_majority_journal_default: held.record };
+      return { journal: false, journal_source: off.journal_source,
+        write_concern_majority_journal_default: held.record };
     }
     const facts = await journalOf(ctx);
     const iv = step.params.journal_commit_interval_ms;
@@ -287,7 +290,8 @@ module.exports = {
       const { journal } = await journalOf(ctx);
       const base = state.baselines.get(clients);
       const minS = ctx.config.params.cost_min_s ?? MIN_COST_MS / 1000;
-      const short = [[step.phase, entry?.measured_s ?? 0], [base.name, base.measured_s]].filter(([, sec]) => sec < minS);
+      const short = [[step.phase, entry?.measured_s ?? 0],
+        [base.name, base.measured_s]].filter(([, sec]) => sec < minS);
       if (said.server_ignores) {
         out.cost_not_computed = `${said.server_ignores.split(':')[0]}: no cost against j:false`;
       } else if (journal !== true) {
@@ -298,7 +302,9 @@ module.exports = {
         out.cost_not_computed = `${short.map(([n, sec]) => `${n} measured ${sec} s`).join(', ')}: under ${minS} s (--cost-min-time), too short to tell a cost from noise: no cost against j:false`;
       } else {
         // The seed's "-34%": this case's docs/s against j:false's (same client count, same run).
-        out.relative_to_baseline = { baseline: base.name, docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000, change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
+        out.relative_to_baseline = { baseline: base.name,
+          docs_per_s_ratio: Math.round((rate / base.rate) * 1000) / 1000,
+          change_percent: Math.round((rate / base.rate - 1) * 1000) / 10 };
       }
     }
     return out;

@@ -186,7 +186,8 @@ async function afterStep(ctx, step, notes, entry) {
   const done = noteOf(notes, 'done');
   const failed = noteOf(notes, 'failed');
   const fileId = opened?.file_id ?? step.params?.file_id ?? null;
-  const common = { bucket, chunk_size: chunkSize, file_size: fileSize, file_id: fileId, filename: config.params.filename };
+  const common = { bucket, chunk_size: chunkSize, file_size: fileSize, file_id: fileId,
+    filename: config.params.filename };
   const { ObjectId, GridFSBucket } = driverOf(ctx.client);
 
   if (step.phase === 'upload') {
@@ -278,7 +279,8 @@ function uploadNext(config, rng, env, bucketApi) {
   let bytes = 0;
   const open = async (now) => {
     source = file ? await new FileSource(file, chunkSize).open() : new GeneratedSource(rng, fileSize, chunkSize);
-    stream = bucketApi.openUploadStream(filename, { chunkSizeBytes: chunkSize, metadata: { lab: config.name, seed: config.seed } });
+    stream = bucketApi.openUploadStream(filename, { chunkSizeBytes: chunkSize,
+      metadata: { lab: config.name, seed: config.seed } });
     stream.on('error', () => {}); // errors arrive through the write/end callbacks
     t0 = now();
     env.note({ event: 'opened', file_id: stream.id.toHexString(), bucket, filename });
@@ -371,7 +373,8 @@ module.exports = {
   afterStep,
   next(config, col, rng, id, step, env) {
     const { GridFSBucket, ObjectId } = driverOf(env.client);
-    const bucketApi = new GridFSBucket(env.db, { bucketName: config.params.bucket, chunkSizeBytes: config.params.chunk_size });
+    const bucketApi = new GridFSBucket(env.db, { bucketName: config.params.bucket,
+      chunkSizeBytes: config.params.chunk_size });
     return step.phase === 'upload' ? uploadNext(config, rng, env, bucketApi) : downloadNext(config, step, env, bucketApi, ObjectId);
   },
 };

@@ -102,7 +102,8 @@ function kindFlags() {
 // it refuses: `refuses`, e.g. ycsb's records are --records, not --preload-docs) and its own.
 function flagsOf(k) {
   const refused = new Set(k.refuses || []);
-  return [...Object.values(BOUND_FLAGS[k.bound]).filter((f) => !refused.has(f)), ...Object.values(k.options || {}).map((o) => o.flag)];
+  return [...Object.values(BOUND_FLAGS[k.bound]).filter((f) => !refused.has(f)),
+    ...Object.values(k.options || {}).map((o) => o.flag)];
 }
 
 // defaultPlan(config): the client sweep, one step per entry of workload.clients.

@@ -64,7 +64,8 @@ module.exports = {
     return config.params.cases.flatMap((c) => config.workload.clients.map((n) => ({
       name: many ? `${c.name} clients=${n}` : c.name,
       clients: n,
-      params: { write_concern: c.write_concern, ops: config.params.ops, wtimeout_ms: c.write_concern.w === 0 ? null : config.params.wtimeout_ms },
+      params: { write_concern: c.write_concern, ops: config.params.ops,
+        wtimeout_ms: c.write_concern.w === 0 ? null : config.params.wtimeout_ms },
     })));
   },
   stepTotal: (config) => ({ total: config.params.ops, unit: 'ops' }),

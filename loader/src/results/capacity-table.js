@@ -24,7 +24,8 @@ function capacityLine(c) {
 function capacityTable(c) {
   const p = c.sla.percentile;
   const rows = [['step', 'offered', 'achieved', `intended ${p} ms`, `service ${p} ms`, 'clients busy', 'verdict']];
-  c.steps.forEach((s, i) => rows.push([String(i + 1), String(s.offered_ops_per_s), String(s.achieved_ops_per_s), ms(s.intended_us), ms(s.service_us),
+  c.steps.forEach((s, i) => rows.push([String(i + 1), String(s.offered_ops_per_s), String(s.achieved_ops_per_s),
+    ms(s.intended_us), ms(s.service_us),
     s.clients_busy === null || s.clients_busy === undefined ? '-' : `${Math.round(s.clients_busy * 100)}%`, s.passed ? 'passed' : `failed: ${s.why}`]));
   return `\ncapacity search, ${c.clients} clients, latency from each op's intended start (worst op type), ops/s:\n${grid(rows, (i, n) => i === n - 1)}\n${wrapProse(capacityLine(c))}\n`;
 }

@@ -106,7 +106,8 @@ class RunDir {
         throw e;
       }
     } catch (e) {
-      const err = e instanceof ResultsWriteError || e instanceof SummarySchemaError ? e : new ResultsWriteError(file, e);
+      const err = e instanceof ResultsWriteError || e instanceof SummarySchemaError
+        ? e : new ResultsWriteError(file, e);
       this.discard();
       throw err;
     }

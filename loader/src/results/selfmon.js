@@ -29,7 +29,8 @@ function judge(seconds, cores) {
   const workers = [...byWorker.entries()].map(([w, v]) => ({
     // the median of an even count is a mean of two readings: rounded as the readings are (2
     // decimals, src/run/loop-delay.js), or the contention line read "87.70500000000001 ms"
-    worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: round(median(v.eld), 2), eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
+    worker: w, elu_mean: round(mean(v.elu), 3), eld_p99_ms_median: round(median(v.eld), 2),
+      eld_p99_ms_max: v.eld.length ? Math.max(...v.eld) : null,
   }));
   const cpuMean = mean(secs.map((s) => s.cpuCores));
   const hostSecs = secs.map((s) => s.host).filter(Boolean);
@@ -52,7 +53,8 @@ function judge(seconds, cores) {
   if (cpuMean !== null && cpuMean > LIMITS.cpuShare * cores) reasons.push(`loader process used ${round(cpuMean, 2)} of ${cores} cores (> ${LIMITS.cpuShare * 100}%)`);
   // No full second measured: nothing to judge by, so the verdict is unknown (null), not "no".
   const limited = secs.length ? reasons.length > 0 : null;
-  return { cpu_cores_mean: round(cpuMean, 3), cores, workers, samples: secs.length, limited, reasons, host, contention };
+  return { cpu_cores_mean: round(cpuMean, 3), cores, workers, samples: secs.length, limited, reasons, host,
+    contention };
 }
 
 module.exports = { judge, LIMITS };

@@ -23,7 +23,8 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
   // lost server came after it): its throughput is over that time, not over the wall time that
   // includes a hung server's silence or the wind-down.
   const early = Boolean(stopReason);
-  const measuredS = from === null ? 0 : early ? Math.max(0, Math.min(endAt, acc.lastOkAt || from) - from) / 1000 : durationS;
+  const measuredS = from === null ? 0 : early
+    ? Math.max(0, Math.min(endAt, acc.lastOkAt || from) - from) / 1000 : durationS;
   const out = {
     index: step.index + 1,
     phase: step.phase,
@@ -58,10 +59,13 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
   }
   for (const op of OPS.filter((o) => acc.ops[o])) {
     const a = acc.ops[op];
-    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null, latency_us: percentiles(a.hist) };
+    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null,
+      latency_us: percentiles(a.hist) };
     // What the ops moved, where the kind records it (documents per batch, bytes per chunk).
-    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: measuredS > 0 ? round(a.docs / measuredS, 1) : null });
-    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes, mb_per_s: measuredS > 0 ? round(a.bytes / 1e6 / measuredS, 3) : null });
+    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: measuredS > 0
+      ? round(a.docs / measuredS, 1) : null });
+    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes,
+      mb_per_s: measuredS > 0 ? round(a.bytes / 1e6 / measuredS, 3) : null });
     // The whole-step histogram latency_us is computed from, in HdrHistogram's compressed base64
     // form (report/README.md): the report merges hosts' and repetitions' histograms exactly.
     out.ops[op].histogram = encode(a.hist);

@@ -7,7 +7,7 @@ const { median, round } = require('../../../common/stats');
 
 const { mibPerS } = require('../text/mib');
 const { durationText } = require('../text/duration');
-const { wrapProse, wrapLine, WIDTH } = require('../text/wrap');
+const { wrapProse, columns, WIDTH } = require('../text/wrap');
 const { EXCLUSIONS, exclusionFacts, stepExclusion } = require('../../../common/step-exclusion');
 
 // grid(rows, left(i, n)): columns aligned, column i of n left-aligned where left says so, else right.
@@ -21,8 +21,7 @@ function grid(rows, left) {
     const before = cells.slice(0, -1).join('  ');
     const room = WIDTH - before.length - 2;
     if (line.length <= WIDTH || !left(r.length - 1, r.length) || room < 20) return line;
-    const [first, ...rest] = wrapLine(r.at(-1), room, '').split('\n');
-    return [`${before}  ${first}`, ...rest.map((l) => `${' '.repeat(before.length + 2)}${l}`)].join('\n');
+    return columns(before, r.at(-1), { col: before.length + 2 });
   }).join('\n');
 }
 
@@ -46,11 +45,13 @@ function caseLines(s) {
   if (s.server_ignores && s.skipped) out.push(`${s.server_ignores.split(':')[0]}: ${label}: not run, cannot be tested on this server`);
   else if (s.server_ignores) out.push(`${s.server_ignores.split(':')[0]}: ${label}: measured, never a verdict (${s.server_ignores.slice(s.server_ignores.indexOf(':') + 2).split(' (')[0]})`);
   if (s.stopped) out.push(`stopped: ${label}: ${s.stopped}`);
-  if (s.documents && s.documents.arrived !== undefined && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
+  if (s.documents && s.documents.arrived !== undefined
+    && (s.parameters?.write_concern?.w === 0 || s.documents.arrived !== s.documents.sent)) {
     out.push(`documents: ${label}: ${s.documents.sent} sent, ${s.documents.arrived} arrived (counted after the case)`);
   }
   if (s.cost_not_computed) out.push(`measured: ${label}: ${s.cost_not_computed}`);
-  if (s.relative_to_baseline) out.push(costLine(label, s.relative_to_baseline.change_percent, s.relative_to_baseline.baseline));
+  if (s.relative_to_baseline) out.push(costLine(label, s.relative_to_baseline.change_percent,
+    s.relative_to_baseline.baseline));
   if (typeof s.journal_commit_interval_restored === 'string') out.push(`WARNING: ${label}: journalCommitInterval ${s.journal_commit_interval_restored}`);
   return out;
 }
@@ -67,7 +68,8 @@ function warmupLines(steps, warmupMs) {
 function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
   if (!steps.length) return '';
   // Documents and bytes per second are shown where a kind records them (bulk imports, files).
-  const withMoves = steps.some((s) => Object.values(s.ops || {}).some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
+  const withMoves = steps.some((s) => Object.values(s.ops || {})
+    .some((o) => o.docs_per_s !== undefined || o.mb_per_s !== undefined));
   // MiB/s beside MB/s where ops move bytes, not documents (files: gridfs, whose seed, seeds/003,
   // published MiB/s as "MB/s"): from MB/s, as the gridfs line and summary.json say it (src/text/mib.js).
   const withMib = withMoves && steps.some((s) => Object.values(s.ops || {}).some((o) => o.bytes && !o.docs));
@@ -83,7 +85,8 @@ function formatTable({ name, engine, complete, steps, preload, warmupMs = 0 }) {
     // A case that did not run (the server cannot do it) still has its row.
     if (!ops.length) rows.push([label, String(s.clients), '-', '0', '-', ...blank('-'), '-', '-', '-', '-']);
     for (const [op, o] of ops) {
-      rows.push([label, String(s.clients), op, String(o.count), String(o.ops_per_s), ...moveCols(s, o), ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
+      rows.push([label, String(s.clients), op, String(o.count), String(o.ops_per_s), ...moveCols(s, o),
+        ms(o.latency_us.p50), ms(o.latency_us.p99), ms(o.latency_us.p999), String(o.errors)]);
       if (o.intended_latency_us) rows.push(['', '', `${op} (intended)`, '', '', ...blank(''), ms(o.intended_latency_us.p50), ms(o.intended_latency_us.p99), ms(o.intended_latency_us.p999), '']);
     }
   }
@@ -135,12 +138,16 @@ function groupTable({ name, engine, group, runs, concurrent = [], published = nu
   runs.forEach((steps, rep) => {
     for (const s of steps) {
       const key = s.name ?? `step ${s.index}`;
-      if (!by.has(key)) by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [], baseline: null, left: [] });
+      if (!by.has(key)) by.set(key, { ops: new Map(), unsupported: new Set(), notApplicable: new Set(), costs: [],
+        baseline: null, left: [] });
       const e = by.get(key);
       if (s.not_applicable) e.notApplicable.add(s.not_applicable);
       if (s.cost_not_computed) e.noCost = s.cost_not_computed;
       if (s.unsupported) e.unsupported.add(s.unsupported);
-      if (s.relative_to_baseline) { e.costs.push(s.relative_to_baseline.change_percent); e.baseline = s.relative_to_baseline.baseline; }
+      if (s.relative_to_baseline) {
+        e.costs.push(s.relative_to_baseline.change_percent);
+        e.baseline = s.relative_to_baseline.baseline;
+      }
       const why = stepExclusion(exclusionFacts(s, concurrent[rep]));
       if (why) {
         // not run and unsupported have their own lines below

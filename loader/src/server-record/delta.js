@@ -34,7 +34,8 @@ function wrapped(prev, cur, group) {
   if (!prev) return false;
   const keys = FIELDS.filter((f) => f.key.startsWith(`${group}.`) && f.kind === 'counter').map((f) => f.key);
   const before = keys.map((k) => prev.values[k]).filter((v) => v !== undefined);
-  return before.some((v) => v > WRAP_AT) && keys.some((k) => cur.values[k] !== undefined && prev.values[k] !== undefined && cur.values[k] < prev.values[k]);
+  return before.some((v) => v > WRAP_AT) && keys.some((k) => cur.values[k] !== undefined && prev.values[k] !== undefined
+    && cur.values[k] < prev.values[k]);
 }
 
 // lineValues(prev, cur) -> { fields: nested object, gaps: [reason...] }

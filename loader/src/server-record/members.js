@@ -20,7 +20,9 @@ function hostsOfSetString(s) {
 function initialMembers(description, seedHosts) {
   const topo = (description && description.topology) || {};
   const out = [];
-  const add = (host, role, set = null) => { if (host && !out.some((m) => m.host === host)) out.push({ host, role, set }); };
+  const add = (host, role, set = null) => {
+    if (host && !out.some((m) => m.host === host)) out.push({ host, role, set });
+  };
   if (topo.kind === 'replica_set_member') {
     for (const h of [...(topo.hosts || []), ...(topo.passives || [])]) add(h, 'shard', topo.set_name);
   } else if (topo.kind === 'mongos') {

@@ -50,16 +50,21 @@ const FULL_AT = 0.95;
 async function oplogEnds(client) {
   const local = client.db('local');
   const col = local.collection('oplog.rs');
-  const one = async (dir) => (await col.find({}, { sort: { $natural: dir }, limit: 1, projection: { ts: 1 } }).toArray())[0];
+  const one = async (dir) => (await col.find({}, { sort: { $natural: dir }, limit: 1,
+    projection: { ts: 1 } }).toArray())[0];
   const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
   const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
   const size = st && Number(st.size);
   const max = st && Number(st.maxSize);
-  const fill = Number.isFinite(size) && max > 0 ? { oplog_size: size, oplog_max_size: max, oplog_full: size >= FULL_AT * max } : { oplog_size: null, oplog_max_size: null, oplog_full: null };
-  if (!first || !last || !first.ts || !last.ts) return { oplog_first: null, oplog_last: null, oplog_window_s: null, ...fill };
+  const fill = Number.isFinite(size) && max > 0
+    ? { oplog_size: size, oplog_max_size: max, oplog_full: size >= FULL_AT * max } : { oplog_size: null,
+    oplog_max_size: null, oplog_full: null };
+  if (!first || !last || !first.ts || !last.ts) return { oplog_first: null, oplog_last: null, oplog_window_s: null,
+    ...fill };
   const a = toTs(first.ts).t;
   const b = toTs(last.ts).t;
-  return { oplog_first: new Date(a * 1000).toISOString(), oplog_last: new Date(b * 1000).toISOString(), oplog_window_s: b - a, ...fill };
+  return { oplog_first: new Date(a * 1000).toISOString(), oplog_last: new Date(b * 1000).toISOString(),
+    oplog_window_s: b - a, ...fill };
 }
 
 module.exports = { replOf, oplogEnds, FULL_AT };

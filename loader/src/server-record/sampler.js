@@ -60,7 +60,8 @@ class ServerRecord {
     this.stopped = true;
     clearTimeout(this.timer);
     if (this.pending) await Promise.race([this.pending, new Promise((r) => setTimeout(r, ANSWER_WITHIN_MS + 100))]);
-    await Promise.all(this.members.map((m) => Promise.race([m.client.close(true).catch(() => {}), new Promise((r) => setTimeout(r, 1000))])));
+    await Promise.all(this.members.map((m) => Promise.race([m.client.close(true).catch(() => {}),
+      new Promise((r) => setTimeout(r, 1000))])));
   }
 
   // sweep(): one second: every member at once; then the lines, lag computed against the
@@ -71,7 +72,8 @@ class ServerRecord {
     const primary = results.find((r) => r && r.repl && r.repl.self_state === 'PRIMARY');
     // The primary's view of every member this second: state changes (step-facts.js) include a
     // member that stopped answering the record, as the primary sees it go.
-    if (primary) this.series.push({ at, view: (primary.repl.raw.members || []).map((x) => ({ name: x.name, state: x.stateStr })) });
+    if (primary) this.series.push({ at, view: (primary.repl.raw.members || [])
+      .map((x) => ({ name: x.name, state: x.stateStr })) });
     for (let i = 0; i < this.members.length; i++) {
       const m = this.members[i];
       const r = results[i];
@@ -172,9 +174,11 @@ class ServerRecord {
     // behind a mongos, or a replica-set member the run does not talk to, that restarts is seen
     // here at no extra cost; its host is its own (directConnection), so a failover is no restart.
     const p = r.status ? processStart(r.status) : null;
-    if (p && m.process && !sameProcess(m.process, p)) (m.restarts ||= []).push({ t: new Date(at).toISOString(), from: m.process, to: p });
+    if (p && m.process && !sameProcess(m.process, p)) (m.restarts ||= []).push({ t: new Date(at).toISOString(),
+      from: m.process, to: p });
     if (p) m.process = p;
-    this.series.push({ at, member: m.host, role: m.role, set: m.set, engine: m.engine ?? null, interval_s: line.interval_s ?? null, values, repl: line.repl || null });
+    this.series.push({ at, member: m.host, role: m.role, set: m.set, engine: m.engine ?? null,
+      interval_s: line.interval_s ?? null, values, repl: line.repl || null });
   }
 
   // restarts() -> [{ host, role, t, from, to }]: every member process that changed while recorded.
@@ -201,7 +205,9 @@ class ServerRecord {
       interval_ms: this.intervalMs,
       fields: 'loader/src/server-record/fields.js (per server line, with the source each name was read in)',
       lines: this.linesWritten,
-      members: this.members.map((m) => ({ host: m.host, role: m.role, set: m.set ?? null, lines: m.lines, missed_s: m.missed, ...(m.failing ? { last_error: m.failing } : {}), ...(m.restarts ? { restarts: m.restarts } : {}) })),
+      members: this.members.map((m) => ({ host: m.host, role: m.role, set: m.set ?? null, lines: m.lines,
+        missed_s: m.missed, ...(m.failing ? { last_error: m.failing } : {}),
+        ...(m.restarts ? { restarts: m.restarts } : {}) })),
       absent,
       not_recorded: this.notRecorded,
     };

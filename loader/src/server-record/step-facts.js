@@ -55,7 +55,8 @@ function writeCost(rows) {
   if (!w.length) return { docs_written: null, bytes_per_doc: null, reason: 'no member that took the writes answered during the step' };
   const docs = ['insert', 'update', 'delete'].map((k) => total(w, 'ops', k));
   const docsWritten = docs.every((d) => d === null) ? null : Math.round(sum(docs.filter((d) => d !== null)));
-  const out = { members: [...new Set(w.map((r) => r.member))], docs_written: docsWritten, bytes_written: null, bytes_per_doc: null, parts: {} };
+  const out = { members: [...new Set(w.map((r) => r.member))], docs_written: docsWritten, bytes_written: null,
+    bytes_per_doc: null, parts: {} };
   const engine = engineOf(w);
   const meaning = meaningOf('write_bytes', engine);
   if (meaning.parts) {
@@ -78,7 +79,8 @@ function writeCost(rows) {
   const ops = ['insert', 'query', 'update', 'delete', 'getmore'].map((k) => total(w, 'ops', k)).filter((v) => v !== null);
   if (cpu.some((c) => c === null)) out.cpu_ms_per_1000_ops = { value: null, reason: 'the server reports no CPU time (extra_info user_time_us / system_time_us)' };
   else if (!sum(ops)) out.cpu_ms_per_1000_ops = { value: null, reason: 'no operations counted by the server in the step' };
-  else out.cpu_ms_per_1000_ops = { value: round((sum(cpu) / 1000) / (sum(ops) / 1000), 3), cpu_s: round(sum(cpu) / 1e6, 3), ops: Math.round(sum(ops)) };
+  else out.cpu_ms_per_1000_ops = { value: round((sum(cpu) / 1000) / (sum(ops) / 1000), 3),
+    cpu_s: round(sum(cpu) / 1e6, 3), ops: Math.round(sum(ops)) };
   return out;
 }
 
@@ -96,7 +98,8 @@ function replication(rows) {
   const lag = Object.fromEntries(Object.entries(secondaries).map(([m, { xs, sources, floor }]) => {
     // One source over the step, or 'mixed' (a line that changed: never compared).
     const source = sources.size === 1 ? [...sources][0] : sources.size ? 'mixed' : null;
-    return [m, { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), max: Math.max(...xs), seconds: xs.length, ...(source ? { source } : {}), ...(floor ? { floor_s: floor } : {}) }];
+    return [m, { p50: quantile(xs, 0.5), p99: quantile(xs, 0.99), max: Math.max(...xs), seconds: xs.length,
+      ...(source ? { source } : {}), ...(floor ? { floor_s: floor } : {}) }];
   }));
   const sources = [...new Set(Object.values(lag).map((l) => l.source))];
   const lagMeaning = sources.length === 1 && sources[0] && sources[0] !== 'mixed' ? meaningOf('lag', sources[0]) : null;
@@ -114,7 +117,8 @@ function replication(rows) {
   const last = {};
   for (const s of seen) {
     const k = `${s.by} ${s.member}`;
-    if (last[k] !== undefined && last[k] !== s.state) changes.push({ t: new Date(s.at).toISOString(), member: s.member, from: last[k], to: s.state, seen_by: s.by });
+    if (last[k] !== undefined && last[k] !== s.state) changes.push({ t: new Date(s.at).toISOString(), member: s.member,
+      from: last[k], to: s.state, seen_by: s.by });
     last[k] = s.state;
   }
   const flagged = [];

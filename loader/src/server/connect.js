@@ -7,12 +7,15 @@
 const { REOPEN } = require('./clients');
 const { lineForWire, tooOldMessage } = require('./driver-line');
 const { probePort } = require('./probe-port');
+const { durationText } = require('../text/duration');
 
 class ConnectError extends Error {
   constructor(kind, message) {
     super(message);
     this.name = 'Error';
-    this.kind = kind; // refused | dns | srv | unreachable | timeout | silent | not-mongodb | tls | short-timeout | auth | replica-set | server-too-old | other
+    // refused | dns | srv | unreachable | timeout | silent | not-mongodb | tls | short-timeout | auth | replica-set
+    // | server-too-old | other
+    this.kind = kind;
   }
 }
 
@@ -51,7 +54,7 @@ function hostKind(e) {
 }
 
 // message(kind, ...) -> the one line the user sees.
-function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeoutS, detail }) {
+function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeoutText, detail }) {
   const where = host || hosts.join(',');
   switch (kind) {
     case 'refused':
@@ -61,22 +64,22 @@ function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeou
     case 'unreachable':
       return `host ${where} is unreachable (no route to it): check the address in --uri and the network`;
     case 'timeout':
-      return `no answer from ${where} within ${timeoutS}s (host down, or a firewall drops the packets): check the address and --server-selection-timeout`;
+      return `no answer from ${where} within ${timeoutText} (host down, or a firewall drops the packets): check the address and --server-selection-timeout`;
     case 'silent':
-      return `${where} accepted the TCP connection but sent no MongoDB reply within ${timeoutS}s: something listens there that is not answering as a MongoDB server (another service, or a hung mongod)`;
+      return `${where} accepted the TCP connection but sent no MongoDB reply within ${timeoutText}: something listens there that is not answering as a MongoDB server (another service, or a hung mongod)`;
     case 'replica-set':
       return `${where} is not a member of replica set '${replicaSet}' (it reports ${reported ? `replica set '${reported}'` : 'no replica set'}): check replicaSet= in --uri`;
     case 'auth':
       return `authentication failed for user '${auth.username}' (auth source '${auth.source}', mechanism ${auth.mechanism}): check --username, --password-file and where the user was created${detail ? ` (server: ${detail})` : ''}`;
     default:
-      return `cannot reach the server at ${where} within ${timeoutS}s: ${detail}`;
+      return `cannot reach the server at ${where} within ${timeoutText}: ${detail}`;
   }
 }
 
-// byProbe(seed, probe, { tls, timeoutS, timedOut }) -> { kind, message } from what a plain hello
+// byProbe(seed, probe, { tls, timeoutText, timedOut }) -> { kind, message } from what a plain hello
 // found at seed (src/server/probe-port.js), or null when it adds nothing to the driver's own error.
 // timedOut: server selection ran out of time (a healthy server is then blamed on the timeout).
-function byProbe(seed, probe, { tls, timeoutS, timedOut }) {
+function byProbe(seed, probe, { tls, timeoutText, timedOut }) {
   switch (probe.kind) {
     case 'http':
       return { kind: 'not-mongodb', message: `${seed} is a web server, not MongoDB (it answered '${probe.said}'): check the host and port in --uri` };
@@ -86,10 +89,10 @@ function byProbe(seed, probe, { tls, timeoutS, timedOut }) {
       return tls ? null : { kind: 'tls', message: `${seed} speaks TLS and --uri does not: add tls=true to --uri (and tlsCAFile=FILE when its certificate is not signed by a public authority)` };
     case 'mongodb':
       if (tls) return { kind: 'tls', message: `${seed} answers as a MongoDB server without TLS, and --uri asks for TLS (tls=true, or mongodb+srv://, which turns TLS on): add tls=false to --uri, or turn TLS on at the server` };
-      if (timedOut) return { kind: 'short-timeout', message: `${seed} answers as a MongoDB server, but no server was selected within ${timeoutS}s: --server-selection-timeout is too short for a first connection (TCP and the hello handshake): raise it (default 10s)` };
+      if (timedOut) return { kind: 'short-timeout', message: `${seed} answers as a MongoDB server, but no server was selected within ${timeoutText}: --server-selection-timeout is too short for a first connection (TCP and the hello handshake): raise it (default 10s)` };
       return null;
     case 'silent':
-      return timedOut ? { kind: 'silent', message: describeFailure({ kind: 'silent', host: seed, timeoutS }) } : null;
+      return timedOut ? { kind: 'silent', message: describeFailure({ kind: 'silent', host: seed, timeoutText }) } : null;
     default:
       return null;
   }
@@ -150,19 +153,20 @@ async function whyNotConnected(e, { client, seeds, perHost, base, tls, timeoutMs
   const answering = seeds.filter((s) => !perHost.has(s));
   if (failing.length && answering.length && !kinds.has('auth')) {
     const why = failing.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ');
-    return new ConnectError('other', `${why}; ${answering.join(', ')} answered, but no server could be used within ${timeoutMs / 1000}s: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
+    return new ConnectError('other', `${why}; ${answering.join(', ')} answered, but no server could be used within ${durationText(timeoutMs)}: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
   }
   const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
   // A timeout, or an error with no errno: what a plain hello finds at each seed says which it
   // is (a web server, TLS on one side only, a healthy server and a timeout too short for it).
   if (timedOut || kinds.has('other') || (!seen.length && k.kind === 'other')) {
     for (const seed of seeds) {
-      const found = byProbe(seed, await probeSeed(seed), { tls, timeoutS: timeoutMs / 1000, timedOut });
+      const found = byProbe(seed, await probeSeed(seed), { tls, timeoutText: durationText(timeoutMs), timedOut });
       if (found) return new ConnectError(found.kind, found.message);
     }
   }
   if (seen.length && kinds.size === 1 && !kinds.has('other')) {
-    return new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0], host: seeds.length === 1 ? seeds[0] : null }));
+    return new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0],
+      host: seeds.length === 1 ? seeds[0] : null }));
   }
   return new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
 }
@@ -181,7 +185,7 @@ async function connectOnce(client, { timeoutMs, username }) {
     source: cred?.source || 'admin',
     mechanism: cred && cred.mechanism && cred.mechanism !== 'DEFAULT' ? cred.mechanism : 'negotiated, SCRAM-SHA-256 or SCRAM-SHA-1',
   };
-  const base = { get hosts() { return seedList(); }, replicaSet, auth, timeoutS: timeoutMs / 1000 };
+  const base = { get hosts() { return seedList(); }, replicaSet, auth, timeoutText: durationText(timeoutMs) };
   let decide;
   const decided = new Promise((_, reject) => { decide = reject; });
   decided.catch(() => {});
@@ -191,7 +195,8 @@ async function connectOnce(client, { timeoutMs, username }) {
     const kinds = new Set(seeds.map((s) => perHost.get(s).kind));
     const first = perHost.get(seeds[0]);
     if (kinds.size === 1) {
-      decide(new ConnectError(first.kind, describeFailure({ ...base, ...first, host: seeds.length === 1 ? seeds[0] : null })));
+      decide(new ConnectError(first.kind, describeFailure({ ...base, ...first,
+        host: seeds.length === 1 ? seeds[0] : null })));
     } else {
       decide(new ConnectError('other', `no server in --uri can be used: ${seeds.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ')}`));
     }
@@ -207,7 +212,8 @@ async function connectOnce(client, { timeoutMs, username }) {
   };
   // decideByProbe(seed, when): what the probe finds at seed decides, where when(probe) says so.
   const decideByProbe = (seed, when) => probeSeed(seed).then((probe) => {
-    const found = when(probe) ? byProbe(seed, probe, { tls, timeoutS: timeoutMs / 1000, timedOut: false }) : null;
+    const found = when(probe) ? byProbe(seed, probe, { tls, timeoutText: durationText(timeoutMs),
+      timedOut: false }) : null;
     if (found) decide(new ConnectError(found.kind, found.message));
   });
   const onChange = (ev) => {

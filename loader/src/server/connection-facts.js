@@ -24,7 +24,8 @@ function connectionFacts(client) {
       certificate_key_file: o.tlsCertificateKeyFile ?? null,
       certificate_key_file_password: o.passphrase !== undefined ? 'given (not recorded)' : null,
     },
-    auth: cred ? { username: cred.username || null, source: cred.source ?? null, mechanism: cred.mechanism ?? null } : null,
+    auth: cred ? { username: cred.username || null, source: cred.source ?? null,
+      mechanism: cred.mechanism ?? null } : null,
   };
 }
 

@@ -82,7 +82,9 @@ async function describe(client, connectTo) {
         const withOplog = out.topology.shards.find((sh) => sh.oplog_mb);
         if (withOplog) out.server.oplog_mb = withOplog.oplog_mb;
         const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
-        if (!out.server.feature_compatibility_version && withFcv) out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
+        if (!out.server.feature_compatibility_version && withFcv) {
+          out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
+        }
         if (!out.server.storage_engine && first) {
           out.server.storage_engine = first.storage_engine;
           out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
@@ -107,7 +109,8 @@ async function backendOf(admin, server) {
 function processStart(st) {
   const pid = st.pid !== undefined ? Number(st.pid) : null;
   // uptimeMillis where given (mongod, mongos, FerretDB): uptime alone is whole seconds on MongoDB.
-  const uptimeMs = st.uptimeMillis !== undefined ? Number(st.uptimeMillis) : st.uptime !== undefined ? Number(st.uptime) * 1000 : null;
+  const uptimeMs = st.uptimeMillis !== undefined ? Number(st.uptimeMillis) : st.uptime !== undefined
+    ? Number(st.uptime) * 1000 : null;
   if (pid === null && uptimeMs === null) return null;
   const local = st.localTime instanceof Date ? st.localTime.getTime() : null;
   const started = local !== null && uptimeMs !== null ? new Date(local - uptimeMs).toISOString() : null;
@@ -172,7 +175,8 @@ async function describeShard(host, connectTo) {
     await c.connect();
     const admin = c.db('admin');
     const status = await tryCommand(admin, { serverStatus: 1 });
-    const out = { version: status.ok ? status.value.version ?? null : null, storage_engine: status.ok ? status.value.storageEngine ?? null : null,
+    const out = { version: status.ok ? status.value.version ?? null : null,
+      storage_engine: status.ok ? status.value.storageEngine ?? null : null,
       feature_compatibility_version: await fcvOf(admin), oplog_mb: await oplogMbOf(c) };
     if (!status.ok) out.error = status.error;
     return out;
@@ -183,4 +187,5 @@ async function describeShard(host, connectTo) {
   }
 }
 
-module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, restartReason, tryCommand };
+module.exports = { describe, shardUri, backendOf, processStart, serverProcessNow, restartFacts, restartReason,
+  tryCommand };

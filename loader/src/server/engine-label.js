@@ -19,7 +19,8 @@ const { imageVendor } = require('./products');
 function tableEngines(repoRoot) {
   try {
     return engines(repoRoot).filter((r) => r.engine && r.server_engine)
-      .map((r) => ({ engine: r.engine.toLowerCase(), server_engine: r.server_engine, vendor: imageVendor(r.image), row: r }));
+      .map((r) => ({ engine: r.engine.toLowerCase(), server_engine: r.server_engine, vendor: imageVendor(r.image),
+        row: r }));
   } catch {
     return [];
   }
@@ -30,7 +31,8 @@ function tableEngines(repoRoot) {
 // tells MongoDB's build (none) from Percona's (psmdbVersion). Where no row has the server's build,
 // the first row of its engine names it (the report's identity still keeps the builds apart).
 function rowFor(rows, reported, vendor) {
-  return rows.find((r) => r.server_engine === reported && r.vendor === vendor) || rows.find((r) => r.server_engine === reported) || null;
+  return rows.find((r) => r.server_engine === reported && r.vendor === vendor)
+    || rows.find((r) => r.server_engine === reported) || null;
 }
 
 const folderSafe = (text) => text.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[._-]+/, '');
@@ -61,7 +63,8 @@ function fileUnder({ flag, rep, server, rows, byServer }) {
   // reporting another engine of the table keeps the label (the engine_reported beside it and the
   // note below say so; the report's claims check the reported engine). Any other label is the
   // user's name for the run and is kept as given.
-  const foreign = Boolean(flag && rep) && rows.some((r) => r.engine === String(flag).toLowerCase()) && !rows.some((r) => r.server_engine === rep);
+  const foreign = Boolean(flag && rep) && rows.some((r) => r.engine === String(flag).toLowerCase())
+    && !rows.some((r) => r.server_engine === rep);
   if (flag && !foreign) return { engine: flag, source: 'flag', reported: rep };
   if (!rep) {
     const vendor = server && Array.isArray(server.vendors) ? server.vendors[0] : null;

@@ -86,7 +86,8 @@ async function measure(client, config, phase, { storageEngine = null } = {}) {
   const logical = docs ? await bsonBytes(db.collection(config.collection), docs) : { error: 'no documents' };
   if (logical.error) notes.push(`logical: not measured (${logical.error})`);
   const storage = meaningOf('engine_storage', storageEngine);
-  const engineStorage = docs && out.storage_bytes !== null && out.index_bytes !== null ? round((out.storage_bytes + out.index_bytes) / docs, 1) : null;
+  const engineStorage = docs && out.storage_bytes !== null && out.index_bytes !== null
+    ? round((out.storage_bytes + out.index_bytes) / docs, 1) : null;
   out.bytes_per_doc = {
     logical: logical.bytes_per_doc ?? null,
     engine_storage: engineStorage,

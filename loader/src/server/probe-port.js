@@ -60,7 +60,8 @@ function probeHello(address, ms = 2000) {
     s.on('data', (d) => {
       got = Buffer.concat([got, d]);
       // Enough to tell: a whole message header, a TLS record header, or a line of text.
-      if (got.length >= 16 || got.includes(0x0a) || (got[0] !== undefined && got[0] <= 0x16 && got.length >= 5)) done(classify(got));
+      if (got.length >= 16 || got.includes(0x0a)
+        || (got[0] !== undefined && got[0] <= 0x16 && got.length >= 5)) done(classify(got));
     });
     s.once('end', () => done(got.length ? classify(got) : { kind: 'closed', said: null }));
     s.once('error', () => done(got.length ? classify(got) : { kind: connected ? 'closed' : 'none', said: null }));
@@ -73,7 +74,8 @@ function tlsHandshake(address, ms) {
   const i = address.lastIndexOf(':');
   const host = address.slice(0, i).replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    const s = tls.connect({ host, port: Number(address.slice(i + 1)), rejectUnauthorized: false, servername: net.isIP(host) ? undefined : host });
+    const s = tls.connect({ host, port: Number(address.slice(i + 1)), rejectUnauthorized: false,
+      servername: net.isIP(host) ? undefined : host });
     const done = (ok) => { clearTimeout(t); s.destroy(); resolve(ok); };
     const t = setTimeout(() => done(false), ms);
     s.once('secureConnect', () => done(true));

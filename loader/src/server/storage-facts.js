@@ -30,7 +30,8 @@ const DOCKER_ARCH = { x64: 'amd64', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le'
 // storageFacts({ row, description, repoRoot, arch }) -> summary.json storage (null fields where
 // neither the table nor the server says). row: the run's engines-table row (src/server/engine-label.js
 // engineLabel chooses it once per run), null when it is none of them.
-function storageFacts({ row, description, repoRoot, inStack, profile = null, journalPath = null, oplogMb = null, arch = process.arch, platform = os.platform() }) {
+function storageFacts({ row, description, repoRoot, inStack, profile = null, journalPath = null, oplogMb = null,
+  arch = process.arch, platform = os.platform() }) {
   let profileRow = null;
   try {
     if (profile) profileRow = readTable('profiles', repoRoot).find((p) => p.profile === profile) || null;
@@ -44,7 +45,8 @@ function storageFacts({ row, description, repoRoot, inStack, profile = null, jou
     oplog_mb: oplog && (row.oplog_share == null || profileRow) ? oplog.oplog_mb : null,
     oplog_mb_reported: reported,
     store_mb: oplog ? oplog.store_mb : null,
-    oplog_share_of_store: oplog && oplog.store_mb ? Math.round(((oplog.oplog_mb ?? reported) / oplog.store_mb) * 1000) / 1000 : null,
+    oplog_share_of_store: oplog && oplog.store_mb
+      ? Math.round(((oplog.oplog_mb ?? reported) / oplog.store_mb) * 1000) / 1000 : null,
     preallocates: row ? row.preallocates : null,
     ...(row && row.preallocates ? { preallocation_note: PREALLOCATION_NOTE } : {}),
     image_platform: imagePlatform,

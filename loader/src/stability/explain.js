@@ -86,8 +86,10 @@ function explainDips(dips, { series = [], loader = [], from, to }) {
   // evidenceIn(rule, lo, hi): the rows of [lo, hi] on which the rule holds. A rule may name
   // engines it does not apply to (not_on: the row's serverStatus.storageEngine.name).
   const evidenceIn = (rule, lo, hi) => {
-    const rows = series.filter((r) => r.at >= lo && r.at <= hi && !(rule.not_on && r.engine && rule.not_on.includes(r.engine)));
-    const secs = loader.filter((s) => s.end > lo && s.end <= hi).map((s) => ({ at: s.end, values: { loader: loaderValues(s) } }));
+    const rows = series.filter((r) => r.at >= lo && r.at <= hi
+      && !(rule.not_on && r.engine && rule.not_on.includes(r.engine)));
+    const secs = loader.filter((s) => s.end > lo && s.end <= hi)
+      .map((s) => ({ at: s.end, values: { loader: loaderValues(s) } }));
     const evidence = [];
     for (const cond of rule.any) {
       if (cond.op === 'member_silent') {
@@ -96,12 +98,14 @@ function explainDips(dips, { series = [], loader = [], from, to }) {
       }
       // An event placed back over its own length (an MMAPv1 flush is reported in the second it
       // ends, with last_ms its length): rows up to that length after the window count too.
-      const pool = cond.back_ms_field ? series.filter((r) => r.member && r.at >= lo && r.at <= hi + 60000 && r.at - (Number(valueOf(r, cond.back_ms_field)) || 0) <= hi)
+      const pool = cond.back_ms_field ? series.filter((r) => r.member && r.at >= lo && r.at <= hi + 60000
+        && r.at - (Number(valueOf(r, cond.back_ms_field)) || 0) <= hi)
         : rule.source === 'loader' ? secs : cond.op === 'view_unhealthy' ? rows.filter((r) => r.view) : rows.filter((r) => r.member);
       for (const r of pool) {
         const c = rule.source === 'loader' ? { ...cond, field: `loader.${cond.field}` } : cond;
         const v = holds(c, r, ctx);
-        if (v !== undefined) evidence.push({ ...(r.member ? { member: r.member } : {}), t: new Date(r.at).toISOString(), field: cond.field || cond.op, value: v });
+        if (v !== undefined) evidence.push({ ...(r.member ? { member: r.member } : {}), t: new Date(r.at).toISOString(),
+          field: cond.field || cond.op, value: v });
       }
     }
     return evidence;

@@ -16,7 +16,8 @@ const { explainDips } = require('./explain');
 // the stall, their corrected latency shows it), else the service time.
 function secondOf({ end, intervalS, ops, okTotal, replies, host }) {
   const p99s = Object.values(ops).map((o) => (o.intended_latency_us || o.latency_us || {}).p99).filter((x) => typeof x === 'number');
-  return { end, interval_s: intervalS, ops: okTotal, p99_us: p99s.length ? Math.max(...p99s) : null, selfs: replies.map((r) => r.self), host };
+  return { end, interval_s: intervalS, ops: okTotal, p99_us: p99s.length ? Math.max(...p99s) : null,
+    selfs: replies.map((r) => r.self), host };
 }
 
 // stabilityOf(seconds, series, from, to) -> steps[].stability, dips explained.

@@ -26,7 +26,8 @@ class LiveDips {
     const last = seconds[seconds.length - 1].end;
     const recorded = series && series.length ? series[series.length - 1].at : -Infinity;
     const explainable = (end) => !series || recorded >= end || last - end >= RECORD_WAIT_MS;
-    const ended = st.dips.filter((d) => Date.parse(d.end) < last && !this.posted.has(d.start) && explainable(Date.parse(d.end)));
+    const ended = st.dips.filter((d) => Date.parse(d.end) < last && !this.posted.has(d.start)
+      && explainable(Date.parse(d.end)));
     for (const d of ended) this.posted.add(d.start);
     return { st, ended: explainDips(ended, { series: series || [], loader: seconds, from, to: last }) };
   }

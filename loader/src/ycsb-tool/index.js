@@ -157,11 +157,13 @@ function summarize(dir) {
       const text = read(`run-threads-${threads}.txt`);
       const started = startedOf(text);
       runStartMs ??= started ? Date.parse(started) : null;
-      steps.push(toStep(parse(text), { index: i + 1, phase, clients: threads, startedAt: started, targetRate: plan.config.rate }));
+      steps.push(toStep(parse(text), { index: i + 1, phase, clients: threads, startedAt: started,
+        targetRate: plan.config.rate }));
       // The 1 s timeline from YCSB's status lines (its stderr), where it kept them.
       let log = '';
       try { log = read(`run-threads-${threads}.log`); } catch { /* no status output */ }
-      const lines = statusTimeline(log, { step: i + 1, phase, clients: threads, startedMs: started ? Date.parse(started) : null, runStartMs });
+      const lines = statusTimeline(log, { step: i + 1, phase, clients: threads,
+        startedMs: started ? Date.parse(started) : null, runStartMs });
       if (lines.length) runStartMs ??= Date.parse(lines[0].t) - lines[0].interval_s * 1000;
       timeline.push(...lines);
     } catch (e) {
@@ -169,7 +171,8 @@ function summarize(dir) {
     }
   }
   fs.writeFileSync(path.join(dir, 'timeline.ndjson'), timeline.map((l) => JSON.stringify(l) + '\n').join(''));
-  const summary = summaryOf(plan, { complete: reason === null, reason, steps, preload, endedAt: new Date().toISOString() });
+  const summary = summaryOf(plan, { complete: reason === null, reason, steps, preload,
+    endedAt: new Date().toISOString() });
   if (!summary.complete) summary.exit_code = 1;
   checkSummary(summary); // the schema the report reads with (src/results/summary-schema.js)
   fs.writeFileSync(path.join(dir, 'summary.json.tmp'), JSON.stringify(summary, null, 2) + '\n');

@@ -31,7 +31,8 @@ function parse(text) {
       else if (metric === 'Throughput(ops/sec)') overall.throughput = v;
       continue;
     }
-    const s = (series[name] ??= { operations: null, average_us: null, min_us: null, max_us: null, percentiles: {}, returns: {} });
+    const s = (series[name] ??= { operations: null, average_us: null, min_us: null, max_us: null, percentiles: {},
+      returns: {} });
     let p;
     if (Object.hasOwn(FIGURES, metric)) s[FIGURES[metric]] = v;
     else if ((p = /^(\d+(?:\.\d+)?)(?:th)?PercentileLatency\(us\)$/.exec(metric))) s.percentiles[String(Number(p[1]))] = v;

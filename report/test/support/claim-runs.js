@@ -31,7 +31,8 @@ const SEED_MEMORY = {
 };
 
 // startedAt(i): a run's start, when the test gives the order (else every run starts at once: no order)
-function reps(root, { experiment, engine, points, spread = [0.99, 1, 1.01], extra = {}, step = null, n = 3, parameters = {}, p50 = null, reported, startedAt = null }) {
+function reps(root, { experiment, engine, points, spread = [0.99, 1, 1.01], extra = {}, step = null, n = 3,
+  parameters = {}, p50 = null, reported, startedAt = null }) {
   for (let i = 0; i < n; i++) {
     const f = spread[i % spread.length];
     const dir = makeRun(root, {
@@ -59,7 +60,8 @@ const one = (root, c) => {
 
 // dips and steadiness as steps[].stability records them; causes matched by id
 const dip = (id, says) => ({ start: '2026-01-01T00:00:03Z', length_s: 1, depth: 0.4, causes: id ? [{ id, says }] : [], cause_text: says });
-const stab = (dips, seconds = 60) => ({ stability: { seconds, dip_seconds: dips.length, worst_second_fraction: 0.4, dips } });
+const stab = (dips, seconds = 60) => ({ stability: { seconds, dip_seconds: dips.length, worst_second_fraction: 0.4,
+  dips } });
 // a step the loader was the limit of: no measurement of the engine (common/step-exclusion.js)
 const LIMITED = { loader: { cpu_cores_mean: 0.5, cores: 2, workers: [], limited: true, reasons: ['worker 0 event loop busy 95% of the time (> 90%)'] } };
 

@@ -15,7 +15,11 @@ function slopesOf(xs) {
   const is = [];
   const js = [];
   const inv = [];
-  for (let i = 0; i < xs.length; i++) for (let j = i + 1; j < xs.length; j++) if (xs[i] !== xs[j]) { is.push(i); js.push(j); inv.push(1 / (xs[j] - xs[i])); }
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) {
+      if (xs[i] !== xs[j]) { is.push(i); js.push(j); inv.push(1 / (xs[j] - xs[i])); }
+    }
+  }
   const s = new Float64Array(is.length);
   const m = s.length >> 1;
   return (ys) => {

@@ -40,7 +40,8 @@ function step(s, i) {
     ops[op] = {
       count, errors: 0, ops_per_s: o.rate,
       // with a histogram, what the loader stores beside it: its reading of the live histogram
-      latency_us: o.lat ? percentilesOf(recorded(o.lat)) : { count, mean: p.p50, p50: p.p50, p90: p.p99, p99: p.p99, p999: p.p999, max: p.p999 },
+      latency_us: o.lat ? percentilesOf(recorded(o.lat)) : { count, mean: p.p50, p50: p.p50, p90: p.p99, p99: p.p99,
+        p999: p.p999, max: p.p999 },
       ...(o.lat ? { histogram: histogramOf(o.lat) } : {}),
     };
   }
@@ -86,7 +87,8 @@ function makeRun(root, spec) {
     for (let k = 0; k < 5; k++) {
       t += 1;
       const ops = {};
-      for (const [op, o] of Object.entries(s.ops)) ops[op] = { ok: o.ops_per_s, err: 0, ops_per_s: o.ops_per_s * (0.9 + 0.05 * k), latency_us: o.latency_us };
+      for (const [op, o] of Object.entries(s.ops)) ops[op] = { ok: o.ops_per_s, err: 0,
+        ops_per_s: o.ops_per_s * (0.9 + 0.05 * k), latency_us: o.latency_us };
       lines.push({ t: new Date(Date.parse('2026-11-01T00:00:00Z') + t * 1000).toISOString(), elapsed_s: t, interval_s: 1, partial: false, phase: s.phase, step: s.index, clients: s.clients, ops, loader: { cpu_cores: 0.5, workers: [] } });
     }
   }
@@ -108,7 +110,8 @@ function makeFailover(root, { engine, w, stamp, acknowledged, lost, recovered, l
     verdict: `PASS: failover w:${w}: ${attempted} attempted, ${acknowledged} acknowledged, ... ${lost} lost`,
   };
   if (legacy) {
-    summary.steps = { check: { attemptCount: attempted, acknowledgedCount: acknowledged, okCount: acknowledged - lost, lostCount: lost, unexpectedCount: 0, recoveredCount: recovered } };
+    summary.steps = { check: { attemptCount: attempted, acknowledgedCount: acknowledged, okCount: acknowledged - lost,
+      lostCount: lost, unexpectedCount: 0, recoveredCount: recovered } };
   } else {
     summary.evidence = { old_primary: 'shard01-a', failover: { observed: true }, lost: [], unexpected: [], counts: { attempted, acknowledged, ok: acknowledged - lost, lost, unexpected: 0, recovered }, rollback_files: [] };
   }

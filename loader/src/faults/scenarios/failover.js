@@ -121,11 +121,16 @@ module.exports = {
     const observed = fo.reached === true && Boolean(fo.primary) && fo.primary !== s.primary;
     const failover = { observed, newPrimary: observed ? fo.primary : null, primariesSeen: fo.primariesSeen || [] };
     if (!s.check) return { result: 'unknown', line: `failover w:${ctx.params.w}: the set checker did not run`, evidence: { failover } };
-    const v = verdicts.failoverVerdict({ w: ctx.params.w, check: s.check, oldPrimary: s.primary, keepsData: ctx.env.engine.keeps_data, how: ctx.params.how, rollbackFiles: s.rollbackFiles, failover });
+    const v = verdicts.failoverVerdict({ w: ctx.params.w, check: s.check, oldPrimary: s.primary,
+      keepsData: ctx.env.engine.keeps_data, how: ctx.params.how, rollbackFiles: s.rollbackFiles, failover });
     return {
       result: v.result,
       line: v.verdict.replace(/^[A-Z]+: /, ''),
-      evidence: { old_primary: s.primary, failover, lost: s.check.lost.slice(0, 100), unexpected: s.check.unexpected.slice(0, 100), counts: { attempted: s.check.attemptCount, acknowledged: s.check.acknowledgedCount, ok: s.check.okCount, lost: s.check.lostCount, unexpected: s.check.unexpectedCount, recovered: s.check.recoveredCount }, rollback_files: s.rollbackFiles || [] },
+      evidence: { old_primary: s.primary, failover, lost: s.check.lost.slice(0, 100),
+        unexpected: s.check.unexpected.slice(0, 100),
+        counts: { attempted: s.check.attemptCount, acknowledged: s.check.acknowledgedCount, ok: s.check.okCount,
+        lost: s.check.lostCount, unexpected: s.check.unexpectedCount, recovered: s.check.recoveredCount },
+        rollback_files: s.rollbackFiles || [] },
     };
   },
 

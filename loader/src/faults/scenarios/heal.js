@@ -77,7 +77,8 @@ module.exports = {
       ],
       actions: [
         { op: 'rm-fault-load', args: {} },
-        ...ops.filter((op) => MEMBERS_TO_UNDO[op]).flatMap((op) => MEMBERS_TO_UNDO[op](f, env).map((m) => ({ op, args: { member: m } }))),
+        ...ops.filter((op) => MEMBERS_TO_UNDO[op])
+          .flatMap((op) => MEMBERS_TO_UNDO[op](f, env).map((m) => ({ op, args: { member: m } }))),
       ],
     };
   },

@@ -136,15 +136,19 @@ module.exports = {
     if (!fault) return { result: 'unknown', line: `replica-lag ${s.member || '?'} via ${ctx.params.method}: the lag was never watched`, evidence: {} };
     const heal = s.healed || {};
     const v = verdicts.replicaLagVerdict({
-      member: s.member, method: ctx.params.method, thresholdSeconds: thresholdS(ctx.params), peakLagSeconds: fault.peakLagSeconds,
-      healedLagSeconds: heal.reached ? heal.lastLagSeconds : null, healError: s.undoError, flowControlEngaged: Boolean(fault.flowControlEverLagged),
+      member: s.member, method: ctx.params.method, thresholdSeconds: thresholdS(ctx.params),
+        peakLagSeconds: fault.peakLagSeconds,
+      healedLagSeconds: heal.reached ? heal.lastLagSeconds : null, healError: s.undoError,
+        flowControlEngaged: Boolean(fault.flowControlEverLagged),
     });
     return {
       result: v.pass,
       line: v.verdict.replace(/^[A-Z]+: /, ''),
       evidence: {
-        member: s.member, peak_lag_seconds: fault.peakLagSeconds, threshold_seconds: thresholdS(ctx.params), reached: fault.reached === true,
-        healed_lag_seconds: heal.reached ? heal.lastLagSeconds : null, flow_control: fault.flowControl ? fault.flowControl.explanation : null,
+        member: s.member, peak_lag_seconds: fault.peakLagSeconds, threshold_seconds: thresholdS(ctx.params),
+          reached: fault.reached === true,
+        healed_lag_seconds: heal.reached ? heal.lastLagSeconds : null,
+          flow_control: fault.flowControl ? fault.flowControl.explanation : null,
         flow_control_engaged: Boolean(fault.flowControlEverLagged),
       },
     };

@@ -128,16 +128,19 @@ module.exports = {
     const ev = s.evidence;
     if (!ev) return { result: 'unknown', line: `stale-secondary ${s.member || '?'}: no evidence collected`, evidence: { member: s.member || null, rolled_past: s.past ? s.past.reached : null } };
     const v = verdicts.staleSecondaryVerdict({
-      engine: ctx.env.engine.engine, member: s.member, finalState: (ev.self && ev.self.stateStr) || (s.settled && s.settled.finalState),
+      engine: ctx.env.engine.engine, member: s.member,
+        finalState: (ev.self && ev.self.stateStr) || (s.settled && s.settled.finalState),
       evidence: ev, rolledPast: Boolean(s.past && s.past.reached), keepsData: ctx.env.engine.keeps_data,
     });
     return {
       result: v.pass,
       line: v.verdict.replace(/^[A-Z]+(?: \((not applicable)\))?: /, (_, na) => (na ? 'not applicable: ' : '')),
       evidence: {
-        member: s.member, final_state: (ev.self && ev.self.stateStr) || null, info_message: (ev.self && ev.self.infoMessage) || null,
+        member: s.member, final_state: (ev.self && ev.self.stateStr) || null,
+          info_message: (ev.self && ev.self.infoMessage) || null,
         too_stale: ev.tooStale, initial_sync: ev.initialSync, rolled_past: Boolean(s.past && s.past.reached),
-        optime_before_stop: ev.optimeBeforeStop, optime_bound: ev.optimeBound, windows: ev.windows, log_lines: ev.logLines,
+        optime_before_stop: ev.optimeBeforeStop, optime_bound: ev.optimeBound, windows: ev.windows,
+          log_lines: ev.logLines,
       },
     };
   },
@@ -151,14 +154,17 @@ module.exports = {
     try {
       const s = await ctx.members.selfStatus(m);
       const me = (s.members || []).find((x) => x.self);
-      self = { myState: s.myState, stateStr: me && me.stateStr, infoMessage: me && me.infoMessage, optime: me && d.toTs(me.optime), optimeDate: me && me.optimeDate };
+      self = { myState: s.myState, stateStr: me && me.stateStr, infoMessage: me && me.infoMessage,
+        optime: me && d.toTs(me.optime), optimeDate: me && me.optimeDate };
     } catch (e) {
       self = { error: e.message.split('\n')[0] };
     }
     const windows = await ctx.members.windows(ctx.members.hosts.filter((h) => h !== ctx.members.resolve(m)));
     const out = {
-      member: m, self, windows, logLines: ev.lines, tooStale: ev.tooStale, candidateRejected: ev.candidateRejected, initialSync: ev.initialSync,
-      legacy: ev.lines.some((l) => l.legacy), optimeBeforeStop: ctx.state.before ? ctx.state.before.optime : null, optimeBound: ctx.state.bound ? ctx.state.bound.optime : null,
+      member: m, self, windows, logLines: ev.lines, tooStale: ev.tooStale, candidateRejected: ev.candidateRejected,
+        initialSync: ev.initialSync,
+      legacy: ev.lines.some((l) => l.legacy), optimeBeforeStop: ctx.state.before ? ctx.state.before.optime : null,
+        optimeBound: ctx.state.bound ? ctx.state.bound.optime : null,
     };
     ctx.step('evidence', out);
     ctx.say(`evidence for ${m}:`);

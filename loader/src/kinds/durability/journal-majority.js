@@ -34,7 +34,8 @@ function setOnPrimary(client, host, value) {
   return withMember(client, host, async (admin) => {
     const { config } = await admin.command({ replSetGetConfig: 1 });
     const before = config[FIELD] !== false;
-    if (before !== value) await admin.command({ replSetReconfig: { ...config, version: config.version + 1, [FIELD]: value } });
+    if (before !== value) await admin.command({ replSetReconfig: { ...config, version: config.version + 1,
+      [FIELD]: value } });
     return { before };
   });
 }
