@@ -471,7 +471,19 @@ background_compare() {
   # another loader against the same server and collection, from another results folder; the
   # comparison's step is long enough that this one overlaps it even when node starts slowly on a
   # busy host (with 8 s it missed it under load)
-  "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --duration 2s --metrics-port 0 --results-dir "$other" </dev/null >/dev/null 2>&1 || true
+  local t0=$SECONDS
+  "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --duration 2s --metrics-port 0 \
+    --results-dir "$other" </dev/null >"$BATS_TEST_TMPDIR/other.out" 2>&1 || true
+  # The premise, measured: the second loader found the comparison's loader registered when it
+  # started (it warns of it, loader/src/run/runner.js warnOtherRuns). A host too busy to start it
+  # within the 20 s step has nothing to show here: skip with the figure rather than fail.
+  # (its first line: the loader wraps the warning)
+  if ! grep -q "^warning: another loader (pid [0-9]*, started " "$BATS_TEST_TMPDIR/other.out"; then
+    kill -INT -- "-$BG_PID" 2>/dev/null || true
+    wait "$BG_PID" || true
+    local why="the second loader ended $((SECONDS - t0)) s after the comparison's 20 s step began"
+    skip "$why and never saw it run: no overlap to check (a busy host)"
+  fi
   wait "$BG_PID" || rc=$?
   run cat "$out"
   [[ $rc == 1 ]] || fail "exit $rc, want 1 (a run not a sample): $output"

@@ -8,7 +8,11 @@ bats_suite() {
   ((${#files[@]})) || { echo "not ok 1 - no .bats files found"; return 1; }
   # Three tests at a time: each runs in its own copy of the lab (test/test_helper.bash setup_lab)
   # with its own servers and ports (no test holds a port another expects free). Measured
-  # 2026-11-26 on the 2-core test VM: 3m36s one at a time, 3m03s two, 2m34s three.
+  # 2026-11-26 on the 2-core test VM: 3m36s one at a time, 3m03s two, 2m34s three. Since then the
+  # suite is bound by CPU, not by waits, so more jobs would not help: 2026-11-29 (324 tests) it
+  # used 605 CPU s (465 user, 141 sys; 43m40s at a load average of 45 from other work), over 5 min
+  # of both cores; most of it is run.sh and the loader's node starts (compare --dry-run 4 CPU s,
+  # smoke --faults --dry-run 24 CPU s, every verb's dry run twice in messages.bats 60 CPU s).
   bats --tap --jobs 3 "${files[@]}"
 }
 run_suite bats bats_suite
