@@ -31,13 +31,26 @@ class Link {
       const sock = net.connect({ host, port: Number(port) });
       const split = new wire.Splitter();
       sock.setNoDelay(true);
+      // A connect to a container that was killed gets no answer at all (its address is gone: no
+      // RST), and the kernel gives up only after its SYN retries, about two minutes; every request
+      // to that host waited on it, a candidate's election among them, so a failover took a minute
+      // and more where 8.0 elects within its election timeout. The connect is bounded as a request
+      // is. fail() acts once per socket: the 'close' after an error must not clear a newer connect.
+      let failed = false;
       const fail = (e) => {
+        clearTimeout(connectTimer);
+        if (failed) return;
+        failed = true;
         this.sock = null;
         this.ready = null;
         for (const p of this.pending.values()) p.reject(e);
         this.pending.clear();
         reject(e);
       };
+      const connectTimer = setTimeout(() => {
+        sock.destroy();
+        fail(Object.assign(new Error(`connection to ${this.target}: no answer within ${this.timeoutMs} ms`), { code: 6, codeName: 'HostUnreachable' }));
+      }, this.timeoutMs);
       sock.once('error', fail);
       sock.once('close', () => fail(Object.assign(new Error(`connection to ${this.target} closed`), { code: 6, codeName: 'HostUnreachable' })));
       sock.on('data', (chunk) => {
@@ -50,6 +63,7 @@ class Link {
         }
       });
       sock.once('connect', async () => {
+        clearTimeout(connectTimer);
         this.sock = sock;
         try {
           if (this.key) {
