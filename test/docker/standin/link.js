@@ -4,12 +4,33 @@
 // requestId. Between stand-ins the first message proves the keyfile (as a real cluster's internal
 // authentication does with __system and the keyfile): an HMAC of a fixed text under the key.
 const net = require('node:net');
+const dns = require('node:dns');
 const crypto = require('node:crypto');
 const wire = require('../../../loader/test/support/wire');
 const { bodyOf } = require('./wire-types');
 
 function internalProof(key) {
   return crypto.createHmac('sha256', key).update('lab-standin internal').digest('base64');
+}
+
+// sharedLookup: net.connect's lookup, one dns.lookup in flight per name. In a Compose network a
+// killed member's name no longer resolves, and getaddrinfo takes 10 s to say so (Docker's DNS
+// forwards it and no answer comes) while holding one of libuv's 4 threads; a secondary retrying
+// its dead sync source every few seconds held all four, and its own lookups of the living member
+// (its ballot) and its file writes queued behind them: no election for a minute and more.
+const lookups = new Map();
+function sharedLookup(hostname, options, cb) {
+  let p = lookups.get(hostname);
+  if (!p) {
+    p = new Promise((resolve) => dns.lookup(hostname, (err, address, family) => resolve({ err, address, family })));
+    lookups.set(hostname, p);
+    p.then(() => lookups.delete(hostname));
+  }
+  p.then(({ err, address, family }) => {
+    if (err) cb(err);
+    else if (options && options.all) cb(null, [{ address, family }]);
+    else cb(null, address, family);
+  });
 }
 
 class Link {
@@ -28,7 +49,7 @@ class Link {
     if (this.ready) return this.ready;
     const [host, port] = this.target.split(':');
     this.ready = new Promise((resolve, reject) => {
-      const sock = net.connect({ host, port: Number(port) });
+      const sock = net.connect({ host, port: Number(port), lookup: sharedLookup });
       const split = new wire.Splitter();
       sock.setNoDelay(true);
       // A connect to a container that was killed gets no answer at all (its address is gone: no
