@@ -2,7 +2,8 @@
 # ./run.sh smoke [--faults]: the end-to-end proof, on a Docker host. First the same preflight as
 # `up` (docker, Compose, daemon, the profile against the daemon's CPUs, ports), and no lab stack
 # may be running (smoke ends by destroying every engine's stack). Then for every engine in the
-# engines table: up, the cluster checks below, each other part's checks, destroy.
+# engines table (or the one --engine names): up, the cluster checks below, each other part's
+# checks, destroy.
 # Output is TAP: one "ok N - ..." / "not ok N - ..." line per check, numbered in the order printed,
 # other lines start with "#", and the plan "1..N" comes last. Exit 1 if any check failed.
 # On a failure the engine's `compose ps`, `compose logs` and Prometheus's data are copied to
