@@ -272,7 +272,8 @@ smoke_faults() {
     if [[ $args == "fault failover"* && $args != *"--how kill"* && $DRY_RUN != 1 ]]; then
       netem_log=$(mktemp)
       if ! compose build "netem-$(fault_shard_members | head -n 1)" >"$netem_log" 2>&1; then
-        smoke_skip "$eng: $args" "the partition runs in the netem sidecar, whose image (images/netem) could not be built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
+        smoke_skip "$eng: $args" "the partition runs in the netem sidecar, whose image (images/netem) could not be \
+built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
         rm -f "$netem_log"
         continue
       fi

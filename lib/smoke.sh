@@ -240,7 +240,8 @@ smoke_cluster() {
 # stand-in for mongod (test/docker/standin, DIFFERENCES.md modelled-storage-engine): it reports
 # "standin" on purpose, so that no result of it is ever filed under a real engine. No real server
 # reports that name.
-SMOKE_STANDIN_WHY="the members are the Docker suite's stand-in (test/docker/standin), which reports storage engine 'standin' so that nothing it runs is filed under a real engine"
+SMOKE_STANDIN_WHY="the members are the Docker suite's stand-in (test/docker/standin), which reports storage engine"
+SMOKE_STANDIN_WHY+=" 'standin' so that nothing it runs is filed under a real engine"
 
 # smoke_hook HOOK ENGINE: run another part's hook; it fails if it returns non-zero, if one of
 # its own checks failed, or if it ran without a single check of its own (it examined nothing).
