@@ -21,8 +21,16 @@
 # LAB_DOCKER_SMOKE=1 adds `./run.sh smoke --faults --engine wiredtiger` on the stand-ins at the end
 # (every experiment at its smoke size and every fault: far over this suite's budget).
 #
-# Measured (wall, with the load average beside it; the suite's budget is 8 minutes idle on the
-# 2-core CI machine): MEASURED
+# Measured (wall, with the 1-minute load average beside it; the budget is 8 minutes idle on the
+# 2-core CI machine, which could not be had on 2026-11-29: other lanes held the load at 45-80):
+#   before, CI 2026-11-29 beside another lane: 14 min 48 s (replica-lag 315 s, stand-in tests
+#     68 s, failover 80 s, stale-secondary 115 s)
+#   after, 2026-11-29 11:58 UTC, load 45-64: 23 min 26 s for the 33 checks, 145 s of it rebuilding
+#     the stand-in image (it changed); replica-lag 27 s, stand-in tests 0 s of their own (113 s
+#     beside images and up), failover 79 s, stale-secondary 347 s (its load wrote 2-4 documents a
+#     second instead of 300 on a host that busy)
+#   after, 2026-11-29 12:26 UTC, load 52-80: 21 min 49 s for the 33 checks (images cached);
+#     replica-lag 80 s, failover 75 s, stale-secondary 353 s, the two planted-compose ups 57 and 82 s
 set -uo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=test/lib/tools.sh
@@ -190,13 +198,17 @@ tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMA
 # ---- the stand-in as strict as mongod 8.0 -------------------------------------------------------
 start=$SECONDS
 bg_wait strict
-tap $? "stand-in refusals as 8.0's, host side (keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, wrong --replSet, no --shardsvr, isolated primary, election timeout), its loads, a failover's rollback, the WiredTiger series the real exporter makes of it, its list of differences ($(cat "$WORK/strict.took" 2>/dev/null) s, beside images and up; waited $((SECONDS - start)) s more)" "$WORK/strict.out"
+tap $? "stand-in refusals as 8.0's, host side (keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, \
+wrong --replSet, no --shardsvr, isolated primary, election timeout), its loads, a failover's rollback, the WiredTiger \
+series the real exporter makes of it, its list of differences ($(cat "$WORK/strict.took" 2>/dev/null) s, beside \
+images and up; waited $((SECONDS - start)) s more)" "$WORK/strict.out"
 # Each mistake planted once in the lab's own files (the copy's); the stand-in must refuse it as
 # 8.0 does (test/docker/planted.sh).
 # shellcheck source=test/docker/planted.sh
 source "$LAB_ROOT/test/docker/planted.sh"
 planted_ping_refused
-tap $? "the members' healthcheck (compose/init/ping.sh) written for OP_QUERY: ping refused as 8.0 refuses it (no ok: 1; code 352); as written it passes" "$WORK/op-query.out"
+tap $? "the members' healthcheck (compose/init/ping.sh) written for OP_QUERY: ping refused as 8.0 refuses it \
+(no ok: 1; code 352); as written it passes" "$WORK/op-query.out"
 # init's own connection code (compose/init/lab.js, under the real mongosh in a member) made to
 # force SCRAM-SHA-1 for __system: refused, as 8.0 has no SCRAM-SHA-1 credentials for the keyfile;
 # the unchanged file logs in (the control).
@@ -266,7 +278,9 @@ tap $((rc || $?)) "fault failover --w 1 --how kill: a new primary, every write c
 # after the election timeout, as 8.0 refuses it (test/docker/planted.sh); heal then brings the set
 # back.
 planted_isolated_write
-tap $? "w:1 writes to an isolated old primary through the lab's client code: refused (NotWritablePrimary) once the election timeout has passed, never before ($(grep -oE 'refused [0-9]+ s after the pause' "$WORK/isolated.out"))" "$WORK/isolated.out"
+tap $? "w:1 writes to an isolated old primary through the lab's client code: refused (NotWritablePrimary) once \
+the election timeout has passed, never before ($(grep -oE 'refused [0-9]+ s after the pause' "$WORK/isolated.out"))" \
+  "$WORK/isolated.out"
 start=$SECONDS
 step heal lab fault heal --engine wiredtiger
 rc=$?
@@ -330,10 +344,12 @@ lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 # --shardsvr: addShard refused, init says so (stopped then: it would retry to its deadline).
 start=$SECONDS
 planted_up_refused replset planted_replset 'Our set name did not match that of shard01-b'
-tap $? "up with shard01-b given --replSet shard02 in compose/cluster.yml: replSetInitiate vetoed as 8.0 vetoes it, up fails ($((SECONDS - start)) s)" "$WORK/replset.out"
+tap $? "up with shard01-b given --replSet shard02 in compose/cluster.yml: replSetInitiate vetoed as 8.0 vetoes it, \
+up fails ($((SECONDS - start)) s)" "$WORK/replset.out"
 start=$SECONDS
 planted_up_refused no-shardsvr planted_no_shardsvr 'Cannot run addShard on a node started without --shardsvr' watch
-tap $? "up with the shard's members lacking --shardsvr in compose/cluster.yml: addShard refused as 8.0 refuses it ($((SECONDS - start)) s)" "$WORK/no-shardsvr.out"
+tap $? "up with the shard's members lacking --shardsvr in compose/cluster.yml: addShard refused as 8.0 refuses it \
+($((SECONDS - start)) s)" "$WORK/no-shardsvr.out"
 
 # A member that never becomes healthy: the engine's image is swapped for one whose mongod exits at
 # once (a bad flag, a missing library, ...). up must stop with one line naming the service, exit
@@ -362,7 +378,10 @@ else
   (cd "$LAB" && ./run.sh smoke --faults --engine wiredtiger) >"$WORK/smoke.out" 2>&1
   rc=$?
   grep -E '^(not )?ok [0-9]+ ' "$WORK/smoke.out" | grep -E '^not ok|# SKIP' | sed 's/^/# smoke: /'
-  tap "$rc" "./run.sh smoke --faults --engine wiredtiger on the stand-ins: $(grep -cE '^ok [0-9]+ - .* # SKIP' "$WORK/smoke.out") checks skipped with their reason (above), $(grep -cE '^ok [0-9]+ ' "$WORK/smoke.out") ok, $(grep -cE '^not ok' "$WORK/smoke.out") failed ($((SECONDS - start)) s)" "$WORK/smoke.out"
+  tap "$rc" "./run.sh smoke --faults --engine wiredtiger on the stand-ins: \
+$(grep -cE '^ok [0-9]+ - .* # SKIP' "$WORK/smoke.out") checks skipped with their reason (above), \
+$(grep -cE '^ok [0-9]+ ' "$WORK/smoke.out") ok, $(grep -cE '^not ok' "$WORK/smoke.out") failed ($((SECONDS - start)) s)" \
+    "$WORK/smoke.out"
   lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 fi
 
