@@ -4,8 +4,19 @@
 # verbs and tests all go through these functions, so no engine or member name is written in logic.
 # common/tables.js is the Node reader of the same files (checked against this one).
 
-# table_rows FILE: data rows of a TSV table (comments and the header skipped).
-table_rows() { grep -v '^#' "$1" | tail -n +2; }
+# table_rows FILE: data rows of a TSV table (comments and the header skipped), from the copy read
+# once (table_read below) when there is one.
+table_rows() {
+  if [[ -n ${TABLE_READ[$1]:-} ]]; then
+    local row
+    # a reader that stops early (| head, grep -q) ends the loop, silently as grep and tail did
+    while IFS= read -r row; do
+      [[ -z $row ]] || printf '%s\n' "${row%$'\t'}" 2>/dev/null || return 0
+    done <<<"${TABLE_ROWS[$1]}"
+  else
+    grep -v '^#' "$1" | tail -n +2
+  fi
+}
 
 engine_names() { table_rows "$LAB_ROOT/compose/engines.tsv" | cut -f1; }
 profile_names() { table_rows "$LAB_ROOT/compose/profiles.tsv" | cut -f1; }
@@ -15,7 +26,7 @@ profile_names() { table_rows "$LAB_ROOT/compose/profiles.tsv" | cut -f1; }
 # dry run of a comparison looked up the same cells hundreds of times, an awk each (about 470
 # processes for one `compare --dry-run`). The three tables are read when this file is sourced,
 # so that a lookup inside $(...) finds them read (a subshell's own reads are lost with it).
-declare -gA TABLE_CELL=() TABLE_READ=()
+declare -gA TABLE_CELL=() TABLE_READ=() TABLE_ROWS=()
 table_field() {
   local file=$1 key=$2 col=$3
   [[ -n ${TABLE_READ[$file]:-} ]] || table_read "$file" || return 1
@@ -43,6 +54,7 @@ table_read() {
       hdr=("${cells[@]}")
       continue
     fi
+    TABLE_ROWS[$file]+=$(printf '%s\t' "${cells[@]}")$'\n'
     [[ -z ${TABLE_CELL["$file"$'\t'"${cells[0]}"]+x} ]] || continue
     TABLE_CELL["$file"$'\t'"${cells[0]}"]=1
     for i in "${!hdr[@]}"; do TABLE_CELL["$file"$'\t'"${cells[0]}"$'\t'"${hdr[i]}"]=${cells[i]:-}; done
@@ -67,25 +79,53 @@ if [[ -n ${LAB_ROOT:-} ]]; then
   unset _table
 fi
 
+# topology_each: the topology's rows as "service set role port host_port profile" for a
+# `while read` (tab separated; the table writes "-" for an empty cell, so no cell folds away).
+topology_each() {
+  local f=$LAB_ROOT/$TOPOLOGY_TSV
+  [[ -n ${TABLE_READ[$f]:-} ]] || table_read "$f" || return 1
+  printf '%s' "${TABLE_ROWS[$f]}"
+}
+
 # topology_services [ROLE]: service names in table order, of one role (config|shard|router) or all.
 topology_services() {
-  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v role="${1:-}" 'role == "" || $3 == role { print $1 }'
+  local svc set role _
+  while IFS=$'\t' read -r svc set role _; do
+    [[ -n $svc && ( -z ${1:-} || $role == "$1" ) ]] && printf '%s\n' "$svc"
+  done <<<"$(topology_each)"
+  return 0
 }
 
 # topology_sets ROLE: the replica sets of a role, each once, in table order.
 topology_sets() {
-  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v role="$1" '$3 == role && !seen[$2]++ { print $2 }'
+  local svc set role _ seen=" "
+  while IFS=$'\t' read -r svc set role _; do
+    [[ -n $svc && $role == "$1" && $seen != *" $set "* ]] || continue
+    seen+="$set "
+    printf '%s\n' "$set"
+  done <<<"$(topology_each)"
+  return 0
 }
 
 # topology_set_members SET: the members of one replica set.
 topology_set_members() {
-  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v set="$1" '$2 == set { print $1 }'
+  local svc set _
+  while IFS=$'\t' read -r svc set _; do
+    [[ -n $svc && $set == "$1" ]] && printf '%s\n' "$svc"
+  done <<<"$(topology_each)"
+  return 0
 }
 
 # topology_routers N: the first N routers (./run.sh --mongos N), "service<TAB>host_port<TAB>profile"
 # ("-" for a router that needs no Compose profile).
 topology_routers() {
-  table_rows "$LAB_ROOT/$TOPOLOGY_TSV" | awk -F'\t' -v n="$1" '$3 == "router" && k++ < n { print $1 "\t" $5 "\t" $6 }'
+  local svc set role host_port profile _ k=0
+  while IFS=$'\t' read -r svc set role _ host_port profile _; do
+    [[ -n $svc && $role == router ]] || continue
+    ((k++ < $1)) || break
+    printf '%s\t%s\t%s\n' "$svc" "$host_port" "$profile"
+  done <<<"$(topology_each)"
+  return 0
 }
 
 # validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
