@@ -29,7 +29,7 @@ const bad = [
   [['experiment1', '--uri', 'mongodb://'], /--uri 'mongodb:\/\/' names no server/],
   [['experiment1', '--uri', 'mongodb:///db'], /--uri 'mongodb:\/\/\/db' names no server/],
   [['experiment1', '--engine', '../etc'], /--engine/],
-  // folder names the results keep (common/reserved-names.js): such a run would vanish from reports
+  // folder names the results keep (common/names.js RESERVED_NAMES): such a run would vanish from reports
   [['experiment1', '--engine', 'report'], /--engine: 'report' is a name the results folders keep for themselves/],
   [['experiment1', '--engine', 'latest'], /--engine: 'latest' is a name the results folders keep/],
   [['experiment1', '--password-file', '/nonexistent/pw', '--uri', 'mongodb://127.0.0.1:1/'], /--password-file: cannot read/],

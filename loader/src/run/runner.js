@@ -58,7 +58,7 @@ class Run {
     this.opts = opts;
     this.stdout = io.stdout || process.stdout;
     this.stderr = io.stderr || process.stderr;
-    // Each line within 120 columns (a kind's reason ran to 300); a path stays whole.
+    // Each line within 120 columns (a kind's reason ran to 300); a longer word is split (common/text.js).
     this.log = (m) => {
       const text = String(m).split('\n').map((l) => wrapLine(l)).join('\n');
       return this.progress ? this.progress.log(text) : this.stderr.write(text + '\n');
