@@ -152,7 +152,7 @@ SUITE
   [ "${lines[-1]}" = "2 passed, 1 failed, 0 skipped" ] || { echo "$output"; false; }
 }
 
-@test "lanes: the Docker suite has a lane of its own beside the loader's and the rest; no suite sees the quiet lock's descriptor" {
+@test "lanes (LAB_TEST_LANES=3): the Docker suite has a lane of its own beside the loader's and the rest; no suite sees the quiet lock's descriptor" {
   local d=$BATS_TEST_TMPDIR/marks
   mkdir -p "$d"
   # each of the three waits up to 10 s for the other two to have started
@@ -171,7 +171,7 @@ run_suite $name s_${name//-/_}
 SUITE
   done
   # the variable inherited from an outer run (this suite itself runs under the lanes) is dropped
-  LAB_QUIET_FD=9 run bash "$W/test/run-all.sh"
+  LAB_QUIET_FD=9 LAB_TEST_LANES=3 run bash "$W/test/run-all.sh"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[-1]}" = "6 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
 }
