@@ -268,6 +268,17 @@ smoke_faults() {
       fi
       rm -f "$netem_log"
     fi
+    # a partition (failover without --how kill) runs in the same sidecar: its image must build here
+    if [[ $args == "fault failover"* && $args != *"--how kill"* && $DRY_RUN != 1 ]]; then
+      netem_log=$(mktemp)
+      if ! compose build "netem-$(fault_shard_members | head -n 1)" >"$netem_log" 2>&1; then
+        smoke_skip "$eng: $args" "the partition runs in the netem sidecar, whose image (images/netem) could not be \
+built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
+        rm -f "$netem_log"
+        continue
+      fi
+      rm -f "$netem_log"
+    fi
     if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
       local stale
       # the summary stale-secondary's own run wrote (smoke_new_result), never `latest`

@@ -2,7 +2,8 @@
 # ./run.sh smoke [--faults]: the end-to-end proof, on a Docker host. First the same preflight as
 # `up` (docker, Compose, daemon, the profile against the daemon's CPUs, ports), and no lab stack
 # may be running (smoke ends by destroying every engine's stack). Then for every engine in the
-# engines table: up, the cluster checks below, each other part's checks, destroy.
+# engines table (or the one --engine names): up, the cluster checks below, each other part's
+# checks, destroy.
 # Output is TAP: one "ok N - ..." / "not ok N - ..." line per check, numbered in the order printed,
 # other lines start with "#", and the plan "1..N" comes last. Exit 1 if any check failed.
 # On a failure the engine's `compose ps`, `compose logs` and Prometheus's data are copied to
@@ -223,13 +224,24 @@ smoke_cluster() {
       smoke_check "$engine: shard $set registered with the config servers" \
         grep -qE "^summary .* shards=([^ ]*,)?$set(,| |\$)" <<<"$status" || rc=1
     done
-    smoke_check "$engine: shard members report storage engine $want" \
-      grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
+    if grep -qE "^summary engine=standin( |$)" <<<"$status"; then
+      smoke_skip "$engine: shard members report storage engine $want" "$SMOKE_STANDIN_WHY"
+    else
+      smoke_check "$engine: shard members report storage engine $want" \
+        grep -qE "^summary engine=$want( |$)" <<<"$status" || rc=1
+    fi
   fi
   smoke_check "$engine: write and read a document through mongos ($how)" \
     smoke_diag compose exec -T "$(cluster_router)" "$(engine_field "$engine" shell)" --nodb --quiet --norc /lab/init/smoke.js || rc=1
   return "$rc"
 }
+
+# SMOKE_STANDIN_WHY: why a check of the storage engine's name cannot pass on the Docker suite's
+# stand-in for mongod (test/docker/standin, DIFFERENCES.md modelled-storage-engine): it reports
+# "standin" on purpose, so that no result of it is ever filed under a real engine. No real server
+# reports that name.
+SMOKE_STANDIN_WHY="the members are the Docker suite's stand-in (test/docker/standin), which reports storage engine"
+SMOKE_STANDIN_WHY+=" 'standin' so that nothing it runs is filed under a real engine"
 
 # smoke_hook HOOK ENGINE: run another part's hook; it fails if it returns non-zero, if one of
 # its own checks failed, or if it ran without a single check of its own (it examined nothing).
@@ -283,7 +295,9 @@ verb_smoke() {
     esac
   done
   ((!faults)) || hooks+=(smoke_faults)
-  mapfile -t engines < <(engine_names)
+  # --engine given: that engine only (a host that has one engine's images, the Docker suite's
+  # stand-ins among them); else every engine of the table
+  if [[ ${ENGINE_GIVEN:-0} == 1 ]]; then engines=("$ENGINE"); else mapfile -t engines < <(engine_names); fi
   if [[ $DRY_RUN == 1 ]]; then
     info "dry run: would check docker, Compose v2, the daemon, that no lab stack runs, the profile's CPUs and ports $(cluster_ports | paste -sd, -)"
   else

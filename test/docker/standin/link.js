@@ -4,12 +4,33 @@
 // requestId. Between stand-ins the first message proves the keyfile (as a real cluster's internal
 // authentication does with __system and the keyfile): an HMAC of a fixed text under the key.
 const net = require('node:net');
+const dns = require('node:dns');
 const crypto = require('node:crypto');
 const wire = require('../../../loader/test/support/wire');
 const { bodyOf } = require('./wire-types');
 
 function internalProof(key) {
   return crypto.createHmac('sha256', key).update('lab-standin internal').digest('base64');
+}
+
+// sharedLookup: net.connect's lookup, one dns.lookup in flight per name. In a Compose network a
+// killed member's name no longer resolves, and getaddrinfo takes 10 s to say so (Docker's DNS
+// forwards it and no answer comes) while holding one of libuv's 4 threads; a secondary retrying
+// its dead sync source every few seconds held all four, and its own lookups of the living member
+// (its ballot) and its file writes queued behind them: no election for a minute and more.
+const lookups = new Map();
+function sharedLookup(hostname, options, cb) {
+  let p = lookups.get(hostname);
+  if (!p) {
+    p = new Promise((resolve) => dns.lookup(hostname, (err, address, family) => resolve({ err, address, family })));
+    lookups.set(hostname, p);
+    p.then(() => lookups.delete(hostname));
+  }
+  p.then(({ err, address, family }) => {
+    if (err) cb(err);
+    else if (options && options.all) cb(null, [{ address, family }]);
+    else cb(null, address, family);
+  });
 }
 
 class Link {
@@ -28,16 +49,29 @@ class Link {
     if (this.ready) return this.ready;
     const [host, port] = this.target.split(':');
     this.ready = new Promise((resolve, reject) => {
-      const sock = net.connect({ host, port: Number(port) });
+      const sock = net.connect({ host, port: Number(port), lookup: sharedLookup });
       const split = new wire.Splitter();
       sock.setNoDelay(true);
+      // A connect to a container that was killed gets no answer at all (its address is gone: no
+      // RST), and the kernel gives up only after its SYN retries, about two minutes; every request
+      // to that host waited on it, a candidate's election among them, so a failover took a minute
+      // and more where 8.0 elects within its election timeout. The connect is bounded as a request
+      // is. fail() acts once per socket: the 'close' after an error must not clear a newer connect.
+      let failed = false;
       const fail = (e) => {
+        clearTimeout(connectTimer);
+        if (failed) return;
+        failed = true;
         this.sock = null;
         this.ready = null;
         for (const p of this.pending.values()) p.reject(e);
         this.pending.clear();
         reject(e);
       };
+      const connectTimer = setTimeout(() => {
+        sock.destroy();
+        fail(Object.assign(new Error(`connection to ${this.target}: no answer within ${this.timeoutMs} ms`), { code: 6, codeName: 'HostUnreachable' }));
+      }, this.timeoutMs);
       sock.once('error', fail);
       sock.once('close', () => fail(Object.assign(new Error(`connection to ${this.target} closed`), { code: 6, codeName: 'HostUnreachable' })));
       sock.on('data', (chunk) => {
@@ -50,6 +84,7 @@ class Link {
         }
       });
       sock.once('connect', async () => {
+        clearTimeout(connectTimer);
         this.sock = sock;
         try {
           if (this.key) {

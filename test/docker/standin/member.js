@@ -569,12 +569,13 @@ async function startMember(opts) {
 
   async function standForElection() {
     rs.electionOffset = newElectionOffset();
-    // A primary one of the others can see: follow it instead.
-    for (const h of others()) {
-      try {
-        const r = await linkTo(h).request({ _standinHeartbeat: 1, setName: opts.replSet, term: -1, $db: 'admin' });
-        if (r.ok === 1 && r.state === 'PRIMARY' && r.term >= rs.term) { rs.primary = h; rs.term = r.term; rs.lastPrimaryContact = Date.now(); return; }
-      } catch { /* unreachable */ }
+    // A primary one of the others can see: follow it instead. Asked of all at once (as 8.0's
+    // dry-run election asks its votes): one after another, each unreachable member cost its
+    // link's timeout before the election.
+    const seen = await Promise.all(others().map((h) => linkTo(h).request({ _standinHeartbeat: 1, setName: opts.replSet, term: -1, $db: 'admin' })
+      .then((r) => ({ h, r }), () => null)));
+    for (const x of seen) {
+      if (x && x.r.ok === 1 && x.r.state === 'PRIMARY' && x.r.term >= rs.term) { rs.primary = x.h; rs.term = x.r.term; rs.lastPrimaryContact = Date.now(); return; }
     }
     const term = rs.term + 1;
     rs.term = term;
