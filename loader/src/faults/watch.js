@@ -2,8 +2,8 @@
 // The once-a-second look at the shard (replSetGetStatus from every member, oplog windows, flow
 // control), shared by the old one-shot `lab-fault watch` and the scenario modules: one console
 // line and one timeline row per tick until a condition holds or the time is up.
-// Conditions: lag>=N, lag<N, state=A|B, rolled-past, primary-not=X, healthy (every member PRIMARY
-// or SECONDARY for 3 ticks in a row), never (just record until the timeout).
+// Conditions: lag>=N, lag<N, state=A|B, rolled-past, primary-not=X, healthy (one member PRIMARY,
+// every other SECONDARY, for 3 ticks in a row), never (just record until the timeout).
 const d = require('./decisions');
 const tables = require('../../../common/tables');
 const { sleep } = require('./runner');
@@ -99,8 +99,13 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
       case 'primary-not': met = Boolean(primaryName && primaryName !== cond.not); break;
       case 'healthy': {
         // 3 ticks in a row: other members' view of a member is heartbeat based (every 2 s), so
-        // one healthy tick right after a restart may still be the view from before it.
-        const ok = Object.keys(states).length > 0 && Object.values(states).every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0);
+        // one healthy tick right after a restart may still be the view from before it. One member
+        // PRIMARY: a set of SECONDARYs takes no write (a primary that stepped down when it could
+        // see no majority leaves one until the election, 8.0's electionTimeoutMillis, 10 s, and an
+        // offset, after the others are back), and a write after heal would fail "not primary".
+        const all = Object.values(states);
+        const ok = all.length > 0 && all.every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0) &&
+          all.filter((s) => s.state === 'PRIMARY').length === 1;
         healthyTicks = ok ? healthyTicks + 1 : 0;
         met = healthyTicks >= 3;
         break;

@@ -29,6 +29,23 @@ test('never healthy: FAIL naming resync', async () => {
   assert.match(r.summary.verdict, /^FAIL: heal: the shard is not healthy .* \.\/run\.sh resync MEMBER --engine wiredtiger/);
 });
 
+// A primary that could see no majority steps down (8.0 topology_coordinator.cpp, "relinquishing
+// primary"); with the others back, all three are SECONDARY until the election. That set takes no
+// write: heal waits for its primary, and fails if none comes.
+test('three SECONDARYs are not healed: heal waits for the election, and fails if no primary comes', async () => {
+  const noPrimary = { members: [mem('shard01-a', 'SECONDARY'), mem('shard01-b', 'SECONDARY'), mem('shard01-c', 'SECONDARY')] };
+  const twoPrimaries = { members: [mem('shard01-a', 'PRIMARY'), mem('shard01-b', 'PRIMARY'), mem('shard01-c', 'SECONDARY')] };
+  const waited = await runWith(heal, { stopped: '', paused: '', netem: 'no', timeout: '30' }, { statuses: [noPrimary, noPrimary, noPrimary, noPrimary, healthy] });
+  assert.equal(waited.code, 0, waited.lines.join('\n'));
+  // 4 ticks with no primary, then the 3 healthy ticks in a row the watch asks for
+  assert.equal(waited.lines.filter((l) => /\[heal\]/.test(l)).length, 7, waited.lines.join('\n'));
+  for (const statuses of [[noPrimary], [twoPrimaries]]) {
+    const r = await runWith(heal, { stopped: '', paused: '', netem: 'no', timeout: '3' }, { statuses });
+    assert.equal(r.code, 1, r.lines.join('\n'));
+    assert.match(r.summary.verdict, /^FAIL: heal: the shard is not healthy/);
+  }
+});
+
 test('without --stopped/--paused/--netem the Docker facts are asked of bash (probes), before the plan', async () => {
   const r = await runWith(heal, { timeout: '30' }, { statuses: [healthy], extra: { outputs: { 'stopped-members': 'shard01-b\n', 'paused-members': 'shard01-c\n', 'netem-image': 'no\n' } } });
   assert.equal(r.code, 0, r.lines.join('\n'));

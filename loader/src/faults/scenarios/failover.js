@@ -47,7 +47,7 @@ module.exports = {
       `1. ${p.writers} writers through mongos insert {_id: n} with unique increasing n, each write recorded ok / fail / indeterminate (history.ndjson)`,
       `2. after ${p['load-seconds']} s of load: ${fault}`,
       `3. wait for a new primary, ${p['load-seconds']} s more load, then heal: ${heal}`,
-      `4. wait until every member is PRIMARY or SECONDARY and ${primary} is within ${HEALED_LAG} s of the new primary (it rolled back what the others never had), stop the writers`,
+      `4. wait until one member is PRIMARY, every other SECONDARY, and ${primary} is within ${HEALED_LAG} s of the new primary (it rolled back what the others never had), stop the writers`,
       '5. read every id with readConcern majority through mongos; Jepsen set checker: ok / lost / unexpected / recovered',
       `6. list rollback files on ${primary}: /data/db/rollback/<collection uuid>/removed.*.bson`,
       'expected: w:majority loses nothing; w:1 may lose acknowledged writes (listed, with the rollback files that hold them); no new primary seen = no verdict (UNKNOWN)',

@@ -1,8 +1,8 @@
 'use strict';
 // heal: undo whatever a scenario may have left: every Docker action of docker-ops.tsv by the op its
 // `undo` column names (start stopped members, remove netem and partitions, unpause paused
-// members), failpoints off and fsyncUnlock on every member, then wait until every member is
-// PRIMARY or SECONDARY; what the registry says heal cannot undo is said in the plan. Which
+// members), failpoints off and fsyncUnlock on every member, then wait until one member is
+// PRIMARY and every other SECONDARY; what the registry says heal cannot undo is said in the plan. Which
 // members are stopped or paused and whether netem ever ran here are Docker facts this process asks
 // bash for (probes stopped-members, paused-members and netem-image); --stopped / --paused /
 // --netem give them instead (the tests). A leftover load container of an older checkout (its
@@ -71,7 +71,7 @@ module.exports = {
         `remove netem and partitions on ${d.memberNames(env).join(' ')}${f.netem === 'yes' ? '' : ' (skipped: the netem image was never built here, so no netem ran)'}`,
         `unpause paused shard members: ${f.paused.join(' ') || 'none'}`,
         'failpoints rsSyncApplyStop/stopReplProducer off and fsyncUnlock on every member',
-        'wait until every member is PRIMARY or SECONDARY',
+        'wait until one member is PRIMARY and every other SECONDARY',
         ...cannot.map((c) => `cannot undo: ${c}`),
         ...unknown.map((op) => `cannot undo: heal does not know which members need '${op}' (docker-ops.tsv undo)`),
       ],
