@@ -10,6 +10,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { startServer } = require('./support/server');
 const { runLoader, pacedArgs, tmpResults, latestRun, readTimeline } = require('./support/loader');
+const { busiestShare } = require('./support/premise');
 
 let results;
 test.before(() => { results = tmpResults(); });
@@ -27,8 +28,7 @@ test('a steady server: no dip that the server caused over 20 s', async (t) => {
     assert.ok(st.seconds >= 19, JSON.stringify(st));
     assert.ok(Array.isArray(st.dips), JSON.stringify(st));
     const lines = readTimeline(dir);
-    const busy = (d) => lines.filter((l) => Date.parse(l.t) > Date.parse(d.start) - 1000 && Date.parse(l.t) <= Date.parse(d.end) && l.host)
-      .map((l) => l.host.busy_cores / l.host.cores).reduce((a, b) => Math.max(a, b), 0);
+    const busy = (d) => busiestShare(lines, Date.parse(d.start) - 1000, Date.parse(d.end));
     const starved = st.dips.filter((d) => !d.causes.some((c) => c.id === 'loader_host') && busy(d) >= 0.75);
     if (starved.length) {
       t.skip(`premise: a free core for the test server; the host's CPUs were ${Math.round(busy(starved[0]) * 100)} % busy in the dip at ${starved[0].start} (p99 ${starved[0].p99_ratio}x its median)`);

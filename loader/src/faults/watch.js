@@ -43,6 +43,16 @@ function tickLine({ member, lag, mstate, states, windows, fc, short, label, why 
   return `${new Date().toISOString().slice(11, 19)} [${label}]${lagTxt} ${stTxt || 'no member answers'} | oplog window ${opTxt || '?'} | ${fcTxt}${why ? ` | ${why}` : ''}`;
 }
 
+// healthySet(states): one member PRIMARY, every other SECONDARY, none unreachable. A set of
+// SECONDARYs takes no write: a primary that stepped down when it could see no majority leaves one
+// until the election (8.0's electionTimeoutMillis, 10 s, and an offset, after the others are
+// back), and a write after heal would fail "not primary".
+function healthySet(states) {
+  const all = Object.values(states);
+  return all.length > 0 && all.every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0) &&
+    all.filter((s) => s.state === 'PRIMARY').length === 1;
+}
+
 // freshResult(until, member, phase): a watch's result before its first tick.
 const freshResult = (until, member, phase) => ({ condition: until, member, phase, reached: false,
   peakLagSeconds: null, lastLagSeconds: null, flowControlEverLagged: false, ticks: 0, primariesSeen: [] });
@@ -99,14 +109,8 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
       case 'primary-not': met = Boolean(primaryName && primaryName !== cond.not); break;
       case 'healthy': {
         // 3 ticks in a row: other members' view of a member is heartbeat based (every 2 s), so
-        // one healthy tick right after a restart may still be the view from before it. One member
-        // PRIMARY: a set of SECONDARYs takes no write (a primary that stepped down when it could
-        // see no majority leaves one until the election, 8.0's electionTimeoutMillis, 10 s, and an
-        // offset, after the others are back), and a write after heal would fail "not primary".
-        const all = Object.values(states);
-        const ok = all.length > 0 && all.every((s) => ['PRIMARY', 'SECONDARY'].includes(s.state) && s.health !== 0) &&
-          all.filter((s) => s.state === 'PRIMARY').length === 1;
-        healthyTicks = ok ? healthyTicks + 1 : 0;
+        // one healthy tick right after a restart may still be the view from before it.
+        healthyTicks = healthySet(states) ? healthyTicks + 1 : 0;
         met = healthyTicks >= 3;
         break;
       }

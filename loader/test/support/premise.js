@@ -22,4 +22,24 @@ async function coreBusy(cpu, ms = 1000) {
   return t1 > t0 ? Math.round(((b1 - b0) / (t1 - t0)) * 1000) / 1000 : 0;
 }
 
-module.exports = { coreBusy };
+// busiestShare(lines, from, to) -> the largest share of the host's CPUs busy (0..1) in the
+// timeline's seconds that end in (from, to] (ms), as the loader measured each second
+// (host.busy_cores / host.cores); 0 when no second carries the host's figures.
+function busiestShare(lines, from, to) {
+  return lines.filter((l) => l.host && Date.parse(l.t) > from && Date.parse(l.t) <= to)
+    .map((l) => l.host.busy_cores / l.host.cores).reduce((a, b) => Math.max(a, b), 0);
+}
+
+// holdUnseen(st, lines, w) -> null, or why a write hold over w {from, to} (ms) could not show as
+// a dip on this host, with the figure: the host's CPUs at least 75 % busy in its seconds (the test
+// server starved as much as the loader, so the held second's neighbours are as slow), or the
+// step's median per-second p99 at least a quarter of the hold (the p99 rule's 4x cannot see it).
+function holdUnseen(st, lines, w) {
+  const busy = busiestShare(lines, w.from - 1000, w.to + 1000);
+  if (busy >= 0.75) return `the host's CPUs were ${Math.round(busy * 100)} % busy over the hold at ${new Date(w.from).toISOString()}`;
+  const p99 = st.p99_us && st.p99_us.median;
+  if (p99 >= ((w.to - w.from) * 1000) / 4) return `the step's median per-second p99 was ${Math.round(p99 / 1000)} ms, a quarter of the ${w.to - w.from} ms hold or more`;
+  return null;
+}
+
+module.exports = { coreBusy, busiestShare, holdUnseen };
