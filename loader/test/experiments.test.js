@@ -159,6 +159,32 @@ test('metrics endpoint serves the contract names while a run is going', async ()
   ]) assert.match(body, re);
 });
 
+// Prometheus takes what the endpoint holds at each scrape; the loader waits for one scrape after
+// its last second before it closes the endpoint, so that Grafana's totals are the run's. A scraper
+// here as Prometheus scrapes (every second, each scrape's body kept); without the wait the last
+// body missed up to a second of operations.
+test('the last scrape holds the run\'s final counts: the loader waits for one scrape after its last second', async () => {
+  const l = startLoader(['experiment3', '--preload-docs', '300', '--clients', '2', '--duration', '2s', ...common()]);
+  const [, port] = await l.waitFor(/metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/);
+  let last = '';
+  let over = false;
+  const scraper = (async () => {
+    while (!over) {
+      try { last = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(); } catch { /* closed: the run is over */ }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  })();
+  const r = await l.done;
+  over = true;
+  await scraper;
+  assert.equal(r.code, 0, r.stderr);
+  const { dir } = latestRun(results, 'experiment3', 'testengine');
+  const ok = readTimeline(dir).reduce((n, line) => n + (line.ops.find ? line.ops.find.ok : 0), 0);
+  const scraped = /^lab_loader_ops_total\{experiment="experiment3",op="find",outcome="ok"\} (\d+)$/m.exec(last);
+  assert.ok(scraped, last.slice(0, 300));
+  assert.equal(Number(scraped[1]), ok, 'the last scrape\'s find count is the timeline\'s');
+});
+
 test('Grafana annotations at each phase, with basic auth; a dead Grafana is reported once, never fatal', async () => {
   const g = await grafanaRecorder();
   const pwFile = path.join(results, 'grafana-pw');

@@ -70,6 +70,8 @@ class Metrics {
     this.activeClients.set({ experiment }, 0);
     this.offeredRate.set({ experiment }, 0);
     this.current = null;
+    this.lastScrapeAt = 0;
+    this.scrapeWaiters = [];
   }
 
   // addInterval(op, delta): delta = { ok, err, sumUs, docs, bytes, buckets } from one worker's flush.
@@ -132,6 +134,7 @@ class Metrics {
           const body = await this.register.metrics();
           res.writeHead(200, { 'Content-Type': this.register.contentType });
           res.end(body);
+          this.scraped();
         } catch (e) {
           res.writeHead(500);
           res.end(String(e));
@@ -144,6 +147,24 @@ class Metrics {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => resolve(this.server.address().port));
+    });
+  }
+
+  // scraped(): a scrape was served; whoever waits for one (lastScrape) is answered.
+  scraped() {
+    this.lastScrapeAt = Date.now();
+    for (const w of this.scrapeWaiters.splice(0)) w();
+  }
+
+  // lastScrape(maxMs): resolves once a scrape after this call has been served, so that the run's
+  // final counts reach Prometheus (each scrape takes what is there at its second; what the last
+  // second added after the last scrape would be missing from Grafana), or after maxMs. At once
+  // when nothing scraped this endpoint in the last 3 s: a run with no Prometheus waits for none.
+  lastScrape(maxMs) {
+    if (!this.server || !this.lastScrapeAt || Date.now() - this.lastScrapeAt > 3000) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), maxMs);
+      this.scrapeWaiters.push(() => { clearTimeout(timer); resolve(true); });
     });
   }
 

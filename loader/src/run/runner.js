@@ -391,12 +391,14 @@ class Run {
     await session.endChecks();
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s
-    // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations = 24.5 s < the 30 s promised
-    // (a journal-off run's afterRun above may add up to 10 s; the restart check runs only when the
-    // run did not stop, so never after a hang).
+    // tick + 3 s for in-flight ops + 3 s close + 2.5 s annotations + 2 s last scrape = 26.5 s < the
+    // 30 s promised (a journal-off run's afterRun above may add up to 10 s; the restart check runs
+    // only when the run did not stop, so never after a hang).
     await Promise.all([this.loop?.pool ? this.loop.pool.close() : null, session.close()]);
     this.phase && this.metrics && this.phase('end', '', `${this.config.name}: end${this.stopReason ? ` (${this.stopReason})` : ''}`);
     if (this.annotator) await Promise.race([this.annotator.flush(), sleep(2500)]);
+    // One scrape more for the final counts (at most 2 s: a 1 s scrape interval and its timeout)
+    if (this.metrics) await this.metrics.lastScrape(2000);
     if (this.metrics) await Promise.race([this.metrics.close(), sleep(1000)]);
     if (this.registration) this.registration.release();
     // Every step's operations failed (or none ran): not a measurement, exit 1 (src/step-failure.js).
