@@ -42,8 +42,28 @@ const COPIED = (db, coll) => !['local', 'config', 'admin'].includes(db) && !(db 
 // BSON document, as the oplog fetcher's batches are (src/mongo/db/repl/oplog_fetcher.cpp asks
 // for batches that fit one 16 MB reply).
 const PULL_REPLY_BYTES = 4 * 1024 * 1024;
+const INSERT_GROUP_MAX = 64; // src/mongo/db/repl/insert_group.cpp kInsertGroupMaxBatchCount
 // FerretDB's port inside the member's container (loopback only); another for several members on one host.
 const BACKEND_PORT = Number(process.env.STANDIN_BACKEND_PORT || 37017);
+
+// insertGroup(entries, at): the entries from `at` applied as one write: consecutive
+// single-document inserts into one collection, at most INSERT_GROUP_MAX, grouped into one insert
+// as 8.0's oplog applier groups them (src/mongo/db/repl/insert_group.cpp,
+// kInsertGroupMaxBatchCount = 64); any other entry alone. One by one, each insert was a
+// transaction of the member's FerretDB, and a secondary on a busy host applied fewer than the
+// 50 writes a second the Docker suite's replica-lag sends: its lag grew in 20 s jumps and the
+// heal never ended.
+function insertGroup(entries, at) {
+  const single = (e) => typeof e.cmd.insert === 'string' && Array.isArray(e.cmd.documents) && e.cmd.documents.length === 1 &&
+    Object.keys(e.cmd).every((k) => ['insert', 'documents', 'ordered', '$db'].includes(k));
+  const first = entries[at];
+  let end = at + 1;
+  if (single(first)) {
+    while (end < entries.length && end - at < INSERT_GROUP_MAX && single(entries[end]) &&
+      entries[end].cmd.insert === first.cmd.insert && entries[end].cmd.$db === first.cmd.$db) end += 1;
+  }
+  return entries.slice(at, end);
+}
 
 async function startMember(opts) {
   const key = common.keyOf(opts.keyFile);
@@ -473,15 +493,36 @@ async function startMember(opts) {
       await common.sleep(500);
       return;
     }
-    for (const e of r.entries || []) {
+    const entries = r.entries || [];
+    for (let at = 0; at < entries.length;) {
       if (rs.locked > 0 || rs.failpoints.has('rsSyncApplyStop')) break;
-      const reply = await common.backendWrite(backend, e.cmd);
-      wt.wrote(e.size || 0);
-      if (reply.ok !== 1) common.log(`apply ${Object.keys(e.cmd)[0]} (seq ${e.seq}) failed: ${reply.errmsg}`);
-      common.countWrite(stats.opcountersRepl, Object.keys(e.cmd)[0], e.cmd);
-      oplog.replay(e);
+      const group = insertGroup(entries, at);
+      const errors = await applyGroup(group);
+      for (const e of group) {
+        wt.wrote(e.size || 0);
+        if (errors.has(e)) common.log(`apply ${Object.keys(e.cmd)[0]} (seq ${e.seq}) failed: ${errors.get(e)}`);
+        common.countWrite(stats.opcountersRepl, Object.keys(e.cmd)[0], e.cmd);
+        oplog.replay(e);
+      }
+      at += group.length;
     }
     if (stopped) await common.sleep(200);
+  }
+
+  // applyGroup(group) -> Map(entry -> why it failed): a group as one unordered insert (each of its
+  // single-document inserts succeeds or fails alone, as applied one by one), any other entry as is.
+  async function applyGroup(group) {
+    const failed = new Map();
+    if (group.length === 1) {
+      const reply = await common.backendWrite(backend, group[0].cmd);
+      if (reply.ok !== 1) failed.set(group[0], reply.errmsg);
+      return failed;
+    }
+    const { insert, $db } = group[0].cmd;
+    const reply = await common.backendWrite(backend, { insert, documents: group.map((e) => e.cmd.documents[0]), ordered: false, $db });
+    if (reply.ok !== 1) for (const e of group) failed.set(e, reply.errmsg);
+    for (const w of reply.writeErrors || []) failed.set(group[w.index], w.errmsg);
+    return failed;
   }
 
   // maybeElect: with no primary heard for the election timeout plus this member's random offset
@@ -775,4 +816,4 @@ async function startMember(opts) {
   return { stop };
 }
 
-module.exports = { startMember };
+module.exports = { startMember, insertGroup, INSERT_GROUP_MAX };
