@@ -12,7 +12,13 @@ const { setTimeout: defaultSleep } = require('node:timers/promises');
 const { within } = require('./runner');
 const { watchStep } = require('./watch');
 
-async function runLoad({ client, rate = 2000, batch = 100, keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800,
+// batchFor(rate): documents per write, about ten writes a second and at most 100 a write: at
+// --rate 50, 100 a write was one burst every 2 s, and the lag, the primary's last write against
+// the member's, moved in 2 s steps (a heal's "< 2 s" then needed the member caught up to the last
+// burst at the very tick).
+const batchFor = (rate) => Math.max(1, Math.min(100, Math.round(rate / 10)));
+
+async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800,
   shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
   const wc = w === 'majority' ? 'majority' : Number(w);
@@ -97,4 +103,4 @@ async function stopLoad(ctx) {
   }
 }
 
-module.exports = { runLoad, loadBaseline, stopLoad, checkRate };
+module.exports = { runLoad, batchFor, loadBaseline, stopLoad, checkRate };

@@ -69,3 +69,10 @@ test(`paced: reaches its rate (${RATE}/s) when the server can take it`, async (t
   const secs = (Date.now() - t0) / 1000;
   assert.ok(r.documents >= RATE * 2 * 0.75, `${r.documents} documents in ${secs.toFixed(1)} s at rate ${RATE} (server: ${cap.perSecond}/s unpaced)`);
 });
+
+// About ten writes a second at any rate, at most 100 documents a write: a low rate is a steady
+// load, not a burst every few seconds.
+test('the load writes about ten times a second: 5 documents a write at 50/s, 100 at 1,000/s and above', () => {
+  const { batchFor } = require('../../src/faults/load');
+  assert.deepEqual([1, 4, 50, 200, 1000, 2000, 1e6].map(batchFor), [1, 1, 5, 20, 100, 100, 100]);
+});
