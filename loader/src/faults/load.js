@@ -18,8 +18,8 @@ const { watchStep } = require('./watch');
 // burst at the very tick).
 const batchFor = (rate) => Math.max(1, Math.min(100, Math.round(rate / 10)));
 
-async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024, w = 1, maxSeconds = 1800,
-  shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
+async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024, w = 1,
+  maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
   const wc = w === 'majority' ? 'majority' : Number(w);
   const started = Date.now();
