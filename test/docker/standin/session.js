@@ -18,6 +18,20 @@ const OPEN = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'bui
 
 function error(code, codeName, errmsg) { return Object.assign(new Error(errmsg), { code, codeName }); }
 
+// The errors after which a driver may retry a retryable write: error_codes.yml's RetriableError
+// category (network errors, a primary gone or stepped down, a shutdown) that 8.0 labels
+// RetryableWriteError (src/mongo/db/error_labels.cpp isRetryableWriteError: a command with a
+// txnNumber, outside a transaction). The driver retries such a write once, selecting the server
+// again (a mongos finds the shard's new primary): without the label a write through mongos
+// right after a failover failed "not primary" where 8.0's succeeded on its retry.
+const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
+const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
+function labelled(name, body, reply) {
+  if (reply.ok !== 0 || !WRITES.has(name) || body.txnNumber === undefined || body.autocommit !== undefined) return reply;
+  if (!RETRYABLE_WRITE_CODES.has(reply.code) || (reply.errorLabels || []).includes('RetryableWriteError')) return reply;
+  return { ...reply, errorLabels: [...(reply.errorLabels || []), 'RetryableWriteError'] };
+}
+
 // foldSequences(parsed): the command body with each kind-1 document sequence (insert's
 // "documents", update's "updates", ...) put back as the array field it stands for.
 function foldSequences(parsed) {
@@ -100,6 +114,7 @@ function serve({ port, key, lookupUser, handle, stats }) {
     } catch (e) {
       reply = { ok: 0, errmsg: e.message, code: e.code ?? 1, codeName: e.codeName || 'InternalError' };
     }
+    reply = labelled(cmd.name, cmd.body, reply);
     if (cmd.moreToCome || conn.sock.destroyed) return;
     const out = wire.reply(parsed, reply, nextReply++);
     stats.network.bytesOut += out.length;
@@ -168,4 +183,4 @@ function serve({ port, key, lookupUser, handle, stats }) {
   return server;
 }
 
-module.exports = { serve, error, commandOf };
+module.exports = { labelled, serve, error, commandOf };
