@@ -40,3 +40,30 @@ test('an old primary back after a failover rolls back the write only it had', as
   const ids = (await cb.db('suite').collection('f').find({}).toArray()).map((d) => d._id).sort();
   assert.deepStrictEqual(ids, ['after', 'before'], 'the old primary kept a write the set never had, or lost one it had');
 });
+
+// A retryable write sent to a primary that has just stepped down: 8.0 answers NotWritablePrimary
+// with the RetryableWriteError label (src/mongo/db/error_labels.cpp), and the official driver,
+// whose view of the set is still the old one (no heartbeat since), retries once on the primary it
+// then finds. Without the label the write fails "not primary" where 8.0's succeeds.
+test('a retryable write to a primary that just stepped down succeeds on the driver\'s one retry', async (t) => {
+  const c = new Cluster(28280);
+  t.after(() => c.stop());
+  const members = [];
+  for (let i = 0; i < 3; i += 1) members.push(await c.start('mongod', shardFlags));
+  const clients = await Promise.all(members.map((m) => c.client(m)));
+  const hello = (i) => clients[i].db('admin').command({ hello: 1 });
+  await clients[0].db('admin').command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: 3000 }, members: members.map((m, i) => ({ _id: i, host: m.host })) } });
+  const p = await waitFor('a primary', async () => { for (let i = 0; i < 3; i += 1) if ((await hello(i)).isWritablePrimary) return i + 1; return 0; }, 15000) - 1;
+  await waitFor('every member PRIMARY or SECONDARY', async () => {
+    for (let i = 0; i < 3; i += 1) { const h = await hello(i); if (!h.isWritablePrimary && !h.secondary) return false; }
+    return true;
+  }, 15000);
+  // heartbeats every 10 s (the driver's default): the write right after the step-down finds the
+  // driver's view still the old one, as a write through mongos right after a failover does
+  const set = await c.setClient(members, 'shard01');
+  const coll = set.db('suite').collection('retry');
+  await coll.insertOne({ _id: 'before' });
+  await clients[p].db('admin').command({ replSetStepDown: 60 });
+  await coll.insertOne({ _id: 'after the step-down' });
+  assert.strictEqual(await coll.countDocuments({}), 2);
+});

@@ -91,6 +91,17 @@ class Cluster {
     return c;
   }
 
+  // setClient(members, setName, opts) -> a connected MongoClient on the replica set as __system:
+  // the driver's own view of the set (server selection, retryable writes), as the lab's clients.
+  async setClient(members, setName, opts = {}) {
+    const hosts = members.map((m) => m.host).join(',');
+    const c = new MongoClient(`mongodb://__system:${encodeURIComponent(this.key)}@${hosts}/?authSource=local&replicaSet=${setName}`,
+      { serverSelectionTimeoutMS: 20000, connectTimeoutMS: 3000, ...opts });
+    this.clients.push(c);
+    await c.connect();
+    return c;
+  }
+
   async stop() {
     await Promise.all(this.clients.map((c) => c.close().catch(() => {})));
     // SIGTERM first: the stand-in stops its FerretDB (a SIGKILL would leave it running)
