@@ -319,7 +319,9 @@ hang_up_after() {
   "$LAB/run.sh" "$@" </dev/null >"$OUTPUT_FILE" 2>&1 &
   local pid=$!
   set +m
-  for ((i = 0; i < 300; i++)); do grep -q -- "$text" "$OUTPUT_FILE" && break; sleep 0.1; done
+  # up to 120 s: on a host busy with the other lane, compare's preflight (a loader check per side)
+  # printed nothing in 30 s once (a fresh-clone run, 16:40); the hang-up, not the start, is tested
+  for ((i = 0; i < 1200; i++)); do grep -q -- "$text" "$OUTPUT_FILE" && break; sleep 0.1; done
   grep -q -- "$text" "$OUTPUT_FILE" || fail "never printed '$text': $(cat "$OUTPUT_FILE")"
   kill -HUP -- "-$pid"
   STATUS=0
