@@ -380,7 +380,8 @@ fake_bash() {
   node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => console.log(s.address().port))' \
     >"$BATS_TEST_TMPDIR/port" &
   local pid=$! i port
-  for ((i = 0; i < 50; i++)); do [[ -s $BATS_TEST_TMPDIR/port ]] && break; sleep 0.1; done
+  # up to 60 s: node's start on a host busy with the other lane can take seconds
+  for ((i = 0; i < 600; i++)); do [[ -s $BATS_TEST_TMPDIR/port ]] && break; sleep 0.1; done
   port=$(cat "$BATS_TEST_TMPDIR/port")
   # shellcheck disable=SC2016  # expanded by the inner bash
   PATH="$BATS_TEST_TMPDIR/bin:$PATH" run bash -c 'source "$1/run.sh"; port_in_use "$2" && echo "in use"; port_in_use "$3" || echo "free"' _ "$LAB" "$port" 1

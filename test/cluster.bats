@@ -777,7 +777,11 @@ SH
   chmod +x "$BATS_TEST_TMPDIR/smoke-step.sh"
   setsid env --default-signal=INT,TERM BATS_TEST_TMPDIR="$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/smoke-step.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
   local pid=$!
-  for _ in $(seq 50); do [[ -e $BATS_TEST_TMPDIR/step-started ]] && break; sleep 0.1; done
+  # up to 60 s for the step to start (its trap set): sourcing run.sh on a host busy with the other
+  # lane took more than the 5 s this waited once (a fresh-clone run, 16:45), and the signal then
+  # came before the step's trap
+  for _ in $(seq 600); do [[ -e $BATS_TEST_TMPDIR/step-started ]] && break; sleep 0.1; done
+  [[ -e $BATS_TEST_TMPDIR/step-started ]] || fail "the smoke step never started in 60 s: $(cat "$BATS_TEST_TMPDIR/out")"
   kill "-$1" "$pid"
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then

@@ -958,7 +958,10 @@ SH
   SEEN=$SEEN setsid env --default-signal=INT,TERM "$W/bridge-signal.sh" \
     env --default-signal=INT "$BATS_TEST_TMPDIR/healer" >"$BATS_TEST_TMPDIR/out" 2>&1 &
   local pid=$!
-  for _ in $(seq 50); do grep -q ready "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+  # up to 60 s for the healer to be ready: sourcing run.sh on a host busy with the other lane can
+  # take more than 5 s, and a signal before then would test nothing
+  for _ in $(seq 600); do grep -q ready "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+  grep -q ready "$BATS_TEST_TMPDIR/out" || { echo "the healer was not ready in 60 s: $(cat "$BATS_TEST_TMPDIR/out")" >&2; return 1; }
   if [[ $how == group ]]; then kill "-$sig" -- "-$pid"; else kill "-$sig" "$pid"; fi
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then kill -KILL -- "-$pid"; echo "the bridge did not end; the process saw: $(cat "$SEEN")" >&2; return 1; fi
