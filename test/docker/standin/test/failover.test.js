@@ -8,20 +8,28 @@ const { Cluster, labFlags, waitFor } = require('./harness');
 
 const shardFlags = labFlags('shard');
 
-test('an old primary back after a failover rolls back the write only it had', async (t) => {
-  const c = new Cluster(28260);
-  t.after(() => c.stop());
+// threeMemberSet(c): the shard's three members started with the lab's flags and initiated (a 3 s
+// election timeout), then waited for until every one is PRIMARY or SECONDARY (an initial sync
+// needs its sync source). -> { members, clients (direct, one each), hello(i), p (the primary) }
+async function threeMemberSet(c) {
   const members = [];
   for (let i = 0; i < 3; i += 1) members.push(await c.start('mongod', shardFlags));
   const clients = await Promise.all(members.map((m) => c.client(m)));
   const hello = (i) => clients[i].db('admin').command({ hello: 1 });
   await clients[0].db('admin').command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: 3000 }, members: members.map((m, i) => ({ _id: i, host: m.host })) } });
   const p = await waitFor('a primary', async () => { for (let i = 0; i < 3; i += 1) if ((await hello(i)).isWritablePrimary) return i + 1; return 0; }, 15000) - 1;
-  const others = [0, 1, 2].filter((i) => i !== p);
   await waitFor('every member PRIMARY or SECONDARY', async () => {
     for (let i = 0; i < 3; i += 1) { const h = await hello(i); if (!h.isWritablePrimary && !h.secondary) return false; }
     return true;
   }, 15000);
+  return { members, clients, hello, p };
+}
+
+test('an old primary back after a failover rolls back the write only it had', async (t) => {
+  const c = new Cluster(28260);
+  t.after(() => c.stop());
+  const { members, clients, hello, p } = await threeMemberSet(c);
+  const others = [0, 1, 2].filter((i) => i !== p);
   await clients[p].db('suite').collection('f').insertOne({ _id: 'before' }, { writeConcern: { w: 'majority' } });
   // the others stop applying (fsyncLock), so the next w:1 write reaches the old primary only
   for (const i of others) await clients[i].db('admin').command({ fsync: 1, lock: true });
@@ -48,16 +56,7 @@ test('an old primary back after a failover rolls back the write only it had', as
 test('a retryable write to a primary that just stepped down succeeds on the driver\'s one retry', async (t) => {
   const c = new Cluster(28280);
   t.after(() => c.stop());
-  const members = [];
-  for (let i = 0; i < 3; i += 1) members.push(await c.start('mongod', shardFlags));
-  const clients = await Promise.all(members.map((m) => c.client(m)));
-  const hello = (i) => clients[i].db('admin').command({ hello: 1 });
-  await clients[0].db('admin').command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: 3000 }, members: members.map((m, i) => ({ _id: i, host: m.host })) } });
-  const p = await waitFor('a primary', async () => { for (let i = 0; i < 3; i += 1) if ((await hello(i)).isWritablePrimary) return i + 1; return 0; }, 15000) - 1;
-  await waitFor('every member PRIMARY or SECONDARY', async () => {
-    for (let i = 0; i < 3; i += 1) { const h = await hello(i); if (!h.isWritablePrimary && !h.secondary) return false; }
-    return true;
-  }, 15000);
+  const { members, clients, p } = await threeMemberSet(c);
   // heartbeats every 10 s (the driver's default): the write right after the step-down finds the
   // driver's view still the old one, as a write through mongos right after a failover does
   const set = await c.setClient(members, 'shard01');
