@@ -25,9 +25,10 @@ function error(code, codeName, errmsg) { return Object.assign(new Error(errmsg),
 // again (a mongos finds the shard's new primary): without the label a write through mongos
 // right after a failover failed "not primary" where 8.0's succeeded on its retry.
 const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436]);
-const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
+// the retryable write commands (member.js WRITES is every command of its write path, DDL included)
+const RETRYABLE_WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 function labelled(name, body, reply) {
-  if (reply.ok !== 0 || !WRITES.has(name) || body.txnNumber === undefined || body.autocommit !== undefined) return reply;
+  if (reply.ok !== 0 || !RETRYABLE_WRITE_COMMANDS.has(name) || body.txnNumber === undefined || body.autocommit !== undefined) return reply;
   if (!RETRYABLE_WRITE_CODES.has(reply.code) || (reply.errorLabels || []).includes('RetryableWriteError')) return reply;
   return { ...reply, errorLabels: [...(reply.errorLabels || []), 'RetryableWriteError'] };
 }

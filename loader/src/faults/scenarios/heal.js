@@ -2,9 +2,9 @@
 // heal: undo whatever a scenario may have left: every Docker action of docker-ops.tsv by the op its
 // `undo` column names (start stopped members, remove netem and partitions, unpause paused
 // members), failpoints off and fsyncUnlock on every member, then wait until one member is
-// PRIMARY and every other SECONDARY; what the registry says heal cannot undo is said in the plan. Which
-// members are stopped or paused and whether netem ever ran here are Docker facts this process asks
-// bash for (probes stopped-members, paused-members and netem-image); --stopped / --paused /
+// PRIMARY and every other SECONDARY; what the registry says heal cannot undo is said in the plan.
+// Which members are stopped or paused and whether netem ever ran here are Docker facts this process
+// asks bash for (probes stopped-members, paused-members and netem-image); --stopped / --paused /
 // --netem give them instead (the tests). A leftover load container of an older checkout (its
 // load ran in a container of its own) is removed first.
 const d = require('../decisions');
