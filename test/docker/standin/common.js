@@ -189,29 +189,6 @@ function newOplog(sizeMB, saved) {
   };
 }
 
-// The most update statements sent to FerretDB in one command: FerretDB v1.24.2 (SQLite) never
-// answers an update of 100 or more matching statements, and as every request to it shares one
-// connection, the member then hangs for good. Bigger batches go in slices, one reply merged.
-const BACKEND_UPDATE_SLICE = 50;
-
-// backendWrite(backend, body) -> the backend's reply to a write command, an update of more than
-// BACKEND_UPDATE_SLICE statements sent in slices (indexes in upserted and writeErrors made the
-// batch's again; an ordered batch stops at the first slice with an error).
-async function backendWrite(backend, body) {
-  if (!Array.isArray(body.updates) || body.updates.length <= BACKEND_UPDATE_SLICE) return backend.request(body);
-  const merged = { n: 0, nModified: 0, ok: 1 };
-  for (let at = 0; at < body.updates.length; at += BACKEND_UPDATE_SLICE) {
-    const r = await backend.request({ ...body, updates: body.updates.slice(at, at + BACKEND_UPDATE_SLICE) });
-    if (r.ok !== 1) return r;
-    merged.n += r.n || 0;
-    merged.nModified += r.nModified || 0;
-    for (const u of r.upserted || []) (merged.upserted = merged.upserted || []).push({ ...u, index: u.index + at });
-    for (const w of r.writeErrors || []) (merged.writeErrors = merged.writeErrors || []).push({ ...w, index: w.index + at });
-    if (r.writeErrors && r.writeErrors.length && body.ordered !== false) break;
-  }
-  return merged;
-}
-
 // parseArgs(argv) -> mongod/mongos options the stand-in uses, every flag kept for getCmdLineOpts.
 function parseArgs(argv) {
   const o = { argv: ['mongod', ...argv], parsed: {}, setParameter: {}, port: 27017, oplogSizeMB: 990 };
@@ -235,4 +212,4 @@ function parseArgs(argv) {
   return o;
 }
 
-module.exports = { backendWrite, logJson, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };
+module.exports = { logJson, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };

@@ -28,6 +28,7 @@ const { Link } = require('./link');
 const { serve, error } = require('./session');
 const { credentials, MECHS } = require('./scram');
 const common = require('./common');
+const { backendWrite } = require('./backend-write');
 const { newWiredTiger } = require('./wired-tiger');
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'collMod', 'renameCollection']);
@@ -203,7 +204,7 @@ async function startMember(opts) {
     writesInFlight += 1;
     const ticket = wt.begin('write');
     try {
-      reply = await common.backendWrite(backend, body);
+      reply = await backendWrite(backend, body);
       wt.wrote(BSON.calculateObjectSize(body));
       if (reply.ok === 1 && name === 'insert') documents.inserted += reply.n || 0;
       if (reply.ok === 1 && name === 'update') documents.updated += reply.nModified || 0;
@@ -512,12 +513,12 @@ async function startMember(opts) {
   async function applyGroup(group) {
     const failed = new Map();
     if (group.length === 1) {
-      const reply = await common.backendWrite(backend, group[0].cmd);
+      const reply = await backendWrite(backend, group[0].cmd);
       if (reply.ok !== 1) failed.set(group[0], reply.errmsg);
       return failed;
     }
     const { insert, $db } = group[0].cmd;
-    const reply = await common.backendWrite(backend, { insert, documents: group.map((e) => e.cmd.documents[0]), ordered: false, $db });
+    const reply = await backendWrite(backend, { insert, documents: group.map((e) => e.cmd.documents[0]), ordered: false, $db });
     if (reply.ok !== 1) for (const e of group) failed.set(e, reply.errmsg);
     for (const w of reply.writeErrors || []) failed.set(group[w.index], w.errmsg);
     return failed;

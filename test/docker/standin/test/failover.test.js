@@ -54,7 +54,7 @@ test('an old primary back after a failover rolls back the write only it had', as
 // whose view of the set is still the old one (no heartbeat since), retries once on the primary it
 // then finds. Without the label the write fails "not primary" where 8.0's succeeds.
 test('a retryable write to a primary that just stepped down succeeds on the driver\'s one retry', async (t) => {
-  const c = new Cluster(28280);
+  const c = new Cluster(28300);
   t.after(() => c.stop());
   const { members, clients, p } = await threeMemberSet(c);
   // heartbeats every 10 s (the driver's default): the write right after the step-down finds the
