@@ -1,0 +1,43 @@
+# shellcheck shell=bash
+# A dockerd of the Docker suite's own (test/docker.sh): started here with its own data root, exec
+# root and socket under DIR, --iptables=false and no default bridge (the lab's stacks use their
+# own networks), and its own containerd namespace, so that it never touches another daemon's
+# containers or images; stopped by the PID it wrote. The suite runs two: its first stack's, and
+# the second stack's in a network namespace of its own (test/docker/apart.sh), so that both can
+# publish the lab's ports on 127.0.0.1.
+
+# daemon_start DIR NAMESPACE: the daemon under DIR, DOCKER_HOST exported to its socket, once it
+# answers (at most 30 s; its log's tail and a non-zero status otherwise).
+daemon_start() {
+  local dir=$1 ns=$2 i
+  mkdir -p "$dir"
+  export DOCKER_HOST="unix://$dir/docker.sock"
+  daemon_stop "$dir" # one left by a run that was killed before its trap ran
+  dockerd --data-root "$dir/root" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" -H "$DOCKER_HOST" \
+    --iptables=false --ip-masq=false --bridge=none \
+    --containerd-namespace "$ns" --containerd-plugins-namespace "$ns-plugins" >"$dir/dockerd.log" 2>&1 &
+  for ((i = 0; i < 300; i++)); do docker info >/dev/null 2>&1 && return 0; sleep 0.1; done
+  tail -20 "$dir/dockerd.log" | sed 's/^/# /'
+  return 1
+}
+
+# daemon_stop DIR: the daemon under DIR only, by the PID it wrote; it stops its containers first.
+daemon_stop() {
+  local pidfile=$1/dockerd.pid pid i
+  pid=$(cat "$pidfile" 2>/dev/null) || return 0
+  if [[ -z $pid ]] || ! kill -0 "$pid" 2>/dev/null; then rm -f "$pidfile"; return 0; fi
+  kill "$pid" 2>/dev/null
+  for ((i = 0; i < 300; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null
+  rm -f "$pidfile"
+}
+
+# daemon_clean: what a killed earlier run left in the daemon DOCKER_HOST names (containers,
+# volumes, networks), and the images earlier runs' builds left untagged (the data root is kept
+# between runs and grew by one loader image a run): the suite starts clean.
+daemon_clean() {
+  docker ps -aq | xargs -r docker rm -f >/dev/null 2>&1
+  docker volume ls -q | xargs -r docker volume rm -f >/dev/null 2>&1
+  docker network prune -f >/dev/null 2>&1
+  docker image prune -f >/dev/null 2>&1
+}
