@@ -1,5 +1,5 @@
 'use strict';
-// node test/redesign/outputs.js ROOT OUT FOLDERS_FILE: what the checkout at ROOT prints and writes
+// node test/redesign/outputs.js ROOT OUT FOLDERS_FILE [RENAMES_FILE]: what the checkout at ROOT prints and writes
 // for a fixed corpus, one file per output under OUT, for test/redesign/same-output.sh to compare
 // with another checkout's byte for byte:
 //   - cli/: the loader's and ./run.sh's text for every experiment, engine and fault scenario
@@ -15,10 +15,19 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const [root, out, foldersFile] = process.argv.slice(2).map((p) => path.resolve(p));
+const [root, out, foldersFile, renamesFile] = process.argv.slice(2).map((p) => path.resolve(p));
+// RENAMES_FILE (the older commit's side): "OLD<TAB>NEW" per file the redesign moved. The text
+// names where a rule lives (loader/src/products.js, src/too-short.js), so the older side's
+// outputs are read with each moved file's old path written as its new one, the longest first,
+// in both forms (from the repository's root, and from loader/ as src/...).
+const renames = (renamesFile ? fs.readFileSync(renamesFile, 'utf8').split('\n').filter(Boolean) : [])
+  .map((l) => l.split('\t')).flatMap(([from, to]) => [[from, to],
+    ...(from.startsWith('loader/src/') && to.startsWith('loader/src/') ? [[from.slice(7), to.slice(7)]] : [])])
+  .sort((a, b) => b[0].length - a[0].length);
+const moved = (text) => renames.reduce((t, [from, to]) => t.split(from).join(to), text);
 const NOW = new Date('2026-01-02T03:04:05.000Z');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'same-output-'));
-const paths = (text) => text.split(root).join('<ROOT>').split(tmp).join('<TMP>');
+const paths = (text) => moved(text.split(root).join('<ROOT>').split(tmp).join('<TMP>'));
 const clock = (text) => text.replace(/\d{8}T\d{6}(\.\d+)?Z|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<TIME>')
   .replace(/(cmp-<TIME>-)[0-9a-f]+/g, '$1<RANDOM>');
 const write = (file, text) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.writeFileSync(file, text); };

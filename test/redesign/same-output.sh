@@ -6,7 +6,8 @@
 # scenario (help, flags, check, estimate, --dry-run, bad input), and the report (terminal text,
 # report.json, index.html; default, --wide, --by server) over the runs each of the report's tests
 # makes, kept for the purpose (test/redesign/keep-folders.js).
-# Prints how many outputs were compared and each one that differs; exit 0 only if none does.
+# A file the redesign moved is named in the older side's text by its new path (git diff -M).
+# Prints how many outputs were compared and the first that differ; exit 0 only if none does.
 # Not part of ./run.sh test (a proof for one redesign, about 10 minutes); LAB_SAME_FOLDERS=FILE
 # reuses a list of folders kept before.
 set -euo pipefail
@@ -46,14 +47,20 @@ for side in before after; do
   ln -s "$LAB_ROOT/.tools" "$work/$side/.tools"
   git -C "$LAB_ROOT" diff --quiet "$1" "$2" -- loader/package-lock.json report/package-lock.json ||
     echo "note: the two commits pin different packages; both run with this checkout's node_modules"
-  node "$LAB_ROOT/test/redesign/outputs.js" "$work/$side" "$work/out-$side" "$folders"
+  # the files the redesign moved: the older side's text names them by their new paths
+  renames=()
+  if [[ $side == before ]]; then
+    git -C "$LAB_ROOT" diff -M --name-status "$1" "$2" | awk -F'\t' '$1 ~ /^R/ { print $2 "\t" $3 }' >"$work/renames"
+    renames=("$work/renames")
+  fi
+  node "$LAB_ROOT/test/redesign/outputs.js" "$work/$side" "$work/out-$side" "$folders" "${renames[@]}"
 done
 
 n=$(find "$work/out-before" -type f | wc -l)
 if diff -r "$work/out-before" "$work/out-after" >"$work/diff.txt"; then
   echo "same: $n outputs byte for byte ($1 and $2)"
 else
-  grep -E '^(diff|Only in)' "$work/diff.txt" | sed 's/^/differs: /'
+  grep -E '^(diff|Only in)' "$work/diff.txt" | head -20 | sed 's/^/differs: /'
   echo "$(grep -cE '^(diff|Only in)' "$work/diff.txt") of $n outputs differ; the differences: $work/diff.txt"
   exit 1
 fi
