@@ -50,6 +50,13 @@ const CHECKS = {
       assert.ok(st.size <= st.maxSize, `oplog ${st.size} bytes over its ${st.maxSize}: truncated asynchronously now`);
     }
   },
+  async 'no-secondary-index'({ db }) {
+    await db.collection('ix').createIndex({ x: 1 });
+    await db.collection('ix').insertMany([{ x: 1 }, { x: 2 }]);
+    const e = await db.command({ explain: { find: 'ix', filter: { x: 1 } } });
+    assert.strictEqual(e.filterPushdown, false, 'a find on an indexed field is looked up in the index now');
+    assert.match(JSON.stringify(e.queryPlanner), /SCAN/, 'a find on an indexed field is looked up in the index now');
+  },
   'no-rollback-files'() {
     assert.doesNotMatch(source('member.js'), /removed\.|rollback\//, 'member.js writes rollback files now');
   },
