@@ -26,10 +26,8 @@ const PAGE_SCRIPTS = ['report/src/*page.js', 'report/src/set-numbers.js', 'repor
 const MAX_LEN = ['error', { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true,
   ignoreUrls: true }];
 // Not yet under MAX_LEN (the lines it would find today): the tests of loader/test (103),
-// test/docker (22) and k8s/test (1), and the loader's run/ folder (30) and faults/runner.js (3),
-// being rewritten.
-const MAX_LEN_NOT_YET = ['loader/test/**', 'test/docker/**', 'k8s/test/**', 'loader/src/run/**',
-  'loader/src/faults/runner.js'];
+// test/docker (25: the stand-in's own code among them) and k8s/test (1).
+const MAX_LEN_NOT_YET = ['loader/test/**', 'test/docker/**', 'k8s/test/**'];
 
 // Counted on 2026-11-29 over the files linted here (LAB_ESLINT_TARGET=1):
 const TARGET = {

@@ -54,7 +54,8 @@ async function within(promise, ms) {
   let t;
   const timeout = new Promise((resolve) => { t = setTimeout(() => resolve({ settled: false }), ms); });
   try {
-    return await Promise.race([promise.then((value) => ({ settled: true, value }), (error) => ({ settled: true, error })), timeout]);
+    const settled = promise.then((value) => ({ settled: true, value }), (error) => ({ settled: true, error }));
+    return await Promise.race([settled, timeout]);
   } finally {
     clearTimeout(t);
   }
@@ -199,7 +200,8 @@ async function readyAndPlan(scenario, ctx, { params, env, docker, say, dryRun, l
 // named while it is pending: a forced exit lists it as left; every docker request is one);
 // abandon(what, left, {healFailed}) (one line `what; left: left`, recorded as left and, unless
 // healFailed is false, as the heal's error).
-async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot, makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
+async function runScenario(scenario, { params, env, docker, say, dryRun = false, resultsRoot,
+  makeContext = async () => ({}), signals = process, relayed = null, bounds = {} }) {
   const controller = new AbortController();
   const limits = { ...BOUNDS, ...bounds };
   const { ctx, kept } = await scenarioContext({ params, env, docker, say, controller, limits, makeContext });
@@ -207,7 +209,8 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   const prepared = await readyAndPlan(scenario, ctx, { params, env, docker, say, dryRun, limits });
   if (!prepared.plan) return prepared;
   const { plan } = prepared;
-  const run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params, plan: plan.lines });
+  const run = openFaultRun({ root: resultsRoot, scenario: scenario.name, engine: env.engine.engine, params,
+    plan: plan.lines });
   ctx.run = run;
   // as the user sees it: results/... (the container mounts the repository's results/ there)
   say(`results: ${path.join(path.basename(resultsRoot), path.relative(resultsRoot, run.dir))}/`);

@@ -59,7 +59,8 @@ class HostCpu {
     const busy = ((cur.busy - prev.busy) / dt) * cur.n;
     const steal = ((cur.steal - prev.steal) / dt) * cur.n;
     const r3 = (x) => Math.round(x * 1000) / 1000;
-    return { cores: cur.n, busy_cores: r3(busy), steal_cores: r3(steal), other_cores: r3(Math.max(0, busy - (loaderCores || 0))) };
+    return { cores: cur.n, busy_cores: r3(busy), steal_cores: r3(steal),
+      other_cores: r3(Math.max(0, busy - (loaderCores || 0))) };
   }
 }
 

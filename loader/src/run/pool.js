@@ -49,7 +49,8 @@ class WorkerPool {
     const ready = [];
     for (let w = 0; w < n; w++) {
       const worker = new Worker(path.join(__dirname, 'worker.js'), {
-        workerData: { conn: this.conn, config: this.config, clientIds: idsByWorker[w], workerIndex: w, lastOk: { array: this.lastOk, index: w, epoch: this.epoch } },
+        workerData: { conn: this.conn, config: this.config, clientIds: idsByWorker[w], workerIndex: w,
+          lastOk: { array: this.lastOk, index: w, epoch: this.epoch } },
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
       const entry = { worker, index: w, clientIds: idsByWorker[w], closed: false };

@@ -129,9 +129,12 @@ function mergeInterval(deltas, intervalS, acc) {
   const sec = {};
   for (const ops of deltas) {
     for (const [op, d] of Object.entries(ops)) {
-      const s = (sec[op] ||= { ok: 0, err: 0, sumUs: 0, intendedSumUs: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: null });
+      const s = (sec[op] ||= { ok: 0, err: 0, sumUs: 0, intendedSumUs: 0, docs: 0, bytes: 0, hist: newHistogram(),
+        intended: null });
       for (const k of ['ok', 'err', 'sumUs', 'intendedSumUs', 'docs', 'bytes']) s[k] += d[k] || 0;
-      const a = acc ? (acc[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: newHistogram() }) : null;
+      const a = acc
+        ? (acc[op] ||= { ok: 0, err: 0, docs: 0, bytes: 0, hist: newHistogram(), intended: newHistogram() })
+        : null;
       if (a) for (const k of ['ok', 'err', 'docs', 'bytes']) a[k] += d[k] || 0;
       // The step's first error of this op: the earliest any worker kept (Recorder.error).
       if (a && d.firstError && (!a.firstError || d.firstError.at < a.firstError.at)) a.firstError = d.firstError;
@@ -148,7 +151,8 @@ function mergeInterval(deltas, intervalS, acc) {
   for (const op of OPS) {
     const s = sec[op];
     if (!s) continue;
-    line[op] = { ok: s.ok, err: s.err, ops_per_s: Math.round((s.ok / intervalS) * 10) / 10, latency_us: percentiles(s.hist, s.sumUs) };
+    line[op] = { ok: s.ok, err: s.err, ops_per_s: Math.round((s.ok / intervalS) * 10) / 10,
+      latency_us: percentiles(s.hist, s.sumUs) };
     // What the ops moved, where the kind says (batches: documents; GridFS: bytes, MB = 10^6).
     if (s.docs) line[op].docs_per_s = Math.round((s.docs / intervalS) * 10) / 10;
     if (s.bytes) line[op].mb_per_s = Math.round((s.bytes / 1e6 / intervalS) * 1000) / 1000;

@@ -35,7 +35,10 @@ async function runRepeated(opts, makeRun = (o) => new (require('./runner').Run)(
     return 0;
   }
   if (n > 1 && done.every((run) => Array.isArray(run.steps) && run.config)) {
-    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group, runs: done.map((run) => run.steps), concurrent: done.map((run) => (run.registration ? run.registration.overlaps() : [])), published: done[0].config.published, wide: opts.wide }));
+    stdout.write(groupTable({ name: done[0].config.name, engine: done[0].engine, group,
+      runs: done.map((run) => run.steps),
+      concurrent: done.map((run) => (run.registration ? run.registration.overlaps() : [])),
+      published: done[0].config.published, wide: opts.wide }));
   }
   return 0;
 }

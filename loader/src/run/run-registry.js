@@ -49,7 +49,11 @@ function register(key, info = {}) {
       } catch {
         continue;
       }
-      if (!alive(pid)) { fs.rmSync(path.join(DIR, f), { force: true }); fs.rmSync(seenFile(pid), { force: true }); continue; }
+      if (!alive(pid)) {
+        fs.rmSync(path.join(DIR, f), { force: true });
+        fs.rmSync(seenFile(pid), { force: true });
+        continue;
+      }
       if (other.key === key) others.push(other);
     }
     fs.rmSync(seenFile(process.pid), { force: true }); // a reused pid's leftovers
@@ -58,7 +62,8 @@ function register(key, info = {}) {
   } catch {
     /* a tmp dir we cannot write: no warning, no harm */
   }
-  const strip = ({ pid, host, started_at: startedAt, results }) => ({ pid, host: host ?? null, started_at: startedAt, results: results ?? null });
+  const strip = ({ pid, host, started_at: startedAt, results }) => ({ pid, host: host ?? null, started_at: startedAt,
+    results: results ?? null });
   let later = null; // read once at release: the runs that started during this one
   const readSeen = () => {
     if (later) return later;
@@ -77,7 +82,10 @@ function register(key, info = {}) {
     if (released) return;
     later = readSeen();
     released = true;
-    try { fs.rmSync(file, { force: true }); fs.rmSync(seenFile(process.pid), { force: true }); } catch { /* gone already */ }
+    try {
+      fs.rmSync(file, { force: true });
+      fs.rmSync(seenFile(process.pid), { force: true });
+    } catch { /* gone already */ }
   };
   process.once('exit', release);
   return { others, overlaps, release };

@@ -100,15 +100,18 @@ class Run {
     this.config = config;
     const password = secretFlag('--password-file', opts.passwordFile);
     const grafanaPassword = secretFlag('--grafana-password-file', opts.grafanaPasswordFile);
-    this.conn = { uri: opts.uri, username: opts.username, password, serverSelectionTimeoutMs: opts.serverSelectionTimeoutMs };
+    this.conn = { uri: opts.uri, username: opts.username, password,
+      serverSelectionTimeoutMs: opts.serverSelectionTimeoutMs };
     // The server's side of the run (src/run/server-session.js), given the flags it reads.
     const { uri, username, serverSelectionTimeoutMs, engine, profile, journalPath, oplogMb } = opts;
-    this.session = new ServerSession({ conn: this.conn, config, log: this.log, untilStopped: (p) => this.untilStopped(p),
+    this.session = new ServerSession({ conn: this.conn, config, log: this.log,
+      untilStopped: (p) => this.untilStopped(p),
       opts: { uri, username, serverSelectionTimeoutMs, engine, profile, journalPath, oplogMb },
       stopReason: () => this.stopReason, stop: (reason, code) => this.stop(reason, code) });
     this.startedAt = new Date();
     this.progress = new Progress({ stream: this.stderr, intervalMs: opts.progressIntervalMs });
-    this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name, log: this.log });
+    this.annotator = new Annotator({ url: opts.grafanaUrl, password: grafanaPassword, experiment: config.name,
+      log: this.log });
 
     // First signal: stop cleanly (in-flight ops land, partial results are written). A second one
     // while stopping: write the summary as it stands and exit at once (src/stop-signals.js). The
@@ -271,7 +274,8 @@ class Run {
     } finally {
       this.progress.stop();
       const seconds = (now() - t0) / 1000;
-      this.preload = { docs: done, requested: total, duration_s: round(seconds, 3), docs_per_s: round(done / seconds, 0) };
+      this.preload = { docs: done, requested: total, duration_s: round(seconds, 3),
+        docs_per_s: round(done / seconds, 0) };
     }
     this.log(`preload: ${done} documents in ${this.preload.duration_s}s (not measured)`);
   }
@@ -284,7 +288,8 @@ class Run {
     // engine: the run's label (--engine or what the server reports), e.g. to read its engines.tsv row.
     // fail(reason): the kind's check failed (e.g. a GridFS checksum mismatch): the run stops and
     // is incomplete, exit 1, with reason as its error (a thrown afterStep only notes the step).
-    return { client, db, col: db.collection(config.collection), config, log: this.log, description, engine: this.engine, fail: (reason) => this.stop(reason, 1) };
+    return { client, db, col: db.collection(config.collection), config, log: this.log, description, engine: this.engine,
+      fail: (reason) => this.stop(reason, 1) };
   }
 
   // runSteps: the steps of the plan (src/run/step-loop.js), given what they use of the run.
@@ -403,7 +408,9 @@ class Run {
     if (this.registration) this.registration.release();
     // Every step's operations failed (or none ran): not a measurement, exit 1 (src/step-failure.js).
     // Every step too short to measure, for the --duration asked (src/results/too-short.js): exit 1 as well.
-    const unmeasured = this.config && !this.stopReason ? noStepMeasured(this.steps) || everyStepTooShort(this.steps) : null;
+    const unmeasured = this.config && !this.stopReason
+      ? noStepMeasured(this.steps) || everyStepTooShort(this.steps)
+      : null;
     if (unmeasured) this.stop(unmeasured, 1);
     let complete = !this.stopReason;
     if (this.runDir) {

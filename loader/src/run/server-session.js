@@ -33,11 +33,14 @@ class ServerSession {
     const { conn, config, opts, log, untilStopped, stopReason } = this.ctx;
     log(`connecting to ${redactUri(opts.uri)} (server selection timeout ${opts.serverSelectionTimeoutMs / 1000}s)`);
     this.client = newClient(conn, config, { maxPoolSize: 4, minPoolSize: 0 });
-    const connected = await untilStopped(connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username })); // may switch driver line (src/server/driver-line.js)
+    // may switch driver line (src/server/driver-line.js)
+    const connected = await untilStopped(connect(this.client, { timeoutMs: opts.serverSelectionTimeoutMs,
+      username: opts.username }));
     if (stopReason()) return false;
     this.client = connected;
     this.connection = connectionFacts(this.client);
-    const description = await untilStopped(describe(this.client, (uri) => newClient({ ...conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 })));
+    const description = await untilStopped(describe(this.client,
+      (uri) => newClient({ ...conn, uri, serverSelectionTimeoutMs: 5000 }, null, { minPoolSize: 0 })));
     if (stopReason()) return false;
     this.description = description;
     return true;
@@ -55,8 +58,10 @@ class ServerSession {
     const flag = this.ctx.opts.engine;
     // A mongos stores nothing and reports no engine: its shards' members do (describe.js asks
     // them), and that is the engine the run measured when every shard names the same one.
-    const shardEngines = [...new Set((description.topology.shards || []).map((sh) => sh.storage_engine?.name).filter(Boolean))];
-    this.reported = description.server.storage_engine?.name ?? (shardEngines.length === 1 ? shardEngines[0] : undefined);
+    const shardEngines = [...new Set((description.topology.shards || []).map((sh) => sh.storage_engine?.name)
+      .filter(Boolean))];
+    this.reported = description.server.storage_engine?.name
+      ?? (shardEngines.length === 1 ? shardEngines[0] : undefined);
     const label = engineLabel({ flag, reported: this.reported, server: description.server, repoRoot: REPO_ROOT });
     this.engineReported = label.reported;
     return label;
@@ -89,8 +94,10 @@ class ServerSession {
     const { description } = this;
     this.retryWrites = retryWrites.decide({ row: label.row, rowFrom: label.rowFrom, description });
     this.client = await retryWrites.apply(this.client, { decision: this.retryWrites, conn, log,
-      reopen: () => newClient(conn, config, { maxPoolSize: 4, minPoolSize: 0 }), timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
-    this.storage = storageFacts({ row: label.row, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile), profile: opts.profile, journalPath: opts.journalPath, oplogMb: opts.oplogMb });
+      reopen: () => newClient(conn, config, { maxPoolSize: 4, minPoolSize: 0 }),
+      timeoutMs: opts.serverSelectionTimeoutMs, username: opts.username });
+    this.storage = storageFacts({ row: label.row, description, repoRoot: REPO_ROOT, inStack: Boolean(opts.profile),
+      profile: opts.profile, journalPath: opts.journalPath, oplogMb: opts.oplogMb });
     if (this.storage.emulated) log(`note: the ${this.storage.engine_row} image is built for ${this.storage.image_platform} only and this host is ${this.storage.host_platform}: the members run under emulation (recorded in summary.json storage.emulated)`);
   }
 
@@ -111,7 +118,8 @@ class ServerSession {
   // hung server cannot hold the run here.
   measureFootprint(phase) {
     const { config, untilStopped } = this.ctx;
-    return untilStopped(Promise.race([footprint.measure(this.client, config, phase, { storageEngine: this.description?.server?.storage_engine?.name ?? null }),
+    const storageEngine = this.description?.server?.storage_engine?.name ?? null;
+    return untilStopped(Promise.race([footprint.measure(this.client, config, phase, { storageEngine }),
       sleep(10000).then(() => ({ phase, error: 'collStats did not answer within 10 s' }))]));
   }
 

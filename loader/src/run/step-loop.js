@@ -40,7 +40,8 @@ const TIMER_SLACK_MS = 2;
 // stepEntry(config, step, acc, endAt, stopReason): the step's entry of steps[] as measured so far
 // (also a forced exit's, runner.js forceExit).
 function stepEntry(config, step, acc, endAt, stopReason) {
-  return stepSummary({ step, acc, endAt, stopReason, rate: step.rate ?? config.rate, cores: os.availableParallelism(), shape: kind(config.workload.type).shape });
+  return stepSummary({ step, acc, endAt, stopReason, rate: step.rate ?? config.rate, cores: os.availableParallelism(),
+    shape: kind(config.workload.type).shape });
 }
 
 class StepLoop {
@@ -88,7 +89,9 @@ class StepLoop {
       on: {
         stepDone: () => { for (const f of this.waiters) f(); },
         // A kind's note from a worker (kinds/index.js env.note): kept for its afterStep.
-        note: (index, data) => { if (this.current && this.current.step.index === index) this.current.acc.notes.push(data); },
+        note: (index, data) => {
+          if (this.current && this.current.step.index === index) this.current.acc.notes.push(data);
+        },
         // A client's connection failed for good (src/server/clients.js isFatal): the run asks why
         // (whyLost), and the step waits for that answer (lostCheck) before it is summed up: it
         // ended because of it.
@@ -180,7 +183,10 @@ class StepLoop {
     await ticker;
     unwatch();
     // A stopped step may still have ops in flight; give them a moment to land (bounded).
-    if (stopReason()) await Promise.race([new Promise((r) => { this.waiters = [r]; if (this.pool.allDone(step.index)) r(); }), sleep(3000)]);
+    if (stopReason()) {
+      const done = new Promise((r) => { this.waiters = [r]; if (this.pool.allDone(step.index)) r(); });
+      await Promise.race([done, sleep(3000)]);
+    }
     await this.tick(step, acc); // the last partial second
   }
 
@@ -340,7 +346,8 @@ class StepLoop {
     let checkedAt = now();
     // The step's own operation times (the median of its seconds' p99, ms; tick keeps them).
     acc.opP99Ms ||= [];
-    const pauses = pauseWatch(step.startAt, pauseThresholdMs({ stallTimeoutMs: limit, rate: step.rate ?? config.rate }), () => median(acc.opP99Ms));
+    const threshold = pauseThresholdMs({ stallTimeoutMs: limit, rate: step.rate ?? config.rate });
+    const pauses = pauseWatch(step.startAt, threshold, () => median(acc.opP99Ms));
     acc.pauses = pauses.list;
     const timer = setInterval(() => {
       if (stopReason()) return;
@@ -355,7 +362,8 @@ class StepLoop {
       if (idle >= limit) {
         // check_gap_ms: how long since the check before: more than STALL_CHECK_MS when this thread
         // was not scheduled in time (a busy host), which makes the stop that much later.
-        this.stall = { timeout_ms: limit, idle_ms: Math.round(idle), check_every_ms: every, check_gap_ms: Math.round(gap), step: step.index + 1 };
+        this.stall = { timeout_ms: limit, idle_ms: Math.round(idle), check_every_ms: every,
+          check_gap_ms: Math.round(gap), step: step.index + 1 };
         stop(`no operation completed for ${Math.round(idle)} ms (--stall-timeout ${durationText(limit)})`, 1);
       }
     }, every);
@@ -365,7 +373,8 @@ class StepLoop {
   // liveStability: /metrics and a Grafana annotation per dip as it ends (src/stability/live.js).
   liveStability(step, acc) {
     const { serverRecord, metrics } = this.ctx;
-    const { st, ended } = acc.live.update(acc.stab, serverRecord ? serverRecord.series : null, acc.measuredFrom ?? step.startAt);
+    const { st, ended } = acc.live.update(acc.stab, serverRecord ? serverRecord.series : null,
+      acc.measuredFrom ?? step.startAt);
     metrics.setStability(st);
     this.annotateDips(step, ended);
   }

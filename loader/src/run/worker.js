@@ -89,7 +89,9 @@ async function runClient(id, step) {
   // the server and was counted as its latency), and a short step offers its rate, not a whole
   // interval more per client.
   const slot = step.clientIds.indexOf(id) / step.clientIds.length;
-  const pacer = step.ratePerClient ? new Pacer(step.startAt + (slot * 1000) / step.ratePerClient, step.ratePerClient) : null;
+  const pacer = step.ratePerClient
+    ? new Pacer(step.startAt + (slot * 1000) / step.ratePerClient, step.ratePerClient)
+    : null;
   // No op before the step's start (the runner sets it a moment ahead, for the message to reach
   // every worker): the summary's rate is over startAt..end, and a step of a few fast ops that ran
   // ahead of it measured a duration near zero (ops/s of 386415 or null, seen in CI).

@@ -55,7 +55,9 @@ async function sendUpdates(backend, body, statements, at, merged) {
   merged.n += r.n || 0;
   merged.nModified += r.nModified || 0;
   for (const u of r.upserted || []) (merged.upserted = merged.upserted || []).push({ ...u, index: u.index + at });
-  for (const w of r.writeErrors || []) (merged.writeErrors = merged.writeErrors || []).push({ ...w, index: w.index + at });
+  for (const w of r.writeErrors || []) {
+    (merged.writeErrors = merged.writeErrors || []).push({ ...w, index: w.index + at });
+  }
   return !(r.writeErrors && r.writeErrors.length && body.ordered !== false);
 }
 
@@ -64,8 +66,11 @@ async function sendUpdates(backend, body, statements, at, merged) {
 // whose _id is taken, or whose insert failed otherwise, then as the update it is (the update
 // decides). An ordered batch sends one statement at a time, so that none after a failure is done.
 async function insertFirst(backend, body, at, end, docs, merged) {
-  const r = await backend.request({ insert: body.update, documents: docs.slice(at, end), ordered: false, $db: body.$db });
-  const refused = new Set(r.ok === 1 ? (r.writeErrors || []).map((w) => w.index + at) : docs.slice(at, end).map((_, i) => at + i));
+  const documents = docs.slice(at, end);
+  const r = await backend.request({ insert: body.update, documents, ordered: false, $db: body.$db });
+  const refused = new Set(r.ok === 1
+    ? (r.writeErrors || []).map((w) => w.index + at)
+    : documents.map((_, i) => at + i));
   for (let i = at; i < end; i += 1) {
     if (refused.has(i)) {
       if (!await sendUpdates(backend, body, [body.updates[i]], i, merged)) return false;
@@ -81,7 +86,8 @@ async function insertFirst(backend, body, at, end, docs, merged) {
 async function backendWrite(backend, body) {
   if (!Array.isArray(body.updates)) return backend.request(body);
   const docs = body.updates.map(upsertDocument);
-  if (body.updates.length <= BACKEND_UPDATE_SLICE && body.updates.every((u, i) => docs[i] === null && u.upsert !== true)) return backend.request(body);
+  const plain = body.updates.every((u, i) => docs[i] === null && u.upsert !== true);
+  if (plain && body.updates.length <= BACKEND_UPDATE_SLICE) return backend.request(body);
   const merged = { n: 0, nModified: 0, ok: 1 };
   const ordered = body.ordered !== false;
   // how each statement goes: an upsert by a numeric _id as an insert first, in runs; any other

@@ -34,7 +34,9 @@ test.before(async () => {
 });
 test.after(() => { if (ferret) ferret.kill(); if (backend && backend.close) backend.close(); });
 
-const recording = () => ({ request: (body, opts) => { sent.push(Object.keys(body)[0]); return backend.request(body, opts); } });
+const recording = () => ({
+  request: (body, opts) => { sent.push(Object.keys(body)[0]); return backend.request(body, opts); },
+});
 const all = async (coll) => (await backend.request({ find: coll, filter: {}, sort: { _id: 1 }, $db: 'bw' })).cursor.firstBatch;
 const seed = async (coll, docs) => { if (docs.length) await backend.request({ insert: coll, documents: docs, $db: 'bw' }); };
 
@@ -83,7 +85,8 @@ test('an unordered batch of new, taken and repeated _ids, string _ids and other 
 });
 
 test('an ordered batch stops at its first error; nothing after it is written', async () => {
-  const updates = [set(1, { a: 1 }), { q: { _id: 2 }, u: { $inc: { s: 1 } }, upsert: true }, set(3, { a: 3 }), set(4, { a: 4 })];
+  const updates = [set(1, { a: 1 }), { q: { _id: 2 }, u: { $inc: { s: 1 } }, upsert: true }, set(3, { a: 3 }),
+    set(4, { a: 4 })];
   const r = await same('ordered', [{ _id: 2, s: 'text' }], updates, true);
   assert.equal(r.writeErrors.length, 1);
   assert.equal(r.writeErrors[0].index, 1);
@@ -91,7 +94,8 @@ test('an ordered batch stops at its first error; nothing after it is written', a
 });
 
 test(`more than ${BACKEND_UPDATE_SLICE} statements go in slices with their batch's indexes`, async () => {
-  const updates = Array.from({ length: 2 * BACKEND_UPDATE_SLICE + 7 }, (_, i) => (i % 3 ? set(i, { a: i }) : { q: { _id: i }, u: { $inc: { n: 1 } }, upsert: true }));
+  const inc = (i) => ({ q: { _id: i }, u: { $inc: { n: 1 } }, upsert: true });
+  const updates = Array.from({ length: 2 * BACKEND_UPDATE_SLICE + 7 }, (_, i) => (i % 3 ? set(i, { a: i }) : inc(i)));
   const seedDocs = Array.from({ length: 40 }, (_, i) => ({ _id: i * 2, n: 0 }));
   await same('sliced', seedDocs, updates, false);
   await same('sliced_ordered', seedDocs, updates, true);
