@@ -53,32 +53,51 @@ test('writers + majority read + checker, no fault: every id ok, nothing lost', a
   }
 });
 
-test('counter-test: the server dies and comes back empty; the checker reports every acknowledged write lost', { skip: process.env.MONGODB_URI ? 'needs a server the test can kill' : false }, async () => {
-  let server = await startServer();
-  const port = server.port;
-  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 2000 });
-  const history = path.join(tmp(), 'history.ndjson');
-  try {
-    const writing = setcheck.runWriters({ client, w: '1', writers: 2, seconds: 4, maxWrites: 100000, historyFile: history });
-    await new Promise((r) => setTimeout(r, 800));
-    server.kill(); // SIGKILL: the in-memory backend's data is gone, like a restarted inMemory mongod
-    await new Promise((r) => setTimeout(r, 500));
-    server = await startServer({ port });
-    await writing;
-    const outcomes = setcheck.readHistory(history);
-    const acked = [...outcomes.values()].filter((o) => o === 'ok').length;
-    const errors = [...outcomes.values()].filter((o) => o !== 'ok').length;
-    assert.ok(acked > 0, 'some writes were acknowledged before the kill');
-    assert.ok(errors > 0, 'the kill made some writes fail or end indeterminate');
-    const ids = await setcheck.finalRead(client);
-    const c = checkSet(outcomes, ids);
-    assert.equal(c.valid, false);
-    // everything acknowledged before the kill is lost; writes after the restart may be present
-    assert.ok(c.lostCount > 0);
-    assert.equal(c.unexpectedCount, 0);
-    assert.equal(c.lostCount + c.okCount - c.recoveredCount, c.acknowledgedCount);
-  } finally {
-    await client.close();
-    await server.stop();
+// waitForOutcome(history, pick, what): the history file's first line for which pick(outcome) holds,
+// waited for at most 60 s (a busy host's first acknowledged write, or its first failure after the
+// kill, can take seconds; a fixed 800 ms before the kill once saw none acknowledged).
+async function waitForOutcome(history, pick, what) {
+  for (let i = 0; i < 1200; i += 1) {
+    const lines = fs.existsSync(history) ? fs.readFileSync(history, 'utf8').split('\n').filter(Boolean) : [];
+    if (lines.some((l) => pick(JSON.parse(l).outcome))) return;
+    await new Promise((r) => setTimeout(r, 50));
   }
-});
+  throw new Error(`no ${what} within 60 s`);
+}
+
+test('counter-test: the server dies and comes back empty; the checker reports every acknowledged write lost',
+  { skip: process.env.MONGODB_URI ? 'needs a server the test can kill' : false }, async () => {
+    let server = await startServer();
+    const port = server.port;
+    const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 2000 });
+    const history = path.join(tmp(), 'history.ndjson');
+    let done = false;
+    try {
+      const writing = setcheck.runWriters({ client, w: '1', writers: 2, seconds: 120, maxWrites: 100000, historyFile: history,
+        shouldStop: () => done });
+      // some writes acknowledged before the kill, however long the host takes to get there
+      await waitForOutcome(history, (o) => o === 'ok', 'write acknowledged before the kill');
+      server.kill(); // SIGKILL: the in-memory backend's data is gone, like a restarted inMemory mongod
+      await new Promise((r) => setTimeout(r, 500));
+      server = await startServer({ port });
+      await waitForOutcome(history, (o) => o !== 'ok', 'write failed or indeterminate after the kill');
+      done = true;
+      await writing;
+      const outcomes = setcheck.readHistory(history);
+      const acked = [...outcomes.values()].filter((o) => o === 'ok').length;
+      const errors = [...outcomes.values()].filter((o) => o !== 'ok').length;
+      assert.ok(acked > 0, 'some writes were acknowledged before the kill');
+      assert.ok(errors > 0, 'the kill made some writes fail or end indeterminate');
+      const ids = await setcheck.finalRead(client);
+      const c = checkSet(outcomes, ids);
+      assert.equal(c.valid, false);
+      // everything acknowledged before the kill is lost; writes after the restart may be present
+      assert.ok(c.lostCount > 0);
+      assert.equal(c.unexpectedCount, 0);
+      assert.equal(c.lostCount + c.okCount - c.recoveredCount, c.acknowledgedCount);
+    } finally {
+      done = true;
+      await client.close();
+      await server.stop();
+    }
+  });
