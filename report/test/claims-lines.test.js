@@ -81,8 +81,16 @@ test('seeds/004: inserts, read+update peaks and reads judged on the MMAPv1 and M
     t.diagnostic('experiment3: some runs loader-limited or sharing the host: no ratio check');
     assert.match(reads.why, /excluded|no difference|interval|usable runs|drift/);
   }
-  // interleaved: no row says the runs were one engine after the other
-  for (const id of ['004-read-update', '004-reads']) assert.doesNotMatch(row(id).why, /not interleaved/, id);
+  // interleaved: no row says the runs were one engine after the other, unless the report left some
+  // runs out of a point (loader-limited, sharing the host, too short): the usable runs may then be
+  // one engine's before the other's, and the report rightly says so (a fresh-clone run on a busy
+  // host). Each aggregate's usable runs against its runs, as the report counted them.
+  const allUsable = (experiment) => rep.experiments.filter((x) => x.name === experiment).flatMap((x) => x.sets)
+    .flatMap((st) => st.aggregates).every((a) => a.usable && a.usable.runs === a.runs);
+  for (const [id, experiment] of [['004-read-update', 'experiment2'], ['004-reads', 'experiment3']]) {
+    if (allUsable(experiment)) assert.doesNotMatch(row(id).why, /not interleaved/, id);
+    else t.diagnostic(`${id}: some ${experiment} runs left out of a point: ${row(id).why}`);
+  }
   // the read+update claim compares each side at its own maximum
   if (row('004-read-update').ratio) assert.match(row('004-read-update').lab, /at each side's maximum \(rocksdb at clients-[12], mmapv1 at clients-[12]\)$/);
 });
