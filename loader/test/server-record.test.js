@@ -171,9 +171,11 @@ test('the bare test server reports none of the sections: nothing is written for 
 
 test('a secondary killed mid-run: its seconds are absent from then on, the others go on, the run completes', async () => {
   await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
-    const loader = startLoader(args(server, ['--duration', '6s']));
-    await loader.waitFor(/step 1\/1/);
-    await new Promise((r) => setTimeout(r, 2000));
+    // killed once the step has shown its first progress (a busy host prints it late), with most
+    // of the 12 s step still to come: a 6 s step with the kill 2 s after its start line once
+    // ended before the record had found the member gone (a fresh-clone run, 20:30)
+    const loader = startLoader(args(server, ['--duration', '12s']));
+    await loader.waitFor(/step 1\/1 \(1 client\): [0-9]+\/12 s/);
     const killedAt = Date.now();
     await server.shim.killMember(2);
     const r = await loader.done;
