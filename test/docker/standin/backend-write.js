@@ -86,15 +86,14 @@ async function insertFirst(backend, body, at, end, docs, merged) {
 async function backendWrite(backend, body) {
   if (!Array.isArray(body.updates)) return backend.request(body);
   const docs = body.updates.map(upsertDocument);
-  const plain = body.updates.every((u, i) => docs[i] === null && u.upsert !== true);
-  if (plain && body.updates.length <= BACKEND_UPDATE_SLICE) return backend.request(body);
-  const merged = { n: 0, nModified: 0, ok: 1 };
-  const ordered = body.ordered !== false;
   // how each statement goes: an upsert by a numeric _id as an insert first, in runs; any other
   // upsert alone (FerretDB numbers the upserted of a batch by their order among the upserts, not
   // by statement, as 8.0 does); the rest as updates in slices. An ordered batch stops at its
   // first error.
   const way = body.updates.map((u, i) => (docs[i] !== null ? 'insert' : u.upsert === true ? 'alone' : 'update'));
+  if (way.every((w) => w === 'update') && way.length <= BACKEND_UPDATE_SLICE) return backend.request(body);
+  const merged = { n: 0, nModified: 0, ok: 1 };
+  const ordered = body.ordered !== false;
   for (let at = 0, end; at < docs.length; at = end) {
     end = at + 1;
     const runs = way[at] === 'update' || (way[at] === 'insert' && !ordered);

@@ -49,9 +49,10 @@ const BACKEND_PORT = Number(process.env.STANDIN_BACKEND_PORT || 37017);
 
 // insertGroup(entries, at): the entries from `at` applied as one write: consecutive
 // single-document inserts into one collection, at most INSERT_GROUP_MAX, grouped into one insert
-// as 8.0's oplog applier groups them (src/mongo/db/repl/insert_group.cpp); any other entry alone. Applied one by one, each entry is a
-// transaction of the member's FerretDB; grouped, a run of single-document inserts (the failover's
-// set checker writes one document a write, from two writers) costs one.
+// as 8.0's oplog applier groups them (src/mongo/db/repl/insert_group.cpp); any other entry alone.
+// Applied one by one, each entry is a transaction of the member's FerretDB; grouped, a run of
+// single-document inserts (the failover's set checker writes one document a write, from two
+// writers) costs one.
 function insertGroup(entries, at) {
   const single = (e) => typeof e.cmd.insert === 'string' && Array.isArray(e.cmd.documents) && e.cmd.documents.length === 1 &&
     Object.keys(e.cmd).every((k) => ['insert', 'documents', 'ordered', '$db'].includes(k));
