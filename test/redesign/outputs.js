@@ -14,6 +14,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { readTable } = require('../../common/tables');
 
 const [root, out, foldersFile, renamesFile] = process.argv.slice(2).map((p) => path.resolve(p));
 // RENAMES_FILE (the older commit's side): "OLD<TAB>NEW" per file the redesign moved. The text
@@ -36,8 +37,8 @@ const write = (file, text) => { fs.mkdirSync(path.dirname(file), { recursive: tr
 const list = (dir, ext) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(ext))
   .map((f) => f.slice(0, -ext.length)).sort();
 const experiments = list('experiments', '.yaml');
-const engines = fs.readFileSync(path.join(root, 'compose/engines.tsv'), 'utf8').split('\n')
-  .filter((l) => l && !l.startsWith('#')).slice(1).map((l) => l.split('\t')[0]);
+// the checkout's engines table, read by this checkout's reader (common/tables.js)
+const engines = readTable('engines', root).map((r) => r.engine);
 const scenarios = list('loader/src/faults/scenarios', '.js');
 const loader = (...a) => ['node', 'loader/bin/lab-loader.js', ...a];
 const run = (...a) => ['./run.sh', ...a];

@@ -36,8 +36,12 @@ if [[ -z $folders ]]; then
     ((n == 0 || n > 300)) || echo "${d%/}"
   done >"$folders"
 fi
+# a proof that read no runs examined no report: refused
+[[ -s $folders ]] || { echo "same-output: no results folders to run the report over ($folders)" >&2; exit 1; }
 echo "$(wc -l <"$folders") folders of results ($(xargs -I{} find {} -name summary.json <"$folders" | wc -l) runs)"
 
+git -C "$LAB_ROOT" diff --quiet "$1" "$2" -- loader/package-lock.json report/package-lock.json ||
+  echo "note: the two commits pin different packages; both run with this checkout's node_modules"
 for side in before after; do
   commit=$1
   [[ $side == before ]] || commit=$2
@@ -45,8 +49,6 @@ for side in before after; do
     { echo "same-output: cannot check out $commit" >&2; exit 2; }
   for m in loader report; do ln -s "$LAB_ROOT/$m/node_modules" "$work/$side/$m/node_modules"; done
   ln -s "$LAB_ROOT/.tools" "$work/$side/.tools"
-  git -C "$LAB_ROOT" diff --quiet "$1" "$2" -- loader/package-lock.json report/package-lock.json ||
-    echo "note: the two commits pin different packages; both run with this checkout's node_modules"
   # the files the redesign moved: the older side's text names them by their new paths
   renames=()
   if [[ $side == before ]]; then
@@ -57,6 +59,7 @@ for side in before after; do
 done
 
 n=$(find "$work/out-before" -type f | wc -l)
+((n > 0)) || { echo "same-output: no output was written" >&2; exit 1; }
 if diff -r "$work/out-before" "$work/out-after" >"$work/diff.txt"; then
   echo "same: $n outputs byte for byte ($1 and $2)"
 else
