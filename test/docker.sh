@@ -122,9 +122,9 @@ standin_tests() {
 bg strict standin_tests
 
 # ---- images ------------------------------------------------------------------------------------
+SUITE_IMAGE_DIR=$WORK/images # before images.sh, which makes a temporary folder when it is unset
 # shellcheck source=test/docker/images.sh
 source "$LAB_ROOT/test/docker/images.sh"
-SUITE_IMAGE_DIR=$WORK/images
 out=$WORK/images.log
 start=$SECONDS
 suite_images >"$out" 2>&1
@@ -290,6 +290,9 @@ while IFS=$'\t' read -r rc name detail; do
   if [[ $rc == '#'* ]]; then echo "$rc"; else tap "$rc" "$name" "$detail"; fi
 done <"$WORK/apart/results"
 ((apart_rc == 0)) || tap 1 "the second stack ran to its end (exit $apart_rc, $(cat "$WORK/apart.took") s)" "$WORK/apart.out"
+# a second stack that ended well with no check reported examined nothing
+grep -qv '^#' "$WORK/apart/results" 2>/dev/null
+tap $? "the second stack reported its checks ($(grep -cv '^#' "$WORK/apart/results" 2>/dev/null) of them)" "$WORK/apart.out"
 echo "# the second stack: $(cat "$WORK/apart.took") s beside the first, waited $((SECONDS - start)) s for it at the end"
 
 # ./run.sh smoke --faults, the end-to-end proof a Docker host with the real images runs, on the

@@ -37,10 +37,13 @@ daemon_start "$SUITE_DIR/apart" lab-suite-apart >"$WORK/daemon.out" 2>&1 ||
   { tap 1 "second stack: its dockerd started" "$WORK/daemon.out"; exit 1; }
 daemon_clean
 
-# the first daemon's images, where this one's differ (by image ID)
+# the first daemon's images (test/docker/images.sh), where this one's differ (by image ID)
+SUITE_IMAGE_DIR=$WORK/images
+# shellcheck source=test/docker/images.sh
+source "$LAB_ROOT/test/docker/images.sh"
 start=$SECONDS
 need=()
-for t in lab-suite/base:1 mongo:8.0 node:20-slim lab-mongodb-exporter:0.43.1 prom/prometheus:v3.5.0 prom/node-exporter:v1.9.1; do
+for t in lab-suite/base:1 "${SUITE_IMAGE_TAGS[@]}"; do
   [[ $(DOCKER_HOST=$FIRST_DOCKER_HOST docker image inspect -f '{{.Id}}' "$t" 2>/dev/null) == \
     "$(docker image inspect -f '{{.Id}}' "$t" 2>/dev/null)" ]] || need+=("$t")
 done

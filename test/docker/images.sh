@@ -17,6 +17,9 @@
 # Sourced by test/docker.sh; needs DOCKER_HOST set to the suite's daemon and LAB_ROOT.
 
 SUITE_IMAGE_DIR=${SUITE_IMAGE_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/lab-docker-images.XXXXXX")}
+# The tags the stacks run, as the lab's compose files name them, each built below on
+# lab-suite/base:1 (test/docker/apart.sh copies these and the base into the second daemon).
+SUITE_IMAGE_TAGS=(mongo:8.0 node:20-slim lab-mongodb-exporter:0.43.1 prom/prometheus:v3.5.0 prom/node-exporter:v1.9.1)
 
 # rootfs_add DIR FILE...: FILE (and the shared libraries ldd names for it) copied into DIR at the
 # same path, symlinks resolved.
@@ -155,7 +158,7 @@ suite_images() {
   build_debian_binary prom/prometheus:v3.5.0 /usr/bin/prometheus /bin/prometheus "Debian's prometheus $(prometheus --version 2>&1 | awk 'NR==1{ print $3 }')"
   build_debian_binary prom/node-exporter:v1.9.1 /usr/bin/prometheus-node-exporter /bin/node_exporter "Debian's prometheus-node-exporter $(prometheus-node-exporter --version 2>&1 | awk 'NR==1{ print $3 }')"
   local t
-  for t in mongo:8.0 node:20-slim lab-mongodb-exporter:0.43.1 prom/prometheus:v3.5.0 prom/node-exporter:v1.9.1; do
+  for t in "${SUITE_IMAGE_TAGS[@]}"; do
     printf '# %-30s %s\n' "$t" "$(docker image inspect -f '{{index .Config.Labels "lab.suite.stands-in"}}' "$t" 2>/dev/null)"
   done
 }
