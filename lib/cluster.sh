@@ -124,7 +124,7 @@ cluster_unhealthy_why() {
   format+='{{if .State.Health}}{{.State.Health.Status}}|{{range .State.Health.Log}}'
   format+='{{.ExitCode}} {{printf "%q" .Output}}{{"\x1e"}}{{end}}{{end}}'
   while IFS='|' read -r service state code health checks; do
-    topology_services | grep -qxF -- "$service" || continue
+    grep -qxF -- "$service" <<<"$(topology_services)" || continue
     [[ $state == running && $health == healthy ]] && continue
     if [[ $state != running ]]; then
       out=$(compose_probe logs --no-color --no-log-prefix --tail 1 "$service" 2>&1 | tail -n 1)
@@ -153,7 +153,7 @@ up_failed() {
     info "The members and routers that are not healthy, and why:"
     printf '%s\n' "$why" >&2
   fi
-  if cluster_ps init | grep -q '^init|exited|'; then
+  if grep -q '^init|exited|' <<<"$(cluster_ps init)"; then
     info "Last lines of the init service's log:"
     compose_probe logs --no-color --tail 40 init >&2 || true
   fi
@@ -352,7 +352,7 @@ verb_logs() {
 verb_shell() {
   (($# <= 1)) || die_usage "shell takes at most one service (got: $*)"
   local svc=${1:-$(cluster_router)} tty=()
-  topology_services | grep -qxF -- "$svc" ||
+  grep -qxF -- "$svc" <<<"$(topology_services)" ||
     die_usage "shell opens $(cluster_shell) in a mongod or mongos service, not '$svc' (choose one of: $(topology_services | paste -sd' ' -))"
   [[ $DRY_RUN == 1 ]] || preflight_docker
   [[ -t 0 && -t 1 ]] || tty=(-T)

@@ -236,7 +236,7 @@ stack_member_mem_mb() {
   cache_gb=$(profile_field "$profile" data_cache_gb)
   if [[ $flag == - ]]; then
     cache_mb=0
-  elif printf '%s\n' "${WHOLE_GB_CACHE_FLAGS[@]}" | grep -qxF -- "$flag"; then
+  elif grep -qxF -- "$flag" <<<"$(printf '%s\n' "${WHOLE_GB_CACHE_FLAGS[@]}")"; then
     cache_mb=$(($(stack_whole_gb "$cache_gb") * 1024))
   else
     cache_mb=$(awk -v g="$cache_gb" 'BEGIN { printf "%d", g * 1024 + 0.5 }')

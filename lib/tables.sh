@@ -68,7 +68,7 @@ profile_field() { table_field "$LAB_ROOT/compose/profiles.tsv" "$1" "$2"; }
 engine_is() { [[ $(engine_field "$1" "$2") == yes ]]; }
 
 # engine_has_fault_method ENGINE METHOD: METHOD is in the engine's fault_methods list.
-engine_has_fault_method() { engine_field "$1" fault_methods | tr ',' '\n' | grep -qxF -- "$2"; }
+engine_has_fault_method() { grep -qxF -- "$2" <<<"$(engine_field "$1" fault_methods | tr ',' '\n')"; }
 
 # The topology (compose/topology.tsv): one row per mongod/mongos service.
 TOPOLOGY_TSV=compose/topology.tsv
@@ -130,7 +130,7 @@ topology_routers() {
 
 # validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
 validate_engine() {
-  engine_names | grep -qxF -- "$1" && return 0
+  grep -qxF -- "$1" <<<"$(engine_names)" && return 0
   local hint="" near names
   mapfile -t names < <(engine_names)
   # An engine README's Engines table lists as "not added" (perconaft): say so, not just "unknown".
@@ -142,7 +142,7 @@ validate_engine() {
   die_usage "unknown engine '$1' (choose one of: $(engine_names | paste -sd' ' -))$hint"
 }
 validate_profile() {
-  profile_names | grep -qxF -- "$1" ||
+  grep -qxF -- "$1" <<<"$(profile_names)" ||
     die_usage "unknown profile '$1' (choose one of: $(profile_names | paste -sd' ' -))"
 }
 

@@ -90,9 +90,9 @@ for t in "${TESTS[@]}"; do why=$(run_one "$t") || { echo "BASELINE FAILS $t: $wh
 killed=0 survived=0
 declare -A mutated=()
 while IFS=$'\t' read -r col row value; do
-  (($#)) && ! printf '%s\n' "$@" | grep -qxF -- "$col" && continue
+  (($#)) && ! grep -qxF -- "$col" <<<"$(printf '%s\n' "$@")" && continue
   mutated[$col]=1
-  if ! tr '\t' '\n' <<<"$header" | grep -qxF -- "$col"; then echo "GONE     $col (no such column)"; continue; fi
+  if ! grep -qxF -- "$col" <<<"${header//$'\t'/$'\n'}"; then echo "GONE     $col (no such column)"; continue; fi
   awk -F'\t' -v OFS='\t' -v col="$col" -v row="$row" -v value="$value" '
     /^#/ { print; next }
     !hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; print; next }

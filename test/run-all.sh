@@ -127,7 +127,7 @@ run_lane() {
 in_list() {
   local x=$1
   shift
-  printf '%s\n' "$@" | grep -qxF -- "$x"
+  grep -qxF -- "$x" <<<"$(printf '%s\n' "$@")"
 }
 
 # lane_files NAME...: the suite files of those names that exist, in the order given.

@@ -76,7 +76,7 @@ done
 # Grafana's file provider reads every .json below the mounted dashboards/ folder, tests included.
 check "the only JSON files below dashboards/ are the four dashboards (Grafana provisions every .json there)" \
   bash -c "[[ \$(find dashboards -name node_modules -prune -o -name '*.json' -print | sort) == \$(printf '%s\n' ${DASH[*]} | sort) ]]"
-check "dashboard uids are unique" bash -c "jq -r .uid ${DASH[*]} | sort | uniq -d | grep -q . && exit 1 || exit 0"
+check "dashboard uids are unique" bash -c "[[ -z \$(jq -r .uid ${DASH[*]} | sort | uniq -d) ]]"
 check "provisioned datasource: Prometheus uid lab-prometheus, timeInterval 1s" \
   bash -c "grep -q 'uid: lab-prometheus' dashboards/provisioning/datasources/prometheus.yaml && grep -q 'timeInterval: 1s' dashboards/provisioning/datasources/prometheus.yaml"
 check "dashboard provider points at the mounted dashboards folder" grep -q 'path: /etc/grafana/lab-dashboards' dashboards/provisioning/dashboards/lab.yaml
@@ -248,7 +248,7 @@ check "every job scrapes at 1 s with a 1 s timeout (no per-job override)" \
 for job in mongod mongos mongos-optional loader cadvisor node prometheus; do
   check "prometheus.yml has job $job" grep -q "job_name: $job\$" "$WORK/prometheus.yml"
 done
-check "loader is scraped as loader:9464" bash -c "grep -A3 'job_name: loader' '$WORK/prometheus.yml' | grep -q 'names: \[loader\]' && grep -A6 'job_name: loader' '$WORK/prometheus.yml' | grep -q 'port: 9464'"
+check "loader is scraped as loader:9464" bash -c "grep -q 'names: \[loader\]' <<<\"\$(grep -A3 'job_name: loader' '$WORK/prometheus.yml')\" && grep -q 'port: 9464' <<<\"\$(grep -A6 'job_name: loader' '$WORK/prometheus.yml')\""
 
 # ---- Compose: renders with the real Compose, ports on 127.0.0.1, no secret in the config ---------
 COMPOSE=$(compose_bin)

@@ -70,7 +70,7 @@ planted_up_refused() {
   pid=$!
   for ((i = 0; i < 1500; i++)); do
     kill -0 "$pid" 2>/dev/null || break
-    if [[ -n $watch ]] && docker logs lab-wiredtiger-init-1 2>&1 | grep -qE "$pattern"; then seen=0; break; fi
+    if [[ -n $watch ]] && grep -qE "$pattern" <<<"$(docker logs lab-wiredtiger-init-1 2>&1)"; then seen=0; break; fi
     sleep 0.2
   done
   if kill -0 "$pid" 2>/dev/null; then
