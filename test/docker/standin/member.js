@@ -29,6 +29,7 @@ const { serve, error } = require('./session');
 const { credentials, MECHS } = require('./scram');
 const common = require('./common');
 const { backendWrite } = require('./backend-write');
+const { newEqualityIndex } = require('./equality-index');
 const { newWiredTiger } = require('./wired-tiger');
 
 const WRITES = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'collMod', 'renameCollection']);
@@ -101,6 +102,13 @@ async function startMember(opts) {
       return r.ok === 1 ? r.cursor.firstBatch : [];
     },
   });
+  // Every write to the member's data goes through applyWrite, so the stand-in's own index
+  // (equality-index.js: FerretDB scans for any filter but _id) stays true.
+  const equalityIndex = newEqualityIndex(backend);
+  async function applyWrite(body) {
+    equalityIndex.before(body);
+    try { return await backendWrite(backend, body); } finally { equalityIndex.after(body); }
+  }
   const replsetStore = store('replset');
   const usersStore = store('users');
 
@@ -205,7 +213,7 @@ async function startMember(opts) {
     writesInFlight += 1;
     const ticket = wt.begin('write');
     try {
-      reply = await backendWrite(backend, body);
+      reply = await applyWrite(body);
       wt.wrote(BSON.calculateObjectSize(body));
       if (reply.ok === 1 && name === 'insert') documents.inserted += reply.n || 0;
       if (reply.ok === 1 && name === 'update') documents.updated += reply.nModified || 0;
@@ -514,12 +522,12 @@ async function startMember(opts) {
   async function applyGroup(group) {
     const failed = new Map();
     if (group.length === 1) {
-      const reply = await backendWrite(backend, group[0].cmd);
+      const reply = await applyWrite(group[0].cmd);
       if (reply.ok !== 1) failed.set(group[0], reply.errmsg);
       return failed;
     }
     const { insert, $db } = group[0].cmd;
-    const reply = await backendWrite(backend, { insert, documents: group.map((e) => e.cmd.documents[0]), ordered: false, $db });
+    const reply = await applyWrite({ insert, documents: group.map((e) => e.cmd.documents[0]), ordered: false, $db });
     if (reply.ok !== 1) for (const e of group) failed.set(e, reply.errmsg);
     for (const w of reply.writeErrors || []) failed.set(group[w.index], w.errmsg);
     return failed;
@@ -543,6 +551,7 @@ async function startMember(opts) {
     const link = new Link(source, key, { timeoutMs: 60000 });
     const renew = setInterval(() => { link.request({ _standinSyncHold: 1, me, $db: 'admin' }).catch(() => {}); }, 1000);
     try {
+      equalityIndex.forgetAll(); // the copy below writes around applyWrite
       const begin = await link.request({ _standinSyncBegin: 1, me, $db: 'admin' });
       if (begin.ok !== 1) throw new Error(`${source}: ${begin.errmsg}`);
       for (const { db, coll } of await collectionsOf(backend)) {
@@ -553,6 +562,7 @@ async function startMember(opts) {
         if (!COPIED(db, coll)) continue;
         docs += await copyCollection(link, db, coll);
       }
+      equalityIndex.forgetAll();
       oplog.reset(begin);
       rs.needsSync = null;
       rs.stale = false;
@@ -706,7 +716,8 @@ async function startMember(opts) {
     const ticket = wt.begin('read');
     wt.read();
     try {
-      const reply = await backend.request(common.forBackend(body, cmd.db), { moreToCome: cmd.moreToCome });
+      const sent = common.forBackend(body, cmd.db);
+      const reply = (name === 'find' && await equalityIndex.find(sent)) || await backend.request(sent, { moreToCome: cmd.moreToCome });
       const batch = reply && reply.cursor && (reply.cursor.firstBatch || reply.cursor.nextBatch);
       if (Array.isArray(batch)) documents.returned += batch.length;
       return reply;

@@ -5,34 +5,15 @@
 // are those of its statements sent one at a time, in order, which is what the update means.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { Link } = require('../link');
 const { backendWrite, upsertDocument, BACKEND_UPDATE_SLICE } = require('../backend-write');
+const { startFerret } = require('./harness');
 
-const FERRETDB = path.resolve(__dirname, '../../../../.tools/bin/ferretdb');
-const PORT = 27390;
 let ferret;
 let backend;
 const sent = []; // the command names backendWrite sent, in order
 
-test.before(async () => {
-  if (!fs.existsSync(FERRETDB)) throw new Error(`missing tool 'ferretdb' (${FERRETDB}): run bash test/install-tools.sh`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'standin-backend-write-'));
-  fs.mkdirSync(path.join(dir, 'data'));
-  ferret = spawn(FERRETDB, ['--handler=sqlite', `--sqlite-url=file:${dir}/data/`, `--state-dir=${dir}`,
-    `--listen-addr=127.0.0.1:${PORT}`, '--debug-addr=-', '--telemetry=disable', '--log-level=ERROR'], { stdio: 'ignore' });
-  backend = new Link(`127.0.0.1:${PORT}`, null, { timeoutMs: 60000 });
-  for (let i = 0; ; i += 1) {
-    try { await backend.request({ ping: 1, $db: 'admin' }); break; } catch (e) {
-      if (i > 300) throw new Error(`FerretDB did not answer within 30 s: ${e.message}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-});
-test.after(() => { if (ferret) ferret.kill(); if (backend && backend.close) backend.close(); });
+test.before(async () => { ferret = await startFerret(27390, 'backend-write'); backend = ferret.backend; });
+test.after(() => { if (ferret) ferret.stop(); });
 
 const recording = () => ({
   request: (body, opts) => { sent.push(Object.keys(body)[0]); return backend.request(body, opts); },
