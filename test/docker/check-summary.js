@@ -32,7 +32,8 @@ if (!/lower bound/.test(bw.caveat || '')) fail(`block_writes: caveat ${bw.caveat
 console.log(`block writes (cgroup v1): ${JSON.stringify(bw.bytes)} bytes, ${bw.bytes_per_doc} bytes/doc over ${bw.documents_written} documents; absent ${JSON.stringify(bw.absent)}`);
 // The data directory of every shard member too (lib/experiment.sh experiment_data_dirs), read by
 // the same kind of loop over the members.
-const noDir = shard.filter((m) => !(s.footprint && s.footprint.data_dir_bytes && Number.isInteger(s.footprint.data_dir_bytes[m])));
+const dirBytes = (s.footprint && s.footprint.data_dir_bytes) || {};
+const noDir = shard.filter((m) => !Number.isInteger(dirBytes[m]));
 if (noDir.length) fail(`footprint.data_dir_bytes: no size for ${noDir.join(', ')} (${JSON.stringify(s.footprint && s.footprint.data_dir_bytes)})`);
 // The measured steps the shared-host rule leaves out (common/step-exclusion.js, the report's and
 // the loader's one rule): on Compose the loader always shares the host with the cluster it loads,

@@ -100,10 +100,12 @@ function serverStatusBase(stats, started, processName) {
   const mem = process.memoryUsage();
   return {
     host: os.hostname(), version: STANDS_IN_FOR.version, process: processName, pid: BSON.Long.fromNumber(process.pid),
-    uptime: up / 1000, uptimeMillis: BSON.Long.fromNumber(up), uptimeEstimate: BSON.Long.fromNumber(Math.floor(up / 1000)),
+    uptime: up / 1000, uptimeMillis: BSON.Long.fromNumber(up),
+    uptimeEstimate: BSON.Long.fromNumber(Math.floor(up / 1000)),
     localTime: new Date(),
     asserts: { regular: 0, warning: 0, msg: 0, user: 0, rollovers: 0 },
-    connections: { current: stats.connections.current, available: 838860 - stats.connections.current, totalCreated: stats.connections.totalCreated, active: stats.connections.current },
+    connections: { current: stats.connections.current, available: 838860 - stats.connections.current,
+      totalCreated: stats.connections.totalCreated, active: stats.connections.current },
     network: { ...stats.network },
     opcounters: { ...stats.opcounters },
     mem: { bits: 64, resident: Math.round(mem.rss / 1048576), virtual: Math.round(mem.rss / 1048576), supported: true },
@@ -114,7 +116,9 @@ function serverStatusBase(stats, started, processName) {
 
 function hostInfo() {
   return {
-    system: { currentTime: new Date(), hostname: os.hostname(), cpuAddrSize: 64, memSizeMB: BSON.Long.fromNumber(Math.round(os.totalmem() / 1048576)), numCores: os.cpus().length, cpuArch: os.arch() },
+    system: { currentTime: new Date(), hostname: os.hostname(), cpuAddrSize: 64,
+      memSizeMB: BSON.Long.fromNumber(Math.round(os.totalmem() / 1048576)), numCores: os.cpus().length,
+      cpuArch: os.arch() },
     os: { type: 'Linux', name: 'lab stand-in', version: os.release() }, extra: {}, ok: 1,
   };
 }
@@ -145,7 +149,8 @@ function newOplog(sizeMB, saved) {
       const sec = Math.floor(now / 1000);
       inc = sec === lastSec ? inc + 1 : 1;
       lastSec = sec;
-      const e = { seq: applied.seq + 1, ts: new BSON.Timestamp({ t: sec, i: inc }), t: term, wall: new Date(now), cmd, size: BSON.calculateObjectSize(cmd) };
+      const e = { seq: applied.seq + 1, ts: new BSON.Timestamp({ t: sec, i: inc }), t: term, wall: new Date(now), cmd,
+        size: BSON.calculateObjectSize(cmd) };
       push(e);
       return e;
     },
@@ -171,7 +176,11 @@ function newOplog(sizeMB, saved) {
     // entryAt(seq): the entry at that position, if the oplog still holds it
     entryAt(seq) { return entries.length ? entries[seq - entries[0].seq] : undefined; },
     // reset(at): an empty oplog whose last applied entry is at (after an initial sync or rollback)
-    reset(at) { entries.length = 0; bytes = 0; Object.assign(applied, { seq: at.seq, ts: at.ts, t: at.t, wall: at.wall }); },
+    reset(at) {
+      entries.length = 0;
+      bytes = 0;
+      Object.assign(applied, { seq: at.seq, ts: at.ts, t: at.t, wall: at.wall });
+    },
     last() { return entries.length ? entries[entries.length - 1] : { seq: applied.seq }; },
     bytes() { return bytes; },
     count() { return entries.length; },
@@ -212,4 +221,7 @@ function parseArgs(argv) {
   return o;
 }
 
-module.exports = { logJson, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand, targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs };
+module.exports = {
+  logJson, STANDS_IN_FOR, STANDIN_VERSION, sleep, log, keyOf, newStats, countWrite, countRead, forBackend, oplogCommand,
+  targets, helloBase, buildInfo, serverStatusBase, hostInfo, newOplog, parseArgs,
+};

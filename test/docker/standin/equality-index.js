@@ -5,10 +5,11 @@
 // collection (explain: filterPushdown false, SQLite's plan SCAN), about 300 ms a read at 20,000
 // documents, where 8.0 looks the value up in the index (src/mongo/db/query/planner_access.cpp
 // builds an IXSCAN over the point interval). This keeps, per collection and field, the _ids of
-// the documents holding each value, and reads them by _id, which FerretDB looks up directly.
+// the documents holding each value, and reads them by _id alone, the one filter FerretDB looks up
+// directly (for {_id, x: v} it scans as for {x: v}), checking the value here.
 //
-// It may only ever hold too many _ids, never too few, since each is read back with the whole
-// filter ({_id, x: v}), and a stale one finds nothing:
+// It may only ever hold too many _ids, never too few, since each document read back is checked
+// against the filter, and a stale _id finds nothing or a document that no longer matches:
 //  - built by one scan at the first read that needs it (after a restart, an initial sync or a
 //    rollback copy, nothing is kept: the first read builds again);
 //  - an insert adds its documents before it is sent; a delete leaves stale _ids behind;
@@ -135,10 +136,13 @@ function newEqualityIndex(backend) {
     if (held) return held.ready;
     const state = { map: new Map(), ok: true };
     state.ready = (async () => {
-      let r = await backend.request({ find: coll, filter: {}, projection: { _id: 1, [field]: 1 }, batchSize: SCAN_BATCH, $db: db });
+      const projection = { _id: 1, [field]: 1 };
+      let r = await backend.request({ find: coll, filter: {}, projection, batchSize: SCAN_BATCH, $db: db });
       for (;;) {
         if (r.ok !== 1) throw new Error(`scan of ${db}.${coll}: ${r.errmsg}`);
-        for (const doc of r.cursor.firstBatch || r.cursor.nextBatch || []) if (!add(state.map, doc, field)) state.ok = false;
+        for (const doc of r.cursor.firstBatch || r.cursor.nextBatch || []) {
+          if (!add(state.map, doc, field)) state.ok = false;
+        }
         if (!r.cursor.id || Number(r.cursor.id) === 0) break;
         r = await backend.request({ getMore: r.cursor.id, collection: coll, batchSize: SCAN_BATCH, $db: db });
       }
@@ -177,11 +181,17 @@ function newEqualityIndex(backend) {
     const found = [];
     for (const id of ids) {
       if (found.length >= limit) break;
-      const one = { find: coll, filter: { _id: id, [field]: value }, limit: 1, $db: db };
-      if (body.projection) one.projection = body.projection;
-      const r = await backend.request(one);
+      // FerretDB looks up a filter of _id alone, and scans for {_id, x} as for {x}: the value is
+      // checked here, and a projection asked for once the document matches
+      const r = await backend.request({ find: coll, filter: { _id: id }, limit: 1, $db: db });
       if (r.ok !== 1) return r;
-      found.push(...r.cursor.firstBatch);
+      const doc = r.cursor.firstBatch[0];
+      if (!doc || !(keysOfDocument(doc, field) || []).includes(key)) continue;
+      if (!body.projection) { found.push(doc); continue; }
+      const { projection } = body;
+      const p = await backend.request({ find: coll, filter: { _id: id }, projection, limit: 1, $db: db });
+      if (p.ok !== 1) return p;
+      found.push(...p.cursor.firstBatch);
     }
     return { cursor: { firstBatch: found, id: BSON.Long.fromNumber(0), ns: nsOf(db, coll) }, ok: 1 };
   }
@@ -215,7 +225,10 @@ function newEqualityIndex(backend) {
         if (c && (body.updates || []).some((s) => [...c.fields.keys()].some((f) => mayChange(s, f)))) forget(ns);
         return;
       case 'findAndModify': case 'findandmodify':
-        if (c && !body.remove && [...c.fields.keys()].some((f) => mayChange({ q: body.query, u: body.update, upsert: body.upsert }, f))) forget(ns);
+        if (c && !body.remove) {
+          const statement = { q: body.query, u: body.update, upsert: body.upsert };
+          if ([...c.fields.keys()].some((f) => mayChange(statement, f))) forget(ns);
+        }
         return;
       case 'dropDatabase': forgetDatabase(db); return;
       case 'renameCollection': forgetAll(); return;

@@ -250,7 +250,9 @@ async function startMember(opts) {
     if (name === 'usersInfo') {
       const want = typeof body.usersInfo === 'object' ? body.usersInfo : { user: body.usersInfo, db };
       const docs = await usersStore.all(want.user ? { _id: `${want.db || db}.${want.user}` } : {});
-      return { users: docs.map((d) => ({ _id: d._id, userId: d.userId, user: d.user, db: d.db, roles: d.roles, mechanisms: Object.keys(d.credentials) })), ok: 1 };
+      const users = docs.map((d) => ({ _id: d._id, userId: d.userId, user: d.user, db: d.db, roles: d.roles,
+        mechanisms: Object.keys(d.credentials) }));
+      return { users, ok: 1 };
     }
     const user = body[name];
     const id = `${db}.${user}`;
@@ -276,6 +278,8 @@ async function startMember(opts) {
   }
 
   // ---- what a member says about itself
+  // the last applied optime as hello and replSetGetStatus report it ({ ts, t: NumberLong })
+  const appliedOpTime = () => ({ ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) });
   function helloReply(body) {
     const h = common.helloBase(stats);
     if (!opts.replSet) return { ...h, isWritablePrimary: true, ismaster: true };
@@ -284,7 +288,8 @@ async function startMember(opts) {
       isWritablePrimary: isPrimary(), ismaster: isPrimary(), secondary: rs.role === 'SECONDARY',
       setName: rs.cfg._id, setVersion: rs.cfg.version || 1, hosts: memberHosts(), me,
       electionId: isPrimary() ? new BSON.ObjectId(Buffer.from(`7fffffff${String(rs.term).padStart(16, '0')}`, 'hex')) : undefined,
-      lastWrite: { opTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, lastWriteDate: oplog.applied.wall, majorityOpTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, majorityWriteDate: oplog.applied.wall },
+      lastWrite: { opTime: appliedOpTime(), lastWriteDate: oplog.applied.wall, majorityOpTime: appliedOpTime(),
+        majorityWriteDate: oplog.applied.wall },
     });
     if (rs.primary && rs.role !== 'STARTUP') h.primary = rs.primary;
     if (rs.cfg.configsvr) h.configsvr = 2;
@@ -312,7 +317,11 @@ async function startMember(opts) {
       configVersion: rs.cfg.version || 1, configTerm: rs.term,
     };
     if (selfView) out.self = true;
-    else { out.lastHeartbeat = new Date(v ? v.lastSeen : 0); out.lastHeartbeatRecv = out.lastHeartbeat; out.pingMs = BSON.Long.fromNumber(0); }
+    else {
+      out.lastHeartbeat = new Date(v ? v.lastSeen : 0);
+      out.lastHeartbeatRecv = out.lastHeartbeat;
+      out.pingMs = BSON.Long.fromNumber(0);
+    }
     if (selfView && rs.stale) { out.infoMessage = 'could not find member to sync from'; out.lastHeartbeatMessage = 'too stale to catch up'; }
     return out;
   }
@@ -335,7 +344,9 @@ async function startMember(opts) {
       currentQueue: { total: 0, readers: 0, writers: 0 },
       activeClients: { total: out.read.out + out.write.out, readers: out.read.out, writers: out.write.out },
     };
-    s.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: BSON.Long.fromNumber(0), locksPerKiloOp: 0, sustainerRate: 0, isLagged: false, isLaggedCount: 0, isLaggedTimeMicros: BSON.Long.fromNumber(0) };
+    s.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: BSON.Long.fromNumber(0),
+      locksPerKiloOp: 0, sustainerRate: 0, isLagged: false, isLaggedCount: 0,
+      isLaggedTimeMicros: BSON.Long.fromNumber(0) };
     return s;
   }
 
@@ -356,7 +367,8 @@ async function startMember(opts) {
   // ---- internal protocol (between stand-in members)
   async function pull(body) {
     const from = body.me;
-    rs.views.set(from, { seq: body.seq, ts: body.ts, t: body.t, wall: body.wall, state: body.state, lastSeen: Date.now() });
+    const { seq, ts, t, wall, state } = body;
+    rs.views.set(from, { seq, ts, t, wall, state, lastSeen: Date.now() });
     events.emit('applied');
     if (!isPrimary()) return { ok: 0, code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' };
     if (body.seq < oplog.firstSeq() - 1) {
@@ -369,7 +381,8 @@ async function startMember(opts) {
     if (process.env.STANDIN_DEBUG) common.log(`pull from ${from}: seq ${body.seq} t ${body.t}; here first ${oplog.firstSeq()} last ${oplog.last().seq}`);
     if (body.seq > 0 && !body.peek) {
       const at = oplog.entryAt(body.seq);
-      if (body.seq > oplog.last().seq || (at && at.t !== body.t)) return { ok: 1, rollback: true, term: rs.term, cfg: rs.cfg };
+      const diverged = body.seq > oplog.last().seq || (at && at.t !== body.t);
+      if (diverged) return { ok: 1, rollback: true, term: rs.term, cfg: rs.cfg };
     }
     if (!body.peek && oplog.last().seq <= body.seq) {
       await new Promise((r) => { const t = setTimeout(r, 500); events.once('oplog', () => { clearTimeout(t); r(); }); });
@@ -405,7 +418,8 @@ async function startMember(opts) {
       rs.primary = body.primary;
       rs.lastPrimaryContact = Date.now();
     }
-    return { ok: 1, setName: opts.replSet, state: rs.role, term: rs.term, seq: oplog.applied.seq, ...oplog.appliedOut(), cfgVersion: rs.cfg ? rs.cfg.version || 1 : 0 };
+    return { ok: 1, setName: opts.replSet, state: rs.role, term: rs.term, seq: oplog.applied.seq, ...oplog.appliedOut(),
+      cfgVersion: rs.cfg ? rs.cfg.version || 1 : 0 };
   }
 
   // vote(body): a candidate asks for this member's vote in body.term (protocol version 1,
@@ -439,7 +453,8 @@ async function startMember(opts) {
           if (r.ok !== 1) return;
           if (r.term > rs.term && isPrimary()) { rs.term = r.term; become('SECONDARY', `${h} is in a newer term, ${r.term}`); }
           const v = rs.views.get(h) || {};
-          rs.views.set(h, { ...v, state: r.state, seq: Math.max(v.seq ?? -1, r.seq), ts: r.ts, t: r.t, wall: r.wall, lastSeen: Date.now() });
+          const seq = Math.max(v.seq ?? -1, r.seq);
+          rs.views.set(h, { ...v, state: r.state, seq, ts: r.ts, t: r.t, wall: r.wall, lastSeen: Date.now() });
         })
         .catch(() => {});
     }
@@ -453,7 +468,10 @@ async function startMember(opts) {
     const timeout = electionTimeoutMs();
     const now = Date.now();
     if (now - rs.primarySince < timeout) return;
-    const heard = 1 + others().filter((h) => { const v = rs.views.get(h); return v && now - v.lastSeen < timeout; }).length;
+    const heard = 1 + others().filter((h) => {
+      const v = rs.views.get(h);
+      return v && now - v.lastSeen < timeout;
+    }).length;
     if (heard >= majority()) return;
     common.log(`${me}: Can't see a majority of the set, relinquishing primary`);
     become('SECONDARY', `heard from ${heard} of ${memberHosts().length} members within ${timeout} ms`);
@@ -744,8 +762,10 @@ async function startMember(opts) {
     return {
       set: rs.cfg._id, date: new Date(), myState: STATE_NUM[rs.role], term: BSON.Long.fromNumber(rs.term),
       syncSourceHost: rs.role === 'SECONDARY' ? rs.primary || '' : '', heartbeatIntervalMillis: BSON.Long.fromNumber(2000),
-      majorityVoteCount: majority(), writeMajorityCount: majority(), votingMembersCount: memberHosts().length, writableVotingMembersCount: memberHosts().length,
-      optimes: { lastCommittedOpTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, appliedOpTime: { ts: oplog.applied.ts, t: BSON.Long.fromNumber(oplog.applied.t) }, lastAppliedWallTime: oplog.applied.wall },
+      majorityVoteCount: majority(), writeMajorityCount: majority(), votingMembersCount: memberHosts().length,
+      writableVotingMembersCount: memberHosts().length,
+      optimes: { lastCommittedOpTime: appliedOpTime(), appliedOpTime: appliedOpTime(),
+        lastAppliedWallTime: oplog.applied.wall },
       members: memberHosts().map(memberStatus),
       // a member that fell off every sync source's oplog says so at the top level too
       // (topology_coordinator.cpp prepareStatusResponse: tooStale)

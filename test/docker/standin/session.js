@@ -28,7 +28,8 @@ const RETRYABLE_WRITE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11
 // the retryable write commands (member.js WRITES is every command of its write path, DDL included)
 const RETRYABLE_WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 function labelled(name, body, reply) {
-  if (reply.ok !== 0 || !RETRYABLE_WRITE_COMMANDS.has(name) || body.txnNumber === undefined || body.autocommit !== undefined) return reply;
+  if (reply.ok !== 0 || !RETRYABLE_WRITE_COMMANDS.has(name)) return reply;
+  if (body.txnNumber === undefined || body.autocommit !== undefined) return reply;
   if (!RETRYABLE_WRITE_CODES.has(reply.code) || (reply.errorLabels || []).includes('RetryableWriteError')) return reply;
   return { ...reply, errorLabels: [...(reply.errorLabels || []), 'RetryableWriteError'] };
 }
@@ -115,8 +116,9 @@ function serve({ port, key, lookupUser, handle, stats }) {
     } catch (e) {
       reply = { ok: 0, errmsg: e.message, code: e.code ?? 1, codeName: e.codeName || 'InternalError' };
     }
-    reply = labelled(cmd.name, cmd.body, reply);
+    // a request sent with moreToCome (a w:0 write) has no reply: the backend's answer is null
     if (cmd.moreToCome || conn.sock.destroyed) return;
+    reply = labelled(cmd.name, cmd.body, reply);
     const out = wire.reply(parsed, reply, nextReply++);
     stats.network.bytesOut += out.length;
     conn.sock.write(out);

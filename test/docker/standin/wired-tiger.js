@@ -21,7 +21,8 @@ function newWiredTiger(opts) {
   const max = Number.isFinite(gb) && gb > 0
     ? Math.round(gb * 1073741824)
     : Math.max(256 * 1048576, Math.round((os.totalmem() - 1073741824) / 2));
-  const s = { inCache: 0, dirty: 0, readIn: 0, writtenOut: 0, evictedModified: 0, evictedUnmodified: 0, lastCheckpoint: Date.now(), out: { read: 0, write: 0 } };
+  const s = { inCache: 0, dirty: 0, readIn: 0, writtenOut: 0, evictedModified: 0, evictedUnmodified: 0,
+    lastCheckpoint: Date.now(), out: { read: 0, write: 0 } };
 
   function checkpoint(now) {
     if (now - s.lastCheckpoint < CHECKPOINT_EVERY_MS) return;

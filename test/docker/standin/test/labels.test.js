@@ -24,5 +24,7 @@ test('no label without a txnNumber, in a transaction, on a read, on success or o
     ['insert', { insert: 'c', txnNumber: 1 }, { ok: 1, n: 1 }],
     ['insert', { insert: 'c', txnNumber: 1 }, { ok: 0, code: 11000, codeName: 'DuplicateKey', errmsg: 'E11000' }],
   ];
-  for (const [name, body, reply] of cases) assert.equal(labelled(name, body, reply).errorLabels, undefined, JSON.stringify([name, body, reply]));
+  for (const [name, body, reply] of cases) {
+    assert.equal(labelled(name, body, reply).errorLabels, undefined, JSON.stringify([name, body, reply]));
+  }
 });

@@ -19,7 +19,9 @@ test('an update batch of 150 matching statements is answered, and a secondary 24
   await waitFor('a primary', async () => (await ca.db('admin').command({ hello: 1 })).isWritablePrimary, 8000);
   const coll = ca.db('suite').collection('u');
   await coll.insertMany(Array.from({ length: 150 }, (_, i) => ({ _id: i, v: 0 })));
-  const batch = Array.from({ length: 150 }, (_, i) => ({ updateOne: { filter: { _id: i }, update: { $inc: { v: 1 } } } }));
+  const batch = Array.from({ length: 150 }, (_, i) => ({
+    updateOne: { filter: { _id: i }, update: { $inc: { v: 1 } } },
+  }));
   const r = await Promise.race([coll.bulkWrite(batch, { ordered: false }), new Promise((_, no) => setTimeout(() => no(new Error('no answer within 15 s')), 15000))]);
   assert.strictEqual(r.modifiedCount, 150);
   await waitFor('the secondary applied the batch', async () => (await cb.db('suite').collection('u').countDocuments({ v: 1 })) === 150, 15000);

@@ -78,7 +78,9 @@ test('a three-member set elects after the election timeout; an isolated primary 
   assert.strictEqual(first.isWritablePrimary, false, 'the initiating member is PRIMARY at once');
   assert.strictEqual(first.secondary, true);
   const primaryAt = await waitFor('a primary', async () => {
-    for (let i = 0; i < 3; i += 1) if ((await admins[i].command({ hello: 1 })).isWritablePrimary) return { i, at: Date.now() };
+    for (let i = 0; i < 3; i += 1) {
+      if ((await admins[i].command({ hello: 1 })).isWritablePrimary) return { i, at: Date.now() };
+    }
     return null;
   }, 10000);
   assert.ok(primaryAt.at - started >= timeout, `elected ${primaryAt.at - started} ms after replSetInitiate, before the ${timeout} ms timeout`);
