@@ -25,9 +25,6 @@ const PAGE_SCRIPTS = ['report/src/*page.js', 'report/src/set-numbers.js', 'repor
 // style guides set this rule (a message is found whole by grep); a comment is not.
 const MAX_LEN = ['error', { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true,
   ignoreUrls: true }];
-// Not yet under MAX_LEN (the lines it would find today): the tests of loader/test (103),
-// test/docker (25: the stand-in's own code among them) and k8s/test (1).
-const MAX_LEN_NOT_YET = ['loader/test/**', 'test/docker/**', 'k8s/test/**'];
 
 // Counted on 2026-11-29 over the files linted here (LAB_ESLINT_TARGET=1):
 const TARGET = {
@@ -79,7 +76,7 @@ module.exports = [
   // loader/src meets TARGET's function length: kept so (a long function there was where its file's
   // circles and hidden state grew).
   { files: ['loader/src/**/*.js'], rules: { 'max-lines-per-function': TARGET['max-lines-per-function'] } },
-  { files: ['**/*.js'], ignores: MAX_LEN_NOT_YET, rules: { 'max-len': MAX_LEN } },
+  { files: ['**/*.js'], rules: { 'max-len': MAX_LEN } },
   ...(process.env.LAB_ESLINT_TARGET ? [{ files: ['**/*.js'], rules: { ...NOT_YET, ...TARGET } }] : []),
   // lab.js declares what the other scripts use.
   { files: ['compose/init/lab.js'], rules: { 'no-unused-vars': 'off', 'no-redeclare': 'off' } },

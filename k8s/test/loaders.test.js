@@ -181,7 +181,8 @@ test(`N=${N} loader pods against mongo-java-server: one run, merged histograms`,
       fs.writeFileSync(f, JSON.stringify(sj));
     }
     raw.sort((a, b) => a - b);
-    // the value of rank ceil(p % of n) (HdrHistogram's definition), in integer arithmetic: 99.9 / 100 * 1000 is 999.0000000000001 in floating point
+    // the value of rank ceil(p % of n) (HdrHistogram's definition), in integer arithmetic:
+    // 99.9 / 100 * 1000 is 999.0000000000001 in floating point
     const exact = (p) => raw[Math.ceil((Math.round(p * 10) * raw.length) / 1000) - 1];
     assert.equal(main(['--results-dir', rawRoot], { stdout: { write: () => {} }, stderr: process.stderr }), 0);
     const rawRep = JSON.parse(fs.readFileSync(path.join(rawRoot, 'report', 'latest', 'report.json'), 'utf8'));

@@ -27,7 +27,8 @@ function runBench(args) {
 }
 
 // A timeline line as runner.js writes it (only the fields the bench reads).
-const line = (step, phase, intervalS, cpuCores, ops) => ({ step, phase, interval_s: intervalS, loader: { cpu_cores: cpuCores }, ops });
+const line = (step, phase, intervalS, cpuCores, ops) => ({ step, phase, interval_s: intervalS,
+  loader: { cpu_cores: cpuCores }, ops });
 
 test('steadyWindow: each step\'s first seconds left out, CPU and ops summed per phase, lines without a step skipped', () => {
   const lines = [
@@ -57,7 +58,8 @@ test('windowOf: only the timeline seconds wholly inside another process\'s windo
     { t: '2026-11-24T00:00:03.000Z', interval_s: 1, loader: { cpu_cores: 1 } }, // no step
   ];
   const w = windowOf(lines, Date.parse('2026-11-24T00:00:00.500Z'), Date.parse('2026-11-24T00:00:03.500Z'));
-  assert.deepEqual({ ops: w.ops, seconds: w.seconds, cpuUs: Math.round(w.cpuUs) }, { ops: 1900, seconds: 2, cpuUs: 0.9e6 });
+  assert.deepEqual({ ops: w.ops, seconds: w.seconds, cpuUs: Math.round(w.cpuUs) },
+    { ops: 1900, seconds: 2, cpuUs: 0.9e6 });
   assert.equal(coresOf(w.cpuUs, w.seconds), 0.45);
   assert.equal(coresOf(1e6, 0), null);
 });
@@ -94,7 +96,8 @@ test('paired by round: each round\'s loader over that round\'s floor, rounds wit
   const loader = [{ cpu_us_per_op: 110 }, { cpu_us_per_op: 90 }, { error: 'x' }, { cpu_us_per_op: 150 }];
   const floor = [{ cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }, { cpu_us_per_op: 100 }];
   assert.deepEqual(pairedPct(loader, floor, 'cpu_us_per_op'), { median: 10, min: -10, max: 50, rounds: 3, ci95: null, ci_coverage: null });
-  assert.deepEqual(pairedRatio(loader, floor), { median: 1.1, min: 0.9, max: 1.5, rounds: 3, ci95: null, ci_coverage: null });
+  assert.deepEqual(pairedRatio(loader, floor),
+    { median: 1.1, min: 0.9, max: 1.5, rounds: 3, ci95: null, ci_coverage: null });
   assert.equal(pairedPct([{ error: 'x' }], floor, 'cpu_us_per_op'), null);
   assert.equal(median([3, 1, null, 2]), 2);
   assert.equal(median([]), null);
@@ -163,8 +166,9 @@ test('one tiny round against mongo-java-server: every row measured, loader and f
     assert.ok(sbs.seconds >= 1, JSON.stringify(sbs));
     // gridfs side by side: each of the loader's whole cases against the floor's work begun with
     // it. The download: the loader's 16 chunks (15 whole, a remnant) against the floor's read of
-    // its own 4 MB file, 15 whole pieces. A 4 MB upload is over before the bench sees it begin, so the floor's upload (as long as the
-    // loader's lasts) may have no piece: then the row says so (the span itself: the test below).
+    // its own 4 MB file, 15 whole pieces. A 4 MB upload is over before the bench sees it begin,
+    // so the floor's upload (as long as the loader's lasts) may have no piece: then the row says
+    // so (the span itself: the test below).
     const up = res.kinds['gridfs upload'].side_by_side[0];
     if (up.error) assert.equal(up.error, "upload: the loader's upload was over before the floor's could begin (a file smaller than one look of the bench)");
     else assert.ok(up.whole_cases && up.loader_ops === Math.ceil(4e6 / 261120) && up.floor_ops > 0, JSON.stringify(up));

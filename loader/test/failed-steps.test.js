@@ -35,7 +35,8 @@ test('every insert refused: the step is failed with the first error\'s code, the
     const step = s.steps[0];
     assert.equal(step.ops.insert.count, 0);
     assert.equal(step.ops.insert.errors, 200);
-    assert.deepEqual({ ...step.failed, first_error: undefined }, { error_fraction: 1, errors: 200, operations: 200, threshold: FAILED_STEP_ERROR_FRACTION, first_error: undefined });
+    assert.deepEqual({ ...step.failed, first_error: undefined }, { error_fraction: 1, errors: 200, operations: 200,
+      threshold: FAILED_STEP_ERROR_FRACTION, first_error: undefined });
     assert.equal(step.failed.first_error.code, REFUSAL.code);
     assert.equal(step.failed.first_error.codeName, REFUSAL.codeName);
     // mongodb 6.16 lib/operations/execute_operation.js rewrites code 20 into its own message
@@ -71,7 +72,8 @@ test('withFailure / noStepMeasured: the threshold, the earliest first error, cas
   assert.equal(withFailure({ index: 2, ops: {}, unsupported: 'refused here' }).failed, undefined);
   assert.equal(noStepMeasured([{ index: 1, ops: { insert: op(0, 3, early) } }, { index: 2, ops: {}, unsupported: 'no' }]),
     'no step measured: every step had more than 1% of its operations fail (step 1: 3 of 3, first error: DuplicateKey (11000): E11000)');
-  assert.equal(noStepMeasured([{ index: 1, ops: { insert: op(0, 3) } }, { index: 2, ops: { insert: op(5, 0) } }]), null);
+  assert.equal(noStepMeasured([{ index: 1, ops: { insert: op(0, 3) } }, { index: 2, ops: { insert: op(5, 0) } }]),
+    null);
   assert.equal(noStepMeasured([]), 'no step measured: no step ran');
   assert.equal(noStepMeasured([{ index: 1, name: 'journal off', ops: {}, unsupported: 'the members run with a journal' }]),
     'no step measured: no case ran (journal off: the members run with a journal)');

@@ -53,7 +53,8 @@ test('journal-off case on MMAPv1 with majority setup: writeConcernMajorityJourna
     const c = s.cases[0];
     assert.equal(c.unsupported, undefined, c.unsupported);
     assert.equal(c.documents.arrived, 2000);
-    assert.deepEqual([c.write_concern_majority_journal_default.before, c.write_concern_majority_journal_default.during], [true, false]);
+    assert.deepEqual([c.write_concern_majority_journal_default.before, c.write_concern_majority_journal_default.during],
+      [true, false]);
     assert.equal(c.write_concern_majority_journal_default_restored, true);
     assert.equal(server.shim.state.wcMajorityJournalDefault, true, 'put back after the case');
     assert.equal(server.shim.stats.replied['repl-set-reconfig'], 2);

@@ -106,7 +106,8 @@ test('a server that reports a journal (shim line mongod-8.0-wiredtiger-replset):
     assert.match(j.journal_source, /^serverStatus storageEngine wiredTiger: persistent true/);
     for (const c of [j, iv]) {
       assert.equal(c.relative_to_baseline.baseline, 'j:false', c.name);
-      assert.equal(c.relative_to_baseline.docs_per_s_ratio, Math.round((c.ops.insert.docs_per_s / base.ops.insert.docs_per_s) * 1000) / 1000);
+      assert.equal(c.relative_to_baseline.docs_per_s_ratio,
+        Math.round((c.ops.insert.docs_per_s / base.ops.insert.docs_per_s) * 1000) / 1000);
       assert.equal(c.cost_not_computed, undefined);
     }
     // A speed-up is printed as such, not as a cost.
@@ -131,7 +132,8 @@ test('4.0 and 3.6 lines (journalCommitInterval reads 0, 0 refused): every member
       assert.equal(r.code, 0, r.stderr);
       const runs = runsOf(engine);
       assert.equal(runs.length, 2, name);
-      const [first, second] = runs.map((s) => s.cases.find((c) => c.parameters.journal_commit_interval_ms === 500)); // oldest first
+      const [first, second] = runs.map((s) => s.cases
+        .find((c) => c.parameters.journal_commit_interval_ms === 500)); // oldest first
       for (const iv of [first, second]) assert.equal(iv.journal_commit_interval_restored, true, `${name}: ${iv.journal_commit_interval_restored}`);
       // Repetition 1 found 0 on every member and put back 100; repetition 2 found 100 (not 500).
       assert.deepEqual([...new Set(Object.values(first.journal_commit_interval_ms_before))], [0], name);

@@ -141,7 +141,8 @@ test('check: each option from its flag, else the file, else its default, saying 
       }
       // the flag over the file: a value the kind takes (its smoke: size, else the file's or the
       // default, whichever differs from the file's)
-      const other = [smokeValue(base, o.flag), o.default, inFile !== undefined ? asText(inFile) : undefined].find((v) => v !== undefined && v !== asText(inFile)) ??
+      const other = [smokeValue(base, o.flag), o.default, inFile !== undefined ? asText(inFile) : undefined]
+        .find((v) => v !== undefined && v !== asText(inFile)) ??
         (inFile !== undefined ? asText(inFile) : undefined);
       if (other !== undefined) {
         assert.deepEqual(shown(check(copy(), [o.flag, other]).out, o.flag), { text: other, source: 'flag' }, `${k.name} ${o.flag} ${other}`);

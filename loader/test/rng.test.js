@@ -64,7 +64,8 @@ test('workload generators replay the same keys and documents for a seed', async 
   };
   const run = async (type) => {
     const { log, col, db } = calls();
-    const next = opsFor({ ...config, workload: { ...config.workload, type } }, col, new Rng(4, clientStream(0, 0)), 0, { clientIds: [0] }, { db });
+    const next = opsFor({ ...config, workload: { ...config.workload, type } }, col, new Rng(4, clientStream(0, 0)), 0,
+      { clientIds: [0] }, { db });
     for (let i = 0; i < 5; i++) await next(() => {}, 0, () => 0);
     return log;
   };

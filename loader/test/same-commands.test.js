@@ -25,7 +25,8 @@ const config = {
 
 // The plain-driver reference for each kind: one iteration of the seed's shell loop.
 const REFERENCE = {
-  insert: (col, rng, state) => col.insertOne({ x: state.x++, y: rng.string(config.document.yLength, config.document.alphabet) }),
+  insert: (col, rng, state) => col.insertOne({ x: state.x++,
+    y: rng.string(config.document.yLength, config.document.alphabet) }),
   read: (col, rng) => col.findOne({ x: rng.int(KEYS) }),
   read_update: async (col, rng) => {
     const x = rng.int(KEYS);
@@ -45,7 +46,8 @@ function normalise(cmd, line) {
 }
 
 async function commandsOf(uri, line, dbName, kind, drive) {
-  const client = newClient({ uri, serverSelectionTimeoutMs: 5000, driverLine: line }, config, { monitorCommands: true });
+  const client = newClient({ uri, serverSelectionTimeoutMs: 5000, driverLine: line }, config,
+    { monitorCommands: true });
   await client.connect();
   const db = client.db(dbName);
   const col = db.collection(config.collection);
@@ -101,7 +103,8 @@ for (const { name: line } of lines()) {
     const { config: yc } = load(parse([require('node:path').join(__dirname, '..', '..', 'experiments', 'ycsb-a.yaml'), '--records', '40', '--threads', '1', '--operations', '30']));
     const k = kindOf('ycsb');
     const drive = async (dbName, fn) => {
-      const client = newClient({ uri: server.uri, serverSelectionTimeoutMs: 5000, driverLine: line }, yc, { monitorCommands: true });
+      const client = newClient({ uri: server.uri, serverSelectionTimeoutMs: 5000, driverLine: line }, yc,
+        { monitorCommands: true });
       await client.connect();
       const db = client.db(dbName);
       const col = db.collection(yc.collection);

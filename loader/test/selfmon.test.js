@@ -12,7 +12,9 @@ const seconds = (n, cpuCores, { elu = 0.1, eldP99Ms = 1 } = {}) => Array.from({ 
 }));
 
 test('the CPU rule scales with the core count: the same use is the limit on fewer cores only', () => {
-  for (const [cpu, cores, limited] of [[0.95, 1, true], [0.95, 2, false], [1.85, 2, true], [1.85, 4, false], [3.7, 4, true]]) {
+  for (const [cpu, cores, limited] of [
+    [0.95, 1, true], [0.95, 2, false], [1.85, 2, true], [1.85, 4, false], [3.7, 4, true],
+  ]) {
     const v = judge(seconds(3, cpu), cores);
     assert.equal(v.cores, cores);
     assert.equal(v.limited, limited, `${cpu} cores used of ${cores}: limited ${limited} (> ${LIMITS.cpuShare * 100}% of the cores)`);
@@ -37,7 +39,8 @@ test('no full second measured: the verdict is unknown (null), not "no"', () => {
 
 test('the delay a contention line states is rounded as the readings are', () => {
   // two seconds whose delays average to a float that prints with noise (87.7 + 87.71)
-  const secs = [87.7, 87.71].map((eldP99Ms) => ({ cpuCores: 0.1, intervalS: 1, selfs: [{ worker: 0, elu: 0.5, eldP99Ms }], host: null }));
+  const secs = [87.7, 87.71].map((eldP99Ms) => ({ cpuCores: 0.1, intervalS: 1,
+    selfs: [{ worker: 0, elu: 0.5, eldP99Ms }], host: null }));
   const v = judge(secs, 2);
   assert.equal(v.workers[0].eld_p99_ms_median, 87.71);
   assert.deepEqual(v.contention, ['worker 0 event-loop delay p99 87.71 ms (> 20 ms) while the loader used 0.1 of 2 cores: the host, not the loader']);

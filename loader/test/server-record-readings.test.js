@@ -59,7 +59,8 @@ test('a recorded 4.2.8 WiredTiger primary: every field the map names is read wit
 test('8.0 tickets: queues.execution.<read|write>.<out|available> (8.0 queues_server_status_section.cpp, ticketholder.cpp)', () => {
   // The 8.0 section's shape as its source builds it: execution.{read,write} each
   // { out, available, totalTickets, ... } (the literal paths monitoring tools read on 8.0).
-  const status = { queues: { execution: { read: { out: 3, available: 125, totalTickets: 128 }, write: { out: 7, available: 121, totalTickets: 128 } } } };
+  const status = { queues: { execution: { read: { out: 3, available: 125, totalTickets: 128 },
+    write: { out: 7, available: 121, totalTickets: 128 } } } };
   const { values } = readStatus(status);
   assert.deepEqual([values['tickets.read_out'], values['tickets.read_available'], values['tickets.write_out'], values['tickets.write_available']], [3, 125, 7, 121]);
   for (const f of FIELDS.filter((x) => x.key.startsWith('tickets.'))) assert.ok(read(f, status), `${f.key} read on 8.0`);
@@ -98,7 +99,9 @@ test("interval_s is the seconds between a member's two readings; a step's totals
 test('lag labelled "seen by primary" is the primary\'s view of that secondary, not its own', () => {
   const { rec, out } = bareRecord();
   const t = Date.UTC(2026, 0, 1, 12, 0, 10);
-  const member = (name, state, at, self) => ({ name, stateStr: state, optime: { ts: new Timestamp({ t: Math.floor(at / 1000), i: 1 }), t: 1 }, optimeDate: new Date(Math.floor(at / 1000) * 1000), ...(self ? { self: true } : {}) });
+  const member = (name, state, at, self) => ({ name, stateStr: state,
+    optime: { ts: new Timestamp({ t: Math.floor(at / 1000), i: 1 }), t: 1 },
+    optimeDate: new Date(Math.floor(at / 1000) * 1000), ...(self ? { self: true } : {}) });
   // The primary sees b 7 s behind; b, from its last heartbeat of the primary, thinks itself 1 s behind.
   const primaryStatus = { members: [member('a:1', 'PRIMARY', t, true), member('b:1', 'SECONDARY', t - 7000)] };
   const ownStatus = { members: [member('a:1', 'PRIMARY', t - 6000), member('b:1', 'SECONDARY', t - 7000, true)] };
@@ -122,7 +125,10 @@ test('footprint: a file size of 0 (a line without data files) is no size, and sa
         if (cmd.dbStats) return { ok: 1, ...dbStats };
         throw new Error('unexpected');
       },
-      collection: () => ({ find: () => ({ toArray: async () => docs, [Symbol.asyncIterator]: async function* () { yield* docs; } }), aggregate: () => ({ toArray: async () => docs }) }),
+      collection: () => ({
+        find: () => ({ toArray: async () => docs, [Symbol.asyncIterator]: async function* () { yield* docs; } }),
+        aggregate: () => ({ toArray: async () => docs }),
+      }),
     }),
   });
   const zero = await footprint.measure(fake({ fileSize: 0 }), { database: 'lab', collection: 'c' }, 'end');
@@ -133,7 +139,8 @@ test('footprint: a file size of 0 (a line without data files) is no size, and sa
 });
 
 test('3.6/4.0 opcounters wrap together past 2^30 (counters.cpp _checkWrap): said as a wrap, not a restart', () => {
-  const s = (insert, query) => ({ opcounters: { insert, query, update: 5, delete: 0, getmore: 0, command: 9 }, extra_info: { page_faults: 3 } });
+  const s = (insert, query) => ({ opcounters: { insert, query, update: 5, delete: 0, getmore: 0, command: 9 },
+    extra_info: { page_faults: 3 } });
   const a = { at: 0, ...readStatus(s(2 ** 30 + 10, 500)) };
   const b = { at: 1000, ...readStatus(s(40, 3)) };
   const v = lineValues(a, b);

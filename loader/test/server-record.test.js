@@ -48,7 +48,8 @@ function recordOf(dir) {
 }
 
 // seconds(lines, member, from): the whole seconds after `from` in which the member has a line.
-const seconds = (lines, member, from) => new Set(lines.filter((l) => l.member === member).map((l) => Math.floor((Date.parse(l.t) - from) / 1000)));
+const seconds = (lines, member, from) => new Set(lines.filter((l) => l.member === member)
+  .map((l) => Math.floor((Date.parse(l.t) - from) / 1000)));
 
 // The field of each line that shows its engine's own section moving with the writes.
 // write: the step's write cost source (null: the line reports no engine bytes); cpu: whether the
@@ -79,7 +80,8 @@ for (const [line, expect] of Object.entries(LINES)) {
         for (let s = 0; s < Math.floor(step.duration_s); s++) assert.ok(have.has(s), `${host} has a line in second ${s} of the step (has ${[...have].sort((a, b) => a - b)})`);
       }
       // The primary's engine section moves with the step's writes.
-      const primary = lines.filter((l) => l.member === server.shim.hosts[0] && Date.parse(l.t) > from + 1000 && Date.parse(l.t) < from + step.duration_s * 1000);
+      const primary = lines.filter((l) => l.member === server.shim.hosts[0] && Date.parse(l.t) > from + 1000
+        && Date.parse(l.t) < from + step.duration_s * 1000);
       assert.ok(primary.some((l) => expect.moves(l) > 0), `${line}: the engine's counter moves: ${JSON.stringify(primary.at(-1))}`);
       // Absent: listed once per member, and never written into a line (as 0 or otherwise).
       for (const host of server.shim.hosts) {
@@ -208,7 +210,8 @@ test('a secondary the shim holds back 30 s shows lag_s 30 on its lines', async (
     const lines = recordOf(dir).filter((l) => l.repl && l.repl.state === 'SECONDARY');
     const held = lines.filter((l) => l.member === server.shim.hosts[1]);
     const other = lines.filter((l) => l.member === server.shim.hosts[2]);
-    assert.ok(held.length >= 3 && held.every((l) => l.repl.lag_s >= 29 && l.repl.lag_s <= 31), JSON.stringify(held.map((l) => l.repl)));
+    assert.ok(held.length >= 3 && held.every((l) => l.repl.lag_s >= 29 && l.repl.lag_s <= 31),
+      JSON.stringify(held.map((l) => l.repl)));
     assert.ok(other.every((l) => l.repl.lag_s <= 1), JSON.stringify(other.map((l) => l.repl)));
     assert.ok(held.every((l) => l.repl.lag_seen_by === 'primary'));
   });
@@ -223,7 +226,8 @@ test('a secondary held back past half the oplog window: the step is flagged in s
     const { summary } = latestRun(results, 'experiment2', 'wiredtiger');
     const rep = summary.steps[0].replication;
     const held = server.shim.hosts[1];
-    assert.ok(rep.lag_s[held].p50 >= 1999 && rep.lag_s[held].p99 >= 1999 && rep.lag_s[held].max <= 2001, JSON.stringify(rep.lag_s));
+    assert.ok(rep.lag_s[held].p50 >= 1999 && rep.lag_s[held].p99 >= 1999 && rep.lag_s[held].max <= 2001,
+      JSON.stringify(rep.lag_s));
     assert.ok(rep.lag_s[server.shim.hosts[2]].max <= 1, JSON.stringify(rep.lag_s));
     assert.equal(rep.flagged.length, 1, JSON.stringify(rep.flagged));
     assert.match(rep.flagged[0], new RegExp(`^${held.replace(/\./g, '\\.')} lagged 20\\d\\d s, past half the oplog window \\(\\d+ s\\)`));
@@ -301,7 +305,8 @@ test('through mongos: the router, each shard member (listShards) and each config
     for (const m of members) assert.ok(lines.filter((l) => l.member === m.host).length >= 2, `${m.host} sampled: ${JSON.stringify(m)}`);
     assert.ok(lines.filter((l) => l.role === 'config').every((l) => l.repl && l.repl.state));
     const router = lines.filter((l) => l.role === 'router');
-    assert.ok(router.every((l) => l.repl === undefined && l.wt === undefined) && router.some((l) => l.ops && l.ops.query > 0), JSON.stringify(router));
+    assert.ok(router.every((l) => l.repl === undefined && l.wt === undefined)
+      && router.some((l) => l.ops && l.ops.query > 0), JSON.stringify(router));
     assert.ok(summary.server_record.absent[mongos.shim.hosts[0]].includes('wt.*'), 'mongos stores nothing: no WiredTiger section');
   } finally {
     await Promise.all([mongos.stop(), shard.stop(), config.stop()]);

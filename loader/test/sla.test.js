@@ -28,7 +28,9 @@ test('parseSla: any percentile the summary has, any duration of the lab grammar;
 function serverAt(rate, { knee, max }) {
   const achieved = Math.min(rate, max);
   const p99 = rate <= knee ? 2000 : 2000 + (rate - knee) * 100;
-  return { complete: true, measured_s: 10, loader: { limited: false }, ops: { find: { count: Math.round(achieved * 10), errors: 0, latency_us: { p50: 500, p99: 1500, p999: 3000 }, intended_latency_us: { p50: 600, p99, p999: p99 * 2 } } } };
+  return { complete: true, measured_s: 10, loader: { limited: false },
+    ops: { find: { count: Math.round(achieved * 10), errors: 0, latency_us: { p50: 500, p99: 1500, p999: 3000 },
+      intended_latency_us: { p50: 600, p99, p999: p99 * 2 } } } };
 }
 
 function search(server, opts = {}) {
@@ -60,7 +62,9 @@ test('a rate the server cannot reach fails as not achieved, whatever its latency
 test('a target below the idle latency: no rate passes, said, and the search stays bounded', () => {
   const sla = parseSla('p99=1ms');
   const s = new CapacitySearch({ sla });
-  for (let rate = s.next(); rate !== null; rate = s.next()) s.record(judgeStep(sla, rate, serverAt(rate, { knee: 1e9, max: 1e9 })));
+  for (let rate = s.next(); rate !== null; rate = s.next()) {
+    s.record(judgeStep(sla, rate, serverAt(rate, { knee: 1e9, max: 1e9 })));
+  }
   const r = s.result(16);
   assert.equal(r.capacity_ops_per_s, null);
   assert.match(r.search.ended, /no rate passes/);
@@ -88,7 +92,9 @@ test('the step budget bounds a search that never settles', () => {
 test('a rate that passed above a failing one is noise: the capacity is the highest passing rate below the lowest failing', () => {
   // 150 failed, then 300 passed (a quiet second on a noisy host): 300 is no capacity, 100 is.
   const s = new CapacitySearch({ sla: parseSla('p99=10ms'), start: 100 });
-  for (const [rate, passed] of [[100, true], [200, false], [150, false], [300, true]]) s.record({ offered_ops_per_s: rate, passed });
+  for (const [rate, passed] of [[100, true], [200, false], [150, false], [300, true]]) {
+    s.record({ offered_ops_per_s: rate, passed });
+  }
   const c = s.result(4);
   assert.equal(c.lowest_failing_ops_per_s, 150);
   assert.equal(c.capacity_ops_per_s, 100);
@@ -103,7 +109,8 @@ test('the end of a search names the bracket it reached: adjacent whole rates are
   assert.equal(r.lowest_failing_ops_per_s, 8);
   assert.equal(r.search.ended, 'refined to within 14.3% (7..8 ops/s: adjacent whole rates, wider than the 5% aimed at)');
   const wide = search((rate) => serverAt(rate, { knee: 1000, max: 1e9 }));
-  const pct = Math.round(((wide.lowest_failing_ops_per_s - wide.capacity_ops_per_s) / wide.capacity_ops_per_s) * 1000) / 10;
+  const pct = Math.round(
+    ((wide.lowest_failing_ops_per_s - wide.capacity_ops_per_s) / wide.capacity_ops_per_s) * 1000) / 10;
   assert.equal(wide.search.ended, `refined to within ${pct}% (${wide.capacity_ops_per_s}..${wide.lowest_failing_ops_per_s} ops/s)`);
   assert.ok(pct <= REFINE_WITHIN * 100);
 });
@@ -113,7 +120,8 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
   const { capacityLine } = require('../src/results/capacity-table');
   const sla = parseSla('p99=10ms');
   const stall = 'event loop stalled up to 324 ms';
-  const steps = [100, 200, 400, 300].map((rate, i) => ({ index: i + 1, target_rate: rate, clients: 16, ...serverAt(rate, { knee: 250, max: 1e9 }),
+  const steps = [100, 200, 400, 300].map((rate, i) => ({ index: i + 1, target_rate: rate, clients: 16,
+    ...serverAt(rate, { knee: 250, max: 1e9 }),
     loader: { limited: false, reasons: [], contention: i === 1 || i === 2 ? [`${stall} while the host was busy`] : [] } }));
   const c = capacityOf({ sla, start: 100, clients: 16, steps });
   // 200 passed while the host was busy (it passed anyway); 400, a failure while it was busy, may
@@ -123,7 +131,8 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
   assert.equal(c.host_caveat.of, 1);
   // the line as one (capacity-table.js wraps it at 120 columns with a two-space indent)
   assert.match(capacityLine(c).replace(/\n {2}/g, ' '), new RegExp(`\\nCAVEAT: 1 of 1 failing steps shared the host with other load or were limited by the loader \\(step 3: ${stall} while the host was busy\\): the capacity may be this host's, not the server's$`));
-  const passedBusy = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { limited: false, reasons: [], contention: e.target_rate === 200 ? [stall] : [] } })) });
+  const passedBusy = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e,
+    loader: { limited: false, reasons: [], contention: e.target_rate === 200 ? [stall] : [] } })) });
   assert.equal(passedBusy.host_caveat, undefined, 'a passing step on a busy host moves no bound');
   const limitedFail = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { limited: e.target_rate === 400, reasons: e.target_rate === 400 ? ['event loop busy'] : [], contention: [] } })) });
   assert.deepEqual(limitedFail.host_caveat.steps, [3], 'a failing step the loader limited');
@@ -131,9 +140,11 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
   // failure is the server's, no caveat (common/host-slowed.js)
   const unslowed = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { ...e.loader, contention: ['worker 0 event loop busy 95% of the time while the host was busy'], workers: [{ worker: 0, eld_p99_ms_median: 0.01 }] } })) });
   assert.equal(unslowed.host_caveat, undefined, JSON.stringify(unslowed.host_caveat));
-  const slowed = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { ...e.loader, contention: [stall], workers: [{ worker: 0, eld_p99_ms_median: 324 }] } })) });
+  const slowed = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e,
+    loader: { ...e.loader, contention: [stall], workers: [{ worker: 0, eld_p99_ms_median: 324 }] } })) });
   assert.deepEqual(slowed.host_caveat.steps, [3]);
-  const clean = capacityOf({ sla, start: 100, clients: 16, steps: steps.map((e) => ({ ...e, loader: { limited: false, reasons: [], contention: [] } })) });
+  const clean = capacityOf({ sla, start: 100, clients: 16,
+    steps: steps.map((e) => ({ ...e, loader: { limited: false, reasons: [], contention: [] } })) });
   assert.equal(clean.host_caveat, undefined);
   assert.doesNotMatch(capacityLine(clean), /CAVEAT/);
 });
@@ -141,11 +152,14 @@ test('capacityOf: steps that shared the host give the capacity a caveat, in summ
 test('the run\'s table and the capacity table print a latency alike: ms to 10 us, - when absent; columns aligned', () => {
   const { formatTable } = require('../src/results/table');
   const { capacityTable } = require('../src/results/capacity-table');
-  const step = { index: 1, clients: 1, complete: true, measured_s: 1, loader: { limited: false, reasons: [], contention: [] },
+  const step = { index: 1, clients: 1, complete: true, measured_s: 1,
+    loader: { limited: false, reasons: [], contention: [] },
     ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1234, p99: 56789.4, p999: null } } } };
   assert.match(formatTable({ name: 'x', engine: 'e', complete: true, steps: [step] }), /^1 +1 +find +10 +10 +1\.23 +56\.79 +- +0$/m);
   const c = { clients: 8, sla: { percentile: 'p99', target_ms: 30 }, capacity_ops_per_s: 1000, lowest_failing_ops_per_s: 3200, complete: true, search: { ended: 'refined' },
-    steps: [{ offered_ops_per_s: 1000, achieved_ops_per_s: 999.5, intended_us: 1234, service_us: 56789.4, clients_busy: 0.5, passed: true },
+    steps: [
+      { offered_ops_per_s: 1000, achieved_ops_per_s: 999.5, intended_us: 1234, service_us: 56789.4,
+        clients_busy: 0.5, passed: true },
       { offered_ops_per_s: 3200, achieved_ops_per_s: 3000, intended_us: 145678.9, service_us: null, clients_busy: null, passed: false, why: 'p99 over' }] };
   const lines = capacityTable(c).split('\n');
   assert.deepEqual(lines.slice(2, 5), [
@@ -173,11 +187,14 @@ test('a contended or marginal failure is tried once more before it bounds the se
   const s = new CapacitySearch({ sla });
   for (let rate = s.next(); rate !== null; rate = s.next()) s.record(judgeStep(sla, rate, stallOnce(rate)));
   const r = s.result(16);
-  assert.deepEqual(r.steps.slice(0, 3).map((x) => [x.offered_ops_per_s, x.passed]), [[100, false], [100, true], [200, true]]);
+  assert.deepEqual(r.steps.slice(0, 3).map((x) => [x.offered_ops_per_s, x.passed]),
+    [[100, false], [100, true], [200, true]]);
   assert.match(r.steps[0].retry, /other load on the loader's host/);
   assert.ok(r.capacity_ops_per_s >= 1000, `capped by the stalled step: ${r.capacity_ops_per_s}`);
   // a marginal miss (p99 10.3 ms against 10 ms) is retried; failing again, it stands and bounds
-  const marginal = judgeStep(sla, 500, { ...serverAt(500, { knee: 1e9, max: 1e9 }), ops: { find: { count: 5000, errors: 0, latency_us: { p50: 1, p99: 1, p999: 1 }, intended_latency_us: { p50: 1, p99: 10300, p999: 10300 } } } });
+  const marginal = judgeStep(sla, 500, { ...serverAt(500, { knee: 1e9, max: 1e9 }),
+    ops: { find: { count: 5000, errors: 0, latency_us: { p50: 1, p99: 1, p999: 1 },
+      intended_latency_us: { p50: 1, p99: 10300, p999: 10300 } } } });
   assert.match(marginal.retry, /marginal failure/);
   const s2 = new CapacitySearch({ sla, start: 500 });
   assert.equal(s2.next(), 500);

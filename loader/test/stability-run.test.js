@@ -79,8 +79,8 @@ async function stalledRun(variant) {
     assert.ok(held.length >= 2, `windows held in the measured part: ${JSON.stringify(server.shim.stats.held)} (step ${step.measured_from}, ${step.duration_s} s)`);
     const stepEnd = Date.parse(step.started_at) + step.duration_s * 1000;
     const dipPosts = g.posts.map((p, i) => ({ ...p.body, arrived: arrived[i] })).filter((p) => p.tags.includes('dip'));
-    return { r, step, held, reported: reportedWindows(server.shim.state.stalls, stepEnd), st: step.stability, liveDips, dipPosts, stepEnd,
-      lines: readTimeline(dir) };
+    return { r, step, held, reported: reportedWindows(server.shim.state.stalls, stepEnd), st: step.stability,
+      liveDips, dipPosts, stepEnd, lines: readTimeline(dir) };
   } finally {
     await g.close();
     await server.stop();

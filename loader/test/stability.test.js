@@ -11,7 +11,8 @@ const { FIELDS } = require('../src/server-record/fields');
 
 const T0 = Date.parse('2026-11-26T12:00:00Z');
 // seconds(rates, p99s): one full second each, ending at T0 + (i + 1) s.
-const seconds = (rates, p99s = []) => rates.map((r, i) => ({ end: T0 + (i + 1) * 1000, interval_s: 1, ops: r, p99_us: p99s[i] ?? 1000 }));
+const seconds = (rates, p99s = []) => rates.map((r, i) => ({ end: T0 + (i + 1) * 1000, interval_s: 1, ops: r,
+  p99_us: p99s[i] ?? 1000 }));
 
 test('a steady step: no dips, CV and worst second as measured', () => {
   const st = stepStability(seconds([1000, 1010, 990, 1005, 995, 1000, 1002, 998]));
@@ -43,7 +44,8 @@ test('a second whose p99 passed 4x the median per-second p99 is a dip even when 
 });
 
 test('the partial last second is left out; too few seconds or operations: dips not judged, with the reason', () => {
-  const st = stepStability([...seconds([1000, 1000, 1000, 1000, 1000]), { end: T0 + 5300, interval_s: 0.3, ops: 10, p99_us: 1000 }]);
+  const st = stepStability([...seconds([1000, 1000, 1000, 1000, 1000]),
+    { end: T0 + 5300, interval_s: 0.3, ops: 10, p99_us: 1000 }]);
   assert.equal(st.seconds, 5);
   assert.deepEqual(st.dips, []);
   assert.equal(stepStability(seconds([1000, 1000, 10])).dips, null);
@@ -111,7 +113,8 @@ test('a member silent in the dip, or changing state, and the loader stalled, are
     ...[0, 1, 2, 3, 4, 5, 6].map((s) => row(s, 'a:1', {}, { state: s < 3 ? 'PRIMARY' : 'SECONDARY' })),
     ...[0, 1, 2, 5, 6].map((s) => row(s, 'c:1', {}, { state: 'SECONDARY' })),
   ].sort((x, y) => x.at - y.at);
-  const loader = seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]).map((s, i) => ({ ...s, selfs: [{ worker: 0, eldMaxMs: i === 4 ? 300 : 1 }], host: { cores: 2, steal_cores: 0, other_cores: 0 } }));
+  const loader = seconds([1000, 1000, 1000, 1000, 100, 1000, 1000]).map((s, i) => ({ ...s,
+    selfs: [{ worker: 0, eldMaxMs: i === 4 ? 300 : 1 }], host: { cores: 2, steal_cores: 0, other_cores: 0 } }));
   const [d] = explainDips(st.dips, { series, loader, from: T0, to: T0 + 7000 });
   assert.deepEqual(d.causes.map((c) => c.id), ['member', 'loader_host']);
   assert.equal(d.cause_text, "with a member unreachable or changing state; with the loader's host stalled or busy");
@@ -218,17 +221,22 @@ test("a lag jump is a rise between adjacent seconds, never against a row further
 
 test('an MMAPv1 flush reported in the second it ended is placed back over its last_ms', () => {
   // The dip is the 11th second (T0 + 10 s .. 11 s); the flush ended at 12.1 s and lasted 2,500 ms.
-  const d = oneDip((s) => ({ mmapv1: s === 12 ? { flushes: 1, last_flush_ms: 2500 } : { flushes: 0, last_flush_ms: 2500 } }));
+  const d = oneDip((s) => ({
+    mmapv1: s === 12 ? { flushes: 1, last_flush_ms: 2500 } : { flushes: 0, last_flush_ms: 2500 },
+  }));
   assert.deepEqual(d.causes.map((c) => c.id), ['mmapv1_flush']);
   // A short flush ending that late did not cover the dip.
-  const e = oneDip((s) => ({ mmapv1: s === 12 ? { flushes: 1, last_flush_ms: 300 } : { flushes: 0, last_flush_ms: 300 } }));
+  const e = oneDip((s) => ({
+    mmapv1: s === 12 ? { flushes: 1, last_flush_ms: 300 } : { flushes: 0, last_flush_ms: 300 },
+  }));
   assert.deepEqual(e.causes, []);
 });
 
 test("inMemory never checkpoints nor evicts for dirty pages: those rules do not hold on its rows; MongoRocks' compaction-pending is no event, stall-micros is", () => {
   const st = stepStability(seconds([1000, 1000, 1000, 100, 1000, 1000]));
   const mem = (values) => ({ ...row(3, 'i:1', values), engine: 'inMemory' });
-  const d = explainDips(st.dips, { series: [mem({ wt: { checkpoint_running: 1, app_evicted_pages: 3, cache_dirty_bytes: 90, cache_max_bytes: 100 } })], loader: [], from: T0, to: T0 + 6000 })[0];
+  const d = explainDips(st.dips, { series: [mem({ wt: { checkpoint_running: 1, app_evicted_pages: 3,
+    cache_dirty_bytes: 90, cache_max_bytes: 100 } })], loader: [], from: T0, to: T0 + 6000 })[0];
   assert.deepEqual(d.causes, []);
   const r = (values) => explainDips(st.dips, { series: [row(3, 'r:1', { rocks: values })], loader: [], from: T0, to: T0 + 6000 })[0];
   assert.deepEqual(r({ compaction_pending: 1 }).causes, []);

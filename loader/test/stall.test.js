@@ -92,7 +92,8 @@ test('a server that stops answering for 2 s, under --stall-timeout 500ms: stoppe
   assert.ok(m, summary.reason);
   // The loader's own measure: the silence it saw when it stopped, from the last completed op.
   const idle = Number(m[1]);
-  assert.deepEqual(summary.stall, { timeout_ms: 500, idle_ms: idle, check_every_ms: summary.stall.check_every_ms, check_gap_ms: summary.stall.check_gap_ms, step: 1 });
+  assert.deepEqual(summary.stall, { timeout_ms: 500, idle_ms: idle, check_every_ms: summary.stall.check_every_ms,
+    check_gap_ms: summary.stall.check_gap_ms, step: 1 });
   // The premise of "within 100 ms": the loader's thread ran its 25 ms checks on time. On a host
   // busy enough to hold it off the CPU for longer, the stop is late by that much: say so, skip.
   if (summary.stall.check_gap_ms > summary.stall.check_every_ms + 35) {

@@ -26,8 +26,11 @@ const busy = 'worker 0 event-loop delay p99 25 ms (> 20 ms) while the loader use
 function entry({ delayMs, p50Ms, contention = [busy], targetRate = null, clients = 4, done = 10000, seconds = 10 }) {
   return {
     ...step, clients, measured_s: seconds, target_rate: targetRate,
-    ops: { find: { count: done, errors: 0, latency_us: { p50: p50Ms * 1000, p99: p50Ms * 3000 } }, update: { count: done / 10, errors: 0, latency_us: { p50: p50Ms * 2000, p99: p50Ms * 6000 } } },
-    loader: { limited: false, reasons: [], contention, workers: [{ worker: 0, elu_mean: 0.4, eld_p99_ms_median: delayMs, eld_p99_ms_max: delayMs * 2 }, { worker: 1, elu_mean: 0.3, eld_p99_ms_median: delayMs / 5, eld_p99_ms_max: delayMs }] },
+    ops: { find: { count: done, errors: 0, latency_us: { p50: p50Ms * 1000, p99: p50Ms * 3000 } },
+      update: { count: done / 10, errors: 0, latency_us: { p50: p50Ms * 2000, p99: p50Ms * 6000 } } },
+    loader: { limited: false, reasons: [], contention,
+      workers: [{ worker: 0, elu_mean: 0.4, eld_p99_ms_median: delayMs, eld_p99_ms_max: delayMs * 2 },
+        { worker: 1, elu_mean: 0.3, eld_p99_ms_median: delayMs / 5, eld_p99_ms_max: delayMs }] },
   };
 }
 const verdictOf = (e) => stepExclusion(exclusionFacts(e, []));

@@ -21,7 +21,8 @@ function acc(n, lastOkAt) {
   const hist = newHistogram();
   for (let i = 0; i < n; i++) hist.recordValue(100);
   hist.recordValue(5000);
-  const seconds = Array.from({ length: 10 }, () => ({ cpuCores: 0.1, intervalS: 1, host: null, selfs: [{ worker: 0, elu: 0.1, eldP99Ms: 0 }] }));
+  const seconds = Array.from({ length: 10 }, () => ({ cpuCores: 0.1, intervalS: 1, host: null,
+    selfs: [{ worker: 0, elu: 0.1, eldP99Ms: 0 }] }));
   return { ops: { find: { ok: n + 1, err: 2, hist, intended: newHistogram() } }, seconds, lastOkAt };
 }
 const step = (index, clients) => ({ index, phase: `clients-${clients}`, clientIds: Array.from({ length: clients }, (_, k) => k), startAt: T0 + index * 10000 });
@@ -33,7 +34,8 @@ const facts = (over) => ({
 });
 
 test('a whole step: rate over the step, percentiles and the histogram they come from', () => {
-  const s = stepSummary({ step: step(0, 1), acc: acc(999, T0 + 9000), endAt: T0 + 10000, stopReason: null, rate: null, cores: 2 });
+  const s = stepSummary({ step: step(0, 1), acc: acc(999, T0 + 9000), endAt: T0 + 10000,
+    stopReason: null, rate: null, cores: 2 });
   assert.equal(s.index, 1);
   assert.equal(s.complete, true);
   assert.equal(s.measured_s, 10);
@@ -58,7 +60,8 @@ test('a step cut short: rate over measured_s (to its last completed op), marked 
 });
 
 test('buildSummary: group, repetition, profile, redacted uri, loader_limited', () => {
-  const steps = [stepSummary({ step: step(0, 1), acc: acc(9, T0 + 1), endAt: T0 + 10000, stopReason: null, rate: null, cores: 2 })];
+  const steps = [stepSummary({ step: step(0, 1), acc: acc(9, T0 + 1), endAt: T0 + 10000,
+    stopReason: null, rate: null, cores: 2 })];
   const s = buildSummary(facts({ steps }));
   assert.equal(s.complete, true);
   assert.equal(s.exit_code, 0);
@@ -85,7 +88,8 @@ test('loaderLimited: true if any step, false only when every step was judged', (
 });
 
 test('second Ctrl-C (forced exit): finished steps and the one in progress, never twice, incomplete with both reasons', () => {
-  const done = [stepSummary({ step: step(0, 1), acc: acc(99, T0 + 9000), endAt: T0 + 10000, stopReason: null, rate: null, cores: 2 })];
+  const done = [stepSummary({ step: step(0, 1), acc: acc(99, T0 + 9000), endAt: T0 + 10000,
+    stopReason: null, rate: null, cores: 2 })];
   const current = { step: step(1, 2), acc: acc(49, T0 + 12000) };
   let summarised = 0;
   const stepOf = (c) => { summarised++; return stepSummary({ ...c, endAt: T0 + 13000, stopReason: 'interrupted (SIGINT)', rate: null, cores: 2 }); };
@@ -117,10 +121,12 @@ test('documents written: every write of the run (preload, warm-ups, measured ste
   };
   // Inserts one document each, updates one each, the warm-up's inserts too; finds write nothing
   // and failed writes are not counted.
-  const s1 = stepSummary({ step: step(0, 1), acc: writes(100, 40, 7), endAt: T0 + 10000, stopReason: null, rate: null, cores: 2 });
+  const s1 = stepSummary({ step: step(0, 1), acc: writes(100, 40, 7), endAt: T0 + 10000,
+    stopReason: null, rate: null, cores: 2 });
   assert.equal(s1.documents_written, 147);
   // A batch op (bulk_import) counts its documents, not its operations.
-  const s2 = stepSummary({ step: step(1, 1), acc: writes(4, 0, 0, 4000), endAt: T0 + 20000, stopReason: null, rate: null, cores: 2 });
+  const s2 = stepSummary({ step: step(1, 1), acc: writes(4, 0, 0, 4000), endAt: T0 + 20000,
+    stopReason: null, rate: null, cores: 2 });
   assert.equal(s2.documents_written, 4000);
   const s = buildSummary(facts({ steps: [s1, s2], preload: { docs: 10 } }));
   assert.equal(s.documents_written, 10 + 147 + 4000);

@@ -28,7 +28,8 @@ test('the group table: the median change, labelled by its sign', () => {
 test('a table of ops that move bytes, not documents (gridfs): MiB/s beside MB/s, from the same bytes and measured time', () => {
   const bytes = 27.25 * 2 ** 20 * 10; // 27.25 MiB/s for 10 s: seeds/003's Ubuntu figure
   const step = { index: 1, name: 'upload', clients: 1, complete: true, measured_s: 10, loader,
-    ops: { upload: { count: 100, errors: 0, ops_per_s: 10, mb_per_s: Math.round((bytes / 1e6 / 10) * 1000) / 1000, bytes, latency_us: lat } } };
+    ops: { upload: { count: 100, errors: 0, ops_per_s: 10,
+      mb_per_s: Math.round((bytes / 1e6 / 10) * 1000) / 1000, bytes, latency_us: lat } } };
   const out = formatTable({ name: 'gridfs', engine: 'x', complete: true, steps: [step] });
   const [head, row] = out.trim().split('\n').slice(1);
   assert.match(head, /\bdocs\/s +MB\/s +MiB\/s +p50 ms\b/);

@@ -52,7 +52,8 @@ test('tooShort: a duration-bound step under one second, or fewer operations than
   assert.equal(tooShort(step(0, 2), { durationS: 2 }), null, 'nothing measured is a failed step, not a short one');
   assert.equal(tooShort(step(3, 0.01, { not_applicable: 'w:2 on a standalone' }), { durationS: 0.01 }), null);
   // The run fails only where every step was shorter than a second; a slow second is still a run.
-  assert.equal(everyStepTooShort([{ index: 1, ops: { find: { count: 8 } }, too_short: tooShort(step(8, 1), { durationS: 1 }) }]), null);
+  assert.equal(everyStepTooShort([{ index: 1, ops: { find: { count: 8 } },
+    too_short: tooShort(step(8, 1), { durationS: 1 }) }]), null);
   assert.match(everyStepTooShort([{ index: 1, ops: { find: { count: 3 } }, too_short: tooShort(step(3, 0.001), { durationS: 0.001 }) }]), /^no step measured: step 1 ran 3/);
 });
 
@@ -69,7 +70,8 @@ test('progress of warm-up + --duration 1ms: total and ETA to the millisecond', (
 });
 
 test('a median second just under the minimum never reads as the minimum itself', () => {
-  const seconds = Array.from({ length: 6 }, (_, i) => ({ end: 1000 * (i + 1), interval_s: 1, ops: i % 2 ? 19.9 : 20, p99_us: 100 }));
+  const seconds = Array.from({ length: 6 }, (_, i) => ({ end: 1000 * (i + 1), interval_s: 1, ops: i % 2 ? 19.9 : 20,
+    p99_us: 100 }));
   const st = stepStability(seconds.map((s, i) => ({ ...s, ops: [19.96, 19.96, 19.96, 19.96, 19.96, 19.96][i] })));
   assert.equal(st.dips, null);
   assert.doesNotMatch(st.not_judged, /of 20 operations \(fewer than 20\)/);

@@ -15,7 +15,11 @@ const { DEVIATIONS, BEHAVIOURS } = require('./support/server-lines');
 function withUri(uri, fn) {
   const was = process.env.MONGODB_URI;
   if (uri === undefined) delete process.env.MONGODB_URI; else process.env.MONGODB_URI = uri;
-  try { return fn(); } finally { if (was === undefined) delete process.env.MONGODB_URI; else process.env.MONGODB_URI = was; }
+  try {
+    return fn();
+  } finally {
+    if (was === undefined) delete process.env.MONGODB_URI; else process.env.MONGODB_URI = was;
+  }
 }
 
 test('dependsOn: runs on the test server, skipped under MONGODB_URI naming each deviation; an unknown id is an error', () => {

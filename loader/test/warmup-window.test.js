@@ -48,7 +48,8 @@ test('a paced step behind its server: every measured second counts what the serv
     // Exact counts: the window is its lines, and warm-up + window is what the server holds.
     assert.equal(st.ops.insert.count, perLine.reduce((a, b) => a + b, 0));
     await client.connect();
-    const held = await client.db(summary.parameters.database).collection(summary.parameters.collection).countDocuments({});
+    const held = await client.db(summary.parameters.database).collection(summary.parameters.collection)
+      .countDocuments({});
     assert.equal(st.warmup.ops + st.ops.insert.count, held, 'every insert the server took is counted once');
     assert.equal(held, 600);
     assert.ok(st.warmup.backlog_ops > 0, 'the window worked off ops due in the warm-up, and says how many');

@@ -105,7 +105,8 @@ test('capacityGroup: the group\'s capacity line within 120 columns, nothing lost
 test('formatTable: a step\'s long host-contention note is wrapped within 120 columns, the grid untouched, nothing lost', () => {
   const { formatTable } = require('../src/results/table');
   const contention = Array.from({ length: 6 }, (_, i) => `worker ${i} event-loop delay p99 ${20 + i}.5 ms (> 20 ms) while the loader used 0.4 of 2 cores and the host was 97% busy`);
-  const step = { index: 1, clients: 1, complete: true, measured_s: 1, ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1000, p99: 2000, p999: 3000 } } },
+  const step = { index: 1, clients: 1, complete: true, measured_s: 1,
+    ops: { find: { count: 10, ops_per_s: 10, errors: 0, latency_us: { p50: 1000, p99: 2000, p999: 3000 } } },
     loader: { limited: false, reasons: [], contention } };
   const text = formatTable({ name: 'x', engine: 'e', complete: true, steps: [step] });
   assert.deepEqual(text.split('\n').filter((l) => l.length > 120), []);
@@ -115,7 +116,8 @@ test('formatTable: a step\'s long host-contention note is wrapped within 120 col
 
 test('groupTable: docs/s and MB/s as medians within 120 columns; --wide gives fastest, median and slowest of each', () => {
   const { groupTable } = require('../src/results/table');
-  const kase = (i, name, docs) => ({ index: i, name, ops: { insert: { count: 10, ops_per_s: docs / 1000, docs_per_s: docs, mb_per_s: docs / 1e5 } } });
+  const kase = (i, name, docs) => ({ index: i, name,
+    ops: { insert: { count: 10, ops_per_s: docs / 1000, docs_per_s: docs, mb_per_s: docs / 1e5 } } });
   const runs = [[kase(1, 'j:false interval=500ms', 123456.7), kase(2, 'j:true', 98765.4)], [kase(1, 'j:false interval=500ms', 120000.1), kase(2, 'j:true', 99999.9)]];
   const narrow = groupTable({ name: 'journal', engine: 'wiredtiger', group: 'journal-20261126T000000Z-abcdef', runs });
   assert.deepEqual(narrow.split('\n').filter((l) => l.length > 120), []);

@@ -183,7 +183,8 @@ test('dataMembers: a replica set\'s members, the shards\' members behind mongos,
 });
 
 test('groupTable: fastest, median and slowest over repetitions; a case measured in none says 0/N', () => {
-  const c = (name, ops, extra = {}) => ({ name, index: 1, ops: ops === null ? {} : { insert: { count: 10, ops_per_s: ops } }, ...extra });
+  const c = (name, ops, extra = {}) => ({ name, index: 1,
+    ops: ops === null ? {} : { insert: { count: 10, ops_per_s: ops } }, ...extra });
   const out = groupTable({ name: 'x', engine: 'e', group: 'g', runs: [[c('w:1', 100), c('w:3', null, { unsupported: 'timed out' })], [c('w:1', 300)], [c('w:1', 120)]] });
   assert.match(out, /^w:1 +insert +3\/3 +300 +120 +100$/m);
   assert.match(out, /^w:3 +- +0\/3/m);

@@ -150,7 +150,8 @@ test('memberStates: one entry per member with state and lag', () => {
 // 1000000000, timeAcquiringMicros, locksPerKiloOp: 4, sustainerRate: 1000, isLagged: false,
 // isLaggedCount: 19, isLaggedTimeMicros}. Default flowControlTargetLagSeconds is 10 (manual
 // "Flow Control" / SERVER-112333).
-const fcIdle = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: 134209790, locksPerKiloOp: 4, sustainerRate: 1000, isLagged: false, isLaggedCount: 19, isLaggedTimeMicros: 18991175 };
+const fcIdle = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: 134209790, locksPerKiloOp: 4,
+  sustainerRate: 1000, isLagged: false, isLaggedCount: 19, isLaggedTimeMicros: 18991175 };
 
 test('flow control: one lagging secondary of three keeps the majority current: not engaged', () => {
   const fc = d.interpretFlowControl({ flowControl: fcIdle, status: statusDoc({ cLag: 45, committedLag: 0 }) });

@@ -223,7 +223,8 @@ test('failover: SIGTERM with mongos frozen under the writers: the primary starte
     let frozen = false;
     const freeze = setTimeout(() => { frozen = true; mongos.proc.kill('SIGSTOP'); }, 600);
     const r = await runWith(failover, { w: '1', how: 'kill', writers: '2', 'load-seconds': '0', 'failover-seconds': '30' }, {
-      statuses: [aPrimary], extra: { context: { mongos: () => client } }, signalAfterMs: 1100, bounds: { inFlightMs: 500 },
+      statuses: [aPrimary], extra: { context: { mongos: () => client } }, signalAfterMs: 1100,
+      bounds: { inFlightMs: 500 },
     });
     clearTimeout(freeze);
     assert.ok(frozen);

@@ -34,7 +34,8 @@ function recording(statuses, { fail = {} } = {}) {
 }
 const run = (p, statuses, { fail, ...opts } = {}) => {
   const members = recording(statuses, { fail });
-  return runWith(replicaLag, p, { statuses, ...opts, extra: { context: { members, mongos } } }).then((r) => ({ ...r, members }));
+  return runWith(replicaLag, p, { statuses, ...opts, extra: { context: { members, mongos } } })
+    .then((r) => ({ ...r, members }));
 };
 
 test('fsync: load, lock on the member itself, lag reaches the threshold, unlock, back under 2 s: PASS', async () => {

@@ -17,7 +17,8 @@ function members(statuses, own) {
   m.selfStatus = async () => ({ myState: 2, members: [{ self: true, ...own[Math.min(i++, own.length - 1)] }] });
   return m;
 }
-const run = (params, statuses, own, opts = {}) => runWith(resync, params, { statuses, ...opts, extra: { context: { members: members(statuses, own) } } });
+const run = (params, statuses, own, opts = {}) => runWith(resync, params,
+  { statuses, ...opts, extra: { context: { members: members(statuses, own) } } });
 
 test('a secondary: stop, rm, volume-rm, up, then watched until SECONDARY; verdict true', async () => {
   const r = await run({ member: 'shard01-c', timeout: '60' }, [set('SECONDARY'), set('STARTUP2'), set('STARTUP2'), set('SECONDARY')], [{ stateStr: 'SECONDARY', uptime: 2 }]);

@@ -23,7 +23,8 @@ test('writers + majority read + checker, no fault: every id ok, nothing lost', a
     await setcheck.reset(client);
     for (const w of ['1', 'majority']) {
       const history = path.join(tmp(), 'history.ndjson');
-      const r = await setcheck.runWriters({ client, w, writers: 4, seconds: 1.5, maxWrites: 400, historyFile: history });
+      const r = await setcheck.runWriters({ client, w, writers: 4, seconds: 1.5, maxWrites: 400,
+        historyFile: history });
       assert.ok(r.attempted > 0);
       assert.equal(r.fail + r.info, 0, `no fault, no error (w:${w})`);
       const outcomes = setcheck.readHistory(history);
@@ -69,7 +70,8 @@ test('counter-test: the server dies and comes back empty; the checker reports ev
   { skip: process.env.MONGODB_URI ? 'needs a server the test can kill' : false }, async () => {
     let server = await startServer();
     const port = server.port;
-    const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 2000 });
+    const client = new MongoClient(server.uri,
+      { serverSelectionTimeoutMS: 1000, connectTimeoutMS: 1000, socketTimeoutMS: 2000 });
     const history = path.join(tmp(), 'history.ndjson');
     let done = false;
     try {

@@ -24,10 +24,12 @@ function cluster(statuses, { first = 2000, selfState = 'RECOVERING', infoMessage
   const win = (h) => ({ member: h.split(':')[0], host: m.resolve(h), first: { t: first, i: 1 }, last: { t: 1000, i: 9 }, maxSizeMB: 16 });
   m.window = async (h) => win(h);
   m.windows = async (hs) => hs.map(win);
-  m.selfStatus = async () => ({ myState: 3, optimes: { appliedOpTime: { ts: { t: 1000, i: 7 }, t: 1 } }, members: [{ self: true, stateStr: selfState, infoMessage, optime: { ts: { t: 1000, i: 7 }, t: 1 } }] });
+  m.selfStatus = async () => ({ myState: 3, optimes: { appliedOpTime: { ts: { t: 1000, i: 7 }, t: 1 } },
+    members: [{ self: true, stateStr: selfState, infoMessage, optime: { ts: { t: 1000, i: 7 }, t: 1 } }] });
   return m;
 }
-const run = (p, statuses, { members = cluster(statuses), outputs = {}, ...opts } = {}) => runWith(stale, p, { statuses, ...opts, extra: { outputs, context: { members, mongos } } });
+const run = (p, statuses, { members = cluster(statuses), outputs = {}, ...opts } = {}) => runWith(stale, p,
+  { statuses, ...opts, extra: { outputs, context: { members, mongos } } });
 
 test('stop, roll past, start, log with 21126, RECOVERING: PASS with the evidence', async () => {
   const r = await run(params(), [set('SECONDARY'), set('SECONDARY'), set('down'), set('down'), set('RECOVERING')], { outputs: { logs: `some line\n${LINE_21126}\n` } });

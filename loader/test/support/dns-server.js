@@ -43,7 +43,8 @@ async function startDns(records) {
     const entry = records[name];
     const answers = entry && type ? (entry[type] || []) : [];
     const rcode = entry ? 0 : 3;
-    const header = Buffer.concat([msg.subarray(0, 2), u16(0x8400 | rcode), u16(1), u16(answers.length), u16(0), u16(0)]);
+    const header = Buffer.concat([msg.subarray(0, 2), u16(0x8400 | rcode),
+      u16(1), u16(answers.length), u16(0), u16(0)]);
     const rrs = answers.map((v) => {
       const data = rdata(type, v);
       return Buffer.concat([Buffer.from([0xc0, 12]), u16(qtype), u16(1), u32(5), u16(data.length), data]);

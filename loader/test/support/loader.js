@@ -136,4 +136,5 @@ function runsOf(results, experiment, engine) {
 const unwrap = (text) => text.replace(/\n {2}(?=\S)/g, ' ');
 const errorLines = (text) => unwrap(text).split('\n').filter((l) => l.startsWith('error: '));
 
-module.exports = { startLoader, runLoader, runLoaders, inTurns, pacedArgs, tmpResults, latestRun, readTimeline, withServerAndResults, runsOf, BIN, unwrap, errorLines };
+module.exports = { startLoader, runLoader, runLoaders, inTurns, pacedArgs, tmpResults, latestRun, readTimeline,
+  withServerAndResults, runsOf, BIN, unwrap, errorLines };

@@ -74,7 +74,11 @@ async function rateProxy(upstreamPort, { rate = Infinity, burst = 64, delayMs = 
   return {
     uri: `mongodb://127.0.0.1:${server.address().port}/`,
     state,
-    close: () => new Promise((r) => { clearTimeout(timer); for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () => new Promise((r) => {
+      clearTimeout(timer);
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
   };
 }
 

@@ -97,11 +97,14 @@ const BEHAVIOURS = {
     answer: {
       reply(cmd, line, state) {
         if (!line.replSet) return { ok: 0, code: 76, codeName: 'NoReplicationEnabled', errmsg: 'not running with --replSet' };
-        const members = state.hosts.map((host, i) => ({ _id: i, host, arbiterOnly: false, buildIndexes: true, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }));
+        const members = state.hosts.map((host, i) => ({ _id: i, host,
+          arbiterOnly: false, buildIndexes: true, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }));
         // state.wcFieldAbsent (set by a test): a stored config without the field, which means
         // true (manual "Replica Set Configuration": the default with protocolVersion 1).
-        const wc = state.wcFieldAbsent ? {} : { writeConcernMajorityJournalDefault: state.wcMajorityJournalDefault ?? true };
-        return { config: { _id: line.replSet.name, version: state.configVersion || 1, term: 1, members, protocolVersion: 1, ...wc }, ok: 1 };
+        const wc = state.wcFieldAbsent ? {}
+          : { writeConcernMajorityJournalDefault: state.wcMajorityJournalDefault ?? true };
+        return { config: { _id: line.replSet.name, version: state.configVersion || 1, term: 1, members,
+          protocolVersion: 1, ...wc }, ok: 1 };
       },
     },
   },
@@ -159,7 +162,8 @@ const BEHAVIOURS = {
   },
 };
 
-// A server line: what its hello (hello: the command exists, 4.4.2+; older lines answer isMaster only), buildInfo and serverStatus say, and which behaviours it has.
+// A server line: what its hello (hello: the command exists, 4.4.2+; older lines answer isMaster
+// only), buildInfo and serverStatus say, and which behaviours it has.
 // replSet: the shim plays a replica set of `members` data-bearing members (one primary port and
 // members - 1 secondary ports, all in front of the same test server). sessions: hello carries
 // logicalSessionTimeoutMinutes, and the driver then sends txnNumber with retryable writes to a
@@ -378,4 +382,5 @@ function lineOf(full) {
   return { name, ...line };
 }
 
-module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, IMAGES, JOURNAL_DIRS, lineOf, linesOf, deviationOf };
+module.exports = { BEHAVIOURS, LINES, VARIANTS, DEVIATIONS, FERRETDB_DEVIATIONS, IMAGES, JOURNAL_DIRS, lineOf, linesOf,
+  deviationOf };

@@ -34,7 +34,8 @@ const READ = new Set(['find', 'aggregate', 'count', 'distinct']);
 function counters(state, role) {
   state.server ||= { members: {}, startedAt: Date.now(), lastWriteAt: Date.now(), held: {}, down: new Set() };
   const all = state.server.members;
-  all[role] ||= { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0, replInsert: 0, replUpdate: 0, replDelete: 0,
+  all[role] ||= { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0,
+    replInsert: 0, replUpdate: 0, replDelete: 0,
     readUs: 0, reads: 0, writeUs: 0, writes: 0, cmdUs: 0, cmds: 0, bytesIn: 0, bytesOut: 0, written: 0, read: 0 };
   return all[role];
 }
@@ -46,7 +47,9 @@ function count(state, role, cmd, bytes, members) {
   c.bytesIn += bytes;
   c.bytesOut += 200;
   const name = cmd.name;
-  const docs = Array.isArray(cmd.body.documents) ? cmd.body.documents.length : Array.isArray(cmd.body.updates) ? cmd.body.updates.length : Array.isArray(cmd.body.deletes) ? cmd.body.deletes.length : 1;
+  const docs = Array.isArray(cmd.body.documents) ? cmd.body.documents.length
+    : Array.isArray(cmd.body.updates) ? cmd.body.updates.length
+    : Array.isArray(cmd.body.deletes) ? cmd.body.deletes.length : 1;
   if (WRITE.has(name)) {
     const k = name === 'insert' ? 'insert' : name === 'delete' ? 'delete' : 'update';
     c[k] += docs; c.writes += 1; c.writeUs += 300; c.written += bytes * 3;
@@ -66,16 +69,21 @@ function count(state, role, cmd, bytes, members) {
   }
 }
 
-const ops = (c) => ({ insert: c.insert, query: c.query, update: c.update, delete: c.delete, getmore: c.getmore, command: c.command });
-const lat = (c) => ({ reads: { latency: c.readUs, ops: c.reads }, writes: { latency: c.writeUs, ops: c.writes }, commands: { latency: c.cmdUs, ops: c.cmds } });
+const ops = (c) => ({ insert: c.insert, query: c.query, update: c.update, delete: c.delete, getmore: c.getmore,
+  command: c.command });
+const lat = (c) => ({ reads: { latency: c.readUs, ops: c.reads }, writes: { latency: c.writeUs, ops: c.writes },
+  commands: { latency: c.cmdUs, ops: c.cmds } });
 const common = (c) => ({
   opcounters: ops(c),
-  opcountersRepl: { insert: c.replInsert, query: 0, update: c.replUpdate, delete: c.replDelete, getmore: 0, command: 0 },
+  opcountersRepl: { insert: c.replInsert, query: 0, update: c.replUpdate, delete: c.replDelete,
+    getmore: 0, command: 0 },
   opLatencies: lat(c),
-  globalLock: { currentQueue: { total: 0, readers: 0, writers: 0 }, activeClients: { total: 0, readers: 0, writers: 0 } },
+  globalLock: { currentQueue: { total: 0, readers: 0, writers: 0 },
+    activeClients: { total: 0, readers: 0, writers: 0 } },
   network: { bytesIn: c.bytesIn, bytesOut: c.bytesOut, numRequests: c.cmds + c.reads + c.writes },
 });
-const tickets = (c) => ({ read: { out: 0, available: 128, totalTickets: 128 }, write: { out: c.writes % 2, available: 128 - (c.writes % 2), totalTickets: 128 } });
+const tickets = (c) => ({ read: { out: 0, available: 128, totalTickets: 128 },
+  write: { out: c.writes % 2, available: 128 - (c.writes % 2), totalTickets: 128 } });
 // quiet: a stall variant's line or the steady one (server-lines.js VARIANTS), whose serverStatus
 // has no event but the one it plays: no application-thread eviction moving with the writes.
 const wtCache = (c, quiet) => ({
@@ -122,7 +130,8 @@ function sections(line, state, role) {
   const c = counters(state, role);
   const sinceS = (Date.now() - state.server.startedAt) / 1000;
   const cpu = { page_faults: Math.floor(c.read / 65536) };
-  const out = { ...common(c), ...(line.replSet ? { repl: { setName: line.replSet.name, ismaster: role === 0, secondary: role !== 0 } } : {}) };
+  const out = { ...common(c),
+    ...(line.replSet ? { repl: { setName: line.replSet.name, ismaster: role === 0, secondary: role !== 0 } } : {}) };
   const engine = line.storageEngine ? line.storageEngine.name : null;
   // mongos: the common sections and the config servers it routes through (8.0
   // src/mongo/s/s_sharding_server_status.cpp; on a shard member db/s/sharding_server_status.cpp:93).
@@ -135,13 +144,17 @@ function sections(line, state, role) {
     else wt['block-manager'] = { 'bytes written': 4096, 'bytes read': 0 };
     out[engine] = wt;
     out.queues = { execution: tickets(c) };
-    out.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: 0, locksPerKiloOp: 0, sustainerRate: 0, isLagged: Object.keys(state.server.held).length > 0, isLaggedCount: 0, isLaggedTimeMicros: 0 };
+    out.flowControl = { enabled: true, targetRateLimit: 1000000000, timeAcquiringMicros: 0, locksPerKiloOp: 0,
+      sustainerRate: 0, isLagged: Object.keys(state.server.held).length > 0, isLaggedCount: 0, isLaggedTimeMicros: 0 };
     out.extra_info = { note: 'fields vary by platform', user_time_us: Math.round(sinceS * 1e5 + c.writes * 50 + c.reads * 30), system_time_us: Math.round(sinceS * 2e4), page_faults: cpu.page_faults };
   } else if (engine === 'mmapv1') {
-    out.backgroundFlushing = { flushes: Math.floor(sinceS / 60), total_ms: Math.floor(sinceS / 60) * 40, average_ms: 40, last_ms: 40, last_finished: new Date() };
+    out.backgroundFlushing = { flushes: Math.floor(sinceS / 60), total_ms: Math.floor(sinceS / 60) * 40,
+      average_ms: 40, last_ms: 40, last_finished: new Date() };
     // dur: the previous 3 s window's totals; the shim spreads the bytes written so far evenly.
     const perS = sinceS > 0 ? c.written / sinceS : 0;
-    out.dur = { commits: 30, journaledMB: (perS * 3) / 1e6, writeToDataFilesMB: (perS * 3) / 1e6, compression: 0.5, commitsInWriteLock: 0, earlyCommits: 0, timeMs: { dt: 3000, prepLogBuffer: 0, writeToJournal: 1, writeToDataFiles: 1, remapPrivateView: 0, commits: 2, commitsInWriteLock: 0 } };
+    out.dur = { commits: 30, journaledMB: (perS * 3) / 1e6, writeToDataFilesMB: (perS * 3) / 1e6, compression: 0.5,
+      commitsInWriteLock: 0, earlyCommits: 0, timeMs: { dt: 3000, prepLogBuffer: 0, writeToJournal: 1,
+        writeToDataFiles: 1, remapPrivateView: 0, commits: 2, commitsInWriteLock: 0 } };
     // extra_info: page_faults only, as recorded on 3.0.2 and 3.6.20 (support/recorded/): no CPU
     // time before 4.2, and no heap_usage_bytes either.
     out.extra_info = { note: 'fields vary by platform', page_faults: cpu.page_faults };
@@ -169,7 +182,8 @@ function replSetGetStatus(line, state, role, hosts) {
   counters(state, role);
   const now = Date.now();
   const applied = (i, at) => Math.min(at, state.server.lastWriteAt) - (state.server.held[i] || 0) * 1000;
-  const lastHeartbeat = state.server.startedAt + Math.floor((now - state.server.startedAt) / HEARTBEAT_MS) * HEARTBEAT_MS;
+  const lastHeartbeat = state.server.startedAt
+    + Math.floor((now - state.server.startedAt) / HEARTBEAT_MS) * HEARTBEAT_MS;
   const wallTimes = line.wire >= 9;
   const members = hosts.map((host, i) => {
     if (state.server.down.has(i)) return { _id: i, name: host, health: 0, state: 8, stateStr: '(not reachable/healthy)', optime: { ts: ts(0), t: -1 }, optimeDate: new Date(0) };
@@ -177,11 +191,13 @@ function replSetGetStatus(line, state, role, hosts) {
     return {
       _id: i, name: host, health: 1, state: i === 0 ? 1 : 2, stateStr: i === 0 ? 'PRIMARY' : 'SECONDARY',
       optime: { ts: ts(Math.floor(at / 1000)), t: 1 }, optimeDate: new Date(Math.floor(at / 1000) * 1000),
-      ...(wallTimes ? { lastAppliedWallTime: new Date(applied(i, now)), lastDurableWallTime: new Date(applied(i, now)) } : {}),
+      ...(wallTimes ? { lastAppliedWallTime: new Date(applied(i, now)),
+        lastDurableWallTime: new Date(applied(i, now)) } : {}),
       ...(i === role ? { self: true } : { lastHeartbeat: new Date(lastHeartbeat), pingMs: 0 }),
     };
   });
-  return { set: line.replSet.name, date: new Date(now), myState: role === 0 ? 1 : 2, heartbeatIntervalMillis: HEARTBEAT_MS, members, ok: 1 };
+  return { set: line.replSet.name, date: new Date(now), myState: role === 0 ? 1 : 2,
+    heartbeatIntervalMillis: HEARTBEAT_MS, members, ok: 1 };
 }
 
 function ts(seconds) {
@@ -235,13 +251,15 @@ function oplogStats(state) {
 //               each index from its compressed SST files: rocks_index.cpp:565)
 const pow2 = (n) => 2 ** Math.ceil(Math.log2(Math.max(32, n)));
 const SIZES = {
-  wiredTiger: (size, count) => ({ size, storageSize: Math.round(size * 0.45) + (count ? 4096 : 0), totalIndexSize: count * 12 + 4096 }),
+  wiredTiger: (size, count) => ({ size, storageSize: Math.round(size * 0.45) + (count ? 4096 : 0),
+    totalIndexSize: count * 12 + 4096 }),
   inMemory: (size, count) => ({ size, storageSize: size, totalIndexSize: count * 20 }),
   mmapv1: (size, count) => {
     const padded = count ? count * pow2(size / count + 16) : 0;
     return { size: padded, storageSize: padded + 8192, totalIndexSize: count * 40 + 8192, fileSize: 192 * 1048576 };
   },
-  rocksdb: (size, count) => ({ size, storageSize: Math.max(size & ~255, 256), totalIndexSize: Math.max(count * 17, 1) }),
+  rocksdb: (size, count) => ({ size, storageSize: Math.max(size & ~255, 256),
+    totalIndexSize: Math.max(count * 17, 1) }),
 };
 // Every engine of the table of meanings is played (a new row there needs its sizes here).
 for (const e of require('../../../common/meanings').ENGINES) if (!SIZES[e]) throw new Error(`server-status-lines.js: no collStats sizes for ${e} (common/meanings.js)`);
@@ -280,7 +298,10 @@ function dbStatsShape(out, k, line) {
   out.indexSize = k.totalIndexSize;
   for (const f of ['totalIndexSize', 'fileSize', 'nsSizeMB', 'numExtents']) delete out[f];
   if (line.wire < 8) out.numExtents = 0; // before 4.2
-  if (k.fileSize) Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2, extentFreeList: { num: 0, totalSize: 0 } });
+  if (k.fileSize) {
+    Object.assign(out, { fileSize: k.fileSize, nsSizeMB: 16, numExtents: 2,
+      extentFreeList: { num: 0, totalSize: 0 } });
+  }
   if (line.wire >= 9) { // 4.4+
     out.totalSize = out.storageSize + out.indexSize;
     if (line.storageEngine.persistent) {
@@ -301,4 +322,5 @@ const isOplogFind = (cmd) => cmd.name === 'find' && cmd.body.find === 'oplog.rs'
 
 const isWrite = (cmd) => WRITE.has(cmd.name);
 
-module.exports = { stallAt, isWrite, sections, count, replSetGetStatus, oplogFind, isOplogFind, isOplogStats, oplogStats, sizedCommand, sized, listShards, SIZES, OPLOG_MAX };
+module.exports = { stallAt, isWrite, sections, count, replSetGetStatus, oplogFind, isOplogFind, isOplogStats,
+  oplogStats, sizedCommand, sized, listShards, SIZES, OPLOG_MAX };

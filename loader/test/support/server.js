@@ -48,7 +48,9 @@ function compile() {
 // (support/ferretdb.js), so the kill and freeze tests act on a real server process of another
 // make; a call that asks for what only mongo-java-server can announce (a line, a version, an
 // engine, refused auth) still gets mongo-java-server.
-async function startServer({ port = 0, cpus = null, storageEngine = null, rejectAuth = false, acceptPlain = false, version = null, line = null } = {}) {
+async function startServer({
+  port = 0, cpus = null, storageEngine = null, rejectAuth = false, acceptPlain = false, version = null, line = null,
+} = {}) {
   if (line) return startLine(line, { cpus, rejectAuth, acceptPlain });
   if (process.env.LAB_TEST_SERVER === 'ferretdb' && !storageEngine && !rejectAuth && !acceptPlain && !version && !cpus && !port) {
     return require('./ferretdb').startFerretdb();

@@ -35,7 +35,8 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
   const state = { fcv: line.fcv, journalCommitInterval: line.journalCommitInterval };
   // Stall windows (server-lines.js VARIANTS, shim.holdWrites): writes to the primary wait them out.
   state.stalls = { origin: Date.now(), once: [], ...(line.stall || {}) };
-  const stats = { held: [], commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0, hellos: 0, txnNumbers: 0 };
+  const stats = { held: [], commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0,
+    hellos: 0, txnNumbers: 0 };
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
   const sockets = new Set();
@@ -60,7 +61,8 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     if (line.mongos) out.msg = 'isdbgrid'; // hello of a mongos (manual 'hello')
     if (line.replSet) {
       const primary = role === 0;
-      Object.assign(out, { setName: line.replSet.name, setVersion: 1, hosts, primary: hosts[0], me: hosts[role], secondary: !primary });
+      Object.assign(out, { setName: line.replSet.name, setVersion: 1, hosts, primary: hosts[0], me: hosts[role],
+        secondary: !primary });
       if (asked === 'hello') out.isWritablePrimary = primary;
       else out.ismaster = primary;
     }
@@ -103,7 +105,9 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
       const w = role === 0 && cmd && serverSide.isWrite(cmd) ? serverSide.stallAt(state, now) : null;
       if (w) {
         heldUntil = Math.max(heldUntil, w.to);
-        if (!stats.held.some((x) => x.from === w.from)) stats.held.push({ from: w.from, to: w.to, checkpoint: w.checkpoint });
+        if (!stats.held.some((x) => x.from === w.from)) {
+          stats.held.push({ from: w.from, to: w.to, checkpoint: w.checkpoint });
+        }
       }
       if (heldUntil > now) setTimeout(() => { if (!backend.destroyed) backend.write(msg); }, heldUntil - now);
       else backend.write(msg);
@@ -137,7 +141,8 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
         if (rule && (rule[1].answer.refuse || rule[1].answer.reply)) {
           const [name, b] = rule;
           const doc = b.answer.refuse ? { ok: 0, ...b.answer.refuse } : b.answer.reply(cmd, line, state);
-          (b.answer.refuse ? stats.refused : stats.replied)[name] = ((b.answer.refuse ? stats.refused : stats.replied)[name] || 0) + 1;
+          (b.answer.refuse ? stats.refused : stats.replied)[name] =
+            ((b.answer.refuse ? stats.refused : stats.replied)[name] || 0) + 1;
           if (!cmd.moreToCome) client.write(wire.reply(parsed, doc, nextRequestId++));
           continue;
         }
@@ -165,7 +170,8 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           // asked for an acknowledged one, whose reply the shim swallows.
           stats.unacknowledged += 1;
           pending.set(id, { kind: 'swallow' });
-          toBackend(wire.opMsg(id, 0, parsed.flags & ~wire.MORE_TO_COME, { ...parsed.body, writeConcern: { w: 1 } }, parsed.rest), cmd);
+          toBackend(wire.opMsg(id, 0, parsed.flags & ~wire.MORE_TO_COME,
+            { ...parsed.body, writeConcern: { w: 1 } }, parsed.rest), cmd);
           continue;
         }
         toBackend(msg, cmd);

@@ -29,7 +29,8 @@ class Splitter {
 }
 
 function header(buf) {
-  return { length: buf.readInt32LE(0), requestId: buf.readInt32LE(4), responseTo: buf.readInt32LE(8), opCode: buf.readInt32LE(12) };
+  return { length: buf.readInt32LE(0), requestId: buf.readInt32LE(4), responseTo: buf.readInt32LE(8),
+    opCode: buf.readInt32LE(12) };
 }
 
 // parse(buf) -> { header, flags, body, rest } for OP_MSG (rest: the raw kind-1 sections),
