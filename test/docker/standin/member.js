@@ -15,6 +15,8 @@
 //    a secondary whose next entry has left the primary's oplog turns RECOVERING, "too stale".
 //  - w:<n> and w:"majority" wait until that many members have applied the write (wtimeout gives
 //    WriteConcernFailed, code 64, as a writeConcernError); j is accepted.
+//  - A find by equality on one indexed field is answered from an index this member keeps beside
+//    FerretDB, which would scan for it (equality-index.js); every write to the data passes it.
 // Where it still differs from mongod 8.0, point by point: DIFFERENCES.md beside this file
 // (test/docker/standin/test/differences.test.js keeps that list true). It names itself in
 // buildInfo (standinVersion), so a run against it is never taken for an engine's.
