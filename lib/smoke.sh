@@ -36,6 +36,11 @@ SMOKE_NOT_OK=0 # "not ok" lines printed so far (only ever grows)
 # smoke_lab call (see smoke_mark).
 SMOKE_SINCE=""
 SMOKE_MARK_FILE=""
+# SMOKE_STANDIN: 1 while the engine's members are the Docker suite's stand-in (status says
+# engine=standin); the checks that cannot pass there say why instead (SMOKE_STANDIN_WHY,
+# smoke_check_timed in lib/monitoring.sh, which reads it).
+# shellcheck disable=SC2034
+SMOKE_STANDIN=0
 
 # smoke_check NAME CMD...: run one check, print its result line, return CMD's status (and
 # remember a failure in SMOKE_FAILED). The number is taken when the line is printed, after CMD
@@ -225,6 +230,7 @@ smoke_cluster() {
         grep -qE "^summary .* shards=([^ ]*,)?$set(,| |\$)" <<<"$status" || rc=1
     done
     if grep -qE "^summary engine=standin( |$)" <<<"$status"; then
+      SMOKE_STANDIN=1
       smoke_skip "$engine: shard members report storage engine $want" "$SMOKE_STANDIN_WHY"
     else
       smoke_check "$engine: shard members report storage engine $want" \
@@ -317,6 +323,8 @@ verb_smoke() {
     ENGINE=$engine
     failed_before=$SMOKE_FAILED
     SMOKE_FAILED=0
+    # shellcheck disable=SC2034 # read by lib/monitoring.sh
+    SMOKE_STANDIN=0
     echo "# engine $engine (profile $PROFILE, $MONGOS_COUNT mongos)"
     if [[ $DRY_RUN == 1 && -n $shown_for ]]; then
       echo "#   dry run: each step runs the commands printed for $shown_for above, on the $engine stack (lab-$engine);"

@@ -666,6 +666,42 @@ smoke_monitoring() { smoke_check "$1: panels" true; }'
   [[ $SMOKE_FAILED == 1 ]]
 }
 
+@test "smoke on the stand-in: a 1 s check that failed while scrapes reached the timeout is a SKIP naming them; elsewhere a failure" {
+  # a curl that answers Prometheus's query API as it would for a stack whose mongos scrapes hit
+  # the 1 s timeout (SLOW=1) or never did
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  cat >"$BATS_TEST_TMPDIR/bin/curl" <<'SH'
+#!/usr/bin/env bash
+q=$*
+if [[ $q == *'>= 0.99'* ]]; then
+  if [[ ${SLOW:-0} == 1 ]]; then echo '{"data":{"result":[{"metric":{"instance":"mongos"},"value":[1,"1.002"]}]}}'; else echo '{"data":{"result":[]}}'; fi
+elif [[ $q == *avg_over_time* ]]; then echo '{"data":{"result":[{"metric":{},"value":[1,"0.4234"]}]}}'
+else exit 22; fi
+SH
+  chmod +x "$BATS_TEST_TMPDIR/bin/curl"
+  PATH=$BATS_TEST_TMPDIR/bin:$PATH
+  # shellcheck source=/dev/null
+  source "$LAB/run.sh"
+  # (run.sh defines a run of its own: the checks' lines are read from a subshell instead)
+  # shellcheck disable=SC2034  # read by smoke_check_timed
+  ENGINE=wiredtiger MONITORING_PROMETHEUS_PORT=9090 SMOKE_STANDIN=1
+  local out rc
+  export SLOW=1
+  out=$(smoke_check_timed "spacing" false) || fail "a SKIP returned non-zero"
+  [[ $out == "ok 1 - spacing # SKIP on the stand-in, scrapes of mongos (mean 423 ms) reached the 1 s timeout: it answers the exporter more slowly than mongod" ]] ||
+    fail "got: $out"
+  export SLOW=0 # no scrape reached the timeout: the failure stands
+  rc=0 && out=$(smoke_check_timed "spacing" false) || rc=$?
+  [[ $rc != 0 && $out == "not ok 1 - spacing" ]] || fail "rc $rc, got: $out"
+  export SLOW=1
+  SMOKE_STANDIN=0 # a real server: the failure stands
+  rc=0 && out=$(smoke_check_timed "spacing" false) || rc=$?
+  [[ $rc != 0 && $out == "not ok 1 - spacing" ]] || fail "rc $rc, got: $out"
+  export SMOKE_STANDIN=1
+  out=$(smoke_check_timed "spacing" true) || fail "a passing check returned non-zero"
+  [[ $out == "ok 1 - spacing" ]] || fail "got: $out"
+}
+
 @test "smoke_new_result names only the folder the last smoke_lab step wrote, never an older run's" {
   # shellcheck source=/dev/null
   source "$LAB/run.sh"
@@ -827,5 +863,13 @@ SH
   fi
   grep -q 'container_cpu_usage_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
   grep -q 'node_cpu_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
-  grep -q 'up{engine="wiredtiger", job!="loader"}' "$SPACING_CALLS"
+  grep -q 'up{engine="wiredtiger", job!~"loader"}' "$SPACING_CALLS"
+  # cAdvisor left out: neither its series nor its target's up is asked for, and the output says so
+  : >"$SPACING_CALLS"
+  run bash -c 'source "$1/run.sh"; ENGINE=wiredtiger MONITORING_PROMETHEUS_PORT=9090 LAB_LEAVE_OUT="cadvisor grafana"; monitoring_spacing wiredtiger' _ "$LAB"
+  assert_success
+  assert_output --partial "skip (cAdvisor left out, LAB_LEAVE_OUT)"
+  if grep -q 'container_' "$SPACING_CALLS"; then fail "a left-out cAdvisor's series is asked for: $(cat "$SPACING_CALLS")"; fi
+  grep -q 'up{engine="wiredtiger", job!~"loader|cadvisor"}' "$SPACING_CALLS"
+  grep -q 'node_cpu_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
 }
