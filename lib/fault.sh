@@ -279,6 +279,14 @@ built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
       fi
       rm -f "$netem_log"
     fi
+    # On the Docker suite's stand-in (SMOKE_STANDIN), the write load that rolls stale-secondary's
+    # 16 MB oplog updates numeric _ids, which its FerretDB finds only by a scan: 0.3-0.6 s a
+    # statement, 3-5 documents a second (test/docker/standin/DIFFERENCES.md numeric-id-scan).
+    # Skipped there, with resync after it; the Docker suite runs both on a 1 MB oplog.
+    if [[ ${SMOKE_STANDIN:-0} == 1 && ( $args == "fault stale-secondary"* || $args == resync\ * ) ]]; then
+      smoke_skip "$eng: ${args/STALE_MEMBER/the member stale-secondary makes stale}" "$FAULT_STANDIN_STALE_WHY"
+      continue
+    fi
     if [[ $args == *STALE_MEMBER ]]; then # the member stale-secondary made stale (picked live)
       local stale
       # the summary stale-secondary's own run wrote (smoke_new_result), never `latest`
@@ -298,6 +306,10 @@ built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
   done
   ((SMOKE_FAILED == 0))
 }
+
+FAULT_STANDIN_STALE_WHY="on the stand-in, the load that rolls the oplog updates numeric _ids, which its FerretDB"
+FAULT_STANDIN_STALE_WHY+=" finds by a scan (3-5 documents a second: DIFFERENCES.md numeric-id-scan); the Docker suite"
+FAULT_STANDIN_STALE_WHY+=" runs stale-secondary and resync with a 1 MB oplog (test/docker/apart.sh)"
 
 # fault_summary_member FILE: the first "member" a summary names (its params, else its evidence),
 # printed only when it is a shard member of the topology table.

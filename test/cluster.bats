@@ -702,6 +702,34 @@ SH
   [[ $out == "ok 1 - spacing" ]] || fail "got: $out"
 }
 
+@test "smoke --faults on the stand-in: stale-secondary and its resync are SKIPs with the reason, the rest runs; elsewhere they run" {
+  # shellcheck source=/dev/null
+  source "$LAB/run.sh"
+  # the steps recorded instead of run (run.sh's own functions replaced for this test)
+  smoke_lab() { echo "# ran: $*"; }
+  smoke_result_grep() { return 0; }
+  smoke_new_result() { echo /nonexistent; }
+  fault_netem_probe() { return 0; }
+  compose() { return 0; }
+  # shellcheck disable=SC2034  # read by smoke_faults
+  ENGINE=wiredtiger DRY_RUN=0
+  local out
+  export SMOKE_STANDIN=1
+  out=$(smoke_faults wiredtiger) || fail "smoke_faults failed: $out"
+  grep -qE '^ok [0-9]+ - wiredtiger: fault stale-secondary --yes # SKIP on the stand-in, .*numeric _ids.*numeric-id-scan' <<<"$out" ||
+    fail "no stale-secondary SKIP: $out"
+  grep -qE '^ok [0-9]+ - wiredtiger: resync the member stale-secondary makes stale # SKIP on the stand-in' <<<"$out" ||
+    fail "no resync SKIP: $out"
+  if grep -qE '# ran: (fault stale-secondary|resync)' <<<"$out"; then fail "ran on the stand-in: $out"; fi
+  grep -q '# ran: fault heal' <<<"$out" || fail "heal not run: $out"
+  grep -q '# ran: fault replica-lag --method fsync' <<<"$out" || fail "replica-lag not run: $out"
+  export SMOKE_STANDIN=0
+  out=$(smoke_faults wiredtiger) || fail "smoke_faults failed: $out"
+  grep -q '# ran: fault stale-secondary --yes' <<<"$out" || fail "stale-secondary not run on a real server: $out"
+  grep -qE '# ran: resync shard01-' <<<"$out" || fail "resync not run on a real server: $out"
+  if grep -q 'SKIP on the stand-in' <<<"$out"; then fail "a stand-in SKIP on a real server: $out"; fi
+}
+
 @test "smoke_new_result names only the folder the last smoke_lab step wrote, never an older run's" {
   # shellcheck source=/dev/null
   source "$LAB/run.sh"
@@ -838,8 +866,8 @@ SH
 
 @test "smoke: SIGTERM to smoke alone stops the step that runs, and smoke ends 143" {
   smoke_step_signal TERM
-  [ "$STEP_RC" -eq 143 ]
-  grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out"
+  [ "$STEP_RC" -eq 143 ] || fail "exit $STEP_RC; it printed: $(cat "$BATS_TEST_TMPDIR/out")"
+  grep -q "#   step stopped" "$BATS_TEST_TMPDIR/out" || fail "no 'step stopped'; it printed: $(cat "$BATS_TEST_TMPDIR/out")"
   if grep -q "the next check ran" "$BATS_TEST_TMPDIR/out"; then fail "the next check ran"; fi
 }
 

@@ -4,15 +4,16 @@
 //  - it never answers an update of 100 or more matching statements, and as every request to it
 //    shares one connection, the member then hangs for good: bigger batches go in slices of
 //    BACKEND_UPDATE_SLICE, one reply merged;
-//  - a filter {_id: <number>} that matches nothing costs a scan of the whole collection (its
-//    pushdown of numbers is not exact across int32, int64 and double, so a miss is looked for
-//    again the slow way: 65 ms a statement at 2,000 documents of 1 KB, growing with the
-//    collection; a hit, or a miss on a string _id, takes 1-7 ms). The fault scenarios' write
-//    load upserts fresh numeric keys, so each of its statements scanned on the primary and again
+//  - a filter {_id: <number>} costs a scan of the whole collection, whether it matches or not
+//    (explain: filterPushdown false for an int32, int64 or double _id, true for a string or an
+//    ObjectId): 65 ms a statement at 2,000 documents of 1 KB, 0.3-0.6 s at 10,000, where a
+//    string _id takes 30-50 ms on a busy host (DIFFERENCES.md numeric-id-scan). The fault
+//    scenarios' write load upserts numeric keys, each statement scanned on the primary and again
 //    on each secondary applying it, the load fell from 50 to 5 documents a second, and a
 //    replica-lag heal took four minutes. An upsert by a numeric _id whose update only sets
-//    fields is therefore tried first as the insert it becomes when nothing matches, and sent as
-//    an update only when that _id is taken (11000), a hit, which is fast;
+//    fields is therefore tried first as the insert it becomes when nothing matches (an insert
+//    takes 1.5 ms), and sent as an update only when that _id is taken (11000): fresh keys are
+//    fast, a key written again still scans;
 //  - it numbers a batch's upserted documents by their order among its upserts, where 8.0 gives
 //    each its statement's index: any other upsert is sent alone.
 // mongod looks an _id up in its _id index either way; the reply is the update's as 8.0 gives it

@@ -59,6 +59,12 @@ const CHECKS = {
     assert.match(JSON.stringify(e.queryPlanner), /SCAN/, 'a range on an indexed field is looked up in the index now');
     assert.deepEqual((await db.collection('ix').findOne({ x: 2 }, { projection: { _id: 0 } })), { x: 2 });
   },
+  async 'numeric-id-scan'({ db }) {
+    await db.collection('ids').insertMany([{ _id: 5 }, { _id: 's' }]);
+    const pushed = async (id) => (await db.command({ explain: { find: 'ids', filter: { _id: id } } })).filterPushdown;
+    assert.strictEqual(await pushed('s'), true, 'a string _id is not looked up directly');
+    assert.strictEqual(await pushed(5), false, 'a numeric _id is looked up directly now');
+  },
   'no-rollback-files'() {
     assert.doesNotMatch(source('member.js'), /removed\.|rollback\//, 'member.js writes rollback files now');
   },
