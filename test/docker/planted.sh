@@ -26,7 +26,8 @@ planted_replset() {
 
 # planted_no_shardsvr: the x-shard anchor of compose/cluster.yml (every shard member) without
 # --shardsvr. 8.0's addShard: "Cannot run addShard on a node started without --shardsvr" (code
-# 50876, src/mongo/db/s/sharding_util.cpp); init retries addShard, saying so, until its deadline.
+# 50876, src/mongo/db/s/shardsvr_add_shard_command.cpp ShardsvrAddShardCommand::typedRun); init retries
+# addShard, saying so, until its deadline.
 planted_no_shardsvr() {
   local f=$LAB/compose/cluster.yml
   sed -i 's/^  command: \["exec mongod --shardsvr --replSet shard01 /  command: ["exec mongod --replSet shard01 /' "$f"
@@ -36,7 +37,7 @@ planted_no_shardsvr() {
 # planted_op_query: compose/init/ping.sh, the members' healthcheck, written for the old protocol:
 # {ping: 1} sent as OP_QUERY on admin.$cmd and an OP_REPLY taken as the answer. 8.0 answers an
 # OP_QUERY that is not the handshake with an OP_REPLY of ok: 0, code 352, "Unsupported OP_QUERY
-# command: ping" (src/mongo/rpc/op_legacy_integration... service_entry_point_common.cpp), so the
+# command: ping" (src/mongo/rpc/check_allowed_op_query_cmd.cpp checkAllowedOpQueryCommand), so the
 # check finds no ok: 1.
 planted_op_query() {
   local f=$LAB/compose/init/ping.sh s
