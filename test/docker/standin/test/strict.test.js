@@ -65,6 +65,35 @@ test('a member started with another --replSet vetoes replSetInitiate and never t
   assert.strictEqual(bHello.setName, undefined);
 });
 
+// The quorum check's other two vetoes (check_quorum_for_config_change.cpp
+// QuorumChecker::_tabulateHeartbeatResponse, _onQuorumCheckComplete): a proposed member that does
+// not answer (NodeNotFound, 74), and one that already has a config of its own (103). Either way
+// the initiating member takes no config.
+test('replSetInitiate fails its quorum check on a member that does not answer and on one already initiated', async (t) => {
+  const c = new Cluster(28320);
+  t.after(() => c.stop());
+  const a = await c.start('mongod', shardFlags);
+  const b = await c.start('mongod', shardFlags);
+  const admin = (await c.client(a)).db('admin');
+  const silent = await new Promise((resolve) => {
+    const srv = net.createServer().listen(0, () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+  });
+  const initiate = (hosts) => admin.command({ replSetInitiate: { _id: 'shard01', members: hosts.map((host, i) => ({ _id: i, host })) } })
+    .then(() => null, (e) => e);
+  const noAnswer = await initiate([a.host, `127.0.0.1:${silent}`]);
+  assert.ok(noAnswer, 'replSetInitiate succeeded with a member that does not answer');
+  assert.strictEqual(noAnswer.code, 74, noAnswer.message);
+  assert.match(noAnswer.message, /quorum check failed because not all proposed set members responded affirmatively/);
+  const bAdmin = (await c.client(b)).db('admin');
+  await bAdmin.command({ replSetInitiate: { _id: 'shard01', members: [{ _id: 0, host: b.host }] } });
+  const taken = await initiate([a.host, b.host]);
+  assert.ok(taken, 'replSetInitiate succeeded with a member that has a config already');
+  assert.strictEqual(taken.code, 103, taken.message);
+  assert.match(taken.message, new RegExp(`no larger than the version on ${b.host}`));
+  const stillBare = await admin.command({ replSetGetConfig: 1 }).then(() => null, (e) => e);
+  assert.strictEqual(stillBare && stillBare.code, 94, 'the initiating member took a config after a failed quorum check');
+});
+
 test('a three-member set elects after the election timeout; an isolated primary relinquishes', async (t) => {
   const c = new Cluster(28160);
   t.after(() => c.stop());
