@@ -369,8 +369,8 @@ async function startMember(opts) {
   // ---- internal protocol (between stand-in members)
   async function pull(body) {
     const from = body.me;
-    const { seq, ts, t, wall, state } = body;
-    rs.views.set(from, { seq, ts, t, wall, state, lastSeen: Date.now() });
+    rs.views.set(from, { seq: body.seq, ts: body.ts, t: body.t, wall: body.wall, state: body.state,
+      lastSeen: Date.now() });
     events.emit('applied');
     if (!isPrimary()) return { ok: 0, code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary' };
     if (body.seq < oplog.firstSeq() - 1) {
