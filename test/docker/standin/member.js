@@ -31,6 +31,7 @@ const { serve, error } = require('./session');
 const { credentials, MECHS } = require('./scram');
 const common = require('./common');
 const { backendWrite } = require('./backend-write');
+const { ferretArgs, ferretLink } = require('./ferret');
 const { newEqualityIndex } = require('./equality-index');
 const { newWiredTiger } = require('./wired-tiger');
 
@@ -83,17 +84,10 @@ async function startMember(opts) {
   // ---- the backend: FerretDB on SQLite under --dbpath, loopback only
   const dir = path.join(opts.dbpath, 'standin-ferretdb');
   fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
-  const ferret = spawn('ferretdb', ['--handler=sqlite', `--sqlite-url=file:${dir}/data/`, `--state-dir=${dir}`,
-    `--listen-addr=127.0.0.1:${BACKEND_PORT}`, '--debug-addr=-', '--telemetry=disable', '--log-level=ERROR'],
-  { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DO_NOT_TRACK: '1' } });
+  const ferret = spawn('ferretdb', ferretArgs(dir, BACKEND_PORT),
+    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DO_NOT_TRACK: '1' } });
   ferret.on('exit', (code, sig) => { common.log(`backend FerretDB exited (${code ?? sig}); stopping`); process.exit(1); });
-  const backend = new Link(`127.0.0.1:${BACKEND_PORT}`, null, { timeoutMs: 60000 });
-  for (let i = 0; ; i += 1) {
-    try { await backend.request({ ping: 1, $db: 'admin' }); break; } catch (e) {
-      if (i > 300) throw new Error(`FerretDB did not answer within 30 s: ${e.message}`);
-      await common.sleep(100);
-    }
-  }
+  const backend = await ferretLink(BACKEND_PORT);
   const store = (coll) => ({
     async get(id) {
       const r = await backend.request({ find: coll, filter: { _id: id }, limit: 1, $db: 'standin' });

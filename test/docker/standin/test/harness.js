@@ -13,6 +13,7 @@ const STANDIN = path.join(LAB_ROOT, 'test/docker/standin/standin.js');
 const TOOLS_BIN = path.join(LAB_ROOT, '.tools/bin');
 const { MongoClient } = require(path.join(LAB_ROOT, 'loader/node_modules/mongodb'));
 const HOST = os.hostname();
+const { ferretArgs, ferretLink } = require('../ferret');
 
 // labFlags(kind): the mongod flags compose/cluster.yml gives a shard ("shard") or config server
 // ("cfg") member, up to the engine's storage arguments.
@@ -128,22 +129,15 @@ async function waitFor(what, fn, ms) {
 // temporary folder), on 127.0.0.1:port, and a Link to it: the backend alone, for the tests of
 // what the stand-in sends it.
 async function startFerret(port, tag) {
-  const { Link } = require('../link');
   const ferretdb = path.join(TOOLS_BIN, 'ferretdb');
   if (!fs.existsSync(ferretdb)) throw new Error(`missing tool 'ferretdb' (${ferretdb}): run bash test/install-tools.sh`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `standin-${tag}-`));
   fs.mkdirSync(path.join(dir, 'data'));
-  const ferret = spawn(ferretdb, ['--handler=sqlite', `--sqlite-url=file:${dir}/data/`, `--state-dir=${dir}`,
-    `--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', '--telemetry=disable', '--log-level=ERROR'], { stdio: 'ignore' });
-  const backend = new Link(`127.0.0.1:${port}`, null, { timeoutMs: 60000 });
-  const stop = () => { ferret.kill(); backend.close(); fs.rmSync(dir, { recursive: true, force: true }); };
-  for (let i = 0; ; i += 1) {
-    try { await backend.request({ ping: 1, $db: 'admin' }); break; } catch (e) {
-      if (i > 300) { stop(); throw new Error(`FerretDB did not answer within 30 s: ${e.message}`); }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return { backend, stop };
+  const ferret = spawn(ferretdb, ferretArgs(dir, port), { stdio: 'ignore' });
+  const clean = () => { ferret.kill(); fs.rmSync(dir, { recursive: true, force: true }); };
+  let backend;
+  try { backend = await ferretLink(port); } catch (e) { clean(); throw e; }
+  return { backend, stop: () => { backend.close(); clean(); } };
 }
 
 module.exports = { Cluster, labFlags, setFlag, waitFor, startFerret, HOST };
