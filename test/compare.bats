@@ -469,12 +469,14 @@ background_compare() {
 @test "a comparison's run that another loader overlapped on the same server is marked not a sample; resume runs it again" {
   start_test_server
   local out=$BATS_TEST_TMPDIR/cmp.out rc=0 id other=$BATS_TEST_TMPDIR/other
-  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 20s --metrics-port 0
+  # both paced (--rate): the overlap is in time, not in load; unpaced, the two loaders and the
+  # server kept both cores busy for the 20 s
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --rate 20 --duration 20s --metrics-port 0
   # another loader against the same server and collection, from another results folder; the
   # comparison's step is long enough that this one overlaps it even when node starts slowly on a
   # busy host (with 8 s it missed it under load)
   local t0=$SECONDS
-  "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --duration 2s --metrics-port 0 \
+  "$LAB/run.sh" experiment2 --uri "$SERVER_URI" --preload-docs 100 --clients 1 --rate 20 --duration 2s --metrics-port 0 \
     --results-dir "$other" </dev/null >"$BATS_TEST_TMPDIR/other.out" 2>&1 || true
   # The premise, measured: the second loader found the comparison's loader registered when it
   # started (it warns of it, loader/src/run/runner.js warnOtherRuns). A host too busy to start it

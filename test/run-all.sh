@@ -7,9 +7,10 @@
 # a premise of the test, measured and not met here) is counted as skipped, never as passed, and
 # its reason is printed.
 # The suites run in two lanes side by side (LAB_TEST_LANES=1: one after another, in file order;
-# LAB_TEST_LANES=3: the Docker suite in a third): the loader's and FerretDB's beside the rest. Each suite's lines are printed when both lanes are done, in file order; its
-# log stays in the run's log folder. Files that need a quiet host ("// runs alone:",
-# test/lib/tools.sh node_tests) still run by themselves: they hold the run's quiet lock alone.
+# LAB_TEST_LANES=3: the Docker suite in a third): FerretDB's, the loader's and the Docker suite
+# beside the rest. Files that need a quiet host ("// runs alone:", test/lib/tools.sh node_tests)
+# run by themselves once every lane has ended. Each suite's lines are printed at the end, in file
+# order (the quiet parts last); its log stays in the run's log folder.
 set -uo pipefail
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -67,7 +68,7 @@ tap_skips() {
 run_suite() {
   local name=$1 log="$LOG_DIR/$1.log" rc start=$SECONDS
   shift
-  "$@" >"$log" 2>&1
+  SUITE_NAME=$name "$@" >"$log" 2>&1
   rc=$?
   read -r p f k < <(tap_counts "$log")
   if ((rc != 0 && f == 0)); then f=1; fi
@@ -93,27 +94,28 @@ if [[ -n ${MONGODB_URI:-} ]]; then
   echo "MONGODB_URI set (${MONGODB_URI##*@}): tests that use testServer() run against it; those that depend on a deviation of the test server (loader/test/support/server-lines.js DEVIATIONS) are skipped, naming it"
 fi
 
-# The lanes, side by side: the loader's and FerretDB's Node batches (waiting on servers and timers
-# more than they compute) beside the rest in file order, the report's suite last: its alone files
-# then wait for the other lane's work only once, at the end. LAB_TEST_LANES=3 gives the Docker
-# suite a lane of its own too; not the default: on this 2-core machine the suites are bound by CPU
-# more than by waits (bats alone used 605 CPU s), and in a fresh-clone run with three lanes
-# (2026-11-29 13:04) the loader's timing tests failed 10 times where two lanes had failed once.
+# The lanes, side by side: FerretDB's, the loader's and then the Docker suite beside the rest in
+# file order. The side lane's Node batches wait on servers and timers more than they compute; the
+# Docker suite comes after them because the loader's timing tests failed beside it (a fresh-clone
+# run with it in a lane of its own, 2026-11-29 13:04: 10 failures where two lanes had 1).
+# LAB_TEST_LANES=3 still gives it that third lane; 1 runs every suite in turn, in file order.
+# The files that need a quiet host run last, with nothing beside them (node_tests, LAB_ALONE_LATER):
+# when each lane ran them as it reached them, one lane waited idle for the other's lock
+# (2026-11-29 CI: the loader's lane for 12 of its 25 minutes).
 DOCKER_LANE=()
 [[ ${LAB_TEST_LANES:-2} != 3 ]] || DOCKER_LANE=(80-docker)
 SIDE_LANE=(45-ferretdb 40-loader)
-LATE=(60-report)
+[[ ${LAB_TEST_LANES:-2} != 2 ]] || SIDE_LANE+=(80-docker)
 
-# A lane's quiet lock is its own shell's: a nested run-all (test/run-all.bats) or a suite's own
-# process must never see the descriptor, or its `flock -u` releases the lane's lock for everyone.
-unset LAB_QUIET_FD
+# a shell variable, not exported: node_tests runs in the lane's shell, and a test's own node_tests
+# (test/run-all.bats) must run its files itself, not list them here
+LAB_ALONE_LATER=$LOG_DIR/alone
+mkdir -p "$LAB_ALONE_LATER"
 
 # run_lane SUITE_FILE...: each suite in turn, its lines into LOG_DIR/<suite file>.out and its counts
-# into LOG_DIR/<suite file>.counts, holding the quiet lock shared (node_tests takes it whole).
+# into LOG_DIR/<suite file>.counts.
 run_lane() {
   local s base
-  exec {LAB_QUIET_FD}>>"$LOG_DIR/quiet.lock"
-  flock -s "$LAB_QUIET_FD"
   for s in "$@"; do
     base=$(basename "$s" .sh)
     COUNTS_FILE="$LOG_DIR/$base.counts"
@@ -121,7 +123,20 @@ run_lane() {
     # shellcheck source=/dev/null
     source "$s" >"$LOG_DIR/$base.out" 2>&1
   done
-  flock -u "$LAB_QUIET_FD"
+}
+
+# run_alone_parts: each suite's quiet-host files its node_tests listed (LAB_ALONE_LATER/*.list),
+# one suite after the other, as LOG_DIR/zz-alone.out and .counts.
+run_alone_parts() {
+  local list
+  local -a lines
+  COUNTS_FILE="$LOG_DIR/zz-alone.counts"
+  : >"$COUNTS_FILE"
+  for list in "$LAB_ALONE_LATER"/*.list; do
+    [[ -f $list ]] || continue
+    mapfile -t lines <"$list"
+    run_suite "$(basename "$list" .list)-alone" node_tests_alone "${lines[@]}"
+  done >"$LOG_DIR/zz-alone.out" 2>&1
 }
 
 in_list() {
@@ -143,13 +158,9 @@ while IFS= read -r s; do suites+=("$s"); done < <(ls "$LAB_ROOT"/test/suites/*.s
 mapfile -t docker_lane < <(lane_files "${DOCKER_LANE[@]}")
 mapfile -t side_lane < <(lane_files "${SIDE_LANE[@]}")
 main_lane=()
-late=()
 for s in "${suites[@]}"; do
-  base=$(basename "$s" .sh)
-  if in_list "$base" "${SIDE_LANE[@]}" "${DOCKER_LANE[@]}"; then continue; fi
-  if in_list "$base" "${LATE[@]}"; then late+=("$s"); else main_lane+=("$s"); fi
+  in_list "$(basename "$s" .sh)" "${SIDE_LANE[@]}" "${DOCKER_LANE[@]}" || main_lane+=("$s")
 done
-main_lane+=("${late[@]}")
 # Lanes are subshells: their counts come back through the files only.
 if [[ ${LAB_TEST_LANES:-2} == 1 ]]; then
   (run_lane "${suites[@]}")
@@ -167,8 +178,9 @@ else
   (run_lane "${main_lane[@]}")
   wait "${lane_pids[@]}"
 fi
-for s in "${suites[@]}"; do
-  base=$(basename "$s" .sh)
+(run_alone_parts)
+for base in "${suites[@]}" zz-alone; do
+  base=$(basename "$base" .sh)
   cat "$LOG_DIR/$base.out"
   while read -r p f k name; do
     PASSED=$((PASSED + p))

@@ -41,32 +41,27 @@ compose_bin() {
 # ("// runs alone: why") and runs after the others, by itself: beside other test files its
 # premise failed and it skipped in every run (loader/test/limited.test.js,
 # stability-steady.test.js, report/test/compare-known-ratio.test.js; 2026-11-26).
+# Under test/run-all.sh (LAB_ALONE_LATER, a folder) those files are listed, not run: DIR, then
+# each file, in LAB_ALONE_LATER/<suite>.list; run-all runs them once every lane has ended, as the
+# suite "<suite>-alone" (node_tests_alone). Elsewhere they run here, after the others.
 node_tests() {
   local dir=$1 conc=$2 alone rest rc=0
   shift 2
   mapfile -t alone < <(grep -l '^// runs alone: ' "$@")
   mapfile -t rest < <(printf '%s\n' "$@" "${alone[@]}" | sort | uniq -u)
   if ((${#rest[@]})); then (cd "$dir" && node --test --test-concurrency="$conc" --test-reporter=tap "${rest[@]}") || rc=1; fi
-  if ((${#alone[@]})); then
-    quiet_begin
-    (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "${alone[@]}") || rc=1
-    quiet_end
+  if ((${#alone[@]})) && [[ -n ${LAB_ALONE_LATER:-} ]]; then
+    printf '%s\n' "$dir" "${alone[@]}" >"$LAB_ALONE_LATER/${SUITE_NAME:-node}.list"
+    echo "# ${#alone[@]} file(s) needing a quiet host run once every lane has ended: ${SUITE_NAME:-node}-alone"
+  elif ((${#alone[@]})); then
+    node_tests_alone "$dir" "${alone[@]}" || rc=1
   fi
   return "$rc"
 }
 
-# quiet_begin / quiet_end: under test/run-all.sh's lanes, hold the run's quiet lock whole (every
-# lane holds it shared while it works, so this waits for the other lane's suites to end or to
-# reach their own quiet part), then give it back shared. Outside the lanes: nothing to wait for.
-# A lane killed midway may leave the lock held by a process it started: after 30 minutes the
-# quiet part runs anyway, and says so (its premises, measured, then decide whether it skips).
-quiet_begin() {
-  [[ -n ${LAB_QUIET_FD:-} ]] || return 0
-  flock -u "$LAB_QUIET_FD"
-  flock -x -w 1800 "$LAB_QUIET_FD" || echo "# quiet lock not free after 30 min: running beside the other lane"
-}
-quiet_end() {
-  [[ -n ${LAB_QUIET_FD:-} ]] || return 0
-  flock -u "$LAB_QUIET_FD"
-  flock -s "$LAB_QUIET_FD"
+# node_tests_alone DIR FILE...: node --test over FILE... from DIR, one file at a time.
+node_tests_alone() {
+  local dir=$1
+  shift
+  (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "$@")
 }
