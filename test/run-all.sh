@@ -7,10 +7,11 @@
 # a premise of the test, measured and not met here) is counted as skipped, never as passed, and
 # its reason is printed.
 # The suites run in two lanes side by side (LAB_TEST_LANES=1: one after another, in file order;
-# LAB_TEST_LANES=3: the Docker suite in a third): FerretDB's, the loader's and the Docker suite
-# beside the rest. Files that need a quiet host ("// runs alone:", test/lib/tools.sh node_tests)
-# run by themselves once every lane has ended. Each suite's lines are printed at the end, in file
-# order (the quiet parts last); its log stays in the run's log folder.
+# LAB_TEST_LANES=3: the Docker suite in a third): FerretDB's, the loader's, the Docker suite,
+# monitoring's and the k8s suites beside the rest. Files that need a quiet host ("// runs alone:",
+# test/lib/tools.sh node_tests) run by themselves once every lane has ended. Each suite's lines
+# are printed at the end, in file order (the quiet parts last); its log stays in the run's log
+# folder.
 set -uo pipefail
 
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -94,18 +95,19 @@ if [[ -n ${MONGODB_URI:-} ]]; then
   echo "MONGODB_URI set (${MONGODB_URI##*@}): tests that use testServer() run against it; those that depend on a deviation of the test server (loader/test/support/server-lines.js DEVIATIONS) are skipped, naming it"
 fi
 
-# The lanes, side by side: FerretDB's, the loader's and then the Docker suite beside the rest in
-# file order. The side lane's Node batches wait on servers and timers more than they compute; the
-# Docker suite comes after them because the loader's timing tests failed beside it (a fresh-clone
-# run with it in a lane of its own, 2026-11-29 13:04: 10 failures where two lanes had 1).
-# LAB_TEST_LANES=3 still gives it that third lane; 1 runs every suite in turn, in file order.
+# The lanes, side by side: FerretDB's, the loader's, the Docker suite, monitoring's and the k8s
+# suites beside the rest (shellcheck, ESLint, bats, Compose, the report's) in file order: about
+# 20 minutes each on the 2-core machine (2026-11-30). The Docker suite comes after the loader's
+# because the loader's timing tests failed beside it (a fresh-clone run with it in a lane of its
+# own, 2026-11-29 13:04: 10 failures where two lanes had 1). LAB_TEST_LANES=3 still gives it
+# that third lane; 1 runs every suite in turn, in file order.
 # The files that need a quiet host run last, with nothing beside them (node_tests, LAB_ALONE_LATER):
 # when each lane ran them as it reached them, one lane waited idle for the other's lock
-# (2026-11-29 CI: the loader's lane for 12 of its 25 minutes).
+# (2026-11-29 CI: the loader's lane for 12 of its 25 minutes; the whole run 25m46s, 22m13s after).
 DOCKER_LANE=()
 [[ ${LAB_TEST_LANES:-2} != 3 ]] || DOCKER_LANE=(80-docker)
 SIDE_LANE=(45-ferretdb 40-loader)
-[[ ${LAB_TEST_LANES:-2} != 2 ]] || SIDE_LANE+=(80-docker)
+[[ ${LAB_TEST_LANES:-2} != 2 ]] || SIDE_LANE+=(80-docker 50-monitoring 70-k8s)
 
 # a shell variable, not exported: node_tests runs in the lane's shell, and a test's own node_tests
 # (test/run-all.bats) must run its files itself, not list them here
