@@ -41,7 +41,7 @@ record() {
 # tap_counts FILE: "PASS FAIL SKIP" of a suite's TAP log.
 # node --test prints totals ("# pass N", "# fail N", "# cancelled N", "# skipped N", "# todo N"),
 # preferred when present, summed over each node --test the suite ran (test/lib/tools.sh
-# node_tests runs two: the shared batch, then the files that run alone):
+# node_tests outside this runner runs two: the shared batch, then the files that run alone):
 # cancelled counts as failed, todo as skipped (neither is a pass).
 # Otherwise flat TAP (bats, the shell suites): "ok N ... # skip REASON" (any case, TAP's SKIP
 # directive) is a skip, any other "ok" a pass, "not ok" a failure.

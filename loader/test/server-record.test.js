@@ -28,7 +28,8 @@ async function onLine(line, fn) {
 }
 
 // Paced (--rate): the record is the sampler's, not the load's; unpaced, the loader, the shim and
-// the server kept both cores busy through every step (56 CPU s for this file, 2026-11-30).
+// the server kept both cores busy through every step (this file: 71 CPU s unpaced, 33 paced, on an
+// idle 2-core host, 2026-11-30).
 const args = (server, extra = []) => ['experiment2', '--uri', server.uri, '--results-dir', results, '--metrics-port', '0',
   '--preload-docs', '300', '--clients', '1', '--rate', '200', '--duration', '3s', '--progress-interval', '1s', ...extra];
 
