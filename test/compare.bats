@@ -314,7 +314,10 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
 hang_up_after() {
   local text=$1 i
   shift
-  OUTPUT_FILE=$BATS_TEST_TMPDIR/hup.out
+  # a file of its own per call: with one name for both, the second call's first look could read
+  # the first call's TEXT before the new job's shell had truncated the file (a busy host, CI), and
+  # the job was never hung up
+  OUTPUT_FILE=$(mktemp "$BATS_TEST_TMPDIR/hup.XXXXXX")
   set -m
   "$LAB/run.sh" "$@" </dev/null >"$OUTPUT_FILE" 2>&1 &
   local pid=$!
