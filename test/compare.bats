@@ -325,7 +325,10 @@ hang_up_after() {
   # up to 120 s: on a host busy with the other lane, compare's preflight (a loader check per side)
   # printed nothing in 30 s once (a fresh-clone run, 16:40); the hang-up, not the start, is tested
   for ((i = 0; i < 1200; i++)); do grep -q -- "$text" "$OUTPUT_FILE" && break; sleep 0.1; done
-  grep -q -- "$text" "$OUTPUT_FILE" || fail "never printed '$text': $(cat "$OUTPUT_FILE")"
+  if ! grep -q -- "$text" "$OUTPUT_FILE"; then
+    kill -KILL -- "-$pid" 2>/dev/null || true # not left running into the next tests
+    fail "never printed '$text': $(cat "$OUTPUT_FILE")"
+  fi
   kill -HUP -- "-$pid"
   STATUS=0
   wait "$pid" || STATUS=$?
