@@ -51,7 +51,11 @@ function smallFlags(file) {
     if (words[i] === '--via' || words[i] === '--repeat') { i++; continue; }
     if (words[i] === '--duration') { out.push('--duration', '1s'); i++; continue; }
     if (words[i] === '--file-size') { out.push('--file-size', '1MB'); i++; continue; }
-    if (TENTH.has(words[i])) { out.push(words[i], String(Math.max(100, Math.round(Number(words[i + 1]) / 10)))); i++; continue; }
+    if (TENTH.has(words[i])) {
+      out.push(words[i], String(Math.max(100, Math.round(Number(words[i + 1]) / 10))));
+      i++;
+      continue;
+    }
     out.push(words[i]);
   }
   return out;
