@@ -16,6 +16,8 @@ const RUN_SH = path.resolve(__dirname, '..', '..', 'run.sh');
 // start on a host busy with three lanes of the suite (a fresh run, 03:29), and the run said no
 // table (nothing measured). The step is paced (--rate): its subject is the signal, not the load.
 const TIMEOUT_S = 10;
+// The loader's line once the step runs (a signal before it finds nothing measured to show).
+const STEP_STARTED = /step 1\/1 \(1 client[^)]*\): started/;
 
 test('timeout -s TERM ./run.sh experiment2 --uri ...: the table and the results line are shown, the summary written', async (t) => {
   const server = await startServer();
@@ -30,7 +32,7 @@ test('timeout -s TERM ./run.sh experiment2 --uri ...: the table and the results 
     const code = await new Promise((r) => p.on('close', r));
     assert.equal(code, 124, `timeout's own code when it fired\n${stderr}`);
     // The premise, read from what the run said: the signal came during the step.
-    if (!/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) {
+    if (!STEP_STARTED.test(stderr)) {
       t.skip(`premise not met: the step had not started ${TIMEOUT_S} s after run.sh (a busy host); nothing to show in a table`);
       return;
     }
@@ -56,7 +58,7 @@ test('Ctrl-C to ./run.sh experiment2 --uri ... (SIGINT to the whole group, as a 
     let stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
     p.stderr.on('data', (d) => { stderr += d; });
-    const started = new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) resolve(); }));
+    const started = new Promise((resolve) => p.stderr.on('data', () => { if (STEP_STARTED.test(stderr)) resolve(); }));
     await started;
     process.kill(-p.pid, 'SIGINT');
     const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);
@@ -90,7 +92,7 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
       let stderr = '';
       p.stdout.on('data', (d) => { stdout += d; });
       p.stderr.on('data', (d) => { stderr += d; });
-      await new Promise((resolve) => p.stderr.on('data', () => { if (/step 1\/1 \(1 client[^)]*\): started/.test(stderr)) resolve(); }));
+      await new Promise((resolve) => p.stderr.on('data', () => { if (STEP_STARTED.test(stderr)) resolve(); }));
       const t0 = Date.now();
       process.kill(p.pid, signal);
       const guard = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), 30000);
