@@ -96,6 +96,40 @@ test("interval_s is the seconds between a member's two readings; a step's totals
   assert.equal(stepFacts(rec.series, 10000, 13500).write_cost.docs_written, 600, 'the documents the server counted, over the step');
 });
 
+// A tick whose timer fired a whole interval late (a saturated host) leaves that interval without a
+// line for every member: it is a missed second in summary.json, not a hole nothing declares.
+test('an interval a late tick skipped is a missed second for every member', async () => {
+  let clock = 0;
+  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [],
+    out: { write: () => {} }, log: () => {}, now: () => clock });
+  rec.members.push({ host: 'a:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0 },
+    { host: 'b:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0 });
+  rec.sampleMember = async () => ({ at: clock, status: { opcounters: { insert: 0 } } });
+  rec.startedAt = 0;
+  // Ticks due at 1 s, 2 s, 3 s, 4 s, 5 s: the one due at 3 s fired 0.6 s late (its own interval
+  // still), the one due at 4 s fired 1.1 s late (in the 5 s interval), so 4 s has no line.
+  for (const t of [1000, 2000, 3600, 5100, 6000]) { clock = t; await rec.sweep(); }
+  assert.deepEqual(rec.summary().members.map((m) => [m.lines, m.missed_s]), [[5, 1], [5, 1]]);
+});
+
+// A timer may fire a little before its time by the wall clock: that tick still belongs to its own
+// interval, so no interval holds two lines (one of them a rate over a millisecond) and none is empty.
+test('a timer that fires early waits for its tick: one line per interval', async () => {
+  let calls = 0; // every other reading of the clock is 5 ms behind, as a timer firing early sees it
+  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [],
+    out: { write: () => {} }, log: () => {}, intervalMs: 100, now: () => Date.now() - (calls++ % 2 ? 5 : 0) });
+  rec.members.push({ host: 'a:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0,
+    client: { close: async () => {} } });
+  const ats = [];
+  rec.sampleMember = async () => { ats.push(rec.now()); return { status: { opcounters: { insert: 0 } } }; };
+  rec.start();
+  await new Promise((r) => setTimeout(r, 650));
+  await rec.stop();
+  const slots = ats.map((t) => Math.floor((t - rec.startedAt) / 100));
+  assert.ok(slots.length >= 4, `ticks: ${slots}`);
+  assert.equal(new Set(slots).size, slots.length, `one tick per interval: ${slots}`);
+});
+
 test('lag labelled "seen by primary" is the primary\'s view of that secondary, not its own', () => {
   const { rec, out } = bareRecord();
   const t = Date.UTC(2026, 0, 1, 12, 0, 10);

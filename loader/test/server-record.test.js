@@ -50,9 +50,19 @@ function recordOf(dir) {
   return fs.readFileSync(path.join(dir, 'server.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-// seconds(lines, member, from): the whole seconds after `from` in which the member has a line.
-const seconds = (lines, member, from) => new Set(lines.filter((l) => l.member === member)
-  .map((l) => Math.floor((Date.parse(l.t) - from) / 1000)));
+// assertEverySecond: each of the sampler's intervals (started_at + k x interval_ms, its clock, not
+// the step's) that lies inside [from, end] holds a line of the member or is counted in its missed_s.
+function assertEverySecond(lines, member, rec, from, end) {
+  const grid = Date.parse(rec.started_at);
+  const missed = rec.members.find((m) => m.host === member).missed_s;
+  const slotOf = (t) => Math.floor((t - grid) / rec.interval_ms);
+  const have = new Set(lines.filter((l) => l.member === member).map((l) => slotOf(Date.parse(l.t))));
+  const inside = [];
+  for (let k = slotOf(from) + 1; (k + 1) * rec.interval_ms + grid <= end; k++) inside.push(k);
+  const without = inside.filter((k) => !have.has(k));
+  assert.ok(inside.length >= 1, `the step holds a whole interval (${from - grid} to ${end - grid} ms)`);
+  assert.ok(without.length <= missed, `${member}: intervals ${inside} of the step; without a line ${without}; missed_s ${missed}`);
+}
 
 // The field of each line that shows its engine's own section moving with the writes.
 // write: the step's write cost source (null: the line reports no engine bytes); cpu: whether the
@@ -79,8 +89,7 @@ for (const [line, expect] of Object.entries(LINES)) {
       const step = summary.steps[0];
       const from = Date.parse(step.started_at);
       for (const host of server.shim.hosts) {
-        const have = seconds(lines, host, from);
-        for (let s = 0; s < Math.floor(step.duration_s); s++) assert.ok(have.has(s), `${host} has a line in second ${s} of the step (has ${[...have].sort((a, b) => a - b)})`);
+        assertEverySecond(lines, host, rec, from, from + step.duration_s * 1000);
       }
       // The primary's engine section moves with the step's writes.
       const primary = lines.filter((l) => l.member === server.shim.hosts[0] && Date.parse(l.t) > from + 1000

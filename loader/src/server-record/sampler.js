@@ -48,10 +48,17 @@ class ServerRecord {
 
   start() {
     this.startedAt = this.now();
+    // A timer may fire a millisecond before its time by the wall clock (Node's timers run on a
+    // monotonic one): waiting the rest keeps each tick in its own interval, never two in one.
+    const at = (due) => {
+      const early = due - this.now();
+      if (early > 0) this.timer = setTimeout(() => at(due), early);
+      else this.pending = this.sweep().finally(loop);
+    };
     const loop = () => {
       if (this.stopped) return;
       const due = this.startedAt + Math.ceil((this.now() - this.startedAt + 1) / this.intervalMs) * this.intervalMs;
-      this.timer = setTimeout(() => { this.pending = this.sweep().finally(loop); }, Math.max(0, due - this.now()));
+      this.timer = setTimeout(() => at(due), Math.max(0, due - this.now()));
     };
     loop();
   }
@@ -68,6 +75,13 @@ class ServerRecord {
   // primary's own replSetGetStatus (the view rs.printSecondaryReplicationInfo uses).
   async sweep() {
     const at = this.now();
+    // A tick whose timer fired a whole interval late (a saturated host) lands in the next
+    // interval, and start()'s next due time is after it: the interval it skipped has no line for
+    // any member and is counted as missed, so "a line or a miss for every second" holds.
+    const slot = Math.floor((at - this.startedAt) / this.intervalMs);
+    const skipped = this.lastSlot === undefined ? 0 : slot - this.lastSlot - 1;
+    this.lastSlot = slot;
+    if (skipped > 0) for (const m of this.members) m.missed += skipped;
     const results = await Promise.all(this.members.map((m) => this.sampleMember(m)));
     const primary = results.find((r) => r && r.repl && r.repl.self_state === 'PRIMARY');
     // The primary's view of every member this second: state changes (step-facts.js) include a
@@ -203,6 +217,9 @@ class ServerRecord {
     return {
       file: 'server.ndjson',
       interval_ms: this.intervalMs,
+      // The ticks are due at started_at + k x interval_ms: the interval a line's time falls in is
+      // its second, and a second with no line of a member is in that member's missed_s.
+      started_at: this.startedAt === undefined ? null : new Date(this.startedAt).toISOString(),
       fields: 'loader/src/server-record/fields.js (per server line, with the source each name was read in)',
       lines: this.linesWritten,
       members: this.members.map((m) => ({ host: m.host, role: m.role, set: m.set ?? null, lines: m.lines,
