@@ -45,10 +45,33 @@ SUITE
   run bash "$W/test/run-all.sh"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[-1]}" = "2 passed, 0 failed, 2 skipped" ] || { echo "$output"; false; }
-  grep -qE '^a +2 passed, 0 failed, 1 skipped \([0-9]+m[0-9]+s\)$' <<<"$output"
-  grep -qE '^b +0 passed, 0 failed, 1 skipped \([0-9]+m[0-9]+s\)$' <<<"$output"
+  grep -qE '^a +2 passed, 0 failed, 1 skipped \([0-9]+m[0-9]+s, 0 CPU s\)$' <<<"$output"
+  grep -qE '^b +0 passed, 0 failed, 1 skipped \([0-9]+m[0-9]+s, 0 CPU s\)$' <<<"$output"
   grep -qF 'ok 2 two # skip premise: 1 core idle of 2 needed' <<<"$output"
   grep -qF 'ok 1 - x # SKIP deviation no-storage-engine (MONGODB_URI)' <<<"$output"
+}
+
+@test "each suite's line shows the CPU seconds its processes used, not the lane's" {
+  # one suite's child burns 2 CPU s (a shell's busy loop until its own user time reaches 2 s,
+  # read by `times` in that shell);
+  # the other, in the same lane after it, burns none
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() {
+  bash -c 'f=$(mktemp); while :; do for ((i = 0; i < 20000; i++)); do :; done; times >"$f"; read -r u _ <"$f"; [[ $u == 0m[2-9]* ]] && break; done; rm -f "$f"'
+  printf '1..1\nok 1 busy\n'
+}
+run_suite a a_suite
+SUITE
+  cat >"$W/test/suites/20-b.sh" <<'SUITE'
+# shellcheck shell=bash
+b_suite() { printf '1..1\nok 1 idle\n'; }
+run_suite b b_suite
+SUITE
+  LAB_TEST_LANES=1 run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  grep -qE '^a +1 passed, 0 failed, 0 skipped \(0m[0-9]+s, [2-4] CPU s\)$' <<<"$output" || { echo "$output"; false; }
+  grep -qE '^b +1 passed, 0 failed, 0 skipped \(0m[0-9]+s, 0 CPU s\)$' <<<"$output" || { echo "$output"; false; }
 }
 
 @test "a failure still fails the run beside skips; a suite that printed nothing is a failure" {
