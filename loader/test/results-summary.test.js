@@ -31,6 +31,17 @@ test('each summary replaces summary.json by rename: the open file keeps the prev
   assert.deepEqual(fs.readdirSync(run.dir).filter((f) => f.endsWith('.tmp')), []);
 });
 
+// The loader and the report compile the schema without checking it against draft-07 (common/
+// summary-schema.js, validateSchema: false, for their start-up time): it is checked here, once.
+test('summary.schema.json is a valid draft-07 JSON Schema', () => {
+  const Ajv = require('ajv');
+  const { SCHEMA } = require('../../common/summary-schema');
+  const ajv = new Ajv();
+  assert.ok(ajv.validateSchema(SCHEMA), ajv.errorsText(ajv.errors));
+  // and a schema broken so is refused by that check (the check can fail)
+  assert.equal(ajv.validateSchema({ ...SCHEMA, properties: { complete: { type: 'boolen' } } }), false);
+});
+
 test('a summary that breaks the schema is not written: the error names the field, summary.json keeps the last whole one', (t) => {
   const { checkSummary } = require('../src/results/summary-schema');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-results-summary-'));
