@@ -146,6 +146,15 @@ function conditions(claim, bySide) {
   // through QEMU or Rosetta) measure the emulator: README, such numbers "compare with nothing"
   const emulated = count(all, (r) => r.record?.storage?.emulated === true);
   if (emulated) fail.push(`emulated: ${emulated} of ${all.length} runs ran under emulation (summary.json storage.emulated): their numbers compare with nothing`);
+  // A paced run's ops/s (--rate, or a capacity search's offered rates, --sla) is the rate it was
+  // offered while the server kept up: a throughput claim is about what an engine does for clients
+  // that never wait (the seeds' shell loops, mongofiles and YCSB without -target), so it reads no
+  // such run. Both sides paced alike would give "about equal" of any two engines.
+  if (claim.test?.metric === 'ops_per_s' || claim.test?.kind === 'knee') {
+    const paced = all.filter((r) => r.parameters?.rate != null || r.parameters?.sla != null);
+    const how = uniq(paced.map((r) => (r.parameters.sla != null ? `--sla ${r.parameters.sla}` : `--rate ${r.parameters.rate}`)));
+    if (paced.length) fail.push(`paced: ${paced.length} of ${all.length} runs were offered a rate (${how.join(', ')}): their ops/s is the rate asked for, not what the engine does for clients that never wait, as the seed's did`);
+  }
   // one path to the server for every side: mongos against the primary is the router's cost, not
   // the engines' difference
   const paths = uniq(all.map(kindOf));

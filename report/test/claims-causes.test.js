@@ -54,6 +54,25 @@ test('an emulated engine compares with nothing', () => {
   assert.match(r.missing, /emulated: 3 of 6 runs ran under emulation \(summary\.json storage\.emulated\): their numbers compare with nothing/);
 });
 
+test("a paced run (--rate, --sla) is no engine's throughput: both sides paced alike would look about equal", () => {
+  const root = tmpDir();
+  reps(root, { experiment: 'experiment3', engine: 'mmapv1', points: { 'clients-1': 500, 'clients-2': 500 }, extra: RS,
+    parameters: { ...W(10000000), rate: 500 } });
+  reps(root, { experiment: 'experiment3', engine: 'rocksdb', points: { 'clients-1': 500, 'clients-2': 500 }, extra: RS,
+    parameters: { ...W(10000000), rate: 500 } });
+  const r = one(root, '004-reads');
+  assert.equal(r.status, 'not comparable', JSON.stringify(r));
+  assert.match(r.missing, /paced: 6 of 6 runs were offered a rate \(--rate 500\): their ops\/s is the rate asked for/);
+  // the same runs unpaced are judged: about equal, as the seed found
+  const flat = tmpDir();
+  for (const engine of ['mmapv1', 'rocksdb']) reps(flat, { experiment: 'experiment3', engine, points: { 'clients-1': 500, 'clients-2': 500 }, extra: RS, parameters: W(10000000) });
+  assert.notEqual(one(flat, '004-reads').status, 'not comparable', JSON.stringify(one(flat, '004-reads')));
+  // a capacity search's steps are offered rates too; steadiness is no throughput claim and reads paced runs
+  const sla = tmpDir();
+  for (const engine of ['mmapv1', 'rocksdb']) reps(sla, { experiment: 'experiment3', engine, points: { 'clients-1': 500 }, extra: RS, parameters: { ...W(10000000), sla: 'p99=10ms' } });
+  assert.match(one(sla, '004-reads').missing, /paced: 6 of 6 runs were offered a rate \(--sla p99=10ms\)/);
+});
+
 test('one path and one journal place for every side, unless that is the claim\'s dimension', () => {
   const root = tmpDir();
   reps(root, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, ...WC1, extra: { topology: { kind: 'mongos' } } });
