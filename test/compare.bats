@@ -336,7 +336,7 @@ hang_up_after() {
 
 @test "SIGHUP (the terminal closed) during an experiment and a compare run: the loader stopped, said, the run marked; --resume redoes it" {
   start_test_server
-  hang_up_after "): started (" experiment2 --uri "$SERVER_URI" --engine hup --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  hang_up_after "): started (" experiment2 --uri "$SERVER_URI" --engine hup --preload-docs 100 --clients 1 --rate 50 --duration 60s --metrics-port 0
   run cat "$OUTPUT_FILE"
   [[ $STATUS == 129 ]] || fail "experiment: exit $STATUS, want 129: $output"
   assert_output --partial "hang-up (SIGHUP): the loader was stopped"
@@ -344,7 +344,7 @@ hang_up_after() {
   dir=$(sed -n 's/^results: //p' <<<"$output")
   grep -q '"complete": false' "$LAB/$dir/summary.json" || fail "the hung-up run is not marked incomplete"
 
-  hang_up_after "): started (" compare experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  hang_up_after "): started (" compare experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --rate 50 --duration 60s --metrics-port 0
   run cat "$OUTPUT_FILE"
   [[ $STATUS == 129 ]] || fail "compare: exit $STATUS, want 129: $output"
   local id
@@ -460,7 +460,7 @@ background_compare() {
 @test "a second comparison on the same results folder refuses to start while the first runs; it starts once the first is gone" {
   start_test_server
   local out=$BATS_TEST_TMPDIR/first.out rc=0
-  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --duration 60s --metrics-port 0
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --rate 50 --duration 60s --metrics-port 0
   lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
   kill -INT -- "-$BG_PID"
   wait "$BG_PID" || rc=$?

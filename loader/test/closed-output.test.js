@@ -21,8 +21,8 @@ test('./run.sh experiment2 ... 2>&1 | head -3: the run stops cleanly, summary fi
   try {
     // One pipe for stdout and stderr, as 2>&1 makes it; closed by us after three lines, as head does.
     const p = spawn('bash', ['-c', 'exec "$@" 2>&1', 'bash', RUN_SH, 'experiment2', '--uri', server.uri, '--preload-docs', '300',
-      '--clients', '1', '--duration', '60s', '--warmup', '0', '--progress-interval', '200ms', '--results-dir', results,
-      '--metrics-port', '0', '--engine', 'closed'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      '--clients', '1', '--duration', '60s', '--rate', '100', '--warmup', '0', '--progress-interval', '200ms',
+      '--results-dir', results, '--metrics-port', '0', '--engine', 'closed'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let seen = '';
     const t0 = Date.now();
     p.stdout.on('data', (d) => {

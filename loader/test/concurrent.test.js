@@ -88,7 +88,7 @@ test('two runs against the same server and collection: the second is warned; ano
   // (it is stopped at the end). 30 s ran out before the second's check at load 50+ on the
   // shared test VM, and the second was then rightly not warned.
   const a = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '600s',
-    '--results-dir', results, '--metrics-port', '0', '--engine', 'first', '--progress-interval', '1s']);
+    '--rate', '100', '--results-dir', results, '--metrics-port', '0', '--engine', 'first', '--progress-interval', '1s']);
   try {
     await a.waitFor(/step 1\/1 \(1 client\): started/);
     const other = experimentFile('elsewhere');

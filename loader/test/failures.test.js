@@ -2,6 +2,8 @@
 // The failure paths, for real: the server killed mid-run, hung, Ctrl-C (an unreachable server:
 // connect.test.js; a second signal and SIGTERM: signals.test.js).
 // Each writes partial results marked complete:false with the reason, and exits non-zero.
+// Paced (--rate 100): operations flow until the failure, and the step no longer keeps both cores
+// busy while the test waits for its first progress line.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -16,7 +18,7 @@ test.after(() => fs.rmSync(results, { recursive: true, force: true }));
 test('server killed mid-run: loader stops within 30 s, keeps partial results, exits non-zero', async () => {
   const server = await startServer();
   try {
-    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--duration', '120s',
+    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--duration', '120s', '--rate', '100',
       '--server-selection-timeout', '5s', '--results-dir', results, '--metrics-port', '0', '--engine', 'killed', '--progress-interval', '1s']);
     await l.waitFor(/step 1\/1 \(2 clients\): \d+\/120 s/); // at least one progress line: ops are flowing
     const t0 = Date.now();
@@ -42,7 +44,7 @@ test('server killed mid-run: loader stops within 30 s, keeps partial results, ex
 test('SIGINT: stops, writes partial results, exits 130', async () => {
   const server = await startServer();
   try {
-    const l = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '1', '--duration', '120s',
+    const l = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '1', '--duration', '120s', '--rate', '100',
       '--results-dir', results, '--metrics-port', '0', '--engine', 'interrupted', '--progress-interval', '1s']);
     await l.waitFor(/step 1\/1 \(1 client\): \d+\/120 s/);
     const t0 = Date.now();
@@ -64,7 +66,7 @@ test('SIGINT: stops, writes partial results, exits 130', async () => {
 test('server hung (SIGSTOP): no op completes for --stall-timeout, loader stops well within 30 s, exit 1', async () => {
   const server = await startServer();
   try {
-    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--duration', '120s',
+    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '500', '--clients', '2', '--duration', '120s', '--rate', '100',
       '--stall-timeout', '3s', '--results-dir', results, '--metrics-port', '0', '--engine', 'hung', '--progress-interval', '1s']);
     await l.waitFor(/step 1\/1 \(2 clients\): \d+\/120 s/);
     const t0 = Date.now();

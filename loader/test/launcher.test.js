@@ -50,7 +50,7 @@ test('bin/lab-loader execs node: a SIGTERM to its PID stops the loader as it sto
   const server = await startServer();
   try {
     const root = tmpResults();
-    const run = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '1', '--duration', '60s',
+    const run = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '500', '--clients', '1', '--duration', '60s', '--rate', '100',
       '--results-dir', root, '--metrics-port', '0', '--engine', 'sig', '--progress-interval', '1s'], { launcher: true, prefix: ['taskset', '-c', '0'] });
     await run.waitFor(/step 1\/1 \(1 client\): started/);
     // The launcher's PID is node's now (exec), not a shell waiting for it.

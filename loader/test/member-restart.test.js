@@ -18,7 +18,7 @@ test('a shard member restarted behind mongos: the run is incomplete and names th
   try {
     mongos.shim.state.shards = `rs0/${shard.shim.hosts.join(',')}`;
     const l = startLoader(['experiment3', '--uri', mongos.uri, '--preload-docs', '200', '--clients', '1', '--duration', '6s',
-      '--results-dir', results, '--metrics-port', '0', '--engine', 'routed', '--progress-interval', '1s']);
+      '--rate', '100', '--results-dir', results, '--metrics-port', '0', '--engine', 'routed', '--progress-interval', '1s']);
     await l.waitFor(/step 1\/1 \(1 client\): [1-9]\d*\/6 s/);
     const port = shard.backend.port;
     shard.backend.kill();

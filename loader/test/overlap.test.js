@@ -16,7 +16,7 @@ withServerAndResults(test, (s, r) => { server = s; results = r; });
 
 test('two loaders on the same server and collection: both summaries record the other run', async () => {
   const a = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '4s',
-    '--results-dir', results, '--metrics-port', '0', '--engine', 'first', '--progress-interval', '1s']);
+    '--rate', '100', '--results-dir', results, '--metrics-port', '0', '--engine', 'first', '--progress-interval', '1s']);
   await a.waitFor(/step 1\/1 \(1 client\): started/);
   const b = await runLoader(['experiment3', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '1s',
     '--results-dir', results, '--metrics-port', '0', '--engine', 'second']);

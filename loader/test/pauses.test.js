@@ -45,7 +45,7 @@ test('a server frozen (SIGSTOP) for 2.5 s inside a step: one warning line when i
   const results = tmpResults();
   try {
     const l = startLoader(['experiment2', '--uri', server.uri, '--preload-docs', '300', '--clients', '1', '--duration', '6s',
-      '--results-dir', results, '--metrics-port', '0', '--engine', 'frozen']);
+      '--rate', '100', '--results-dir', results, '--metrics-port', '0', '--engine', 'frozen']);
     await l.waitFor(/step 1\/1 \(1 client[^)]*\): started/);
     await new Promise((r) => setTimeout(r, 1000));
     process.kill(server.proc.pid, 'SIGSTOP');

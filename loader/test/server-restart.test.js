@@ -16,7 +16,7 @@ test('a server killed and restarted during a step: incomplete, exit 1, the resta
   const { port } = server;
   const results = tmpResults();
   try {
-    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '200', '--clients', '1', '--duration', '6s',
+    const l = startLoader(['experiment3', '--uri', server.uri, '--preload-docs', '200', '--clients', '1', '--duration', '6s', '--rate', '100',
       '--server-selection-timeout', '20s', '--results-dir', results, '--metrics-port', '0', '--engine', 'crashed', '--progress-interval', '1s']);
     await l.waitFor(/step 1\/1 \(1 client\): [1-9]\d*\/6 s/);
     server.kill();

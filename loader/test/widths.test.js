@@ -61,7 +61,7 @@ test('a run that loses its server: the closing lines within 120 columns, the rea
   const own = await startServer();
   try {
     const l = startLoader(['experiment2', '--uri', own.uri, '--engine', 'lost-its-server-with-a-long-label', '--results-dir', results, '--metrics-port', '0',
-      '--preload-docs', '300', '--clients', '2', '--duration', '20s', '--progress-interval', '300ms']);
+      '--preload-docs', '300', '--clients', '2', '--duration', '20s', '--rate', '100', '--progress-interval', '300ms']);
     await l.waitFor(/step 1\/1 \(2 clients\): started/);
     await new Promise((res) => setTimeout(res, 1500));
     own.kill();
