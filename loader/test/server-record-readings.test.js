@@ -77,12 +77,17 @@ test('a counter that did not move is a rate of 0 that second, not a restart', ()
   assert.equal(v.fields.wt.block_written_bytes, 0);
 });
 
-// A ServerRecord with no members of its own: writeLine is fed readings by hand.
-function bareRecord() {
+// A ServerRecord with no members of its own: writeLine is fed readings by hand (options: its
+// clock and interval).
+function bareRecord(options = {}) {
   const out = [];
-  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [], out: { write: (l) => out.push(l) }, log: () => {} });
+  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [], out: { write: (l) => out.push(l) }, log: () => {},
+    ...options });
   return { rec, out };
 }
+// a member as addMember makes one, without its client's connection (close does nothing)
+const handMember = (host) => ({ host, role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0,
+  client: { close: async () => {} } });
 
 test("interval_s is the seconds between a member's two readings; a step's totals are rates x that", () => {
   const { rec, out } = bareRecord();
@@ -100,10 +105,8 @@ test("interval_s is the seconds between a member's two readings; a step's totals
 // line for every member: it is a missed second in summary.json, not a hole nothing declares.
 test('an interval a late tick skipped is a missed second for every member', async () => {
   let clock = 0;
-  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [],
-    out: { write: () => {} }, log: () => {}, now: () => clock });
-  rec.members.push({ host: 'a:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0 },
-    { host: 'b:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0 });
+  const { rec } = bareRecord({ now: () => clock });
+  rec.members.push(handMember('a:1'), handMember('b:1'));
   rec.sampleMember = async () => ({ at: clock, status: { opcounters: { insert: 0 } } });
   rec.startedAt = 0;
   // Ticks due at 1 s, 2 s, 3 s, 4 s, 5 s: the one due at 3 s fired 0.6 s late (its own interval
@@ -116,10 +119,8 @@ test('an interval a late tick skipped is a missed second for every member', asyn
 // interval, so no interval holds two lines (one of them a rate over a millisecond) and none is empty.
 test('a timer that fires early waits for its tick: one line per interval', async () => {
   let calls = 0; // every other reading of the clock is 5 ms behind, as a timer firing early sees it
-  const rec = new ServerRecord({ conn: { uri: 'mongodb://127.0.0.1:1' }, description: null, seedHosts: [],
-    out: { write: () => {} }, log: () => {}, intervalMs: 100, now: () => Date.now() - (calls++ % 2 ? 5 : 0) });
-  rec.members.push({ host: 'a:1', role: 'standalone', set: null, prev: null, reported: new Set(), lines: 0, missed: 0,
-    client: { close: async () => {} } });
+  const { rec } = bareRecord({ intervalMs: 100, now: () => Date.now() - (calls++ % 2 ? 5 : 0) });
+  rec.members.push(handMember('a:1'));
   const ats = [];
   rec.sampleMember = async () => { ats.push(rec.now()); return { status: { opcounters: { insert: 0 } } }; };
   rec.start();

@@ -50,15 +50,15 @@ class ServerRecord {
     this.startedAt = this.now();
     // A timer may fire a millisecond before its time by the wall clock (Node's timers run on a
     // monotonic one): waiting the rest keeps each tick in its own interval, never two in one.
-    const at = (due) => {
+    const fire = (due) => {
       const early = due - this.now();
-      if (early > 0) this.timer = setTimeout(() => at(due), early);
+      if (early > 0) this.timer = setTimeout(() => fire(due), early);
       else this.pending = this.sweep().finally(loop);
     };
     const loop = () => {
       if (this.stopped) return;
       const due = this.startedAt + Math.ceil((this.now() - this.startedAt + 1) / this.intervalMs) * this.intervalMs;
-      this.timer = setTimeout(() => at(due), Math.max(0, due - this.now()));
+      this.timer = setTimeout(() => fire(due), Math.max(0, due - this.now()));
     };
     loop();
   }
