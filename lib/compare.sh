@@ -271,7 +271,7 @@ compare_check() {
       # the engine's memory against the profile, as its `up` would check it (exit 2 in one line)
       # shellcheck disable=SC2030,SC2031,SC2034  # ENGINE is read by stack_memory_check, in this subshell only
       (ENGINE=$side; stack_memory_check) || exit $?
-      uri=$(experiment_stack_uri primary) label=""
+      label="" # the stack's URI: the loader parses it in the stack (experiment_loader_check)
     fi
     experiment_loader_check "$COMPARE_EXPERIMENT" "$uri" ${label:+--engine "$label"} ${COMPARE_FLAGS[@]+"${COMPARE_FLAGS[@]}"} --repeat 1 --comparison "$COMPARE_ID:$side:1"
   done

@@ -93,6 +93,8 @@ USAGE
 # (loader/src/cli/stack-requests.js): EXPERIMENT_FACTS (kind, database, clients, smoke) and
 # EXPERIMENT_HOOKS (the kind's stack hooks, request lines). On this host when it has Node.js, else
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
+# URI "": a stack run's, which the loader parses when it starts in the stack (experiment_stack_uri
+# builds it from the topology): the check leaves --uri out and so does not load the driver.
 # EXPERIMENT_CHECK_CACHE (a folder; compare's dry run sets it): each answer kept by its arguments,
 # the --comparison position aside (the check's answer does not depend on it), so that a dry run of
 # compare --repeat 100 asks the loader once per side, not once per position (2.5 s each: 8 min).
@@ -115,13 +117,13 @@ experiment_loader_check() {
   if [[ -n $key && -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
     out=$(cat "$EXPERIMENT_CHECK_CACHE/$key.out") rc=$(cat "$EXPERIMENT_CHECK_CACHE/$key.rc")
   elif loader_on_host; then
-    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" --uri "$uri" "$@" 2>&1) || rc=$?
+    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" ${uri:+--uri "$uri"} "$@" 2>&1) || rc=$?
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
     return 0
   else
     out=$(compose --profile loader run --rm --no-deps --build -T --entrypoint node loader \
-      /lab/loader/bin/lab-loader.js check "$name" --experiments-dir /lab/experiments --uri "$uri" "$@" 2>&1) || rc=$?
+      /lab/loader/bin/lab-loader.js check "$name" --experiments-dir /lab/experiments ${uri:+--uri "$uri"} "$@" 2>&1) || rc=$?
   fi
   if [[ -n $key && ! -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
     printf '%s' "$out" >"$EXPERIMENT_CHECK_CACHE/$key.out" && echo "$rc" >"$EXPERIMENT_CHECK_CACHE/$key.rc"
@@ -349,7 +351,7 @@ verb_experiment() {
   # shellcheck disable=SC2153  # ENGINE is run.sh's
   [[ $ENGINE_GIVEN != 1 ]] || label=$ENGINE
   if [[ $tool == ycsb ]]; then
-    EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
+    EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "" "${loader_args[@]}"
     # --tool ycsb runs only experiments of YCSB's own workloads (workload.type ycsb, as the
     # loader's check said): said first, whatever else was given: with --uri, "drop --uri" would
     # name the wrong problem for an experiment --tool ycsb cannot run at all. Those it runs are
@@ -370,7 +372,7 @@ verb_experiment() {
     experiment_loader_check "$name" "$uri" ${label:+--engine "$label"} ${password_file:+--password-file "$password_file"} "${loader_args[@]}"
     experiment_on_host "$name" "$uri" "$label" "$password_file" "${loader_args[@]}" || rc=$?
   else
-    experiment_loader_check "$name" "$(experiment_stack_uri "${via:-primary}")" "${loader_args[@]}"
+    experiment_loader_check "$name" "" "${loader_args[@]}"
     experiment_in_stack "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
     # what the kind asked of the stack after its run (bulk_import: seeds/001's journal-off case)
     ((rc)) || experiment_hooks after "$name" "${via:-primary}" "${loader_args[@]}" || rc=$?
@@ -635,6 +637,6 @@ smoke_experiments() {
 # smoke fact), e.g. smoke: "--preload-docs 20000 --clients 1,2 --duration 10s"; nothing when the
 # file has none (or under a dry run with no loader on this host).
 experiment_smoke_flags() {
-  experiment_loader_check "$(basename "$1" .yaml)" "$(experiment_stack_uri primary)" >/dev/null
+  experiment_loader_check "$(basename "$1" .yaml)" "" >/dev/null
   printf '%s' "${EXPERIMENT_FACTS[smoke]:-}"
 }

@@ -643,6 +643,24 @@ YAML
   nothing_started
 }
 
+@test "a stack run's check leaves --uri out (the loader parses the stack's URI in the stack); a --uri run's check has it" {
+  # node on PATH as a wrapper that notes each loader check's arguments, then runs the real node:
+  # without --uri the check does not load the driver (loader/test/cli.test.js), a third of its CPU
+  local bin=$BATS_TEST_TMPDIR/bin
+  mkdir -p "$bin"
+  printf '#!/bin/sh\ncase " $* " in *" check "*) echo "$*" >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
+  chmod +x "$bin/node"
+  PATH=$bin:$PATH lab experiment2 --dry-run
+  assert_success
+  PATH=$bin:$PATH lab experiment2 --via mongos --dry-run
+  assert_success
+  [[ $(wc -l <"$BATS_TEST_TMPDIR/checks") == 2 ]] || fail "checks: $(cat "$BATS_TEST_TMPDIR/checks")"
+  ! grep -q -- '--uri' "$BATS_TEST_TMPDIR/checks" || fail "a stack run's check was given a URI: $(cat "$BATS_TEST_TMPDIR/checks")"
+  PATH=$bin:$PATH lab experiment2 --uri mongodb://db.example:27017/ --dry-run
+  assert_success
+  [[ $(tail -1 "$BATS_TEST_TMPDIR/checks") == *" --uri mongodb://db.example:27017/"* ]] || fail "checks: $(cat "$BATS_TEST_TMPDIR/checks")"
+}
+
 @test "one validation: without node or loader/node_modules, one line says the loader checks the flags, and the run goes on" {
   rm "$LAB/loader"
   lab experiment2 --clients 1,2 --dry-run

@@ -12,7 +12,9 @@
 // A case the server cannot do is a line, not a crash: j:true on an engine without a journal fails
 // its first batch (BadValue); setParameter without the privilege names the role that grants it;
 // on an engine without a journal the interval cases are not run (nothing to flush).
-const { BSON } = require('mongodb');
+// The driver's own BSON library, not the driver: `lab-loader check` configures every experiment
+// (src/cli/stack-requests.js) and the driver costs about 0.25 CPU s to load, bson next to nothing.
+const { calculateObjectSize } = require('bson');
 const { parseCount, parseDuration, UsageError } = require('../text/usage');
 const { driverWriteConcern, isNetworkError, describeError, dataMembers, caseNotes } = require('./durability');
 const { journalOf, caseMeasures } = require('./durability/journal-facts');
@@ -76,7 +78,7 @@ function parseIntervals(flag, text) {
 }
 
 // docBytes(config-ish): the BSON size of the largest document (the last _id is the widest number).
-const docBytes = (docs, valLength) => BSON.calculateObjectSize({ _id: docs - 1, val: 'x'.repeat(valLength) });
+const docBytes = (docs, valLength) => calculateObjectSize({ _id: docs - 1, val: 'x'.repeat(valLength) });
 
 module.exports = {
   name: 'bulk_import',
@@ -211,11 +213,11 @@ module.exports = {
     // floor): a document's size depends only on its _id's BSON type (int32 up to 2^31 - 1, then
     // double) and on val's UTF-8 length, fixed when the alphabet is ASCII; else size each one.
     const ascii = /^[\x00-\x7f]*$/.test(alphabet);
-    const sizeOf = (i) => BSON.calculateObjectSize({ _id: i, val: 'x'.repeat(valLength) });
+    const sizeOf = (i) => calculateObjectSize({ _id: i, val: 'x'.repeat(valLength) });
     const int32Size = sizeOf(0);
     const doubleSize = sizeOf(2 ** 31);
     const batchBytes = (from, to, list) => {
-      if (!ascii) return list.reduce((sum, d) => sum + BSON.calculateObjectSize(d), 0);
+      if (!ascii) return list.reduce((sum, d) => sum + calculateObjectSize(d), 0);
       const ints = Math.max(0, Math.min(to, 2 ** 31) - from);
       return ints * int32Size + (to - from - ints) * doubleSize;
     };
