@@ -165,9 +165,13 @@ fault_bridge() {
       fault_answer "$line" >&"$wfd" || true
     elif ((LAB_WRAP > 0 && ${#line} > LAB_WRAP)); then
       # the process's own line (its plan, its progress) within LAB_WRAP, continuation indented
-      # two more than the line
+      # two more than the line. The wrapping awk ignores INT and TERM: the signal is the
+      # process's to act on (relayed above), and a signal to run.sh's whole group that killed awk
+      # mid-line ended run.sh (set -e, pipefail) before the process said it had healed, its last
+      # lines lost ("write /dev/stdout: broken pipe", the Docker suite on a slow host). Killed
+      # before it ignores them, the line is printed as it came.
       local lead=${line%%[! ]*}
-      printf '%s\n' "$line" | wrap_lines $((${#lead} + 2)) "$LAB_WRAP"
+      (trap '' INT TERM; wrap_lines $((${#lead} + 2)) "$LAB_WRAP" <<<"$line") || printf '%s\n' "$line"
     else
       printf '%s\n' "$line"
     fi

@@ -921,6 +921,8 @@ replies() { cat "$BATS_TEST_TMPDIR/replies"; }
 # and exits 130. HOW: alone (the signal to bash's PID) or group (to the whole process group, as
 # Ctrl-C or timeout(1) send it; the process, like docker compose run, would get it from the group
 # too, were it not in a group of its own).
+# LONG (optional): a line the process prints after "ready", longer than LAB_WRAP, so that bash is
+# wrapping it (an awk on PATH that takes 3 s over it) when the signal comes.
 signal_bridge() {
   local how=$1 sig=$2
   SEEN=$BATS_TEST_TMPDIR/seen
@@ -929,6 +931,7 @@ signal_bridge() {
 #!/usr/bin/env bash
 trap 'echo "signal $BASHPID" >>"$SEEN"' INT TERM
 echo ready
+[[ -z ${LONG:-} ]] || echo "$LONG"
 while :; do
   IFS= read -r -t 0.2 line || continue
   case $line in
@@ -945,12 +948,11 @@ FAKE
   chmod +x "$BATS_TEST_TMPDIR/healer"
   cat >"$W/bridge-signal.sh" <<'SH'
 #!/usr/bin/env bash
-set -uo pipefail
+set -euo pipefail # as run.sh, which calls the bridge (fault_process) outside any condition
 source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
 ENGINE=wiredtiger DRY_RUN=0
-rc=0
-fault_bridge "$@" || rc=$?
-echo "bridge exit $rc"
+trap 'echo "bridge exit $?"' EXIT
+fault_bridge "$@"
 SH
   chmod +x "$W/bridge-signal.sh"
   # the healer, a background job of bash, starts with SIGINT ignored; docker compose (Go) sets
@@ -981,6 +983,18 @@ SH
   grep -qx "relayed SIGTERM" "$SEEN"
   grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
   grep -q "bridge exit 143" "$BATS_TEST_TMPDIR/out"
+}
+
+@test "bridge: SIGTERM to the whole group while bash wraps a long line: the wrapping goes on, the heal is said; exit 143" {
+  # awk on PATH slowed over wrap_lines's program only (its -v ind=): the signal lands while it runs
+  mkdir -p "$BATS_TEST_TMPDIR/slow-awk"
+  printf '#!/bin/sh\ncase " $* " in *" ind="*) sleep 3 ;; esac\nexec %s "$@"\n' "$(command -v awk)" >"$BATS_TEST_TMPDIR/slow-awk/awk"
+  chmod +x "$BATS_TEST_TMPDIR/slow-awk/awk"
+  PATH=$BATS_TEST_TMPDIR/slow-awk:$PATH LAB_WRAP=40 LONG="progress: $(printf 'word %.0s' {1..20})" signal_bridge group TERM
+  grep -qx "relayed SIGTERM" "$SEEN"
+  grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
+  grep -q "bridge exit 143" "$BATS_TEST_TMPDIR/out"
+  grep -qx "  word word word.*" "$BATS_TEST_TMPDIR/out" || { cat "$BATS_TEST_TMPDIR/out"; false; } # the line, wrapped
 }
 
 @test "bridge: SIGINT with no terminal (to the group) is relayed and healed like SIGTERM; exit 130" {
