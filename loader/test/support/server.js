@@ -14,7 +14,8 @@ const JARS = path.join(REPO, '.tools', 'mongo-java-server');
 const SOURCE = path.join(__dirname, 'LabMongoServer.java');
 // One classes folder per version of the source (its hash): checkouts that share .tools (git
 // worktrees) and carry different versions of LabMongoServer.java never run each other's build.
-const CLASSES = path.join(JARS, `classes-${require('node:crypto').createHash('sha256').update(fs.readFileSync(SOURCE)).digest('hex').slice(0, 12)}`);
+const shortHash = (text) => require('node:crypto').createHash('sha256').update(text).digest('hex').slice(0, 12);
+const CLASSES = path.join(JARS, `classes-${shortHash(fs.readFileSync(SOURCE))}`);
 const HINT = "run 'bash test/install-tools.sh' (fetches mongo-java-server from Maven Central into .tools/)";
 
 // The launcher as a jar: class-data sharing (below) takes jars only. Each jar by name, in order,
@@ -51,7 +52,7 @@ function compile() {
 // times): the archive is named for them, so that new jars get a new one.
 const archivePath = () => {
   const stamp = classpath().split(path.delimiter).map((f) => { const st = fs.statSync(f); return `${f} ${st.size} ${st.mtimeMs}`; }).join('\n');
-  return path.join(CLASSES, `lab-mongo-server-${require('node:crypto').createHash('sha256').update(stamp).digest('hex').slice(0, 12)}.jsa`);
+  return path.join(CLASSES, `lab-mongo-server-${shortHash(stamp)}.jsa`);
 };
 const JAVA_FLAGS = ['-Xss512k', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Xlog:disable', '-Xlog:all=error:stderr'];
 
@@ -81,12 +82,7 @@ async function makeArchive(archive) {
     } finally {
       await client.close();
     }
-    // the archive is written as the JVM exits (seconds on a busy host): waited for, not killed
-    const exited = new Promise((r) => server.proc.once('exit', r));
-    server.proc.stdin.end();
-    const timer = setTimeout(() => server.proc.kill('SIGKILL'), 120000);
-    await exited;
-    clearTimeout(timer);
+    await server.stop(120000); // the archive is written as the JVM exits: seconds on a busy host
     if (server.proc.exitCode === 0 && fs.existsSync(tmp)) fs.renameSync(tmp, archive);
   } finally {
     fs.rmSync(tmp, { force: true });
@@ -151,12 +147,13 @@ async function launch(flags, port, { cpus, storageEngine, rejectAuth, acceptPlai
     port: bound,
     proc,
     kill() { proc.kill('SIGKILL'); },
-    stop() {
+    // stop(graceMs): stdin's end asks the server to exit; killed if it has not within graceMs
+    stop(graceMs = 3000) {
       return new Promise((r) => {
         if (proc.exitCode !== null || proc.signalCode !== null) return r();
         proc.once('exit', r);
         proc.stdin.end();
-        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+        setTimeout(() => proc.kill('SIGKILL'), graceMs).unref();
       });
     },
   };
