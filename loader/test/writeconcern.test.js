@@ -98,7 +98,11 @@ test('every write concern of seeds/000 (and w:3) is a case; on a standalone w > 
   assert.equal((r.stdout.match(/^unsupported: 1 w:0: the server closed the connection/gm) || []).length, 2);
   assert.match(r.stdout, /^writeconcern on wc: 2 repetitions \(group writeconcern-\d{8}T\d{6}Z-[0-9a-f]{6}\), per step and op/m);
   assert.match(r.stdout, /^step +op +runs +fastest ops\/s +median ops\/s +slowest ops\/s$/m);
-  assert.match(r.stdout, /^w:1\+j +insert +2\/2 +[\d.]+ +[\d.]+ +[\d.]+$/m);
+  // 2/2, or 1/2 with the other repetition left out for load on the loader's host (a busy host: the
+  // guard that leaves such a step out, not this test's subject), said on its line.
+  const w1j = r.stdout.match(/^w:1\+j +insert +([12])\/2 +[\d.]+ +[\d.]+ +[\d.]+$/m);
+  assert.ok(w1j, r.stdout);
+  if (w1j[1] === '1') assert.match(r.stdout, /^left out: w:1\+j: repetition \d: other load on the loader's host/m);
   assert.match(r.stdout, /^majority\+j +- +0\/2/m);
   assert.equal((r.stdout.match(/^not applicable: \d w:3: w:3 on a standalone/gm) || []).length, 2, 'said once per run');
   assert.match(r.stdout, /^not applicable: w:3: w:3 on a standalone/m);
