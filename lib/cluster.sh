@@ -36,7 +36,7 @@ cluster_services() {
 }
 
 # cluster_router: the router every exec goes through (the table's first).
-cluster_router() { topology_services router | head -n1; }
+cluster_router() { topology_services router | first_line; }
 
 # cluster_ps [SERVICE...]: "service|state|health|exitcode" per container of this engine's project.
 cluster_ps() { compose_probe --profile '*' ps -a --format "$PS_FORMAT" "$@" 2>/dev/null || true; }

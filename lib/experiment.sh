@@ -22,13 +22,13 @@ experiment_stack_uri() {
   local set m hosts=()
   case $1 in
     primary)
-      set=$(topology_sets shard | head -1)
+      set=$(topology_sets shard | first_line)
       for m in $(topology_set_members "$set"); do hosts+=("$m:$(topology_field "$m" port)"); done
       local IFS=,
       echo "mongodb://${hosts[*]}/?replicaSet=$set"
       ;;
     mongos)
-      m=$(topology_services router | head -1)
+      m=$(topology_services router | first_line)
       echo "mongodb://$m:$(topology_field "$m" port)/"
       ;;
     *) return 1 ;;

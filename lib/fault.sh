@@ -165,7 +165,7 @@ FAULT_NETEM_WHY=""
 fault_netem_probe() {
   local eng=${1:-$ENGINE} out rc=0 others
   FAULT_NETEM_WHY=""
-  compose build "netem-$(fault_shard_members | head -n 1)" >&2 ||
+  compose build "netem-$(fault_shard_members | first_line)" >&2 ||
     { FAULT_NETEM_WHY="netem: building the sidecar's image (images/netem) failed; see 'docker compose build' output"; return 1; }
   if [[ $DRY_RUN == 1 ]]; then
     run docker run --rm --network none --cap-add NET_ADMIN lab-netem:local probe
@@ -271,7 +271,7 @@ smoke_faults() {
     # a partition (failover without --how kill) runs in the same sidecar: its image must build here
     if [[ $args == "fault failover"* && $args != *"--how kill"* && $DRY_RUN != 1 ]]; then
       netem_log=$(mktemp)
-      if ! compose build "netem-$(fault_shard_members | head -n 1)" >"$netem_log" 2>&1; then
+      if ! compose build "netem-$(fault_shard_members | first_line)" >"$netem_log" 2>&1; then
         smoke_skip "$eng: $args" "the partition runs in the netem sidecar, whose image (images/netem) could not be \
 built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
         rm -f "$netem_log"

@@ -269,7 +269,7 @@ smoke_hook() {
 # start while a lab stack is running (someone's cluster, or another smoke).
 smoke_refuse_running() {
   local p
-  p=$(running_lab_projects | head -1)
+  p=$(running_lab_projects | first_line)
   [[ -z $p ]] ||
     die_env "the ${p#lab-} stack ($p) is running, and smoke ends by destroying every engine's stack and volumes: stop it first ('./run.sh down --engine ${p#lab-}'), on a host whose lab data you do not need"
 }

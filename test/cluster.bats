@@ -903,3 +903,11 @@ SH
   grep -q 'up{engine="wiredtiger", job!~"loader|cadvisor"}' "$SPACING_CALLS"
   grep -q 'node_cpu_seconds_total{engine="wiredtiger"' "$SPACING_CALLS"
 }
+
+@test "cluster_router reads the routers to the end: a writer still writing after the first line fails nothing under pipefail" {
+  # `| head -n1` exited after the first router, and the second one's write ended its writer by
+  # SIGPIPE: run.sh's set -e and pipefail then ended the verb, exit 141 (lib/common.sh first_line)
+  run bash -c 'source "$1/run.sh"; topology_services() { echo mongos; sleep 0.3; echo mongos2; }; r=$(cluster_router); echo "router=$r"' _ "$LAB"
+  assert_success
+  assert_output "router=mongos"
+}
