@@ -911,3 +911,27 @@ SH
   assert_success
   assert_output "router=mongos"
 }
+
+@test "compose's environment: the engine's and profile's lines worked out once, and again when the engine, profile or --oplog-size changes" {
+  # each of a stack run's ~30 compose calls worked them out anew, in ~30 forks (lib/stack.sh
+  # stack_env_resolve); smoke walks the engines in one shell, so the key must follow them
+  run bash -c 'source "$1/run.sh"; calls=$2 MONITORING=1 PROFILE=laptop DRY_RUN=1
+    eval "real_$(declare -f stack_env_fixed)"
+    stack_env_fixed() { echo called >>"$calls"; real_stack_env_fixed; }
+    for ENGINE in wiredtiger wiredtiger inmemory inmemory; do
+      stack_env_resolve
+      compose_argv ps | grep -E "^LAB_(ENGINE|OPLOG_MB)=" | paste -sd" " -
+    done
+    OPLOG_SIZE_MB=64 && stack_env_resolve && compose_argv ps | grep -E "^LAB_OPLOG_MB="
+    PROFILE=seed2013 && stack_env_resolve && compose_argv ps | grep -E "^LAB_PROFILE="' _ "$LAB" "$BATS_TEST_TMPDIR/calls"
+  assert_success
+  local wt_oplog
+  wt_oplog=$(engine_columns "$LAB/compose/engines.tsv" engine oplog_mb | awk -F"\t" '$1 == "wiredtiger" { print $2 }')
+  assert_equal "${lines[0]}" "LAB_ENGINE=wiredtiger LAB_OPLOG_MB=$wt_oplog"
+  assert_equal "${lines[1]}" "${lines[0]}"
+  [[ ${lines[2]} == "LAB_ENGINE=inmemory LAB_OPLOG_MB="* && ${lines[2]} != *"=$wt_oplog" ]] || fail "inmemory: ${lines[2]}"
+  assert_equal "${lines[3]}" "${lines[2]}"
+  assert_equal "${lines[4]}" "LAB_OPLOG_MB=64"
+  assert_equal "${lines[5]}" "LAB_PROFILE=seed2013"
+  assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/calls")" 4
+}
