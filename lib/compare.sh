@@ -434,7 +434,6 @@ compare_lock() {
   dir=$(compare_results_root)/.comparisons
   mkdir -p "$dir" 2>/dev/null || die_env "cannot create the comparison's state in ${dir%/.comparisons}/ (not writable?): pass --results-dir DIR on a writable disk, or make it writable"
   dir+=/.lock
-  trap compare_unlock EXIT
   if ! mkdir "$dir" 2>/dev/null; then
     owner=$(cat "$dir/owner" 2>/dev/null || true)
     read -r pid id _ <<<"$owner"
@@ -447,10 +446,12 @@ compare_lock() {
   printf '%s %s\n' "$$" "$COMPARE_ID" >"$dir/owner"
   COMPARE_LOCK=$dir
 }
+# compare_on_exit: the EXIT trap: the lock released, the kept check answers removed.
 # shellcheck disable=SC2317  # called by the EXIT trap
-compare_unlock() {
+compare_on_exit() {
   [[ -z $COMPARE_LOCK ]] || rm -rf "$COMPARE_LOCK"
   COMPARE_LOCK=""
+  [[ -z $EXPERIMENT_CHECK_CACHE ]] || rm -rf "$EXPERIMENT_CHECK_CACHE"
 }
 
 # compare_overlapped DIR: the run in DIR overlapped another loader against the same server and
@@ -584,12 +585,11 @@ verb_compare() {
   parse_common_flags ${COMPARE_ARGS[@]+"${COMPARE_ARGS[@]}"}
   compare_parse ${REST_ARGS[@]+"${REST_ARGS[@]}"}
   [[ -n $COMPARE_ID ]] || COMPARE_ID=$(compare_new_id)
-  if [[ $DRY_RUN == 1 ]]; then
-    # the loader asked once per side, not once per position (experiment_loader_check)
-    EXPERIMENT_CHECK_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/lab-compare-checks.XXXXXX")
-    # shellcheck disable=SC2064  # the folder's name now
-    trap "rm -rf '$EXPERIMENT_CHECK_CACHE'" EXIT
-  fi
+  # The loader asked once per side, not once per position (experiment_loader_check): compare_check
+  # asks before position 1, and each run would ask again with the same words (a dry run of
+  # --repeat 100 took 8 minutes). Each run's loader still reads the file and flags when it starts.
+  EXPERIMENT_CHECK_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/lab-compare-checks.XXXXXX")
+  trap compare_on_exit EXIT
   # node for --uri sides: said before the loader is asked to check the flags (without node it ran
   # in the loader's image, and without Docker that said a cut-off warning); Docker and Compose for
   # the stacks after it (bad flags are said without asking Docker anything)

@@ -95,9 +95,9 @@ USAGE
 # in the loader's image (a stack run builds it anyway); a dry run without either has no facts.
 # URI "": a stack run's, which the loader parses when it starts in the stack (experiment_stack_uri
 # builds it from the topology): the check leaves --uri out and so does not load the driver.
-# EXPERIMENT_CHECK_CACHE (a folder; compare's dry run sets it): each answer kept by its arguments,
-# the --comparison position aside (the check's answer does not depend on it), so that a dry run of
-# compare --repeat 100 asks the loader once per side, not once per position (2.5 s each: 8 min).
+# EXPERIMENT_CHECK_CACHE (a folder; compare sets it): each answer kept by its arguments, the
+# --comparison position aside (the check's answer does not depend on it), so that compare asks the
+# loader once per side, not once per position (a dry run of --repeat 100: 2.5 s each, 8 min).
 declare -A EXPERIMENT_FACTS=()
 EXPERIMENT_HOOKS=()
 EXPERIMENT_CHECK_LINES=

@@ -100,8 +100,10 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
 
 @test "balanced order: A B B A A B B A, each engine up for its run and down after, each run named" {
   position_rules
-  run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --clients 1 --duration 5s --no-monitoring </dev/null
+  PATH=$(node_counting_checks):$PATH run timeout 120 "$LAB/run.sh" compare experiment2 --engines wiredtiger,inmemory --clients 1 --duration 5s --no-monitoring </dev/null
   assert_success
+  # the loader checked each side once, before position 1: each run took that answer
+  [[ $(wc -l <"$BATS_TEST_TMPDIR/checks") == 2 ]] || fail "$(wc -l <"$BATS_TEST_TMPDIR/checks") loader checks for 2 sides"
   local id
   id=$(comparison_id)
   [[ -n $id ]] || fail "no comparison id printed: $output"
@@ -540,13 +542,18 @@ background_compare() {
   [[ $(wc -l <"$LAB/results/.comparisons/$id/runs.tsv") == 2 ]] || fail "runs: $(cat "$LAB/results/.comparisons/$id/runs.tsv")"
 }
 
-@test "a dry run asks the loader to check each side once, not once per position (--repeat 100 took 8 minutes)" {
-  # node on PATH as a wrapper that notes each loader check it starts, then runs the real node
+# node_counting_checks: a directory for PATH whose node notes each loader check it starts in
+# $BATS_TEST_TMPDIR/checks, then runs the real node.
+node_counting_checks() {
   local bin=$BATS_TEST_TMPDIR/bin
   mkdir -p "$bin"
   printf '#!/bin/sh\ncase " $* " in *" check "*) echo check >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
   chmod +x "$bin/node"
-  PATH=$bin:$PATH lab compare experiment2 --uri a=mongodb://h1:27017/ --uri b=mongodb://h2:27017/ --repeat 10 --dry-run
+  echo "$bin"
+}
+
+@test "a dry run asks the loader to check each side once, not once per position (--repeat 100 took 8 minutes)" {
+  PATH=$(node_counting_checks):$PATH lab compare experiment2 --uri a=mongodb://h1:27017/ --uri b=mongodb://h2:27017/ --repeat 10 --dry-run
   assert_success
   [[ $(grep -c '^run [0-9]*: ' <<<"$output") == 20 ]] || fail "20 runs expected: $output"
   assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:19"
