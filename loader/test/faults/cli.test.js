@@ -74,3 +74,15 @@ test('oplog-size --expect: the answer is the exit code (4 when a member has anot
     await server.stop();
   }
 });
+
+test('check, usage and a dry run write no summary, and so load no schema validator (Ajv)', () => {
+  // Ajv's load and compile were two thirds of such a process's CPU (src/results/summary-schema.js)
+  const ajvLoaded = (...args) => spawnSync(process.execPath, [
+    '-e', `process.on('exit', () => process.stderr.write(String(Object.keys(require.cache).some((f) => f.includes('${path.sep}node_modules${path.sep}ajv${path.sep}')))));
+      process.argv.splice(1, 1, ${JSON.stringify(BIN)}); require(process.argv[1]);`,
+    '_', ...args,
+  ], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: 20000 }).stderr;
+  assert.equal(ajvLoaded('usage'), 'false');
+  assert.equal(ajvLoaded('check', 'replica-lag', '--engine', 'wiredtiger'), 'false');
+  assert.equal(ajvLoaded('run', 'replica-lag', '--engine', 'wiredtiger', '--dry-run'), 'false');
+});
