@@ -49,15 +49,18 @@ class ServerRecord {
   start() {
     this.startedAt = this.now();
     // A timer may fire a millisecond before its time by the wall clock (Node's timers run on a
-    // monotonic one): waiting the rest keeps each tick in its own interval, never two in one.
+    // monotonic one): waiting the rest keeps each tick in its own interval, never two in one. The
+    // line's time is the reading that found the tick due, and the next tick is due in an interval
+    // after the last line's: a later reading a little behind it cannot bring either back.
     const fire = (due) => {
-      const early = due - this.now();
-      if (early > 0) this.timer = setTimeout(() => fire(due), early);
-      else this.pending = this.sweep().finally(loop);
+      const at = this.now();
+      if (at < due) this.timer = setTimeout(() => fire(due), due - at);
+      else this.pending = this.sweep(at).finally(loop);
     };
     const loop = () => {
       if (this.stopped) return;
-      const due = this.startedAt + Math.ceil((this.now() - this.startedAt + 1) / this.intervalMs) * this.intervalMs;
+      const next = Math.max(Math.ceil((this.now() - this.startedAt + 1) / this.intervalMs), (this.lastSlot ?? -1) + 1);
+      const due = this.startedAt + next * this.intervalMs;
       this.timer = setTimeout(() => fire(due), Math.max(0, due - this.now()));
     };
     loop();
@@ -73,8 +76,7 @@ class ServerRecord {
 
   // sweep(): one second: every member at once; then the lines, lag computed against the
   // primary's own replSetGetStatus (the view rs.printSecondaryReplicationInfo uses).
-  async sweep() {
-    const at = this.now();
+  async sweep(at = this.now()) {
     // A tick whose timer fired a whole interval late (a saturated host) lands in the next
     // interval, and start()'s next due time is after it: the interval it skipped has no line for
     // any member and is counted as missed, so "a line or a miss for every second" holds.
