@@ -391,8 +391,14 @@ curl -fsS "127.0.0.1:$LPORT/metrics" >"$WORK/loader.metrics" 2>/dev/null
 curl -fsS "127.0.0.1:$JPORT/metrics" >>"$WORK/loader.metrics" 2>/dev/null
 # A name is on /metrics when a sample carries it, or when prom-client declares it (# TYPE): a
 # gauge with labels (lab_loader_intended_latency_seconds, paced steps only) has no sample until
-# the first step's first second, which 4 s may not reach on a busy host.
-{ grep -v '^#' "$WORK/loader.metrics" | sed -E 's/[{ ].*//'; awk '/^# TYPE/ {print $3}' "$WORK/loader.metrics"; } | sort -u >"$WORK/loader-names.txt"
+# the first step's first second, which 4 s may not reach on a busy host; nor has a histogram with
+# labels (lab_loader_op_duration_seconds) before its first operation, whose declared series are
+# NAME_bucket, NAME_sum and NAME_count (the exposition format's; a summary's NAME_sum, NAME_count).
+{
+  grep -v '^#' "$WORK/loader.metrics" | sed -E 's/[{ ].*//'
+  awk '/^# TYPE/ { print $3 } /^# TYPE .* histogram$/ { print $3 "_bucket" }
+    /^# TYPE .* (histogram|summary)$/ { print $3 "_sum"; print $3 "_count" }' "$WORK/loader.metrics"
+} | sort -u >"$WORK/loader-names.txt"
 unknown=$(comm -23 "$WORK/names.txt" <(sort -u "$WORK/catalog.txt" "$WORK/loader-names.txt"))
 if [[ -s $WORK/loader-names.txt && -z $unknown ]]; then
   ok "every metric a panel names is on the loader's real /metrics or in the catalogue"
