@@ -214,12 +214,12 @@ nearest_word() {
   printf '%s\n' "$best"
 }
 
-# loader_on_host: Node.js and the loader's modules are on this host (else the loader's image has them).
 # first_line: the first line of stdin, which is read to its end: `| head -n1` may exit before
 # its writer is done, and the writer's SIGPIPE then fails the pipeline under pipefail (exit 141,
 # seen on a busy host in smoke's sample-spacing check, whose topology has two routers).
 first_line() { sed -n 1p; }
 
+# loader_on_host: Node.js and the loader's modules are on this host (else the loader's image has them).
 loader_on_host() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
 
 # loader_deps_source: where the loader image takes its dependencies (images/loader/Dockerfile,
