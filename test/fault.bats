@@ -9,7 +9,10 @@
 # Tests export variables (STUB_DOCKER_LOG_ENV) in their own subshells, on purpose.
 # shellcheck disable=SC2030,SC2031
 
+load lib/bats-tracing # trace_test_lines_only
+
 setup() {
+  trace_test_lines_only
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
   mkdir -p "$W"

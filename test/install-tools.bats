@@ -3,7 +3,10 @@
 # becomes a link to LAB_TOOLS_CACHE (test/lib/tools.sh tools_from_cache), so the pinned builds
 # of one run are found, by version, by the next; an existing .tools is never replaced.
 
+load lib/bats-tracing # trace_test_lines_only
+
 setup() {
+  trace_test_lines_only
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/clone
   mkdir -p "$W"

@@ -4,6 +4,8 @@
 
 load test_helper
 
+setup() { trace_test_lines_only; }
+
 @test "is_name gives exactly test/vectors/names.tsv, as common/names.js does" {
   # shellcheck source=lib/common.sh
   source "$REPO/lib/common.sh"

@@ -6,6 +6,8 @@
 
 load test_helper
 
+setup() { trace_test_lines_only; }
+
 @test "parse_count gives exactly test/vectors/counts.tsv" {
   # shellcheck source=lib/common.sh
   source "$REPO/lib/common.sh"

@@ -3,7 +3,10 @@
 # suite's line and in the closing "N passed, N failed, N skipped" line, with its reason shown;
 # node:test's totals (skipped, todo, cancelled) and bats' "# skip" lines alike.
 
+load lib/bats-tracing # trace_test_lines_only
+
 setup() {
+  trace_test_lines_only
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   # the lanes each test asks for, not the ones the whole suite was run with (LAB_TEST_LANES=3
   # ./run.sh test failed the two-lane test)
@@ -217,4 +220,41 @@ SUITE
   LAB_TEST_LANES=3 run bash "$W/test/run-all.sh"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[-1]}" = "3 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
+}
+
+@test "bats tests trace their own lines only: the lab's functions they call run without bats' DEBUG trap, a failure still names its line" {
+  # a probe file: one test calls a function that reports whether bats' DEBUG trap reached it,
+  # then fails on its line 8 (its @test line written through $at: bats reads a line that starts so
+  # as one of this file's own tests, heredoc or not)
+  local at=@
+  probe() {
+    cat >"$BATS_TEST_TMPDIR/probe.bats" <<PROBE
+load $REPO/test/lib/bats-tracing
+setup() { $1; }
+seen() { trap -p DEBUG >"$BATS_TEST_TMPDIR/seen"; }
+${at}test "probe" {
+  seen
+  true
+  true
+  [ 1 -eq 2 ]
+}
+PROBE
+    run bats --tap "$BATS_TEST_TMPDIR/probe.bats"
+  }
+  # the premise: without the call, bats' trap runs inside the function (a cost in every command)
+  probe :
+  [[ $(cat "$BATS_TEST_TMPDIR/seen") == *bats_debug_trap* ]]
+  probe trace_test_lines_only
+  [ ! -s "$BATS_TEST_TMPDIR/seen" ]
+  [[ $output == *"probe.bats, line 8"* ]]
+  LAB_BATS_TRACE=1 probe trace_test_lines_only
+  [[ $(cat "$BATS_TEST_TMPDIR/seen") == *bats_debug_trap* ]]
+  # every bats file's setup makes the call, itself or through test_helper's setup_lab
+  local f body
+  # (every file the bats suite runs: test/suites/20-bats.sh's find)
+  while IFS= read -r f; do
+    body=$(sed -n '/^setup() {/,/^}/p' "$f")
+    [[ $body =~ (trace_test_lines_only|setup_lab|setup_lab_with_loader)[\;[:space:]] ]] ||
+      { echo "$f: setup does not call trace_test_lines_only" >&2; return 1; }
+  done < <(find "$REPO" -name node_modules -prune -o -name '*.bats' -print)
 }

@@ -5,7 +5,10 @@
 # renders the flags, the operator's own code (psmdb-check: CheckNSetDefaults + StatefulSpec of
 # operator v1.23.0) says which mongod flags the custom resource starts; they must say the same.
 
+load lib/bats-tracing # trace_test_lines_only
+
 setup() {
+  trace_test_lines_only
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
   W=$BATS_TEST_TMPDIR/lab
   mkdir -p "$W"

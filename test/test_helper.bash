@@ -10,8 +10,10 @@ load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 # shellcheck source=test/lib/engines.sh
 source "$REPO/test/lib/engines.sh" # engine_columns, engine_row_like
+load lib/bats-tracing # trace_test_lines_only
 
 setup_lab() {
+  trace_test_lines_only
   LAB=$BATS_TEST_TMPDIR/lab
   mkdir -p "$LAB"
   cp -R "$REPO/run.sh" "$REPO/lib" "$REPO/compose" "$LAB/"

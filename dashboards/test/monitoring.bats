@@ -6,8 +6,10 @@ load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+load ../../test/lib/bats-tracing # trace_test_lines_only
 
 setup() {
+  trace_test_lines_only
   LAB_ROOT=$REPO
   # lib/common.sh is not sourced: its run() (dry-run runner) would shadow bats' run.
   # shellcheck source=lib/tables.sh
