@@ -42,6 +42,14 @@ test('summary.schema.json is a valid draft-07 JSON Schema', () => {
   assert.equal(ajv.validateSchema({ ...SCHEMA, properties: { complete: { type: 'boolen' } } }), false);
 });
 
+// The loader checks summaries with Ajv's standalone code for the schema, made ahead (src/results/
+// summary-validator-source.js): made again from the schema as it is, it is the same file.
+test('the loader\'s generated summary validator is the schema\'s as it is now', () => {
+  const { validatorSource, GENERATED } = require('../src/results/summary-validator-source');
+  assert.ok(fs.readFileSync(GENERATED, 'utf8') === validatorSource(),
+    `${path.relative(path.join(__dirname, '..', '..'), GENERATED)} is stale: run node loader/src/results/summary-validator-source.js`);
+});
+
 test('a summary that breaks the schema is not written: the error names the field, summary.json keeps the last whole one', (t) => {
   const { checkSummary } = require('../src/results/summary-schema');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-results-summary-'));
