@@ -347,19 +347,14 @@ verb_experiment() {
   # A --uri run is labelled with --engine when it was given (any word), else the loader files it
   # under the engine the server reports: run.sh's ENGINE is wiredtiger both when --engine
   # wiredtiger is given and when no --engine is; ENGINE_GIVEN tells the two apart.
-  local label="" kind
+  local label=""
   # shellcheck disable=SC2153  # ENGINE is run.sh's
   [[ $ENGINE_GIVEN != 1 ]] || label=$ENGINE
   if [[ $tool == ycsb ]]; then
-    EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "" "${loader_args[@]}"
-    # --tool ycsb runs only experiments of YCSB's own workloads (workload.type ycsb, as the
-    # loader's check said): said first, whatever else was given: with --uri, "drop --uri" would
-    # name the wrong problem for an experiment --tool ycsb cannot run at all. Those it runs are
-    # named as the loader found them (kind-ycsb: bash reads no YAML).
-    kind=${EXPERIMENT_FACTS[kind]:-}
-    local runs_ycsb=${EXPERIMENT_FACTS[kind-ycsb]:-none} its="(its workload is $kind)"
-    [[ -z $kind || $kind == ycsb ]] ||
-      die_usage "--tool ycsb runs YCSB's own workloads ($runs_ycsb): $name is not one $its: drop --tool"
+    # --tool ycsb runs only experiments of YCSB's own workloads: the loader's check refuses
+    # another, naming those it runs (bash reads no YAML), first, whatever else was given: with
+    # --uri, "drop --uri" would name the wrong problem for an experiment it cannot run at all.
+    EXPERIMENT_CHECK_DEFER=1 experiment_loader_check "$name" "" --tool ycsb "${loader_args[@]}"
     [[ -z $uri ]] || die_usage "--tool ycsb runs YCSB in a container on the stack network: drop --uri (--via primary|mongos chooses where it connects)"
     [[ $DRY_RUN != 1 || -z $EXPERIMENT_CHECK_LINES ]] || printf '%s\n' "$EXPERIMENT_CHECK_LINES"
     # shellcheck source=lib/ycsb.sh

@@ -62,10 +62,12 @@ async function main(argv) {
     }
     if (opts.command === 'check') {
       const loaded = require('../src/experiment/config').load(opts);
+      // what ./run.sh needs of the experiment: its facts and the kind's stack hooks (or, for a
+      // --tool that cannot run it, the refusal, before anything is printed)
+      const requests = require('../src/cli/stack-requests').requestLines(loaded, opts);
       const lines = require('../src/cli/catalog').settingsLines(loaded.config.workload.type, loaded.settings);
       if (lines) process.stdout.write(`${lines}\n`); // the kind's own settings and their sources
-      // what ./run.sh needs of the experiment: its facts and the kind's stack hooks
-      process.stdout.write(`${require('../src/cli/stack-requests').requestLines(loaded, opts.experimentsDir).join('\n')}\n`);
+      process.stdout.write(`${requests.join('\n')}\n`);
       return 0;
     }
     return await require('../src/run/repeat').runRepeated(opts);

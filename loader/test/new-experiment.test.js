@@ -87,8 +87,14 @@ test('check: the run\'s own validation, nothing connects; ranges refused in one 
   assert.equal(ok.stderr, '');
   assert.deepEqual(ok.stdout.split('\n').filter((l) => l && !l.startsWith('@lab-fact\t')), []);
   assert.match(ok.stdout, /^@lab-fact\tclients\t1 4$/m);
-  // the experiments --tool ycsb runs, which ./run.sh names when it is given another (it reads no YAML)
-  assert.match(ok.stdout, /^@lab-fact\tkind-ycsb\tycsb-a$/m);
+  // --tool ycsb (./run.sh's) refuses another kind, naming the folder's YCSB experiments (./run.sh
+  // reads no YAML); the folder's files are read for that only
+  assert.doesNotMatch(ok.stdout, /kind-ycsb/);
+  const tool = await runLoader(['check', 'read-small', '--experiments-dir', expDir, '--tool', 'ycsb']);
+  assert.equal(tool.code, 2);
+  assert.equal(tool.stderr, 'error: --tool ycsb runs YCSB\'s own workloads (ycsb-a): read-small is not one (its workload is read): drop --tool\n');
+  assert.equal(tool.stdout, '');
+  assert.equal((await runLoader(['check', 'ycsb-a', '--experiments-dir', expDir, '--tool', 'ycsb'])).code, 0);
   for (const [args, re] of [
     [['experiment2', '--clients', '1001', '--workers', '999'], /^error: --clients: 1001 is out of range 1\.\.1000$/],
     [['experiment2', '--workers', '999'], /^error: --workers: 999 is out of range 1\.\.256$/],

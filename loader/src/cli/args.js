@@ -243,8 +243,12 @@ function parse(argv) {
   label('--engine', v.engine);
   // A run filed under results/<experiment>/report/ or latest/ would vanish from every report.
   if (RESERVED_NAMES.includes(v.engine)) throw new UsageError(`--engine: '${v.engine}' is a name the results folders keep for themselves (${RESERVED_NAMES.join(', ')}): choose another label`);
+  // --tool: ./run.sh's, given to check only (the loader is the lab tool; YCSB runs in its image)
+  if (v.tool !== undefined && command !== 'check') throw new UsageError(`--tool goes with check (got ${command === 'run' ? 'a run' : command})`);
+  if (v.tool !== undefined && !['lab', 'ycsb'].includes(v.tool)) throw new UsageError(`--tool needs lab or ycsb (got '${v.tool}')`);
   const opts = {
     command,
+    tool: v.tool,
     experiment,
     experimentsDir: v['experiments-dir'],
     // Not given: the experiment file's `repeat:` (e.g. writeconcern repeats each case 3 times), else 1.

@@ -38,6 +38,7 @@ const COMMON_FLAGS = [
   { group: 'Workload', flag: '--group', arg: 'ID', runsh: true, help: "the run group's id in summary.json (default: made per invocation); give the same ID on several hosts of one run" },
   { group: 'Workload', flag: '--comparison', arg: 'ID:SIDE:POSITION', runsh: false, help: 'this run is POSITION (1-based, in the order run) of comparison ID, on side SIDE; recorded in summary.json "comparison" (./run.sh compare passes it; one run, so not with --repeat above 1)' },
   { group: 'Workload', flag: '--share-of', arg: 'N', runsh: false, help: 'this loader is one of N that run the experiment together (./run.sh NAME --on k8s --loaders N): it runs 1/N of each step\'s clients, which must divide by N' },
+  { group: 'Workload', flag: '--tool', arg: 'lab|ycsb', runsh: false, help: "check only: the program ./run.sh runs NAME with (its --tool): ycsb refuses an experiment whose workload is not YCSB's own" },
   { group: 'Workload', flag: '--workers', arg: 'N', runsh: true, help: 'worker threads (default min(max clients, CPU cores))' },
   { group: 'Output', flag: '--engine', arg: 'LABEL', runsh: false, help: 'results label (default: the storage engine the server reports)' },
   { group: 'Output', flag: '--results-dir', arg: 'DIR', runsh: 'uri', help: 'results root', dflt: '<checkout>/results' },
