@@ -136,3 +136,18 @@ host_view_with() {
   HOST_VIEW=desktop-vm run stack_files
   refute_output --partial monitoring
 }
+
+@test "smoke_monitoring: a target without MongoDB series fails it when that lasts 10 s, not for one late scrape" {
+  MONITORING_PROMETHEUS_PORT=9090
+  # curl as Prometheus's query_range answers: one target absent from MongoDB's series at one 5 s
+  # step (a scrape past its 1 s deadline), or at two in a row
+  mkdir -p "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/sh\ncat "%s"\n' "$BATS_TEST_TMPDIR/answer" >"$BATS_TEST_TMPDIR/bin/curl"
+  chmod +x "$BATS_TEST_TMPDIR/bin/curl"
+  answer() { printf '{"data":{"result":[{"metric":{"instance":"shard01-b"},"values":[%s]}]}}' "$1" >"$BATS_TEST_TMPDIR/answer"; }
+  answer '[1000,"1"],[1020,"1"]'
+  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1' lasting)" = 0 ]
+  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1')" = 1 ]
+  answer '[1000,"1"],[1020,"1"],[1025,"1"]'
+  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1' lasting)" = 1 ]
+}
