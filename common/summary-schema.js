@@ -27,16 +27,18 @@ function explain(e, data) {
   return `${field} is ${got === undefined ? 'undefined' : got.length > 60 ? `${got.slice(0, 57)}...` : got}, ${msg}`;
 }
 
+// How the schema is compiled, here and for the loader's standalone code. The schema itself is not
+// checked against draft-07 (validateSchema: false): that took a third of the compile, in every
+// loader run and report; the tests check it once (loader/test/results-summary.test.js).
+const AJV_OPTIONS = { allErrors: false, validateSchema: false };
+
 // summaryValidator(Ajv) -> (summary) => null when it matches, else the first mismatch, one line.
-// The schema itself is not checked against draft-07 here (validateSchema: false): that took a
-// third of the compile, in every loader run and report; the tests check it once
-// (loader/test/results-summary.test.js).
 function summaryValidator(Ajv) {
-  return explaining(new Ajv({ allErrors: false, validateSchema: false }).compile(SCHEMA));
+  return explaining(new Ajv(AJV_OPTIONS).compile(SCHEMA));
 }
 
 // explaining(validate) -> the same for an Ajv validate function compiled elsewhere (the loader's,
 // made ahead as standalone code: loader/src/results/summary-validator-source.js).
 const explaining = (validate) => (summary) => (validate(summary) ? null : explain(validate.errors[0], summary));
 
-module.exports = { summaryValidator, explaining, SCHEMA };
+module.exports = { summaryValidator, explaining, SCHEMA, AJV_OPTIONS };

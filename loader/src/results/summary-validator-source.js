@@ -11,13 +11,13 @@ const path = require('node:path');
 
 const GENERATED = path.join(__dirname, 'summary-validator.generated.js');
 
-// validatorSource() -> the generated file's text, from the schema as it is now; the options are
-// common/summary-schema.js summaryValidator's.
+// validatorSource() -> the generated file's text, from the schema as it is now, compiled with the
+// options the report's validator has (common/summary-schema.js AJV_OPTIONS).
 function validatorSource() {
   const Ajv = require('ajv');
   const standalone = require('ajv/dist/standalone').default;
-  const { SCHEMA } = require('../../../common/summary-schema');
-  const ajv = new Ajv({ allErrors: false, validateSchema: false, code: { source: true } });
+  const { SCHEMA, AJV_OPTIONS } = require('../../../common/summary-schema');
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true } });
   return `// Generated from common/summary.schema.json by ${path.basename(__filename)}: do not edit.\n${standalone(ajv, ajv.compile(SCHEMA))}\n`;
 }
 
