@@ -110,36 +110,51 @@ planted_ping_refused() {
 # leave it at its default) and refuses writes, NotWritablePrimary; a primary that kept
 # acknowledging them would let the lab's failover count writes no set will ever hold.
 PLANTED_ISOLATED_JS='load("/lab/init/lab.js");
-var c = connectRoot("127.0.0.1"), coll = c.getDB("suite").isolated, t0 = Date.now(), n = 0;
+var c = connectRoot("127.0.0.1"), coll = c.getDB("suite").isolated, n = 0;
 coll.insertOne({ before: 1 }, { writeConcern: { w: 1 } });
-print("isolated at " + new Date().toISOString());
+print("ready at " + new Date().toISOString());
+var t0 = Date.now();
 for (;;) {
   try { coll.insertOne({ during: n++ }, { writeConcern: { w: 1 } }); }
   catch (e) { print("refused at " + Date.now() + " after " + n + " writes: " + e.codeName + " " + e.message); break; }
-  if (Date.now() - t0 > 25000) { print("still writable after 25 s"); break; }
+  if (Date.now() - t0 > 40000) { print("still writable 40 s after ready"); break; }
   sleep(200);
 }'
 planted_isolated_write() {
-  local out=$WORK/isolated.out primary others rc=0 paused refused
+  local out=$WORK/isolated.out js_out=$WORK/isolated-writes.out primary others rc=0 paused refused writer i
   primary=$(mongosh_in shard01-a 'load("/lab/init/lab.js"); var c = connectRoot("127.0.0.1");
     print(c.getDB("admin").runCommand({hello: 1}).primary || "")' 2>&1 | tail -1)
   primary=${primary%%:*}
   [[ $primary == shard01-[a-z] ]] || { echo "no primary found: '$primary'" >"$out"; return 1; }
   others=$(printf '%s\n' shard01-a shard01-b shard01-c | grep -vx "$primary" | tr '\n' ' ')
   echo "primary: $primary; paused: $others" >"$out"
+  # The writer first connects and writes once, and only then are the others paused: mongosh takes
+  # seconds to start on a busy host, and a pause before it had connected once let the election
+  # timeout run out before its first write.
+  : >"$js_out"
+  mongosh_in "$primary" "$PLANTED_ISOLATED_JS" >"$js_out" 2>&1 &
+  writer=$!
+  for ((i = 0; i < 1200; i++)); do
+    grep -q '^ready at ' "$js_out" && break
+    kill -0 "$writer" 2>/dev/null || break
+    sleep 0.1
+  done
   paused=$(date +%s%3N)
   # shellcheck disable=SC2086 # two service names
   (cd "$LAB" && docker compose -p lab-wiredtiger pause $others) >>"$out" 2>&1 || rc=1
-  mongosh_in "$primary" "$PLANTED_ISOLATED_JS" >>"$out" 2>&1
+  wait "$writer"
+  cat "$js_out" >>"$out"
   # shellcheck disable=SC2086
   (cd "$LAB" && docker compose -p lab-wiredtiger unpause $others) >>"$out" 2>&1 || rc=1
   docker logs "lab-wiredtiger-$primary-1" 2>&1 | grep "Can't see a majority of the set, relinquishing primary" |
     tail -1 >>"$out"
+  grep -q '^ready at ' "$out" || { echo "the writer never wrote before the pause" >>"$out"; return 1; }
   # refused no sooner than the election timeout less a heartbeat's second (and a margin) after
   # the others were paused: a primary that refuses at once is as wrong as one that never does
-  refused=$(grep -oE '^refused at [0-9]+' "$out" | grep -oE '[0-9]+')
-  echo "refused $(((${refused:-0} - paused) / 1000)) s after the pause" >>"$out"
-  grep -qE '^refused at .*(NotWritablePrimary|not primary)' "$out" && ((${refused:-0} - paused >= 8500)) &&
+  refused=$(grep -oE '^refused at [0-9]+' "$out" | grep -oE '[0-9]+') ||
+    { echo "never refused" >>"$out"; return 1; }
+  echo "refused $(((refused - paused) / 1000)) s after the pause" >>"$out"
+  grep -qE '^refused at .*(NotWritablePrimary|not primary)' "$out" && ((refused - paused >= 8500)) &&
     grep -q "relinquishing primary" "$out" || rc=1
   return "$rc"
 }
