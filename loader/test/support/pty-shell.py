@@ -39,8 +39,12 @@ def read_some(wait):
     if not chunk:
         return False
     seen += chunk
-    with open(out_file, 'wb') as f:
+    # Written whole and renamed into place: a test reads the file while the terminal still writes
+    # (the SIGKILL test measures it when it kills), and a file opened for writing here is empty
+    # until written, which that read once found on a busy host.
+    with open(out_file + '.part', 'wb') as f:
         f.write(seen)
+    os.replace(out_file + '.part', out_file)
     return True
 
 
