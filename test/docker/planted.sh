@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # Mistakes planted in the lab's own files (the suite's copy of the checkout, $LAB), each of which
 # mongod 8.0 refuses: the stand-in must refuse it the same way when the lab itself carries it.
-# Sourced by test/docker.sh (its tap, step, lab, mongosh_in, WORK and LAB). Each planter edits a
-# file of the copy and the caller puts the original back (planted_restore) before anything else
-# runs. The same refusals, the stand-in started directly with one flag each:
+# Sourced by test/docker.sh (its tap, step, lab, mongosh_in, bg, bg_wait, WORK and LAB). Each
+# planter edits a file of the copy and the caller puts the original back (planted_restore) before
+# anything else runs. The same refusals, the stand-in started directly with one flag each:
 # test/docker/standin/test/strict.test.js.
 
 # planted_keep FILE: a copy of the copy's FILE (relative to $LAB), for planted_restore.
@@ -121,7 +121,7 @@ for (;;) {
   sleep(200);
 }'
 planted_isolated_write() {
-  local out=$WORK/isolated.out js_out=$WORK/isolated-writes.out primary others rc=0 paused refused writer i
+  local out=$WORK/isolated.out primary others rc=0 paused refused i
   primary=$(mongosh_in shard01-a 'load("/lab/init/lab.js"); var c = connectRoot("127.0.0.1");
     print(c.getDB("admin").runCommand({hello: 1}).primary || "")' 2>&1 | tail -1)
   primary=${primary%%:*}
@@ -131,19 +131,17 @@ planted_isolated_write() {
   # The writer first connects and writes once, and only then are the others paused: mongosh takes
   # seconds to start on a busy host, and a pause before it had connected once let the election
   # timeout run out before its first write.
-  : >"$js_out"
-  mongosh_in "$primary" "$PLANTED_ISOLATED_JS" >"$js_out" 2>&1 &
-  writer=$!
+  bg isolated-writes mongosh_in "$primary" "$PLANTED_ISOLATED_JS"
   for ((i = 0; i < 1200; i++)); do
-    grep -q '^ready at ' "$js_out" && break
-    kill -0 "$writer" 2>/dev/null || break
+    grep -qs '^ready at ' "$WORK/isolated-writes.out" && break
+    kill -0 "${BG_PID[isolated-writes]}" 2>/dev/null || break
     sleep 0.1
   done
   paused=$(date +%s%3N)
   # shellcheck disable=SC2086 # two service names
   (cd "$LAB" && docker compose -p lab-wiredtiger pause $others) >>"$out" 2>&1 || rc=1
-  wait "$writer"
-  cat "$js_out" >>"$out"
+  bg_wait isolated-writes
+  cat "$WORK/isolated-writes.out" >>"$out"
   # shellcheck disable=SC2086
   (cd "$LAB" && docker compose -p lab-wiredtiger unpause $others) >>"$out" 2>&1 || rc=1
   docker logs "lab-wiredtiger-$primary-1" 2>&1 | grep "Can't see a majority of the set, relinquishing primary" |
