@@ -42,4 +42,109 @@ function holdUnseen(st, lines, w) {
   return null;
 }
 
-module.exports = { coreBusy, busiestShare, holdUnseen };
+// loopStalls(tickMs) -> { stalls, stop() }: this process's own event-loop stalls from now on,
+// each { at (epoch ms, its end), ms (how late a tick of tickMs ran) } of 5 ms or more. The wire
+// shim (support/wire-shim.js) runs in the test's process: a stall here holds every reply.
+function loopStalls(tickMs = 5) {
+  const stalls = [];
+  let last = Date.now();
+  const timer = setInterval(() => {
+    const now = Date.now();
+    if (now - last - tickMs >= 5) stalls.push({ at: now, ms: now - last - tickMs });
+    last = now;
+  }, tickMs);
+  return { stalls, stop: () => clearInterval(timer) };
+}
+
+// runQueueWaits(pid, everyMs) -> { waits, stop() }: how long each thread of process pid waited for
+// a CPU, from now on, each { since, at (epoch ms), tid, ms (its wait in between) } of 1 ms or more.
+// proc(5) /proc/[pid]/task/[tid]/schedstat: its second field is the time the thread spent waiting
+// on a run queue, in ns (Linux, CONFIG_SCHED_INFO; nothing is recorded where it is missing).
+function runQueueWaits(pid, everyMs = 100) {
+  const waited = () => {
+    const byThread = new Map();
+    try {
+      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+        try {
+          byThread.set(tid, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]));
+        } catch { /* a thread that has ended */ }
+      }
+    } catch { /* the process has ended, or no /proc */ }
+    return byThread;
+  };
+  const waits = [];
+  let last = waited();
+  const timer = setInterval(() => {
+    const now = waited();
+    const at = Date.now();
+    for (const [tid, ns] of now) {
+      const ms = last.has(tid) ? (ns - last.get(tid)) / 1e6 : 0;
+      if (ms >= 1) waits.push({ since: at - everyMs, at, tid, ms });
+    }
+    last = now;
+  }, everyMs);
+  return { waits, stop: () => clearInterval(timer) };
+}
+
+// jvmPauses(file) -> [{ at (epoch ms, its end), ms }]: the stop-the-world pauses a test server
+// started with startServer({ pauseLog: file }) logged (HotSpot's unified logging, -Xlog:safepoint
+// with the timemillis decorator: `[1764546224981ms] Safepoint "...", ... Total: 5959621 ns`).
+function jvmPauses(file) {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  return [...text.matchAll(/^\[(\d+)ms\] Safepoint .*Total: (\d+) ns/gm)].map((m) => ({ at: Number(m[1]), ms: Number(m[2]) / 1e6 }));
+}
+
+// threadWait(waits, from, to) -> the longest any one thread waited for a CPU in (from, to), in ms
+// (runQueueWaits' waits, summed by thread).
+function threadWait(waits, from, to) {
+  const perThread = new Map();
+  for (const w of waits.filter((x) => x.at > from && x.since < to)) {
+    perThread.set(w.tid, (perThread.get(w.tid) || 0) + w.ms);
+  }
+  return Math.max(0, ...perThread.values());
+}
+
+// rigStall(dip, medianP99Us, { lines, shim, jvm, jvmWaits }) -> { stalled, figures }: stalled is null, or
+// what in the test's own rig stalled in the dip's window (the second before it and its own) for at
+// least half of what the dip's p99 rose above the step's median: the loader's worker loop (the
+// timeline's loader.workers[].eldMaxMs), the loader's schedule (how far a paced loader ran behind:
+// its ops' p50 intended_latency_us over their latency_us), the test process that hosts the wire
+// shim (loopStalls), the test server's JVM (jvmPauses), or one of the JVM's threads waiting for a
+// CPU longer than in the step's usual window (runQueueWaits). Such a dip is the rig's: the server the
+// loader measured did stall, and no server event of it exists. figures: each one's longest stall.
+function rigStall(dip, medianP99Us, { lines, shim = [], jvm = [], jvmWaits = [] }) {
+  const from = Date.parse(dip.start) - 1000;
+  const to = Date.parse(dip.end);
+  const enough = ((dip.p99_ratio - 1) * medianP99Us) / 1000 / 2;
+  // a timeline line is its second's end: the loader's lines in (from, to]; a stall counts where it
+  // overlaps the window
+  const loader = lines.filter((l) => Date.parse(l.t) > from && Date.parse(l.t) <= to)
+    .flatMap((l) => (l.loader?.workers || []).map((w) => ({ at: Date.parse(l.t), ms: w.eldMaxMs || 0 })));
+  // a paced loader behind its schedule (its ops' intended latency, from when each was due, above
+  // the latency it measured) sends what it owes in a burst, and the server queues the burst
+  const behind = lines.filter((l) => Date.parse(l.t) > from && Date.parse(l.t) <= to)
+    .flatMap((l) => Object.values(l.ops || {}).filter((o) => o.intended_latency_us && o.latency_us)
+      .map((o) => ({ at: Date.parse(l.t), ms: (o.intended_latency_us.p50 - o.latency_us.p50) / 1000 })));
+  const longest = (list) => list.filter((s) => s.at > from && s.at - s.ms < to).reduce((a, s) => Math.max(a, s.ms), 0);
+  // a JVM thread waiting for a CPU holds the requests it serves: the longest any one thread waited
+  // over the window (its waits summed), above what it is in the step's median 2 s window (measured:
+  // 50-150 ms in every window of an idle run, 200-660 ms in its dips' windows)
+  const times = lines.map((l) => Date.parse(l.t));
+  const usual = [];
+  for (let a = Math.min(...times); a + 2000 <= Math.max(...times); a += 1000) {
+    usual.push(threadWait(jvmWaits, a, a + 2000));
+  }
+  usual.sort((a, b) => a - b);
+  const waited = threadWait(jvmWaits, from, to) - (usual.length ? usual[Math.floor(usual.length / 2)] : 0);
+  const found = [['the loader\'s worker loop late', loader], ['the loader behind its schedule', behind],
+    ['the wire shim\'s process late', shim], ['the test server\'s JVM paused', jvm]]
+    .map(([who, list]) => [who, Math.round(longest(list))])
+    .concat([['a test server thread waiting for a CPU (above its usual)', Math.round(waited)]]);
+  const over = found.filter(([, ms]) => ms >= enough);
+  return {
+    stalled: over.length ? `${over.map(([who, ms]) => `${who}: ${ms} ms`).join('; ')} (half the dip's rise: ${Math.round(enough)} ms)` : null,
+    figures: `longest stalls in its window: ${found.map(([who, ms]) => `${who} ${ms} ms`).join(', ')}; half the dip's rise ${Math.round(enough)} ms`,
+  };
+}
+
+module.exports = { coreBusy, busiestShare, holdUnseen, loopStalls, runQueueWaits, jvmPauses, rigStall };

@@ -105,18 +105,24 @@ async function makeArchive(archive) {
 // (support/ferretdb.js), so the kill and freeze tests act on a real server process of another
 // make; a call that asks for what only mongo-java-server can announce (a line, a version, an
 // engine, refused auth) still gets mongo-java-server.
+// pauseLog: a file the JVM logs each of its stop-the-world pauses to (support/premise.js
+// jvmPauses reads it), for a test whose premise is a server that did not stall.
 async function startServer({
   port = 0, cpus = null, storageEngine = null, rejectAuth = false, acceptPlain = false, version = null, line = null,
+  pauseLog = null,
 } = {}) {
-  if (line) return startLine(line, { cpus, rejectAuth, acceptPlain });
-  if (process.env.LAB_TEST_SERVER === 'ferretdb' && !storageEngine && !rejectAuth && !acceptPlain && !version && !cpus && !port) {
+  if (line) return startLine(line, { cpus, rejectAuth, acceptPlain, pauseLog });
+  if (process.env.LAB_TEST_SERVER === 'ferretdb' && !storageEngine && !rejectAuth && !acceptPlain && !version && !cpus && !port && !pauseLog) {
     return require('./ferretdb').startFerretdb();
   }
   compile();
   const archive = archivePath();
   if (!fs.existsSync(archive)) await makeArchive(archive);
   const shared = fs.existsSync(archive) ? [`-XX:SharedArchiveFile=${archive}`] : [];
-  return launch(shared, port, { cpus, storageEngine, rejectAuth, acceptPlain, version });
+  // safepoint: every stop-the-world pause (a collection among them) with its total in ns;
+  // timemillis: its wall-clock end (epoch ms), comparable with the loader's timeline.
+  const pauses = pauseLog ? [`-Xlog:safepoint:file=${pauseLog}:timemillis`] : [];
+  return launch([...shared, ...pauses], port, { cpus, storageEngine, rejectAuth, acceptPlain, version });
 }
 
 // launch(flags, port, options): the java process and its handle, once it prints PORT.
