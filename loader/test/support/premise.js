@@ -118,11 +118,12 @@ function rigStall(dip, medianP99Us, { lines, shim = [], jvm = [], jvmWaits = [] 
   const enough = ((dip.p99_ratio - 1) * medianP99Us) / 1000 / 2;
   // a timeline line is its second's end: the loader's lines in (from, to]; a stall counts where it
   // overlaps the window
-  const loader = lines.filter((l) => Date.parse(l.t) > from && Date.parse(l.t) <= to)
+  const inWindow = lines.filter((l) => Date.parse(l.t) > from && Date.parse(l.t) <= to);
+  const loader = inWindow
     .flatMap((l) => (l.loader?.workers || []).map((w) => ({ at: Date.parse(l.t), ms: w.eldMaxMs || 0 })));
   // a paced loader behind its schedule (its ops' intended latency, from when each was due, above
   // the latency it measured) sends what it owes in a burst, and the server queues the burst
-  const behind = lines.filter((l) => Date.parse(l.t) > from && Date.parse(l.t) <= to)
+  const behind = inWindow
     .flatMap((l) => Object.values(l.ops || {}).filter((o) => o.intended_latency_us && o.latency_us)
       .map((o) => ({ at: Date.parse(l.t), ms: (o.intended_latency_us.p50 - o.latency_us.p50) / 1000 })));
   const longest = (list) => list.filter((s) => s.at > from && s.at - s.ms < to).reduce((a, s) => Math.max(a, s.ms), 0);
