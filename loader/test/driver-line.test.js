@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const YAML = require('yaml');
+const YAML = require('js-yaml');
 const { startServer, REPO } = require('./support/server');
 const { runLoader, tmpResults, latestRun, errorLines } = require('./support/loader');
 const { lines, lineForWire, driverDescription } = require('../src/server/driver-line');
@@ -43,7 +43,7 @@ test('lineForWire: the newest line that accepts the server, none below the oldes
 // size: at the smoke line's own sizes the two lines' runs cost 38 CPU s of the suite's loader.
 const TENTH = new Set(['--docs', '--preload-docs', '--records']);
 function smallFlags(file) {
-  const doc = YAML.parse(fs.readFileSync(file, 'utf8'));
+  const doc = YAML.load(fs.readFileSync(file, 'utf8'), { schema: YAML.CORE_SCHEMA });
   assert.ok(doc.smoke, `${file} has no smoke: line`);
   const words = String(doc.smoke).split(/\s+/).filter(Boolean);
   const out = [];

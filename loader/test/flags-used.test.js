@@ -87,3 +87,20 @@ test('an unknown key in an experiment file: refused naming it and the known keys
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an experiment file that is not valid YAML: one line naming the file, the reason and its place', async () => {
+  for (const [bad, reason] of [
+    [(t) => `${t}\ndatabase: twice\n`, /duplicated mapping key \(line \d+, column 1\)$/],
+    [(t) => `${t}\n\tworkload: indented with a tab\n`, /tab characters must not be used in indentation \(line \d+, column \d+\)$/],
+    [(t) => `${t}\n---\nname: second\n`, /expected a single document in the stream/],
+  ]) {
+    const dir = experimentCopy('experiment1', bad);
+    try {
+      const line = await usage(['check', 'experiment1', '--experiments-dir', dir]);
+      assert.ok(line.startsWith(`error: ${path.join(dir, 'experiment1.yaml')}: not valid YAML: `), line);
+      assert.match(line, reason);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const YAML = require('yaml');
+const YAML = require('js-yaml');
 const { KINDS } = require('../src/kinds');
 const { optionsProblem } = require('../src/module-contract');
 const { parse } = require('../src/cli/args');
@@ -23,7 +23,7 @@ const { WIDTH } = require('../src/text/wrap');
 const REPO = path.resolve(__dirname, '..', '..');
 const EXPERIMENTS = path.join(REPO, 'experiments');
 const lab = (...args) => spawnSync(process.execPath, [path.join(REPO, 'loader', 'bin', 'lab-loader.js'), ...args, '--experiments-dir', EXPERIMENTS], { encoding: 'utf8' });
-const files = fs.readdirSync(EXPERIMENTS).filter((f) => f.endsWith('.yaml')).map((f) => YAML.parse(fs.readFileSync(path.join(EXPERIMENTS, f), 'utf8')));
+const files = fs.readdirSync(EXPERIMENTS).filter((f) => f.endsWith('.yaml')).map((f) => YAML.load(fs.readFileSync(path.join(EXPERIMENTS, f), 'utf8'), { schema: YAML.CORE_SCHEMA }));
 const KINDS_WITH_OPTIONS = Object.values(KINDS).filter((k) => Object.keys(k.options || {}).length);
 const experimentsOf = (k) => files.filter((d) => d.workload?.type === k.name);
 const at = (doc, dotted) => dotted.split('.').reduce((v, key) => v?.[key], doc);
@@ -52,7 +52,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-kind-options-'));
 test.after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 function check(doc, args = []) {
   const file = path.join(scratch, `${doc.name}.yaml`);
-  fs.writeFileSync(file, YAML.stringify(doc));
+  fs.writeFileSync(file, YAML.dump(doc));
   try {
     const { config, settings } = load(parse(['check', doc.name, '--experiments-dir', scratch, ...args]));
     return { file, status: 0, out: settingsLines(config.workload.type, settings), settings };
