@@ -35,8 +35,10 @@ stack_files() {
     files+=(compose/monitoring.yml)
     # Docker Desktop refuses node_exporter's Linux host mount, and so does a Linux daemon whose /
     # is a private mount: an override replaces it there (lib/monitoring.sh monitoring_host_view).
-    if declare -F monitoring_host_view >/dev/null; then
-      case $(monitoring_host_view) in
+    # (HOST_VIEW, resolved in the main shell by compose_with: a $(...) here forked once per call)
+    if declare -F monitoring_resolve_host_view >/dev/null; then
+      monitoring_resolve_host_view
+      case $HOST_VIEW in
         desktop-vm) files+=(compose/monitoring/node-exporter-desktop-vm.yml) ;;
         host-private) files+=(compose/monitoring/node-exporter-host-private.yml) ;;
       esac
@@ -74,7 +76,7 @@ stack_env() {
     echo "LAB_BLOCK_WRITES_DISK=$BLOCK_WRITES_LIMIT_DISK"
   # the arguments the shard members were created with (below): every later `up`, resync or heal
   # recreates a member with them; a verb's own value (STACK_EXTRA_ENV, after) wins (env: last one)
-  kept=$(stack_shard_args)
+  stack_shard_args_read kept
   [[ -z $kept ]] || echo "LAB_SHARD_EXTRA_ARGS=$kept"
   for extra in "${STACK_EXTRA_ENV[@]}"; do echo "$extra"; done
 }
@@ -93,24 +95,37 @@ stack_env_resolve() {
 }
 
 stack_env_fixed() {
+  # the cells looked up without a fork each ($(engine_field ...) made 10 of its forks)
+  local image uid shell platform data_mem data_cpus data_cache cfg_mem cfg_cpus cfg_cache
+  engine_field_to image "$ENGINE" image
+  engine_field_to uid "$ENGINE" mongod_uid
+  engine_field_to shell "$ENGINE" shell
+  engine_field_to platform "$ENGINE" platform
+  profile_field_to data_mem "$PROFILE" data_mem
+  profile_field_to data_cpus "$PROFILE" data_cpus
+  profile_field_to data_cache "$PROFILE" data_cache_gb
+  profile_field_to cfg_mem "$PROFILE" cfg_mem
+  profile_field_to cfg_cpus "$PROFILE" cfg_cpus
+  profile_field_to cfg_cache "$PROFILE" cfg_cache_gb
+  [[ $platform != - ]] || platform=""
   cat <<ENV
 LAB_ENGINE=$ENGINE
-LAB_ENGINE_IMAGE=$(engine_field "$ENGINE" image)
-LAB_MONGOD_UID=$(engine_field "$ENGINE" mongod_uid)
+LAB_ENGINE_IMAGE=$image
+LAB_MONGOD_UID=$uid
 LAB_PROFILE=$PROFILE
-LAB_DATA_MEM=$(profile_field "$PROFILE" data_mem)
-LAB_DATA_CPUS=$(profile_field "$PROFILE" data_cpus)
-LAB_DATA_CACHE_GB=$(profile_field "$PROFILE" data_cache_gb)
-LAB_CFG_MEM=$(profile_field "$PROFILE" cfg_mem)
-LAB_CFG_CPUS=$(profile_field "$PROFILE" cfg_cpus)
-LAB_CFG_CACHE_GB=$(profile_field "$PROFILE" cfg_cache_gb)
+LAB_DATA_MEM=$data_mem
+LAB_DATA_CPUS=$data_cpus
+LAB_DATA_CACHE_GB=$data_cache
+LAB_CFG_MEM=$cfg_mem
+LAB_CFG_CPUS=$cfg_cpus
+LAB_CFG_CACHE_GB=$cfg_cache
 LAB_SECRETS_DIR=$(stack_secrets_dir)
 LAB_UID=$(id -u)
 LAB_GID=$(id -g)
-LAB_SHELL=$(engine_field "$ENGINE" shell)
-LAB_DATA_CACHE_GB_WHOLE=$(stack_whole_gb "$(profile_field "$PROFILE" data_cache_gb)")
+LAB_SHELL=$shell
+LAB_DATA_CACHE_GB_WHOLE=$(stack_whole_gb "$data_cache")
 LAB_OPLOG_MB=${OPLOG_SIZE_MB:-$(stack_oplog_mb "$ENGINE" "$PROFILE")}
-LAB_PLATFORM=$(engine_field "$ENGINE" platform | sed 's/^-$//')
+LAB_PLATFORM=$platform
 LAB_LOADER_DEPS=$(loader_deps_source)
 ENV
 }
@@ -158,8 +173,18 @@ stack_oplog_size_check() {
 # after stale-secondary, and a config differing from its running peers made Compose recreate every
 # shard member at once.
 STATE_ROOT="$LAB_ROOT/.state"
-stack_shard_args_file() { echo "$STATE_ROOT/${1:-$ENGINE}/shard-extra-args"; }
-stack_shard_args() { cat "$(stack_shard_args_file)" 2>/dev/null || true; }
+# stack_shard_args_path VAR [ENGINE]: VAR set to the record's path
+stack_shard_args_path() { printf -v "$1" '%s' "$STATE_ROOT/${2:-$ENGINE}/shard-extra-args"; }
+stack_shard_args_file() { local f; stack_shard_args_path f "$@"; echo "$f"; }
+stack_shard_args() { local kept; stack_shard_args_read kept; echo "$kept"; }
+# stack_shard_args_read VAR: VAR set to the record's line ("" when there is none), without a fork:
+# every compose call reads it, and $(cat ...) cost three processes a call
+stack_shard_args_read() {
+  local f line=""
+  stack_shard_args_path f
+  [[ ! -r $f ]] || IFS= read -r line <"$f" || true
+  printf -v "$1" '%s' "$line"
+}
 
 # stack_shard_args_with ARGS: the kept arguments plus ARGS (unless already among them).
 stack_shard_args_with() {
@@ -213,7 +238,9 @@ stack_engine_has_start_interval() { ! stack_docker_server_older 25 0; }
 compose_argv() {
   echo env
   stack_env
-  printf '%s\n' docker compose --project-directory "$LAB_ROOT" -p "$(stack_project)"
+  # the project name on a line of its own, straight from stack_project (no $(...): a fork a call)
+  printf '%s\n' docker compose --project-directory "$LAB_ROOT" -p
+  stack_project
   stack_files
   printf '%s\n' "$@"
 }

@@ -28,10 +28,9 @@ profile_names() { table_rows "$LAB_ROOT/compose/profiles.tsv" | cut -f1; }
 # so that a lookup inside $(...) finds them read (a subshell's own reads are lost with it).
 declare -gA TABLE_CELL=() TABLE_READ=() TABLE_ROWS=()
 table_field() {
-  local file=$1 key=$2 col=$3
-  [[ -n ${TABLE_READ[$file]:-} ]] || table_read "$file" || return 1
-  [[ -n ${TABLE_CELL["$file"$'\t'"$key"$'\t'"$col"]+x} ]] && { printf '%s\n' "${TABLE_CELL["$file"$'\t'"$key"$'\t'"$col"]}"; return 0; }
-  return 1
+  local cell
+  table_field_to cell "$@" || return 1
+  printf '%s\n' "$cell"
 }
 
 # table_read FILE: every cell of FILE into TABLE_CELL[FILE<TAB>KEY<TAB>COLUMN] (the first row of a
@@ -39,7 +38,7 @@ table_field() {
 # Cells are split on every tab by hand: `read -a` with IFS=tab folds empty cells away (a tab is
 # IFS white space).
 table_read() {
-  local file=$1 line hdr=() cells i
+  local file=$1 line hdr=() cells i row
   [[ -r $file ]] || return 1
   TABLE_READ[$file]=1
   while IFS= read -r line || [[ -n $line ]]; do
@@ -54,7 +53,9 @@ table_read() {
       hdr=("${cells[@]}")
       continue
     fi
-    TABLE_ROWS[$file]+=$(printf '%s\t' "${cells[@]}")$'\n'
+    # printf -v, not $(...): a fork per row, about 17 for each ./run.sh as it starts
+    printf -v row '%s\t' "${cells[@]}"
+    TABLE_ROWS[$file]+=$row$'\n'
     [[ -z ${TABLE_CELL["$file"$'\t'"${cells[0]}"]+x} ]] || continue
     TABLE_CELL["$file"$'\t'"${cells[0]}"]=1
     for i in "${!hdr[@]}"; do TABLE_CELL["$file"$'\t'"${cells[0]}"$'\t'"${hdr[i]}"]=${cells[i]:-}; done
@@ -63,6 +64,18 @@ table_read() {
 
 engine_field() { table_field "$LAB_ROOT/compose/engines.tsv" "$1" "$2"; }
 profile_field() { table_field "$LAB_ROOT/compose/profiles.tsv" "$1" "$2"; }
+
+# table_field_to VAR FILE KEY COLUMN_NAME: table_field's cell into VAR ("" and exit 1 for none),
+# for a caller in the main shell that looks up many cells: $(table_field ...) forks once a cell.
+# (No locals: VAR may be any name of the caller's.)
+table_field_to() {
+  printf -v "$1" '%s' ""
+  [[ -n ${TABLE_READ[$2]:-} ]] || table_read "$2" || return 1
+  [[ -n ${TABLE_CELL["$2"$'\t'"$3"$'\t'"$4"]+x} ]] || return 1
+  printf -v "$1" '%s' "${TABLE_CELL["$2"$'\t'"$3"$'\t'"$4"]}"
+}
+engine_field_to() { table_field_to "$1" "$LAB_ROOT/compose/engines.tsv" "$2" "$3"; }
+profile_field_to() { table_field_to "$1" "$LAB_ROOT/compose/profiles.tsv" "$2" "$3"; }
 
 # engine_is ENGINE COLUMN: the engine's yes/no capability column says yes (keeps_data, journal).
 engine_is() { [[ $(engine_field "$1" "$2") == yes ]]; }
