@@ -39,8 +39,11 @@ redact_secrets() {
 # A write that fails (the terminal gone after a hang-up) is no reason to stop what is being done
 # (under set -e a failed printf would end run.sh in the middle of its bookkeeping): it returns 0.
 say() {
-  local text
-  text=$(redact_secrets "$1")
+  local text=$1
+  # $(redact_secrets) only for text it could change (as quote_cmd does), not a fork for every
+  # line said; $(...) dropped trailing newlines, so they go here too
+  if [[ $text == *://* || $text == *@* ]]; then text=$(redact_secrets "$text"); fi
+  while [[ $text == *$'\n' ]]; do text=${text%$'\n'}; done
   if ((LAB_WRAP > 0 && ${#text} > LAB_WRAP)); then
     printf '%s\n' "$text" | wrap_lines 2 "$LAB_WRAP" 2>/dev/null || true
   else
