@@ -173,7 +173,7 @@ setup() {
 flow_style() {
   local f=$LAB/experiments/$1.yaml
   node -e 'const fs = require("fs"); const Y = require(process.argv[2]); const t = fs.readFileSync(process.argv[1], "utf8");
-    fs.writeFileSync(process.argv[1], t.split("\n")[0] + "\n" + JSON.stringify(Y.parse(t)) + "\n")' "$f" "$REPO/loader/node_modules/yaml"
+    fs.writeFileSync(process.argv[1], t.split("\n")[0] + "\n" + JSON.stringify(Y.load(t, { schema: Y.CORE_SCHEMA })) + "\n")' "$f" "$REPO/loader/node_modules/js-yaml"
   ! grep -q '^  *type:' "$f" || fail "$f is still in block style"
 }
 

@@ -539,8 +539,8 @@ test('monitoring: an exporter per topology row and a Prometheus target per expor
     assert.equal(e.environment.MONGODB_URI, `mongodb://${m.service}:${m.port}/admin`, `${m.service}-exporter watches ${m.service}`);
     assert.deepEqual(e.profiles || [], m.compose_profile ? [m.compose_profile] : [], `${m.service}-exporter has ${m.service}'s profile`);
   }
-  const YAML = require(path.join(ROOT, 'loader', 'node_modules', 'yaml'));
-  const prom = YAML.parse(fs.readFileSync(path.join(ROOT, 'compose/monitoring/prometheus.yml'), 'utf8'));
+  const YAML = require(path.join(ROOT, 'loader', 'node_modules', 'js-yaml'));
+  const prom = YAML.load(fs.readFileSync(path.join(ROOT, 'compose/monitoring/prometheus.yml'), 'utf8'), { schema: YAML.CORE_SCHEMA });
   const job = (name) => prom.scrape_configs.find((j) => j.job_name === name) || {};
   const statics = (name) => (job(name).static_configs || []).flatMap((c) => c.targets).sort();
   const dns = (name) => (job(name).dns_sd_configs || []).flatMap((c) => c.names.map((h) => `${h}:${c.port}`)).sort();
