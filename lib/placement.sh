@@ -12,25 +12,33 @@
 # The Docker host's CPU count: LAB_HOST_CPUS when set (a remote Docker host, tests), else on macOS
 # the Docker Desktop VM's (`docker info`, not asked under --dry-run), else this machine's.
 
-# cpu_range FIRST LAST: a cpuset list, "2" or "0-2".
-cpu_range() { if (( $1 == $2 )); then echo "$1"; else echo "$1-$2"; fi; }
+# cpu_range_to VAR FIRST LAST: VAR set to a cpuset list, "2" or "0-2" (no fork: every run places).
+cpu_range_to() { if (($2 == $3)); then printf -v "$1" '%s' "$2"; else printf -v "$1" '%s' "$2-$3"; fi; }
 
 # placement CPUS LOADER_CORES MEMBER_MIN: "member_cpuset<TAB>loader_cpuset<TAB>shared(yes|no)".
 placement() {
-  local cpus=$1 loader=$2 member_min=$3
+  local cpus=$1 loader=$2 member_min=$3 members loaders
   if (( loader >= 1 && cpus - loader >= member_min )); then
-    printf '%s\t%s\tno\n' "$(cpu_range 0 $((cpus - loader - 1)))" "$(cpu_range $((cpus - loader)) $((cpus - 1)))"
+    cpu_range_to members 0 $((cpus - loader - 1))
+    cpu_range_to loaders $((cpus - loader)) $((cpus - 1))
+    printf '%s\t%s\tno\n' "$members" "$loaders"
   else
-    printf '%s\t%s\tyes\n' "$(cpu_range 0 $((cpus - 1)))" "$(cpu_range 0 $((cpus - 1)))"
+    cpu_range_to members 0 $((cpus - 1))
+    printf '%s\t%s\tyes\n' "$members" "$members"
   fi
 }
 
 # placement_member_min: the profile's data_cpus, rounded up to whole CPUs (it may be fractional).
-placement_member_min() { profile_field "$PROFILE" data_cpus | awk '{ n = int($1); if (n < $1) n++; print n }'; }
+placement_member_min() {
+  local cpus
+  profile_field_to cpus "$PROFILE" data_cpus
+  awk -v c="$cpus" 'BEGIN { n = int(c); if (n < c + 0) n++; print n }'
+}
 
 placement_host_cpus() {
   local n=${LAB_HOST_CPUS:-}
-  if [[ -z $n && $(uname -s) == Darwin && ${DRY_RUN:-0} != 1 ]] && command -v docker >/dev/null 2>&1; then
+  # OSTYPE (bash's own: darwin* on macOS), not $(uname -s): a fork and a program every run
+  if [[ -z $n && $OSTYPE == darwin* && ${DRY_RUN:-0} != 1 ]] && command -v docker >/dev/null 2>&1; then
     n=$(docker info --format '{{.NCPU}}' 2>/dev/null) || n=
   fi
   [[ $n =~ ^[1-9][0-9]*$ ]] || n=$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 1)
@@ -44,7 +52,7 @@ placement_resolve() {
   [[ -z $PLACEMENT ]] || return 0
   local cpus loader member_min
   cpus=$(placement_host_cpus)
-  loader=$(profile_field "$PROFILE" loader_cores)
+  profile_field_to loader "$PROFILE" loader_cores
   member_min=$(placement_member_min)
   PLACEMENT=$(placement "$cpus" "$loader" "$member_min")
   # Said where it matters: verbs that start members or the loader. down, status, destroy, logs

@@ -108,26 +108,18 @@ stack_env_fixed() {
   profile_field_to cfg_cpus "$PROFILE" cfg_cpus
   profile_field_to cfg_cache "$PROFILE" cfg_cache_gb
   [[ $platform != - ]] || platform=""
-  cat <<ENV
-LAB_ENGINE=$ENGINE
-LAB_ENGINE_IMAGE=$image
-LAB_MONGOD_UID=$uid
-LAB_PROFILE=$PROFILE
-LAB_DATA_MEM=$data_mem
-LAB_DATA_CPUS=$data_cpus
-LAB_DATA_CACHE_GB=$data_cache
-LAB_CFG_MEM=$cfg_mem
-LAB_CFG_CPUS=$cfg_cpus
-LAB_CFG_CACHE_GB=$cfg_cache
-LAB_SECRETS_DIR=$(stack_secrets_dir)
-LAB_UID=$(id -u)
-LAB_GID=$(id -g)
-LAB_SHELL=$shell
-LAB_DATA_CACHE_GB_WHOLE=$(stack_whole_gb "$data_cache")
-LAB_OPLOG_MB=${OPLOG_SIZE_MB:-$(stack_oplog_mb "$ENGINE" "$PROFILE")}
-LAB_PLATFORM=$platform
-LAB_LOADER_DEPS=$(loader_deps_source)
-ENV
+  # the computed values printed straight after their names, not through $(...): a fork each
+  printf '%s\n' "LAB_ENGINE=$ENGINE" "LAB_ENGINE_IMAGE=$image" "LAB_MONGOD_UID=$uid" "LAB_PROFILE=$PROFILE" \
+    "LAB_DATA_MEM=$data_mem" "LAB_DATA_CPUS=$data_cpus" "LAB_DATA_CACHE_GB=$data_cache" "LAB_CFG_MEM=$cfg_mem" \
+    "LAB_CFG_CPUS=$cfg_cpus" "LAB_CFG_CACHE_GB=$cfg_cache"
+  printf 'LAB_SECRETS_DIR=' && stack_secrets_dir
+  printf 'LAB_UID=' && id -u
+  printf 'LAB_GID=' && id -g
+  printf '%s\n' "LAB_SHELL=$shell"
+  printf 'LAB_DATA_CACHE_GB_WHOLE=' && stack_whole_gb "$data_cache"
+  if [[ -n ${OPLOG_SIZE_MB:-} ]]; then printf '%s\n' "LAB_OPLOG_MB=$OPLOG_SIZE_MB"; else printf 'LAB_OPLOG_MB=' && stack_oplog_mb "$ENGINE" "$PROFILE"; fi
+  printf '%s\n' "LAB_PLATFORM=$platform"
+  printf 'LAB_LOADER_DEPS=' && loader_deps_source
 }
 # Verbs that need more interpolated values (a fault's small oplog, say) append NAME=VALUE here.
 STACK_EXTRA_ENV=()
@@ -139,14 +131,17 @@ stack_whole_gb() { awk -v g="$1" 'BEGIN { n = int(g); if (n < g) n++; if (n < 1)
 # oplog_mb, or for an engine that keeps its oplog inside its cache flag's store (oplog_share, a
 # fraction: inMemory, where all data and the oplog must fit in --inMemorySizeGB) that share of the
 # profile's data_cache_gb, in whole MB, at least 1. common/tables.js oplogMbFor is the same rule.
+# Always one line (stack_env_fixed prints it after its name), empty for a cell that is missing.
 stack_oplog_mb() {
-  local share
-  share=$(engine_field "$1" oplog_share)
+  local share mb cache_gb
+  engine_field_to share "$1" oplog_share
   if [[ -z $share || $share == - ]]; then
-    engine_field "$1" oplog_mb
+    engine_field_to mb "$1" oplog_mb
+    printf '%s\n' "$mb"
     return 0
   fi
-  awk -v s="$share" -v g="$(profile_field "$2" data_cache_gb)" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
+  profile_field_to cache_gb "$2" data_cache_gb
+  awk -v s="$share" -v g="$cache_gb" 'BEGIN { n = int(s * g * 1024 + 0.5); if (n < 1) n = 1; print n }'
 }
 
 # stack_oplog_size_check: refuse (usage error, one line) an --oplog-size the stack cannot start

@@ -142,8 +142,17 @@ topology_routers() {
 }
 
 # validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
+# table_has_key FILE KEY: FILE has a row keyed KEY, without a fork (every ./run.sh validates its
+# engine and profile; $(engine_names) piped through cut was three processes each). A KEY holding a
+# tab would name a cell, not a row.
+table_has_key() {
+  [[ $2 != *$'\t'* ]] || return 1
+  [[ -n ${TABLE_READ[$1]:-} ]] || table_read "$1" || return 1
+  [[ -n ${TABLE_CELL["$1"$'\t'"$2"]+x} ]]
+}
+
 validate_engine() {
-  grep -qxF -- "$1" <<<"$(engine_names)" && return 0
+  table_has_key "$LAB_ROOT/compose/engines.tsv" "$1" && return 0
   local hint="" near names
   mapfile -t names < <(engine_names)
   # An engine README's Engines table lists as "not added" (perconaft): say so, not just "unknown".
@@ -155,7 +164,7 @@ validate_engine() {
   die_usage "unknown engine '$1' (choose one of: $(engine_names | paste -sd' ' -))$hint"
 }
 validate_profile() {
-  grep -qxF -- "$1" <<<"$(profile_names)" ||
+  table_has_key "$LAB_ROOT/compose/profiles.tsv" "$1" ||
     die_usage "unknown profile '$1' (choose one of: $(profile_names | paste -sd' ' -))"
 }
 
