@@ -34,7 +34,7 @@ stack_files() {
   if [[ $MONITORING == 1 && -f $LAB_ROOT/compose/monitoring.yml ]]; then
     files+=(compose/monitoring.yml)
     # Docker Desktop refuses node_exporter's Linux host mount, and so does a Linux daemon whose /
-    # is a private mount: an override replaces it there (lib/monitoring.sh monitoring_host_view).
+    # is a private mount: an override replaces it there (lib/monitoring.sh HOST_VIEW).
     # (HOST_VIEW, resolved in the main shell by compose_with: a $(...) here forked once per call)
     if declare -F monitoring_resolve_host_view >/dev/null; then
       monitoring_resolve_host_view

@@ -141,7 +141,6 @@ topology_routers() {
   return 0
 }
 
-# validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
 # table_has_key FILE KEY: FILE has a row keyed KEY, without a fork (every ./run.sh validates its
 # engine and profile; $(engine_names) piped through cut was three processes each). A KEY holding a
 # tab would name a cell, not a row.
@@ -151,6 +150,7 @@ table_has_key() {
   [[ -n ${TABLE_CELL["$1"$'\t'"$2"]+x} ]]
 }
 
+# validate_engine NAME / validate_profile NAME: usage error naming the valid choices.
 validate_engine() {
   table_has_key "$LAB_ROOT/compose/engines.tsv" "$1" && return 0
   local hint="" near names

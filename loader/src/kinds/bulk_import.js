@@ -13,9 +13,9 @@
 // its first batch (BadValue); setParameter without the privilege names the role that grants it;
 // on an engine without a journal the interval cases are not run (nothing to flush).
 // The driver's own BSON library, not the driver: `lab-loader check` configures every experiment
-// (src/cli/stack-requests.js) and the driver costs about 0.25 CPU s to load, bson next to nothing.
-// bson at first use: every loader start loads each kind, and bson took 20 of a check's 140 ms of
-// CPU for the kinds that never size a document (a run loads it with the driver anyway)
+// (src/cli/stack-requests.js) and the driver costs about 0.25 CPU s to load. bson itself is loaded
+// at first use: every loader start loads each kind, and bson took 20 of a check's 140 ms of CPU
+// where no document is sized (a run loads it with the driver anyway).
 const calculateObjectSize = (doc) => require('bson').calculateObjectSize(doc);
 const { parseCount, parseDuration, UsageError } = require('../text/usage');
 const { driverWriteConcern, isNetworkError, describeError, dataMembers, caseNotes } = require('./durability');
