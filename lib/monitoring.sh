@@ -52,6 +52,13 @@ monitoring_root_propagation() {
     }' "$LAB_MOUNTINFO"
 }
 
+# monitoring_host_view: the resolved HOST_VIEW, printed (dashboards/test/monitoring.bats asks the
+# resolution through it; lib/stack.sh reads HOST_VIEW, resolved in the main shell, without a fork)
+monitoring_host_view() {
+  monitoring_resolve_host_view
+  echo "$HOST_VIEW"
+}
+
 # monitoring_before_up: called by verb_up before it starts anything. The host view is resolved here,
 # in the main shell, and host-private is said in one line: what node_exporter leaves out there.
 monitoring_before_up() {
