@@ -115,6 +115,25 @@ test('an interval a late tick skipped is a missed second for every member', asyn
   assert.deepEqual(rec.summary().members.map((m) => [m.lines, m.missed_s]), [[5, 1], [5, 1]]);
 });
 
+// A killed member's next command fails only when server selection gives up (2 s), after the
+// 900 ms its second allows: the failure is still said, once, and its answering again too.
+test('a member whose failure comes after its second was given up: "did not answer" is still said', async () => {
+  const said = [];
+  const { rec } = bareRecord({ log: (l) => said.push(l) });
+  rec.members.push({ ...handMember('a:1'), busy: false, failing: null });
+  let fail = true;
+  rec.readMember = () => new Promise((resolve, reject) => setTimeout(() => (fail
+    ? reject(Object.assign(new Error('Server selection timed out after 2000 ms'), { name: 'MongoServerSelectionError' }))
+    : resolve({ at: Date.now(), status: { opcounters: { insert: 0 } } })), 1200));
+  assert.equal(await rec.sampleMember(rec.members[0]), null, 'the second is given up at 900 ms');
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(said, ['server record: a:1 did not answer (MongoServerSelectionError: Server selection timed out after 2000 ms); its seconds are absent until it answers']);
+  fail = false;
+  await rec.sampleMember(rec.members[0]);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.deepEqual(said.slice(1), ['server record: a:1 answers again']);
+});
+
 // A timer may fire a little before its time by the wall clock: that tick still belongs to its own
 // interval, so no interval holds two lines (one of them a rate over a millisecond) and none is empty.
 test('a timer that fires early waits for its tick: one line per interval', async () => {

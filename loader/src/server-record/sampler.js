@@ -101,16 +101,19 @@ class ServerRecord {
   async sampleMember(m) {
     if (m.busy) return null; // last second's commands are still out: this second is missed
     m.busy = true;
-    const work = this.readMember(m).finally(() => { m.busy = false; });
-    const timeout = new Promise((r) => setTimeout(() => r(null), ANSWER_WITHIN_MS));
-    const r = await Promise.race([work.catch((e) => ({ error: e })), timeout]);
-    if (r && r.error) {
-      if (!m.failing) this.log(`server record: ${m.host} did not answer (${r.error.name}: ${r.error.message}); its seconds are absent until it answers`);
-      m.failing = `${r.error.name}: ${r.error.message}`;
+    // What the member says is heard when it comes, even after its second was given up: a killed
+    // member's next command waits out server selection (2 s), longer than a second allows, so a
+    // failure read only inside the race would never be said, and its seconds go missing silently.
+    const work = this.readMember(m).then((r) => {
+      if (m.failing) { this.log(`server record: ${m.host} answers again`); m.failing = null; }
+      return r;
+    }, (e) => {
+      if (!m.failing) this.log(`server record: ${m.host} did not answer (${e.name}: ${e.message}); its seconds are absent until it answers`);
+      m.failing = `${e.name}: ${e.message}`;
       return null;
-    }
-    if (r && m.failing) { this.log(`server record: ${m.host} answers again`); m.failing = null; }
-    return r;
+    }).finally(() => { m.busy = false; });
+    const timeout = new Promise((r) => setTimeout(() => r(null), ANSWER_WITHIN_MS));
+    return Promise.race([work, timeout]);
   }
 
   // refused(m, what, e): a privilege the run's user lacks: said once, not asked again.
