@@ -119,19 +119,25 @@ monitoring_after_up() {
 # the smoke runs after the experiments, so the loader's series are in the past, not at "now".
 # The step must be shorter than the shortest-lived target: when a target goes away Prometheus marks
 # its series stale, and a gauge that lived 12 s can fall between two 15 s steps and read as empty.
-# LASTING (second argument, any word): only the series present at two steps in a row (10 s or
-# more), for a panel that must stay empty: the exporter's deadline is Prometheus's 1 s scrape
-# timeout (images/mongodb-exporter/main.go), so a member that answers late once, on a saturated
-# host, makes one scrape without MongoDB series; an exporter that cannot read its server at all
-# (the failure that panel exists to show) lasts.
+# SPANS (second argument, any word): instead of the count, one line per stretch of two steps or
+# more in a row (10 s or more) that a series was present, "instance HH:MM:SS-HH:MM:SS UTC", for a
+# panel that must stay empty: the exporter's deadline is Prometheus's 1 s scrape timeout
+# (images/mongodb-exporter/main.go), so a member that answers late once, on a saturated host,
+# makes one scrape without MongoDB series; an exporter that cannot read its server at all (the
+# failure that panel exists to show) lasts, and the line says which target and when.
 monitoring_query_range() {
-  local now count='.data.result | length'
-  # shellcheck disable=SC2016  # $t and $i are jq's
-  [[ -z ${2:-} ]] || count='[.data.result[] | [.values[][0]] as $t | select(any(range(1; $t | length) as $i | $t[$i] - $t[$i - 1]; . <= 5))] | length'
+  local now body count='.data.result | length'
+  # shellcheck disable=SC2016  # $t, $i and $in are jq's
+  [[ -z ${2:-} ]] || count='.data.result[] | .metric.instance as $in | [.values[][0]] as $t
+    | reduce range(1; $t | length) as $i ({runs: [], from: $t[0]};
+        if $t[$i] - $t[$i - 1] <= 5 then . else .runs += [[.from, $t[$i - 1]]] | .from = $t[$i] end)
+    | (.runs + [[.from, $t[-1]]])[] | select(.[1] > .[0])
+    | "\($in) \(.[0] | floor | strftime("%H:%M:%S"))-\(.[1] | floor | strftime("%H:%M:%S")) UTC"'
   now=$(date +%s)
-  curl -fsS --max-time 20 "http://127.0.0.1:$MONITORING_PROMETHEUS_PORT/api/v1/query_range" \
+  body=$(curl -fsS --max-time 20 "http://127.0.0.1:$MONITORING_PROMETHEUS_PORT/api/v1/query_range" \
     --data-urlencode "query=$1" --data-urlencode "start=$((now - 900))" --data-urlencode "end=$now" \
-    --data-urlencode "step=5" | jq "$count"
+    --data-urlencode "step=5") || return 1
+  jq -r "$count" <<<"$body"
 }
 
 # monitoring_collected ENGINE NOVALUE: whether ENGINE's members produce the series of a panel whose
@@ -174,7 +180,7 @@ monitoring_collected() {
 # exporters answering without MongoDB series must be empty (that is the failure it exists to show).
 # A run that checked no query at all (no dashboards found, none parsed) fails: it proved nothing.
 monitoring_panels_have_data() {
-  local engine=$1 f title expr novalue q n rc=0 checked=0
+  local engine=$1 f title expr novalue q n spans rc=0 checked=0
   for f in "$LAB_ROOT"/dashboards/*.json; do
     while IFS=$'\t' read -r title expr novalue; do
       # shellcheck disable=SC2016  # the $ in these sed programs are Grafana's, not the shell's
@@ -193,9 +199,10 @@ monitoring_panels_have_data() {
       fi
       checked=$((checked + 1))
       if [[ $title == "Targets answering without MongoDB series"* ]]; then
-        n=$(monitoring_query_range "$q" lasting) || n=error
-        [[ $n == 0 ]] && continue
-        echo "    not empty ($n series for 10 s or more): $(basename "$f"): $title"
+        spans=$(monitoring_query_range "$q" spans) || spans="no answer from Prometheus"
+        [[ -z $spans ]] && continue
+        echo "    not empty (10 s or more): $(basename "$f"): $title"
+        echo "      ${spans//$'\n'/$'\n'      }"
         rc=1
         continue
       fi

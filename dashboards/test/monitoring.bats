@@ -137,17 +137,22 @@ host_view_with() {
   refute_output --partial monitoring
 }
 
-@test "smoke_monitoring: a target without MongoDB series fails it when that lasts 10 s, not for one late scrape" {
+@test "smoke_monitoring: a target without MongoDB series fails it when that lasts 10 s, not for one late scrape, and says which and when" {
   MONITORING_PROMETHEUS_PORT=9090
   # curl as Prometheus's query_range answers: one target absent from MongoDB's series at one 5 s
   # step (a scrape past its 1 s deadline), or at two in a row
   mkdir -p "$BATS_TEST_TMPDIR/bin"
   printf '#!/bin/sh\ncat "%s"\n' "$BATS_TEST_TMPDIR/answer" >"$BATS_TEST_TMPDIR/bin/curl"
   chmod +x "$BATS_TEST_TMPDIR/bin/curl"
-  answer() { printf '{"data":{"result":[{"metric":{"instance":"shard01-b"},"values":[%s]}]}}' "$1" >"$BATS_TEST_TMPDIR/answer"; }
+  answer() { printf '{"data":{"result":[{"metric":{"instance":"shard01-b:9216"},"values":[%s]}]}}' "$1" >"$BATS_TEST_TMPDIR/answer"; }
   answer '[1000,"1"],[1020,"1"]'
-  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1' lasting)" = 0 ]
+  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1' spans)" = "" ]
   [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1')" = 1 ]
-  answer '[1000,"1"],[1020,"1"],[1025,"1"]'
-  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1' lasting)" = 1 ]
+  answer '[1000,"1"],[1020,"1"],[1025,"1"],[1030,"1"],[1100,"1"],[1105,"1"]'
+  [ "$(PATH=$BATS_TEST_TMPDIR/bin:$PATH monitoring_query_range 'up == 1' spans)" = "shard01-b:9216 00:17:00-00:17:10 UTC
+shard01-b:9216 00:18:20-00:18:25 UTC" ]
+  # Prometheus not answering is a failure, never an empty panel
+  printf '#!/bin/sh\nexit 7\n' >"$BATS_TEST_TMPDIR/bin/curl"
+  PATH=$BATS_TEST_TMPDIR/bin:$PATH run monitoring_query_range 'up == 1' spans
+  [ "$status" -ne 0 ]
 }
