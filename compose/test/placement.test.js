@@ -109,3 +109,30 @@ test('Compose: every mongod and mongos on the members\' cpuset, the loader on it
     }
   }
 });
+
+// The CPUs the members share with the loader are the Docker host's: on macOS that is Docker
+// Desktop's VM (`docker info`), not the Mac (bash sets OSTYPE, darwin* there, only when the
+// environment has none, so the Mac's branch runs here under OSTYPE=darwin23). A docker that does
+// not answer, or a dry run (which asks Docker nothing), falls back to this machine's count.
+test('the host\'s CPUs: on macOS the Docker Desktop VM\'s (docker info), never asked on Linux or in a dry run', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-placement-'));
+  try {
+    const asked = path.join(dir, 'asked');
+    // a docker CLI that records what it is asked and answers the VM's CPU count (DOCKER_NCPU)
+    fs.writeFileSync(path.join(dir, 'docker'), `#!/bin/sh\necho "$*" >>'${asked}'\n[ "$*" = "info --format {{.NCPU}}" ] || exit 1\n[ -n "$DOCKER_NCPU" ] || exit 1\necho "$DOCKER_NCPU"\n`, { mode: 0o755 });
+    const here = Number(spawnSync('getconf', ['_NPROCESSORS_ONLN'], { encoding: 'utf8' }).stdout.trim());
+    const hostCpus = (env) => {
+      fs.rmSync(asked, { force: true });
+      const r = bash('source lib/placement.sh; placement_host_cpus', { PATH: `${dir}:${process.env.PATH}`, LAB_HOST_CPUS: '', DRY_RUN: '0', ...env });
+      assert.equal(r.status, 0, r.stderr);
+      return { cpus: Number(r.stdout.trim()), asked: fs.existsSync(asked) ? fs.readFileSync(asked, 'utf8').trim().split('\n') : [] };
+    };
+    assert.deepEqual(hostCpus({ OSTYPE: 'darwin23', DOCKER_NCPU: String(here + 5) }), { cpus: here + 5, asked: ['info --format {{.NCPU}}'] });
+    assert.deepEqual(hostCpus({ OSTYPE: 'darwin23', DOCKER_NCPU: '' }), { cpus: here, asked: ['info --format {{.NCPU}}'] }, 'Docker not answering: this machine\'s count');
+    assert.deepEqual(hostCpus({ OSTYPE: 'darwin23', DOCKER_NCPU: '7', DRY_RUN: '1' }), { cpus: here, asked: [] }, 'a dry run asks Docker nothing');
+    assert.deepEqual(hostCpus({ OSTYPE: 'linux-gnu', DOCKER_NCPU: '7' }), { cpus: here, asked: [] }, 'Linux: the host is this machine');
+    assert.deepEqual(hostCpus({ OSTYPE: 'darwin23', DOCKER_NCPU: '7', LAB_HOST_CPUS: '3' }), { cpus: 3, asked: [] }, 'LAB_HOST_CPUS wins');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
