@@ -120,8 +120,25 @@ for (;;) {
   if (Date.now() - t0 > 40000) { print("still writable 40 s after ready"); break; }
   sleep(200);
 }'
+# planted_pause SERVICE OUT: `docker compose pause SERVICE`, tried again when runc's freeze timed
+# out: on cgroup v1 a busy cgroup can stay FREEZING through runc's 1,000 tries ("unable to
+# freeze", a fresh-clone CI run on this 2-core host), and runc then thaws it back
+# (libcontainer/cgroups/fs/freezer.go, FreezerGroup.Set), so the next try starts from a running
+# container. PAUSED_AT: the start of the try that froze it (the partition begins no sooner).
+planted_pause() {
+  local try err
+  for ((try = 1; try <= 5; try++)); do
+    PAUSED_AT=$(date +%s%3N)
+    err=$(cd "$LAB" && docker compose -p lab-wiredtiger pause "$1" 2>&1) && { echo "$err" >>"$2"; return 0; }
+    echo "$err" >>"$2"
+    [[ $err == *'unable to freeze'* ]] || return 1
+    echo "pause $1: runc could not freeze its cgroup (try $try of 5); again" >>"$2"
+  done
+  return 1
+}
+
 planted_isolated_write() {
-  local out=$WORK/isolated.out primary others rc=0 paused refused i
+  local out=$WORK/isolated.out primary others rc=0 paused refused i member
   primary=$(mongosh_in shard01-a 'load("/lab/init/lab.js"); var c = connectRoot("127.0.0.1");
     print(c.getDB("admin").runCommand({hello: 1}).primary || "")' 2>&1 | tail -1)
   primary=${primary%%:*}
@@ -137,9 +154,9 @@ planted_isolated_write() {
     kill -0 "${BG_PID[isolated-writes]}" 2>/dev/null || break
     sleep 0.1
   done
-  paused=$(date +%s%3N)
-  # shellcheck disable=SC2086 # two service names
-  (cd "$LAB" && docker compose -p lab-wiredtiger pause $others) >>"$out" 2>&1 || rc=1
+  # the partition starts when the second of them is frozen: the primary hears from no majority
+  for member in $others; do planted_pause "$member" "$out" || rc=1; done
+  paused=$PAUSED_AT
   bg_wait isolated-writes
   cat "$WORK/isolated-writes.out" >>"$out"
   # shellcheck disable=SC2086
