@@ -119,25 +119,26 @@ fi
 # 116.2 (its 22 tests passed both ways). The installs (test/install-tools.sh) keep it.
 unset NODE_EXTRA_CA_CERTS
 
-# The lanes, side by side: FerretDB's, the loader's, the Docker suite, monitoring's and the k8s
-# suites beside the rest (shellcheck, ESLint, bats, Compose, the report's) in file order: about
-# 20 minutes each on the 2-core machine (2026-11-30). The Docker suite comes after the loader's
-# because the loader's timing tests failed beside it (a fresh-clone run with it in a lane of its
+# The lanes, side by side: FerretDB's, the loader's and the Docker suite beside the rest
+# (shellcheck, ESLint, bats, Compose, monitoring's, the report's, the k8s suites) in file order.
+# The Docker suite comes after the loader's because the loader's timing tests failed beside it (a fresh-clone run with it in a lane of its
 # own, 2026-11-29 13:04: 10 failures where two lanes had 1; again 2026-11-30 with the Docker,
 # monitoring and k8s suites in the third lane and the report's beside the loader's: the whole run
 # took 22m54s against 22m15s, bats 18 minutes against 13, a loader test failed and two more
 # skipped: the host is short of CPU, not of lanes). The Docker suite first in this lane, beside
 # bats, with the loader's after it beside the report's, gained 36 s of 27 minutes (2026-11-30 CI:
 # bats took as long, 13m42s: dockerd's and the containers' CPU are not in the Docker suite's CPU
-# figure) and two loader tests failed beside the report's. LAB_TEST_LANES=3 still gives the Docker
-# suite that third lane; 1 runs every suite in turn, in file order.
+# figure) and two loader tests failed beside the report's. Monitoring's and the k8s suites (about
+# 2 minutes) run in the other lane, after Compose's and the report's: behind the Docker suite they
+# made its lane the longer by 4 minutes (2026-12-01 CI: 26m05s against 22m19s). LAB_TEST_LANES=3
+# still gives the Docker suite that third lane; 1 runs every suite in turn, in file order.
 # The files that need a quiet host run last, with nothing beside them (node_tests, LAB_ALONE_LATER):
 # when each lane ran them as it reached them, one lane waited idle for the other's lock
 # (2026-11-29 CI: the loader's lane for 12 of its 25 minutes; the whole run 25m46s, 22m13s after).
 DOCKER_LANE=()
 [[ ${LAB_TEST_LANES:-2} != 3 ]] || DOCKER_LANE=(80-docker)
 SIDE_LANE=(45-ferretdb 40-loader)
-[[ ${LAB_TEST_LANES:-2} != 2 ]] || SIDE_LANE+=(80-docker 50-monitoring 70-k8s)
+[[ ${LAB_TEST_LANES:-2} != 2 ]] || SIDE_LANE+=(80-docker)
 
 # a shell variable, not exported: node_tests runs in the lane's shell, and a test's own node_tests
 # (test/run-all.bats) must run its files itself, not list them here
