@@ -23,6 +23,21 @@ tools_from_cache() {
   echo "install-tools: .tools -> $cache (kept between runs)"
 }
 
+# own_loopback CMD...: CMD in a network namespace of its own with only its loopback up, where this
+# user may make one (root, as in CI); elsewhere CMD as is. The lanes run side by side and every
+# suite binds and connects on 127.0.0.1: the Docker suite's stack publishes 127.0.0.1:27017, and a
+# port a suite found free (test/lib/local-servers.sh free_port) can be taken by another lane's
+# connection before the suite binds it (a fresh-clone CI run: monitoring's mongodb_exporter,
+# "bind: address already in use", with the Docker and loader suites beside it).
+own_loopback() {
+  if [[ $(id -u) == 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null && unshare -n true 2>/dev/null; then
+    echo "# in a network namespace of its own (unshare -n, loopback up): the other lanes' ports are not seen"
+    unshare -n bash -c 'ip link set lo up && exec "$@"' _ "$@"
+  else
+    "$@"
+  fi
+}
+
 # need_tool NAME: fail loudly with the install hint when NAME is not on PATH.
 need_tool() {
   command -v "$1" >/dev/null 2>&1 && return 0

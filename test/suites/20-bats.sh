@@ -13,15 +13,10 @@ bats_suite() {
   # used 605 CPU s (465 user, 141 sys; 43m40s at a load average of 45 from other work), over 5 min
   # of both cores; most of it is run.sh and the loader's node starts (compare --dry-run 4 CPU s,
   # smoke --faults --dry-run 24 CPU s, every verb's dry run twice in messages.bats 60 CPU s).
-  # In a network namespace of its own where this user may make one (root, as in CI): the Docker
+  # In a network namespace of its own where this user may make one (own_loopback): the Docker
   # suite runs in a lane beside this one and its stack publishes 127.0.0.1:27017, which the up and
-  # preflight tests need free (they run the real port check); in the namespace only its own
-  # loopback is seen. Elsewhere (no root) the Docker suite cannot run, so nothing holds the port.
-  if [[ $(id -u) == 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null && unshare -n true 2>/dev/null; then
-    echo "# in a network namespace of its own (unshare -n, loopback up): the Docker lane's ports are not seen"
-    unshare -n bash -c 'ip link set lo up && exec bats --tap --jobs 3 "$@"' _ "${files[@]}"
-  else
-    bats --tap --jobs 3 "${files[@]}"
-  fi
+  # preflight tests need free (they run the real port check). Elsewhere (no root) the Docker suite
+  # cannot run, so nothing holds the port.
+  own_loopback bats --tap --jobs 3 "${files[@]}"
 }
 run_suite bats bats_suite

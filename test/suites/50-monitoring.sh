@@ -6,7 +6,8 @@
 # (promtool), compose/monitoring.yml (real Compose, ports on 127.0.0.1 only, no secret in the
 # config), lab-exporter's unit tests, and live: a real Prometheus scraping a running loader and the
 # real mongodb_exporter at 1 s. About 30 s. Script: dashboards/test/run-tests.sh.
+# Its servers on ports found free first (free_port): on a loopback of its own (own_loopback).
 monitoring_suite() {
-  bash "$LAB_ROOT/dashboards/test/run-tests.sh"
+  own_loopback bash "$LAB_ROOT/dashboards/test/run-tests.sh"
 }
 run_suite monitoring monitoring_suite

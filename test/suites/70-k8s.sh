@@ -4,8 +4,9 @@
 # kube-apiserver + etcd with server-side dry-run), and the loaders' Job as N loader processes
 # against mongo-java-server merged by the real report (k8s/test/loaders.test.js). About 2 minutes.
 # run.sh's k8s verbs with the stub kubectl are test/k8s.bats (the bats suite).
+# kube-apiserver, etcd and the exporter on ports found free first: on a loopback of their own.
 k8s_manifests_suite() {
-  bash "$LAB_ROOT/k8s/test/validate.sh"
+  own_loopback bash "$LAB_ROOT/k8s/test/validate.sh"
 }
 k8s_loaders_suite() {
   need_tool node || return 1
