@@ -675,7 +675,9 @@ smoke_monitoring() { smoke_check "$1: panels" true; }'
 q=$*
 # the mean of each target whose longest scrape reached the timeout: mongos's when SLOW=1
 if [[ $q == *'avg_over_time(scrape_duration_seconds'*'>= 0.99'* ]]; then
-  if [[ ${SLOW:-0} == 1 ]]; then echo '{"data":{"result":[{"metric":{"instance":"mongos"},"value":[1,"0.4234"]}]}}'; else echo '{"data":{"result":[]}}'; fi
+  if [[ ${SLOW:-0} == 1 ]]; then echo '{"data":{"result":[{"metric":{"instance":"mongos"},"value":[1,"0.4234"]}]}}'
+  elif [[ ${SLOW:-0} == 2 ]]; then echo '{"data":{"result":[{"metric":{"instance":"mongos"},"value":[1,"0.4234"]},{"metric":{"instance":"shard01-b"},"value":[1,"0.99"]}]}}'
+  else echo '{"data":{"result":[]}}'; fi
 else exit 22; fi
 SH
   chmod +x "$BATS_TEST_TMPDIR/bin/curl"
@@ -690,6 +692,9 @@ SH
   out=$(smoke_check_timed "spacing" false) || fail "a SKIP returned non-zero"
   [[ $out == "ok 1 - spacing # SKIP on the stand-in, scrapes of mongos (mean 423 ms) reached the 1 s timeout: it answers the exporter more slowly than mongod" ]] ||
     fail "got: $out"
+  export SLOW=2 # two targets, said on one line
+  out=$(smoke_check_timed "spacing" false) || fail "a SKIP returned non-zero"
+  [[ $out == *"scrapes of mongos (mean 423 ms), shard01-b (mean 990 ms) reached the 1 s timeout"* ]] || fail "got: $out"
   export SLOW=0 # no scrape reached the timeout: the failure stands
   rc=0 && out=$(smoke_check_timed "spacing" false) || rc=$?
   [[ $rc != 0 && $out == "not ok 1 - spacing" ]] || fail "rc $rc, got: $out"
