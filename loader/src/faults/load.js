@@ -59,12 +59,13 @@ async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 100
 // startLoad(ctx, maxSeconds): runLoad through mongos in the background of a scenario, at
 // --rate; stopLoad(ctx) (in heal, which always runs) stops it and reports its error.
 function startLoad(ctx, maxSeconds) {
+  const client = ctx.mongos(); // refused once the run is stopped (runner.js bodyContext)
   ctx.state.stopLoad = false;
   ctx.state.loadAbandoned = false;
   // once its batch is abandoned (stopLoad), the load says nothing more: its last words would land
   // after the verdict, when the closed client ends the batch
   const say = (m) => { if (!ctx.state.loadAbandoned) ctx.say(m); };
-  ctx.state.loading = runLoad({ client: ctx.mongos(), rate: Number(ctx.params.rate), maxSeconds,
+  ctx.state.loading = runLoad({ client, rate: Number(ctx.params.rate), maxSeconds,
     shouldStop: () => ctx.state.stopLoad, say });
   ctx.state.loading.catch(() => {}); // its error is reported when stopLoad awaits it
 }

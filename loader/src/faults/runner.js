@@ -93,6 +93,30 @@ async function scenarioContext({ params, env, docker, say, controller, limits, m
   return { ctx, kept };
 }
 
+// bodyContext(ctx, signal): the ctx apply and watch get. After a stop the heal can run beside
+// them (stopMs), and they may still go on: a step that outlives its server's silence (a drop that
+// swallows its own error after server selection gives up) and then applies the fault or starts a
+// load. Had they the same ctx, the primary would be killed, a member fsync-locked or a load
+// started for an hour after it was healed. So once the run is stopped, what they ask of bash
+// (docker), of a member (admin: fsyncLock, failpoints) or of mongos (a new client for a load) is
+// refused with the stop's reason; reads of the members still answer. The heal gets ctx itself.
+function bodyContext(ctx, signal) {
+  const refuse = () => Promise.reject(signal.reason);
+  const members = ctx.members && new Proxy(ctx.members, {
+    get(target, key) {
+      if (key === 'admin') return (...a) => (signal.aborted ? refuse() : target.admin(...a));
+      const v = Reflect.get(target, key);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return {
+    ...ctx,
+    docker: { ask: (...a) => (signal.aborted ? refuse() : ctx.docker.ask(...a)) },
+    ...(ctx.members ? { members } : {}),
+    ...(ctx.mongos ? { mongos: () => { if (signal.aborted) throw signal.reason; return ctx.mongos(); } } : {}),
+  };
+}
+
 // listenSignals({signals, relayed, say, controller}) -> heard: { signalled, forced, forcedSignal, off() }:
 // signalled, the first signal's name (the scenario is aborted); forced, a second one's
 // (forcedSignal resolves with { forced }).
@@ -220,11 +244,12 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   let healError = null;
   const started = new Date();
   let phase = 'apply';
+  const inBody = bodyContext(ctx, controller.signal);
   const body = (async () => {
-    await scenario.apply(ctx);
+    await scenario.apply(inBody);
     if (controller.signal.aborted) throw controller.signal.reason;
     phase = 'watch';
-    await scenario.watch(ctx);
+    await scenario.watch(inBody);
     if (controller.signal.aborted) throw controller.signal.reason;
   })();
   // apply/watch end by themselves, or within stopMs of the abort (else they are left running)

@@ -167,7 +167,7 @@ test('a write load that does not stop in time, with the fault healed: the run co
 // ---- the runner's other bounds, in this process (harness.js: docker answered or never answered,
 // signals from an EventEmitter), with the bounds shortened ----
 const { MongoClient } = require('mongodb');
-const { runWith, mem } = require('./harness');
+const { runWith, mem, scriptedMembers } = require('./harness');
 const failover = require('../../src/faults/scenarios/failover');
 
 // a scenario as small as the recipe's: pause a member, watch, unpause it in the heal
@@ -200,6 +200,31 @@ test('SIGTERM while the watch waits on a member that never answers: the heal run
   assert.equal(r.summary.left, undefined);
 });
 
+test('an apply that goes on after a stop, past the stop bound: what it then asks of bash, a member or mongos is refused; the heal beside it is not', async () => {
+  const late = [];
+  const adminAsked = [];
+  let mongosAsked = 0;
+  const members = { ...scriptedMembers([]), admin: async (h, cmd) => { adminAsked.push(cmd); return {}; } };
+  const goesOn = {
+    ...pausing(async () => {}),
+    async apply(ctx) {
+      await sleep(400); // a step that does not see the stop (a drop that swallows its error)
+      const tries = { docker: () => ctx.docker.ask('pause', { member: 'shard01-c' }),
+        admin: () => ctx.members.admin('shard01-c', { fsync: 1, lock: true }), mongos: async () => ctx.mongos() };
+      for (const [what, f] of Object.entries(tries)) await f().then(() => late.push(`${what}: done`), (e) => late.push(`${what}: refused (${e.message})`));
+    },
+    async heal(ctx) { await ctx.docker.ask('unpause', { member: 'shard01-c' }); await ctx.members.admin('shard01-c', { fsyncUnlock: 1 }); },
+  };
+  const r = await runWith(goesOn, {}, { signalAfterMs: 50, bounds: { stopMs: 100 },
+    extra: { context: { members, mongos: () => { mongosAsked++; return {}; } } } });
+  assert.equal(r.code, 130, r.lines.join('\n'));
+  for (let i = 0; i < 50 && late.length < 3; i++) await sleep(100);
+  assert.deepEqual(late, ['docker', 'admin', 'mongos'].map((w) => `${w}: refused (interrupted (SIGTERM))`));
+  assert.deepEqual(r.asked, ['unpause shard01-c'], 'only the heal\'s request reached bash');
+  assert.deepEqual(adminAsked, [{ fsyncUnlock: 1 }]);
+  assert.equal(mongosAsked, 0);
+});
+
 test('a second signal before the heal could start: exits at once, the heal named as not started', async () => {
   const t0 = Date.now();
   const onAsk = (op, signals) => {
@@ -216,23 +241,49 @@ test('a second signal before the heal could start: exits at once, the heal named
   assert.deepEqual(r.summary.left, ['the heal (not started)']);
 });
 
+const aPrimary = { term: 1, members: [mem('shard01-a', 'PRIMARY'), mem('shard01-b', 'SECONDARY'), mem('shard01-c', 'SECONDARY')] };
+
 test('failover: SIGTERM with mongos frozen under the writers: the primary started again, the writes abandoned after their bound, exit 130', { timeout: 15000 }, async () => {
   const client = new MongoClient(mongos.uri, { serverSelectionTimeoutMS: 3000 });
-  const aPrimary = { term: 1, members: [mem('shard01-a', 'PRIMARY'), mem('shard01-b', 'SECONDARY'), mem('shard01-c', 'SECONDARY')] };
   try {
+    // frozen when the kill is asked (the writers running, with --load-seconds 0), the stop 0.5 s
+    // later: on a timer from the start, a busy host froze mongos under the collection's reset
     let frozen = false;
-    const freeze = setTimeout(() => { frozen = true; mongos.proc.kill('SIGSTOP'); }, 600);
+    const onAsk = (op, signals) => {
+      if (op !== 'kill') return;
+      frozen = true;
+      mongos.proc.kill('SIGSTOP');
+      setTimeout(() => signals.emit('SIGTERM', 'SIGTERM'), 500);
+    };
     const r = await runWith(failover, { w: '1', how: 'kill', writers: '2', 'load-seconds': '0', 'failover-seconds': '30' }, {
-      statuses: [aPrimary], extra: { context: { mongos: () => client } }, signalAfterMs: 1100,
-      bounds: { inFlightMs: 500 },
+      statuses: [aPrimary], extra: { context: { mongos: () => client } }, onAsk, bounds: { inFlightMs: 500 },
     });
-    clearTimeout(freeze);
     assert.ok(frozen);
     assert.equal(r.code, 130, r.lines.join('\n'));
     assert.deepEqual(r.asked, ['kill shard01-a', 'start shard01-a']);
     assert.ok(r.lines.includes('heal: the writers did not stop within 0.5 s (a member is not answering); left: their writes in flight through mongos, abandoned (history.ndjson has no outcome for them)'), r.lines.join('\n'));
     assert.equal(r.summary.why, 'interrupted (SIGTERM)');
     assert.equal(r.summary.heal_error, 'the writers did not stop within 0.5 s (a member is not answering)');
+  } finally {
+    mongos.proc.kill('SIGCONT');
+    await client.close();
+  }
+});
+
+test('failover: SIGTERM while the set is reset through a silent mongos: after the heal beside it, nothing is killed and no writer starts', { timeout: 15000 }, async () => {
+  // the reset swallows its errors, so it returns once server selection gave up (1 s), long after
+  // the stop bound (0.2 s) let the heal run; what the apply would do next must not run
+  const client = new MongoClient(mongos.uri, { serverSelectionTimeoutMS: 1000 });
+  mongos.proc.kill('SIGSTOP');
+  try {
+    const r = await runWith(failover, { w: '1', how: 'kill', writers: '2', 'load-seconds': '0', 'failover-seconds': '30' }, {
+      statuses: [aPrimary], extra: { context: { mongos: () => client } }, signalAfterMs: 100, bounds: { stopMs: 200 },
+    });
+    assert.equal(r.code, 130, r.lines.join('\n'));
+    assert.ok(r.lines.some((l) => l.startsWith("the scenario's apply did not end within 0.2 s of SIGTERM")), r.lines.join('\n'));
+    await sleep(3000); // past the reset's server selection (1 s) and its second one
+    assert.deepEqual(r.asked, [], 'nothing asked of bash after the heal');
+    assert.ok(!fs.existsSync(path.join(r.dir, 'history.ndjson')), 'no writer started after the heal');
   } finally {
     mongos.proc.kill('SIGCONT');
     await client.close();

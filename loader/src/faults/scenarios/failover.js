@@ -72,6 +72,9 @@ module.exports = {
     const { w, how } = ctx.params;
     const client = ctx.mongos();
     await setcheck.reset(client);
+    // reset swallows its errors: with mongos silent it returns only after server selection gave
+    // up twice, by when a stop may have healed the run; writers started now would run on after it
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     ctx.state.history = path.join(ctx.run.dir, 'history.ndjson');
     ctx.state.stopWriters = false;
     ctx.state.writing = setcheck.runWriters({
