@@ -140,6 +140,30 @@ JS
   [ "$status" -ne 0 ]
 }
 
+@test "node_tests: a file whose process outlives its tests is ended after the bound, named, as a failure; the others' results kept" {
+  LAB_ROOT=$W
+  # shellcheck source=test/lib/tools.sh
+  source "$W/test/lib/tools.sh"
+  local d=$BATS_TEST_TMPDIR/t
+  mkdir -p "$d/faults"
+  # its test passes, then an interval keeps its process alive (writers left running, say)
+  cat >"$d/faults/leaves.test.js" <<JS
+const test = require('node:test');
+test('passes, then leaves work running', () => { require('node:fs').writeFileSync('$d/pid', String(process.pid)); setInterval(() => {}, 1000); });
+JS
+  printf '%s\n' "const test = require('node:test');" "test('ends', () => {});" >"$d/ends.test.js"
+  # timeout(1) only so that a bound that does not work fails this test instead of hanging it
+  # shellcheck disable=SC2016  # the script's own $1 and $2 are its arguments, expanded by its bash
+  LAB_NODE_TEST_BOUND=3 run timeout 60 bash -c 'source "$1/test/lib/tools.sh"; node_tests "$2" 2 "$2/ends.test.js" "$2/faults/leaves.test.js"' _ "$W" "$d"
+  [ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
+  grep -qE '^not ok - node --test did not end within 3 s; still running: faults/leaves.test.js \([0-9]+ s\)$' <<<"$output" || { echo "$output"; false; }
+  grep -qE '^ok [0-9]+ - ends' <<<"$output" || { echo "$output"; false; }
+  # gone, or a zombie where no init reaps the orphans (this machine's pid 1)
+  local st
+  st=$(ps -o stat= -p "$(cat "$d/pid")" || true)
+  [[ -z $st || $st == Z* ]] || { echo "the file's process was left running ($st)"; false; }
+}
+
 @test "lanes: the loader's and the Docker suite's lane runs beside the others, the quiet files after both; the closing line sums all" {
   local d=$BATS_TEST_TMPDIR/marks
   mkdir -p "$d"

@@ -64,7 +64,7 @@ node_tests() {
   shift 2
   mapfile -t alone < <(grep -l '^// runs alone: ' "$@")
   mapfile -t rest < <(printf '%s\n' "$@" "${alone[@]}" | sort | uniq -u)
-  if ((${#rest[@]})); then (cd "$dir" && node --test --test-concurrency="$conc" --test-reporter=tap "${rest[@]}") || rc=1; fi
+  if ((${#rest[@]})); then node_test_bounded "$dir" --test-concurrency="$conc" --test-reporter=tap "${rest[@]}" || rc=1; fi
   if ((${#alone[@]})) && [[ -n ${LAB_ALONE_LATER:-} ]]; then
     printf '%s\n' "$dir" "${alone[@]}" >"$LAB_ALONE_LATER/${SUITE_NAME:-node}.list"
     echo "# ${#alone[@]} file(s) needing a quiet host run once every lane has ended: ${SUITE_NAME:-node}-alone"
@@ -78,5 +78,34 @@ node_tests() {
 node_tests_alone() {
   local dir=$1
   shift
-  (cd "$dir" && node --test --test-concurrency=1 --test-reporter=tap "$@")
+  node_test_bounded "$dir" --test-concurrency=1 --test-reporter=tap "$@"
+}
+
+# node_test_bounded DIR ARG...: `node --test ARG...` from DIR, ended after LAB_NODE_TEST_BOUND
+# seconds (default 2700) with a failure naming the test files still running. node --test waits
+# for each file's process to exit, and a file whose tests have ended can go on (a timer, a socket,
+# a loop left running): a fault test once left writers running for an hour, and the suite waited
+# 53 minutes in silence (fresh-clone CI, 2026-12-01). The bound is twice the loader suite's
+# longest on a saturated host (about 25 minutes), well inside the CI's 90.
+node_test_bounded() {
+  local dir=$1 bound=${LAB_NODE_TEST_BOUND:-2700} shell=$BASHPID watchdog rc=0
+  shift
+  # node in the foreground (Ctrl-C reaches it: a background job of a script ignores SIGINT), the
+  # watchdog beside it finds it as this shell's child
+  (
+    sleep "$bound"
+    pid=$(pgrep -P "$shell" -f '^node --test ' | head -1)
+    [[ -n $pid ]] || exit 0
+    # each file runs in a node child of node --test, its path the last argument
+    running=$(ps -o etimes=,args= --ppid "$pid" | awk '{ n = split($NF, p, "/"); printf "%s%s (%d s)", sep, p[n - 1] "/" p[n], $1; sep = ", " }')
+    echo "not ok - node --test did not end within $bound s; still running: ${running:-none (node --test itself)}"
+    pkill -KILL -P "$pid"
+    kill -KILL "$pid"
+  ) &
+  watchdog=$!
+  (cd "$dir" && exec node --test "$@") || rc=$?
+  pkill -P "$watchdog" 2>/dev/null
+  kill "$watchdog" 2>/dev/null
+  wait "$watchdog" 2>/dev/null
+  return "$rc"
 }
