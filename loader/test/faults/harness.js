@@ -44,10 +44,10 @@ function scriptedMembers(statuses, hosts = tables.shardSet().hosts) {
   };
 }
 
-// runWith(scenario, params, {statuses, fail: {op: rc}, hang: [op], engine, extra, bounds}) ->
+// runWith(scenario, params, {statuses, fail: {op: rc}, hang: [op], engine, extra, bounds, withSignals}) ->
 // {code, asked, lines, summary, dir}; an op in hang is asked and never answered (bash busy or
 // stuck); bounds: runScenario's, shortened
-async function runWith(scenario, params, { statuses = [], fail = {}, hang = [], engine = 'wiredtiger', extra = {}, dryRun = false, onAsk = () => {}, signalAfterMs = null, bounds = {} } = {}) {
+async function runWith(scenario, params, { statuses = [], fail = {}, hang = [], engine = 'wiredtiger', extra = {}, dryRun = false, onAsk = () => {}, signalAfterMs = null, bounds = {}, withSignals = () => {} } = {}) {
   const asked = [];
   const lines = [];
   const signals = new EventEmitter();
@@ -65,6 +65,7 @@ async function runWith(scenario, params, { statuses = [], fail = {}, hang = [], 
   const env = { engine: tables.engine(engine), shard: tables.shardSet(), mongos: 'mongos:27017' };
   const members = scriptedMembers(statuses);
   if (signalAfterMs !== null) setTimeout(() => signals.emit('SIGTERM', 'SIGTERM'), signalAfterMs);
+  withSignals(signals); // a test that sends its signal at a point of the run, not after a time
   const r = await runScenario(scenario, {
     params, env, docker, say: (l) => lines.push(l), dryRun, resultsRoot: root, signals, bounds,
     makeContext: async () => ({ members, ...(extra.context || {}) }),

@@ -106,6 +106,27 @@ test('SIGTERM while the lag builds: unlocked, load stopped, summary complete:fal
   assert.ok(r.lines.some((l) => /^load: stopped after/.test(l)));
 });
 
+test('SIGTERM during the watch tick that sees the threshold: the watch\'s undo is refused (stopped), the heal unlocks', async () => {
+  // the tick's replSetGetStatus is slow (a member slow to answer) and the stop comes while it is
+  // out; the tick then meets the threshold and the watch goes on to undo, which the stopped run
+  // refuses (runner.js bodyContext): the lock must stay recorded as in force for the heal to undo
+  const statuses = [set(0), set(0), set(5), set(1)];
+  const members = recording(statuses);
+  let signals;
+  let calls = 0;
+  const status = members.status;
+  members.status = async () => {
+    if (++calls === 3) { signals.emit('SIGTERM', 'SIGTERM'); await new Promise((r) => setTimeout(r, 200)); }
+    return status();
+  };
+  const r = await runWith(replicaLag, params(), { statuses, withSignals: (s) => { signals = s; },
+    extra: { context: { members, mongos } } });
+  assert.equal(calls >= 3, true, r.lines.join('\n'));
+  assert.equal(r.code, 130, r.lines.join('\n'));
+  assert.deepEqual(members.commands, ['shard01-c fsync', 'shard01-c fsyncUnlock'], r.lines.join('\n'));
+  assert.equal(r.summary.heal_error, undefined, r.lines.join('\n'));
+});
+
 test('check: member, method, the engine\'s fault_methods, threshold, rate, whole seconds', () => {
   const env = { engine: tables.engine('wiredtiger'), shard: tables.shardSet() };
   const ok = (p) => replicaLag.check(params(p), env);

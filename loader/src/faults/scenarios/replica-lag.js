@@ -171,6 +171,9 @@ module.exports = {
       }
       ctx.state.faulted = false;
     } catch (e) {
+      // refused because the run was stopped (the watch's undo; runner.js bodyContext): the fault
+      // is still in force and the heal, which is not refused, undoes it
+      if (ctx.signal.aborted && e === ctx.signal.reason) throw e;
       ctx.state.undoError = `undo of ${ctx.params.method} failed: ${e.message.split('\n')[0]}`;
       ctx.state.faulted = false; // tried once; ./run.sh fault heal is the way on
       throw new Error(ctx.state.undoError);
