@@ -134,6 +134,25 @@ test('a member whose failure comes after its second was given up: "did not answe
   assert.deepEqual(said.slice(1), ['server record: a:1 answers again']);
 });
 
+// stop() closes the members' clients, and the driver fails a command still out as closed: a member
+// that hung keeps its own failure as last_error, not the close, and nothing is said after the stop.
+test('a command the record\'s own stop ends: not the member\'s failure, nothing said after the stop', async () => {
+  const said = [];
+  const { rec } = bareRecord({ log: (l) => said.push(l) });
+  let closeIt;
+  const member = { ...handMember('a:1'), busy: false, failing: 'MongoNetworkTimeoutError: connection timed out',
+    client: { close: async () => closeIt() } };
+  rec.members.push(member);
+  rec.readMember = () => new Promise((resolve, reject) => {
+    closeIt = () => reject(Object.assign(new Error('Operation interrupted because client was closed'), { name: 'MongoClientClosedError' }));
+  });
+  assert.equal(await rec.sampleMember(member), null, 'the second is given up at 900 ms');
+  await rec.stop();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(rec.summary().members[0].last_error, 'MongoNetworkTimeoutError: connection timed out');
+  assert.deepEqual(said, []);
+});
+
 // A timer may fire a little before its time by the wall clock: that tick still belongs to its own
 // interval, so no interval holds two lines (one of them a rate over a millisecond) and none is empty.
 test('a timer that fires early waits for its tick: one line per interval', async () => {

@@ -104,10 +104,14 @@ class ServerRecord {
     // What the member says is heard when it comes, even after its second was given up: a killed
     // member's next command waits out server selection (2 s), longer than a second allows, so a
     // failure read only inside the race would never be said, and its seconds go missing silently.
+    // Once the record is stopped its own close ends the commands still out (the driver fails them
+    // as closed): that is not the member's answer, and the summary keeps what the member said.
     const work = this.readMember(m).then((r) => {
+      if (this.stopped) return null;
       if (m.failing) { this.log(`server record: ${m.host} answers again`); m.failing = null; }
       return r;
     }, (e) => {
+      if (this.stopped) return null;
       if (!m.failing) this.log(`server record: ${m.host} did not answer (${e.name}: ${e.message}); its seconds are absent until it answers`);
       m.failing = `${e.name}: ${e.message}`;
       return null;
