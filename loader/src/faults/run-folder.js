@@ -23,8 +23,11 @@ function openFaultRun({ root, scenario, engine, params, plan, startedAt = new Da
   return run;
 }
 
-// step(run, name, obj): step-<name>.json beside the summary (what a phase measured).
+// step(run, name, obj): step-<name>.json beside the summary (what a phase measured); null once
+// the final summary is written: a watch left running after a stop (runner.js stopMs) must not
+// leave a step newer than the summary that calls its phase unfinished.
 function writeStep(run, name, obj) {
+  if (run.finished) return null;
   const file = path.join(run.dir, `step-${name}.json`);
   fs.writeFileSync(file, `${JSON.stringify(obj, null, 2)}\n`);
   return file;

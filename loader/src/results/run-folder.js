@@ -146,6 +146,7 @@ class RunDir {
       try { fs.rmSync(file + '.tmp', { force: true }); } catch { /* nothing more to do */ }
       throw new ResultsWriteError(file, e, this.dir);
     }
+    if (final) this.finished = true;
     return file;
   }
 
