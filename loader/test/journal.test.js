@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient, MongoServerError, BSON } = require('mongodb');
-const { runLoader, runLoaders, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
+const { startLoader, runLoader, runLoaders, withServerAndResults, runsOf: runsUnder } = require('./support/loader');
 const { grafanaRecorder } = require('./support/grafana');
 const { checkSummary } = require('./support/summary-schema');
 const { refusal } = require('../src/kinds/durability/member-params');
@@ -153,6 +153,29 @@ test('4.0 and 3.6 lines (journalCommitInterval reads 0, 0 refused): every member
     } finally {
       await line.stop();
     }
+  }
+});
+
+// A stop that lands between a case's setParameter and its step: step-loop.js ends the run before
+// the step, so the case's afterStep never runs; afterRun must put the interval back.
+test('SIGTERM between an interval case\'s setParameter and its step: the member is put back to its value, and says so', async () => {
+  const line = await startServer({ line: 'mongod-8.0-wiredtiger-replset' });
+  try {
+    const l = startLoader(['journal', '--uri', line.uri, '--results-dir', results, '--metrics-port', '0',
+      '--engine', 'jci-stop', '--docs', '1000', '--batch', '500', '--commit-intervals', '500', '--repeat', '1', '--cost-min-time', '1ms']);
+    // the stop is sent as the shim takes the first member's set (the loader still waits for its
+    // answer; the three members share the shim's state); once: a second signal forces the exit
+    let v = line.shim.state.journalCommitInterval;
+    let sent = false;
+    Object.defineProperty(line.shim.state, 'journalCommitInterval', { get: () => v,
+      set: (x) => { v = x; if (x === 500 && !sent) { sent = true; l.proc.kill('SIGTERM'); } } });
+    const r = await l.done;
+    assert.equal(r.code, 143, r.stderr);
+    assert.doesNotMatch(r.stderr, /forced exit/);
+    assert.equal(v, 100, `left at ${v}: ${r.stderr}`);
+    assert.match(r.stderr, /^journalCommitInterval put back after the stop$/m);
+  } finally {
+    await line.stop();
   }
 });
 

@@ -66,9 +66,9 @@ async function membersWithoutJournal(ctx) {
 // long: a 0.2 s case printed "+12.8 %" (a speed-up called a cost) from the first batches' noise.
 // The seed's cases ran 422-448 s (seeds/001); 5 s is this lab's floor, a judgement, not a source's.
 const MIN_COST_MS = 5000;
-const perRun = new WeakMap(); // config -> { baselines by client count, original interval values }
+const perRun = new WeakMap(); // config -> { baselines by client count, original interval values, changed }
 const runState = (config) => {
-  if (!perRun.has(config)) perRun.set(config, { baselines: new Map(), original: null });
+  if (!perRun.has(config)) perRun.set(config, { baselines: new Map(), original: null, changed: false });
   return perRun.get(config);
 };
 
@@ -143,6 +143,15 @@ module.exports = {
   },
   async afterRun(ctx) {
     if (ctx.config.params.members_journal === 'off') await journalDefaultBack(ctx);
+    // A stop between a case's setParameter and its step ends the run before the step, so its
+    // afterStep never puts the interval back (step-loop.js): the members would keep the case's
+    // value until they restart, and the next run would measure under it.
+    const state = runState(ctx.config);
+    if (state.changed) {
+      state.changed = false;
+      const err = await setOn(ctx.client, Object.keys(state.original), PARAM, putBackValues(state.original));
+      ctx.log(err ? `warning: ${PARAM} could not be put back after the stop: ${err}` : `${PARAM} put back after the stop`);
+    }
   },
 
   async beforeStep(ctx, step) {
@@ -182,15 +191,18 @@ module.exports = {
       if (got.error) return skip(got.error, facts);
       state.original = got.values;
     }
+    state.changed = true; // until afterStep (or afterRun, after a stop) puts it back
     const err = await setOn(ctx.client, members, PARAM, iv);
     if (err) {
       await setOn(ctx.client, members, PARAM, putBackValues(state.original)); // members set before the failure
+      state.changed = false;
       return skip(err, facts);
     }
     try {
       await fresh();
     } catch (e) {
       await setOn(ctx.client, members, PARAM, putBackValues(state.original)); // never leave the server changed
+      state.changed = false;
       throw e;
     }
     ctx.log(`${step.phase}: ${PARAM} set to ${iv} ms on ${members.join(', ')} (was ${[...new Set(Object.values(state.original))].join('/')} ms)`);
@@ -258,6 +270,7 @@ module.exports = {
     }
     const state = runState(ctx.config);
     if (step.params.journal_commit_interval_ms !== null && state.original && !step.skip) {
+      state.changed = false;
       const members = Object.keys(state.original);
       const back = putBackValues(state.original);
       const err = await setOn(ctx.client, members, PARAM, back);
