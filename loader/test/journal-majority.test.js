@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const { MongoClient } = require('mongodb-6.16'); // the driver line for 4.0 (engines.tsv driver_line)
 const { startServer } = require('./support/server');
-const { runLoader, tmpResults, runsOf } = require('./support/loader');
+const { startLoader, runLoader, tmpResults, runsOf } = require('./support/loader');
 
 let results;
 test.before(() => { results = tmpResults(); });
@@ -80,6 +80,53 @@ test('journal-off case: a set config without writeConcernMajorityJournalDefault 
     assert.equal(c.write_concern_majority_journal_default.before, true);
     assert.equal(server.shim.stats.replied['repl-set-reconfig'], 2, 'set false for the case, put back after');
   } finally {
+    await server.stop();
+  }
+});
+
+// A stop while the setup's reconfig is out: the finish's put-back (afterRun) must wait for it, or
+// it finds nothing set yet, and the reconfig's answer then leaves the set at false for every later
+// run on the stack. The shim answers at once, so it is held here: the test process (the shim's)
+// is kept busy for 1.5 s as it takes the reconfig, while the loader, its own process, takes the
+// SIGTERM and reaches its put-back (no server record: nothing else waits on the shim).
+test('SIGTERM while the setup sets writeConcernMajorityJournalDefault false: the put-back waits for the reconfig and sets it back', async () => {
+  const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
+  try {
+    server.shim.state.nojournal = true;
+    server.shim.state.viaMongos = true;
+    const l = startLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
+      '--docs', '1000', '--batch', '500', '--members-journal', 'off', '--server-record', 'off']);
+    let v = true;
+    Object.defineProperty(server.shim.state, 'wcMajorityJournalDefault', { get: () => v, set: (x) => {
+      if (v && !x) {
+        l.proc.kill('SIGTERM');
+        const until = Date.now() + 1500;
+        while (Date.now() < until) { /* the reconfig's answer held */ }
+      }
+      v = x;
+    } });
+    const r = await l.done;
+    assert.equal(r.code, 143, r.stderr);
+    assert.equal(v, true, `left false: ${r.stderr}`);
+    assert.match(r.stderr, /journal off: writeConcernMajorityJournalDefault put back to true/);
+  } finally {
+    await server.stop();
+  }
+});
+
+// The same stop earlier, while the primary is being looked for (an unreachable member costs its
+// server selection): the hook sees the run stopping and changes nothing (ctx.stopping()).
+test('journalDefaultOff after the run began stopping: no reconfig, the reason held for the case', async () => {
+  const { journalDefaultOff } = require('../src/kinds/durability/journal-majority');
+  const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
+  const client = new MongoClient(server.uri, { retryWrites: false, serverSelectionTimeoutMS: 10000 });
+  try {
+    const held = await journalDefaultOff({ client, config: {}, log: () => {}, stopping: () => true,
+      description: { topology: { kind: 'replica_set_member', hosts: server.shim.hosts } } });
+    assert.equal(held.error, 'the run stopped before writeConcernMajorityJournalDefault was set false');
+    assert.equal(server.shim.stats.replied['repl-set-reconfig'], undefined);
+  } finally {
+    await client.close();
     await server.stop();
   }
 });

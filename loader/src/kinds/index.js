@@ -43,10 +43,12 @@
 //   makeDoc(config, rng, i): the preload's document i (default: the seed's {x: i, y: ...}).
 //   beforeStep(ctx, step), afterStep(ctx, step, notes, entry) -> extra fields for the step's
 //                    entry: run on the main thread around a step (ctx = { client, db, col,
-//                    config, log, description, engine, fail(reason) }), e.g. set a server
+//                    config, log, description, engine, fail(reason), stopping() }), e.g. set a server
 //                    parameter, count what arrived; entry is the step as measured (ops,
 //                    docs_per_s, ...). ctx.fail(reason) stops the run as failed (exit 1,
 //                    incomplete, reason as its error), e.g. a checksum that does not match.
+//                    ctx.stopping(): the run is stopping; a hook still under way changes nothing
+//                    more on the server (afterRun may already have run).
 //   beforeSetup(ctx), afterRun(ctx): main-thread hooks before the setup's drop and when the run
 //                    ends (also on a signal or an error, before the client closes): a server
 //                    change the setup itself needs, and its put-back (bulk_import's journal-off

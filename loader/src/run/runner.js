@@ -288,8 +288,10 @@ class Run {
     // engine: the run's label (--engine or what the server reports), e.g. to read its engines.tsv row.
     // fail(reason): the kind's check failed (e.g. a GridFS checksum mismatch): the run stops and
     // is incomplete, exit 1, with reason as its error (a thrown afterStep only notes the step).
+    // stopping(): the run is stopping (a signal, an error): a hook still under way must change no
+    // more on the server, since the finish's afterRun may already have run.
     return { client, db, col: db.collection(config.collection), config, log: this.log, description, engine: this.engine,
-      fail: (reason) => this.stop(reason, 1) };
+      fail: (reason) => this.stop(reason, 1), stopping: () => Boolean(this.stopReason) };
   }
 
   // runSteps: the steps of the plan (src/run/step-loop.js), given what they use of the run.

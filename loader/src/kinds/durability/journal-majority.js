@@ -48,9 +48,16 @@ async function journalDefaultOff(ctx) {
   let held;
   if (!host) {
     held = { error: `no primary among ${hosts.join(', ')} to set ${FIELD} false on (w:majority never completes on members without a journal while it is true)` };
+  } else if (ctx.stopping && ctx.stopping()) {
+    // primaryOf outlived a stop (each member it cannot reach costs its server selection): the
+    // run's afterRun may have found nothing to put back, so nothing is changed now
+    held = { error: `the run stopped before ${FIELD} was set false` };
   } else {
+    // a put-back that comes while the reconfig is out (a stop) waits for it (journalDefaultBack)
+    const setting = setOnPrimary(ctx.client, host, false);
+    byConfig.set(ctx.config, { host, setting });
     try {
-      const { before } = await setOnPrimary(ctx.client, host, false);
+      const { before } = await setting;
       ctx.log(`journal off: ${FIELD} ${before ? 'true -> false' : 'already false'} on the shard's set (via ${host}), so that w:majority completes without a journal`);
       held = { host, before, record: { before, during: false, set_on: host, why: 'members without a journal never satisfy w:majority while it is true (SERVER-49428, DOCS-9367)' } };
     } catch (e) {
@@ -65,7 +72,12 @@ const heldFor = (config) => byConfig.get(config) || null;
 
 // journalDefaultBack(ctx) -> true, or the line saying why it was not put back (null: nothing held).
 async function journalDefaultBack(ctx) {
-  const held = byConfig.get(ctx.config);
+  let held = byConfig.get(ctx.config);
+  if (held && held.setting) {
+    // journalDefaultOff's reconfig still out: its own continuation records what it did first
+    await held.setting.catch(() => {});
+    held = byConfig.get(ctx.config);
+  }
   if (!held || held.error) return null;
   byConfig.delete(ctx.config);
   if (held.before === false) return true;
