@@ -213,19 +213,28 @@ test('a secondary killed mid-run: its seconds are absent from then on, the other
   });
 });
 
-test('a secondary the shim holds back 30 s shows lag_s 30 on its lines', async () => {
+test('a secondary the shim holds back 30 s shows lag_s 30 on its lines, as the primary sees it', async (t) => {
   await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
     server.shim.holdSecondary(1, 30);
     const r = await runLoader(args(server));
     assert.equal(r.code, 0, r.stderr);
     const { dir } = latestRun(results, 'experiment2', 'wiredtiger');
-    const lines = recordOf(dir).filter((l) => l.repl && l.repl.state === 'SECONDARY');
+    const record = recordOf(dir);
+    const lines = record.filter((l) => l.repl && l.repl.state === 'SECONDARY');
     const held = lines.filter((l) => l.member === server.shim.hosts[1]);
     const other = lines.filter((l) => l.member === server.shim.hosts[2]);
     assert.ok(held.length >= 3 && held.every((l) => l.repl.lag_s >= 29 && l.repl.lag_s <= 31),
       JSON.stringify(held.map((l) => l.repl)));
     assert.ok(other.every((l) => l.repl.lag_s <= 1), JSON.stringify(other.map((l) => l.repl)));
-    assert.ok(held.every((l) => l.repl.lag_seen_by === 'primary'));
+    // The primary's view wherever the primary answered that second; a second it did not answer
+    // within its 900 ms (both cores busy: the fresh-clone CI on 7a6027c) is the member's own view,
+    // and its line says so
+    const primaryAt = new Set(record.filter((l) => l.repl && l.repl.state === 'PRIMARY').map((l) => l.t));
+    for (const l of held) {
+      assert.equal(l.repl.lag_seen_by, primaryAt.has(l.t) ? 'primary' : 'itself (no primary answered this second)', JSON.stringify(l));
+    }
+    const seen = held.filter((l) => primaryAt.has(l.t)).length;
+    if (!seen) t.skip(`premise not met: the primary answered in none of the held member's ${held.length} seconds (a busy host)`);
   });
 });
 
