@@ -225,6 +225,44 @@ SUITE
   [ "${lines[-1]}" = "3 passed, 1 failed, 0 skipped" ] || { echo "$output"; false; }
 }
 
+@test "quiet parts: each suite's files that need a quiet host run beside the other suite's, after every lane" {
+  local d=$BATS_TEST_TMPDIR/marks
+  mkdir -p "$d"
+  cat >"$W/test/suites/10-a.sh" <<SUITE
+# shellcheck shell=bash
+a_suite() { sleep 1; touch "$d/a.ended"; echo "ok 1 a"; }
+run_suite a a_suite
+SUITE
+  # each suite's quiet file waits up to 10 s for the other's to have started: run one suite's
+  # after the other's, the first fails; each also finds the lane ended
+  for n in l r; do
+    local other=r
+    [[ $n == l ]] || other=l
+    cat >"$d/$n.test.js" <<JS
+// runs alone: the test below checks it
+const test = require('node:test');
+const fs = require('node:fs');
+test('$n beside $other, after the lane', async () => {
+  if (!fs.existsSync('$d/a.ended')) throw new Error('a still running');
+  fs.writeFileSync('$d/$n.started', '');
+  for (let i = 0; i < 100 && !fs.existsSync('$d/$other.started'); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!fs.existsSync('$d/$other.started')) throw new Error('$other never started beside it');
+});
+JS
+  done
+  # and an ordinary file each, run in the lanes
+  for n in l r; do printf '%s\n' "require('node:test')('$n in its lane', () => {});" >"$d/${n}0.test.js"; done
+  printf '%s\n' '# shellcheck shell=bash' "l_suite() { node_tests '$d' 2 '$d/l0.test.js' '$d/l.test.js'; }" 'run_suite loader l_suite' >"$W/test/suites/40-loader.sh"
+  printf '%s\n' '# shellcheck shell=bash' "r_suite() { node_tests '$d' 2 '$d/r0.test.js' '$d/r.test.js'; }" 'run_suite report r_suite' >"$W/test/suites/60-report.sh"
+  run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
+  # the quiet parts printed last, in suite order
+  local order
+  order=$(grep -E '^(a|loader|report|loader-alone|report-alone) ' <<<"$output" | cut -d' ' -f1 | tr '\n' ' ')
+  [ "$order" = "a loader report loader-alone report-alone " ] || { echo "$output"; false; }
+}
+
 @test "lanes (LAB_TEST_LANES=3): the Docker suite has a lane of its own beside the loader's and the rest" {
   local d=$BATS_TEST_TMPDIR/marks
   mkdir -p "$d"

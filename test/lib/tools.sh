@@ -58,7 +58,8 @@ compose_bin() {
 # stability-steady.test.js, report/test/compare-known-ratio.test.js; 2026-11-26).
 # Under test/run-all.sh (LAB_ALONE_LATER, a folder) those files are listed, not run: DIR, then
 # each file, in LAB_ALONE_LATER/<suite>.list; run-all runs them once every lane has ended, as the
-# suite "<suite>-alone" (node_tests_alone). Elsewhere they run here, after the others.
+# suite "<suite>-alone" (node_tests_alone; one suite's beside another's, run_alone_parts).
+# Elsewhere they run here, after the others.
 node_tests() {
   local dir=$1 conc=$2 alone rest rc=0
   shift 2
