@@ -5,6 +5,12 @@
 
 load lib/bats-tracing # trace_test_lines_only
 
+# printed_order SUITE...: the order in which run-all's $output names those suites' lines
+printed_order() {
+  local IFS='|'
+  grep -E "^($*) " <<<"$output" | cut -d' ' -f1 | paste -sd' '
+}
+
 setup() {
   trace_test_lines_only
   REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
@@ -215,9 +221,7 @@ SUITE
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[-1]}" = "4 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
   # printed in file order, whichever lane ended first, the quiet parts last
-  local order
-  order=$(grep -E '^(a|loader|docker|loader-alone) ' <<<"$output" | cut -d' ' -f1 | tr '\n' ' ')
-  [ "$order" = "a loader docker loader-alone " ] || { echo "$output"; false; }
+  [ "$(printed_order a loader docker loader-alone)" = "a loader docker loader-alone" ] || { echo "$output"; false; }
   # one lane: one after the other, as before
   rm -f "$d"/*.started "$d"/*.ended
   LAB_TEST_LANES=1 run bash "$W/test/run-all.sh"
@@ -258,9 +262,7 @@ JS
   [ "$status" -eq 0 ] || { echo "$output"; false; }
   [ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
   # the quiet parts printed last, in suite order
-  local order
-  order=$(grep -E '^(a|loader|report|loader-alone|report-alone) ' <<<"$output" | cut -d' ' -f1 | tr '\n' ' ')
-  [ "$order" = "a loader report loader-alone report-alone " ] || { echo "$output"; false; }
+  [ "$(printed_order a loader report loader-alone report-alone)" = "a loader report loader-alone report-alone" ] || { echo "$output"; false; }
 }
 
 @test "lanes (LAB_TEST_LANES=3): the Docker suite has a lane of its own beside the loader's and the rest" {

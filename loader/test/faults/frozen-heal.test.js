@@ -227,7 +227,7 @@ test('an apply that goes on after a stop, past the stop bound: what it then asks
 
 test('a watch that outlives the stop and the summary: the step it then records is not written beside the final summary', async () => {
   let wrote;
-  const late = { ...pausing(async (ctx) => { await sleep(400); wrote = ctx.step('late', { seen: 1 }); }) };
+  const late = pausing(async (ctx) => { await sleep(400); wrote = ctx.step('late', { seen: 1 }); });
   const r = await runWith(late, {}, { signalAfterMs: 50, bounds: { stopMs: 100 } });
   assert.equal(r.code, 130, r.lines.join('\n'));
   for (let i = 0; i < 50 && wrote === undefined; i++) await sleep(100);
