@@ -43,7 +43,7 @@ const TARGET = {
 // ignored catch binding or a leading underscore says it is unused on purpose.
 const UNUSED = ['error', { args: 'none', caughtErrors: 'none', varsIgnorePattern: '^_', ignoreRestSiblings: true }];
 const NOT_YET = {
-  'no-unused-vars': UNUSED, // 4, all in tests (loader/test/: frozen-heal, ferretdb, host-slowed-real, stability-run)
+  'no-unused-vars': UNUSED, // 3, all in tests (loader/test/: frozen-heal, ferretdb, stability-run)
   'preserve-caught-error': 'error', // 5: an error thrown from a catch without its cause
   'no-useless-assignment': 'error', // 3
   'no-control-regex': 'error', // 2: \x00 matched on purpose (bulk_import.js, launcher.test.js)
