@@ -114,6 +114,34 @@ test('SIGTERM while the setup sets writeConcernMajorityJournalDefault false: the
   }
 });
 
+// A put-back the server does not answer within the finish's bound (runner.js AFTER_RUN_BOUND_MS,
+// 10 s): the run stopped as the case began ends without it, and says so (the next run on the set
+// would measure under it).
+test('SIGTERM, then a put-back of writeConcernMajorityJournalDefault that outlives the finish\'s 10 s bound: the run ends and says so', async () => {
+  const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
+  try {
+    server.shim.state.nojournal = true;
+    server.shim.state.viaMongos = true;
+    const l = startLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
+      '--docs', '1000', '--batch', '500', '--members-journal', 'off', '--server-record', 'off']);
+    let v = true;
+    // the setup's reconfig (true -> false) brings the stop; the put-back's (false -> true) is done
+    // and answered 12 s later
+    Object.defineProperty(server.shim.state, 'wcMajorityJournalDefault', { get: () => v, set: (x) => {
+      if (v && !x) l.proc.kill('SIGTERM');
+      if (!v && x) server.shim.delayAnswer('replSetReconfig', 12000);
+      v = x;
+    } });
+    const r = await l.done;
+    assert.equal(r.code, 143, r.stderr);
+    const said = r.stderr.replace(/\n +/g, ' '); // lines wrapped at the terminal's width
+    assert.match(said, /warning: journal: putting back what the run changed on the server did not end within 10 s; check the server's settings before the next run/);
+    assert.doesNotMatch(said, /put back to true/);
+  } finally {
+    await server.stop();
+  }
+});
+
 // The same stop earlier, while the primary is being looked for (an unreachable member costs its
 // server selection): the hook sees the run stopping and changes nothing (ctx.stopping()).
 test('journalDefaultOff after the run began stopping: no reconfig, the reason held for the case', async () => {

@@ -50,9 +50,10 @@
 //                    ctx.stopping(): the run is stopping; a hook still under way changes nothing
 //                    more on the server (afterRun may already have run).
 //   beforeSetup(ctx), afterRun(ctx): main-thread hooks before the setup's drop and when the run
-//                    ends (also on a signal or an error, before the client closes): a server
-//                    change the setup itself needs, and its put-back (bulk_import's journal-off
-//                    case: writeConcernMajorityJournalDefault, src/kinds/durability/journal-majority.js).
+//                    ends (also on a signal or an error, before the client closes; 10 s, then
+//                    a warning and the exit): a server change the setup itself needs, and its
+//                    put-back (bulk_import's journal-off case: writeConcernMajorityJournalDefault,
+//                    src/kinds/durability/journal-majority.js).
 //   stepTotal(config, step) -> { total, unit }: progress for an 'own' bound.
 //   hooks(config) -> [{ op, args }]: stack hooks ./run.sh performs for the experiment (ops of
 //                    kind hook in faults/docker-ops.tsv, e.g. bulk_import's journal-off case),

@@ -38,6 +38,9 @@ const { StepLoop, stepEntry } = require('./step-loop');
 const { ServerSession } = require('./server-session');
 
 const now = () => performance.timeOrigin + performance.now();
+// How long the finish waits for a kind's afterRun (its put-back on the server): within the 30 s a
+// stopped run promises to end in (finish() below).
+const AFTER_RUN_BOUND_MS = 10000;
 // writeQuietly(fd, text): a last line on a descriptor that may be gone (a closed pipe, a terminal
 // hung up): its failure is no reason to stop what is being done.
 const writeQuietly = (fd, text) => { try { fs.writeSync(fd, text); } catch { /* nobody reads it */ } };
@@ -391,9 +394,15 @@ class Run {
     const { session } = this;
     // The record stops first: its last second is the run's last, and its clients close here.
     await session.stopRecord();
-    // a kind's put-back of what its beforeSetup changed, while the client is open (bounded)
+    // a kind's put-back of what its beforeSetup changed, while the client is open; bounded (a hung
+    // server must not hold the exit), and said when the bound cuts it short: the next run on the
+    // server would measure under what was not put back
     const k = this.config && session.client ? kind(this.config.workload.type) : null;
-    if (k && k.afterRun) await Promise.race([k.afterRun(this.hookContext()).catch((e) => this.log(`warning: ${e.message}`)), sleep(10000)]);
+    if (k && k.afterRun) {
+      const ended = await Promise.race([k.afterRun(this.hookContext()).then(() => true, (e) => { this.log(`warning: ${e.message}`); return true; }),
+        sleep(AFTER_RUN_BOUND_MS).then(() => false)]);
+      if (!ended) this.log(`warning: ${this.config.name}: putting back what the run changed on the server did not end within ${AFTER_RUN_BOUND_MS / 1000} s; check the server's settings before the next run`);
+    }
     // A server, or a member of it, restarted during the run: the run stops, incomplete.
     await session.endChecks();
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or

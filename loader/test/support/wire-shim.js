@@ -143,7 +143,11 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           const doc = b.answer.refuse ? { ok: 0, ...b.answer.refuse } : b.answer.reply(cmd, line, state);
           (b.answer.refuse ? stats.refused : stats.replied)[name] =
             ((b.answer.refuse ? stats.refused : stats.replied)[name] || 0) + 1;
-          if (!cmd.moreToCome) client.write(wire.reply(parsed, doc, nextRequestId++));
+          if (cmd.moreToCome) continue;
+          const reply = wire.reply(parsed, doc, nextRequestId++);
+          const delay = state.delayed?.get(cmd.name);
+          if (delay) setTimeout(() => { if (!client.destroyed) client.write(reply); }, delay);
+          else client.write(reply);
           continue;
         }
         if (rule) {
@@ -223,6 +227,9 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
     fillOplog(windowS) { serverSide.count(state, 0, { name: 'ping', body: {} }, 0, members); state.server.oplogFullWindowS = windowS; },
     // refuseCommand(name): every member answers it Unauthorized from now on.
     refuseCommand(name) { (state.refused ||= new Set()).add(name); },
+    // delayAnswer(name, ms): a command the line answers itself (a behaviour's reply, as
+    // replSetReconfig's) is done at once and answered ms later, as a server slow to reply is.
+    delayAnswer(name, ms) { (state.delayed ||= new Map()).set(name, ms); },
     close() {
       for (const s of sockets) s.destroy();
       return Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
