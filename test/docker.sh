@@ -22,8 +22,10 @@
 # (every experiment at its smoke size and every fault: far over this suite's budget).
 #
 # The checks that need a cluster of their own (stale-secondary, the mistakes planted in
-# compose/cluster.yml, a member that never becomes healthy) run on a second stack beside the first
-# (test/docker/apart.sh: its own dockerd in a network namespace of its own).
+# compose/cluster.yml, a member that never becomes healthy), and those of a stack's life that need
+# no data of this one (a stopped member, interrupted faults: test/docker/lifecycle.sh), run on a
+# second stack beside the first (test/docker/apart.sh: its own dockerd in a network namespace of
+# its own).
 #
 # Measured (wall; the budget is 8 minutes idle on the 2-core CI machine):
 #   2026-11-29 17:54, idle, one stack: 15 min 11 s (replica-lag 253 s and stale-secondary 161 s:
@@ -280,7 +282,11 @@ tap $? "up again on the kept volumes ($((SECONDS - start)) s)" "$WORK/up2.out"
 mongosh_in mongos 'db.getSiblingDB("suite").marker.countDocuments({kept: "across down and up"})' >"$WORK/marker2.out" 2>&1
 [[ $(tail -1 "$WORK/marker2.out") == 1 ]]
 tap $? "the marker document is still there" "$WORK/marker2.out"
-source "$LAB_ROOT/test/docker/lifecycle.sh" # a stopped member, a Docker restart, interrupted faults
+# shellcheck source=test/docker/lifecycle.sh
+source "$LAB_ROOT/test/docker/lifecycle.sh"
+comment() { sed 's/^/# /'; }
+lifecycle_healthcheck_cost
+lifecycle_daemon_checks # a Docker restart (a stopped member and interrupted faults: the second stack's)
 
 step destroy lab destroy --engine wiredtiger --yes
 rc=$?

@@ -11,6 +11,8 @@
 # Each check is one line of WORK/results, "STATUS<TAB>NAME<TAB>DETAIL_FILE", or a "# " comment;
 # test/docker.sh prints them as TAP after its own.
 #   - fault stale-secondary: the restarted secondary RECOVERING, too stale; resync brings it back
+#   - then, on that stack: a member stopped, the healthchecks' cost, faults stopped by signals
+#     (test/docker/lifecycle.sh lifecycle_member_checks)
 #   - up with the keyfile written 0644, one member's --replSet wrong, the shard without
 #     --shardsvr (test/docker/planted.sh): refused as 8.0 refuses them
 #   - up with a member that never becomes healthy: exit 1, naming it
@@ -72,6 +74,10 @@ step resync lab resync "${stale_member:-shard01-c}" --engine wiredtiger --no-mon
 rc=$?
 grep -q PASS "$WORK/resync.out"
 tap $((rc || $?)) "resync ${stale_member:-?}: initial sync, SECONDARY again, verdict PASS ($((SECONDS - start)) s)" "$WORK/resync.out"
+# the stack, back whole: a stopped member, the healthchecks' cost, faults interrupted by signals
+# shellcheck source=test/docker/lifecycle.sh
+source "$LAB_ROOT/test/docker/lifecycle.sh"
+lifecycle_member_checks --no-monitoring
 lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 
 # The keyfile service writing the keyfile 0644 (planted in the copy's compose/cluster.yml): every
