@@ -84,30 +84,33 @@ test('journal-off case: a set config without writeConcernMajorityJournalDefault 
   }
 });
 
+// journalOffWatched(server, onSet): a journal-off run on the shim's 4.0 MMAPv1 set without a
+// journal, via mongos, no server record (nothing else waits on the shim), each change of the set's
+// writeConcernMajorityJournalDefault passed to onSet(from, to, loader) as the shim takes it
+// -> { l (the loader), value() (the set's value now) }.
+function journalOffWatched(server, onSet) {
+  server.shim.state.nojournal = true;
+  server.shim.state.viaMongos = true;
+  const l = startLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
+    '--docs', '1000', '--batch', '500', '--members-journal', 'off', '--server-record', 'off']);
+  let v = true;
+  Object.defineProperty(server.shim.state, 'wcMajorityJournalDefault', { get: () => v, set: (x) => { onSet(v, x, l); v = x; } });
+  return { l, value: () => v };
+}
+
 // A stop while the setup's reconfig is out: the finish's put-back (afterRun) must wait for it, or
 // it finds nothing set yet, and the reconfig's answer then leaves the set at false for every later
-// run on the stack. The shim answers at once, so it is held here: the test process (the shim's)
-// is kept busy for 1.5 s as it takes the reconfig, while the loader, its own process, takes the
-// SIGTERM and reaches its put-back (no server record: nothing else waits on the shim).
+// run on the stack. The shim answers at once, so its answer is held 1.5 s here while the loader
+// takes the SIGTERM and reaches its put-back.
 test('SIGTERM while the setup sets writeConcernMajorityJournalDefault false: the put-back waits for the reconfig and sets it back', async () => {
   const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
   try {
-    server.shim.state.nojournal = true;
-    server.shim.state.viaMongos = true;
-    const l = startLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
-      '--docs', '1000', '--batch', '500', '--members-journal', 'off', '--server-record', 'off']);
-    let v = true;
-    Object.defineProperty(server.shim.state, 'wcMajorityJournalDefault', { get: () => v, set: (x) => {
-      if (v && !x) {
-        l.proc.kill('SIGTERM');
-        const until = Date.now() + 1500;
-        while (Date.now() < until) { /* the reconfig's answer held */ }
-      }
-      v = x;
-    } });
-    const r = await l.done;
+    const run = journalOffWatched(server, (from, to, l) => {
+      if (from && !to) { l.proc.kill('SIGTERM'); server.shim.delayAnswer('replSetReconfig', 1500); }
+    });
+    const r = await run.l.done;
     assert.equal(r.code, 143, r.stderr);
-    assert.equal(v, true, `left false: ${r.stderr}`);
+    assert.equal(run.value(), true, `left false: ${r.stderr}`);
     assert.match(r.stderr, /journal off: writeConcernMajorityJournalDefault put back to true/);
   } finally {
     await server.stop();
@@ -120,19 +123,13 @@ test('SIGTERM while the setup sets writeConcernMajorityJournalDefault false: the
 test('SIGTERM, then a put-back of writeConcernMajorityJournalDefault that outlives the finish\'s 10 s bound: the run ends and says so', async () => {
   const server = await startServer({ line: 'mongod-4.0-mmapv1-replset' });
   try {
-    server.shim.state.nojournal = true;
-    server.shim.state.viaMongos = true;
-    const l = startLoader(['journal', '--uri', server.uri, '--repeat', '1', '--results-dir', results, '--metrics-port', '0', '--engine', 'mmapv1',
-      '--docs', '1000', '--batch', '500', '--members-journal', 'off', '--server-record', 'off']);
-    let v = true;
     // the setup's reconfig (true -> false) brings the stop; the put-back's (false -> true) is done
     // and answered 12 s later
-    Object.defineProperty(server.shim.state, 'wcMajorityJournalDefault', { get: () => v, set: (x) => {
-      if (v && !x) l.proc.kill('SIGTERM');
-      if (!v && x) server.shim.delayAnswer('replSetReconfig', 12000);
-      v = x;
-    } });
-    const r = await l.done;
+    const run = journalOffWatched(server, (from, to, l) => {
+      if (from && !to) l.proc.kill('SIGTERM');
+      if (!from && to) server.shim.delayAnswer('replSetReconfig', 12000);
+    });
+    const r = await run.l.done;
     assert.equal(r.code, 143, r.stderr);
     const said = r.stderr.replace(/\n +/g, ' '); // lines wrapped at the terminal's width
     assert.match(said, /warning: journal: putting back what the run changed on the server did not end within 10 s; check the server's settings before the next run/);
