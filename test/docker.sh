@@ -35,6 +35,9 @@
 #   18:36, idle, two stacks: 6 min 12 s for the 33 checks (the second stack 215 s beside the
 #     first, its images copied from the first daemon in 15 s); the stand-in's host tests side by
 #     side 32 s
+#   2026-12-01, fresh-clone CI, beside the other lane: 6 min 58 s (the second stack 272 s beside
+#     the first's 406 s); with a stopped member and the interrupted faults moved to the second
+#     stack (test/docker/lifecycle.sh), 6 min 33 s (318 s beside, waited 0 s at the end)
 set -uo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=test/lib/tools.sh
