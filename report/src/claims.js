@@ -35,7 +35,7 @@ const { holmAdjusted } = require('./words');
 const { dataDirPerDoc } = require('./data-dir');
 const { stepExclusion } = require('../../common/step-exclusion');
 // the order and drift guard every verdict of the summary passes (compare.js buildSet)
-const { guardVerdict, runOrder, notInterleaved } = require('./drift');
+const { guardVerdict, orderGuarded, sidesOrder } = require('./drift');
 const { memBytes } = require('../../common/mem-size');
 
 const ALPHA = 1 - LEVEL;
@@ -392,13 +392,7 @@ const atStep = (runs, name, as = MAX) => runs.map((r) => ({
 function guarded(v, names, every, point) {
   const sides = names.map((n) => every?.get(n) ?? []);
   if (point) return guardVerdict(v, { point, names, sides, usable: (p) => stepExclusion(p) === null });
-  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
-    started_at: r.started_at ?? null });
-  const [a, b] = sides.map((rs) => rs.map(place));
-  const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete).map(place));
-  const { order, first } = runOrder(a, b, ua, ub);
-  const rated = ['verdict', 'no-difference'].includes(v.status);
-  return order === 'sequential' && rated ? notInterleaved(v, v.point, names, first) : v;
+  return orderGuarded(v, names, sides);
 }
 
 const minRunsWhy = (claim, usable) => `needs at least ${claim.minimum?.runs ?? 2} usable runs a side (have ${usable.join(' and ')})`;
@@ -669,9 +663,11 @@ function evalReplication(claim, results) {
   const pick = choose(claim, results, [t.flagged, t.steady]);
   if (pick.none) return [notComparable(claim, pick.none)];
   if (pick.cond.fail.length) return [failed(claim, pick)];
+  // a run counts where a step the report keeps (common/step-exclusion.js) recorded replication
+  const kept = (p) => stepExclusion(p) === null;
   const of = (side) => {
-    const mine = pick.bySide.get(side).filter((r) => r.points.some((p) => p.replication));
-    return { n: mine.length, flagged: mine.filter((r) => r.points.some((p) => p.server?.flagged)).length };
+    const mine = pick.bySide.get(side).filter((r) => r.points.some((p) => p.replication && kept(p)));
+    return { n: mine.length, flagged: mine.filter((r) => r.points.some((p) => p.server?.flagged && kept(p))).length };
   };
   const a = of(t.flagged);
   const b = of(t.steady);
@@ -679,6 +675,12 @@ function evalReplication(claim, results) {
   const extra = { lab, differences: pick.cond.differ };
   const [minA, minB] = [claim.minimum?.runs ?? 3, claim.minimum?.runs_steady ?? 1];
   if (a.n < minA || b.n < minB) return [row(claim, 'inconclusive', { ...extra, why: `needs at least ${minA} ${t.flagged} and ${minB} ${t.steady} run(s) with the record (have ${a.n} and ${b.n})` })];
+  // one side against the other, as every verdict: not where one side's runs all came first
+  const { order, first } = sidesOrder([t.flagged, t.steady].map((side) => pick.bySide.get(side)));
+  if (order === 'sequential') {
+    const [before, after] = first === 0 ? [t.flagged, t.steady] : [t.steady, t.flagged];
+    return [row(claim, 'inconclusive', { ...extra, why: `${before} ran before ${after}: not interleaved, so a change over time cannot be told from the engines (interleave them with ./run.sh compare)` })];
+  }
   if (a.flagged === a.n && b.flagged === 0 && pick.cond.weak.length) return [row(claim, 'inconclusive', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did; not the seed's conditions for a reproduction: ${pick.cond.weak.join('; ')}` })];
   if (a.flagged === a.n && b.flagged === 0) return [row(claim, 'reproduced', { ...extra, why: `every ${t.flagged} run's secondaries fell behind, no ${t.steady} run's did` })];
   if (a.flagged === 0) return [row(claim, 'contradicted', { ...extra, why: `no ${t.flagged} run's secondaries fell behind` })];

@@ -115,7 +115,7 @@ function notInterleaved(v, subject, names, first) {
   const [a, b] = first === 0 ? names : [names[1], names[0]];
   return {
     ...v, status: 'not-interleaved', verdict_if_interleaved: v.status, ci_not_interleaved: v.ci, ci: null,
-    sentence: `${subject}: no verdict: ${a} ran before ${b} (ratio ${v.faster}/${v.slower} ${fmt(v.ratio)}, not interleaved: drift and difference cannot be told apart; interleave them with ./run.sh compare)`,
+    sentence: `${subject}: no verdict: ${a} ran before ${b} (ratio ${v.faster ?? v.lower}/${v.slower ?? v.higher} ${fmt(v.ratio)}, not interleaved: drift and difference cannot be told apart; interleave them with ./run.sh compare)`,
   };
 }
 
@@ -162,5 +162,25 @@ function guardVerdict(v, { point, sides, names, usable }) {
   return out;
 }
 
-module.exports = { guardVerdict, driftTest, theilSen, orderOf, runOrder, notInterleaved, ALPHA, POWER,
-  SEQUENTIAL_NOTE };
+// sidesOrder(sides) -> runOrder's { order, first } of two sides' runs (every run of each, the
+// complete ones usable).
+function sidesOrder(sides) {
+  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
+    started_at: r.started_at ?? null });
+  const [a, b] = sides.map((rs) => rs.map(place));
+  const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete !== false).map(place));
+  return runOrder(a, b, ua, ub);
+}
+
+// orderGuarded(v, names, sides, subject) -> v, or v as no verdict where the two sides ran one after the
+// other: the guard of a figure that is no step's ops/s (a run's footprint, its steadiness, the
+// server's cost per operation), which has no drift test of its own; sides: every run of each side,
+// incomplete ones too (their order is how they were made), the complete ones usable.
+function orderGuarded(v, names, sides, subject = v.point) {
+  const { order, first } = sidesOrder(sides);
+  const rated = ['verdict', 'no-difference'].includes(v.status);
+  return order === 'sequential' && rated ? notInterleaved(v, subject, names, first) : v;
+}
+
+module.exports = { guardVerdict, orderGuarded, sidesOrder, driftTest, theilSen, orderOf, runOrder, notInterleaved,
+  ALPHA, POWER, SEQUENTIAL_NOTE };

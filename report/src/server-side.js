@@ -8,6 +8,8 @@ const { median } = require('./stats');
 const { groupBy } = require('./group-by');
 const { wrap } = require('../../common/text');
 const { verdictOf } = require('./verdict');
+const { orderGuarded } = require('./drift');
+const { stepExclusion } = require('../../common/step-exclusion');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
 // Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
@@ -51,7 +53,8 @@ function sidesOf(metric, bySide, value, quantity) {
       .find((row) => row && row.quantity === c.quantity && row.floor_s)?.floor_s : null;
     if (floor && [...A.samples, ...B.samples].every((x) => x <= floor)) return { metric, sides: [a, b], status: 'no-verdict', sentence: `${METRICS[metric]}: no verdict between ${a} and ${b} (every value within the ${floor} s the heartbeat optime cannot resolve)` };
     if (!c.same) return { metric, sides: [a, b], status: 'not-comparable', sentence: c.why };
-    const v = compare(metric, A, B);
+    // guarded as every figure that is no step's ops/s is (drift.js orderGuarded)
+    const v = orderGuarded(compare(metric, A, B), [a, b], [bySide.get(a), bySide.get(b)], METRICS[metric]);
     // A quantity that moves across a restart (MongoRocks' index estimate restarts from its
     // compressed files at each open): the verdict says so, since it cannot tell a restart here.
     const moves = c.quantity ? Object.values(FIGURES[FIGURE_OF[metric]])
@@ -101,7 +104,11 @@ function serverSide(report, runs) {
       if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue;
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
       const points = (set.points || []).map((name) => {
-        const at = (r) => r.points.find((p) => p.name === name)?.server ?? null;
+        // a step left out (common/step-exclusion.js) is left out of the server's figures too
+        const at = (r) => {
+          const p = r.points.find((x) => x.name === name);
+          return p && stepExclusion(p) === null ? p.server ?? null : null;
+        };
         const flagged = [...bySide].flatMap(([side, rs]) => rs.filter((r) => at(r)?.flagged)
           .map((r) => ({ side, run: r.dir, reasons: at(r).flagged })));
         return {

@@ -7,14 +7,18 @@ const { median } = require('./stats');
 const { fmt, verdictOf } = require('./verdict');
 const { wrap } = require('../../common/text');
 const { groupBy } = require('./group-by');
+const { orderGuarded } = require('./drift');
+const { stepExclusion } = require('../../common/step-exclusion');
 
 const FIGURES = {
   worst_second_fraction: 'worst second / median second',
   steady_s_per_min: 'seconds per minute outside dips',
 };
 
-// side figures and the verdict per figure (a worst second with no operation is 0: no ratio).
-function figureOf(key, bySide, point) {
+// side figures and the verdict per figure (a worst second with no operation is 0: no ratio), each
+// verdict through the order guard of every figure that is no step's ops/s (drift.js orderGuarded);
+// runsBySide: every run of each side.
+function figureOf(key, bySide, point, runsBySide) {
   const sides = {};
   for (const [side, list] of bySide) {
     const vals = list.map((s) => (s ? s[key] : null)).filter((v) => typeof v === 'number');
@@ -24,8 +28,8 @@ function figureOf(key, bySide, point) {
   const what = `${point} ${FIGURES[key]}`;
   const side = (n) => ({ side: n, samples: sides[n].samples });
   const verdicts = names.flatMap((a, i) => names.slice(i + 1)
-    .map((b) => ({ point: what, runs: [a, b].map((n) => bySide.get(n).length),
-      ...verdictOf(what, side(a), side(b)) })));
+    .map((b) => orderGuarded({ point: what, runs: [a, b].map((n) => bySide.get(n).length),
+      ...verdictOf(what, side(a), side(b)) }, [a, b], [a, b].map((n) => runsBySide.get(n)))));
   return { what: FIGURES[key], sides, verdicts };
 }
 
@@ -88,9 +92,16 @@ function steadiness(report, runs) {
       const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]).filter(([, r]) => r);
       if (!refs.some(([, r]) => r.points.some((p) => p.stability))) continue; // no run judged its steadiness
       const points = (set.points || []).map((name) => {
-        const stabilityAt = ([, r]) => r.points.find((p) => p.name === name)?.stability ?? null;
+        // a step left out (common/step-exclusion.js: the loader the limit, a shared host, ...) is
+        // left out of its steadiness as of its throughput
+        const stabilityAt = ([, r]) => {
+          const p = r.points.find((x) => x.name === name);
+          return p && stepExclusion(p) === null ? p.stability ?? null : null;
+        };
         const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
-        const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name), steady_s_per_min: figureOf('steady_s_per_min', bySide, name) };
+        const runsBySide = groupBy(refs, ([ref]) => ref.side, ([, r]) => r);
+        const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name, runsBySide),
+          steady_s_per_min: figureOf('steady_s_per_min', bySide, name, runsBySide) };
         const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean)
           .map((s) => s.dip_s_per_min))]));
         return { point: name, ...figs, dip_s_per_min: dipMin,

@@ -369,6 +369,29 @@ test('stale secondaries (004): every mmapv1 run at 20M, none of rocksdb; too sma
   assert.match(one(tmpDir(), '004-stale').missing, /replication/);
 });
 
+// The guards every verdict of the report passes: steps left out (common/step-exclusion.js) count
+// for no run, and sides that ran one after the other give no reproduction.
+test('stale secondaries (004): steps left out count for no run; sides not interleaved reproduce nothing', () => {
+  const make = ({ mmapStep = {}, startedAt = {} } = {}) => {
+    const root = tmpDir();
+    const extra = { ...RS, storage: { oplog_mb_reported: 4096 } };
+    reps(root, { experiment: 'experiment1', engine: 'mmapv1', points: { 'clients-1': 1000 }, parameters: W(20000000), extra,
+      step: () => ({ replication: { flagged: reasonsIf(true) }, ...mmapStep }), startedAt: startedAt.mmapv1 });
+    reps(root, { experiment: 'experiment1', engine: 'rocksdb', points: { 'clients-1': 1000 }, parameters: W(20000000), extra,
+      step: () => ({ replication: { flagged: null } }), startedAt: startedAt.rocksdb });
+    return one(root, '004-stale');
+  };
+  const limited = make({ mmapStep: { loader: { limited: true, reasons: ['worker 0 event loop busy 95% of the time (> 90%)'] } } });
+  assert.equal(limited.status, 'inconclusive', JSON.stringify(limited));
+  assert.match(limited.why, /needs at least 3 mmapv1 .*\(have 0 and 3\)/);
+  const minute = (m) => (i) => `2026-11-01T00:${String(m + i).padStart(2, '0')}:00.000Z`;
+  const sequential = make({ startedAt: { mmapv1: minute(0), rocksdb: minute(10) } });
+  assert.equal(sequential.status, 'inconclusive', JSON.stringify(sequential));
+  assert.match(sequential.why, /^mmapv1 ran before rocksdb: not interleaved/);
+  const interleaved = make({ startedAt: { mmapv1: (i) => minute(0)(2 * i), rocksdb: (i) => minute(1)(2 * i) } });
+  assert.equal(interleaved.status, 'reproduced', JSON.stringify(interleaved));
+});
+
 test('the journal on its own disk: 000 up to 3x and 001 slower, on one server; two servers are not one comparison', () => {
   const make = (apart, withData, otherServer = false) => {
     const root = tmpDir();

@@ -15,7 +15,7 @@ function run(dir, side, { bpd, cpu, lag, disk, dirBytes, flagged = null, lagSour
   return {
     dir, engine: side,
     footprint: { end: { documents: 1000, storage_engine: engine, bytes_per_doc: { logical: 250, engine_storage: disk }, quantities: { logical: 'bson_bytes', engine_storage: meaningOf('engine_storage', engine).quantity } }, seed_reference: null, data_dir_bytes: dirBytes ?? null },
-    points: [{ name: 'clients-1', server: { write_bytes_per_doc: bpd, write_quantity: meaningOf('write_bytes', engine).quantity, cpu_ms_per_1000_ops: cpu, lag_p99_s: lag, lag_quantity: meaningOf('lag', lagSource).quantity, flagged } }],
+    points: [{ name: 'clients-1', complete: true, server: { write_bytes_per_doc: bpd, write_quantity: meaningOf('write_bytes', engine).quantity, cpu_ms_per_1000_ops: cpu, lag_p99_s: lag, lag_quantity: meaningOf('lag', lagSource).quantity, flagged } }],
   };
 }
 
@@ -38,6 +38,29 @@ test('not the same quantity: each side is described by its own engine\'s row', (
   assert.equal(v.status, 'not-comparable');
   assert.match(v.sentence, new RegExp(`rocks counts ${meaningOf('write_bytes', 'rocksdb').measures.replace(/[()]/g, '\\$&')}`));
   assert.doesNotMatch(v.sentence, /rocks counts bytes written to the data files \(block manager\)/);
+});
+
+// The guards every verdict of the report passes: a step left out (common/step-exclusion.js) gives
+// no sample of the server's cost at it, and two sides that ran one after the other no verdict.
+test('server-side verdicts: left-out steps are no samples; sides not interleaved give no verdict', () => {
+  const at = (r, minute) => ({ ...r, started_at: `2026-11-26T12:${String(minute).padStart(2, '0')}:00Z` });
+  const same = [runs[0], runs[1], run('c1', 'rocks', { bpd: 3000, cpu: 10, lag: 1, disk: 300 }), run('c2', 'rocks', { bpd: 3100, cpu: 11, lag: 1, disk: 310 })];
+  const setOf = (rs) => ({ experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] });
+  // the rocks steps left out for a shared host: no rocks sample, no verdict
+  const shared = same.map((r) => (r.engine === 'rocks' ? { ...r, points: r.points.map((p) => ({ ...p, shared_host: ['the loader ran late'] })) } : r));
+  const [a] = serverSide(setOf(shared), shared);
+  assert.deepEqual(a.points[0].cpu_ms_per_1000_ops.sides.rocks.samples, []);
+  assert.equal(a.points[0].cpu_ms_per_1000_ops.verdicts[0].status, 'no-verdict');
+  // every wt run before every rocks run: not interleaved, the ratio kept
+  const sequential = same.map((r, i) => at(r, i));
+  const [b] = serverSide(setOf(sequential), sequential);
+  const v = b.points[0].cpu_ms_per_1000_ops.verdicts[0];
+  assert.equal(v.status, 'not-interleaved', v.sentence);
+  assert.equal(v.verdict_if_interleaved, 'verdict');
+  assert.match(v.sentence, /^server CPU ms per 1,000 operations: no verdict: wt ran before rocks \(ratio rocks\/wt [\d.]+, not interleaved/);
+  // interleaved (wt, rocks, wt, rocks): the verdict stands
+  const mixed = [0, 2, 1, 3].map((i, k) => at(same[i], k));
+  assert.equal(serverSide(setOf(mixed), mixed)[0].points[0].cpu_ms_per_1000_ops.verdicts[0].status, 'verdict');
 });
 
 test('per side medians and a verdict with lower better where both sides count the same quantity; unreported figures have no sample and no verdict', () => {

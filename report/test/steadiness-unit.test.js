@@ -12,7 +12,7 @@ const dip = (cause) => ({ start: '2026-11-26T12:00:10Z', end: '2026-11-26T12:00:
 // step(worst, dipS, causes): a 60 s step with dipS seconds in dips.
 const step = (worst, dipS, cause) => ({ stability: { seconds: 60, worst_second_fraction: worst, dip_seconds: dipS,
   dips: Array.from({ length: dipS }, () => dip(cause)) } });
-const run = (dir, side, e) => ({ dir, engine: side, started_at: '2026-11-26T12:00:00Z', points: [{ name: 'clients-1', stability: stabilityOf(e) }] });
+const run = (dir, side, e) => ({ dir, engine: side, started_at: '2026-11-26T12:00:00Z', points: [{ name: 'clients-1', complete: true, stability: stabilityOf(e) }] });
 
 const runs = [
   run('a1', 'toku', step(0.82, 0)), run('a2', 'toku', step(0.85, 0)), run('a3', 'toku', step(0.8, 0)),
@@ -45,6 +45,31 @@ test('the steadier side by compare.js verdict on both figures, and why the other
   assert.match(steadinessText([s]), /experiment1 set 1 clients-1: seconds in dips per minute \(median\): toku 0, mmap 6/);
   assert.deepEqual(runDips(runs).map((d) => [d.run, d.dips.length]), [['b1', 6], ['b2', 5], ['b3', 6]]);
   assert.deepEqual(runDips(runs)[0].dips[0], { point: 'clients-1', from_s: 10, to_s: 11, depth: 0.1, cause_text: 'during an MMAPv1 background flush' });
+});
+
+// The guards every verdict of the report passes: a step left out (common/step-exclusion.js) is
+// no sample of its steadiness, and two sides that ran one after the other get no verdict.
+test('steadiness verdicts: left-out steps are no samples; sides not interleaved give no verdict', () => {
+  const at = (r, minute) => ({ ...r, started_at: `2026-11-26T12:${String(minute).padStart(2, '0')}:00Z` });
+  const leftOut = (r) => ({ ...r, points: r.points.map((p) => ({ ...p, loader_limited: true })) });
+  const setOf = (rs) => ({ experiments: [{ name: 'experiment1', sets: [{ id: 1, points: ['clients-1'], runs: rs.map((r) => ({ id: r.dir, side: r.engine })) }] }] });
+  // every mmap step the loader's limit: no mmap sample, no verdict, no steadier side
+  const limited = runs.map((r) => (r.engine === 'mmap' ? leftOut(r) : r));
+  const [s] = steadiness(setOf(limited), limited);
+  assert.deepEqual(s.points[0].worst_second_fraction.sides.mmap.samples, []);
+  assert.equal(s.points[0].worst_second_fraction.verdicts[0].status, 'no-verdict');
+  assert.equal(s.points[0].steadier, null);
+  // every toku run before every mmap run: not interleaved, the ratio kept, no steadier side
+  const sequential = runs.map((r, i) => at(r, i));
+  const [q] = steadiness(setOf(sequential), sequential);
+  const v = q.points[0].worst_second_fraction.verdicts[0];
+  assert.equal(v.status, 'not-interleaved', v.sentence);
+  assert.equal(v.verdict_if_interleaved, 'verdict');
+  assert.match(v.sentence, /^clients-1 worst second \/ median second: no verdict: toku ran before mmap \(ratio toku\/mmap [\d.]+, not interleaved/);
+  assert.equal(q.points[0].steadier, null);
+  // interleaved (toku, mmap, toku, ...): the verdict stands
+  const mixed = [0, 3, 1, 4, 2, 5].map((i, k) => at(runs[i], k));
+  assert.equal(steadiness(setOf(mixed), mixed)[0].points[0].worst_second_fraction.verdicts[0].status, 'verdict');
 });
 
 test('no steadier side when the intervals span 1 or a side has one run', () => {
