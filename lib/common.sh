@@ -22,11 +22,15 @@ LAB_WRAP=${LAB_WRAP:-120}
 # character quote_cmd escaped with a backslash: a typed password is not a well-formed URI's), so a
 # query holding an @ is masked with it: more hidden, never less. An image digest
 # (mongo:8.0@sha256:...) is no user information, nor is a scheme's // (mongodb+srv://user@h).
+# A password holding a quote (the driver takes one unescaped: u:pa'ss@h) ends the word's masking
+# below, so such a word is first masked from the user's : to its last @ whatever the password
+# holds (a quote printed as \' or inside '...'\''...' as well).
 # Text without @ or :// is returned as is.
 redact_secrets() {
   if [[ $1 != *://* && $1 != *@* ]]; then printf '%s\n' "$1"; return; fi
   printf '%s\n' "$1" | sed -E \
     -e 's,@(sha256:),\x01\1,g' \
+    -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):([^[:space:]]*['\''"][^[:space:]]*)@,\1\2:***@,g' \
     -e 's,(^|[[:space:]'\''"=])(([A-Za-z][A-Za-z0-9+.-]*://)?[^:@/?[:space:]'\''"=]*):(([^/[:space:]'\''"]|/[^/[:space:]'\''"])[^[:space:]'\''"]*)?@,\1\2:***@,g' \
     -e 's,([?&][^=&[:space:]]*([pP][aA][sS][sS][wW][oO][rR][dD]|[sS][eE][cC][rR][eE][tT]|[tT][oO][kK][eE][nN])[^=&[:space:]]*=)[^&#[:space:]]*,\1***,g' \
     -e 's,([?&]authMechanismProperties=)[^&#[:space:]]*,\1***,g' \

@@ -137,6 +137,28 @@ no_word_anywhere() {
   done
 }
 
+# A quote in the password (the driver takes it unescaped) once ended the masking: the plan printed
+# it and results/.comparisons/ID/args kept it, and, nothing counted as masked, no copy was kept
+# for --resume outside results/.
+@test "a password holding a quote (' or \") is in no output or file of a comparison or an experiment, and is kept for --resume" {
+  local pw u id
+  for pw in "Sek'r3t" 'Sek"r3t'; do
+    for u in "mongodb://root:$pw@127.0.0.1:1/" "root:$pw@127.0.0.1:1/"; do
+      lab compare experiment2 --uri "a=$u" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --server-selection-timeout 1s --metrics-port 0
+      assert_failure
+      no_word_anywhere "$pw"
+      if [[ $u == mongodb://* ]]; then # (without the scheme: refused, exit 2, the URI masked)
+        id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+        [[ -n $id && -f $LAB/.secrets/.comparisons/$id ]] || fail "no copy kept for --resume: $output"
+      fi
+      lab compare experiment2 --uri "a=$u" --uri b=mongodb://127.0.0.1:1/ --dry-run
+      no_word_anywhere "$pw"
+      lab experiment2 --uri "$u" --dry-run
+      no_word_anywhere "$pw"
+    done
+  done
+}
+
 @test "a wrong --uri in a comparison is replaced on resume (--resume ID --uri NAME=URI); the user is told where the typed password is kept" {
   lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
   assert_failure 1
