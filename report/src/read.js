@@ -128,7 +128,15 @@ function readRun(dir) {
     if (e instanceof Unreadable) return { kind: 'skipped', dir, why: e.message };
     throw e;
   }
-  const run = normalise(s, [], dir);
+  // A field the schema leaves open (a step's stability, replication) in a shape no loader writes:
+  // that folder's problem, said with the error, as a summary that fails its check is.
+  let run;
+  try {
+    run = normalise(s, [], dir);
+  } catch (e) {
+    if (e instanceof TypeError) return { kind: 'skipped', dir, why: `summary.json: a field in a shape this report cannot read (${e.message})` };
+    throw e;
+  }
   run.timeline = hasTimeline ? new LazySeries(() => timelineOf(readTimeline(dir))) : [];
   run.server_series = hasServer ? new LazySeries(() => serverSeries(readTimeline(dir, 'server.ndjson'))) : null;
   run.server_record_gap = gap; // null when whole

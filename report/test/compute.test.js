@@ -167,6 +167,26 @@ test('unknown schema_version is named and skipped; unreadable summary too', () =
   assert.match(rep.skipped.find((s) => s.dir === bad).why, /summary\.json is not whole JSON \(.*\): cut off while written\?/);
 });
 
+// Fields the schema leaves open (a step's stability, replication) in a shape no loader writes: that
+// folder is named and skipped; the other runs are still reported (it once ended the whole report
+// with a TypeError naming no file).
+test('a summary whose open fields hold what no loader writes is named and skipped, the others reported', () => {
+  const shapes = [{ stability: { seconds: 60, dip_seconds: 1, dips: [null] } }, { replication: { lag_s: { 'shard01-b': null } } },
+    { stability: { seconds: 60, dip_seconds: 1, dips: [{ start: 'x', causes: [null] }] } }];
+  for (const shape of shapes) {
+    const root = tmpDir();
+    makeRun(root, { engine: 'a', stamp: 'ok', steps: [{ name: 's', ops: { find: { rate: 1 } } }] });
+    const odd = makeRun(root, { engine: 'a', stamp: 'odd', steps: [{ name: 's', ops: { find: { rate: 1 } } }] });
+    const file = `${odd}/summary.json`;
+    const summary = JSON.parse(fs.readFileSync(file, 'utf8'));
+    Object.assign(summary.steps[0], shape);
+    fs.writeFileSync(file, JSON.stringify(summary));
+    const rep = build(root);
+    assert.equal(rep.experiments[0].sets[0].runs.length, 1, JSON.stringify(shape));
+    assert.match(rep.skipped.find((x) => x.dir === odd)?.why ?? '', /^summary\.json: a field in a shape this report cannot read \(Cannot read properties of null/, JSON.stringify(shape));
+  }
+});
+
 test('runs whose parameters differ are not compared, and the report says which parameter differs', () => {
   const root = tmpDir();
   makeRun(root, { engine: 'a', stamp: 'a', steps: [{ name: 's', ops: { find: { rate: 1 } } }] });
