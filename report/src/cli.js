@@ -2,6 +2,7 @@
 // lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE]
 //            [--results-dir DIR] [RESULT_DIR ...]
 const path = require('node:path');
+const { setIndex } = require('./set-index');
 const { parseArgs } = require('node:util');
 const { readAll, InputError } = require('./read');
 const { buildReport } = require('./compare');
@@ -139,8 +140,8 @@ function main(argv, io = { stdout: process.stdout, stderr: process.stderr }, now
     report.capacity = applyCapacityLimits(capacityReport(input.runs, opts.by), input.runs);
     // The seeds' findings (report/claims.json, src/claims.js): one row per claim, by engine or label.
     report.claims = claimsReport(input.runs);
-    const slaOf = (row) => report.experiments.find((x) => x.name === row.experiment)?.sets
-      .find((s) => s.id === row.set)?.parameters?.sla;
+    const setOf = setIndex(report);
+    const slaOf = (row) => setOf(row.experiment, row.set)?.parameters?.sla;
     report.summary = report.summary.filter((row) => !slaOf(row));
     // words from the interval, one Holm family over every comparison (src/words.js)
     applyWords(report);

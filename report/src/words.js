@@ -10,6 +10,7 @@
 // Each comparison's p-value comes back from its own interval: Welch's t on log ops/s, so
 // t = log(ratio) / se with se = log(high / low) / (2 t_{0.975, df}).
 const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
+const { setIndex } = require('./set-index');
 const { twoSidedP } = require('./tdist');
 const { fmt } = require('./verdict');
 
@@ -81,8 +82,9 @@ function applyWords(report) {
   slots.forEach((s, k) => s.put(reword({ ...s.get(), p: ps[k] },
     { adjusted: adjusted[k], m: slots.length, subject: s.subject })));
   // the summary rows are copies of their verdicts' answer
+  const setOf = setIndex(report);
   for (const row of report.summary) {
-    const set = report.experiments.find((x) => x.name === row.experiment)?.sets.find((x) => x.id === row.set);
+    const set = setOf(row.experiment, row.set);
     const v = set?.verdicts.find((x) => x.point === row.point && x.sides?.join('\u0000') === row.sides.join('\u0000'));
     if (v && v.words) Object.assign(row, { status: v.status, sentence: v.sentence, words: v.words });
   }
