@@ -142,6 +142,18 @@ compare_resume_args() {
   COMPARE_ID=$id
 }
 
+# compare_resume_place FOUND: the results folder the stored arguments name (COMPARE_RESULTS_DIR,
+# absolute) is FOUND, where the resume found the state; one moved since is refused (exit 2):
+# runs.tsv names each run's folder by its absolute path, so a resume there would run nothing and
+# call the comparison complete, and a run would be written back under the old path.
+compare_resume_place() {
+  local found=$1 stored
+  stored=$(compare_results_root)
+  [[ $stored != "$found" ]] || return 0
+  if [[ -d $stored && -d $found && $(cd "$stored" && pwd -P) == "$(cd "$found" && pwd -P)" ]]; then return 0; fi
+  die_usage "--resume $COMPARE_ID: the comparison was made with --results-dir $stored, and its state is now in $found: a moved results folder cannot be resumed (its runs are recorded by their paths); move it back, or report what it has: ./run.sh report --results-dir $(quote_cmd "$found")"
+}
+
 # compare_abandon ID: comparison ID given up: its kept passwords removed, its state marked (no
 # resume); its runs stay where they are, for the report.
 compare_abandon() {
@@ -584,6 +596,7 @@ verb_compare() {
   REST_ARGS=() STACK_FLAGS_GIVEN=()
   parse_common_flags ${COMPARE_ARGS[@]+"${COMPARE_ARGS[@]}"}
   compare_parse ${REST_ARGS[@]+"${REST_ARGS[@]}"}
+  [[ -z $resume ]] || compare_resume_place "${given_dir:-$LAB_ROOT/results}"
   [[ -n $COMPARE_ID ]] || COMPARE_ID=$(compare_new_id)
   # The loader asked once per side, not once per position (experiment_loader_check): compare_check
   # asks before position 1, and each run would ask again with the same words (a dry run of

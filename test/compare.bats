@@ -274,6 +274,14 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   run "$LAB/run.sh" compare --resume "$id" --results-dir "$here/out" --dry-run </dev/null
   assert_success
   assert_line --regexp "^ +2  b +done "
+  # the folder moved: its runs are recorded by their paths, so a resume is refused in one line,
+  # nothing written at the old path
+  mv "$here/out" "$here/moved"
+  run "$LAB/run.sh" compare --resume "$id" --results-dir "$here/moved" </dev/null
+  assert_failure 2
+  assert_output --partial "the comparison was made with --results-dir $here/out, and its state is now in $here/moved: a moved results folder cannot be resumed"
+  [[ ${#lines[@]} -le 2 && ! -e $here/out ]] || fail "more than a line, or the old folder written: $output"
+  mv "$here/moved" "$here/out"
   # the stack's loader writes into the checkout: --results-dir is refused there
   lab compare experiment2 --engines wiredtiger,inmemory --results-dir out
   assert_failure 2
