@@ -671,7 +671,7 @@ verb_compare() {
   elif ((${#new_uris[@]})); then
     compare_store_args "$state" # the replaced URIs are what a later resume uses
   fi
-  local pos side rc status out dir missing=0 interrupted=0 hopeless=0
+  local pos side rc status out dir missing=0 interrupted=0 hopeless=0 stopped_after=0
   # each side's last run failed without writing a folder (it failed before measuring anything):
   # once every side's has, the rest would fail the same way, and the comparison stops
   local -A failed_bare=()
@@ -689,11 +689,12 @@ verb_compare() {
   for line in "${COMPARE_POSITIONS[@]}"; do
     IFS=$'\t' read -r pos side mark <<<"$line"
     [[ $mark != "done" ]] || continue
+    # a stop noted during the last run (below) or between two: no run is started after it
+    if ((COMPARE_STOP)); then interrupted=$COMPARE_STOP; break; fi
     compare_out "== run $pos of $COMPARE_ID: $side"
     : >"$out"
     rc=0
     compare_one "$side" "$pos" "$out" || rc=$?
-    ((rc != 0 || COMPARE_STOP == 0)) || rc=$COMPARE_STOP
     # a run that shared its server with another loader is no sample: marked, and run again on resume
     if ((rc == 0)) && compare_any_overlapped "$out"; then
       warn "run $pos ($side): $COMPARE_OVERLAP_REASON"
@@ -704,6 +705,16 @@ verb_compare() {
     while IFS= read -r dir; do
       printf '%s\t%s\t%s\t%s\t%s\n' "$pos" "$side" "$status" "$rc" "$dir" >>"$state/runs.tsv"
     done < <(grep . "$out" || echo)
+    if [[ $status == complete ]] && ((COMPARE_STOP)); then
+      # The stop reached this shell, not the run's loader (a signal to run.sh's process alone: bash
+      # runs its trap once the run's subshell ends), and the run went on to its end: it is
+      # complete, kept as such (marked interrupted it was run again on resume and counted twice),
+      # and the comparison stops before the next.
+      info "run $pos ($side) ran to its end before the stop took effect: kept, complete"
+      stopped_after=1
+      interrupted=$COMPARE_STOP
+      break
+    fi
     if [[ $status != complete ]]; then
       missing=$((missing + 1))
       [[ $status == interrupted ]] && { interrupted=$rc; break; }
@@ -725,7 +736,7 @@ verb_compare() {
   fi
   if ((interrupted)); then
     ((interrupted != 129)) || info "hang-up (SIGHUP: the terminal closed?): the run's loader was stopped"
-    info "interrupted at run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
+    info "interrupted $( ((stopped_after)) && echo after || echo at) run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
     return "$interrupted"
   fi
   # Every position complete: nothing left to resume, so the typed URIs go before the report,

@@ -467,6 +467,28 @@ background_compare() {
   fail "the comparison did not start: $(cat "$out")"
 }
 
+# A SIGTERM to run.sh's process alone (kill PID, not the group): bash runs compare's trap only once
+# the run's subshell has ended, so the run goes on to its end. It once was then recorded
+# interrupted, run again on resume and counted twice, and the next run was started after a stop.
+@test "SIGTERM to run.sh alone during a run: that run ends and is kept complete, no next run starts, exit 143; resume runs the rest" {
+  start_test_server
+  local out=$BATS_TEST_TMPDIR/term.out rc=0 id
+  background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --rate 50 --duration 3s --metrics-port 0
+  kill -TERM "$BG_PID"
+  wait "$BG_PID" || rc=$?
+  run cat "$out"
+  [[ $rc == 143 ]] || fail "exit $rc, want 143: $output"
+  assert_output --partial "run 1 (a) ran to its end before the stop took effect: kept, complete"
+  assert_output --partial "interrupted after run 1"
+  refute_output --partial "== run 2 of"
+  id=$(comparison_id)
+  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '1\ta\tcomplete\t0')" ]] || fail "runs.tsv: $output"
+  lab compare --resume "$id" --dry-run
+  assert_line --regexp "^ +1  a +done"
+  assert_line --regexp "^ +2  b +to run"
+}
+
 @test "a second comparison on the same results folder refuses to start while the first runs; it starts once the first is gone" {
   start_test_server
   local out=$BATS_TEST_TMPDIR/first.out rc=0
