@@ -53,6 +53,9 @@ function mergeHosts(runs) {
       unsupported: parts.find((p) => p.unsupported)?.unsupported ?? null,
       not_applicable: parts.find((p) => p.not_applicable)?.not_applicable ?? null,
       server_ignores: parts.find((p) => p.server_ignores)?.server_ignores ?? null,
+      // a pause or a step too short on any host is the merged point's (common/step-exclusion.js)
+      paused: orNull(parts.flatMap((p) => p.paused || [])),
+      too_short: parts.find((p) => p.too_short)?.too_short ?? null,
       documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,
       ops,
       ops_per_s: sumRates(ops),

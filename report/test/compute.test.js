@@ -95,6 +95,26 @@ test('several hosts, one run: same group and repetition merge; percentiles from 
   assert.equal(set.timelines.length, 2);
 });
 
+// Every exclusion of a host's step is the merged point's: a pause or a step too short on one host
+// once came from the first host only, and the merged run was counted.
+test('several hosts: a pause or a too-short step on any host leaves the merged point out', () => {
+  const root = tmpDir();
+  const odd = [];
+  for (const engine of ['a', 'b']) for (let rep = 1; rep <= 3; rep++) for (const host of ['hostA', 'hostB']) {
+    const dir = makeRun(root, { engine, stamp: `${engine}${rep}${host}`, group: `g-${engine}`, repetition: rep, host,
+      steps: [{ name: 'clients-1', ops: { insert: { rate: (engine === 'a' ? 1000 : 900) * (1 + rep / 100) } } }] });
+    if (engine === 'a' && host === 'hostB') odd.push(dir);
+  }
+  const patch = (dir, f) => { const file = `${dir}/summary.json`; const s = JSON.parse(fs.readFileSync(file, 'utf8')); f(s); fs.writeFileSync(file, JSON.stringify(s)); };
+  patch(odd[0], (s) => { s.steps[0].pauses = [{ start: '2026-11-01T00:00:02Z', length_s: 4 }]; });
+  patch(odd[1], (s) => { s.steps[0].too_short = 'under one second'; });
+  const rep = build(root);
+  assert.deepEqual(rep.experiments[0].sets[0].runs.map((r) => r.hosts), [2, 2, 2, 2, 2, 2]);
+  const row = rep.summary[0];
+  assert.deepEqual(row.usable, [1, 3], JSON.stringify(row));
+  assert.notEqual(row.status, 'verdict', row.sentence);
+});
+
 test('several hosts: a host without a histogram gives no merged percentile (never an average)', () => {
   const root = tmpDir();
   makeRun(root, { engine: 'wt', stamp: 'hA', host: 'hostA', group: 'g1', repetition: 1, steps: [{ name: 's', ops: { find: { rate: 90, lat: [[100, 900]] } } }] });
