@@ -163,6 +163,17 @@ compare_abandon() {
   compare_decide no_output $'\n' check-id --abandon "$id"
   dir=$(compare_state_dir "$id")
   secret=$(compare_secret_file "$id")
+  # Given no --results-dir, the one the kept arguments name: the state is marked there, and not
+  # only the passwords removed (a resume there was still offered)
+  if [[ -z $COMPARE_RESULTS_DIR && ! -d $dir && -r $secret ]]; then
+    local a prev=""
+    while IFS= read -r -d '' a; do
+      if [[ $prev == --results-dir ]]; then COMPARE_RESULTS_DIR=$a; break; fi
+      if [[ $a == --results-dir=* ]]; then COMPARE_RESULTS_DIR=${a#*=}; break; fi
+      prev=$a
+    done <"$secret"
+    dir=$(compare_state_dir "$id")
+  fi
   [[ -r $dir/plan.tsv || -e $secret ]] || die_usage "--abandon: no comparison $id in $(compare_state_shown "")$([[ -n $COMPARE_RESULTS_DIR ]] || echo " (add its --results-dir DIR)")"
   run rm -f "$secret"
   [[ ! -d $dir ]] || run touch "$dir/abandoned"

@@ -195,4 +195,16 @@ no_word_anywhere() {
   lab compare --resume "$id"
   assert_failure 2
   assert_output --partial "was abandoned"
+  # made with --results-dir and abandoned without it: the state there is marked too
+  local out=$BATS_TEST_TMPDIR/out
+  lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0 --results-dir "$out"
+  assert_failure 1
+  id=$(sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<<"$output")
+  lab compare --abandon "$id"
+  assert_success
+  assert_output --partial "its runs and state stay in $out/.comparisons/$id/"
+  [[ -e $out/.comparisons/$id/abandoned && ! -e $LAB/.secrets/.comparisons/$id ]] || fail "not abandoned where it was made: $output"
+  lab compare --resume "$id" --results-dir "$out"
+  assert_failure 2
+  assert_output --partial "was abandoned"
 }
