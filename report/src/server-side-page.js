@@ -10,7 +10,9 @@
   const series = report.server_series || [];
   if (!sets.length && !series.length) return;
   const el = window.labEl; // page.js's
-  const cell = (x) => (x && x.median !== null ? `${x.median} (${x.samples.length} run${x.samples.length === 1 ? '' : 's'})` : `not reported${x && x.not_reported_in ? ` (${x.not_reported_in} run(s))` : ''}`);
+  const left = (x) => (x && x.left_out ? `, ${x.left_out} left out` : '');
+  const cell = (x) => (x && x.median !== null ? `${x.median} (${x.samples.length} run${x.samples.length === 1 ? '' : 's'}${left(x)})`
+    : `not reported${x && x.not_reported_in ? ` (${x.not_reported_in} run(s)${left(x)})` : x && x.left_out ? ` (${x.left_out} run(s) left out)` : ''}`);
   const box = el('section', { id: 'server-side' }, el('h2', {}, `The server's side, by ${report.by} (lower is better)`));
   for (const s of sets) {
     const metrics = [['footprint', s.footprint.logical], ['footprint', s.footprint.engine_storage], ['footprint', s.footprint.data_dir],

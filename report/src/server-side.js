@@ -26,20 +26,25 @@ function compare(metric, A, B) {
   return { metric, ...verdictOf(METRICS[metric], A, B, { lowerIsBetter: true }) };
 }
 
-// sidesOf(metric, bySide, value, quantity): value(run) -> number | null; quantity(run) -> the
-// quantity id the run's figure is (common/meanings.js), null when unknown. Two sides are judged
-// only where every run with a value counted the same quantity.
-function sidesOf(metric, bySide, value, quantity) {
+// sidesOf(metric, bySide, value, quantity, leftOut): value(run) -> number | null; quantity(run) ->
+// the quantity id the run's figure is (common/meanings.js), null when unknown; leftOut(run): the
+// run's step is one the throughput verdicts leave out (counted apart, as left_out, never as not
+// reported). Two sides are judged only where every run with a value counted the same quantity.
+function sidesOf(metric, bySide, value, quantity, leftOut = () => false) {
   const sides = {};
   const quantities = {};
   const engines = {}; // each run's storage engine: a side is described by its own engine's row
-  for (const [side, runs] of bySide) {
+  for (const [side, all] of bySide) {
+    const runs = all.filter((r) => !leftOut(r));
     const vals = runs.map(value);
     const samples = vals.filter((v) => typeof v === 'number');
     quantities[side] = runs.filter((r, i) => typeof vals[i] === 'number').map((r) => quantity(r) ?? null);
-    engines[side] = runs.map(engineOf).filter(Boolean);
+    engines[side] = all.map(engineOf).filter(Boolean);
     const q = [...new Set(quantities[side])];
-    sides[side] = { median: median(samples), samples, ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}), ...(q.length === 1 ? { quantity: q[0] } : q.length ? { quantity: 'mixed' } : {}) };
+    sides[side] = { median: median(samples), samples,
+      ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}),
+      ...(runs.length < all.length ? { left_out: all.length - runs.length } : {}),
+      ...(q.length === 1 ? { quantity: q[0] } : q.length ? { quantity: 'mixed' } : {}) };
   }
   const names = Object.keys(sides);
   const verdicts = names.flatMap((a, i) => names.slice(i + 1).map((b) => {
@@ -104,18 +109,17 @@ function serverSide(report, runs) {
       if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue;
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
       const points = (set.points || []).map((name) => {
+        const point = (r) => r.points.find((x) => x.name === name);
+        const at = (r) => point(r)?.server ?? null;
         // a step left out (common/step-exclusion.js) is left out of the server's figures too
-        const at = (r) => {
-          const p = r.points.find((x) => x.name === name);
-          return p && stepExclusion(p) === null ? p.server ?? null : null;
-        };
+        const leftOut = (r) => Boolean(point(r)) && stepExclusion(point(r)) !== null;
         const flagged = [...bySide].flatMap(([side, rs]) => rs.filter((r) => at(r)?.flagged)
           .map((r) => ({ side, run: r.dir, reasons: at(r).flagged })));
         return {
           point: name,
-          write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null, (r) => at(r)?.write_quantity),
-          cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null, () => meaningOf('cpu').quantity),
-          lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null, (r) => at(r)?.lag_quantity),
+          write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null, (r) => at(r)?.write_quantity, leftOut),
+          cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null, () => meaningOf('cpu').quantity, leftOut),
+          lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null, (r) => at(r)?.lag_quantity, leftOut),
           replication_flagged: flagged,
         };
       });
