@@ -38,7 +38,9 @@ function sidesOf(metric, bySide, value, quantity, leftOut = () => false) {
     const runs = all.filter((r) => !leftOut(r));
     const vals = runs.map(value);
     const samples = vals.filter((v) => typeof v === 'number');
-    quantities[side] = runs.filter((r, i) => typeof vals[i] === 'number').map((r) => quantity(r) ?? null);
+    // what a side counts is its engine's, left-out steps or not: read from every run with a value
+    const every = all.map(value);
+    quantities[side] = all.filter((r, i) => typeof every[i] === 'number').map((r) => quantity(r) ?? null);
     engines[side] = all.map(engineOf).filter(Boolean);
     const q = [...new Set(quantities[side])];
     sides[side] = { median: median(samples), samples,
@@ -50,7 +52,7 @@ function sidesOf(metric, bySide, value, quantity, leftOut = () => false) {
   const verdicts = names.flatMap((a, i) => names.slice(i + 1).map((b) => {
     const A = { side: a, ...sides[a] };
     const B = { side: b, ...sides[b] };
-    const c = A.samples.length && B.samples.length
+    const c = quantities[a].length && quantities[b].length
       ? comparable(FIGURE_OF[metric], { [a]: quantities[a], [b]: quantities[b] }, engines) : { same: true };
     // A quantity with a floor (lag from the heartbeat optime: 0-2 s on a healthy secondary):
     // values all within it say nothing about either side.
