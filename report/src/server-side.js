@@ -22,7 +22,7 @@ const METRICS = Object.fromEntries(Object.entries(FIGURE_OF)
 // compare(metric, A, B): A, B = { side, samples }; lower is better, so the smaller side reads
 // first. Neither side recorded the figure (a server line that reports none): nothing to say.
 function compare(metric, A, B) {
-  if (!A.samples.length && !B.samples.length) return { metric, sides: [A.side, B.side], status: 'not-recorded', sentence: `${METRICS[metric]}: recorded by neither ${A.side} nor ${B.side}` };
+  if (!A.samples.length && !B.samples.length && !A.left_out && !B.left_out) return { metric, sides: [A.side, B.side], status: 'not-recorded', sentence: `${METRICS[metric]}: recorded by neither ${A.side} nor ${B.side}` };
   return { metric, ...verdictOf(METRICS[metric], A, B, { lowerIsBetter: true }) };
 }
 
