@@ -84,4 +84,12 @@ function stepExclusion(p) {
   return null;
 }
 
-module.exports = { EXCLUSIONS, exclusionFacts, stepExclusion };
+// stepNamed(run, name) -> the run's step of that name, or null; keptStep(run, name) -> that step
+// when it is a measurement (no exclusion), else null: the one lookup every per-step figure makes.
+const stepNamed = (run, name) => run.points.find((p) => p.name === name) ?? null;
+function keptStep(run, name) {
+  const p = stepNamed(run, name);
+  return p && stepExclusion(p) === null ? p : null;
+}
+
+module.exports = { EXCLUSIONS, exclusionFacts, stepExclusion, stepNamed, keptStep };

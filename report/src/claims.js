@@ -33,7 +33,7 @@ const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
 const { twoSidedP } = require('./tdist');
 const { holmAdjusted } = require('./words');
 const { dataDirPerDoc } = require('./data-dir');
-const { stepExclusion } = require('../../common/step-exclusion');
+const { stepExclusion, keptStep } = require('../../common/step-exclusion');
 // the order and drift guard every verdict of the summary passes (compare.js buildSet)
 const { guardVerdict, orderGuarded, sidesOrder } = require('./drift');
 const { memBytes } = require('../../common/mem-size');
@@ -568,7 +568,7 @@ function evalOrdering(claim, results) {
 
 // A usable point's latency: the geometric mean over its ops of latency_us.p50 (ms shown).
 function latencySamples(runs, name) {
-  return runs.map((r) => r.points.find((p) => p.name === name)).filter((p) => p && stepExclusion(p) === null)
+  return runs.map((r) => keptStep(r, name)).filter(Boolean)
     .map((p) => Object.values(p.ops).map((o) => o.latency_us?.p50).filter((x) => x > 0))
     .filter((xs) => xs.length).map(geo);
 }

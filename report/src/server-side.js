@@ -9,7 +9,7 @@ const { groupBy } = require('./group-by');
 const { wrap } = require('../../common/text');
 const { verdictOf } = require('./verdict');
 const { orderGuarded } = require('./drift');
-const { stepExclusion } = require('../../common/step-exclusion');
+const { stepNamed, keptStep } = require('../../common/step-exclusion');
 const { comparable, meaningOf, FIGURES } = require('../../common/meanings');
 
 // Each metric and the figure of common/meanings.js whose quantity ids decide whether two sides
@@ -35,17 +35,16 @@ function sidesOf(metric, bySide, value, quantity, leftOut = () => false) {
   const quantities = {};
   const engines = {}; // each run's storage engine: a side is described by its own engine's row
   for (const [side, all] of bySide) {
-    const runs = all.filter((r) => !leftOut(r));
-    const vals = runs.map(value);
-    const samples = vals.filter((v) => typeof v === 'number');
+    const every = all.map((r) => ({ value: value(r), out: leftOut(r) }));
+    const kept = every.filter((x) => !x.out);
+    const samples = kept.map((x) => x.value).filter((v) => typeof v === 'number');
     // what a side counts is its engine's, left-out steps or not: read from every run with a value
-    const every = all.map(value);
-    quantities[side] = all.filter((r, i) => typeof every[i] === 'number').map((r) => quantity(r) ?? null);
+    quantities[side] = all.filter((r, i) => typeof every[i].value === 'number').map((r) => quantity(r) ?? null);
     engines[side] = all.map(engineOf).filter(Boolean);
     const q = [...new Set(quantities[side])];
     sides[side] = { median: median(samples), samples,
-      ...(samples.length < vals.length ? { not_reported_in: vals.length - samples.length } : {}),
-      ...(runs.length < all.length ? { left_out: all.length - runs.length } : {}),
+      ...(samples.length < kept.length ? { not_reported_in: kept.length - samples.length } : {}),
+      ...(kept.length < all.length ? { left_out: all.length - kept.length } : {}),
       ...(q.length === 1 ? { quantity: q[0] } : q.length ? { quantity: 'mixed' } : {}) };
   }
   const names = Object.keys(sides);
@@ -111,10 +110,9 @@ function serverSide(report, runs) {
       if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue;
       const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
       const points = (set.points || []).map((name) => {
-        const point = (r) => r.points.find((x) => x.name === name);
-        const at = (r) => point(r)?.server ?? null;
+        const at = (r) => stepNamed(r, name)?.server ?? null;
         // a step left out (common/step-exclusion.js) is left out of the server's figures too
-        const leftOut = (r) => Boolean(point(r)) && stepExclusion(point(r)) !== null;
+        const leftOut = (r) => Boolean(stepNamed(r, name)) && !keptStep(r, name);
         const flagged = [...bySide].flatMap(([side, rs]) => rs.filter((r) => at(r)?.flagged)
           .map((r) => ({ side, run: r.dir, reasons: at(r).flagged })));
         return {

@@ -8,7 +8,7 @@ const { fmt, verdictOf } = require('./verdict');
 const { wrap } = require('../../common/text');
 const { groupBy } = require('./group-by');
 const { orderGuarded } = require('./drift');
-const { stepExclusion } = require('../../common/step-exclusion');
+const { keptStep } = require('../../common/step-exclusion');
 
 const FIGURES = {
   worst_second_fraction: 'worst second / median second',
@@ -94,10 +94,7 @@ function steadiness(report, runs) {
       const points = (set.points || []).map((name) => {
         // a step left out (common/step-exclusion.js: the loader the limit, a shared host, ...) is
         // left out of its steadiness as of its throughput
-        const stabilityAt = ([, r]) => {
-          const p = r.points.find((x) => x.name === name);
-          return p && stepExclusion(p) === null ? p.stability ?? null : null;
-        };
+        const stabilityAt = ([, r]) => keptStep(r, name)?.stability ?? null;
         const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
         const runsBySide = groupBy(refs, ([ref]) => ref.side, ([, r]) => r);
         const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name, runsBySide),
