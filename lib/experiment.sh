@@ -117,7 +117,8 @@ experiment_loader_check() {
   if [[ -n $key && -f $EXPERIMENT_CHECK_CACHE/$key.rc ]]; then
     out=$(cat "$EXPERIMENT_CHECK_CACHE/$key.out") rc=$(cat "$EXPERIMENT_CHECK_CACHE/$key.rc")
   elif loader_on_host; then
-    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" ${uri:+--uri "$uri"} "$@" 2>&1) || rc=$?
+    # the URI in the loader's environment (experiment_on_host says why)
+    out=$(LAB_LOADER_URI=$uri node "$LAB_ROOT/loader/bin/lab-loader.js" check "$name" --experiments-dir "$LAB_ROOT/experiments" "$@" 2>&1) || rc=$?
   elif [[ $DRY_RUN == 1 ]]; then
     info "note: node or loader/node_modules not found on this host: the loader checks the flags when it starts (in its image), and says then what else the experiment needs of the stack"
     return 0
@@ -402,12 +403,20 @@ experiment_host_loader_ready() {
 experiment_on_host() {
   local name=$1 uri=$2 label=$3 password_file=$4
   shift 4
-  local args=("$name" --uri "$uri" ${label:+--engine "$label"} --results-dir "${EXPERIMENT_RESULTS_DIR:-$LAB_ROOT/results}" "$@")
+  local args=("$name" ${label:+--engine "$label"} --results-dir "${EXPERIMENT_RESULTS_DIR:-$LAB_ROOT/results}" "$@")
   [[ -n $password_file ]] && args+=(--password-file "$password_file")
   # The experiment file is read from this checkout (not the loader's own folder's).
   args+=(--experiments-dir "$LAB_ROOT/experiments")
   # bin/lab-loader: node with the GC flags the loader's CPUs call for (one CPU: --single-threaded-gc).
-  experiment_run_loader "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
+  # The URI goes in the loader's environment, not its arguments: `ps` shows a process's arguments
+  # to every user of the host, password and all (a --resume's URIs come from .secrets/), and its
+  # environment to its own user only (/proc/PID/environ, mode 400). A dry run prints it masked.
+  if [[ $DRY_RUN == 1 ]]; then
+    EXPERIMENT_RESULTS=""
+    run "LAB_LOADER_URI=$uri" "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
+    return 0
+  fi
+  LAB_LOADER_URI=$uri experiment_run_loader "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
 }
 
 # experiment_image_ref IMAGE: IMAGE with the digest Docker pulled it by (mongo:8.0@sha256:...), or

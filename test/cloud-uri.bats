@@ -37,13 +37,13 @@ setup() {
   printf 'pw\n' >"$BATS_TEST_TMPDIR/pw"
   lab experiment1 --uri mongodb://db.example:27017/ --username bob --password-file "$BATS_TEST_TMPDIR/pw" --dry-run
   assert_success
-  assert_output --regexp "lab-loader experiment1 --uri mongodb://db.example:27017/ .*--username bob .*--password-file [^ ]+/pw"
+  assert_output --regexp "LAB_LOADER_URI=mongodb://db.example:27017/ [^ ]+/lab-loader experiment1 .*--username bob .*--password-file [^ ]+/pw"
   nothing_started
 }
 
 @test "--uri mongodb+srv://NAME/: accepted (was 'names no server')" {
   lab experiment1 --uri mongodb+srv://cluster0.example.com/ --dry-run
   assert_success
-  assert_output --regexp "lab-loader experiment1 --uri mongodb\+srv://cluster0.example.com/ "
+  assert_output --regexp "LAB_LOADER_URI=mongodb\+srv://cluster0.example.com/ [^ ]+/lab-loader experiment1 "
   nothing_started
 }

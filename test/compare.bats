@@ -246,7 +246,7 @@ comparison_id() { sed -nE 's/^comparison (cmp-[0-9T]+Z-[0-9a-f]{4}): .*/\1/p' <<
   refute_output --partial "s3cret"
   assert_output --partial "mongodb://u:***@h1:27017/"
   assert_output --partial "nothing brought up or down"
-  assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:2"
+  assert_output --regexp "LAB_LOADER_URI=mongodb://h2:27017/ [^ ]+/lab-loader experiment2 --engine b .*--comparison cmp-[^:]+:b:2"
   nothing_started
 }
 
@@ -586,6 +586,6 @@ node_counting_checks() {
   PATH=$(node_counting_checks):$PATH lab compare experiment2 --uri a=mongodb://h1:27017/ --uri b=mongodb://h2:27017/ --repeat 10 --dry-run
   assert_success
   [[ $(grep -c '^run [0-9]*: ' <<<"$output") == 20 ]] || fail "20 runs expected: $output"
-  assert_output --regexp "lab-loader experiment2 --uri mongodb://h2:27017/ --engine b .*--comparison cmp-[^:]+:b:19"
+  assert_output --regexp "LAB_LOADER_URI=mongodb://h2:27017/ [^ ]+/lab-loader experiment2 --engine b .*--comparison cmp-[^:]+:b:19"
   [[ $(wc -l <"$BATS_TEST_TMPDIR/checks") == 2 ]] || fail "$(wc -l <"$BATS_TEST_TMPDIR/checks") loader checks for 2 sides"
 }

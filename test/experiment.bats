@@ -370,14 +370,14 @@ fp_summary() {
 @test "--uri: the loader on the host, no Docker at all" {
   lab experiment3 --uri mongodb://db.example:27017/ --engine inmemory --clients 2 --dry-run
   assert_success
-  assert_output --regexp "\+ [^ ]+/loader/bin/lab-loader experiment3 --uri mongodb://db.example:27017/ --engine inmemory --results-dir [^ ]+/results --clients 2"
+  assert_output --regexp "\+ LAB_LOADER_URI=mongodb://db.example:27017/ [^ ]+/loader/bin/lab-loader experiment3 --engine inmemory --results-dir [^ ]+/results --clients 2"
   nothing_started
 }
 
 @test "--uri without --engine: no label passed, the loader files the run under what the server reports" {
   lab experiment3 --uri mongodb://db.example:27017/ --clients 2 --metrics-port 9500 --dry-run
   assert_success
-  assert_output --regexp "\+ [^ ]+/loader/bin/lab-loader experiment3 --uri mongodb://db.example:27017/ --results-dir [^ ]+/results --clients 2 --metrics-port 9500"
+  assert_output --regexp "\+ LAB_LOADER_URI=mongodb://db.example:27017/ [^ ]+/loader/bin/lab-loader experiment3 --results-dir [^ ]+/results --clients 2 --metrics-port 9500"
   refute_output --partial "--engine"
   lab experiment3 --metrics-port 9500
   assert_failure 2
@@ -643,22 +643,24 @@ YAML
   nothing_started
 }
 
-@test "a stack run's check leaves --uri out (the loader parses the stack's URI in the stack); a --uri run's check has it" {
-  # node on PATH as a wrapper that notes each loader check's arguments, then runs the real node:
-  # without --uri the check does not load the driver (loader/test/cli.test.js), a third of its CPU
+@test "a stack run's check leaves the URI out (the loader parses the stack's URI in the stack); a --uri run's check has it in its environment" {
+  # node on PATH as a wrapper that notes each loader check's arguments and LAB_LOADER_URI, then runs
+  # the real node: without a URI the check does not load the driver (loader/test/cli.test.js), a
+  # third of its CPU
   local bin=$BATS_TEST_TMPDIR/bin
   mkdir -p "$bin"
-  printf '#!/bin/sh\ncase " $* " in *" check "*) echo "$*" >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
+  printf '#!/bin/sh\ncase " $* " in *" check "*) echo "$* uri=${LAB_LOADER_URI-}" >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
   chmod +x "$bin/node"
   PATH=$bin:$PATH lab experiment2 --dry-run
   assert_success
   PATH=$bin:$PATH lab experiment2 --via mongos --dry-run
   assert_success
   [[ $(wc -l <"$BATS_TEST_TMPDIR/checks") == 2 ]] || fail "checks: $(cat "$BATS_TEST_TMPDIR/checks")"
-  ! grep -q -- '--uri' "$BATS_TEST_TMPDIR/checks" || fail "a stack run's check was given a URI: $(cat "$BATS_TEST_TMPDIR/checks")"
+  ! grep -q -- '--uri\|uri=.' "$BATS_TEST_TMPDIR/checks" || fail "a stack run's check was given a URI: $(cat "$BATS_TEST_TMPDIR/checks")"
   PATH=$bin:$PATH lab experiment2 --uri mongodb://db.example:27017/ --dry-run
   assert_success
-  [[ $(tail -1 "$BATS_TEST_TMPDIR/checks") == *" --uri mongodb://db.example:27017/"* ]] || fail "checks: $(cat "$BATS_TEST_TMPDIR/checks")"
+  [[ $(tail -1 "$BATS_TEST_TMPDIR/checks") == *" uri=mongodb://db.example:27017/" ]] || fail "checks: $(cat "$BATS_TEST_TMPDIR/checks")"
+  ! tail -1 "$BATS_TEST_TMPDIR/checks" | grep -q -- '--uri' || fail "the URI is on the check's command line: $(tail -1 "$BATS_TEST_TMPDIR/checks")"
 }
 
 @test "one validation: without node or loader/node_modules, one line says the loader checks the flags, and the run goes on" {
@@ -682,7 +684,7 @@ YAML
 @test "--uri --engine: any label (not one of the lab's stacks), passed as given; in the stack the engine must exist" {
   lab experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 --dry-run
   assert_success
-  assert_output --regexp "lab-loader experiment3 --uri mongodb://db.example:27017/ --engine rocksdb-6.1 "
+  assert_output --regexp "LAB_LOADER_URI=mongodb://db.example:27017/ [^ ]+/lab-loader experiment3 --engine rocksdb-6.1 "
   # --engine wiredtiger given: a label too (ENGINE_GIVEN), not taken for the default
   lab experiment3 --uri mongodb://db.example:27017/ --engine wiredtiger --dry-run
   assert_success

@@ -57,6 +57,32 @@ no_password_anywhere() {
   assert_output --partial "root:***@host/"
 }
 
+# `ps` shows every user of the host each process's arguments: the loader, its check as its run, gets
+# a --uri run's URI in its environment instead (a --resume's URIs come from .secrets/, typed by no one).
+@test "the loader gets a --uri run's URI in its environment, never on its command line, where ps shows it to every user" {
+  start_test_server
+  local seen=$BATS_TEST_TMPDIR/seen hits=$BATS_TEST_TMPDIR/hits watcher f
+  : >"$seen"
+  : >"$hits"
+  # every 20 ms, the loader processes' command lines ('lab-loader[.]js' does not match grep's own)
+  (
+    while :; do
+      for f in $(grep -l -a 'lab-loader[.]js' /proc/[0-9]*/cmdline 2>/dev/null); do
+        echo "$f" >>"$seen"
+        tr '\0' ' ' <"$f" 2>/dev/null | grep -F -- "$PW" >>"$hits" || true
+      done
+      sleep 0.02
+    done
+  ) &
+  watcher=$!
+  lab experiment1 --uri "$SERVER_URI?tlsCertificateKeyFilePassword=$PW" --docs 2000 --metrics-port 0
+  kill "$watcher"
+  assert_success
+  no_password_anywhere
+  [[ $(sort -u "$seen" | wc -l) -ge 2 ]] || fail "the watcher saw $(sort -u "$seen" | wc -l) loader process(es), want its check and its run: the premise"
+  [[ ! -s $hits ]] || fail "a loader's command line holds the password: $(cat "$hits")"
+}
+
 @test "an incomplete comparison keeps its passwords for --resume outside results/, mode 600; none once complete" {
   lab compare experiment1 --uri "a=mongodb://root:$PW@127.0.0.1:1/" --uri b=mongodb://127.0.0.1:1/ --repeat 1 --docs 100 --server-selection-timeout 1s --metrics-port 0
   assert_failure 1

@@ -83,6 +83,23 @@ test('durations and flag values', () => {
   assert.equal(o.serverSelectionTimeoutMs, 10000);
 });
 
+test('the URI from LAB_LOADER_URI when --uri is not given (./run.sh keeps it out of ps); --uri wins', () => {
+  const before = process.env.LAB_LOADER_URI;
+  try {
+    process.env.LAB_LOADER_URI = 'mongodb://u:pw@db.example:27017/';
+    assert.equal(parse(['experiment1']).uri, 'mongodb://u:pw@db.example:27017/');
+    assert.equal(parse(['experiment1', '--uri', 'mongodb://other:27017/']).uri, 'mongodb://other:27017/');
+    assert.equal(parse(['experiment1', '--uri=mongodb://other:27017/']).uri, 'mongodb://other:27017/');
+    // checked as --uri is, its password masked in the message
+    process.env.LAB_LOADER_URI = 'http://u:pw@x/';
+    assert.throws(() => parse(['experiment1']), /--uri 'http:\/\/u:\*\*\*@x\/' is not a mongodb:\/\/ URI/);
+    process.env.LAB_LOADER_URI = '';
+    assert.equal(parse(['experiment1']).uri, 'mongodb://127.0.0.1:27017/');
+  } finally {
+    if (before === undefined) delete process.env.LAB_LOADER_URI; else process.env.LAB_LOADER_URI = before;
+  }
+});
+
 test('a results folder is never reused: a taken second gets -2, -3; latest points at the newest run', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lab-rundir-'));
   const exp = path.join(root, 'e.yaml');

@@ -198,10 +198,21 @@ function checkTogether(opts) {
   return opts;
 }
 
+// util.parseArgs' settings (tokens: for uriOf, whether --uri was given)
+const PARSE_ARGS = { options: OPTIONS, allowPositionals: true, strict: true, tokens: true };
+
+// uriOf(parsed): --uri as given, else LAB_LOADER_URI, else the default. ./run.sh hands a --uri
+// run's URI over in the environment, not on the command line, where `ps` shows it, password and
+// all, to every user of the host (/proc/PID/environ: its own user only).
+function uriOf(parsed) {
+  const given = parsed.tokens.some((t) => t.kind === 'option' && t.name === 'uri');
+  return !given && process.env.LAB_LOADER_URI ? process.env.LAB_LOADER_URI : parsed.values.uri;
+}
+
 function parse(argv) {
   let parsed;
   try {
-    parsed = parseArgs({ args: withNegatives(argv), options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withNegatives(argv), ...PARSE_ARGS });
   } catch (e) {
     // util.parseArgs' own messages run to several lines; one line naming the flag instead.
     const flag = /'(-[^' ]*)/.exec(e.message)?.[1];
@@ -210,6 +221,7 @@ function parse(argv) {
     throw new UsageError(e.message.split('\n')[0]);
   }
   const v = parsed.values;
+  v.uri = uriOf(parsed);
   const positionals = [...parsed.positionals];
   // NAME --help: the common flags and that experiment's own (its workload kind's).
   if (v.help) return { help: true, experiment: positionals.find((p) => !['check', 'list', 'flags', 'estimate'].includes(p)), experimentsDir: v['experiments-dir'] };

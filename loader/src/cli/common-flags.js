@@ -21,7 +21,7 @@ const { durationText } = require('../text/duration');
 const DEFAULT_METRICS_PORT = 9464;
 
 const COMMON_FLAGS = [
-  { group: 'Connection', flag: '--uri', default: 'mongodb://127.0.0.1:27017/', arg: 'URI', runsh: false, help: 'server or mongos' },
+  { group: 'Connection', flag: '--uri', default: 'mongodb://127.0.0.1:27017/', arg: 'URI', runsh: false, help: 'server or mongos (not given: $LAB_LOADER_URI, which ./run.sh sets, out of sight of ps, when it has one)' },
   // --username: root is applied in args.js parse (given alone it is refused)
   { group: 'Connection', flag: '--username', arg: 'NAME', runsh: 'uri', help: 'user for --password-file', dflt: 'root' },
   { group: 'Connection', flag: '--password-file', arg: 'FILE', runsh: 'uri', help: 'read the password of --username from FILE (never from the command line)' },
