@@ -27,7 +27,7 @@ const { aggregate, verdict, setKey } = require('./compare');
 const { mergeGroups } = require('./merge');
 const { fingerprint } = require('./params');
 const { groupBy } = require('./group-by');
-const { dimensionValue } = require('./identity');
+const { dimensionValue, pathOf } = require('./identity');
 const { rowsOf } = require('./lazy-series');
 const { judge: judgeSamples, fmt, LEVEL } = require('./verdict');
 const { twoSidedP } = require('./tdist');
@@ -84,10 +84,14 @@ function sideOf(r, t) {
 }
 
 // sets(results, t) -> [{ runs, sides: Map(value -> runs) }]: compare.js's alike sets along the
-// claim's dimension (a parameter that is the dimension itself is left out of the key).
+// claim's dimension (a parameter that is the dimension itself is left out of the key). The path to
+// the server and emulation are left out too: conditions() refuses either with its own reason, which
+// a set apart would hide behind 'needs runs alike'.
 function sets(results, t) {
   const keyOf = (r) => {
     const key = JSON.parse(JSON.stringify(setKey(r, ['journal_path', 'members_journal'].includes(t.dimension) ? 'journal' : t.dimension)));
+    delete key.run.path;
+    delete key.run.emulated;
     for (const p of t.ignore_parameters || []) {
       const parts = p.split('.');
       const parent = parts.slice(0, -1).reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), key);
@@ -105,7 +109,6 @@ function sets(results, t) {
   }).filter((s) => s.runs.length);
 }
 
-const kindOf = (r) => String(r.description?.topology ?? 'not recorded').split(',')[0];
 const journalOfRun = (r) => {
   const js = r.points.map((p) => p.journal).filter((j) => typeof j === 'boolean');
   if (js.length) return js.every(Boolean);
@@ -157,16 +160,16 @@ function conditions(claim, bySide) {
   }
   // one path to the server for every side: mongos against the primary is the router's cost, not
   // the engines' difference
-  const paths = uniq(all.map(kindOf));
-  if (paths.length > 1) fail.push(`topology: the sides ran through different paths (${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(kindOf)).join('+').replace(/_/g, ' ')}`).join(', ')}): one path for every side`);
+  const paths = uniq(all.map(pathOf));
+  if (paths.length > 1) fail.push(`topology: the sides ran through different paths (${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(pathOf)).join('+').replace(/_/g, ' ')}`).join(', ')}): one path for every side`);
   // one journal place for every run, unless the journal's place is what the claim compares
   const place = (r) => (r.record?.storage?.journal_path ? 'journal apart' : 'journal with data');
   const places = uniq(all.map(place));
   if (dim !== 'journal_path' && places.length > 1) fail.push(`journal place: ${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(place)).join(' and ')}`).join(', ')}: one journal place for every run (the journal's place is not this claim's dimension)`);
   if (c.topology) {
-    const kinds = uniq(all.map(kindOf));
+    const kinds = uniq(all.map(pathOf));
     const bad = kinds.filter((k) => !c.topology.need.includes(k));
-    if (bad.length) fail.push(`topology: ${bad.join(', ')} in ${count(all, (r) => bad.includes(kindOf(r)))} of ${all.length} runs (the seed: ${c.topology.seed})`);
+    if (bad.length) fail.push(`topology: ${bad.join(', ')} in ${count(all, (r) => bad.includes(pathOf(r)))} of ${all.length} runs (the seed: ${c.topology.seed})`);
     else differ.push(`topology: ${kinds.join(', ').replace(/_/g, ' ')} (seed: ${c.topology.seed})`);
   }
   if (c.write_concern) {

@@ -7,7 +7,7 @@
 // A side is named `side` throughout (with --by engine, the default, it is an engine label; with
 // --by platform a platform); `engine` is only ever the run's engine label.
 const { mergeGroups } = require('./merge');
-const { dimensionValue } = require('./identity');
+const { dimensionValue, pathOf } = require('./identity');
 const { restartNotes } = require('./restarts');
 const { fingerprint, diffParameters, flatten } = require('./params');
 const { groupBy } = require('./group-by');
@@ -181,15 +181,18 @@ function buildSet(results, incomplete, key, idx) {
 }
 
 // setKey(r, by): what runs must share to be compared at all: the load (parameters), the loader's
-// version and Node, the host count (so the total clients), the labels other than the one
-// compared, the profile, the engine label unless it is the dimension; and, unless the dimension
-// is the engine or the server itself, the server's identity and driver line (an engine
-// comparison spans builds: MMAPv1 only exists on 4.0). Flattened by params.flatten, so differences read
-// "run.hosts: 1 vs 2".
+// version and Node, the host count (so the total clients), the path to the server (through mongos
+// or to a member: the router's hop is no engine's cost), emulation (an emulated run measures the
+// emulator: it compares with no native one), the labels other than the one compared, the profile,
+// the engine label unless it is the dimension; and, unless the dimension is the engine or the
+// server itself, the server's identity and driver line (an engine comparison spans builds: MMAPv1
+// only exists on 4.0). Flattened by params.flatten, so differences read "run.hosts: 1 vs 2".
 function setKey(r, by) {
   const labels = { ...r.labels };
   delete labels[by];
-  const run = { hosts: r.hosts, loader: { version: r.identity.loader.version, node: r.identity.loader.node }, labels };
+  const loader = { version: r.identity.loader.version, node: r.identity.loader.node };
+  const run = { hosts: r.hosts, path: pathOf(r), loader, labels };
+  if (r.record?.storage?.emulated === true) run.emulated = true;
   if (by !== 'profile') run.profile = r.profile;
   if (by !== 'engine') run.engine = r.engine;
   if (by !== 'engine' && by !== 'server') Object.assign(run, { server: r.identity.server, driver_line: r.identity.loader.driver_line });

@@ -53,4 +53,9 @@ function dimensionValue(r, by) {
   return r.labels[by] ?? `no ${by} label`;
 }
 
-module.exports = { serverIdentity, loaderIdentity, driverLine, dimensionValue };
+// pathOf(run): how the loader reached the server, from what the server said of itself (hello):
+// mongos, replica_set_member, standalone, unknown or 'not recorded'. Through mongos a run measures
+// the router's hop too: two paths are never one comparison (src/compare.js setKey, src/claims.js).
+const pathOf = (r) => String(r.description?.topology ?? 'not recorded').split(',')[0];
+
+module.exports = { serverIdentity, loaderIdentity, driverLine, dimensionValue, pathOf };

@@ -219,6 +219,35 @@ test('runs whose parameters differ are not compared, and the report says which p
   assert.match(ex.differences[0].sentence, /write_concern\.w: 1 vs "majority"/);
 });
 
+test('a run through mongos and one straight to a member, or an emulated and a native one, are never one comparison', () => {
+  const root = tmpDir();
+  const steps = [{ name: 's', ops: { find: { rate: 100 } } }];
+  for (const rep of [1, 2]) {
+    makeRun(root, { engine: 'a', stamp: `a${rep}`, group: 'ga', repetition: rep, steps, extra: { topology: { kind: 'mongos', shards: [{ id: 's1' }] } } });
+    makeRun(root, { engine: 'b', stamp: `b${rep}`, group: 'gb', repetition: rep, steps: [{ name: 's', ops: { find: { rate: 50 } } }] });
+  }
+  let ex = build(root).experiments[0];
+  assert.equal(ex.sets.length, 2, 'the mongos runs and the direct runs share a set');
+  for (const s of ex.sets) assert.equal(s.verdicts.length, 0);
+  assert.match(ex.differences[0].sentence, /run\.path: "(mongos|standalone)" vs "(mongos|standalone)"/);
+  // the same path, one side emulated (summary.json storage.emulated: QEMU or Rosetta)
+  const root2 = tmpDir();
+  for (const rep of [1, 2]) {
+    makeRun(root2, { engine: 'a', stamp: `a${rep}`, group: 'ga', repetition: rep, steps, extra: { storage: { emulated: true } } });
+    makeRun(root2, { engine: 'b', stamp: `b${rep}`, group: 'gb', repetition: rep, steps: [{ name: 's', ops: { find: { rate: 50 } } }], extra: { storage: { emulated: false } } });
+  }
+  ex = build(root2).experiments[0];
+  assert.equal(ex.sets.length, 2, 'an emulated run and a native one share a set');
+  assert.match(ex.differences[0].sentence, /run\.emulated: (true vs absent|absent vs true)/);
+  // both native on one path: one set, a verdict
+  const root3 = tmpDir();
+  for (const rep of [1, 2]) {
+    makeRun(root3, { engine: 'a', stamp: `a${rep}`, group: 'ga', repetition: rep, steps });
+    makeRun(root3, { engine: 'b', stamp: `b${rep}`, group: 'gb', repetition: rep, steps: [{ name: 's', ops: { find: { rate: 50 } } }] });
+  }
+  assert.equal(build(root3).experiments[0].sets.length, 1);
+});
+
 test('published numbers become labelled reference series (year and hardware from the source)', () => {
   const root = tmpDir();
   const published = { source: 'seeds/004 (Severalnines, 2013), 2 GB RAM / 4 cores each', mongodb_2_4_mmapv1: { updates_per_s_max: 3910, clients: '1..6' }, x_20m: { result: 'failed: too stale' } };
