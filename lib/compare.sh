@@ -393,20 +393,43 @@ compare_out() {
   info "the output was closed (e.g. | head): the comparison goes on, its lines no longer shown; the state keeps every run"
 }
 
+# compare_forward SIGNAL: the signal this shell got, passed on to the running run's group (none
+# between two runs: the loop starts no run after it).
+compare_forward() {
+  [[ -z $COMPARE_CHILD ]] || kill -"$1" -- "-$COMPARE_CHILD" 2>/dev/null || true
+}
+
 # compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's
 # bookkeeping), its folders written to FILE; the engine's stack brought down after, whatever the
 # run did. Returns the run's exit code.
+# The run is a process group of its own, started in the background and waited for: bash runs a
+# trap only once a foreground child has ended, so a signal to this shell alone (kill PID, timeout)
+# let the run go on to its end. Waited for, the trap runs at once and passes the signal on to the
+# run's group (compare_forward), which stops as a run stops on Ctrl-C; its own group, so that a
+# Ctrl-C or a hang-up to this job reaches the run once, through here, never twice (a second signal
+# forces the loader's exit). stdin /dev/null: a background group reading the terminal is stopped.
+COMPARE_CHILD="" # the running run's process group, while compare_one waits for it
 compare_one() {
   local side=$1 pos=$2 out=$3 rc=0
   compare_run_args "$side" "$pos"
+  rm -f "$out.rc"
+  set -m
   (
     ENGINE=$side
     ENGINE_GIVEN=1
     # shellcheck disable=SC2034  # read by verb_experiment: this --comparison is compare's own
     COMPARE_RUNNING=1
-    trap 'printf "%s\n" "$EXPERIMENT_RESULTS" >"$out"' EXIT
+    trap 'echo "$?" >"$out.rc"; printf "%s\n" "$EXPERIMENT_RESULTS" >"$out"' EXIT
     verb_experiment "${RUN_ARGS[@]}"
-  ) || rc=$?
+  ) </dev/null &
+  COMPARE_CHILD=$!
+  set +m
+  # wait returns early (above 128) when a trapped signal arrives: wait again until the run ends,
+  # its exit code the one it wrote (bash may have reaped it during the trap)
+  while kill -0 "$COMPARE_CHILD" 2>/dev/null; do wait "$COMPARE_CHILD" || true; done
+  COMPARE_CHILD=""
+  rc=$(cat "$out.rc" 2>/dev/null || echo 1)
+  rm -f "$out.rc"
   if [[ -z ${COMPARE_URI[$side]:-} ]]; then
     # Down after every run: engines run one at a time (same ports), and the next side's run must
     # not share the host with this one's idle stack.
@@ -687,15 +710,15 @@ verb_compare() {
   # once every side's has, the rest would fail the same way, and the comparison stops
   local -A failed_bare=()
   out=$(mktemp "${TMPDIR:-/tmp}/lab-compare-out.XXXXXX")
-  # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job) reaches
-  # the run's loader (experiment_run_loader passes it on; a hang-up as SIGTERM), which stops and
-  # keeps what it measured; this shell only notes it, so that the run is recorded and its stack
-  # brought down before the comparison stops (run.sh's own INT trap would exit at once, and a
-  # hang-up not trapped ended this shell at once, 129, with the run's loader still going).
+  # A Ctrl-C, SIGTERM or SIGHUP (the terminal closed: its shell hangs up the whole job), to this
+  # shell alone or to its group, is noted and passed on to the run (compare_forward), whose loader
+  # stops and keeps what it measured (experiment_run_loader; a hang-up as SIGTERM); the run is
+  # recorded and its stack brought down before the comparison stops (run.sh's own INT trap would
+  # exit at once, and a hang-up not trapped ended this shell at once, 129, the loader still going).
   COMPARE_STOP=0
-  trap 'COMPARE_STOP=130' INT
-  trap 'COMPARE_STOP=143' TERM
-  trap 'COMPARE_STOP=129' HUP
+  trap 'COMPARE_STOP=130; compare_forward INT' INT
+  trap 'COMPARE_STOP=143; compare_forward TERM' TERM
+  trap 'COMPARE_STOP=129; compare_forward HUP' HUP
   local mark line
   for line in "${COMPARE_POSITIONS[@]}"; do
     IFS=$'\t' read -r pos side mark <<<"$line"
@@ -717,10 +740,9 @@ verb_compare() {
       printf '%s\t%s\t%s\t%s\t%s\n' "$pos" "$side" "$status" "$rc" "$dir" >>"$state/runs.tsv"
     done < <(grep . "$out" || echo)
     if [[ $status == complete ]] && ((COMPARE_STOP)); then
-      # The stop reached this shell, not the run's loader (a signal to run.sh's process alone: bash
-      # runs its trap once the run's subshell ends), and the run went on to its end: it is
-      # complete, kept as such (marked interrupted it was run again on resume and counted twice),
-      # and the comparison stops before the next.
+      # The stop came as the run was ending, too late to stop its loader: the run is complete,
+      # kept as such (marked interrupted it was run again on resume and counted twice), and the
+      # comparison stops before the next.
       info "run $pos ($side) ran to its end before the stop took effect: kept, complete"
       stopped_after=1
       interrupted=$COMPARE_STOP
