@@ -14,7 +14,10 @@ FAULT_OPS_TSV=loader/src/faults/docker-ops.tsv
 # fault_shard_members: the shard members, from the topology table (never written here).
 fault_shard_members() { topology_services shard; }
 
-fault_is_member() { grep -qxF -- "$1" < <(fault_shard_members); }
+# fault_is_member NAME: NAME is a shard member. A here-string, not < <(...): grep -q stops at the
+# first match, and the members still written into its closed pipe (PIPE ignored while a fault
+# process answers, fault_tool) printed "printf: write error: Broken pipe", now and then.
+fault_is_member() { grep -qxF -- "$1" <<<"$(fault_shard_members)"; }
 
 fault_running_services() { compose_probe ps --services --status running 2>/dev/null || true; }
 fault_paused_services() { compose_probe ps --services --status paused 2>/dev/null || true; }
