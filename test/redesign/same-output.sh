@@ -63,7 +63,8 @@ n=$(find "$work/out-before" -type f | wc -l)
 if diff -r "$work/out-before" "$work/out-after" >"$work/diff.txt"; then
   echo "same: $n outputs byte for byte ($1 and $2)"
 else
-  grep -E '^(diff|Only in)' "$work/diff.txt" | head -20 | sed 's/^/differs: /'
+  # grep -m, not | head: under pipefail grep's SIGPIPE ended the script (141) before the count
+  grep -m 20 -E '^(diff|Only in)' "$work/diff.txt" | sed 's/^/differs: /'
   echo "$(grep -cE '^(diff|Only in)' "$work/diff.txt") of $n outputs differ; the differences: $work/diff.txt"
   exit 1
 fi
