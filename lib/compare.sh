@@ -393,10 +393,22 @@ compare_out() {
   info "the output was closed (e.g. | head): the comparison goes on, its lines no longer shown; the state keeps every run"
 }
 
-# compare_forward SIGNAL: the signal this shell got, passed on to the running run's group (none
-# between two runs: the loop starts no run after it).
+# compare_forward SIGNAL: a signal this shell got (its trap), counted, and every one not yet passed
+# on passed to the running run's group; with no run (between two runs, or before the run has a
+# group), none is passed on: compare_one passes it once the run has one, the loop starts no other.
+COMPARE_CHILD=""                         # the running run's process group, while compare_one waits
+COMPARE_SIGNAL="" COMPARE_SIGNALS=0 COMPARE_FORWARDED=0 # the last signal; how many came, passed on
 compare_forward() {
-  [[ -z $COMPARE_CHILD ]] || kill -"$1" -- "-$COMPARE_CHILD" 2>/dev/null || true
+  COMPARE_SIGNAL=$1
+  COMPARE_SIGNALS=$((COMPARE_SIGNALS + 1))
+  compare_forward_pending
+}
+compare_forward_pending() {
+  [[ -n $COMPARE_CHILD ]] || return 0
+  while ((COMPARE_FORWARDED < COMPARE_SIGNALS)); do
+    COMPARE_FORWARDED=$((COMPARE_FORWARDED + 1))
+    kill -"$COMPARE_SIGNAL" -- "-$COMPARE_CHILD" 2>/dev/null || true
+  done
 }
 
 # compare_one SIDE POSITION: one run in a subshell (a die in it ends that run, not the comparison's
@@ -408,28 +420,32 @@ compare_forward() {
 # run's group (compare_forward), which stops as a run stops on Ctrl-C; its own group, so that a
 # Ctrl-C or a hang-up to this job reaches the run once, through here, never twice (a second signal
 # forces the loader's exit). stdin /dev/null: a background group reading the terminal is stopped.
-COMPARE_CHILD="" # the running run's process group, while compare_one waits for it
+# COMPARE_RUN_OUT, not a local: the run's EXIT trap reads it in whatever function the run is in,
+# and one with an `out` of its own (experiment_run_loader) would have taken that one.
+COMPARE_RUN_OUT=""
 compare_one() {
-  local side=$1 pos=$2 out=$3 rc=0
+  local side=$1 pos=$2 rc=0
+  COMPARE_RUN_OUT=$3
   compare_run_args "$side" "$pos"
-  rm -f "$out.rc"
   set -m
   (
     ENGINE=$side
     ENGINE_GIVEN=1
     # shellcheck disable=SC2034  # read by verb_experiment: this --comparison is compare's own
     COMPARE_RUNNING=1
-    trap 'echo "$?" >"$out.rc"; printf "%s\n" "$EXPERIMENT_RESULTS" >"$out"' EXIT
+    trap 'printf "%s\n" "$EXPERIMENT_RESULTS" >"$COMPARE_RUN_OUT"' EXIT
     verb_experiment "${RUN_ARGS[@]}"
   ) </dev/null &
   COMPARE_CHILD=$!
   set +m
-  # wait returns early (above 128) when a trapped signal arrives: wait again until the run ends,
-  # its exit code the one it wrote (bash may have reaped it during the trap)
+  # a stop that came since the loop's check, before the run had its group: passed on now
+  compare_forward_pending
+  # wait returns early (above 128) when a trapped signal arrives: wait until the run has ended,
+  # then once more for its exit status, which bash keeps (128 + N where signal N ended it: its EXIT
+  # trap's $? would say 0)
   while kill -0 "$COMPARE_CHILD" 2>/dev/null; do wait "$COMPARE_CHILD" || true; done
+  wait "$COMPARE_CHILD" || rc=$?
   COMPARE_CHILD=""
-  rc=$(cat "$out.rc" 2>/dev/null || echo 1)
-  rm -f "$out.rc"
   if [[ -z ${COMPARE_URI[$side]:-} ]]; then
     # Down after every run: engines run one at a time (same ports), and the next side's run must
     # not share the host with this one's idle stack.

@@ -5,6 +5,9 @@
 # from, the dry run, and bad input refused in one line before anything starts. The real loader,
 # report and two --uri servers: report/test/compare-uri.test.js.
 
+# Each bats test runs in a subshell; the helpers below read the $output of the test that calls them.
+# shellcheck disable=SC2030,SC2031
+
 load test_helper
 
 teardown() { stop_test_server; }
@@ -494,6 +497,50 @@ background_compare() {
   lab compare --resume "$id" --dry-run
   assert_line --regexp "^ +1  a +to run"
   assert_line --regexp "^ +2  b +to run"
+}
+
+# stopped_while SHIM_NAME PATTERN: ./run.sh compare with SHIM_NAME on PATH as a wrapper that, called
+# with PATTERN in its arguments, notes it and takes 2 s; a SIGTERM to run.sh alone once it is in
+# there. The run must end interrupted (143) within seconds of its 60 s step, the comparison 143.
+stopped_while() {
+  local name=$1 pattern=$2 bin=$BATS_TEST_TMPDIR/shim out=$BATS_TEST_TMPDIR/stop.out rc=0 i t0 real
+  real=$(command -v "$name")
+  mkdir -p "$bin"
+  printf '#!/bin/sh\ncase "$*" in *%s*) touch "%s"; sleep 2;; esac\nexec %s "$@"\n' "$pattern" "$BATS_TEST_TMPDIR/in-shim" "$real" >"$bin/$name"
+  chmod +x "$bin/$name"
+  set -m
+  PATH=$bin:$PATH "$LAB/run.sh" compare experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 \
+    --clients 1 --rate 50 --duration 60s --metrics-port 0 </dev/null >"$out" 2>&1 &
+  BG_PID=$!
+  set +m
+  for ((i = 0; i < 600; i++)); do [[ -e $BATS_TEST_TMPDIR/in-shim ]] && grep -q '== run 1 of' "$out" && break; sleep 0.05; done
+  [[ -e $BATS_TEST_TMPDIR/in-shim ]] || fail "the run never called $name with $pattern: $(cat "$out")"
+  t0=$SECONDS
+  kill -TERM "$BG_PID"
+  wait "$BG_PID" || rc=$?
+  run cat "$out"
+  [[ $rc == 143 ]] || fail "exit $rc, want 143: $output"
+  ((SECONDS - t0 < 30)) || fail "the 60 s step ran on after the stop ($((SECONDS - t0)) s): $output"
+  refute_output --partial "did not complete"
+  refute_output --partial "unbound variable"
+  id=$(comparison_id)
+  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '1\ta\tinterrupted\t143')" ]] || fail "runs.tsv: $output"
+}
+
+# A stop while the run's loader is started: its process group is read by ps, and the signal, passed
+# on to the whole run (ps too), once went nowhere: the run went on to its end.
+@test "SIGTERM to run.sh compare alone while the run's loader is being started: the loader still stops, the run is interrupted" {
+  start_test_server
+  stopped_while ps pgid=
+}
+
+# A stop while the run is being set up, before any loader: its exit code is the signal's (143), not
+# what its EXIT trap found in $? (0: 'complete', resume skipped it), nor a failure of that trap in a
+# function with a local `out` of its own ('incomplete', and the comparison went on).
+@test "a stop while a comparison's run is being set up records it interrupted, never complete or incomplete" {
+  start_test_server
+  stopped_while cat lab-compare-checks
 }
 
 @test "a second comparison on the same results folder refuses to start while the first runs; it starts once the first is gone" {
