@@ -649,6 +649,7 @@ YAML
   # third of its CPU
   local bin=$BATS_TEST_TMPDIR/bin
   mkdir -p "$bin"
+  # shellcheck disable=SC2016  # $* and LAB_LOADER_URI are the wrapper's own, expanded when it runs
   printf '#!/bin/sh\ncase " $* " in *" check "*) echo "$* uri=${LAB_LOADER_URI-}" >>"%s";; esac\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/checks" "$(command -v node)" >"$bin/node"
   chmod +x "$bin/node"
   PATH=$bin:$PATH lab experiment2 --dry-run

@@ -67,10 +67,10 @@ no_password_anywhere() {
   # every 20 ms, the loader processes' command lines ('lab-loader[.]js' does not match grep's own)
   (
     while :; do
-      for f in $(grep -l -a 'lab-loader[.]js' /proc/[0-9]*/cmdline 2>/dev/null); do
+      while IFS= read -r f; do
         echo "$f" >>"$seen"
         tr '\0' ' ' <"$f" 2>/dev/null | grep -F -- "$PW" >>"$hits" || true
-      done
+      done < <(grep -l -a 'lab-loader[.]js' /proc/[0-9]*/cmdline 2>/dev/null || true)
       sleep 0.02
     done
   ) &
