@@ -226,6 +226,28 @@ nearest_word() {
 # seen on a busy host in smoke's sample-spacing check, whose topology has two routers).
 first_line() { sed -n 1p; }
 
+# process_group VAR PID: VAR set to the process group of PID, a pipeline started under set -m (its
+# first process's PID); empty once it has ended. The same signal that run.sh's group gets, and the
+# caller traps, ends a ps running then: it is asked again (five times at most: a loop on a missing
+# ps would never end). Each ps in a $(...) of its own, asked from here: a subshell that looped would
+# die with the signal.
+process_group() {
+  local tries=0 pgid=""
+  while ((tries++ < 5)); do
+    pgid=$(ps -o pgid= -p "$2" 2>/dev/null | tr -d ' ') || pgid=""
+    if [[ -n $pgid ]] || ! kill -0 "$2" 2>/dev/null; then break; fi
+  done
+  printf -v "$1" '%s' "$pgid"
+}
+
+# wait_ended PID: wait until the background job PID has ended, however often a trapped signal ends
+# a wait early (above 128), then return its exit status, which bash keeps (128 + N where signal N
+# ended it).
+wait_ended() {
+  while kill -0 "$1" 2>/dev/null; do wait "$1" || true; done
+  wait "$1"
+}
+
 # loader_on_host: Node.js and the loader's modules are on this host (else the loader's image has them).
 loader_on_host() { command -v node >/dev/null 2>&1 && [[ -d $LAB_ROOT/loader/node_modules/mongodb ]]; }
 

@@ -440,11 +440,8 @@ compare_one() {
   set +m
   # a stop that came since the loop's check, before the run had its group: passed on now
   compare_forward_pending
-  # wait returns early (above 128) when a trapped signal arrives: wait until the run has ended,
-  # then once more for its exit status, which bash keeps (128 + N where signal N ended it: its EXIT
-  # trap's $? would say 0)
-  while kill -0 "$COMPARE_CHILD" 2>/dev/null; do wait "$COMPARE_CHILD" || true; done
-  wait "$COMPARE_CHILD" || rc=$?
+  # the run's exit code is bash's (a signal that ended it: 128 + N; its EXIT trap's $? would say 0)
+  wait_ended "$COMPARE_CHILD" || rc=$?
   COMPARE_CHILD=""
   if [[ -z ${COMPARE_URI[$side]:-} ]]; then
     # Down after every run: engines run one at a time (same ports), and the next side's run must

@@ -225,8 +225,7 @@ experiment_run_loader() {
   # a loader killed outright ("Killed"): experiment_killed says it in words instead.
   # LAB_RUN_DIRS_FILE: the loader writes each folder there as it creates it (src/run/runner.js).
   # A signal while the group's id is read (ps, a moment on a busy host) is kept and passed on
-  # once it is known: ignored there, a single SIGTERM (timeout, a service manager) was lost. The
-  # same signal sent to run.sh's group ends that ps too: it is asked again.
+  # once it is known: ignored there, a single SIGTERM (timeout, a service manager) was lost.
   local traps group pipeline hup=0 pending=""
   traps=$(trap -p INT TERM HUP)
   trap '' INT TERM HUP
@@ -239,17 +238,12 @@ experiment_run_loader() {
   trap 'pending=INT' INT
   trap 'pending=TERM' TERM
   trap 'hup=1; pending=TERM' HUP
-  local tries=0
-  while ((tries++ < 5)); do
-    group=$(ps -o pgid= -p "$pipeline" 2>/dev/null | tr -d ' ') || true
-    if [[ -n $group ]] || ! kill -0 "$pipeline" 2>/dev/null; then break; fi
-  done
+  process_group group "$pipeline"
   trap 'experiment_forward INT "$group"' INT
   trap 'experiment_forward TERM "$group"' TERM
   trap 'hup=1; experiment_forward TERM "$group"' HUP
   [[ -z $pending ]] || experiment_forward "$pending" "$group"
-  # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends.
-  while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
+  wait_ended "$pipeline" || true # its exit code is the loader's, in $out.rc
   trap - INT TERM HUP
   eval "$traps"
   rc=$(cat "$out.rc" 2>/dev/null || echo 1)

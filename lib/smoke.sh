@@ -166,14 +166,12 @@ smoke_child() {
   { "$@" 2>&1; echo "$?" >"$rc_file"; } | (trap '' INT TERM; exec sed 's/^/#   /') &
   pipeline=$!
   set +m
-  # the pipeline's group (its first process's PID); a child that already ended has none, and ps
-  # then fails: nothing is left to pass a signal to
-  group=$(ps -o pgid= -p "$pipeline" 2>/dev/null | tr -d ' ') || group=""
+  # the pipeline's group; a child that already ended has none: nothing is left to pass a signal to
+  process_group group "$pipeline"
   trap 'stop=130; [[ -z $group ]] || kill -INT -- "-$group" 2>/dev/null || true' INT
   trap 'stop=143; [[ -z $group ]] || kill -TERM -- "-$group" 2>/dev/null || true' TERM
   if ((stop)) && [[ -n $group ]]; then kill "-$( ((stop == 130)) && echo INT || echo TERM)" -- "-$group" 2>/dev/null || true; fi
-  # wait returns early (above 128) when a trapped signal arrives; wait again until the group ends
-  while kill -0 "$pipeline" 2>/dev/null; do wait "$pipeline" || true; done
+  wait_ended "$pipeline" || true # its exit code is the check's, in $rc_file
   trap - INT TERM
   eval "$traps"
   rc=$(cat "$rc_file" 2>/dev/null)
