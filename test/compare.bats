@@ -470,25 +470,37 @@ background_compare() {
   fail "the comparison did not start: $(cat "$out")"
 }
 
+# stop_compare OUT WITHIN_S: a SIGTERM to the comparison BG_PID alone (kill PID, not the group);
+# it must exit 143 within WITHIN_S seconds of its run's 60 s step; its output is then $output.
+stop_compare() {
+  local out=$1 within=$2 rc=0 t0=$SECONDS
+  kill -TERM "$BG_PID"
+  wait "$BG_PID" || rc=$?
+  run cat "$out"
+  [[ $rc == 143 ]] || fail "exit $rc, want 143: $output"
+  ((SECONDS - t0 < within)) || fail "the 60 s step ran on after the stop ($((SECONDS - t0)) s): $output"
+}
+
+# first_run_interrupted: the stopped comparison's runs.tsv (its id set in the caller's `id`) holds
+# run 1 only, interrupted by the SIGTERM.
+first_run_interrupted() {
+  id=$(comparison_id)
+  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
+  [[ $output == "$(printf '1\ta\tinterrupted\t143')" ]] || fail "runs.tsv: $output"
+}
+
 # A SIGTERM to run.sh's process alone (kill PID, not the group; timeout(1) sends it so): bash runs
 # a trap only once a foreground child has ended, so the run once went on to its end, however long.
 # compare now waits for its run in the background and passes the signal on: the run's loader
 # stops as on Ctrl-C, keeps what it measured, and no next run starts.
 @test "SIGTERM to run.sh alone during a run: the run's loader stops and keeps its step, marked interrupted; no next run; exit 143; resume runs both" {
   start_test_server
-  local out=$BATS_TEST_TMPDIR/term.out rc=0 id t0
+  local out=$BATS_TEST_TMPDIR/term.out id
   background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --rate 50 --duration 60s --metrics-port 0
-  t0=$SECONDS
-  kill -TERM "$BG_PID"
-  wait "$BG_PID" || rc=$?
-  run cat "$out"
-  [[ $rc == 143 ]] || fail "exit $rc, want 143: $output"
-  ((SECONDS - t0 < 45)) || fail "the 60 s step ran on after the stop ($((SECONDS - t0)) s): $output"
+  stop_compare "$out" 45
   assert_output --partial "interrupted at run 1"
   refute_output --partial "== run 2 of"
-  id=$(comparison_id)
-  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
-  [[ $output == "$(printf '1\ta\tinterrupted\t143')" ]] || fail "runs.tsv: $output"
+  first_run_interrupted
   local dir
   dir=$(cut -f5 "$LAB/results/.comparisons/$id/runs.tsv")
   [[ -f $dir/summary.json ]] || dir=$LAB/$dir
@@ -503,7 +515,7 @@ background_compare() {
 # with PATTERN in its arguments, notes it and takes 2 s; a SIGTERM to run.sh alone once it is in
 # there. The run must end interrupted (143) within seconds of its 60 s step, the comparison 143.
 stopped_while() {
-  local name=$1 pattern=$2 bin=$BATS_TEST_TMPDIR/shim out=$BATS_TEST_TMPDIR/stop.out rc=0 i t0 real
+  local name=$1 pattern=$2 bin=$BATS_TEST_TMPDIR/shim out=$BATS_TEST_TMPDIR/stop.out i real id
   real=$(command -v "$name")
   mkdir -p "$bin"
   printf '#!/bin/sh\ncase "$*" in *%s*) touch "%s"; sleep 2;; esac\nexec %s "$@"\n' "$pattern" "$BATS_TEST_TMPDIR/in-shim" "$real" >"$bin/$name"
@@ -515,17 +527,10 @@ stopped_while() {
   set +m
   for ((i = 0; i < 600; i++)); do [[ -e $BATS_TEST_TMPDIR/in-shim ]] && grep -q '== run 1 of' "$out" && break; sleep 0.05; done
   [[ -e $BATS_TEST_TMPDIR/in-shim ]] || fail "the run never called $name with $pattern: $(cat "$out")"
-  t0=$SECONDS
-  kill -TERM "$BG_PID"
-  wait "$BG_PID" || rc=$?
-  run cat "$out"
-  [[ $rc == 143 ]] || fail "exit $rc, want 143: $output"
-  ((SECONDS - t0 < 30)) || fail "the 60 s step ran on after the stop ($((SECONDS - t0)) s): $output"
+  stop_compare "$out" 30
   refute_output --partial "did not complete"
   refute_output --partial "unbound variable"
-  id=$(comparison_id)
-  run cut -f1-4 "$LAB/results/.comparisons/$id/runs.tsv"
-  [[ $output == "$(printf '1\ta\tinterrupted\t143')" ]] || fail "runs.tsv: $output"
+  first_run_interrupted
 }
 
 # A stop while the run's loader is started: its process group is read by ps, and the signal, passed
