@@ -59,6 +59,10 @@ test('steadiness verdicts: left-out steps are no samples; sides not interleaved 
   assert.deepEqual(s.points[0].worst_second_fraction.sides.mmap.samples, []);
   assert.equal(s.points[0].worst_second_fraction.verdicts[0].status, 'no-verdict');
   assert.equal(s.points[0].steadier, null);
+  // nor dips per minute, nor their causes: not judged, said so
+  assert.equal(s.points[0].dip_s_per_min.mmap, null);
+  assert.deepEqual(s.points[0].why.mmap, []);
+  assert.match(steadinessText([s]), /seconds in dips per minute \(median\): toku 0, mmap n\/a/);
   // every toku run before every mmap run: not interleaved, the ratio kept, no steadier side
   const sequential = runs.map((r, i) => at(r, i));
   const [q] = steadiness(setOf(sequential), sequential);
