@@ -39,8 +39,10 @@ test('lineForWire: the newest line that accepts the server, none below the oldes
 
 // Small flags per experiment: the file's own `smoke:` line (what ./run.sh smoke runs it with,
 // lib/experiment.sh), with durations cut to 1 s, document counts to a tenth, files to 1 MB, one
-// repetition, and no --via (a stack flag). The subject is the driver line each step ran on, not the
-// size: at the smoke line's own sizes the two lines' runs cost 38 CPU s of the suite's loader.
+// repetition, no --via (a stack flag), and a step that runs for a duration paced at 200 ops/s
+// where the line leaves it unpaced. The subject is the driver line each step ran on, not the size
+// nor the throughput: at the smoke line's own sizes the two lines' runs cost 38 CPU s of the
+// suite's loader, and unpaced 1 s steps kept the loader and the server busy on both cores.
 const TENTH = new Set(['--docs', '--preload-docs', '--records']);
 function smallFlags(file) {
   const doc = YAML.load(fs.readFileSync(file, 'utf8'), { schema: YAML.CORE_SCHEMA });
@@ -58,6 +60,7 @@ function smallFlags(file) {
     }
     out.push(words[i]);
   }
+  if (out.includes('--duration') && !out.includes('--rate')) out.push('--rate', '200');
   return out;
 }
 const EXPERIMENTS = fs.readdirSync(path.join(REPO, 'experiments')).filter((f) => f.endsWith('.yaml')).sort();

@@ -138,10 +138,17 @@ async function startMember(opts) {
   // removed) copies the set's data before it serves as a secondary: initial sync, STARTUP2.
   rs.needsSync = saved ? null : 'initial';
 
+  // The state last written, so that an idle member's once-a-second save writes nothing: each save
+  // is an upsert in FerretDB's SQLite, and nine idle members saving every second were most of an
+  // idle stack's CPU (the Docker suite prints that figure, test/docker/lifecycle.sh).
+  let savedKey = null;
+  const stateKey = () => JSON.stringify([rs.cfg, rs.term, rs.fcv, oplog.applied.seq, oplog.applied.t]);
   async function saveState() {
+    const key = stateKey();
     await backend.request({ update: 'replset', updates: [{ q: { _id: 'state' }, u: { _id: 'state', cfg: rs.cfg, term: rs.term, fcv: rs.fcv, applied: oplog.applied }, upsert: true }], $db: 'standin' });
+    savedKey = key;
   }
-  setInterval(() => { saveState().catch(() => {}); }, 1000).unref();
+  setInterval(() => { if (stateKey() !== savedKey) saveState().catch(() => {}); }, 1000).unref();
 
   const peers = new Map();
   const linkTo = (host) => {
