@@ -60,6 +60,24 @@ SUITE
   grep -qF 'ok 1 - x # SKIP deviation no-storage-engine (MONGODB_URI)' <<<"$output"
 }
 
+# A run's time is judged against the budget with the host's speed beside it: the VM's CPU is
+# shared at a level it cannot see, and the same work took 1.7 times as long an hour apart.
+@test "the suites' whole time and the host's speed before and after them, above the closing line" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { sleep 1; printf '1..1\nok 1 one\n'; }
+run_suite a a_suite
+SUITE
+  run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  [ "${lines[-1]}" = "1 passed, 0 failed, 0 skipped" ] || { echo "$output"; false; }
+  [[ ${lines[-2]} =~ ^suites:\ 0m([0-9]+)s\ \(meant\ to\ stay\ under\ 15\ min\)\;\ host\ speed\ after\ them:\ the\ same\ workload\ took\ [0-9]+\.[0-9]{3}\ CPU\ s$ ]] ||
+    { echo "$output"; false; }
+  ((BASH_REMATCH[1] >= 1)) || { echo "the suite's 1 s sleep not counted: $output"; false; }
+  grep -qE '^host speed before the suites: a fixed workload took [0-9]+\.[0-9]{3} CPU s \(0\.18-0\.22 on a quiet host\)$' <<<"$output" ||
+    { echo "$output"; false; }
+}
+
 @test "each suite's line shows the CPU seconds its processes used, not the lane's" {
   # one suite's child burns 2 CPU s (a shell's busy loop until its own user time reaches 2 s,
   # read by `times` in that shell);

@@ -103,6 +103,17 @@ run_suite() {
   record "$name" "$p" "$f" "$k" $((SECONDS - start)) $((cpu - cpu0))
 }
 
+# host_speed: the CPU seconds a fixed single-threaded workload (awk, 5 million additions) takes
+# now. The suite is bound by CPU, and the CPU this VM gets is not its own to decide: the same
+# healthcheck took 0.035 CPU s in one fresh-clone run and 0.060 in the next, an hour apart, with the
+# same load inside the VM (2026-12-01, test/docker/lifecycle.sh), and the whole run took 15m55s and
+# 18m10s. Printed before the suites and after them, so that a slow run is seen to be a slow host,
+# or not (the workload took 0.18-0.22 s on the quiet 2-core machine, 2026-12-01 21:12).
+host_speed() {
+  local TIMEFORMAT=%U
+  { time awk 'BEGIN { for (i = 0; i < 5000000; i++) s += i % 7 }'; } 2>&1
+}
+
 # Sourced (test/run-all.bats): the functions only.
 [[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 
@@ -118,6 +129,9 @@ fi
 # `node -e 0` took 0.11 s of CPU with it and 0.036 s without, and compare.bats 129.5 CPU s against
 # 116.2 (its 22 tests passed both ways). The installs (test/install-tools.sh) keep it.
 unset NODE_EXTRA_CA_CERTS
+
+SUITES_START=$SECONDS
+echo "host speed before the suites: a fixed workload took $(host_speed) CPU s (0.18-0.22 on a quiet host)"
 
 # The lanes, side by side: FerretDB's, the loader's and the Docker suite beside the rest
 # (shellcheck, ESLint, bats, Compose, monitoring's, the report's, the k8s suites) in file order.
@@ -232,6 +246,8 @@ for base in "${suites[@]}" zz-alone; do
 done
 
 echo
+elapsed=$((SECONDS - SUITES_START))
+echo "suites: $((elapsed / 60))m$((elapsed % 60))s (meant to stay under 15 min); host speed after them: the same workload took $(host_speed) CPU s"
 if ((${#FAILED_SUITES[@]})); then echo "failed suites: ${FAILED_SUITES[*]}"; fi
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 ((FAILED == 0))
