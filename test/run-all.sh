@@ -108,7 +108,7 @@ run_suite() {
 # healthcheck took 0.035 CPU s in one fresh-clone run and 0.060 in the next, an hour apart, with the
 # same load inside the VM (2026-12-01, test/docker/lifecycle.sh), and the whole run took 15m55s and
 # 18m10s. Printed before the suites and after them, so that a slow run is seen to be a slow host,
-# or not (the workload took 0.18-0.22 s on the quiet 2-core machine, 2026-12-01 21:12).
+# or not (the workload took 0.18-0.22 s on the quiet 2-core machine, 2026-12-01 21:10).
 host_speed() {
   local TIMEFORMAT=%U
   { time awk 'BEGIN { for (i = 0; i < 5000000; i++) s += i % 7 }'; } 2>&1
