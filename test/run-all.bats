@@ -62,7 +62,7 @@ SUITE
 
 # A run's time is judged against the budget with the host's speed beside it: the VM's CPU is
 # shared at a level it cannot see, and the same work took 1.7 times as long an hour apart.
-@test "the suites' whole time and the host's speed before and after them, above the closing line" {
+@test "the suites' whole time and the host's speed before, during and after them, above the closing line" {
   cat >"$W/test/suites/10-a.sh" <<'SUITE'
 # shellcheck shell=bash
 a_suite() { sleep 1; printf '1..1\nok 1 one\n'; }
@@ -75,6 +75,9 @@ SUITE
     { echo "$output"; false; }
   ((BASH_REMATCH[1] >= 1)) || { echo "the suite's 1 s sleep not counted: $output"; false; }
   grep -qE '^host speed before the suites: a fixed workload took [0-9]+\.[0-9]{3} CPU s \(0\.18-0\.22 on a quiet host\)$' <<<"$output" ||
+    { echo "$output"; false; }
+  # sampled once a minute from the start: one sample in a run this short
+  [[ ${lines[-3]} =~ ^host\ speed\ during\ the\ suites:\ the\ same\ workload,\ once\ a\ minute:\ median\ [0-9]+\.[0-9]{3}\ CPU\ s\ of\ 1\ samples\ \(range\ [0-9.]+-[0-9.]+\)$ ]] ||
     { echo "$output"; false; }
 }
 

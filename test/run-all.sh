@@ -104,14 +104,36 @@ run_suite() {
 }
 
 # host_speed: the CPU seconds a fixed single-threaded workload (awk, 5 million additions) takes
-# now. The suite is bound by CPU, and the CPU this VM gets is not its own to decide: the same
-# healthcheck took 0.035 CPU s in one fresh-clone run and 0.060 in the next, an hour apart, with the
-# same load inside the VM (2026-12-01, test/docker/lifecycle.sh), and the whole run took 15m55s and
-# 18m10s. Printed before the suites and after them, so that a slow run is seen to be a slow host,
-# or not (the workload took 0.18-0.22 s on the quiet 2-core machine, 2026-12-01 21:10).
+# now (0.18-0.22 s on the quiet 2-core machine, 2026-12-01 21:10). The suite is bound by CPU, and
+# the CPU seconds the same work costs vary between runs: three fresh-clone runs of one afternoon
+# (2026-12-01) took 15m55s, 18m10s and 19m05s, every suite's CPU seconds 15-35 % above the first
+# run's in the other two, while this workload took 0.21 s before and after the suites in the
+# last. The difference shows under both cores' load only, so it is also sampled during the
+# suites (host_speed_during): a run's figure beside another's says whether its host was slower.
 host_speed() {
   local TIMEFORMAT=%U
   { time awk 'BEGIN { for (i = 0; i < 5000000; i++) s += i % 7 }'; } 2>&1
+}
+
+# host_speed_during FILE: host_speed once a minute into FILE, one figure a line, until killed
+# (SIGTERM: its sleep ends with it; a wait, not a foreground sleep, lets the trap run at once).
+host_speed_during() {
+  local nap=
+  trap 'kill $nap 2>/dev/null; exit 0' TERM
+  while :; do
+    host_speed >>"$1"
+    sleep 60 &
+    nap=$!
+    wait "$nap"
+  done
+}
+
+# speed_summary FILE: "median M CPU s of N samples (range LO-HI)" of host_speed_during's figures.
+speed_summary() {
+  sort -n "$1" | awk '{ v[NR] = $1 } END {
+    if (NR == 0) { print "no sample"; exit }
+    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "median %.3f CPU s of %d samples (range %.3f-%.3f)\n", m, NR, v[1], v[NR] }'
 }
 
 # Sourced (test/run-all.bats): the functions only.
@@ -132,6 +154,8 @@ unset NODE_EXTRA_CA_CERTS
 
 SUITES_START=$SECONDS
 echo "host speed before the suites: a fixed workload took $(host_speed) CPU s (0.18-0.22 on a quiet host)"
+host_speed_during "$LOG_DIR/host-speed" >/dev/null 2>&1 &
+SPEED_PID=$!
 
 # The lanes, side by side: FerretDB's, the loader's and the Docker suite beside the rest
 # (shellcheck, ESLint, bats, Compose, monitoring's, the report's, the k8s suites) in file order.
@@ -231,7 +255,8 @@ else
   fi
   echo "suites in lanes side by side: ${docker_lane[*]##*/}${docker_lane[*]:+ | }${side_lane[*]##*/} | the rest; logs: $LOG_DIR"
   (run_lane "${main_lane[@]}")
-  wait "${lane_pids[@]}"
+  # the lanes only: a bare wait (no lane) would wait for the host speed sampler too
+  ((${#lane_pids[@]} == 0)) || wait "${lane_pids[@]}"
 fi
 (run_alone_parts)
 for base in "${suites[@]}" zz-alone; do
@@ -247,6 +272,9 @@ done
 
 echo
 elapsed=$((SECONDS - SUITES_START))
+kill "$SPEED_PID" 2>/dev/null
+wait "$SPEED_PID" 2>/dev/null
+echo "host speed during the suites: the same workload, once a minute: $(speed_summary "$LOG_DIR/host-speed")"
 echo "suites: $((elapsed / 60))m$((elapsed % 60))s (meant to stay under 15 min); host speed after them: the same workload took $(host_speed) CPU s"
 if ((${#FAILED_SUITES[@]})); then echo "failed suites: ${FAILED_SUITES[*]}"; fi
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
