@@ -105,11 +105,12 @@ run_suite() {
 
 # host_speed: the CPU seconds a fixed single-threaded workload (awk, 5 million additions) takes
 # now (0.18-0.22 s on the quiet 2-core machine, 2026-12-01 21:10). The suite is bound by CPU, and
-# the CPU seconds the same work costs vary between runs: three fresh-clone runs of one afternoon
-# (2026-12-01) took 15m55s, 18m10s and 19m05s, every suite's CPU seconds 15-35 % above the first
-# run's in the other two, while this workload took 0.21 s before and after the suites in the
-# last. The difference shows under both cores' load only, so it is also sampled during the
-# suites (host_speed_during): a run's figure beside another's says whether its host was slower.
+# the CPU seconds the same work costs vary between runs: four fresh-clone runs of one afternoon
+# (2026-12-01) took 15m55s to 19m05s, shellcheck's unchanged files 44 to 57 CPU s, while this loop
+# took 0.17-0.26 s before, during (once a minute: host_speed_during, median 0.202) and after the
+# suites of the last. So the loop rules out a slower CPU (its clock, stolen time) and leaves what
+# it does not exercise (memory and caches shared with whatever else the host runs). It is printed
+# so that a run's time is read beside it, not as proof of a slow host.
 host_speed() {
   local TIMEFORMAT=%U
   { time awk 'BEGIN { for (i = 0; i < 5000000; i++) s += i % 7 }'; } 2>&1
