@@ -81,6 +81,37 @@ SUITE
     { echo "$output"; false; }
 }
 
+# The sampler is a background job: a SIGTERM to run-all.sh alone (timeout, kill) must not leave it
+# sampling for good (it did, before run-all.sh's EXIT trap ended it).
+@test "a SIGTERM to run-all.sh alone ends its host speed sampler with it" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { sleep 30; printf '1..1\nok 1 one\n'; }
+run_suite a a_suite
+SUITE
+  TMPDIR=$BATS_TEST_TMPDIR bash "$W/test/run-all.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  local main sampler='' c i
+  # shellcheck disable=SC2031 # the job just started, in this test's own shell
+  main=$!
+  local -a children=()
+  # the sampler: the child of run-all.sh's shell whose own child is its `sleep 60`
+  for ((i = 0; i < 100; i++)); do
+    mapfile -t children < <(pgrep -P "$main")
+    for c in "${children[@]}"; do pgrep -P "$c" -fx 'sleep 60' >/dev/null && sampler=$c; done
+    [[ -z $sampler ]] || break
+    sleep 0.1
+  done
+  kill -TERM "$main"
+  wait "$main" || true
+  for ((i = 0; i < 30; i++)); do kill -0 "$sampler" 2>/dev/null || break; sleep 0.1; done
+  local alive=no
+  ! kill -0 "$sampler" 2>/dev/null || alive=yes
+  # the lane's own processes end as before (its sleep 30): not this test's subject
+  for c in "${children[@]}"; do pkill -TERM -P "$c" 2>/dev/null || true; kill -TERM "$c" 2>/dev/null || true; done
+  [[ -n $sampler ]] || { echo "no sampler found under run-all.sh ($main): $(cat "$BATS_TEST_TMPDIR/out")"; false; }
+  [[ $alive == no ]] || { echo "the sampler ($sampler) outlived run-all.sh"; kill "$sampler"; false; }
+}
+
 @test "each suite's line shows the CPU seconds its processes used, not the lane's" {
   # one suite's child burns 2 CPU s (a shell's busy loop until its own user time reaches 2 s,
   # read by `times` in that shell);

@@ -117,11 +117,12 @@ host_speed() {
 }
 
 # host_speed_during FILE: host_speed once a minute into FILE, one figure a line, until killed
-# (SIGTERM: its sleep ends with it; a wait, not a foreground sleep, lets the trap run at once).
+# (SIGTERM: its sleep ends with it; a wait, not a foreground sleep, lets the trap run at once) or
+# until this script's shell ($$, the same in a subshell) is gone: a SIGKILL to it runs no trap.
 host_speed_during() {
   local nap=
   trap 'kill $nap 2>/dev/null; exit 0' TERM
-  while :; do
+  while kill -0 $$ 2>/dev/null; do
     host_speed >>"$1"
     sleep 60 &
     nap=$!
@@ -157,6 +158,9 @@ SUITES_START=$SECONDS
 echo "host speed before the suites: a fixed workload took $(host_speed) CPU s (0.18-0.22 on a quiet host)"
 host_speed_during "$LOG_DIR/host-speed" >/dev/null 2>&1 &
 SPEED_PID=$!
+# a SIGTERM or SIGHUP to this shell alone (timeout, kill) ends the sampler with it; the lanes'
+# own processes end as before
+trap 'kill "$SPEED_PID" 2>/dev/null' EXIT
 
 # The lanes, side by side: FerretDB's, the loader's and the Docker suite beside the rest
 # (shellcheck, ESLint, bats, Compose, monitoring's, the report's, the k8s suites) in file order.
