@@ -63,6 +63,19 @@ SUITE
   grep -qF 'ok 1 - x # SKIP deviation no-storage-engine (MONGODB_URI)' <<<"$output"
 }
 
+@test "CPU a suite measured beyond its own figure (the Docker suite's containers) is said below its line" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { printf "1..1\nok 1 one\n# beyond the suite's CPU: 158 CPU s in containers (cgroup v1 /docker)\n"; }
+run_suite a a_suite
+SUITE
+  run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  # the line right after the suite's own
+  [ "$(grep -A1 -E '^a +1 passed' <<<"$output" | tail -1)" = "  a, beyond its CPU figure: 158 CPU s in containers (cgroup v1 /docker)" ] ||
+    { echo "$output"; false; }
+}
+
 # A run's time is judged against the budget with the host's speed beside it: the VM's CPU is
 # shared at a level it cannot see, and the same work took 1.7 times as long an hour apart.
 @test "the suites' whole time and the host's speed before, during and after them, above the closing line" {
