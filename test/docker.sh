@@ -340,10 +340,10 @@ $(grep -cE '^ok [0-9]+ ' "$WORK/smoke.out") ok, $(grep -cE '^not ok' "$WORK/smok
   lab destroy --engine wiredtiger --yes >/dev/null 2>&1
 fi
 
-if [[ -n ${CONTAINERS_CPU0:-} ]]; then
+if [[ -n ${CONTAINERS_CPU0:-} && -f $CPUACCT/docker/cpuacct.usage ]]; then
   echo "# beyond the suite's CPU: $((($(containers_cpu_ns) - CONTAINERS_CPU0) / 1000000000)) CPU s in containers (cgroup v1 /docker: this suite's, and any other daemon's on that parent)"
 else
-  echo "# beyond the suite's CPU: its containers' not measured (no cgroup v1 cpuacct here)"
+  echo "# beyond the suite's CPU: its containers' not measured (no cgroup v1 cpuacct /docker here: cgroup v2 or the systemd driver)"
 fi
 echo "1..$N"
 ((FAILED == 0))
