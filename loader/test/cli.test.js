@@ -150,14 +150,14 @@ test('--metrics-host: loopback unless told otherwise; not an address is a usage 
 // driver (about 0.25 CPU s of each check, most of the bats suite's node time). A --uri given is
 // still the driver's to judge (its parser, its option checks), so that check loads it.
 test('check: the driver is loaded to judge a --uri given, and not otherwise', () => {
-  const { spawnSync } = require('node:child_process');
-  const loaded = (...args) => spawnSync(process.execPath, [
-    '-e', `process.on('exit', () => process.stderr.write(String(Object.keys(require.cache).some((f) => f.includes('${path.sep}node_modules${path.sep}mongodb${path.sep}')))));
-      process.argv.splice(1, 1, ${JSON.stringify(path.join(__dirname, '..', 'bin', 'lab-loader.js'))}); require(process.argv[1]);`,
-    '_', 'check', ...args,
-  ], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] }).stderr;
+  const { packageLoaded } = require('./support/package-loaded');
+  const loaded = (...args) => {
+    const r = packageLoaded(path.join(__dirname, '..', 'bin', 'lab-loader.js'), 'mongodb', ['check', ...args]);
+    assert.equal(r.status, 0, r.stderr);
+    return r.loaded;
+  };
   for (const name of ['experiment2', 'journal', 'gridfs']) {
-    assert.equal(loaded(name), 'false', `check ${name}`);
+    assert.equal(loaded(name), false, `check ${name}`);
   }
-  assert.equal(loaded('experiment2', '--uri', 'mongodb://mongos:27017/'), 'true');
+  assert.equal(loaded('experiment2', '--uri', 'mongodb://mongos:27017/'), true);
 });
