@@ -129,15 +129,11 @@ async function main(argv) {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(process.exitCode || 0),
-    (e) => {
-      // a usage error is one line as run.sh prints its own (`error: ...`), which bash passes on
-      process.stderr.write(`${e instanceof UsageError || e.usage ? 'error' : 'lab-fault'}: ${e.message}\n`);
-      process.exit(e instanceof UsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
-    },
-  );
-}
-
-module.exports = { main, UsageError };
+main(process.argv.slice(2)).then(
+  () => process.exit(process.exitCode || 0),
+  (e) => {
+    // a usage error is one line as run.sh prints its own (`error: ...`), which bash passes on
+    process.stderr.write(`${e instanceof UsageError || e.usage ? 'error' : 'lab-fault'}: ${e.message}\n`);
+    process.exit(e instanceof UsageError || e.usage ? 2 : e instanceof NotReached ? 3 : 1);
+  },
+);

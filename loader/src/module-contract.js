@@ -3,7 +3,7 @@
 // workload kind (src/kinds/, its parts documented in src/kinds/index.js) and a fault scenario
 // (src/faults/scenarios/, src/faults/runner.js). A kind without `bound` used to die inside `check`
 // with a TypeError, one without `shape` passed, and a scenario without `heal` was found after
-// `apply` had changed the cluster. The tests call the same check (contractProblem).
+// `apply` had changed the cluster. The tests call the same check (fileProblem).
 const path = require('node:path');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');

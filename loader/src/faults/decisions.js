@@ -362,7 +362,6 @@ module.exports = {
   memberLag,
   memberStates,
   pickStatusView,
-  majorityLagSeconds,
   interpretFlowControl,
   windowSeconds,
   oplogCovers,

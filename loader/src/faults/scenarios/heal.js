@@ -42,8 +42,6 @@ function undoOps(table = TABLE) {
 
 module.exports = {
   name: 'heal',
-  undoOps,
-  MEMBERS_TO_UNDO,
   summary: 'undo whatever a scenario may have left: start stopped members, unpause paused ones, remove netem/partition, failpoints off, fsyncUnlock, stop fault load',
   options: { stopped: { type: 'string' }, paused: { type: 'string' }, netem: { type: 'string' }, timeout: { type: 'string', default: '300' } },
   hooks: () => [{ op: 'running-stack' }], // heals the running cluster; never starts one
