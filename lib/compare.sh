@@ -488,6 +488,7 @@ compare_report() {
 # (killed outright) is taken over. Released at exit. Two comparisons on the same servers from
 # different results folders are caught run by run instead (compare_overlapped).
 COMPARE_LOCK=""
+COMPARE_PLAN_TMP="" # a new plan until it is moved into the state folder
 compare_lock() {
   local dir owner pid id
   dir=$(compare_results_root)/.comparisons
@@ -505,12 +506,15 @@ compare_lock() {
   printf '%s %s\n' "$$" "$COMPARE_ID" >"$dir/owner"
   COMPARE_LOCK=$dir
 }
-# compare_on_exit: the EXIT trap: the lock released, the kept check answers removed.
+# compare_on_exit: the EXIT trap: the lock released, the kept check answers removed, and a new
+# plan not yet moved into the state folder removed (a refusal after the plan is made: another
+# comparison running, a stack up, a failed preflight).
 # shellcheck disable=SC2317  # called by the EXIT trap
 compare_on_exit() {
   [[ -z $COMPARE_LOCK ]] || rm -rf "$COMPARE_LOCK"
   COMPARE_LOCK=""
   [[ -z $EXPERIMENT_CHECK_CACHE ]] || rm -rf "$EXPERIMENT_CHECK_CACHE"
+  [[ -z $COMPARE_PLAN_TMP ]] || rm -f "$COMPARE_PLAN_TMP"
 }
 
 # compare_overlapped DIR: the run in DIR overlapped another loader against the same server and
@@ -665,6 +669,7 @@ verb_compare() {
     local plan=()
     compare_decide plan $'\n' plan "$COMPARE_REPEAT" "${COMPARE_SIDES[@]}"
     COMPARE_PLAN_FILE=$(mktemp "${TMPDIR:-/tmp}/lab-compare-plan.XXXXXX")
+    COMPARE_PLAN_TMP=$COMPARE_PLAN_FILE
     printf '%s\n' "${plan[@]}" >"$COMPARE_PLAN_FILE"
   fi
   # every position of the plan, done or to do (position<TAB>side<TAB>done|todo): what is done now
@@ -715,6 +720,7 @@ verb_compare() {
     compare_store_args "$state"
     mv "$COMPARE_PLAN_FILE" "$state/plan.tsv"
     COMPARE_PLAN_FILE=$state/plan.tsv
+    COMPARE_PLAN_TMP=""
   elif ((${#new_uris[@]})); then
     compare_store_args "$state" # the replaced URIs are what a later resume uses
   fi

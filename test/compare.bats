@@ -552,7 +552,10 @@ stopped_while() {
   start_test_server
   local out=$BATS_TEST_TMPDIR/first.out rc=0
   background_compare "$out" experiment2 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --preload-docs 100 --clients 1 --rate 50 --duration 60s --metrics-port 0
-  lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
+  # the refused comparison's temporary files (its new plan among them) are gone with it
+  mkdir "$BATS_TEST_TMPDIR/second-tmp"
+  TMPDIR=$BATS_TEST_TMPDIR/second-tmp lab compare experiment1 --uri "a=$SERVER_URI" --uri "b=$SERVER_URI" --repeat 1 --docs 100 --metrics-port 0
+  [ -z "$(ls -A "$BATS_TEST_TMPDIR/second-tmp")" ] || fail "left behind: $(ls -A "$BATS_TEST_TMPDIR/second-tmp")"
   kill -INT -- "-$BG_PID"
   wait "$BG_PID" || rc=$?
   assert_failure 1

@@ -78,6 +78,20 @@ SUITE
 
 # A run's time is judged against the budget with the host's speed beside it: the VM's CPU is
 # shared at a level it cannot see, and the same work took 1.7 times as long an hour apart.
+@test "the suites' temporary files go in a folder of the run's, gone at its end; the logs stay" {
+  cat >"$W/test/suites/10-a.sh" <<'SUITE'
+# shellcheck shell=bash
+a_suite() { local f; f=$(mktemp); echo "kept" >"$f"; echo "# made $f"; printf '1..1\nok 1 one\n'; }
+run_suite a a_suite
+SUITE
+  run bash "$W/test/run-all.sh"
+  [ "$status" -eq 0 ] || { echo "$output"; false; }
+  made=$(grep -rhoE 'made /[^ ]+' "$BATS_TEST_TMPDIR"/lab-test.*/ | head -1 | cut -d' ' -f2)
+  [[ $made == "$BATS_TEST_TMPDIR"/lab-test.*/tmp/tmp.* ]] || { echo "made: '$made'"; false; }
+  [ ! -e "$made" ]
+  compgen -G "$BATS_TEST_TMPDIR/lab-test.*/a.log" >/dev/null
+}
+
 @test "the suites' whole time and the host's speed before, during and after them, above the closing line" {
   cat >"$W/test/suites/10-a.sh" <<'SUITE'
 # shellcheck shell=bash

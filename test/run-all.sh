@@ -144,6 +144,13 @@ speed_summary() {
 [[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 
 LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
+# The suites' temporary files in a folder of this run's, removed at its end: the tests make
+# thousands (results folders, copies of the lab, plan files), and a failing test or a process
+# killed mid-way leaves its own behind; fifteen runs had left 1,694 folders of one test helper in
+# this machine's /tmp. Removed once every suite has ended; a run stopped early keeps it beside its
+# logs.
+export TMPDIR=$LOG_DIR/tmp
+mkdir -p "$TMPDIR"
 if [[ -n ${MONGODB_URI:-} ]]; then
   # the URI may carry a password: only its hosts are shown
   echo "MONGODB_URI set (${MONGODB_URI##*@}): tests that use testServer() run against it; those that depend on a deviation of the test server (loader/test/support/server-lines.js DEVIATIONS) are skipped, naming it"
@@ -282,6 +289,7 @@ elapsed=$((SECONDS - SUITES_START))
 kill "$SPEED_PID" 2>/dev/null
 wait "$SPEED_PID" 2>/dev/null
 echo "host speed during the suites: the same workload, once a minute: $(speed_summary "$LOG_DIR/host-speed")"
+rm -rf "$TMPDIR"
 echo "suites: $((elapsed / 60))m$((elapsed % 60))s (meant to stay under 15 min); host speed after them: the same workload took $(host_speed) CPU s"
 if ((${#FAILED_SUITES[@]})); then echo "failed suites: ${FAILED_SUITES[*]}"; fi
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
