@@ -10,6 +10,8 @@ const { Link } = require('./link');
 const { serve, error } = require('./session');
 const common = require('./common');
 
+const FIND_HOST_TIMEOUT_MS = 15000;
+const FIND_HOST_REFRESH_MS = 500;
 const CONFIG_RECORDED = new Set(['enableSharding', 'enablesharding', 'shardCollection', 'shardcollection', 'balancerStart', 'balancerStop', 'split', 'moveChunk', 'configureCollectionBalancing']);
 
 async function startRouter(opts) {
@@ -24,14 +26,24 @@ async function startRouter(opts) {
     return links.get(host);
   };
 
-  // primaryOf(hosts, setName) -> host:port of the set's primary, asking each member's hello.
+  // primaryOf(hosts, setName) -> host:port of the set's primary, asking each member's hello, and
+  // again every 500 ms for up to 15 s before FailedToSatisfyReadPreference, as mongos's replica set
+  // monitor waits (src/mongo/client/replica_set_monitor_interface.h kDefaultFindHostTimeout{15};
+  // streamable_replica_set_monitor.cpp kExpeditedRefreshPeriod, 500 ms): a set between two
+  // primaries (an election, a step-down under load) delays a command, it does not fail it. Failing
+  // at once, init's usersInfo through mongos failed a Docker suite run on a busy host.
   async function primaryOf(hosts, setName) {
-    for (const h of hosts) {
-      try {
-        const r = await linkTo(h).request({ hello: 1, $db: 'admin' });
-        if (r.setName === setName && r.isWritablePrimary) return h;
-        if (r.setName === setName && r.primary) return r.primary;
-      } catch { /* try the next */ }
+    const giveUpAt = Date.now() + FIND_HOST_TIMEOUT_MS;
+    for (;;) {
+      for (const h of hosts) {
+        try {
+          const r = await linkTo(h).request({ hello: 1, $db: 'admin' });
+          if (r.setName === setName && r.isWritablePrimary) return h;
+          if (r.setName === setName && r.primary) return r.primary;
+        } catch { /* try the next */ }
+      }
+      if (Date.now() >= giveUpAt) break;
+      await common.sleep(FIND_HOST_REFRESH_MS);
     }
     throw error(133, 'FailedToSatisfyReadPreference', `Could not find host matching read preference { mode: "primary" } for set ${setName}`);
   }

@@ -183,3 +183,20 @@ function opQuery(port, cmd) {
     setTimeout(() => { sock.destroy(); reject(new Error('no OP_QUERY reply within 5 s')); }, 5000).unref();
   });
 }
+
+test('mongos waits for a config primary, as 8.0 waits up to 15 s, instead of failing at once', async (t) => {
+  const c = new Cluster(28340);
+  t.after(() => c.stop());
+  const cfg = await c.start('mongod', cfgFlags);
+  const mongos = await c.start('mongos', ['--configdb', `cfgrs/${cfg.host}`, '--port', '0', '--keyFile', c.keyfile]);
+  const admin = (await c.client(mongos)).db('admin');
+  // asked while the config set has no primary yet (not initiated): answered once it has one
+  const asked = Date.now();
+  const users = admin.command({ usersInfo: 1 })
+    .then((r) => ({ r, ms: Date.now() - asked }), (e) => ({ e, ms: Date.now() - asked }));
+  await new Promise((r) => setTimeout(r, 2000));
+  await (await c.client(cfg)).db('admin').command({ replSetInitiate: { _id: 'cfgrs', configsvr: true, members: [{ _id: 0, host: cfg.host }] } });
+  const got = await users;
+  assert.ok(!got.e, `usersInfo through mongos failed after ${got.ms} ms: ${got.e && got.e.message}`);
+  assert.ok(got.ms >= 2000, `answered after ${got.ms} ms, before the config set had a primary`);
+});
