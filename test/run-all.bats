@@ -81,14 +81,17 @@ SUITE
 @test "the suites' temporary files go in a folder of the run's, gone at its end; the logs stay" {
   cat >"$W/test/suites/10-a.sh" <<'SUITE'
 # shellcheck shell=bash
-a_suite() { local f; f=$(mktemp); echo "kept" >"$f"; echo "# made $f"; printf '1..1\nok 1 one\n'; }
+a_suite() { local f; f=$(mktemp); echo "kept" >"$f"; echo "# made $f, in a folder of mode $(stat -c %a "$TMPDIR")"; printf '1..1\nok 1 one\n'; }
 run_suite a a_suite
 SUITE
   run bash "$W/test/run-all.sh"
   [ "$status" -eq 0 ] || { echo "$output"; false; }
-  made=$(grep -rhoE 'made /[^ ]+' "$BATS_TEST_TMPDIR"/lab-test.*/ | head -1 | cut -d' ' -f2)
-  [[ $made == "$BATS_TEST_TMPDIR"/lab-test.*/tmp/tmp.* ]] || { echo "made: '$made'"; false; }
+  made=$(grep -rhoE 'made /[^ ,]+' "$BATS_TEST_TMPDIR"/lab-test.*/ | head -1 | cut -d' ' -f2)
+  [[ $made == "$BATS_TEST_TMPDIR"/lab-test-tmp.*/tmp.* ]] || { echo "made: '$made'"; false; }
   [ ! -e "$made" ]
+  [ -z "$(compgen -G "$BATS_TEST_TMPDIR/lab-test-tmp.*")" ]
+  # what /tmp is: sticky and open to every user (a report test reads a run folder as another user)
+  grep -rqE 'made .*, in a folder of mode 1777$' "$BATS_TEST_TMPDIR"/lab-test.*/
   compgen -G "$BATS_TEST_TMPDIR/lab-test.*/a.log" >/dev/null
 }
 

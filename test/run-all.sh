@@ -147,10 +147,12 @@ LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/lab-test.XXXXXX")
 # The suites' temporary files in a folder of this run's, removed at its end: the tests make
 # thousands (results folders, copies of the lab, plan files), and a failing test or a process
 # killed mid-way leaves its own behind; fifteen runs had left 1,694 folders of one test helper in
-# this machine's /tmp. Removed once every suite has ended; a run stopped early keeps it beside its
-# logs.
-export TMPDIR=$LOG_DIR/tmp
-mkdir -p "$TMPDIR"
+# this machine's /tmp. The folder is what /tmp is (sticky, open to every user: a report test reads
+# a run folder as another user), beside the log folder rather than in it (mktemp makes that one
+# private). Removed once every suite has ended; a run stopped early keeps it.
+SUITE_TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/lab-test-tmp.XXXXXX")
+chmod 1777 "$SUITE_TMPDIR"
+export TMPDIR=$SUITE_TMPDIR
 if [[ -n ${MONGODB_URI:-} ]]; then
   # the URI may carry a password: only its hosts are shown
   echo "MONGODB_URI set (${MONGODB_URI##*@}): tests that use testServer() run against it; those that depend on a deviation of the test server (loader/test/support/server-lines.js DEVIATIONS) are skipped, naming it"
