@@ -42,7 +42,11 @@ setup() {
     lab "$name" --help
     assert_success
     # shellcheck disable=SC2016  # the script is node's
-    for flag in $(cd "$REPO/loader" && node -e 'const k = require("./src/kinds"); const { load } = require("./src/experiment/config"); const c = load({ experiment: process.argv[1], kindArgs: {} }).config; for (const o of Object.values(k.kind(c.workload.type).options)) console.log(o.flag)' "$name"); do
+    # the kind's flags, asked of the loader (its exit checked: a loop over nothing checks nothing)
+    local flags
+    flags=$(cd "$REPO/loader" && node -e 'const k = require("./src/kinds"); const { load } = require("./src/experiment/config"); const c = load({ experiment: process.argv[1], kindArgs: {} }).config; for (const o of Object.values(k.kind(c.workload.type).options)) console.log(o.flag)' "$name")
+    [[ -n $flags ]] || fail "$name: its kind declares no flag"
+    for flag in $flags; do
       awk -v f="$flag" '$1 == f { on = 1; print; next } on && /^   / && $1 !~ /^-/ { print; next } { on = 0 }' <<<"$output" | tr '\n' ' ' |
         grep -Eq '\[(default [^];]+|required)' || fail "$name --help: $flag without its default: $output"
     done

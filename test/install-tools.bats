@@ -35,7 +35,9 @@ setup() {
   mkdir -p "$W/.tools/bin"
   run tools_from_cache "$BATS_TEST_TMPDIR/cache"
   [ "$status" -eq 0 ]
-  [ -d "$W/.tools" ] && [ ! -L "$W/.tools" ]
+  # each on its own line: a false first half of an && list fails nothing
+  [ -d "$W/.tools" ]
+  [ ! -L "$W/.tools" ]
   [ ! -e "$BATS_TEST_TMPDIR/cache" ]
   rm -rf "$W/.tools"
   run tools_from_cache ""
