@@ -51,9 +51,16 @@ test('./run.sh help prints the loader\'s experiment flags, within 120 columns', 
 });
 
 test('NAME --help: the loader\'s flags for NAME, within 120 columns', () => {
-  for (const name of list(DIR)) {
+  const names = list(DIR);
+  assert.ok(names.length >= 5, `experiments: ${names}`);
+  for (const name of names) {
     const help = runsh(name, '--help');
-    for (const line of loader('flags', name).split('\n').filter(Boolean)) assert.ok(help.includes(line), `${name} --help lacks: ${line}`);
+    const flags = loader('flags', name);
+    // the flags every experiment takes, each in NAME's list: an empty list would check nothing
+    for (const flag of ['--repeat N', '--seed N', '--warmup DUR', '--results-dir DIR']) {
+      assert.ok(flags.split('\n').some((l) => l.startsWith(`  ${flag} `)), `lab-loader flags ${name} lacks ${flag}:\n${flags}`);
+    }
+    for (const line of flags.split('\n').filter(Boolean)) assert.ok(help.includes(line), `${name} --help lacks: ${line}`);
     assert.deepEqual(help.split('\n').filter((l) => l.length > 120), [], `${name} --help: lines over 120 columns`);
   }
 });
