@@ -64,12 +64,9 @@ const num = (text) => Number(String(text).replace(/,/g, ''));
 // figure is compared only when its point was kept. Group medians are compared always: the loader's
 // group table leaves out the same steps by the same rule (common/step-exclusion.js).
 let mediansCompared = 0;
-// The loaders run ahead of the host's other work (nice -n -10; as root, which the CI is): a step is
-// left out of the medians when the loader's own event loop ran late (common/host-slowed.js), and
-// beside the other suites every step of every run was, so no median was compared and the test
-// ended in its premise skip in 22 of 33 full runs. Without the privilege nice says so and runs the
-// loader at its usual priority, and the premise decides as before.
-const PRIORITY = ['nice', '-n', '-10'];
+// The loaders run ahead of the host's other work (support/loader.js `ahead`): beside the other
+// suites every step of every run was left out otherwise, so no median was compared and the test
+// ended in its premise skip in 22 of 33 full runs.
 const kept = (row) => {
   const cell = row['runs (usable/all)'] ?? '';
   if (/\//.test(cell)) { assert.match(cell, /^\d+\/\d+$/, 'usable/all where runs were left out'); return false; }
@@ -98,7 +95,7 @@ test('the loader and the report print the same figures for the same runs', { tim
   const { runLoader } = require(path.join(LOADER_TEST, 'loader.js'));
   const loader = async (uri, engine, more) => {
     const r = await runLoader(['experiment2', '--uri', uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0', '--preload-docs', '200', '--duration', '1s', ...more],
-      { prefix: PRIORITY });
+      { ahead: true });
     assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };

@@ -31,7 +31,10 @@ test('report: the steadier engine by the verdict over repetitions, why the other
       // stall repetition whose one window the dip rule did not flag left no dip at all: seen once
       // in a fresh-clone run of the suite, the two sides running at once)
       const r = await runLoader(['experiment2', '--uri', server.uri, '--engine', engine, '--results-dir', results, '--metrics-port', '0',
-        '--preload-docs', '300', '--clients', '2', '--rate', '200', '--duration', '23s', '--warmup', '1s', '--progress-interval', '1s', '--repeat', '2']);
+        '--preload-docs', '300', '--clients', '2', '--rate', '200', '--duration', '23s', '--warmup', '1s', '--progress-interval', '1s', '--repeat', '2'],
+      // ahead of the host's other work: on a busy host every window was the loader's own stall and
+      // a stall run's one dip was put down to it, not to the checkpoint (a fresh-clone CI, 2026-12-02)
+      { ahead: true });
       assert.equal(r.code, 0, r.stderr);
     } finally {
       await server.stop();
