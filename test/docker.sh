@@ -99,7 +99,8 @@ daemon_start "$SUITE_DIR" lab-suite || bail "the suite's dockerd did not start (
 # a removed container's included (cpuacct charges the task's group and every ancestor: Linux
 # kernel/sched/cpuacct.c, cpuacct_charge, "track cpu usage of a group of tasks and its child
 # groups", in every cgroup v1 kernel; v2 has no cpuacct and is said as not measured): read before
-# and after, said at the end. Measured 2026-12-02, the suite alone: 145 CPU s its own, 158 s in its containers.
+# and after, said at the end. Measured 2026-12-02, the suite alone: 145 CPU s its own, 158 s in
+# its containers.
 CPUACCT=/sys/fs/cgroup/cpuacct
 containers_cpu_ns() { cat "$CPUACCT/docker/cpuacct.usage" 2>/dev/null || echo 0; }
 [[ ! -d $CPUACCT ]] || CONTAINERS_CPU0=$(containers_cpu_ns)

@@ -76,8 +76,6 @@ SUITE
     { echo "$output"; false; }
 }
 
-# A run's time is judged against the budget with the host's speed beside it: the VM's CPU is
-# shared at a level it cannot see, and the same work took 1.7 times as long an hour apart.
 @test "the suites' temporary files go in a folder of the run's, gone at its end; the logs stay" {
   cat >"$W/test/suites/10-a.sh" <<'SUITE'
 # shellcheck shell=bash
@@ -95,6 +93,8 @@ SUITE
   compgen -G "$BATS_TEST_TMPDIR/lab-test.*/a.log" >/dev/null
 }
 
+# A run's time is judged against the budget with the host's speed beside it: the VM's CPU is
+# shared at a level it cannot see, and the same work took 1.7 times as long an hour apart.
 @test "the suites' whole time and the host's speed before, during and after them, above the closing line" {
   cat >"$W/test/suites/10-a.sh" <<'SUITE'
 # shellcheck shell=bash

@@ -291,7 +291,7 @@ elapsed=$((SECONDS - SUITES_START))
 kill "$SPEED_PID" 2>/dev/null
 wait "$SPEED_PID" 2>/dev/null
 echo "host speed during the suites: the same workload, once a minute: $(speed_summary "$LOG_DIR/host-speed")"
-rm -rf "$TMPDIR"
+rm -rf "$SUITE_TMPDIR"
 echo "suites: $((elapsed / 60))m$((elapsed % 60))s (meant to stay under 15 min); host speed after them: the same workload took $(host_speed) CPU s"
 if ((${#FAILED_SUITES[@]})); then echo "failed suites: ${FAILED_SUITES[*]}"; fi
 echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"

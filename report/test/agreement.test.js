@@ -67,8 +67,8 @@ let mediansCompared = 0;
 // The loaders run ahead of the host's other work (support/loader.js `ahead`): beside the other
 // suites every step of every run was often left out, so no median was compared and the test ended
 // in its premise skip (22 of 33 full runs). Beside a loader, a bats and a report batch at load
-// average 28-33 that made the difference (2 of 2 runs compared, 0 of 2 without); in the next two
-// fresh-clone CI runs it still skipped, for a reason not found (time the VM's host took?).
+// average 28-33 that made the difference (2 of 2 runs compared, 0 of 2 without); of the next three
+// fresh-clone CI runs, two still skipped, for a reason not found, and one compared.
 const kept = (row) => {
   const cell = row['runs (usable/all)'] ?? '';
   if (/\//.test(cell)) { assert.match(cell, /^\d+\/\d+$/, 'usable/all where runs were left out'); return false; }
