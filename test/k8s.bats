@@ -4,7 +4,8 @@
 # the one-line refusals: every k8s command line, the watch over the loader pods (a failed pod named
 # in one line, the others stopped, the run ending after 40 s when they do not hand over, everything
 # collected from bundles, not logs) and the node-fit refusal. The manifests themselves are checked
-# by real tools in test/suites/70-k8s.sh (kubeconform, kube-apiserver, the operator's own code).
+# by real tools in test/suites/70-k8s.sh (kubeconform, kube-apiserver, the operator's own code), the
+# loaders' Job as processes in test/suites/72-k8s-loaders.sh.
 
 # shellcheck disable=SC2030,SC2031
 
