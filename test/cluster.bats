@@ -185,10 +185,10 @@ port_27017_free() {
 @test "up interrupted with Ctrl-C while waiting for init: says what is running, exit 130" {
   port_27017_free
   rule "compose * ps -a --format {{.Service}}|{{.State}}|{{.Health}}|{{.ExitCode}} init" 0 "init|running||0"
-  # job control, so that the background run.sh does not start with SIGINT ignored; default-int for
-  # a bats that itself started so (test/lib/default-int)
+  # job control, so that the background run.sh does not start with SIGINT ignored; env
+  # --default-signal for a bats that itself started so (a shell cannot undo an ignored SIGINT)
   set -m
-  "$REPO/test/lib/default-int" "$LAB/run.sh" up </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 &
+  env --default-signal=INT "$LAB/run.sh" up </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 &
   local pid=$! i rc=0
   for ((i = 0; i < 100; i++)); do grep -q ' up -d$' "$STUB_DOCKER_LOG" && break; sleep 0.1; done
   kill -INT "$pid"

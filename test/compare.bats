@@ -463,8 +463,9 @@ background_compare() {
   local out=$1 i
   shift
   set -m
-  # default-int: a bats started with SIGINT ignored passes that on, and the tests stop it with SIGINT
-  "$REPO/test/lib/default-int" "$LAB/run.sh" compare "$@" </dev/null >"$out" 2>&1 &
+  # env --default-signal: a bats started with SIGINT ignored passes that on (no shell can undo it),
+  # and the tests stop it with SIGINT
+  env --default-signal=INT "$LAB/run.sh" compare "$@" </dev/null >"$out" 2>&1 &
   BG_PID=$!
   set +m
   for ((i = 0; i < 300; i++)); do grep -q "step 1/1 (1 client" "$out" && return 0; sleep 0.1; done

@@ -1041,8 +1041,8 @@ fault_bridge "$@"
 trap -p INT
 SH
   chmod +x "$W/bridge-trap.sh"
-  # default-int: a shell that inherited SIGINT ignored can set no INT trap at all
-  run "$REPO/test/lib/default-int" "$W/bridge-trap.sh" "$BATS_TEST_TMPDIR/quick"
+  # env --default-signal: a shell that inherited SIGINT ignored can set no INT trap at all
+  run env --default-signal=INT "$W/bridge-trap.sh" "$BATS_TEST_TMPDIR/quick"
   [ "$status" -eq 0 ]
   [[ $output == *"done"* ]]
   [[ $output == *"trap -- 'exit 130' SIGINT"* ]]

@@ -407,22 +407,3 @@ PROBE
       { echo "$f: setup does not call trace_test_lines_only" >&2; return 1; }
   done < <(find "$REPO" -name node_modules -prune -o -name '*.bats' -print)
 }
-
-# The tests that stop a process with SIGINT start it through test/lib/default-int: bats started
-# from a script's background job ignores SIGINT from its start and passes that on, which no shell
-# can undo (three such tests failed, one after waiting 600 s, under `bats FILE &`).
-@test "default-int: a command started from a shell that ignores SIGINT gets SIGINT's default action, under the same pid" {
-  run bash -c 'trap "" INT
-    # the premise: what this shell starts ignores SIGINT (0x2 in the SigIgn mask is signal 2)
-    bash -c "grep SigIgn: /proc/\$\$/status"
-    "$1" bash -c "echo pid \$\$; grep SigIgn: /proc/\$\$/status" &
-    echo "bg $!"; wait $!' _ "$REPO/test/lib/default-int"
-  [ "$status" -eq 0 ]
-  # the shell's child's line comes first; the background command's and the echo of $! in any order
-  local ignored=$((16#$(grep -m1 '^SigIgn:' <<<"$output" | cut -f2)))
-  ((ignored & 2)) || { echo "premise: the shell's children did not ignore SIGINT: $output"; false; }
-  local reset=$((16#$(grep '^SigIgn:' <<<"$output" | tail -1 | cut -f2)))
-  ((!(reset & 2))) || { echo "SIGINT still ignored through default-int: $output"; false; }
-  [[ $(grep -oE '^bg [0-9]+' <<<"$output" | cut -d' ' -f2) == $(grep -oE '^pid [0-9]+' <<<"$output" | cut -d' ' -f2) ]] ||
-    { echo "default-int did not keep its pid for the command: $output"; false; }
-}
