@@ -182,13 +182,14 @@ trap 'kill "$SPEED_PID" 2>/dev/null' EXIT
 # skipped: the host is short of CPU, not of lanes). The Docker suite first in this lane, beside
 # bats, with the loader's after it beside the report's, gained 36 s of 27 minutes (2026-11-30 CI:
 # bats took as long, 13m42s: dockerd's and the containers' CPU are not in the Docker suite's CPU
-# figure) and two loader tests failed beside the report's. Monitoring's and the k8s suites (about
-# 2 minutes) run in the other lane, after Compose's and the report's: behind the Docker suite they
-# made its lane the longer by 4 minutes (2026-12-01 CI: 26m05s against 22m19s). The k8s loaders'
+# figure) and two loader tests failed beside the report's. Monitoring's suite runs in the other
+# lane, after Compose's: behind the Docker suite, it and the k8s suites (about 2 minutes) made
+# that lane the longer by 4 minutes (2026-12-01 CI: 26m05s against 22m19s). The k8s loaders'
 # suite (18 s) comes after the Docker suite, the k8s manifests' (23 s) after the report's: in the
 # CI on 2f99688 the report's and the Docker suite ended 2 s apart, and the k8s suites, one after
-# the other in one lane, were then the lanes' last 41 s beside nothing.
-# LAB_TEST_LANES=3 still gives the Docker suite that third lane; 1 runs every suite in turn, in file order.
+# the other in one lane, were then the lanes' last 41 s beside nothing (the next CI: 15m05s to
+# 15m03s, the lanes 21 s apart). LAB_TEST_LANES=3 still gives the Docker suite that third lane; 1
+# runs every suite in turn, in file order.
 # The files that need a quiet host run last, with no lane beside them (node_tests, LAB_ALONE_LATER;
 # one suite's beside another's, run_alone_parts):
 # when each lane ran them as it reached them, one lane waited idle for the other's lock
