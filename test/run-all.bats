@@ -110,8 +110,58 @@ SUITE
   grep -qE '^host speed before the suites: a fixed workload took [0-9]+\.[0-9]{3} CPU s \(0\.18-0\.22 on a quiet host\)$' <<<"$output" ||
     { echo "$output"; false; }
   # sampled once a minute from the start: one sample in a run this short
-  [[ ${lines[-3]} =~ ^host\ speed\ during\ the\ suites:\ the\ same\ workload,\ once\ a\ minute:\ median\ [0-9]+\.[0-9]{3}\ CPU\ s\ of\ 1\ samples\ \(range\ [0-9.]+-[0-9.]+\)$ ]] ||
+  [[ ${lines[-4]} =~ ^host\ speed\ during\ the\ suites:\ the\ same\ workload,\ once\ a\ minute:\ median\ [0-9]+\.[0-9]{3}\ CPU\ s\ of\ 1\ samples\ \(range\ [0-9.]+-[0-9.]+\)$ ]] ||
     { echo "$output"; false; }
+  # how busy the host was, and how much of it this run: parts that add up (each rounded down)
+  [[ ${lines[-3]} =~ ^host\ CPUs\ over\ the\ suites:\ ([0-9]+)\ of\ ([0-9]+)\ CPU\ s\ busy\ \(([0-9]+)\ %\)\;\ this\ run\'s\ processes\ ([0-9]+),\ the\ rest\ ([0-9]+)$ ]] ||
+    { echo "$output"; false; }
+  local busy=${BASH_REMATCH[1]} total=${BASH_REMATCH[2]} ours=${BASH_REMATCH[4]} others=${BASH_REMATCH[5]}
+  ((total >= $(nproc) && busy <= total && ours + others <= busy && busy <= ours + others + 1)) || { echo "$output"; false; }
+}
+
+@test "host CPUs: /proc/stat's cpu line read as busy (steal in, guest not twice) and total; none here, said so" {
+  source "$W/test/run-all.sh"
+  # user nice system idle iowait irq softirq steal guest guest_nice
+  printf 'cpu  100 10 50 1000 20 5 5 7 3 0\ncpu0 50 5 25 500 10 2 2 3 1 0\n' >"$BATS_TEST_TMPDIR/stat"
+  [ "$(cpu_ticks "$BATS_TEST_TMPDIR/stat")" = "177 1197" ]
+  [ "$(cpu_ticks "$BATS_TEST_TMPDIR/none")" = "0 0" ]
+  [ "$(host_cpu_line 0 0 0 0 0 0 100)" = "host CPUs over the suites: not measured (no /proc/stat here)" ]
+  [ "$(host_cpu_line 1000 5000 100 21000 45000 16000 100)" = \
+    "host CPUs over the suites: 200 of 400 CPU s busy (50 %); this run's processes 159, the rest 41" ]
+}
+
+# The figures the line gives, against the kernel's own for one busy process: the host's busy ticks
+# hold at least that process's, this shell's hold them once it has waited for it, and the total
+# grows by every CPU's ticks over the wall time. Inequalities: they hold on a busy host too.
+@test "host CPUs: a busy child's ticks are in the host's busy count and, once waited for, in this shell's own" {
+  source "$W/test/run-all.sh"
+  local hz b0 t0 b1 t1 o0 o1 start wall child spent name me=$BASHPID # in $(...), BASHPID is the subshell's
+  hz=$(getconf CLK_TCK)
+  # a name with spaces and a parenthesis, as /proc/PID/stat's second field may hold: five of them
+  # move the fields counted from the line's start by five, to the process's flags
+  name="$BATS_TEST_TMPDIR/s) a b c d e"
+  cp "$(command -v bash)" "$name"
+  read -r b0 t0 < <(cpu_ticks /proc/stat)
+  o0=$(tree_ticks "$me")
+  start=$EPOCHREALTIME
+  "$name" -c 'while :; do :; done' &
+  child=$!
+  sleep 1
+  spent=$(tree_ticks "$child")
+  # the kernel's own figure through ps: the same seconds, whole
+  (($(ps -o cputimes= -p "$child") - spent / hz <= 1 && spent / hz - $(ps -o cputimes= -p "$child") <= 1)) ||
+    { echo "tree_ticks $spent ticks, ps $(ps -o cputimes= -p "$child") s"; kill "$child"; false; }
+  kill "$child"
+  wait "$child" || true
+  read -r b1 t1 < <(cpu_ticks /proc/stat)
+  o1=$(tree_ticks "$me")
+  wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d", (b - a) * 1000 }')
+  ((spent > 0)) || { echo "the loop used no tick in ${wall} ms"; false; }
+  ((b1 - b0 >= spent - $(nproc))) || { echo "host busy $((b1 - b0)) ticks < the loop's $spent"; false; }
+  ((o1 - o0 >= spent)) || { echo "this shell's ticks grew $((o1 - o0)), the loop it waited for used $spent"; false; }
+  # every CPU's ticks pass, busy or idle: nproc x CLK_TCK a second (within a fifth)
+  local want=$(($(nproc) * hz * wall / 1000))
+  ((t1 - t0 >= want * 4 / 5 && t1 - t0 <= want * 6 / 5)) || { echo "total $((t1 - t0)) ticks over ${wall} ms, want about $want"; false; }
 }
 
 # The sampler is a background job: a SIGTERM to run-all.sh alone (timeout, kill) must not leave it

@@ -140,6 +140,40 @@ speed_summary() {
     printf "median %.3f CPU s of %d samples (range %.3f-%.3f)\n", m, NR, v[1], v[NR] }'
 }
 
+# The loop above costs the same CPU seconds on a busy host: with both cores held by `yes` over a
+# whole run (2026-12-02) it read a median of 0.184 s, as on a quiet one. Whether the host was
+# idle is told by what its CPUs did over the suites instead (host_cpu_line).
+
+# cpu_ticks FILE: "BUSY TOTAL", the clock ticks of all CPUs since boot from the cpu line of FILE,
+# /proc/stat (proc(5): user nice system idle iowait irq softirq steal, each there since Linux
+# 2.6.11; guest time, from 2.6.24, is inside user and not added twice). Busy takes in steal: time the hypervisor gave another guest while this one wanted the CPU.
+cpu_ticks() {
+  awk '$1 == "cpu" { busy = $2 + $3 + $4 + $7 + $8 + $9; print busy, busy + $5 + $6; exit }' "$1" 2>/dev/null ||
+    echo 0 0 # no /proc (not Linux): host_cpu_line says it was not measured
+}
+
+# tree_ticks PID: the clock ticks of PID's own CPU and of the children it has waited for, theirs
+# included (proc(5) /proc/PID/stat utime stime cutime cstime, fields 14-17; the name in field 2
+# may hold spaces, so the fields are counted after its closing parenthesis).
+tree_ticks() {
+  local stat
+  [[ -r /proc/$1/stat ]] || { echo 0; return 0; }
+  stat=$(<"/proc/$1/stat")
+  awk '{ print $12 + $13 + $14 + $15 }' <<<"${stat##*) }"
+}
+
+# host_cpu_line BUSY0 TOTAL0 OURS0 BUSY1 TOTAL1 OURS1 HZ: how busy the host's CPUs were between two
+# readings, and how much of it was this run's processes (tree_ticks of this shell). The rest is
+# what no process of this run waited for: the Docker suite's containers (the figure below its
+# line), Docker's daemons, a process left to init, and anything else the host ran.
+host_cpu_line() {
+  local busy=$(($4 - $1)) total=$(($5 - $2)) ours=$(($6 - $3)) hz=$7
+  ((total > 0)) || { echo "host CPUs over the suites: not measured (no /proc/stat here)"; return 0; }
+  ((ours <= busy)) || ours=$busy # a child's ticks are charged at its exit, the host's as they pass
+  printf "host CPUs over the suites: %d of %d CPU s busy (%d %%); this run's processes %d, the rest %d\n" \
+    $((busy / hz)) $((total / hz)) $((100 * busy / total)) $((ours / hz)) $(((busy - ours) / hz))
+}
+
 # Sourced (test/run-all.bats): the functions only.
 [[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
 
@@ -166,6 +200,8 @@ fi
 unset NODE_EXTRA_CA_CERTS
 
 SUITES_START=$SECONDS
+read -r CPU_BUSY0 CPU_TOTAL0 < <(cpu_ticks /proc/stat)
+OURS0=$(tree_ticks $$)
 echo "host speed before the suites: a fixed workload took $(host_speed) CPU s (0.18-0.22 on a quiet host)"
 host_speed_during "$LOG_DIR/host-speed" >/dev/null 2>&1 &
 SPEED_PID=$!
@@ -294,7 +330,11 @@ echo
 elapsed=$((SECONDS - SUITES_START))
 kill "$SPEED_PID" 2>/dev/null
 wait "$SPEED_PID" 2>/dev/null
+# after the sampler's wait: its loops are this run's too
+read -r CPU_BUSY1 CPU_TOTAL1 < <(cpu_ticks /proc/stat)
+OURS1=$(tree_ticks $$)
 echo "host speed during the suites: the same workload, once a minute: $(speed_summary "$LOG_DIR/host-speed")"
+host_cpu_line "$CPU_BUSY0" "$CPU_TOTAL0" "$OURS0" "$CPU_BUSY1" "$CPU_TOTAL1" "$OURS1" "$(getconf CLK_TCK)"
 rm -rf "$SUITE_TMPDIR"
 echo "suites: $((elapsed / 60))m$((elapsed % 60))s (meant to stay under 15 min); host speed after them: the same workload took $(host_speed) CPU s"
 if ((${#FAILED_SUITES[@]})); then echo "failed suites: ${FAILED_SUITES[*]}"; fi
