@@ -969,6 +969,12 @@ SH
   # take more than 5 s, and a signal before then would test nothing
   for _ in $(seq 600); do grep -q ready "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
   grep -q ready "$BATS_TEST_TMPDIR/out" || { echo "the healer was not ready in 60 s: $(cat "$BATS_TEST_TMPDIR/out")" >&2; return 1; }
+  # STARTED (optional): a file made once the step the signal must land in has begun (the slow awk
+  # below): "ready" is printed before bash has even read the long line
+  if [[ -n ${STARTED:-} ]]; then
+    for _ in $(seq 600); do [[ -e $STARTED ]] && break; sleep 0.1; done
+    [[ -e $STARTED ]] || { echo "$STARTED not made in 60 s: $(cat "$BATS_TEST_TMPDIR/out")" >&2; return 1; }
+  fi
   if [[ $how == group ]]; then kill "-$sig" -- "-$pid"; else kill "-$sig" "$pid"; fi
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$pid" 2>/dev/null; then
@@ -997,11 +1003,15 @@ SH
 }
 
 @test "bridge: SIGTERM to the whole group while bash wraps a long line: the wrapping goes on, the heal is said; exit 143" {
-  # awk on PATH slowed over wrap_lines's program only (its -v ind=): the signal lands while it runs
+  # awk on PATH slowed over wrap_lines's program only (its -v ind=): the signal lands while it
+  # runs, once it has said so (a signal sent on "ready" alone reached the bridge, on a busy host,
+  # before it had started wrapping: the line was printed as it came, as fault_bridge means it to)
   mkdir -p "$BATS_TEST_TMPDIR/slow-awk"
-  printf '#!/bin/sh\ncase " $* " in *" ind="*) sleep 3 ;; esac\nexec %s "$@"\n' "$(command -v awk)" >"$BATS_TEST_TMPDIR/slow-awk/awk"
+  printf '#!/bin/sh\ncase " $* " in *" ind="*) : >"%s"; sleep 3 ;; esac\nexec %s "$@"\n' \
+    "$BATS_TEST_TMPDIR/wrapping" "$(command -v awk)" >"$BATS_TEST_TMPDIR/slow-awk/awk"
   chmod +x "$BATS_TEST_TMPDIR/slow-awk/awk"
-  PATH=$BATS_TEST_TMPDIR/slow-awk:$PATH LAB_WRAP=40 LONG="progress: $(printf 'word %.0s' {1..20})" signal_bridge group TERM
+  PATH=$BATS_TEST_TMPDIR/slow-awk:$PATH LAB_WRAP=40 LONG="progress: $(printf 'word %.0s' {1..20})" \
+    STARTED=$BATS_TEST_TMPDIR/wrapping signal_bridge group TERM
   grep -qx "relayed SIGTERM" "$SEEN"
   grep -q "healed rc=0" "$BATS_TEST_TMPDIR/out"
   grep -q "bridge exit 143" "$BATS_TEST_TMPDIR/out"
