@@ -146,7 +146,8 @@ speed_summary() {
 
 # cpu_ticks FILE: "BUSY TOTAL", the clock ticks of all CPUs since boot from the cpu line of FILE,
 # /proc/stat (proc(5): user nice system idle iowait irq softirq steal, each there since Linux
-# 2.6.11; guest time, from 2.6.24, is inside user and not added twice). Busy takes in steal: time the hypervisor gave another guest while this one wanted the CPU.
+# 2.6.11; guest time, from 2.6.24, is inside user and not added twice). Busy takes in steal:
+# time the hypervisor gave another guest while this one wanted the CPU.
 cpu_ticks() {
   awk '$1 == "cpu" { busy = $2 + $3 + $4 + $7 + $8 + $9; print busy, busy + $5 + $6; exit }' "$1" 2>/dev/null ||
     echo 0 0 # no /proc (not Linux): host_cpu_line says it was not measured
