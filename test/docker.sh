@@ -184,9 +184,9 @@ tap $((rc || $?)) "status: the shard's members as the server reports them (PRIMA
 start=$SECONDS
 bg_wait strict
 tap $? "stand-in refusals as 8.0's, host side (keyfile too open, __system by SCRAM-SHA-1, OP_QUERY, \
-wrong --replSet, no --shardsvr, isolated primary, election timeout), its loads, a failover's rollback, the WiredTiger \
-series the real exporter makes of it, its list of differences ($(cat "$WORK/strict.took" 2>/dev/null) s, beside \
-images and up; waited $((SECONDS - start)) s more)" "$WORK/strict.out"
+wrong --replSet, no --shardsvr, isolated primary, election timeout, a stopped primary replaced), its loads, \
+a failover's rollback, the WiredTiger series the real exporter makes of it, its list of differences \
+($(cat "$WORK/strict.took" 2>/dev/null) s, beside images and up; waited $((SECONDS - start)) s more)" "$WORK/strict.out"
 # Each mistake planted once in the lab's own files (the copy's); the stand-in must refuse it as
 # 8.0 does (test/docker/planted.sh).
 # shellcheck source=test/docker/planted.sh

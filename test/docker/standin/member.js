@@ -639,13 +639,36 @@ async function startMember(opts) {
     await standForElection();
   }
 
+  // gather(promises, enough): the replies so far (null for a failure) once enough(replies) holds
+  // or every promise has settled. 8.0's elections end so (src/mongo/db/repl/vote_requester.cpp
+  // VoteRequester::Algorithm::hasReceivedSufficientResponses: a newer term, a majority of votes,
+  // or every member answered): a killed member's request waits out its link's timeout (5 s), and
+  // two candidates that each waited for it stood at once, again and again, splitting the votes
+  // (the Docker suite's failover on a busy host, 2026-12-02: no primary in 90 s, one a second
+  // after the killed member came back).
+  function gather(promises, enough) {
+    return new Promise((resolve) => {
+      const got = [];
+      let left = promises.length;
+      if (!left) resolve(got);
+      for (const p of promises) {
+        p.then((v) => v, () => null).then((v) => {
+          got.push(v);
+          left -= 1;
+          if (!left || enough(got)) resolve(got);
+        });
+      }
+    });
+  }
+
   async function standForElection() {
     rs.electionOffset = newElectionOffset();
     // A primary one of the others can see: follow it instead. Asked of all at once (as 8.0's
-    // dry-run election asks its votes): one after another, each unreachable member cost its
-    // link's timeout before the election.
-    const seen = await Promise.all(others().map((h) => linkTo(h).request({ _standinHeartbeat: 1, setName: opts.replSet, term: -1, $db: 'admin' })
-      .then((r) => ({ h, r }), () => null)));
+    // dry-run election asks its votes), and ended as an election is: one after another, each
+    // unreachable member cost its link's timeout before the election.
+    const seen = await gather(others().map((h) => linkTo(h).request({ _standinHeartbeat: 1, setName: opts.replSet, term: -1, $db: 'admin' })
+      .then((r) => ({ h, r }))), (got) => got.some((x) => x && x.r.ok === 1 && x.r.state === 'PRIMARY') ||
+      1 + got.filter(Boolean).length >= majority());
     for (const x of seen) {
       if (x && x.r.ok === 1 && x.r.state === 'PRIMARY' && x.r.term >= rs.term) { rs.primary = x.h; rs.term = x.r.term; rs.lastPrimaryContact = Date.now(); return; }
     }
@@ -653,8 +676,10 @@ async function startMember(opts) {
     rs.term = term;
     rs.votedFor = { term, host: me };
     const ballot = { _standinVote: 1, setName: opts.replSet, term, candidate: me, seq: oplog.applied.seq, t: oplog.applied.t, $db: 'admin' };
-    const answers = await Promise.all(others().map((h) => linkTo(h).request(ballot).catch(() => null)));
-    const votes = 1 + answers.filter((r) => r && r.ok === 1 && r.voteGranted).length;
+    const granted = (r) => r && r.ok === 1 && r.voteGranted;
+    const answers = await gather(others().map((h) => linkTo(h).request(ballot)),
+      (got) => got.some((r) => r && r.term > term) || 1 + got.filter(granted).length >= majority());
+    const votes = 1 + answers.filter(granted).length;
     for (const r of answers) if (r && r.term > rs.term) rs.term = r.term;
     if (votes >= majority() && rs.role === 'SECONDARY' && rs.term === term) {
       become('PRIMARY', `elected in term ${term} with ${votes} of ${memberHosts().length} votes`);
