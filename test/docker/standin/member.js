@@ -642,10 +642,10 @@ async function startMember(opts) {
   // gather(promises, enough): the replies so far (null for a failure) once enough(replies) holds
   // or every promise has settled. 8.0's elections end so (src/mongo/db/repl/vote_requester.cpp
   // VoteRequester::Algorithm::hasReceivedSufficientResponses: a newer term, a majority of votes,
-  // or every member answered): a killed member's request waits out its link's timeout (5 s), and
-  // two candidates that each waited for it stood at once, again and again, splitting the votes
-  // (the Docker suite's failover on a busy host, 2026-12-02: no primary in 90 s, one a second
-  // after the killed member came back).
+  // or every member answered). Waiting for every answer, each election waited out a killed
+  // member's link timeout (5 s) twice: the Docker suite's failover on a busy host (2026-12-02)
+  // saw no primary in 90 s, and one a second after the killed member came back; most likely two
+  // candidates, each waiting so, stood together again and again (the members' logs were lost).
   function gather(promises, enough) {
     return new Promise((resolve) => {
       const got = [];
@@ -663,14 +663,19 @@ async function startMember(opts) {
 
   async function standForElection() {
     rs.electionOffset = newElectionOffset();
-    // A primary one of the others can see: follow it instead. Asked of all at once (as 8.0's
-    // dry-run election asks its votes), and ended as an election is: one after another, each
-    // unreachable member cost its link's timeout before the election.
+    // A primary one of the others can see: follow it instead. Asked of all at once, as 8.0's
+    // dry-run election asks its votes (one after another, each unreachable member cost its link's
+    // timeout), and ended as an election is (gather): on a primary, or on a majority's answers.
+    const primaryReply = (x) => x && x.r.ok === 1 && x.r.state === 'PRIMARY';
     const seen = await gather(others().map((h) => linkTo(h).request({ _standinHeartbeat: 1, setName: opts.replSet, term: -1, $db: 'admin' })
-      .then((r) => ({ h, r }))), (got) => got.some((x) => x && x.r.ok === 1 && x.r.state === 'PRIMARY') ||
-      1 + got.filter(Boolean).length >= majority());
+      .then((r) => ({ h, r }))), (got) => got.some(primaryReply) || 1 + got.filter(Boolean).length >= majority());
     for (const x of seen) {
-      if (x && x.r.ok === 1 && x.r.state === 'PRIMARY' && x.r.term >= rs.term) { rs.primary = x.h; rs.term = x.r.term; rs.lastPrimaryContact = Date.now(); return; }
+      if (primaryReply(x) && x.r.term >= rs.term) {
+        rs.primary = x.h;
+        rs.term = x.r.term;
+        rs.lastPrimaryContact = Date.now();
+        return;
+      }
     }
     const term = rs.term + 1;
     rs.term = term;

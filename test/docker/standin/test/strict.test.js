@@ -94,23 +94,33 @@ test('replSetInitiate fails its quorum check on a member that does not answer an
   assert.strictEqual(stillBare && stillBare.code, 94, 'the initiating member took a config after a failed quorum check');
 });
 
-test('a three-member set elects after the election timeout; an isolated primary relinquishes', async (t) => {
-  const c = new Cluster(28160);
-  t.after(() => c.stop());
+// shardSet(c, timeout) -> { members, admins, primaryOf, initiatedAt }: three shard members
+// initiated as one set with electionTimeoutMillis TIMEOUT; primaryOf(among) -> { i } of the member
+// among those indexes that is primary, or null (waitFor waits for a truthy answer).
+async function shardSet(c, timeout) {
   const members = [];
   for (let i = 0; i < 3; i += 1) members.push(await c.start('mongod', shardFlags));
   const admins = await Promise.all(members.map(async (m) => (await c.client(m)).db('admin')));
-  const timeout = 2000;
-  const started = Date.now();
+  const primaryOf = async (among) => {
+    for (const i of among) if ((await admins[i].command({ hello: 1 })).isWritablePrimary) return { i };
+    return null;
+  };
+  const initiatedAt = Date.now();
   await admins[0].command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: timeout }, members: members.map((m, i) => ({ _id: i, host: m.host })) } });
+  return { members, admins, primaryOf, initiatedAt };
+}
+
+test('a three-member set elects after the election timeout; an isolated primary relinquishes', async (t) => {
+  const c = new Cluster(28160);
+  t.after(() => c.stop());
+  const timeout = 2000;
+  const { members, admins, primaryOf, initiatedAt: started } = await shardSet(c, timeout);
   const first = await admins[0].command({ hello: 1 });
   assert.strictEqual(first.isWritablePrimary, false, 'the initiating member is PRIMARY at once');
   assert.strictEqual(first.secondary, true);
   const primaryAt = await waitFor('a primary', async () => {
-    for (let i = 0; i < 3; i += 1) {
-      if ((await admins[i].command({ hello: 1 })).isWritablePrimary) return { i, at: Date.now() };
-    }
-    return null;
+    const p = await primaryOf([0, 1, 2]);
+    return p && { ...p, at: Date.now() };
   }, 10000);
   assert.ok(primaryAt.at - started >= timeout, `elected ${primaryAt.at - started} ms after replSetInitiate, before the ${timeout} ms timeout`);
   // The two others stop (SIGSTOP: no heartbeat from them, as a partition): writes to the old
@@ -136,17 +146,9 @@ test('a three-member set elects after the election timeout; an isolated primary 
 test('a primary that stops answering is replaced without waiting out its requests\' timeouts', async (t) => {
   const c = new Cluster(28360);
   t.after(() => c.stop());
-  const members = [];
-  for (let i = 0; i < 3; i += 1) members.push(await c.start('mongod', shardFlags));
-  const admins = await Promise.all(members.map(async (m) => (await c.client(m)).db('admin')));
   const timeout = 2000;
   const LINK_MS = 5000; // link.js Link's timeoutMs
-  await admins[0].command({ replSetInitiate: { _id: 'shard01', settings: { electionTimeoutMillis: timeout }, members: members.map((m, i) => ({ _id: i, host: m.host })) } });
-  // { i } of the member among AMONG that is primary, or null (waitFor waits for a truthy answer)
-  const primaryOf = async (among) => {
-    for (const i of among) if ((await admins[i].command({ hello: 1 })).isWritablePrimary) return { i };
-    return null;
-  };
+  const { members, admins, primaryOf } = await shardSet(c, timeout);
   const { i: old } = await waitFor('a primary', () => primaryOf([0, 1, 2]), 10000);
   const others = [0, 1, 2].filter((i) => i !== old);
   // both others SECONDARY (their initial sync done), each able to stand
