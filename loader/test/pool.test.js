@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Worker } = require('node:worker_threads');
-const { WorkerPool } = require('../src/run/pool');
+const { WorkerPool, warmCommands, WARM_COMMANDS, THREAD_WARM_COMMANDS } = require('../src/run/pool');
 
 // A thread that answers flushes like src/run/worker.js: 5 ok ops per flush, and the first answer
 // only after blocking its event loop for 2.6 s (longer than the pool waits).
@@ -35,5 +35,15 @@ test('a reply that misses its flush is handed to the next flush, not lost', asyn
     assert.equal((await pool.flush()).length, 1, 'a late reply is handed over once');
   } finally {
     await worker.terminate();
+  }
+});
+
+test('setup pings: 50 a client up to 16 on a thread, then about 800 in all, never none', () => {
+  for (const n of [1, 6, 16]) assert.equal(warmCommands(n), WARM_COMMANDS, `${n} clients`);
+  for (const n of [17, 100, 500, 999, 1000, 5000]) {
+    const each = warmCommands(n);
+    assert.ok(each >= 1, `${n} clients: each opens its pooled connection with at least one`);
+    assert.ok(each * n >= THREAD_WARM_COMMANDS, `${n} clients: the thread's command path gets its ${THREAD_WARM_COMMANDS}`);
+    assert.ok(each * n < THREAD_WARM_COMMANDS + n, `${n} clients: ${each} each is no more than that needs`);
   }
 });

@@ -19,6 +19,17 @@ const { setTimeout: sleep } = require('node:timers/promises');
 // costs nothing but memory (at most ~96 MB per worker thread).
 const YOUNG_GENERATION_MB = 96;
 
+// Commands each client sends in setup, before any step: its pooled connection is open (and
+// authenticated) and the driver's command path (server selection, OP_MSG, BSON) is compiled
+// before a step's clock starts (loader/README.md, "Warm-up", measured with and without).
+// The compiling is the thread's (one V8 isolate for all its clients), the open connection each
+// client's: past THREAD_WARM_COMMANDS in all (16 clients' worth) a client sends fewer, at least
+// one. Before, 1,000 clients on two threads sent 50,000 pings in setup: 73 s of an 84 s run.
+const WARM_COMMANDS = 50;
+const THREAD_WARM_COMMANDS = 16 * WARM_COMMANDS;
+const warmCommands = (clientsInThread) =>
+  Math.min(WARM_COMMANDS, Math.max(1, Math.ceil(THREAD_WARM_COMMANDS / clientsInThread)));
+
 class WorkerPool {
   // on: { stepDone(index) when every worker finished step index, abort(reason), crash(reason),
   //       note(index, data): a workload kind's note from a client of step index }
@@ -50,7 +61,8 @@ class WorkerPool {
     for (let w = 0; w < n; w++) {
       const worker = new Worker(path.join(__dirname, 'worker.js'), {
         workerData: { conn: this.conn, config: this.config, clientIds: idsByWorker[w], workerIndex: w,
-          lastOk: { array: this.lastOk, index: w, epoch: this.epoch } },
+          lastOk: { array: this.lastOk, index: w, epoch: this.epoch },
+          warmCommands: warmCommands(idsByWorker[w].length) },
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
       const entry = { worker, index: w, clientIds: idsByWorker[w], closed: false };
@@ -132,4 +144,4 @@ class WorkerPool {
   }
 }
 
-module.exports = { WorkerPool };
+module.exports = { WorkerPool, warmCommands, WARM_COMMANDS, THREAD_WARM_COMMANDS };

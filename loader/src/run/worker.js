@@ -16,7 +16,8 @@ const { Recorder, Pacer, inWarmup, dueInWarmup } = require('./recorder');
 const { newClient, isFatal } = require('../server/clients');
 const { opsFor, clientStream } = require('../experiment/workload');
 
-const { conn, config, clientIds, workerIndex, lastOk } = workerData;
+// warmCommands: the pings each client sends in setup (pool.js warmCommands says why so many)
+const { conn, config, clientIds, workerIndex, lastOk, warmCommands } = workerData;
 const now = () => performance.timeOrigin + performance.now(); // epoch ms, same clock in every thread
 
 const recorder = new Recorder(lastOk);
@@ -27,10 +28,6 @@ const recorder = new Recorder(lastOk);
 const warm = new Recorder(lastOk);
 let backlog = 0;
 
-// Commands each client sends in setup, before any step: its pooled connection is open (and
-// authenticated) and the driver's command path (server selection, OP_MSG, BSON) is compiled
-// before a step's clock starts (loader/README.md, "Warm-up", measured with and without).
-const WARM_COMMANDS = 50;
 const { record } = recorder;
 let lastError = null;
 
@@ -144,7 +141,7 @@ async function main() {
         clients.set(id, { client, db, col: db.collection(config.collection) });
         await client.connect();
         const admin = client.db('admin');
-        for (let i = 0; i < WARM_COMMANDS; i++) await admin.command({ ping: 1 });
+        for (let i = 0; i < warmCommands; i++) await admin.command({ ping: 1 });
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONNECT_AT_ONCE, queue.length) }, connectNext));
