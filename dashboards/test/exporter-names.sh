@@ -6,7 +6,8 @@
 # OUT as "server<TAB>name<TAB>labels". The metrics catalogue's "naming-rule" rows are checked
 # against it per server line (dashboards/test/run-tests.sh).
 # How: a scratch copy of the exporter module from the Go module cache (test/install.d/50-monitoring.sh
-# downloads it), plus dashboards/test/exporter-names/zz_lab_names_test.go, run with go test.
+# downloads it), plus dashboards/test/exporter-names/zz_lab_names_test.go, run with go test
+# (-trimpath: the scratch folder's name then leaves Go's build cache valid from run to run).
 # The exporter's own testdata (a 4.x mongod) is not used: names that 8.0 no longer produces
 # (WiredTiger's "transaction checkpoint currently running", the oplog's top-level size) came out
 # of it and let panels without data pass.
@@ -23,4 +24,4 @@ chmod -R u+w "$scratch"
 cp "$LAB_ROOT/dashboards/test/exporter-names/zz_lab_names_test.go" "$scratch/exporter/"
 out_abs=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 (cd "$scratch/exporter" && LAB_NAMES_OUT=$out_abs LAB_FIXTURES="$LAB_ROOT/dashboards/test/exporter-names" \
-  go test -count=1 -run '^TestLabMetricNames$' .)
+  go test -trimpath -count=1 -run '^TestLabMetricNames$' .)
