@@ -17,6 +17,7 @@ bats_suite() {
   # suite runs in a lane beside this one and its stack publishes 127.0.0.1:27017, which the up and
   # preflight tests need free (they run the real port check). Elsewhere (no root) the Docker suite
   # cannot run, so nothing holds the port.
-  own_loopback bats --tap --jobs 3 "${files[@]}"
+  # --timing: each test's line ends "in N ms", so the log says where the suite's time went
+  own_loopback bats --tap --timing --jobs 3 "${files[@]}"
 }
 run_suite bats bats_suite
