@@ -22,14 +22,36 @@ daemon_start() {
 }
 
 # daemon_stop DIR: the daemon under DIR only, by the PID it wrote; it stops its containers first.
+# That may take the longest stop timeout of its containers plus 5 s (moby daemon/daemon.go
+# ShutdownTimeout; compose/cluster.yml gives mongod 60 s), then up to 15 s more for the containerd
+# it started (moby libcontainerd/supervisor/remote_daemon.go shutdownTimeout): it is given
+# DAEMON_STOP_WAIT_S (90, systemd's default stop timeout) before it is killed. Killed, it leaves
+# that containerd running, perhaps half shut down; the next dockerd on the same exec root takes it
+# up by its pid file ("containerd is still running") and, when it does not answer, gives up with
+# "timeout waiting for containerd to start" (a CI run, 2026-12-02, killed after 30 s): it goes too.
 daemon_stop() {
-  local pidfile=$1/dockerd.pid pid i
-  pid=$(cat "$pidfile" 2>/dev/null) || return 0
-  if [[ -z $pid ]] || ! kill -0 "$pid" 2>/dev/null; then rm -f "$pidfile"; return 0; fi
-  kill "$pid" 2>/dev/null
-  for ((i = 0; i < 300; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -9 "$pid" 2>/dev/null
+  local dir=$1 pidfile=$1/dockerd.pid pid i
+  pid=$(cat "$pidfile" 2>/dev/null) || { daemon_containerd_kill "$dir"; return 0; }
+  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+    kill "$pid" 2>/dev/null
+    for ((i = 0; i < ${DAEMON_STOP_WAIT_S:-90} * 10; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null
+  fi
   rm -f "$pidfile"
+  daemon_containerd_kill "$dir"
+}
+
+# daemon_containerd_kill DIR: the containerd a dockerd under DIR started, if it still runs (its pid
+# file names it; its command line names DIR's config, so a reused pid is left alone), killed and
+# waited for (at most 10 s; a zombie holds no socket).
+daemon_containerd_kill() {
+  local state=$1/exec/containerd pid i
+  pid=$(cat "$state/containerd.pid" 2>/dev/null) || return 0
+  if [[ $pid =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$state/containerd.toml"; then
+    kill -9 "$pid" 2>/dev/null
+    for ((i = 0; i < 100; i++)); do grep -qE '^State:\s+[^Z]' "/proc/$pid/status" 2>/dev/null || break; sleep 0.1; done
+  fi
+  rm -f "$state/containerd.pid"
 }
 
 # daemon_clean: what a killed earlier run left in the daemon DOCKER_HOST names (containers,
