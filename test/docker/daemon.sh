@@ -47,7 +47,7 @@ daemon_stop() {
 daemon_containerd_kill() {
   local state=$1/exec/containerd pid i
   pid=$(cat "$state/containerd.pid" 2>/dev/null) || return 0
-  if [[ $pid =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$state/containerd.toml"; then
+  if [[ $pid =~ ^[0-9]+$ ]] && grep -qaF "$state/containerd.toml" "/proc/$pid/cmdline" 2>/dev/null; then
     kill -9 "$pid" 2>/dev/null
     for ((i = 0; i < 100; i++)); do grep -qE '^State:\s+[^Z]' "/proc/$pid/status" 2>/dev/null || break; sleep 0.1; done
   fi
