@@ -5,7 +5,10 @@
 # (a CI run, 2026-12-02: "timeout waiting for containerd to start"). Plain processes stand for both
 # daemons: the helper acts on pids, pid files and command lines only.
 
+load test_helper
+
 setup() {
+  trace_test_lines_only
   # shellcheck source=test/docker/daemon.sh
   source "$BATS_TEST_DIRNAME/docker/daemon.sh"
   DIR=$BATS_TEST_TMPDIR/suite
