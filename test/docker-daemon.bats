@@ -27,8 +27,8 @@ deaf() {
   PIDS+=("$REPLY")
 }
 
-# alive PID: running (a zombie is not); gone PID: not.
-alive() { grep -qE '^State:\s+[^Z]' "/proc/$1/status" 2>/dev/null; }
+# alive PID: running (daemon.sh's own test: a zombie is not); gone PID: not.
+alive() { daemon_pid_running "$1"; }
 gone() { ! alive "$1"; }
 
 @test "daemon_stop: a dockerd deaf to SIGTERM is killed after DAEMON_STOP_WAIT_S, its containerd with it; another daemon's containerd is left" {

@@ -31,7 +31,7 @@ daemon_start() {
 # "timeout waiting for containerd to start" (a CI run, 2026-12-02, killed after 30 s): it goes too.
 daemon_stop() {
   local dir=$1 pidfile=$1/dockerd.pid pid i
-  pid=$(cat "$pidfile" 2>/dev/null) || { daemon_containerd_kill "$dir"; return 0; }
+  pid=$(cat "$pidfile" 2>/dev/null) || pid=""
   if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
     kill "$pid" 2>/dev/null
     for ((i = 0; i < ${DAEMON_STOP_WAIT_S:-90} * 10; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -43,16 +43,20 @@ daemon_stop() {
 
 # daemon_containerd_kill DIR: the containerd a dockerd under DIR started, if it still runs (its pid
 # file names it; its command line names DIR's config, so a reused pid is left alone), killed and
-# waited for (at most 10 s; a zombie holds no socket).
+# waited for (at most 10 s; a zombie holds no socket). A dockerd with no pid file left may have
+# left its containerd: it goes all the same.
 daemon_containerd_kill() {
   local state=$1/exec/containerd pid i
   pid=$(cat "$state/containerd.pid" 2>/dev/null) || return 0
   if [[ $pid =~ ^[0-9]+$ ]] && grep -qaF "$state/containerd.toml" "/proc/$pid/cmdline" 2>/dev/null; then
     kill -9 "$pid" 2>/dev/null
-    for ((i = 0; i < 100; i++)); do grep -qE '^State:\s+[^Z]' "/proc/$pid/status" 2>/dev/null || break; sleep 0.1; done
+    for ((i = 0; i < 100; i++)); do daemon_pid_running "$pid" || break; sleep 0.1; done
   fi
   rm -f "$state/containerd.pid"
 }
+
+# daemon_pid_running PID: the process runs (a zombie, killed and not yet reaped, does not).
+daemon_pid_running() { grep -qE '^State:\s+[^Z]' "/proc/$1/status" 2>/dev/null; }
 
 # daemon_clean: what a killed earlier run left in the daemon DOCKER_HOST names (containers,
 # volumes, networks), and the images earlier runs' builds left untagged (the data root is kept
