@@ -108,6 +108,16 @@ test('a missing Chromium fails with the install hint, never a silent skip', () =
   assert.match(r.stderr, /chromium not found at \/nonexistent\/chromium: run 'bash test\/install-tools.sh'/);
 });
 
+test('a page that cannot be opened closes Chromium: the test file\'s process ends by itself', () => {
+  // Before, the error left Chromium running and the file's process alive to the runner's limit.
+  const script = `require(${JSON.stringify(path.join(__dirname, 'support', 'browser.js'))})
+    .openPage('/nonexistent/index.html', ${JSON.stringify(tmpDir())}).catch((e) => console.error(e.message))`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 120000, killSignal: 'SIGKILL' });
+  assert.equal(r.signal, null, 'the process did not end by itself within 120 s');
+  assert.equal(r.status, 0);
+  assert.match(r.stderr, /ERR_FILE_NOT_FOUND/);
+});
+
 test('edge shapes render without error: one engine, merged hosts, only incomplete runs, a skipped folder', async () => {
   const root = tmpDir();
   makeRun(root, { experiment: 'solo', engine: 'wt', stamp: 'h1', host: 'hostA', group: 'g', repetition: 1, steps: [{ name: 'clients-1', ops: { insert: { rate: 10, lat: [[100, 10]] } } }] });

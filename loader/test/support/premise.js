@@ -148,4 +148,46 @@ function rigStall(dip, medianP99Us, { lines, shim = [], jvm = [], jvmWaits = [] 
   };
 }
 
-module.exports = { coreBusy, busiestShare, holdUnseen, loopStalls, runQueueWaits, jvmPauses, rigStall };
+// treeTicks(pid) -> the CPU time of process pid, its living descendants and the children each
+// has reaped, in clock ticks (proc(5) /proc/[pid]/stat fields 14-17: utime stime cutime cstime;
+// /proc/stat counts in the same USER_HZ ticks). A multi-process program such as Chromium is
+// counted whole while it runs.
+function treeTicks(pid) {
+  const procs = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      // the command name (field 2) may hold spaces and parentheses: the fields follow its last ')'
+      const f = fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ').at(-1).split(' ');
+      procs.push({ pid: Number(d), ppid: Number(f[1]), ticks: f.slice(11, 15).reduce((a, b) => a + Number(b), 0) });
+    } catch { /* a process that has ended */ }
+  }
+  const inTree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of procs) if (!inTree.has(p.pid) && inTree.has(p.ppid)) { inTree.add(p.pid); grew = true; }
+  }
+  return procs.filter((p) => inTree.has(p.pid)).reduce((a, p) => a + p.ticks, 0);
+}
+
+// coresGot(pid) -> { stop() -> { cores, others } }: from now to stop(), the CPUs process pid's
+// tree (treeTicks) used, and the host's other processes, each in cores (1 = one CPU all along).
+// A timed step whose tree got under half a core waited for a CPU most of its time.
+function coresGot(pid) {
+  const cores = fs.readFileSync('/proc/stat', 'utf8').split('\n').filter((l) => /^cpu\d/.test(l)).length;
+  // cpuTimes('') reads the host's line, 'cpu ', the sum of every CPU
+  const [[b0, all0], t0] = [cpuTimes(''), treeTicks(pid)];
+  return {
+    stop() {
+      const [[b1, all1], t1] = [cpuTimes(''), treeTicks(pid)];
+      const wall = (all1 - all0) / cores;
+      const round = (x) => Math.round(x * 100) / 100;
+      if (wall <= 0) return { cores: 0, others: 0 };
+      return { cores: round((t1 - t0) / wall), others: round((b1 - b0 - (t1 - t0)) / wall) };
+    },
+  };
+}
+
+module.exports = {
+  treeTicks, coresGot, coreBusy, busiestShare, holdUnseen, loopStalls, runQueueWaits, jvmPauses, rigStall,
+};
