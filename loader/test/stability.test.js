@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { stepStability } = require('../src/stability/stability');
-const { explainDips, NO_EVENT, RULES } = require('../src/stability/explain');
+const { explainDips, NO_EVENT, RULES, MIN_OUTSIDE_WINDOWS } = require('../src/stability/explain');
 const { stabilityLine, stabilityLines, MAX_LINES } = require('../src/stability/line');
 const { FIELDS } = require('../src/server-record/fields');
 
@@ -208,6 +208,23 @@ test('an event as frequent outside the dips as in them is no cause: "coincides w
   const e = oneDip((s) => ({ wt: { app_evicted_pages: s === 10 ? 5 : 0 } }));
   assert.deepEqual(e.causes.map((c) => c.id), ['app_eviction']);
   assert.match(e.causes[0].base_rate.outside_dips, /^0\//);
+});
+
+test('with too few windows outside the dips to compare, an event in the dip is a cause, its base rate kept', () => {
+  // A live dip early in a step: its checkpoint's last row falls in the one window after it.
+  const st = stepStability(seconds([1000, 1000, 100, 1000, 1000]));
+  const series = Array.from({ length: 5 }, (_, s) => row(s, 'a:1', { wt: { checkpoint_running: s === 2 || s === 3 ? 1 : 0 } },
+    { state: 'PRIMARY' }));
+  const explain = (to) => explainDips(st.dips, { series, loader: [], from: T0, to })[0];
+  const early = explain(T0 + 5000);
+  assert.equal(early.causes.find((c) => c.id === 'checkpoint')?.base_rate.outside_dips, '1/1', JSON.stringify(early));
+  assert.ok(1 < MIN_OUTSIDE_WINDOWS);
+  assert.doesNotMatch(early.cause_text, new RegExp(NO_EVENT));
+  // The same event in as many windows outside as in: "coincides with", once there are enough.
+  const every = Array.from({ length: 20 }, (_, s) => row(s, 'a:1', { wt: { checkpoint_running: 1 } }, { state: 'PRIMARY' }));
+  const st20 = stepStability(seconds(Array.from({ length: 20 }, (_, i) => (i === 10 ? 100 : 1000))));
+  const late = explainDips(st20.dips, { series: every, loader: [], from: T0, to: T0 + 20000 })[0];
+  assert.deepEqual(late.coincides.map((c) => c.id), ['checkpoint'], JSON.stringify(late));
 });
 
 test("a lag jump is a rise between adjacent seconds, never against a row further back", () => {

@@ -8,13 +8,18 @@
 // in dips where it holds, against the share outside dips) is kept with it (base_rate), and an
 // event at least as frequent outside the dips is said as "coincides with ..." at most, in
 // `coincides`, never among `causes` (MongoRocks' compaction-pending, one evicted page: events of
-// every second are no cause of a dip).
+// every second are no cause of a dip). The comparison needs MIN_OUTSIDE_WINDOWS windows outside
+// the dips: the window after a dip often holds the event that outlasted it by a second (a
+// checkpoint's last row), and a live dip early in a step (live.js) had only that window outside,
+// "1/1", which said the checkpoint it was in coincided with it. Below that the rule is named as
+// a cause, its base rate kept with it.
 // Pure: series = the server record's rows (src/server-record/sampler.js `series`), loader =
 // the step's measured seconds as run/step-loop.js keeps them ({ end, interval_s, selfs, host }).
 const { median } = require('../../../common/stats');
 const RULES = require('./causes.json').rules;
 
 const NO_EVENT = 'no server event recorded';
+const MIN_OUTSIDE_WINDOWS = 3;
 
 // valueOf(row, key): 'repl.x' from the row's replication part, else from its serverStatus values.
 function valueOf(row, key) {
@@ -136,7 +141,7 @@ function explainDips(dips, { series = [], loader = [], from, to }) {
       const rateIn = n.in[1] ? n.in[0] / n.in[1] : 1;
       const rateOut = n.out[1] ? n.out[0] / n.out[1] : 0;
       const entry = { id: rule.id, says: rule.says, evidence: evidence.slice(0, 4), base_rate: { in_dips: `${n.in[0]}/${n.in[1]}`, outside_dips: `${n.out[0]}/${n.out[1]}` } };
-      if (rateIn > rateOut) causes.push(entry);
+      if (rateIn > rateOut || n.out[1] < MIN_OUTSIDE_WINDOWS) causes.push(entry);
       else coincides.push(entry);
     }
     // The server's causes, or "no server event recorded"; the loader's own stall is said apart,
@@ -148,4 +153,4 @@ function explainDips(dips, { series = [], loader = [], from, to }) {
   });
 }
 
-module.exports = { explainDips, NO_EVENT, RULES };
+module.exports = { explainDips, NO_EVENT, RULES, MIN_OUTSIDE_WINDOWS };
