@@ -3,6 +3,7 @@
 // same run, and where the premise does not hold, skip with the reason and the figure
 // (t.skip(...); test/run-all.sh counts it as skipped, never as passed).
 const fs = require('node:fs');
+const { HostCpu } = require('../../src/run/hostcpu');
 
 // cpuTimes(cpu): [busy, total] jiffies of one CPU from /proc/stat (proc(5): user nice system idle
 // iowait irq softirq steal ...; idle + iowait are not busy).
@@ -171,19 +172,19 @@ function treeTicks(pid) {
 }
 
 // coresGot(pid) -> { stop() -> { cores, others } }: from now to stop(), the CPUs process pid's
-// tree (treeTicks) used, and the host's other processes, each in cores (1 = one CPU all along).
+// tree (treeTicks) used, and the host's other processes, each in cores (1 = one CPU all along),
+// over the CPUs this process may run on (the loader's HostCpu, whose jiffies are the same ticks).
 // A timed step whose tree got under half a core waited for a CPU most of its time.
 function coresGot(pid) {
-  const cores = fs.readFileSync('/proc/stat', 'utf8').split('\n').filter((l) => /^cpu\d/.test(l)).length;
-  // cpuTimes('') reads the host's line, 'cpu ', the sum of every CPU
-  const [[b0, all0], t0] = [cpuTimes(''), treeTicks(pid)];
+  const host = new HostCpu();
+  const [h0, t0] = [host.read(), treeTicks(pid)];
   return {
     stop() {
-      const [[b1, all1], t1] = [cpuTimes(''), treeTicks(pid)];
-      const wall = (all1 - all0) / cores;
+      const [h1, t1] = [host.read(), treeTicks(pid)];
+      const wall = h0 && h1 ? (h1.total - h0.total) / h1.n : 0;
       const round = (x) => Math.round(x * 100) / 100;
       if (wall <= 0) return { cores: 0, others: 0 };
-      return { cores: round((t1 - t0) / wall), others: round((b1 - b0 - (t1 - t0)) / wall) };
+      return { cores: round((t1 - t0) / wall), others: round((h1.busy - h0.busy - (t1 - t0)) / wall) };
     },
   };
 }
