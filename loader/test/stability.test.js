@@ -215,8 +215,7 @@ test('with too few windows outside the dips to compare, an event in the dip is a
   const st = stepStability(seconds([1000, 1000, 100, 1000, 1000]));
   const series = Array.from({ length: 5 }, (_, s) => row(s, 'a:1', { wt: { checkpoint_running: s === 2 || s === 3 ? 1 : 0 } },
     { state: 'PRIMARY' }));
-  const explain = (to) => explainDips(st.dips, { series, loader: [], from: T0, to })[0];
-  const early = explain(T0 + 5000);
+  const early = explainDips(st.dips, { series, loader: [], from: T0, to: T0 + 5000 })[0];
   assert.equal(early.causes.find((c) => c.id === 'checkpoint')?.base_rate.outside_dips, '1/1', JSON.stringify(early));
   assert.ok(1 < MIN_OUTSIDE_WINDOWS);
   assert.doesNotMatch(early.cause_text, new RegExp(NO_EVENT));
