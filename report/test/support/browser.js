@@ -14,8 +14,9 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 // errors and uncaught page errors; timeout (ms) bounds the load and the wait for page.js's end
 // (Playwright's own default, 30 s, unless given). If the page cannot be opened, Chromium is closed
 // before the error is thrown: left running, it keeps the test file's process alive to the runner's
-// limit.
-async function openPage(file, shotDir, { timeout = 30000 } = {}) {
+// limit. beforeClose(error), if given, runs first, while Chromium's processes still live (what a
+// test measures of them is gone once they have ended).
+async function openPage(file, shotDir, { timeout = 30000, beforeClose = () => {} } = {}) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM}: ${HINT}`);
   let pw;
   try {
@@ -41,6 +42,7 @@ async function openPage(file, shotDir, { timeout = 30000 } = {}) {
     await page.waitForSelector('body[data-rendered="true"]', { timeout }).catch(() => {});
     return { page, errors, close: () => context.close() };
   } catch (e) {
+    beforeClose(e);
     await context.close().catch(() => {});
     throw e;
   }
