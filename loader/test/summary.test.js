@@ -59,6 +59,23 @@ test('a step cut short: rate over measured_s (to its last completed op), marked 
   assert.match(s.rate_basis, /ended early \(interrupted \(SIGINT\)\)/);
 });
 
+test('a step with a scheduled end: measured to that end or its last operation, not the loader\'s wind-down after it', () => {
+  // A paced 1 s step at 20 ops/s (2 clients) that completed its 20 operations by 960 ms, summed
+  // up 105 ms after its end on a busy host: 20 ops/s, not 20 / 1.105 = 18.1 (seen in CI, where
+  // --sla then judged the rate not achieved).
+  const paced = { ...step(0, 2), endAt: T0 + 1000 };
+  const at = (lastOkAt, st = paced) => stepSummary({ step: st, acc: acc(19, lastOkAt), endAt: T0 + 1105,
+    stopReason: null, rate: st.endAt ? 20 : null, cores: 2 });
+  const s = at(T0 + 960);
+  assert.equal(s.duration_s, 1);
+  assert.equal(s.measured_s, 1);
+  assert.equal(s.ops.find.ops_per_s, 20);
+  // An operation started before the end and completed after it is counted, and so is its time.
+  assert.equal(at(T0 + 1030).duration_s, 1.03);
+  // A step without a scheduled end (bounded by its documents) ends when it was summed up, as before.
+  assert.equal(at(T0 + 960, step(0, 2)).duration_s, 1.105);
+});
+
 test('buildSummary: group, repetition, profile, redacted uri, loader_limited', () => {
   const steps = [stepSummary({ step: step(0, 1), acc: acc(9, T0 + 1), endAt: T0 + 10000,
     stopReason: null, rate: null, cores: 2 })];

@@ -18,7 +18,14 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
   // The measurement starts after the step's warm-up (run/step-loop.js: acc.measuredFrom; null when the
   // step ended within it: nothing measured). Without warm-up bookkeeping, at the step's start.
   const from = acc.measuredFrom === undefined ? step.startAt : acc.measuredFrom;
-  const durationS = from === null ? 0 : Math.max(0, endAt - from) / 1000;
+  // A step with a scheduled end (--duration: run/step-loop.js step.endAt, where the workers stop
+  // starting operations) is measured to that end, or to its last completed operation where that
+  // came later; not to the loader's own wind-down after it (the workers' last messages, the final
+  // tick). On a busy host that wind-down added a tenth of a second to a 1 s step, and a paced step
+  // that completed all 20 of its operations read 18.1 ops/s: a rate the server "did not keep up
+  // with" (--sla judges achieved against offered) when the loader was the one late.
+  const windowEnd = step.endAt && !stopReason ? Math.min(endAt, Math.max(step.endAt, acc.lastOkAt || 0)) : endAt;
+  const durationS = from === null ? 0 : Math.max(0, windowEnd - from) / 1000;
   // A step that ended early measured until its last completed operation (the stop, a stall, a
   // lost server came after it): its throughput is over that time, not over the wall time that
   // includes a hung server's silence or the wind-down.
