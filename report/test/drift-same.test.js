@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { driftTest, ALPHA } = require('../src/drift');
-const { EXACT_LIMIT, SAMPLED, NORMAL_FROM } = require('../src/drift-stats');
+const { EXACT_LIMIT, SAMPLED, NORMAL_FROM, theilSen } = require('../src/drift-stats');
 const before = require('./support/drift-before');
 const { Rng } = require('../../common/rng');
 
@@ -95,4 +95,28 @@ test(`from ${NORMAL_FROM} runs, the normal approximation: the same finding, p wi
     if (now.p < ALPHA) found++;
   }
   assert.ok(found > 0 && found < all.length, `drift found in ${found} of ${all.length}: both kinds tested`);
+});
+
+// Runs ordered by their start times (runs of several comparisons) may share a time, so positions
+// tie; the slope leaves those pairs out. Checked against the definition itself: every slope at
+// different positions, sorted, the middle one (or the mean of the two), over sets large enough
+// for the bracketed pass (more than 4,096 pairs) and small ones, ties in the values too.
+test('Theil-Sen: the median of every pairwise slope at different positions, tied positions left out', () => {
+  const rng = new Rng(11, 7);
+  let tied = 0;
+  for (let t = 0; t < 40; t++) {
+    const n = t < 30 ? 100 + rng.int(200) : 3 + rng.int(60);
+    const xs = Array.from({ length: n }, (_, i) => (t % 2 ? rng.int(Math.max(2, n >> 2)) : i + 1));
+    const ys = Array.from({ length: n }, () => (rng.int(5) ? rng.u32() / 2 ** 32 : rng.int(3)));
+    const slopes = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) if (xs[i] !== xs[j]) slopes.push((ys[j] - ys[i]) * (1 / (xs[j] - xs[i])));
+    }
+    if (slopes.length < (n * (n - 1)) / 2) tied++;
+    slopes.sort((a, b) => a - b);
+    const m = slopes.length >> 1;
+    const want = slopes.length % 2 ? slopes[m] : (slopes[m - 1] + slopes[m]) / 2;
+    assert.ok(theilSen(xs, ys) === want, `set ${t}: ${n} runs, ${theilSen(xs, ys)} against ${want}`);
+  }
+  assert.ok(tied >= 15, `${tied} sets with tied positions`);
 });
