@@ -116,7 +116,8 @@ test('Theil-Sen: the median of every pairwise slope at different positions, tied
     slopes.sort((a, b) => a - b);
     const m = slopes.length >> 1;
     const want = slopes.length % 2 ? slopes[m] : (slopes[m - 1] + slopes[m]) / 2;
-    assert.ok(theilSen(xs, ys) === want, `set ${t}: ${n} runs, ${theilSen(xs, ys)} against ${want}`);
+    const got = theilSen(xs, ys);
+    assert.ok(got === want, `set ${t}: ${n} runs, ${got} against ${want}`);
   }
   assert.ok(tied >= 15, `${tied} sets with tied positions`);
 });
