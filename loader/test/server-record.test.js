@@ -183,6 +183,16 @@ test('the bare test server reports none of the sections: nothing is written for 
   }
 });
 
+// untilPrimaryAnswers(shim, n): resolves once the primary has answered n more replSetGetStatus.
+async function untilPrimaryAnswers(shim, n) {
+  const from = shim.stats.statusAnswered[0] || 0;
+  const giveUp = Date.now() + 10000;
+  while ((shim.stats.statusAnswered[0] || 0) < from + n) {
+    if (Date.now() > giveUp) throw new Error(`the primary answered ${(shim.stats.statusAnswered[0] || 0) - from} replSetGetStatus in 10 s, not ${n}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 test('a secondary killed mid-run: its seconds are absent from then on, the others go on, the run completes', async () => {
   await onLine('mongod-8.0-wiredtiger-replset', async (server) => {
     // killed once the step has shown its first progress (a busy host prints it late), with most
@@ -190,6 +200,11 @@ test('a secondary killed mid-run: its seconds are absent from then on, the other
     // ended before the record had found the member gone (a fresh-clone run, 20:30)
     const loader = startLoader(args(server, ['--duration', '12s']));
     await loader.waitFor(/step 1\/1 \(1 client\): [0-9]+\/12 s/);
+    // ... and once the primary has shown the record the member as SECONDARY inside the step: its
+    // second replSetGetStatus answer from now was asked by a sweep after the first, so after the
+    // step began (a busy host, 0.49 s on the speed workload, once showed the progress line before
+    // any sweep of the step had answered: the member was killed unseen and no change was flagged)
+    await untilPrimaryAnswers(server.shim, 2);
     const killedAt = Date.now();
     await server.shim.killMember(2);
     const r = await loader.done;

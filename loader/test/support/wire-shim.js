@@ -36,7 +36,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
   // Stall windows (server-lines.js VARIANTS, shim.holdWrites): writes to the primary wait them out.
   state.stalls = { origin: Date.now(), once: [], ...(line.stall || {}) };
   const stats = { held: [], commands: 0, refused: {}, replied: {}, writeConcernErrors: {}, unacknowledged: 0,
-    hellos: 0, txnNumbers: 0 };
+    hellos: 0, txnNumbers: 0, statusAnswered: [] }; // statusAnswered[i]: replSetGetStatus answers by member i
   const members = line.replSet ? line.replSet.members : 1;
   const servers = [];
   const sockets = new Set();
@@ -134,6 +134,7 @@ async function startShim({ backendPort, backendHost = '127.0.0.1', line: lineNam
           const doc = cmd.name === 'listShards' ? serverSide.listShards(state) : cmd.name === 'replSetGetStatus' ? serverSide.replSetGetStatus(line, state, role, hosts)
             : serverSide.isOplogStats(cmd) ? serverSide.oplogStats(state) : serverSide.oplogFind(cmd, state);
           stats.replied[cmd.name] = (stats.replied[cmd.name] || 0) + 1;
+          if (cmd.name === 'replSetGetStatus') stats.statusAnswered[role] = (stats.statusAnswered[role] || 0) + 1;
           client.write(wire.reply(parsed, doc, nextRequestId++));
           continue;
         }
