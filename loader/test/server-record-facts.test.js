@@ -79,6 +79,24 @@ test('replication: lag percentiles per secondary, smallest window, state changes
   assert.equal(stepFacts(rows.filter((x) => x.member !== 'b:1' && !x.view), 0, 100000).replication.flagged, null);
 });
 
+test('a member lost between two steps\' samples: its change is the later step\'s, counted from its state before the step', () => {
+  const view = (at, state) => ({ at, view: [{ name: 'a:1', state: 'PRIMARY' }, { name: 'c:1', state }] });
+  const rows = [];
+  for (let s = 1; s <= 10; s++) {
+    rows.push(row(s * 1000, 'a:1', 'PRIMARY', {}));
+    rows.push(view(s * 1000, s <= 5 ? 'SECONDARY' : '(not reachable/healthy)'));
+    if (s <= 5) rows.push(row(s * 1000, 'c:1', 'SECONDARY', {}));
+  }
+  const first = stepFacts(rows, 0, 5000).replication;
+  const second = stepFacts(rows, 5000, 10000).replication;
+  assert.deepEqual(first.state_changes, []);
+  assert.deepEqual(second.state_changes, [{ t: new Date(6000).toISOString(), member: 'c:1', from: 'SECONDARY',
+    to: '(not reachable/healthy)', seen_by: 'primary' }]);
+  assert.match(second.flagged[0], /^c:1 left SECONDARY \(\(not reachable\/healthy\), seen by the primary\)/);
+  // a member already gone before the step starts the step gone: no change in it
+  assert.deepEqual(stepFacts(rows, 6000, 10000).replication.state_changes, []);
+});
+
 test("an oplog not yet full: its span is the set's age, no secondary is judged stale against it, and that is said", () => {
   const rows = [];
   for (let s = 1; s <= 10; s++) {

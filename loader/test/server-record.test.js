@@ -203,7 +203,8 @@ test('a secondary killed mid-run: its seconds are absent from then on, the other
     // ... and once the primary has shown the record the member as SECONDARY inside the step: its
     // second replSetGetStatus answer from now was asked by a sweep after the first, so after the
     // step began (a busy host, 0.49 s on the speed workload, once showed the progress line before
-    // any sweep of the step had answered: the member was killed unseen and no change was flagged)
+    // any sweep of the step had answered). So the change checked here is one seen inside the step;
+    // a member lost before the step's first sample is test/server-record-facts.test.js's case.
     await untilPrimaryAnswers(server.shim, 2);
     const killedAt = Date.now();
     await server.shim.killMember(2);

@@ -16,10 +16,11 @@
 //   A figure a line does not report is null with the reason, never 0.
 // replication: per secondary lag p50 / p99 / max over the step's seconds with its source
 //   (lastAppliedWallTime, or optimeDate with its 2 s heartbeat floor), the smallest oplog window
-//   and whether the oplog was full, every state change the primary saw (and a member's own), and
-//   `flagged` when a secondary left SECONDARY or lagged past half the oplog window of a full
-//   oplog (seeds/004: secondaries lost heartbeats and fell too stale to catch up during a 20M
-//   insert); with an oplog not yet full the window is the set's age and nothing is judged on it.
+//   and whether the oplog was full, every state change the primary saw (and a member's own), each
+//   from the state last seen before the step, and `flagged` when a secondary left SECONDARY or
+//   lagged past half the oplog window of a full oplog (seeds/004: secondaries lost heartbeats and
+//   fell too stale to catch up during a 20M insert); with an oplog not yet full the window is the
+//   set's age and nothing is judged on it.
 const { round } = require('../../../common/stats');
 const { meaningOf } = require('../../../common/meanings');
 
@@ -84,8 +85,15 @@ function writeCost(rows) {
   return out;
 }
 
-function replication(rows) {
-  const views = rows.filter((r) => r.view);
+// eachSighting(rows, fn): fn(by, member, state, at) for each member's state as the primary saw
+// it, second by second, then as each member said itself.
+function eachSighting(rows, fn) {
+  for (const r of rows) if (r.view) for (const m of r.view) fn('primary', m.name, m.state, r.at);
+  for (const r of rows) if (r.member && r.repl) fn('itself', r.member, r.repl.state, r.at);
+}
+
+// replication(rows, before): rows, the step's; before, the record's rows up to its start.
+function replication(rows, before = []) {
   const lines = rows.filter((r) => r.member && r.repl);
   if (!lines.length) return null; // not a replica set (or replSetGetStatus not recorded)
   const secondaries = {};
@@ -108,19 +116,20 @@ function replication(rows) {
   // The window is a staleness bound only once the oplog is full on every member that reported it.
   const fullness = windows.map((r) => r.repl.oplog_full).filter((x) => typeof x === 'boolean');
   const oplogFull = fullness.length ? fullness.every(Boolean) : null;
-  // State changes: as the primary saw each member, second by second; and each member's own.
-  const seen = [
-    ...views.flatMap((v) => v.view.map((m) => ({ at: v.at, member: m.name, state: m.state, by: 'primary' }))),
-    ...lines.map((r) => ({ at: r.at, member: r.member, state: r.repl.state, by: 'itself' })),
-  ];
+  // State changes: as the primary saw each member, second by second; and each member's own,
+  // from the state each was last seen in before the step (a change seen at the step's first
+  // second happened in the second that spans its start: counted from the start alone, a member
+  // lost there, or between two steps' samples, was flagged in no step).
   const changes = [];
   const last = {};
-  for (const s of seen) {
-    const k = `${s.by} ${s.member}`;
-    if (last[k] !== undefined && last[k] !== s.state) changes.push({ t: new Date(s.at).toISOString(), member: s.member,
-      from: last[k], to: s.state, seen_by: s.by });
-    last[k] = s.state;
-  }
+  eachSighting(before, (by, member, state) => { last[`${by} ${member}`] = state; });
+  eachSighting(rows, (by, member, state, at) => {
+    const k = `${by} ${member}`;
+    if (last[k] !== undefined && last[k] !== state) {
+      changes.push({ t: new Date(at).toISOString(), member, from: last[k], to: state, seen_by: by });
+    }
+    last[k] = state;
+  });
   const flagged = [];
   for (const c of changes.filter((x) => x.from === 'SECONDARY')) flagged.push(`${c.member} left SECONDARY (${c.to}, seen by ${c.seen_by === 'primary' ? 'the primary' : 'itself'}) at ${c.t}`);
   if (minWindow !== null && oplogFull === true) {
@@ -145,7 +154,7 @@ function replication(rows) {
 // stepFacts(series, from, to) -> { replication, write_cost } for the rows sampled in (from, to].
 function stepFacts(series, from, to) {
   const rows = series.filter((r) => r.at > from && r.at <= to);
-  return { replication: replication(rows), write_cost: writeCost(rows) };
+  return { replication: replication(rows, series.filter((r) => r.at <= from)), write_cost: writeCost(rows) };
 }
 
 module.exports = { stepFacts, replication };
