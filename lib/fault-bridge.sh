@@ -24,17 +24,8 @@ fault_paused_services() { compose_probe ps --services --status paused 2>/dev/nul
 
 # probes (read-only; also under --dry-run): the shard members stopped (neither running nor
 # paused: `up` starts them) and paused (`unpause` resumes them; `up` would not), whether netem ran
-fault_stopped_members() {
-  local running m
-  running=$(fault_running_services; fault_paused_services)
-  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$running" || echo "$m"; done
-}
-fault_paused_members() {
-  local paused m
-  paused=$(fault_paused_services)
-  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$paused" && echo "$m"; done
-  return 0
-}
+fault_stopped_members() { fault_shard_members | grep -vxF -f <(fault_running_services; fault_paused_services) || true; }
+fault_paused_members() { fault_shard_members | grep -xF -f <(fault_paused_services) || true; }
 fault_netem_image() { if docker image inspect lab-netem:local >/dev/null 2>&1; then echo yes; else echo no; fi; }
 # the rollback files a member wrote (failover's evidence); the glob is the container's shell's
 fault_ls_rollback() { compose exec -T "$1" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true'; }
@@ -201,8 +192,7 @@ fault_process() {
   local -a argv
   mapfile -t argv < <(compose_argv run --rm --no-deps -T fault-tool run "$@" --engine "$ENGINE")
   if [[ $DRY_RUN == 1 ]]; then
-    quote_words "${argv[@]}"
-    print_cmd "${QUOTED[@]}"
+    run "${argv[@]}" # printed, not run
     if ! fault_stack_up; then
       if ! loader_on_host; then
         info "dry run: the $1 plan comes from the fault process, which needs the $ENGINE stack up or Node.js with 'cd loader && npm ci' on this host"
