@@ -55,22 +55,12 @@ summary_mark_incomplete() {
 }
 
 # summary_merge_into MEASURED DIR...: MEASURED (one JSON object) merged into each DIR's
-# summary.json (relative to LAB_ROOT unless absolute) in one loader call: on this host when it
-# has the loader, else in the loader's image (the results folder is its /lab/results). A refusal
-# is said in one line and returns 1; the summaries stay as the loader wrote them.
+# summary.json (relative to LAB_ROOT unless absolute) in one loader call (summary_loader). A
+# refusal is said in one line and returns 1; the summaries stay as the loader wrote them.
 summary_merge_into() {
-  local measured=$1 out rc=0 d
+  local measured=$1 out rc=0
   shift
-  local -a host_dirs=() image_dirs=()
-  for d in "$@"; do
-    if [[ $d == /* ]]; then host_dirs+=("$d"); image_dirs+=("$d"); else host_dirs+=("$LAB_ROOT/$d"); image_dirs+=("/lab/$d"); fi
-  done
-  if loader_on_host; then
-    out=$(node "$LAB_ROOT/loader/bin/lab-loader.js" merge-summary "${host_dirs[@]}" <<<"$measured" 2>&1) || rc=$?
-  else
-    out=$(compose --profile loader run --rm --no-deps -T --entrypoint node loader \
-      /lab/loader/bin/lab-loader.js merge-summary "${image_dirs[@]}" <<<"$measured" 2>&1) || rc=$?
-  fi
+  out=$(summary_loader merge-summary "$@" <<<"$measured" 2>&1) || rc=$?
   ((rc == 0)) && return 0
   warn "what ./run.sh measured was not merged into summary.json (exit $rc): $(grep -m1 '^error: ' <<<"$out" | cut -c8-)"
   return 1
@@ -79,18 +69,24 @@ summary_merge_into() {
 # summary_facts DIR...: for each DIR (relative to LAB_ROOT, or absolute), in order, the line the
 # loader prints of its summary.json: "documents_written=N concurrent_runs=N" ("-" where the
 # summary or the field is absent; lab-loader summary-facts, loader/src/results/summary-facts.js).
-# On this host when it has the loader, else in the loader's image. bash reads no summary itself.
-summary_facts() {
-  local d
+# bash reads no summary itself.
+summary_facts() { summary_loader summary-facts "$@"; }
+
+# summary_loader COMMAND DIR...: `lab-loader COMMAND DIR...` (stdin passed on), each DIR relative
+# to LAB_ROOT unless absolute: on this host when it has the loader, else in the loader's image
+# (the results folder is its /lab/results).
+summary_loader() {
+  local cmd=$1 d
+  shift
   local -a host_dirs=() image_dirs=()
   for d in "$@"; do
     if [[ $d == /* ]]; then host_dirs+=("$d"); image_dirs+=("$d"); else host_dirs+=("$LAB_ROOT/$d"); image_dirs+=("/lab/$d"); fi
   done
   if loader_on_host; then
-    node "$LAB_ROOT/loader/bin/lab-loader.js" summary-facts "${host_dirs[@]}"
+    node "$LAB_ROOT/loader/bin/lab-loader.js" "$cmd" "${host_dirs[@]}"
   else
     compose --profile loader run --rm --no-deps -T --entrypoint node loader \
-      /lab/loader/bin/lab-loader.js summary-facts "${image_dirs[@]}"
+      /lab/loader/bin/lab-loader.js "$cmd" "${image_dirs[@]}"
   fi
 }
 
