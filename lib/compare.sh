@@ -92,14 +92,11 @@ compare_results_root() { echo "${COMPARE_RESULTS_DIR:-$LAB_ROOT/results}"; }
 compare_state_dir() { echo "$(compare_results_root)/.comparisons/$1"; }
 # compare_state_shown ID: the state folder as messages name it (relative to the checkout by default).
 compare_state_shown() { local d; d=$(compare_state_dir "$1"); d=${d%/}; echo "${d#"$LAB_ROOT"/}/"; }
-# compare_resume_cmd: the command that resumes this comparison.
-# Quoted as a shell needs it (quote_cmd): a --results-dir with a space pasted back split in two.
-compare_resume_cmd() {
-  quote_cmd ./run.sh compare --resume "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
-}
-# compare_abandon_cmd: the command that gives this comparison up (and removes its kept passwords).
-compare_abandon_cmd() {
-  quote_cmd ./run.sh compare --abandon "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
+# compare_cmd resume|abandon: the command that resumes this comparison, or gives it up (and
+# removes its kept passwords). Quoted as a shell needs it (quote_cmd): a --results-dir with a
+# space pasted back split in two.
+compare_cmd() {
+  quote_cmd ./run.sh compare "--$1" "$COMPARE_ID" ${COMPARE_RESULTS_DIR:+--results-dir "$COMPARE_RESULTS_DIR"}
 }
 
 # compare_secret_file ID: where comparison ID's arguments with their passwords are kept until it
@@ -123,7 +120,7 @@ compare_store_args() {
   (umask 077 && mkdir -p "${file%/*}" && printf '%s\0' "${COMPARE_ARGS[@]}" >"$file") ||
     die_env "cannot keep the --uri passwords for --resume in ${file#"$LAB_ROOT"/}"
   chmod 700 "$LAB_ROOT/.secrets" "${file%/*}"
-  info "the --uri passwords, as typed, are kept for --resume in ${file#"$LAB_ROOT"/} (mode 600) until every run is complete; remove them sooner with: $(compare_abandon_cmd)"
+  info "the --uri passwords, as typed, are kept for --resume in ${file#"$LAB_ROOT"/} (mode 600) until every run is complete; remove them sooner with: $(compare_cmd abandon)"
 }
 
 # compare_resume_args ID NAME=URI...: COMPARE_ARGS = the stored arguments of comparison ID (the
@@ -265,15 +262,14 @@ compare_parse() {
 COMPARE_NAME_MAX=64
 COMPARE_RESERVED_NAMES=(report latest) # common/names.js RESERVED_NAMES, the loader's list for --engine
 compare_side_name_check() {
-  local flag=$1 name=$2 r
+  local flag=$1 name=$2
   [[ -n $name ]] || die_usage "$flag: the side's name before = is empty (e.g. --uri prod=mongodb://host/)"
   ((${#name} <= COMPARE_NAME_MAX)) ||
     die_usage "$flag: the side's name is ${#name} characters, at most $COMPARE_NAME_MAX (it names the side's results folder)"
   is_name "$name" ||
     die_usage "$flag: the side's name '$name' may hold only letters, digits, . _ - (it names the side's results folder)"
-  for r in "${COMPARE_RESERVED_NAMES[@]}"; do
-    [[ $name != "$r" ]] || die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"
-  done
+  [[ " ${COMPARE_RESERVED_NAMES[*]} " != *" $name "* ]] ||
+    die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"
 }
 
 # compare_run_args SIDE POSITION: the experiment verb's arguments for one run.
@@ -371,7 +367,7 @@ compare_print_plan() {
 # the command wrapped between words with a trailing backslash, still one command to paste.
 compare_state_line() {
   local line
-  line="state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_resume_cmd))"
+  line="state: $(compare_state_shown "$COMPARE_ID")  (resume: $(compare_cmd resume))"
   if ((LAB_WRAP <= 0 || ${#line} <= LAB_WRAP)); then
     printf '%s\n' "$line"
     return 0
@@ -783,12 +779,12 @@ verb_compare() {
   trap - TERM HUP
   rm -f "$out"
   if ((hopeless)); then
-    info "every side's last run failed before it measured anything (no results folder): the rest would fail the same way, so the comparison stops at run $pos; fix the error above, then: $(compare_resume_cmd)$(compare_uri_hint)"
+    info "every side's last run failed before it measured anything (no results folder): the rest would fail the same way, so the comparison stops at run $pos; fix the error above, then: $(compare_cmd resume)$(compare_uri_hint)"
     return 1
   fi
   if ((interrupted)); then
     ((interrupted != 129)) || info "hang-up (SIGHUP: the terminal closed?): the run's loader was stopped"
-    info "interrupted $( ((stopped_after)) && echo after || echo at) run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_resume_cmd)"
+    info "interrupted $( ((stopped_after)) && echo after || echo at) run $pos: what ran is kept in $(compare_state_shown "$COMPARE_ID"); resume with: $(compare_cmd resume)"
     return "$interrupted"
   fi
   # Every position complete: nothing left to resume, so the typed URIs go before the report,
@@ -796,7 +792,7 @@ verb_compare() {
   ((missing)) || rm -f "$(compare_secret_file "$COMPARE_ID")"
   compare_report
   if ((missing)); then
-    info "$missing run(s) did not complete: $(compare_resume_cmd) runs them again$(compare_uri_hint)"
+    info "$missing run(s) did not complete: $(compare_cmd resume) runs them again$(compare_uri_hint)"
     return 1
   fi
 }
