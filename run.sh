@@ -162,18 +162,15 @@ REST_ARGS=()
 parse_common_flags() {
   while (($#)); do
     case $1 in
-      --engine) require_value "$1" "${2:-}"; ENGINE=$2; ENGINE_GIVEN=1; shift 2 ;;
+      # FLAG VALUE: its value checked (given, and not the next flag), then read as FLAG=VALUE below
+      --engine | --profile | --journal-path | --oplog-size | --mongos | --host-view)
+        require_value "$1" "${2:-}"; set -- "$1=$2" "${@:3}" ;;
       --engine=*) ENGINE=${1#*=}; ENGINE_GIVEN=1; shift ;;
-      --profile) require_value "$1" "${2:-}"; PROFILE=$2; STACK_FLAGS_GIVEN+=(--profile); shift 2 ;;
       --profile=*) PROFILE=${1#*=}; STACK_FLAGS_GIVEN+=(--profile); shift ;;
-      --journal-path) require_value "$1" "${2:-}"; JOURNAL_PATH=$2; STACK_FLAGS_GIVEN+=(--journal-path); shift 2 ;;
       --journal-path=*) JOURNAL_PATH=${1#*=}; STACK_FLAGS_GIVEN+=(--journal-path); shift ;;
-      --oplog-size) require_value "$1" "${2:-}"; OPLOG_SIZE_MB=$2; STACK_FLAGS_GIVEN+=(--oplog-size); shift 2 ;;
       --oplog-size=*) OPLOG_SIZE_MB=${1#*=}; STACK_FLAGS_GIVEN+=(--oplog-size); shift ;;
-      --mongos) require_value "$1" "${2:-}"; MONGOS_COUNT=$2; STACK_FLAGS_GIVEN+=(--mongos); shift 2 ;;
       --mongos=*) MONGOS_COUNT=${1#*=}; STACK_FLAGS_GIVEN+=(--mongos); shift ;;
       --no-monitoring) MONITORING=0; shift ;;
-      --host-view) require_value "$1" "${2:-}"; HOST_VIEW=$2; shift 2 ;;
       --host-view=*) HOST_VIEW=${1#*=}; shift ;;
       --dry-run) DRY_RUN=1; shift ;;
       --yes | -y) ASSUME_YES=1; shift ;;

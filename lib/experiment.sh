@@ -381,15 +381,13 @@ verb_experiment() {
   # The folders this run created, one per repetition (none: no results line; never an older run's).
   # A closed stdout (| head) drops these lines, and run.sh still ends with the loader's code: the
   # loader stopped cleanly and marked its summary; SIGPIPE would make it 141 instead.
-  local dir
+  local dir note
   trap '' PIPE
   while IFS= read -r dir; do
     [[ -n $dir ]] || continue
-    if grep -qxF -- "$dir" <<<"$EXPERIMENT_KILLED"; then
-      echo "results: $dir (incomplete: the loader was killed, exit $rc; nothing measured is kept)" 2>/dev/null || true
-    else
-      echo "results: $dir" 2>/dev/null || true
-    fi
+    note=""
+    ! grep -qxF -- "$dir" <<<"$EXPERIMENT_KILLED" || note=" (incomplete: the loader was killed, exit $rc; nothing measured is kept)"
+    echo "results: $dir$note" 2>/dev/null || true
   done <<<"$EXPERIMENT_RESULTS"
   trap - PIPE
   return "$rc"
