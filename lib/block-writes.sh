@@ -141,14 +141,6 @@ block_writes_before() {
   return 0
 }
 
-
-# block_writes_join ITEM...: the items joined by ", ".
-block_writes_join() {
-  local out
-  printf -v out '%s, ' "$@"
-  printf '%s' "${out%, }"
-}
-
 # block_writes_after: each member's bytes written since block_writes_before, divided by the
 # documents the invocation's runs wrote (EXPERIMENT_RESULTS), into each run's summary.json. A
 # member not read on both sides, of another cgroup version, whose counter went back (the
@@ -219,13 +211,13 @@ block_writes_after() {
       per_note='"the runs wrote no document"'
     fi
     [[ $version != 1 ]] || caveat=$(summary_json_string "$BLOCK_WRITES_V1_CAVEAT")
-    obj="{\"cgroup_version\": $version, \"bytes\": {$(block_writes_join ${bytes[@]+"${bytes[@]}"})}, \"absent\": {$(block_writes_join ${absent[@]+"${absent[@]}"})}"
-    obj+=", \"devices\": {$(block_writes_join ${devices[@]+"${devices[@]}"})}"
-    obj+=", \"runs\": [$(block_writes_join "${runs[@]}")], \"documents_written\": $docs_json, \"bytes_per_doc\": $per"
+    obj="{\"cgroup_version\": $version, \"bytes\": {$(summary_join ${bytes[@]+"${bytes[@]}"})}, \"absent\": {$(summary_join ${absent[@]+"${absent[@]}"})}"
+    obj+=", \"devices\": {$(summary_join ${devices[@]+"${devices[@]}"})}"
+    obj+=", \"runs\": [$(summary_join "${runs[@]}")], \"documents_written\": $docs_json, \"bytes_per_doc\": $per"
     obj+=", \"bytes_per_doc_note\": $per_note, \"per_doc_of\": $([[ -n $most_svc ]] && summary_json_string "$most_svc" || echo null), \"caveat\": $caveat}"
     note="measured by ./run.sh: each shard member's own cgroup (v$version) read inside it before the loader started and after it ended, bytes written to the disk holding its data directory (devices), that disk alone; bytes_per_doc is the largest member's over every document the invocation's runs wrote"
   else
-    note="not measured: no shard member's block I/O was read on both sides of the run ($(block_writes_join "${why[@]}"))"
+    note="not measured: no shard member's block I/O was read on both sides of the run ($(summary_join "${why[@]}"))"
   fi
   note=$(summary_json_string "$note")
   # into each run's summary.json, by the loader (lib/summary-merge.sh)

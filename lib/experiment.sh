@@ -506,8 +506,7 @@ experiment_data_dirs() {
     [[ $bytes =~ ^[0-9]+$ ]] && pairs+=("\"$svc\": $bytes")
   done < <(topology_services shard)
   ((${#pairs[@]})) || return 0
-  obj="{$(printf '%s, ' "${pairs[@]}")"
-  obj="${obj%, }}"
+  obj="{$(summary_join "${pairs[@]}")}"
   note='"du -sb /data/db in each shard member after the run (./run.sh): data, indexes, journal, oplog and any preallocated files"'
   summary_measured data_dir_bytes "$obj" data_dir_note "$note"
   while IFS= read -r dir; do

@@ -23,6 +23,13 @@ summary_json_string() {
   printf '"%s"' "${s//\"/\\\"}"
 }
 
+# summary_join ITEM...: the items joined by ", " (a JSON object's members, an array's elements).
+summary_join() {
+  local out
+  printf -v out '%s, ' "$@"
+  printf '%s' "${out%, }"
+}
+
 # summary_merge_measured: the fields collected since the last merge, into the summary.json of
 # each folder this run created (EXPERIMENT_RESULTS, relative to LAB_ROOT), in one loader call: on
 # this host when it has the loader, else in the loader's image (the results folder is its
@@ -32,8 +39,7 @@ summary_merge_measured() {
   local measured dir
   local -a dirs=()
   ((${#SUMMARY_MEASURED[@]})) || return 0
-  measured=$(printf '%s, ' "${SUMMARY_MEASURED[@]}")
-  measured="{${measured%, }}"
+  measured="{$(summary_join "${SUMMARY_MEASURED[@]}")}"
   SUMMARY_MEASURED=()
   while IFS= read -r dir; do
     # a folder the loader left without a summary (it stopped before writing one) is left as it is
