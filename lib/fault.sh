@@ -224,22 +224,16 @@ verb_resync() { verb_fault resync ${1+--member "$1"} "${@:2}"; }
 smoke_faults() {
   local eng=${1:-$ENGINE} args scen method
   local -a runs=()
+  local -A threshold=([netem]=10s) # replica-lag's --threshold by method, else 20s
   for method in $(engine_field "$eng" fault_methods | tr ',' ' '); do
     [[ $method == fsync ]] && ! engine_is "$eng" keeps_data && continue
-    case $method in
-      netem) runs+=("fault replica-lag --method netem --threshold 10s") ;;
-      *) runs+=("fault replica-lag --method $method --threshold 20s") ;;
-    esac
+    runs+=("fault replica-lag --method $method --threshold ${threshold[$method]:-20s}")
   done
   # failover only where its majority read back applies (engines.tsv majority_reads)
   if engine_is "$eng" majority_reads; then
     runs+=("fault failover --w majority" "fault failover --w 1" "fault failover --w majority --how kill")
   fi
-  runs+=(
-    "fault stale-secondary --yes"
-    "resync STALE_MEMBER"
-    "fault heal"
-  )
+  runs+=("fault stale-secondary --yes" "resync STALE_MEMBER" "fault heal")
   local netem_log
   if [[ $DRY_RUN == 1 ]]; then
     # the dry runs side by side (lib/smoke.sh smoke_prefetch), printed in order below; resync
