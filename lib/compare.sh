@@ -1,12 +1,8 @@
 # shellcheck shell=bash
-# ./run.sh compare EXPERIMENT --engines A,B[,C] [--repeat N] [experiment flags]
-# ./run.sh compare EXPERIMENT --uri NAME=URI --uri NAME=URI [--repeat N] [experiment flags]
-# ./run.sh compare --resume ID [--uri NAME=URI ...]
-# ./run.sh compare --abandon ID
-# One comparison (README.md "Comparing engines: the report"): every side (an engine's stack, or an
-# existing cluster at a URI) runs the experiment N times, interleaved (loader/src/compare/plan.js), one run at a
-# time through verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E
-# --repeat 1`.
+# ./run.sh compare, in the forms compare_usage (below) prints. One comparison (README.md "Comparing
+# engines: the report"): every side (an engine's stack, or an existing cluster at a URI) runs the
+# experiment N times, interleaved (loader/src/compare/plan.js), one run at a time through
+# verb_experiment (lib/experiment.sh): the same run as `./run.sh EXPERIMENT --engine E --repeat 1`.
 # State: results/.comparisons/ID/ (git-ignored with results/; the report skips dot folders), or
 # DIR/.comparisons/ID/ with --results-dir DIR (--uri sides: their runs, state and report under DIR;
 # stored absolute, so --resume ID --results-dir DIR works from any directory):
@@ -272,7 +268,6 @@ compare_side_name_check() {
     die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"
 }
 
-# compare_run_args SIDE POSITION: the experiment verb's arguments for one run.
 compare_run_args() {
   local side=$1 pos=$2
   RUN_ARGS=("$COMPARE_EXPERIMENT")
@@ -525,7 +520,6 @@ compare_overlapped() {
   summary_mark_incomplete "$COMPARE_OVERLAP_REASON" 1 "$1"
 }
 
-# compare_any_overlapped FILE: some folder of FILE (one a line) overlapped (compare_overlapped).
 compare_any_overlapped() {
   local dir hit=1
   while IFS= read -r dir; do
@@ -553,12 +547,10 @@ compare_preflight() {
   rm -f "$probe"
 }
 
-# compare_uri_hint: with --uri sides, how resume fixes a side's wrong URI (words to append).
 compare_uri_hint() {
   ((${#COMPARE_URI[@]} == 0)) || echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)"
 }
 
-# compare_help: ./run.sh compare --help, compare's own part of the help.
 compare_help() {
   echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
   compare_usage
