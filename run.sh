@@ -278,8 +278,7 @@ main() {
       ((${#REST_ARGS[@]} == 0)) || die_usage "$verb does not take '${REST_ARGS[0]}'"
       "verb_$verb"
       ;;
-    logs) verb_logs "${REST_ARGS[@]}" ;;
-    shell) verb_shell "${REST_ARGS[@]}" ;;
+    logs | shell | resync | smoke) "verb_$verb" "${REST_ARGS[@]}" ;;
     fault)
       # --on k8s: the fault acts through the Kubernetes API (k8s/faults.sh)
       if rest_has --on; then
@@ -288,8 +287,6 @@ main() {
       fi
       verb_fault "${REST_ARGS[@]}"
       ;;
-    resync) verb_resync "${REST_ARGS[@]}" ;;
-    smoke) verb_smoke "${REST_ARGS[@]}" ;;
     k8s)
       [[ -z $OPLOG_SIZE_MB ]] || die_usage "--oplog-size sizes the oplog of the Compose stack this lab starts, not of a Kubernetes cluster's"
       verb_k8s "${REST_ARGS[@]}"
