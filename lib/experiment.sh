@@ -303,8 +303,6 @@ verb_experiment() {
         *) loader_args+=("$flag"); continue ;;
       esac
     fi
-    # Routing is bash's; every other flag goes to the loader, which checks it (and refuses
-    # unknown ones) in experiment_loader_check below.
     case $flag in
       --uri) [[ -z $uri ]] || die_usage "--uri is given twice: an experiment runs against one cluster (compare --uri NAME=URI --uri NAME=URI runs several)"; uri=$value ;;
       --via) via=$value ;;
