@@ -2,11 +2,9 @@
 # The bash side of the fault process's docker interface (loader/src/faults/protocol.js). A fault
 # scenario runs as ONE long-lived process in the loader's image; every Docker action it needs is
 # a request line on its stdout, performed here with compose() (so --dry-run prints it and the stub
-# docker records it) and answered on its stdin. The ops, their arguments and kinds are the rows of
-# loader/src/faults/docker-ops.tsv (protocol.js reads the same file), their commands too (its
-# command column, expanded here); anything else, or an argument that fails its check (a member
-# must be a shard member of compose/topology.tsv), is refused (rc 126) and runs nothing. The
-# request and reply lines: DEVELOPERS.md, "The Docker interface".
+# docker records it) and answered on its stdin. The ops (the rows of loader/src/faults/docker-ops.tsv),
+# their argument checks, the refusal (rc 126, nothing run) and the request and reply lines:
+# DEVELOPERS.md, "The Docker interface".
 
 FAULT_REFUSED=126
 FAULT_OPS_TSV=loader/src/faults/docker-ops.tsv
