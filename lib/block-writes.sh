@@ -34,9 +34,7 @@
 # shellcheck source=lib/block-writes-limit.sh
 source "$LAB_ROOT/lib/block-writes-limit.sh"
 
-declare -gA BLOCK_WRITES_BEFORE=()
-declare -gA BLOCK_WRITES_DEVICE=()
-declare -gA BLOCK_WRITES_BEFORE_WHY=()
+declare -gA BLOCK_WRITES_BEFORE=() BLOCK_WRITES_DEVICE=() BLOCK_WRITES_BEFORE_WHY=()
 
 BLOCK_WRITES_V1_CAVEAT="cgroup v1: buffered writeback by the kernel's flusher threads is charged to the root cgroup, not the container, so these bytes are a lower bound (writes the member submits itself, e.g. through fsync, are counted)"
 BLOCK_WRITES_DATA_DIR=/data/db
