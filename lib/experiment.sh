@@ -170,11 +170,8 @@ experiment_hooks() {
 experiment_results_from() {
   local dir
   tr -d '\r' <"$1" | sed -n 's/^results: \(.*\)$/\1/p' | awk '!seen[$0]++' | while IFS= read -r dir; do
-    case $dir in
-      /lab/results/*) dir=results/${dir#/lab/results/} ;;
-      "$LAB_ROOT"/*) dir=${dir#"$LAB_ROOT"/} ;;
-    esac
-    echo "$dir"
+    [[ $dir != /lab/results/* ]] || dir=${dir#/lab/}
+    echo "${dir#"$LAB_ROOT"/}"
   done
 }
 # experiment_forward SIG GROUP: pass SIG to the loader's process group once. timeout(1) and
