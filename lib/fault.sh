@@ -255,15 +255,11 @@ smoke_faults() {
       rm -f "$netem_log"
     fi
     # a partition (failover without --how kill) runs in the same sidecar: its image must build here
-    if [[ $args == "fault failover"* && $args != *"--how kill"* && $DRY_RUN != 1 ]]; then
-      netem_log=$(mktemp)
-      if ! compose build "netem-$(fault_shard_members | first_line)" >"$netem_log" 2>&1; then
-        smoke_skip "$eng: $args" "the partition runs in the netem sidecar, whose image (images/netem) could not be \
-built here: $(grep -v '^\s*$' "$netem_log" | tail -n 1)"
-        rm -f "$netem_log"
-        continue
-      fi
-      rm -f "$netem_log"
+    if [[ $args == "fault failover"* && $args != *"--how kill"* && $DRY_RUN != 1 ]] &&
+      ! netem_log=$(compose build "netem-$(fault_shard_members | first_line)" 2>&1); then
+      smoke_skip "$eng: $args" "the partition runs in the netem sidecar, whose image (images/netem) could not be \
+built here: $(grep -v '^\s*$' <<<"$netem_log" | tail -n 1)"
+      continue
     fi
     # On the Docker suite's stand-in (SMOKE_STANDIN), the write load that rolls stale-secondary's
     # 16 MB oplog updates numeric _ids, which its FerretDB finds only by a scan: 0.3-0.6 s a
