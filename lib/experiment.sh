@@ -577,7 +577,7 @@ experiment_oom_check() {
 # `latest`, which may be an older run's) says complete and records the storage engine the engines
 # table expects, as the shard reports it. Returns 1 if any check failed.
 smoke_experiments() {
-  local engine=$1 exp file flags want where rc=0
+  local engine=$1 exp file flags want where said rc=0
   want=$(engine_field "$engine" server_engine 2>/dev/null || true)
   # Each file's smoke: flags are the loader's to read (its check); a dry run on a host without it
   # cannot ask (a real smoke asks in the loader's image).
@@ -615,12 +615,11 @@ smoke_experiments() {
     fi
     smoke_check "$engine: $exp summary.json of this run is complete" \
       smoke_result_grep "$exp" "$where" summary.json '"complete": true' || rc=1
+    said="$engine: $exp summary.json of this run records storage engine $want as the server reports it"
     if [[ -n $want && $where == standin ]]; then
-      smoke_skip "$engine: $exp summary.json of this run records storage engine $want as the server reports it" \
-        "$SMOKE_STANDIN_WHY"
+      smoke_skip "$said" "$SMOKE_STANDIN_WHY"
     elif [[ -n $want ]]; then
-      smoke_check "$engine: $exp summary.json of this run records storage engine $want as the server reports it" \
-        smoke_result_grep "$exp" "$engine" summary.json "\"engine_reported\": \"$want\"" || rc=1
+      smoke_check "$said" smoke_result_grep "$exp" "$engine" summary.json "\"engine_reported\": \"$want\"" || rc=1
     fi
   done
   return "$rc"
