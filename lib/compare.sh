@@ -698,9 +698,7 @@ verb_compare() {
       [[ -n ${COMPARE_URI[$side]:-} ]] || (ENGINE=$side; verb_down)
     done
     echo "then: ./run.sh report <the folders of these runs>"
-    rm -rf "$EXPERIMENT_CHECK_CACHE"
-    [[ -n $resume ]] || rm -f "$COMPARE_PLAN_FILE"
-    return 0
+    return 0 # the check answers and the new plan are removed at exit (compare_on_exit)
   fi
   if [[ -z $resume ]]; then
     mkdir -p "$state" || die_env "cannot create $state"
