@@ -452,12 +452,10 @@ experiment_in_stack() {
   verb_up # starts a stopped stack; says "already up" otherwise
   # After up, so the image is pulled; the digest pins what "mongo:8.0" meant on the day of the run.
   args+=(--image "mongodb=$(experiment_image_ref "$(engine_field "$ENGINE" image)")")
-  # The resource profile the stack runs with, for summary.json (a --uri run has none).
-  args+=(--profile "$PROFILE")
-  # Where the shard members' journals are (--journal-path), for summary.json storage.journal_path.
-  [[ -z $JOURNAL_PATH ]] || args+=(--journal-path "$JOURNAL_PATH")
-  # The shard members' --oplogSize when --oplog-size set it, for summary.json storage.oplog_mb.
-  [[ -z $OPLOG_SIZE_MB ]] || args+=(--oplog-size "$OPLOG_SIZE_MB")
+  # For summary.json: the resource profile the stack runs with (a --uri run has none), where the
+  # shard members' journals are (--journal-path: storage.journal_path) and their --oplogSize when
+  # --oplog-size set it (storage.oplog_mb).
+  args+=(--profile "$PROFILE" ${JOURNAL_PATH:+--journal-path "$JOURNAL_PATH"} ${OPLOG_SIZE_MB:+--oplog-size "$OPLOG_SIZE_MB"})
   # Docker would create a missing bind-mount source as root; the loader runs as the user.
   run mkdir -p "$LAB_ROOT/results"
   local since rc=0
