@@ -32,11 +32,7 @@ k8s_target_uri() {
 
 # k8s_yaml_args INDENT ARGS...: a YAML list of strings (JSON-quoted, which YAML reads as is).
 k8s_yaml_args() {
-  local pad=$1 a
-  shift
-  for a in "$@"; do
-    printf '%s- %s\n' "$pad" "$(printf '%s' "$a" | jq -Rs .)"
-  done
+  jq -nr --arg pad "$1" '$ARGS.positional[] | $pad + "- " + tojson' --args -- "${@:2}"
 }
 
 # k8s_loaders_manifest NAMESPACE JOB EXPERIMENT N IMAGE URI PLACEMENT LOADER_ARGS...
