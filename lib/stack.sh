@@ -209,12 +209,17 @@ stack_resolve_docker_server() {
   return 0
 }
 
+# version_older VERSION MAJOR MINOR: VERSION ("28.5.1", "2.21.0") is known and older than MAJOR.MINOR.
+version_older() {
+  [[ $1 =~ ^([0-9]+)\.([0-9]+) ]] || return 1
+  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
+  ((major < $2 || (major == $2 && minor < $3)))
+}
+
 # stack_docker_server_older MAJOR MINOR: the daemon's engine is known and older than MAJOR.MINOR.
 stack_docker_server_older() {
   stack_resolve_docker_server
-  [[ $DOCKER_SERVER_VERSION =~ ^([0-9]+)\.([0-9]+) ]] || return 1
-  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
-  ((major < $1 || (major == $1 && minor < $2)))
+  version_older "$DOCKER_SERVER_VERSION" "$@"
 }
 
 # stack_engine_has_start_interval: Compose may pass healthcheck start_interval: Engine 25 (API
