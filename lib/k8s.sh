@@ -63,7 +63,6 @@ k8s_parse_flags() {
   k8s_check_storage_size "$K8S_STORAGE_SIZE"
   k8s_check_storage_class "$K8S_STORAGE_CLASS"
   [[ -z $K8S_REGISTRY || $K8S_REGISTRY =~ ^[A-Za-z0-9._:/-]+$ ]] || die_usage "--registry '$K8S_REGISTRY' is not a registry path"
-  return 0
 }
 
 # k8s_check_storage_size SIZE: a member's PVC size, refused in one line before it reaches a manifest
@@ -85,7 +84,6 @@ k8s_check_storage_size() {
     die_usage "--storage-size must be more than zero (got '$size'): each member's volume holds its data"
   awk -v g="$gib" 'BEGIN { exit !(g >= 1 && g <= 64 * 1024) }' ||
     die_usage "--storage-size must be between 1Gi and 64Ti (got '$size'): each member's volume holds its data"
-  return 0
 }
 
 # k8s_check_storage_class NAME: empty (the cluster's default class) or a StorageClass name, which

@@ -158,7 +158,6 @@ preflight_resources() {
       warn "profile '$PROFILE' lets the shard and config members use $((want_bytes >> 20)) MiB but the Docker daemon has $((mem_total >> 20)) MiB: expect swapping or OOM kills (use --profile laptop, or give Docker more memory)"
     fi
   fi
-  return 0
 }
 
 # preflight_up: what `up` (and `smoke`, before its first up) checks before it starts anything:

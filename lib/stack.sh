@@ -206,7 +206,6 @@ stack_resolve_docker_server() {
       DOCKER_SERVER_UNREACHABLE=1
     fi
   fi
-  return 0
 }
 
 # version_older VERSION MAJOR MINOR: VERSION ("28.5.1", "2.21.0") is known and older than MAJOR.MINOR.
