@@ -214,7 +214,7 @@ k8s_ensure_operator() {
 k8s_secrets_dir() { echo "$LAB_ROOT/.secrets/k8s-$ENGINE"; }
 
 k8s_ensure_secret_files() {
-  local dir role user
+  local dir role
   dir=$(k8s_secrets_dir)
   [[ $DRY_RUN == 1 ]] && return 0
   (umask 077 && mkdir -p "$dir")
@@ -223,8 +223,7 @@ k8s_ensure_secret_files() {
     (
       umask 077
       for role in BACKUP:backup DATABASE_ADMIN:databaseAdmin CLUSTER_ADMIN:clusterAdmin CLUSTER_MONITOR:clusterMonitor USER_ADMIN:userAdmin; do
-        user=${role#*:}
-        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(secret_password)"
+        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "${role#*:}" "${role%%:*}" "$(secret_password)"
       done >"$dir/users.env"
     )
   fi

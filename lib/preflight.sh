@@ -181,8 +181,7 @@ preflight_platform() {
   # shellcheck disable=SC2153 # ENGINE: the verb's engine (run.sh)
   want=$(engine_field "$ENGINE" platform)
   [[ $want != - ]] || return 0
-  arch=$(docker info --format '{{.Architecture}}' 2>/dev/null) || return 0
-  [[ -n $arch ]] || return 0
+  arch=$(docker info --format '{{.Architecture}}' 2>/dev/null) && [[ -n $arch ]] || return 0
   case $arch in
     x86_64 | amd64) have=amd64 ;;
     aarch64 | arm64) have=arm64 ;;
