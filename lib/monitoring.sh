@@ -65,11 +65,9 @@ monitoring_before_up() {
   [[ $MONITORING == 1 ]] || return 0
   monitoring_resolve_host_view
   [[ $HOST_VIEW == host-private ]] || return 0
-  if ((HOST_VIEW_DETECTED)); then
-    info "/ is a private mount here (no systemd?): node_exporter sees the host's disks as mounted now; mounts made later are not seen"
-  else
-    info "--host-view host-private: node_exporter sees the host's disks as mounted now; mounts made later are not seen"
-  fi
+  local why="--host-view host-private"
+  ((!HOST_VIEW_DETECTED)) || why="/ is a private mount here (no systemd?)"
+  info "$why: node_exporter sees the host's disks as mounted now; mounts made later are not seen"
 }
 
 # monitoring_start_refused: read "service|error" lines of containers Docker refused to start
