@@ -154,16 +154,12 @@ monitoring_collected() {
     IFS='&' read -ra terms <<<"$alt"
     for term in "${terms[@]}"; do
       term=${term// /}
-      if [[ $term =~ ^([a-z_]+)(\>=|=)(.+)$ ]]; then
-        have=$(engine_field "$engine" "${BASH_REMATCH[1]}")
-        if [[ ${BASH_REMATCH[2]} == = ]]; then
-          [[ $have == "${BASH_REMATCH[3]}" ]] || ok=0
-        else
-          awk -v a="$have" -v b="${BASH_REMATCH[3]}" 'BEGIN { exit !(a + 0 >= b + 0) }' || ok=0
-        fi
+      [[ $term =~ ^([a-z_]+)(\>=|=)(.+)$ ]] || { echo "    unreadable rule term '$term' in: $rule" >&2; return 0; }
+      have=$(engine_field "$engine" "${BASH_REMATCH[1]}")
+      if [[ ${BASH_REMATCH[2]} == = ]]; then
+        [[ $have == "${BASH_REMATCH[3]}" ]] || ok=0
       else
-        echo "    unreadable rule term '$term' in: $rule" >&2
-        return 0
+        awk -v a="$have" -v b="${BASH_REMATCH[3]}" 'BEGIN { exit !(a + 0 >= b + 0) }' || ok=0
       fi
     done
     ((ok)) && return 0
