@@ -293,6 +293,13 @@ smoke_check_timed() {
   smoke_skip "$name" "on the stand-in, scrapes of $slow reached the 1 s timeout: it answers the exporter more slowly than mongod"
 }
 
+# smoke_check_grafana NAME CMD...: smoke_check, or a SKIP when Grafana is left out by the user
+# (LAB_LEAVE_OUT: the Docker suite cannot build it).
+smoke_check_grafana() {
+  left_out grafana || { smoke_check "$@"; return; }
+  smoke_skip "$1" "Grafana is left out (LAB_LEAVE_OUT)"
+}
+
 # smoke_monitoring ENGINE (lib/smoke.sh hook; runs after smoke_experiments): the only real proof
 # of the exporter panels, which cannot run where the tests run (no mongod there).
 smoke_monitoring() {
@@ -310,19 +317,10 @@ smoke_monitoring() {
     curl -fsS --max-time 2 "http://127.0.0.1:$MONITORING_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1 && break
     sleep 1
   done
-  # Grafana left out by the user (LAB_LEAVE_OUT: the Docker suite cannot build it): its checks say so
-  if left_out grafana; then
-    smoke_skip "$engine: Grafana up with the four dashboards provisioned" "Grafana is left out (LAB_LEAVE_OUT)"
-  else
-    smoke_check "$engine: Grafana up with the four dashboards provisioned" monitoring_grafana_ready || rc=1
-  fi
+  smoke_check_grafana "$engine: Grafana up with the four dashboards provisioned" monitoring_grafana_ready || rc=1
   smoke_check_timed "$engine: every panel query returns data from Prometheus" monitoring_panels_have_data "$engine" || rc=1
   smoke_check_timed "$engine: 1 s sample spacing for every target and every exporter's MongoDB series" \
     monitoring_spacing "$engine" || rc=1
-  if left_out grafana; then
-    smoke_skip "$engine: experiment phases are Grafana annotations tagged lab" "Grafana is left out (LAB_LEAVE_OUT)"
-  else
-    smoke_check "$engine: experiment phases are Grafana annotations tagged lab" monitoring_annotations || rc=1
-  fi
+  smoke_check_grafana "$engine: experiment phases are Grafana annotations tagged lab" monitoring_annotations || rc=1
   return "$rc"
 }
