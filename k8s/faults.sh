@@ -23,8 +23,7 @@ k8s_mongosh() {
     script="db.getSiblingDB('admin').auth('clusterAdmin', $(printf '%s' "$pw" | jq -Rs .));"$'\n'"$script"
   fi
   if [[ $DRY_RUN == 1 ]]; then
-    shown=$script
-    [[ -z $pw ]] || shown=${script//"$pw"/<clusterAdmin password>}
+    shown=${script//"$pw"/<clusterAdmin password>} # no password (no auth): the script as it is
     quote_words kubectl ${K8S_CONTEXT:+--context "$K8S_CONTEXT"} -n "$K8S_NAMESPACE" exec -i "$pod" -c mongod -- mongosh --quiet --norc '<<<' "$shown"
     QUOTED[${#QUOTED[@]} - 2]='<<<'
     print_cmd "${QUOTED[@]}"
@@ -116,9 +115,8 @@ k8s_run_fault() {
   [[ $on == k8s ]] || die_usage "--on takes k8s (got '$on')"
   local members
   members=$(topology_services shard | wc -l)
-  if [[ ! $member =~ ^[0-9]$ ]] || ((member >= members)); then
+  [[ $member =~ ^[0-9]$ && $member -lt $members ]] ||
     die_usage "--member on Kubernetes is the shard member's index 0..$((members - 1)) (got '$member')"
-  fi
   parse_duration --duration "$duration" || die_usage "$DURATION_ERROR"
   k8s_check_engine
   case $scenario in

@@ -32,11 +32,7 @@ k8s_target_uri() {
 
 # k8s_yaml_args INDENT ARGS...: a YAML list of strings (JSON-quoted, which YAML reads as is).
 k8s_yaml_args() {
-  local pad=$1 a
-  shift
-  for a in "$@"; do
-    printf '%s- %s\n' "$pad" "$(printf '%s' "$a" | jq -Rs .)"
-  done
+  jq -nr --arg pad "$1" '$ARGS.positional[] | $pad + "- " + tojson' --args -- "${@:2}"
 }
 
 # k8s_loaders_manifest NAMESPACE JOB EXPERIMENT N IMAGE URI PLACEMENT LOADER_ARGS...
@@ -171,9 +167,8 @@ k8s_run_experiment() {
   [[ $K8S_VIA =~ ^(primary|mongos)$ ]] || die_usage "--via needs primary or mongos (got '$K8S_VIA')"
   # A capacity search steers one loader's rate by the latency it sees; N pods would each search on
   # their own, and no one rate would be the cluster's answer.
-  local searches="$K8S_LOADERS searches, each on its own"
   ((K8S_LOADERS == 1)) || [[ -z $sla ]] ||
-    die_usage "--sla searches one loader's rate: run it with --loaders 1 (--loaders $K8S_LOADERS would run $searches)"
+    die_usage "--sla searches one loader's rate: run it with --loaders 1 (--loaders $K8S_LOADERS would run $K8S_LOADERS searches, each on its own)"
   k8s_check_engine
   [[ -n $K8S_REGISTRY ]] || die_usage "--on k8s needs --registry REG: the loader pods pull the lab's loader image (images/loader) from there"
   # Each pod runs 1/N of every step's clients: the loader splits them (and refuses steps that do

@@ -259,14 +259,13 @@ k8s_storage() {
 # k8s_volume INDENT KEEPS_DATA SIZE STORAGE_CLASS: a PVC per member, or emptyDir for an engine
 # that keeps no data on disk (inMemory: the operator still wants a volumeSpec).
 k8s_volume() {
-  local class=$4
   if [[ $2 != yes ]]; then
     printf 'volumeSpec:\n  emptyDir: {}\n'
   else
     cat <<YAML
 volumeSpec:
   persistentVolumeClaim:
-${class:+    storageClassName: $class
+${4:+    storageClassName: $4
 }    accessModes: [ReadWriteOnce]
     resources:
       requests:

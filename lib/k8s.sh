@@ -63,7 +63,6 @@ k8s_parse_flags() {
   k8s_check_storage_size "$K8S_STORAGE_SIZE"
   k8s_check_storage_class "$K8S_STORAGE_CLASS"
   [[ -z $K8S_REGISTRY || $K8S_REGISTRY =~ ^[A-Za-z0-9._:/-]+$ ]] || die_usage "--registry '$K8S_REGISTRY' is not a registry path"
-  return 0
 }
 
 # k8s_check_storage_size SIZE: a member's PVC size, refused in one line before it reaches a manifest
@@ -85,7 +84,6 @@ k8s_check_storage_size() {
     die_usage "--storage-size must be more than zero (got '$size'): each member's volume holds its data"
   awk -v g="$gib" 'BEGIN { exit !(g >= 1 && g <= 64 * 1024) }' ||
     die_usage "--storage-size must be between 1Gi and 64Ti (got '$size'): each member's volume holds its data"
-  return 0
 }
 
 # k8s_check_storage_class NAME: empty (the cluster's default class) or a StorageClass name, which
@@ -216,7 +214,7 @@ k8s_ensure_operator() {
 k8s_secrets_dir() { echo "$LAB_ROOT/.secrets/k8s-$ENGINE"; }
 
 k8s_ensure_secret_files() {
-  local dir role user
+  local dir role
   dir=$(k8s_secrets_dir)
   [[ $DRY_RUN == 1 ]] && return 0
   (umask 077 && mkdir -p "$dir")
@@ -225,8 +223,7 @@ k8s_ensure_secret_files() {
     (
       umask 077
       for role in BACKUP:backup DATABASE_ADMIN:databaseAdmin CLUSTER_ADMIN:clusterAdmin CLUSTER_MONITOR:clusterMonitor USER_ADMIN:userAdmin; do
-        user=${role#*:}
-        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "$user" "${role%%:*}" "$(secret_password)"
+        printf 'MONGODB_%s_USER=%s\nMONGODB_%s_PASSWORD=%s\n' "${role%%:*}" "${role#*:}" "${role%%:*}" "$(secret_password)"
       done >"$dir/users.env"
     )
   fi

@@ -65,11 +65,9 @@ monitoring_before_up() {
   [[ $MONITORING == 1 ]] || return 0
   monitoring_resolve_host_view
   [[ $HOST_VIEW == host-private ]] || return 0
-  if ((HOST_VIEW_DETECTED)); then
-    info "/ is a private mount here (no systemd?): node_exporter sees the host's disks as mounted now; mounts made later are not seen"
-  else
-    info "--host-view host-private: node_exporter sees the host's disks as mounted now; mounts made later are not seen"
-  fi
+  local why="--host-view host-private"
+  ((!HOST_VIEW_DETECTED)) || why="/ is a private mount here (no systemd?)"
+  info "$why: node_exporter sees the host's disks as mounted now; mounts made later are not seen"
 }
 
 # monitoring_start_refused: read "service|error" lines of containers Docker refused to start
@@ -156,16 +154,12 @@ monitoring_collected() {
     IFS='&' read -ra terms <<<"$alt"
     for term in "${terms[@]}"; do
       term=${term// /}
-      if [[ $term =~ ^([a-z_]+)(\>=|=)(.+)$ ]]; then
-        have=$(engine_field "$engine" "${BASH_REMATCH[1]}")
-        if [[ ${BASH_REMATCH[2]} == = ]]; then
-          [[ $have == "${BASH_REMATCH[3]}" ]] || ok=0
-        else
-          awk -v a="$have" -v b="${BASH_REMATCH[3]}" 'BEGIN { exit !(a + 0 >= b + 0) }' || ok=0
-        fi
+      [[ $term =~ ^([a-z_]+)(\>=|=)(.+)$ ]] || { echo "    unreadable rule term '$term' in: $rule" >&2; return 0; }
+      have=$(engine_field "$engine" "${BASH_REMATCH[1]}")
+      if [[ ${BASH_REMATCH[2]} == = ]]; then
+        [[ $have == "${BASH_REMATCH[3]}" ]] || ok=0
       else
-        echo "    unreadable rule term '$term' in: $rule" >&2
-        return 0
+        awk -v a="$have" -v b="${BASH_REMATCH[3]}" 'BEGIN { exit !(a + 0 >= b + 0) }' || ok=0
       fi
     done
     ((ok)) && return 0
@@ -299,6 +293,13 @@ smoke_check_timed() {
   smoke_skip "$name" "on the stand-in, scrapes of $slow reached the 1 s timeout: it answers the exporter more slowly than mongod"
 }
 
+# smoke_check_grafana NAME CMD...: smoke_check, or a SKIP when Grafana is left out by the user
+# (LAB_LEAVE_OUT: the Docker suite cannot build it).
+smoke_check_grafana() {
+  left_out grafana || { smoke_check "$@"; return; }
+  smoke_skip "$1" "Grafana is left out (LAB_LEAVE_OUT)"
+}
+
 # smoke_monitoring ENGINE (lib/smoke.sh hook; runs after smoke_experiments): the only real proof
 # of the exporter panels, which cannot run where the tests run (no mongod there).
 smoke_monitoring() {
@@ -316,19 +317,10 @@ smoke_monitoring() {
     curl -fsS --max-time 2 "http://127.0.0.1:$MONITORING_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1 && break
     sleep 1
   done
-  # Grafana left out by the user (LAB_LEAVE_OUT: the Docker suite cannot build it): its checks say so
-  if left_out grafana; then
-    smoke_skip "$engine: Grafana up with the four dashboards provisioned" "Grafana is left out (LAB_LEAVE_OUT)"
-  else
-    smoke_check "$engine: Grafana up with the four dashboards provisioned" monitoring_grafana_ready || rc=1
-  fi
+  smoke_check_grafana "$engine: Grafana up with the four dashboards provisioned" monitoring_grafana_ready || rc=1
   smoke_check_timed "$engine: every panel query returns data from Prometheus" monitoring_panels_have_data "$engine" || rc=1
   smoke_check_timed "$engine: 1 s sample spacing for every target and every exporter's MongoDB series" \
     monitoring_spacing "$engine" || rc=1
-  if left_out grafana; then
-    smoke_skip "$engine: experiment phases are Grafana annotations tagged lab" "Grafana is left out (LAB_LEAVE_OUT)"
-  else
-    smoke_check "$engine: experiment phases are Grafana annotations tagged lab" monitoring_annotations || rc=1
-  fi
+  smoke_check_grafana "$engine: experiment phases are Grafana annotations tagged lab" monitoring_annotations || rc=1
   return "$rc"
 }

@@ -49,8 +49,7 @@ preflight_compose() {
 preflight_docker() {
   preflight_compose
   local v=$COMPOSE_VERSION
-  if [[ $v =~ ^([0-9]+)\.([0-9]+) ]] &&
-    ((BASH_REMATCH[1] < 2 || (BASH_REMATCH[1] == 2 && BASH_REMATCH[2] < COMPOSE_MIN_MINOR))); then
+  if version_older "$v" 2 "$COMPOSE_MIN_MINOR"; then
     die_env "Docker Compose $v is too old: the lab needs 2.$COMPOSE_MIN_MINOR or newer (upgrade the docker-compose-plugin package)"
   fi
   # the version is asked once per run and kept (lib/stack.sh stack_resolve_docker_server)
@@ -70,18 +69,11 @@ preflight_docker() {
 preflight_engine_note() {
   if ! stack_engine_has_start_interval; then
     info "Docker Engine ${DOCKER_SERVER_VERSION%%+*}: healthchecks poll every 10 s while members start (start_interval needs Engine 25), so up waits up to ~10 s longer"
-  elif preflight_compose_older 2 "$COMPOSE_START_INTERVAL_MINOR"; then
+  elif version_older "$COMPOSE_VERSION" 2 "$COMPOSE_START_INTERVAL_MINOR"; then
     info "Docker Compose $COMPOSE_VERSION ignores healthcheck start_interval (passed on from" \
       "Compose 2.$COMPOSE_START_INTERVAL_MINOR): healthchecks poll every 10 s while members start," \
       "so up waits up to ~10 s longer"
   fi
-}
-
-# preflight_compose_older MAJOR MINOR: the Compose version read is known and older than MAJOR.MINOR.
-preflight_compose_older() {
-  [[ $COMPOSE_VERSION =~ ^([0-9]+)\.([0-9]+) ]] || return 1
-  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
-  ((major < $1 || (major == $1 && minor < $2)))
 }
 
 # running_lab_projects: the lab-* Compose projects with at least one running container.
@@ -166,7 +158,6 @@ preflight_resources() {
       warn "profile '$PROFILE' lets the shard and config members use $((want_bytes >> 20)) MiB but the Docker daemon has $((mem_total >> 20)) MiB: expect swapping or OOM kills (use --profile laptop, or give Docker more memory)"
     fi
   fi
-  return 0
 }
 
 # preflight_up: what `up` (and `smoke`, before its first up) checks before it starts anything:
@@ -190,8 +181,7 @@ preflight_platform() {
   # shellcheck disable=SC2153 # ENGINE: the verb's engine (run.sh)
   want=$(engine_field "$ENGINE" platform)
   [[ $want != - ]] || return 0
-  arch=$(docker info --format '{{.Architecture}}' 2>/dev/null) || return 0
-  [[ -n $arch ]] || return 0
+  arch=$(docker info --format '{{.Architecture}}' 2>/dev/null) && [[ -n $arch ]] || return 0
   case $arch in
     x86_64 | amd64) have=amd64 ;;
     aarch64 | arm64) have=arm64 ;;

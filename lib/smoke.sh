@@ -46,17 +46,12 @@ SMOKE_STANDIN=0
 # remember a failure in SMOKE_FAILED). The number is taken when the line is printed, after CMD
 # ran, so that checks CMD prints itself (a hook's) come first and the numbers stay in order.
 smoke_check() {
-  local name=$1 rc=0
+  local name=$1 rc=0 not=""
   shift
   "$@" || rc=$?
   SMOKE_N=$((SMOKE_N + 1))
-  if ((rc == 0)); then
-    smoke_tap "ok $SMOKE_N - $name"
-  else
-    smoke_tap "not ok $SMOKE_N - $name"
-    SMOKE_FAILED=1
-    SMOKE_NOT_OK=$((SMOKE_NOT_OK + 1))
-  fi
+  ((rc == 0)) || not="not " SMOKE_FAILED=1 SMOKE_NOT_OK=$((SMOKE_NOT_OK + 1))
+  smoke_tap "${not}ok $SMOKE_N - $name"
   return "$rc"
 }
 

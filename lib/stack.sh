@@ -96,27 +96,19 @@ stack_env_resolve() {
 
 stack_env_fixed() {
   # the cells looked up without a fork each ($(engine_field ...) made 10 of its forks)
-  local image uid shell platform data_mem data_cpus data_cache cfg_mem cfg_cpus cfg_cache
-  engine_field_to image "$ENGINE" image
-  engine_field_to uid "$ENGINE" mongod_uid
-  engine_field_to shell "$ENGINE" shell
-  engine_field_to platform "$ENGINE" platform
-  profile_field_to data_mem "$PROFILE" data_mem
-  profile_field_to data_cpus "$PROFILE" data_cpus
-  profile_field_to data_cache "$PROFILE" data_cache_gb
-  profile_field_to cfg_mem "$PROFILE" cfg_mem
-  profile_field_to cfg_cpus "$PROFILE" cfg_cpus
-  profile_field_to cfg_cache "$PROFILE" cfg_cache_gb
+  local col image mongod_uid shell platform data_mem data_cpus data_cache_gb cfg_mem cfg_cpus cfg_cache_gb
+  for col in image mongod_uid shell platform; do engine_field_to "$col" "$ENGINE" "$col"; done
+  for col in data_mem data_cpus data_cache_gb cfg_mem cfg_cpus cfg_cache_gb; do profile_field_to "$col" "$PROFILE" "$col"; done
   [[ $platform != - ]] || platform=""
   # the computed values printed straight after their names, not through $(...): a fork each
-  printf '%s\n' "LAB_ENGINE=$ENGINE" "LAB_ENGINE_IMAGE=$image" "LAB_MONGOD_UID=$uid" "LAB_PROFILE=$PROFILE" \
-    "LAB_DATA_MEM=$data_mem" "LAB_DATA_CPUS=$data_cpus" "LAB_DATA_CACHE_GB=$data_cache" "LAB_CFG_MEM=$cfg_mem" \
-    "LAB_CFG_CPUS=$cfg_cpus" "LAB_CFG_CACHE_GB=$cfg_cache"
+  printf '%s\n' "LAB_ENGINE=$ENGINE" "LAB_ENGINE_IMAGE=$image" "LAB_MONGOD_UID=$mongod_uid" "LAB_PROFILE=$PROFILE" \
+    "LAB_DATA_MEM=$data_mem" "LAB_DATA_CPUS=$data_cpus" "LAB_DATA_CACHE_GB=$data_cache_gb" "LAB_CFG_MEM=$cfg_mem" \
+    "LAB_CFG_CPUS=$cfg_cpus" "LAB_CFG_CACHE_GB=$cfg_cache_gb"
   printf 'LAB_SECRETS_DIR=' && stack_secrets_dir
   printf 'LAB_UID=' && id -u
   printf 'LAB_GID=' && id -g
   printf '%s\n' "LAB_SHELL=$shell"
-  printf 'LAB_DATA_CACHE_GB_WHOLE=' && stack_whole_gb "$data_cache"
+  printf 'LAB_DATA_CACHE_GB_WHOLE=' && stack_whole_gb "$data_cache_gb"
   if [[ -n ${OPLOG_SIZE_MB:-} ]]; then printf '%s\n' "LAB_OPLOG_MB=$OPLOG_SIZE_MB"; else printf 'LAB_OPLOG_MB=' && stack_oplog_mb "$ENGINE" "$PROFILE"; fi
   printf '%s\n' "LAB_PLATFORM=$platform"
   printf 'LAB_LOADER_DEPS=' && loader_deps_source
@@ -214,15 +206,19 @@ stack_resolve_docker_server() {
       DOCKER_SERVER_UNREACHABLE=1
     fi
   fi
-  return 0
+}
+
+# version_older VERSION MAJOR MINOR: VERSION ("28.5.1", "2.21.0") is known and older than MAJOR.MINOR.
+version_older() {
+  [[ $1 =~ ^([0-9]+)\.([0-9]+) ]] || return 1
+  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
+  ((major < $2 || (major == $2 && minor < $3)))
 }
 
 # stack_docker_server_older MAJOR MINOR: the daemon's engine is known and older than MAJOR.MINOR.
 stack_docker_server_older() {
   stack_resolve_docker_server
-  [[ $DOCKER_SERVER_VERSION =~ ^([0-9]+)\.([0-9]+) ]] || return 1
-  local major=$((10#${BASH_REMATCH[1]})) minor=$((10#${BASH_REMATCH[2]}))
-  ((major < $1 || (major == $1 && minor < $2)))
+  version_older "$DOCKER_SERVER_VERSION" "$@"
 }
 
 # stack_engine_has_start_interval: Compose may pass healthcheck start_interval: Engine 25 (API

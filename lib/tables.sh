@@ -100,14 +100,18 @@ topology_each() {
   printf '%s' "${TABLE_ROWS[$f]}"
 }
 
-# topology_services [ROLE]: service names in table order, of one role (config|shard|router) or all.
-topology_services() {
+# topology_pick COLUMN VALUE: service names in table order whose COLUMN (set or role) is VALUE, or
+# every one for an empty VALUE.
+topology_pick() {
   local svc set role _
   while IFS=$'\t' read -r svc set role _; do
-    [[ -n $svc && ( -z ${1:-} || $role == "$1" ) ]] && printf '%s\n' "$svc"
+    [[ -n $svc && ( -z $2 || ${!1} == "$2" ) ]] && printf '%s\n' "$svc"
   done <<<"$(topology_each)"
   return 0
 }
+
+# topology_services [ROLE]: service names in table order, of one role (config|shard|router) or all.
+topology_services() { topology_pick role "${1:-}"; }
 
 # topology_sets ROLE: the replica sets of a role, each once, in table order.
 topology_sets() {
@@ -121,13 +125,7 @@ topology_sets() {
 }
 
 # topology_set_members SET: the members of one replica set.
-topology_set_members() {
-  local svc set _
-  while IFS=$'\t' read -r svc set _; do
-    [[ -n $svc && $set == "$1" ]] && printf '%s\n' "$svc"
-  done <<<"$(topology_each)"
-  return 0
-}
+topology_set_members() { topology_pick set "$1"; }
 
 # topology_routers N: the first N routers (./run.sh --mongos N), "service<TAB>host_port<TAB>profile"
 # ("-" for a router that needs no Compose profile).

@@ -4,14 +4,9 @@
 // Reads what ./run.sh fetched from each pod: its results bundle (kubectl exec POD -- cat
 // <scratch>/out/results.ndjson, loader-pod.js: never subject to log rotation) or, for a pod that
 // failed and exited, its log (kubectl logs), takes the "LAB-RESULT" lines, and writes each pod's
-// results folder under
-//   <results>/<experiment>/<engine>/<run>/pod-<index>/   (summary.json, timeline.ndjson, ...)
-// so the pods sit side by side in one run folder, which lab-report reads as one run (same group
-// and repetition: percentiles from the merged histograms, report/src/merge.js).
-// A run that is not whole (a pod sent nothing, failed, was stopped, or a file came back in part)
-// keeps what arrived, and every kept summary.json is marked complete: false with the reason, so
-// the report lists the run as incomplete and never mixes it into numbers; <run>/k8s-run.json
-// says which pod ended how.
+// results folder <run>/pod-<index>/. The run folder, read as one run, and how a run that is not
+// whole (a pod sent nothing, failed, was stopped, or a file came back in part) is marked:
+// k8s/README.md "Loaders as pods", 3. and 4.
 // Usage: collect.js --into RUN_DIR --pods N [--meta JSON_FILE] [--failed INDEX:EXIT]... FILE...
 //   --meta: an object stored as "k8s" in every pod's summary.json (./run.sh: the Job, namespace,
 //   and the server image and image IDs every member ran). Prints the pod folders; exit 1 when

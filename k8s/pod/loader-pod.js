@@ -1,27 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// One loader pod of ./run.sh NAME --on k8s --loaders N (an Indexed Job; k8s/loaders.sh).
-//  1. Its own copy of the experiment file, with its own collection (<collection>_p<index>): every
-//     pod's loader drops, indexes and preloads its collection at setup, so N pods on one
-//     collection would drop each other's data. The report merges runs whose comparable
-//     parameters are equal and does not compare database/collection (report/src/normalise.js
-//     NOT_COMPARED), so the pods stay one run.
-//  2. Proves it reaches the cluster (ping with the run's credentials), then waits at the barrier
-//     (barrier.js) until all N pods have.
-//  3. Runs the loader (bin/lab-loader) with the arguments after "--", results into a scratch folder.
-//  4. Writes every file of its results as "LAB-RESULT <json>" lines into one bundle,
-//     <scratch>/out/results.ndjson (written whole, then renamed: it exists only complete), and
-//     waits, running, until ./run.sh has read it (kubectl exec ... cat; collect.js) and created
-//     <scratch>/out/collected; then exits with the loader's code. The results never travel in the
-//     pod's log, so a run longer than the kubelet's log rotation (10 MiB by default) loses
-//     nothing. The pod's readiness probe is that bundle's existence: ./run.sh sees "results
-//     waiting" in one `kubectl get pods`.
-//  5. <scratch>/stop (created by ./run.sh with kubectl exec when another pod failed) stops the
-//     loader with SIGTERM: it keeps the steps measured so far, marked incomplete, and step 4 runs.
-//  A loader that fails on its own (non-zero exit, not stopped by the lab) makes the pod exit at
-//  once with that code, so its index fails (backoffLimitPerIndex: 0, the others run on) and
-//  ./run.sh sees it within seconds; its partial results, if any, are then printed to its log as
-//  LAB-RESULT lines, the one place a failed pod's files can still be read.
+// One loader pod of ./run.sh NAME --on k8s --loaders N (an Indexed Job; k8s/loaders.sh). What it
+// does and why, step by step (its own collection, the barrier.js start, the results bundle its
+// readiness probe waits for, <scratch>/stop, a loader failing on its own): k8s/README.md "Loaders
+// as pods". The loader (bin/lab-loader) runs with the arguments after "--", its results written
+// into a scratch folder; <scratch>/out/collected is ./run.sh's word that it has read the bundle.
 // Environment: LAB_INDEX (the Job's JOB_COMPLETION_INDEX), LAB_LOADERS (N), LAB_BARRIER_HOST,
 // LAB_BARRIER_PORT, LAB_BARRIER_TIMEOUT_S (600), LAB_EXPERIMENT_FILE, LAB_URI, LAB_USERNAME,
 // LAB_PASSWORD_FILE, LAB_LOADER_DIR (/lab/loader), LAB_SCRATCH (/tmp/lab), LAB_RESULT_CHUNK (6144
