@@ -257,10 +257,7 @@ function sampledP(cx, rank, sizes, offsets, observed, alpha) {
     for (let g = 0; g < sizes.length; g++) {
       const off = offsets[g];
       for (let i = sizes[g] - 1; i > 0; i--) {
-        const j = off + Math.floor((rng.u32() / 2 ** 32) * (i + 1));
-        const t = work[off + i];
-        work[off + i] = work[j];
-        work[j] = t;
+        swap(work, off + i, off + Math.floor((rng.u32() / 2 ** 32) * (i + 1)));
       }
     }
     let s = 0;
