@@ -314,9 +314,7 @@ function runsNeeded(claim) {
   const once = uniq(lines);
   return once.length < lines.length ? `${once.join(' ; ')} (alternated A B B A, ${lines.length} runs)` : lines.join(' ; ');
 }
-function notComparable(claim, what, differences = []) {
-  return row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${runsNeeded(claim)}`, differences });
-}
+const notComparable = (claim, what, differences = []) => row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${runsNeeded(claim)}`, differences });
 // a chosen set that fails a condition: not comparable, naming each condition
 const failed = (claim, pick, fields = {}) => row(claim, 'not comparable', { missing: `runs that meet the seed's conditions: ${pick.cond.fail.join('; ')}`, why: `not the seed's conditions: ${pick.cond.fail.join('; ')}`, differences: pick.cond.differ, ...fields });
 // refused(claim, pick): the not comparable row of no set chosen, or of one that fails a condition; else null

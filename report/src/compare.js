@@ -116,9 +116,7 @@ function aggregate(results, pointName, side) {
 }
 
 // "a: the loader was the limit in 3 of 3 run(s)"; '' when nothing was excluded.
-function excludedText(A) {
-  return Object.entries(A.excluded).map(([k, n]) => `${EXCLUSIONS[k]} in ${n} of ${A.runs} run(s)`).join(', ');
-}
+const excludedText = (A) => Object.entries(A.excluded).map(([k, n]) => `${EXCLUSIONS[k]} in ${n} of ${A.runs} run(s)`).join(', ');
 
 // verdict(point, A, B): two sides' aggregates at one point, judged on their usable samples
 // (verdict.js verdictOf), the samples kept beside it.
