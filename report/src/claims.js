@@ -591,12 +591,8 @@ function evalKnee(claim, results) {
       const o = flip(j, !j.first);
       return { s: o.ci[0] > 1 ? '<' : o.ci[1] < 1 ? '>' : '=', p: pBeyond(o, 1) };
     };
-    const thr = [];
-    const lt = [];
-    for (let i = 0; i + 1 < steps.length; i++) {
-      thr.push(move(steps[i].verdict_samples, steps[i + 1].verdict_samples));
-      lt.push(move(lat[i], lat[i + 1]));
-    }
+    const thr = steps.slice(1).map((s, i) => move(steps[i].verdict_samples, s.verdict_samples));
+    const lt = lat.slice(1).map((xs, i) => move(lat[i], xs));
     const clients = steps.map((s) => s.clients).join(' ');
     const ops = steps.map((s) => (s.verdict_samples.length ? num(geo(s.verdict_samples)) : '-')).join(' ');
     const ms = lat.map((xs) => (xs.length ? (geo(xs) / 1000).toPrecision(2) : '-')).join(' ');
