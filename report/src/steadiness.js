@@ -97,8 +97,7 @@ function steadiness(report, runs) {
         const stabilityAt = ([, r]) => keptStep(r, name)?.stability ?? null;
         const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
         const runsBySide = groupBy(refs, ([ref]) => ref.side, ([, r]) => r);
-        const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name, runsBySide),
-          steady_s_per_min: figureOf('steady_s_per_min', bySide, name, runsBySide) };
+        const figs = Object.fromEntries(Object.keys(FIGURES).map((k) => [k, figureOf(k, bySide, name, runsBySide)]));
         const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean)
           .map((s) => s.dip_s_per_min))]));
         return { point: name, ...figs, dip_s_per_min: dipMin,
