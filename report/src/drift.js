@@ -21,15 +21,13 @@
 // Why, and the sentences: report/README.md, "Drift and run order".
 const { fmt } = require('./verdict');
 const { median } = require('./stats');
-const { theilSen, ranks, permutationP } = require('./drift-stats');
+const { theilSen, ranks, permutationP, factorial } = require('./drift-stats');
 
 const ALPHA = 0.05;
 // What the simulation in test/drift.test.js shows (and asserts), said in the sentences' README.
 const POWER = { drift: 0.1, positions: 8, noise: 0.02, power: 0.8 };
 const SEQUENTIAL_NOTE = 'not interleaved: one side ran after the other, so drift and difference cannot be told apart';
 const UNKNOWN_NOTE = 'run order not recorded: drift can look like a difference';
-
-const factorial = (n) => (n <= 1 ? 1 : n * factorial(n - 1));
 
 // driftTest(groups) -> { n, slope, pct_per_position, p, orders, exact, method, sides: [pct per position] }
 // or null (orders: how many were counted, null for the normal approximation). groups: one list of {position, value} per
