@@ -426,6 +426,9 @@ function evalRatio(claim, results) {
   const t = claim.test;
   const record = t.metric.startsWith('footprint');
   const one = (pick) => {
+    // every run of each side at its step (pa, pb), renamed as, for the order and drift guard
+    const everyAt = (pa, pb, as) => new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, as)],
+      [t.denominator, atStep(pick.every.get(t.denominator), pb, as)]]);
     const extra = { differences: pick.cond.differ, side: t.per_engine ? pick.set.runs[0].engine : null };
     if (pick.cond.fail.length) return failed(claim, pick, { side: extra.side });
     const [na, nb] = [pick.bySide.get(t.numerator), pick.bySide.get(t.denominator)];
@@ -438,10 +441,8 @@ function evalRatio(claim, results) {
       const min = claim.minimum?.runs ?? 2;
       const [pa, pb] = [sideMax(na, t.numerator, min), sideMax(nb, t.denominator, min)];
       if (!pa || !pb) return row(claim, 'inconclusive', { lab: `no usable step on ${!pa ? t.numerator : t.denominator}`, why: `needs at least ${min} usable runs a side (${!pa ? t.numerator : t.denominator} has none at any step)`, ...extra });
-      const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa)],
-        [t.denominator, atStep(pick.every.get(t.denominator), pb)]]);
       const [A, B] = [aggregate(atStep(na, pa), MAX, t.numerator), aggregate(atStep(nb, pb), MAX, t.denominator)];
-      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every, point: MAX });
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every: everyAt(pa, pb, MAX), point: MAX });
     }
     const [pa, pb] = [t.points?.[t.numerator] ?? t.point, t.points?.[t.denominator] ?? t.point];
     const A = aggregate(na, pa, t.numerator);
@@ -449,9 +450,7 @@ function evalRatio(claim, results) {
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
     // one point for both sides where each reads its own step (001's j:false against journal off)
     const where = pa === pb ? pa : `${pa} vs ${pb}`;
-    const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, where)],
-      [t.denominator, atStep(pick.every.get(t.denominator), pb, where)]]);
-    return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every, point: where });
+    return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every: everyAt(pa, pb, where), point: where });
   };
   const needed = [t.numerator, t.denominator];
   if (t.per_engine) {
