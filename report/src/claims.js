@@ -167,10 +167,9 @@ function conditions(claim, bySide) {
   const places = uniq(all.map(place));
   if (dim !== 'journal_path' && places.length > 1) fail.push(`journal place: ${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(place)).join(' and ')}`).join(', ')}: one journal place for every run (the journal's place is not this claim's dimension)`);
   if (c.topology) {
-    const kinds = uniq(all.map(pathOf));
-    const bad = kinds.filter((k) => !c.topology.need.includes(k));
+    const bad = paths.filter((k) => !c.topology.need.includes(k));
     if (bad.length) fail.push(`topology: ${bad.join(', ')} in ${count(all, (r) => bad.includes(pathOf(r)))} of ${all.length} runs (the seed: ${c.topology.seed})`);
-    else differ.push(`topology: ${kinds.join(', ').replace(/_/g, ' ')} (seed: ${c.topology.seed})`);
+    else differ.push(`topology: ${paths.join(', ').replace(/_/g, ' ')} (seed: ${c.topology.seed})`);
   }
   if (c.write_concern) {
     const ws = uniq(all.map((r) => r.parameters?.write_concern?.w));
