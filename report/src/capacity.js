@@ -94,9 +94,8 @@ function orderGuard(v, sla, A, B, runsA, runsB) {
 function capacityReport(runs, by = 'engine') {
   const withCap = runs.filter((r) => r.capacity && r.capacity.sla);
   const groups = groupBy(withCap, (r) => `${r.experiment}\u0000${fingerprint(setKey(r, by))}`);
-  const out = [];
   const perExperiment = {};
-  for (const rs of groups.values()) {
+  return [...groups.values()].map((rs) => {
     const experiment = rs[0].experiment;
     perExperiment[experiment] = (perExperiment[experiment] || 0) + 1;
     const sla = rs[0].capacity.sla;
@@ -106,9 +105,8 @@ function capacityReport(runs, by = 'engine') {
     const runsOf = (S) => rs.filter((r) => r.side === S.side);
     const verdicts = sides.flatMap((a, i) => sides.slice(i + 1)
       .map((b) => orderGuard(capacityVerdict(sla, a, b), sla, a, b, runsOf(a), runsOf(b))));
-    out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
-  }
-  return out;
+    return { experiment, set: perExperiment[experiment], sla, by, sides, verdicts };
+  });
 }
 
 // capacityText(sections): the lines the terminal opens with (before the throughput summary). The
