@@ -15,7 +15,7 @@ const { groupBy } = require('./group-by');
 const { median, round } = require('../../common/stats');
 const { LEVEL, verdictOf } = require('./verdict');
 const { geomeanCI, sig } = require('./stats');
-const { runOrder, notInterleaved, SEQUENTIAL_NOTE } = require('./drift');
+const { runOrder, notInterleaved, place, SEQUENTIAL_NOTE } = require('./drift');
 const { wrap } = require('../../common/text');
 const { slaText } = require('../../common/sla-text'); // "p99 <= 10 ms", as the loader says it
 const { searchExclusion, HOST_LIMITED } = require('../../common/capacity-sample');
@@ -82,8 +82,6 @@ function capacityVerdict(sla, A, B) {
 // runOrder): two sides whose searches ran one after the other, on every run or on the usable
 // ones, give no verdict, only their ratio marked not interleaved.
 function orderGuard(v, sla, A, B, runsA, runsB) {
-  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
-    started_at: r.started_at ?? null });
   const usable = (S, runs) => runs.filter((r) => S.sample_runs.includes(r.dir)).map(place);
   const { order, first } = runOrder(runsA.map(place), runsB.map(place), usable(A, runsA), usable(B, runsB));
   const out = { ...v, order, order_note: order === 'sequential' ? SEQUENTIAL_NOTE : null };
@@ -96,26 +94,19 @@ function orderGuard(v, sla, A, B, runsA, runsB) {
 function capacityReport(runs, by = 'engine') {
   const withCap = runs.filter((r) => r.capacity && r.capacity.sla);
   const groups = groupBy(withCap, (r) => `${r.experiment}\u0000${fingerprint(setKey(r, by))}`);
-  const out = [];
   const perExperiment = {};
-  for (const rs of groups.values()) {
+  return [...groups.values()].map((rs) => {
     const experiment = rs[0].experiment;
     perExperiment[experiment] = (perExperiment[experiment] || 0) + 1;
     const sla = rs[0].capacity.sla;
     nameSides(rs, by);
     const values = [...new Set(rs.map((r) => r.side))].sort();
     const sides = values.map((v) => side(v, rs.filter((r) => r.side === v)));
-    const verdicts = [];
     const runsOf = (S) => rs.filter((r) => r.side === S.side);
-    for (let i = 0; i < sides.length; i++) {
-      for (let j = i + 1; j < sides.length; j++) {
-        const [a, b] = [sides[i], sides[j]];
-        verdicts.push(orderGuard(capacityVerdict(sla, a, b), sla, a, b, runsOf(a), runsOf(b)));
-      }
-    }
-    out.push({ experiment, set: perExperiment[experiment], sla, by, sides, verdicts });
-  }
-  return out;
+    const verdicts = sides.flatMap((a, i) => sides.slice(i + 1)
+      .map((b) => orderGuard(capacityVerdict(sla, a, b), sla, a, b, runsOf(a), runsOf(b))));
+    return { experiment, set: perExperiment[experiment], sla, by, sides, verdicts };
+  });
 }
 
 // capacityText(sections): the lines the terminal opens with (before the throughput summary). The

@@ -167,10 +167,9 @@ function conditions(claim, bySide) {
   const places = uniq(all.map(place));
   if (dim !== 'journal_path' && places.length > 1) fail.push(`journal place: ${[...bySide].map(([side, runs]) => `${side} ${uniq(runs.map(place)).join(' and ')}`).join(', ')}: one journal place for every run (the journal's place is not this claim's dimension)`);
   if (c.topology) {
-    const kinds = uniq(all.map(pathOf));
-    const bad = kinds.filter((k) => !c.topology.need.includes(k));
+    const bad = paths.filter((k) => !c.topology.need.includes(k));
     if (bad.length) fail.push(`topology: ${bad.join(', ')} in ${count(all, (r) => bad.includes(pathOf(r)))} of ${all.length} runs (the seed: ${c.topology.seed})`);
-    else differ.push(`topology: ${kinds.join(', ').replace(/_/g, ' ')} (seed: ${c.topology.seed})`);
+    else differ.push(`topology: ${paths.join(', ').replace(/_/g, ' ')} (seed: ${c.topology.seed})`);
   }
   if (c.write_concern) {
     const ws = uniq(all.map((r) => r.parameters?.write_concern?.w));
@@ -271,10 +270,9 @@ function conditions(claim, bySide) {
 // points (a writeconcern run of one case does not stand in for the whole ordering), then nearest
 // the seed's scale, then with most runs.
 function choose(claim, results, needed, filter = () => true) {
-  const t0 = claim.test;
-  const pts = uniq([...(t0.dimension === 'engine' && t0.pairs && !t0.point ? t0.pairs.flat() : []), t0.case, t0.baseline].filter(Boolean));
-  const held = (runs) => pts.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
   const t = claim.test;
+  const pts = uniq([...(t.dimension === 'engine' && t.pairs && !t.point ? t.pairs.flat() : []), t.case, t.baseline].filter(Boolean));
+  const held = (runs) => pts.filter((p) => runs.some((r) => r.points.some((x) => x.name === p))).length;
   const all = sets(results, t).filter(filter);
   const cands = all.filter((s) => needed.every((n) => s.sides.has(n)));
   if (!cands.length) {
@@ -315,11 +313,12 @@ function runsNeeded(claim) {
   const once = uniq(lines);
   return once.length < lines.length ? `${once.join(' ; ')} (alternated A B B A, ${lines.length} runs)` : lines.join(' ; ');
 }
-function notComparable(claim, what, differences = []) {
-  return row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${runsNeeded(claim)}`, differences });
-}
+const notComparable = (claim, what, differences = []) => row(claim, 'not comparable', { missing: `needs ${what}`, why: `needs ${what}; runs: ${runsNeeded(claim)}`, differences });
 // a chosen set that fails a condition: not comparable, naming each condition
 const failed = (claim, pick, fields = {}) => row(claim, 'not comparable', { missing: `runs that meet the seed's conditions: ${pick.cond.fail.join('; ')}`, why: `not the seed's conditions: ${pick.cond.fail.join('; ')}`, differences: pick.cond.differ, ...fields });
+// refused(claim, pick): the not comparable row of no set chosen, or of one that fails a condition; else null
+const refused = (claim, pick) => (pick.none ? notComparable(claim, pick.none)
+  : pick.cond.fail.length ? failed(claim, pick) : null);
 
 // pBeyond(o, b): the two-sided p of "the ratio is b", from the interval and its df (the test the
 // 95% interval inverts: the interval excludes b exactly when p < 0.05).
@@ -352,12 +351,11 @@ function judgeClaim(o, when) {
   return { status: 'inconclusive', why: 'the interval spans 1.0: no difference shown', p: pBeyond(o, 1) };
 }
 
+// flip(v, same) -> { ratio, ci, df } of v as it is (same), else the other way round.
+const flip = (v, same) => (same ? { ratio: v.ratio, ci: v.ci, df: v.df }
+  : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]], df: v.df });
 // Orient a report verdict as a / b (verdict() puts the faster side first).
-function oriented(v, a) {
-  if (!v.ci) return null;
-  return v.faster === a ? { ratio: v.ratio, ci: v.ci, df: v.df } : { ratio: 1 / v.ratio, ci: [1 / v.ci[1], 1 / v.ci[0]],
-    df: v.df };
-}
+const oriented = (v, a) => (v.ci ? flip(v, v.faster === a) : null);
 
 // Run-level figures computed rather than read: the data directory per document, as the
 // server-side appendix computes it (./data-dir.js), what seeds/004's du -sh measured.
@@ -427,6 +425,9 @@ function evalRatio(claim, results) {
   const t = claim.test;
   const record = t.metric.startsWith('footprint');
   const one = (pick) => {
+    // every run of each side at its step (pa, pb), renamed as, for the order and drift guard
+    const everyAt = (pa, pb, as) => new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, as)],
+      [t.denominator, atStep(pick.every.get(t.denominator), pb, as)]]);
     const extra = { differences: pick.cond.differ, side: t.per_engine ? pick.set.runs[0].engine : null };
     if (pick.cond.fail.length) return failed(claim, pick, { side: extra.side });
     const [na, nb] = [pick.bySide.get(t.numerator), pick.bySide.get(t.denominator)];
@@ -439,10 +440,8 @@ function evalRatio(claim, results) {
       const min = claim.minimum?.runs ?? 2;
       const [pa, pb] = [sideMax(na, t.numerator, min), sideMax(nb, t.denominator, min)];
       if (!pa || !pb) return row(claim, 'inconclusive', { lab: `no usable step on ${!pa ? t.numerator : t.denominator}`, why: `needs at least ${min} usable runs a side (${!pa ? t.numerator : t.denominator} has none at any step)`, ...extra });
-      const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa)],
-        [t.denominator, atStep(pick.every.get(t.denominator), pb)]]);
       const [A, B] = [aggregate(atStep(na, pa), MAX, t.numerator), aggregate(atStep(nb, pb), MAX, t.denominator)];
-      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every, point: MAX });
+      return ratioRow(claim, A, B, [t.numerator, t.denominator], `each side's maximum (${t.numerator} at ${pa}, ${t.denominator} at ${pb})`, 'ops/s', extra, { every: everyAt(pa, pb, MAX), point: MAX });
     }
     const [pa, pb] = [t.points?.[t.numerator] ?? t.point, t.points?.[t.denominator] ?? t.point];
     const A = aggregate(na, pa, t.numerator);
@@ -450,9 +449,7 @@ function evalRatio(claim, results) {
     if (!A || !B) return row(claim, 'not comparable', { missing: `needs ${!A ? pa : pb} measured on ${!A ? t.numerator : t.denominator}`, why: `no ${!A ? pa : pb} on ${!A ? t.numerator : t.denominator}`, ...extra });
     // one point for both sides where each reads its own step (001's j:false against journal off)
     const where = pa === pb ? pa : `${pa} vs ${pb}`;
-    const every = new Map([[t.numerator, atStep(pick.every.get(t.numerator), pa, where)],
-      [t.denominator, atStep(pick.every.get(t.denominator), pb, where)]]);
-    return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every, point: where });
+    return ratioRow(claim, A, B, [t.numerator, t.denominator], where, 'ops/s', extra, { every: everyAt(pa, pb, where), point: where });
   };
   const needed = [t.numerator, t.denominator];
   if (t.per_engine) {
@@ -476,13 +473,15 @@ function steadinessAggregate(runs, side, figure) {
   return { side, runs: runs.length, excluded: {}, verdict_samples: xs };
 }
 
+// unrecorded(claim, results, field): no run of the claim's experiment has a step with field (its record)
+const unrecorded = (claim, results, field) => !results.some((r) => r.experiment === claim.test.experiment
+  && r.points.some((p) => p[field]));
+
 function evalSteadiness(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment
-    && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  if (unrecorded(claim, results, 'stability')) return [notComparable(claim, t.record)];
   const pick = choose(claim, results, [t.numerator, t.denominator]);
-  if (pick.none) return [notComparable(claim, pick.none)];
-  if (pick.cond.fail.length) return [failed(claim, pick)];
+  if (refused(claim, pick)) return [refused(claim, pick)];
   const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure),
     steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
   return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ }, { every: pick.every, point: null })];
@@ -495,8 +494,7 @@ function perSide(claim, results, fn) {
   if (!sides.length) return [notComparable(claim, `runs of ${t.experiment}`)];
   return sides.map((side) => {
     const pick = choose(claim, results, [side]);
-    if (pick.none) return { ...notComparable(claim, pick.none), side };
-    if (pick.cond.fail.length) return { ...failed(claim, pick), side };
+    if (refused(claim, pick)) return { ...refused(claim, pick), side };
     return { ...fn(side, pick.bySide.get(side), pick), side, differences: pick.cond.differ, differs: pick.cond.differ.join('; ') };
   });
 }
@@ -534,12 +532,12 @@ function orderPairs(claim, aggOf, guardOf = (v) => v) {
     const v = guardOf(v0, a, b);
     const o = oriented(v0, a);
     if (!o || v.usable.some((n) => n < min)) return { a, b, state: 'unmeasured', why: v.sentence };
-    if (v.status === 'not-interleaved' || v.status === 'drift') return { a, b, state: 'unguarded', ratio: o.ratio, why: v.sentence, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
-    if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+    const means = { A: geo(A.verdict_samples), B: geo(B.verdict_samples) };
+    if (v.status === 'not-interleaved' || v.status === 'drift') return { a, b, state: 'unguarded', ratio: o.ratio, why: v.sentence, ...means };
+    if (!(o.ci[1] > o.ci[0] * (1 + 1e-9)) || !o.df) return { a, b, state: 'no-interval', ratio: o.ratio, ci: o.ci, ...means };
     const low = tie(a, b) ? tieLow : 1;
     const state = o.ci[0] > 1 ? 'ordered' : o.ci[1] < low ? 'reversed' : tie(a, b) ? 'tie-allowed' : 'no-difference';
-    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, low), A: geo(A.verdict_samples),
-      B: geo(B.verdict_samples) };
+    return { a, b, state, ratio: o.ratio, ci: o.ci, p: pBeyond(o, low), ...means };
   });
   const fig = pairs.map((p) => `${p.a}/${p.b} ${p.ratio ? `${fmt(p.ratio)} (${num(p.A)}/${num(p.B)})` : p.state === 'missing' ? 'not run' : 'n/a'}`).join(', ');
   const of = (st) => pairs.filter((p) => p.state === st).map((p) => `${p.a}/${p.b}`);
@@ -563,8 +561,7 @@ function evalOrdering(claim, results) {
   if (t.dimension === 'engine' && !t.point) return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
   const names = uniq(t.pairs.flat());
   const pick = choose(claim, results, names);
-  if (pick.none) return [notComparable(claim, pick.none)];
-  if (pick.cond.fail.length) return [failed(claim, pick)];
+  if (refused(claim, pick)) return [refused(claim, pick)];
   const guardOf = (v, a, b) => guarded(v, [a, b], pick.every, t.point);
   return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n), guardOf), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
 }
@@ -589,16 +586,11 @@ function evalKnee(claim, results) {
       if (a.length < min || b.length < min) return { s: '?' };
       const j = judgeSamples(b, a); // b / a as the higher first: recompute orientation below
       if (!j || !(j.ci[1] > j.ci[0] * (1 + 1e-9)) || !j.df) return { s: '?' };
-      const o = j.first ? { ratio: 1 / j.ratio, ci: [1 / j.ci[1], 1 / j.ci[0]], df: j.df } : { ratio: j.ratio, ci: j.ci,
-        df: j.df };
+      const o = flip(j, !j.first);
       return { s: o.ci[0] > 1 ? '<' : o.ci[1] < 1 ? '>' : '=', p: pBeyond(o, 1) };
     };
-    const thr = [];
-    const lt = [];
-    for (let i = 0; i + 1 < steps.length; i++) {
-      thr.push(move(steps[i].verdict_samples, steps[i + 1].verdict_samples));
-      lt.push(move(lat[i], lat[i + 1]));
-    }
+    const thr = steps.slice(1).map((s, i) => move(steps[i].verdict_samples, s.verdict_samples));
+    const lt = lat.slice(1).map((xs, i) => move(lat[i], xs));
     const clients = steps.map((s) => s.clients).join(' ');
     const ops = steps.map((s) => (s.verdict_samples.length ? num(geo(s.verdict_samples)) : '-')).join(' ');
     const ms = lat.map((xs) => (xs.length ? (geo(xs) / 1000).toPrecision(2) : '-')).join(' ');
@@ -623,8 +615,7 @@ function evalKnee(claim, results) {
 // dips: the side's dips during its own cause, matched by the cause id the loader writes.
 function evalDips(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment
-    && r.points.some((p) => p.stability))) return [notComparable(claim, t.record)];
+  if (unrecorded(claim, results, 'stability')) return [notComparable(claim, t.record)];
   return perSide(claim, results, (side, runs) => {
     // a run counts toward the minimum only with measured steps that recorded stability (a run the
     // loader was the limit of all along saw no dip of the engine's) over at least minimum.seconds:
@@ -661,11 +652,9 @@ function evalDips(claim, results) {
 
 function evalReplication(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment
-    && r.points.some((p) => p.replication))) return [notComparable(claim, t.record)];
+  if (unrecorded(claim, results, 'replication')) return [notComparable(claim, t.record)];
   const pick = choose(claim, results, [t.flagged, t.steady]);
-  if (pick.none) return [notComparable(claim, pick.none)];
-  if (pick.cond.fail.length) return [failed(claim, pick)];
+  if (refused(claim, pick)) return [refused(claim, pick)];
   // a run counts where a step the report keeps (common/step-exclusion.js) recorded replication
   const kept = (p) => stepExclusion(p) === null;
   const of = (side) => {
@@ -708,9 +697,7 @@ function perSecond(r) {
 
 function evalResolution(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) {
-    return [notComparable(claim, t.record)];
-  }
+  if (unrecorded(claim, results, 'stability')) return [notComparable(claim, t.record)];
   const min = claim.minimum?.runs ?? 2;
   return perSide(claim, results, (side, runs) => {
     const seen = runs.map((r) => {
@@ -748,9 +735,7 @@ function evalResolution(claim, results) {
 // sides of the ratio: no order to guard).
 function evalFluctuation(claim, results) {
   const t = claim.test;
-  if (!results.some((r) => r.experiment === t.experiment && r.points.some((p) => p.stability))) {
-    return [notComparable(claim, t.record)];
-  }
+  if (unrecorded(claim, results, 'stability')) return [notComparable(claim, t.record)];
   return perSide(claim, results, (side, runs) => {
     const at = (keep) => runs.map((r) => ({
       ...r, points: r.points.filter((p) => typeof p.clients === 'number' && keep(p.clients)),

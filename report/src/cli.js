@@ -1,6 +1,5 @@
 'use strict';
-// lab-report [--by DIM] [--wide] [--experiment NAME ...] [--engine E ...] [--since DATE]
-//            [--results-dir DIR] [RESULT_DIR ...]
+// lab-report's command line: its flags (USAGE), the report made, written and printed (main).
 const path = require('node:path');
 const { setIndex } = require('./set-index');
 const { parseArgs } = require('node:util');

@@ -23,20 +23,13 @@ const { usableFigures } = require('./usable');
 // loader's one rule, which its --repeat group table applies too.
 const { EXCLUSIONS, stepExclusion } = require('../../common/step-exclusion');
 
+// A run as report.json lists it: its folder(s) as id, these fields of it, its loader-limited points.
+const RUN_FIELDS = ['side', 'engine', 'labels', 'identity', 'group', 'repetition', 'hosts', 'complete', 'reason',
+  'started_at', 'description'];
 function runRef(r) {
   return {
     id: Array.isArray(r.dir) ? r.dir.join(' + ') : r.dir,
-    side: r.side,
-    engine: r.engine,
-    labels: r.labels,
-    identity: r.identity,
-    group: r.group,
-    repetition: r.repetition,
-    hosts: r.hosts,
-    complete: r.complete,
-    reason: r.reason,
-    started_at: r.started_at,
-    description: r.description,
+    ...Object.fromEntries(RUN_FIELDS.map((k) => [k, r[k]])),
     loader_limited_points: r.points.filter((p) => p.loader_limited)
       .map((p) => ({ point: p.name, reasons: p.loader_reasons })),
   };
@@ -123,9 +116,7 @@ function aggregate(results, pointName, side) {
 }
 
 // "a: the loader was the limit in 3 of 3 run(s)"; '' when nothing was excluded.
-function excludedText(A) {
-  return Object.entries(A.excluded).map(([k, n]) => `${EXCLUSIONS[k]} in ${n} of ${A.runs} run(s)`).join(', ');
-}
+const excludedText = (A) => Object.entries(A.excluded).map(([k, n]) => `${EXCLUSIONS[k]} in ${n} of ${A.runs} run(s)`).join(', ');
 
 // verdict(point, A, B): two sides' aggregates at one point, judged on their usable samples
 // (verdict.js verdictOf), the samples kept beside it.

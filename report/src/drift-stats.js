@@ -171,12 +171,13 @@ function ranks(v) {
   return r;
 }
 
+const factorial = (n) => (n <= 1 ? 1 : n * factorial(n - 1));
+
 // permutationsOf(r) -> every order of r (Heap's algorithm), one after the other in a Float64Array.
 function permutationsOf(r) {
   const c = Float64Array.from(r);
   const len = c.length;
-  let count = 1;
-  for (let i = 2; i <= len; i++) count *= i;
+  const count = factorial(len);
   const out = new Float64Array(count * len);
   out.set(c, 0);
   let filled = 1;
@@ -257,10 +258,7 @@ function sampledP(cx, rank, sizes, offsets, observed, alpha) {
     for (let g = 0; g < sizes.length; g++) {
       const off = offsets[g];
       for (let i = sizes[g] - 1; i > 0; i--) {
-        const j = off + Math.floor((rng.u32() / 2 ** 32) * (i + 1));
-        const t = work[off + i];
-        work[off + i] = work[j];
-        work[j] = t;
+        swap(work, off + i, off + Math.floor((rng.u32() / 2 ** 32) * (i + 1)));
       }
     }
     let s = 0;
@@ -307,4 +305,4 @@ function normalP(cx, rank, sizes, offsets, observed) {
   return { p: Math.min(1, p), orders: null, exact: false, method: 'normal approximation' };
 }
 
-module.exports = { theilSen, ranks, permutationP, EXACT_LIMIT, SAMPLED, NORMAL_FROM };
+module.exports = { theilSen, ranks, permutationP, factorial, EXACT_LIMIT, SAMPLED, NORMAL_FROM };

@@ -21,15 +21,13 @@
 // Why, and the sentences: report/README.md, "Drift and run order".
 const { fmt } = require('./verdict');
 const { median } = require('./stats');
-const { theilSen, ranks, permutationP } = require('./drift-stats');
+const { theilSen, ranks, permutationP, factorial } = require('./drift-stats');
 
 const ALPHA = 0.05;
 // What the simulation in test/drift.test.js shows (and asserts), said in the sentences' README.
 const POWER = { drift: 0.1, positions: 8, noise: 0.02, power: 0.8 };
 const SEQUENTIAL_NOTE = 'not interleaved: one side ran after the other, so drift and difference cannot be told apart';
 const UNKNOWN_NOTE = 'run order not recorded: drift can look like a difference';
-
-const factorial = (n) => (n <= 1 ? 1 : n * factorial(n - 1));
 
 // driftTest(groups) -> { n, slope, pct_per_position, p, orders, exact, method, sides: [pct per position] }
 // or null (orders: how many were counted, null for the normal approximation). groups: one list of {position, value} per
@@ -86,14 +84,17 @@ function orderOf(a, b) {
   return 'interleaved';
 }
 
+// place(run) -> {id, position, started_at}: where the run stands in time, as the order reads it.
+const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
+  started_at: r.started_at ?? null });
+
 // placed(runs, point, usable) -> [{id, position, started_at, value, usable}], one per run; value
 // null where the run has no such point.
 function placed(runs, point, usable) {
   return runs.map((r) => {
     const p = r.points?.find((x) => x.name === point);
     const ok = Boolean(p) && r.complete !== false && usable(p) && typeof p.ops_per_s === 'number' && p.ops_per_s > 0;
-    return { position: r.comparison?.position ?? null, id: r.comparison?.id ?? null, started_at: r.started_at ?? null,
-      value: p ? p.ops_per_s : null, usable: ok };
+    return { ...place(r), value: p ? p.ops_per_s : null, usable: ok };
   });
 }
 
@@ -165,8 +166,6 @@ function guardVerdict(v, { point, sides, names, usable }) {
 // sidesOrder(sides) -> runOrder's { order, first } of two sides' runs (every run of each, the
 // complete ones usable).
 function sidesOrder(sides) {
-  const place = (r) => ({ id: r.comparison?.id ?? null, position: r.comparison?.position ?? null,
-    started_at: r.started_at ?? null });
   const [a, b] = sides.map((rs) => rs.map(place));
   const [ua, ub] = sides.map((rs) => rs.filter((r) => r.complete !== false).map(place));
   return runOrder(a, b, ua, ub);
@@ -183,4 +182,4 @@ function orderGuarded(v, names, sides, subject = v.point) {
 }
 
 module.exports = { guardVerdict, orderGuarded, sidesOrder, driftTest, theilSen, orderOf, runOrder, notInterleaved,
-  ALPHA, POWER, SEQUENTIAL_NOTE };
+  place, ALPHA, POWER, SEQUENTIAL_NOTE };

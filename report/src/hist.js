@@ -9,9 +9,7 @@ const { percentilesOf, HDR } = require('../../common/percentiles');
 const decode = (b64) => hdr.decodeFromCompressedBase64(b64, HDR.bitBucketSize, HDR.useWebAssembly);
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 
-function newHistogram() {
-  return hdr.build({ ...HDR, autoResize: true });
-}
+const newHistogram = () => hdr.build({ ...HDR, autoResize: true });
 
 // mergeEncoded([b64, ...]) -> b64 of the sum
 function mergeEncoded(list) {

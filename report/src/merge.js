@@ -28,6 +28,9 @@ function mergeOps(list) {
 }
 
 const orNull = (xs) => (xs.length ? xs : null);
+// A step's facts that any one host's makes the merged point's (the first host's that has it): one host
+// that measured no engine (failed), a case it could not do, a step too short (common/step-exclusion.js).
+const ANY_HOST = ['failed', 'unsupported', 'not_applicable', 'server_ignores', 'too_short'];
 // folderTail('/x/results/experiment2/wiredtiger/2026-...'): the part of a results folder that is
 // the same on every host (<experiment>/<engine>/<time>).
 const folderTail = (dir) => String(dir).split(/[\\/]/).filter(Boolean).slice(-3).join('/');
@@ -45,17 +48,12 @@ function mergeHosts(runs) {
       complete: parts.length === runs.length && parts.every((p) => p.complete),
       loader_limited: parts.some((p) => p.loader_limited),
       loader_reasons: parts.flatMap((p, i) => p.loader_reasons.map((r) => `${runs[i].host}: ${r}`)),
-      // one host that measured no engine makes the merged point no measurement either
-      failed: parts.find((p) => p.failed)?.failed ?? null,
       shared_host: parts.some((p) => p.shared_host) ? parts.flatMap((p, i) => (p.shared_host || []).map((c) => `${runs[i].host}: ${c}`)) : null,
       // The hosts of one run see each other as concurrent loaders: only another run counts.
       shared_server: orNull(parts.flatMap((p, i) => (p.shared_server || []).filter((line) => !runs.some((r) => line.includes(folderTail(r.dir)))).map((c) => `${runs[i].host}: ${c}`))),
-      unsupported: parts.find((p) => p.unsupported)?.unsupported ?? null,
-      not_applicable: parts.find((p) => p.not_applicable)?.not_applicable ?? null,
-      server_ignores: parts.find((p) => p.server_ignores)?.server_ignores ?? null,
-      // a pause or a step too short on any host is the merged point's (common/step-exclusion.js)
+      ...Object.fromEntries(ANY_HOST.map((k) => [k, parts.find((p) => p[k])?.[k] ?? null])),
+      // a pause on any host is the merged point's (common/step-exclusion.js)
       paused: orNull(parts.flatMap((p) => p.paused || [])),
-      too_short: parts.find((p) => p.too_short)?.too_short ?? null,
       documents: parts.every((p) => p.documents && typeof p.documents.sent === 'number') ? { sent: parts.reduce((a, p) => a + p.documents.sent, 0), arrived: parts.reduce((a, p) => a + p.documents.arrived, 0) } : parts[0].documents,
       ops,
       ops_per_s: sumRates(ops),

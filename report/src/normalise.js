@@ -28,9 +28,7 @@ const NOT_COMPARED = new Set(['name', 'uri', 'workers', 'server_selection_timeou
 
 const comparableParameters = (p) => Object.fromEntries(Object.entries(p || {}).filter(([k]) => !NOT_COMPARED.has(k)));
 
-function pointName(entry, i) {
-  return String(entry.name ?? entry.phase ?? `#${entry.index ?? i + 1}`);
-}
+const pointName = (entry, i) => String(entry.name ?? entry.phase ?? `#${entry.index ?? i + 1}`);
 
 function normOps(ops) {
   return Object.fromEntries(Object.entries(ops || {}).map(([op, o]) => [op, {

@@ -53,14 +53,10 @@ function findRunDirs(root, depth = 0, out = [], skipped = [], seen = new Set()) 
 // readTimeline(dir, name): its objects, one a line; a file that cannot be read throws Unreadable
 // (readRun skips the run with one line: a stack trace was all an unreadable timeline gave).
 class Unreadable extends Error {}
-function readTimeline(dir, name = 'timeline.ndjson') {
-  return linesOf(dir, name).map(parsed).filter(isObject);
-}
+const readTimeline = (dir, name = 'timeline.ndjson') => linesOf(dir, name).map(parsed).filter(isObject);
 
 // hasSecond(dir, name) -> whether the file holds a second (readTimeline's first), the rest unparsed
-function hasSecond(dir, name) {
-  return linesOf(dir, name).some((l) => isObject(parsed(l)));
-}
+const hasSecond = (dir, name) => linesOf(dir, name).some((l) => isObject(parsed(l)));
 
 function linesOf(dir, name) {
   const file = path.join(dir, name);

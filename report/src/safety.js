@@ -9,26 +9,22 @@ const wOf = (wc) => (wc && typeof wc === 'object' && 'w' in wc ? String(wc.w) : 
 
 // Best write point of each comparable set run with write concern w on this engine.
 function speedAt(experiments, engine, w) {
-  const out = [];
-  for (const ex of experiments) {
-    for (const set of ex.sets) {
-      let best = null;
-      const sides = new Set(set.runs.filter((r) => r.engine === engine).map((r) => r.side)); // the engine's
-      for (const a of set.aggregates) {
-        if (!sides.has(a.side) || a.loader_limited_runs === a.runs) continue;
-        const pointWc = wOf(a.parameters?.write_concern); // a case may set its own (report/README.md)
-        if ((pointWc ?? wOf(set.parameters.write_concern)) !== w) continue;
-        const writes = WRITE_OPS.filter((op) => a.ops[op]);
-        if (!writes.length) continue;
-        const rate = writes.reduce((s, op) => s + (a.ops[op].ops_per_s_median || 0), 0);
-        const p99 = Math.max(...writes.map((op) => a.ops[op].latency_us?.p99 ?? -1));
-        if (!best || rate > best.write_ops_per_s) best = { experiment: ex.name, set: set.id, point: a.point,
-          runs: a.runs, write_ops_per_s: rate, write_p99_us: p99 >= 0 ? p99 : null, ops: writes };
-      }
-      if (best) out.push(best);
+  return experiments.flatMap((ex) => ex.sets.flatMap((set) => {
+    let best = null;
+    const sides = new Set(set.runs.filter((r) => r.engine === engine).map((r) => r.side)); // the engine's
+    for (const a of set.aggregates) {
+      if (!sides.has(a.side) || a.loader_limited_runs === a.runs) continue;
+      const pointWc = wOf(a.parameters?.write_concern); // a case may set its own (report/README.md)
+      if ((pointWc ?? wOf(set.parameters.write_concern)) !== w) continue;
+      const writes = WRITE_OPS.filter((op) => a.ops[op]);
+      if (!writes.length) continue;
+      const rate = writes.reduce((s, op) => s + (a.ops[op].ops_per_s_median || 0), 0);
+      const p99 = Math.max(...writes.map((op) => a.ops[op].latency_us?.p99 ?? -1));
+      if (!best || rate > best.write_ops_per_s) best = { experiment: ex.name, set: set.id, point: a.point,
+        runs: a.runs, write_ops_per_s: rate, write_p99_us: p99 >= 0 ? p99 : null, ops: writes };
     }
-  }
-  return out;
+    return best ? [best] : [];
+  }));
 }
 
 // setCheckCounts(summary) -> {attempted, acknowledged, lost, recovered}, null each where not

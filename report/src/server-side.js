@@ -100,51 +100,47 @@ const engineOf = (r) => r.footprint?.end?.storage_engine ?? r.footprint?.after_l
 // serverSide(report, runs) -> [{ experiment, set, footprint, seed_reference, points }]
 function serverSide(report, runs) {
   const byDir = new Map(runs.map((r) => [r.dir, r]));
-  const out = [];
-  for (const x of report.experiments || []) {
-    for (const set of x.sets || []) {
-      const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]);
-      const bySide = groupBy(refs.filter(([, r]) => r), ([ref]) => ref.side, ([, r]) => r);
-      const all = [...bySide.values()].flat();
-      // no run recorded the server
-      if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) continue;
-      const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
-      const points = (set.points || []).map((name) => {
-        const at = (r) => stepNamed(r, name)?.server ?? null;
-        // a step left out (common/step-exclusion.js) is left out of the server's figures too
-        const leftOut = (r) => Boolean(stepNamed(r, name)) && !keptStep(r, name);
-        const flagged = [...bySide].flatMap(([side, rs]) => rs.filter((r) => at(r)?.flagged)
-          .map((r) => ({ side, run: r.dir, reasons: at(r).flagged })));
-        return {
-          point: name,
-          write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null, (r) => at(r)?.write_quantity, leftOut),
-          cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null, () => meaningOf('cpu').quantity, leftOut),
-          lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null, (r) => at(r)?.lag_quantity, leftOut),
-          replication_flagged: flagged,
-        };
-      });
-      out.push({
-        experiment: x.name,
-        set: set.id,
-        footprint: {
-          // collStats storage: a different quantity per engine (compressed files, padded extents,
-          // logical bytes, memory): compared only between runs whose engines count the same.
-          engine_storage: sidesOf('engine_storage_bytes_per_doc', bySide, (r) => end(r)?.engine_storage ?? null, (r) => r.footprint?.end?.quantities?.engine_storage),
-          // The documents' BSON, measured by the loader on every line: the same quantity everywhere.
-          logical: sidesOf('logical_bytes_per_doc', bySide, (r) => end(r)?.logical ?? null, (r) => r.footprint?.end?.quantities?.logical),
-          // On Compose, ./run.sh adds each shard member's du -sb (footprint.data_dir_bytes): what
-          // the engine occupies on disk, except where its data lives in memory.
-          data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc, (r) => (engineOf(r) ? meaningOf('data_dir', engineOf(r)).quantity : null)),
-        },
-        // Block-device bytes the shard members wrote per document (Compose: their own cgroups).
-        block_writes: blockWrites(bySide),
-        // The seed's published sizes (experiment1: 10M documents), beside the footprint.
-        seed_reference: all.map((r) => r.footprint && r.footprint.seed_reference).find(Boolean) ?? null,
-        points,
-      });
-    }
-  }
-  return out;
+  return (report.experiments || []).flatMap((x) => (x.sets || []).flatMap((set) => {
+    const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]);
+    const bySide = groupBy(refs.filter(([, r]) => r), ([ref]) => ref.side, ([, r]) => r);
+    const all = [...bySide.values()].flat();
+    // no run recorded the server
+    if (!all.some((r) => r.footprint || r.block_writes || r.points.some((p) => p.server))) return [];
+    const end = (r) => r.footprint && r.footprint.end && r.footprint.end.bytes_per_doc;
+    const points = (set.points || []).map((name) => {
+      const at = (r) => stepNamed(r, name)?.server ?? null;
+      // a step left out (common/step-exclusion.js) is left out of the server's figures too
+      const leftOut = (r) => Boolean(stepNamed(r, name)) && !keptStep(r, name);
+      const flagged = [...bySide].flatMap(([side, rs]) => rs.filter((r) => at(r)?.flagged)
+        .map((r) => ({ side, run: r.dir, reasons: at(r).flagged })));
+      return {
+        point: name,
+        write_bytes_per_doc: sidesOf('write_bytes_per_doc', bySide, (r) => at(r)?.write_bytes_per_doc ?? null, (r) => at(r)?.write_quantity, leftOut),
+        cpu_ms_per_1000_ops: sidesOf('cpu_ms_per_1000_ops', bySide, (r) => at(r)?.cpu_ms_per_1000_ops ?? null, () => meaningOf('cpu').quantity, leftOut),
+        lag_p99_s: sidesOf('lag_p99_s', bySide, (r) => at(r)?.lag_p99_s ?? null, (r) => at(r)?.lag_quantity, leftOut),
+        replication_flagged: flagged,
+      };
+    });
+    return [{
+      experiment: x.name,
+      set: set.id,
+      footprint: {
+        // collStats storage: a different quantity per engine (compressed files, padded extents,
+        // logical bytes, memory): compared only between runs whose engines count the same.
+        engine_storage: sidesOf('engine_storage_bytes_per_doc', bySide, (r) => end(r)?.engine_storage ?? null, (r) => r.footprint?.end?.quantities?.engine_storage),
+        // The documents' BSON, measured by the loader on every line: the same quantity everywhere.
+        logical: sidesOf('logical_bytes_per_doc', bySide, (r) => end(r)?.logical ?? null, (r) => r.footprint?.end?.quantities?.logical),
+        // On Compose, ./run.sh adds each shard member's du -sb (footprint.data_dir_bytes): what
+        // the engine occupies on disk, except where its data lives in memory.
+        data_dir: sidesOf('data_dir_bytes_per_doc', bySide, dataDirPerDoc, (r) => (engineOf(r) ? meaningOf('data_dir', engineOf(r)).quantity : null)),
+      },
+      // Block-device bytes the shard members wrote per document (Compose: their own cgroups).
+      block_writes: blockWrites(bySide),
+      // The seed's published sizes (experiment1: 10M documents), beside the footprint.
+      seed_reference: all.map((r) => r.footprint && r.footprint.seed_reference).find(Boolean) ?? null,
+      points,
+    }];
+  }));
 }
 
 // serverSideText(list) -> the terminal's lines: each verdict sentence and each flagged step.

@@ -86,29 +86,24 @@ function notShown(p, sides) {
 //   steady_s_per_min, dip_s_per_min (medians per side), steadier }] }]
 function steadiness(report, runs) {
   const byDir = new Map(runs.map((r) => [r.dir, r]));
-  const out = [];
-  for (const x of report.experiments || []) {
-    for (const set of x.sets || []) {
-      const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]).filter(([, r]) => r);
-      if (!refs.some(([, r]) => r.points.some((p) => p.stability))) continue; // no run judged its steadiness
-      const points = (set.points || []).map((name) => {
-        // a step left out (common/step-exclusion.js: the loader the limit, a shared host, ...) is
-        // left out of its steadiness as of its throughput
-        const stabilityAt = ([, r]) => keptStep(r, name)?.stability ?? null;
-        const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
-        const runsBySide = groupBy(refs, ([ref]) => ref.side, ([, r]) => r);
-        const figs = { worst_second_fraction: figureOf('worst_second_fraction', bySide, name, runsBySide),
-          steady_s_per_min: figureOf('steady_s_per_min', bySide, name, runsBySide) };
-        const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean)
-          .map((s) => s.dip_s_per_min))]));
-        return { point: name, ...figs, dip_s_per_min: dipMin,
-          why: Object.fromEntries([...bySide].map(([side, list]) => [side, why(list)])),
-          steadier: steadier(name, figs, bySide) };
-      });
-      out.push({ experiment: x.name, set: set.id, points });
-    }
-  }
-  return out;
+  return (report.experiments || []).flatMap((x) => (x.sets || []).flatMap((set) => {
+    const refs = (set.runs || []).map((ref) => [ref, byDir.get(ref.id) || byDir.get(String(ref.id).split(' + ')[0])]).filter(([, r]) => r);
+    if (!refs.some(([, r]) => r.points.some((p) => p.stability))) return []; // no run judged its steadiness
+    const points = (set.points || []).map((name) => {
+      // a step left out (common/step-exclusion.js: the loader the limit, a shared host, ...) is
+      // left out of its steadiness as of its throughput
+      const stabilityAt = ([, r]) => keptStep(r, name)?.stability ?? null;
+      const bySide = groupBy(refs, ([ref]) => ref.side, stabilityAt);
+      const runsBySide = groupBy(refs, ([ref]) => ref.side, ([, r]) => r);
+      const figs = Object.fromEntries(Object.keys(FIGURES).map((k) => [k, figureOf(k, bySide, name, runsBySide)]));
+      const dipMin = Object.fromEntries([...bySide].map(([side, list]) => [side, median(list.filter(Boolean)
+        .map((s) => s.dip_s_per_min))]));
+      return { point: name, ...figs, dip_s_per_min: dipMin,
+        why: Object.fromEntries([...bySide].map(([side, list]) => [side, why(list)])),
+        steadier: steadier(name, figs, bySide) };
+    });
+    return [{ experiment: x.name, set: set.id, points }];
+  }));
 }
 
 // steadinessText(list) -> the terminal's lines, each within the lab's 120 columns (common/text.js):

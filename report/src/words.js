@@ -13,6 +13,7 @@ const tQuantile = require('@stdlib/stats-base-dists-t-quantile');
 const { setIndex } = require('./set-index');
 const { twoSidedP } = require('./tdist');
 const { fmt } = require('./verdict');
+const { slaText } = require('../../common/sla-text');
 
 const MARGIN = 0.1;
 const BAND = [1 - MARGIN, 1 + MARGIN];
@@ -64,23 +65,18 @@ function reword(v, { adjusted, m, subject }) {
 // the report reworded as one Holm family; the summary rows follow their verdicts; report.family
 // says how many comparisons were made, the correction and the margin.
 function applyWords(report) {
+  // each rated verdict's list and place in it, and its subject (a throughput verdict's: its point)
   const slots = [];
-  for (const ex of report.experiments) {
-    for (const set of ex.sets) {
-      if (set.parameters?.sla) continue;
-      set.verdicts.forEach((v, i) => { if (rated(v)) slots.push({ get: () => set.verdicts[i],
-        put: (x) => { set.verdicts[i] = x; }, subject: v.point, ex, set }); });
-    }
-  }
-  for (const c of report.capacity || []) {
-    const subject = `capacity at ${c.sla.percentile} <= ${c.sla.target_ms} ms`;
-    c.verdicts.forEach((v, i) => { if (rated(v)) slots.push({ get: () => c.verdicts[i],
-      put: (x) => { c.verdicts[i] = x; }, subject }); });
-  }
-  const ps = slots.map((s) => pValue(s.get()));
+  const add = (list, subject) => list.forEach((v, i) => {
+    if (rated(v)) slots.push({ list, i, subject: subject ?? v.point });
+  });
+  for (const ex of report.experiments) for (const set of ex.sets) if (!set.parameters?.sla) add(set.verdicts);
+  for (const c of report.capacity || []) add(c.verdicts, `capacity at ${slaText(c.sla)}`);
+  const ps = slots.map((s) => pValue(s.list[s.i]));
   const adjusted = holmAdjusted(ps);
-  slots.forEach((s, k) => s.put(reword({ ...s.get(), p: ps[k] },
-    { adjusted: adjusted[k], m: slots.length, subject: s.subject })));
+  slots.forEach((s, k) => {
+    s.list[s.i] = reword({ ...s.list[s.i], p: ps[k] }, { adjusted: adjusted[k], m: slots.length, subject: s.subject });
+  });
   // the summary rows are copies of their verdicts' answer
   const setOf = setIndex(report);
   for (const row of report.summary) {
