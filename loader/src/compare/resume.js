@@ -25,7 +25,8 @@ function checkId(verb, id) {
   throw badInput(`${verb}: '${id}' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)`);
 }
 
-// NUL-separated arguments, as lib/compare.sh stores them (a URI's user name may hold anything).
+// readArgs(file or fd) -> the NUL-separated arguments it holds, as lib/compare.sh stores them and
+// passes the --resume URIs on stdin (a URI's user name may hold anything).
 function readArgs(file) {
   const text = fs.readFileSync(file, 'utf8');
   return text === '' ? [] : (text.endsWith('\0') ? text.slice(0, -1) : text).split('\0');
@@ -93,4 +94,4 @@ function resumeArgs({ id, comparisonsDir, secretsDir, shownDir, hintResultsDir =
   return args;
 }
 
-module.exports = { resumeArgs, replaceUris, checkId, CompareRefusal, ID_PATTERN };
+module.exports = { resumeArgs, replaceUris, checkId, CompareRefusal, ID_PATTERN, readArgs };
