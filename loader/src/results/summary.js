@@ -64,15 +64,13 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     };
     out.measured_from = from === null ? null : new Date(from).toISOString();
   }
+  const perS = (x, digits) => (measuredS > 0 ? round(x / measuredS, digits) : null);
   for (const op of OPS.filter((o) => acc.ops[o])) {
     const a = acc.ops[op];
-    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null,
-      latency_us: percentiles(a.hist) };
+    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: perS(a.ok, 1), latency_us: percentiles(a.hist) };
     // What the ops moved, where the kind records it (documents per batch, bytes per chunk).
-    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: measuredS > 0
-      ? round(a.docs / measuredS, 1) : null });
-    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes,
-      mb_per_s: measuredS > 0 ? round(a.bytes / 1e6 / measuredS, 3) : null });
+    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: perS(a.docs, 1) });
+    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes, mb_per_s: perS(a.bytes / 1e6, 3) });
     // The whole-step histogram latency_us is computed from, in HdrHistogram's compressed base64
     // form (report/README.md): the report merges hosts' and repetitions' histograms exactly.
     out.ops[op].histogram = encode(a.hist);
