@@ -41,7 +41,6 @@ function uriArgAt(args, i) {
 }
 const sideOf = (value) => value.split('=')[0];
 const uriValues = (args) => args.map((_, i) => uriArgAt(args, i)).filter((v) => v !== undefined);
-const uriSides = (args) => uriValues(args).map(sideOf);
 
 // replaceUris(args, id, given) -> args with each stored --uri side named in given (NAME=URI...)
 // holding its new value.
@@ -61,7 +60,7 @@ function replaceUris(args, id, given) {
       found = true;
     }
     if (!found) {
-      const sides = uriSides(out);
+      const sides = uriValues(out).map(sideOf);
       throw badInput(`--resume ${id} --uri ${name}=...: the comparison has no --uri side '${name}'`
         + ` (its --uri sides: ${sides.length ? sides.join(' ') : 'none'})`);
     }
