@@ -18,12 +18,10 @@ function readTsv(file) {
   return text.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
 }
 
-// donePositions(runsFile) -> the set of positions with a complete run.
-const donePositions = (runsFile) => new Set(readTsv(runsFile).filter((r) => r[2] === 'complete').map((r) => r[0]));
-
-// positions(planFile, runsFile) -> [{ position, side, done }] in plan order.
+// positions(planFile, runsFile) -> [{ position, side, done }] in plan order; done: runs.tsv has a
+// complete run of it.
 function positions(planFile, runsFile) {
-  const done = donePositions(runsFile);
+  const done = new Set(readTsv(runsFile).filter((r) => r[2] === 'complete').map((r) => r[0]));
   return readTsv(planFile).map(([position, side]) => ({ position, side, done: done.has(position) }));
 }
 
