@@ -16,14 +16,8 @@
 const { parseArgs } = require('node:util');
 const { planOrder, planTsv } = require('../src/compare/plan');
 const { positions, runFolders, resumable } = require('../src/compare/state');
-const { resumeArgs, checkId, CompareRefusal } = require('../src/compare/resume');
+const { resumeArgs, checkId, CompareRefusal, readArgs } = require('../src/compare/resume');
 
-const fs = require('node:fs');
-
-function readNulSeparated(fd) {
-  const text = fs.readFileSync(fd, 'utf8');
-  return text === '' ? [] : text.replace(/\0$/, '').split('\0');
-}
 const usage = (why) => new CompareRefusal(`lab-compare: ${why}`, 2);
 
 function main(argv) {
@@ -64,7 +58,7 @@ function main(argv) {
     }
     const args = resumeArgs({
       id: positionals[0], comparisonsDir: values.comparisons, secretsDir: values.secrets, shownDir: values.shown,
-      hintResultsDir: values['hint-results-dir'] ?? false, uris: readNulSeparated(0),
+      hintResultsDir: values['hint-results-dir'] ?? false, uris: readArgs(0),
     });
     return args.map((a) => `${a}\0`).join('');
   }

@@ -82,13 +82,7 @@ async function cmdWatch(m, opts) {
 // --expect the answer is the exit code (0: every member has N MB, 4: not), so bash reads no output.
 async function cmdOplogSize(m, opts) {
   const out = {};
-  for (const h of m.hosts) {
-    try {
-      out[d.shortName(h)] = (await m.window(h)).maxSizeMB;
-    } catch {
-      out[d.shortName(h)] = null;
-    }
-  }
+  for (const h of m.hosts) out[d.shortName(h)] = await m.window(h).then((w) => w.maxSizeMB, () => null);
   say(JSON.stringify(out));
   if (opts.expect !== undefined && !Object.values(out).every((mb) => mb === Number(opts.expect))) process.exitCode = 4;
 }

@@ -58,12 +58,7 @@ function optionsProblem(options) {
 const SCENARIO = {
   name: typed('string'),
   summary: typed('string'),
-  check: typed('function'),
-  plan: typed('function'),
-  apply: typed('function'),
-  watch: typed('function'),
-  heal: typed('function'),
-  verdict: typed('function'),
+  ...Object.fromEntries(['check', 'plan', 'apply', 'watch', 'heal', 'verdict'].map((part) => [part, typed('function')])),
 };
 
 // contractProblem(mod, contract) -> null, or the first part the module lacks or has wrong, said as

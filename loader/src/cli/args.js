@@ -305,5 +305,4 @@ function parse(argv) {
   return checkTogether(opts);
 }
 
-module.exports = { parse, parseDuration, DEFAULT_METRICS_PORT, parseCount, parseClients, parseImages, UsageError, usage,
-  COMMON_OPTIONS };
+module.exports = { parse, parseDuration, parseImages, UsageError, usage, COMMON_OPTIONS };

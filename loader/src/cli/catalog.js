@@ -4,8 +4,10 @@
 // help works without Node).
 const fs = require('node:fs');
 const path = require('node:path');
-const { list, EXPERIMENTS_DIR } = require('../experiment/config');
-const { wrapLine, columns } = require('../text/wrap');
+const { list, loaded, EXPERIMENTS_DIR } = require('../experiment/config');
+const { wrapLine } = require('../text/wrap');
+// row(flag, text): one help row as the rest of the help has it (flag-help.js)
+const { row } = require('./flag-help');
 
 function describeFile(file) {
   const first = /^#[ \t]*(.*)/.exec(fs.readFileSync(file, 'utf8'));
@@ -24,16 +26,6 @@ function declared(o, values) {
   return `[${o.required ? 'required' : `default ${o.default ?? 'none'}`}${o.file ? `; file: ${o.file}${set && ` = ${set}`}` : ''}]`;
 }
 
-// loaded(name, dir): experiment NAME as config.js loads it without flags, or null (a file that
-// does not load says so when it is run or checked).
-function loaded(name, dir) {
-  try {
-    return require('../experiment/config').load({ experiment: name, experimentsDir: dir, kindArgs: {} });
-  } catch {
-    return null;
-  }
-}
-
 // fileValues(runs, key): [[experiment, text]] for each loaded experiment whose file sets option key.
 const fileValues = (runs, key) => runs.filter((r) => r.settings[key]?.source === 'file').map((r) => [r.config.name, r.settings[key].text]);
 
@@ -44,10 +36,6 @@ function settingsLines(kindName, settings) {
   return items.length ? wrapLine(`${kindName} settings: ${items.join(', ')}`).replaceAll('\u00a0', ' ') : '';
 }
 
-// flagLine(flag, text): one help row within 120 columns like the rest of the help: the text
-// wrapped in its own column, continuation lines under it (common/text.js columns).
-const flagLine = (flag, text) => columns(`  ${flag}`, text);
-
 // flagsHelp(name, dir): the flags of experiment NAME's workload kind (NAME --help), or '' when
 // NAME is not an experiment.
 function flagsHelp(name, dir = EXPERIMENTS_DIR) {
@@ -55,7 +43,7 @@ function flagsHelp(name, dir = EXPERIMENTS_DIR) {
   const run = loaded(name, dir);
   if (!run) return '';
   const k = kind(run.config.workload.type);
-  const lines = Object.entries(k.options || {}).map(([key, o]) => flagLine(o.flag, `${o.help} ${declared(o, fileValues([run], key))}`));
+  const lines = Object.entries(k.options || {}).map(([key, o]) => row(o.flag, `${o.help} ${declared(o, fileValues([run], key))}`));
   return `\n${wrapLine(`${run.config.name} (workload ${k.name}) takes ${flagsOf(k).join(', ') || 'no workload flags'}${lines.length ? ':' : ''}`)}\n${lines.map((l) => `${l}\n`).join('')}`;
 }
 
@@ -71,7 +59,7 @@ function printKindFlags(dir = EXPERIMENTS_DIR, out) {
   }
   for (const [type, runs] of byKind) {
     for (const [key, o] of Object.entries(kind(type).options || {})) {
-      out.write(`${flagLine(o.flag, `${runs.map((r) => r.config.name).join('/')}: ${o.help} ${declared(o, fileValues(runs, key))}`)}\n`);
+      out.write(`${row(o.flag, `${runs.map((r) => r.config.name).join('/')}: ${o.help} ${declared(o, fileValues(runs, key))}`)}\n`);
     }
   }
   return 0;

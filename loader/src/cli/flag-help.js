@@ -6,19 +6,15 @@
 const { columns } = require('../text/wrap');
 const { COMMON_FLAGS } = require('./common-flags');
 
-// loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loads it without
-// flags; a file that does not load is left out (it says why when it is run or checked).
+// loadedRuns(dir, names) -> [{ name, config, kind }]: each experiment as config.js loaded() reads
+// it; a file that does not load is left out.
 function loadedRuns(dir, names) {
-  const { load, list } = require('../experiment/config');
+  const { loaded, list } = require('../experiment/config');
   const { kind } = require('../kinds');
   const out = [];
   for (const name of names || list(dir)) {
-    try {
-      const { config } = load({ experiment: name, experimentsDir: dir, kindArgs: {} });
-      out.push({ name, config, kind: kind(config.workload.type) });
-    } catch {
-      // left out: not a loadable experiment
-    }
+    const run = loaded(name, dir);
+    if (run) out.push({ name, config: run.config, kind: kind(run.config.workload.type) });
   }
   return out;
 }
@@ -82,4 +78,4 @@ function runshFlags(dir, name) {
   return `${out.join('\n')}\n`;
 }
 
-module.exports = { loaderFlags, runshFlags, defaultsText };
+module.exports = { loaderFlags, runshFlags, defaultsText, row };

@@ -17,14 +17,8 @@ const FACT = '@lab-fact';
 // ofKind(type, dir): the experiments of folder dir whose file loads with workload.type type (a
 // file that does not load is no candidate: it says why when it is run or checked).
 function ofKind(type, dir) {
-  const { list, load } = require('../experiment/config');
-  return list(dir).filter((name) => {
-    try {
-      return load({ experiment: name, experimentsDir: dir, kindArgs: {} }).config.workload.type === type;
-    } catch {
-      return false;
-    }
-  });
+  const { list, loaded } = require('../experiment/config');
+  return list(dir).filter((name) => loaded(name, dir)?.config.workload.type === type);
 }
 
 // checkTool(config, opts): check --tool ycsb (./run.sh's --tool) refuses an experiment whose

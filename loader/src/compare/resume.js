@@ -25,7 +25,8 @@ function checkId(verb, id) {
   throw badInput(`${verb}: '${id}' is not a comparison id (cmp-YYYYMMDDTHHMMSSZ-xxxx, printed when it started)`);
 }
 
-// NUL-separated arguments, as lib/compare.sh stores them (a URI's user name may hold anything).
+// readArgs(file or fd) -> the NUL-separated arguments it holds, as lib/compare.sh stores them and
+// passes the --resume URIs on stdin (a URI's user name may hold anything).
 function readArgs(file) {
   const text = fs.readFileSync(file, 'utf8');
   return text === '' ? [] : (text.endsWith('\0') ? text.slice(0, -1) : text).split('\0');
@@ -40,7 +41,6 @@ function uriArgAt(args, i) {
 }
 const sideOf = (value) => value.split('=')[0];
 const uriValues = (args) => args.map((_, i) => uriArgAt(args, i)).filter((v) => v !== undefined);
-const uriSides = (args) => uriValues(args).map(sideOf);
 
 // replaceUris(args, id, given) -> args with each stored --uri side named in given (NAME=URI...)
 // holding its new value.
@@ -60,7 +60,7 @@ function replaceUris(args, id, given) {
       found = true;
     }
     if (!found) {
-      const sides = uriSides(out);
+      const sides = uriValues(out).map(sideOf);
       throw badInput(`--resume ${id} --uri ${name}=...: the comparison has no --uri side '${name}'`
         + ` (its --uri sides: ${sides.length ? sides.join(' ') : 'none'})`);
     }
@@ -93,4 +93,4 @@ function resumeArgs({ id, comparisonsDir, secretsDir, shownDir, hintResultsDir =
   return args;
 }
 
-module.exports = { resumeArgs, replaceUris, checkId, CompareRefusal, ID_PATTERN };
+module.exports = { resumeArgs, replaceUris, checkId, CompareRefusal, ID_PATTERN, readArgs };

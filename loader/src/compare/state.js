@@ -18,15 +18,11 @@ function readTsv(file) {
   return text.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
 }
 
-const readPlan = (file) => readTsv(file).map(([position, side]) => ({ position, side }));
-
-// donePositions(runsFile) -> the set of positions with a complete run.
-const donePositions = (runsFile) => new Set(readTsv(runsFile).filter((r) => r[2] === 'complete').map((r) => r[0]));
-
-// positions(planFile, runsFile) -> [{ position, side, done }] in plan order.
+// positions(planFile, runsFile) -> [{ position, side, done }] in plan order; done: runs.tsv has a
+// complete run of it.
 function positions(planFile, runsFile) {
-  const done = donePositions(runsFile);
-  return readPlan(planFile).map((p) => ({ ...p, done: done.has(p.position) }));
+  const done = new Set(readTsv(runsFile).filter((r) => r[2] === 'complete').map((r) => r[0]));
+  return readTsv(planFile).map(([position, side]) => ({ position, side, done: done.has(position) }));
 }
 
 // runFolders(runsFile) -> every results folder the runs wrote, in the order they ran (the report

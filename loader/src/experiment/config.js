@@ -201,6 +201,16 @@ function slaClients(config, kind, opts) {
   config.workload.clients = given ?? [require('./sla').DEFAULT_CLIENTS];
 }
 
+// loaded(name, dir): experiment NAME as load() reads it without flags, or null (a file that does
+// not load says why when it is run or checked).
+function loaded(name, dir) {
+  try {
+    return load({ experiment: name, experimentsDir: dir, kindArgs: {} });
+  } catch {
+    return null;
+  }
+}
+
 // list(dir): the experiment names in dir (its *.yaml files), for messages and `lab-loader list`.
 function list(dir = EXPERIMENTS_DIR) {
   try {
@@ -236,4 +246,4 @@ function parseFileDuration(file, v) {
   }
 }
 
-module.exports = { load, list, REPO_ROOT, EXPERIMENTS_DIR, DEFAULT_WARMUP_MS };
+module.exports = { load, loaded, list, REPO_ROOT, EXPERIMENTS_DIR, DEFAULT_WARMUP_MS };

@@ -63,29 +63,26 @@ function nearMiss(text) {
 // and service latency, and whether it passed (or why not). entry: the step's summary (summary.js
 // stepSummary), whose ops each carry latency_us and intended_latency_us.
 function judgeStep(sla, offered, entry) {
-  const ops = Object.entries(entry.ops || {});
+  const seconds = entry.measured_s || entry.duration_s || 0;
   let count = 0;
   let errors = 0;
   let worstIntended = null;
   let worstService = null;
-  const latency = {};
-  for (const [op, o] of ops) {
-    count += o.count || 0;
-    errors += o.errors || 0;
-    latency[op] = { intended_us: pick(o.intended_latency_us), service_us: pick(o.latency_us), n: o.count || 0 };
-    const iv = o.intended_latency_us ? o.intended_latency_us[sla.key] : null;
-    const sv = o.latency_us ? o.latency_us[sla.key] : null;
-    if (iv !== null && iv !== undefined) worstIntended = Math.max(worstIntended ?? 0, iv);
-    if (sv !== null && sv !== undefined) worstService = Math.max(worstService ?? 0, sv);
-  }
-  const seconds = entry.measured_s || entry.duration_s || 0;
-  const achieved = seconds > 0 ? count / seconds : 0;
   // Operations in flight on average (Little's law: each op type's rate x its mean service time),
   // as a share of the clients (each runs one operation at a time).
   let inFlight = 0;
-  for (const [, o] of ops) {
+  const latency = {};
+  for (const [op, o] of Object.entries(entry.ops || {})) {
+    count += o.count || 0;
+    errors += o.errors || 0;
+    latency[op] = { intended_us: pick(o.intended_latency_us), service_us: pick(o.latency_us), n: o.count || 0 };
+    const iv = o.intended_latency_us?.[sla.key] ?? null;
+    const sv = o.latency_us?.[sla.key] ?? null;
+    if (iv !== null) worstIntended = Math.max(worstIntended ?? 0, iv);
+    if (sv !== null) worstService = Math.max(worstService ?? 0, sv);
     if (seconds > 0 && o.latency_us && o.latency_us.mean) inFlight += (o.count / seconds) * (o.latency_us.mean / 1e6);
   }
+  const achieved = seconds > 0 ? count / seconds : 0;
   const clientsBusy = entry.clients ? Math.round((inFlight / entry.clients) * 1000) / 1000 : null;
   const out = {
     offered_ops_per_s: offered,

@@ -6,19 +6,18 @@
 const { planOf } = require('../kinds');
 const { CapacitySearch, judgeStep, capacityOf, MAX_STEPS } = require('./sla');
 
-// stepPlan(config, log) -> { total, totalText, maxClients, next(last) }.
-// total: the number of steps, or the most a search may take (for progress lines).
+// stepPlan(config, log) -> { totalText, maxClients, next(last) }. totalText: the number of steps, or
+// the most a search may take (for progress lines).
 function stepPlan(config, log = () => {}) {
   if (!config.sla) {
     const list = planOf(config);
     let i = 0;
-    return { total: list.length, totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)),
+    return { totalText: String(list.length), maxClients: Math.max(...list.map((p) => p.clients)),
       next: () => list[i++] ?? null };
   }
   const { sla, start, clients } = searchOf(config);
   const search = new CapacitySearch({ sla, start });
   return {
-    total: MAX_STEPS,
     totalText: `<=${MAX_STEPS}`,
     maxClients: clients,
     next(last) {

@@ -20,9 +20,7 @@ const { checkSummary, SummarySchemaError } = require('./summary-schema');
 
 const TOP_LEVEL = ['block_writes', 'block_writes_note'];
 const FOOTPRINT = ['data_dir_bytes', 'data_dir_note'];
-const OOM = ['oom_killed', 'oom_reason'];
-const MARKED = ['marked_incomplete'];
-const KNOWN = [...TOP_LEVEL, ...FOOTPRINT, ...OOM, ...MARKED];
+const KNOWN = [...TOP_LEVEL, ...FOOTPRINT, 'oom_killed', 'oom_reason', 'marked_incomplete'];
 
 // checkMeasured(measured): a usage error naming what ./run.sh sent that no summary field takes.
 function checkMeasured(measured) {

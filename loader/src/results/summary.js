@@ -64,15 +64,13 @@ function stepSummary({ step, acc, endAt, stopReason, rate, cores, shape = 'steps
     };
     out.measured_from = from === null ? null : new Date(from).toISOString();
   }
+  const perS = (x, digits) => (measuredS > 0 ? round(x / measuredS, digits) : null);
   for (const op of OPS.filter((o) => acc.ops[o])) {
     const a = acc.ops[op];
-    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: measuredS > 0 ? round(a.ok / measuredS, 1) : null,
-      latency_us: percentiles(a.hist) };
+    out.ops[op] = { count: a.ok, errors: a.err, ops_per_s: perS(a.ok, 1), latency_us: percentiles(a.hist) };
     // What the ops moved, where the kind records it (documents per batch, bytes per chunk).
-    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: measuredS > 0
-      ? round(a.docs / measuredS, 1) : null });
-    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes,
-      mb_per_s: measuredS > 0 ? round(a.bytes / 1e6 / measuredS, 3) : null });
+    if (a.docs) Object.assign(out.ops[op], { docs: a.docs, docs_per_s: perS(a.docs, 1) });
+    if (a.bytes) Object.assign(out.ops[op], { bytes: a.bytes, mb_per_s: perS(a.bytes / 1e6, 3) });
     // The whole-step histogram latency_us is computed from, in HdrHistogram's compressed base64
     // form (report/README.md): the report merges hosts' and repetitions' histograms exactly.
     out.ops[op].histogram = encode(a.hist);
@@ -101,6 +99,7 @@ function loaderLimited(steps) {
 // buildSummary(facts) -> summary.json's object. facts: complete, reason, running, exitCode,
 // endedAt (ISO or null), config, opts, engine, engineSource, engineReported, startedAt (Date),
 // description, workers, loader (versions, host), preload, steps, experimentFile.
+// What each field holds: loader/README.md "Outputs", and DEVELOPERS.md for retry_writes and storage.
 function buildSummary(f) {
   const { config, opts, steps } = f;
   return {
@@ -111,15 +110,11 @@ function buildSummary(f) {
     engine: f.engine,
     engine_source: f.engineSource, // flag (--engine) | server (its storage engine) | product (its vendor field) | none
     engine_reported: f.engineReported ?? null, // the server's storage engine name, as reported
-    // One id for every repetition of one --repeat invocation (and every host of one --group).
     group: opts.group ?? null,
     repetition: opts.repetition ?? 1,
-    // ./run.sh compare's {id, side, position}: the run's place in an interleaved comparison.
     comparison: opts.comparison ?? null,
     profile: opts.profile ?? null, // ./run.sh --profile for in-stack runs; null for --uri
     labels: opts.labels ?? {}, // --label KEY=VALUE (the user's own dimensions: platform, os, ...)
-    // CPUs of the loader and of the members (src/run/placement.js); shared: true marks a run where
-    // they shared cores. null for --uri.
     placement: f.placement ?? null,
     started_at: f.startedAt.toISOString(),
     ended_at: f.endedAt ?? null,
@@ -149,21 +144,10 @@ function buildSummary(f) {
       stall_timeout_ms: opts.stallTimeoutMs,
       warmup_s: config.warmupMs === undefined ? null : config.warmupMs / 1000,
     },
-    // How the server was reached (src/server/connection-facts.js): SRV name and the hosts it resolved
-    // to, TLS, auth user/source/mechanism; never a secret. null before a connection was made.
     connection: f.connection ?? null,
-    // Other loaders that ran against the same server and collection during this run (pid, host,
-    // started_at, results, noticed: at this run's start | started during this run): the runs
-    // interfered, neither measured the engine alone. Empty when none was seen (same host only).
     concurrent_runs: f.concurrentRuns ?? [],
-    // Whether writes were retryable, and why not (src/server/retry-writes.js: the engines table's row or
-    // what the server reports). null before the server was described.
     retry_writes: f.retryWrites ?? null,
-    // The engine's setup beside its numbers (src/server/storage-facts.js): oplog size configured and
-    // reported, file preallocation, the image's platform against the host's (emulated).
     storage: f.storage ?? null,
-    // A run stopped by --stall-timeout: the deadline, the silence seen when it stopped (from the
-    // last completed operation) and the gap between the stall checks before it (run/step-loop.js).
     stall: f.stall ?? null,
     server: f.description ? f.description.server : null,
     topology: f.description ? f.description.topology : null,
@@ -176,9 +160,6 @@ function buildSummary(f) {
     // Every document this run wrote (preload, warm-ups, measured steps): the divisor of the block
     // writes ./run.sh measures over the loader's whole invocation (src/results/documents-written.js).
     documents_written: runWritten(f.preload, steps),
-    // Measured by ./run.sh on Compose (lib/block-writes.sh): each shard member's bytes written to
-    // block devices, from its own cgroup, over the loader's invocation; merged in by
-    // `lab-loader merge-summary` (src/results/merge-summary.js).
     block_writes: null,
     block_writes_note: 'not measured: only ./run.sh on Compose reads the shard members\' block I/O (not a --uri or Kubernetes run)',
     // A sweep writes steps; a matrix of cases (shape 'cases') writes cases, same entry shape.

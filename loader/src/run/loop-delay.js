@@ -15,12 +15,11 @@ const RESOLUTION_MS = 20;
 
 // monitorEventLoopDelay records the whole timer period, resolution included (an idle loop reads
 // ~RESOLUTION_MS): the delay reported is what exceeds the resolution, in ms (2 decimals).
-const excessMs = (ns, resolutionMs) => Math.max(0, Math.round((ns / 1e6 - resolutionMs) * 100) / 100);
+const excessMs = (ns) => Math.max(0, Math.round((ns / 1e6 - RESOLUTION_MS) * 100) / 100);
 
 class LoopDelay {
-  constructor(resolutionMs = RESOLUTION_MS) {
-    this.resolutionMs = resolutionMs;
-    this.h = monitorEventLoopDelay({ resolution: resolutionMs });
+  constructor() {
+    this.h = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     this.h.enable();
   }
 
@@ -28,9 +27,7 @@ class LoopDelay {
   // starts a new interval.
   read() {
     const h = this.h;
-    const out = h.count
-      ? { p99Ms: excessMs(h.percentile(99), this.resolutionMs), maxMs: excessMs(h.max, this.resolutionMs) }
-      : { p99Ms: null, maxMs: null };
+    const out = h.count ? { p99Ms: excessMs(h.percentile(99)), maxMs: excessMs(h.max) } : { p99Ms: null, maxMs: null };
     h.reset();
     return out;
   }

@@ -83,7 +83,6 @@ class Run {
     return Promise.race([p, new Promise((r) => this.stopWaiters.push(() => r(undefined)))]);
   }
 
-  // stop(reason, code): end the run early; idempotent (the first reason wins).
   stop(reason, code) {
     if (this.stopReason) return;
     this.stopReason = reason;
@@ -133,7 +132,6 @@ class Run {
         await this.execute();
       } catch (e) {
         if (e instanceof UsageError) throw e;
-        // Our own errors are plain Errors with a full sentence; driver errors keep their class name.
         this.stop(runErrorReason(e), 1);
       }
       await this.finish();
@@ -197,7 +195,6 @@ class Run {
     this.log(`metrics: http://${opts.metricsHost}:${this.metricsPort}/metrics`);
   }
 
-  // warnOtherRuns: another loader on this host against the same server and collection.
   warnOtherRuns() {
     const { config } = this;
     const { client } = this.session;
@@ -297,7 +294,6 @@ class Run {
       fail: (reason) => this.stop(reason, 1), stopping: () => Boolean(this.stopReason) };
   }
 
-  // runSteps: the steps of the plan (src/run/step-loop.js), given what they use of the run.
   async runSteps() {
     const { opts, config, session } = this;
     this.loop = new StepLoop({
@@ -392,7 +388,6 @@ class Run {
   async finish() {
     this.finished = true;
     const { session } = this;
-    // The record stops first: its last second is the run's last, and its clients close here.
     await session.stopRecord();
     // a kind's put-back of what its beforeSetup changed, while the client is open; bounded (a hung
     // server must not hold the exit), and said when the bound cuts it short: the next run on the
@@ -403,7 +398,6 @@ class Run {
         sleep(AFTER_RUN_BOUND_MS).then(() => false)]);
       if (!ended) this.log(`warning: ${this.config.name}: putting back what the run changed on the server did not end within ${AFTER_RUN_BOUND_MS / 1000} s; check the server's settings before the next run`);
     }
-    // A server, or a member of it, restarted during the run: the run stops, incomplete.
     await session.endChecks();
     // Close workers and the main client together, each bounded at 3 s: closing against a dead or
     // hung server can wait for its timeout. Worst case after a hang: --stall-timeout (15 s) + 1 s

@@ -124,8 +124,7 @@ class StepLoop {
   begin(step, next, k, totalText) {
     const { config, metrics, progress, phase: setPhase } = this.ctx;
     const { name: phase, clients: c, params } = next;
-    const i = step.index;
-    const rate = step.rate;
+    const { index: i, rate } = step;
     // Warm-up, then the measured part: a step bounded by a duration runs warm-up + duration.
     const warmupMs = config.warmupMs || 0;
     step.startAt = now() + 20; // a moment for the step message to reach every worker
