@@ -5,6 +5,7 @@
 const { driver } = require('../server/driver-line');
 const { readSecret } = require('../server/clients');
 const d = require('./decisions');
+const { oplogRange } = require('../server-record/repl');
 
 // Short timeouts: a stopped or partitioned member must cost one tick (1 s), not the driver's
 // default 30 s server selection.
@@ -79,17 +80,14 @@ class Members {
 
   // window(host): the oldest and newest oplog entry of one member, read from its own oplog.
   async window(host) {
-    const oplog = this.client(host).db('local').collection('oplog.rs');
-    const [first] = await oplog.find({}, { projection: { ts: 1 } }).sort({ $natural: 1 }).limit(1).toArray();
-    const [last] = await oplog.find({}, { projection: { ts: 1 } }).sort({ $natural: -1 }).limit(1).toArray();
-    const stats = await this.client(host).db('local').command({ collStats: 'oplog.rs' }).catch(() => ({}));
+    const { first, last, stats } = await oplogRange(this.client(host));
     return {
       member: d.shortName(host),
       host: this.resolve(host),
-      first: first ? d.toTs(first.ts) : null,
-      last: last ? d.toTs(last.ts) : null,
-      maxSizeMB: stats.maxSize ? Math.round(stats.maxSize / 1048576) : null,
-      sizeMB: stats.size != null ? +(stats.size / 1048576).toFixed(1) : null,
+      first: first ? d.toTs(first) : null,
+      last: last ? d.toTs(last) : null,
+      maxSizeMB: stats?.maxSize ? Math.round(stats.maxSize / 1048576) : null,
+      sizeMB: stats?.size != null ? +(stats.size / 1048576).toFixed(1) : null,
     };
   }
 

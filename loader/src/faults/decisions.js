@@ -53,13 +53,11 @@ function memberReachable(m) {
 }
 
 function findMember(status, name) {
-  const members = (status && status.members) || [];
-  return members.find((m) => m.name === name || m.name.split(':')[0] === name) || null;
+  return (status?.members || []).find((m) => m.name === name || m.name.split(':')[0] === name) || null;
 }
 
 function primaryOf(status) {
-  const members = (status && status.members) || [];
-  return members.find((m) => m.stateStr === 'PRIMARY' || m.state === 1) || null;
+  return (status?.members || []).find((m) => m.stateStr === 'PRIMARY' || m.state === 1) || null;
 }
 
 function shortName(name) {
@@ -99,13 +97,10 @@ function memberLag(status, name) {
 
 // memberStates(status): {shortName: {state, health, lagSeconds|null}} for the timeline.
 function memberStates(status) {
-  const out = {};
-  for (const m of (status && status.members) || []) {
-    const lag = memberLag(status, m.name);
-    out[shortName(m.name)] = { state: m.stateStr, health: m.health, lagSeconds: lag.lagSeconds };
-    if (m.infoMessage) out[shortName(m.name)].infoMessage = m.infoMessage;
-  }
-  return out;
+  return Object.fromEntries((status?.members || []).map((m) => [shortName(m.name), {
+    state: m.stateStr, health: m.health, lagSeconds: memberLag(status, m.name).lagSeconds,
+    ...(m.infoMessage ? { infoMessage: m.infoMessage } : {}),
+  }]));
 }
 
 // majorityLagSeconds(status): how far the majority commit point trails the primary's last write
@@ -342,10 +337,7 @@ function pickSecondary(status, { member = null, preferred = null } = {}) {
 // parseDuration('30s' | '2m' | '90' | '1h') -> seconds; null when not a duration.
 function parseDuration(s) {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(s).trim());
-  if (!m) return null;
-  const n = Number(m[1]);
-  const mult = { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] || 's'];
-  return n * mult;
+  return m ? Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] || 's'] : null;
 }
 
 module.exports = {

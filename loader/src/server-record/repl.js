@@ -40,6 +40,18 @@ function replOf(status, host) {
   };
 }
 
+// oplogRange(client) -> { first, last, stats }: the ts of the oplog's oldest and newest entry (null
+// when it has none) and its collStats (null when refused); also the fault scenarios' windows
+// (src/faults/cluster.js).
+async function oplogRange(client) {
+  const local = client.db('local');
+  const one = async (dir) => (await local.collection('oplog.rs').find({}, { sort: { $natural: dir }, limit: 1,
+    projection: { ts: 1 } }).toArray())[0]?.ts ?? null;
+  const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
+  const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
+  return { first, last, stats: st };
+}
+
 // oplogEnds(client) -> { oplog_first, oplog_last, oplog_window_s, oplog_size, oplog_max_size,
 // oplog_full }: the window (seconds of the oplog's Timestamps) is the time a secondary may fall
 // behind and still catch up only once the oplog has reached its maxSize (a capped collection:
@@ -48,23 +60,17 @@ function replOf(status, host) {
 // truncates whole entries, so it sits just under it).
 const FULL_AT = 0.95;
 async function oplogEnds(client) {
-  const local = client.db('local');
-  const col = local.collection('oplog.rs');
-  const one = async (dir) => (await col.find({}, { sort: { $natural: dir }, limit: 1,
-    projection: { ts: 1 } }).toArray())[0];
-  const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
-  const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
+  const { first, last, stats: st } = await oplogRange(client);
   const size = st && Number(st.size);
   const max = st && Number(st.maxSize);
   const fill = Number.isFinite(size) && max > 0
     ? { oplog_size: size, oplog_max_size: max, oplog_full: size >= FULL_AT * max } : { oplog_size: null,
     oplog_max_size: null, oplog_full: null };
-  if (!first || !last || !first.ts || !last.ts) return { oplog_first: null, oplog_last: null, oplog_window_s: null,
-    ...fill };
-  const a = toTs(first.ts).t;
-  const b = toTs(last.ts).t;
+  if (!first || !last) return { oplog_first: null, oplog_last: null, oplog_window_s: null, ...fill };
+  const a = toTs(first).t;
+  const b = toTs(last).t;
   return { oplog_first: new Date(a * 1000).toISOString(), oplog_last: new Date(b * 1000).toISOString(),
     oplog_window_s: b - a, ...fill };
 }
 
-module.exports = { replOf, oplogEnds, FULL_AT };
+module.exports = { replOf, oplogEnds, oplogRange, FULL_AT };
