@@ -20,12 +20,8 @@ const path = require('node:path');
 // Newest first: the first line that accepts the server is the one used.
 const PACKAGES = ['mongodb', 'mongodb-6.16', 'mongodb-6.9'];
 
-function packageDir(pkg) {
-  return path.dirname(require.resolve(`${pkg}/package.json`));
-}
-
 function loadLine(pkg) {
-  const dir = packageDir(pkg);
+  const dir = path.dirname(require.resolve(`${pkg}/package.json`));
   const c = require(path.join(dir, 'lib', 'cmap', 'wire_protocol', 'constants.js'));
   return {
     name: pkg,
