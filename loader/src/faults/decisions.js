@@ -18,7 +18,6 @@ function toTs(x) {
   throw new TypeError(`not a Timestamp: ${JSON.stringify(x)}`);
 }
 
-// compareTs(a, b): <0, 0, >0 like a comparator; seconds first, then the increment.
 function compareTs(a, b) {
   const x = toTs(a);
   const y = toTs(b);
@@ -31,8 +30,6 @@ function tsString(x) {
 }
 
 // ---- replSetGetStatus ---------------------------------------------------------------------------
-const EPOCH_ZERO_MS = 0;
-
 function dateMs(d) {
   if (d == null) return null;
   if (d instanceof Date) return d.getTime();
@@ -46,10 +43,7 @@ function dateMs(d) {
 // optime {ts: Timestamp(0, 0), t: -1} and optimeDate 1970-01-01: its last known position is NOT
 // reported. Its lag is unknown, never "56 years".
 function memberReachable(m) {
-  if (!m) return false;
-  if (m.health === 0) return false;
-  const ms = dateMs(m.optimeDate);
-  return ms !== null && ms > EPOCH_ZERO_MS;
+  return Boolean(m) && m.health !== 0 && dateMs(m.optimeDate) > 0;
 }
 
 function findMember(status, name) {

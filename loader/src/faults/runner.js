@@ -160,7 +160,6 @@ function listenSignals({ signals, relayed, say, controller }) {
   return heard;
 }
 
-// writeSummary(run, scenario, facts): the run's summary.json, final.
 function writeSummary(run, scenario, { env, params, started, complete, why, healError, left, v }) {
   run.summary({
     scenario: scenario.name,

@@ -42,14 +42,12 @@ function lines() {
 
 const CURRENT = PACKAGES[0];
 
-// line(name) -> the line's record; the current line for a missing name.
 function line(name = CURRENT) {
   const l = lines().find((x) => x.name === name);
   if (!l) throw new Error(`unknown driver line '${name}' (installed: ${PACKAGES.join(', ')})`);
   return l;
 }
 
-// driver(name) -> the driver module of that line (MongoClient, errors, ...).
 function driver(name = CURRENT) {
   return require(line(name).name);
 }
