@@ -78,13 +78,9 @@ async function loadBaseline(ctx, maxSeconds) {
 function checkRate(p) {
   if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
 }
-// The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered,
-// which takes milliseconds on a server that answers. One that stops answering (a frozen member:
-// the connection stays open, no reply ever comes) would hold the heal forever: the driver does
-// not end that write (serverSelectionTimeoutMS only bounds finding a server, and mongos's client
-// has no socketTimeoutMS). So the wait is bounded (ctx.bounds.inFlightMs, runner.js BOUNDS) and
-// past it the batch is abandoned, said in one line and recorded by the runner as left; the heal's
-// other steps have run or still run, and the process exits without its answer.
+// The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered.
+// The wait is bounded by ctx.bounds.inFlightMs (why: runner.js BOUNDS, a member that stops
+// answering); past it the batch is abandoned, said in one line and recorded by the runner as left.
 async function stopLoad(ctx) {
   ctx.state.stopLoad = true;
   const loading = ctx.state.loading;

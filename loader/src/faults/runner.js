@@ -2,11 +2,9 @@
 // The life of one fault scenario in one process: plan -> (dry run: show the docker actions and
 // stop) -> results folder -> apply -> watch -> heal (always, even after an error or Ctrl-C;
 // every wait after a signal and the heal itself bounded, BOUNDS below; a second signal exits at
-// once) -> verdict -> summary.json through the experiments' results writer. A scenario is a module with
-//   name, options (node:util parseArgs), check(params, env), plan(params, env) -> {lines, actions},
-//   [ready(ctx)], apply(ctx), watch(ctx), heal(ctx), verdict(ctx) -> {result: true|false|'unknown', line, evidence}
-// (DEVELOPERS.md "Adding a fault"). Exit codes: 0 verdict true, 1 false/unknown/error, 130 signal
-// (SIGINT or SIGTERM: lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
+// once) -> verdict -> summary.json through the experiments' results writer. A scenario module's
+// contract and the exit codes: DEVELOPERS.md "Adding a fault" (130 for SIGINT or SIGTERM alike:
+// lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
 const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
 const { EventEmitter } = require('node:events');
