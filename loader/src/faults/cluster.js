@@ -66,8 +66,7 @@ class Members {
   }
 
   // status(): replSetGetStatus from every member at once (a stopped one costs its timeout once, not
-  // once per member in turn). Preferred: a view that has a primary, the highest term first: during
-  // a partition the cut-off old primary still calls itself PRIMARY in an older term.
+  // once per member in turn); which view is believed: decisions.js pickStatusView.
   async status() {
     const views = await Promise.allSettled(this.hosts.map(async (h) => ({ from: d.shortName(h),
       status: await this.admin(h, { replSetGetStatus: 1 }) })));

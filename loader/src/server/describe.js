@@ -24,15 +24,13 @@ async function describe(client, connectTo) {
   const status = await tryCommand(admin, { serverStatus: 1 });
   out.server.version = build.ok ? build.value.version : status.ok ? status.value.version ?? null : null;
   if (build.ok && build.value.gitVersion) out.server.git_version = build.value.gitVersion;
-  // The build's vendor, where the server names one: Percona Server for MongoDB answers buildInfo
-  // with psmdbVersion ("The 'psmdbVersion' key is used to distinguish between MongoDB and PSMDB",
-  // percona/percona-server-mongodb src/mongo/util/buildinfo.idl, BuildInfo, read at commit
-  // 4186e681 of the 8.0-era IDL; percona/mongodb_exporter exporter/v1_compatibility.go tells the
-  // vendor apart the same way); MongoDB's own build has no such field, so null says "not
-  // named", not "MongoDB". The report reads it (report/README.md: a run's server identity), so
-  // MongoDB's and Percona's 8.0 are never pooled.
-  // Every vendor field is kept (src/server/products.js vendorsOf: any `<product>Version` key, FerretDB's
-  // ferretdbVersion among them); product names the first, as "psmdb 8.0.4-2", "ferretdb v1.24.2".
+  // The build's vendor, where the server names one (src/server/products.js vendorsOf: every
+  // `<product>Version` key, Percona's psmdbVersion, whose IDL was read at commit 4186e681 of the
+  // 8.0 era, and FerretDB's ferretdbVersion among them; percona/mongodb_exporter
+  // exporter/v1_compatibility.go tells the vendor apart the same way); MongoDB's own build has no
+  // such field, so null says "not named", not "MongoDB". The report reads it (report/README.md: a
+  // run's server identity), so MongoDB's and Percona's 8.0 are never pooled. product names the
+  // first, as "psmdb 8.0.4-2", "ferretdb v1.24.2".
   out.server.vendors = build.ok ? vendorsOf(build.value) : [];
   out.server.product = out.server.vendors.length ? `${out.server.vendors[0].product} ${out.server.vendors[0].version}` : null;
   // The backend, where the product has one and reveals it (FerretDB: SQLite, PostgreSQL).
