@@ -122,9 +122,9 @@ async function fsyncUnlockAll(members, host) {
 
 // opts.driverLine: the engine's driver line (compose/engines.tsv driver_line, src/server/driver-line.js):
 // the old server lines (3.6, 4.0) refuse the current driver.
-function mongosClient(opts, extra = {}) {
+function mongosClient(opts) {
   const { MongoClient } = driver(opts.driverLine);
-  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault', ...extra });
+  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault' });
 }
 
 module.exports = { Members, mongosClient, fsyncUnlockAll };

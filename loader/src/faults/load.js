@@ -18,10 +18,9 @@ const { watchStep } = require('./watch');
 // burst at the very tick).
 const batchFor = (rate) => Math.max(1, Math.min(100, Math.round(rate / 10)));
 
-async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024, w = 1,
+async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024,
   maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
-  const wc = w === 'majority' ? 'majority' : Number(w);
   const started = Date.now();
   const deadline = started + maxSeconds * 1000;
   let n = 0;
@@ -33,7 +32,7 @@ async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 100
       updateOne: { filter: { _id: (n + k) % keys }, update: { $set: { at: new Date(), pad: crypto.randomBytes(docBytes / 2).toString('hex') } }, upsert: true },
     }));
     try {
-      await coll.bulkWrite(ops, { ordered: false, writeConcern: { w: wc } });
+      await coll.bulkWrite(ops, { ordered: false, writeConcern: { w: 1 } });
       n += batch;
     } catch (e) {
       errors++;
