@@ -16,7 +16,7 @@ async function tryCommand(admin, cmd) {
 const { vendorsOf, productOf } = require('./products');
 const { sameProcess } = require('../../../common/process-start');
 
-// connectTo(uri): a MongoClient with the run's credentials (optional; used to reach shards).
+// connectTo(uri): a MongoClient with the run's credentials (used to reach shards).
 async function describe(client, connectTo) {
   const admin = client.db('admin');
   const out = { server: {}, topology: {} };
@@ -74,19 +74,17 @@ async function describe(client, connectTo) {
       out.topology.shards = shards.value.shards.map((s) => ({ id: s._id, host: s.host, state: s.state }));
       // mongos stores nothing, so its serverStatus has no storageEngine: ask each shard's members
       // (the data-bearing mongods) with the same credentials, as ./run.sh status does.
-      if (connectTo) {
-        for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
-        const first = out.topology.shards.find((sh) => sh.storage_engine);
-        const withOplog = out.topology.shards.find((sh) => sh.oplog_mb);
-        if (withOplog) out.server.oplog_mb = withOplog.oplog_mb;
-        const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
-        if (!out.server.feature_compatibility_version && withFcv) {
-          out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
-        }
-        if (!out.server.storage_engine && first) {
-          out.server.storage_engine = first.storage_engine;
-          out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
-        }
+      for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
+      const first = out.topology.shards.find((sh) => sh.storage_engine);
+      const withOplog = out.topology.shards.find((sh) => sh.oplog_mb);
+      if (withOplog) out.server.oplog_mb = withOplog.oplog_mb;
+      const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
+      if (!out.server.feature_compatibility_version && withFcv) {
+        out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
+      }
+      if (!out.server.storage_engine && first) {
+        out.server.storage_engine = first.storage_engine;
+        out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
       }
     } else {
       out.topology.shards_error = shards.error;
