@@ -4,8 +4,8 @@
 // loader/test/faults/decisions.test.js). lab-fault.js feeds them what it reads from the cluster.
 
 // ---- Timestamps -----------------------------------------------------------------------------
-// An oplog Timestamp arrives in three shapes: the driver's bson Timestamp (has .t and .i since
-// bson 5, or .high/.low), Extended JSON {$timestamp:{t,i}} as in mongod's JSON log lines, and a
+// An oplog Timestamp arrives in three shapes: the driver's bson Timestamp (.t and .i since bson 5;
+// every driver line installed carries bson 6 or 7), Extended JSON {$timestamp:{t,i}} as in mongod's JSON log lines, and a
 // plain {t,i}. Everything is normalised to {t,i} (seconds since epoch, increment within the second).
 function toTs(x) {
   if (x == null) return null;
@@ -14,7 +14,6 @@ function toTs(x) {
     return toTs(x.ts); // an OpTime {ts, t}: the term t is not part of the position in the oplog
   }
   if (typeof x === 'object' && 't' in x && 'i' in x) return { t: Number(x.t), i: Number(x.i) };
-  if (typeof x === 'object' && 'high' in x && 'low' in x) return { t: Number(x.high) >>> 0, i: Number(x.low) >>> 0 };
   throw new TypeError(`not a Timestamp: ${JSON.stringify(x)}`);
 }
 
