@@ -11,6 +11,7 @@
 // as of the last heartbeat (every 2 s), so a healthy secondary reads 0-2 s: lag_source
 // optimeDate, with that floor stated (lag_floor_s).
 const { memberLag, toTs } = require('../faults/decisions');
+const { oplogRange } = require('../faults/cluster');
 const { meaningOf } = require('../../../common/meanings');
 
 const iso = (d) => (d instanceof Date ? d.toISOString() : d ? new Date(d).toISOString() : null);
@@ -40,18 +41,6 @@ function replOf(status, host) {
   };
 }
 
-// oplogRange(client) -> { first, last, stats }: the ts of the oplog's oldest and newest entry (null
-// when it has none) and its collStats (null when refused); also the fault scenarios' windows
-// (src/faults/cluster.js).
-async function oplogRange(client) {
-  const local = client.db('local');
-  const one = async (dir) => (await local.collection('oplog.rs').find({}, { sort: { $natural: dir }, limit: 1,
-    projection: { ts: 1 } }).toArray())[0]?.ts ?? null;
-  const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
-  const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
-  return { first, last, stats: st };
-}
-
 // oplogEnds(client) -> { oplog_first, oplog_last, oplog_window_s, oplog_size, oplog_max_size,
 // oplog_full }: the window (seconds of the oplog's Timestamps) is the time a secondary may fall
 // behind and still catch up only once the oplog has reached its maxSize (a capped collection:
@@ -73,4 +62,4 @@ async function oplogEnds(client) {
     oplog_window_s: b - a, ...fill };
 }
 
-module.exports = { replOf, oplogEnds, oplogRange, FULL_AT };
+module.exports = { replOf, oplogEnds, FULL_AT };
