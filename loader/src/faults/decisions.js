@@ -5,8 +5,9 @@
 
 // ---- Timestamps -----------------------------------------------------------------------------
 // An oplog Timestamp arrives in three shapes: the driver's bson Timestamp (.t and .i since bson 5;
-// every driver line installed carries bson 6 or 7), Extended JSON {$timestamp:{t,i}} as in mongod's JSON log lines, and a
-// plain {t,i}. Everything is normalised to {t,i} (seconds since epoch, increment within the second).
+// every driver line installed carries bson 6 or 7), Extended JSON {$timestamp:{t,i}} as in
+// mongod's JSON log lines, and a plain {t,i}. Everything is normalised to {t,i} (seconds since
+// epoch, increment within the second).
 function toTs(x) {
   if (x == null) return null;
   if (typeof x === 'object' && x.$timestamp) return { t: Number(x.$timestamp.t), i: Number(x.$timestamp.i) };
