@@ -33,6 +33,18 @@ function auth(opts) {
 // standalone that reports logicalSessionTimeoutMinutes).
 const retry = (opts) => ({ retryWrites: opts.retryWrites !== false });
 
+// oplogRange(client) -> { first, last, stats }: the ts of the oplog's oldest and newest entry (null
+// when it has none) and its collStats (null when refused); also the server record's oplog window
+// (src/server-record/repl.js oplogEnds).
+async function oplogRange(client) {
+  const local = client.db('local');
+  const one = async (dir) => (await local.collection('oplog.rs').find({}, { sort: { $natural: dir }, limit: 1,
+    projection: { ts: 1 } }).toArray())[0]?.ts ?? null;
+  const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
+  const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
+  return { first, last, stats: st };
+}
+
 class Members {
   // hosts: ['shard01-a:27017', ...]
   constructor(hosts, opts) {
@@ -65,8 +77,7 @@ class Members {
   }
 
   // status(): replSetGetStatus from every member at once (a stopped one costs its timeout once, not
-  // once per member in turn). Preferred: a view that has a primary, the highest term first: during
-  // a partition the cut-off old primary still calls itself PRIMARY in an older term.
+  // once per member in turn); which view is believed: decisions.js pickStatusView.
   async status() {
     const views = await Promise.allSettled(this.hosts.map(async (h) => ({ from: d.shortName(h),
       status: await this.admin(h, { replSetGetStatus: 1 }) })));
@@ -79,17 +90,14 @@ class Members {
 
   // window(host): the oldest and newest oplog entry of one member, read from its own oplog.
   async window(host) {
-    const oplog = this.client(host).db('local').collection('oplog.rs');
-    const [first] = await oplog.find({}, { projection: { ts: 1 } }).sort({ $natural: 1 }).limit(1).toArray();
-    const [last] = await oplog.find({}, { projection: { ts: 1 } }).sort({ $natural: -1 }).limit(1).toArray();
-    const stats = await this.client(host).db('local').command({ collStats: 'oplog.rs' }).catch(() => ({}));
+    const { first, last, stats } = await oplogRange(this.client(host));
     return {
       member: d.shortName(host),
       host: this.resolve(host),
-      first: first ? d.toTs(first.ts) : null,
-      last: last ? d.toTs(last.ts) : null,
-      maxSizeMB: stats.maxSize ? Math.round(stats.maxSize / 1048576) : null,
-      sizeMB: stats.size != null ? +(stats.size / 1048576).toFixed(1) : null,
+      first: first ? d.toTs(first) : null,
+      last: last ? d.toTs(last) : null,
+      maxSizeMB: stats?.maxSize ? Math.round(stats.maxSize / 1048576) : null,
+      sizeMB: stats?.size != null ? +(stats.size / 1048576).toFixed(1) : null,
     };
   }
 
@@ -125,9 +133,9 @@ async function fsyncUnlockAll(members, host) {
 
 // opts.driverLine: the engine's driver line (compose/engines.tsv driver_line, src/server/driver-line.js):
 // the old server lines (3.6, 4.0) refuse the current driver.
-function mongosClient(opts, extra = {}) {
+function mongosClient(opts) {
   const { MongoClient } = driver(opts.driverLine);
-  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault', ...extra });
+  return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault' });
 }
 
-module.exports = { Members, mongosClient, fsyncUnlockAll };
+module.exports = { Members, mongosClient, fsyncUnlockAll, oplogRange };

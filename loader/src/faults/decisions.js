@@ -4,9 +4,10 @@
 // loader/test/faults/decisions.test.js). lab-fault.js feeds them what it reads from the cluster.
 
 // ---- Timestamps -----------------------------------------------------------------------------
-// An oplog Timestamp arrives in three shapes: the driver's bson Timestamp (has .t and .i since
-// bson 5, or .high/.low), Extended JSON {$timestamp:{t,i}} as in mongod's JSON log lines, and a
-// plain {t,i}. Everything is normalised to {t,i} (seconds since epoch, increment within the second).
+// An oplog Timestamp arrives in three shapes: the driver's bson Timestamp (.t and .i since bson 5;
+// every driver line installed carries bson 6 or 7), Extended JSON {$timestamp:{t,i}} as in
+// mongod's JSON log lines, and a plain {t,i}. Everything is normalised to {t,i} (seconds since
+// epoch, increment within the second).
 function toTs(x) {
   if (x == null) return null;
   if (typeof x === 'object' && x.$timestamp) return { t: Number(x.$timestamp.t), i: Number(x.$timestamp.i) };
@@ -14,11 +15,9 @@ function toTs(x) {
     return toTs(x.ts); // an OpTime {ts, t}: the term t is not part of the position in the oplog
   }
   if (typeof x === 'object' && 't' in x && 'i' in x) return { t: Number(x.t), i: Number(x.i) };
-  if (typeof x === 'object' && 'high' in x && 'low' in x) return { t: Number(x.high) >>> 0, i: Number(x.low) >>> 0 };
   throw new TypeError(`not a Timestamp: ${JSON.stringify(x)}`);
 }
 
-// compareTs(a, b): <0, 0, >0 like a comparator; seconds first, then the increment.
 function compareTs(a, b) {
   const x = toTs(a);
   const y = toTs(b);
@@ -31,8 +30,6 @@ function tsString(x) {
 }
 
 // ---- replSetGetStatus ---------------------------------------------------------------------------
-const EPOCH_ZERO_MS = 0;
-
 function dateMs(d) {
   if (d == null) return null;
   if (d instanceof Date) return d.getTime();
@@ -46,20 +43,15 @@ function dateMs(d) {
 // optime {ts: Timestamp(0, 0), t: -1} and optimeDate 1970-01-01: its last known position is NOT
 // reported. Its lag is unknown, never "56 years".
 function memberReachable(m) {
-  if (!m) return false;
-  if (m.health === 0) return false;
-  const ms = dateMs(m.optimeDate);
-  return ms !== null && ms > EPOCH_ZERO_MS;
+  return Boolean(m) && m.health !== 0 && dateMs(m.optimeDate) > 0;
 }
 
 function findMember(status, name) {
-  const members = (status && status.members) || [];
-  return members.find((m) => m.name === name || m.name.split(':')[0] === name) || null;
+  return (status?.members || []).find((m) => m.name === name || m.name.split(':')[0] === name) || null;
 }
 
 function primaryOf(status) {
-  const members = (status && status.members) || [];
-  return members.find((m) => m.stateStr === 'PRIMARY' || m.state === 1) || null;
+  return (status?.members || []).find((m) => m.stateStr === 'PRIMARY' || m.state === 1) || null;
 }
 
 function shortName(name) {
@@ -99,13 +91,10 @@ function memberLag(status, name) {
 
 // memberStates(status): {shortName: {state, health, lagSeconds|null}} for the timeline.
 function memberStates(status) {
-  const out = {};
-  for (const m of (status && status.members) || []) {
-    const lag = memberLag(status, m.name);
-    out[shortName(m.name)] = { state: m.stateStr, health: m.health, lagSeconds: lag.lagSeconds };
-    if (m.infoMessage) out[shortName(m.name)].infoMessage = m.infoMessage;
-  }
-  return out;
+  return Object.fromEntries((status?.members || []).map((m) => [shortName(m.name), {
+    state: m.stateStr, health: m.health, lagSeconds: memberLag(status, m.name).lagSeconds,
+    ...(m.infoMessage ? { infoMessage: m.infoMessage } : {}),
+  }]));
 }
 
 // majorityLagSeconds(status): how far the majority commit point trails the primary's last write
@@ -342,10 +331,7 @@ function pickSecondary(status, { member = null, preferred = null } = {}) {
 // parseDuration('30s' | '2m' | '90' | '1h') -> seconds; null when not a duration.
 function parseDuration(s) {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(s).trim());
-  if (!m) return null;
-  const n = Number(m[1]);
-  const mult = { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] || 's'];
-  return n * mult;
+  return m ? Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] || 's'] : null;
 }
 
 module.exports = {

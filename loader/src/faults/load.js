@@ -18,10 +18,9 @@ const { watchStep } = require('./watch');
 // burst at the very tick).
 const batchFor = (rate) => Math.max(1, Math.min(100, Math.round(rate / 10)));
 
-async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024, w = 1,
+async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 10000, docBytes = 1024,
   maxSeconds = 1800, shouldStop = () => false, say = () => {}, sleep = defaultSleep }) {
   const coll = client.db('lab_fault').collection('load');
-  const wc = w === 'majority' ? 'majority' : Number(w);
   const started = Date.now();
   const deadline = started + maxSeconds * 1000;
   let n = 0;
@@ -33,7 +32,7 @@ async function runLoad({ client, rate = 2000, batch = batchFor(rate), keys = 100
       updateOne: { filter: { _id: (n + k) % keys }, update: { $set: { at: new Date(), pad: crypto.randomBytes(docBytes / 2).toString('hex') } }, upsert: true },
     }));
     try {
-      await coll.bulkWrite(ops, { ordered: false, writeConcern: { w: wc } });
+      await coll.bulkWrite(ops, { ordered: false, writeConcern: { w: 1 } });
       n += batch;
     } catch (e) {
       errors++;
@@ -78,13 +77,9 @@ async function loadBaseline(ctx, maxSeconds) {
 function checkRate(p) {
   if (!/^[1-9][0-9]*$/.test(p.rate)) throw new Error(`--rate must be a whole number >= 1 (got '${p.rate}')`);
 }
-// The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered,
-// which takes milliseconds on a server that answers. One that stops answering (a frozen member:
-// the connection stays open, no reply ever comes) would hold the heal forever: the driver does
-// not end that write (serverSelectionTimeoutMS only bounds finding a server, and mongos's client
-// has no socketTimeoutMS). So the wait is bounded (ctx.bounds.inFlightMs, runner.js BOUNDS) and
-// past it the batch is abandoned, said in one line and recorded by the runner as left; the heal's
-// other steps have run or still run, and the process exits without its answer.
+// The load sees the stop within a pacing step (200 ms) or when its batch in flight is answered.
+// The wait is bounded by ctx.bounds.inFlightMs (why: runner.js BOUNDS, a member that stops
+// answering); past it the batch is abandoned, said in one line and recorded by the runner as left.
 async function stopLoad(ctx) {
   ctx.state.stopLoad = true;
   const loading = ctx.state.loading;

@@ -13,14 +13,11 @@ const { parseTable } = require('../../../common/tables');
 const PREFIX = '@lab-docker';
 // bash's relay of a signal it received (lib/fault-bridge.sh): `@lab-signal<TAB>SIGINT|SIGTERM`
 const SIGNAL_PREFIX = '@lab-signal\t';
-const OPS_FILE = path.join(__dirname, 'docker-ops.tsv');
 
-// readOps(file) -> {op: {args: [names in order], kind: 'action'|'probe'|'hook', undo}}
+// TABLE: {op: {args: [names in order], kind: 'action'|'probe'|'hook', undo}} from docker-ops.tsv.
 // undo: what `fault heal` does about the action (scenarios/heal.js): an op, "cannot: why", or "-"
-function readOps(file = OPS_FILE) {
-  return Object.fromEntries(parseTable(fs.readFileSync(file, 'utf8')).map((r) => [r.op, { args: r.args === '-' ? [] : r.args.split(','), kind: r.kind, undo: r.undo ?? '-' }]));
-}
-const TABLE = readOps();
+const TABLE = Object.fromEntries(parseTable(fs.readFileSync(path.join(__dirname, 'docker-ops.tsv'), 'utf8'))
+  .map((r) => [r.op, { args: r.args === '-' ? [] : r.args.split(','), kind: r.kind, undo: r.undo ?? '-' }]));
 
 class RefusedError extends Error {}
 

@@ -2,11 +2,9 @@
 // The life of one fault scenario in one process: plan -> (dry run: show the docker actions and
 // stop) -> results folder -> apply -> watch -> heal (always, even after an error or Ctrl-C;
 // every wait after a signal and the heal itself bounded, BOUNDS below; a second signal exits at
-// once) -> verdict -> summary.json through the experiments' results writer. A scenario is a module with
-//   name, options (node:util parseArgs), check(params, env), plan(params, env) -> {lines, actions},
-//   [ready(ctx)], apply(ctx), watch(ctx), heal(ctx), verdict(ctx) -> {result: true|false|'unknown', line, evidence}
-// (DEVELOPERS.md "Adding a fault"). Exit codes: 0 verdict true, 1 false/unknown/error, 130 signal
-// (SIGINT or SIGTERM: lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
+// once) -> verdict -> summary.json through the experiments' results writer. A scenario module's
+// contract and the exit codes: DEVELOPERS.md "Adding a fault" (130 for SIGINT or SIGTERM alike:
+// lib/common.sh's 'interrupted', what lib/fault-bridge.sh returns for both).
 const path = require('node:path');
 const { openFaultRun, writeStep } = require('./run-folder');
 const { EventEmitter } = require('node:events');
@@ -129,13 +127,10 @@ function listenSignals({ signals, relayed, say, controller }) {
   // this container (docker/compose v2.40.3 pkg/compose/run.go RunOneOffContainer,
   // ForwardAllSignals), and bash, which relays it on stdin (lib/fault-bridge.sh). So the paths
   // are counted apart: a second signal is a second one on the same path. Counting both as one
-  // made every group signal a "second signal": the run exited at once and healed nothing.
+  // made every group signal a "second signal": the run exited at once and healed nothing
+  // (src/stop-signals.js, once per path).
   let force;
-  const forcedSignal = new Promise((resolve) => { force = resolve; });
-  // Two paths a signal comes by: the OS (a signal to this process) and bash's relay (a line on
-  // stdin, when run.sh forwards one: its whole group got the signal, and Compose forwards it to
-  // this container as well). One signal reaches us once by each path, so a second signal forces
-  // the end only when it comes again by the same path (src/stop-signals.js, once per path).
+  heard.forcedSignal = new Promise((resolve) => { force = resolve; });
   const onPath = (emitter) => {
     let seen = 0;
     return onStopSignals({
@@ -156,7 +151,6 @@ function listenSignals({ signals, relayed, say, controller }) {
   const relay = (sig) => relayedAsSignals.emit(sig);
   if (relayed) relayed.on('signal', relay);
   const offSignals = [onPath(signals), onPath(relayedAsSignals)];
-  heard.forcedSignal = forcedSignal;
   heard.off = () => {
     for (const off of offSignals) off();
     if (relayed) relayed.off('signal', relay);
@@ -164,7 +158,6 @@ function listenSignals({ signals, relayed, say, controller }) {
   return heard;
 }
 
-// writeSummary(run, scenario, facts): the run's summary.json, final.
 function writeSummary(run, scenario, { env, params, started, complete, why, healError, left, v }) {
   run.summary({
     scenario: scenario.name,
@@ -273,11 +266,9 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   if (!sig.forced) {
     healStarted = true;
     const healing = (async () => scenario.heal(ctx))();
+    healing.catch(() => {}); // past its bound or a second signal it may still end; nobody waits for it
     const healed = await Promise.race([within(healing, limits.healMs), forcedSignal]);
-    if (healed.forced) {
-      healing.catch(() => {});
-    } else if (!healed.settled) {
-      healing.catch(() => {});
+    if (healed.settled === false) {
       const l = [...pending.values()].join(', ') || 'the rest of the heal';
       ctx.abandon(`heal: did not finish within ${secs(limits.healMs)}`, l);
     } else if (healed.error) {
@@ -306,14 +297,4 @@ async function runScenario(scenario, { params, env, docker, say, dryRun = false,
   return { code: sig.signalled ? 130 : v.result === true ? 0 : 1, result: v.result, dir: run.dir };
 }
 
-// sleep(ms, signal): a wait that ends early (rejecting) when the run is aborted.
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    if (signal && signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => { signal && signal.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(signal.reason); };
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-module.exports = { runScenario, verdictOf, sleep, within, BOUNDS };
+module.exports = { runScenario, verdictOf, within, BOUNDS };

@@ -8,19 +8,17 @@ const { classifyWriteError } = require('./decisions');
 const DB = 'lab_fault';
 const COLL = 'set';
 
-// runWriters: `writers` concurrent loops sharing one id counter, until `seconds` pass or stopFile
-// appears or shouldStop() says so (the in-process scenario). Bounded in count too (maxWrites) so a run never loops
-// forever.
-async function runWriters({ client, w, writers = 4, seconds = 60, stopFile = null, shouldStop = () => false,
-  historyFile, maxWrites = 1_000_000, wtimeoutMS = 10000, log = () => {} }) {
+// runWriters: `writers` concurrent loops sharing one id counter, until `seconds` pass or
+// shouldStop() says so. Bounded in count too (maxWrites) so a run never loops forever.
+async function runWriters({ client, w, writers = 4, seconds = 60, shouldStop = () => false, historyFile,
+  maxWrites = 1_000_000, wtimeoutMS = 10000, log = () => {} }) {
   const coll = client.db(DB).collection(COLL);
   const writeConcern = { w: w === 'majority' ? 'majority' : Number(w), wtimeoutMS };
   const out = fs.openSync(historyFile, 'a');
   const counts = { ok: 0, fail: 0, info: 0 };
   let next = 0;
   const deadline = Date.now() + seconds * 1000;
-  const stopped = () => Date.now() >= deadline || next >= maxWrites || shouldStop()
-    || (stopFile && fs.existsSync(stopFile));
+  const stopped = () => Date.now() >= deadline || next >= maxWrites || shouldStop();
   let lastReport = Date.now();
   async function loop() {
     while (!stopped()) {

@@ -6,7 +6,7 @@
 // every other SECONDARY, for 3 ticks in a row), never (just record until the timeout).
 const d = require('./decisions');
 const tables = require('../../../common/tables');
-const { sleep } = require('./runner');
+const { setTimeout: defaultSleep } = require('node:timers/promises');
 
 function parseUntil(s) {
   let m;
@@ -30,8 +30,6 @@ function shortener() {
   try { prefix = `${tables.shardSet().name}-`; } catch { /* no table: full names */ }
   return (k) => (prefix && k.startsWith(prefix) ? k.slice(prefix.length) : k);
 }
-
-const { setTimeout: defaultSleep } = require('node:timers/promises');
 
 // tickLine(...): a watched tick's line: the member's lag and state, every member's state, the
 // oplog windows, flow control.
@@ -122,7 +120,6 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
         why = others.map((w) => `${w.member} oldest ${w.first ? d.tsString(w.first) : '?'} ${w.first && d.oplogCovers(w, optime) ? 'still holds it' : 'past it'}`).join(', ');
         break;
       }
-      default: met = false;
     }
     timeline(row);
     res.ticks++;
@@ -148,7 +145,7 @@ async function watchUntil(m, { until, member = null, timeoutS, phase = '', optim
 // step, the result is also recorded as that step (ctx.step).
 async function watchStep(ctx, until, timeoutS, phase, { member = ctx.state.member, step = null, optime = null } = {}) {
   const r = await watchUntil(ctx.members, { until, member, timeoutS, phase, optime, say: ctx.say,
-    timeline: ctx.timeline, sleep: (ms) => sleep(ms, ctx.signal) });
+    timeline: ctx.timeline, sleep: (ms) => defaultSleep(ms, undefined, { signal: ctx.signal }) });
   if (step) ctx.step(step, r);
   return r;
 }

@@ -11,6 +11,7 @@
 // as of the last heartbeat (every 2 s), so a healthy secondary reads 0-2 s: lag_source
 // optimeDate, with that floor stated (lag_floor_s).
 const { memberLag, toTs } = require('../faults/decisions');
+const { oplogRange } = require('../faults/cluster');
 const { meaningOf } = require('../../../common/meanings');
 
 const iso = (d) => (d instanceof Date ? d.toISOString() : d ? new Date(d).toISOString() : null);
@@ -48,21 +49,15 @@ function replOf(status, host) {
 // truncates whole entries, so it sits just under it).
 const FULL_AT = 0.95;
 async function oplogEnds(client) {
-  const local = client.db('local');
-  const col = local.collection('oplog.rs');
-  const one = async (dir) => (await col.find({}, { sort: { $natural: dir }, limit: 1,
-    projection: { ts: 1 } }).toArray())[0];
-  const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
-  const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
+  const { first, last, stats: st } = await oplogRange(client);
   const size = st && Number(st.size);
   const max = st && Number(st.maxSize);
   const fill = Number.isFinite(size) && max > 0
     ? { oplog_size: size, oplog_max_size: max, oplog_full: size >= FULL_AT * max } : { oplog_size: null,
     oplog_max_size: null, oplog_full: null };
-  if (!first || !last || !first.ts || !last.ts) return { oplog_first: null, oplog_last: null, oplog_window_s: null,
-    ...fill };
-  const a = toTs(first.ts).t;
-  const b = toTs(last.ts).t;
+  if (!first || !last) return { oplog_first: null, oplog_last: null, oplog_window_s: null, ...fill };
+  const a = toTs(first).t;
+  const b = toTs(last).t;
   return { oplog_first: new Date(a * 1000).toISOString(), oplog_last: new Date(b * 1000).toISOString(),
     oplog_window_s: b - a, ...fill };
 }

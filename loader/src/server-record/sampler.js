@@ -135,32 +135,25 @@ class ServerRecord {
   async readMember(m) {
     const admin = m.client.db('admin');
     const at = this.now();
-    let status = null;
-    if (!m.refused.has('serverStatus')) {
+    // ask(what, read, otherwise): what read answers; null when the user lacks the privilege (said
+    // once, never asked again); any other error is otherwise's, which answers for it or rejects.
+    const ask = async (what, read, otherwise = (e) => Promise.reject(e)) => {
+      if (m.refused.has(what)) return null;
       try {
-        status = await admin.command({ serverStatus: 1 });
+        return await read();
       } catch (e) {
-        if (!this.refused(m, 'serverStatus', e)) throw e;
+        return this.refused(m, what, e) ? null : otherwise(e);
       }
-    }
+    };
+    const status = await ask('serverStatus', () => admin.command({ serverStatus: 1 }));
     if (status) for (const c of configMembers(status)) this.addMember(c);
     const isMember = Boolean(status && status.repl && status.repl.setName) || (m.set && m.role !== 'router');
-    let repl = null;
-    if (isMember && !m.refused.has('replSetGetStatus')) {
-      try {
-        repl = replOf(await admin.command({ replSetGetStatus: 1 }), m.host);
-      } catch (e) {
-        if (!this.refused(m, 'replSetGetStatus', e) && !/NoReplicationEnabled|not running with --replSet/.test(e.message)) throw e;
-      }
-    }
-    let oplog = null;
-    if (repl && !m.refused.has('oplog')) {
-      try {
-        oplog = await oplogEnds(m.client);
-      } catch (e) {
-        if (!this.refused(m, 'oplog', e)) oplog = { error: `${e.codeName || e.name}: ${e.message}` };
-      }
-    }
+    const notReplicated = (e) => (/NoReplicationEnabled|not running with --replSet/.test(e.message) ? null : Promise.reject(e));
+    const repl = isMember
+      ? await ask('replSetGetStatus', async () => replOf(await admin.command({ replSetGetStatus: 1 }), m.host), notReplicated)
+      : null;
+    const oplog = repl
+      ? await ask('oplog', () => oplogEnds(m.client), (e) => ({ error: `${e.codeName || e.name}: ${e.message}` })) : null;
     m.answered = true;
     return { at, status, repl, replStatus: repl && repl.raw, oplog };
   }

@@ -76,6 +76,13 @@ function describeFailure({ kind, host, hosts, replicaSet, reported, auth, timeou
   }
 }
 
+// oneCause(base, seeds, failure): every seed failed alike: one ConnectError, naming the host when
+// there is only one; eachCause(base, perHost, seeds): each seed's failure, in one line.
+const oneCause = (base, seeds, f) => new ConnectError(f.kind, describeFailure({ ...base, ...f,
+  host: seeds.length === 1 ? seeds[0] : null }));
+const eachCause = (base, perHost, seeds) => seeds.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s }))
+  .join('; ');
+
 // byProbe(seed, probe, { tls, timeoutText, timedOut }) -> { kind, message } from what a plain hello
 // found at seed (src/server/probe-port.js), or null when it adds nothing to the driver's own error.
 // timedOut: server selection ran out of time (a healthy server is then blamed on the timeout).
@@ -152,8 +159,7 @@ async function whyNotConnected(e, { client, seeds, perHost, base, tls, timeoutMs
   const failing = seeds.filter((s) => perHost.has(s));
   const answering = seeds.filter((s) => !perHost.has(s));
   if (failing.length && answering.length && !kinds.has('auth')) {
-    const why = failing.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ');
-    return new ConnectError('other', `${why}; ${answering.join(', ')} answered, but no server could be used within ${durationText(timeoutMs)}: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
+    return new ConnectError('other', `${eachCause(base, perHost, failing)}; ${answering.join(', ')} answered, but no server could be used within ${durationText(timeoutMs)}: with several hosts in --uri the driver takes only members of one replica set (replicaSet=NAME, its primary reachable) or mongos routers, never a standalone: name only the hosts that are up, or bring the others back`);
   }
   const timedOut = seen.length ? kinds.size === 1 && kinds.has('timeout') : k.kind === 'timeout';
   // A timeout, or an error with no errno: what a plain hello finds at each seed says which it
@@ -164,10 +170,7 @@ async function whyNotConnected(e, { client, seeds, perHost, base, tls, timeoutMs
       if (found) return new ConnectError(found.kind, found.message);
     }
   }
-  if (seen.length && kinds.size === 1 && !kinds.has('other')) {
-    return new ConnectError(seen[0].kind, describeFailure({ ...base, ...seen[0],
-      host: seeds.length === 1 ? seeds[0] : null }));
-  }
+  if (seen.length && kinds.size === 1 && !kinds.has('other')) return oneCause(base, seeds, seen[0]);
   return new ConnectError(k.kind === 'auth' ? 'auth' : 'other', describeFailure({ ...base, kind: k.kind === 'timeout' ? 'timeout' : 'other', detail: e.message }));
 }
 
@@ -193,13 +196,8 @@ async function connectOnce(client, { timeoutMs, username }) {
     const seeds = seedList();
     if (!seeds.length || !seeds.every((s) => perHost.has(s) && DECISIVE.has(perHost.get(s).kind))) return;
     const kinds = new Set(seeds.map((s) => perHost.get(s).kind));
-    const first = perHost.get(seeds[0]);
-    if (kinds.size === 1) {
-      decide(new ConnectError(first.kind, describeFailure({ ...base, ...first,
-        host: seeds.length === 1 ? seeds[0] : null })));
-    } else {
-      decide(new ConnectError('other', `no server in --uri can be used: ${seeds.map((s) => describeFailure({ ...base, ...perHost.get(s), host: s })).join('; ')}`));
-    }
+    decide(kinds.size === 1 ? oneCause(base, seeds, perHost.get(seeds[0]))
+      : new ConnectError('other', `no server in --uri can be used: ${eachCause(base, perHost, seeds)}`));
   };
   // A seed whose connection fails for no errno (closed, a TLS or protocol error): asked once with
   // a plain hello; a web server, a closed port or TLS on one side only decides at once (the

@@ -16,7 +16,7 @@ async function tryCommand(admin, cmd) {
 const { vendorsOf, productOf } = require('./products');
 const { sameProcess } = require('../../../common/process-start');
 
-// connectTo(uri): a MongoClient with the run's credentials (optional; used to reach shards).
+// connectTo(uri): a MongoClient with the run's credentials (used to reach shards).
 async function describe(client, connectTo) {
   const admin = client.db('admin');
   const out = { server: {}, topology: {} };
@@ -24,15 +24,13 @@ async function describe(client, connectTo) {
   const status = await tryCommand(admin, { serverStatus: 1 });
   out.server.version = build.ok ? build.value.version : status.ok ? status.value.version ?? null : null;
   if (build.ok && build.value.gitVersion) out.server.git_version = build.value.gitVersion;
-  // The build's vendor, where the server names one: Percona Server for MongoDB answers buildInfo
-  // with psmdbVersion ("The 'psmdbVersion' key is used to distinguish between MongoDB and PSMDB",
-  // percona/percona-server-mongodb src/mongo/util/buildinfo.idl, BuildInfo, read at commit
-  // 4186e681 of the 8.0-era IDL; percona/mongodb_exporter exporter/v1_compatibility.go tells the
-  // vendor apart the same way); MongoDB's own build has no such field, so null says "not
-  // named", not "MongoDB". The report reads it (report/README.md: a run's server identity), so
-  // MongoDB's and Percona's 8.0 are never pooled.
-  // Every vendor field is kept (src/server/products.js vendorsOf: any `<product>Version` key, FerretDB's
-  // ferretdbVersion among them); product names the first, as "psmdb 8.0.4-2", "ferretdb v1.24.2".
+  // The build's vendor, where the server names one (src/server/products.js vendorsOf: every
+  // `<product>Version` key, Percona's psmdbVersion, whose IDL was read at commit 4186e681 of the
+  // 8.0 era, and FerretDB's ferretdbVersion among them; percona/mongodb_exporter
+  // exporter/v1_compatibility.go tells the vendor apart the same way); MongoDB's own build has no
+  // such field, so null says "not named", not "MongoDB". The report reads it (report/README.md: a
+  // run's server identity), so MongoDB's and Percona's 8.0 are never pooled. product names the
+  // first, as "psmdb 8.0.4-2", "ferretdb v1.24.2".
   out.server.vendors = build.ok ? vendorsOf(build.value) : [];
   out.server.product = out.server.vendors.length ? `${out.server.vendors[0].product} ${out.server.vendors[0].version}` : null;
   // The backend, where the product has one and reveals it (FerretDB: SQLite, PostgreSQL).
@@ -76,19 +74,17 @@ async function describe(client, connectTo) {
       out.topology.shards = shards.value.shards.map((s) => ({ id: s._id, host: s.host, state: s.state }));
       // mongos stores nothing, so its serverStatus has no storageEngine: ask each shard's members
       // (the data-bearing mongods) with the same credentials, as ./run.sh status does.
-      if (connectTo) {
-        for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
-        const first = out.topology.shards.find((sh) => sh.storage_engine);
-        const withOplog = out.topology.shards.find((sh) => sh.oplog_mb);
-        if (withOplog) out.server.oplog_mb = withOplog.oplog_mb;
-        const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
-        if (!out.server.feature_compatibility_version && withFcv) {
-          out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
-        }
-        if (!out.server.storage_engine && first) {
-          out.server.storage_engine = first.storage_engine;
-          out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
-        }
+      for (const sh of out.topology.shards) Object.assign(sh, await describeShard(sh.host, connectTo));
+      const first = out.topology.shards.find((sh) => sh.storage_engine);
+      const withOplog = out.topology.shards.find((sh) => sh.oplog_mb);
+      if (withOplog) out.server.oplog_mb = withOplog.oplog_mb;
+      const withFcv = out.topology.shards.find((sh) => sh.feature_compatibility_version);
+      if (!out.server.feature_compatibility_version && withFcv) {
+        out.server.feature_compatibility_version = withFcv.feature_compatibility_version;
+      }
+      if (!out.server.storage_engine && first) {
+        out.server.storage_engine = first.storage_engine;
+        out.server.storage_engine_note = `reported by shard ${first.id} (mongos has no storage engine of its own)`;
       }
     } else {
       out.topology.shards_error = shards.error;

@@ -20,12 +20,8 @@ const path = require('node:path');
 // Newest first: the first line that accepts the server is the one used.
 const PACKAGES = ['mongodb', 'mongodb-6.16', 'mongodb-6.9'];
 
-function packageDir(pkg) {
-  return path.dirname(require.resolve(`${pkg}/package.json`));
-}
-
 function loadLine(pkg) {
-  const dir = packageDir(pkg);
+  const dir = path.dirname(require.resolve(`${pkg}/package.json`));
   const c = require(path.join(dir, 'lib', 'cmap', 'wire_protocol', 'constants.js'));
   return {
     name: pkg,
@@ -46,14 +42,12 @@ function lines() {
 
 const CURRENT = PACKAGES[0];
 
-// line(name) -> the line's record; the current line for a missing name.
 function line(name = CURRENT) {
   const l = lines().find((x) => x.name === name);
   if (!l) throw new Error(`unknown driver line '${name}' (installed: ${PACKAGES.join(', ')})`);
   return l;
 }
 
-// driver(name) -> the driver module of that line (MongoClient, errors, ...).
 function driver(name = CURRENT) {
   return require(line(name).name);
 }

@@ -45,21 +45,15 @@ function decide({ row, rowFrom, description }) {
     return { enabled: false, source: 'server: standalone', effective: 'the driver sends none to a standalone',
       reason: 'a standalone takes no retryable writes (they need a replica set or a sharded cluster), so the driver sends none' };
   }
-  const byFlag = rowFrom === 'flag' ? row : null;
-  if (byFlag) {
-    return { enabled: byFlag.retryable_writes, source: `engines table row ${byFlag.engine}`,
-      reason: byFlag.retryable_writes ? null : refusedBy(byFlag) };
-  }
+  const byRow = (source) => ({ enabled: row.retryable_writes, source,
+    reason: row.retryable_writes ? null : refusedBy(row) });
+  if (row && rowFrom === 'flag') return byRow(`engines table row ${row.engine}`);
   const fcv = server.feature_compatibility_version;
   if (fcvBelowMin(fcv)) {
     return { enabled: false, source: `server: featureCompatibilityVersion ${fcv}`,
       reason: `the server reports featureCompatibilityVersion ${fcv}; retryable writes need ${MIN_FCV.join('.')} or later (a 3.6 shard at 3.4 refuses their txnNumber)` };
   }
-  const byEngine = rowFrom === 'server' ? row : null;
-  if (byEngine) {
-    return { enabled: byEngine.retryable_writes, source: `server: storage engine ${byEngine.server_engine} (engines table row ${byEngine.engine})`,
-      reason: byEngine.retryable_writes ? null : refusedBy(byEngine) };
-  }
+  if (row && rowFrom === 'server') return byRow(`server: storage engine ${row.server_engine} (engines table row ${row.engine})`);
   return { enabled: true, source: 'driver default (nothing known against them)', reason: null };
 }
 

@@ -66,7 +66,6 @@ function holds(cond, row, ctx) {
       const bad = (row.view || []).filter((m) => !['PRIMARY', 'SECONDARY', 'ARBITER'].includes(m.state));
       return bad.length ? bad.map((m) => `${m.name} ${m.state}`).join(', ') : undefined;
     }
-    default: return undefined;
   }
 }
 

@@ -30,10 +30,10 @@ const MEMBERS_TO_UNDO = {
   unpause: (f) => f.paused,
 };
 
-// undoOps(table) -> { ops: the undo ops of the registry's actions, in the table's order,
+// undoOps() -> { ops: the undo ops of the registry's actions, in the table's order,
 // cannot: ['volume-rm: why', ...] }
-function undoOps(table = TABLE) {
-  const actions = Object.entries(table).filter(([, r]) => r.kind === 'action');
+function undoOps() {
+  const actions = Object.entries(TABLE).filter(([, r]) => r.kind === 'action');
   return {
     ops: [...new Set(actions.map(([, r]) => r.undo).filter((u) => u !== '-' && !u.startsWith('cannot')))],
     cannot: actions.filter(([, r]) => r.undo.startsWith('cannot')).map(([op, r]) => `${op} (${r.undo.replace(/^cannot:\s*/, '')})`),

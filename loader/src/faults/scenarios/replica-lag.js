@@ -66,9 +66,8 @@ module.exports = {
     if (!pick.member) {
       throw Object.assign(new Error(`${pick.wanted} is not a SECONDARY now; pick one that is (current secondaries: ${pick.secondaries.join(', ') || 'none'}; see ./run.sh status --engine ${ctx.env.engine.engine})`), { usage: true });
     }
-    const member = pick.member;
-    ctx.state.member = member;
-    ctx.say(`member: ${member} (SECONDARY, seen from ${st.from})`);
+    ctx.state.member = pick.member;
+    ctx.say(`member: ${pick.member} (SECONDARY, seen from ${st.from})`);
   },
 
   plan(p, env, live = {}) {

@@ -4,7 +4,7 @@
 // SECONDARY again. Refuses the PRIMARY (step it down first).
 const d = require('../decisions');
 const { watchStep } = require('../watch');
-const { sleep } = require('../runner');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // ownView(ctx, member) -> {state, uptimeSeconds} | {error}: the member's own replSetGetStatus, its
 // self entry: its state and how long its mongod has run (8.0 src/mongo/db/repl/
@@ -87,7 +87,7 @@ module.exports = {
       if (resynced(ctx.state.own, sinceUp)) return;
       if (Date.now() >= deadline) return;
       ctx.say(`${member}: the set shows it SECONDARY, but ${ownText(ctx.state.own)} (the resync started it ${Math.round(sinceUp)} s ago); watching on`);
-      await sleep(1000, ctx.signal);
+      await sleep(1000, undefined, { signal: ctx.signal });
     }
   },
 
