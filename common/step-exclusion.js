@@ -68,20 +68,15 @@ function exclusionFacts(e, concurrentRuns) {
   };
 }
 
-// stepExclusion(facts) -> a key of EXCLUSIONS, or null: the step is a measurement.
+// stepExclusion(facts) -> a key of EXCLUSIONS, or null: the step is a measurement. Each key is
+// judged by the fact of the same name, except incomplete and lost_documents.
 function stepExclusion(p) {
-  if (!p.complete) return 'incomplete';
-  if (p.not_applicable) return 'not_applicable';
-  if (p.unsupported) return 'unsupported';
-  if (p.server_ignores) return 'server_ignores';
-  if (p.failed) return 'failed';
-  if (p.too_short) return 'too_short';
-  if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
-  if (p.paused) return 'paused';
-  if (p.loader_limited) return 'loader_limited';
-  if (p.shared_host) return 'shared_host';
-  if (p.shared_server) return 'shared_server';
-  return null;
+  const d = p.documents;
+  const judged = {
+    incomplete: !p.complete,
+    lost_documents: d && typeof d.sent === 'number' && typeof d.arrived === 'number' && d.arrived < d.sent,
+  };
+  return Object.keys(EXCLUSIONS).find((k) => (k in judged ? judged[k] : p[k])) ?? null;
 }
 
 // stepNamed(run, name) -> the run's step of that name, or null; keptStep(run, name) -> that step
