@@ -110,7 +110,6 @@ module.exports = {
       if (i >= ops) return finish();
       const doc = { _id: base + i, ...fields };
       i += n;
-      // Timed inline (as kinds/insert.js): no closure and one async layer less per op.
       const t = now();
       try {
         await col.insertOne(doc, options);
