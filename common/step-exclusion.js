@@ -5,7 +5,7 @@
 // report/src/compare.js judges them with stepExclusion, for its medians and verdicts), so the two
 // print one median for the same repetitions. Each is shown, marked and counted, and
 // never enters a verdict.
-const { stepFailure } = require('./step-failure');
+const { stepFailure, notRun } = require('./step-failure');
 const { hostSlowed } = require('./host-slowed');
 
 // In the order they are judged.
@@ -47,7 +47,7 @@ function exclusionFacts(e, concurrentRuns) {
     // Errors above the loader's threshold (src/step-failure.js): the loader's own mark where it
     // wrote one, else the same rule applied here (older summaries). A case the server could not do
     // is `unsupported`, not failed.
-    failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
+    failed: notRun(e) ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
     // Other load on the loader's host that changed what the step measured (common/host-slowed.js:
     // the loader's own delay against the latencies it recorded), not other load alone.
     shared_host: hostSlowed(e),
