@@ -5,7 +5,7 @@
 // report/src/compare.js judges them with stepExclusion, for its medians and verdicts), so the two
 // print one median for the same repetitions. Each is shown, marked and counted, and
 // never enters a verdict.
-const { stepFailure } = require('./step-failure');
+const { stepFailure, notRun } = require('./step-failure');
 const { hostSlowed } = require('./host-slowed');
 
 // In the order they are judged.
@@ -47,7 +47,7 @@ function exclusionFacts(e, concurrentRuns) {
     // Errors above the loader's threshold (src/step-failure.js): the loader's own mark where it
     // wrote one, else the same rule applied here (older summaries). A case the server could not do
     // is `unsupported`, not failed.
-    failed: typeof e.unsupported === 'string' || typeof e.not_applicable === 'string' || e.skipped ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
+    failed: notRun(e) ? null : (e.failed && typeof e.failed === 'object' ? e.failed : stepFailure(e)),
     // Other load on the loader's host that changed what the step measured (common/host-slowed.js:
     // the loader's own delay against the latencies it recorded), not other load alone.
     shared_host: hostSlowed(e),
@@ -68,20 +68,15 @@ function exclusionFacts(e, concurrentRuns) {
   };
 }
 
-// stepExclusion(facts) -> a key of EXCLUSIONS, or null: the step is a measurement.
+// stepExclusion(facts) -> a key of EXCLUSIONS, or null: the step is a measurement. Each key is
+// judged by the fact of the same name, except incomplete and lost_documents.
 function stepExclusion(p) {
-  if (!p.complete) return 'incomplete';
-  if (p.not_applicable) return 'not_applicable';
-  if (p.unsupported) return 'unsupported';
-  if (p.server_ignores) return 'server_ignores';
-  if (p.failed) return 'failed';
-  if (p.too_short) return 'too_short';
-  if (p.documents && typeof p.documents.sent === 'number' && typeof p.documents.arrived === 'number' && p.documents.arrived < p.documents.sent) return 'lost_documents';
-  if (p.paused) return 'paused';
-  if (p.loader_limited) return 'loader_limited';
-  if (p.shared_host) return 'shared_host';
-  if (p.shared_server) return 'shared_server';
-  return null;
+  const d = p.documents;
+  const judged = {
+    incomplete: !p.complete,
+    lost_documents: d && typeof d.sent === 'number' && typeof d.arrived === 'number' && d.arrived < d.sent,
+  };
+  return Object.keys(EXCLUSIONS).find((k) => (k in judged ? judged[k] : p[k])) ?? null;
 }
 
 // stepNamed(run, name) -> the run's step of that name, or null; keptStep(run, name) -> that step

@@ -76,4 +76,4 @@ function noStepMeasured(steps) {
   return `no step measured: every step had more than ${f.threshold * 100}% of its operations fail (step ${failed.index}: ${f.errors} of ${f.operations}${what})`;
 }
 
-module.exports = { FAILED_STEP_ERROR_FRACTION, stepFailure, firstError, withFailure, noStepMeasured };
+module.exports = { FAILED_STEP_ERROR_FRACTION, stepFailure, firstError, notRun, withFailure, noStepMeasured };

@@ -30,19 +30,14 @@ function readTable(name, root = DEFAULT_ROOT) {
 }
 
 // engines(root) -> rows of the engines table, with fault_methods as an array, the yes/no
-// columns as booleans (journal, keeps_data, majority_reads, retryable_writes, nojournal,
-// preallocates), oplog_mb and mem_beyond_cache_mb as numbers, and "-" as null in hold_fcv and
-// platform.
+// columns (YES_NO) as booleans, oplog_mb and mem_beyond_cache_mb as numbers, and "-" as null in
+// hold_fcv and platform.
+const YES_NO = ['keeps_data', 'journal', 'majority_reads', 'retryable_writes', 'nojournal', 'preallocates'];
 function engines(root) {
   const nul = (v) => (v === '-' || v === '' || v === undefined ? null : v);
   return readTable('engines', root).map((r) => ({
     ...r,
-    keeps_data: r.keeps_data === 'yes',
-    journal: r.journal === 'yes',
-    majority_reads: r.majority_reads === 'yes',
-    retryable_writes: r.retryable_writes === 'yes',
-    nojournal: r.nojournal === 'yes',
-    preallocates: r.preallocates === 'yes',
+    ...Object.fromEntries(YES_NO.map((c) => [c, r[c] === 'yes'])),
     hold_fcv: nul(r.hold_fcv),
     platform: nul(r.platform),
     oplog_mb: Number(r.oplog_mb),

@@ -223,14 +223,11 @@ function retry(label, fn, deadlineMs) {
 // Connections. __system@local is the cluster's internal identity: its password is the keyfile,
 // so init can initiate and create the first users from its own container (the localhost
 // exception only covers connections made inside each member's container).
+// opts: replicaSet, timeoutMS (see openConnection).
 function connectSystem(hosts, opts) {
-  opts = opts || {};
   var key = keyFromFileText(readText(LAB.keyfile));
-  return openConnection(hosts, { user: '__system', password: key, authSource: 'local',
-    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS });
+  return openConnection(hosts, Object.assign({ user: '__system', password: key, authSource: 'local' }, opts));
 }
 function connectRoot(hosts, opts) {
-  opts = opts || {};
-  return openConnection(hosts, { user: 'root', password: readSecret('root-password'),
-    replicaSet: opts.replicaSet, timeoutMS: opts.timeoutMS });
+  return openConnection(hosts, Object.assign({ user: 'root', password: readSecret('root-password') }, opts));
 }

@@ -140,6 +140,10 @@ const onInMemory = (p) => onlyWhere(p, 'inMemory series come only from Percona\'
 // Flow control arrived in MongoDB 4.2 (serverStatus.flowControl).
 const withFlowControl = (p) => onlyWhere(p, 'flow control exists from MongoDB 4.2', 'server_line>=4.2');
 
+// valueMap([[value, text, color], ...]) -> a panel's value mappings: each value shown as its text.
+const valueMap = (rows) => [{ type: 'value', options: Object.fromEntries(rows.map(([v, text, color]) => [v, { text, color }])) }];
+const UP_DOWN = valueMap([[0, 'DOWN', 'red'], [1, 'up', 'green']]);
+
 function row(title) {
   return { type: 'row', title, collapsed: false, panels: [], w: 24, h: 1 };
 }
@@ -168,7 +172,7 @@ function scrapeHealthRow() {
       'Targets up (Prometheus scrape succeeded)',
       'up per target: red = the 1 s scrape failed (timeout, refused). Optional targets (loader, mongos2/3) appear only while they run.',
       [[`up{${ENGINE}}`, '{{job}} {{instance}}']],
-      [{ type: 'value', options: { 0: { text: 'DOWN', color: 'red' }, 1: { text: 'up', color: 'green' } } }],
+      UP_DOWN,
       { w: 8 },
     ),
     timeseries(
@@ -192,7 +196,7 @@ function scrapeHealthRow() {
       'MongoDB reachable from its exporter',
       'mongodb_up per member: 0 = the exporter\'s ping to its mongod/mongos failed. 1 says only that the ping worked, not that any MongoDB data came back: see "Targets answering without MongoDB series".',
       [[`mongodb_up{${MEMBER}}`, '{{instance}}']],
-      [{ type: 'value', options: { 0: { text: 'DOWN', color: 'red' }, 1: { text: 'up', color: 'green' } } }],
+      UP_DOWN,
       { w: 8, h: 6 },
     ),
     timeseries(
@@ -314,23 +318,12 @@ function dashboard(uid, title, description, panels) {
   };
 }
 
-const MEMBER_STATES = [
-  {
-    type: 'value',
-    options: {
-      0: { text: 'STARTUP', color: 'blue' },
-      1: { text: 'PRIMARY', color: 'green' },
-      2: { text: 'SECONDARY', color: 'dark-green' },
-      3: { text: 'RECOVERING', color: 'orange' },
-      5: { text: 'STARTUP2', color: 'blue' },
-      6: { text: 'UNKNOWN', color: 'red' },
-      7: { text: 'ARBITER', color: 'purple' },
-      8: { text: 'DOWN', color: 'red' },
-      9: { text: 'ROLLBACK', color: 'red' },
-      10: { text: 'REMOVED', color: 'red' },
-    },
-  },
-];
+// replSetGetStatus member states.
+const MEMBER_STATES = valueMap([
+  [0, 'STARTUP', 'blue'], [1, 'PRIMARY', 'green'], [2, 'SECONDARY', 'dark-green'], [3, 'RECOVERING', 'orange'],
+  [5, 'STARTUP2', 'blue'], [6, 'UNKNOWN', 'red'], [7, 'ARBITER', 'purple'], [8, 'DOWN', 'red'], [9, 'ROLLBACK', 'red'],
+  [10, 'REMOVED', 'red'],
+]);
 
 // Bytes in cache with the configured maximum as a dashed line; PREFIX is the engine's cache
 // series prefix (mongodb_ss_wt_cache for WiredTiger, mongodb_ss_inMemory_cache for inMemory), SEL
@@ -529,7 +522,7 @@ const replication = dashboard('lab-replication', 'Lab: replication',
       [[`max by (rs_nm, member_idx) (mongodb_rs_members_state{${ENGINE}, rs_nm=~"$rs"})`, '{{rs_nm}} {{member_idx}}']], MEMBER_STATES, { colorMode: 'fixed' }),
     stateTimeline('Member health', 'replSetGetStatus members[].health: 0 = unreachable from at least one member.',
       [[`min by (rs_nm, member_idx) (mongodb_rs_members_health{${ENGINE}, rs_nm=~"$rs"})`, '{{rs_nm}} {{member_idx}}']],
-      [{ type: 'value', options: { 0: { text: 'unreachable', color: 'red' }, 1: { text: 'healthy', color: 'green' } } }]),
+      valueMap([[0, 'unreachable', 'red'], [1, 'healthy', 'green']])),
     row('Flow control'),
     withFlowControl(timeseries('Flow control: lagged and target rate', 'serverStatus.flowControl on the primary: isLagged (1 = throttling writes because majority commit lags) and the target rate (lock acquisitions/s).',
       [

@@ -67,10 +67,8 @@ async function membersWithoutJournal(ctx) {
 // The seed's cases ran 422-448 s (seeds/001); 5 s is this lab's floor, a judgement, not a source's.
 const MIN_COST_MS = 5000;
 const perRun = new WeakMap(); // config -> { baselines by client count, original interval values, changed }
-const runState = (config) => {
-  if (!perRun.has(config)) perRun.set(config, { baselines: new Map(), original: null, changed: false });
-  return perRun.get(config);
-};
+const runState = (config) => perRun.get(config)
+  ?? perRun.set(config, { baselines: new Map(), original: null, changed: false }).get(config);
 
 function parseIntervals(flag, text) {
   if (text === 'none' || text === '') return []; // '': the file's empty list

@@ -113,11 +113,8 @@ function configure({ options: o, settings, config, opts = {} }) {
 
 function plan(config) {
   const { bucket, chunk_size: chunkSize, file_size: fileSize, source } = config.params;
-  const params = { bucket, chunk_size: chunkSize, file_size: fileSize, source };
-  return [
-    { name: 'upload', clients: 1, params: { ...params } },
-    { name: 'download', clients: 1, params: { ...params } },
-  ];
+  return ['upload', 'download'].map((name) => ({ name, clients: 1,
+    params: { bucket, chunk_size: chunkSize, file_size: fileSize, source } }));
 }
 
 const stepTotal = (config) => ({ total: Math.ceil(config.params.file_size / config.params.chunk_size), unit: 'chunks' });
@@ -125,10 +122,7 @@ const stepTotal = (config) => ({ total: Math.ceil(config.params.file_size / conf
 // Main-thread state of one run (one config object per run): the uploaded file for the download
 // case, and the case's memory watch.
 const runs = new WeakMap();
-const stateOf = (config) => {
-  if (!runs.has(config)) runs.set(config, {});
-  return runs.get(config);
-};
+const stateOf = (config) => runs.get(config) ?? runs.set(config, {}).get(config);
 
 async function beforeStep(ctx, step) {
   const { config } = ctx;

@@ -14,8 +14,6 @@ module.exports = {
     const n = step.clientIds.length;
     let x = step.clientIds.indexOf(id);
     const end = config.workload.docs;
-    // Timed inline rather than through a shared timing wrapper: one async layer (a promise and its
-    // microtasks) less per op on the hot path.
     return async (record, intended, now) => {
       if (x >= end) return false;
       const doc = makeDoc(config, rng, x);

@@ -20,8 +20,6 @@ module.exports = {
   next(config, col, rng, id, step, env) {
     const keys = config.preload.docs;
     const findOne = findOneCommand(env.db, col);
-    // Timed inline rather than through a shared timing wrapper: one async layer (a promise and its
-    // microtasks) less per op on the hot path.
     return async (record, intended, now) => {
       const x = rng.int(keys);
       const filter = { x };

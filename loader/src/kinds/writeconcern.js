@@ -21,10 +21,8 @@ const { ignoresUnsatisfiableW } = require('../server/products');
 
 // The topology's data-bearing members, asked once per run (config object -> promise).
 const membersPerRun = new WeakMap();
-function membersOf(ctx) {
-  if (!membersPerRun.has(ctx.config)) membersPerRun.set(ctx.config, dataBearing(ctx.client, ctx.description?.topology));
-  return membersPerRun.get(ctx.config);
-}
+const membersOf = (ctx) => membersPerRun.get(ctx.config)
+  ?? membersPerRun.set(ctx.config, dataBearing(ctx.client, ctx.description?.topology)).get(ctx.config);
 
 const KEY_SPAN = 1e9; // ids of one case: [k * 1e9, (k + 1) * 1e9); --ops <= 1e8 stays inside
 const MAX_ERRORS_IN_A_ROW = 100; // after the first op succeeded: a case, not a measurement, any more
@@ -110,7 +108,6 @@ module.exports = {
       if (i >= ops) return finish();
       const doc = { _id: base + i, ...fields };
       i += n;
-      // Timed inline (as kinds/insert.js): no closure and one async layer less per op.
       const t = now();
       try {
         await col.insertOne(doc, options);

@@ -97,29 +97,18 @@ module.exports = {
       left--;
       const isRead = uniform53(rng) < readShare;
       const key = keyOf(chooser.nextKeynum(rng));
-      if (isRead) {
-        const t = now();
-        let doc;
-        try {
-          doc = await findOne({ _id: key });
-        } catch (e) {
-          record('read', t, now(), intended, false);
-          throw e;
-        }
-        record('read', t, now(), intended, doc !== null);
-      } else {
-        const field = names[Math.floor(uniform53(rng) * names.length)];
-        const set = { [field]: value(rng, p.field_length) };
-        const t = now();
-        let r;
-        try {
-          r = await col.updateOne({ _id: key }, { $set: set });
-        } catch (e) {
-          record('update', t, now(), intended, false);
-          throw e;
-        }
-        record('update', t, now(), intended, r.matchedCount > 0);
+      const op = isRead ? 'read' : 'update';
+      const set = isRead ? null : { [names[Math.floor(uniform53(rng) * names.length)]]: value(rng, p.field_length) };
+      const t = now();
+      let found;
+      try {
+        found = isRead ? (await findOne({ _id: key })) !== null
+          : (await col.updateOne({ _id: key }, { $set: set })).matchedCount > 0;
+      } catch (e) {
+        record(op, t, now(), intended, false);
+        throw e;
       }
+      record(op, t, now(), intended, found);
       return true;
     };
   },

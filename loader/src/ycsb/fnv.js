@@ -77,22 +77,14 @@ function modOf(hi, lo, m) {
 // 2^53 (exact in a double) and a 7-digit remainder.
 function decimalOf(hi, lo) {
   if (hi < 0x200000) return String(hi * TWO32 + lo); // below 2^53
-  let cur = hi >>> 16;
-  let d = Math.floor(cur / 1e7);
-  let r = cur - d * 1e7;
-  let q = d;
-  cur = r * 65536 + (hi & 0xffff);
-  d = Math.floor(cur / 1e7);
-  r = cur - d * 1e7;
-  q = q * 65536 + d;
-  cur = r * 65536 + (lo >>> 16);
-  d = Math.floor(cur / 1e7);
-  r = cur - d * 1e7;
-  q = q * 65536 + d;
-  cur = r * 65536 + (lo & 0xffff);
-  d = Math.floor(cur / 1e7);
-  r = cur - d * 1e7;
-  q = q * 65536 + d;
+  let q = 0;
+  let r = 0;
+  for (const limb of [hi >>> 16, hi & 0xffff, lo >>> 16, lo & 0xffff]) {
+    const cur = r * 65536 + limb;
+    const d = Math.floor(cur / 1e7);
+    r = cur - d * 1e7;
+    q = q * 65536 + d;
+  }
   return q === 0 ? String(r) : String(q) + String(r).padStart(7, '0');
 }
 

@@ -10,8 +10,6 @@
 //   otherwise              -> min + (long) (items * (eta * u - eta + 1)^alpha)
 // The same expressions in the same order as the Java source, so the doubles agree.
 
-const ZIPFIAN_CONSTANT = 0.99;
-
 // zetastatic(n, theta): sum_{i=0..n-1} 1 / (i + 1)^theta, as YCSB's loop.
 function zetastatic(n, theta) {
   let sum = 0;
@@ -20,12 +18,11 @@ function zetastatic(n, theta) {
 }
 
 class Zipfian {
-  // new Zipfian(min, max, theta, zetan): zetan precomputed (ScrambledZipfianGenerator passes
-  // its constant), else computed (O(items)).
-  constructor(min, max, theta = ZIPFIAN_CONSTANT, zetan = zetastatic(max - min + 1, theta)) {
+  // new Zipfian(min, max, theta, zetan): zetan precomputed, as ScrambledZipfianGenerator passes
+  // its constant.
+  constructor(min, max, theta, zetan) {
     this.items = max - min + 1;
     this.base = min;
-    this.theta = theta;
     this.zeta2theta = zetastatic(2, theta);
     this.alpha = 1.0 / (1.0 - theta);
     this.zetan = zetan;

@@ -22,10 +22,8 @@ function parseWriteConcern(flag, name) {
 function parseWriteConcerns(flag, text) {
   const names = String(text).split(',');
   if (names.some((n) => n === '')) throw new UsageError(`${flag}: '${text}' is not a list like w:1,majority+j`);
-  const seen = new Set();
-  return names.map((n) => {
-    if (seen.has(n)) throw new UsageError(`${flag}: ${n} given twice`);
-    seen.add(n);
+  return names.map((n, i) => {
+    if (names.indexOf(n) !== i) throw new UsageError(`${flag}: ${n} given twice`);
     return parseWriteConcern(flag, n);
   });
 }

@@ -7,14 +7,19 @@ const { journalFacts } = require('./index');
 
 const perRun = new WeakMap(); // config object (one per run) -> facts
 
+// engineRow(ctx) -> the run's row of the engines table, or null (none, or the table is absent
+// outside the repository).
+function engineRow(ctx) {
+  try {
+    return ctx.engine ? engine(ctx.engine) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function journalOf(ctx) {
   if (perRun.has(ctx.config)) return perRun.get(ctx.config);
-  let row = null;
-  try {
-    row = ctx.engine ? engine(ctx.engine) : null; // the table is absent outside the repository
-  } catch {
-    row = null;
-  }
+  const row = engineRow(ctx);
   // getCmdLineOpts through mongos describes the router, not the shard members: not asked there.
   let cmdLine = null;
   if (!row && ctx.description?.topology?.kind !== 'mongos') {
@@ -50,12 +55,7 @@ const J_TRUE = {
 // for one case of this run's engine (null measures where the engine is not one of the above).
 async function caseMeasures(ctx, params) {
   const facts = await journalOf(ctx);
-  let row = null;
-  try {
-    row = ctx.engine ? engine(ctx.engine) : null;
-  } catch {
-    row = null;
-  }
+  const row = engineRow(ctx);
   const name = (row && row.server_engine) || ctx.description?.server?.storage_engine?.name || null;
   if (params.members_journal === 'off') {
     return { measures: 'no journal: the members run with --nojournal, each batch is acknowledged from memory and nothing is journaled (seeds/001 "without --journal")', measures_source: 'mongodb/mongo src/mongo/db/db.cpp _initAndListen refuses --nojournal only for WiredTiger replica-set members (compose/engines.tsv nojournal)' };
