@@ -21,8 +21,21 @@ fault_paused_services() { compose_probe ps --services --status paused 2>/dev/nul
 
 # probes (read-only; also under --dry-run): the shard members stopped (neither running nor
 # paused: `up` starts them) and paused (`unpause` resumes them; `up` would not), whether netem ran
-fault_stopped_members() { fault_shard_members | grep -vxF -f <(fault_running_services; fault_paused_services) || true; }
-fault_paused_members() { fault_shard_members | grep -xF -f <(fault_paused_services) || true; }
+# One grep per member, not `grep -f` over the list: with no member running the pattern file is
+# empty, and BSD grep before FreeBSD commit f823c6dc (2021, "empty pattern files should never
+# match anything, and more importantly, -v should cause everything to be written") printed nothing
+# for `grep -v -f` there and would name no member stopped; macOS ships a BSD grep.
+fault_stopped_members() {
+  local running m
+  running=$(fault_running_services; fault_paused_services)
+  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$running" || echo "$m"; done
+}
+fault_paused_members() {
+  local paused m
+  paused=$(fault_paused_services)
+  for m in $(fault_shard_members); do grep -qxF "$m" <<<"$paused" && echo "$m"; done
+  return 0
+}
 fault_netem_image() { if docker image inspect lab-netem:local >/dev/null 2>&1; then echo yes; else echo no; fi; }
 # the rollback files a member wrote (failover's evidence); the glob is the container's shell's
 fault_ls_rollback() { compose exec -T "$1" sh -c 'ls -1 /data/db/rollback/*/removed.*.bson 2>/dev/null || true'; }

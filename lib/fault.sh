@@ -34,7 +34,15 @@ fault_tool() { compose run --rm --no-deps -T fault-tool "$@"; }
 fault_tool_probe() { compose_probe run --rm --no-deps -T fault-tool "$@"; }
 
 # fault_stack_up: true when at least one shard member runs.
-fault_stack_up() { grep -qxF -f <(fault_shard_members) <<<"$(fault_running_services)"; }
+# (one grep per member: lib/fault-bridge.sh fault_stopped_members says why not `grep -f`)
+fault_stack_up() {
+  local running m
+  running=$(fault_running_services)
+  for m in $(fault_shard_members); do
+    grep -qxF "$m" <<<"$running" && return 0
+  done
+  return 1
+}
 
 fault_require_stack() {
   fault_stack_up && return 0
