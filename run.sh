@@ -242,6 +242,7 @@ verb_hint() {
   if near=$(nearest_word "$1" "${names[@]}"); then printf "; did you mean '%s'?" "$near"; fi
 }
 
+# rest_has FLAG: FLAG is among the verb's arguments (REST_ARGS), as FLAG VALUE or FLAG=VALUE.
 rest_has() { [[ " ${REST_ARGS[*]} " == *" $1 "* || " ${REST_ARGS[*]} " == *" $1="* ]]; }
 
 main() {

@@ -124,6 +124,8 @@ block_writes_read() {
   return 1
 }
 
+# block_writes_before: each shard member's reading, kept until block_writes_after.
+# A member not read keeps its reason (BLOCK_WRITES_BEFORE_WHY).
 block_writes_before() {
   local svc
   BLOCK_WRITES_BEFORE=() BLOCK_WRITES_DEVICE=() BLOCK_WRITES_BEFORE_WHY=()

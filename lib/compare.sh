@@ -268,6 +268,7 @@ compare_side_name_check() {
     die_usage "$flag: '$name' is a folder name the lab keeps (the report skips report/, latest is a link): choose another"
 }
 
+# compare_run_args SIDE POSITION: the experiment verb's arguments for one run.
 compare_run_args() {
   local side=$1 pos=$2
   RUN_ARGS=("$COMPARE_EXPERIMENT")
@@ -520,6 +521,7 @@ compare_overlapped() {
   summary_mark_incomplete "$COMPARE_OVERLAP_REASON" 1 "$1"
 }
 
+# compare_any_overlapped FILE: some folder of FILE (one a line) overlapped (compare_overlapped).
 compare_any_overlapped() {
   local dir hit=1
   while IFS= read -r dir; do
@@ -547,10 +549,12 @@ compare_preflight() {
   rm -f "$probe"
 }
 
+# compare_uri_hint: with --uri sides, how resume fixes a side's wrong URI (words to append).
 compare_uri_hint() {
   ((${#COMPARE_URI[@]} == 0)) || echo " (a wrong URI or password: add --uri NAME=URI to replace that side's)"
 }
 
+# compare_help: ./run.sh compare --help, compare's own part of the help.
 compare_help() {
   echo "Usage: ./run.sh compare EXPERIMENT --engines A,B | --uri NAME=URI --uri NAME=URI [flags]"
   compare_usage

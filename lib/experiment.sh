@@ -36,6 +36,7 @@ experiment_stack_uri() {
 }
 EXPERIMENT_SECRETS=/run/lab-secrets
 
+# experiments_usage: one line per experiments/NAME.yaml: its name and first comment line.
 experiments_usage() {
   local f name desc
   for f in "$LAB_ROOT"/experiments/*.yaml; do
@@ -58,6 +59,7 @@ experiment_help() {
   printf '\nCommon flags and every other verb: ./run.sh help\n'
 }
 
+# experiment_exists NAME: experiments/NAME.yaml is there (and NAME is a plain name, not a path).
 experiment_exists() {
   is_name "$1" && [[ -f $LAB_ROOT/experiments/$1.yaml ]]
 }
@@ -386,6 +388,8 @@ verb_experiment() {
   return "$rc"
 }
 
+# experiment_host_loader_ready: node and the loader's dependencies on this host (--uri runs the
+# loader here), else exit 1 naming the fix.
 experiment_host_loader_ready() {
   command -v node >/dev/null 2>&1 ||
     die_env "node is not installed: --uri runs the loader on this host and needs Node.js >= 20.19 (or drop --uri to run it in the stack)"
@@ -393,6 +397,7 @@ experiment_host_loader_ready() {
     die_env "the loader's dependencies are missing: run 'cd loader && npm ci --omit=dev' first"
 }
 
+# experiment_on_host NAME URI LABEL PASSWORD_FILE LOADER_ARGS...: the loader as a host process.
 experiment_on_host() {
   local name=$1 uri=$2 label=$3 password_file=$4
   shift 4
@@ -412,6 +417,8 @@ experiment_on_host() {
   LAB_LOADER_URI=$uri experiment_run_loader "$LAB_ROOT/loader/bin/lab-loader" "${args[@]}"
 }
 
+# experiment_image_ref IMAGE: IMAGE with the digest Docker pulled it by (mongo:8.0@sha256:...), or
+# IMAGE alone when Docker has none for it (a local build) or under --dry-run.
 experiment_image_ref() {
   local digest=""
   [[ $DRY_RUN == 1 ]] ||
@@ -419,6 +426,7 @@ experiment_image_ref() {
   if [[ $digest == *@sha256:* ]]; then echo "$1@${digest#*@}"; else echo "$1"; fi
 }
 
+# experiment_stack_not_up: the services of a partly running stack that are not up (one a line).
 experiment_stack_not_up() {
   local state svc
   state=$(cluster_ps)

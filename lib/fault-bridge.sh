@@ -9,6 +9,7 @@
 FAULT_REFUSED=126
 FAULT_OPS_TSV=loader/src/faults/docker-ops.tsv
 
+# fault_shard_members: the shard members, from the topology table (never written here).
 fault_shard_members() { topology_services shard; }
 
 # fault_is_member NAME: NAME is a shard member. A here-string, not < <(...): grep -q stops at the

@@ -217,6 +217,7 @@ fault_keep_shard_args() {
   stack_shard_args_keep "$shard_args"
 }
 
+# verb_resync MEMBER: fault resync --member MEMBER.
 verb_resync() { verb_fault resync ${1+--member "$1"} "${@:2}"; }
 
 # ---- smoke (Docker host) -------------------------------------------------------------------------------

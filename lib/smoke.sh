@@ -50,7 +50,11 @@ smoke_check() {
   shift
   "$@" || rc=$?
   SMOKE_N=$((SMOKE_N + 1))
-  ((rc == 0)) || not="not " SMOKE_FAILED=1 SMOKE_NOT_OK=$((SMOKE_NOT_OK + 1))
+  if ((rc != 0)); then
+    not="not "
+    SMOKE_FAILED=1
+    SMOKE_NOT_OK=$((SMOKE_NOT_OK + 1))
+  fi
   smoke_tap "${not}ok $SMOKE_N - $name"
   return "$rc"
 }

@@ -17,11 +17,13 @@ summary_measured() {
   done
 }
 
+# summary_json_string TEXT: TEXT as a JSON string (backslashes and double quotes escaped).
 summary_json_string() {
   local s=${1//\\/\\\\}
   printf '"%s"' "${s//\"/\\\"}"
 }
 
+# summary_join ITEM...: the items joined by ", " (a JSON object's members, an array's elements).
 summary_join() {
   local out
   printf -v out '%s, ' "$@"
@@ -94,6 +96,7 @@ summary_loader() {
   fi
 }
 
+# summary_fact LINE KEY: KEY's value in one summary_facts LINE ("-" when absent).
 summary_fact() {
   local word
   for word in $1; do [[ $word != "$2="* ]] || { printf '%s\n' "${word#*=}"; return 0; }; done
