@@ -4,6 +4,7 @@
 // 7.0.2), plus mongos for the application-level writers and the final majority read.
 const { driver } = require('../server/driver-line');
 const { readSecret } = require('../server/clients');
+const { oplogRange } = require('../server/oplog-range');
 const d = require('./decisions');
 
 // Short timeouts: a stopped or partitioned member must cost one tick (1 s), not the driver's
@@ -32,18 +33,6 @@ function auth(opts) {
 // direct connection (mongodb 6.x lib/utils.js supportsRetryableWrites: any server but a
 // standalone that reports logicalSessionTimeoutMinutes).
 const retry = (opts) => ({ retryWrites: opts.retryWrites !== false });
-
-// oplogRange(client) -> { first, last, stats }: the ts of the oplog's oldest and newest entry (null
-// when it has none) and its collStats (null when refused); also the server record's oplog window
-// (src/server-record/repl.js oplogEnds).
-async function oplogRange(client) {
-  const local = client.db('local');
-  const one = async (dir) => (await local.collection('oplog.rs').find({}, { sort: { $natural: dir }, limit: 1,
-    projection: { ts: 1 } }).toArray())[0]?.ts ?? null;
-  const stats = local.command({ collStats: 'oplog.rs' }).catch(() => null);
-  const [first, last, st] = await Promise.all([one(1), one(-1), stats]);
-  return { first, last, stats: st };
-}
 
 class Members {
   // hosts: ['shard01-a:27017', ...]
@@ -138,4 +127,4 @@ function mongosClient(opts) {
   return new MongoClient(`mongodb://${opts.mongos}/`, { serverSelectionTimeoutMS: 10000, ...auth(opts), ...retry(opts), appName: 'lab-fault' });
 }
 
-module.exports = { Members, mongosClient, fsyncUnlockAll, oplogRange };
+module.exports = { Members, mongosClient, fsyncUnlockAll };

@@ -11,7 +11,7 @@
 // as of the last heartbeat (every 2 s), so a healthy secondary reads 0-2 s: lag_source
 // optimeDate, with that floor stated (lag_floor_s).
 const { memberLag, toTs } = require('../faults/decisions');
-const { oplogRange } = require('../faults/cluster');
+const { oplogRange } = require('../server/oplog-range');
 const { meaningOf } = require('../../../common/meanings');
 
 const iso = (d) => (d instanceof Date ? d.toISOString() : d ? new Date(d).toISOString() : null);
