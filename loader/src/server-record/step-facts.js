@@ -153,8 +153,13 @@ function replication(rows, before = []) {
 
 // stepFacts(series, from, to) -> { replication, write_cost } for the rows sampled in (from, to].
 function stepFacts(series, from, to) {
-  const rows = series.filter((r) => r.at > from && r.at <= to);
-  return { replication: replication(rows, series.filter((r) => r.at <= from)), write_cost: writeCost(rows) };
+  const before = [];
+  const rows = [];
+  for (const r of series) {
+    if (r.at <= from) before.push(r);
+    else if (r.at <= to) rows.push(r);
+  }
+  return { replication: replication(rows, before), write_cost: writeCost(rows) };
 }
 
 module.exports = { stepFacts, replication };
