@@ -481,7 +481,8 @@ function evalSteadiness(claim, results) {
   const t = claim.test;
   if (unrecorded(claim, results, 'stability')) return [notComparable(claim, t.record)];
   const pick = choose(claim, results, [t.numerator, t.denominator]);
-  if (refused(claim, pick)) return [refused(claim, pick)];
+  const refusal = refused(claim, pick);
+  if (refusal) return [refusal];
   const [A, B] = [steadinessAggregate(pick.bySide.get(t.numerator), t.numerator, t.figure),
     steadinessAggregate(pick.bySide.get(t.denominator), t.denominator, t.figure)];
   return [ratioRow(claim, A, B, [t.numerator, t.denominator], 'the whole sweep', 's/min outside dips', { differences: pick.cond.differ }, { every: pick.every, point: null })];
@@ -494,7 +495,8 @@ function perSide(claim, results, fn) {
   if (!sides.length) return [notComparable(claim, `runs of ${t.experiment}`)];
   return sides.map((side) => {
     const pick = choose(claim, results, [side]);
-    if (refused(claim, pick)) return { ...refused(claim, pick), side };
+    const refusal = refused(claim, pick);
+    if (refusal) return { ...refusal, side };
     return { ...fn(side, pick.bySide.get(side), pick), side, differences: pick.cond.differ, differs: pick.cond.differ.join('; ') };
   });
 }
@@ -561,7 +563,8 @@ function evalOrdering(claim, results) {
   if (t.dimension === 'engine' && !t.point) return perSide(claim, results, (side, runs) => orderPairs(claim, (name) => caseAgg(runs, name)));
   const names = uniq(t.pairs.flat());
   const pick = choose(claim, results, names);
-  if (refused(claim, pick)) return [refused(claim, pick)];
+  const refusal = refused(claim, pick);
+  if (refusal) return [refusal];
   const guardOf = (v, a, b) => guarded(v, [a, b], pick.every, t.point);
   return [{ ...orderPairs(claim, (n) => aggregate(pick.bySide.get(n), t.point, n), guardOf), differences: pick.cond.differ, differs: pick.cond.differ.join('; ') }];
 }
@@ -654,7 +657,8 @@ function evalReplication(claim, results) {
   const t = claim.test;
   if (unrecorded(claim, results, 'replication')) return [notComparable(claim, t.record)];
   const pick = choose(claim, results, [t.flagged, t.steady]);
-  if (refused(claim, pick)) return [refused(claim, pick)];
+  const refusal = refused(claim, pick);
+  if (refusal) return [refusal];
   // a run counts where a step the report keeps (common/step-exclusion.js) recorded replication
   const kept = (p) => stepExclusion(p) === null;
   const of = (side) => {
